@@ -1,0 +1,75 @@
+# Makefile - the one entry point: build, test, benchmark, demo, install inclprof.
+#   make            build into $(B)/ (runtime, command, plugin)
+#   make check      unit + integration tests, then the unit tests again under ASan+UBSan
+#   make bench      benchmarks (report figures; nothing is asserted)
+#   make demo       build, profile examples/, print the report, write demo-out/
+#   make install PREFIX=/usr/local
+#   make fuzz       run the trace-reader fuzz harness for a while
+# Missing Debian packages are installed by scripts/deps.sh (as root).
+
+B       ?= build
+SAN     ?= 0
+PREFIX  ?= /usr/local
+CC      := gcc
+CXX     := g++
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
+
+OPT      ?= -O2
+WARN     := -Wall -Wextra -Werror
+CFLAGS   := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -fPIC -I$(B)/gen -Iruntime -Iconvert
+LDFLAGS  :=
+ifeq ($(SAN),1)
+CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=address,undefined
+endif
+# Deferred: evaluated after scripts/deps.sh has installed the packages.
+PB_CFLAGS    = $(shell pkg-config --cflags libprotobuf-c)
+PB_LIBS      = $(shell pkg-config --libs libprotobuf-c)
+CHECK_CFLAGS = $(shell pkg-config --cflags check)
+CHECK_LIBS   = $(shell pkg-config --libs check)
+
+DEPS_STAMP := $(B)/.deps-build
+
+# Component fragments append to these.
+ALL_TARGETS   :=
+CHECK_UNIT    :=   # Check-based test binaries (run in the normal and the sanitizer build)
+CHECK_TARGETS :=   # further phony test targets (integration), normal build only
+BENCH_TARGETS :=
+INSTALL_TARGETS :=
+
+.PHONY: all check check-san clean deps-test
+all: build-all
+
+$(DEPS_STAMP): scripts/deps.sh
+	@scripts/deps.sh build
+	@mkdir -p $(B) && touch $@
+deps-test:
+	@scripts/deps.sh test
+
+# --- generated protobuf-c code --------------------------------------------
+$(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: proto/%.proto | $(DEPS_STAMP)
+	@mkdir -p $(B)/gen
+	protoc-c --proto_path=proto --c_out=$(B)/gen $<
+
+include runtime/build.mk
+include convert/build.mk
+include plugin/build.mk
+include tests/build.mk
+-include bench/build.mk
+-include examples/build.mk
+
+.PHONY: build-all
+build-all: $(ALL_TARGETS)
+
+check: deps-test
+	@$(MAKE) --no-print-directory -j$(NPROC) build-all
+	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory check-integration
+	@$(MAKE) --no-print-directory check-san
+
+check-san:
+	@echo "== unit tests under AddressSanitizer + UBSan ($(B)/san)"
+	@$(MAKE) --no-print-directory -j$(NPROC) B=$(B)/san SAN=1 OPT=-O1 check-unit
+
+clean:
+	rm -rf $(B) demo-out bench/out

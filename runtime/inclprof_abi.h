@@ -1,0 +1,84 @@
+/* inclprof_abi.h - the binary interface between code compiled with the
+ * inclprof GCC plugin and the inclprof runtime.  The plugin emits exactly
+ * these structures; the runtime reads them.  Bump INCLPROF_ABI_VERSION on any
+ * incompatible change: the runtime refuses (and ignores) units with another
+ * version, so an old binary never crashes a new runtime.
+ *
+ * How an instrumented translation unit (TU) works:
+ *   - Every instrumented function F gets a static descriptor `struct
+ *     inclprof_fn` (flags INCLPROF_FN_INSTRUMENTED).  Every direct callee C
+ *     that gets call-site probes gets one too (flags INCLPROF_FN_CALLEE),
+ *     one per distinct callee per TU.
+ *   - The TU has one static `struct inclprof_tu` whose `hooks` table starts
+ *     out pointing at a do-nothing function built by the plugin, so the
+ *     binary runs normally when no runtime is present.
+ *   - A constructor (priority 101) calls __inclprof_register_tu(&tu) if that
+ *     (weakly referenced) symbol is present; the runtime then points the
+ *     hooks at its probes.  A destructor calls __inclprof_unregister_tu(&tu).
+ *   - Probes are indirect calls through the TU's hooks:
+ *       entry of F:                 tu.hooks.enter(&desc_F)
+ *       every exit of F (return,
+ *        exception landing pad):    tu.hooks.exit(&desc_F)
+ *       around a direct call to C:  tu.hooks.call(&desc_C) ... tu.hooks.ret(&desc_C)
+ *       around an indirect call:    tu.hooks.call_indirect(target) ... tu.hooks.ret_indirect(target)
+ *     (no `ret` after a noreturn call; no call-site probes in functions that
+ *     call setjmp or vfork.)
+ */
+#ifndef INCLPROF_ABI_H
+#define INCLPROF_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define INCLPROF_ABI_VERSION 1u
+
+/* inclprof_fn.flags */
+#define INCLPROF_FN_INSTRUMENTED 0x1u /* a function body with entry/exit probes */
+#define INCLPROF_FN_CALLEE       0x2u /* a callee named at call-site probes */
+#define INCLPROF_FN_LOCAL        0x4u /* not TREE_PUBLIC (static / anonymous namespace) */
+#define INCLPROF_FN_HAS_LOOPS    0x8u /* kept despite min-size because it has loops */
+
+/* One per instrumented function or per call-site callee.  8-byte aligned
+ * (the runtime uses the three low bits of its address as tags). */
+struct inclprof_fn {
+  uint64_t id;          /* stable: FNV-1a 64 of normalised assembler name, '\0',
+                           DECL_SOURCE_FILE (callees: of the name alone) */
+  const char *name;     /* assembler (mangled) name */
+  const char *pretty;   /* demangled / printable name */
+  const char *file;     /* DECL_SOURCE_FILE, "" for callees */
+  uint32_t line;        /* DECL_SOURCE_LINE, 0 for callees */
+  uint32_t size;        /* estimated GIMPLE instructions, 0 for callees */
+  uint32_t flags;       /* INCLPROF_FN_* */
+  uint32_t reserved;    /* 0 */
+  const void *addr;     /* address of the function (callees: NULL) */
+};
+
+struct inclprof_hooks {
+  void (*enter)(const struct inclprof_fn *fn);
+  void (*exit)(const struct inclprof_fn *fn);
+  void (*call)(const struct inclprof_fn *callee);
+  void (*ret)(const struct inclprof_fn *callee);
+  void (*call_indirect)(const void *target);
+  void (*ret_indirect)(const void *target);
+};
+
+struct inclprof_tu {
+  uint32_t abi_version;               /* INCLPROF_ABI_VERSION */
+  uint32_t n_fns;                     /* entries in fns */
+  const struct inclprof_fn *const *fns; /* instrumented functions and callees */
+  const char *path;                   /* main input file of the TU */
+  struct inclprof_hooks hooks;        /* written by the runtime */
+};
+
+/* Provided by the runtime (libinclprof); referenced weakly by the plugin. */
+void __inclprof_register_tu(struct inclprof_tu *tu);
+void __inclprof_unregister_tu(struct inclprof_tu *tu);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

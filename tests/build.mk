@@ -1,0 +1,22 @@
+# tests/build.mk - Check unit tests and shell integration tests.
+# Unit tests: every tests/unit/test_*.c becomes $(B)/tests/test_*, linked against
+# the converter objects ($(B)/libipconvert.a), the runtime ($(B)/libinclprof.a)
+# and Check.  Integration tests: every tests/integration/*.sh, run by
+# tests/run-integration.sh with INCLPROF, INCLPROF_PLUGIN, INCLPROF_LIB set.
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+CHECK_UNIT += $(UNIT_BINS)
+
+$(B)/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/libipconvert.a $(B)/libinclprof.a | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PB_CFLAGS) $(CHECK_CFLAGS) -Itests/unit -o $@ $< $(B)/libipconvert.a $(B)/libinclprof.a $(PB_LIBS) $(CHECK_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
+
+.PHONY: check-unit check-integration
+check-unit: $(CHECK_UNIT)
+	@sh tests/run-unit.sh $(CHECK_UNIT)
+
+check-integration: $(ALL_TARGETS)
+	@INCLPROF=$(abspath $(B)/inclprof) INCLPROF_PLUGIN=$(abspath $(B)/inclprof.so) \
+	  INCLPROF_LIBDIR=$(abspath $(B)) INCLPROF_SRC=$(abspath .) \
+	  sh tests/run-integration.sh tests/integration/*.sh

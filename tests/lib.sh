@@ -1,0 +1,28 @@
+# lib.sh - helpers for the shell integration tests (sourced, POSIX sh).
+# Environment (set by tests/run-integration.sh): INCLPROF (the command),
+# INCLPROF_PLUGIN (the GCC plugin), INCLPROF_LIBDIR (dir of libinclprof.so/.a),
+# INCLPROF_SRC (source tree).  Each test works in its own temporary directory.
+set -u
+: "${INCLPROF_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${INCLPROF:=$INCLPROF_SRC/build/inclprof}"
+: "${INCLPROF_PLUGIN:=$INCLPROF_SRC/build/inclprof.so}"
+: "${INCLPROF_LIBDIR:=$INCLPROF_SRC/build}"
+T_FAILS=0
+T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/inclprof-test.XXXXXX")
+trap 'rm -rf "$T_DIR"' EXIT
+cd "$T_DIR" || exit 1
+
+ok()   { echo "ok - $*"; }
+fail() { echo "FAIL - $*"; T_FAILS=$((T_FAILS + 1)); }
+# check DESCRIPTION COMMAND...: pass when COMMAND succeeds
+check() { d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else fail "$d"; fi; }
+# check_eq DESCRIPTION EXPECTED ACTUAL
+check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: expected '$2', got '$3'"; fi; }
+# check_near DESCRIPTION EXPECTED ACTUAL TOLERANCE (numbers, absolute tolerance)
+check_near() {
+  if awk -v e="$2" -v a="$3" -v t="$4" 'BEGIN{d=e-a; if(d<0)d=-d; exit !(d<=t)}'; then ok "$1 ($3 ~ $2)";
+  else fail "$1: expected $2 +- $4, got $3"; fi
+}
+# cc_plugin OUT SRC... [flags]: compile and link with the plugin and the runtime
+cc_plugin() { out=$1; shift; gcc -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" -L"$INCLPROF_LIBDIR" -Wl,-rpath,"$INCLPROF_LIBDIR" -linclprof; }
+done_testing() { [ "$T_FAILS" -eq 0 ]; }
