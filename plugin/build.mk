@@ -1,0 +1,19 @@
+# plugin/build.mk - the GCC plugin $(B)/inclprof.so: GCC-facing C++ (plugin/*.cc)
+# plus GCC-independent plain C (plugin/*.c: filters, hashing, names).
+PLUGIN_DIR  = $(shell $(CC) -print-file-name=plugin)
+PL_CC_SRCS := $(wildcard plugin/*.cc)
+PL_C_SRCS  := $(wildcard plugin/*.c)
+PL_OBJS    := $(patsubst plugin/%.cc,$(B)/plugin/%.o,$(PL_CC_SRCS)) \
+              $(patsubst plugin/%.c,$(B)/plugin/%.o,$(PL_C_SRCS))
+PL_CXXFLAGS = -std=gnu++14 -O2 -g -fPIC -fno-rtti -fno-exceptions $(WARN) -Wno-unused-parameter \
+              -I$(PLUGIN_DIR)/include -Iruntime -Iplugin
+ALL_TARGETS += $(B)/inclprof.so
+
+$(B)/plugin/%.o: plugin/%.cc plugin/*.h runtime/inclprof_abi.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CXX) $(PL_CXXFLAGS) -c -o $@ $<
+$(B)/plugin/%.o: plugin/%.c plugin/*.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Iplugin -c -o $@ $<
+$(B)/inclprof.so: $(PL_OBJS)
+	$(CXX) -shared -o $@ $^
