@@ -17,3 +17,8 @@ $(B)/plugin/%.o: plugin/%.c plugin/*.h | $(DEPS_STAMP)
 	$(CC) $(CFLAGS) -Iplugin -c -o $@ $<
 $(B)/inclprof.so: $(PL_OBJS)
 	$(CXX) -shared -o $@ $^
+
+# The plain-C half as a library of its own, for the unit tests.
+PL_C_OBJS := $(patsubst plugin/%.c,$(B)/plugin/%.o,$(PL_C_SRCS))
+$(B)/libipplugin.a: $(PL_C_OBJS)
+	rm -f $@ && ar rcs $@ $^

@@ -8,9 +8,9 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 CHECK_UNIT += $(UNIT_BINS)
 
-$(B)/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/libipconvert.a $(B)/libinclprof.a | $(DEPS_STAMP)
+$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libipconvert.a $(B)/libinclprof.a $(B)/libipplugin.a | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PB_CFLAGS) $(CHECK_CFLAGS) -Itests/unit -o $@ $< $(B)/libipconvert.a $(B)/libinclprof.a $(PB_LIBS) $(CHECK_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
+	$(CC) $(CFLAGS) $(PB_CFLAGS) $(CHECK_CFLAGS) -Itests/unit -o $@ $< $(B)/libipconvert.a $(B)/libipplugin.a $(B)/libinclprof.a $(PB_LIBS) $(CHECK_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
 
 .PHONY: check-unit check-integration
 check-unit: $(CHECK_UNIT)
