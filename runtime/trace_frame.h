@@ -1,0 +1,30 @@
+/* trace_frame.h - encoding of the trace file's framing (see proto/inclprof.proto):
+ * the 12-byte file preamble (magic + version) and one frame per Record
+ * (varint length, protobuf bytes, crc32).  Pure functions on caller-provided
+ * memory, no allocation: usable from the runtime's flush path and from test
+ * generators alike. */
+#ifndef INCLPROF_TRACE_FRAME_H
+#define INCLPROF_TRACE_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inclprof.pb-c.h"
+
+#define IP_TRACE_MAGIC "INCLPROF"
+#define IP_TRACE_MAGIC_LEN 8
+#define IP_TRACE_PREAMBLE_LEN 12
+#define IP_FORMAT_MAJOR 1u
+#define IP_FORMAT_MINOR 0u
+
+/* Writes the 12-byte preamble into out. */
+void ip_frame_preamble(uint8_t out[IP_TRACE_PREAMBLE_LEN]);
+
+/* Upper bound of the encoded size of a frame holding rec. */
+size_t ip_frame_max_size(const Inclprof__Record *rec);
+
+/* Encodes rec as one frame into out (at least ip_frame_max_size bytes);
+ * returns the number of bytes written. */
+size_t ip_frame_encode(const Inclprof__Record *rec, uint8_t *out);
+
+#endif
