@@ -1,0 +1,288 @@
+/* test_trace_frame.c - the frame encoder (runtime/trace_frame.c) and the
+ * streaming reader (convert/trace_reader.c): round trips of random record
+ * streams, and damaged files (truncation at every byte, bit flips, bad
+ * preambles) that must end in a one-line error with an offset, never a crash. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace_frame.h"
+#include "trace_reader.h"
+
+#define MAX_RECS 64
+#define MAX_EV 300
+
+/* One generated record and the storage behind its pointers. */
+struct gen {
+  Inclprof__Record rec;
+  Inclprof__EventBatch batch;
+  Inclprof__Function fn;
+  Inclprof__Gap gap;
+  uint64_t dt[MAX_EV];
+  uint32_t code[MAX_EV];
+  char name[32];
+};
+
+static uint64_t rng_state;
+static uint64_t rnd(void) { /* xorshift64*: reproducible per seed */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 2685821657736338717ull;
+}
+
+static void make_record(struct gen *g) {
+  inclprof__record__init(&g->rec);
+  switch (rnd() % 3) {
+  case 0:
+    inclprof__event_batch__init(&g->batch);
+    g->batch.tid = (uint32_t)rnd();
+    g->batch.seq = rnd() % 1000;
+    g->batch.base_tick = rnd();
+    g->batch.n_dt = g->batch.n_code = rnd() % MAX_EV;
+    for (size_t i = 0; i < g->batch.n_dt; i++) {
+      g->dt[i] = rnd() >> (rnd() % 64);
+      g->code[i] = (uint32_t)(rnd() >> (rnd() % 32));
+    }
+    g->batch.dt = g->dt;
+    g->batch.code = g->code;
+    g->rec.body_case = INCLPROF__RECORD__BODY_EVENTS;
+    g->rec.events = &g->batch;
+    break;
+  case 1:
+    inclprof__function__init(&g->fn);
+    g->fn.gid = (uint32_t)(rnd() % 100000) + 1;
+    snprintf(g->name, sizeof g->name, "fn_%llx", (unsigned long long)rnd());
+    g->fn.name = g->name;
+    g->fn.has_addr = 1;
+    g->fn.addr = rnd();
+    g->rec.body_case = INCLPROF__RECORD__BODY_FUNCTION;
+    g->rec.function = &g->fn;
+    break;
+  default:
+    inclprof__gap__init(&g->gap);
+    g->gap.tid = (uint32_t)rnd();
+    g->gap.start_tick = rnd();
+    g->gap.end_tick = g->gap.start_tick + rnd() % 1000;
+    g->rec.body_case = INCLPROF__RECORD__BODY_GAP;
+    g->rec.gap = &g->gap;
+  }
+}
+
+/* Writes preamble + frames of recs[0..n) into path; returns the file size. */
+static size_t write_stream(const char *path, struct gen *recs, size_t n) {
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  ip_frame_preamble(pre);
+  size_t total = fwrite(pre, 1, sizeof pre, f);
+  for (size_t i = 0; i < n; i++) {
+    size_t max = ip_frame_max_size(&recs[i].rec);
+    uint8_t *buf = malloc(max);
+    size_t len = ip_frame_encode(&recs[i].rec, buf);
+    ck_assert_uint_le(len, max);
+    total += fwrite(buf, 1, len, f);
+    free(buf);
+  }
+  ck_assert_int_eq(fclose(f), 0);
+  return total;
+}
+
+static int same_record(const Inclprof__Record *a, const Inclprof__Record *b) {
+  size_t la = inclprof__record__get_packed_size(a), lb = inclprof__record__get_packed_size(b);
+  if (la != lb)
+    return 0;
+  uint8_t *pa = malloc(la + 1), *pb = malloc(lb + 1);
+  inclprof__record__pack(a, pa);
+  inclprof__record__pack(b, pb);
+  int same = memcmp(pa, pb, la) == 0;
+  free(pa);
+  free(pb);
+  return same;
+}
+
+/* Reads path to the end; returns records read; *rc = last ip_reader_next result. */
+static size_t read_all(const char *path, struct gen *expect, int *rc, char *err, size_t errlen) {
+  ip_reader *r = ip_reader_open(path, err, errlen);
+  if (!r) {
+    *rc = -2;
+    return 0;
+  }
+  size_t n = 0;
+  Inclprof__Record *rec;
+  while ((*rc = ip_reader_next(r, &rec, err, errlen)) == 1) {
+    if (expect)
+      ck_assert_msg(same_record(rec, &expect[n].rec), "record %zu differs", n);
+    n++;
+  }
+  if (*rc == -1)
+    ck_assert_int_eq(ip_reader_next(r, &rec, err, errlen), -1);
+  ip_reader_close(r);
+  return n;
+}
+
+static char tmp_path[64];
+static void make_tmp(void) {
+  strcpy(tmp_path, "/tmp/ip-frame-XXXXXX");
+  int fd = mkstemp(tmp_path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+}
+static void drop_tmp(void) { unlink(tmp_path); }
+
+START_TEST(random_streams_round_trip) {
+  static struct gen recs[MAX_RECS];
+  for (uint64_t seed = 1; seed <= 50; seed++) {
+    rng_state = seed * 0x9E3779B97F4A7C15ull;
+    size_t n = rnd() % MAX_RECS;
+    for (size_t i = 0; i < n; i++)
+      make_record(&recs[i]);
+    write_stream(tmp_path, recs, n);
+    int rc;
+    char err[256] = "";
+    ck_assert_uint_eq(read_all(tmp_path, recs, &rc, err, sizeof err), n);
+    ck_assert_msg(rc == 0, "seed %llu: %s", (unsigned long long)seed, err);
+  }
+}
+END_TEST
+
+START_TEST(truncation_at_every_byte) {
+  static struct gen recs[4];
+  rng_state = 42;
+  for (int i = 0; i < 4; i++)
+    make_record(&recs[i]);
+  recs[0].batch.n_dt = 0; /* keep the file small whatever the draw */
+  size_t size = write_stream(tmp_path, recs, 4);
+  FILE *f = fopen(tmp_path, "rb");
+  uint8_t *whole = malloc(size);
+  ck_assert_uint_eq(fread(whole, 1, size, f), size);
+  fclose(f);
+  /* Frame boundaries: cutting exactly there is a clean (shorter) file. */
+  size_t bound[5] = {IP_TRACE_PREAMBLE_LEN};
+  for (int i = 0; i < 4; i++)
+    bound[i + 1] = bound[i] + ip_frame_max_size(&recs[i].rec);
+  for (size_t cut = 0; cut < size; cut++) {
+    f = fopen(tmp_path, "wb");
+    fwrite(whole, 1, cut, f);
+    fclose(f);
+    int rc;
+    char err[256] = "";
+    size_t n = read_all(tmp_path, recs, &rc, err, sizeof err);
+    if (cut < IP_TRACE_PREAMBLE_LEN) {
+      ck_assert_int_eq(rc, -2);
+      ck_assert_ptr_nonnull(strstr(err, tmp_path));
+      continue;
+    }
+    int at_boundary = 0;
+    for (int i = 0; i < 5; i++)
+      if (cut == bound[i]) {
+        at_boundary = 1;
+        ck_assert_uint_eq(n, (size_t)i);
+      }
+    ck_assert_int_eq(rc, at_boundary ? 0 : -1);
+    if (!at_boundary) {
+      ck_assert_ptr_nonnull(strstr(err, "offset "));
+      ck_assert_msg(strstr(err, "truncated") != NULL, "cut %zu: %s", cut, err);
+    }
+  }
+  free(whole);
+}
+END_TEST
+
+START_TEST(bit_flips_are_reported_with_offset) {
+  static struct gen recs[3];
+  rng_state = 7;
+  for (int i = 0; i < 3; i++)
+    make_record(&recs[i]);
+  size_t size = write_stream(tmp_path, recs, 3);
+  FILE *f = fopen(tmp_path, "rb");
+  uint8_t *whole = malloc(size);
+  ck_assert_uint_eq(fread(whole, 1, size, f), size);
+  fclose(f);
+  for (size_t at = IP_TRACE_PREAMBLE_LEN; at < size; at++) {
+    for (int bit = 0; bit < 8; bit += 3) {
+      whole[at] ^= (uint8_t)(1u << bit);
+      f = fopen(tmp_path, "wb");
+      fwrite(whole, 1, size, f);
+      fclose(f);
+      whole[at] ^= (uint8_t)(1u << bit);
+      int rc;
+      char err[256] = "";
+      read_all(tmp_path, NULL, &rc, err, sizeof err);
+      ck_assert_msg(rc == -1, "flip at %zu bit %d not detected", at, bit);
+      ck_assert_ptr_nonnull(strstr(err, "offset "));
+    }
+  }
+  free(whole);
+}
+END_TEST
+
+static void write_bytes(const char *bytes, size_t n) {
+  FILE *f = fopen(tmp_path, "wb");
+  fwrite(bytes, 1, n, f);
+  fclose(f);
+}
+
+START_TEST(bad_preambles_are_refused) {
+  char err[256];
+  write_bytes("", 0);
+  ck_assert_ptr_null(ip_reader_open(tmp_path, err, sizeof err));
+  ck_assert_ptr_nonnull(strstr(err, "empty"));
+  write_bytes("hello world, not a trace", 24);
+  ck_assert_ptr_null(ip_reader_open(tmp_path, err, sizeof err));
+  ck_assert_ptr_nonnull(strstr(err, "bad magic"));
+  uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  ip_frame_preamble(pre);
+  pre[8] = 9;
+  write_bytes((const char *)pre, sizeof pre);
+  ck_assert_ptr_null(ip_reader_open(tmp_path, err, sizeof err));
+  ck_assert_ptr_nonnull(strstr(err, "unsupported format version 9"));
+  ck_assert_ptr_null(ip_reader_open("/nonexistent/x.ipb", err, sizeof err));
+  ck_assert_ptr_nonnull(strstr(err, "/nonexistent/x.ipb: cannot open"));
+  /* A newer minor version is accepted. */
+  ip_frame_preamble(pre);
+  pre[10] = 3;
+  write_bytes((const char *)pre, sizeof pre);
+  ip_reader *r = ip_reader_open(tmp_path, err, sizeof err);
+  ck_assert_ptr_nonnull(r);
+  ck_assert_uint_eq(ip_reader_minor(r), 3);
+  Inclprof__Record *rec;
+  ck_assert_int_eq(ip_reader_next(r, &rec, err, sizeof err), 0);
+  ck_assert_uint_eq(ip_reader_offset(r), IP_TRACE_PREAMBLE_LEN);
+  ip_reader_close(r);
+}
+END_TEST
+
+START_TEST(huge_length_is_refused) {
+  uint8_t bytes[IP_TRACE_PREAMBLE_LEN + 10];
+  ip_frame_preamble(bytes);
+  memset(bytes + IP_TRACE_PREAMBLE_LEN, 0xff, 9);
+  bytes[IP_TRACE_PREAMBLE_LEN + 9] = 0x01;
+  write_bytes((const char *)bytes, sizeof bytes);
+  char err[256];
+  int rc;
+  read_all(tmp_path, NULL, &rc, err, sizeof err);
+  ck_assert_int_eq(rc, -1);
+  ck_assert_msg(strstr(err, "offset 12: bad frame length") != NULL, "%s", err);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("trace_frame");
+  TCase *tc = tcase_create("frames");
+  tcase_add_checked_fixture(tc, make_tmp, drop_tmp);
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, random_streams_round_trip);
+  tcase_add_test(tc, truncation_at_every_byte);
+  tcase_add_test(tc, bit_flips_are_reported_with_offset);
+  tcase_add_test(tc, bad_preambles_are_refused);
+  tcase_add_test(tc, huge_length_is_refused);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
