@@ -1,0 +1,32 @@
+# bench/build.mk - `make bench`: benchmarks that REPORT figures (nothing is
+# asserted; tests never time things).  Every benchmark is a phony target added
+# to BENCH_TARGETS that writes its figures as a Markdown fragment
+# $(BENCH_OUT)/<target>.md (and may print progress).  `make bench` installs the
+# bench packages (scripts/deps.sh bench), builds everything, runs each target
+# in turn (a failing one is reported, not fatal), then bench/summary.sh joins
+# the fragments with a machine description into $(BENCH_OUT)/results.md,
+# prints it and refreshes the figures section of docs/benchmarks.md.
+BENCH_OUT := bench/out
+BENCH_B    = $(B)/bench
+
+.PHONY: bench bench-deps
+bench: bench-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) build-all
+	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
+	@for t in $(BENCH_TARGETS); do \
+	  echo "== $$t"; \
+	  $(MAKE) --no-print-directory $$t || echo "$$t failed (exit $$?); see the output above" > $(BENCH_OUT)/$$t.failed; \
+	done
+	@sh bench/summary.sh $(BENCH_OUT) docs/benchmarks.md
+
+bench-deps:
+	@scripts/deps.sh bench
+
+# --- cross-tool comparison: inclprof vs bare hooks, -finstrument-functions,
+# --- uftrace, LLVM XRay; code size; bytes per event; a real program ---------
+BENCH_TARGETS += bench-tools
+include bench/tools.mk
+
+# --- runtime benchmarks (the runtime's owner appends below this line) ----------
+# Add:  BENCH_TARGETS += bench-runtime   and a bench-runtime target that writes
+# $(BENCH_OUT)/bench-runtime.md.
