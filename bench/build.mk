@@ -25,7 +25,9 @@ bench-deps:
 # --- cross-tool comparison: inclprof vs bare hooks, -finstrument-functions,
 # --- uftrace, LLVM XRay; code size; bytes per event; a real program ---------
 BENCH_TARGETS += bench-tools
-include bench/tools.mk
+.PHONY: bench-tools
+bench-tools: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@bash bench/tools.sh $(abspath $(B)) $(abspath $(BENCH_B))/tools $(BENCH_OUT)/bench-tools.md
 
 # --- runtime benchmarks (the runtime's owner appends below this line) ----------
 # Add:  BENCH_TARGETS += bench-runtime   and a bench-runtime target that writes
