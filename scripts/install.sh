@@ -1,0 +1,54 @@
+#!/bin/sh
+# install.sh - `make install`: copies a built inclprof into a prefix.
+#   scripts/install.sh --build DIR --prefix PREFIX [--plugindir DIR] [--destdir DIR]
+# Layout (all under DESTDIR):
+#   PREFIX/bin/inclprof                      the command
+#   PREFIX/lib/libinclprof.so, .a            the runtime
+#   PREFIX/lib/inclprof/inclprof.so          the GCC plugin
+#   PLUGINDIR/inclprof.so                    a second copy, so -fplugin=inclprof works
+#                                            (default: gcc -print-file-name=plugin;
+#                                            empty: skip)
+#   PREFIX/include/inclprof.h, inclprof_abi.h
+#   PREFIX/lib/pkgconfig/inclprof.pc
+set -eu
+die() { echo "inclprof install: $*" >&2; exit 1; }
+build=build prefix=/usr/local plugindir="" destdir=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2 ;;
+    --prefix) prefix=$2 ;;
+    --plugindir) plugindir=$2 ;;
+    --destdir) destdir=$2 ;;
+    *) die "unknown option '$1' (valid: --build --prefix --plugindir --destdir)" ;;
+  esac
+  shift 2 || die "option '$1' needs a value"
+done
+case "$prefix" in /*) ;; *) die "PREFIX must be an absolute path, got '$prefix'" ;; esac
+src=$(cd "$(dirname "$0")/.." && pwd)
+for f in "$build/inclprof" "$build/inclprof.so" "$build/libinclprof.so" "$build/libinclprof.a" \
+         "$src/runtime/inclprof.h" "$src/runtime/inclprof_abi.h"; do
+  [ -f "$f" ] || die "$f: missing (run 'make' first)"
+done
+version=$(sed -n 's/^#define INCLPROF_VERSION "\(.*\)"$/\1/p' "$src/convert/version.h")
+[ -n "$version" ] || die "$src/convert/version.h: no INCLPROF_VERSION"
+
+root=$destdir$prefix
+echo "inclprof install: into $root"
+install -d "$root/bin" "$root/lib/inclprof" "$root/lib/pkgconfig" "$root/include"
+install -m 755 "$build/inclprof" "$root/bin/inclprof"
+install -m 755 "$build/libinclprof.so" "$root/lib/libinclprof.so"
+install -m 644 "$build/libinclprof.a" "$root/lib/libinclprof.a"
+install -m 755 "$build/inclprof.so" "$root/lib/inclprof/inclprof.so"
+install -m 644 "$src/runtime/inclprof.h" "$src/runtime/inclprof_abi.h" "$root/include/"
+sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$src/scripts/inclprof.pc.in" \
+  > "$root/lib/pkgconfig/inclprof.pc"
+if [ -n "$plugindir" ]; then
+  install -d "$destdir$plugindir"
+  install -m 755 "$build/inclprof.so" "$destdir$plugindir/inclprof.so"
+  echo "inclprof install: plugin also in $destdir$plugindir (gcc -fplugin=inclprof)"
+fi
+# A fresh library in a standard directory needs the loader cache refreshed.
+if [ -z "$destdir" ] && [ "$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then
+  ldconfig
+fi
+echo "inclprof install: done; try: $prefix/bin/inclprof --help"
