@@ -1,0 +1,63 @@
+#!/bin/sh
+# demo.sh - the body of `make demo` (run after the build and `make examples`):
+# profiles examples/wordfreq with `inclprof record`, prints what was recorded
+# and the report, writes every export into OUT_DIR, then profiles the other two
+# examples briefly and says how to open each file.
+#   usage: scripts/demo.sh BUILD_DIR OUT_DIR
+set -eu
+[ $# -eq 2 ] || { echo "usage: scripts/demo.sh BUILD_DIR OUT_DIR" >&2; exit 2; }
+b=$1 out=$2
+inclprof=$b/inclprof ex=$b/examples
+for f in "$inclprof" "$ex/wordfreq/wordfreq" "$ex/cpp-inventory/cpp-inventory" "$ex/dlopen-filter/dlopen-host"; do
+  [ -x "$f" ] || { echo "demo: $f: missing (run 'make demo', which builds it)" >&2; exit 1; }
+done
+rm -rf "$out" && mkdir -p "$out/files"
+section() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+run() { echo "\$ $*"; "$@"; }
+
+section "1. Profile examples/wordfreq: 4 worker threads count words in 12 MB of generated text"
+run "$inclprof" record -o "$out/wordfreq.data" -- "$ex/wordfreq/wordfreq" -d "$out/files"
+
+section "2. What was recorded: transition mode, probe-cost compensation, threads, events"
+run "$inclprof" info "$out/wordfreq.data"
+
+section "3. The report: Elapsed and Application time, inclusive and exclusive, per function"
+run "$inclprof" report "$out/wordfreq.data"
+
+section "4. Exports"
+for fmt in pprof:wordfreq.pb.gz chrome:wordfreq.trace.json csv:wordfreq.csv \
+           callgrind:callgrind.out.wordfreq folded:wordfreq.folded; do
+  run "$inclprof" export --format "${fmt%%:*}" -o "$out/${fmt#*:}" "$out/wordfreq.data"
+done
+
+section "5. The C++ example (classes, templates, exceptions) and the dlopen + filter example"
+run "$inclprof" record -o "$out/cpp-inventory.data" -- "$ex/cpp-inventory/cpp-inventory"
+run "$inclprof" export --format csv -o "$out/cpp-inventory.csv" "$out/cpp-inventory.data"
+run "$inclprof" record -o "$out/dlopen-filter.data" -- "$ex/dlopen-filter/dlopen-host" "$ex/dlopen-filter/libshapes.so"
+run "$inclprof" export --format csv -o "$out/dlopen-filter.csv" "$out/dlopen-filter.data"
+
+section "How to read the values"
+cat <<'TXT'
+  Elapsed Inclusive    wall-clock time between entering and leaving a function, callees included
+  Elapsed Exclusive    the part of it spent in the function's own code (callees excluded)
+  Application Incl/Excl  the same, counting only intervals in which the kernel did nothing for
+                       the thread (no system call, context switch or page fault): time spent in
+                       write/read/fsync or waiting on a lock shows in Elapsed but not Application
+  percentages          Elapsed over the session's total Elapsed time, Application over its
+                       total Application time; probe cost is measured at start-up and removed
+TXT
+
+section "How to open the files in $out/"
+cat <<TXT
+  $out/wordfreq.pb.gz         pprof:  go tool pprof -top $out/wordfreq.pb.gz
+                              (or -http=:8080 for the web UI; flat = Exclusive, cum = Inclusive)
+  $out/wordfreq.trace.json    Chrome trace: open https://ui.perfetto.dev (or chrome://tracing)
+                              and load the file: one track per thread, Application time in args
+  $out/wordfreq.csv           one row per function with every value: any spreadsheet, or
+                              column -s, -t < $out/wordfreq.csv | less -S
+  $out/callgrind.out.wordfreq kcachegrind $out/callgrind.out.wordfreq
+                              (or: callgrind_annotate $out/callgrind.out.wordfreq)
+  $out/wordfreq.folded        flame graph: flamegraph.pl $out/wordfreq.folded > flame.svg,
+                              or drop it on https://www.speedscope.app
+  $out/*.data/                the raw traces: inclprof report|info|export DIR
+TXT
