@@ -1,0 +1,278 @@
+// ip_abi.cc - builds what runtime/inclprof_abi.h describes, as GCC trees: the
+// struct types, the per-function descriptors, the unit's inclprof_tu with its
+// do-nothing hooks, the descriptor table and the register/unregister
+// constructor and destructor.
+#include "ip_gcc.h"
+#include "inclprof_abi.h"
+
+enum ip_root { R_FN_TYPE, R_HOOKS_TYPE, R_TU_TYPE, R_TU_DECL, R_DESCS, R_COUNT };
+static tree roots[R_COUNT];
+static unsigned n_descs;
+static bool emitting_unit;
+
+bool ip_emitting_unit(void)
+{
+  return emitting_unit;
+}
+
+extern const struct ggc_root_tab ip_ggc_roots[] = {
+  { roots, R_COUNT, sizeof roots[0], &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
+static tree const_char_ptr_type(void)
+{
+  return build_pointer_type(build_qualified_type(char_type_node, TYPE_QUAL_CONST));
+}
+
+/* A RECORD_TYPE named NAME with N fields; finish_builtin_struct wants the
+ * chain reversed. */
+static tree build_record(const char *name, const char *const *names, const tree *types, int n)
+{
+  tree type = make_node(RECORD_TYPE), chain = NULL_TREE;
+  for (int i = 0; i < n; i++) {
+    tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(names[i]), types[i]);
+    DECL_CHAIN(f) = chain;
+    chain = f;
+  }
+  finish_builtin_struct(type, name, chain, NULL_TREE);
+  return type;
+}
+
+static tree nth_field(tree type, int n)
+{
+  tree f = TYPE_FIELDS(type);
+  while (n-- > 0)
+    f = DECL_CHAIN(f);
+  return f;
+}
+
+static void build_types(void)
+{
+  if (roots[R_TU_TYPE])
+    return;
+  tree str = const_char_ptr_type();
+  static const char *const fn_names[] = { "id", "name", "pretty", "file", "line", "size",
+                                          "flags", "reserved", "addr" };
+  const tree fn_types[] = { uint64_type_node, str, str, str, uint32_type_node, uint32_type_node,
+                            uint32_type_node, uint32_type_node, const_ptr_type_node };
+  roots[R_FN_TYPE] = build_record("inclprof_fn", fn_names, fn_types, 9);
+
+  tree fn_ptr = build_pointer_type(build_qualified_type(roots[R_FN_TYPE], TYPE_QUAL_CONST));
+  tree by_fn = build_pointer_type(build_function_type_list(void_type_node, fn_ptr, NULL_TREE));
+  tree by_addr = build_pointer_type(build_function_type_list(void_type_node, const_ptr_type_node,
+                                                             NULL_TREE));
+  static const char *const hook_names[] = { "enter", "exit", "call", "ret", "call_indirect",
+                                            "ret_indirect" };
+  const tree hook_types[] = { by_fn, by_fn, by_fn, by_fn, by_addr, by_addr };
+  roots[R_HOOKS_TYPE] = build_record("inclprof_hooks", hook_names, hook_types, IP_HOOK_COUNT);
+
+  static const char *const tu_names[] = { "abi_version", "n_fns", "fns", "path", "hooks" };
+  const tree tu_types[] = { uint32_type_node, uint32_type_node,
+                            build_pointer_type(build_qualified_type(fn_ptr, TYPE_QUAL_CONST)),
+                            str, roots[R_HOOKS_TYPE] };
+  roots[R_TU_TYPE] = build_record("inclprof_tu", tu_names, tu_types, 5);
+}
+
+/* A file-scope static, compiler-generated variable. */
+static tree build_static_var(const char *name, tree type)
+{
+  tree decl = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
+  SET_DECL_ASSEMBLER_NAME(decl, DECL_NAME(decl));
+  TREE_STATIC(decl) = 1;
+  TREE_PUBLIC(decl) = 0;
+  DECL_EXTERNAL(decl) = 0;
+  DECL_ARTIFICIAL(decl) = 1;
+  DECL_IGNORED_P(decl) = 1;
+  TREE_USED(decl) = 1;
+  TREE_ADDRESSABLE(decl) = 1;
+  DECL_PRESERVE_P(decl) = 1;
+  DECL_CONTEXT(decl) = NULL_TREE;
+  SET_DECL_ALIGN(decl, MAX(DECL_ALIGN(decl), 64));
+  DECL_USER_ALIGN(decl) = 1;
+  return decl;
+}
+
+/* The unit's inclprof_tu; its initializer is set at the end of the unit. */
+static tree unit_decl(void)
+{
+  build_types();
+  if (!roots[R_TU_DECL])
+    roots[R_TU_DECL] = build_static_var("__inclprof_tu", roots[R_TU_TYPE]);
+  return roots[R_TU_DECL];
+}
+
+gimple_seq ip_build_probe(enum ip_hook hook, tree arg)
+{
+  tree tu = unit_decl();
+  tree hooks_field = nth_field(roots[R_TU_TYPE], 4);
+  tree field = nth_field(roots[R_HOOKS_TYPE], hook);
+  tree hooks = build3(COMPONENT_REF, roots[R_HOOKS_TYPE], tu, hooks_field, NULL_TREE);
+  tree ref = build3(COMPONENT_REF, TREE_TYPE(field), hooks, field, NULL_TREE);
+  tree fnptr = make_ssa_name(TREE_TYPE(field));
+  gimple_seq seq = NULL;
+  gimple_seq_add_stmt(&seq, gimple_build_assign(fnptr, ref));
+  gcall *call = gimple_build_call(fnptr, 1, arg);
+  gimple_call_set_nothrow(call, true);
+  gimple_call_set_tail(call, false);
+  gimple_seq_add_stmt(&seq, call);
+  return seq;
+}
+
+static tree string_value(const char *s, tree type)
+{
+  return fold_convert(type, build_string_literal(strlen(s) + 1, s));
+}
+
+tree ip_build_descriptor(uint64_t id, const char *name, const char *pretty, const char *file,
+                         unsigned line, unsigned size, unsigned flags, tree fndecl)
+{
+  build_types();
+  char vname[32];
+  snprintf(vname, sizeof vname, "__inclprof_fn.%u", n_descs);
+  tree decl = build_static_var(vname, roots[R_FN_TYPE]);
+  TREE_READONLY(decl) = 1;
+  tree t = roots[R_FN_TYPE];
+  vec<constructor_elt, va_gc> *v = NULL;
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 0), build_int_cst(uint64_type_node, id));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 1), string_value(name, TREE_TYPE(nth_field(t, 1))));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 2), string_value(pretty, TREE_TYPE(nth_field(t, 2))));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 3), string_value(file, TREE_TYPE(nth_field(t, 3))));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 4), build_int_cst(uint32_type_node, line));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 5), build_int_cst(uint32_type_node, size));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 6), build_int_cst(uint32_type_node, flags));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 7), build_int_cst(uint32_type_node, 0));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 8),
+                         fndecl ? fold_convert(const_ptr_type_node, build_fold_addr_expr(fndecl))
+                                : null_pointer_node);
+  DECL_INITIAL(decl) = build_constructor(t, v);
+  TREE_CONSTANT(DECL_INITIAL(decl)) = 1;
+  TREE_STATIC(DECL_INITIAL(decl)) = 1;
+  varpool_node::finalize_decl(decl);
+  roots[R_DESCS] = tree_cons(NULL_TREE, decl, roots[R_DESCS]);
+  n_descs++;
+  return decl;
+}
+
+/* The do-nothing hook every probe calls until a runtime registers the unit:
+ * static void __inclprof_nop_hook(const void *p) {} (built like
+ * cgraph_build_static_cdtor builds a function). */
+static tree build_nop_hook(void)
+{
+  tree type = build_function_type_list(void_type_node, const_ptr_type_node, NULL_TREE);
+  tree decl = build_decl(BUILTINS_LOCATION, FUNCTION_DECL, get_identifier("__inclprof_nop_hook"),
+                         type);
+  SET_DECL_ASSEMBLER_NAME(decl, DECL_NAME(decl));
+  current_function_decl = decl;
+  tree parm = build_decl(BUILTINS_LOCATION, PARM_DECL, get_identifier("p"), const_ptr_type_node);
+  DECL_ARG_TYPE(parm) = const_ptr_type_node;
+  DECL_CONTEXT(parm) = decl;
+  DECL_ARTIFICIAL(parm) = 1;
+  DECL_ARGUMENTS(decl) = parm;
+  tree result = build_decl(BUILTINS_LOCATION, RESULT_DECL, NULL_TREE, void_type_node);
+  DECL_ARTIFICIAL(result) = 1;
+  DECL_IGNORED_P(result) = 1;
+  DECL_CONTEXT(result) = decl;
+  DECL_RESULT(decl) = result;
+  allocate_struct_function(decl, false);
+  TREE_STATIC(decl) = 1;
+  TREE_USED(decl) = 1;
+  TREE_PUBLIC(decl) = 0;
+  DECL_ARTIFICIAL(decl) = 1;
+  DECL_IGNORED_P(decl) = 1;
+  DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT(decl) = 1;
+  DECL_INITIAL(decl) = make_node(BLOCK);
+  BLOCK_SUPERCONTEXT(DECL_INITIAL(decl)) = decl;
+  TREE_USED(DECL_INITIAL(decl)) = 1;
+  DECL_SAVED_TREE(decl) = build1(RETURN_EXPR, void_type_node, NULL_TREE);
+  cfun->function_end_locus = BUILTINS_LOCATION;
+  gimplify_function_tree(decl);
+  cgraph_node::add_new_function(decl, false);
+  set_cfun(NULL);
+  current_function_decl = NULL_TREE;
+  return decl;
+}
+
+/* extern void NAME(struct inclprof_tu *) __attribute__((weak)); */
+static tree weak_runtime_function(const char *name)
+{
+  tree tu_ptr = build_pointer_type(roots[R_TU_TYPE]);
+  tree decl = build_fn_decl(name, build_function_type_list(void_type_node, tu_ptr, NULL_TREE));
+  SET_DECL_ASSEMBLER_NAME(decl, DECL_NAME(decl));
+  TREE_PUBLIC(decl) = 1;
+  DECL_EXTERNAL(decl) = 1;
+  DECL_ARTIFICIAL(decl) = 1;
+  TREE_NOTHROW(decl) = 1;
+  declare_weak(decl);
+  return decl;
+}
+
+/* A constructor or destructor body: if (&FN) FN(&tu); */
+static tree call_if_present(const char *name)
+{
+  tree fn = weak_runtime_function(name);
+  tree present = build2(NE_EXPR, boolean_type_node, build_fold_addr_expr(fn),
+                        build_int_cst(TREE_TYPE(build_fold_addr_expr(fn)), 0));
+  tree call = build_call_expr(fn, 1, build_fold_addr_expr(roots[R_TU_DECL]));
+  return build3(COND_EXPR, void_type_node, present, call, NULL_TREE);
+}
+
+static tree build_table(void)
+{
+  tree fn_ptr = build_pointer_type(build_qualified_type(roots[R_FN_TYPE], TYPE_QUAL_CONST));
+  tree elt = build_qualified_type(fn_ptr, TYPE_QUAL_CONST);
+  tree type = build_array_type_nelts(elt, n_descs);
+  tree table = build_static_var("__inclprof_fns", type);
+  TREE_READONLY(table) = 1;
+  vec<constructor_elt, va_gc> *v = NULL;
+  vec_alloc(v, n_descs);
+  auto_vec<tree> in_order;
+  for (tree l = roots[R_DESCS]; l; l = TREE_CHAIN(l))
+    in_order.safe_push(TREE_VALUE(l));
+  for (unsigned i = 0; i < n_descs; i++)
+    CONSTRUCTOR_APPEND_ELT(v, build_int_cst(size_type_node, i),
+                           fold_convert(elt, build_fold_addr_expr(in_order[n_descs - 1 - i])));
+  DECL_INITIAL(table) = build_constructor(type, v);
+  TREE_CONSTANT(DECL_INITIAL(table)) = 1;
+  TREE_STATIC(DECL_INITIAL(table)) = 1;
+  varpool_node::finalize_decl(table);
+  return table;
+}
+
+void ip_emit_unit(void)
+{
+  if (n_descs == 0)
+    return;
+  emitting_unit = true;
+  tree tu = unit_decl();
+  tree table = build_table();
+  tree nop = build_nop_hook();
+
+  tree ht = roots[R_HOOKS_TYPE];
+  vec<constructor_elt, va_gc> *hooks = NULL;
+  for (int h = 0; h < IP_HOOK_COUNT; h++) {
+    tree f = nth_field(ht, h);
+    CONSTRUCTOR_APPEND_ELT(hooks, f, fold_convert(TREE_TYPE(f), build_fold_addr_expr(nop)));
+  }
+  tree t = roots[R_TU_TYPE];
+  vec<constructor_elt, va_gc> *v = NULL;
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 0), build_int_cst(uint32_type_node, INCLPROF_ABI_VERSION));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 1), build_int_cst(uint32_type_node, n_descs));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 2),
+                         fold_convert(TREE_TYPE(nth_field(t, 2)), build_fold_addr_expr(table)));
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 3),
+                         string_value(main_input_filename ? main_input_filename : "",
+                                      TREE_TYPE(nth_field(t, 3))));
+  tree hooks_init = build_constructor(ht, hooks);
+  TREE_CONSTANT(hooks_init) = 1;
+  TREE_STATIC(hooks_init) = 1;
+  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 4), hooks_init);
+  DECL_INITIAL(tu) = build_constructor(t, v);
+  TREE_CONSTANT(DECL_INITIAL(tu)) = 1;
+  TREE_STATIC(DECL_INITIAL(tu)) = 1;
+  varpool_node::finalize_decl(tu);
+
+  cgraph_build_static_cdtor('I', call_if_present("__inclprof_register_tu"), 101);
+  cgraph_build_static_cdtor('D', call_if_present("__inclprof_unregister_tu"), 101);
+  emitting_unit = false;
+}

@@ -1,0 +1,109 @@
+// ip_gcc.h - the GCC-facing half of the inclprof plugin: GCC headers and the
+// interfaces between plugin/*.cc files (C++ only; see ip_options.h and
+// ip_names.h for the plain-C half).
+#ifndef IP_GCC_H
+#define IP_GCC_H
+
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "stringpool.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfghooks.h"
+#include "cfganal.h"
+#include "cfgloop.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "ssa.h"
+#include "tree-cfg.h"
+#include "tree-eh.h"
+#include "except.h"
+#include "attribs.h"
+#include "cgraph.h"
+#include "varasm.h"
+#include "stor-layout.h"
+#include "fold-const.h"
+#include "langhooks.h"
+#include "builtins.h"
+#include "tree-inline.h"
+#include "diagnostic-core.h"
+#include "toplev.h"
+#include "options.h"
+#include "gimplify.h"
+
+#include "ip_options.h"
+
+/* The parsed plugin arguments (ip_plugin.cc). */
+extern struct ip_config ip_cfg;
+
+/* True in lto1 (GIMPLE front end). */
+bool ip_in_lto1(void);
+
+/* --- ip_abi.cc: the runtime ABI types and the per-unit objects --- */
+enum ip_hook { IP_HOOK_ENTER, IP_HOOK_EXIT, IP_HOOK_CALL, IP_HOOK_RET,
+               IP_HOOK_CALL_INDIRECT, IP_HOOK_RET_INDIRECT, IP_HOOK_COUNT };
+
+/* GC roots of the plugin (types, the unit's inclprof_tu, descriptors). */
+extern const struct ggc_root_tab ip_ggc_roots[];
+
+/* Statements loading tu.hooks.HOOK into an SSA name and calling it with ARG
+ * (nothrow, never a tail call). */
+gimple_seq ip_build_probe(enum ip_hook hook, tree arg);
+
+/* A new static descriptor (struct inclprof_fn), recorded for the unit table.
+ * FNDECL is the function whose address it holds, or NULL_TREE. */
+tree ip_build_descriptor(uint64_t id, const char *name, const char *pretty, const char *file,
+                         unsigned line, unsigned size, unsigned flags, tree fndecl);
+
+/* At the end of the unit: the descriptor table, the inclprof_tu, the do-nothing
+ * hook and the constructor/destructor.  Emits nothing when no descriptor was
+ * built. */
+void ip_emit_unit(void);
+
+/* True while ip_emit_unit builds its own functions (never instrumented or
+ * reported). */
+bool ip_emitting_unit(void);
+
+/* --- ip_select.cc: which functions get probes, and the report --- */
+struct ip_decision {
+  bool instrument;
+  bool has_loops;
+  unsigned size;           /* estimated GIMPLE instructions */
+  const char *reason;      /* why skipped (static or GC-stable storage) */
+};
+
+/* Decide for FNDECL (cached: the same function always gets the same answer).
+ * FN is its body, or NULL when it has none here. */
+struct ip_decision ip_decide(tree fndecl, function *fn);
+
+/* The normalised assembler name of FNDECL (clones named after the function
+ * they were cloned from); owned by GCC's identifier table. */
+const char *ip_function_name(tree fndecl);
+
+/* Demangled name of NAME for FNDECL (malloc'd). */
+char *ip_pretty_name(const char *name, tree fndecl);
+
+/* One line in the report file and (verbose) on stderr. */
+void ip_report(const char *fmt, ...) ATTRIBUTE_PRINTF_1;
+
+/* Report functions that IPA inlined into every caller (no body left). */
+void ip_report_inlined(void *gcc_data, void *user_data);
+
+/* Open / close the report for this unit. */
+void ip_report_open(void);
+void ip_report_close(void);
+
+/* --- ip_callsites.cc --- */
+/* Wrap the calls of FUN (instrumented, descriptor DESC) in call-site probes
+ * according to ip_cfg.callsites; returns how many call sites were wrapped. */
+unsigned ip_instrument_callsites(function *fun);
+
+/* Clear the tail-call flag on every call of FUN. */
+void ip_clear_tail_calls(function *fun);
+
+/* --- ip_pass.cc --- */
+opt_pass *ip_make_pass(gcc::context *ctxt);
+
+#endif

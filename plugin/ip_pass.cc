@@ -1,0 +1,124 @@
+// ip_pass.cc - the inclprof GIMPLE pass (runs after IPA inlining, before
+// "sanopt", at every -O level): entry probe, an exit probe before every return
+// and in a cleanup landing pad for exceptions leaving the function, call-site
+// probes, and no tail calls.
+#include "ip_gcc.h"
+#include "ip_names.h"
+#include "inclprof_abi.h"
+
+static void insert_entry_probe(function *fun, tree desc)
+{
+  basic_block bb = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
+  gimple_stmt_iterator gsi = gsi_after_labels(bb);
+  gsi_insert_seq_before(&gsi, ip_build_probe(IP_HOOK_ENTER, build_fold_addr_expr(desc)), GSI_SAME_STMT);
+}
+
+static void insert_return_probes(function *fun, tree desc)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
+  {
+    gimple *last = last_stmt(e->src);
+    if (!last || gimple_code(last) != GIMPLE_RETURN)
+      continue;
+    gimple_stmt_iterator gsi = gsi_for_stmt(last);
+    gsi_insert_seq_before(&gsi, ip_build_probe(IP_HOOK_EXIT, build_fold_addr_expr(desc)), GSI_SAME_STMT);
+  }
+}
+
+/* Statements through which an exception can leave the function. */
+static void collect_external_throwers(function *fun, auto_vec<gimple *> *out)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gimple *stmt = gsi_stmt(gsi);
+      if (stmt_could_throw_p(fun, stmt) && lookup_stmt_eh_lp_fn(fun, stmt) == 0)
+        out->safe_push(stmt);
+    }
+}
+
+/* Route exceptions leaving FUN through a new cleanup landing pad
+ * [exit probe; resx] (the GCC 14 -fhardcfr-check-exceptions technique). */
+static void insert_exception_exit(function *fun, tree desc)
+{
+  auto_vec<gimple *> throwers;
+  collect_external_throwers(fun, &throwers);
+  if (throwers.is_empty())
+    return;
+  basic_block pad = create_empty_bb(EXIT_BLOCK_PTR_FOR_FN(fun)->prev_bb);
+  if (current_loops)
+    add_bb_to_loop(pad, current_loops->tree_root);
+  eh_region region = gen_eh_region_cleanup(NULL);
+  eh_landing_pad lp = gen_eh_landing_pad(region);
+  tree label = gimple_block_label(pad);
+  lp->post_landing_pad = label;
+  EH_LANDING_PAD_NR(label) = lp->index;
+  gimple_seq body = ip_build_probe(IP_HOOK_EXIT, build_fold_addr_expr(desc));
+  gimple_seq_add_stmt(&body, gimple_build_resx(region->index));
+  gimple_stmt_iterator gsi = gsi_after_labels(pad);
+  gsi_insert_seq_before(&gsi, body, GSI_SAME_STMT);
+
+  for (gimple *stmt : throwers) {
+    basic_block bb = gimple_bb(stmt);
+    if (stmt != last_stmt(bb))
+      split_block(bb, stmt);
+    add_stmt_to_eh_lp(stmt, lp->index);
+    make_eh_edges(stmt);
+  }
+  /* make_eh_edges keeps no dominator tree up to date. */
+  free_dominance_info(fun, CDI_DOMINATORS);
+}
+
+static unsigned function_flags(tree fndecl, const ip_decision &d)
+{
+  return INCLPROF_FN_INSTRUMENTED | (TREE_PUBLIC(fndecl) ? 0 : INCLPROF_FN_LOCAL) |
+         (d.has_loops && ip_cfg.min_size && d.size < ip_cfg.min_size ? INCLPROF_FN_HAS_LOOPS : 0);
+}
+
+static unsigned instrument(function *fun)
+{
+  tree fndecl = fun->decl;
+  if (ip_emitting_unit())
+    return 0;
+  ip_decision d = ip_decide(fndecl, fun);
+  const char *name = ip_function_name(fndecl);
+  const char *file = DECL_SOURCE_FILE(fndecl);
+  int line = DECL_SOURCE_LINE(fndecl);
+  if (!d.instrument) {
+    ip_report("skipped\t%s\t%s:%d\t%s", name, file, line, d.reason);
+    return 0;
+  }
+  char *pretty = ip_pretty_name(name, fndecl);
+  tree desc = ip_build_descriptor(ip_function_id(name, file), name, pretty, file, line, d.size,
+                                  function_flags(fndecl, d), fndecl);
+  free(pretty);
+
+  ip_clear_tail_calls(fun);
+  unsigned sites = ip_instrument_callsites(fun);
+  insert_return_probes(fun, desc);
+  if (flag_exceptions)
+    insert_exception_exit(fun, desc);
+  insert_entry_probe(fun, desc);
+  ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u", name, file, line, d.size,
+            d.has_loops ? " loops" : "", sites);
+  return TODO_update_ssa | TODO_cleanup_cfg;
+}
+
+static const pass_data ip_pass_data = {
+  GIMPLE_PASS, "inclprof", OPTGROUP_NONE, TV_NONE,
+  PROP_cfg | PROP_ssa, 0, 0, 0, 0,
+};
+
+namespace {
+struct ip_gimple_pass : gimple_opt_pass {
+  explicit ip_gimple_pass(gcc::context *ctxt) : gimple_opt_pass(ip_pass_data, ctxt) {}
+  unsigned int execute(function *fun) final override { return instrument(fun); }
+};
+}
+
+opt_pass *ip_make_pass(gcc::context *ctxt)
+{
+  return new ip_gimple_pass(ctxt);
+}

@@ -1,0 +1,89 @@
+// ip_plugin.cc - entry point of the inclprof GCC plugin: version check,
+// -fplugin-arg-inclprof-KEY=VALUE parsing, pass registration and the per-unit
+// callbacks.
+#include "ip_gcc.h"
+#include "plugin-version.h"
+
+int plugin_is_GPL_compatible;
+
+struct ip_config ip_cfg;
+
+static struct plugin_info ip_info = {
+  "0.1", "inclprof: entry/exit and call-site probes for the inclprof profiler; "
+         "keys: include, exclude, include-file, exclude-file, min-size, filter, callsites, "
+         "report, system-headers, verbose (see docs/plugin.md)"
+};
+
+bool ip_in_lto1(void)
+{
+  return strcmp(lang_hooks.name, "GNU GIMPLE") == 0;
+}
+
+/* With -flto and slim objects cc1 never runs our pass: only lto1 does. */
+static bool instruments_nothing_here(void)
+{
+  return flag_lto && !flag_fat_lto_objects && !ip_in_lto1();
+}
+
+static void on_start_unit(void *, void *)
+{
+  if (instruments_nothing_here()) {
+    warning(0, "inclprof: with %<-flto%> and no %<-ffat-lto-objects%>, nothing is instrumented "
+               "unless %<-fplugin=inclprof%> is also given when linking");
+    return;
+  }
+  ip_report_open();
+}
+
+static void on_finish_unit(void *, void *)
+{
+  if (instruments_nothing_here())
+    return;
+  ip_emit_unit();
+  ip_report_close();
+}
+
+static void on_finish(void *, void *)
+{
+  ip_config_free(&ip_cfg);
+}
+
+static int parse_arguments(const struct plugin_name_args *info)
+{
+  char err[1024];
+  ip_config_init(&ip_cfg);
+  for (int i = 0; i < info->argc; i++)
+    if (ip_config_set(&ip_cfg, info->argv[i].key, info->argv[i].value, "argument", err, sizeof err)) {
+      error("inclprof: %s", err);
+      return 1;
+    }
+  return 0;
+}
+
+int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+  if (!plugin_default_version_check(version, &gcc_version)) {
+    error("inclprof: this plugin was built for GCC %s (%s) but is loaded by GCC %s (%s); "
+          "rebuild it with the compiler you use",
+          gcc_version.basever, gcc_version.datestamp, version->basever, version->datestamp);
+    return 1;
+  }
+  if (parse_arguments(info))
+    return 1;
+
+  struct register_pass_info pass;
+  pass.pass = ip_make_pass(g);
+  pass.reference_pass_name = "sanopt";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_BEFORE;
+
+  const char *name = info->base_name;
+  register_callback(name, PLUGIN_INFO, NULL, &ip_info);
+  register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  register_callback(name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)ip_ggc_roots);
+  register_callback(name, PLUGIN_START_UNIT, on_start_unit, NULL);
+  register_callback(name, PLUGIN_ALL_IPA_PASSES_END, ip_report_inlined, NULL);
+  register_callback(name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
+  register_callback(name, PLUGIN_FINISH, on_finish, NULL);
+  return 0;
+}

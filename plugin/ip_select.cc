@@ -1,0 +1,154 @@
+// ip_select.cc - which functions get probes (attributes, compiler-generated
+// code, ipa-split parts, system headers, include/exclude rules, min-size), the
+// names they are known by, and the report of every decision.
+#include "ip_gcc.h"
+#include "ip_names.h"
+
+extern "C" char *cplus_demangle(const char *mangled, int options);
+#define IP_DMGL_PARAMS (1 << 0)
+#define IP_DMGL_ANSI (1 << 1)
+
+static hash_map<tree, ip_decision> *decisions;
+static FILE *report_file;
+
+const char *ip_function_name(tree fndecl)
+{
+  cgraph_node *node = cgraph_node::get(fndecl);
+  if (node && node->former_clone_of)
+    fndecl = node->former_clone_of;
+  const char *full = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+  size_t len = ip_normalized_len(full);
+  return IDENTIFIER_POINTER(get_identifier_with_length(full, len));
+}
+
+char *ip_pretty_name(const char *name, tree fndecl)
+{
+  char *pretty = cplus_demangle(name, IP_DMGL_PARAMS | IP_DMGL_ANSI);
+  if (pretty)
+    return pretty;
+  const char *printable = lang_hooks.decl_printable_name(fndecl, 2);
+  return xstrdup(printable && *printable ? printable : name);
+}
+
+/* Sum of estimate_num_insns over FN's statements; *LOOPS when its CFG has a
+ * back edge. */
+static unsigned estimate_size(function *fn, bool *loops)
+{
+  unsigned size = 0;
+  push_cfun(fn);
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fn)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+      size += estimate_num_insns(gsi_stmt(gsi), &eni_size_weights);
+  *loops = mark_dfs_back_edges(fn);
+  pop_cfun();
+  return size;
+}
+
+static ip_decision skip(const char *reason)
+{
+  ip_decision d = { false, false, 0, reason };
+  return d;
+}
+
+static const char *stable(const char *fmt, const char *a, unsigned b)
+{
+  char buf[600];
+  snprintf(buf, sizeof buf, fmt, a, b);
+  return IDENTIFIER_POINTER(get_identifier(buf));
+}
+
+static ip_decision decide(tree fndecl, function *fn)
+{
+  if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)))
+    return skip("no_instrument_function attribute");
+  if (DECL_ARTIFICIAL(fndecl))
+    return skip("compiler-generated");
+  cgraph_node *node = cgraph_node::get(fndecl);
+  if (node && node->split_part)
+    return skip("ipa-split part of a larger function");
+  if (!ip_cfg.system_headers && DECL_IN_SYSTEM_HEADER(fndecl))
+    return skip("declared in a system header");
+
+  const char *name = ip_function_name(fndecl);
+  char *pretty = ip_pretty_name(name, fndecl);
+  char *short_pretty = cplus_demangle(name, IP_DMGL_ANSI);
+  const char *names[] = { name, pretty, short_pretty };
+  const struct ip_rule *why = NULL;
+  enum ip_selection sel = ip_config_select(&ip_cfg, names, 3, DECL_SOURCE_FILE(fndecl), &why);
+  free(pretty);
+  free(short_pretty);
+  if (sel == IP_SEL_EXCLUDED)
+    return skip(stable("excluded by %s", why->origin, 0));
+  if (sel == IP_SEL_NOT_INCLUDED)
+    return skip(stable("%snot matched by any include rule", "", 0));
+
+  ip_decision d = { true, false, 0, NULL };
+  if (fn && fn->cfg)
+    d.size = estimate_size(fn, &d.has_loops);
+  if (sel != IP_SEL_INCLUDED && ip_cfg.min_size && d.size < ip_cfg.min_size && !d.has_loops)
+    return skip(stable("smaller than min-size (%ssize %u, no loops)", "", d.size));
+  return d;
+}
+
+ip_decision ip_decide(tree fndecl, function *fn)
+{
+  if (!decisions)
+    decisions = new hash_map<tree, ip_decision>;
+  if (ip_decision *cached = decisions->get(fndecl))
+    return *cached;
+  ip_decision d = decide(fndecl, fn);
+  decisions->put(fndecl, d);
+  return d;
+}
+
+void ip_report_open(void)
+{
+  if (!ip_cfg.report_path)
+    return;
+  report_file = fopen(ip_cfg.report_path, "a");
+  if (!report_file) {
+    error("inclprof: cannot open report file %qs: %m", ip_cfg.report_path);
+    return;
+  }
+  fprintf(report_file, "# inclprof report for %s\n", main_input_filename ? main_input_filename : "?");
+}
+
+void ip_report_close(void)
+{
+  if (report_file && fclose(report_file) != 0)
+    error("inclprof: cannot write report file %qs: %m", ip_cfg.report_path);
+  report_file = NULL;
+}
+
+void ip_report(const char *fmt, ...)
+{
+  va_list ap;
+  if (report_file) {
+    va_start(ap, fmt);
+    vfprintf(report_file, fmt, ap);
+    va_end(ap);
+    fputc('\n', report_file);
+  }
+  if (ip_cfg.verbose) {
+    fputs("inclprof: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+  }
+}
+
+void ip_report_inlined(void *, void *)
+{
+  if (!report_file && !ip_cfg.verbose)
+    return;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION(node)
+  {
+    if (!node->inlined_to || cgraph_node::get(node->decl) != node)
+      continue;
+    ip_report("skipped\t%s\t%s:%d\tinlined into every caller", ip_function_name(node->decl),
+              DECL_SOURCE_FILE(node->decl), DECL_SOURCE_LINE(node->decl));
+  }
+}
