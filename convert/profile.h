@@ -30,6 +30,14 @@ typedef struct ip_values {
   uint64_t min_call, max_call; /* per-call Elapsed Inclusive, ns (min valid if calls>0) */
 } ip_values;
 
+/* Repairs the replay made to a thread's events (all counted, all reported). */
+typedef struct ip_repairs {
+  uint64_t popped;        /* frames popped because an exit skipped them (longjmp, throw) */
+  uint64_t closed_at_end; /* frames still open when the thread's events ended */
+  uint64_t unmatched;     /* exits with no matching frame, ignored */
+  uint64_t clock_back;    /* timestamps earlier than the previous one, clamped to 0 */
+} ip_repairs;
+
 typedef struct ip_module {
   char *path;                  /* executable or shared object */
 } ip_module;
@@ -66,6 +74,13 @@ typedef struct ip_thread {
   ip_values *fn;               /* per-function values, indexed by func, n_funcs long */
   size_t n_fn;
   uint64_t repairs;            /* exits reconciled on this thread */
+  /* Additions (after the original fields). */
+  ip_values *mod;              /* per-module values, indexed by module, n_mod long */
+  size_t n_mod;
+  ip_repairs rep;              /* repairs by kind; repairs = their sum */
+  uint64_t events, batches, batches_lost, gaps;
+  uint64_t gap_ns;             /* runtime time removed (0 when raw) */
+  uint64_t samples_outside;    /* samples taken with an empty stack */
 } ip_thread;
 
 typedef struct ip_process {
@@ -81,6 +96,17 @@ typedef struct ip_process {
   int clean;                   /* trailer says clean shutdown */
   char *damage;                /* NULL, or what was wrong with the file */
   ip_values total;
+  /* Additions (after the original fields). */
+  uint32_t format_minor;
+  int clock;                   /* inclprof_ClockSource */
+  double ticks_per_second;
+  char *hostname, *runtime_version;
+  uint32_t forked_from;        /* 0 unless a fork child */
+  uint64_t n_functions, n_modules; /* table entries in the file */
+  uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
+  int has_trailer;             /* a trailer was read */
+  char *exit_reason;           /* trailer's, may be NULL */
+  uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
 } ip_process;
 
 typedef struct ip_session {
@@ -93,9 +119,20 @@ typedef struct ip_session {
   uint64_t events;      /* events replayed */
   uint64_t samples_in_runtime; /* samples counted apart (landed in the runtime) */
   int compensated;      /* probe cost and gaps removed */
+  /* Additions (after the original fields). */
+  uint64_t start_unix_ns;      /* earliest process start: time 0 of start_ns/end_ns */
+  uint64_t samples_outside;    /* samples with an empty stack: in total.smp_* only */
+  uint64_t batches_lost, gaps;
+  ip_repairs rep;
+  size_t n_files;              /* trace files read */
+  size_t n_damaged;            /* files read only up to damage */
 } ip_session;
 
-/* Called for each completed call while replaying (optional). */
+/* Called for each completed call while replaying (optional).  start_ns is
+ * the thread's first event (relative to the session start) plus the
+ * compensated time elapsed on that thread until the call, so calls nest
+ * exactly; depth 0 is an outermost frame; app_ns is the call's Application
+ * Inclusive time.  Frames closed by a repair are reported too. */
 typedef struct ip_call_visitor {
   void *ctx;
   void (*on_call)(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,

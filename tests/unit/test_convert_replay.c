@@ -1,0 +1,407 @@
+/* test_convert_replay.c - the replay's data values against the reference
+ * texts' worked examples, exact to the nanosecond: inclusive/exclusive,
+ * elapsed/application, percentages, recursion, call-site frames,
+ * compensation, repairs, samples, threads and processes. */
+#include "convert_fixture.h"
+
+enum { MOD = 1, F_MAIN = 1, F_FOO, F_BAR, F_WRITEFILE, F_REC };
+
+/* A one-process trace with the functions above (ticks are ns unless tps). */
+static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
+  tg_begin(t, pid, tps, cost, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+  tg_module(t, MOD, "/bin/prog");
+  tg_function(t, F_MAIN, MOD, "main", "prog.c", 10);
+  tg_function(t, F_FOO, MOD, "foo", "prog.c", 20);
+  tg_function(t, F_BAR, MOD, "bar", "prog.c", 30);
+  tg_function(t, F_WRITEFILE, 0, "WriteFile", "", 0);
+  tg_function(t, F_REC, MOD, "rec", "prog.c", 40);
+  tg_thread(t, 100, "main");
+}
+
+static void load_one(ip_session *s, tg_trace *t, int raw) {
+  char *dir = fx_dir();
+  fx_load(s, fx_write(dir, "1.ipb", t), raw);
+  fx_cleanup(dir);
+  tg_free(t);
+}
+
+/* Seed example 1: main 500/50, foo 450/200, bar 250/250; main is 100 %. */
+START_TEST(example1_inclusive_exclusive) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 30, 0, TG_ENTER, F_FOO);    /* main's own 30 */
+  tg_ev(&b, 130, 0, TG_ENTER, F_BAR);   /* foo's own 100 */
+  tg_ev(&b, 380, 0, TG_EXIT, F_BAR);    /* bar 250 */
+  tg_ev(&b, 480, 0, TG_EXIT, F_FOO);    /* foo's own 100 more */
+  tg_ev(&b, 500, 0, TG_EXIT, F_MAIN);   /* main's own 20 more */
+  tg_flush(&t, &b);
+  tg_trailer(&t, 1, "exit");
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "main"), 500, 50, 500, 50);
+  fx_assert_values(fx_func(&s, "foo"), 450, 200, 450, 200);
+  fx_assert_values(fx_func(&s, "bar"), 250, 250, 250, 250);
+  ck_assert_uint_eq(s.total.el_incl, 500);
+  ck_assert_double_eq(ip_pct(fx_func(&s, "main").el_incl, s.total.el_incl), 100.0);
+  ck_assert_double_eq(ip_pct(fx_func(&s, "foo").el_excl, s.total.el_incl), 40.0);
+  ck_assert_uint_eq(fx_func(&s, "foo").calls, 1);
+  ck_assert_uint_eq(s.repairs, 0);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Seed example 2 with probe cost 10 ticks:
+ *   P1 enter foo 1000, P2 call bar 1100, P3 ret bar 1300,
+ *   context switch, P4 call WriteFile 1700 (T), P5 ret 2000 (T), P6 exit 2050.
+ * Compensated intervals: 90, 190, 390 (T), 290 (T), 40. */
+static void example2(tg_trace *t, double tps) {
+  tg_batch b;
+  begin(t, 1, tps, 10);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 1000, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 1100, 0, TG_CALL, F_BAR);
+  tg_ev(&b, 1300, 0, TG_RET, F_BAR);
+  tg_ev(&b, 1700, 1, TG_CALL, F_WRITEFILE);
+  tg_ev(&b, 2000, 1, TG_RET, F_WRITEFILE);
+  tg_ev(&b, 2050, 0, TG_EXIT, F_FOO);
+  tg_flush(t, &b);
+}
+
+START_TEST(example2_application_values) {
+  tg_trace t;
+  ip_session s;
+  example2(&t, 1e9);
+  load_one(&s, &t, 0);
+  ip_values foo = fx_func(&s, "foo"), wf = fx_func(&s, "WriteFile"), bar = fx_func(&s, "bar");
+  /* foo: Application Exclusive = (P2-P1)+(P6-P5) minus two probe costs. */
+  fx_assert_values(foo, 1000, 90 + 390 + 40, 90 + 190 + 40, (100 - 10) + (50 - 10));
+  fx_assert_values(wf, 290, 290, 0, 0);
+  fx_assert_values(bar, 190, 190, 190, 190);
+  ck_assert_uint_eq(s.total.el_incl, 1000);
+  ck_assert_uint_eq(s.total.app_incl, 320);
+  ck_assert_double_eq(ip_pct(foo.el_incl, s.total.el_incl), 100.0);
+  ck_assert_double_eq(ip_pct(foo.el_excl, s.total.el_incl), 52.0);
+  ck_assert_double_eq(ip_pct(foo.app_incl, s.total.app_incl), 100.0);
+  ck_assert_double_eq(ip_pct(foo.app_excl, s.total.app_incl), 40.625);
+  ck_assert_double_eq(ip_pct(wf.el_incl, s.total.el_incl), 29.0);
+  ck_assert_double_eq(ip_pct(wf.el_excl, s.total.el_incl), 29.0);
+  ck_assert_double_eq(ip_pct(wf.app_incl, s.total.app_incl), 0.0);
+  ck_assert_double_eq(ip_pct(wf.app_excl, s.total.app_incl), 0.0);
+  ck_assert_uint_eq(wf.calls, 1);
+  ip_session_free(&s);
+}
+END_TEST
+
+START_TEST(example2_raw_and_tick_rate) {
+  tg_trace t;
+  ip_session s;
+  example2(&t, 1e9);
+  load_one(&s, &t, 1); /* --raw: no probe cost removed */
+  fx_assert_values(fx_func(&s, "foo"), 1050, 100 + 400 + 50, 100 + 200 + 50, 100 + 50);
+  ck_assert_int_eq(s.compensated, 0);
+  ip_session_free(&s);
+  example2(&t, 2e9); /* 2 ticks per ns: every value halves */
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "foo"), 500, 260, 160, 65);
+  fx_assert_values(fx_func(&s, "WriteFile"), 145, 145, 0, 0);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* A recursive function's inclusive time counts each interval once. */
+START_TEST(recursion_counted_once) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 10, 0, TG_ENTER, F_REC);
+  tg_ev(&b, 20, 0, TG_ENTER, F_REC);
+  tg_ev(&b, 30, 0, TG_ENTER, F_REC);
+  tg_ev(&b, 70, 0, TG_EXIT, F_REC);
+  tg_ev(&b, 80, 0, TG_EXIT, F_REC);
+  tg_ev(&b, 90, 0, TG_EXIT, F_REC);
+  tg_ev(&b, 100, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  ip_values rec = fx_func(&s, "rec");
+  fx_assert_values(rec, 80, 80, 80, 80);
+  ck_assert_uint_eq(rec.calls, 3);
+  ck_assert_uint_eq(rec.min_call, 40);
+  ck_assert_uint_eq(rec.max_call, 80);
+  fx_assert_values(fx_func(&s, "main"), 100, 20, 100, 20);
+  /* The call tree keeps each depth apart: main/rec 80, main/rec/rec 60, ... */
+  const ip_thread *th = &s.threads[0];
+  uint64_t want[] = {100, 80, 60, 40};
+  uint32_t n = th->nodes[0].first_child;
+  for (int depth = 0; depth < 4; depth++) {
+    ck_assert_uint_ne(n, IP_NO_NODE);
+    ck_assert_uint_eq(th->nodes[n].v.el_incl, want[depth]);
+    ck_assert_uint_eq(th->nodes[n].v.calls, 1);
+    n = th->nodes[n].first_child;
+  }
+  ck_assert_uint_eq(n, IP_NO_NODE);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* CALL(g) ENTER(g) ... EXIT(g) RET(g): one frame, one call; the probe-to-probe
+ * slivers go to g (CALL->ENTER) and its caller (EXIT->RET). */
+START_TEST(call_site_merge) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 10, 0, TG_CALL, F_FOO);
+  tg_ev(&b, 12, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 50, 0, TG_EXIT, F_FOO);
+  tg_ev(&b, 53, 0, TG_RET, F_FOO);
+  tg_ev(&b, 60, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  ip_values foo = fx_func(&s, "foo");
+  fx_assert_values(foo, 40, 40, 40, 40);
+  ck_assert_uint_eq(foo.calls, 1);
+  fx_assert_values(fx_func(&s, "main"), 60, 20, 60, 20);
+  ck_assert_uint_eq(s.repairs, 0);
+  ck_assert_uint_eq(s.threads[0].n_nodes, 3); /* root, main, main/foo */
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Exits that never came: an exit skipping a frame (longjmp), a stray exit,
+ * frames open at the end.  All counted, no value negative or lost. */
+START_TEST(missing_exit_repairs) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 10, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 20, 0, TG_ENTER, F_BAR);
+  tg_ev(&b, 40, 0, TG_EXIT, F_FOO);  /* bar never exited: popped */
+  tg_ev(&b, 50, 0, TG_EXIT, F_REC);  /* rec not on the stack: ignored */
+  tg_ev(&b, 60, 0, TG_ENTER, F_FOO); /* foo, then the thread ends */
+  tg_ev(&b, 100, 0, TG_ENTER, F_BAR);
+  tg_ev(&b, 130, 0, TG_SAMPLE, 0);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  ck_assert_uint_eq(s.rep.popped, 1);
+  ck_assert_uint_eq(s.rep.unmatched, 1);
+  ck_assert_uint_eq(s.rep.closed_at_end, 3);
+  ck_assert_uint_eq(s.repairs, 5);
+  fx_assert_values(fx_func(&s, "main"), 130, 30, 130, 30);
+  fx_assert_values(fx_func(&s, "foo"), 100, 50, 100, 50);
+  fx_assert_values(fx_func(&s, "bar"), 50, 50, 50, 50);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Probe cost is removed from every interval (never below 0), a runtime gap
+ * from the interval containing it. */
+START_TEST(compensation_arithmetic) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 25);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 10, 0, TG_ENTER, F_FOO); /* 10 - 25 -> 0 */
+  tg_ev(&b, 110, 0, TG_EXIT, F_FOO); /* 100 - 25 = 75 */
+  tg_flush(&t, &b);
+  tg_gap(&t, 100, 130, 1130); /* a 1000-tick flush inside the next interval */
+  tg_ev(&b, 1210, 0, TG_ENTER, F_BAR); /* 1100 - 1000 - 25 = 75 */
+  tg_ev(&b, 1245, 1, TG_EXIT, F_BAR);  /* 35 - 25 = 10, transitional */
+  tg_ev(&b, 1345, 0, TG_EXIT, F_MAIN); /* 75 */
+  tg_flush(&t, &b);
+  ip_session s;
+  tg_trace copy = {0};
+  tg_append(&copy, t.buf, t.len);
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "main"), 235, 150, 225, 150);
+  fx_assert_values(fx_func(&s, "foo"), 75, 75, 75, 75);
+  fx_assert_values(fx_func(&s, "bar"), 10, 10, 0, 0);
+  ck_assert_uint_eq(s.threads[0].gap_ns, 1000);
+  ck_assert_uint_eq(s.gaps, 1);
+  ip_session_free(&s);
+  load_one(&s, &copy, 1); /* raw: everything kept */
+  fx_assert_values(fx_func(&s, "main"), 1345, 10 + 1100 + 100, 1345 - 35, 1210);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Samples: +1 exclusive to the top, +1 inclusive to every distinct function
+ * on the stack (once under recursion); runtime samples counted apart; samples
+ * with an empty stack count in the session total only. */
+START_TEST(samples_values) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_SAMPLE, 0);      /* empty stack: outside */
+  tg_ev(&b, 5, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 10, 0, TG_SAMPLE, 0);     /* main */
+  tg_ev(&b, 20, 0, TG_ENTER, F_REC);
+  tg_ev(&b, 30, 0, TG_ENTER, F_REC);
+  tg_ev(&b, 40, 0, TG_SAMPLE, 0);     /* main > rec > rec */
+  tg_ev(&b, 45, 0, TG_SAMPLE, 1);     /* in the runtime: apart */
+  tg_ev(&b, 50, 0, TG_EXIT, F_REC);
+  tg_ev(&b, 60, 0, TG_SAMPLE, 0);     /* main > rec */
+  tg_ev(&b, 70, 0, TG_EXIT, F_REC);
+  tg_ev(&b, 80, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  ip_values rec = fx_func(&s, "rec"), m = fx_func(&s, "main");
+  ck_assert_uint_eq(rec.smp_incl, 2);
+  ck_assert_uint_eq(rec.smp_excl, 2);
+  ck_assert_uint_eq(m.smp_incl, 3);
+  ck_assert_uint_eq(m.smp_excl, 1);
+  ck_assert_uint_eq(s.samples_in_runtime, 1);
+  ck_assert_uint_eq(s.samples_outside, 1);
+  ck_assert_uint_eq(s.total.smp_incl, 4);
+  ck_assert_double_eq(ip_pct(m.smp_incl, s.total.smp_incl), 75.0);
+  ck_assert_double_eq(ip_pct(rec.smp_excl, s.total.smp_excl), 50.0);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Timestamps that go backwards (a probe in a signal handler) clamp to 0 and
+ * the time is counted once; PAUSE..RESUME is not attributed; a missing batch
+ * is reported and the interval across it dropped. */
+START_TEST(clock_back_pause_and_lost_batch) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 100, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 110, 0, TG_EXIT, F_FOO);
+  tg_ev(&b, 90, 0, TG_ENTER, F_BAR); /* earlier than 110: 0 */
+  tg_ev(&b, 150, 0, TG_EXIT, F_BAR); /* 40 after the highest tick */
+  tg_ev(&b, 160, 0, TG_PAUSE, 0);
+  tg_ev(&b, 900, 0, TG_RESUME, 0);
+  tg_ev(&b, 910, 0, TG_SAMPLE, 0);
+  tg_flush(&t, &b);
+  b.seq++; /* batch 1 lost */
+  tg_ev(&b, 5000, 0, TG_SAMPLE, 0);
+  tg_ev(&b, 5030, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  ck_assert_uint_eq(s.rep.clock_back, 1);
+  ck_assert_uint_eq(s.batches_lost, 1);
+  fx_assert_values(fx_func(&s, "bar"), 40, 40, 40, 40);
+  fx_assert_values(fx_func(&s, "main"), 100 + 10 + 40 + 10 + 10 + 30,
+                   100 + 10 + 10 + 30, 200, 150);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Two threads in each of two processes of the same program: per-function
+ * values and the session total are the sums; functions merge by identity. */
+START_TEST(threads_and_processes_summed) {
+  char *dir = fx_dir();
+  for (uint32_t pid = 1; pid <= 2; pid++) {
+    tg_trace t;
+    tg_batch b;
+    begin(&t, pid, 1e9, 0);
+    for (uint32_t tid = 1; tid <= 2; tid++) {
+      uint64_t len = 100 * pid + 10 * tid;
+      tg_batch_init(&b, tid);
+      tg_ev(&b, 0, 0, TG_ENTER, F_FOO);
+      tg_ev(&b, 5, 0, TG_ENTER, F_BAR);
+      tg_ev(&b, 5 + len, 1, TG_EXIT, F_BAR);
+      tg_ev(&b, 10 + len, 0, TG_EXIT, F_FOO);
+      tg_flush(&t, &b);
+    }
+    char name[16];
+    snprintf(name, sizeof name, "%u.ipb", pid);
+    fx_write(dir, name, &t);
+    tg_free(&t);
+  }
+  ip_session s;
+  fx_load(&s, dir, 0);
+  fx_cleanup(dir);
+  ck_assert_uint_eq(s.n_processes, 2);
+  ck_assert_uint_eq(s.n_threads, 6); /* with the idle "main" thread record of each */
+  uint64_t bar = 110 + 120 + 210 + 220;
+  fx_assert_values(fx_func(&s, "bar"), bar, bar, 0, 0);
+  fx_assert_values(fx_func(&s, "foo"), bar + 40, 40, 40, 40);
+  ck_assert_uint_eq(fx_func(&s, "foo").calls, 4);
+  ck_assert_uint_eq(s.total.el_incl, bar + 40);
+  ck_assert_uint_eq(s.processes[1].total.el_incl, 210 + 220 + 20);
+  ip_row *rows;
+  size_t n = ip_aggregate(&s, IP_BY_THREAD, NULL, &rows);
+  ck_assert_uint_eq(n, 4);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < n; i++)
+    sum += rows[i].v.el_incl;
+  ck_assert_uint_eq(sum, s.total.el_incl);
+  free(rows);
+  ip_filter only2 = {.has_pid = 1, .pid = 2};
+  n = ip_aggregate(&s, IP_BY_FUNCTION, &only2, &rows);
+  ck_assert_uint_eq(n, 2);
+  free(rows);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Module values: inclusive counts an interval once when several of the
+ * module's functions are on the stack; exclusive is the top's module. */
+START_TEST(module_level_values) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 10, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 20, 0, TG_CALL, F_WRITEFILE); /* module 0: unknown */
+  tg_ev(&b, 50, 1, TG_RET, F_WRITEFILE);
+  tg_ev(&b, 60, 0, TG_EXIT, F_FOO);
+  tg_ev(&b, 70, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  ip_row *rows;
+  size_t n = ip_aggregate(&s, IP_BY_MODULE, NULL, &rows);
+  ck_assert_uint_eq(n, 2);
+  for (size_t i = 0; i < n; i++) {
+    const char *path = s.modules[rows[i].key].path;
+    if (!strcmp(path, "/bin/prog"))
+      fx_assert_values(rows[i].v, 70, 40, 40, 40);
+    else
+      fx_assert_values(rows[i].v, 30, 30, 0, 0);
+  }
+  free(rows);
+  ip_session_free(&s);
+}
+END_TEST
+
+int main(void) {
+  Suite *su = suite_create("convert_replay");
+  TCase *tc = tcase_create("values");
+  tcase_add_test(tc, example1_inclusive_exclusive);
+  tcase_add_test(tc, example2_application_values);
+  tcase_add_test(tc, example2_raw_and_tick_rate);
+  tcase_add_test(tc, recursion_counted_once);
+  tcase_add_test(tc, call_site_merge);
+  tcase_add_test(tc, missing_exit_repairs);
+  tcase_add_test(tc, compensation_arithmetic);
+  tcase_add_test(tc, samples_values);
+  tcase_add_test(tc, clock_back_pause_and_lost_batch);
+  tcase_add_test(tc, threads_and_processes_summed);
+  tcase_add_test(tc, module_level_values);
+  suite_add_tcase(su, tc);
+  SRunner *sr = srunner_create(su);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
