@@ -135,10 +135,6 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
     cfg->report_path = copy;
     return 0;
   }
-  if (strcmp(where, "argument") != 0) {
-    snprintf(err, errlen, "%s: 'filter' cannot be used inside a filter file", where);
-    return -1;
-  }
   return ip_config_read_filter_file(cfg, value, err, errlen);
 }
 
@@ -174,7 +170,13 @@ int ip_config_read_filter_file(struct ip_config *cfg, const char *path, char *er
     char *eq = strchr(s, '=');
     if (eq) {
       *eq = '\0';
-      rc = ip_config_set(cfg, trim(s), trim(eq + 1), where, err, errlen);
+      const char *key = trim(s);
+      if (strcmp(key, "filter") == 0) {
+        snprintf(err, errlen, "%s: 'filter' cannot be used inside a filter file", where);
+        rc = -1;
+      } else {
+        rc = ip_config_set(cfg, key, trim(eq + 1), where, err, errlen);
+      }
     } else if (strcmp(s, "verbose") == 0 || strcmp(s, "system-headers") == 0) {
       rc = ip_config_set(cfg, s, NULL, where, err, errlen);
     } else {
