@@ -1,0 +1,32 @@
+/* clock.h - the runtime's tick source, inlined into the probes: rdtsc on
+ * x86-64, the virtual counter on AArch64, CLOCK_MONOTONIC (ns) elsewhere. */
+#ifndef INCLPROF_CLOCK_H
+#define INCLPROF_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#if defined(__x86_64__)
+#define IP_CLOCK_SOURCE INCLPROF__CLOCK_SOURCE__CLOCK_TSC
+static inline uint64_t ip_tick(void) {
+  uint32_t lo, hi;
+  __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+  return (uint64_t)hi << 32 | lo;
+}
+#elif defined(__aarch64__)
+#define IP_CLOCK_SOURCE INCLPROF__CLOCK_SOURCE__CLOCK_CNTVCT
+static inline uint64_t ip_tick(void) {
+  uint64_t v;
+  __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v));
+  return v;
+}
+#else
+#define IP_CLOCK_SOURCE INCLPROF__CLOCK_SOURCE__CLOCK_MONOTONIC
+static inline uint64_t ip_tick(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+#endif
+
+#endif

@@ -1,0 +1,47 @@
+/* control.c - the public calls of inclprof.h: pause/resume (swapping every
+ * unit's hooks, so a paused program pays only the no-op call), marks and
+ * thread names.  Each starts the runtime if no unit has yet. */
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "inclprof.h"
+#include "rt.h"
+
+static uint64_t control(unsigned kind, uint64_t payload) {
+  return ((payload << 3 | kind) << 3) | IP_K_CONTROL;
+}
+
+IP_EXPORT void inclprof_stop(void) {
+  if (!ip_init_once())
+    return;
+  ip_append_private(control(INCLPROF__EVENT_KIND__EV_PAUSE, 0));
+  ip_units_set_paused(1);
+}
+
+IP_EXPORT void inclprof_start(void) {
+  if (!ip_init_once())
+    return;
+  ip_units_set_paused(0);
+  ip_append_private(control(INCLPROF__EVENT_KIND__EV_RESUME, 0));
+}
+
+IP_EXPORT void inclprof_mark(const char *name) {
+  if (!ip_init_once())
+    return;
+  uint32_t id = ip_mark_id(name);
+  if (id)
+    ip_append_private(control(INCLPROF__EVENT_KIND__EV_MARK, id));
+}
+
+/* A later Thread record for the same tid renames the thread. */
+IP_EXPORT void inclprof_thread_name(const char *name) {
+  if (!name || !ip_init_once())
+    return;
+  prctl(PR_SET_NAME, name);
+  ip_append_private(control(INCLPROF__EVENT_KIND__EV_MARK, 0)); /* makes sure the thread is set up */
+  ip_tls.pos--;                                                  /* ...without an event */
+  char cut[64];
+  strncpy(cut, name, sizeof cut - 1);
+  cut[sizeof cut - 1] = 0;
+  ip_write_thread(ip_tls.tid, cut, ip_tick());
+}

@@ -1,0 +1,288 @@
+/* output.c - the trace file: created in INCLPROF_OUTPUT (default
+ * ./inclprof.data) as <pid>.ipb or <pid>.<n>.ipb, never following a symlink
+ * and never overwriting; opened O_APPEND so every frame lands with one
+ * write() whichever thread writes it.  Also the header, thread, gap and
+ * trailer records, the log of table records replayed into a fork child's new
+ * file, and disabling the runtime when the file cannot be written. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt.h"
+#include "trace_frame.h"
+#include "version.h"
+
+#define STACK_FRAME 4096 /* records up to this size are framed on the stack */
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint8_t *table_log; /* frames of Module/Function/MarkName records */
+static size_t log_len, log_cap;
+static uint32_t forked_from;
+
+static int write_all(int fd, const uint8_t *p, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+void ip_disable(const char *why) {
+  int expected = 1;
+  if (!atomic_compare_exchange_strong(&ip_st.init_state, &expected, 2))
+    return;
+  char msg[512];
+  int len = snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why);
+  if (len > 0)
+    write_all(2, (const uint8_t *)msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
+}
+
+void ip_write_frame(const uint8_t *frame, size_t len) {
+  if (ip_st.fd < 0)
+    return;
+  if (write_all(ip_st.fd, frame, len) != 0) {
+    char why[sizeof ip_st.path + 100];
+    snprintf(why, sizeof why, "cannot write %s: %s", ip_st.path, strerror(errno));
+    ip_disable(why);
+  }
+}
+
+static void log_frame(const uint8_t *frame, size_t len) {
+  pthread_mutex_lock(&log_lock);
+  if (log_len + len > log_cap) {
+    size_t cap = log_cap ? log_cap * 2 : 65536;
+    while (cap < log_len + len)
+      cap *= 2;
+    uint8_t *n = realloc(table_log, cap);
+    if (!n) {
+      pthread_mutex_unlock(&log_lock);
+      return;
+    }
+    table_log = n;
+    log_cap = cap;
+  }
+  memcpy(table_log + log_len, frame, len);
+  log_len += len;
+  pthread_mutex_unlock(&log_lock);
+}
+
+void ip_write_record(const Inclprof__Record *rec, int log_it) {
+  uint8_t stack[STACK_FRAME];
+  size_t max = ip_frame_max_size(rec);
+  uint8_t *buf = max <= sizeof stack ? stack : malloc(max);
+  if (!buf)
+    return;
+  size_t len = ip_frame_encode(rec, buf);
+  ip_write_frame(buf, len);
+  if (log_it)
+    log_frame(buf, len);
+  if (buf != stack)
+    free(buf);
+}
+
+static int open_in_dir(char *err, size_t errlen) {
+  for (int n = 0; n < 1000; n++) {
+    if (n == 0)
+      snprintf(ip_st.path, sizeof ip_st.path, "%s/%d.ipb", ip_st.dir, (int)ip_st.pid);
+    else
+      snprintf(ip_st.path, sizeof ip_st.path, "%s/%d.%d.ipb", ip_st.dir, (int)ip_st.pid, n);
+    int fd = open(ip_st.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND,
+                  0644);
+    if (fd >= 0) {
+      /* Move far from the low numbers programs close and reuse. */
+      int high = fcntl(fd, F_DUPFD_CLOEXEC, 900);
+      if (high >= 0) {
+        close(fd);
+        fd = high;
+      }
+      return fd;
+    }
+    if (errno != EEXIST) {
+      snprintf(err, errlen, "cannot create %s: %s", ip_st.path, strerror(errno));
+      return -1;
+    }
+  }
+  snprintf(err, errlen, "cannot create a trace file in %s: 1000 names taken", ip_st.dir);
+  return -1;
+}
+
+int ip_output_open(char *err, size_t errlen) {
+  const char *dir = getenv("INCLPROF_OUTPUT");
+  if (!dir || !*dir)
+    dir = "inclprof.data";
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    snprintf(err, errlen, "cannot create directory %s: %s", dir, strerror(errno));
+    return -1;
+  }
+  char abs[PATH_MAX];
+  /* Absolute, so a fork child after chdir() still writes next to its parent. */
+  snprintf(ip_st.dir, sizeof ip_st.dir, "%.1000s", realpath(dir, abs) ? abs : dir);
+  ip_st.fd = open_in_dir(err, errlen);
+  if (ip_st.fd < 0)
+    return -1;
+  uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  ip_frame_preamble(pre);
+  if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
+    snprintf(err, errlen, "cannot write %s: %s", ip_st.path, strerror(errno));
+    close(ip_st.fd);
+    ip_st.fd = -1;
+    return -1;
+  }
+  return 0;
+}
+
+/* Reads a whole small file (/proc/self/cmdline); NULL on failure. */
+static char *slurp(const char *path, size_t *len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    ssize_t r = read(fd, buf + n, cap - n);
+    if (r <= 0)
+      break;
+    n += (size_t)r;
+    if (n == cap) {
+      char *nb = realloc(buf, cap * 2 + 1);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+  }
+  close(fd);
+  if (buf)
+    buf[n] = 0;
+  *len = n;
+  return buf;
+}
+
+void ip_write_header(uint32_t from_pid) {
+  Inclprof__Header h = INCLPROF__HEADER__INIT;
+  h.format_major = IP_FORMAT_MAJOR;
+  h.format_minor = IP_FORMAT_MINOR;
+  h.pid = (uint32_t)ip_st.pid;
+  h.has_ppid = 1;
+  h.ppid = (uint32_t)getppid();
+  char exe[PATH_MAX];
+  ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[el > 0 ? el : 0] = 0;
+  h.executable = exe;
+  size_t clen = 0;
+  char *cmd = slurp("/proc/self/cmdline", &clen);
+  char *argv_ptrs[256];
+  size_t argc = 0;
+  for (size_t i = 0; cmd && i < clen && argc < 256; i += strlen(cmd + i) + 1)
+    argv_ptrs[argc++] = cmd + i;
+  h.n_argv = argc;
+  h.argv = argv_ptrs;
+  h.has_start_unix_ns = h.has_start_tick = h.has_clock = h.has_ticks_per_second = 1;
+  h.start_unix_ns = ip_now_ns_realtime();
+  h.start_tick = ip_st.start_tick;
+  h.clock = ip_st.clock;
+  h.ticks_per_second = ip_st.ticks_per_second;
+  h.has_transitions = h.has_probe_cost_ticks = h.has_sample_hz = 1;
+  h.transitions = ip_st.mode;
+  h.transitions_note = ip_st.note;
+  h.probe_cost_ticks = ip_st.probe_cost_ticks;
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  h.hostname = host;
+  h.sample_hz = ip_st.sample_hz;
+  h.runtime_version = INCLPROF_VERSION;
+  if (from_pid) {
+    h.has_forked_from = 1;
+    h.forked_from = from_pid;
+  }
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_HEADER;
+  rec.header = &h;
+  ip_write_record(&rec, 0);
+  free(cmd);
+}
+
+void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
+  Inclprof__Thread th = INCLPROF__THREAD__INIT;
+  th.tid = tid;
+  th.name = (char *)name;
+  th.has_start_tick = 1;
+  th.start_tick = tick;
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_THREAD;
+  rec.thread = &th;
+  ip_write_record(&rec, 0);
+}
+
+void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end) {
+  Inclprof__Gap g = INCLPROF__GAP__INIT;
+  g.tid = tid;
+  g.start_tick = start;
+  g.end_tick = end;
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_GAP;
+  rec.gap = &g;
+  ip_write_record(&rec, 0);
+}
+
+void ip_write_trailer(int clean, const char *reason) {
+  Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
+  tr.has_end_tick = tr.has_end_unix_ns = tr.has_events = tr.has_batches = 1;
+  tr.end_tick = ip_tick();
+  tr.end_unix_ns = ip_now_ns_realtime();
+  tr.events = atomic_load(&ip_st.events);
+  tr.batches = atomic_load(&ip_st.batches);
+  tr.has_dropped_events = tr.has_clean = tr.has_samples_taken = tr.has_samples_in_runtime = 1;
+  tr.dropped_events = atomic_load(&ip_st.dropped) + ip_tls.dropped;
+  tr.clean = clean != 0;
+  tr.exit_reason = (char *)reason;
+  tr.samples_taken = atomic_load(&ip_st.samples);
+  tr.samples_in_runtime = atomic_load(&ip_st.samples_in_runtime);
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
+  rec.trailer = &tr;
+  ip_write_record(&rec, 0);
+}
+
+/* In a fork child (log_lock held since the prepare handler): a file of its own
+ * with a header naming the parent and every table record written so far. */
+void ip_output_fork_child(void) {
+  forked_from = (uint32_t)ip_st.pid;
+  ip_st.pid = getpid();
+  atomic_store(&ip_st.events, 0);
+  atomic_store(&ip_st.batches, 0);
+  atomic_store(&ip_st.dropped, 0);
+  atomic_store(&ip_st.samples, 0);
+  atomic_store(&ip_st.samples_in_runtime, 0);
+  atomic_store(&ip_st.trailer_written, 0);
+  if (ip_st.fd >= 0)
+    close(ip_st.fd);
+  char err[sizeof ip_st.path + 100];
+  ip_st.fd = open_in_dir(err, sizeof err);
+  if (ip_st.fd < 0) {
+    ip_disable(err);
+    return;
+  }
+  uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  ip_frame_preamble(pre);
+  ip_write_frame(pre, sizeof pre);
+  ip_st.start_tick = ip_tick();
+  ip_write_header(forked_from);
+  ip_write_frame(table_log, log_len);
+}
+
+void ip_output_lock_log(void) { pthread_mutex_lock(&log_lock); }
+void ip_output_unlock_log(void) { pthread_mutex_unlock(&log_lock); }

@@ -1,0 +1,141 @@
+/* probes.c - the hot path: one hook set per transition mode (so no probe
+ * tests the mode), a paused set of no-ops, and the start-up calibration of a
+ * probe's cost.  A probe reserves a slot (pos), reads the transition counter
+ * and the clock, and fills the slot: no lock, no allocation, no system call.
+ * The rare cases (first probe of a thread, full buffer) go to ip_slow. */
+#include "pmu.h"
+#include "rt.h"
+
+__thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec")));
+
+enum { MODE_NONE, MODE_KEV, MODE_PMU };
+
+/* Returns IP_T_BIT when the thread's transition counter moved. */
+static inline __attribute__((always_inline)) uint64_t moved(struct ip_thread *t, int mode) {
+  uint64_t now;
+  if (mode == MODE_NONE)
+    return 0;
+  if (mode == MODE_KEV)
+    now = *t->tr_src;
+  else
+    now = ip_pmu_value((const volatile struct perf_event_mmap_page *)t->pmu_page);
+  uint64_t m = (uint64_t)(now != t->tr_last) << 63;
+  t->tr_last = now;
+  return m;
+}
+
+static inline __attribute__((always_inline)) void record(struct ip_thread *t, uint64_t arg,
+                                                         int mode) {
+  struct ip_event *p = t->pos;
+  if (IP_UNLIKELY(p >= t->end))
+    p = ip_slow(t);
+  t->pos = p + 1;
+  uint64_t m = moved(t, mode);
+  p->tick = ip_tick() | m;
+  __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
+  p->arg = arg;
+}
+
+#define DESC(fn, k) ((uint64_t)(uintptr_t)(fn) | (k))
+#define ADDR(a, k) ((uint64_t)(uintptr_t)(a) << 3 | (k))
+
+#define HOOK_SET(suffix, mode)                                                                    \
+  IP_RT_TEXT static void enter_##suffix(const struct inclprof_fn *fn) {                           \
+    record(&ip_tls, DESC(fn, IP_K_ENTER), mode);                                                  \
+  }                                                                                               \
+  IP_RT_TEXT static void exit_##suffix(const struct inclprof_fn *fn) {                            \
+    record(&ip_tls, DESC(fn, IP_K_EXIT), mode);                                                   \
+  }                                                                                               \
+  IP_RT_TEXT static void call_##suffix(const struct inclprof_fn *fn) {                            \
+    record(&ip_tls, DESC(fn, IP_K_CALL), mode);                                                   \
+  }                                                                                               \
+  IP_RT_TEXT static void ret_##suffix(const struct inclprof_fn *fn) {                             \
+    record(&ip_tls, DESC(fn, IP_K_RET), mode);                                                    \
+  }                                                                                               \
+  IP_RT_TEXT static void calli_##suffix(const void *target) {                                     \
+    record(&ip_tls, ADDR(target, IP_K_CALL_IND), mode);                                           \
+  }                                                                                               \
+  IP_RT_TEXT static void reti_##suffix(const void *target) {                                      \
+    record(&ip_tls, ADDR(target, IP_K_RET_IND), mode);                                            \
+  }                                                                                               \
+  static const struct inclprof_hooks hooks_##suffix = {enter_##suffix, exit_##suffix,             \
+                                                       call_##suffix,  ret_##suffix,              \
+                                                       calli_##suffix, reti_##suffix};
+
+HOOK_SET(none, MODE_NONE)
+HOOK_SET(kev, MODE_KEV)
+HOOK_SET(pmu, MODE_PMU)
+
+static void nop_fn(const struct inclprof_fn *fn) { (void)fn; }
+static void nop_addr(const void *a) { (void)a; }
+const struct inclprof_hooks ip_hooks_paused = {nop_fn, nop_fn, nop_fn, nop_fn, nop_addr, nop_addr};
+
+const struct inclprof_hooks *ip_hooks_for_mode(int mode) {
+  switch (mode) {
+  case INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS:
+    return &hooks_kev;
+  case INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU:
+    return &hooks_pmu;
+  default:
+    return &hooks_none;
+  }
+}
+
+/* Control events (mark, pause, resume) from inclprof.h: same path as a probe. */
+void ip_append_private(uint64_t arg) {
+  struct ip_thread *t = &ip_tls;
+  struct ip_event *p = t->pos;
+  if (p >= t->end)
+    p = ip_slow(t);
+  t->pos = p + 1;
+  uint64_t m = 0;
+  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
+    m = moved(t, MODE_KEV);
+  else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
+    m = moved(t, MODE_PMU);
+  p->tick = ip_tick() | m;
+  p->arg = arg;
+}
+
+/* ---- calibration: the same probe body on a private buffer ------------- */
+#define CAL_EVENTS 512
+static struct ip_event cal_buf[CAL_EVENTS];
+static const volatile uint64_t cal_zero;
+static const struct perf_event_mmap_page cal_page;
+
+#define CAL_PROBE(suffix, mode)                                                                   \
+  static __attribute__((noinline)) void cal_##suffix(struct ip_thread *t, const void *fn) {       \
+    if (t->pos >= t->end)                                                                         \
+      t->pos = cal_buf;                                                                           \
+    struct ip_event *p = t->pos;                                                                  \
+    t->pos = p + 1;                                                                               \
+    uint64_t m = moved(t, mode);                                                                  \
+    p->tick = ip_tick() | m;                                                                      \
+    p->arg = (uint64_t)(uintptr_t)fn;                                                             \
+  }
+CAL_PROBE(none, MODE_NONE)
+CAL_PROBE(kev, MODE_KEV)
+CAL_PROBE(pmu, MODE_PMU)
+
+/* Cost of one probe in ticks: the smallest per-probe time over a few rounds
+ * of back-to-back probes called through a function pointer, as the plugin's
+ * code calls them. */
+double ip_probe_calibrate(void) {
+  void (*volatile fp)(struct ip_thread *, const void *) =
+      ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? cal_kev
+      : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? cal_pmu
+                                                                   : cal_none;
+  struct ip_thread t = {.pos = cal_buf, .end = cal_buf + CAL_EVENTS, .tr_src = &cal_zero,
+                        .pmu_page = (void *)&cal_page};
+  double best = 1e30;
+  for (int round = 0; round < 20; round++) {
+    uint64_t t0 = ip_tick();
+    for (int i = 0; i < 200; i++)
+      fp(&t, &t);
+    uint64_t t1 = ip_tick();
+    double per = (double)(t1 - t0) / 200.0;
+    if (per < best)
+      best = per;
+  }
+  return best;
+}

@@ -1,0 +1,336 @@
+/* registry.c - translation units and identities: registration of a unit's
+ * descriptors (Function and Module records, gids), the maps from descriptor
+ * pointer and code address to gid (lock-free reads, so a flush in a signal
+ * handler can use them; writes under ip_st.lock), lazy naming of call-site
+ * callees and indirect-call targets at flush time, and mark names. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+#define FN_FROM_ADDRESS 0x100u
+#define MAX_STR 1000 /* longer names are cut so a record fits a stack frame */
+
+/* ---- an open-addressing map uintptr_t -> uint32_t ---------------------- */
+struct slot {
+  _Atomic uintptr_t key;
+  _Atomic uint32_t val;
+};
+struct table {
+  size_t mask, used;
+  struct slot s[];
+};
+struct map {
+  struct table *_Atomic tab;
+};
+
+static size_t hash(uintptr_t k) {
+  uint64_t x = (uint64_t)k * 0x9E3779B97F4A7C15ull;
+  return (size_t)(x ^ (x >> 29));
+}
+
+static uint32_t map_get(struct map *m, uintptr_t k) {
+  struct table *t = atomic_load_explicit(&m->tab, memory_order_acquire);
+  if (!t)
+    return 0;
+  for (size_t i = hash(k) & t->mask;; i = (i + 1) & t->mask) {
+    uintptr_t kk = atomic_load_explicit(&t->s[i].key, memory_order_acquire);
+    if (kk == k)
+      return atomic_load_explicit(&t->s[i].val, memory_order_relaxed);
+    if (!kk)
+      return 0;
+  }
+}
+
+static void table_put(struct table *t, uintptr_t k, uint32_t v) {
+  for (size_t i = hash(k) & t->mask;; i = (i + 1) & t->mask) {
+    uintptr_t kk = atomic_load_explicit(&t->s[i].key, memory_order_relaxed);
+    if (kk == k || !kk) {
+      atomic_store_explicit(&t->s[i].val, v, memory_order_relaxed);
+      if (!kk) {
+        atomic_store_explicit(&t->s[i].key, k, memory_order_release);
+        t->used++;
+      }
+      return;
+    }
+  }
+}
+
+/* Caller holds ip_st.lock.  A grown table replaces the old one, which is
+ * never freed: a reader may still be walking it. */
+static void map_put(struct map *m, uintptr_t k, uint32_t v) {
+  struct table *t = atomic_load_explicit(&m->tab, memory_order_relaxed);
+  if (!t || (t->used + 1) * 2 > t->mask + 1) {
+    size_t cap = t ? (t->mask + 1) * 2 : 1024;
+    struct table *n = calloc(1, sizeof *n + cap * sizeof n->s[0]);
+    if (!n)
+      return;
+    n->mask = cap - 1;
+    for (size_t i = 0; t && i <= t->mask; i++) {
+      uintptr_t kk = atomic_load_explicit(&t->s[i].key, memory_order_relaxed);
+      if (kk)
+        table_put(n, kk, atomic_load_explicit(&t->s[i].val, memory_order_relaxed));
+    }
+    table_put(n, k, v);
+    atomic_store_explicit(&m->tab, n, memory_order_release);
+    return;
+  }
+  table_put(t, k, v);
+}
+
+static struct map by_desc, by_addr, by_name; /* by_name: fnv(name)|1 of public instrumented fns */
+static _Atomic uint32_t next_gid;
+
+static uintptr_t name_key(const char *s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+  return (uintptr_t)(h | 1);
+}
+
+static const char *str(const char *s) { return s ? s : ""; }
+
+static void write_function(uint32_t gid, uint32_t module, const struct inclprof_fn *fn,
+                           const char *name, uint64_t addr, uint32_t flags, int log_it) {
+  char nb[MAX_STR + 1], pb[MAX_STR + 1], fb[MAX_STR + 1];
+  Inclprof__Function f = INCLPROF__FUNCTION__INIT;
+  f.gid = gid;
+  f.has_module = 1;
+  f.module = module;
+  snprintf(nb, sizeof nb, "%s", fn ? str(fn->name) : name);
+  f.name = nb;
+  snprintf(pb, sizeof pb, "%s", fn ? str(fn->pretty && *fn->pretty ? fn->pretty : fn->name) : name);
+  f.pretty = pb;
+  if (fn) {
+    snprintf(fb, sizeof fb, "%s", str(fn->file));
+    f.file = fb;
+    f.has_id = f.has_line = f.has_size = 1;
+    f.id = fn->id;
+    f.line = fn->line;
+    f.size = fn->size;
+  }
+  f.has_flags = 1;
+  f.flags = flags;
+  if (addr) {
+    f.has_addr = 1;
+    f.addr = addr;
+  }
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_FUNCTION;
+  rec.function = &f;
+  ip_write_record(&rec, log_it);
+}
+
+/* ---- modules (caller holds ip_st.lock) --------------------------------- */
+#define MAX_MODULES 4096
+static char *module_path[MAX_MODULES];
+static uint32_t n_modules;
+
+static uint32_t module_id(const char *path, uintptr_t base) {
+  char exe[1024];
+  if (!path || path[0] != '/') { /* the main program is named as it was run */
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    path = exe;
+  }
+  for (uint32_t i = 0; i < n_modules; i++)
+    if (!strcmp(module_path[i], path))
+      return i + 1;
+  if (n_modules == MAX_MODULES || !(module_path[n_modules] = strdup(path)))
+    return 0;
+  uint32_t id = ++n_modules;
+  Inclprof__Module m = INCLPROF__MODULE__INIT;
+  m.id = id;
+  m.path = module_path[id - 1];
+  m.has_load_address = 1;
+  m.load_address = base;
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_MODULE;
+  rec.module = &m;
+  ip_write_record(&rec, 1);
+  return id;
+}
+
+static uint32_t module_of_addr(const void *addr) {
+  Dl_info di;
+  if (!dladdr(addr, &di))
+    return 0;
+  return module_id(di.dli_fname, (uintptr_t)di.dli_fbase);
+}
+
+/* ---- units ------------------------------------------------------------ */
+struct unit {
+  struct inclprof_tu *tu;
+  struct unit *next;
+};
+static struct unit *units;
+static int paused;
+
+static void set_hooks(struct inclprof_tu *tu) {
+  const struct inclprof_hooks *h = paused || atomic_load(&ip_st.init_state) != 1
+                                       ? &ip_hooks_paused
+                                       : ip_st.hooks;
+  tu->hooks = *h;
+}
+
+/* Caller holds ip_st.lock; resolves a callee (or an unregistered function). */
+static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, int log_it) {
+  uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
+  if (gid)
+    return gid;
+  if ((fn->flags & INCLPROF_FN_CALLEE) && fn->name)
+    gid = map_get(&by_name, name_key(fn->name));
+  if (!gid) {
+    gid = atomic_fetch_add(&next_gid, 1) + 1;
+    write_function(gid, fn->addr ? module_of_addr(fn->addr) : 0, fn, NULL,
+                   (uint64_t)(uintptr_t)fn->addr, fn->flags, log_it);
+  }
+  map_put(&by_desc, (uintptr_t)fn, gid);
+  return gid;
+}
+
+IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
+  if (!tu || !ip_init_once())
+    return;
+  if (tu->abi_version != INCLPROF_ABI_VERSION) {
+    static atomic_int said;
+    if (!atomic_exchange(&said, 1))
+      fprintf(stderr,
+              "inclprof: %s was built for runtime ABI %u, this runtime has ABI %u: not profiled\n",
+              tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
+    return;
+  }
+  pthread_mutex_lock(&ip_st.lock);
+  uint32_t module = module_of_addr(tu);
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || map_get(&by_desc, (uintptr_t)fn))
+      continue;
+    uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
+    write_function(gid, module, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, 1);
+    map_put(&by_desc, (uintptr_t)fn, gid);
+    if (fn->addr)
+      map_put(&by_addr, (uintptr_t)fn->addr, gid);
+    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
+      map_put(&by_name, name_key(fn->name), gid);
+  }
+  struct unit *u = malloc(sizeof *u);
+  if (u) {
+    u->tu = tu;
+    u->next = units;
+    units = u;
+  }
+  set_hooks(tu);
+  pthread_mutex_unlock(&ip_st.lock);
+}
+
+IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
+  if (!tu || atomic_load(&ip_st.init_state) == 0)
+    return;
+  ip_thread_flush(&ip_tls, 0);
+  pthread_mutex_lock(&ip_st.lock);
+  /* Name the unit's callees now: their strings go away with the unit.  The
+   * pointer -> gid entries stay (events naming them may still be buffered). */
+  for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++)
+    if (tu->fns[i])
+      resolve_desc_locked(tu->fns[i], 1);
+  for (struct unit **pp = &units; *pp; pp = &(*pp)->next)
+    if ((*pp)->tu == tu) {
+      struct unit *dead = *pp;
+      *pp = dead->next;
+      free(dead);
+      break;
+    }
+  tu->hooks = ip_hooks_paused;
+  pthread_mutex_unlock(&ip_st.lock);
+}
+
+/* Points every unit's hooks at the probes or at no-ops (inclprof_stop,
+ * inclprof_start, disabling). */
+void ip_units_set_paused(int on) {
+  pthread_mutex_lock(&ip_st.lock);
+  paused = on;
+  for (struct unit *u = units; u; u = u->next)
+    set_hooks(u->tu);
+  pthread_mutex_unlock(&ip_st.lock);
+}
+
+static int lock_for(int in_signal) {
+  return in_signal ? pthread_mutex_trylock(&ip_st.lock) == 0
+                   : pthread_mutex_lock(&ip_st.lock) == 0;
+}
+
+uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal) {
+  uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
+  if (IP_LIKELY(gid))
+    return gid;
+  if (lock_for(in_signal)) {
+    gid = resolve_desc_locked(fn, !in_signal);
+    pthread_mutex_unlock(&ip_st.lock);
+    return gid;
+  }
+  /* In a signal handler that interrupted the lock holder: an unmapped gid. */
+  gid = atomic_fetch_add(&next_gid, 1) + 1;
+  write_function(gid, 0, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, 0);
+  return gid;
+}
+
+uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal) {
+  uint32_t gid = map_get(&by_addr, addr);
+  if (IP_LIKELY(gid))
+    return gid;
+  char name[2 * sizeof addr + 3];
+  snprintf(name, sizeof name, "0x%lx", (unsigned long)addr);
+  if (!lock_for(in_signal)) {
+    gid = atomic_fetch_add(&next_gid, 1) + 1;
+    write_function(gid, 0, NULL, name, addr, FN_FROM_ADDRESS, 0);
+    return gid;
+  }
+  gid = map_get(&by_addr, addr);
+  if (!gid) {
+    /* dladdr takes the loader's lock: not from a signal handler. */
+    Dl_info di;
+    uint32_t module = 0;
+    const char *sym = name;
+    if (!in_signal && dladdr((const void *)addr, &di)) {
+      module = module_id(di.dli_fname, (uintptr_t)di.dli_fbase);
+      if (di.dli_sname && di.dli_saddr == (void *)addr)
+        sym = di.dli_sname;
+    }
+    gid = atomic_fetch_add(&next_gid, 1) + 1;
+    write_function(gid, module, NULL, sym, addr, FN_FROM_ADDRESS, !in_signal);
+    map_put(&by_addr, addr, gid);
+  }
+  pthread_mutex_unlock(&ip_st.lock);
+  return gid;
+}
+
+/* ---- marks ------------------------------------------------------------- */
+#define MAX_MARKS 4096
+static char *mark_text[MAX_MARKS];
+static uint32_t n_marks;
+
+uint32_t ip_mark_id(const char *text) {
+  if (!text)
+    text = "";
+  pthread_mutex_lock(&ip_st.lock);
+  uint32_t id = 0;
+  for (uint32_t i = 0; i < n_marks && !id; i++)
+    if (!strcmp(mark_text[i], text))
+      id = i + 1;
+  if (!id && n_marks < MAX_MARKS && (mark_text[n_marks] = strndup(text, MAX_STR))) {
+    id = ++n_marks;
+    Inclprof__MarkName m = INCLPROF__MARK_NAME__INIT;
+    m.id = id;
+    m.text = mark_text[id - 1];
+    Inclprof__Record rec = INCLPROF__RECORD__INIT;
+    rec.body_case = INCLPROF__RECORD__BODY_MARK;
+    rec.mark = &m;
+    ip_write_record(&rec, 1);
+  }
+  pthread_mutex_unlock(&ip_st.lock);
+  return id;
+}

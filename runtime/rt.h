@@ -1,0 +1,171 @@
+/* rt.h - internal interfaces of the inclprof runtime (not installed).
+ * The runtime is split into: clock (ticks), transitions (pmu/kevents/none
+ * counters), thread (per-thread buffers and their lifecycle), probes (the hot
+ * path), flush (encoding buffers into EventBatch frames), output (the trace
+ * file), registry (translation units, gids, name resolution), lifecycle
+ * (init, exit, fork, exec, fatal signals), sampling and control (inclprof.h). */
+#ifndef INCLPROF_RT_H
+#define INCLPROF_RT_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inclprof.pb-c.h"
+#include "inclprof_abi.h"
+
+#define IP_HIDDEN __attribute__((visibility("hidden")))
+#define IP_EXPORT __attribute__((visibility("default")))
+/* Code in this section is "the runtime's own code" for sampling. */
+#define IP_RT_TEXT __attribute__((section("inclprof_text"), noinline))
+#define IP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define IP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- in-memory events ------------------------------------------------- */
+/* tick bit 63: the transition counter moved since this thread's previous event.
+ * arg: descriptor pointer | kind (EV_ENTER..EV_RET), or, for the private kinds
+ * below, payload << 3 | kind. */
+struct ip_event {
+  uint64_t tick;
+  uint64_t arg;
+};
+#define IP_T_BIT (1ull << 63)
+enum {
+  IP_K_ENTER = 0, IP_K_EXIT = 1, IP_K_CALL = 2, IP_K_RET = 3, /* descriptor | kind */
+  IP_K_CALL_IND = 4,   /* target << 3 */
+  IP_K_RET_IND = 5,    /* target << 3 */
+  IP_K_SAMPLE = 6,     /* in_runtime << 3 */
+  IP_K_CONTROL = 7,    /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME */
+};
+
+/* Buffer geometry: IP_BUF_EVENTS normal slots, then headroom for events
+ * appended from signal handlers while a flush is not allowed, then one junk
+ * slot that absorbs events when even the headroom is full. */
+#define IP_BUF_EVENTS 16384u
+#define IP_HEADROOM 256u
+
+/* ---- per-thread state (initial-exec TLS) ------------------------------- */
+struct ip_thread {
+  /* hot: touched by every probe */
+  struct ip_event *pos, *end;
+  const volatile uint64_t *tr_src;   /* kevents: &data_head; pmu: unused */
+  uint64_t tr_last;
+  void *pmu_page;                    /* pmu: the event's user page */
+  /* cold */
+  struct ip_event *buf, *hard_end;   /* hard_end = junk slot */
+  uint8_t *scratch;                  /* encoding area */
+  size_t scratch_len;
+  void *ring;                        /* kevents ring mapping */
+  size_t ring_len;
+  int ring_fd2;                      /* page-fault event (kept open: see transitions.c) */
+  uint32_t tid;
+  uint64_t seq;
+  size_t skip;                       /* events already written by flush_other */
+  int state;                         /* IP_TS_* */
+  volatile int in_flush;
+  volatile int sig_depth;            /* >0 inside a (wrapped) signal handler */
+  atomic_int busy;                   /* flush ownership (owner thread or a fatal-signal flush) */
+  uint64_t dropped;
+  void *timer;                       /* sampling timer id (timer_t), NULL if none */
+  int has_timer;
+  struct ip_thread *next;            /* global list */
+};
+enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2 };
+
+extern __thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
+
+/* ---- process state ----------------------------------------------------- */
+struct ip_state {
+  atomic_int init_state;        /* 0 not yet, 1 running, 2 disabled */
+  int fd;                       /* trace file, O_APPEND */
+  pid_t pid;
+  int mode;                     /* Inclprof__TransitionMode */
+  char note[256];               /* transitions_note */
+  int clock;                    /* Inclprof__ClockSource */
+  double ticks_per_second;
+  double probe_cost_ticks;
+  uint64_t start_tick;
+  unsigned sample_hz;
+  int tracepoint_id;            /* raw_syscalls:sys_enter, -1 if unknown */
+  const struct inclprof_hooks *hooks;  /* the set for the mode */
+  atomic_uint_fast64_t events, batches, dropped, samples, samples_in_runtime;
+  atomic_int dying;             /* a fatal path is writing the trailer */
+  atomic_int trailer_written;
+  pthread_mutex_t lock;         /* registry, thread list, table log */
+  struct ip_thread *threads;
+  pthread_key_t key;
+  char dir[1024];
+  char path[1100];
+};
+extern struct ip_state ip_st IP_HIDDEN;
+
+/* clock.c */
+IP_HIDDEN void ip_clock_calibrate(void);
+IP_HIDDEN uint64_t ip_now_ns_realtime(void);
+
+/* transitions.c */
+struct perf_event_mmap_page;
+IP_HIDDEN extern const volatile uint64_t ip_zero_head;        /* a counter that never moves */
+IP_HIDDEN extern const struct perf_event_mmap_page ip_dummy_page; /* reads as 0 */
+IP_HIDDEN void ip_transitions_choose(void);          /* sets ip_st.mode/note */
+IP_HIDDEN void ip_transitions_thread_open(struct ip_thread *t);
+IP_HIDDEN void ip_transitions_thread_close(struct ip_thread *t);
+IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen);
+IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
+                                    const char *kev_why, char *note, size_t notelen);
+IP_HIDDEN uint64_t ip_pmu_read(void *page);
+
+/* probes.c */
+IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
+IP_HIDDEN extern const struct inclprof_hooks ip_hooks_paused;
+IP_HIDDEN void ip_append_private(uint64_t arg);     /* control events */
+IP_HIDDEN double ip_probe_calibrate(void);
+
+/* thread.c */
+IP_HIDDEN struct ip_event *ip_slow(struct ip_thread *t);
+IP_HIDDEN void ip_thread_flush(struct ip_thread *t, int in_signal);
+IP_HIDDEN void ip_thread_exit(struct ip_thread *t);
+IP_HIDDEN void ip_threads_flush_all(int in_signal);
+IP_HIDDEN void ip_thread_after_fork_child(void);
+IP_HIDDEN void ip_thread_key_init(void);
+
+/* flush.c */
+IP_HIDDEN void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t n,
+                                   int in_signal);
+
+/* output.c */
+IP_HIDDEN int ip_output_open(char *err, size_t errlen);
+IP_HIDDEN void ip_write_record(const Inclprof__Record *rec, int log_it);
+IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
+IP_HIDDEN void ip_write_header(uint32_t forked_from);
+IP_HIDDEN void ip_write_thread(uint32_t tid, const char *name, uint64_t tick);
+IP_HIDDEN void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end);
+IP_HIDDEN void ip_write_trailer(int clean, const char *reason);
+IP_HIDDEN void ip_output_fork_child(void);
+IP_HIDDEN void ip_output_lock_log(void);
+IP_HIDDEN void ip_output_unlock_log(void);
+IP_HIDDEN void ip_disable(const char *why);
+
+/* registry.c */
+IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal);
+IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal);
+IP_HIDDEN uint32_t ip_mark_id(const char *text);
+IP_HIDDEN void ip_units_set_paused(int on);
+
+/* lifecycle.c */
+IP_HIDDEN int ip_init_once(void);
+IP_HIDDEN void ip_signals_install(void);
+IP_HIDDEN void ip_finish_from_signal(int sig);
+
+/* sampling.c */
+IP_HIDDEN void ip_sampling_init(void);
+IP_HIDDEN void ip_sampling_thread_start(struct ip_thread *t);
+IP_HIDDEN void ip_sampling_thread_stop(struct ip_thread *t);
+IP_HIDDEN int ip_sampling_signal(void);
+IP_HIDDEN void ip_sample_handler(int sig, siginfo_t *si, void *uc);
+
+#include "clock.h"
+
+#endif

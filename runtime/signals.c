@@ -1,0 +1,166 @@
+/* signals.c - fatal signals and the program's own handlers.
+ * For SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP and
+ * SIGQUIT left at their default action, our handler completes the trace
+ * (clean=false, "signal N"), restores the default action and re-raises.
+ * sigaction() and signal() are interposed: a handler the program installs is
+ * wrapped, so that (1) it keeps working, chained in place of the default, and
+ * (2) probes inside it never flush (they use the buffer's headroom), which
+ * keeps a probe it interrupted intact.  Queries report the program's own
+ * handlers, never ours. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+                                    SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+static struct sigaction prog_act[NSIG]; /* what the program installed (or had at start) */
+static volatile sig_atomic_t managed[NSIG]; /* 1: prog_act is authoritative, our dispatcher is installed */
+
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+
+static sigaction_fn real_sigaction(void) {
+  static sigaction_fn fn;
+  if (!fn)
+    fn = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+  return fn;
+}
+
+static int is_fatal(int sig) {
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+    if (fatal_signals[i] == sig)
+      return 1;
+  return 0;
+}
+
+static int is_handler(const struct sigaction *a) {
+  return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
+
+static void die_by(int sig) {
+  /* A second fatal signal in another thread: give the first one time to
+   * finish the trace. */
+  if (atomic_load(&ip_st.dying)) {
+    struct timespec ts = {0, 1000000};
+    for (int i = 0; i < 200 && atomic_load(&ip_st.trailer_written) == 1 &&
+                    atomic_load(&ip_st.init_state) == 1;
+         i++)
+      nanosleep(&ts, NULL);
+  } else {
+    atomic_store(&ip_st.dying, 1);
+    ip_finish_from_signal(sig);
+  }
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  real_sigaction()(sig, &dfl, NULL);
+  syscall(SYS_tgkill, getpid(), gettid(), sig); /* delivered when we return */
+}
+
+static void dispatch(int sig, siginfo_t *si, void *uc) {
+  struct sigaction a = prog_act[sig];
+  if (is_handler(&a)) {
+    if (a.sa_flags & SA_RESETHAND) {
+      prog_act[sig].sa_handler = SIG_DFL;
+      prog_act[sig].sa_flags &= ~SA_SIGINFO;
+    }
+    ip_tls.sig_depth++;
+    if (a.sa_flags & SA_SIGINFO)
+      a.sa_sigaction(sig, si, uc);
+    else
+      a.sa_handler(sig);
+    ip_tls.sig_depth--;
+    return;
+  }
+  if (a.sa_handler == SIG_DFL && is_fatal(sig)) {
+    int saved = errno;
+    die_by(sig);
+    errno = saved;
+  }
+}
+
+/* Installs our dispatcher for sig with the program's flags and mask. */
+static int install(int sig, const struct sigaction *prog) {
+  struct sigaction ours = *prog;
+  ours.sa_sigaction = dispatch;
+  ours.sa_flags = (prog->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+  if (!is_handler(prog))
+    ours.sa_flags |= SA_RESTART | SA_ONSTACK;
+  return real_sigaction()(sig, &ours, NULL);
+}
+
+void ip_signals_install(void) {
+  if (!real_sigaction())
+    return;
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+    int sig = fatal_signals[i];
+    struct sigaction cur;
+    if (real_sigaction()(sig, NULL, &cur) != 0 || cur.sa_handler == SIG_IGN)
+      continue; /* ignored (e.g. nohup): leave it so */
+    prog_act[sig] = cur;
+    if (install(sig, &cur) == 0)
+      managed[sig] = 1;
+  }
+}
+
+static int interposed_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  sigaction_fn real = real_sigaction();
+  if (!real) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int ours_sig = ip_st.sample_hz && sig == ip_sampling_signal();
+  if (atomic_load(&ip_st.init_state) != 1 || sig <= 0 || sig >= NSIG || sig == SIGKILL ||
+      sig == SIGSTOP || ours_sig)
+    return real(sig, act, old);
+  if (!managed[sig]) {
+    if (!act || !is_handler(act))
+      return real(sig, act, old);
+    struct sigaction prev;
+    if (real(sig, NULL, &prev) != 0)
+      return -1;
+    prog_act[sig] = *act;
+    if (install(sig, act) != 0)
+      return -1;
+    managed[sig] = 1;
+    if (old)
+      *old = prev;
+    return 0;
+  }
+  struct sigaction prev = prog_act[sig];
+  if (act) {
+    if (!is_handler(act) && !(act->sa_handler == SIG_DFL && is_fatal(sig))) {
+      /* SIG_IGN, or SIG_DFL of a signal we do not complete traces for. */
+      if (real(sig, act, NULL) != 0)
+        return -1;
+      managed[sig] = 0;
+    } else if (install(sig, act) != 0) {
+      return -1;
+    }
+    prog_act[sig] = *act;
+  }
+  if (old)
+    *old = prev;
+  return 0;
+}
+
+IP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  return interposed_sigaction(sig, act, old);
+}
+
+IP_EXPORT __sighandler_t signal(int sig, __sighandler_t handler) {
+  struct sigaction act, old;
+  memset(&act, 0, sizeof act);
+  act.sa_handler = handler;
+  act.sa_flags = SA_RESTART; /* glibc's BSD semantics */
+  sigemptyset(&act.sa_mask);
+  sigaddset(&act.sa_mask, sig);
+  if (interposed_sigaction(sig, &act, &old) != 0)
+    return SIG_ERR;
+  return old.sa_handler;
+}

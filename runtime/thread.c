@@ -1,0 +1,221 @@
+/* thread.c - per-thread buffers and their lifecycle: lazy set-up on a
+ * thread's first probe (buffer, transition counter, Thread record, sampling
+ * timer), the slow path of a probe (full buffer, signal-handler headroom),
+ * flushing (with the time spent recorded as a Gap), thread exit, flushing
+ * every thread on the way out, and the state reset in a fork child. */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "pmu.h"
+#include "rt.h"
+
+static __thread struct ip_event junk_slot __attribute__((tls_model("initial-exec")));
+
+#define SCRATCH_PER_EVENT 28u /* 10 (dt varint) + 5 (code varint) + 8 + 4 (arrays) + slack */
+#define SCRATCH_EXTRA 65536u  /* headers of a batch, table records written at flush */
+
+static size_t events_bytes(void) { return (IP_BUF_EVENTS + IP_HEADROOM + 1) * sizeof(struct ip_event); }
+
+static uint64_t tr_read(struct ip_thread *t) {
+  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
+    return *t->tr_src;
+  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
+    return ip_pmu_value((const volatile struct perf_event_mmap_page *)t->pmu_page);
+  return 0;
+}
+
+static void thread_name(char out[17]) {
+  memset(out, 0, 17);
+  if (prctl(PR_GET_NAME, out) != 0)
+    out[0] = 0;
+}
+
+static int thread_setup(struct ip_thread *t) {
+  size_t scratch = (IP_BUF_EVENTS + IP_HEADROOM) * SCRATCH_PER_EVENT + SCRATCH_EXTRA;
+  void *m = mmap(NULL, events_bytes() + scratch, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED)
+    return -1;
+  t->buf = m;
+  /* Fault the event pages in now: a page fault while recording would mark
+   * an interval transitional because of the profiler itself. */
+  madvise(m, events_bytes(), MADV_POPULATE_WRITE);
+  t->hard_end = t->buf + IP_BUF_EVENTS + IP_HEADROOM;
+  t->scratch = (uint8_t *)m + events_bytes();
+  t->scratch_len = scratch;
+  t->tid = (uint32_t)gettid();
+  t->tr_src = &ip_zero_head;
+  t->pmu_page = (void *)&ip_dummy_page;
+  t->ring_fd2 = -1;
+  t->seq = 0;
+  t->skip = 0;
+  ip_transitions_thread_open(t);
+  char name[17];
+  thread_name(name);
+  ip_write_thread(t->tid, name, ip_tick());
+  pthread_mutex_lock(&ip_st.lock);
+  t->next = ip_st.threads;
+  ip_st.threads = t;
+  pthread_mutex_unlock(&ip_st.lock);
+  pthread_setspecific(ip_st.key, t);
+  ip_sampling_thread_start(t);
+  t->tr_last = tr_read(t);
+  t->pos = t->buf;
+  t->end = t->buf + IP_BUF_EVENTS;
+  t->state = IP_TS_READY;
+  return 0;
+}
+
+IP_RT_TEXT struct ip_event *ip_slow(struct ip_thread *t) {
+  if (t->state != IP_TS_READY) {
+    if (t->state == IP_TS_DEAD || atomic_load(&ip_st.init_state) != 1 || thread_setup(t) != 0) {
+      t->dropped++;
+      t->pos = t->end = NULL;
+      t->tr_src = &ip_zero_head;
+      t->pmu_page = (void *)&ip_dummy_page;
+      return &junk_slot;
+    }
+    return t->pos;
+  }
+  struct ip_event *p = t->pos;
+  if (t->sig_depth || t->in_flush || atomic_load(&ip_st.init_state) != 1) {
+    if (p < t->hard_end)
+      return p; /* headroom: flushing is not allowed here */
+    t->dropped++;
+    return t->hard_end; /* junk slot; pos stays past hard_end until the next flush */
+  }
+  ip_thread_flush(t, 0);
+  return t->pos;
+}
+
+/* Writes [buf+skip, pos) and makes room.  Events appended by signal handlers
+ * while the batch was being written are kept.  Returns without writing when
+ * another context owns the buffer and we may not wait (in_signal). */
+void ip_thread_flush(struct ip_thread *t, int in_signal) {
+  if (t->state != IP_TS_READY)
+    return;
+  while (atomic_exchange(&t->busy, 1)) {
+    if (in_signal)
+      return;
+    sched_yield();
+  }
+  t->in_flush = 1;
+  uint64_t before = tr_read(t);
+  int pending = before != t->tr_last;
+  uint64_t g0 = ip_tick();
+  struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
+  struct ip_event *from = t->buf + t->skip;
+  size_t n = stop > from ? (size_t)(stop - from) : 0;
+  if (n && atomic_load(&ip_st.init_state) == 1)
+    ip_encode_and_write(t, from, n, in_signal);
+  struct ip_event *now = t->pos > t->hard_end ? t->hard_end : t->pos;
+  size_t extra = now > stop ? (size_t)(now - stop) : 0;
+  memmove(t->buf, stop, extra * sizeof *stop);
+  memset(t->buf + extra, 0, (size_t)(stop - t->buf) * sizeof *stop);
+  t->pos = t->buf + extra;
+  t->skip = 0;
+  uint64_t g1 = ip_tick();
+  if (n && atomic_load(&ip_st.init_state) == 1)
+    ip_write_gap(t->tid, g0, g1);
+  uint64_t after = tr_read(t);
+  t->tr_last = pending ? after - 1 : after; /* keep a transition that came before the flush */
+  t->in_flush = 0;
+  atomic_store(&t->busy, 0);
+}
+
+/* Flushes another thread's filled events without touching its pointers
+ * (it may be running): only slots whose arg is set (a probe writes arg last;
+ * flushed slots are zeroed), and records how far we got in its skip. */
+static void flush_other(struct ip_thread *t, int in_signal) {
+  if (t->state != IP_TS_READY || atomic_exchange(&t->busy, 1))
+    return;
+  struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
+  struct ip_event *from = t->buf + t->skip;
+  while (stop > from && stop[-1].arg == 0)
+    stop--;
+  if (stop > from) {
+    ip_encode_and_write(t, from, (size_t)(stop - from), in_signal);
+    t->skip = (size_t)(stop - t->buf);
+  }
+  atomic_store(&t->busy, 0);
+}
+
+void ip_threads_flush_all(int in_signal) {
+  struct ip_thread *self = &ip_tls;
+  if (!self->in_flush)
+    ip_thread_flush(self, in_signal);
+  if (in_signal ? pthread_mutex_trylock(&ip_st.lock) != 0 : pthread_mutex_lock(&ip_st.lock) != 0)
+    return;
+  for (struct ip_thread *t = ip_st.threads; t; t = t->next)
+    if (t != self)
+      flush_other(t, in_signal);
+  pthread_mutex_unlock(&ip_st.lock);
+}
+
+void ip_thread_exit(struct ip_thread *t) {
+  if (t->state != IP_TS_READY)
+    return;
+  ip_sampling_thread_stop(t);
+  ip_thread_flush(t, 0);
+  pthread_mutex_lock(&ip_st.lock);
+  while (atomic_exchange(&t->busy, 1)) /* a fatal flush of this thread may be running */
+    sched_yield();
+  for (struct ip_thread **pp = &ip_st.threads; *pp; pp = &(*pp)->next)
+    if (*pp == t) {
+      *pp = t->next;
+      break;
+    }
+  t->state = IP_TS_DEAD;
+  pthread_mutex_unlock(&ip_st.lock);
+  if (atomic_load(&ip_st.init_state) == 1) {
+    Inclprof__ThreadEnd te = INCLPROF__THREAD_END__INIT;
+    te.tid = t->tid;
+    te.has_end_tick = 1;
+    te.end_tick = ip_tick();
+    Inclprof__Record rec = INCLPROF__RECORD__INIT;
+    rec.body_case = INCLPROF__RECORD__BODY_THREAD_END;
+    rec.thread_end = &te;
+    ip_write_record(&rec, 0);
+  }
+  ip_transitions_thread_close(t);
+  atomic_fetch_add(&ip_st.dropped, t->dropped);
+  t->pos = t->end = NULL;
+  munmap(t->buf, events_bytes() + t->scratch_len);
+}
+
+static void key_destructor(void *v) { ip_thread_exit(v); }
+
+void ip_thread_key_init(void) { pthread_key_create(&ip_st.key, key_destructor); }
+
+/* In a fork child: only the calling thread exists.  Its buffered events are
+ * the parent's (already the parent's to write): drop them; counters and the
+ * sampling timer are per thread and must be made anew. */
+void ip_thread_after_fork_child(void) {
+  ip_st.threads = NULL;
+  struct ip_thread *t = &ip_tls;
+  if (t->state != IP_TS_READY)
+    return;
+  ip_transitions_thread_close(t);
+  t->has_timer = 0;
+  t->tid = (uint32_t)gettid();
+  t->seq = 0;
+  t->skip = 0;
+  t->dropped = 0;
+  memset(t->buf, 0, (size_t)(t->hard_end - t->buf) * sizeof *t->buf);
+  t->pos = t->buf;
+  t->end = t->buf + IP_BUF_EVENTS;
+  t->tr_src = &ip_zero_head;
+  t->pmu_page = (void *)&ip_dummy_page;
+  ip_transitions_thread_open(t);
+  char name[17];
+  thread_name(name);
+  ip_write_thread(t->tid, name, ip_tick());
+  t->next = NULL;
+  ip_st.threads = t;
+  ip_sampling_thread_start(t);
+  t->tr_last = tr_read(t);
+}

@@ -1,0 +1,241 @@
+/* transitions.c - the per-thread transition counter: choosing the mode
+ * (INCLPROF_TRANSITIONS=auto|pmu|kevents|none, best first, with a note saying
+ * why), and opening/closing a thread's counter.
+ *   pmu:     kernel-mode instructions retired (exclude_user), read with rdpmc
+ *            through the event's mapped page.
+ *   kevents: one perf ring buffer mapped read-only, so the kernel keeps
+ *            overwriting it and data_head keeps moving; it receives a record
+ *            for every system call (raw_syscalls:sys_enter tracepoint), context
+ *            switch and page fault of the thread.  The probe loads data_head. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+static const char *const tracepoint_paths[] = {
+    "/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
+    "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id", NULL};
+
+static int perf_open(struct perf_event_attr *a) {
+  return (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen) {
+  for (int i = 0; paths[i]; i++) {
+    int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      continue;
+    char buf[32];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+      continue;
+    buf[n] = 0;
+    char *end;
+    long id = strtol(buf, &end, 10);
+    if (end != buf && id > 0 && id < 1000000)
+      return (int)id;
+  }
+  snprintf(why, whylen,
+           "tracepoint raw_syscalls:sys_enter not found (tracefs not mounted? as root: "
+           "mount -t tracefs nodev /sys/kernel/tracing; 'inclprof record' does this)");
+  return -1;
+}
+
+/* ---- pmu --------------------------------------------------------------- */
+static int pmu_open(void **page, char *why, size_t whylen) {
+  struct perf_event_attr a;
+  memset(&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_HARDWARE;
+  a.config = PERF_COUNT_HW_INSTRUCTIONS;
+  a.exclude_user = 1;
+  a.exclude_hv = 1;
+  int fd = perf_open(&a);
+  if (fd < 0) {
+    snprintf(why, whylen, "pmu: perf_event_open(instructions, kernel only): %s",
+             strerror(errno));
+    return -1;
+  }
+  long pg = sysconf(_SC_PAGESIZE);
+  void *m = mmap(NULL, (size_t)pg, PROT_READ, MAP_SHARED, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) {
+    snprintf(why, whylen, "pmu: mmap of the counter page: %s", strerror(errno));
+    return -1;
+  }
+  const struct perf_event_mmap_page *pc = m;
+  if (!pc->cap_user_rdpmc || !pc->index) {
+    munmap(m, (size_t)pg);
+    snprintf(why, whylen, "pmu: rdpmc not available to user space (cap_user_rdpmc=0)");
+    return -1;
+  }
+  *page = m;
+  return 0;
+}
+
+/* ---- kevents ----------------------------------------------------------- */
+#define RING_DATA_PAGES 1
+
+static int kev_open(void **ring, size_t *ring_len, int *fd2_out, char *why, size_t whylen) {
+  if (ip_st.tracepoint_id < 0) {
+    snprintf(why, whylen, "kevents: tracepoint id unknown");
+    return -1;
+  }
+  struct perf_event_attr a;
+  memset(&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_TRACEPOINT;
+  a.config = (uint64_t)ip_st.tracepoint_id;
+  a.sample_period = 1;
+  a.context_switch = 1;
+  int fd = perf_open(&a);
+  if (fd < 0) {
+    snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s%s",
+             strerror(errno),
+             errno == EACCES || errno == EPERM ? " (needs root, CAP_PERFMON or "
+                                                 "kernel.perf_event_paranoid <= 1)"
+                                               : "");
+    return -1;
+  }
+  size_t len = (size_t)sysconf(_SC_PAGESIZE) * (1 + RING_DATA_PAGES);
+  void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+  if (m == MAP_FAILED) {
+    snprintf(why, whylen, "kevents: mmap of the ring buffer: %s", strerror(errno));
+    close(fd);
+    return -1;
+  }
+  memset(&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_SOFTWARE;
+  a.config = PERF_COUNT_SW_PAGE_FAULTS;
+  a.sample_period = 1;
+  int fd2 = perf_open(&a);
+  if (fd2 >= 0 && ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0) {
+    close(fd2);
+    fd2 = -1;
+  }
+  close(fd); /* the mapping keeps the ring's event alive */
+  *ring = m;
+  *ring_len = len;
+  *fd2_out = fd2; /* page faults: the fd is the event's only reference */
+  return 0;
+}
+
+/* ---- choice ------------------------------------------------------------- */
+int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
+                          const char *kev_why, char *note, size_t notelen) {
+  const int NONE = INCLPROF__TRANSITION_MODE__TRANSITIONS_NONE;
+  const int KEV = INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
+  const int PMU = INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU;
+  char pre[160] = "";
+  if (req && *req && strcmp(req, "auto") && strcmp(req, "pmu") && strcmp(req, "kevents") &&
+      strcmp(req, "none")) {
+    snprintf(pre, sizeof pre, "unknown INCLPROF_TRANSITIONS value '%.40s', using auto; ", req);
+    req = "auto";
+  }
+  if (!req || !*req)
+    req = "auto";
+  if (!strcmp(req, "none")) {
+    snprintf(note, notelen, "%sINCLPROF_TRANSITIONS=none: no detection, Application values equal "
+                            "Elapsed values", pre);
+    return NONE;
+  }
+  if (!strcmp(req, "pmu") || !strcmp(req, "auto")) {
+    if (pmu_ok) {
+      snprintf(note, notelen, "%spmu: kernel-mode instructions retired, read with rdpmc", pre);
+      return PMU;
+    }
+    if (kev_ok) {
+      snprintf(note, notelen, "%s%s; using kevents (system calls, context switches, page faults)",
+               pre, pmu_why);
+      return KEV;
+    }
+    snprintf(note, notelen, "%s%s; %s; no detection: Application values equal Elapsed values",
+             pre, pmu_why, kev_why);
+    return NONE;
+  }
+  /* kevents */
+  if (kev_ok) {
+    snprintf(note, notelen, "%skevents: system calls, context switches, page faults", pre);
+    return KEV;
+  }
+  snprintf(note, notelen, "%s%s; no detection: Application values equal Elapsed values", pre,
+           kev_why);
+  return NONE;
+}
+
+void ip_transitions_choose(void) {
+  const char *req = getenv("INCLPROF_TRANSITIONS");
+  char pmu_why[200] = "pmu: not tried", kev_why[400] = "kevents: not tried";
+  int is_none = req && !strcmp(req, "none"), is_kev = req && !strcmp(req, "kevents");
+  int want_pmu = !is_none && !is_kev, want_kev = !is_none;
+  int pmu_ok = 0, kev_ok = 0;
+  if (want_pmu) {
+    void *page;
+    if (pmu_open(&page, pmu_why, sizeof pmu_why) == 0) {
+      pmu_ok = 1;
+      munmap(page, (size_t)sysconf(_SC_PAGESIZE));
+    }
+  }
+  ip_st.tracepoint_id = -1;
+  if (want_kev && !pmu_ok) {
+    char why[300];
+    ip_st.tracepoint_id = ip_tracepoint_id(tracepoint_paths, why, sizeof why);
+    void *ring;
+    size_t len;
+    int fd2;
+    if (ip_st.tracepoint_id < 0)
+      snprintf(kev_why, sizeof kev_why, "kevents: %s", why);
+    else if (kev_open(&ring, &len, &fd2, kev_why, sizeof kev_why) == 0) {
+      kev_ok = 1;
+      munmap(ring, len);
+      if (fd2 >= 0)
+        close(fd2);
+    }
+  }
+  ip_st.mode = ip_transitions_decide(req, pmu_ok, kev_ok, pmu_why, kev_why, ip_st.note,
+                                     sizeof ip_st.note);
+  ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
+}
+
+/* A thread whose counter cannot be opened keeps the static zero source set by
+ * thread.c: its intervals are never transitional. */
+void ip_transitions_thread_open(struct ip_thread *t) {
+  char why[300];
+  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
+    if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, why, sizeof why) == 0)
+      t->tr_src = (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
+  } else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU) {
+    void *page;
+    if (pmu_open(&page, why, sizeof why) == 0)
+      t->pmu_page = page;
+  }
+}
+
+const volatile uint64_t ip_zero_head;
+const struct perf_event_mmap_page ip_dummy_page;
+
+void ip_transitions_thread_close(struct ip_thread *t) {
+  if (t->ring) {
+    munmap(t->ring, t->ring_len);
+    t->ring = NULL;
+  }
+  if (t->ring_fd2 >= 0) {
+    close(t->ring_fd2);
+    t->ring_fd2 = -1;
+  }
+  if (t->pmu_page && t->pmu_page != (const void *)&ip_dummy_page)
+    munmap(t->pmu_page, (size_t)sysconf(_SC_PAGESIZE));
+  /* Probes may still run on this thread (later destructors): safe sources. */
+  t->tr_src = &ip_zero_head;
+  t->pmu_page = (void *)&ip_dummy_page;
+}
