@@ -7,6 +7,7 @@
  *   usage: callheavy DEPTH LOOPS
  * Prints the time of the workload alone (CLOCK_MONOTONIC) and the number of
  * non-inlined calls it made. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
