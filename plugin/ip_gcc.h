@@ -88,8 +88,12 @@ char *ip_pretty_name(const char *name, tree fndecl);
 /* One line in the report file and (verbose) on stderr. */
 void ip_report(const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 
-/* Report functions that IPA inlined into every caller (no body left). */
-void ip_report_inlined(void *gcc_data, void *user_data);
+/* Remember the functions that have a body before IPA (PLUGIN_ALL_IPA_PASSES_START). */
+void ip_note_functions(void *gcc_data, void *user_data);
+
+/* Report the noted functions that never reached the pass: inlined into every
+ * caller or removed as unused. */
+void ip_report_vanished(void);
 
 /* Open / close the report for this unit. */
 void ip_report_open(void);

@@ -40,6 +40,7 @@ static void on_finish_unit(void *, void *)
   if (instruments_nothing_here())
     return;
   ip_emit_unit();
+  ip_report_vanished();
   ip_report_close();
 }
 
@@ -82,7 +83,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
   register_callback(name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)ip_ggc_roots);
   register_callback(name, PLUGIN_START_UNIT, on_start_unit, NULL);
-  register_callback(name, PLUGIN_ALL_IPA_PASSES_END, ip_report_inlined, NULL);
+  register_callback(name, PLUGIN_ALL_IPA_PASSES_START, ip_note_functions, NULL);
   register_callback(name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
   register_callback(name, PLUGIN_FINISH, on_finish, NULL);
   return 0;

@@ -11,11 +11,28 @@ extern "C" char *cplus_demangle(const char *mangled, int options);
 static hash_map<tree, ip_decision> *decisions;
 static FILE *report_file;
 
+/* Functions with a body when IPA started, for reporting those that never
+ * reach the pass; and the DECL_UIDs of those that did. */
+struct ip_known_fn {
+  unsigned uid;
+  char *name, *file;
+  int line;
+};
+static vec<ip_known_fn> known_fns;
+static hash_set<int_hash<unsigned, 0>> *considered;
+
+/* The function a clone was made from (the function itself otherwise). */
+static tree origin_decl(tree fndecl)
+{
+  for (cgraph_node *node = cgraph_node::get(fndecl); node && node->former_clone_of;
+       node = cgraph_node::get(fndecl))
+    fndecl = node->former_clone_of;
+  return fndecl;
+}
+
 const char *ip_function_name(tree fndecl)
 {
-  cgraph_node *node = cgraph_node::get(fndecl);
-  if (node && node->former_clone_of)
-    fndecl = node->former_clone_of;
+  fndecl = origin_decl(fndecl);
   const char *full = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
   size_t len = ip_normalized_len(full);
   return IDENTIFIER_POINTER(get_identifier_with_length(full, len));
@@ -60,11 +77,16 @@ static const char *stable(const char *fmt, const char *a, unsigned b)
 
 static ip_decision decide(tree fndecl, function *fn)
 {
+  tree self = fndecl, origin = origin_decl(fndecl);
+  if (!considered)
+    considered = new hash_set<int_hash<unsigned, 0>>;
+  considered->add(DECL_UID(origin) + 1);
+  fndecl = origin;
   if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)))
     return skip("no_instrument_function attribute");
   if (DECL_ARTIFICIAL(fndecl))
     return skip("compiler-generated");
-  cgraph_node *node = cgraph_node::get(fndecl);
+  cgraph_node *node = cgraph_node::get(self);
   if (node && node->split_part)
     return skip("ipa-split part of a larger function");
   if (!ip_cfg.system_headers && DECL_IN_SYSTEM_HEADER(fndecl))
@@ -139,16 +161,27 @@ void ip_report(const char *fmt, ...)
   }
 }
 
-void ip_report_inlined(void *, void *)
+void ip_note_functions(void *, void *)
 {
-  if (!report_file && !ip_cfg.verbose)
-    return;
   cgraph_node *node;
-  FOR_EACH_FUNCTION(node)
+  FOR_EACH_DEFINED_FUNCTION(node)
   {
-    if (!node->inlined_to || cgraph_node::get(node->decl) != node)
+    if (!node->has_gimple_body_p() || DECL_ARTIFICIAL(node->decl))
       continue;
-    ip_report("skipped\t%s\t%s:%d\tinlined into every caller", ip_function_name(node->decl),
-              DECL_SOURCE_FILE(node->decl), DECL_SOURCE_LINE(node->decl));
+    ip_known_fn k = { DECL_UID(node->decl), xstrdup(ip_function_name(node->decl)),
+                      xstrdup(DECL_SOURCE_FILE(node->decl)), DECL_SOURCE_LINE(node->decl) };
+    known_fns.safe_push(k);
   }
+}
+
+void ip_report_vanished(void)
+{
+  for (ip_known_fn &k : known_fns) {
+    if (!considered || !considered->contains(k.uid + 1))
+      ip_report("skipped\t%s\t%s:%d\tno out-of-line copy (inlined into every caller, or unused)",
+                k.name, k.file, k.line);
+    free(k.name);
+    free(k.file);
+  }
+  known_fns.release();
 }

@@ -1,0 +1,23 @@
+# common.sh - helpers for the plugin integration tests (sourced after
+# tests/lib.sh): build the logging runtime (logrt.c), compile with the plugin,
+# and check logs for balance.
+PP="$INCLPROF_SRC/tests/programs/plugin"
+gcc -shared -fPIC -I"$INCLPROF_SRC/runtime" -o liblogrt.so "$PP/logrt.c" || { echo "FAIL - cannot build logrt"; exit 1; }
+
+# pcc OUT SRC... [flags]: compile with the plugin, link the logging runtime
+pcc() { out=$1; shift; gcc -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" -L"$T_DIR" -llogrt -Wl,-rpath,"$T_DIR"; }
+# pcxx OUT SRC... [flags]: the same for C++
+pcxx() { out=$1; shift; g++ -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" -L"$T_DIR" -llogrt -Wl,-rpath,"$T_DIR"; }
+# run LOG PROG [ARGS]: run PROG with its probe log in LOG
+run() { log=$1; shift; rm -f "$log"; LOGRT_FILE="$log" "$@"; }
+
+# balanced LOG: every "X f" closes the innermost open "E f", nothing stays
+# open (per thread when lines start with a thread id).
+balanced() {
+  awk '{ if ($1 ~ /^[0-9]+$/) { t = $1; k = $2; n = $3 } else { t = 0; k = $1; n = $2 }
+         if (k == "E") st[t, ++d[t]] = n
+         else if (k == "X") { if (d[t] < 1 || st[t, d[t]] != n) { print "unbalanced at line " NR ": " $0; bad = 1; exit 1 } d[t]-- } }
+       END { if (bad) exit 1; for (t in d) if (d[t] != 0) { print "thread " t ": " d[t] " frames open"; exit 1 } }' "$1"
+}
+# count KIND NAME LOG: how many "KIND NAME" lines
+count() { grep -c "^$1 $2\$" "$3"; }
