@@ -1,0 +1,195 @@
+/* gen_trace.c - writes a synthetic inclprof trace for the converter benchmark
+ * (and as a fuzzing seed): a program of 64 instrumented functions and 8
+ * library callees, random call paths up to 12 deep, 1 % transitional
+ * intervals, a sample every 1000 events, batches of 16384 events per thread.
+ *   usage: gen_trace OUT.ipb EVENTS [THREADS]
+ * Deterministic (fixed seed), so runs are comparable. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inclprof.pb-c.h"
+#include "trace_frame.h"
+
+#define N_FUNCS 64
+#define N_LIBS 8
+#define MAX_DEPTH 12
+#define BATCH 16384
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static uint32_t next_rand(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (uint32_t)(rng >> 32);
+}
+
+static uint8_t *frame_buf;
+static size_t frame_cap;
+
+static void put(FILE *f, const Inclprof__Record *r) {
+  size_t need = ip_frame_max_size(r);
+  if (need > frame_cap) {
+    frame_cap = need * 2;
+    frame_buf = realloc(frame_buf, frame_cap);
+    if (!frame_buf) {
+      perror("gen_trace");
+      exit(1);
+    }
+  }
+  size_t n = ip_frame_encode(r, frame_buf);
+  if (fwrite(frame_buf, 1, n, f) != n) {
+    perror("gen_trace: write");
+    exit(1);
+  }
+}
+
+static void tables(FILE *f, uint32_t nthreads) {
+  Inclprof__Record r = INCLPROF__RECORD__INIT;
+  Inclprof__Header h = INCLPROF__HEADER__INIT;
+  h.format_major = IP_FORMAT_MAJOR;
+  h.format_minor = IP_FORMAT_MINOR;
+  h.pid = 4242;
+  h.executable = "/usr/bin/synthetic";
+  h.has_ticks_per_second = h.has_probe_cost_ticks = h.has_transitions = h.has_sample_hz = 1;
+  h.has_clock = 1;
+  h.clock = INCLPROF__CLOCK_SOURCE__CLOCK_TSC;
+  h.ticks_per_second = 3e9;
+  h.probe_cost_ticks = 12.5;
+  h.transitions = INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
+  h.sample_hz = 1000;
+  r.body_case = INCLPROF__RECORD__BODY_HEADER;
+  r.header = &h;
+  put(f, &r);
+  Inclprof__Module m = INCLPROF__MODULE__INIT;
+  m.id = 1;
+  m.path = "/usr/bin/synthetic";
+  r.body_case = INCLPROF__RECORD__BODY_MODULE;
+  r.module = &m;
+  put(f, &r);
+  for (uint32_t g = 1; g <= N_FUNCS + N_LIBS; g++) {
+    char name[32], file[32];
+    Inclprof__Function fn = INCLPROF__FUNCTION__INIT;
+    fn.gid = g;
+    fn.has_module = fn.has_id = fn.has_line = 1;
+    fn.module = g <= N_FUNCS ? 1 : 0;
+    fn.id = g;
+    snprintf(name, sizeof name, g <= N_FUNCS ? "work_%u" : "lib_%u", g);
+    snprintf(file, sizeof file, g <= N_FUNCS ? "synthetic.c" : "");
+    fn.name = fn.pretty = name;
+    fn.file = file;
+    fn.line = g * 10;
+    r.body_case = INCLPROF__RECORD__BODY_FUNCTION;
+    r.function = &fn;
+    put(f, &r);
+  }
+  for (uint32_t t = 0; t < nthreads; t++) {
+    Inclprof__Thread th = INCLPROF__THREAD__INIT;
+    th.tid = 1000 + t;
+    r.body_case = INCLPROF__RECORD__BODY_THREAD;
+    r.thread = &th;
+    put(f, &r);
+  }
+}
+
+typedef struct gen_thread {
+  uint32_t stack[MAX_DEPTH + 1];
+  int depth, lib_open;
+  uint64_t tick, seq, emitted;
+} gen_thread;
+
+/* The next event of a thread: push, pop, library call pair or sample. */
+static uint32_t next_code(gen_thread *g, uint64_t remaining) {
+  uint32_t r = next_rand();
+  if (g->lib_open) {
+    g->lib_open = 0;
+    return (N_FUNCS + 1 + g->stack[g->depth]) << 3 | INCLPROF__EVENT_KIND__EV_RET;
+  }
+  if (g->emitted % 1000 == 999)
+    return INCLPROF__EVENT_KIND__EV_SAMPLE;
+  int must_close = remaining <= (uint64_t)g->depth;
+  if (!must_close && g->depth > 0 && remaining > (uint64_t)g->depth + 2 && r % 8 == 0) {
+    g->lib_open = 1;
+    g->stack[g->depth] = r % N_LIBS; /* remembered for the RET */
+    return (N_FUNCS + 1 + r % N_LIBS) << 3 | INCLPROF__EVENT_KIND__EV_CALL;
+  }
+  if (!must_close && g->depth < MAX_DEPTH && (g->depth == 0 || r % 2) &&
+      remaining > (uint64_t)g->depth + 1) {
+    uint32_t fn = 1 + (r >> 8) % N_FUNCS;
+    g->stack[g->depth++] = fn;
+    return fn << 3 | INCLPROF__EVENT_KIND__EV_ENTER;
+  }
+  if (g->depth == 0)
+    return INCLPROF__EVENT_KIND__EV_SAMPLE;
+  return g->stack[--g->depth] << 3 | INCLPROF__EVENT_KIND__EV_EXIT;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: gen_trace OUT.ipb EVENTS [THREADS]\n");
+    return 2;
+  }
+  uint64_t total = strtoull(argv[2], NULL, 10);
+  uint32_t nthreads = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 2;
+  if (nthreads == 0 || nthreads > 64) {
+    fprintf(stderr, "gen_trace: THREADS must be 1..64\n");
+    return 2;
+  }
+  FILE *f = fopen(argv[1], "wb");
+  if (!f) {
+    perror(argv[1]);
+    return 1;
+  }
+  static uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  ip_frame_preamble(pre);
+  fwrite(pre, 1, sizeof pre, f);
+  tables(f, nthreads);
+  static gen_thread threads[64];
+  static uint64_t dt[BATCH];
+  static uint32_t code[BATCH];
+  uint64_t per_thread = total / nthreads, done = 0;
+  for (uint32_t t = 0; t < nthreads; t++)
+    threads[t].tick = 1000000;
+  while (done < per_thread * nthreads) {
+    for (uint32_t t = 0; t < nthreads; t++) {
+      gen_thread *g = &threads[t];
+      size_t n = 0;
+      Inclprof__EventBatch b = INCLPROF__EVENT_BATCH__INIT;
+      b.tid = 1000 + t;
+      b.seq = g->seq++;
+      b.base_tick = g->tick;
+      while (n < BATCH && g->emitted < per_thread) {
+        uint64_t step = n ? 5 + next_rand() % 200 : 0;
+        g->tick += step;
+        dt[n] = step << 1 | (next_rand() % 100 == 0);
+        code[n++] = next_code(g, per_thread - g->emitted);
+        g->emitted++;
+      }
+      done += n;
+      b.n_dt = b.n_code = n;
+      b.dt = dt;
+      b.code = code;
+      Inclprof__Record r = INCLPROF__RECORD__INIT;
+      r.body_case = INCLPROF__RECORD__BODY_EVENTS;
+      r.events = &b;
+      if (n)
+        put(f, &r);
+    }
+  }
+  Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
+  tr.has_clean = tr.has_events = 1;
+  tr.clean = 1;
+  tr.events = done;
+  tr.exit_reason = "exit";
+  Inclprof__Record r = INCLPROF__RECORD__INIT;
+  r.body_case = INCLPROF__RECORD__BODY_TRAILER;
+  r.trailer = &tr;
+  put(f, &r);
+  free(frame_buf);
+  if (fclose(f)) {
+    perror(argv[1]);
+    return 1;
+  }
+  return 0;
+}
