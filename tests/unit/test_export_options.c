@@ -1,0 +1,147 @@
+/* test_export_options.c - `inclprof export` option parsing: formats,
+ * durations, ranges, which options fit which format, one-line errors. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "export_options.h"
+
+static ip_export_opts o;
+static char err[256];
+
+/* Parses a NULL-terminated list of arguments after "export". */
+#define PARSE(...) parse((char *[]){"export", __VA_ARGS__, NULL})
+static int parse(char **args) {
+  int argc = 0;
+  while (args[argc])
+    argc++;
+  err[0] = 0;
+  return ip_export_parse_args(argc, args, &o, err, sizeof err);
+}
+
+START_TEST(durations) {
+  uint64_t ns;
+  ck_assert_int_eq(ip_parse_duration("250", &ns), 0);
+  ck_assert_uint_eq(ns, 250);
+  ck_assert_int_eq(ip_parse_duration("250ns", &ns), 0);
+  ck_assert_uint_eq(ns, 250);
+  ck_assert_int_eq(ip_parse_duration("1.5us", &ns), 0);
+  ck_assert_uint_eq(ns, 1500);
+  ck_assert_int_eq(ip_parse_duration("2ms", &ns), 0);
+  ck_assert_uint_eq(ns, 2000000);
+  ck_assert_int_eq(ip_parse_duration("3s", &ns), 0);
+  ck_assert_uint_eq(ns, 3000000000ull);
+  const char *bad[] = {"", "-1", "+1", "ms", "1m", "1 ms", "1e400", "nan", "inf", "1.5msx", "20000000000s"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    ck_assert_msg(ip_parse_duration(bad[i], &ns) == -1, "'%s' accepted", bad[i]);
+}
+END_TEST
+
+START_TEST(formats_and_defaults) {
+  ck_assert_int_eq(PARSE("--format", "pprof"), IP_EXPORT_PARSE_OK);
+  ck_assert_int_eq(o.format, IP_FMT_PPROF);
+  ck_assert_ptr_null(o.output);
+  ck_assert_uint_eq(o.n_inputs, 1);
+  ck_assert_str_eq(o.inputs[0], "inclprof.data");
+  ck_assert_int_eq(o.value, IP_VALUE_ELAPSED);
+  ck_assert_uint_eq(o.range_end_ns, UINT64_MAX);
+  ck_assert_str_eq(ip_export_default_output(IP_FMT_PPROF), "inclprof.pb.gz");
+  ck_assert_str_eq(ip_export_default_output(IP_FMT_CALLGRIND), "callgrind.out.inclprof");
+
+  ck_assert_int_eq(PARSE("a.ipb", "-f", "chrome", "dir", "-o", "-", "--raw"), IP_EXPORT_PARSE_OK);
+  ck_assert_int_eq(o.format, IP_FMT_CHROME);
+  ck_assert_str_eq(o.output, "-");
+  ck_assert_int_eq(o.raw, 1);
+  ck_assert_uint_eq(o.n_inputs, 2);
+  ck_assert_str_eq(o.inputs[0], "a.ipb");
+  ck_assert_str_eq(o.inputs[1], "dir");
+
+  ck_assert_int_eq(PARSE("--help"), IP_EXPORT_PARSE_HELP);
+}
+END_TEST
+
+START_TEST(chrome_bounds) {
+  ck_assert_int_eq(PARSE("--format=chrome", "--min-duration", "20us", "--max-events", "1000", "--time-range",
+                         "1ms:2.5ms", "--thread", "4242"),
+                   IP_EXPORT_PARSE_OK);
+  ck_assert_uint_eq(o.min_duration_ns, 20000);
+  ck_assert_uint_eq(o.max_events, 1000);
+  ck_assert_uint_eq(o.range_start_ns, 1000000);
+  ck_assert_uint_eq(o.range_end_ns, 2500000);
+  ck_assert_int_eq(o.thread_given, 1);
+  ck_assert_uint_eq(o.thread, 4242);
+  ck_assert_int_eq(PARSE("-f", "chrome", "--time-range", "1ms:"), IP_EXPORT_PARSE_OK);
+  ck_assert_uint_eq(o.range_start_ns, 1000000);
+  ck_assert_uint_eq(o.range_end_ns, UINT64_MAX);
+  ck_assert_int_eq(PARSE("-f", "chrome", "--time-range", ":5s"), IP_EXPORT_PARSE_OK);
+  ck_assert_uint_eq(o.range_start_ns, 0);
+  ck_assert_uint_eq(o.range_end_ns, 5000000000ull);
+}
+END_TEST
+
+START_TEST(values) {
+  ck_assert_int_eq(PARSE("-f", "folded", "--value", "application"), IP_EXPORT_PARSE_OK);
+  ck_assert_int_eq(o.value, IP_VALUE_APPLICATION);
+  ck_assert_int_eq(PARSE("-f", "pprof", "--value", "samples", "--merge-threads"), IP_EXPORT_PARSE_OK);
+  ck_assert_int_eq(o.value, IP_VALUE_SAMPLES);
+  ck_assert_int_eq(o.merge_threads, 1);
+  ck_assert_int_eq(PARSE("-f", "csv", "--by", "module"), IP_EXPORT_PARSE_OK);
+  ck_assert_str_eq(o.by, "module");
+}
+END_TEST
+
+/* Each bad command line fails with one line naming the problem. */
+START_TEST(errors) {
+  static struct { /* not const: getopt may permute the arguments */
+    char *args[6];
+    const char *message;
+  } cases[] = {
+      {{"export", "a.ipb"}, "missing --format"},
+      {{"export", "-f", "svg"}, "unknown format 'svg'"},
+      {{"export", "-f", "pprof", "--bogus"}, "unknown option '--bogus'"},
+      {{"export", "-f", "pprof", "-o"}, "option '-o' needs a value"},
+      {{"export", "-f", "folded", "--value", "cpu"}, "unknown --value 'cpu'"},
+      {{"export", "-f", "chrome", "--min-duration", "fast"}, "bad --min-duration 'fast'"},
+      {{"export", "-f", "chrome", "--max-events", "0"}, "bad --max-events '0'"},
+      {{"export", "-f", "chrome", "--time-range", "2ms:1ms"}, "bad --time-range '2ms:1ms'"},
+      {{"export", "-f", "chrome", "--time-range", "2ms"}, "bad --time-range '2ms'"},
+      {{"export", "-f", "chrome", "--thread", "x1"}, "bad --thread 'x1'"},
+      {{"export", "-f", "pprof", "--min-duration", "1us"}, "--min-duration applies to --format chrome, not pprof"},
+      {{"export", "-f", "chrome", "--merge-threads"}, "--merge-threads applies to"},
+      {{"export", "-f", "pprof", "--by", "thread"}, "--by applies to --format csv, not pprof"},
+      {{"export", "-f", "csv", "--thread", "1"}, "--thread applies to"},
+      {{"export", "-f", "chrome", "--value", "elapsed"}, "--value applies to"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ck_assert_int_eq(parse(cases[i].args), IP_EXPORT_PARSE_ERROR);
+    ck_assert_msg(strstr(err, cases[i].message) != NULL, "case %zu: '%s'", i, err);
+    ck_assert_msg(!strncmp(err, "inclprof export: ", 17) && !strchr(err, '\n'), "not one line: '%s'", err);
+  }
+}
+END_TEST
+
+START_TEST(thread_selection) {
+  ip_thread a = {.tid = 7}, b = {.tid = 8};
+  ck_assert_int_eq(PARSE("-f", "pprof"), IP_EXPORT_PARSE_OK);
+  ck_assert(ip_export_thread_selected(&o, &a) && ip_export_thread_selected(&o, &b));
+  ck_assert_int_eq(PARSE("-f", "pprof", "--thread", "8"), IP_EXPORT_PARSE_OK);
+  ck_assert(!ip_export_thread_selected(&o, &a) && ip_export_thread_selected(&o, &b));
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("export_options");
+  TCase *tc = tcase_create("options");
+  tcase_add_test(tc, durations);
+  tcase_add_test(tc, formats_and_defaults);
+  tcase_add_test(tc, chrome_bounds);
+  tcase_add_test(tc, values);
+  tcase_add_test(tc, errors);
+  tcase_add_test(tc, thread_selection);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
