@@ -8,8 +8,8 @@
  *                        else "?")
  * Lines go to $LOGRT_FILE (appended, one write per line) or stderr.  With
  * LOGRT_TID=1 each line starts with the thread id.  At registration a line
- * "U path n_fns" is written, and "T id flags name pretty file line" per
- * descriptor when LOGRT_TABLE=1.  Unregistration writes "D path". */
+ * "U path n_fns" is written, and "T id flags name pretty file line addr|noaddr"
+ * (fields after "T " separated by tabs) per descriptor when LOGRT_TABLE=1.  Unregistration writes "D path". */
 #define _GNU_SOURCE
 #include "inclprof_abi.h"
 
@@ -96,7 +96,7 @@ void __inclprof_register_tu(struct inclprof_tu *tu)
   const char *table = getenv("LOGRT_TABLE");
   for (uint32_t i = 0; table && strcmp(table, "1") == 0 && i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
-    snprintf(text, sizeof text, "%016" PRIx64 " %u %s %s %s %u %s", fn->id, fn->flags, fn->name,
+    snprintf(text, sizeof text, "%016" PRIx64 "\t%u\t%s\t%s\t%s\t%u\t%s", fn->id, fn->flags, fn->name,
              fn->pretty, *fn->file ? fn->file : "-", fn->line, fn->addr ? "addr" : "noaddr");
     emit("T", text);
   }
