@@ -186,8 +186,9 @@ void ip_write_header(uint32_t from_pid) {
   char *cmd = slurp("/proc/self/cmdline", &clen);
   char *argv_ptrs[256];
   size_t argc = 0;
-  for (size_t i = 0; cmd && i < clen && argc < 256; i += strlen(cmd + i) + 1)
-    argv_ptrs[argc++] = cmd + i;
+  if (cmd)
+    for (size_t i = 0; i < clen && argc < 256; i += strlen(cmd + i) + 1)
+      argv_ptrs[argc++] = cmd + i;
   h.n_argv = argc;
   h.argv = argv_ptrs;
   h.has_start_unix_ns = h.has_start_tick = h.has_clock = h.has_ticks_per_second = 1;
