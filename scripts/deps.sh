@@ -15,6 +15,8 @@ case "$level" in
 esac
 missing=""
 for p in $pkgs; do
+  # NodeSource's nodejs ships npm itself and conflicts with Debian's npm package.
+  [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
