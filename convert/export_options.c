@@ -1,6 +1,8 @@
 /* export_options.c - parsing and checking the options of `inclprof export`. */
 #include "export_options.h"
 
+#include "cli_args.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -20,7 +22,7 @@ static const struct {
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
-static char *default_inputs[] = {"inclprof.data"};
+static char *default_inputs[] = {IP_DEFAULT_INPUT};
 
 const char *ip_export_format_name(ip_export_format f) { return formats[f].name; }
 const char *ip_export_default_output(ip_export_format f) { return formats[f].default_output; }
@@ -101,18 +103,6 @@ static int parse_time_range(const char *text, ip_export_opts *o) {
   return o->range_start_ns < o->range_end_ns ? 0 : -1;
 }
 
-static int parse_uint(const char *text, uint64_t max, uint64_t *out) {
-  char *end;
-  if (!*text || *text == '-' || *text == '+')
-    return -1;
-  errno = 0;
-  unsigned long long v = strtoull(text, &end, 10);
-  if (errno || *end || v > max)
-    return -1;
-  *out = v;
-  return 0;
-}
-
 enum {
   OPT_BY = 256,
   OPT_MERGE,
@@ -149,7 +139,7 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
       {"raw", no_argument, NULL, OPT_RAW},
       {NULL, 0, NULL, 0},
   };
-  int format_given = 0, min_given = 0, max_given = 0, range_given = 0;
+  int format_given = 0, by_given = 0, min_given = 0, max_given = 0, range_given = 0;
   uint64_t tid;
   memset(o, 0, sizeof *o);
   o->range_end_ns = UINT64_MAX;
@@ -177,7 +167,9 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
     case 'h':
       return IP_EXPORT_PARSE_HELP;
     case OPT_BY:
-      o->by = optarg;
+      if (ip_level_parse(optarg, &o->by) < 0)
+        return fail(err, errlen, "unknown --by '%s' (" IP_LEVEL_NAMES ")", optarg);
+      by_given = 1;
       break;
     case OPT_MERGE:
       o->merge_threads = 1;
@@ -200,7 +192,7 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
       min_given = 1;
       break;
     case OPT_MAX_EVENTS:
-      if (parse_uint(optarg, UINT64_MAX, &o->max_events) || !o->max_events)
+      if (ip_parse_u64(optarg, UINT64_MAX, &o->max_events) || !o->max_events)
         return fail(err, errlen, "bad --max-events '%s' (a positive number)", optarg);
       max_given = 1;
       break;
@@ -211,7 +203,7 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
       range_given = 1;
       break;
     case OPT_THREAD:
-      if (parse_uint(optarg, UINT32_MAX, &tid))
+      if (ip_parse_u64(optarg, UINT32_MAX, &tid))
         return fail(err, errlen, "bad --thread '%s' (a thread id)", optarg);
       o->thread = (uint32_t)tid;
       o->thread_given = 1;
@@ -231,7 +223,7 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
   const unsigned tree_formats = FMT_BIT(IP_FMT_PPROF) | FMT_BIT(IP_FMT_CALLGRIND) | FMT_BIT(IP_FMT_FOLDED);
   const unsigned chrome = FMT_BIT(IP_FMT_CHROME);
   int r = IP_EXPORT_PARSE_OK;
-  if (!r) r = check_fit(o, o->by != NULL, FMT_BIT(IP_FMT_CSV), "--by", "csv", err, errlen);
+  if (!r) r = check_fit(o, by_given, FMT_BIT(IP_FMT_CSV), "--by", "csv", err, errlen);
   if (!r) r = check_fit(o, o->merge_threads, tree_formats, "--merge-threads", "pprof, folded or callgrind", err, errlen);
   if (!r) r = check_fit(o, o->value_given, tree_formats, "--value", "pprof, folded or callgrind", err, errlen);
   if (!r) r = check_fit(o, min_given, chrome, "--min-duration", "chrome", err, errlen);

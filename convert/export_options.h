@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "aggregate.h"
 #include "profile.h"
 
 typedef enum ip_export_format {
@@ -29,7 +30,7 @@ typedef enum ip_export_value {
 typedef struct ip_export_opts {
   ip_export_format format;
   const char *output;          /* NULL = default file name, "-" = stdout */
-  const char *by;              /* csv only: --by LEVEL, NULL = default */
+  ip_level by;                 /* csv only: --by LEVEL (default function) */
   int merge_threads;
   ip_export_value value;
   int value_given;             /* --value was on the command line */
@@ -49,7 +50,7 @@ enum { IP_EXPORT_PARSE_OK = 0, IP_EXPORT_PARSE_HELP = 1, IP_EXPORT_PARSE_ERROR =
 /* Parses the arguments after `export` (argv[0] is "export").  Returns
  * IP_EXPORT_PARSE_OK, IP_EXPORT_PARSE_HELP (--help seen), or
  * IP_EXPORT_PARSE_ERROR with a one-line message in err.  o->inputs points
- * into argv (or at a static default, "inclprof.data"). */
+ * into argv (or at a static default, IP_DEFAULT_INPUT). */
 int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, size_t errlen);
 
 /* Prints the usage text of `inclprof export`. */

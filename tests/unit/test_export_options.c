@@ -86,7 +86,7 @@ START_TEST(values) {
   ck_assert_int_eq(o.value, IP_VALUE_SAMPLES);
   ck_assert_int_eq(o.merge_threads, 1);
   ck_assert_int_eq(PARSE("-f", "csv", "--by", "module"), IP_EXPORT_PARSE_OK);
-  ck_assert_str_eq(o.by, "module");
+  ck_assert_int_eq(o.by, IP_BY_MODULE);
 }
 END_TEST
 
@@ -109,6 +109,7 @@ START_TEST(errors) {
       {{"export", "-f", "pprof", "--min-duration", "1us"}, "--min-duration applies to --format chrome, not pprof"},
       {{"export", "-f", "chrome", "--merge-threads"}, "--merge-threads applies to"},
       {{"export", "-f", "pprof", "--by", "thread"}, "--by applies to --format csv, not pprof"},
+      {{"export", "-f", "csv", "--by", "file"}, "unknown --by 'file' (function|module|thread|process)"},
       {{"export", "-f", "csv", "--thread", "1"}, "--thread applies to"},
       {{"export", "-f", "chrome", "--value", "elapsed"}, "--value applies to"},
   };
