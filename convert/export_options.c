@@ -116,13 +116,6 @@ enum {
 
 /* Which formats accept an option: a bit per ip_export_format. */
 #define FMT_BIT(f) (1u << (f))
-static int check_fit(const ip_export_opts *o, int given, unsigned formats_ok, const char *opt,
-                     const char *which, char *err, size_t errlen) {
-  if (given && !(formats_ok & FMT_BIT(o->format)))
-    return fail(err, errlen, "%s applies to --format %s, not %s", opt, which,
-                ip_export_format_name(o->format));
-  return IP_EXPORT_PARSE_OK;
-}
 
 int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, size_t errlen) {
   static const struct option longopts[] = {
@@ -220,18 +213,25 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
   }
   if (!format_given)
     return fail(err, errlen, "missing --format (csv, pprof, chrome, callgrind or folded)");
-  const unsigned tree_formats = FMT_BIT(IP_FMT_PPROF) | FMT_BIT(IP_FMT_CALLGRIND) | FMT_BIT(IP_FMT_FOLDED);
+  const unsigned trees = FMT_BIT(IP_FMT_PPROF) | FMT_BIT(IP_FMT_CALLGRIND) | FMT_BIT(IP_FMT_FOLDED);
   const unsigned chrome = FMT_BIT(IP_FMT_CHROME);
-  int r = IP_EXPORT_PARSE_OK;
-  if (!r) r = check_fit(o, by_given, FMT_BIT(IP_FMT_CSV), "--by", "csv", err, errlen);
-  if (!r) r = check_fit(o, o->merge_threads, tree_formats, "--merge-threads", "pprof, folded or callgrind", err, errlen);
-  if (!r) r = check_fit(o, o->value_given, tree_formats, "--value", "pprof, folded or callgrind", err, errlen);
-  if (!r) r = check_fit(o, min_given, chrome, "--min-duration", "chrome", err, errlen);
-  if (!r) r = check_fit(o, max_given, chrome, "--max-events", "chrome", err, errlen);
-  if (!r) r = check_fit(o, range_given, chrome, "--time-range", "chrome", err, errlen);
-  if (!r) r = check_fit(o, o->thread_given, tree_formats | chrome, "--thread", "pprof, chrome, callgrind or folded", err, errlen);
-  if (r)
-    return r;
+  const struct {
+    int given;
+    unsigned formats;
+    const char *option, *which;
+  } fits[] = {
+      {by_given, FMT_BIT(IP_FMT_CSV), "--by", "csv"},
+      {o->merge_threads, trees, "--merge-threads", "pprof, folded or callgrind"},
+      {o->value_given, trees, "--value", "pprof, folded or callgrind"},
+      {min_given, chrome, "--min-duration", "chrome"},
+      {max_given, chrome, "--max-events", "chrome"},
+      {range_given, chrome, "--time-range", "chrome"},
+      {o->thread_given, trees | chrome, "--thread", "pprof, chrome, callgrind or folded"},
+  };
+  for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++)
+    if (fits[i].given && !(fits[i].formats & FMT_BIT(o->format)))
+      return fail(err, errlen, "%s applies to --format %s, not %s", fits[i].option, fits[i].which,
+                  ip_export_format_name(o->format));
   if (optind < argc) {
     o->inputs = argv + optind;
     o->n_inputs = (size_t)(argc - optind);
