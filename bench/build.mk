@@ -32,3 +32,13 @@ bench-tools: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 # --- runtime benchmarks (the runtime's owner appends below this line) ----------
 # Add:  BENCH_TARGETS += bench-runtime   and a bench-runtime target that writes
 # $(BENCH_OUT)/bench-runtime.md.
+BENCH_TARGETS += bench-runtime
+.PHONY: bench-runtime
+$(BENCH_B)/runtime_bench: bench/runtime_bench.c $(B)/libinclprof.a $(B)/libipconvert.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(B)/libipconvert.a $(PB_LIBS) -lz -lpthread -ldl
+bench-runtime: $(BENCH_B)/runtime_bench
+	@mkdir -p $(BENCH_OUT) && rm -rf $(BENCH_OUT)/runtime-traces
+	@$(BENCH_B)/runtime_bench $(BENCH_OUT)/runtime-traces > $(BENCH_OUT)/bench-runtime.md
+	@cat $(BENCH_OUT)/bench-runtime.md
+	@rm -rf $(BENCH_OUT)/runtime-traces
