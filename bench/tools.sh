@@ -40,7 +40,7 @@ gcc $CF -c "$SRC/bench/bare_record.c" -o bare_record.o || exit 1
 gcc $CF -c "$SRC/bench/fi_bare_hooks.c" -o fi_bare_hooks.o || exit 1
 gcc $CF -c "$SRC/bench/fi_empty_hooks.c" -o fi_empty_hooks.o || exit 1
 gcc $CF -I"$SRC/runtime" -c "$SRC/bench/bare_table.c" -o bare_table.o || exit 1
-gcc $CF "$SRC/bench/callheavy.c" -o plain || exit 1
+gcc $CF -c "$SRC/bench/callheavy.c" -o callheavy-plain.o && gcc callheavy-plain.o -o plain || exit 1
 variant plain "no instrumentation (gcc -O2)" "$RUNS" none "./plain $ARGS"
 
 if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o callheavy-ip.o &&
@@ -64,7 +64,8 @@ variant fi-empty "-finstrument-functions, empty hooks" "$RUNS" before "./fi-empt
 
 if ! command -v uftrace >/dev/null; then
   ORDER+=(uftrace); UNAVAILABLE[uftrace]="uftrace is not installed (Debian package uftrace; scripts/deps.sh bench installs it)"
-elif try_build uftrace gcc $CF -pg "$SRC/bench/callheavy.c" -o pg; then
+elif try_build uftrace gcc $CF -pg -c "$SRC/bench/callheavy.c" -o callheavy-pg.o &&
+     try_build uftrace gcc -pg callheavy-pg.o -o pg; then
   variant uftrace "uftrace record (gcc -pg), to disk" "$SLOW_RUNS" after \
     "rm -rf uftrace.data && uftrace record -d uftrace.data ./pg $ARGS"
 else
@@ -72,8 +73,10 @@ else
 fi
 if ! command -v clang-14 >/dev/null; then
   ORDER+=(xray); UNAVAILABLE[xray]="clang-14 is not installed (scripts/deps.sh bench installs clang-14 and libclang-rt-14-dev)"
-elif try_build xray clang-14 $CF -fxray-instrument -fxray-instruction-threshold=1 "$SRC/bench/callheavy.c" -o xray &&
-     try_build xray clang-14 $CF "$SRC/bench/callheavy.c" -o clang-plain; then
+elif try_build xray clang-14 $CF -fxray-instrument -fxray-instruction-threshold=1 -c "$SRC/bench/callheavy.c" -o callheavy-xray.o &&
+     try_build xray clang-14 -fxray-instrument callheavy-xray.o -o xray &&
+     try_build xray clang-14 $CF -c "$SRC/bench/callheavy.c" -o callheavy-clang.o &&
+     try_build xray clang-14 callheavy-clang.o -o clang-plain; then
   variant xray "LLVM XRay, xray-basic mode to disk (clang-14, threshold 1)" "$SLOW_RUNS" after \
     "rm -f xray-log.* && XRAY_OPTIONS='patch_premain=true xray_mode=xray-basic xray_logfile_base=$W/xray-log.' XRAY_BASIC_OPTIONS='func_duration_threshold_us=0' ./xray $ARGS"
   variant clang-plain "no instrumentation (clang-14 -O2), XRay's baseline" "$RUNS" none "./clang-plain $ARGS"
@@ -162,20 +165,24 @@ echo
 
 echo "## Code size"
 echo
-echo "| binary | .text bytes | growth | allocated bytes (text+data+bss) | growth |"
+echo "Code is every \`.text*\` section; allocated is \`size\`'s text + data + bss (descriptors, names and"
+echo "tables included). The benchmark is compared as object files (a linked XRay binary"
+echo "carries its whole runtime); wordfreq as linked programs."
+echo
+echo "| binary | code bytes | growth | allocated bytes | growth |"
 echo "|---|---:|---:|---:|---:|"
-textsz() { size -A "$1" | awk '$1==".text"{print $2}'; }
+textsz() { size -A "$1" | awk '$1 ~ /^\.text/ {t += $2} END {print t + 0}'; }
 allsz() { size "$1" | awk 'NR==2{print $4}'; }
 sizerow() { # LABEL BINARY BASELINE
   [ -f "$2" ] && [ -f "$3" ] || { echo "| $1 | – | – | – | not built |"; return; }
   awk -v l="$1" -v t="$(textsz "$2")" -v t0="$(textsz "$3")" -v a="$(allsz "$2")" -v a0="$(allsz "$3")" \
     'BEGIN{printf "| %s | %d | %+.0f%% | %d | %+.0f%% |\n", l, t, (t/t0-1)*100, a, (a/a0-1)*100}'
 }
-sizerow "callheavy, gcc -O2" plain plain
-sizerow "callheavy, inclprof plugin" ip plain
-sizerow "callheavy, -finstrument-functions" fi-empty plain
-sizerow "callheavy, -pg" pg plain
-sizerow "callheavy, clang-14 XRay (vs clang-14)" xray clang-plain
+sizerow "callheavy.o, gcc -O2" callheavy-plain.o callheavy-plain.o
+sizerow "callheavy.o, inclprof plugin" callheavy-ip.o callheavy-plain.o
+sizerow "callheavy.o, -finstrument-functions" callheavy-fi.o callheavy-plain.o
+sizerow "callheavy.o, -pg" callheavy-pg.o callheavy-plain.o
+sizerow "callheavy.o, clang-14 XRay (vs clang-14 -O2)" callheavy-xray.o callheavy-clang.o
 } >"$OUT.tmp"
 
 # --- a real program: examples/wordfreq -------------------------------------------
@@ -222,7 +229,7 @@ else
   echo "(plain: no probes; inclprof: plugin + \`inclprof record\`; inclprof-none: with \`--transitions none\`;"
   echo "fi-empty: \`-finstrument-functions\` with empty hooks.)"
   echo
-  echo "| wordfreq binary | .text bytes | growth | allocated bytes | growth |"
+  echo "| wordfreq binary | code bytes | growth | allocated bytes | growth |"
   echo "|---|---:|---:|---:|---:|"
   sizerow "inclprof plugin" wf-ip/wordfreq wf-plain/wordfreq
   sizerow "-finstrument-functions" wf-fi/wordfreq wf-plain/wordfreq

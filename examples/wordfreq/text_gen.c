@@ -10,9 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const syllables[] = {
-    "ka", "lo", "mi", "nu", "re", "sa", "ti", "vo", "wen", "dra",
-    "el", "or", "quin", "zu", "bar", "fe", "gor", "hal", "ix", "jo",
+/* Each syllable padded to 4 bytes so it is copied with one fixed-size store. */
+static const struct {
+  char text[4];
+  unsigned char len;
+} syllables[] = {
+    {"ka", 2},   {"lo", 2},  {"mi", 2},  {"nu", 2},  {"re", 2},  {"sa", 2},  {"ti", 2},
+    {"vo", 2},   {"wen", 3}, {"dra", 3}, {"el", 2},  {"or", 2},  {"quin", 4}, {"zu", 2},
+    {"bar", 3},  {"fe", 2},  {"gor", 3}, {"hal", 3}, {"ix", 2},  {"jo", 2},
 };
 #define N_SYLLABLES (sizeof syllables / sizeof syllables[0])
 
@@ -46,7 +51,8 @@ static int flush_out(struct out_buf *out) {
   return 0;
 }
 
-/* Appends one word of 1-3 syllables; small indices are much more likely. */
+/* Appends one word of 1-3 syllables (writing up to 3 bytes of padding past
+ * it); small indices are much more likely. */
 static size_t make_word(char *dst, unsigned *state) {
   unsigned r = next_random(state);
   unsigned n_syl = 1 + (r & 3) % 3;
@@ -54,9 +60,8 @@ static size_t make_word(char *dst, unsigned *state) {
   for (unsigned i = 0; i < n_syl; i++) {
     unsigned s = next_random(state);
     unsigned idx = (s % N_SYLLABLES) * ((s >> 8) % N_SYLLABLES) / N_SYLLABLES;
-    size_t sl = strlen(syllables[idx]);
-    memcpy(dst + len, syllables[idx], sl);
-    len += sl;
+    memcpy(dst + len, syllables[idx].text, 4);
+    len += syllables[idx].len;
   }
   return len;
 }

@@ -1,0 +1,49 @@
+#!/bin/sh
+# examples_wordfreq.sh - examples/wordfreq builds with the plugin through its
+# own Makefile, runs under `inclprof record`, and its CSV export has the
+# expected functions with the expected calls and time relations.
+. "$INCLPROF_SRC/tests/lib.sh"
+q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
+EI=elapsed_inclusive_ns EX=elapsed_exclusive_ns AI=application_inclusive_ns AX=application_exclusive_ns
+
+check "wordfreq builds with the plugin (its Makefile, INCLPROF_PLUGIN=...)" \
+  env -u MAKEFLAGS -u MAKELEVEL make -s -C "$INCLPROF_SRC/examples/wordfreq" O="$T_DIR/wf" INCLPROF_PLUGIN="$INCLPROF_PLUGIN"
+mkdir files
+"$INCLPROF" record -o wf.data -- ./wf/wordfreq -t 3 -l 20000 -d files >run.out 2>run.err
+check_eq "wordfreq exits 0 under inclprof record" 0 $?
+check "wordfreq wrote its result file" test -s files/wordfreq-result.txt
+words=$(sed -n 's/^wordfreq: \([0-9]*\) words, \([0-9]*\) distinct.*/\1/p' run.out)
+distinct=$(sed -n 's/^wordfreq: \([0-9]*\) words, \([0-9]*\) distinct.*/\2/p' run.out)
+check "wordfreq printed its counts" test -n "$words" -a -n "$distinct"
+check "csv export" "$INCLPROF" export --format csv -o wf.csv wf.data
+
+calls() { q wf.csv "$1" calls | head -n1; }
+check_eq "worker_main: one call per worker thread" 3 "$(calls '^worker_main$')"
+check_eq "reader_main: one call" 1 "$(calls '^reader_main$')"
+check_eq "text_generate_file: one call" 1 "$(calls '^text_generate_file$')"
+check_eq "results_write: one call" 1 "$(calls '^results_write$')"
+check_eq "fsync (a library call, named at its call sites): 2 calls" 2 "$(calls '^fsync$')"
+check_eq "pthread_create: 3 workers + 1 reader" 4 "$(calls '^pthread_create$')"
+adds=$(calls '^word_table_add$')
+check "word_table_add: once per word plus once per distinct word per worker in the merge ($adds)" \
+  test "${adds:-0}" -ge "$((words + distinct))" -a "${adds:-0}" -le "$((words + 3 * distinct))"
+check_eq "main: one call" 1 "$(calls '^main$')"
+
+check "every row: Application Inclusive <= Elapsed Inclusive, Exclusive <= Inclusive" sh -c \
+  "python3 '$INCLPROF_SRC/scripts/csv_query.py' wf.csv --all '$EI' '$EX' '$AI' '$AX' |
+   awk -F'\t' '!(\$3 <= \$1 && \$4 <= \$2 && \$2 <= \$1 && \$4 <= \$3) {bad=1} END {exit bad || NR == 0}'"
+main_ei=$(q wf.csv '^main$' "$EI")
+check "main's Elapsed Inclusive is the largest on its thread (>= text_generate_file's)" \
+  test "${main_ei:-0}" -ge "$(q wf.csv '^text_generate_file$' "$EI")"
+
+if "$INCLPROF" info wf.data | grep -qi 'transitions*[^a-z]*none'; then
+  ok "transition mode none: skipping the kernel-time checks"
+else
+  gen=$(q wf.csv '^text_generate_file$' "$EI" "$AI")
+  check "text_generate_file (write + fsync): Application Inclusive < Elapsed Inclusive ($gen)" \
+    sh -c "echo '$gen' | awk -F'\t' '{exit !(\$2 < \$1)}'"
+  fs=$(q wf.csv '^fsync$' "$EI" "$AI")
+  check "fsync: Application Inclusive is less than half its Elapsed Inclusive ($fs)" \
+    sh -c "echo '$fs' | awk -F'\t' '{exit !(\$2 * 2 < \$1)}'"
+fi
+done_testing
