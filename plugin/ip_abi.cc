@@ -274,5 +274,9 @@ void ip_emit_unit(void)
 
   cgraph_build_static_cdtor('I', call_if_present("__inclprof_register_tu"), 101);
   cgraph_build_static_cdtor('D', call_if_present("__inclprof_unregister_tu"), 101);
+  /* GCC's weak_finish() has already run when PLUGIN_FINISH_UNIT fires, so the
+     .weak directives for these two references must be written here, or the
+     program would not link without the runtime. */
+  fputs("\t.weak\t__inclprof_register_tu\n\t.weak\t__inclprof_unregister_tu\n", asm_out_file);
   emitting_unit = false;
 }

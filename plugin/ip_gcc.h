@@ -23,6 +23,7 @@
 #include "attribs.h"
 #include "cgraph.h"
 #include "varasm.h"
+#include "output.h"
 #include "stor-layout.h"
 #include "fold-const.h"
 #include "langhooks.h"
