@@ -10,6 +10,10 @@
 #include "profile.h"
 #include "u64map.h"
 
+/* Tick arithmetic is fixed point with IP_FX fractional bits: exact for
+ * integer probe costs and tick rates that are powers of two of 1 GHz. */
+#define IP_FX 8
+
 /* Session-wide lookup tables, alive while loading. */
 typedef struct ip_tables {
   ip_u64map module_by_path;  /* hash of path -> module index */
@@ -39,7 +43,7 @@ typedef struct ip_tstate {
   size_t n_mod_depth;
   int have_tick;               /* an event was seen: intervals can start */
   uint64_t tick, hwm;          /* last event's tick; highest tick seen */
-  double comp_ticks;           /* compensated ticks elapsed on this thread */
+  uint64_t comp_fx;            /* compensated ticks elapsed on this thread, IP_FX fixed point */
   uint64_t el_ns, app_ns, smp; /* timeline: elapsed, application, samples */
   uint64_t pending_gap;        /* gap ticks to remove from the next interval */
   uint64_t next_seq;
@@ -55,10 +59,12 @@ typedef struct ip_file {
   ip_session *s;
   ip_tables *tabs;
   const ip_load_opts *o;
+  const ip_call_visitor *visitor; /* NULL when none */
   const char *path;
   uint32_t proc;               /* index into ip_session.processes */
   double ns_per_tick;
-  double cost_ticks;           /* probe cost removed from every interval (0 when raw) */
+  uint64_t ns_per_tick_fx;     /* ns per tick << 32 */
+  uint64_t cost_fx;            /* probe cost removed from every interval (0 when raw), IP_FX */
   uint64_t start_tick;
   uint64_t proc_origin_ns;     /* process start relative to the session start */
   uint32_t *gid_func;          /* Function.gid -> session func, UINT32_MAX unknown */
@@ -79,7 +85,12 @@ void ip_tables_free(ip_tables *t);
 /* Maps a gid of this file to a session function; -1 if the gid is absurd. */
 int ip_file_define_func(ip_file *f, uint32_t gid, uint32_t fn);
 /* The session function for a gid of this file (a placeholder if undefined). */
-uint32_t ip_file_func(ip_file *f, uint32_t gid);
+uint32_t ip_file_func_slow(ip_file *f, uint32_t gid);
+static inline uint32_t ip_file_func(ip_file *f, uint32_t gid) {
+  if (gid < f->n_gid && f->gid_func[gid] != UINT32_MAX)
+    return f->gid_func[gid];
+  return ip_file_func_slow(f, gid);
+}
 
 /* replay.c */
 ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid);  /* state for tid, created if new */

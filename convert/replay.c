@@ -8,7 +8,9 @@
  * its elapsed time, application time and samples, each frame remembers them
  * at its push, and the difference is added at its pop - to the call path
  * always, to the function and module only for their outermost frame, so a
- * recursive function counts every interval once. */
+ * recursive function counts every interval once.  Exclusive values and calls
+ * go to the call path only; the function, module and thread sums of them are
+ * made once when the thread ends (exclusive time partitions the thread's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +40,10 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
 
 /* Makes the per-function and per-module arrays cover the session's tables. */
 static void cover(ip_file *f, ip_tstate *ts, ip_thread *th) {
-  size_t nf = f->s->n_funcs, nm = f->s->n_modules;
+  size_t nf = f->s->n_funcs, nm = f->s->n_modules, old = th->n_fn;
   ip_must_grow((void **)&th->fn, &th->n_fn, nf, sizeof *th->fn);
+  for (size_t i = old; i < th->n_fn; i++)
+    th->fn[i].min_call = UINT64_MAX; /* no call yet */
   ip_must_grow((void **)&ts->fn_depth, &ts->n_fn_depth, nf, sizeof *ts->fn_depth);
   ip_must_grow((void **)&th->mod, &th->n_mod, nm, sizeof *th->mod);
   ip_must_grow((void **)&ts->mod_depth, &ts->n_mod_depth, nm, sizeof *ts->mod_depth);
@@ -60,15 +64,11 @@ static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32
   nd->func = fn;
   nd->parent = parent;
   nd->first_child = IP_NO_NODE;
+  nd->v.min_call = UINT64_MAX;
   nd->next_sibling = th->nodes[parent].first_child;
   th->nodes[parent].first_child = n;
   ip_u64map_put(&ts->child, key, n);
   return n;
-}
-
-static void count_call(ip_values *v) {
-  if (v->calls++ == 0)
-    v->min_call = UINT64_MAX;
 }
 
 static void push(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
@@ -92,10 +92,7 @@ static void push(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn, int from
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
-  count_call(&th->nodes[node].v);
-  count_call(&th->fn[fn]);
-  th->mod[mod].calls++;
-  th->total.calls++;
+  th->nodes[node].v.calls++;
 }
 
 static void add_call(ip_values *v, uint64_t dur) {
@@ -130,8 +127,8 @@ static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
     v->smp_incl += smp;
   }
   ts->mod_depth[fr->module]--;
-  const ip_call_visitor *vis = f->o ? f->o->visitor : NULL;
-  if (vis && vis->on_call)
+  const ip_call_visitor *vis = f->visitor;
+  if (vis)
     vis->on_call(vis->ctx, f->s, th, fr->func, (uint32_t)ts->depth, ts->origin_ns + fr->push_el, el,
                  app);
   return fr->merged;
@@ -141,6 +138,8 @@ static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
  * frames: longjmp, exceptions).  Returns the popped frame's merged flag, or
  * -1 when fn is not on the stack (the exit is ignored). */
 static int pop_to(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn) {
+  if (ts->depth && ts->stack[ts->depth - 1].func == fn) /* the usual case */
+    return pop(f, ts, th);
   size_t k = ts->depth;
   while (k > 0 && ts->stack[k - 1].func != fn)
     k--;
@@ -157,38 +156,29 @@ static int pop_to(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn) {
 
 /* Attributes one interval of raw ticks ending at the current event. */
 static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional) {
-  double x = (double)raw;
-  if (f->cost_ticks > 0 || ts->pending_gap) {
+  if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
+    raw = 0;
+  if (ts->pending_gap) {
     uint64_t g = ts->pending_gap < raw ? ts->pending_gap : raw;
     th->gap_ns += (uint64_t)((double)g * f->ns_per_tick + 0.5);
     ts->pending_gap = 0;
-    x = (double)(raw - g) - f->cost_ticks;
-    if (x < 0)
-      x = 0;
+    raw -= g;
   }
-  ts->comp_ticks += x;
-  uint64_t now = (uint64_t)(ts->comp_ticks * f->ns_per_tick + 0.5);
+  uint64_t x = raw << IP_FX;
+  x = x > f->cost_fx ? x - f->cost_fx : 0;
+  ts->comp_fx += x;
+  /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
+  uint64_t now = (uint64_t)(((unsigned __int128)ts->comp_fx * f->ns_per_tick_fx +
+                             ((unsigned __int128)1 << (IP_FX + 31))) >> (IP_FX + 32));
   uint64_t el = now - ts->el_ns;
   ts->el_ns = now;
   if (!transitional)
     ts->app_ns += el;
   if (!ts->depth)
     return;
-  const ip_frame *top = &ts->stack[ts->depth - 1];
-  uint64_t app = transitional ? 0 : el;
-  ip_values *v = &th->fn[top->func];
+  ip_values *v = &th->nodes[ts->stack[ts->depth - 1].node].v;
   v->el_excl += el;
-  v->app_excl += app;
-  v = &th->nodes[top->node].v;
-  v->el_excl += el;
-  v->app_excl += app;
-  v = &th->mod[top->module];
-  v->el_excl += el;
-  v->app_excl += app;
-  th->total.el_incl += el;
-  th->total.el_excl += el;
-  th->total.app_incl += app;
-  th->total.app_excl += app;
+  v->app_excl += transitional ? 0 : el;
 }
 
 static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
@@ -200,13 +190,8 @@ static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
     th->samples_outside++;
     return;
   }
-  const ip_frame *top = &ts->stack[ts->depth - 1];
   ts->smp++;
-  th->fn[top->func].smp_excl++;
-  th->nodes[top->node].v.smp_excl++;
-  th->mod[top->module].smp_excl++;
-  th->total.smp_incl++;
-  th->total.smp_excl++;
+  th->nodes[ts->stack[ts->depth - 1].node].v.smp_excl++;
 }
 
 static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
@@ -304,11 +289,40 @@ void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g) {
     ts->pending_gap += g->end_tick - g->start_tick;
 }
 
+/* Function, module and thread exclusive values and calls: sums over the
+ * call paths (each interval and sample went to exactly one path). */
+static void sum_exclusive(const ip_session *s, ip_thread *th) {
+  for (size_t i = 1; i < th->n_nodes; i++) {
+    ip_values *n = &th->nodes[i].v, *v = &th->fn[th->nodes[i].func];
+    v->calls += n->calls;
+    v->el_excl += n->el_excl;
+    v->app_excl += n->app_excl;
+    v->smp_excl += n->smp_excl;
+    if (n->min_call == UINT64_MAX)
+      n->min_call = 0;
+  }
+  for (size_t i = 0; i < th->n_fn; i++) {
+    ip_values *v = &th->fn[i], *m = &th->mod[s->funcs[i].module];
+    if (v->min_call == UINT64_MAX)
+      v->min_call = 0;
+    m->calls += v->calls;
+    m->el_excl += v->el_excl;
+    m->app_excl += v->app_excl;
+    m->smp_excl += v->smp_excl;
+    th->total.calls += v->calls;
+    th->total.el_excl += v->el_excl;
+    th->total.app_excl += v->app_excl;
+    th->total.smp_excl += v->smp_excl;
+  }
+  th->total.el_incl = th->total.el_excl;
+  th->total.app_incl = th->total.app_excl;
+  th->total.smp_incl = th->total.smp_excl;
+}
+
 void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   ip_session *s = f->s;
   ip_thread *th = &s->threads[ts->thread];
-  if (ts->depth)
-    cover(f, ts, th);
+  cover(f, ts, th);
   while (ts->depth) {
     pop(f, ts, th);
     th->rep.closed_at_end++;
@@ -320,12 +334,7 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
     th->n_fn = s->n_funcs;
   if (th->n_mod > s->n_modules)
     th->n_mod = s->n_modules;
-  for (size_t i = 0; i < th->n_fn; i++)
-    if (th->fn[i].min_call == UINT64_MAX)
-      th->fn[i].min_call = 0;
-  for (size_t i = 0; i < th->n_nodes; i++)
-    if (th->nodes[i].v.min_call == UINT64_MAX)
-      th->nodes[i].v.min_call = 0;
+  sum_exclusive(f->s, th);
   free(ts->fn_depth);
   free(ts->mod_depth);
   ts->fn_depth = ts->mod_depth = NULL;

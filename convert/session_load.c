@@ -77,11 +77,16 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->runtime_version = ip_must_strdup(h->runtime_version);
   p->forked_from = h->forked_from;
   f->ns_per_tick = 1e9 / tps;
+  if (f->ns_per_tick > 1e6) { /* below 1 kHz: no real clock */
+    snprintf(err, errlen, "%s: offset 12: header: implausible ticks_per_second %g", f->path, tps);
+    return -1;
+  }
+  f->ns_per_tick_fx = (uint64_t)(f->ns_per_tick * 4294967296.0 + 0.5);
   double cost = h->probe_cost_ticks;
-  if (!(cost > 0) || !isfinite(cost))
+  if (!(cost > 0) || !(cost < 1e9))
     cost = 0;
   p->probe_cost_ns = cost * f->ns_per_tick;
-  f->cost_ticks = f->o && f->o->raw ? 0 : cost;
+  f->cost_fx = f->o && f->o->raw ? 0 : (uint64_t)(cost * (1 << IP_FX) + 0.5);
   f->start_tick = h->start_tick;
   uint64_t origin = f->s->start_unix_ns;
   f->proc_origin_ns = h->start_unix_ns > origin ? h->start_unix_ns - origin : 0;
@@ -182,6 +187,8 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
   }
   const Inclprof__Header *h = first_header(r, err, sizeof err);
   ip_file f = {.s = s, .tabs = t, .o = o, .path = path};
+  if (o && o->visitor && o->visitor->on_call)
+    f.visitor = o->visitor;
   if (!h) {
     fail(err);
     ip_reader_close(r);

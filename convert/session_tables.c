@@ -92,10 +92,7 @@ int ip_file_define_func(ip_file *f, uint32_t gid, uint32_t fn) {
   return 0;
 }
 
-uint32_t ip_file_func(ip_file *f, uint32_t gid) {
-  if (gid < f->n_gid && f->gid_func[gid] != UINT32_MAX)
-    return f->gid_func[gid];
-  char name[48];
+uint32_t ip_file_func_slow(ip_file *f, uint32_t gid) {  char name[48];
   if (gid < MAX_DENSE_GID)
     snprintf(name, sizeof name, "<unknown function gid %u>", gid);
   else

@@ -7,26 +7,8 @@
 
 #define EMPTY UINT32_MAX
 
-static size_t slot_of(uint64_t key, size_t cap) {
-  key ^= key >> 33;
-  key *= 0xff51afd7ed558ccdULL;
-  key ^= key >> 33;
-  return (size_t)key & (cap - 1);
-}
-
-uint32_t ip_u64map_get(const ip_u64map *m, uint64_t key) {
-  if (!m->cap)
-    return EMPTY;
-  for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-    if (m->vals[i] == EMPTY)
-      return EMPTY;
-    if (m->keys[i] == key)
-      return m->vals[i];
-  }
-}
-
 static void insert(uint64_t *keys, uint32_t *vals, size_t cap, uint64_t key, uint32_t val) {
-  size_t i = slot_of(key, cap);
+  size_t i = ip_u64map_slot(key, cap);
   while (vals[i] != EMPTY && keys[i] != key)
     i = (i + 1) & (cap - 1);
   keys[i] = key;

@@ -1,7 +1,9 @@
 /* gen_trace.c - writes a synthetic inclprof trace for the converter benchmark
  * (and as a fuzzing seed): a program of 64 instrumented functions and 8
- * library callees, random call paths up to 12 deep, 1 % transitional
- * intervals, a sample every 1000 events, batches of 16384 events per thread.
+ * library callees with a fixed call graph (function i calls 2i+1 and 2i+2,
+ * any function may call a library function), taken at random; 1 %
+ * transitional intervals, a sample every 1000 events, batches of 16384
+ * events per thread.
  *   usage: gen_trace OUT.ipb EVENTS [THREADS]
  * Deterministic (fixed seed), so runs are comparable. */
 #include <stdint.h>
@@ -14,7 +16,7 @@
 
 #define N_FUNCS 64
 #define N_LIBS 8
-#define MAX_DEPTH 12
+#define MAX_DEPTH 8
 #define BATCH 16384
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -114,9 +116,10 @@ static uint32_t next_code(gen_thread *g, uint64_t remaining) {
     g->stack[g->depth] = r % N_LIBS; /* remembered for the RET */
     return (N_FUNCS + 1 + r % N_LIBS) << 3 | INCLPROF__EVENT_KIND__EV_CALL;
   }
-  if (!must_close && g->depth < MAX_DEPTH && (g->depth == 0 || r % 2) &&
+  uint32_t caller = g->depth ? g->stack[g->depth - 1] - 1 : 0;
+  uint32_t fn = g->depth ? 2 * caller + 1 + (r >> 8) % 2 + 1 : 1 + (r >> 8) % 2;
+  if (!must_close && fn <= N_FUNCS && g->depth < MAX_DEPTH && (g->depth == 0 || r % 2) &&
       remaining > (uint64_t)g->depth + 1) {
-    uint32_t fn = 1 + (r >> 8) % N_FUNCS;
     g->stack[g->depth++] = fn;
     return fn << 3 | INCLPROF__EVENT_KIND__EV_ENTER;
   }
