@@ -9,14 +9,19 @@
 static ip_export_opts o;
 static char err[256];
 
-/* Parses a NULL-terminated list of arguments after "export". */
+/* Parses a NULL-terminated list of arguments, kept in argv_copy because
+ * o.inputs points into them after the call. */
+static char *argv_copy[16];
 #define PARSE(...) parse((char *[]){"export", __VA_ARGS__, NULL})
 static int parse(char **args) {
   int argc = 0;
-  while (args[argc])
+  while (args[argc] && argc < 15) {
+    argv_copy[argc] = args[argc];
     argc++;
+  }
+  argv_copy[argc] = NULL;
   err[0] = 0;
-  return ip_export_parse_args(argc, args, &o, err, sizeof err);
+  return ip_export_parse_args(argc, argv_copy, &o, err, sizeof err);
 }
 
 START_TEST(durations) {

@@ -1,0 +1,309 @@
+/* test_export_text.c - the text writers on a hand-built session: folded
+ * stacks (lines, values, thread frames, merging, separators in names),
+ * callgrind (self and inclusive costs as callgrind_annotate computes them,
+ * recursion counted once, name compression) and Chrome trace JSON (exact
+ * microsecond decimals, escaping, the size bounds). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_callgrind.h"
+#include "export_chrome.h"
+#include "export_folded.h"
+#include "export_json.h"
+#include "test_export_fixture.h"
+
+static ip_session sess;
+static ip_export_opts opts;
+static char *text;
+
+static void setup(void) {
+  fx_session(&sess);
+  memset(&opts, 0, sizeof opts);
+  opts.range_end_ns = UINT64_MAX;
+  text = NULL;
+}
+static void teardown(void) {
+  ip_session_free(&sess);
+  free(text);
+}
+
+/* Runs a writer into memory; text holds the result. */
+static FILE *start(void) {
+  free(text);
+  text = NULL;
+  FILE *f = tmpfile();
+  ck_assert_ptr_nonnull(f);
+  return f;
+}
+static const char *finish(FILE *f) {
+  long n = ftell(f);
+  rewind(f);
+  text = calloc(1, (size_t)n + 1);
+  ck_assert_uint_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  return text;
+}
+
+static const char *folded(void) {
+  FILE *f = start();
+  ip_export_folded(&sess, &opts, f);
+  return finish(f);
+}
+
+START_TEST(folded_lines_and_sum) {
+  const char *t = folded();
+  ck_assert_ptr_nonnull(strstr(t, "thread 100 (main);main;foo;bar 250\n"));
+  ck_assert_ptr_nonnull(strstr(t, "thread 101 (worker) 7\n"));
+  ck_assert_ptr_nonnull(strstr(t, "thread 101 (worker);fact(int);fact(int);fact(int);write 40\n"));
+  unsigned long long sum = 0;
+  int lines = 0;
+  for (const char *l = t; *l; l = strchr(l, '\n') + 1) {
+    char line[256];
+    const char *nl = strchr(l, '\n');
+    ck_assert(nl && (size_t)(nl - l) < sizeof line);
+    memcpy(line, l, (size_t)(nl - l));
+    line[nl - l] = 0;
+    const char *sp = strrchr(line, ' '); /* "stack value" */
+    ck_assert(sp && sp > line && sp[1]);
+    char *end;
+    sum += strtoull(sp + 1, &end, 10);
+    ck_assert(*end == 0);
+    lines++;
+  }
+  ck_assert_uint_eq(sum, 612);
+  ck_assert_int_eq(lines, 9);
+}
+END_TEST
+
+START_TEST(folded_values_and_merging) {
+  opts.value = IP_VALUE_APPLICATION;
+  const char *t = folded();
+  ck_assert_ptr_null(strstr(t, ";write ")); /* 0 application time: no line */
+  ck_assert_ptr_nonnull(strstr(t, "thread 100 (main);main;foo 150\n"));
+  opts.value = IP_VALUE_SAMPLES;
+  t = folded();
+  ck_assert_ptr_nonnull(strstr(t, "thread 100 (main);main;foo;bar 3\n"));
+  opts.value = IP_VALUE_ELAPSED;
+  opts.merge_threads = 1;
+  t = folded();
+  ck_assert_ptr_nonnull(strstr(t, "(no function) 7\n"));
+  ck_assert_ptr_nonnull(strstr(t, "\nmain;foo;bar 250\n"));
+  ck_assert_ptr_null(strstr(t, "thread"));
+}
+END_TEST
+
+START_TEST(folded_separators_in_names) {
+  free(sess.funcs[FX_BAR].pretty);
+  sess.funcs[FX_BAR].pretty = strdup("odd;name\nwith breaks");
+  const char *t = folded();
+  ck_assert_ptr_nonnull(strstr(t, ";main;foo;odd,name with breaks 250\n"));
+}
+END_TEST
+
+static const char *callgrind(void) {
+  FILE *f = start();
+  ip_export_callgrind(&sess, &opts, f);
+  return finish(f);
+}
+
+/* callgrind_annotate's reading: self per fn; inclusive = sum of incoming
+ * call costs, or self + outgoing for functions nobody calls.  First event. */
+typedef struct cg_fn {
+  char name[256];
+  long long self, in, out;
+  int called;
+} cg_fn;
+
+static cg_fn *cg_lookup(cg_fn *fns, int *n, const char *name) {
+  for (int i = 0; i < *n; i++)
+    if (!strcmp(fns[i].name, name))
+      return &fns[i];
+  memset(&fns[*n], 0, sizeof fns[*n]);
+  snprintf(fns[*n].name, sizeof fns[*n].name, "%s", name);
+  return &fns[(*n)++];
+}
+
+static int cg_read(const char *t, cg_fn *fns) {
+  char names[64][256] = {{0}};
+  int n = 0, in_call = 0;
+  cg_fn *cur = NULL, *callee = NULL;
+  char line[512];
+  for (const char *l = t; *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = (size_t)(nl - l);
+    memcpy(line, l, len);
+    line[len] = 0;
+    l = nl + 1;
+    int id;
+    char rest[256] = "";
+    if (sscanf(line, "fn=(%d) %255[^\n]", &id, rest) >= 1 || sscanf(line, "cfn=(%d) %255[^\n]", &id, rest) >= 1) {
+      if (*rest)
+        snprintf(names[id], sizeof names[id], "%s", rest);
+      ck_assert_msg(names[id][0], "compressed name %d used before it was defined", id);
+      if (line[0] == 'f')
+        cur = cg_lookup(fns, &n, names[id]);
+      else
+        callee = cg_lookup(fns, &n, names[id]);
+    } else if (!strncmp(line, "calls=", 6)) {
+      ck_assert_int_gt(atoi(line + 6), 0);
+      in_call = 1;
+    } else if (line[0] >= '0' && line[0] <= '9') {
+      long long ln, cost;
+      ck_assert_int_eq(sscanf(line, "%lld %lld", &ln, &cost), 2);
+      if (in_call) {
+        callee->in += cost;
+        callee->called = 1;
+        cur->out += cost;
+        in_call = 0;
+      } else {
+        cur->self += cost;
+      }
+    }
+  }
+  return n;
+}
+
+static void cg_expect(cg_fn *fns, int n, const char *name, long long self, long long incl) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(fns[i].name, name)) {
+      long long got = fns[i].called ? fns[i].in : fns[i].self + fns[i].out;
+      ck_assert_msg(fns[i].self == self && got == incl, "%s: self %lld incl %lld, expected %lld %lld", name,
+                    fns[i].self, got, self, incl);
+      return;
+    }
+  ck_abort_msg("%s not in the callgrind file", name);
+}
+
+START_TEST(callgrind_self_and_inclusive) {
+  const char *t = callgrind();
+  ck_assert_ptr_nonnull(strstr(t, "# callgrind format\nversion: 1\n"));
+  ck_assert_ptr_nonnull(strstr(t, "events: Elapsed Application Calls Samples\n"));
+  ck_assert_ptr_nonnull(strstr(t, "\ntotals: 612 512 11 6\n"));
+  cg_fn fns[16];
+  int n = cg_read(t, fns);
+  cg_expect(fns, n, "main", 50, 500);
+  cg_expect(fns, n, "foo", 200, 450);
+  cg_expect(fns, n, "bar", 250, 250);
+  cg_expect(fns, n, "fact(int)", 60, 105); /* recursion: counted once */
+  cg_expect(fns, n, "write", 40, 40);
+  cg_expect(fns, n, FX_BOX_NAME, 5, 5);
+  cg_expect(fns, n, "thread 100 (main)", 0, 500);
+  cg_expect(fns, n, "thread 101 (worker)", 7, 112);
+  /* the name is written once, then referred to by number */
+  ck_assert_ptr_nonnull(strstr(t, "fn=(4) fact(int)\n"));
+  const char *def = "fn=(4) fact(int)\n";
+  ck_assert_ptr_null(strstr(strstr(t, def) + strlen(def), "fact(int)\n"));
+}
+END_TEST
+
+START_TEST(callgrind_value_first_and_merge) {
+  opts.value = IP_VALUE_APPLICATION;
+  opts.merge_threads = 1;
+  const char *t = callgrind();
+  ck_assert_ptr_nonnull(strstr(t, "events: Application Elapsed Calls Samples\n"));
+  cg_fn fns[16];
+  int n = cg_read(t, fns);
+  cg_expect(fns, n, "(all threads)", 7, 512);
+  cg_expect(fns, n, "main", 40, 440);
+  cg_expect(fns, n, "fact(int)", 60, 65);
+}
+END_TEST
+
+static const char *chrome_calls(void) {
+  FILE *f = start();
+  ip_chrome_writer *w = ip_chrome_begin(f, &opts);
+  const ip_call_visitor *v = ip_chrome_visitor(w);
+  ip_thread *main_t = &sess.threads[0], *worker = &sess.threads[1];
+  v->on_call(v->ctx, &sess, main_t, FX_BAR, 2, 1300, 125, 100);
+  v->on_call(v->ctx, &sess, main_t, FX_BAR, 2, 1425, 125, 125);
+  v->on_call(v->ctx, &sess, main_t, FX_FOO, 1, 1100, 450, 400);
+  v->on_call(v->ctx, &sess, main_t, FX_MAIN, 0, 1000, 500, 440);
+  v->on_call(v->ctx, &sess, worker, FX_BOX, 0, 2000123456, 5, 5);
+  ip_chrome_end(w, &sess);
+  return finish(f);
+}
+
+START_TEST(chrome_events) {
+  const char *t = chrome_calls();
+  ck_assert_ptr_nonnull(strstr(t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"));
+  ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"foo\",\"cat\":\"function\",\"ph\":\"X\",\"ts\":1.100,\"dur\":0.450,"
+                                  "\"pid\":100,\"tid\":100,\"args\":{\"application_us\":0.400,\"transitional_pct\":11.1}}"));
+  ck_assert_ptr_nonnull(strstr(t, "\"name\":\"ns::Box<int, \\\"q\\\\\\\\\\\">::get() const\""));
+  ck_assert_ptr_nonnull(strstr(t, "\"ts\":2000123.456,\"dur\":0.005"));
+  ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,\"args\":{\"name\":\"demo\"}}"));
+  ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":101,\"args\":{\"name\":\"worker\"}}"));
+  ck_assert_ptr_nonnull(strstr(t, "\n]}\n"));
+}
+END_TEST
+
+static int count(const char *t, const char *what) {
+  int n = 0;
+  for (const char *p = t; (p = strstr(p, what)); p++)
+    n++;
+  return n;
+}
+
+START_TEST(chrome_bounds) {
+  opts.min_duration_ns = 200;
+  ck_assert_int_eq(count(chrome_calls(), "\"ph\":\"X\""), 2); /* foo, main */
+  opts.min_duration_ns = 0;
+  opts.thread_given = 1;
+  opts.thread = 101;
+  const char *t = chrome_calls();
+  ck_assert_int_eq(count(t, "\"ph\":\"X\""), 1);
+  ck_assert_int_eq(count(t, "thread_name"), 1);
+  opts.thread_given = 0;
+  opts.range_start_ns = 1450; /* overlapping [1450, 1500): the second bar, foo, main */
+  opts.range_end_ns = 1500;
+  ck_assert_int_eq(count(chrome_calls(), "\"ph\":\"X\""), 3);
+  opts.range_start_ns = 1501; /* after main ended at 1500: the second bar and foo */
+  opts.range_end_ns = 1549;
+  ck_assert_int_eq(count(chrome_calls(), "\"ph\":\"X\""), 2);
+  opts.range_start_ns = 0;
+  opts.range_end_ns = UINT64_MAX;
+  opts.max_events = 3;
+  FILE *f = start();
+  ip_chrome_writer *w = ip_chrome_begin(f, &opts);
+  const ip_call_visitor *v = ip_chrome_visitor(w);
+  for (int i = 0; i < 5; i++)
+    v->on_call(v->ctx, &sess, &sess.threads[0], FX_BAR, 0, 10u * (unsigned)i, 5, 5);
+  ck_assert_uint_eq(ip_chrome_written(w), 3);
+  ck_assert_uint_eq(ip_chrome_over_limit(w), 2);
+  ip_chrome_end(w, &sess);
+  ck_assert_int_eq(count(finish(f), "\"ph\":\"X\""), 3);
+}
+END_TEST
+
+START_TEST(json_strings) {
+  FILE *f = start();
+  ip_json_string(f, "a\"b\\c\n\t\x01<>,");
+  putc(' ', f);
+  ip_json_string(f, "caf\xc3\xa9 \xff bad \xe2\x82 end \xed\xa0\x80"); /* é ok; stray, truncated, surrogate bytes */
+  putc(' ', f);
+  ip_json_string(f, NULL);
+  ck_assert_str_eq(finish(f), "\"a\\\"b\\\\c\\n\\t\\u0001<>,\" "
+                              "\"caf\xc3\xa9 \\ufffd bad \\ufffd\\ufffd end \\ufffd\\ufffd\\ufffd\" \"\"");
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("export_text");
+  TCase *tc = tcase_create("text");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, folded_lines_and_sum);
+  tcase_add_test(tc, folded_values_and_merging);
+  tcase_add_test(tc, folded_separators_in_names);
+  tcase_add_test(tc, callgrind_self_and_inclusive);
+  tcase_add_test(tc, callgrind_value_first_and_merge);
+  tcase_add_test(tc, chrome_events);
+  tcase_add_test(tc, chrome_bounds);
+  tcase_add_test(tc, json_strings);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
