@@ -42,7 +42,7 @@ int main() {
 EOF2
 check "viewers installed (go, callgrind_annotate, node + trace engine)" viewers_ready
 check "compile with the plugin" sh -c "g++ -O0 -fplugin='$INCLPROF_PLUGIN' shop.cc -o shop -L'$INCLPROF_LIBDIR' -Wl,-rpath,'$INCLPROF_LIBDIR' -linclprof"
-check_eq "run" "98" "$(./shop)"
+check_eq "run under inclprof record" "98" "$("$INCLPROF" record ./shop 2>/dev/null)"
 check_every_format
 
 # The names the trace engine shows are exactly the CSV's function names.
