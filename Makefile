@@ -1,6 +1,7 @@
 # Makefile - the one entry point: build, test, benchmark, demo, install inclprof.
 #   make            build into $(B)/ (runtime, command, plugin)
-#   make check      unit + integration tests, then the unit tests again under ASan+UBSan
+#   make check      cppcheck, unit + integration tests, then the unit tests again under ASan+UBSan
+#   make lint       cppcheck over every C file
 #   make bench      benchmarks (report figures; nothing is asserted)
 #   make demo       build, profile examples/, print the report, write demo-out/
 #   make install PREFIX=/usr/local
@@ -37,7 +38,7 @@ CHECK_TARGETS :=   # further phony test targets (integration), normal build only
 BENCH_TARGETS :=
 INSTALL_TARGETS :=
 
-.PHONY: all check check-san clean deps-test
+.PHONY: all check check-san clean deps-test lint
 all: build-all
 
 $(DEPS_STAMP): scripts/deps.sh
@@ -63,9 +64,19 @@ build-all: $(ALL_TARGETS)
 
 check: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) build-all
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-integration
 	@$(MAKE) --no-print-directory check-san
+
+# Static analysis: every C file of the project, no warnings allowed.
+CPPCHECK_SRCS = $(wildcard runtime/*.c convert/*.c plugin/*.c tests/unit/*.c bench/*.c examples/*/*.c)
+lint: $(B)/gen/inclprof.pb-c.h
+	@echo "== cppcheck"
+	@cppcheck --enable=warning,style,performance,portability --error-exitcode=1 --inline-suppr -q \
+	  --std=c11 -D__x86_64__ -D__linux__ -DPROTOBUF_C_VERSION_NUMBER=1004001 \
+	  -DPROTOBUF_C_MIN_COMPILER_VERSION=1000000 -I$(B)/gen -Iruntime -Iconvert -Iplugin \
+	  $(CPPCHECK_SRCS) && echo "cppcheck: no warnings"
 
 check-san:
 	@echo "== unit tests under AddressSanitizer + UBSan ($(B)/san)"

@@ -133,7 +133,7 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   h = put_varint(h, TAG(3, WIRE_VARINT));
   h = put_varint(h, base);
   h = put_varint(h, TAG(4, WIRE_LEN));
-  h = put_varint(h, dt_len); /* h == dt_start now */
+  put_varint(h, dt_len); /* ends exactly at dt_start */
   uint32_t crc = (uint32_t)crc32(0L, record, (uInt)record_len);
   for (int i = 0; i < 4; i++)
     *end++ = (uint8_t)(crc >> (8 * i));
