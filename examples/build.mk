@@ -18,7 +18,7 @@ examples: $(EXAMPLES)
 # Each example is built by its own Makefile (the snippet its README shows),
 # rebuilt completely whenever the plugin or a source changes.
 $(EX_B)/wordfreq/wordfreq: $(B)/inclprof.so $(wildcard examples/wordfreq/*)
-	$(MAKE) --no-print-directory -B -C examples/wordfreq O=$(abspath $(dir $@)) INCLPROF_PLUGIN=$(EX_PLUGIN)
+	$(MAKE) --no-print-directory -B -C examples/wordfreq O=$(abspath $(dir $@)) INCLPROF_PLUGIN=$(EX_PLUGIN) INCLPROF_INCLUDE=$(abspath runtime)
 $(EX_B)/dlopen-filter/dlopen-host: $(B)/inclprof.so $(wildcard examples/dlopen-filter/*)
 	$(MAKE) --no-print-directory -B -C examples/dlopen-filter O=$(abspath $(dir $@)) INCLPROF_PLUGIN=$(EX_PLUGIN)
 # The same compile as examples/cpp-inventory/CMakeLists.txt, without needing CMake.

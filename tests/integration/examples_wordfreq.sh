@@ -7,7 +7,8 @@ q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
 EI=elapsed_inclusive_ns EX=elapsed_exclusive_ns AI=application_inclusive_ns AX=application_exclusive_ns
 
 check "wordfreq builds with the plugin (its Makefile, INCLPROF_PLUGIN=...)" \
-  env -u MAKEFLAGS -u MAKELEVEL make -s -C "$INCLPROF_SRC/examples/wordfreq" O="$T_DIR/wf" INCLPROF_PLUGIN="$INCLPROF_PLUGIN"
+  env -u MAKEFLAGS -u MAKELEVEL make -s -C "$INCLPROF_SRC/examples/wordfreq" O="$T_DIR/wf" INCLPROF_PLUGIN="$INCLPROF_PLUGIN" \
+    INCLPROF_INCLUDE="$INCLPROF_SRC/runtime"
 mkdir files
 "$INCLPROF" record -o wf.data -- ./wf/wordfreq -t 3 -l 20000 -d files >run.out 2>run.err
 check_eq "wordfreq exits 0 under inclprof record" 0 $?
@@ -16,6 +17,9 @@ words=$(sed -n 's/^wordfreq: \([0-9]*\) words, \([0-9]*\) distinct.*/\1/p' run.o
 distinct=$(sed -n 's/^wordfreq: \([0-9]*\) words, \([0-9]*\) distinct.*/\2/p' run.out)
 check "wordfreq printed its counts" test -n "$words" -a -n "$distinct"
 check "csv export" "$INCLPROF" export --format csv -o wf.csv wf.data
+
+check_eq "threads named through inclprof.h: worker-0..2 and reader" "reader worker-0 worker-1 worker-2" \
+  "$("$INCLPROF" info wf.data | grep -o -w 'reader\|worker-[0-9]*' | sort | tr '\n' ' ' | sed 's/ $//')"
 
 calls() { q wf.csv "$1" calls | head -n1; }
 check_eq "worker_main: one call per worker thread" 3 "$(calls '^worker_main$')"
