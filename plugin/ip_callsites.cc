@@ -89,7 +89,9 @@ static bool wrap_call(gcall *call, enum ip_hook before, enum ip_hook after, tree
   gimple_stmt_iterator gsi = gsi_for_stmt(call);
   bool noreturn = gimple_call_noreturn_p(call);
   edge e = NULL;
-  if (!noreturn && stmt_ends_bb_p(call)) {
+  /* A call with a landing pad must stay last in its block even when it is
+   * known not to throw (its EH edge is purged later). */
+  if (!noreturn && (stmt_ends_bb_p(call) || call == gsi_stmt(gsi_last_bb(gimple_bb(call))))) {
     e = normal_successor(gimple_bb(call));
     if (!e)
       return false;

@@ -62,7 +62,7 @@ static void insert_exception_exit(function *fun, tree desc)
 
   for (gimple *stmt : throwers) {
     basic_block bb = gimple_bb(stmt);
-    if (stmt != last_stmt(bb))
+    if (stmt != gsi_stmt(gsi_last_bb(bb)))   /* not last_stmt: debug binds count */
       split_block(bb, stmt);
     add_stmt_to_eh_lp(stmt, lp->index);
     make_eh_edges(stmt);

@@ -4,10 +4,15 @@
 PP="$INCLPROF_SRC/tests/programs/plugin"
 gcc -shared -fPIC -I"$INCLPROF_SRC/runtime" -o liblogrt.so "$PP/logrt.c" || { echo "FAIL - cannot build logrt"; exit 1; }
 
+# Instrumented code refers to the runtime only weakly, so the runtime must be
+# linked with --no-as-needed (Debian's GCC passes --as-needed by default).
+LOGRT_LINK="-L$T_DIR -Wl,--push-state,--no-as-needed -llogrt -Wl,--pop-state -Wl,-rpath,$T_DIR"
 # pcc OUT SRC... [flags]: compile with the plugin, link the logging runtime
-pcc() { out=$1; shift; gcc -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" -L"$T_DIR" -llogrt -Wl,-rpath,"$T_DIR"; }
+# shellcheck disable=SC2086
+pcc() { out=$1; shift; gcc -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" $LOGRT_LINK; }
 # pcxx OUT SRC... [flags]: the same for C++
-pcxx() { out=$1; shift; g++ -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" -L"$T_DIR" -llogrt -Wl,-rpath,"$T_DIR"; }
+# shellcheck disable=SC2086
+pcxx() { out=$1; shift; g++ -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" $LOGRT_LINK; }
 # run LOG PROG [ARGS]: run PROG with its probe log in LOG
 run() { log=$1; shift; rm -f "$log"; LOGRT_FILE="$log" "$@"; }
 
