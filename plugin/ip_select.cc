@@ -43,8 +43,12 @@ char *ip_pretty_name(const char *name, tree fndecl)
   char *pretty = cplus_demangle(name, IP_DMGL_PARAMS | IP_DMGL_ANSI);
   if (pretty)
     return pretty;
-  const char *printable = lang_hooks.decl_printable_name(fndecl, 2);
-  return xstrdup(printable && *printable ? printable : name);
+  /* lto1's printable names keep clone suffixes ("f.constprop"): cut them. */
+  const char *printable = lang_hooks.decl_printable_name(origin_decl(fndecl), 2);
+  if (!printable || !*printable)
+    return xstrdup(name);
+  size_t len = strcspn(printable, ".");
+  return xstrndup(printable, len ? len : strlen(printable));
 }
 
 /* Sum of estimate_num_insns over FN's statements; *LOOPS when its CFG has a
