@@ -23,6 +23,7 @@ results=$out/results.md
   echo "| clang-14 | $(clang-14 --version 2>/dev/null | head -n1 || echo 'not installed') |"
   echo "| uftrace | $(uftrace --version 2>/dev/null | head -n1 || echo 'not installed') |"
   echo "| perf_event_paranoid | $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) |"
+  echo "| load average at the end (1, 5, 15 min) | $(cut -d' ' -f1-3 /proc/loadavg) — other work on the machine inflates every figure alike |"
   echo
   for f in "$out"/*.md; do
     [ -f "$f" ] && [ "$f" != "$results" ] || continue

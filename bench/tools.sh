@@ -10,7 +10,8 @@
 #          BENCH_DEPTH (31), BENCH_LOOPS (3000000)
 set -u
 [ $# -eq 3 ] || { echo "usage: bench/tools.sh BUILD_DIR WORK_DIR OUT_MD" >&2; exit 2; }
-B=$1 W=$2 OUT=$3
+B=$1 W=$2
+OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${BENCH_RUNS:-5} SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
 DEPTH=${BENCH_DEPTH:-31} LOOPS=${BENCH_LOOPS:-3000000}
@@ -243,5 +244,5 @@ if [ -d ip.data ]; then
   echo '```'
 fi
 } >>"$OUT.tmp"
-mv "$OUT.tmp" "$OUT"
+mv "$OUT.tmp" "$OUT" || exit 1
 say "figures in $OUT"
