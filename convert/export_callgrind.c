@@ -111,7 +111,7 @@ static void visit(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t
     g->frames = ip_must_realloc(g->frames, g->cap, sizeof *g->frames);
     g->firsts = ip_must_realloc(g->firsts, g->cap, sizeof *g->firsts);
   }
-  uint32_t id = n->func < g->s->n_funcs ? n->func : 0;
+  uint32_t id = n->func;
   frame *f = &g->frames[g->depth];
   f->id = id;
   f->first = !g->onstack[id]++;

@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
 static size_t utf8_len(const unsigned char *s) {
@@ -45,9 +46,10 @@ void ip_json_string(FILE *out, const char *s) {
       putc('\\', out);
       putc(*p++, out);
     } else if (*p < 0x20) {
-      static const char short_esc[] = {['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
-      if (*p < sizeof short_esc && short_esc[*p])
-        fprintf(out, "\\%c", short_esc[*p]);
+      static const char controls[] = "\b\f\n\r\t", letters[] = "bfnrt";
+      const char *esc = strchr(controls, *p); /* *p != 0 here */
+      if (esc)
+        fprintf(out, "\\%c", letters[esc - controls]);
       else
         fprintf(out, "\\u%04x", *p);
       p++;

@@ -42,6 +42,9 @@ typedef struct builder {
   InclprofPprof__Sample *samples;
   size_t n_samples, cap_samples;
   view_labels *labels;         /* of the view being walked, NULL when merged */
+  InclprofPprof__ValueType types[MAX_TYPES];
+  InclprofPprof__ValueType *type_ptrs[MAX_TYPES];
+  int64_t comments[2];
 } builder;
 
 int ip_session_sampled(const ip_session *s) {
@@ -203,7 +206,7 @@ static void add_view(builder *b, const ip_tree_view *v, view_labels *labels) {
 
 static int write_gzip(const uint8_t *data, size_t len, FILE *out, const char *out_name) {
   z_stream z;
-  uint8_t chunk[65536];
+  uint8_t chunk[65536] = {0};
   memset(&z, 0, sizeof z);
   if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     fprintf(stderr, "inclprof export: %s: zlib could not start compressing\n", out_name);
@@ -233,17 +236,16 @@ static int write_gzip(const uint8_t *data, size_t len, FILE *out, const char *ou
 static int thread_selected(const void *ctx, const ip_thread *t) { return ip_export_thread_selected(ctx, t); }
 
 /* Profile-wide fields: types, times, comments. */
-static void fill_header(builder *b, InclprofPprof__Profile *p, InclprofPprof__ValueType *types,
-                        InclprofPprof__ValueType **type_ptrs, int64_t *comments) {
+static void fill_header(builder *b, InclprofPprof__Profile *p) {
   for (size_t i = 0; i < b->n_kinds; i++) {
-    inclprof_pprof__value_type__init(&types[i]);
-    types[i].type = ip_strtab_intern(&b->strings, kind_type(b->kinds[i]));
-    types[i].unit = ip_strtab_intern(&b->strings, kind_unit(b->kinds[i]));
-    type_ptrs[i] = &types[i];
+    inclprof_pprof__value_type__init(&b->types[i]);
+    b->types[i].type = ip_strtab_intern(&b->strings, kind_type(b->kinds[i]));
+    b->types[i].unit = ip_strtab_intern(&b->strings, kind_unit(b->kinds[i]));
+    b->type_ptrs[i] = &b->types[i];
   }
   p->n_sample_type = b->n_kinds;
-  p->sample_type = type_ptrs;
-  p->default_sample_type = types[b->n_kinds - 1].type;
+  p->sample_type = b->type_ptrs;
+  p->default_sample_type = b->types[b->n_kinds - 1].type;
   uint64_t start = 0, end = 0;
   for (size_t i = 0; i < b->s->n_processes; i++)
     if (!start || (b->s->processes[i].start_unix_ns && b->s->processes[i].start_unix_ns < start))
@@ -253,12 +255,12 @@ static void fill_header(builder *b, InclprofPprof__Profile *p, InclprofPprof__Va
       end = b->s->threads[i].end_ns;
   p->time_nanos = (int64_t)start;
   p->duration_nanos = (int64_t)end;
-  comments[0] = ip_strtab_intern(&b->strings, "inclprof " INCLPROF_VERSION);
-  comments[1] = ip_strtab_intern(&b->strings, b->s->compensated
+  b->comments[0] = ip_strtab_intern(&b->strings, "inclprof " INCLPROF_VERSION);
+  b->comments[1] = ip_strtab_intern(&b->strings, b->s->compensated
                                                   ? "times exclude probe cost and runtime gaps"
                                                   : "raw times: probe cost and runtime gaps included");
   p->n_comment = 2;
-  p->comment = comments;
+  p->comment = b->comments;
 }
 
 int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, const char *out_name) {
@@ -281,9 +283,7 @@ int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, con
     add_view(&b, &trees.views[i], &labels[i]);
 
   InclprofPprof__Profile p = INCLPROF_PPROF__PROFILE__INIT;
-  InclprofPprof__ValueType types[MAX_TYPES], *type_ptrs[MAX_TYPES];
-  int64_t comments[2];
-  fill_header(&b, &p, types, type_ptrs, comments);
+  fill_header(&b, &p);
   InclprofPprof__Sample **sample_ptrs = ip_must_calloc(b.n_samples, sizeof *sample_ptrs);
   InclprofPprof__Function **function_ptrs = ip_must_calloc(b.n_functions, sizeof *function_ptrs);
   InclprofPprof__Location **location_ptrs = ip_must_calloc(b.n_functions, sizeof *location_ptrs);

@@ -15,7 +15,7 @@ static char *argv_copy[16];
 #define PARSE(...) parse((char *[]){"export", __VA_ARGS__, NULL})
 static int parse(char **args) {
   int argc = 0;
-  while (args[argc] && argc < 15) {
+  while (argc < 15 && args[argc]) {
     argv_copy[argc] = args[argc];
     argc++;
   }
