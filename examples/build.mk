@@ -5,6 +5,7 @@
 #   make demo         build everything, profile the examples, print the report,
 #                     write every export into demo-out/ (scripts/demo.sh)
 #   make install PREFIX=/usr/local [DESTDIR=] [PLUGINDIR=]   (scripts/install.sh)
+#   make uninstall (same variables) removes those files
 EX_B      = $(B)/examples
 EX_PLUGIN = $(abspath $(B)/inclprof.so)
 EXAMPLES  = $(EX_B)/wordfreq/wordfreq $(EX_B)/cpp-inventory/cpp-inventory \
@@ -12,7 +13,7 @@ EXAMPLES  = $(EX_B)/wordfreq/wordfreq $(EX_B)/cpp-inventory/cpp-inventory \
 # Where `-fplugin=inclprof` looks: GCC's plugin directory.
 PLUGINDIR ?= $(shell $(CC) -print-file-name=plugin)
 
-.PHONY: examples demo install
+.PHONY: examples demo install uninstall
 examples: $(EXAMPLES)
 
 # Each example is built by its own Makefile (the snippet its README shows),
@@ -33,3 +34,5 @@ demo: $(DEPS_STAMP)
 
 install: $(ALL_TARGETS) $(INSTALL_TARGETS)
 	@sh scripts/install.sh --build $(B) --prefix "$(PREFIX)" --plugindir "$(PLUGINDIR)" --destdir "$(DESTDIR)"
+uninstall:
+	@sh scripts/install.sh --uninstall --prefix "$(PREFIX)" --plugindir "$(PLUGINDIR)" --destdir "$(DESTDIR)"

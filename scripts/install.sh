@@ -1,6 +1,7 @@
 #!/bin/sh
-# install.sh - `make install`: copies a built inclprof into a prefix.
-#   scripts/install.sh --build DIR --prefix PREFIX [--plugindir DIR] [--destdir DIR]
+# install.sh - `make install`: copies a built inclprof into a prefix;
+# `make uninstall` (--uninstall) removes exactly those files again.
+#   scripts/install.sh [--uninstall] --build DIR --prefix PREFIX [--plugindir DIR] [--destdir DIR]
 # Layout (all under DESTDIR):
 #   PREFIX/bin/inclprof                      the command
 #   PREFIX/lib/libinclprof.so, .a            the runtime
@@ -12,19 +13,31 @@
 #   PREFIX/lib/pkgconfig/inclprof.pc
 set -eu
 die() { echo "inclprof install: $*" >&2; exit 1; }
-build=build prefix=/usr/local plugindir="" destdir=""
+build=build prefix=/usr/local plugindir="" destdir="" uninstall=0
 while [ $# -gt 0 ]; do
   case "$1" in
+    --uninstall) uninstall=1; shift; continue ;;
     --build) build=$2 ;;
     --prefix) prefix=$2 ;;
     --plugindir) plugindir=$2 ;;
     --destdir) destdir=$2 ;;
-    *) die "unknown option '$1' (valid: --build --prefix --plugindir --destdir)" ;;
+    *) die "unknown option '$1' (valid: --uninstall --build --prefix --plugindir --destdir)" ;;
   esac
   shift 2 || die "option '$1' needs a value"
 done
 case "$prefix" in /*) ;; *) die "PREFIX must be an absolute path, got '$prefix'" ;; esac
 src=$(cd "$(dirname "$0")/.." && pwd)
+root=$destdir$prefix
+if [ "$uninstall" = 1 ]; then
+  for f in bin/inclprof lib/libinclprof.so lib/libinclprof.a lib/inclprof/inclprof.so \
+           include/inclprof.h include/inclprof_abi.h lib/pkgconfig/inclprof.pc; do
+    rm -f "$root/$f"
+  done
+  rmdir "$root/lib/inclprof" 2>/dev/null || true
+  [ -z "$plugindir" ] || rm -f "$destdir$plugindir/inclprof.so"
+  echo "inclprof uninstall: removed inclprof's files from $root${plugindir:+ and $destdir$plugindir}"
+  exit 0
+fi
 for f in "$build/inclprof" "$build/inclprof.so" "$build/libinclprof.so" "$build/libinclprof.a" \
          "$src/runtime/inclprof.h" "$src/runtime/inclprof_abi.h"; do
   [ -f "$f" ] || die "$f: missing (run 'make' first)"
@@ -32,7 +45,6 @@ done
 version=$(sed -n 's/^#define INCLPROF_VERSION "\(.*\)"$/\1/p' "$src/convert/version.h")
 [ -n "$version" ] || die "$src/convert/version.h: no INCLPROF_VERSION"
 
-root=$destdir$prefix
 echo "inclprof install: into $root"
 install -d "$root/bin" "$root/lib/inclprof" "$root/lib/pkgconfig" "$root/include"
 install -m 755 "$build/inclprof" "$root/bin/inclprof"

@@ -76,4 +76,8 @@ check "make install DESTDIR=<tmp>/stage succeeds" \
 check "DESTDIR: plugin staged in PLUGINDIR" test -s "$T_DIR/stage/opt/gcc-plugin/inclprof.so"
 check "DESTDIR: inclprof.pc names the final prefix" grep -qx 'prefix=/opt/inclprof' "$T_DIR/stage/opt/inclprof/lib/pkgconfig/inclprof.pc"
 check "nothing installed outside DESTDIR" test ! -e /opt/inclprof
+
+check "make uninstall removes the files again" \
+  nested_make uninstall PREFIX="$prefix" PLUGINDIR="$prefix/gcc-plugin"
+check_eq "nothing of inclprof left in the prefix" "" "$(find "$prefix" -type f)"
 done_testing
