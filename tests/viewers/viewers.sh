@@ -29,7 +29,7 @@ pprof_top() {
   pprof_go -top -unit=ns -nodecount=100000 -nodefraction=0 -edgefraction=0 "$@" "$f" |
     awk '/^ *flat  *flat%/ { table = 1; next }
          table && NF >= 6 { flat = $1; cum = $4; sub(/ns$/, "", flat); sub(/ns$/, "", cum);
-                            name = $6; for (i = 7; i <= NF; i++) name = name " " $i;
+                            name = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+  /, "", name);
                             printf "%s\t%s\t%s\n", name, flat, cum }'
 }
 
