@@ -18,3 +18,45 @@ $(B)/libipconvert.a: $(CV_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(B)/inclprof: $(B)/convert/main.o $(B)/libipconvert.a
 	$(CC) -o $@ $^ $(PB_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
+
+# --- converter benchmark: events/s and peak RSS of `inclprof report` on a
+# --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
+$(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
+	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -lz -lpthread -ldl $(LDFLAGS)
+BENCH_TARGETS += bench-convert
+.PHONY: bench-convert
+bench-convert: $(B)/inclprof $(B)/gen_trace
+	@mkdir -p $(BENCH_OUT)
+	@sh convert/bench/bench_convert.sh $(abspath $(B)/inclprof) $(abspath $(B)/gen_trace) \
+	  $(abspath $(B))/bench/convert $(BENCH_OUT)/bench-convert.md
+
+# --- fuzzing the loader + replay (tests/fuzz/): libFuzzer with clang when it
+# --- links, else the standalone mutation driver under ASan+UBSan -------------
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := convert/session_load.c convert/replay.c convert/session_tables.c convert/u64map.c \
+             convert/must_alloc.c convert/trace_paths.c convert/trace_reader.c \
+             $(B)/gen/inclprof.pb-c.c runtime/trace_frame.c
+FUZZ_CLANG := $(shell for c in clang-14 clang; do command -v $$c >/dev/null 2>&1 && \
+                echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \
+                $$c -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null && { echo $$c; break; }; done)
+FUZZ_FLAGS = -std=c11 -O1 -g -D_GNU_SOURCE -I$(B)/gen -Iruntime -Iconvert -Itests/unit $(PB_CFLAGS) \
+             -fsanitize=address,undefined -fno-sanitize-recover=undefined
+.PHONY: fuzz
+$(B)/fuzz/seed/seed.ipb: $(B)/gen_trace
+	@mkdir -p $(dir $@)
+	$(B)/gen_trace $@ 3000 2
+ifneq ($(FUZZ_CLANG),)
+$(B)/fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c tests/unit/trace_gen.h $(FUZZ_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_trace.c $(FUZZ_SRCS) $(PB_LIBS) -lz
+fuzz: $(B)/fuzz/fuzz_trace $(B)/fuzz/seed/seed.ipb
+	@mkdir -p $(B)/fuzz/corpus
+	$(B)/fuzz/fuzz_trace -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+	  $(B)/fuzz/corpus $(B)/fuzz/seed
+else
+$(B)/fuzz/fuzz_standalone: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c tests/unit/trace_gen.h $(FUZZ_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c $(FUZZ_SRCS) $(PB_LIBS) -lz
+fuzz: $(B)/fuzz/fuzz_standalone $(B)/fuzz/seed/seed.ipb
+	$(B)/fuzz/fuzz_standalone 200000 $(B)/fuzz/seed/seed.ipb
+endif

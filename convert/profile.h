@@ -143,6 +143,10 @@ typedef struct ip_load_opts {
   int raw;                     /* keep probe cost and gaps (no compensation) */
   int quiet;                   /* no warnings on stderr */
   const ip_call_visitor *visitor; /* may be NULL */
+  /* Addition: when error is set, ip_session_load writes its one-line error
+   * there (error_len bytes at most) instead of printing it. */
+  char *error;
+  size_t error_len;
 } ip_load_opts;
 
 /* Read and replay trace files or directories (a directory means every trace

@@ -20,7 +20,12 @@ static void warn(const ip_load_opts *o, const char *msg) {
     fprintf(stderr, "inclprof: warning: %s\n", msg);
 }
 
-static void fail(const char *msg) { fprintf(stderr, "inclprof: %s\n", msg); }
+static void fail(const ip_load_opts *o, const char *msg) {
+  if (o && o->error)
+    snprintf(o->error, o->error_len, "%s", msg);
+  else
+    fprintf(stderr, "inclprof: %s\n", msg);
+}
 
 /* Reads the first record, which must be the header. */
 static Inclprof__Header *first_header(ip_reader *r, char *err, size_t errlen) {
@@ -182,7 +187,7 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
   char err[512];
   ip_reader *r = ip_reader_open(path, err, sizeof err);
   if (!r) {
-    fail(err);
+    fail(o, err);
     return -1;
   }
   const Inclprof__Header *h = first_header(r, err, sizeof err);
@@ -190,13 +195,13 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
   if (o && o->visitor && o->visitor->on_call)
     f.visitor = o->visitor;
   if (!h) {
-    fail(err);
+    fail(o, err);
     ip_reader_close(r);
     return -1;
   }
   f.proc = ip_tables_process(s, t);
   if (take_header(&f, h, err, sizeof err)) {
-    fail(err);
+    fail(o, err);
     ip_reader_close(r);
     return -1;
   }
@@ -219,7 +224,7 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
 }
 
 /* The earliest process start, time 0 of every thread's start_ns. */
-static int session_start(ip_session *s, const ip_paths *files) {
+static int session_start(ip_session *s, const ip_paths *files, const ip_load_opts *o) {
   char err[512];
   s->start_unix_ns = UINT64_MAX;
   for (size_t i = 0; i < files->n; i++) {
@@ -229,7 +234,7 @@ static int session_start(ip_session *s, const ip_paths *files) {
       s->start_unix_ns = h->start_unix_ns;
     ip_reader_close(r);
     if (!h) {
-      fail(err);
+      fail(o, err);
       return -1;
     }
   }
@@ -303,11 +308,11 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
   int rc = 0;
   for (size_t i = 0; i < n_paths && !rc; i++)
     if (ip_paths_add(&files, paths[i], err, sizeof err)) {
-      fail(err);
+      fail(o, err);
       rc = -1;
     }
   if (!rc)
-    rc = session_start(s, &files);
+    rc = session_start(s, &files, o);
   for (size_t i = 0; i < files.n && !rc; i++)
     rc = load_file(s, &t, files.v[i], o);
   ip_paths_free(&files);
