@@ -39,7 +39,16 @@ results=$out/results.md
 cat "$results"
 if [ -f "$doc" ] && grep -q '^<!-- figures:begin -->$' "$doc" && grep -q '^<!-- figures:end -->$' "$doc"; then
   awk -v res="$results" '
-    /^<!-- figures:begin -->$/ { print; while ((getline line < res) > 0) print line; skip = 1; next }
+    # Headings are demoted two levels to nest under the document'"'"'s own.
+    /^<!-- figures:begin -->$/ {
+      print
+      while ((getline line < res) > 0) {
+        if (line ~ /^```/) code = !code
+        if (!code && line ~ /^#/) line = "##" line
+        print line
+      }
+      skip = 1; next
+    }
     /^<!-- figures:end -->$/ { skip = 0 }
     !skip' "$doc" >"$doc.tmp" && mv "$doc.tmp" "$doc"
   echo "bench: figures copied into $doc"
