@@ -6,6 +6,7 @@
  * (signals.c).  fork gives the child a file of its own.  In a vfork child
  * (pid differs, no fork handler ran) the interposers only pass through. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,13 +126,33 @@ IP_EXPORT void _Exit(int status) {
 /* ---- interposed exec family --------------------------------------------- */
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 
-#define BEFORE_EXEC() finish("exec", 1, 1)
+/* Before an exec: the calling thread's sampler stops first, so that no
+ * sampling signal is still pending when exec resets our handler (the new
+ * program would die of it); the trace is completed.  Returns whether a
+ * sampler ran, for restart_sampler_after_failed_exec. */
+static int before_exec(void) {
+  if (!ours())
+    return 0;
+  int had = ip_tls.has_timer != IP_SAMPLER_NONE;
+  ip_sampling_thread_stop(&ip_tls);
+  finish("exec", 1, 1);
+  return had;
+}
+
+static int restart_sampler_after_failed_exec(int had, int rc) {
+  int saved = errno;
+  if (had)
+    ip_sampling_thread_start(&ip_tls);
+  errno = saved;
+  return rc;
+}
 
 IP_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
   int (*real)(const char *, char *const[], char *const[]) =
       (int (*)(const char *, char *const[], char *const[]))next_fn("execve");
-  BEFORE_EXEC();
-  return real ? real(path, argv, envp) : (int)syscall(SYS_execve, path, argv, envp);
+  int had = before_exec();
+  return restart_sampler_after_failed_exec(
+      had, real ? real(path, argv, envp) : (int)syscall(SYS_execve, path, argv, envp));
 }
 
 IP_EXPORT int execv(const char *path, char *const argv[]) {
@@ -142,8 +163,8 @@ IP_EXPORT int execv(const char *path, char *const argv[]) {
 IP_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[]) {
   int (*real)(const char *, char *const[], char *const[]) =
       (int (*)(const char *, char *const[], char *const[]))next_fn("execvpe");
-  BEFORE_EXEC();
-  return real ? real(file, argv, envp) : -1;
+  int had = before_exec();
+  return restart_sampler_after_failed_exec(had, real ? real(file, argv, envp) : -1);
 }
 
 IP_EXPORT int execvp(const char *file, char *const argv[]) {

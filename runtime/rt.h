@@ -68,11 +68,13 @@ struct ip_thread {
   volatile int sig_depth;            /* >0 inside a (wrapped) signal handler */
   atomic_int busy;                   /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
-  void *timer;                       /* sampling timer id (timer_t), NULL if none */
-  int has_timer;
+  void *timer;                       /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
+  int has_timer;                     /* IP_SAMPLER_*: which sampler this thread has */
+  int sample_fd;                     /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
   struct ip_thread *next;            /* global list */
 };
 enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2 };
+enum { IP_SAMPLER_NONE = 0, IP_SAMPLER_TIMER = 1, IP_SAMPLER_PERF = 2 };
 
 extern __thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
 
@@ -163,6 +165,7 @@ IP_HIDDEN void ip_finish_from_signal(int sig);
 IP_HIDDEN void ip_sampling_init(void);
 IP_HIDDEN void ip_sampling_thread_start(struct ip_thread *t);
 IP_HIDDEN void ip_sampling_thread_stop(struct ip_thread *t);
+IP_HIDDEN void ip_sampling_after_fork_child(struct ip_thread *t);
 IP_HIDDEN int ip_sampling_signal(void);
 IP_HIDDEN void ip_sample_handler(int sig, siginfo_t *si, void *uc);
 

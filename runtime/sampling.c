@@ -1,14 +1,33 @@
-/* sampling.c - INCLPROF_SAMPLE_HZ: a per-thread CPU-time timer
- * (CLOCK_THREAD_CPUTIME_ID, delivered to the thread itself with
- * SIGEV_THREAD_ID) whose real-time signal appends a SAMPLE event to the
- * thread's buffer.  A sample that lands in the runtime's own code (the
+/* sampling.c - INCLPROF_SAMPLE_HZ: a per-thread CPU-time sampler whose
+ * real-time signal, delivered to the thread itself, appends a SAMPLE event to
+ * the thread's buffer.  A sample that lands in the runtime's own code (the
  * inclprof_text section, or a flush) is marked so and counted apart.  The
  * program's SIGPROF/SIGALRM and setitimer are untouched: we use a real-time
- * signal of our own with SA_RESTART. */
+ * signal of our own with SA_RESTART.
+ *
+ * The sampler, best first:
+ *   perf: a software task-clock perf event of the thread (an hrtimer that runs
+ *         only while the thread does), signalling its owner thread (F_SETSIG,
+ *         F_SETOWN_EX) at each overflow.  It keeps the requested rate.  It is
+ *         armed for one overflow at a time (PERF_EVENT_IOC_REFRESH from the
+ *         handler), so a thread that blocks our signal gets no queue of them.
+ *   timer: timer_create(CLOCK_THREAD_CPUTIME_ID) with SIGEV_THREAD_ID.  The
+ *         kernel checks CPU-time timers at its scheduler tick, so its rate is
+ *         at most CONFIG_HZ per thread (250 on Debian's kernels).
+ * In kevents mode a sample does not make the program look transitional: the
+ * handler's own system calls (the re-arming ioctl, rt_sigreturn) land in the
+ * kevents ring, so it moves the thread's last-seen counter past them in
+ * advance. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/ucontext.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rt.h"
 
@@ -29,12 +48,52 @@ static uintptr_t interrupted_pc(const void *ucv) {
 #endif
 }
 
-IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {
-  (void)sig;
-  (void)si;
-  struct ip_thread *t = &ip_tls;
-  if (t->state != IP_TS_READY || atomic_load(&ip_st.init_state) != 1)
+/* Bytes one system call adds to a kevents ring's data_head (0: unknown). */
+static atomic_uint_fast64_t syscall_record_bytes;
+
+static uint64_t ring_head(const struct ip_thread *t) { return *t->tr_src; }
+
+/* Measures syscall_record_bytes on a thread whose kevents ring is open: the
+ * smallest data_head step over a few getppid() calls (a context switch
+ * during one only makes that step larger). */
+static void measure_syscall_record(const struct ip_thread *t) {
+  if (ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS || t->tr_src == &ip_zero_head ||
+      atomic_load(&syscall_record_bytes))
     return;
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < 3; i++) {
+    uint64_t before = ring_head(t);
+    syscall(SYS_getppid);
+    uint64_t after = ring_head(t);
+    if (after > before && after - before < best)
+      best = after - before;
+  }
+  if (best != UINT64_MAX)
+    atomic_store(&syscall_record_bytes, best);
+}
+
+/* The transition bit of a sample event, and the counter value the thread's
+ * next event should compare with: the interval before the sample carries
+ * whatever the kernel did in it; the handler's own system calls (own_calls)
+ * are taken out of the interval after it.  A sample that interrupted the
+ * runtime (perhaps a probe between its counter read and its store) keeps
+ * any pending transition for the next event instead of taking it. */
+static IP_RT_TEXT uint64_t sample_transition(struct ip_thread *t, int in_rt, uint64_t own_calls) {
+  uint64_t own = atomic_load(&syscall_record_bytes) * own_calls;
+  if (ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS || !own)
+    return 0;
+  uint64_t now = *t->tr_src;
+  if (in_rt) {
+    if (now == t->tr_last)
+      t->tr_last = now + own;
+    return 0;
+  }
+  uint64_t moved = now != t->tr_last;
+  t->tr_last = now + own;
+  return moved << 63;
+}
+
+static IP_RT_TEXT void record_sample(struct ip_thread *t, const void *uc, uint64_t own_calls) {
   uintptr_t pc = interrupted_pc(uc);
   int in_rt = t->in_flush || (pc >= (uintptr_t)__start_inclprof_text &&
                               pc < (uintptr_t)__stop_inclprof_text);
@@ -44,12 +103,27 @@ IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {
   struct ip_event *p = t->pos;
   if (p >= t->hard_end) {
     t->dropped++;
+    sample_transition(t, 1, own_calls); /* no event to carry a transition: leave it pending */
     return;
   }
   t->pos = p + 1;
-  p->tick = ip_tick();
+  p->tick = ip_tick() | sample_transition(t, in_rt, own_calls);
   __asm__ __volatile__("" ::: "memory");
   p->arg = (uint64_t)in_rt << 3 | IP_K_SAMPLE;
+}
+
+IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {
+  (void)sig;
+  (void)si;
+  struct ip_thread *t = &ip_tls;
+  int perf = t->has_timer == IP_SAMPLER_PERF;
+  if (t->state == IP_TS_READY && atomic_load(&ip_st.init_state) == 1)
+    record_sample(t, uc, perf ? 2 : 1);
+  if (perf) { /* after the sample: the ioctl is one of the handler's own calls */
+    int saved = errno;
+    ioctl(t->sample_fd, PERF_EVENT_IOC_REFRESH, 1);
+    errno = saved;
+  }
 }
 
 void ip_sampling_init(void) {
@@ -64,30 +138,78 @@ void ip_sampling_init(void) {
     ip_st.sample_hz = 0;
 }
 
-void ip_sampling_thread_start(struct ip_thread *t) {
-  if (!ip_st.sample_hz || t->has_timer)
-    return;
+static long period_ns(void) { return 1000000000L / (long)ip_st.sample_hz; }
+
+/* The perf sampler, armed for its first overflow; -1 when refused. */
+static int perf_sampler(uint32_t tid) {
+  struct perf_event_attr a;
+  memset(&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_SOFTWARE;
+  a.config = PERF_COUNT_SW_TASK_CLOCK;
+  a.sample_period = (uint64_t)period_ns();
+  a.disabled = 1;
+  int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  struct f_owner_ex owner = {F_OWNER_TID, (pid_t)tid};
+  if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, ip_sampling_signal()) != 0 ||
+      fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+static int timer_sampler(uint32_t tid, timer_t *id) {
   struct sigevent sev;
   memset(&sev, 0, sizeof sev);
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = ip_sampling_signal();
-  sev._sigev_un._tid = (int)t->tid;
-  timer_t id;
-  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &id) != 0)
-    return;
-  long ns = 1000000000L / (long)ip_st.sample_hz;
+  sev._sigev_un._tid = (int)tid;
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, id) != 0)
+    return -1;
+  long ns = period_ns();
   struct itimerspec its = {{ns / 1000000000L, ns % 1000000000L}, {ns / 1000000000L, ns % 1000000000L}};
-  if (timer_settime(id, 0, &its, NULL) != 0) {
-    timer_delete(id);
+  if (timer_settime(*id, 0, &its, NULL) != 0) {
+    timer_delete(*id);
+    return -1;
+  }
+  return 0;
+}
+
+void ip_sampling_thread_start(struct ip_thread *t) {
+  if (!ip_st.sample_hz || t->has_timer)
+    return;
+  measure_syscall_record(t);
+  t->sample_fd = perf_sampler(t->tid);
+  if (t->sample_fd >= 0) {
+    t->has_timer = IP_SAMPLER_PERF;
     return;
   }
+  timer_t id;
+  if (timer_sampler(t->tid, &id) != 0)
+    return;
   t->timer = id;
-  t->has_timer = 1;
+  t->has_timer = IP_SAMPLER_TIMER;
 }
 
 void ip_sampling_thread_stop(struct ip_thread *t) {
-  if (!t->has_timer)
-    return;
-  timer_delete((timer_t)t->timer);
-  t->has_timer = 0;
+  int kind = t->has_timer;
+  t->has_timer = IP_SAMPLER_NONE; /* first: a signal still pending must not re-arm */
+  __asm__ __volatile__("" ::: "memory");
+  if (kind == IP_SAMPLER_PERF)
+    close(t->sample_fd);
+  else if (kind == IP_SAMPLER_TIMER)
+    timer_delete((timer_t)t->timer);
+}
+
+/* A fork child inherits no timer, and its copy of the perf sampler's
+ * descriptor refers to the parent's thread: close it, make new ones. */
+void ip_sampling_after_fork_child(struct ip_thread *t) {
+  int kind = t->has_timer;
+  t->has_timer = IP_SAMPLER_NONE;
+  __asm__ __volatile__("" ::: "memory");
+  if (kind == IP_SAMPLER_PERF)
+    close(t->sample_fd);
 }

@@ -200,7 +200,7 @@ void ip_thread_after_fork_child(void) {
   if (t->state != IP_TS_READY)
     return;
   ip_transitions_thread_close(t);
-  t->has_timer = 0;
+  ip_sampling_after_fork_child(t);
   t->tid = (uint32_t)gettid();
   t->seq = 0;
   t->skip = 0;
