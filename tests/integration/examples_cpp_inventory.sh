@@ -7,9 +7,11 @@
 q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
 EI=elapsed_inclusive_ns EX=elapsed_exclusive_ns AI=application_inclusive_ns AX=application_exclusive_ns
 
+# cmake's generated Makefiles must not inherit `make check`'s jobserver.
+cm() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL cmake "$@"; }
 check "cmake configures with -DINCLPROF_PLUGIN" \
-  cmake -S "$INCLPROF_SRC/examples/cpp-inventory" -B inv -DINCLPROF_PLUGIN="$INCLPROF_PLUGIN"
-check "cmake builds cpp-inventory with the plugin" cmake --build inv
+  cm -S "$INCLPROF_SRC/examples/cpp-inventory" -B inv -DINCLPROF_PLUGIN="$INCLPROF_PLUGIN"
+check "cmake builds cpp-inventory with the plugin" cm --build inv
 "$INCLPROF" record -o inv.data -- ./inv/cpp-inventory 20000 >run.out 2>run.err
 check_eq "cpp-inventory exits 0 under inclprof record" 0 $?
 set -- $(sed -n 's/^cpp-inventory: \([0-9]*\) order lines: \([0-9]*\) served, \([0-9]*\) out of stock, \([0-9]*\) unknown.*/\1 \2 \3 \4/p' run.out)
