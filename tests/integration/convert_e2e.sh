@@ -1,0 +1,74 @@
+#!/bin/sh
+# convert_e2e.sh - the converter's numbers end to end: a program built with
+# the plugin and run under `inclprof record` gives exact call counts, main at
+# 100 %, work shares within 2 points of the known 3:1 proportion, recursion
+# counted once, the exact CSV header, and consistent report/info output.
+# The share is taken on Application Inclusive time: the calls are short, so
+# an interval with a context switch (another process's time slice, which
+# Elapsed time would add to whichever function ran) is simply left out.
+. "$INCLPROF_SRC/tests/lib.sh"
+
+gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$INCLPROF_SRC/tests/programs/convert/proportions.c" -o prog \
+  || { fail "build the test program with the plugin"; exit 1; }
+"$INCLPROF" record -o data ./prog >/dev/null 2>&1
+check "record succeeds" test -d data
+
+"$INCLPROF" export --format csv -o out.csv data 2>/dev/null
+check_eq "csv header (by function)" \
+  "function,module,file,line,calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,application_inclusive_pct,application_exclusive_pct,inclusive_samples,exclusive_samples,inclusive_samples_pct,exclusive_samples_pct" \
+  "$(head -1 out.csv)"
+# col NAME COLUMN: a field of a function's row (simple names need no quoting)
+col() { awk -F, -v f="$1" -v c="$2" '$1 == f { print $c }' out.csv; }
+check_eq "light: 400 calls" 400 "$(col light 5)"
+check_eq "heavy: 400 calls" 400 "$(col heavy 5)"
+check_eq "spin: 800 calls" 800 "$(col spin 5)"
+check_eq "fib(10): 177 calls" 177 "$(col fib 5)"
+check_eq "write: 1 call (call-site probe)" 1 "$(col write 5)"
+check_eq "main: 100% elapsed inclusive" 100.000000 "$(col main 10)"
+check_eq "main: 100% application inclusive" 100.000000 "$(col main 12)"
+heavy=$(col heavy 8) light=$(col light 8)
+share=$(awk -v h="$heavy" -v l="$light" 'BEGIN { printf "%.2f", 100 * h / (h + l) }')
+check_near "heavy's share of light+heavy (3:1 work)" 75 "$share" 2
+spin_excl=$(col spin 7) heavy_incl=$(col heavy 6)
+check "spin's exclusive time covers heavy's inclusive" test "$spin_excl" -gt "$heavy_incl"
+# fib's inclusive is its outermost call, not the sum over 177 nested calls
+fib_incl=$(col fib 6) main_incl=$(col main 6)
+check "fib counted once (inclusive <= main's)" test "$fib_incl" -le "$main_incl"
+for c in 6 7 8 9; do
+  check "no negative or empty value in column $c" awk -F, -v c="$c" 'NR > 1 && $c !~ /^[0-9]+$/ { exit 1 }' out.csv
+done
+
+"$INCLPROF" report data > report.txt 2>&1
+check_eq "report exits 0" 0 "$?"
+check "report names the transition mode" grep -Eq '^transitions: +(pmu|kevents|none)' report.txt
+check "report says compensation is on" grep -q '^compensation: on' report.txt
+check "report counts no repairs" grep -q '^repairs: *0 exits' report.txt
+check "report lists heavy" grep -Eq ' heavy$' report.txt
+"$INCLPROF" report --raw data > raw.txt 2>&1
+check "--raw turns compensation off" grep -q '^compensation: off' raw.txt
+"$INCLPROF" report --tree data > tree.txt 2>&1
+check "tree shows main/heavy/spin indented" grep -Eq '^ .*  main$' tree.txt
+check "tree path heavy > spin" grep -Eq '      spin$' tree.txt
+"$INCLPROF" report --callers spin data > callers.txt 2>&1
+check "callers of spin: light and heavy" sh -c 'grep -Eq " light$" callers.txt && grep -Eq " heavy$" callers.txt'
+"$INCLPROF" report --callees main --top 2 data > callees.txt 2>&1
+check "callees of main, top 2: heavy first" sh -c 'grep -A1 Callee callees.txt | tail -1 | grep -Eq " heavy$"'
+"$INCLPROF" report --by module data > module.txt 2>&1
+check "by module: the program at 100%" grep -Eq '100\.00%.*/prog$' module.txt
+"$INCLPROF" report --by thread data > thread.txt 2>&1
+check "by thread: one thread at 100%" test "$(grep -c '100\.00%' thread.txt)" -ge 1
+"$INCLPROF" info data > info.txt 2>&1
+check_eq "info exits 0" 0 "$?"
+check "info: clean trailer" grep -q '^trailer: *clean shutdown' info.txt
+check "info: no damage" grep -q '^damage: *none' info.txt
+check "info: sampling off" grep -q '^sampling: *off' info.txt
+
+# Sampling: samples follow the work (heavy's exclusive samples are in spin).
+"$INCLPROF" record --sample-hz 2000 -o sdata ./prog >/dev/null 2>&1
+"$INCLPROF" export --format csv -o s.csv sdata 2>/dev/null
+scol() { awk -F, -v f="$1" -v c="$2" '$1 == f { print $c }' s.csv; }
+check "samples: spin has exclusive samples" test "$(scol spin 15)" -gt 0
+check "samples: main's inclusive samples >= spin's" test "$(scol main 14)" -ge "$(scol spin 14)"
+"$INCLPROF" report sdata > sreport.txt 2>&1
+check "report shows sample columns when sampling was on" grep -q 'Incl Samples' sreport.txt
+done_testing
