@@ -57,7 +57,11 @@ sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$src/scripts/inclprof
 if [ -n "$plugindir" ]; then
   install -d "$destdir$plugindir"
   install -m 755 "$build/inclprof.so" "$destdir$plugindir/inclprof.so"
-  echo "inclprof install: plugin also in $destdir$plugindir (gcc -fplugin=inclprof)"
+  if [ "$plugindir" = "$(gcc -print-file-name=plugin)" ]; then
+    echo "inclprof install: plugin also in $destdir$plugindir, so gcc -fplugin=inclprof finds it"
+  else
+    echo "inclprof install: plugin also in $destdir$plugindir"
+  fi
 fi
 # A fresh library in a standard directory needs the loader cache refreshed.
 if [ -z "$destdir" ] && [ "$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then
