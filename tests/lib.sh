@@ -24,5 +24,6 @@ check_near() {
   else fail "$1: expected $2 +- $4, got $3"; fi
 }
 # cc_plugin OUT SRC... [flags]: compile and link with the plugin and the runtime
-cc_plugin() { out=$1; shift; gcc -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" -L"$INCLPROF_LIBDIR" -Wl,-rpath,"$INCLPROF_LIBDIR" -linclprof; }
+# (instrumented code references the runtime weakly: keep it despite --as-needed)
+cc_plugin() { out=$1; shift; gcc -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" -L"$INCLPROF_LIBDIR" -Wl,-rpath,"$INCLPROF_LIBDIR" -Wl,--push-state,--no-as-needed -linclprof -Wl,--pop-state; }
 done_testing() { [ "$T_FAILS" -eq 0 ]; }
