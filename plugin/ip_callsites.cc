@@ -58,7 +58,7 @@ static tree callee_descriptor(tree callee)
   if (tree *known = callee_descs->get(callee))
     return *known;
   const char *name = ip_function_name(callee);
-  char *pretty = ip_pretty_name(name, callee);
+  char *pretty = ip_pretty_name(name);
   unsigned flags = INCLPROF_FN_CALLEE | (TREE_PUBLIC(callee) ? 0 : INCLPROF_FN_LOCAL);
   tree desc = ip_build_descriptor(ip_callee_id(name), name, pretty, "", 0, 0, flags, NULL_TREE);
   free(pretty);

@@ -84,7 +84,7 @@ struct ip_decision ip_decide(tree fndecl, function *fn);
 const char *ip_function_name(tree fndecl);
 
 /* Demangled name of NAME for FNDECL (malloc'd). */
-char *ip_pretty_name(const char *name, tree fndecl);
+char *ip_pretty_name(const char *name);
 
 /* One line in the report file and (verbose) on stderr. */
 void ip_report(const char *fmt, ...) ATTRIBUTE_PRINTF_1;

@@ -90,7 +90,7 @@ static unsigned instrument(function *fun)
     ip_report("skipped\t%s\t%s:%d\t%s", name, file, line, d.reason);
     return 0;
   }
-  char *pretty = ip_pretty_name(name, fndecl);
+  char *pretty = ip_pretty_name(name);
   tree desc = ip_build_descriptor(ip_function_id(name, file), name, pretty, file, line, d.size,
                                   function_flags(fndecl, d), fndecl);
   free(pretty);

@@ -38,17 +38,13 @@ const char *ip_function_name(tree fndecl)
   return IDENTIFIER_POINTER(get_identifier_with_length(full, len));
 }
 
-char *ip_pretty_name(const char *name, tree fndecl)
+char *ip_pretty_name(const char *name)
 {
+  /* NAME is already normalised (clone suffixes cut).  Mangled C++ names are
+     demangled with their parameters; anything else (C, extern "C") is its
+     own pretty name. */
   char *pretty = cplus_demangle(name, IP_DMGL_PARAMS | IP_DMGL_ANSI);
-  if (pretty)
-    return pretty;
-  /* lto1's printable names keep clone suffixes ("f.constprop"): cut them. */
-  const char *printable = lang_hooks.decl_printable_name(origin_decl(fndecl), 2);
-  if (!printable || !*printable)
-    return xstrdup(name);
-  size_t len = strcspn(printable, ".");
-  return xstrndup(printable, len ? len : strlen(printable));
+  return pretty ? pretty : xstrdup(name);
 }
 
 /* Sum of estimate_num_insns over FN's statements; *LOOPS when its CFG has a
@@ -97,7 +93,7 @@ static ip_decision decide(tree fndecl, function *fn)
     return skip("declared in a system header");
 
   const char *name = ip_function_name(fndecl);
-  char *pretty = ip_pretty_name(name, fndecl);
+  char *pretty = ip_pretty_name(name);
   char *short_pretty = cplus_demangle(name, IP_DMGL_ANSI);
   const char *names[] = { name, pretty, short_pretty };
   const struct ip_rule *why = NULL;

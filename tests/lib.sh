@@ -12,8 +12,8 @@ T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/inclprof-test.XXXXXX")
 trap 'rm -rf "$T_DIR"' EXIT
 cd "$T_DIR" || exit 1
 
-ok()   { echo "ok - $*"; }
-fail() { echo "FAIL - $*"; T_FAILS=$((T_FAILS + 1)); }
+ok()   { printf 'ok - %s\n' "$*"; }
+fail() { printf 'FAIL - %s\n' "$*"; T_FAILS=$((T_FAILS + 1)); }
 # check DESCRIPTION COMMAND...: pass when COMMAND succeeds
 check() { d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else fail "$d"; fi; }
 # check_eq DESCRIPTION EXPECTED ACTUAL
