@@ -384,6 +384,63 @@ START_TEST(module_level_values) {
 }
 END_TEST
 
+/* The per-call visitor (used by timeline exports) sees every completed call
+ * with its depth, start and durations on the compensated timeline. */
+typedef struct seen_call {
+  char name[16];
+  uint32_t depth;
+  uint64_t start, dur, app;
+} seen_call;
+
+static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
+                    uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+  seen_call *c = ctx;
+  while (c->name[0])
+    c++;
+  ck_assert_uint_eq(t->tid, 100);
+  snprintf(c->name, sizeof c->name, "%s", s->funcs[func].pretty);
+  c->depth = depth;
+  c->start = start_ns;
+  c->dur = dur_ns;
+  c->app = app_ns;
+}
+
+START_TEST(call_visitor_sees_nested_calls) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 30, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 130, 0, TG_ENTER, F_BAR);
+  tg_ev(&b, 380, 1, TG_EXIT, F_BAR);
+  tg_ev(&b, 480, 0, TG_EXIT, F_FOO);
+  tg_ev(&b, 500, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  char *dir = fx_dir();
+  seen_call calls[4];
+  memset(calls, 0, sizeof calls);
+  ip_call_visitor vis = {calls, on_call};
+  ip_load_opts o = {.quiet = 1, .visitor = &vis};
+  char *path = (char *)fx_write(dir, "1.ipb", &t);
+  ip_session s;
+  ck_assert_int_eq(ip_session_load(&s, &path, 1, &o), 0);
+  const seen_call want[3] = {{"bar", 2, 130, 250, 0}, {"foo", 1, 30, 450, 200},
+                             {"main", 0, 0, 500, 250}};
+  for (int i = 0; i < 3; i++) {
+    ck_assert_str_eq(calls[i].name, want[i].name);
+    ck_assert_uint_eq(calls[i].depth, want[i].depth);
+    ck_assert_uint_eq(calls[i].start, want[i].start);
+    ck_assert_uint_eq(calls[i].dur, want[i].dur);
+    ck_assert_uint_eq(calls[i].app, want[i].app);
+  }
+  ck_assert_str_eq(calls[3].name, "");
+  ip_session_free(&s);
+  fx_cleanup(dir);
+  tg_free(&t);
+}
+END_TEST
+
 int main(void) {
   Suite *su = suite_create("convert_replay");
   TCase *tc = tcase_create("values");
@@ -398,6 +455,7 @@ int main(void) {
   tcase_add_test(tc, clock_back_pause_and_lost_batch);
   tcase_add_test(tc, threads_and_processes_summed);
   tcase_add_test(tc, module_level_values);
+  tcase_add_test(tc, call_visitor_sees_nested_calls);
   suite_add_tcase(su, tc);
   SRunner *sr = srunner_create(su);
   srunner_run_all(sr, CK_NORMAL);
