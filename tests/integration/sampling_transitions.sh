@@ -1,0 +1,60 @@
+#!/bin/sh
+# sampling_transitions.sh - sampling does not change the Application values:
+# with kevents, the sampler's own system calls (rt_sigreturn, re-arming) are
+# not taken for kernel work of the program, so the interval after a sample is
+# not transitional (it was, every time, before the runtime allowed for
+# them); kernel work before a sample (a preemption at that tick) is kept on
+# the interval before it.  Also: sampling survives exec and fork, every
+# process of the chain has its own samples.
+. "$INCLPROF_SRC/tests/lib.sh"
+. "$INCLPROF_SRC/tests/programs/runtime/build.sh"
+P="$INCLPROF_SRC/tests/programs/sampling"
+rt_build || { fail "build the trace dumper"; exit 1; }
+
+check "compile with the plugin" gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$P/proportions.c" -o proportions
+"$INCLPROF" record -o out --transitions kevents --sample-hz 2000 -- ./proportions 8000 >/dev/null 2>&1
+f=$(rt_only_trace out)
+if ./trace_dump "$f" | grep -q "^header .*transitions=kevents"; then
+  # ev TID T DT KIND GID: the T of the event after a sample (KIND 4)
+  set -- $(./trace_dump -e "$f" | awk '$1 != "ev" { next }
+    prev == 4 && $5 != 4 { n++; t += $3 } { prev = $5 } END { print n + 0, t + 0 }')
+  check "hundreds of samples followed by a probe ($1)" test "$1" -ge 300
+  check "intervals after a sample: under 10% transitional ($2 of $1)" test "$(($2 * 10))" -lt "$1"
+else
+  echo "ok - kevents unavailable here: $(./trace_dump "$f" | sed -n 's/.*note=//p') # SKIP"
+fi
+
+# exec and fork: the sampler stops before an exec (a pending sampling signal
+# would kill the new program: its handler is gone) and is made anew after it.
+cat >chain.c <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void work(void) { for (long i = 0; i < 20000000; i++) sink = sink * 3 + 1; }
+int main(int argc, char **argv) {
+  int left = argc > 1 ? atoi(argv[1]) : 0;
+  work();
+  if (left == 0) {
+    pid_t c = fork();
+    if (c == 0) { work(); return 0; }
+    int st;
+    return waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+  }
+  char n[16];
+  snprintf(n, sizeof n, "%d", left - 1);
+  execl(argv[0], argv[0], n, (char *)0);
+  return 2;
+}
+EOF2
+check "compile the exec chain" gcc -O2 -fplugin="$INCLPROF_PLUGIN" chain.c -o chain
+"$INCLPROF" record -o chain_out --sample-hz 2000 -- ./chain 12 >/dev/null 2>&1
+check_eq "exec chain of 13 programs + a fork child: exit status" 0 "$?"
+check_eq "14 traces" 14 "$(ls chain_out | wc -l)"
+sampled=0
+for t in chain_out/*.ipb; do
+  "$INCLPROF" info "$t" | grep -q '^sampling: .* taken [1-9]' && sampled=$((sampled + 1))
+done
+check_eq "every process took samples" 14 "$sampled"
+done_testing
