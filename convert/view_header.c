@@ -83,11 +83,10 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   ip_fmt_ns(app, sizeof app, s->total.app_incl);
   fprintf(out, "session:      Elapsed Inclusive %s, Application Inclusive %s (100%% of each)\n", el,
           app);
-  if (o->flt.has_tid || o->flt.has_pid)
-    fprintf(out, "filter:      %s%u%s%s%u (percentages stay over the whole session)\n",
-            o->flt.has_pid ? " pid " : "", o->flt.has_pid ? o->flt.pid : 0,
-            o->flt.has_pid && o->flt.has_tid ? "," : "", o->flt.has_tid ? " tid " : "",
-            o->flt.has_tid ? o->flt.tid : 0);
+  if (o->flt.has_pid)
+    fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n", o->flt.pid);
+  if (o->flt.has_tid)
+    fprintf(out, "filter:       only tid %u (percentages stay over the whole session)\n", o->flt.tid);
   for (size_t i = 0; i < s->n_processes; i++) {
     const ip_process *p = &s->processes[i];
     if (p->damage)
