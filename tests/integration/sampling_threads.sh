@@ -11,7 +11,7 @@ samples() { q t.csv "^$1\$" inclusive_samples; }
 val() { sed -n "s/^$1 //p" out.txt; }
 
 check "compile with the plugin" gcc -O2 -pthread -fplugin="$INCLPROF_PLUGIN" "$P/threads.c" -o threads
-strace -f --seccomp-bpf -o st.log -e trace=perf_event_open,timer_create,fcntl \
+strace -ff --seccomp-bpf -o st -e trace=perf_event_open,timer_create,fcntl \
   "$INCLPROF" record -o out --sample-hz 1000 -- ./threads 300 >out.txt
 check_eq "exit status" 0 "$?"
 check "CSV export" "$INCLPROF" export --format csv -o t.csv out
@@ -33,15 +33,16 @@ if [ "$(id -u)" = 0 ]; then
 fi
 check "main thread (before the others): samples" test "$(samples main_work)" -ge 200
 
-# Each thread made its own sampler, for itself: a task-clock perf event owned
-# by its tid, or a CPU-time timer signalling its tid.
+# Each thread made its own sampler, for itself (strace -ff: st.TID holds the
+# system calls of thread TID): a task-clock perf event owned by its tid, or a
+# CPU-time timer signalling its tid.
 for who in main busy sleepy; do
   tid=$(val $who)
   check "$who thread ($tid) made its own sampler" sh -c "
-    grep -q '^$tid perf_event_open(.*PERF_COUNT_SW_TASK_CLOCK' st.log &&
-      grep -q '^$tid fcntl([0-9]*, F_SETOWN_EX, {type=F_OWNER_TID, pid=$tid})' st.log ||
-    grep -q '^$tid timer_create(CLOCK_THREAD_CPUTIME_ID, .*sigev_notify_thread_id=$tid' st.log"
+    grep -q 'perf_event_open(.*PERF_COUNT_SW_TASK_CLOCK' st.$tid &&
+      grep -q 'F_SETOWN_EX, {type=F_OWNER_TID, pid=$tid}' st.$tid ||
+    grep -q 'timer_create(CLOCK_THREAD_CPUTIME_ID, .*sigev_notify_thread_id=$tid' st.$tid"
 done
 check_eq "three samplers, one per thread" 3 \
-  "$(grep -c 'PERF_COUNT_SW_TASK_CLOCK\|timer_create(CLOCK_THREAD_CPUTIME_ID' st.log)"
+  "$(cat st.* | grep -c 'PERF_COUNT_SW_TASK_CLOCK\|timer_create(CLOCK_THREAD_CPUTIME_ID')"
 done_testing
