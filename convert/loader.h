@@ -23,9 +23,7 @@ typedef struct ip_tables {
 
 /* One open frame of the shadow stack. */
 typedef struct ip_frame {
-  uint32_t func, node, module;
-  uint8_t outer_fn;    /* outermost instance of func on the stack */
-  uint8_t outer_mod;   /* outermost frame of its module on the stack */
+  uint32_t func, node;
   uint8_t from_call;   /* opened by a call-site probe */
   uint8_t merged;      /* call-site frame joined by the callee's entry probe */
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
@@ -37,12 +35,8 @@ typedef struct ip_tstate {
   int finished;                /* ThreadEnd seen (a reused tid starts a new thread) */
   ip_frame *stack;
   size_t depth, cap;
-  uint32_t *fn_depth;          /* open frames per session function */
-  size_t n_fn_depth;
-  uint32_t *mod_depth;         /* open frames per session module */
-  size_t n_mod_depth;
   int have_tick;               /* an event was seen: intervals can start */
-  uint64_t tick, hwm;          /* last event's tick; highest tick seen */
+  uint64_t hwm;                /* highest tick seen (earlier ones count 0) */
   uint64_t comp_fx;            /* compensated ticks elapsed on this thread, IP_FX fixed point */
   uint64_t el_ns, app_ns, smp; /* timeline: elapsed, application, samples */
   uint64_t pending_gap;        /* gap ticks to remove from the next interval */
@@ -99,5 +93,9 @@ void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g);
 /* Closes the frames still open (counted as repairs) and frees the replay
  * memory; the state itself stays (a reused tid then starts a new thread). */
 void ip_replay_finish(ip_file *f, ip_tstate *ts);
+
+/* thread_sums.c: a finished thread's function, module and thread values
+ * from its call tree. */
+void ip_thread_sums(const ip_session *s, ip_thread *th);
 
 #endif

@@ -71,12 +71,12 @@ typedef struct ip_thread {
   ip_values total;             /* thread-level values */
   ip_node *nodes;              /* call tree, nodes[0] is the root */
   size_t n_nodes;
-  ip_values *fn;               /* per-function values, indexed by func, n_funcs long */
-  size_t n_fn;
+  ip_values *fn;               /* per-function values, indexed by func, n_fn long */
+  size_t n_fn;                 /* <= n_funcs: functions beyond it have no values here */
   uint64_t repairs;            /* exits reconciled on this thread */
   /* Additions (after the original fields). */
   ip_values *mod;              /* per-module values, indexed by module, n_mod long */
-  size_t n_mod;
+  size_t n_mod;                /* <= n_modules, likewise */
   ip_repairs rep;              /* repairs by kind; repairs = their sum */
   uint64_t events, batches, batches_lost, gaps;
   uint64_t gap_ns;             /* runtime time removed (0 when raw) */

@@ -4,13 +4,12 @@
  * Exclusive to the top, and the same to the Application values when the
  * interval is not transitional (DESIGN.md section 4).
  *
- * Inclusive values cost O(1) per event: the thread keeps running totals of
- * its elapsed time, application time and samples, each frame remembers them
- * at its push, and the difference is added at its pop - to the call path
- * always, to the function and module only for their outermost frame, so a
- * recursive function counts every interval once.  Exclusive values and calls
- * go to the call path only; the function, module and thread sums of them are
- * made once when the thread ends (exclusive time partitions the thread's). */
+ * Everything costs O(1) per event and goes to the call path (ip_node) only:
+ * the thread keeps running totals of its elapsed time, application time and
+ * samples; each frame remembers them at its push and the difference is the
+ * path's inclusive value at its pop; the top path gets each interval's
+ * exclusive value.  Function, module and thread values are derived from the
+ * call tree when the thread ends (thread_sums.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +37,6 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   return ts;
 }
 
-/* Makes the per-function and per-module arrays cover the session's tables. */
-static void cover(ip_file *f, ip_tstate *ts, ip_thread *th) {
-  size_t nf = f->s->n_funcs, nm = f->s->n_modules, old = th->n_fn;
-  ip_must_grow((void **)&th->fn, &th->n_fn, nf, sizeof *th->fn);
-  for (size_t i = old; i < th->n_fn; i++)
-    th->fn[i].min_call = UINT64_MAX; /* no call yet */
-  ip_must_grow((void **)&ts->fn_depth, &ts->n_fn_depth, nf, sizeof *ts->fn_depth);
-  ip_must_grow((void **)&th->mod, &th->n_mod, nm, sizeof *th->mod);
-  ip_must_grow((void **)&ts->mod_depth, &ts->n_mod_depth, nm, sizeof *ts->mod_depth);
-}
-
 static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
   uint64_t key = (uint64_t)parent << 32 | fn;
   uint32_t n = ip_u64map_get(&ts->child, key);
@@ -71,35 +59,22 @@ static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32
   return n;
 }
 
-static void push(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
-  if (fn >= th->n_fn || f->s->funcs[fn].module >= th->n_mod)
-    cover(f, ts, th);
+static void push(ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
   uint32_t parent = ts->depth ? ts->stack[ts->depth - 1].node : 0;
   uint32_t node = child_node(ts, th, parent, fn);
   if (ts->depth == ts->cap) {
     ts->cap = ts->cap ? ts->cap * 2 : 64;
     ts->stack = ip_must_realloc(ts->stack, ts->cap, sizeof *ts->stack);
   }
-  uint32_t mod = f->s->funcs[fn].module;
   ip_frame *fr = &ts->stack[ts->depth++];
   fr->func = fn;
   fr->node = node;
-  fr->module = mod;
-  fr->outer_fn = ts->fn_depth[fn]++ == 0;
-  fr->outer_mod = ts->mod_depth[mod]++ == 0;
   fr->from_call = (uint8_t)from_call;
   fr->merged = 0;
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
   th->nodes[node].v.calls++;
-}
-
-static void add_call(ip_values *v, uint64_t dur) {
-  if (dur < v->min_call)
-    v->min_call = dur;
-  if (dur > v->max_call)
-    v->max_call = dur;
 }
 
 /* Pops the top frame; returns whether it was a merged call-site frame. */
@@ -111,22 +86,10 @@ static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
   v->el_incl += el;
   v->app_incl += app;
   v->smp_incl += smp;
-  add_call(v, el);
-  v = &th->fn[fr->func];
-  add_call(v, el);
-  if (fr->outer_fn) {
-    v->el_incl += el;
-    v->app_incl += app;
-    v->smp_incl += smp;
-  }
-  ts->fn_depth[fr->func]--;
-  if (fr->outer_mod) {
-    v = &th->mod[fr->module];
-    v->el_incl += el;
-    v->app_incl += app;
-    v->smp_incl += smp;
-  }
-  ts->mod_depth[fr->module]--;
+  if (el < v->min_call)
+    v->min_call = el;
+  if (el > v->max_call)
+    v->max_call = el;
   const ip_call_visitor *vis = f->visitor;
   if (vis)
     vis->on_call(vis->ctx, f->s, th, fr->func, (uint32_t)ts->depth, ts->origin_ns + fr->push_el, el,
@@ -203,12 +166,12 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
     if (ts->call_open && ts->stack[ts->depth - 1].func == fn)
       ts->stack[ts->depth - 1].merged = 1; /* CALL(g) + ENTER(g): one frame */
     else
-      push(f, ts, th, fn, 0);
+      push(ts, th, fn, 0);
     ts->call_open = 0;
     ts->expect_ret = NONE;
     break;
   case INCLPROF__EVENT_KIND__EV_CALL:
-    push(f, ts, th, ip_file_func(f, arg), 1);
+    push(ts, th, ip_file_func(f, arg), 1);
     ts->call_open = 1;
     ts->expect_ret = NONE;
     break;
@@ -253,33 +216,35 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   ts->next_seq = b->seq + 1;
   th->batches++;
   th->events += n;
-  cover(f, ts, th);
   uint64_t tick = b->base_tick;
-  for (size_t i = 0; i < n; i++) {
+  size_t i = 0;
+  if (n && !ts->have_tick) { /* the thread's first event: no interval before it */
+    tick += (uint64_t)((int64_t)b->dt[0] >> 1);
+    ts->have_tick = 1;
+    ts->hwm = tick;
+    uint64_t since = tick > f->start_tick ? tick - f->start_tick : 0;
+    ts->origin_ns = f->proc_origin_ns + (uint64_t)((double)since * f->ns_per_tick + 0.5);
+    th->start_ns = ts->origin_ns;
+    event(f, ts, th, b->code[i++]);
+  }
+  uint64_t hwm = ts->hwm; /* the highest tick so far, in a register */
+  for (; i < n; i++) {
     uint64_t d = b->dt[i];
     tick += (uint64_t)((int64_t)d >> 1); /* a negative delta wraps back */
-    if (!ts->have_tick) {
-      ts->have_tick = 1;
-      ts->hwm = tick;
-      uint64_t since = tick > f->start_tick ? tick - f->start_tick : 0;
-      ts->origin_ns = f->proc_origin_ns + (uint64_t)((double)since * f->ns_per_tick + 0.5);
-      th->start_ns = ts->origin_ns;
+    uint64_t raw = 0;
+    if (tick >= hwm) {
+      raw = tick - hwm;
+      hwm = tick;
     } else {
-      uint64_t raw = 0;
-      if (tick >= ts->hwm) {
-        raw = tick - ts->hwm;
-        ts->hwm = tick;
-      } else {
-        th->rep.clock_back++;
-      }
-      if (ts->paused || (skip && i == 0))
-        ts->pending_gap = 0;
-      else
-        interval(f, ts, th, raw, (int)(d & 1));
+      th->rep.clock_back++;
     }
-    ts->tick = tick;
+    if (ts->paused || (skip && i == 0))
+      ts->pending_gap = 0;
+    else
+      interval(f, ts, th, raw, (int)(d & 1));
     event(f, ts, th, b->code[i]);
   }
+  ts->hwm = hwm;
 }
 
 void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g) {
@@ -289,40 +254,9 @@ void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g) {
     ts->pending_gap += g->end_tick - g->start_tick;
 }
 
-/* Function, module and thread exclusive values and calls: sums over the
- * call paths (each interval and sample went to exactly one path). */
-static void sum_exclusive(const ip_session *s, ip_thread *th) {
-  for (size_t i = 1; i < th->n_nodes; i++) {
-    ip_values *n = &th->nodes[i].v, *v = &th->fn[th->nodes[i].func];
-    v->calls += n->calls;
-    v->el_excl += n->el_excl;
-    v->app_excl += n->app_excl;
-    v->smp_excl += n->smp_excl;
-    if (n->min_call == UINT64_MAX)
-      n->min_call = 0;
-  }
-  for (size_t i = 0; i < th->n_fn; i++) {
-    ip_values *v = &th->fn[i], *m = &th->mod[s->funcs[i].module];
-    if (v->min_call == UINT64_MAX)
-      v->min_call = 0;
-    m->calls += v->calls;
-    m->el_excl += v->el_excl;
-    m->app_excl += v->app_excl;
-    m->smp_excl += v->smp_excl;
-    th->total.calls += v->calls;
-    th->total.el_excl += v->el_excl;
-    th->total.app_excl += v->app_excl;
-    th->total.smp_excl += v->smp_excl;
-  }
-  th->total.el_incl = th->total.el_excl;
-  th->total.app_incl = th->total.app_excl;
-  th->total.smp_incl = th->total.smp_excl;
-}
-
 void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   ip_session *s = f->s;
   ip_thread *th = &s->threads[ts->thread];
-  cover(f, ts, th);
   while (ts->depth) {
     pop(f, ts, th);
     th->rep.closed_at_end++;
@@ -330,15 +264,7 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   ts->finished = 1;
   th->end_ns = th->start_ns + ts->el_ns;
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
-  if (th->n_fn > s->n_funcs)
-    th->n_fn = s->n_funcs;
-  if (th->n_mod > s->n_modules)
-    th->n_mod = s->n_modules;
-  sum_exclusive(f->s, th);
-  free(ts->fn_depth);
-  free(ts->mod_depth);
-  ts->fn_depth = ts->mod_depth = NULL;
-  ts->n_fn_depth = ts->n_mod_depth = 0;
+  ip_thread_sums(s, th);
   ip_u64map_free(&ts->child);
   free(ts->stack);
   ts->stack = NULL;
