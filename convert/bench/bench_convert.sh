@@ -12,6 +12,7 @@ for n in 10000000 100000000; do
   trace="$work/convert-$n.ipb"
   "$gen" "$trace" "$n" 4
   size=$(wc -c < "$trace")
+  sync  # the generator's writeback must not run during the timed read
   /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$inclprof" report "$trace" --top 5 > "$work/report.txt"
   read -r wall user sys rss < "$work/time"
   events=$(sed -n 's/.*events: \([0-9]*\).*/\1/p' "$work/report.txt" | head -1)
