@@ -33,8 +33,9 @@ bench-convert: $(B)/inclprof $(B)/gen_trace
 # --- fuzzing the loader + replay (tests/fuzz/): libFuzzer with clang when it
 # --- links, else the standalone mutation driver under ASan+UBSan -------------
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := convert/session_load.c convert/replay.c convert/session_tables.c convert/u64map.c \
-             convert/must_alloc.c convert/trace_paths.c convert/trace_reader.c \
+# The loader and replay: ip_session_load and what it calls.
+FUZZ_SRCS := convert/session_load.c convert/replay.c convert/thread_sums.c convert/session_tables.c \
+             convert/u64map.c convert/must_alloc.c convert/trace_paths.c convert/trace_reader.c \
              $(B)/gen/inclprof.pb-c.c runtime/trace_frame.c
 FUZZ_CLANG := $(shell for c in clang-14 clang; do command -v $$c >/dev/null 2>&1 && \
                 echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \
