@@ -24,11 +24,26 @@ static inline __attribute__((always_inline)) uint64_t moved(struct ip_thread *t,
   return m;
 }
 
-static inline __attribute__((always_inline)) void record(struct ip_thread *t, uint64_t arg,
-                                                         int mode) {
+/* The rare path (first probe of a thread, full buffer): make room, then
+ * record.  Kept out of line and reached by a tail call, so the fast path
+ * below needs no stack frame of its own. */
+static IP_RT_TEXT void record_slow(uint64_t arg, int mode) {
+  struct ip_thread *t = &ip_tls;
+  struct ip_event *p = ip_slow(t);
+  t->pos = p + 1;
+  uint64_t m = moved(t, mode);
+  p->tick = ip_tick() | m;
+  __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
+  p->arg = arg;
+}
+
+static inline __attribute__((always_inline)) void record(uint64_t arg, int mode) {
+  struct ip_thread *t = &ip_tls;
   struct ip_event *p = t->pos;
-  if (IP_UNLIKELY(p >= t->end))
-    p = ip_slow(t);
+  if (IP_UNLIKELY(p >= t->end)) {
+    record_slow(arg, mode);
+    return;
+  }
   t->pos = p + 1;
   uint64_t m = moved(t, mode);
   p->tick = ip_tick() | m;
@@ -41,22 +56,22 @@ static inline __attribute__((always_inline)) void record(struct ip_thread *t, ui
 
 #define HOOK_SET(suffix, mode)                                                                    \
   IP_RT_TEXT static void enter_##suffix(const struct inclprof_fn *fn) {                           \
-    record(&ip_tls, DESC(fn, IP_K_ENTER), mode);                                                  \
+    record(DESC(fn, IP_K_ENTER), mode);                                                  \
   }                                                                                               \
   IP_RT_TEXT static void exit_##suffix(const struct inclprof_fn *fn) {                            \
-    record(&ip_tls, DESC(fn, IP_K_EXIT), mode);                                                   \
+    record(DESC(fn, IP_K_EXIT), mode);                                                   \
   }                                                                                               \
   IP_RT_TEXT static void call_##suffix(const struct inclprof_fn *fn) {                            \
-    record(&ip_tls, DESC(fn, IP_K_CALL), mode);                                                   \
+    record(DESC(fn, IP_K_CALL), mode);                                                   \
   }                                                                                               \
   IP_RT_TEXT static void ret_##suffix(const struct inclprof_fn *fn) {                             \
-    record(&ip_tls, DESC(fn, IP_K_RET), mode);                                                    \
+    record(DESC(fn, IP_K_RET), mode);                                                    \
   }                                                                                               \
   IP_RT_TEXT static void calli_##suffix(const void *target) {                                     \
-    record(&ip_tls, ADDR(target, IP_K_CALL_IND), mode);                                           \
+    record(ADDR(target, IP_K_CALL_IND), mode);                                           \
   }                                                                                               \
   IP_RT_TEXT static void reti_##suffix(const void *target) {                                      \
-    record(&ip_tls, ADDR(target, IP_K_RET_IND), mode);                                            \
+    record(ADDR(target, IP_K_RET_IND), mode);                                            \
   }                                                                                               \
   static const struct inclprof_hooks hooks_##suffix = {enter_##suffix, exit_##suffix,             \
                                                        call_##suffix,  ret_##suffix,              \
