@@ -38,8 +38,8 @@ IP_EXPORT void inclprof_thread_name(const char *name) {
   if (!name || !ip_init_once())
     return;
   prctl(PR_SET_NAME, name);
-  ip_append_private(control(INCLPROF__EVENT_KIND__EV_MARK, 0)); /* makes sure the thread is set up */
-  ip_tls.pos--;                                                  /* ...without an event */
+  if (ip_thread_ensure() != 0)
+    return;
   char cut[64];
   strncpy(cut, name, sizeof cut - 1);
   cut[sizeof cut - 1] = 0;

@@ -2,7 +2,7 @@
  * tests the mode), a paused set of no-ops, and the start-up calibration of a
  * probe's cost.  A probe reserves a slot (pos), reads the transition counter
  * and the clock, and fills the slot: no lock, no allocation, no system call.
- * The rare cases (first probe of a thread, full buffer) go to ip_slow. */
+ * The rare cases (first probe of a thread, full buffer) go to the slow path. */
 #include "pmu.h"
 #include "rt.h"
 
@@ -24,31 +24,31 @@ static inline __attribute__((always_inline)) uint64_t moved(struct ip_thread *t,
   return m;
 }
 
-/* The rare path (first probe of a thread, full buffer): make room, then
- * record.  Kept out of line and reached by a tail call, so the fast path
- * below needs no stack frame of its own. */
-static IP_RT_TEXT void record_slow(uint64_t arg, int mode) {
-  struct ip_thread *t = &ip_tls;
-  struct ip_event *p = ip_slow(t);
-  t->pos = p + 1;
+static inline __attribute__((always_inline)) void fill(struct ip_thread *t, struct ip_event *p,
+                                                       uint64_t arg, int mode) {
   uint64_t m = moved(t, mode);
   p->tick = ip_tick() | m;
   __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
   p->arg = arg;
 }
 
+/* The rare path (first probe of a thread, full buffer): the event goes into
+ * the slot the slow path gives, then the buffer is flushed if it may be.  Out
+ * of line and reached by a tail call, so the fast path needs no stack frame. */
+static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode) {
+  struct ip_thread *t = &ip_tls;
+  fill(t, ip_slow_slot(t, p), arg, mode);
+  ip_slow_flush(t);
+}
+
 static inline __attribute__((always_inline)) void record(uint64_t arg, int mode) {
   struct ip_thread *t = &ip_tls;
-  struct ip_event *p = t->pos;
+  struct ip_event *p = ip_reserve(t);
   if (IP_UNLIKELY(p >= t->end)) {
-    record_slow(arg, mode);
+    record_slow(p, arg, mode);
     return;
   }
-  t->pos = p + 1;
-  uint64_t m = moved(t, mode);
-  p->tick = ip_tick() | m;
-  __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
-  p->arg = arg;
+  fill(t, p, arg, mode);
 }
 
 #define DESC(fn, k) ((uint64_t)(uintptr_t)(fn) | (k))
@@ -98,18 +98,12 @@ const struct inclprof_hooks *ip_hooks_for_mode(int mode) {
 
 /* Control events (mark, pause, resume) from inclprof.h: same path as a probe. */
 void ip_append_private(uint64_t arg) {
-  struct ip_thread *t = &ip_tls;
-  struct ip_event *p = t->pos;
-  if (p >= t->end)
-    p = ip_slow(t);
-  t->pos = p + 1;
-  uint64_t m = 0;
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
-    m = moved(t, MODE_KEV);
+    record(arg, MODE_KEV);
   else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
-    m = moved(t, MODE_PMU);
-  p->tick = ip_tick() | m;
-  p->arg = arg;
+    record(arg, MODE_PMU);
+  else
+    record(arg, MODE_NONE);
 }
 
 /* ---- calibration: the same probe body on a private buffer ------------- */

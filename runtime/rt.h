@@ -126,7 +126,29 @@ IP_HIDDEN void ip_append_private(uint64_t arg);     /* control events */
 IP_HIDDEN double ip_probe_calibrate(void);
 
 /* thread.c */
-IP_HIDDEN struct ip_event *ip_slow(struct ip_thread *t);
+/* Reserves the next slot of the thread's buffer: pos += 1, returning the old
+ * pos, in ONE instruction on x86-64 (xadd without lock: atomic against a
+ * signal handler interrupting this thread, which is all a per-thread buffer
+ * needs), so a probe in a handler can never be given the slot of the probe
+ * it interrupted.  A result at or past end goes to the slow path. */
+static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct ip_thread *t) {
+#if defined(__x86_64__)
+  uintptr_t p = sizeof(struct ip_event);
+  __asm__ __volatile__("xadd %0, %1" : "+r"(p), "+m"(t->pos) : : "memory");
+  return (struct ip_event *)p;
+#else
+  return __atomic_fetch_add(&t->pos, 1, __ATOMIC_RELAXED);
+#endif
+}
+/* Slow path for a reservation p at or past end: the slot to fill (p in the
+ * headroom; a fresh slot on a thread's first event, after setting it up; or
+ * a junk slot when the event cannot be kept). */
+IP_HIDDEN struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p);
+/* After filling a slow-path slot: flush if the buffer is full and this
+ * context may (not in a signal handler, not inside a flush). */
+IP_HIDDEN void ip_slow_flush(struct ip_thread *t);
+/* Sets the calling thread up if it is not yet; 0 when it is ready. */
+IP_HIDDEN int ip_thread_ensure(void);
 IP_HIDDEN void ip_thread_flush(struct ip_thread *t, int in_signal);
 IP_HIDDEN void ip_thread_exit(struct ip_thread *t);
 IP_HIDDEN void ip_threads_flush_all(int in_signal);

@@ -100,13 +100,12 @@ static IP_RT_TEXT void record_sample(struct ip_thread *t, const void *uc, uint64
   atomic_fetch_add(&ip_st.samples, 1);
   if (in_rt)
     atomic_fetch_add(&ip_st.samples_in_runtime, 1);
-  struct ip_event *p = t->pos;
-  if (p >= t->hard_end) {
+  struct ip_event *p = ip_reserve(t);
+  if (p >= t->hard_end) { /* headroom full (a handler never flushes) */
     t->dropped++;
     sample_transition(t, 1, own_calls); /* no event to carry a transition: leave it pending */
     return;
   }
-  t->pos = p + 1;
   p->tick = ip_tick() | sample_transition(t, in_rt, own_calls);
   __asm__ __volatile__("" ::: "memory");
   p->arg = (uint64_t)in_rt << 3 | IP_K_SAMPLE;

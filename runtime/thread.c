@@ -70,26 +70,37 @@ static int thread_setup(struct ip_thread *t) {
   return 0;
 }
 
-IP_RT_TEXT struct ip_event *ip_slow(struct ip_thread *t) {
+IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p) {
   if (t->state != IP_TS_READY) {
-    if (t->state == IP_TS_DEAD || atomic_load(&ip_st.init_state) != 1 || thread_setup(t) != 0) {
+    if (ip_thread_ensure() != 0) {
       t->dropped++;
-      t->pos = t->end = NULL;
-      t->tr_src = &ip_zero_head;
-      t->pmu_page = (void *)&ip_dummy_page;
       return &junk_slot;
     }
-    return t->pos;
+    return ip_reserve(t);
   }
-  struct ip_event *p = t->pos;
-  if (t->sig_depth || t->in_flush || atomic_load(&ip_st.init_state) != 1) {
-    if (p < t->hard_end)
-      return p; /* headroom: flushing is not allowed here */
-    t->dropped++;
-    return t->hard_end; /* junk slot; pos stays past hard_end until the next flush */
+  if (p < t->hard_end)
+    return p; /* the first slot past end, or headroom for signal handlers */
+  t->dropped++;
+  return &junk_slot; /* pos stays past hard_end until the next flush */
+}
+
+IP_RT_TEXT void ip_slow_flush(struct ip_thread *t) {
+  if (t->state == IP_TS_READY && t->pos > t->end && !t->sig_depth && !t->in_flush &&
+      atomic_load(&ip_st.init_state) == 1)
+    ip_thread_flush(t, 0);
+}
+
+int ip_thread_ensure(void) {
+  struct ip_thread *t = &ip_tls;
+  if (t->state == IP_TS_READY)
+    return 0;
+  if (t->state == IP_TS_DEAD || atomic_load(&ip_st.init_state) != 1 || thread_setup(t) != 0) {
+    t->pos = t->end = NULL;
+    t->tr_src = &ip_zero_head;
+    t->pmu_page = (void *)&ip_dummy_page;
+    return -1;
   }
-  ip_thread_flush(t, 0);
-  return t->pos;
+  return 0;
 }
 
 /* Writes [buf+skip, pos) and makes room.  Events appended by signal handlers
