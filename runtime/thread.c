@@ -123,11 +123,29 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
   size_t n = stop > from ? (size_t)(stop - from) : 0;
   if (n && atomic_load(&ip_st.init_state) == 1)
     ip_encode_and_write(t, from, n, in_signal);
-  struct ip_event *now = t->pos > t->hard_end ? t->hard_end : t->pos;
-  size_t extra = now > stop ? (size_t)(now - stop) : 0;
-  memmove(t->buf, stop, extra * sizeof *stop);
-  memset(t->buf + extra, 0, (size_t)(stop - t->buf) * sizeof *stop);
-  t->pos = t->buf + extra;
+  /* Keep the events signal handlers appended (at stop and after) while the
+   * batch was written: move them to the front and reset pos - with a
+   * compare-and-swap, because a handler may append again at any moment; if
+   * one did, pos moved and we copy again.  Handlers now append behind the
+   * moved events, never inside [stop, now), which is cleared last. */
+  struct ip_event *raw, *now;
+  size_t extra;
+  for (;;) {
+    raw = t->pos;
+    now = raw > t->hard_end ? t->hard_end : raw;
+    extra = now > stop ? (size_t)(now - stop) : 0;
+    memmove(t->buf, stop, extra * sizeof *stop);
+    if (t->buf + extra < stop)
+      memset(t->buf + extra, 0, (size_t)(stop - (t->buf + extra)) * sizeof *stop);
+    if (__atomic_compare_exchange_n(&t->pos, &raw, t->buf + extra, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+      break;
+  }
+  /* The moved events' old copies, which a fatal-signal flush must not take
+   * for new events - unless the front now reaches them (a nearly empty
+   * buffer), where handlers may be appending already. */
+  if (now > stop && t->buf + extra <= stop)
+    memset(stop, 0, (size_t)(now - stop) * sizeof *stop);
   t->skip = 0;
   uint64_t g1 = ip_tick();
   if (n && atomic_load(&ip_st.init_state) == 1)
