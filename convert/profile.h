@@ -36,6 +36,9 @@ typedef struct ip_repairs {
   uint64_t closed_at_end; /* frames still open when the thread's events ended */
   uint64_t unmatched;     /* exits with no matching frame, ignored */
   uint64_t clock_back;    /* timestamps earlier than the previous one, clamped to 0 */
+  uint64_t unwound;       /* not a repair: call-site frames (library calls) an enclosing
+                             function's exit closed - an exception thrown through or by a
+                             library call (every `throw` calls __cxa_throw, which never returns) */
 } ip_repairs;
 
 typedef struct ip_module {

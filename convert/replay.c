@@ -111,14 +111,21 @@ static int pop_to(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn) {
     return -1;
   }
   while (ts->depth > k) {
+    const ip_frame *top = &ts->stack[ts->depth - 1];
+    if (top->from_call && !top->merged)
+      th->rep.unwound++; /* a library call left by unwinding: expected, not a repair */
+    else
+      th->rep.popped++;
     pop(f, ts, th);
-    th->rep.popped++;
   }
   return pop(f, ts, th);
 }
 
 /* Attributes one interval of raw ticks ending at the current event. */
-static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional) {
+/* `probe`: the interval ends at a probe (whose cost it holds), not at a
+ * sample, which the runtime's timer signal takes between probes. */
+static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional,
+                     int probe) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;
   if (ts->pending_gap) {
@@ -128,7 +135,8 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
     raw -= g;
   }
   uint64_t x = raw << IP_FX;
-  x = x > f->cost_fx ? x - f->cost_fx : 0;
+  if (probe)
+    x = x > f->cost_fx ? x - f->cost_fx : 0;
   ts->comp_fx += x;
   /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
   uint64_t now = (uint64_t)(((unsigned __int128)ts->comp_fx * f->ns_per_tick_fx +
@@ -241,7 +249,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     if (ts->paused || (skip && i == 0))
       ts->pending_gap = 0;
     else
-      interval(f, ts, th, raw, (int)(d & 1));
+      interval(f, ts, th, raw, (int)(d & 1),
+               (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE);
     event(f, ts, th, b->code[i]);
   }
   ts->hwm = hwm;

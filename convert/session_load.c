@@ -256,6 +256,7 @@ static void add_repairs(ip_repairs *to, const ip_repairs *r) {
   to->closed_at_end += r->closed_at_end;
   to->unmatched += r->unmatched;
   to->clock_back += r->clock_back;
+  to->unwound += r->unwound;
 }
 
 static void sum_totals(ip_session *s) {

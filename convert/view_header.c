@@ -72,6 +72,11 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
           (unsigned long long)s->repairs, (unsigned long long)s->rep.popped,
           (unsigned long long)s->rep.closed_at_end, (unsigned long long)s->rep.unmatched,
           (unsigned long long)s->rep.clock_back);
+  if (s->rep.unwound)
+    fprintf(out,
+            "unwinding:    %llu library call(s) left by an exception (closed at the exit of "
+            "the function that caught or passed it on)\n",
+            (unsigned long long)s->rep.unwound);
   if (o->samples)
     fprintf(out,
             "samples:      %llu (%llu outside instrumented code, counted in the total only; %llu "

@@ -272,6 +272,52 @@ START_TEST(samples_values) {
 }
 END_TEST
 
+/* A sample is not a probe: the interval that ends at it keeps its full
+ * length; the probe cost comes off the interval that ends at the next probe. */
+START_TEST(sample_intervals_keep_probe_cost) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 10);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 100, 0, TG_SAMPLE, 0); /* 100: no probe cost in it */
+  tg_ev(&b, 200, 0, TG_EXIT, F_MAIN); /* 100 - 10 = 90 */
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "main"), 190, 190, 190, 190);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* A library call left open by an exception (CALL with no RET, closed by the
+ * enclosing function's EXIT from its landing pad) is unwinding, not a
+ * repair; an instrumented frame skipped the same way is a repair. */
+START_TEST(unwound_call_sites_are_not_repairs) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 10, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 20, 0, TG_CALL, F_WRITEFILE); /* throws: no RET */
+  tg_ev(&b, 50, 0, TG_EXIT, F_FOO);       /* foo's landing pad */
+  tg_ev(&b, 60, 0, TG_ENTER, F_BAR);
+  tg_ev(&b, 70, 0, TG_ENTER, F_REC);      /* rec longjmps out: no EXIT */
+  tg_ev(&b, 90, 0, TG_EXIT, F_BAR);
+  tg_ev(&b, 100, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  ck_assert_uint_eq(s.rep.unwound, 1);
+  ck_assert_uint_eq(s.rep.popped, 1);
+  ck_assert_uint_eq(s.repairs, 1);
+  fx_assert_values(fx_func(&s, "WriteFile"), 30, 30, 30, 30);
+  fx_assert_values(fx_func(&s, "foo"), 40, 10, 40, 10);
+  ip_session_free(&s);
+}
+END_TEST
+
 /* Timestamps that go backwards (a probe in a signal handler) clamp to 0 and
  * the time is counted once; PAUSE..RESUME is not attributed; a missing batch
  * is reported and the interval across it dropped. */
@@ -452,6 +498,8 @@ int main(void) {
   tcase_add_test(tc, missing_exit_repairs);
   tcase_add_test(tc, compensation_arithmetic);
   tcase_add_test(tc, samples_values);
+  tcase_add_test(tc, sample_intervals_keep_probe_cost);
+  tcase_add_test(tc, unwound_call_sites_are_not_repairs);
   tcase_add_test(tc, clock_back_pause_and_lost_batch);
   tcase_add_test(tc, threads_and_processes_summed);
   tcase_add_test(tc, module_level_values);
