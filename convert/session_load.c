@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "loader.h"
 #include "trace_paths.h"
 #include "trace_reader.h"
@@ -241,16 +242,6 @@ static int session_start(ip_session *s, const ip_paths *files, const ip_load_opt
   return 0;
 }
 
-static void add_values(ip_values *to, const ip_values *v) {
-  to->calls += v->calls;
-  to->el_incl += v->el_incl;
-  to->el_excl += v->el_excl;
-  to->app_incl += v->app_incl;
-  to->app_excl += v->app_excl;
-  to->smp_incl += v->smp_incl;
-  to->smp_excl += v->smp_excl;
-}
-
 static void add_repairs(ip_repairs *to, const ip_repairs *r) {
   to->popped += r->popped;
   to->closed_at_end += r->closed_at_end;
@@ -263,7 +254,7 @@ static void sum_totals(ip_session *s) {
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
     ip_process *p = &s->processes[th->process];
-    add_values(&p->total, &th->total);
+    ip_values_add(&p->total, &th->total);
     p->events += th->events;
     p->batches += th->batches;
     p->batches_lost += th->batches_lost;
@@ -275,7 +266,7 @@ static void sum_totals(ip_session *s) {
   }
   for (size_t i = 0; i < s->n_processes; i++) {
     const ip_process *p = &s->processes[i];
-    add_values(&s->total, &p->total);
+    ip_values_add(&s->total, &p->total);
     s->events += p->events;
     s->repairs += p->repairs;
     s->batches_lost += p->batches_lost;

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "rt.h"
+#include "trace_frame.h"
 
 static uint32_t code_of(uint64_t arg, int in_signal) {
   unsigned kind = (unsigned)(arg & 7);
@@ -56,24 +57,6 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
   return c->gid[h] << 3 | file_kind;
 }
 
-static inline uint8_t *put_varint(uint8_t *out, uint64_t v) {
-  while (v >= 0x80) {
-    *out++ = (uint8_t)(v | 0x80);
-    v >>= 7;
-  }
-  *out++ = (uint8_t)v;
-  return out;
-}
-
-static size_t varint_len(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    n++;
-  }
-  return n;
-}
-
 /* Field tags of the messages written here (proto/inclprof.proto). */
 #define TAG(field, wire) ((uint8_t)((field) << 3 | (wire)))
 enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
@@ -104,36 +87,36 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
      * predecessor: it happened at the same instant as far as we can tell. */
     if (tick < prev)
       tick = prev;
-    dp = put_varint(dp, (tick - prev) << 1 | ev[i].tick >> 63);
+    dp = ip_put_varint(dp, (tick - prev) << 1 | ev[i].tick >> 63);
     prev = tick;
-    cp = put_varint(cp, cached_code(&cache, ev[i].arg, in_signal));
+    cp = ip_put_varint(cp, cached_code(&cache, ev[i].arg, in_signal));
   }
   size_t dt_len = (size_t)(dp - dt_start), code_len = (size_t)(cp - code_start);
   /* Pack: dt bytes stay put; the code field (tag, length, bytes) follows them. */
-  dp = put_varint(dp, TAG(5, WIRE_LEN)); /* one byte */
-  dp = put_varint(dp, code_len);
+  dp = ip_put_varint(dp, TAG(5, WIRE_LEN)); /* one byte */
+  dp = ip_put_varint(dp, code_len);
   memmove(dp, code_start, code_len);
   uint8_t *end = dp + code_len;
 
   uint32_t tid = t->tid;
   uint64_t seq = t->seq++;
-  size_t batch_len = 1 + varint_len(tid) + 1 + varint_len(seq) + 1 + varint_len(base) + 1 +
-                     varint_len(dt_len) + (size_t)(end - dt_start);
-  size_t record_len = 1 + varint_len(batch_len) + batch_len;
-  size_t head_len = varint_len(record_len) + (record_len - (size_t)(end - dt_start));
+  size_t batch_len = 1 + ip_varint_len(tid) + 1 + ip_varint_len(seq) + 1 + ip_varint_len(base) + 1 +
+                     ip_varint_len(dt_len) + (size_t)(end - dt_start);
+  size_t record_len = 1 + ip_varint_len(batch_len) + batch_len;
+  size_t head_len = ip_varint_len(record_len) + (record_len - (size_t)(end - dt_start));
   uint8_t *frame = dt_start - head_len, *h = frame;
-  h = put_varint(h, record_len);
+  h = ip_put_varint(h, record_len);
   uint8_t *record = h;
-  h = put_varint(h, TAG(6, WIRE_LEN)); /* Record.events */
-  h = put_varint(h, batch_len);
-  h = put_varint(h, TAG(1, WIRE_VARINT));
-  h = put_varint(h, tid);
-  h = put_varint(h, TAG(2, WIRE_VARINT));
-  h = put_varint(h, seq);
-  h = put_varint(h, TAG(3, WIRE_VARINT));
-  h = put_varint(h, base);
-  h = put_varint(h, TAG(4, WIRE_LEN));
-  put_varint(h, dt_len); /* ends exactly at dt_start */
+  h = ip_put_varint(h, TAG(6, WIRE_LEN)); /* Record.events */
+  h = ip_put_varint(h, batch_len);
+  h = ip_put_varint(h, TAG(1, WIRE_VARINT));
+  h = ip_put_varint(h, tid);
+  h = ip_put_varint(h, TAG(2, WIRE_VARINT));
+  h = ip_put_varint(h, seq);
+  h = ip_put_varint(h, TAG(3, WIRE_VARINT));
+  h = ip_put_varint(h, base);
+  h = ip_put_varint(h, TAG(4, WIRE_LEN));
+  ip_put_varint(h, dt_len); /* ends exactly at dt_start */
   uint32_t crc = (uint32_t)crc32(0L, record, (uInt)record_len);
   for (int i = 0; i < 4; i++)
     *end++ = (uint8_t)(crc >> (8 * i));

@@ -15,33 +15,14 @@ void ip_frame_preamble(uint8_t out[IP_TRACE_PREAMBLE_LEN]) {
   out[11] = (uint8_t)(IP_FORMAT_MINOR >> 8);
 }
 
-static size_t varint_len(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    n++;
-  }
-  return n;
-}
-
-static size_t put_varint(uint64_t v, uint8_t *out) {
-  size_t n = 0;
-  while (v >= 0x80) {
-    out[n++] = (uint8_t)(v | 0x80);
-    v >>= 7;
-  }
-  out[n++] = (uint8_t)v;
-  return n;
-}
-
 size_t ip_frame_max_size(const Inclprof__Record *rec) {
   size_t body = inclprof__record__get_packed_size(rec);
-  return varint_len(body) + body + 4;
+  return ip_varint_len(body) + body + 4;
 }
 
 size_t ip_frame_encode(const Inclprof__Record *rec, uint8_t *out) {
   size_t body = inclprof__record__get_packed_size(rec);
-  size_t n = put_varint(body, out);
+  size_t n = (size_t)(ip_put_varint(out, body) - out);
   size_t packed = inclprof__record__pack(rec, out + n);
   uint32_t crc = (uint32_t)crc32(0L, out + n, (uInt)packed);
   n += packed;

@@ -17,6 +17,26 @@
 #define IP_FORMAT_MAJOR 1u
 #define IP_FORMAT_MINOR 0u
 
+/* Bytes of v as a protobuf varint. */
+static inline size_t ip_varint_len(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    n++;
+  }
+  return n;
+}
+
+/* Writes v as a protobuf varint at out; returns the byte after it. */
+static inline uint8_t *ip_put_varint(uint8_t *out, uint64_t v) {
+  while (v >= 0x80) {
+    *out++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *out++ = (uint8_t)v;
+  return out;
+}
+
 /* Writes the 12-byte preamble into out. */
 void ip_frame_preamble(uint8_t out[IP_TRACE_PREAMBLE_LEN]);
 
