@@ -80,6 +80,10 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   uint64_t base = ev[0].tick & ~IP_T_BIT, prev = base;
   struct code_cache cache;
   memset(cache.key, 0, sizeof cache.key);
+  /* Consecutive events often name the same function (a leaf's ENTER and
+   * EXIT, recursion): compare with the previous one before hashing. */
+  uint64_t last_desc = 0;
+  uint32_t last_gid = 0;
   for (size_t i = 0; i < n; i++) {
     uint64_t tick = ev[i].tick & ~IP_T_BIT;
     /* An event written from a signal handler that interrupted a probe
@@ -89,7 +93,18 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
       tick = prev;
     dp = ip_put_varint(dp, (tick - prev) << 1 | ev[i].tick >> 63);
     prev = tick;
-    cp = ip_put_varint(cp, cached_code(&cache, ev[i].arg, in_signal));
+    uint64_t arg = ev[i].arg;
+    uint32_t kind = (uint32_t)(arg & 7), code;
+    if (kind <= IP_K_RET) {
+      if ((arg & ~7ull) != last_desc) {
+        last_desc = arg & ~7ull;
+        last_gid = cached_code(&cache, last_desc, in_signal) >> 3;
+      }
+      code = last_gid << 3 | kind;
+    } else {
+      code = cached_code(&cache, arg, in_signal);
+    }
+    cp = ip_put_varint(cp, code);
   }
   size_t dt_len = (size_t)(dp - dt_start), code_len = (size_t)(cp - code_start);
   /* Pack: dt bytes stay put; the code field (tag, length, bytes) follows them. */
