@@ -36,6 +36,7 @@ FUZZ_SECONDS ?= 60
 # The loader and replay: ip_session_load and what it calls.
 FUZZ_SRCS := convert/session_load.c convert/replay.c convert/thread_sums.c convert/session_tables.c \
              convert/u64map.c convert/must_alloc.c convert/trace_paths.c convert/trace_reader.c \
+             convert/batch_decode.c convert/aggregate.c \
              $(B)/gen/inclprof.pb-c.c runtime/trace_frame.c
 FUZZ_CLANG := $(shell for c in clang-14 clang; do command -v $$c >/dev/null 2>&1 && \
                 echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \

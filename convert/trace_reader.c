@@ -11,6 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "batch_decode.h"
 #include "trace_frame.h"
 
 /* Largest record we accept: far above anything the runtime writes (a batch
@@ -26,7 +27,8 @@ struct ip_reader {
   char damage_msg[256]; /* repeated by every call after the damage */
   uint8_t *buf;
   size_t cap;
-  Inclprof__Record *rec;
+  Inclprof__Record *rec;  /* the current record: protobuf-c's, or &batch.rec */
+  ip_batch_buf batch;     /* event batches, decoded in one pass into reused arrays */
 };
 
 static void say(char *err, size_t errlen, const char *fmt, ...) {
@@ -78,16 +80,16 @@ ip_reader *ip_reader_open(const char *path, char *err, size_t errlen) {
   }
   r->f = f;
   r->path = p;
+  ip_batch_buf_init(&r->batch);
   r->offset = IP_TRACE_PREAMBLE_LEN;
   r->minor = pre[10] | (unsigned)pre[11] << 8;
   return r;
 }
 
 static void drop_record(ip_reader *r) {
-  if (r->rec) {
+  if (r->rec && r->rec != &r->batch.rec)
     inclprof__record__free_unpacked(r->rec, NULL);
-    r->rec = NULL;
-  }
+  r->rec = NULL;
 }
 
 static int damage(ip_reader *r, uint64_t at, char *err, size_t errlen, const char *what) {
@@ -139,7 +141,10 @@ static int read_frame(ip_reader *r, char *err, size_t errlen) {
                   (uint32_t)r->buf[len + 2] << 16 | (uint32_t)r->buf[len + 3] << 24;
   if ((uint32_t)crc32(0L, r->buf, (uInt)len) != want)
     return damage(r, start, err, errlen, "crc mismatch (corrupted record)");
-  r->rec = inclprof__record__unpack(NULL, (size_t)len, r->buf);
+  int fast = ip_batch_decode(&r->batch, r->buf, (size_t)len);
+  if (fast < 0)
+    return damage(r, start, err, errlen, "out of memory");
+  r->rec = fast ? &r->batch.rec : inclprof__record__unpack(NULL, (size_t)len, r->buf);
   if (!r->rec)
     return damage(r, start, err, errlen, "undecodable record");
   r->offset = start + (uint64_t)nbytes + need;
@@ -168,6 +173,7 @@ void ip_reader_close(ip_reader *r) {
   if (!r)
     return;
   drop_record(r);
+  ip_batch_buf_free(&r->batch);
   fclose(r->f);
   free(r->buf);
   free(r->path);

@@ -1,0 +1,130 @@
+/* test_convert_batch_decode.c - the one-pass EventBatch decoder agrees with
+ * protobuf-c on random batches, reuses its arrays, and hands everything it
+ * does not handle (other records, unknown fields, unpacked arrays, damage)
+ * back to protobuf-c instead of guessing. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch_decode.h"
+
+static size_t pack_batch(const Inclprof__EventBatch *e, uint8_t **out) {
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_EVENTS;
+  rec.events = (Inclprof__EventBatch *)e;
+  size_t n = inclprof__record__get_packed_size(&rec);
+  *out = malloc(n + 16);
+  ck_assert_ptr_nonnull(*out);
+  return inclprof__record__pack(&rec, *out);
+}
+
+static uint64_t rnd(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+START_TEST(agrees_with_protobuf_c) {
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  ip_batch_buf b;
+  ip_batch_buf_init(&b);
+  for (int round = 0; round < 200; round++) {
+    size_t n = rnd(&seed) % 5000;
+    uint64_t *dt = malloc((n + 1) * sizeof *dt);
+    uint32_t *code = malloc((n + 1) * sizeof *code);
+    for (size_t i = 0; i < n; i++) {
+      int bits = (int)(rnd(&seed) % 64);
+      dt[i] = rnd(&seed) >> bits; /* from 1 to 10 varint bytes */
+      code[i] = (uint32_t)(rnd(&seed) >> (32 + rnd(&seed) % 32));
+    }
+    Inclprof__EventBatch e = INCLPROF__EVENT_BATCH__INIT;
+    e.tid = (uint32_t)rnd(&seed);
+    e.seq = rnd(&seed) >> (rnd(&seed) % 64);
+    e.base_tick = rnd(&seed);
+    e.n_dt = e.n_code = n;
+    e.dt = dt;
+    e.code = code;
+    uint8_t *buf;
+    size_t len = pack_batch(&e, &buf);
+    ck_assert_int_eq(ip_batch_decode(&b, buf, len), 1);
+    Inclprof__Record *ref = inclprof__record__unpack(NULL, len, buf);
+    ck_assert_ptr_nonnull(ref);
+    const Inclprof__EventBatch *got = b.rec.events, *want = ref->events;
+    ck_assert_int_eq(b.rec.body_case, INCLPROF__RECORD__BODY_EVENTS);
+    ck_assert_uint_eq(got->tid, want->tid);
+    ck_assert_uint_eq(got->seq, want->seq);
+    ck_assert_uint_eq(got->base_tick, want->base_tick);
+    ck_assert_uint_eq(got->n_dt, want->n_dt);
+    ck_assert_uint_eq(got->n_code, want->n_code);
+    ck_assert(n == 0 || !memcmp(got->dt, want->dt, n * sizeof *dt));
+    ck_assert(n == 0 || !memcmp(got->code, want->code, n * sizeof *code));
+    inclprof__record__free_unpacked(ref, NULL);
+    free(buf);
+    free(dt);
+    free(code);
+  }
+  ip_batch_buf_free(&b);
+}
+END_TEST
+
+START_TEST(leaves_the_rest_to_protobuf_c) {
+  ip_batch_buf b;
+  ip_batch_buf_init(&b);
+  uint64_t dt[3] = {1, 300, 5};
+  uint32_t code[3] = {8, 9, 16};
+  Inclprof__EventBatch e = INCLPROF__EVENT_BATCH__INIT;
+  e.tid = 7;
+  e.seq = 1;
+  e.base_tick = 1000;
+  e.n_dt = e.n_code = 3;
+  e.dt = dt;
+  e.code = code;
+  uint8_t *buf;
+  size_t len = pack_batch(&e, &buf);
+  ck_assert_int_eq(ip_batch_decode(&b, buf, len), 1);
+  /* every cut is either refused or (never) mis-read as a complete batch */
+  for (size_t cut = 0; cut < len; cut++)
+    ck_assert_int_eq(ip_batch_decode(&b, buf, cut), 0);
+  /* an unknown field appended to the batch (a newer minor version) */
+  uint8_t *more = malloc(len + 2);
+  memcpy(more, buf, len);
+  more[1] = (uint8_t)(buf[1] + 2); /* the batch's length (one byte here) */
+  more[len] = 15u << 3; /* field 15, varint */
+  more[len + 1] = 42;
+  ck_assert_int_eq(ip_batch_decode(&b, more, len + 2), 0);
+  Inclprof__Record *r = inclprof__record__unpack(NULL, len + 2, more);
+  ck_assert_ptr_nonnull(r); /* protobuf-c keeps it, with the field skipped */
+  ck_assert_uint_eq(r->events->n_dt, 3);
+  inclprof__record__free_unpacked(r, NULL);
+  /* another record type */
+  Inclprof__Thread th = INCLPROF__THREAD__INIT;
+  th.tid = 3;
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_THREAD;
+  rec.thread = &th;
+  uint8_t tb[64];
+  size_t tl = inclprof__record__pack(&rec, tb);
+  ck_assert_int_eq(ip_batch_decode(&b, tb, tl), 0);
+  /* a batch without its required base_tick: refused by both */
+  static const uint8_t no_base[] = {6u << 3 | 2, 4, 1u << 3, 7, 2u << 3, 1};
+  ck_assert_int_eq(ip_batch_decode(&b, no_base, sizeof no_base), 0);
+  ck_assert_ptr_null(inclprof__record__unpack(NULL, sizeof no_base, no_base));
+  free(more);
+  free(buf);
+  ip_batch_buf_free(&b);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("batch_decode");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, agrees_with_protobuf_c);
+  tcase_add_test(tc, leaves_the_rest_to_protobuf_c);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
