@@ -24,28 +24,47 @@ static inline int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
   return 0;
 }
 
-/* Decodes a packed array of varints into *arr (grown as needed); returns the
- * element count, or -1 (malformed: let protobuf-c decide), -2 (no memory). */
-static long packed(const uint8_t *p, const uint8_t *end, void **arr, size_t *cap, int wide) {
+/* Makes *arr hold at least `most` elements of `size` bytes; 0 if out of memory. */
+static int reserve(void **arr, size_t *cap, size_t most, size_t size) {
+  if (most <= *cap)
+    return 1;
+  void *a = realloc(*arr, most * size);
+  if (!a)
+    return 0;
+  *arr = a;
+  *cap = most;
+  return 1;
+}
+
+/* Decodes the packed varints p[0..end) into arr (room for one element per
+ * byte: a varint has at least one); returns the count, or -1 when malformed
+ * (protobuf-c then decides) - also when a value does not fit 32 bits
+ * (narrow arrays). */
+static long packed_u64(const uint8_t *p, const uint8_t *end, uint64_t *arr) {
+  size_t n = 0;
+  while (p < end) {
+    if (*p < 0x80) {
+      arr[n++] = *p++;
+      continue;
+    }
+    if (!get_varint(&p, end, &arr[n]))
+      return -1;
+    n++;
+  }
+  return (long)n;
+}
+
+static long packed_u32(const uint8_t *p, const uint8_t *end, uint32_t *arr) {
   size_t n = 0;
   while (p < end) {
     uint64_t v;
-    if (!get_varint(&p, end, &v))
-      return -1;
-    if (n == *cap) {
-      size_t ncap = *cap ? *cap * 2 : 4096;
-      void *a = realloc(*arr, ncap * (wide ? sizeof(uint64_t) : sizeof(uint32_t)));
-      if (!a)
-        return -2;
-      *arr = a;
-      *cap = ncap;
+    if (*p < 0x80) {
+      arr[n++] = *p++;
+      continue;
     }
-    if (wide)
-      ((uint64_t *)*arr)[n++] = v;
-    else if (v > UINT32_MAX)
+    if (!get_varint(&p, end, &v) || v > UINT32_MAX)
       return -1;
-    else
-      ((uint32_t *)*arr)[n++] = (uint32_t)v;
+    arr[n++] = (uint32_t)v;
   }
   return (long)n;
 }
@@ -105,10 +124,18 @@ int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
       int is_dt = tag == KEY(4, LEN);
       if ((is_dt ? e->n_dt : e->n_code) != 0) /* a repeated field split in parts */
         return 0;
-      long got = is_dt ? packed(p, p + n, (void **)&e->dt, &b->cap_dt, 1)
-                       : packed(p, p + n, (void **)&e->code, &b->cap_code, 0);
+      long got;
+      if (is_dt) {
+        if (!reserve((void **)&e->dt, &b->cap_dt, (size_t)n, sizeof *e->dt))
+          return -1;
+        got = packed_u64(p, p + n, e->dt);
+      } else {
+        if (!reserve((void **)&e->code, &b->cap_code, (size_t)n, sizeof *e->code))
+          return -1;
+        got = packed_u32(p, p + n, e->code);
+      }
       if (got < 0)
-        return got == -2 ? -1 : 0;
+        return 0;
       if (is_dt)
         e->n_dt = (size_t)got;
       else
