@@ -1,6 +1,6 @@
 # Makefile - the one entry point: build, test, benchmark, demo, install inclprof.
 #   make            build into $(B)/ (runtime, command, plugin)
-#   make check      cppcheck, unit + integration tests, then the unit tests again under ASan+UBSan
+#   make check      cppcheck, unit + integration tests, then unit and converter tests under ASan+UBSan
 #   make lint       cppcheck over every C file
 #   make bench      benchmarks (report figures; nothing is asserted)
 #   make demo       build, profile examples/, print the report, write demo-out/
@@ -78,9 +78,19 @@ lint: $(B)/gen/inclprof.pb-c.h
 	  -DPROTOBUF_C_MIN_COMPILER_VERSION=1000000 -I$(B)/gen -Iruntime -Iconvert -Iplugin \
 	  $(CPPCHECK_SRCS) && echo "cppcheck: no warnings"
 
+# The unit tests, then the converter's and exports' integration tests, with
+# everything built under AddressSanitizer + UBSan in $(B)/san.  The sanitized
+# command records with the ordinary runtime (an ASan-built runtime cannot be
+# preloaded into programs that are not built with ASan themselves).
 check-san:
 	@echo "== unit tests under AddressSanitizer + UBSan ($(B)/san)"
-	@$(MAKE) --no-print-directory -j$(NPROC) B=$(B)/san SAN=1 OPT=-O1 check-unit
+	@$(MAKE) --no-print-directory -j$(NPROC) B=$(B)/san SAN=1 OPT=-O1 check-unit $(B)/san/inclprof
+	@mkdir -p $(B)/sancmd && cp $(B)/san/inclprof $(B)/sancmd/inclprof
+	@ln -sf $(abspath $(B))/libinclprof.so $(B)/sancmd/libinclprof.so
+	@echo "== converter and export integration tests with the sanitized inclprof"
+	@INCLPROF=$(abspath $(B)/sancmd/inclprof) INCLPROF_PLUGIN=$(abspath $(B)/inclprof.so) \
+	  INCLPROF_LIBDIR=$(abspath $(B)) INCLPROF_SRC=$(abspath .) \
+	  sh tests/run-integration.sh tests/integration/convert_*.sh tests/integration/export_*.sh
 
 clean:
 	rm -rf $(B) demo-out bench/out
