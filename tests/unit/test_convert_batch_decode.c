@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "batch_decode.h"
+#include "check_main.h"
 
 static size_t pack_batch(const Inclprof__EventBatch *e, uint8_t **out) {
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
@@ -122,9 +123,5 @@ int main(void) {
   tcase_add_test(tc, agrees_with_protobuf_c);
   tcase_add_test(tc, leaves_the_rest_to_protobuf_c);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return ip_check_run(s);
 }

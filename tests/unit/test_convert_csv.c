@@ -5,6 +5,7 @@
 #include "export_csv.h"
 #include "text_table.h"
 #include "views.h"
+#include "check_main.h"
 
 #define CPP_NAME "std::map<int, \"q\">::at(int const&)"
 
@@ -164,9 +165,5 @@ int main(void) {
   tcase_add_test(tc, units_and_parsing);
   tcase_add_test(tc, table_view_sorted_with_percentages);
   suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return ip_check_run(su);
 }

@@ -4,6 +4,7 @@
  * truncations, insertions, deletions.  Every load must either fail cleanly
  * or produce values that keep the reference texts' invariants. */
 #include "convert_fixture.h"
+#include "check_main.h"
 
 #define MUTATIONS 3000
 
@@ -202,9 +203,5 @@ int main(void) {
   tcase_add_test(tc, random_mutations_never_crash);
   tcase_add_test(tc, truncation_keeps_the_records_before_it);
   suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return ip_check_run(su);
 }

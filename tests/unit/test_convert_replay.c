@@ -3,6 +3,7 @@
  * elapsed/application, percentages, recursion, call-site frames,
  * compensation, repairs, samples, threads and processes. */
 #include "convert_fixture.h"
+#include "check_main.h"
 
 enum { MOD = 1, F_MAIN = 1, F_FOO, F_BAR, F_WRITEFILE, F_REC };
 
@@ -505,9 +506,5 @@ int main(void) {
   tcase_add_test(tc, module_level_values);
   tcase_add_test(tc, call_visitor_sees_nested_calls);
   suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return ip_check_run(su);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "export_options.h"
+#include "check_main.h"
 
 static ip_export_opts o;
 static char err[256];
@@ -145,9 +146,5 @@ int main(void) {
   tcase_add_test(tc, errors);
   tcase_add_test(tc, thread_selection);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return ip_check_run(s);
 }

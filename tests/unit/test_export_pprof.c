@@ -11,6 +11,7 @@
 #include "export_pprof.h"
 #include "profile.pb-c.h"
 #include "test_export_fixture.h"
+#include "check_main.h"
 
 static ip_session sess;
 static ip_export_opts opts;
@@ -259,9 +260,5 @@ int main(void) {
   tcase_add_test(tc, thread_labels_and_merging);
   tcase_add_test(tc, thread_filter);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return ip_check_run(s);
 }

@@ -13,6 +13,7 @@
 #include "export_folded.h"
 #include "export_json.h"
 #include "test_export_fixture.h"
+#include "check_main.h"
 
 static ip_session sess;
 static ip_export_opts opts;
@@ -301,9 +302,5 @@ int main(void) {
   tcase_add_test(tc, chrome_bounds);
   tcase_add_test(tc, json_strings);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return ip_check_run(s);
 }

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check_main.h"
 
 START_TEST(fnv1a_matches_reference_values)
 {
@@ -66,9 +67,5 @@ int main(void)
   tcase_add_test(tc, function_id_hashes_name_nul_file);
   tcase_add_test(tc, callee_id_hashes_the_name_alone);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return ip_check_run(s);
 }

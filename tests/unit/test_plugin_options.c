@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "check_main.h"
 
 static struct ip_config cfg;
 static char err[1024];
@@ -240,9 +241,5 @@ int main(void)
   tcase_add_test(tc, filter_file_rules_and_comments);
   tcase_add_test(tc, filter_file_errors_name_file_and_line);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return ip_check_run(s);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rt.h"
+#include "check_main.h"
 
 #define NONE INCLPROF__TRANSITION_MODE__TRANSITIONS_NONE
 #define KEV INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS
@@ -94,9 +95,5 @@ int main(void) {
   tcase_add_test(tc, tracepoint_id_is_read_from_the_first_usable_path);
   tcase_add_test(tc, pmu_request_falls_back_cleanly);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return ip_check_run(s);
 }

@@ -10,6 +10,7 @@
 
 #include "trace_frame.h"
 #include "trace_reader.h"
+#include "check_main.h"
 
 #define MAX_RECS 64
 #define MAX_EV 300
@@ -280,9 +281,5 @@ int main(void) {
   tcase_add_test(tc, bad_preambles_are_refused);
   tcase_add_test(tc, huge_length_is_refused);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return ip_check_run(s);
 }
