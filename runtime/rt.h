@@ -73,7 +73,9 @@ struct ip_thread {
   int sample_fd;                     /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
   struct ip_thread *next;            /* global list */
 };
-enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2 };
+/* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
+ * handler that interrupts it is dropped (counted) rather than re-entering. */
+enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2, IP_TS_SETTING_UP = 3 };
 enum { IP_SAMPLER_NONE = 0, IP_SAMPLER_TIMER = 1, IP_SAMPLER_PERF = 2 };
 
 extern __thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;

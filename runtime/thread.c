@@ -94,7 +94,11 @@ int ip_thread_ensure(void) {
   struct ip_thread *t = &ip_tls;
   if (t->state == IP_TS_READY)
     return 0;
-  if (t->state == IP_TS_DEAD || atomic_load(&ip_st.init_state) != 1 || thread_setup(t) != 0) {
+  if (t->state != IP_TS_NEW || atomic_load(&ip_st.init_state) != 1)
+    return -1; /* dead, being set up (we are a signal handler inside it), or no runtime */
+  t->state = IP_TS_SETTING_UP;
+  if (thread_setup(t) != 0) {
+    t->state = IP_TS_NEW;
     t->pos = t->end = NULL;
     t->tr_src = &ip_zero_head;
     t->pmu_page = (void *)&ip_dummy_page;
