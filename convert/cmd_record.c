@@ -7,10 +7,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,6 +68,24 @@ static int set_env(const char *name, const char *value) {
     return -1;
   }
   return 0;
+}
+
+/* Trace files in dir modified at or after `since`: what this run wrote. */
+static int traces_since(const char *dir, time_t since) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  int n = 0;
+  const struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    struct stat st;
+    if (len > 4 && !strcmp(e->d_name + len - 4, ".ipb") &&
+        fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime >= since)
+      n++;
+  }
+  closedir(d);
+  return n;
 }
 
 int cmd_record(int argc, char **argv) {
@@ -135,6 +157,7 @@ int cmd_record(int argc, char **argv) {
   ign.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ign, &old_int);
   sigaction(SIGQUIT, &ign, &old_quit);
+  time_t started = time(NULL);
   pid_t pid = fork();
   if (pid < 0) {
     fprintf(stderr, "inclprof record: cannot fork: %s\n", strerror(errno));
@@ -154,6 +177,14 @@ int cmd_record(int argc, char **argv) {
       return 2;
     }
   int status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
-  fprintf(stderr, "inclprof: trace written to %s/ (status %d)\n", dir, status);
+  int n = traces_since(dir, started);
+  if (n)
+    fprintf(stderr, "inclprof: %d trace file%s written to %s/ (status %d)\n", n, n > 1 ? "s" : "",
+            dir, status);
+  else
+    fprintf(stderr,
+            "inclprof record: no trace was written to %s/: %s ran no code compiled with the "
+            "plugin (status %d)\n",
+            dir, argv[i], status);
   return status;
 }

@@ -67,4 +67,8 @@ check_eq "one file per process" 1 "$(ls out | wc -l)"
 ./abi_driver_bare exit 20 >/dev/null 2>&1
 check_eq "no runtime: program runs, same status" 3 "$?"
 check "no runtime: no trace written" test ! -e inclprof.data
+# record says what it wrote: nothing, for a program without instrumented code.
+"$INCLPROF" record -o plain.data -- /bin/true 2>record.err
+check_eq "record of an uninstrumented program: its status" 0 "$?"
+check "record says no trace was written" grep -q "no trace was written to plain.data/: /bin/true ran no code compiled with the plugin" record.err
 done_testing
