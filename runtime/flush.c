@@ -77,14 +77,27 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   uint8_t *dt_start = t->scratch + HEADER_ROOM;
   uint8_t *code_start = dt_start + n * 10 + 16; /* after the worst-case dt bytes + code's tag/len */
   uint8_t *dp = dt_start, *cp = code_start;
-  uint64_t base = ev[0].tick & ~IP_T_BIT, prev = base;
+  size_t first = 0;
+  while (first < n && ev[first].arg == 0) /* see the loop below */
+    first++;
+  if (first == n)
+    return;
+  uint64_t base = ev[first].tick & ~IP_T_BIT, prev = base;
   struct code_cache cache;
   memset(cache.key, 0, sizeof cache.key);
   /* Consecutive events often name the same function (a leaf's ENTER and
    * EXIT, recursion): compare with the previous one before hashing. */
   uint64_t last_desc = 0;
   uint32_t last_gid = 0;
+  size_t written = 0;
   for (size_t i = 0; i < n; i++) {
+    uint64_t arg = ev[i].arg;
+    /* A slot reserved by a probe that a fatal signal interrupted before it
+     * filled the slot (only a fatal-signal flush can see one): arg 0 is
+     * never an event (it would be the entry of a NULL descriptor). */
+    if (IP_UNLIKELY(arg == 0))
+      continue;
+    written++;
     uint64_t tick = ev[i].tick & ~IP_T_BIT;
     /* An event written from a signal handler that interrupted a probe
      * between its reservation and its clock read is older than its slot's
@@ -93,7 +106,6 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
       tick = prev;
     dp = ip_put_varint(dp, (tick - prev) << 1 | ev[i].tick >> 63);
     prev = tick;
-    uint64_t arg = ev[i].arg;
     uint32_t kind = (uint32_t)(arg & 7), code;
     if (kind <= IP_K_RET) {
       if ((arg & ~7ull) != last_desc) {
@@ -136,6 +148,6 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   for (int i = 0; i < 4; i++)
     *end++ = (uint8_t)(crc >> (8 * i));
   ip_write_frame(frame, (size_t)(end - frame));
-  atomic_fetch_add(&ip_st.events, n);
+  atomic_fetch_add(&ip_st.events, written);
   atomic_fetch_add(&ip_st.batches, 1);
 }
