@@ -11,6 +11,7 @@
 #   callgrind_functions FILE --show=EVENT [--inclusive=yes]
 #                                 "FILE:FUNCTION<TAB>COST" per function
 #   csv_rows FILE COLUMN...       named columns of a CSV export, tab-separated
+#   csv_valid FILE                strict RFC 4180 structure
 #   same_lines DESC FILE1 FILE2   assertion: the same lines in any order
 #   check_every_format            all formats of ./inclprof.data vs the CSV (assertions)
 VIEWERS_DIR=""
@@ -67,6 +68,20 @@ with open(sys.argv[1], newline='') as f:
 PY
 }
 
+# csv_valid FILE - RFC 4180 structure, checked by Python's csv module in
+# strict mode: quoting well formed, every row as many fields as the header.
+csv_valid() {
+  python3 - "$1" <<'PY'
+import csv, sys
+with open(sys.argv[1], newline='') as f:
+    rows = list(csv.reader(f, strict=True))
+width = len(rows[0])
+bad = [i + 1 for i, r in enumerate(rows) if len(r) != width]
+if bad or len(rows) < 2:
+    sys.exit(f"{sys.argv[1]}: rows {bad[:5]} do not have {width} fields" if bad else "no data rows")
+PY
+}
+
 # same_lines DESCRIPTION FILE1 FILE2 - passes when both hold the same lines (any order).
 same_lines() {
   sort "$2" >"$2.sorted"; sort "$3" >"$3.sorted"
@@ -85,6 +100,9 @@ check_every_format() {
   "$INCLPROF" export -f csv --by thread -o by-thread.csv 2>/dev/null
   "$INCLPROF" export -f csv --by process -o by-process.csv 2>/dev/null
   "$INCLPROF" export -f pprof --merge-threads -o merged.pb.gz 2>/dev/null
+  for f in inclprof.csv by-thread.csv by-process.csv; do
+    check "$f: strict RFC 4180, same width on every row" csv_valid "$f"
+  done
   total=$(csv_rows by-process.csv elapsed_inclusive_ns | awk '{ s += $1 } END { print s + 0 }')
   check "the program made calls" test "$total" -gt 0
 
