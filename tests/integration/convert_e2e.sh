@@ -26,9 +26,19 @@ check_eq "fib(10): 177 calls" 177 "$(col fib 5)"
 check_eq "write: 1 call (call-site probe)" 1 "$(col write 5)"
 check_eq "main: 100% elapsed inclusive" 100.000000 "$(col main 10)"
 check_eq "main: 100% application inclusive" 100.000000 "$(col main 12)"
-heavy=$(col heavy 8) light=$(col light 8)
-share=$(awk -v h="$heavy" -v l="$light" 'BEGIN { printf "%.2f", 100 * h / (h + l) }')
-check_near "heavy's share of light+heavy (3:1 work)" 75 "$share" 2
+# The share, as a measurement: the median of three recordings (a 2-core VM
+# lends the other core's noise to whichever function runs at that moment).
+shares=""
+for run in 1 2 3; do
+  if [ $run -gt 1 ]; then
+    rm -rf data && "$INCLPROF" record -o data ./prog >/dev/null 2>&1 &&
+      "$INCLPROF" export --format csv -o out.csv data 2>/dev/null
+  fi
+  shares="$shares $(awk -F, '$1 == "heavy" { h = $8 } $1 == "light" { l = $8 }
+    END { printf "%.2f", 100 * h / (h + l) }' out.csv)"
+done
+share=$(echo $shares | tr ' ' '\n' | sort -n | sed -n 2p)
+check_near "heavy's share of light+heavy (3:1 work; runs:$shares)" 75 "$share" 2
 spin_excl=$(col spin 7) heavy_incl=$(col heavy 6)
 check "spin's exclusive time covers heavy's inclusive" test "$spin_excl" -gt "$heavy_incl"
 # fib's inclusive is its outermost call, not the sum over 177 nested calls
