@@ -131,7 +131,9 @@ tree ip_build_descriptor(uint64_t id, const char *name, const char *pretty, cons
   char vname[32];
   snprintf(vname, sizeof vname, "__inclprof_fn.%u", n_descs);
   tree decl = build_static_var(vname, roots[R_FN_TYPE]);
-  TREE_READONLY(decl) = 1;
+  /* Callee descriptors stay writable: the runtime marks those whose callee
+     turns out to be instrumented (inclprof_fn.runtime_flags). */
+  TREE_READONLY(decl) = !(flags & INCLPROF_FN_CALLEE);
   tree t = roots[R_FN_TYPE];
   vec<constructor_elt, va_gc> *v = NULL;
   CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 0), build_int_cst(uint64_type_node, id));

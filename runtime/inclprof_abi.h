@@ -22,7 +22,10 @@
  *       around a direct call to C:  tu.hooks.call(&desc_C) ... tu.hooks.ret(&desc_C)
  *       around an indirect call:    tu.hooks.call_indirect(target) ... tu.hooks.ret_indirect(target)
  *     (no `ret` after a noreturn call; no call-site probes in functions that
- *     call setjmp or vfork.)
+ *     call setjmp or vfork.)  A call to a function of another TU gets
+ *     call-site probes too (the plugin cannot see that it is instrumented);
+ *     the runtime then marks the callee descriptor and its call/ret hooks
+ *     return at once, leaving the callee's own entry/exit probes.
  */
 #ifndef INCLPROF_ABI_H
 #define INCLPROF_ABI_H
@@ -41,6 +44,11 @@ extern "C" {
 #define INCLPROF_FN_LOCAL        0x4u /* not TREE_PUBLIC (static / anonymous namespace) */
 #define INCLPROF_FN_HAS_LOOPS    0x8u /* kept despite min-size because it has loops */
 
+/* inclprof_fn.runtime_flags, written by the runtime (callee descriptors only,
+ * which the plugin therefore keeps in writable memory) */
+#define INCLPROF_RT_CALLEE_INSTRUMENTED 0x1u /* the callee has entry/exit probes of its
+                                               own: its call-site probes record nothing */
+
 /* One per instrumented function or per call-site callee.  8-byte aligned
  * (the runtime uses the three low bits of its address as tags). */
 struct inclprof_fn {
@@ -52,7 +60,7 @@ struct inclprof_fn {
   uint32_t line;        /* DECL_SOURCE_LINE, 0 for callees */
   uint32_t size;        /* estimated GIMPLE instructions, 0 for callees */
   uint32_t flags;       /* INCLPROF_FN_* */
-  uint32_t reserved;    /* 0 */
+  uint32_t runtime_flags; /* 0; INCLPROF_RT_* set by the runtime */
   const void *addr;     /* address of the function (callees: NULL) */
 };
 

@@ -62,10 +62,12 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode)
     record(DESC(fn, IP_K_EXIT), mode);                                                   \
   }                                                                                               \
   IP_RT_TEXT static void call_##suffix(const struct inclprof_fn *fn) {                            \
-    record(DESC(fn, IP_K_CALL), mode);                                                   \
+    if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                   \
+      record(DESC(fn, IP_K_CALL), mode);                                                          \
   }                                                                                               \
   IP_RT_TEXT static void ret_##suffix(const struct inclprof_fn *fn) {                             \
-    record(DESC(fn, IP_K_RET), mode);                                                    \
+    if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                   \
+      record(DESC(fn, IP_K_RET), mode);                                                           \
   }                                                                                               \
   IP_RT_TEXT static void calli_##suffix(const void *target) {                                     \
     record(ADDR(target, IP_K_CALL_IND), mode);                                           \

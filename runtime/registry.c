@@ -176,6 +176,80 @@ static void set_hooks(struct inclprof_tu *tu) {
   tu->hooks = *h;
 }
 
+/* Callee descriptors waiting for an instrumented function of their name to
+ * register (then their call-site probes are switched off: the callee's own
+ * probes suffice).  Chains per name: pending_head maps the name key to
+ * 1 + the index of the newest node; node.next is 1 + the next index, 0 ends. */
+struct pending {
+  struct inclprof_fn *fn;
+  uint32_t next;
+};
+static struct map pending_head;
+static struct pending *pending;
+static uint32_t n_pending, cap_pending;
+
+static void mark_instrumented(struct inclprof_fn *callee) {
+  callee->runtime_flags |= INCLPROF_RT_CALLEE_INSTRUMENTED;
+}
+
+/* Caller holds ip_st.lock.  A public callee of a unit being registered. */
+static void callee_registered(struct inclprof_fn *fn) {
+  uintptr_t key = name_key(fn->name);
+  if (map_get(&by_name, key)) {
+    mark_instrumented(fn);
+    return;
+  }
+  if (n_pending == cap_pending) {
+    uint32_t cap = cap_pending ? cap_pending * 2 : 256;
+    struct pending *p = realloc(pending, cap * sizeof *p);
+    if (!p)
+      return; /* the callee keeps its probes: slower, still right */
+    pending = p;
+    cap_pending = cap;
+  }
+  pending[n_pending].fn = fn;
+  pending[n_pending].next = map_get(&pending_head, key);
+  map_put(&pending_head, key, ++n_pending);
+}
+
+/* Caller holds ip_st.lock.  An instrumented public function registered:
+ * the callees of its name waiting so far are marked (and the chain emptied). */
+static void instrumented_registered(const char *name) {
+  uintptr_t key = name_key(name);
+  for (uint32_t i = map_get(&pending_head, key); i; i = pending[i - 1].next)
+    if (pending[i - 1].fn)
+      mark_instrumented(pending[i - 1].fn);
+  map_put(&pending_head, key, 0);
+}
+
+static int cmp_ptr(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
+  return (x > y) - (x < y);
+}
+
+/* Caller holds ip_st.lock.  A unit going away: forget its waiting callees
+ * (their memory goes with it). */
+static void callees_unregistered(const struct inclprof_tu *tu) {
+  if (!n_pending || !tu->n_fns)
+    return;
+  const struct inclprof_fn **mine = malloc(tu->n_fns * sizeof *mine);
+  if (!mine) { /* cannot sort: the slow way */
+    for (uint32_t n = 0; n < n_pending; n++)
+      for (uint32_t i = 0; i < tu->n_fns; i++)
+        if (pending[n].fn == tu->fns[i])
+          pending[n].fn = NULL;
+    return;
+  }
+  memcpy(mine, tu->fns, tu->n_fns * sizeof *mine);
+  qsort(mine, tu->n_fns, sizeof *mine, cmp_ptr);
+  for (uint32_t n = 0; n < n_pending; n++) {
+    const struct inclprof_fn *key = pending[n].fn;
+    if (key && bsearch(&key, mine, tu->n_fns, sizeof *mine, cmp_ptr))
+      pending[n].fn = NULL;
+  }
+  free(mine);
+}
+
 /* Caller holds ip_st.lock; resolves a callee (or an unregistered function). */
 static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, int log_it) {
   uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
@@ -214,8 +288,15 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
     map_put(&by_desc, (uintptr_t)fn, gid);
     if (fn->addr)
       map_put(&by_addr, (uintptr_t)fn->addr, gid);
-    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
+    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) {
       map_put(&by_name, name_key(fn->name), gid);
+      instrumented_registered(fn->name);
+    }
+  }
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (fn && (fn->flags & INCLPROF_FN_CALLEE) && !(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
+      callee_registered((struct inclprof_fn *)fn); /* the plugin keeps callees writable */
   }
   struct unit *u = malloc(sizeof *u);
   if (u) {
@@ -237,6 +318,8 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
   for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++)
     if (tu->fns[i])
       resolve_desc_locked(tu->fns[i], 1);
+  if (tu->abi_version == INCLPROF_ABI_VERSION)
+    callees_unregistered(tu);
   for (struct unit **pp = &units; *pp; pp = &(*pp)->next)
     if ((*pp)->tu == tu) {
       struct unit *dead = *pp;
