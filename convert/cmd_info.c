@@ -114,6 +114,10 @@ static void process(const ip_session *s, size_t pi) {
     printf("trailer:      %s, exit reason: %s; %llu events written, %llu dropped\n",
            p->clean ? "clean shutdown" : "NOT clean", p->exit_reason ? p->exit_reason : "?",
            (unsigned long long)p->trailer_events, (unsigned long long)p->dropped_events);
+  if (p->threads_not_flushed)
+    printf("final flush:  gave up on %u other threads at exit (their last buffered events are "
+           "missing)\n",
+           p->threads_not_flushed);
   printf("damage:       %s\n\n", p->damage ? p->damage : "none");
 }
 

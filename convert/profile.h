@@ -110,6 +110,7 @@ typedef struct ip_process {
   int has_trailer;             /* a trailer was read */
   char *exit_reason;           /* trailer's, may be NULL */
   uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
+  uint32_t threads_not_flushed; /* trailer: threads the final flush gave up on */
 } ip_process;
 
 typedef struct ip_session {

@@ -132,6 +132,7 @@ static void take_trailer(ip_process *p, const Inclprof__Trailer *t) {
   p->dropped_events = t->dropped_events;
   p->samples_taken = t->samples_taken;
   p->samples_in_runtime = t->samples_in_runtime;
+  p->threads_not_flushed = t->threads_not_flushed;
 }
 
 static void take_record(ip_file *f, const Inclprof__Record *rec) {

@@ -102,6 +102,11 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     if (!p->has_trailer)
       fprintf(out, "warning:      %s: no trailer: pid %u did not shut down cleanly\n",
               p->trace_path, p->pid);
+    if (p->threads_not_flushed)
+      fprintf(out,
+              "warning:      %s: the final flush gave up on %u threads at exit; their last "
+              "events are missing\n",
+              p->trace_path, p->threads_not_flushed);
     if (p->dropped_events)
       fprintf(out, "warning:      %s: the runtime dropped %llu events\n", p->trace_path,
               (unsigned long long)p->dropped_events);

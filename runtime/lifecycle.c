@@ -16,19 +16,25 @@
 
 #include "rt.h"
 
-struct ip_state ip_st = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+struct ip_state ip_st = {.fd = -1, .threads_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int ours(void) { return atomic_load(&ip_st.init_state) == 1 && getpid() == ip_st.pid; }
 
 /* Flushes every thread and writes the Trailer, once.  keep_going: the
- * process may continue (a failed exec): recording goes on. */
+ * process may continue (a failed exec): recording goes on.  The flush waits
+ * for locks and busy buffers at most IP_EXIT_FLUSH_MS; what it could not
+ * take by then is left out and counted in the Trailer. */
 static void finish(const char *reason, int clean, int keep_going) {
   if (!ours() || atomic_exchange(&ip_st.trailer_written, 1))
     return;
+  ip_exit_deadline_start(IP_EXIT_FLUSH_MS);
+  atomic_store(&ip_st.final_flush, 1);
   ip_threads_flush_all(0);
   ip_write_trailer(clean, reason);
+  ip_exit_deadline_end();
+  atomic_store(&ip_st.final_flush, 0);
   if (keep_going)
     atomic_store(&ip_st.trailer_written, 0);
   else
@@ -56,22 +62,27 @@ void ip_finish_from_signal(int sig) {
 static void at_exit(void) { finish("exit", 1, 0); }
 __attribute__((destructor)) static void at_unload(void) { finish("exit", 1, 0); }
 
+/* fork takes every runtime lock in their order (docs/runtime.md, "Locks"),
+ * so the child starts with consistent tables and makes the locks anew. */
 static void fork_prepare(void) {
-  pthread_mutex_lock(&ip_st.lock);
+  ip_lock(&ip_st.threads_lock, 0);
+  ip_registry_fork_prepare();
   ip_output_lock_log();
 }
 static void fork_parent(void) {
   ip_output_unlock_log();
-  pthread_mutex_unlock(&ip_st.lock);
+  ip_registry_fork_parent();
+  ip_unlock(&ip_st.threads_lock);
 }
 static void fork_child(void) {
-  pthread_mutex_init(&ip_st.lock, NULL);
+  ip_mutex_init(&ip_st.threads_lock);
+  ip_registry_fork_child();
+  ip_output_fork_child_locks();
   if (atomic_load(&ip_st.init_state) == 1) {
     ip_output_fork_child();
     if (atomic_load(&ip_st.init_state) == 1)
       ip_thread_after_fork_child();
   }
-  ip_output_unlock_log();
 }
 
 static void init(void) {

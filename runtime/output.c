@@ -19,14 +19,19 @@
 
 #define STACK_FRAME 4096 /* records up to this size are framed on the stack */
 
-static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t log_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static uint8_t *table_log; /* frames of Module/Function/MarkName records */
 static size_t log_len, log_cap;
 static uint32_t forked_from;
 
+/* The trace file is written with pwrite: on a file opened O_APPEND Linux
+ * appends whatever the offset, and pwrite skips the file-position mutex that
+ * write() takes on a file shared by threads (with more runnable threads than
+ * CPUs, preempted holders of it queue every other writer).  Other
+ * descriptors (stderr) take write(). */
 static int write_all(int fd, const uint8_t *p, size_t n) {
   while (n) {
-    ssize_t w = write(fd, p, n);
+    ssize_t w = fd == ip_st.fd ? pwrite(fd, p, n, 0) : write(fd, p, n);
     if (w < 0 && errno == EINTR)
       continue;
     if (w <= 0)
@@ -58,14 +63,15 @@ void ip_write_frame(const uint8_t *frame, size_t len) {
 }
 
 static void log_frame(const uint8_t *frame, size_t len) {
-  pthread_mutex_lock(&log_lock);
+  if (!ip_lock(&log_lock, 0))
+    return; /* the final flush ran out of time: only a fork child would need it */
   if (log_len + len > log_cap) {
     size_t cap = log_cap ? log_cap * 2 : 65536;
     while (cap < log_len + len)
       cap *= 2;
     uint8_t *n = realloc(table_log, cap);
     if (!n) {
-      pthread_mutex_unlock(&log_lock);
+      ip_unlock(&log_lock);
       return;
     }
     table_log = n;
@@ -73,7 +79,7 @@ static void log_frame(const uint8_t *frame, size_t len) {
   }
   memcpy(table_log + log_len, frame, len);
   log_len += len;
-  pthread_mutex_unlock(&log_lock);
+  ip_unlock(&log_lock);
 }
 
 void ip_write_record(const Inclprof__Record *rec, int log_it) {
@@ -252,13 +258,15 @@ void ip_write_trailer(int clean, const char *reason) {
   tr.exit_reason = (char *)reason;
   tr.samples_taken = atomic_load(&ip_st.samples);
   tr.samples_in_runtime = atomic_load(&ip_st.samples_in_runtime);
+  tr.has_threads_not_flushed = 1;
+  tr.threads_not_flushed = atomic_load(&ip_st.threads_not_flushed);
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;
   ip_write_record(&rec, 0);
 }
 
-/* In a fork child (log_lock held since the prepare handler): a file of its own
+/* In a fork child (the only thread; its locks made anew): a file of its own
  * with a header naming the parent and every table record written so far. */
 void ip_output_fork_child(void) {
   forked_from = (uint32_t)ip_st.pid;
@@ -285,5 +293,8 @@ void ip_output_fork_child(void) {
   ip_write_frame(table_log, log_len);
 }
 
-void ip_output_lock_log(void) { pthread_mutex_lock(&log_lock); }
-void ip_output_unlock_log(void) { pthread_mutex_unlock(&log_lock); }
+void ip_output_lock_log(void) { ip_lock(&log_lock, 0); }
+void ip_output_unlock_log(void) { ip_unlock(&log_lock); }
+/* The child of a fork is a new thread as far as an error-checking mutex
+ * knows: the lock its parent held for it is made anew, unlocked. */
+void ip_output_fork_child_locks(void) { ip_mutex_init(&log_lock); }

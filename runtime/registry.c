@@ -1,7 +1,7 @@
 /* registry.c - translation units and identities: registration of a unit's
  * descriptors (Function and Module records, gids), the maps from descriptor
  * pointer and code address to gid (lock-free reads, so a flush in a signal
- * handler can use them; writes under ip_st.lock), lazy naming of call-site
+ * handler can use them; writes under reg_lock), lazy naming of call-site
  * callees and indirect-call targets at flush time, and mark names. */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -59,7 +59,7 @@ static void table_put(struct table *t, uintptr_t k, uint32_t v) {
   }
 }
 
-/* Caller holds ip_st.lock.  A grown table replaces the old one, which is
+/* Caller holds reg_lock.  A grown table replaces the old one, which is
  * never freed: a reader may still be walking it. */
 static void map_put(struct map *m, uintptr_t k, uint32_t v) {
   struct table *t = atomic_load_explicit(&m->tab, memory_order_relaxed);
@@ -80,6 +80,14 @@ static void map_put(struct map *m, uintptr_t k, uint32_t v) {
   }
   table_put(t, k, v);
 }
+
+/* Guards every table below and the unit list; taken after ip_st.threads_lock,
+ * before the output's log lock. */
+static pthread_mutex_t reg_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+
+void ip_registry_fork_prepare(void) { ip_lock(&reg_lock, 0); }
+void ip_registry_fork_parent(void) { ip_unlock(&reg_lock); }
+void ip_registry_fork_child(void) { ip_mutex_init(&reg_lock); }
 
 static struct map by_desc, by_addr, by_name; /* by_name: fnv(name)|1 of public instrumented fns */
 static _Atomic uint32_t next_gid;
@@ -124,7 +132,7 @@ static void write_function(uint32_t gid, uint32_t module, const struct inclprof_
   ip_write_record(&rec, log_it);
 }
 
-/* ---- modules (caller holds ip_st.lock) --------------------------------- */
+/* ---- modules (caller holds reg_lock) --------------------------------- */
 #define MAX_MODULES 4096
 static char *module_path[MAX_MODULES];
 static uint32_t n_modules;
@@ -192,7 +200,7 @@ static void mark_instrumented(struct inclprof_fn *callee) {
   callee->runtime_flags |= INCLPROF_RT_CALLEE_INSTRUMENTED;
 }
 
-/* Caller holds ip_st.lock.  A public callee of a unit being registered. */
+/* Caller holds reg_lock.  A public callee of a unit being registered. */
 static void callee_registered(struct inclprof_fn *fn) {
   uintptr_t key = name_key(fn->name);
   if (map_get(&by_name, key)) {
@@ -212,7 +220,7 @@ static void callee_registered(struct inclprof_fn *fn) {
   map_put(&pending_head, key, ++n_pending);
 }
 
-/* Caller holds ip_st.lock.  An instrumented public function registered:
+/* Caller holds reg_lock.  An instrumented public function registered:
  * the callees of its name waiting so far are marked (and the chain emptied). */
 static void instrumented_registered(const char *name) {
   uintptr_t key = name_key(name);
@@ -227,7 +235,7 @@ static int cmp_ptr(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Caller holds ip_st.lock.  A unit going away: forget its waiting callees
+/* Caller holds reg_lock.  A unit going away: forget its waiting callees
  * (their memory goes with it). */
 static void callees_unregistered(const struct inclprof_tu *tu) {
   if (!n_pending || !tu->n_fns)
@@ -250,7 +258,7 @@ static void callees_unregistered(const struct inclprof_tu *tu) {
   free(mine);
 }
 
-/* Caller holds ip_st.lock; resolves a callee (or an unregistered function). */
+/* Caller holds reg_lock; resolves a callee (or an unregistered function). */
 static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, int log_it) {
   uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
   if (gid)
@@ -277,7 +285,8 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
               tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
     return;
   }
-  pthread_mutex_lock(&ip_st.lock);
+  if (!ip_lock(&reg_lock, 0))
+    return; /* re-entered from a signal handler: the unit stays unprofiled */
   uint32_t module = module_of_addr(tu);
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
@@ -305,14 +314,17 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
     units = u;
   }
   set_hooks(tu);
-  pthread_mutex_unlock(&ip_st.lock);
+  ip_unlock(&reg_lock);
 }
 
 IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
   if (!tu || atomic_load(&ip_st.init_state) == 0)
     return;
   ip_thread_flush(&ip_tls, 0);
-  pthread_mutex_lock(&ip_st.lock);
+  if (!ip_lock(&reg_lock, 0)) {
+    tu->hooks = ip_hooks_paused;
+    return;
+  }
   /* Name the unit's callees now: their strings go away with the unit.  The
    * pointer -> gid entries stay (events naming them may still be buffered). */
   for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++)
@@ -328,31 +340,27 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
       break;
     }
   tu->hooks = ip_hooks_paused;
-  pthread_mutex_unlock(&ip_st.lock);
+  ip_unlock(&reg_lock);
 }
 
 /* Points every unit's hooks at the probes or at no-ops (inclprof_stop,
  * inclprof_start, disabling). */
 void ip_units_set_paused(int on) {
-  pthread_mutex_lock(&ip_st.lock);
+  if (!ip_lock(&reg_lock, 0))
+    return;
   paused = on;
   for (struct unit *u = units; u; u = u->next)
     set_hooks(u->tu);
-  pthread_mutex_unlock(&ip_st.lock);
-}
-
-static int lock_for(int in_signal) {
-  return in_signal ? pthread_mutex_trylock(&ip_st.lock) == 0
-                   : pthread_mutex_lock(&ip_st.lock) == 0;
+  ip_unlock(&reg_lock);
 }
 
 uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal) {
   uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
   if (IP_LIKELY(gid))
     return gid;
-  if (lock_for(in_signal)) {
+  if (ip_lock(&reg_lock, in_signal)) {
     gid = resolve_desc_locked(fn, !in_signal);
-    pthread_mutex_unlock(&ip_st.lock);
+    ip_unlock(&reg_lock);
     return gid;
   }
   /* In a signal handler that interrupted the lock holder: an unmapped gid. */
@@ -367,7 +375,7 @@ uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal) {
     return gid;
   char name[2 * sizeof addr + 3];
   snprintf(name, sizeof name, "0x%lx", (unsigned long)addr);
-  if (!lock_for(in_signal)) {
+  if (!ip_lock(&reg_lock, in_signal)) {
     gid = atomic_fetch_add(&next_gid, 1) + 1;
     write_function(gid, 0, NULL, name, addr, FN_FROM_ADDRESS, 0);
     return gid;
@@ -387,7 +395,7 @@ uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal) {
     write_function(gid, module, NULL, sym, addr, FN_FROM_ADDRESS, !in_signal);
     map_put(&by_addr, addr, gid);
   }
-  pthread_mutex_unlock(&ip_st.lock);
+  ip_unlock(&reg_lock);
   return gid;
 }
 
@@ -399,7 +407,8 @@ static uint32_t n_marks;
 uint32_t ip_mark_id(const char *text) {
   if (!text)
     text = "";
-  pthread_mutex_lock(&ip_st.lock);
+  if (!ip_lock(&reg_lock, 0))
+    return 0;
   uint32_t id = 0;
   for (uint32_t i = 0; i < n_marks && !id; i++)
     if (!strcmp(mark_text[i], text))
@@ -414,6 +423,6 @@ uint32_t ip_mark_id(const char *text) {
     rec.mark = &m;
     ip_write_record(&rec, 1);
   }
-  pthread_mutex_unlock(&ip_st.lock);
+  ip_unlock(&reg_lock);
   return id;
 }

@@ -3,7 +3,8 @@
  * counters), thread (per-thread buffers and their lifecycle), probes (the hot
  * path), flush (encoding buffers into EventBatch frames), output (the trace
  * file), registry (translation units, gids, name resolution), lifecycle
- * (init, exit, fork, exec, fatal signals), sampling and control (inclprof.h). */
+ * (init, exit, fork, exec, fatal signals), locks (how locks are taken),
+ * sampling and control (inclprof.h). */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
 
@@ -68,6 +69,7 @@ struct ip_thread {
   volatile int sig_depth;            /* >0 inside a (wrapped) signal handler */
   atomic_int busy;                   /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
+  int final_done;                    /* taken by the running final flush (under threads_lock) */
   void *timer;                       /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
   int has_timer;                     /* IP_SAMPLER_*: which sampler this thread has */
   int sample_fd;                     /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
@@ -97,13 +99,27 @@ struct ip_state {
   atomic_uint_fast64_t events, batches, dropped, samples, samples_in_runtime;
   atomic_int dying;             /* a fatal path is writing the trailer */
   atomic_int trailer_written;
-  pthread_mutex_t lock;         /* registry, thread list, table log */
+  atomic_int final_flush;       /* the exit's flush of every thread is running */
+  pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
   struct ip_thread *threads;
+  atomic_uint n_threads;        /* length of the thread list */
+  atomic_uint threads_not_flushed; /* other threads the final flush gave up on */
   pthread_key_t key;
   char dir[1024];
   char path[1100];
 };
 extern struct ip_state ip_st IP_HIDDEN;
+
+/* locks.c */
+#define IP_EXIT_FLUSH_MS 2000u /* how long the final flush may wait for locks */
+IP_HIDDEN void ip_mutex_init(pthread_mutex_t *m);  /* error-checking */
+/* 1 when the lock was taken: blocking normally, a try in a signal handler,
+ * waiting at most until the calling thread's exit deadline when it has one. */
+IP_HIDDEN int ip_lock(pthread_mutex_t *m, int in_signal);
+IP_HIDDEN void ip_unlock(pthread_mutex_t *m);
+IP_HIDDEN void ip_exit_deadline_start(unsigned ms);
+IP_HIDDEN void ip_exit_deadline_end(void);
+IP_HIDDEN int ip_exit_deadline_passed(void);
 
 /* clock.c */
 IP_HIDDEN void ip_clock_calibrate(void);
@@ -172,6 +188,7 @@ IP_HIDDEN void ip_write_trailer(int clean, const char *reason);
 IP_HIDDEN void ip_output_fork_child(void);
 IP_HIDDEN void ip_output_lock_log(void);
 IP_HIDDEN void ip_output_unlock_log(void);
+IP_HIDDEN void ip_output_fork_child_locks(void);
 IP_HIDDEN void ip_disable(const char *why);
 
 /* registry.c */
@@ -179,6 +196,9 @@ IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal);
 IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal);
 IP_HIDDEN uint32_t ip_mark_id(const char *text);
 IP_HIDDEN void ip_units_set_paused(int on);
+IP_HIDDEN void ip_registry_fork_prepare(void);
+IP_HIDDEN void ip_registry_fork_parent(void);
+IP_HIDDEN void ip_registry_fork_child(void);
 
 /* lifecycle.c */
 IP_HIDDEN int ip_init_once(void);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmu.h"
@@ -53,14 +54,19 @@ static int thread_setup(struct ip_thread *t) {
   t->ring_fd2 = -1;
   t->seq = 0;
   t->skip = 0;
+  /* On the list from now; flushes of other threads skip it until READY. */
+  if (!ip_lock(&ip_st.threads_lock, 0)) {
+    munmap(m, events_bytes() + scratch);
+    return -1;
+  }
+  t->next = ip_st.threads;
+  ip_st.threads = t;
+  atomic_fetch_add(&ip_st.n_threads, 1);
+  ip_unlock(&ip_st.threads_lock);
   ip_transitions_thread_open(t);
   char name[17];
   thread_name(name);
   ip_write_thread(t->tid, name, ip_tick());
-  pthread_mutex_lock(&ip_st.lock);
-  t->next = ip_st.threads;
-  ip_st.threads = t;
-  pthread_mutex_unlock(&ip_st.lock);
   pthread_setspecific(ip_st.key, t);
   ip_sampling_thread_start(t);
   t->tr_last = tr_read(t);
@@ -84,9 +90,11 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p
   return &junk_slot; /* pos stays past hard_end until the next flush */
 }
 
+/* Not while the exit's final flush runs: it takes this buffer itself, and the
+ * events that happen meanwhile come after the end of the trace. */
 IP_RT_TEXT void ip_slow_flush(struct ip_thread *t) {
   if (t->state == IP_TS_READY && t->pos > t->end && !t->sig_depth && !t->in_flush &&
-      atomic_load(&ip_st.init_state) == 1)
+      atomic_load(&ip_st.init_state) == 1 && !atomic_load(&ip_st.final_flush))
     ip_thread_flush(t, 0);
 }
 
@@ -94,8 +102,16 @@ int ip_thread_ensure(void) {
   struct ip_thread *t = &ip_tls;
   if (t->state == IP_TS_READY)
     return 0;
-  if (t->state != IP_TS_NEW || atomic_load(&ip_st.init_state) != 1)
-    return -1; /* dead, being set up (we are a signal handler inside it), or no runtime */
+  if (t->state != IP_TS_NEW || atomic_load(&ip_st.init_state) != 1) {
+    /* Dead, being set up (we are a signal handler inside it), or no runtime
+     * (not started, disabled, or the process is exiting).  A thread never set
+     * up still fills the junk slot: give it counters that read 0. */
+    if (t->state == IP_TS_NEW) {
+      t->tr_src = &ip_zero_head;
+      t->pmu_page = (void *)&ip_dummy_page;
+    }
+    return -1;
+  }
   t->state = IP_TS_SETTING_UP;
   if (thread_setup(t) != 0) {
     t->state = IP_TS_NEW;
@@ -114,7 +130,7 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
   if (t->state != IP_TS_READY)
     return;
   while (atomic_exchange(&t->busy, 1)) {
-    if (in_signal)
+    if (in_signal || ip_exit_deadline_passed())
       return;
     sched_yield();
   }
@@ -162,10 +178,13 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
 
 /* Flushes another thread's filled events without touching its pointers
  * (it may be running): only slots whose arg is set (a probe writes arg last;
- * flushed slots are zeroed), and records how far we got in its skip. */
-static void flush_other(struct ip_thread *t, int in_signal) {
-  if (t->state != IP_TS_READY || atomic_exchange(&t->busy, 1))
-    return;
+ * flushed slots are zeroed), and records how far we got in its skip.
+ * 0 when its owner is flushing the buffer right now. */
+static int flush_other(struct ip_thread *t, int in_signal) {
+  if (t->state != IP_TS_READY)
+    return 1;
+  if (atomic_exchange(&t->busy, 1))
+    return 0;
   struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
   struct ip_event *from = t->buf + t->skip;
   while (stop > from && stop[-1].arg == 0)
@@ -175,18 +194,40 @@ static void flush_other(struct ip_thread *t, int in_signal) {
     t->skip = (size_t)(stop - t->buf);
   }
   atomic_store(&t->busy, 0);
+  return 1;
 }
 
+/* The calling thread's buffer, then every other thread's filled events, in
+ * passes: a buffer whose owner is flushing it is taken on a later pass, so
+ * the owners finish in parallel (the final flush stops them from starting
+ * another).  A signal handler makes one pass; otherwise passes go on until
+ * the caller's exit deadline.  Threads left out are counted in
+ * ip_st.threads_not_flushed. */
 void ip_threads_flush_all(int in_signal) {
   struct ip_thread *self = &ip_tls;
   if (!self->in_flush)
     ip_thread_flush(self, in_signal);
-  if (in_signal ? pthread_mutex_trylock(&ip_st.lock) != 0 : pthread_mutex_lock(&ip_st.lock) != 0)
+  unsigned others = atomic_load(&ip_st.n_threads) - (self->state == IP_TS_READY);
+  if (!ip_lock(&ip_st.threads_lock, in_signal)) {
+    atomic_store(&ip_st.threads_not_flushed, others);
     return;
+  }
   for (struct ip_thread *t = ip_st.threads; t; t = t->next)
-    if (t != self)
-      flush_other(t, in_signal);
-  pthread_mutex_unlock(&ip_st.lock);
+    t->final_done = t == self;
+  unsigned left_out;
+  for (;;) {
+    left_out = 0;
+    for (struct ip_thread *t = ip_st.threads; t; t = t->next)
+      if (!t->final_done && !(t->final_done = flush_other(t, in_signal)))
+        left_out++;
+    if (!left_out || in_signal || ip_exit_deadline_passed())
+      break;
+    /* Sleep rather than yield: among many runnable threads a yield waits a
+     * whole scheduling round, a short sleep is woken first. */
+    nanosleep(&(struct timespec){.tv_nsec = 100000}, NULL);
+  }
+  ip_unlock(&ip_st.threads_lock);
+  atomic_store(&ip_st.threads_not_flushed, left_out);
 }
 
 void ip_thread_exit(struct ip_thread *t) {
@@ -194,16 +235,19 @@ void ip_thread_exit(struct ip_thread *t) {
     return;
   ip_sampling_thread_stop(t);
   ip_thread_flush(t, 0);
-  pthread_mutex_lock(&ip_st.lock);
-  while (atomic_exchange(&t->busy, 1)) /* a fatal flush of this thread may be running */
+  /* Blocking: the holder of the thread list (a final flush) never waits for
+   * this thread, and the buffer must leave the list before it is unmapped. */
+  ip_lock(&ip_st.threads_lock, 0);
+  while (atomic_exchange(&t->busy, 1)) /* a final flush may be reading this buffer */
     sched_yield();
   for (struct ip_thread **pp = &ip_st.threads; *pp; pp = &(*pp)->next)
     if (*pp == t) {
       *pp = t->next;
+      atomic_fetch_sub(&ip_st.n_threads, 1);
       break;
     }
   t->state = IP_TS_DEAD;
-  pthread_mutex_unlock(&ip_st.lock);
+  ip_unlock(&ip_st.threads_lock);
   if (atomic_load(&ip_st.init_state) == 1) {
     Inclprof__ThreadEnd te = INCLPROF__THREAD_END__INIT;
     te.tid = t->tid;
@@ -229,6 +273,7 @@ void ip_thread_key_init(void) { pthread_key_create(&ip_st.key, key_destructor); 
  * sampling timer are per thread and must be made anew. */
 void ip_thread_after_fork_child(void) {
   ip_st.threads = NULL;
+  atomic_store(&ip_st.n_threads, 0);
   struct ip_thread *t = &ip_tls;
   if (t->state != IP_TS_READY)
     return;
@@ -249,6 +294,7 @@ void ip_thread_after_fork_child(void) {
   ip_write_thread(t->tid, name, ip_tick());
   t->next = NULL;
   ip_st.threads = t;
+  atomic_store(&ip_st.n_threads, 1);
   ip_sampling_thread_start(t);
   t->tr_last = tr_read(t);
 }
