@@ -1,6 +1,8 @@
 /* batch_decode.c - one-pass EventBatch decoding (see batch_decode.h). */
 #include "batch_decode.h"
 
+#include "event_batch_wire.h"
+
 #include <stdlib.h>
 
 /* Reads a varint at *p (< end); 0 when it is cut short or longer than 10 bytes. */
@@ -81,15 +83,13 @@ void ip_batch_buf_free(ip_batch_buf *b) {
   ip_batch_buf_init(b);
 }
 
-/* Field keys: field number << 3 | wire type (0 varint, 2 length-delimited). */
-#define KEY(field, wire) ((uint64_t)(field) << 3 | (wire))
-enum { VARINT = 0, LEN = 2 };
+#define KEY(field, wire) ((uint64_t)IP_WIRE_KEY(field, wire))
 
 int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
   const uint8_t *end = p + len;
   uint64_t v, blen;
   /* Record: exactly one field, 6 (events), length-delimited, to the end. */
-  if (!get_varint(&p, end, &v) || v != KEY(6, LEN) || !get_varint(&p, end, &blen) ||
+  if (!get_varint(&p, end, &v) || v != KEY(IP_TAG_RECORD_EVENTS, IP_WIRE_LEN) || !get_varint(&p, end, &blen) ||
       blen != (uint64_t)(end - p))
     return 0;
   Inclprof__EventBatch *e = &b->batch;
@@ -100,28 +100,28 @@ int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
     if (!get_varint(&p, end, &tag))
       return 0;
     switch (tag) {
-    case KEY(1, VARINT):
+    case KEY(IP_TAG_BATCH_TID, IP_WIRE_VARINT):
       if (!get_varint(&p, end, &v) || v > UINT32_MAX)
         return 0;
       e->tid = (uint32_t)v;
       have |= 1;
       break;
-    case KEY(2, VARINT):
+    case KEY(IP_TAG_BATCH_SEQ, IP_WIRE_VARINT):
       if (!get_varint(&p, end, &e->seq))
         return 0;
       have |= 2;
       break;
-    case KEY(3, VARINT):
+    case KEY(IP_TAG_BATCH_BASE_TICK, IP_WIRE_VARINT):
       if (!get_varint(&p, end, &e->base_tick))
         return 0;
       have |= 4;
       break;
-    case KEY(4, LEN):
-    case KEY(5, LEN): {
+    case KEY(IP_TAG_BATCH_DT, IP_WIRE_LEN):
+    case KEY(IP_TAG_BATCH_CODE, IP_WIRE_LEN): {
       uint64_t n;
       if (!get_varint(&p, end, &n) || n > (uint64_t)(end - p))
         return 0;
-      int is_dt = tag == KEY(4, LEN);
+      int is_dt = tag == KEY(IP_TAG_BATCH_DT, IP_WIRE_LEN);
       if ((is_dt ? e->n_dt : e->n_code) != 0) /* a repeated field split in parts */
         return 0;
       long got;

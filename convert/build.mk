@@ -2,13 +2,15 @@
 # $(B)/libipconvert.a (everything but main.o), which the unit tests link.
 CV_PROTOS := $(wildcard proto/*.proto)
 CV_GEN    := $(patsubst proto/%.proto,$(B)/gen/%.pb-c.c,$(CV_PROTOS))
+.SECONDARY: $(CV_GEN) $(CV_GEN:.c=.h)
 CV_SRCS   := $(filter-out convert/main.c,$(wildcard convert/*.c))
 CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
              $(patsubst $(B)/gen/%.c,$(B)/convert/gen/%.o,$(CV_GEN))
-CV_CFLAGS  = $(CFLAGS) $(PB_CFLAGS)
+CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert
+CV_CFLAGS  = $(CFLAGS) $(CV_INC) $(PB_CFLAGS)
 ALL_TARGETS += $(B)/inclprof
 
-$(B)/convert/%.o: convert/%.c convert/*.h $(CV_GEN) | $(DEPS_STAMP)
+$(B)/convert/%.o: convert/%.c | $(CV_GEN) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
 $(B)/convert/gen/%.o: $(B)/gen/%.c
@@ -18,6 +20,7 @@ $(B)/libipconvert.a: $(CV_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(B)/inclprof: $(B)/convert/main.o $(B)/libipconvert.a
 	$(CC) -o $@ $^ $(PB_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
+-include $(CV_OBJS:.o=.d) $(B)/convert/main.d
 
 # --- converter benchmark: events/s and peak RSS of `inclprof report` on a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
@@ -41,7 +44,7 @@ FUZZ_SRCS := convert/session_load.c convert/replay.c convert/thread_sums.c conve
 FUZZ_CLANG := $(shell for c in clang-14 clang; do command -v $$c >/dev/null 2>&1 && \
                 echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \
                 $$c -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null && { echo $$c; break; }; done)
-FUZZ_FLAGS = -std=c11 -O1 -g -D_GNU_SOURCE -I$(B)/gen -Iruntime -Iconvert -Itests/unit $(PB_CFLAGS) \
+FUZZ_FLAGS = -std=c11 -O1 -g -D_GNU_SOURCE $(CV_INC) -Itests/unit $(PB_CFLAGS) \
              -fsanitize=address,undefined -fno-sanitize-recover=undefined
 .PHONY: fuzz
 $(B)/fuzz/seed/seed.ipb: $(B)/gen_trace
