@@ -26,23 +26,23 @@ fresh() {
 
 H=include/inclprof
 stale $H/version.h runtime/output.o
-stale $H/version.h convert/main.o
-stale $H/version.h convert/export_pprof.o
+stale $H/version.h convert/cli/main.o
+stale $H/version.h convert/export/pprof.o
 fresh $H/version.h runtime/flush.o
 
 stale $H/trace_frame.h runtime/output.o
 stale $H/trace_frame.h runtime/trace_frame.o
-stale $H/trace_frame.h convert/trace_reader.o
-fresh $H/trace_frame.h convert/batch_decode.o
+stale $H/trace_frame.h convert/read/trace_reader.o
+fresh $H/trace_frame.h convert/read/batch_decode.o
 
 stale $H/event_batch_wire.h runtime/flush.o
-stale $H/event_batch_wire.h convert/batch_decode.o
+stale $H/event_batch_wire.h convert/read/batch_decode.o
 fresh $H/event_batch_wire.h runtime/output.o
 
 stale $H/inclprof_abi.h plugin/ip_abi.o
 stale $H/inclprof_abi.h runtime/registry.o
 fresh $H/inclprof_abi.h plugin/ip_names.o
-fresh $H/inclprof_abi.h convert/u64map.o
+fresh $H/inclprof_abi.h convert/util/u64map.o
 
 # Every shared header has at least one user that it makes out of date.
 for h in "$INCLPROF_SRC"/$H/*.h; do

@@ -2,9 +2,9 @@
  * level, RFC 4180 quoting of C++ names, exact values and percentages in the
  * rows, readable units, --by/--sort parsing, callers and callees values. */
 #include "convert_fixture.h"
-#include "export_csv.h"
-#include "text_table.h"
-#include "views.h"
+#include "export/csv.h"
+#include "util/text_table.h"
+#include "views/views.h"
 #include "check_main.h"
 
 #define CPP_NAME "std::map<int, \"q\">::at(int const&)"

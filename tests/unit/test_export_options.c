@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "export_options.h"
+#include "export/options.h"
 #include "check_main.h"
 
 static ip_export_opts o;

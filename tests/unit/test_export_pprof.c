@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "export_pprof.h"
+#include "export/pprof.h"
 #include "profile.pb-c.h"
 #include "test_export_fixture.h"
 #include "check_main.h"

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_callgrind.h"
-#include "export_chrome.h"
-#include "export_folded.h"
-#include "export_json.h"
+#include "export/callgrind.h"
+#include "export/chrome.h"
+#include "export/folded.h"
+#include "export/json.h"
 #include "test_export_fixture.h"
 #include "check_main.h"
 
