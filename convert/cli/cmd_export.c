@@ -67,15 +67,10 @@ static int close_output(output *out, int ok) {
 
 /* What the loaded session must have for the options to make sense. */
 static int check_session(const ip_session *s, const ip_export_opts *o) {
-  if (o->thread_given) {
-    size_t i = 0;
-    while (i < s->n_threads && s->threads[i].tid != o->thread)
-      i++;
-    if (i == s->n_threads) {
-      fprintf(stderr, "inclprof export: --thread %" PRIu32 ": no such thread in %s%s\n", o->thread, o->inputs[0],
-              o->n_inputs > 1 ? " and the other traces" : "");
-      return -1;
-    }
+  char why[128];
+  if (ip_selection_check(s, &o->sel, why, sizeof why)) {
+    fprintf(stderr, "inclprof export: %s in %s%s\n", why, o->inputs[0], o->n_inputs > 1 ? " and the other traces" : "");
+    return -1;
   }
   if (o->value == IP_VALUE_SAMPLES && !ip_session_sampled(s)) {
     fprintf(stderr, "inclprof export: --value samples: %s%s holds no samples (record with INCLPROF_SAMPLE_HZ=N)\n",
@@ -88,7 +83,7 @@ static int check_session(const ip_session *s, const ip_export_opts *o) {
 static int write_format(const ip_session *s, const ip_export_opts *o, output *out) {
   switch (o->format) {
   case IP_FMT_CSV:
-    return ip_export_csv(s, o->by, out->f);
+    return ip_export_csv(s, o->by, &o->sel, out->f);
   case IP_FMT_PPROF:
     return ip_export_pprof(s, o, out->f, out->name);
   case IP_FMT_CALLGRIND:

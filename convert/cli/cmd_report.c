@@ -80,11 +80,11 @@ static int parse_option(report_args *a, int c, const char *arg) {
     if (ip_parse_u64(arg, UINT32_MAX, &n))
       return bad(c == OPT_THREAD ? "--thread tid" : "--process pid", arg);
     if (c == OPT_THREAD) {
-      a->view.flt.has_tid = 1;
-      a->view.flt.tid = (uint32_t)n;
+      a->view.sel.has_tid = 1;
+      a->view.sel.tid = (uint32_t)n;
     } else {
-      a->view.flt.has_pid = 1;
-      a->view.flt.pid = (uint32_t)n;
+      a->view.sel.has_pid = 1;
+      a->view.sel.pid = (uint32_t)n;
     }
     return 0;
   case OPT_CALLERS:
@@ -126,7 +126,7 @@ int cmd_report(int argc, char **argv) {
   ip_load_opts lo = {.raw = a.raw};
   if (ip_load_inputs(&s, argc, argv, optind, &lo))
     return IP_EXIT_ERROR;
-  a.view.samples = a.samples || ip_session_has_samples(&s);
+  a.view.samples = a.samples || ip_session_sampled(&s);
   ip_view_header(stdout, &s, &a.view);
   int rc = ip_exit_status(&s);
   if (a.fn) {

@@ -180,7 +180,6 @@ static int by_caller(const void *a, const void *b) {
   return x->callee < y->callee ? -1 : x->callee > y->callee;
 }
 
-static int thread_selected(const void *ctx, const ip_thread *t) { return ip_export_thread_selected(ctx, t); }
 
 static void put_header(FILE *out, const ip_session *s, const int *order, int n_events) {
   static const char *const short_names[] = {"Elapsed", "Application", "Calls", "Samples"};
@@ -204,7 +203,7 @@ static void put_header(FILE *out, const ip_session *s, const int *order, int n_e
 
 void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out) {
   ip_export_trees trees;
-  ip_export_trees_build(&trees, s, o->merge_threads, thread_selected, o);
+  ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
   cg g = {.s = s, .n_ids = s->n_funcs + trees.n_views};
   g.self = ip_must_calloc(g.n_ids, sizeof *g.self);
   g.used = ip_must_calloc(g.n_ids, 1);

@@ -22,13 +22,9 @@ struct ip_chrome_writer {
 /* Nanoseconds as microseconds with three exact decimals. */
 static void put_us(FILE *out, uint64_t ns) { fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000)); }
 
-static int accepted(const ip_export_opts *o, const ip_thread *t, uint64_t start, uint64_t dur) {
-  if (!ip_export_thread_selected(o, t) || dur < o->min_duration_ns)
-    return 0;
-  uint64_t end = start + dur;
-  if (start >= o->range_end_ns)
-    return 0;
-  return dur ? end > o->range_start_ns : start >= o->range_start_ns;
+static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t, uint64_t start,
+                    uint64_t dur) {
+  return dur >= o->min_duration_ns && ip_selected_thread(s, &o->sel, t) && ip_selected_call(&o->sel, start, dur);
 }
 
 static uint32_t pid_of(const ip_session *s, const ip_thread *t) {
@@ -41,7 +37,7 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
                     uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_chrome_writer *w = ctx;
   (void)depth;
-  if (!accepted(w->o, t, start_ns, dur_ns))
+  if (!accepted(w->o, s, t, start_ns, dur_ns))
     return;
   if (w->o->max_events && w->written >= w->o->max_events) {
     w->over_limit++;
@@ -94,7 +90,7 @@ void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {
   }
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *t = &s->threads[i];
-    if (!ip_export_thread_selected(w->o, t))
+    if (!ip_selected_thread(s, &w->o->sel, t))
       continue;
     snprintf(name, sizeof name, "thread %" PRIu32, t->tid);
     name_event(w, "thread_name", pid_of(s, t), t->tid, t->name && *t->name ? t->name : name);

@@ -65,9 +65,9 @@ static void values(FILE *out, const ip_session *s, const ip_values *v) {
           ip_pct(v->smp_excl, t->smp_incl));
 }
 
-int ip_export_csv(const ip_session *s, ip_level level, FILE *out) {
+int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, FILE *out) {
   ip_row *rows;
-  size_t n = ip_aggregate(s, level, NULL, &rows);
+  size_t n = ip_aggregate(s, level, sel, &rows);
   ip_rows_sort(s, level, rows, n, IP_SORT_ELAPSED_INCL);
   fprintf(out, "%s," VALUE_COLUMNS "\n", key_columns[level]);
   for (size_t i = 0; i < n; i++) {

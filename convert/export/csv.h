@@ -8,8 +8,9 @@
 #include "model/aggregate.h"
 #include "model/profile.h"
 
-/* Writes the header line and one row per key with values, sorted by Elapsed
- * Inclusive (descending).  Returns 0, or -1 on a write error. */
-int ip_export_csv(const ip_session *s, ip_level level, FILE *out);
+/* Writes the header line and one row per key with values in the threads sel
+ * selects (NULL: all), sorted by Elapsed Inclusive (descending); percentages
+ * stay over the whole session.  Returns 0, or -1 on a write error. */
+int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, FILE *out);
 
 #endif

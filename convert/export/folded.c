@@ -51,12 +51,11 @@ static void fold_path(void *ctx, const ip_tree_view *v, const uint32_t *path, si
     put_line(x, v, path, depth, value);
 }
 
-static int thread_selected(const void *ctx, const ip_thread *t) { return ip_export_thread_selected(ctx, t); }
 
 void ip_export_folded(const ip_session *s, const ip_export_opts *o, FILE *out) {
   ip_export_trees trees;
   folded x = {.s = s, .value = o->value, .out = out};
-  ip_export_trees_build(&trees, s, o->merge_threads, thread_selected, o);
+  ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
   for (size_t i = 0; i < trees.n_views; i++) {
     const ip_tree_view *v = &trees.views[i];
     x.prefix[0] = 0;

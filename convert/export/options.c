@@ -37,7 +37,8 @@ void ip_export_usage(FILE *out) {
         "  -o, --output FILE    where to write ('-' = stdout); default inclprof.csv, inclprof.pb.gz,\n"
         "                       inclprof.trace.json, callgrind.out.inclprof or inclprof.folded\n"
         "      --raw            keep probe cost and runtime gaps in the times\n"
-        "      --thread TID     only this thread (not csv)\n"
+        "      --thread TID     only threads with this tid\n"
+        "      --process PID    only this process\n"
         "      --by LEVEL       csv: one row per LEVEL\n"
         "      --merge-threads  pprof, folded, callgrind: merge the threads' call paths\n"
         "      --value V        elapsed, application or samples: the folded value, pprof's\n"
@@ -94,13 +95,15 @@ static int parse_time_range(const char *text, ip_export_opts *o) {
     return -1;
   memcpy(first, text, n);
   first[n] = 0;
-  o->range_start_ns = 0;
-  o->range_end_ns = UINT64_MAX;
-  if (n && ip_parse_duration(first, &o->range_start_ns))
+  ip_selection *sel = &o->sel;
+  sel->start_ns = 0;
+  sel->end_ns = UINT64_MAX;
+  if (n && ip_parse_duration(first, &sel->start_ns))
     return -1;
-  if (colon[1] && ip_parse_duration(colon + 1, &o->range_end_ns))
+  if (colon[1] && ip_parse_duration(colon + 1, &sel->end_ns))
     return -1;
-  return o->range_start_ns < o->range_end_ns ? 0 : -1;
+  sel->has_range = 1;
+  return sel->start_ns < sel->end_ns ? 0 : -1;
 }
 
 enum {
@@ -111,6 +114,7 @@ enum {
   OPT_MAX_EVENTS,
   OPT_TIME_RANGE,
   OPT_THREAD,
+  OPT_PROCESS,
   OPT_RAW
 };
 
@@ -129,13 +133,13 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
       {"max-events", required_argument, NULL, OPT_MAX_EVENTS},
       {"time-range", required_argument, NULL, OPT_TIME_RANGE},
       {"thread", required_argument, NULL, OPT_THREAD},
+      {"process", required_argument, NULL, OPT_PROCESS},
       {"raw", no_argument, NULL, OPT_RAW},
       {NULL, 0, NULL, 0},
   };
   int format_given = 0, by_given = 0, min_given = 0, max_given = 0, range_given = 0;
-  uint64_t tid;
+  uint64_t id;
   memset(o, 0, sizeof *o);
-  o->range_end_ns = UINT64_MAX;
   optind = 0; /* GNU: full re-initialisation, so parsing can run more than once */
   opterr = 0;
   for (;;) {
@@ -196,10 +200,16 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
       range_given = 1;
       break;
     case OPT_THREAD:
-      if (ip_parse_u64(optarg, UINT32_MAX, &tid))
+      if (ip_parse_u64(optarg, UINT32_MAX, &id))
         return fail(err, errlen, "bad --thread '%s' (a thread id)", optarg);
-      o->thread = (uint32_t)tid;
-      o->thread_given = 1;
+      o->sel.tid = (uint32_t)id;
+      o->sel.has_tid = 1;
+      break;
+    case OPT_PROCESS:
+      if (ip_parse_u64(optarg, UINT32_MAX, &id))
+        return fail(err, errlen, "bad --process '%s' (a process id)", optarg);
+      o->sel.pid = (uint32_t)id;
+      o->sel.has_pid = 1;
       break;
     case OPT_RAW:
       o->raw = 1;
@@ -226,7 +236,6 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
       {min_given, chrome, "--min-duration", "chrome"},
       {max_given, chrome, "--max-events", "chrome"},
       {range_given, chrome, "--time-range", "chrome"},
-      {o->thread_given, trees | chrome, "--thread", "pprof, chrome, callgrind or folded"},
   };
   for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++)
     if (fits[i].given && !(fits[i].formats & FMT_BIT(o->format)))
@@ -240,8 +249,4 @@ int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, si
     o->n_inputs = 1;
   }
   return IP_EXPORT_PARSE_OK;
-}
-
-int ip_export_thread_selected(const ip_export_opts *o, const ip_thread *t) {
-  return !o->thread_given || t->tid == o->thread;
 }

@@ -10,6 +10,7 @@
 
 #include "model/aggregate.h"
 #include "model/profile.h"
+#include "model/selection.h"
 
 typedef enum ip_export_format {
   IP_FMT_CSV,
@@ -36,10 +37,7 @@ typedef struct ip_export_opts {
   int value_given;             /* --value was on the command line */
   uint64_t min_duration_ns;    /* chrome: calls shorter are left out */
   uint64_t max_events;         /* chrome: 0 = no limit */
-  uint64_t range_start_ns;     /* chrome: calls not overlapping [start,end) left out */
-  uint64_t range_end_ns;       /* UINT64_MAX = open */
-  int thread_given;
-  uint32_t thread;             /* --thread TID */
+  ip_selection sel;            /* --thread, --process; chrome: --time-range */
   int raw;
   char **inputs;               /* trace files or directories (argv storage) */
   size_t n_inputs;
@@ -63,8 +61,5 @@ int ip_parse_duration(const char *text, uint64_t *ns);
 /* Format name ("pprof") and default output file ("inclprof.pb.gz"). */
 const char *ip_export_format_name(ip_export_format f);
 const char *ip_export_default_output(ip_export_format f);
-
-/* Whether the options select thread t (--thread). */
-int ip_export_thread_selected(const ip_export_opts *o, const ip_thread *t);
 
 #endif

@@ -47,15 +47,6 @@ typedef struct builder {
   int64_t comments[2];
 } builder;
 
-int ip_session_sampled(const ip_session *s) {
-  if (s->total.smp_incl || s->samples_in_runtime)
-    return 1;
-  for (size_t i = 0; i < s->n_processes; i++)
-    if (s->processes[i].sample_hz)
-      return 1;
-  return 0;
-}
-
 /* Sample types in file order: the chosen one last (pprof's default when a
  * viewer ignores default_sample_type). */
 static void choose_types(builder *b, const ip_export_opts *o) {
@@ -233,7 +224,6 @@ static int write_gzip(const uint8_t *data, size_t len, FILE *out, const char *ou
   return 0;
 }
 
-static int thread_selected(const void *ctx, const ip_thread *t) { return ip_export_thread_selected(ctx, t); }
 
 /* Profile-wide fields: types, times, comments. */
 static void fill_header(builder *b, InclprofPprof__Profile *p) {
@@ -277,7 +267,7 @@ int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, con
   b.mappings = ip_must_calloc(s->n_modules, sizeof *b.mappings);
 
   ip_export_trees trees;
-  ip_export_trees_build(&trees, s, o->merge_threads, thread_selected, o);
+  ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
   view_labels *labels = ip_must_calloc(trees.n_views, sizeof *labels);
   for (size_t i = 0; i < trees.n_views; i++)
     add_view(&b, &trees.views[i], &labels[i]);

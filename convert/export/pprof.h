@@ -16,7 +16,4 @@
  * one-line error naming out_name. */
 int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, const char *out_name);
 
-/* Whether the session has sampling values (a process recorded at a rate). */
-int ip_session_sampled(const ip_session *s);
-
 #endif

@@ -120,13 +120,12 @@ static void merge_views(ip_export_trees *tr) {
   tr->views[0] = (ip_tree_view){m.nodes, m.n, NULL};
 }
 
-void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge,
-                           int (*select)(const void *ctx, const ip_thread *t), const void *ctx) {
+void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge, const ip_selection *sel) {
   memset(tr, 0, sizeof *tr);
   tr->views = ip_must_calloc(s->n_threads, sizeof *tr->views);
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *t = &s->threads[i];
-    if (!select || select(ctx, t))
+    if (ip_selected_thread(s, sel, t))
       tr->views[tr->n_views++] = (ip_tree_view){t->nodes, t->n_nodes, t};
   }
   if (merge && tr->n_views)

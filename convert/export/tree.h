@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "model/profile.h"
+#include "model/selection.h"
 
 typedef struct ip_tree_view {
   const ip_node *nodes;        /* nodes[0] is the root */
@@ -22,11 +23,9 @@ typedef struct ip_export_trees {
   ip_node *merged;             /* the merged tree's nodes (owned), or NULL */
 } ip_export_trees;
 
-/* Views of the threads for which select(ctx, thread) is true (all when
- * select is NULL), merged into one when merge is set (no view at all when
- * nothing is selected). */
-void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge,
-                           int (*select)(const void *ctx, const ip_thread *t), const void *ctx);
+/* Views of the threads sel selects (all when sel is NULL), merged into one
+ * when merge is set (no view at all when nothing is selected). */
+void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge, const ip_selection *sel);
 void ip_export_trees_free(ip_export_trees *tr);
 
 /* How exports name thread t: "thread TID (NAME)", or "thread TID" without a name. */

@@ -22,33 +22,11 @@ int ip_level_parse(const char *s, ip_level *out) {
 
 const char *ip_level_name(ip_level l) { return level_names[l]; }
 
-void ip_values_add(ip_values *to, const ip_values *v) {
-  if (v->calls && (!to->calls || v->min_call < to->min_call))
-    to->min_call = v->min_call;
-  if (v->max_call > to->max_call)
-    to->max_call = v->max_call;
-  to->calls += v->calls;
-  to->el_incl += v->el_incl;
-  to->el_excl += v->el_excl;
-  to->app_incl += v->app_incl;
-  to->app_excl += v->app_excl;
-  to->smp_incl += v->smp_incl;
-  to->smp_excl += v->smp_excl;
-}
-
-int ip_filter_thread(const ip_session *s, const ip_filter *flt, const ip_thread *t) {
-  if (!flt)
-    return 1;
-  if (flt->has_tid && t->tid != flt->tid)
-    return 0;
-  return !flt->has_pid || s->processes[t->process].pid == flt->pid;
-}
-
 static int has_values(const ip_values *v) {
   return v->calls || v->el_incl || v->smp_incl;
 }
 
-size_t ip_aggregate(const ip_session *s, ip_level l, const ip_filter *flt, ip_row **rows) {
+size_t ip_aggregate(const ip_session *s, ip_level l, const ip_selection *sel, ip_row **rows) {
   size_t nkeys = l == IP_BY_FUNCTION ? s->n_funcs
                  : l == IP_BY_MODULE ? s->n_modules
                  : l == IP_BY_THREAD ? s->n_threads
@@ -56,7 +34,7 @@ size_t ip_aggregate(const ip_session *s, ip_level l, const ip_filter *flt, ip_ro
   ip_values *sum = ip_must_calloc(nkeys, sizeof *sum);
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *t = &s->threads[i];
-    if (!ip_filter_thread(s, flt, t))
+    if (!ip_selected_thread(s, sel, t))
       continue;
     if (l == IP_BY_FUNCTION)
       for (size_t f = 0; f < t->n_fn; f++)

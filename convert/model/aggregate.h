@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "model/profile.h"
+#include "model/selection.h"
 
 typedef enum ip_level { IP_BY_FUNCTION, IP_BY_MODULE, IP_BY_THREAD, IP_BY_PROCESS } ip_level;
 
@@ -17,12 +18,6 @@ int ip_level_parse(const char *s, ip_level *out);
 const char *ip_level_name(ip_level l);
 #define IP_LEVEL_NAMES "function|module|thread|process"
 
-/* Only threads with this tid / processes with this pid (when set). */
-typedef struct ip_filter {
-  int has_tid, has_pid;
-  uint32_t tid, pid;
-} ip_filter;
-
 typedef struct ip_row {
   uint32_t key;  /* index into the session's funcs, modules, threads or processes */
   ip_values v;
@@ -30,10 +25,8 @@ typedef struct ip_row {
 
 /* The rows of a level that have any value (calls, time or samples), unsorted.
  * Returns the count; *rows is malloc'ed (free it). */
-size_t ip_aggregate(const ip_session *s, ip_level l, const ip_filter *flt, ip_row **rows);
+size_t ip_aggregate(const ip_session *s, ip_level l, const ip_selection *sel, ip_row **rows);
 
-/* Whether a thread passes the filter (flt may be NULL). */
-int ip_filter_thread(const ip_session *s, const ip_filter *flt, const ip_thread *t);
 
 /* Display name of a row: demangled function, module path, "tid (name)",
  * "pid executable".  Writes into buf when it has to compose; returns it or a
@@ -54,8 +47,5 @@ int ip_sort_parse(const char *s, ip_sort *out);
 
 /* Sorts rows: numbers descending, names ascending; ties by name. */
 void ip_rows_sort(const ip_session *s, ip_level l, ip_row *rows, size_t n, ip_sort by);
-
-/* Adds v into to (sums; min/max merged over values that have calls). */
-void ip_values_add(ip_values *to, const ip_values *v);
 
 #endif

@@ -156,7 +156,16 @@ typedef struct ip_load_opts {
 int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_load_opts *o);
 void ip_session_free(ip_session *s);
 
+/* model/profile.c */
 /* 100 * value / session_total (0 when the total is 0). */
 double ip_pct(uint64_t value, uint64_t session_total);
+/* Adds v into to (sums; min/max merged over values that have calls). */
+void ip_values_add(ip_values *to, const ip_values *v);
+/* Whether the session has sampling data: a process recorded at a sampling
+ * rate, or samples counted (sample columns and types are then shown). */
+int ip_session_sampled(const ip_session *s);
+/* The first thread with this tid / process with this pid, or NULL. */
+const ip_thread *ip_session_thread(const ip_session *s, uint32_t tid);
+const ip_process *ip_session_process(const ip_session *s, uint32_t pid);
 
 #endif

@@ -349,7 +349,3 @@ void ip_session_free(ip_session *s) {
   free(s->processes);
   memset(s, 0, sizeof *s);
 }
-
-double ip_pct(uint64_t value, uint64_t session_total) {
-  return session_total ? 100.0 * (double)value / (double)session_total : 0.0;
-}

@@ -32,7 +32,7 @@ static void collect(const ip_session *s, const ip_view_opts *o, const char *fn, 
   size_t root = s->n_funcs; /* the row of "thread start" (no caller) */
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
-    if (!ip_filter_thread(s, &o->flt, th))
+    if (!ip_selected_thread(s, &o->sel, th))
       continue;
     for (uint32_t n = 1; n < th->n_nodes; n++) {
       const ip_func *f = &s->funcs[th->nodes[n].func];

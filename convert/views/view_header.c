@@ -16,13 +16,6 @@ static const char *mode_meaning(int m) {
                   : "no detection: Application values equal Elapsed values";
 }
 
-int ip_session_has_samples(const ip_session *s) {
-  for (size_t i = 0; i < s->n_processes; i++)
-    if (s->processes[i].sample_hz)
-      return 1;
-  return s->total.smp_incl > 0;
-}
-
 static void transitions(FILE *out, const ip_session *s) {
   int mixed = 0;
   for (size_t i = 1; i < s->n_processes; i++)
@@ -88,10 +81,10 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   ip_fmt_ns(app, sizeof app, s->total.app_incl);
   fprintf(out, "session:      Elapsed Inclusive %s, Application Inclusive %s (100%% of each)\n", el,
           app);
-  if (o->flt.has_pid)
-    fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n", o->flt.pid);
-  if (o->flt.has_tid)
-    fprintf(out, "filter:       only tid %u (percentages stay over the whole session)\n", o->flt.tid);
+  if (o->sel.has_pid)
+    fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n", o->sel.pid);
+  if (o->sel.has_tid)
+    fprintf(out, "filter:       only tid %u (percentages stay over the whole session)\n", o->sel.tid);
   for (size_t i = 0; i < s->n_processes; i++) {
     const ip_process *p = &s->processes[i];
     if (p->damage)

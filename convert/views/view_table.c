@@ -58,7 +58,7 @@ void ip_view_value_cells(ip_ttable *t, const ip_session *s, const ip_values *v, 
 
 void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
   ip_row *rows;
-  size_t n = ip_aggregate(s, o->by, &o->flt, &rows);
+  size_t n = ip_aggregate(s, o->by, &o->sel, &rows);
   ip_rows_sort(s, o->by, rows, n, o->sort);
   if (o->top && o->top < n)
     n = o->top;

@@ -52,7 +52,7 @@ static void emit(tree_ctx *c, uint32_t node, int depth) {
 void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o) {
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
-    if (!ip_filter_thread(s, &o->flt, th) || th->nodes[0].first_child == IP_NO_NODE)
+    if (!ip_selected_thread(s, &o->sel, th) || th->nodes[0].first_child == IP_NO_NODE)
       continue;
     char name[512];
     fprintf(out, "thread %s:\n", ip_row_name(s, IP_BY_THREAD, (uint32_t)i, name, sizeof name));

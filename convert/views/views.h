@@ -15,11 +15,8 @@ typedef struct ip_view_opts {
   ip_sort sort;
   size_t top;        /* 0 = all rows (tree: children per node) */
   int samples;       /* show the sample columns */
-  ip_filter flt;
+  ip_selection sel;
 } ip_view_opts;
-
-/* Whether the session has sampling data (sample columns are then shown). */
-int ip_session_has_samples(const ip_session *s);
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);
 void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o);

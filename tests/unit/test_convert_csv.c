@@ -46,7 +46,7 @@ static char *csv(const ip_session *s, ip_level l) {
   char *text;
   size_t len;
   FILE *f = open_memstream(&text, &len);
-  ck_assert_int_eq(ip_export_csv(s, l, f), 0);
+  ck_assert_int_eq(ip_export_csv(s, l, NULL, f), 0);
   fclose(f);
   return text;
 }

@@ -392,7 +392,7 @@ START_TEST(threads_and_processes_summed) {
     sum += rows[i].v.el_incl;
   ck_assert_uint_eq(sum, s.total.el_incl);
   free(rows);
-  ip_filter only2 = {.has_pid = 1, .pid = 2};
+  ip_selection only2 = {.has_pid = 1, .pid = 2};
   n = ip_aggregate(&s, IP_BY_FUNCTION, &only2, &rows);
   ck_assert_uint_eq(n, 2);
   free(rows);
