@@ -1,5 +1,5 @@
 /* model/aggregate.h - the data values summed per function, module, thread or
- * process (the `--by` levels), with optional --thread/--process filters, and
+ * process (the `--by` levels), restricted to a selection (model/selection.h), and
  * row sorting (the `--sort` columns).  Used by report and every tabular
  * export (CSV). */
 #ifndef INCLPROF_AGGREGATE_H

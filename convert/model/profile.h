@@ -3,7 +3,7 @@
  *
  * Replay (convert/model/replay.c) walks each thread's events on a shadow stack and
  * attributes every interval between consecutive events by the rules in "The
- * values" of convert/README.md.  It builds:
+ * values" of docs/converter.md.  It builds:
  *   - a session-wide function table (functions merged across files by
  *     module path + stable id + name),
  *   - per thread, a call tree: one node per distinct call path, holding that

@@ -1,6 +1,6 @@
 /* model/replay.c - replays one thread's events on a shadow stack and attributes
  * every interval between consecutive events (the rules: "The values" in
- * convert/README.md): Elapsed Inclusive to every distinct function on the
+ * docs/converter.md): Elapsed Inclusive to every distinct function on the
  * stack, Elapsed Exclusive to the top, and the same to the Application values
  * when the interval is not transitional.
  *

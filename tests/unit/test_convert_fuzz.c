@@ -3,7 +3,7 @@
  * of a synthetic trace - byte flips with and without repaired checksums,
  * truncations, insertions, deletions.  Every load must either fail cleanly
  * or produce values that keep the invariants of the values' rules
- * ("The values" in convert/README.md). */
+ * ("The values" in docs/converter.md). */
 #include "convert_fixture.h"
 #include "check_main.h"
 

@@ -1,5 +1,5 @@
 /* test_convert_replay.c - the replay's data values on small worked examples
- * (the rules: "The values" in convert/README.md), exact to the nanosecond: inclusive/exclusive,
+ * (the rules: "The values" in docs/converter.md), exact to the nanosecond: inclusive/exclusive,
  * elapsed/application, percentages, recursion, call-site frames,
  * compensation, repairs, samples, threads and processes. */
 #include "convert_fixture.h"
