@@ -17,7 +17,11 @@ NPROC   := $(shell nproc 2>/dev/null || echo 2)
 
 OPT      ?= -O2
 WARN     := -Wall -Wextra -Werror
-CFLAGS   := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -fPIC -I$(B)/gen -Iruntime -Iconvert
+# No include paths here: each component names its own (the shared contracts are
+# in include/inclprof/).  -MMD -MP: every object's header dependencies come
+# from the compiler, as $(B)/**/*.d next to the object.
+CFLAGS   := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -fPIC -MMD -MP
+SHARED_INC := -Iinclude/inclprof
 LDFLAGS  :=
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -70,12 +74,12 @@ check: deps-test
 	@$(MAKE) --no-print-directory check-san
 
 # Static analysis: every C file of the project, no warnings allowed.
-CPPCHECK_SRCS = $(wildcard runtime/*.c convert/*.c plugin/*.c tests/unit/*.c bench/*.c examples/*/*.c)
+CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard runtime/*.c convert/*/*.c plugin/*.c tests/unit/*.c bench/*.c examples/*/*.c))
 lint: $(B)/gen/inclprof.pb-c.h
 	@echo "== cppcheck"
 	@cppcheck --enable=warning,style,performance,portability --error-exitcode=1 --inline-suppr -q \
 	  --std=c11 -D__x86_64__ -D__linux__ -DPROTOBUF_C_VERSION_NUMBER=1004001 \
-	  -DPROTOBUF_C_MIN_COMPILER_VERSION=1000000 -I$(B)/gen -Iruntime -Iconvert -Iplugin \
+	  -DPROTOBUF_C_MIN_COMPILER_VERSION=1000000 -I$(B)/gen $(SHARED_INC) -Iruntime -Iconvert -Iplugin \
 	  $(CPPCHECK_SRCS) && echo "cppcheck: no warnings"
 
 # The unit tests, then the converter's and exports' integration tests, with

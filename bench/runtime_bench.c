@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "inclprof_abi.h"
-#include "trace_reader.h"
+#include "read/trace_reader.h"
 
 #define CALLS 20000000L
 

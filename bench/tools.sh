@@ -40,7 +40,7 @@ cd "$W" || exit 1
 gcc $CF -c "$SRC/bench/bare_record.c" -o bare_record.o || exit 1
 gcc $CF -c "$SRC/bench/fi_bare_hooks.c" -o fi_bare_hooks.o || exit 1
 gcc $CF -c "$SRC/bench/fi_empty_hooks.c" -o fi_empty_hooks.o || exit 1
-gcc $CF -I"$SRC/runtime" -c "$SRC/bench/bare_table.c" -o bare_table.o || exit 1
+gcc $CF -I"$SRC/include/inclprof" -c "$SRC/bench/bare_table.c" -o bare_table.o || exit 1
 gcc $CF -c "$SRC/bench/callheavy.c" -o callheavy-plain.o && gcc callheavy-plain.o -o plain || exit 1
 variant plain "no instrumentation (gcc -O2)" "$RUNS" none "./plain $ARGS"
 

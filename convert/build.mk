@@ -1,14 +1,19 @@
-# convert/build.mk - the `inclprof` command ($(B)/inclprof) and its objects as
-# $(B)/libipconvert.a (everything but main.o), which the unit tests link.
+# convert/build.mk - the `inclprof` command ($(B)/inclprof): the commands in
+# convert/cli/ over $(B)/libipconvert.a, which holds every other stage
+# (read/, model/, views/, export/, util/) and which the unit tests link.
 CV_PROTOS := $(wildcard proto/*.proto)
 CV_GEN    := $(patsubst proto/%.proto,$(B)/gen/%.pb-c.c,$(CV_PROTOS))
-CV_SRCS   := $(filter-out convert/main.c,$(wildcard convert/*.c))
+.SECONDARY: $(CV_GEN) $(CV_GEN:.c=.h)
+CV_STAGES := read model views export util
+CV_SRCS   := $(foreach d,$(CV_STAGES),$(wildcard convert/$(d)/*.c))
 CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
              $(patsubst $(B)/gen/%.c,$(B)/convert/gen/%.o,$(CV_GEN))
-CV_CFLAGS  = $(CFLAGS) $(PB_CFLAGS)
+CLI_OBJS  := $(patsubst convert/%.c,$(B)/convert/%.o,$(wildcard convert/cli/*.c))
+CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert
+CV_CFLAGS  = $(CFLAGS) $(CV_INC) $(PB_CFLAGS)
 ALL_TARGETS += $(B)/inclprof
 
-$(B)/convert/%.o: convert/%.c convert/*.h $(CV_GEN) | $(DEPS_STAMP)
+$(B)/convert/%.o: convert/%.c | $(CV_GEN) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
 $(B)/convert/gen/%.o: $(B)/gen/%.c
@@ -16,8 +21,9 @@ $(B)/convert/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
 $(B)/libipconvert.a: $(CV_OBJS)
 	rm -f $@ && ar rcs $@ $^
-$(B)/inclprof: $(B)/convert/main.o $(B)/libipconvert.a
+$(B)/inclprof: $(CLI_OBJS) $(B)/libipconvert.a
 	$(CC) -o $@ $^ $(PB_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
+-include $(CV_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
 # --- converter benchmark: events/s and peak RSS of `inclprof report` on a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
@@ -33,15 +39,14 @@ bench-convert: $(B)/inclprof $(B)/gen_trace
 # --- fuzzing the loader + replay (tests/fuzz/): libFuzzer with clang when it
 # --- links, else the standalone mutation driver under ASan+UBSan -------------
 FUZZ_SECONDS ?= 60
-# The loader and replay: ip_session_load and what it calls.
-FUZZ_SRCS := convert/session_load.c convert/replay.c convert/thread_sums.c convert/session_tables.c \
-             convert/u64map.c convert/must_alloc.c convert/trace_paths.c convert/trace_reader.c \
-             convert/batch_decode.c convert/aggregate.c \
-             $(B)/gen/inclprof.pb-c.c runtime/trace_frame.c
+# The loader and replay (ip_session_load and what it calls): the read, model
+# and util stages.
+FUZZ_SRCS = $(foreach d,read model util,$(wildcard convert/$(d)/*.c)) \
+            $(B)/gen/inclprof.pb-c.c runtime/trace_frame.c
 FUZZ_CLANG := $(shell for c in clang-14 clang; do command -v $$c >/dev/null 2>&1 && \
                 echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \
                 $$c -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null && { echo $$c; break; }; done)
-FUZZ_FLAGS = -std=c11 -O1 -g -D_GNU_SOURCE -I$(B)/gen -Iruntime -Iconvert -Itests/unit $(PB_CFLAGS) \
+FUZZ_FLAGS = -std=c11 -O1 -g -D_GNU_SOURCE $(CV_INC) -Itests/unit $(PB_CFLAGS) \
              -fsanitize=address,undefined -fno-sanitize-recover=undefined
 .PHONY: fuzz
 $(B)/fuzz/seed/seed.ipb: $(B)/gen_trace

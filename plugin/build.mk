@@ -6,17 +6,18 @@ PL_C_SRCS  := $(wildcard plugin/*.c)
 PL_OBJS    := $(patsubst plugin/%.cc,$(B)/plugin/%.o,$(PL_CC_SRCS)) \
               $(patsubst plugin/%.c,$(B)/plugin/%.o,$(PL_C_SRCS))
 PL_CXXFLAGS = -std=gnu++14 -O2 -g -fPIC -fno-rtti -fno-exceptions $(WARN) -Wno-unused-parameter \
-              -I$(PLUGIN_DIR)/include -Iruntime -Iplugin
+              -MMD -MP -I$(PLUGIN_DIR)/include $(SHARED_INC) -Iplugin
 ALL_TARGETS += $(B)/inclprof.so
 
-$(B)/plugin/%.o: plugin/%.cc plugin/*.h runtime/inclprof_abi.h | $(DEPS_STAMP)
+$(B)/plugin/%.o: plugin/%.cc | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(PL_CXXFLAGS) -c -o $@ $<
-$(B)/plugin/%.o: plugin/%.c plugin/*.h | $(DEPS_STAMP)
+$(B)/plugin/%.o: plugin/%.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Iplugin -c -o $@ $<
 $(B)/inclprof.so: $(PL_OBJS)
 	$(CXX) -shared -o $@ $^
+-include $(PL_OBJS:.o=.d)
 
 # The plain-C half as a library of its own, for the unit tests.
 PL_C_OBJS := $(patsubst plugin/%.c,$(B)/plugin/%.o,$(PL_C_SRCS))

@@ -1,7 +1,8 @@
-// ip_abi.cc - builds what runtime/inclprof_abi.h describes, as GCC trees: the
-// struct types, the per-function descriptors, the unit's inclprof_tu with its
-// do-nothing hooks, the descriptor table and the register/unregister
-// constructor and destructor.
+// ip_abi.cc - builds what include/inclprof/inclprof_abi.h describes, as GCC trees: the
+// struct types (fields found by name, their layout checked against the
+// header's offsetof/sizeof), the per-function descriptors, the unit's
+// inclprof_tu with its do-nothing hooks, the descriptor table and the
+// register/unregister constructor and destructor.
 #include "ip_gcc.h"
 #include "inclprof_abi.h"
 
@@ -25,17 +26,64 @@ static tree const_char_ptr_type(void)
   return build_pointer_type(build_qualified_type(char_type_node, TYPE_QUAL_CONST));
 }
 
-/* A RECORD_TYPE named NAME with N fields; finish_builtin_struct wants the
- * chain reversed. */
-static tree build_record(const char *name, const char *const *names, const tree *types, int n)
+/* One field of an ABI record: its name, the GCC type the plugin gives it, and
+ * where inclprof_abi.h puts it (offsetof/sizeof as this plugin was compiled). */
+struct abi_field {
+  const char *name;
+  tree type;
+  size_t offset, size;
+};
+#define ABI_FIELD(rec, field, type) \
+  { #field, type, offsetof(struct rec, field), sizeof(((struct rec *)0)->field) }
+
+/* The field of record TYPE named NAME. */
+static tree field_named(tree type, const char *name)
+{
+  for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
+    if (DECL_NAME(f) && strcmp(IDENTIFIER_POINTER(DECL_NAME(f)), name) == 0)
+      return f;
+  fatal_error(UNKNOWN_LOCATION, "inclprof: a record the plugin builds has no field %qs", name);
+  return NULL_TREE;
+}
+
+/* Stops the compilation when the record GCC laid out differs from
+ * inclprof_abi.h: a field at another offset or of another size, or another
+ * total size (a field the plugin does not build). */
+static void check_layout(tree type, const char *name, const struct abi_field *fields, int n,
+                         size_t size)
+{
+  for (int i = 0; i < n; i++) {
+    tree f = field_named(type, fields[i].name);
+    unsigned off = (unsigned)int_byte_position(f);
+    unsigned sz = (unsigned)tree_to_uhwi(DECL_SIZE_UNIT(f));
+    if (off != fields[i].offset || sz != fields[i].size)
+      fatal_error(UNKNOWN_LOCATION,
+                  "inclprof: the plugin lays out %<struct %s%> field %qs as %u bytes at offset %u, "
+                  "but %<inclprof_abi.h%> has %u bytes at offset %u: rebuild the plugin from the same "
+                  "sources as the runtime", name, fields[i].name, sz, off,
+                  (unsigned)fields[i].size, (unsigned)fields[i].offset);
+  }
+  unsigned total = (unsigned)tree_to_uhwi(TYPE_SIZE_UNIT(type));
+  if (total != size)
+    fatal_error(UNKNOWN_LOCATION,
+                "inclprof: the plugin lays out %<struct %s%> in %u bytes, but %<inclprof_abi.h%> in %u: "
+                "rebuild the plugin from the same sources as the runtime", name, total,
+                (unsigned)size);
+}
+
+/* A RECORD_TYPE named NAME with the N FIELDS in order (finish_builtin_struct
+ * wants the chain reversed), checked against the ABI header's SIZE. */
+static tree build_record(const char *name, const struct abi_field *fields, int n, size_t size)
 {
   tree type = make_node(RECORD_TYPE), chain = NULL_TREE;
   for (int i = 0; i < n; i++) {
-    tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(names[i]), types[i]);
+    tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(fields[i].name),
+                        fields[i].type);
     DECL_CHAIN(f) = chain;
     chain = f;
   }
   finish_builtin_struct(type, name, chain, NULL_TREE);
+  check_layout(type, name, fields, n, size);
   return type;
 }
 
@@ -52,26 +100,51 @@ static void build_types(void)
   if (roots[R_TU_TYPE])
     return;
   tree str = const_char_ptr_type();
-  static const char *const fn_names[] = { "id", "name", "pretty", "file", "line", "size",
-                                          "flags", "reserved", "addr" };
-  const tree fn_types[] = { uint64_type_node, str, str, str, uint32_type_node, uint32_type_node,
-                            uint32_type_node, uint32_type_node, const_ptr_type_node };
-  roots[R_FN_TYPE] = build_record("inclprof_fn", fn_names, fn_types, 9);
+  const struct abi_field fn_fields[] = {
+    ABI_FIELD(inclprof_fn, id, uint64_type_node),
+    ABI_FIELD(inclprof_fn, name, str),
+    ABI_FIELD(inclprof_fn, pretty, str),
+    ABI_FIELD(inclprof_fn, file, str),
+    ABI_FIELD(inclprof_fn, line, uint32_type_node),
+    ABI_FIELD(inclprof_fn, size, uint32_type_node),
+    ABI_FIELD(inclprof_fn, flags, uint32_type_node),
+    ABI_FIELD(inclprof_fn, runtime_flags, uint32_type_node),
+    ABI_FIELD(inclprof_fn, addr, const_ptr_type_node),
+  };
+  roots[R_FN_TYPE] = build_record("inclprof_fn", fn_fields, ARRAY_SIZE(fn_fields),
+                                  sizeof(struct inclprof_fn));
 
   tree fn_ptr = build_pointer_type(build_qualified_type(roots[R_FN_TYPE], TYPE_QUAL_CONST));
   tree by_fn = build_pointer_type(build_function_type_list(void_type_node, fn_ptr, NULL_TREE));
   tree by_addr = build_pointer_type(build_function_type_list(void_type_node, const_ptr_type_node,
                                                              NULL_TREE));
-  static const char *const hook_names[] = { "enter", "exit", "call", "ret", "call_indirect",
-                                            "ret_indirect" };
-  const tree hook_types[] = { by_fn, by_fn, by_fn, by_fn, by_addr, by_addr };
-  roots[R_HOOKS_TYPE] = build_record("inclprof_hooks", hook_names, hook_types, IP_HOOK_COUNT);
+  /* In enum ip_hook order: ip_build_probe finds a hook by its position. */
+  const struct abi_field hook_fields[] = {
+    ABI_FIELD(inclprof_hooks, enter, by_fn),
+    ABI_FIELD(inclprof_hooks, exit, by_fn),
+    ABI_FIELD(inclprof_hooks, call, by_fn),
+    ABI_FIELD(inclprof_hooks, ret, by_fn),
+    ABI_FIELD(inclprof_hooks, call_indirect, by_addr),
+    ABI_FIELD(inclprof_hooks, ret_indirect, by_addr),
+  };
+  static_assert(ARRAY_SIZE(hook_fields) == IP_HOOK_COUNT, "one hook per enum ip_hook");
+  roots[R_HOOKS_TYPE] = build_record("inclprof_hooks", hook_fields, IP_HOOK_COUNT,
+                                     sizeof(struct inclprof_hooks));
 
-  static const char *const tu_names[] = { "abi_version", "n_fns", "fns", "path", "hooks" };
-  const tree tu_types[] = { uint32_type_node, uint32_type_node,
-                            build_pointer_type(build_qualified_type(fn_ptr, TYPE_QUAL_CONST)),
-                            str, roots[R_HOOKS_TYPE] };
-  roots[R_TU_TYPE] = build_record("inclprof_tu", tu_names, tu_types, 5);
+  const struct abi_field tu_fields[] = {
+    ABI_FIELD(inclprof_tu, abi_version, uint32_type_node),
+    ABI_FIELD(inclprof_tu, n_fns, uint32_type_node),
+    ABI_FIELD(inclprof_tu, fns, build_pointer_type(build_qualified_type(fn_ptr, TYPE_QUAL_CONST))),
+    ABI_FIELD(inclprof_tu, path, str),
+    ABI_FIELD(inclprof_tu, hooks, roots[R_HOOKS_TYPE]),
+  };
+  roots[R_TU_TYPE] = build_record("inclprof_tu", tu_fields, ARRAY_SIZE(tu_fields),
+                                  sizeof(struct inclprof_tu));
+}
+
+void ip_abi_check(void)
+{
+  build_types();
 }
 
 /* A file-scope static, compiler-generated variable. */
@@ -105,7 +178,7 @@ static tree unit_decl(void)
 gimple_seq ip_build_probe(enum ip_hook hook, tree arg)
 {
   tree tu = unit_decl();
-  tree hooks_field = nth_field(roots[R_TU_TYPE], 4);
+  tree hooks_field = field_named(roots[R_TU_TYPE], "hooks");
   tree field = nth_field(roots[R_HOOKS_TYPE], hook);
   tree hooks = build3(COMPONENT_REF, roots[R_HOOKS_TYPE], tu, hooks_field, NULL_TREE);
   tree ref = build3(COMPONENT_REF, TREE_TYPE(field), hooks, field, NULL_TREE);
@@ -136,15 +209,16 @@ tree ip_build_descriptor(uint64_t id, const char *name, const char *pretty, cons
   TREE_READONLY(decl) = !(flags & INCLPROF_FN_CALLEE);
   tree t = roots[R_FN_TYPE];
   vec<constructor_elt, va_gc> *v = NULL;
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 0), build_int_cst(uint64_type_node, id));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 1), string_value(name, TREE_TYPE(nth_field(t, 1))));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 2), string_value(pretty, TREE_TYPE(nth_field(t, 2))));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 3), string_value(file, TREE_TYPE(nth_field(t, 3))));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 4), build_int_cst(uint32_type_node, line));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 5), build_int_cst(uint32_type_node, size));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 6), build_int_cst(uint32_type_node, flags));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 7), build_int_cst(uint32_type_node, 0));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 8),
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "id"), build_int_cst(uint64_type_node, id));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "name"), string_value(name, TREE_TYPE(field_named(t, "name"))));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "pretty"),
+                         string_value(pretty, TREE_TYPE(field_named(t, "pretty"))));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "file"), string_value(file, TREE_TYPE(field_named(t, "file"))));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "line"), build_int_cst(uint32_type_node, line));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "size"), build_int_cst(uint32_type_node, size));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "flags"), build_int_cst(uint32_type_node, flags));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "runtime_flags"), build_int_cst(uint32_type_node, 0));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "addr"),
                          fndecl ? fold_convert(const_ptr_type_node, build_fold_addr_expr(fndecl))
                                 : null_pointer_node);
   DECL_INITIAL(decl) = build_constructor(t, v);
@@ -258,17 +332,18 @@ void ip_emit_unit(void)
   }
   tree t = roots[R_TU_TYPE];
   vec<constructor_elt, va_gc> *v = NULL;
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 0), build_int_cst(uint32_type_node, INCLPROF_ABI_VERSION));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 1), build_int_cst(uint32_type_node, n_descs));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 2),
-                         fold_convert(TREE_TYPE(nth_field(t, 2)), build_fold_addr_expr(table)));
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 3),
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "abi_version"),
+                         build_int_cst(uint32_type_node, INCLPROF_ABI_VERSION));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "n_fns"), build_int_cst(uint32_type_node, n_descs));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "fns"),
+                         fold_convert(TREE_TYPE(field_named(t, "fns")), build_fold_addr_expr(table)));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "path"),
                          string_value(main_input_filename ? main_input_filename : "",
-                                      TREE_TYPE(nth_field(t, 3))));
+                                      TREE_TYPE(field_named(t, "path"))));
   tree hooks_init = build_constructor(ht, hooks);
   TREE_CONSTANT(hooks_init) = 1;
   TREE_STATIC(hooks_init) = 1;
-  CONSTRUCTOR_APPEND_ELT(v, nth_field(t, 4), hooks_init);
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "hooks"), hooks_init);
   DECL_INITIAL(tu) = build_constructor(t, v);
   TREE_CONSTANT(DECL_INITIAL(tu)) = 1;
   TREE_STATIC(DECL_INITIAL(tu)) = 1;

@@ -46,6 +46,10 @@ bool ip_in_lto1(void);
 enum ip_hook { IP_HOOK_ENTER, IP_HOOK_EXIT, IP_HOOK_CALL, IP_HOOK_RET,
                IP_HOOK_CALL_INDIRECT, IP_HOOK_RET_INDIRECT, IP_HOOK_COUNT };
 
+/* Builds the ABI record types and stops the compilation with an error naming
+ * the field when their layout differs from inclprof_abi.h. */
+void ip_abi_check(void);
+
 /* GC roots of the plugin (types, the unit's inclprof_tu, descriptors). */
 extern const struct ggc_root_tab ip_ggc_roots[];
 

@@ -27,6 +27,7 @@ static bool instruments_nothing_here(void)
 
 static void on_start_unit(void *, void *)
 {
+  ip_abi_check();
   if (instruments_nothing_here()) {
     warning(0, "inclprof: with %<-flto%> and no %<-ffat-lto-objects%>, nothing is instrumented "
                "unless %<-fplugin=inclprof%> is also given when linking");

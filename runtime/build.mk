@@ -1,10 +1,11 @@
 # runtime/build.mk - the recording runtime: $(B)/libinclprof.so and $(B)/libinclprof.a.
 RT_SRCS := $(wildcard runtime/*.c)
 RT_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RT_SRCS)) $(B)/runtime/inclprof.pb-c.o
-RT_CFLAGS = $(CFLAGS) $(PB_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec
+RT_INC    := -I$(B)/gen $(SHARED_INC) -Iruntime
+RT_CFLAGS = $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec
 ALL_TARGETS += $(B)/libinclprof.so $(B)/libinclprof.a
 
-$(B)/runtime/%.o: runtime/%.c runtime/*.h $(B)/gen/inclprof.pb-c.h | $(DEPS_STAMP)
+$(B)/runtime/%.o: runtime/%.c | $(B)/gen/inclprof.pb-c.h $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 $(B)/runtime/inclprof.pb-c.o: $(B)/gen/inclprof.pb-c.c $(B)/gen/inclprof.pb-c.h
@@ -14,3 +15,4 @@ $(B)/libinclprof.so: $(RT_OBJS)
 	$(CC) -shared -o $@ $^ $(PB_LIBS) -lz -lpthread -ldl $(LDFLAGS)
 $(B)/libinclprof.a: $(RT_OBJS)
 	rm -f $@ && ar rcs $@ $^
+-include $(RT_OBJS:.o=.d)

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "rt.h"
+#include "event_batch_wire.h"
 #include "trace_frame.h"
 
 static uint32_t code_of(uint64_t arg, int in_signal) {
@@ -57,9 +58,7 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
   return c->gid[h] << 3 | file_kind;
 }
 
-/* Field tags of the messages written here (proto/inclprof.proto). */
-#define TAG(field, wire) ((uint8_t)((field) << 3 | (wire)))
-enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
+#define TAG(field, wire) ((uint8_t)IP_WIRE_KEY(field, wire))
 #define HEADER_ROOM 64u /* frame length + Record tag/length + the batch's scalar fields */
 
 /* Writes one EventBatch frame for ev[0..n).  The batch is encoded in a single
@@ -120,7 +119,7 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   }
   size_t dt_len = (size_t)(dp - dt_start), code_len = (size_t)(cp - code_start);
   /* Pack: dt bytes stay put; the code field (tag, length, bytes) follows them. */
-  dp = ip_put_varint(dp, TAG(5, WIRE_LEN)); /* one byte */
+  dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_CODE, IP_WIRE_LEN)); /* one byte */
   dp = ip_put_varint(dp, code_len);
   memmove(dp, code_start, code_len);
   uint8_t *end = dp + code_len;
@@ -134,15 +133,15 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   uint8_t *frame = dt_start - head_len, *h = frame;
   h = ip_put_varint(h, record_len);
   uint8_t *record = h;
-  h = ip_put_varint(h, TAG(6, WIRE_LEN)); /* Record.events */
+  h = ip_put_varint(h, TAG(IP_TAG_RECORD_EVENTS, IP_WIRE_LEN)); /* Record.events */
   h = ip_put_varint(h, batch_len);
-  h = ip_put_varint(h, TAG(1, WIRE_VARINT));
+  h = ip_put_varint(h, TAG(IP_TAG_BATCH_TID, IP_WIRE_VARINT));
   h = ip_put_varint(h, tid);
-  h = ip_put_varint(h, TAG(2, WIRE_VARINT));
+  h = ip_put_varint(h, TAG(IP_TAG_BATCH_SEQ, IP_WIRE_VARINT));
   h = ip_put_varint(h, seq);
-  h = ip_put_varint(h, TAG(3, WIRE_VARINT));
+  h = ip_put_varint(h, TAG(IP_TAG_BATCH_BASE_TICK, IP_WIRE_VARINT));
   h = ip_put_varint(h, base);
-  h = ip_put_varint(h, TAG(4, WIRE_LEN));
+  h = ip_put_varint(h, TAG(IP_TAG_BATCH_DT, IP_WIRE_LEN));
   ip_put_varint(h, dt_len); /* ends exactly at dt_start */
   uint32_t crc = (uint32_t)crc32(0L, record, (uInt)record_len);
   for (int i = 0; i < 4; i++)

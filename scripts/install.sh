@@ -39,11 +39,11 @@ if [ "$uninstall" = 1 ]; then
   exit 0
 fi
 for f in "$build/inclprof" "$build/inclprof.so" "$build/libinclprof.so" "$build/libinclprof.a" \
-         "$src/runtime/inclprof.h" "$src/runtime/inclprof_abi.h"; do
+         "$src/runtime/inclprof.h" "$src/include/inclprof/inclprof_abi.h"; do
   [ -f "$f" ] || die "$f: missing (run 'make' first)"
 done
-version=$(sed -n 's/^#define INCLPROF_VERSION "\(.*\)"$/\1/p' "$src/convert/version.h")
-[ -n "$version" ] || die "$src/convert/version.h: no INCLPROF_VERSION"
+version=$(sed -n 's/^#define INCLPROF_VERSION "\(.*\)"$/\1/p' "$src/include/inclprof/version.h")
+[ -n "$version" ] || die "$src/include/inclprof/version.h: no INCLPROF_VERSION"
 
 echo "inclprof install: into $root"
 install -d "$root/bin" "$root/lib/inclprof" "$root/lib/pkgconfig" "$root/include"
@@ -51,7 +51,7 @@ install -m 755 "$build/inclprof" "$root/bin/inclprof"
 install -m 755 "$build/libinclprof.so" "$root/lib/libinclprof.so"
 install -m 644 "$build/libinclprof.a" "$root/lib/libinclprof.a"
 install -m 755 "$build/inclprof.so" "$root/lib/inclprof/inclprof.so"
-install -m 644 "$src/runtime/inclprof.h" "$src/runtime/inclprof_abi.h" "$root/include/"
+install -m 644 "$src/runtime/inclprof.h" "$src/include/inclprof/inclprof_abi.h" "$root/include/"
 sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$src/scripts/inclprof.pc.in" \
   > "$root/lib/pkgconfig/inclprof.pc"
 if [ -n "$plugindir" ]; then

@@ -7,10 +7,13 @@
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 CHECK_UNIT += $(UNIT_BINS)
+-include $(UNIT_BINS:=.d)
 
-$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libipconvert.a $(B)/libinclprof.a $(B)/libipplugin.a | $(DEPS_STAMP)
+# The tests reach into every component.
+TEST_INC := -I$(B)/gen $(SHARED_INC) -Iruntime -Iconvert -Iplugin -Itests/unit
+$(B)/tests/%: tests/unit/%.c $(B)/libipconvert.a $(B)/libinclprof.a $(B)/libipplugin.a | $(CV_GEN) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PB_CFLAGS) $(CHECK_CFLAGS) -Itests/unit -o $@ $< $(B)/libipconvert.a $(B)/libipplugin.a $(B)/libinclprof.a $(PB_LIBS) $(CHECK_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
+	$(CC) $(CFLAGS) $(TEST_INC) $(PB_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(B)/libipconvert.a $(B)/libipplugin.a $(B)/libinclprof.a $(PB_LIBS) $(CHECK_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
 
 .PHONY: check-unit check-integration
 check-unit: $(CHECK_UNIT)

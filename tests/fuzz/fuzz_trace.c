@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "profile.h"
+#include "model/profile.h"
 #include "trace_gen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

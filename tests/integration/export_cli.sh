@@ -1,7 +1,8 @@
 #!/bin/sh
 # export_cli.sh - `inclprof export` as a command: default and explicit outputs,
 # stdout, the Chrome size bounds as the DevTools trace engine sees them,
-# --thread, --raw, and one-line errors that leave no file behind.
+# --thread and --process in every format and in report, --raw, and one-line
+# errors that leave no file behind.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/viewers/viewers.sh"
 
@@ -65,6 +66,23 @@ check_eq "--time-range over the whole run: every slice" "$all_calls" "$(grep -c 
 "$INCLPROF" export -f pprof --thread "$worker_tid" -o worker.pb.gz 2>/dev/null
 check_eq "pprof --thread: samples of that thread only" "tid:[$worker_tid]" \
   "$(pprof_go -raw worker.pb.gz | grep -o 'tid:\[[0-9]*\]' | sort -u)"
+"$INCLPROF" export -f csv --by thread --thread "$worker_tid" -o worker.csv 2>/dev/null
+check_eq "csv --thread: the worker's row alone" "$worker_tid 31" "$(csv_rows worker.csv tid calls | tr '\t' ' ')"
+"$INCLPROF" export -f csv --by function --thread "$worker_tid" -o worker-fn.csv 2>/dev/null
+check_eq "csv --thread --by function: the worker's 30 tick and 1 worker calls" "tick 30|worker 1" \
+  "$(csv_rows worker-fn.csv function calls | tr '\t' ' ' | sort | paste -sd '|')"
+pid=$(csv_rows threads.csv pid | sort -u)
+check_eq "csv --process: both threads" "$(cat threads.csv)" \
+  "$("$INCLPROF" export -f csv --by thread --process "$pid" -o - 2>/dev/null)"
+folded_worker=$("$INCLPROF" export -f folded --thread "$worker_tid" -o - 2>/dev/null | awk '{ s += $NF } END { print s }')
+folded_process=$("$INCLPROF" export -f folded --process "$pid" -o - 2>/dev/null | awk '{ s += $NF } END { print s }')
+folded_all=$(awk '{ s += $NF } END { print s }' stacks.txt)
+check_eq "folded --process: every thread of the one process" "$folded_all" "$folded_process"
+check "folded --thread: the worker alone, less than all ($folded_worker < $folded_all)" test "$folded_worker" -lt "$folded_all"
+check_eq "report --thread: one row, the worker's 31 calls" "31 $pid/$worker_tid" \
+  "$("$INCLPROF" report --by thread --thread "$worker_tid" | awk '/\(two\)$/ { print $1, $(NF - 1) }')"
+check_eq "report --process: both threads" 2 \
+  "$("$INCLPROF" report --by thread --process "$pid" | grep -c '(two)$')"
 compensated=$(awk '{ s += $NF } END { print s }' stacks.txt)
 raw=$("$INCLPROF" export -f folded --raw -o - 2>/dev/null | awk '{ s += $NF } END { print s }')
 check "--raw keeps the probe cost: more time than compensated ($raw > $compensated)" test "$raw" -gt "$compensated"
@@ -77,6 +95,8 @@ one_line_error "missing trace" 1 "$INCLPROF" export -f pprof -o x.pb.gz no-such-
 printf 'not a trace at all' >bogus.ipb
 one_line_error "not a trace" 1 "$INCLPROF" export -f callgrind -o x.out bogus.ipb
 one_line_error "unknown thread" 1 "$INCLPROF" export -f pprof -o x.pb.gz --thread 1
+one_line_error "unknown process" 1 "$INCLPROF" export -f csv -o x.csv --process 1
+one_line_error "time range outside chrome" 2 "$INCLPROF" export -f csv --time-range 1ms:2ms
 one_line_error "samples without sampling" 1 "$INCLPROF" export -f folded -o x.folded --value samples
 one_line_error "unwritable output" 1 "$INCLPROF" export -f pprof -o no-such-dir/x.pb.gz
 check "failed exports leave no file" sh -c '! ls x.* *.part 2>/dev/null'

@@ -22,7 +22,7 @@ check "pkg-config accepts inclprof.pc" pkg-config --validate inclprof
 check_eq "pkg-config --cflags names the installed plugin and headers" \
   "-fplugin=$prefix/lib/inclprof/inclprof.so -I$prefix/include" "$(pkg-config --cflags inclprof | sed 's/ *$//')"
 check_eq "pkg-config --modversion is the release version" \
-  "$(sed -n 's/^#define INCLPROF_VERSION "\(.*\)"$/\1/p' "$INCLPROF_SRC/convert/version.h")" \
+  "$(sed -n 's/^#define INCLPROF_VERSION "\(.*\)"$/\1/p' "$INCLPROF_SRC/include/inclprof/version.h")" \
   "$(pkg-config --modversion inclprof)"
 
 cat > prog.c <<'C'

@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_abnormal.sh - issue 3 item 7: longjmp, exit() from deep frames and
+# plugin_abnormal.sh - longjmp, exit() from deep frames and
 # pthread_exit leave frames without exit probes (the runtime reconciles them);
 # the programs behave as without the plugin and the unit still unregisters.
 . "$INCLPROF_SRC/tests/lib.sh"

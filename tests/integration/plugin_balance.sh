@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_balance.sh - issue 3 items 1 and 3: entries balance exits at -O0/-O2/-O3,
+# plugin_balance.sh - entries balance exits at -O0/-O2/-O3,
 # an inlinable static helper is traced at -O0 and gone at -O2 (trace and
 # table), exact call counts, and tail calls keep their exit probe.
 . "$INCLPROF_SRC/tests/lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_callsites.sh - issue 3 item 6: call-site probes around write, printf,
+# plugin_callsites.sh - call-site probes around write, printf,
 # an indirect call (with its target), abort (no "after" probe), a throwing
 # call; none in a function calling setjmp, none for inline builtins.
 . "$INCLPROF_SRC/tests/lib.sh"

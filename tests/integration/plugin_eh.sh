@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_eh.sh - issue 3 item 2: C++ exceptions through plain, RAII and
+# plugin_eh.sh - C++ exceptions through plain, RAII and
 # catch/rethrow frames, noexcept and a function-try-block: balanced, and each
 # frame's exit comes after its destructors, at -O0, -O2 and -O3.
 . "$INCLPROF_SRC/tests/lib.sh"

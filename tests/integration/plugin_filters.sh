@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_filters.sh - issue 3 item 4: no_instrument_function, include/exclude
+# plugin_filters.sh - no_instrument_function, include/exclude
 # globs and regexes, file rules, min-size with the loop rule, system headers,
 # filter files, callsites=, the report file, verbose, and errors for unknown
 # keys and bad values.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_modules.sh - issue 3 item 9: a PIE, an instrumented shared library
+# plugin_modules.sh - a PIE, an instrumented shared library
 # loaded with dlopen and unloaded with dlclose: registration, unregistration,
 # events from its constructor and destructor, the indirect call naming it.
 . "$INCLPROF_SRC/tests/lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_robust.sh - issue 3 item 10: a large C++ unit (<regex>, <map>) with
+# plugin_robust.sh - a large C++ unit (<regex>, <map>) with
 # every function instrumented compiles at -O0..-O3 with -g -fPIC
 # -fnon-call-exceptions and runs balanced; the optimized GIMPLE has one entry
 # probe per function, an exit probe before every return and before every

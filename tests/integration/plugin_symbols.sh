@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_symbols.sh - issue 3 item 5: the descriptor table.  Same-named statics
+# plugin_symbols.sh - the descriptor table.  Same-named statics
 # in two files get distinct ids; template and inline (comdat) functions emitted
 # by two units share one id and still link; name, demangled name, file and line
 # are right; ids do not change between builds.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_threads.sh - issue 3 item 8: 8 threads recursing, fork, vfork + exec,
+# plugin_threads.sh - 8 threads recursing, fork, vfork + exec,
 # and an instrumented signal handler firing during probes: every thread's
 # events nest correctly and nothing crashes.
 . "$INCLPROF_SRC/tests/lib.sh"

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "aggregate.h"
-#include "profile.h"
+#include "model/aggregate.h"
+#include "model/profile.h"
 #include "trace_gen.h"
 
 /* A fresh temporary directory (removed by fx_cleanup). */

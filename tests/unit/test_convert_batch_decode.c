@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_decode.h"
+#include "read/batch_decode.h"
 #include "check_main.h"
 
 static size_t pack_batch(const Inclprof__EventBatch *e, uint8_t **out) {

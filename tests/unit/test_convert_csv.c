@@ -2,9 +2,9 @@
  * level, RFC 4180 quoting of C++ names, exact values and percentages in the
  * rows, readable units, --by/--sort parsing, callers and callees values. */
 #include "convert_fixture.h"
-#include "export_csv.h"
-#include "text_table.h"
-#include "views.h"
+#include "export/csv.h"
+#include "util/text_table.h"
+#include "views/views.h"
 #include "check_main.h"
 
 #define CPP_NAME "std::map<int, \"q\">::at(int const&)"
@@ -46,7 +46,7 @@ static char *csv(const ip_session *s, ip_level l) {
   char *text;
   size_t len;
   FILE *f = open_memstream(&text, &len);
-  ck_assert_int_eq(ip_export_csv(s, l, f), 0);
+  ck_assert_int_eq(ip_export_csv(s, l, NULL, f), 0);
   fclose(f);
   return text;
 }

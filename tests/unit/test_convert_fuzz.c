@@ -2,7 +2,8 @@
  * `make check`, also under ASan+UBSan): thousands of seeded random mutations
  * of a synthetic trace - byte flips with and without repaired checksums,
  * truncations, insertions, deletions.  Every load must either fail cleanly
- * or produce values that keep the reference texts' invariants. */
+ * or produce values that keep the invariants of the values' rules
+ * ("The values" in docs/converter.md). */
 #include "convert_fixture.h"
 #include "check_main.h"
 

@@ -1,5 +1,5 @@
-/* test_convert_replay.c - the replay's data values against the reference
- * texts' worked examples, exact to the nanosecond: inclusive/exclusive,
+/* test_convert_replay.c - the replay's data values on small worked examples
+ * (the rules: "The values" in docs/converter.md), exact to the nanosecond: inclusive/exclusive,
  * elapsed/application, percentages, recursion, call-site frames,
  * compensation, repairs, samples, threads and processes. */
 #include "convert_fixture.h"
@@ -26,7 +26,7 @@ static void load_one(ip_session *s, tg_trace *t, int raw) {
   tg_free(t);
 }
 
-/* Seed example 1: main 500/50, foo 450/200, bar 250/250; main is 100 %. */
+/* Example 1: main 500/50, foo 450/200, bar 250/250; main is 100 %. */
 START_TEST(example1_inclusive_exclusive) {
   tg_trace t;
   tg_batch b;
@@ -54,7 +54,7 @@ START_TEST(example1_inclusive_exclusive) {
 }
 END_TEST
 
-/* Seed example 2 with probe cost 10 ticks:
+/* Example 2, with probe cost 10 ticks:
  *   P1 enter foo 1000, P2 call bar 1100, P3 ret bar 1300,
  *   context switch, P4 call WriteFile 1700 (T), P5 ret 2000 (T), P6 exit 2050.
  * Compensated intervals: 90, 190, 390 (T), 290 (T), 40. */
@@ -392,7 +392,7 @@ START_TEST(threads_and_processes_summed) {
     sum += rows[i].v.el_incl;
   ck_assert_uint_eq(sum, s.total.el_incl);
   free(rows);
-  ip_filter only2 = {.has_pid = 1, .pid = 2};
+  ip_selection only2 = {.has_pid = 1, .pid = 2};
   n = ip_aggregate(&s, IP_BY_FUNCTION, &only2, &rows);
   ck_assert_uint_eq(n, 2);
   free(rows);

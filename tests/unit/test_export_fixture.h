@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "model/profile.h"
 
 enum { FX_MAIN, FX_FOO, FX_BAR, FX_FACT, FX_WRITE, FX_BOX, FX_NFUNCS };
 #define FX_BOX_NAME "ns::Box<int, \"q\\\\\">::get() const"

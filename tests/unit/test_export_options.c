@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "export_options.h"
+#include "export/options.h"
 #include "check_main.h"
 
 static ip_export_opts o;
@@ -50,7 +50,9 @@ START_TEST(formats_and_defaults) {
   ck_assert_uint_eq(o.n_inputs, 1);
   ck_assert_str_eq(o.inputs[0], "inclprof.data");
   ck_assert_int_eq(o.value, IP_VALUE_ELAPSED);
-  ck_assert_uint_eq(o.range_end_ns, UINT64_MAX);
+  ck_assert_int_eq(o.sel.has_range, 0);
+  ck_assert_int_eq(o.sel.has_tid, 0);
+  ck_assert_int_eq(o.sel.has_pid, 0);
   ck_assert_str_eq(ip_export_default_output(IP_FMT_PPROF), "inclprof.pb.gz");
   ck_assert_str_eq(ip_export_default_output(IP_FMT_CALLGRIND), "callgrind.out.inclprof");
 
@@ -72,16 +74,16 @@ START_TEST(chrome_bounds) {
                    IP_EXPORT_PARSE_OK);
   ck_assert_uint_eq(o.min_duration_ns, 20000);
   ck_assert_uint_eq(o.max_events, 1000);
-  ck_assert_uint_eq(o.range_start_ns, 1000000);
-  ck_assert_uint_eq(o.range_end_ns, 2500000);
-  ck_assert_int_eq(o.thread_given, 1);
-  ck_assert_uint_eq(o.thread, 4242);
+  ck_assert_uint_eq(o.sel.start_ns, 1000000);
+  ck_assert_uint_eq(o.sel.end_ns, 2500000);
+  ck_assert_int_eq(o.sel.has_tid, 1);
+  ck_assert_uint_eq(o.sel.tid, 4242);
   ck_assert_int_eq(PARSE("-f", "chrome", "--time-range", "1ms:"), IP_EXPORT_PARSE_OK);
-  ck_assert_uint_eq(o.range_start_ns, 1000000);
-  ck_assert_uint_eq(o.range_end_ns, UINT64_MAX);
+  ck_assert_uint_eq(o.sel.start_ns, 1000000);
+  ck_assert_uint_eq(o.sel.end_ns, UINT64_MAX);
   ck_assert_int_eq(PARSE("-f", "chrome", "--time-range", ":5s"), IP_EXPORT_PARSE_OK);
-  ck_assert_uint_eq(o.range_start_ns, 0);
-  ck_assert_uint_eq(o.range_end_ns, 5000000000ull);
+  ck_assert_uint_eq(o.sel.start_ns, 0);
+  ck_assert_uint_eq(o.sel.end_ns, 5000000000ull);
 }
 END_TEST
 
@@ -116,7 +118,8 @@ START_TEST(errors) {
       {{"export", "-f", "chrome", "--merge-threads"}, "--merge-threads applies to"},
       {{"export", "-f", "pprof", "--by", "thread"}, "--by applies to --format csv, not pprof"},
       {{"export", "-f", "csv", "--by", "file"}, "unknown --by 'file' (function|module|thread|process)"},
-      {{"export", "-f", "csv", "--thread", "1"}, "--thread applies to"},
+      {{"export", "-f", "csv", "--process", "p1"}, "bad --process 'p1'"},
+      {{"export", "-f", "csv", "--time-range", "1ms:2ms"}, "--time-range applies to --format chrome, not csv"},
       {{"export", "-f", "chrome", "--value", "elapsed"}, "--value applies to"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -127,12 +130,27 @@ START_TEST(errors) {
 }
 END_TEST
 
-START_TEST(thread_selection) {
-  ip_thread a = {.tid = 7}, b = {.tid = 8};
-  ck_assert_int_eq(PARSE("-f", "pprof"), IP_EXPORT_PARSE_OK);
-  ck_assert(ip_export_thread_selected(&o, &a) && ip_export_thread_selected(&o, &b));
-  ck_assert_int_eq(PARSE("-f", "pprof", "--thread", "8"), IP_EXPORT_PARSE_OK);
-  ck_assert(!ip_export_thread_selected(&o, &a) && ip_export_thread_selected(&o, &b));
+START_TEST(selection_in_every_format) {
+  ip_process procs[2] = {{.pid = 100}, {.pid = 200}};
+  ip_thread threads[2] = {{.tid = 7, .process = 0}, {.tid = 8, .process = 1}};
+  const ip_thread a = threads[0], b = threads[1];
+  ip_session s = {.processes = procs, .n_processes = 2, .threads = threads, .n_threads = 2};
+  static const char *const formats[] = {"csv", "pprof", "chrome", "callgrind", "folded"};
+  for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+    ck_assert_int_eq(PARSE("-f", (char *)formats[i]), IP_EXPORT_PARSE_OK);
+    ck_assert(ip_selected_thread(&s, &o.sel, &a) && ip_selected_thread(&s, &o.sel, &b));
+    ck_assert_int_eq(PARSE("-f", (char *)formats[i], "--thread", "8"), IP_EXPORT_PARSE_OK);
+    ck_assert(!ip_selected_thread(&s, &o.sel, &a) && ip_selected_thread(&s, &o.sel, &b));
+    ck_assert_int_eq(PARSE("-f", (char *)formats[i], "--process", "100"), IP_EXPORT_PARSE_OK);
+    ck_assert(ip_selected_thread(&s, &o.sel, &a) && !ip_selected_thread(&s, &o.sel, &b));
+    ck_assert_int_eq(PARSE("-f", (char *)formats[i], "--process", "100", "--thread", "8"), IP_EXPORT_PARSE_OK);
+    ck_assert(!ip_selected_thread(&s, &o.sel, &a) && !ip_selected_thread(&s, &o.sel, &b));
+  }
+  char why[64];
+  ck_assert_int_eq(ip_selection_check(&s, &o.sel, why, sizeof why), 0);
+  ck_assert_int_eq(PARSE("-f", "csv", "--process", "300"), IP_EXPORT_PARSE_OK);
+  ck_assert_int_eq(ip_selection_check(&s, &o.sel, why, sizeof why), -1);
+  ck_assert_str_eq(why, "--process 300: no such process");
 }
 END_TEST
 
@@ -144,7 +162,7 @@ int main(void) {
   tcase_add_test(tc, chrome_bounds);
   tcase_add_test(tc, values);
   tcase_add_test(tc, errors);
-  tcase_add_test(tc, thread_selection);
+  tcase_add_test(tc, selection_in_every_format);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

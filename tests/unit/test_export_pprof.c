@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "export_pprof.h"
+#include "export/pprof.h"
 #include "profile.pb-c.h"
 #include "test_export_fixture.h"
 #include "check_main.h"
@@ -20,7 +20,6 @@ static void setup(void) {
   fx_session(&sess);
   memset(&opts, 0, sizeof opts);
   opts.format = IP_FMT_PPROF;
-  opts.range_end_ns = UINT64_MAX;
 }
 static void teardown(void) { ip_session_free(&sess); }
 
@@ -239,8 +238,8 @@ START_TEST(thread_labels_and_merging) {
 END_TEST
 
 START_TEST(thread_filter) {
-  opts.thread_given = 1;
-  opts.thread = 101;
+  opts.sel.has_tid = 1;
+  opts.sel.tid = 101;
   InclprofPprof__Profile *p = export_profile();
   ck_assert_int_eq(total(p, "elapsed"), 112);
   expect(p, "elapsed", "main", 0, 0);

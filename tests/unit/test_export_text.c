@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_callgrind.h"
-#include "export_chrome.h"
-#include "export_folded.h"
-#include "export_json.h"
+#include "export/callgrind.h"
+#include "export/chrome.h"
+#include "export/folded.h"
+#include "export/json.h"
 #include "test_export_fixture.h"
 #include "check_main.h"
 
@@ -22,7 +22,6 @@ static char *text;
 static void setup(void) {
   fx_session(&sess);
   memset(&opts, 0, sizeof opts);
-  opts.range_end_ns = UINT64_MAX;
   text = NULL;
 }
 static void teardown(void) {
@@ -250,20 +249,20 @@ START_TEST(chrome_bounds) {
   opts.min_duration_ns = 200;
   ck_assert_int_eq(count(chrome_calls(), "\"ph\":\"X\""), 2); /* foo, main */
   opts.min_duration_ns = 0;
-  opts.thread_given = 1;
-  opts.thread = 101;
+  opts.sel.has_tid = 1;
+  opts.sel.tid = 101;
   const char *t = chrome_calls();
   ck_assert_int_eq(count(t, "\"ph\":\"X\""), 1);
   ck_assert_int_eq(count(t, "thread_name"), 1);
-  opts.thread_given = 0;
-  opts.range_start_ns = 1450; /* overlapping [1450, 1500): the second bar, foo, main */
-  opts.range_end_ns = 1500;
+  opts.sel.has_tid = 0;
+  opts.sel.has_range = 1;
+  opts.sel.start_ns = 1450; /* overlapping [1450, 1500): the second bar, foo, main */
+  opts.sel.end_ns = 1500;
   ck_assert_int_eq(count(chrome_calls(), "\"ph\":\"X\""), 3);
-  opts.range_start_ns = 1501; /* after main ended at 1500: the second bar and foo */
-  opts.range_end_ns = 1549;
+  opts.sel.start_ns = 1501; /* after main ended at 1500: the second bar and foo */
+  opts.sel.end_ns = 1549;
   ck_assert_int_eq(count(chrome_calls(), "\"ph\":\"X\""), 2);
-  opts.range_start_ns = 0;
-  opts.range_end_ns = UINT64_MAX;
+  opts.sel.start_ns = 0;
   opts.max_events = 3;
   FILE *f = start();
   ip_chrome_writer *w = ip_chrome_begin(f, &opts);

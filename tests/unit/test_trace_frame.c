@@ -1,5 +1,5 @@
 /* test_trace_frame.c - the frame encoder (runtime/trace_frame.c) and the
- * streaming reader (convert/trace_reader.c): round trips of random record
+ * streaming reader (convert/read/trace_reader.c): round trips of random record
  * streams, and damaged files (truncation at every byte, bit flips, bad
  * preambles) that must end in a one-line error with an offset, never a crash. */
 #include <check.h>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "trace_frame.h"
-#include "trace_reader.h"
+#include "read/trace_reader.h"
 #include "check_main.h"
 
 #define MAX_RECS 64

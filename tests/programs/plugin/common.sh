@@ -2,7 +2,7 @@
 # tests/lib.sh): build the logging runtime (logrt.c), compile with the plugin,
 # and check logs for balance.
 PP="$INCLPROF_SRC/tests/programs/plugin"
-gcc -shared -fPIC -I"$INCLPROF_SRC/runtime" -o liblogrt.so "$PP/logrt.c" || { echo "FAIL - cannot build logrt"; exit 1; }
+gcc -shared -fPIC -I"$INCLPROF_SRC/include/inclprof" -o liblogrt.so "$PP/logrt.c" || { echo "FAIL - cannot build logrt"; exit 1; }
 
 # Instrumented code refers to the runtime only weakly, so the runtime must be
 # linked with --no-as-needed (Debian's GCC passes --as-needed by default).

@@ -1,6 +1,6 @@
 /* abi_driver.c - a stand-in for plugin-instrumented code: hand-written
  * descriptors and a translation unit registered with the runtime through the
- * ABI of runtime/inclprof_abi.h, then probes called through tu.hooks.
+ * ABI of include/inclprof/inclprof_abi.h, then probes called through tu.hooks.
  * Usage: abi_driver SCENARIO [ARG]; each scenario ends the process a
  * different way or exercises one runtime duty (see main). */
 #define _GNU_SOURCE

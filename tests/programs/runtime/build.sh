@@ -2,12 +2,12 @@
 # (linked with -linclprof) and the trace dumper into the current directory.
 # Needs INCLPROF_SRC and INCLPROF_LIBDIR (tests/lib.sh sets them).
 rt_build() {
-  gcc -O2 -Wall -Werror -I"$INCLPROF_SRC/runtime" -o abi_driver \
+  gcc -O2 -Wall -Werror -I"$INCLPROF_SRC/include/inclprof" -o abi_driver \
     "$INCLPROF_SRC/tests/programs/runtime/abi_driver.c" \
     -L"$INCLPROF_LIBDIR" -Wl,-rpath,"$INCLPROF_LIBDIR" -linclprof -lpthread &&
-  gcc -O2 -Wall -Werror -I"$INCLPROF_SRC/runtime" -o abi_driver_bare \
+  gcc -O2 -Wall -Werror -I"$INCLPROF_SRC/include/inclprof" -o abi_driver_bare \
     "$INCLPROF_SRC/tests/programs/runtime/abi_driver.c" -lpthread &&
-  gcc -O2 -Wall -Werror -I"$INCLPROF_SRC/convert" -I"$INCLPROF_SRC/runtime" \
+  gcc -O2 -Wall -Werror -I"$INCLPROF_SRC/convert" -I"$INCLPROF_SRC/include/inclprof" \
     -I"$INCLPROF_LIBDIR/gen" -o trace_dump "$INCLPROF_SRC/tests/programs/runtime/trace_dump.c" \
     "$INCLPROF_LIBDIR/libipconvert.a" -lprotobuf-c -lz
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace_reader.h"
+#include "read/trace_reader.h"
 
 static const char *mode_name(int m) {
   return m == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? "kevents"

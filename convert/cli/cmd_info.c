@@ -1,0 +1,145 @@
+/* cli/cmd_info.c - `inclprof info`: what a trace holds - header, clock, transition
+ * mode, calibration, sampling, tables, threads, events, gaps, lost batches,
+ * trailer and damage - per process. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/cli_args.h"
+#include "cli/commands.h"
+#include "util/text_table.h"
+
+static void usage(FILE *out) {
+  fputs("usage: inclprof info [TRACE|DIR...]\n"
+        "Describe trace files: header, clock and tick rate, transition mode, probe-cost\n"
+        "calibration, sampling, tables, threads, events, runtime gaps, lost batches,\n"
+        "trailer (clean shutdown?) and any damage.  Default input: " IP_DEFAULT_INPUT ".\n\n"
+        "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 a trace is damaged.\n",
+        out);
+}
+
+static const char *clock_name(int c) {
+  static const char *const names[] = {"unknown", "TSC (rdtsc)", "CNTVCT (AArch64 virtual counter)",
+                                      "CLOCK_MONOTONIC"};
+  return c >= 0 && c < 4 ? names[c] : "unknown";
+}
+
+static const char *mode_text(int m) {
+  return m == 2   ? "pmu: kernel-mode instructions retired (exact)"
+         : m == 1 ? "kevents: system calls, context switches and page faults of the thread"
+                  : "none: no detection, Application values equal Elapsed values";
+}
+
+static void header(const ip_process *p) {
+  char when[64] = "unknown";
+  time_t secs = (time_t)(p->start_unix_ns / 1000000000u);
+  struct tm tm;
+  if (p->start_unix_ns && gmtime_r(&secs, &tm))
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  printf("trace:        %s (format 1.%u)\n", p->trace_path, p->format_minor);
+  printf("process:      pid %u, parent %u", p->pid, p->ppid);
+  if (p->forked_from)
+    printf(", fork child of %u", p->forked_from);
+  printf("\nexecutable:   %s\ncommand:      %s\n", p->executable, p->cmdline);
+  printf("host:         %s, runtime %s, started %s\n", p->hostname ? p->hostname : "?",
+         p->runtime_version ? p->runtime_version : "?", when);
+  printf("clock:        %s, %.0f ticks/s (1 tick = %.4f ns)\n", clock_name(p->clock),
+         p->ticks_per_second, 1e9 / p->ticks_per_second);
+  printf("transitions:  %s\n", mode_text(p->transitions));
+  if (p->transitions_note && *p->transitions_note)
+    printf("              why: %s\n", p->transitions_note);
+  printf("calibration:  probe cost %.2f ns per event (removed unless --raw)\n", p->probe_cost_ns);
+}
+
+static void sampling(const ip_session *s, const ip_process *p, size_t pi) {
+  if (!p->sample_hz) {
+    printf("sampling:     off\n");
+    return;
+  }
+  uint64_t attributed = 0;
+  for (size_t i = 0; i < s->n_threads; i++)
+    if (s->threads[i].process == pi)
+      attributed += s->threads[i].total.smp_excl;
+  printf("sampling:     %u Hz per thread CPU time; taken %llu, in the runtime (discarded) %llu "
+         "(trailer); in events: %llu attributed, %llu outside instrumented code\n",
+         p->sample_hz, (unsigned long long)p->samples_taken,
+         (unsigned long long)p->samples_in_runtime, (unsigned long long)attributed,
+         (unsigned long long)p->samples_outside);
+}
+
+static void threads(const ip_session *s, size_t pi) {
+  ip_ttable t;
+  ip_tt_init(&t, 6);
+  ip_tt_add(&t, "tid");
+  ip_tt_add(&t, "events");
+  ip_tt_add(&t, "batches");
+  ip_tt_add(&t, "lost");
+  ip_tt_add(&t, "gaps");
+  ip_tt_add(&t, "name");
+  size_t n = 0;
+  for (size_t i = 0; i < s->n_threads; i++) {
+    const ip_thread *th = &s->threads[i];
+    if (th->process != pi)
+      continue;
+    n++;
+    ip_tt_add(&t, "%u", th->tid);
+    ip_tt_add(&t, "%llu", (unsigned long long)th->events);
+    ip_tt_add(&t, "%llu", (unsigned long long)th->batches);
+    ip_tt_add(&t, "%llu", (unsigned long long)th->batches_lost);
+    ip_tt_add(&t, "%llu", (unsigned long long)th->gaps);
+    ip_tt_add(&t, "%s", th->name ? th->name : "");
+  }
+  printf("threads:      %zu\n", n);
+  ip_tt_print(&t, stdout, 4);
+  ip_tt_free(&t);
+}
+
+static void process(const ip_session *s, size_t pi) {
+  const ip_process *p = &s->processes[pi];
+  char gap[32];
+  ip_fmt_ns(gap, sizeof gap, p->gap_ns);
+  header(p);
+  sampling(s, p, pi);
+  printf("tables:       %llu modules, %llu functions\n", (unsigned long long)p->n_modules,
+         (unsigned long long)p->n_functions);
+  threads(s, pi);
+  printf("events:       %llu in %llu batches; %llu runtime gaps (%s removed); %llu batches lost\n",
+         (unsigned long long)p->events, (unsigned long long)p->batches,
+         (unsigned long long)p->gaps, gap, (unsigned long long)p->batches_lost);
+  printf("repairs:      %llu exits reconciled\n", (unsigned long long)p->repairs);
+  if (!p->has_trailer)
+    printf("trailer:      missing: the process did not shut down cleanly (killed?)\n");
+  else
+    printf("trailer:      %s, exit reason: %s; %llu events written, %llu dropped\n",
+           p->clean ? "clean shutdown" : "NOT clean", p->exit_reason ? p->exit_reason : "?",
+           (unsigned long long)p->trailer_events, (unsigned long long)p->dropped_events);
+  if (p->threads_not_flushed)
+    printf("final flush:  gave up on %u other threads at exit (their last buffered events are "
+           "missing)\n",
+           p->threads_not_flushed);
+  printf("damage:       %s\n\n", p->damage ? p->damage : "none");
+}
+
+int cmd_info(int argc, char **argv) {
+  static const struct option options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  optind = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    if (c != 'h') {
+      fprintf(stderr, "inclprof info: bad option (try 'inclprof info --help')\n");
+      return IP_EXIT_USAGE;
+    }
+    usage(stdout);
+    return IP_EXIT_OK;
+  }
+  ip_session s;
+  ip_load_opts lo = {.quiet = 0};
+  if (ip_load_inputs(&s, argc, argv, optind, &lo))
+    return IP_EXIT_ERROR;
+  for (size_t i = 0; i < s.n_processes; i++)
+    process(&s, i);
+  int rc = ip_exit_status(&s);
+  ip_session_free(&s);
+  return rc;
+}

@@ -1,0 +1,44 @@
+/* cli/main.c - `inclprof COMMAND [ARGS]`: dispatches to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "version.h"
+
+static const struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} commands[] = {
+    {"record", cmd_record, "run a program and trace it into a directory"},
+    {"info", cmd_info, "describe trace files: header, threads, events, damage"},
+    {"report", cmd_report, "print the data values per function/module/thread/process"},
+    {"export", cmd_export, "write csv, pprof, chrome, callgrind or folded files"},
+};
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: inclprof COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out, "\n'inclprof COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("inclprof %s\n", INCLPROF_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name))
+      return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "inclprof: unknown command '%s' (try 'inclprof --help')\n", argv[1]);
+  return 2;
+}

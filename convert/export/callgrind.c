@@ -1,0 +1,277 @@
+/* export/callgrind.c - callgrind profile: self costs per function and call
+ * edges with inclusive costs, computed in one walk of each call tree.
+ *
+ * Every unit of exclusive cost at a call path is added, for each distinct
+ * function g on that path, to the edge into g's OUTERMOST frame.  The
+ * incoming edges of g then sum to exactly our Inclusive value of g, even
+ * under recursion, which is how callgrind_annotate and KCachegrind compute
+ * inclusive costs. */
+#include "export/callgrind.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/must_alloc.h"
+#include "export/pprof.h"
+#include "export/strtab.h"
+#include "export/tree.h"
+#include "version.h"
+
+enum { EV_ELAPSED, EV_APPLICATION, EV_CALLS, EV_SAMPLES, N_EVENTS };
+
+typedef struct cost {
+  uint64_t c[N_EVENTS];
+} cost;
+
+typedef struct edge {
+  uint32_t caller, callee;
+  uint64_t count;  /* direct calls */
+  cost incl;
+} edge;
+
+typedef struct frame {
+  uint32_t id;
+  int first;       /* the outermost frame of its function on this path */
+} frame;
+
+/* Function ids: session functions 0..n_funcs-1, then one root per view. */
+typedef struct cg {
+  const ip_session *s;
+  size_t n_ids;
+  cost *self;
+  unsigned char *used;
+  edge *edges;
+  size_t n_edges, cap_edges;
+  uint32_t *slots;             /* edge index + 1, 0 = empty */
+  size_t n_slots;
+  uint32_t *onstack;           /* frames of each id on the current path */
+  frame *frames;
+  uint32_t *firsts;            /* positions of the frames with first set */
+  size_t depth, n_firsts, cap;
+  uint32_t root;               /* id of the current view's root */
+} cg;
+
+static size_t edge_slot(const cg *g, uint32_t caller, uint32_t callee) {
+  uint64_t h = ((uint64_t)caller << 32 | callee) * 0x9E3779B97F4A7C15ull;
+  size_t mask = g->n_slots - 1, i = (size_t)(h >> 20) & mask;
+  while (g->slots[i]) {
+    const edge *e = &g->edges[g->slots[i] - 1];
+    if (e->caller == caller && e->callee == callee)
+      break;
+    i = (i + 1) & mask;
+  }
+  return i;
+}
+
+static edge *edge_of(cg *g, uint32_t caller, uint32_t callee) {
+  if (2 * (g->n_edges + 1) > g->n_slots) {
+    free(g->slots);
+    g->n_slots = g->n_slots ? 2 * g->n_slots : 256;
+    g->slots = ip_must_calloc(g->n_slots, sizeof *g->slots);
+    for (size_t k = 0; k < g->n_edges; k++)
+      g->slots[edge_slot(g, g->edges[k].caller, g->edges[k].callee)] = (uint32_t)k + 1;
+  }
+  size_t i = edge_slot(g, caller, callee);
+  if (!g->slots[i]) {
+    if (g->n_edges == g->cap_edges)
+      g->edges = ip_must_realloc(g->edges, g->cap_edges = g->cap_edges ? 2 * g->cap_edges : 256, sizeof *g->edges);
+    edge *e = &g->edges[g->n_edges++];
+    memset(e, 0, sizeof *e);
+    e->caller = caller;
+    e->callee = callee;
+    g->slots[i] = (uint32_t)g->n_edges;
+  }
+  return &g->edges[g->slots[i] - 1];
+}
+
+static void cost_add(cost *a, const cost *b) {
+  for (int i = 0; i < N_EVENTS; i++)
+    a->c[i] += b->c[i];
+}
+
+static cost exclusive(const ip_values *v) {
+  return (cost){{v->el_excl, v->app_excl, v->calls, v->smp_excl}};
+}
+
+static void pop_frame(cg *g) {
+  frame *f = &g->frames[--g->depth];
+  g->onstack[f->id]--;
+  if (f->first)
+    g->n_firsts--;
+}
+
+static void visit(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
+  cg *g = ctx;
+  const ip_node *n = &v->nodes[path[depth - 1]];
+  while (g->depth >= depth)
+    pop_frame(g);
+  if (depth > g->cap) {
+    g->cap = 2 * depth;
+    g->frames = ip_must_realloc(g->frames, g->cap, sizeof *g->frames);
+    g->firsts = ip_must_realloc(g->firsts, g->cap, sizeof *g->firsts);
+  }
+  uint32_t id = n->func;
+  frame *f = &g->frames[g->depth];
+  f->id = id;
+  f->first = !g->onstack[id]++;
+  if (f->first)
+    g->firsts[g->n_firsts++] = (uint32_t)g->depth;
+  g->depth++;
+  g->used[id] = 1;
+
+  cost unit = exclusive(&n->v);
+  cost_add(&g->self[id], &unit);
+  uint32_t caller = depth > 1 ? g->frames[depth - 2].id : g->root;
+  edge_of(g, caller, id)->count += n->v.calls;
+  for (size_t k = 0; k < g->n_firsts; k++) {
+    uint32_t p = g->firsts[k];
+    cost_add(&edge_of(g, p ? g->frames[p - 1].id : g->root, g->frames[p].id)->incl, &unit);
+  }
+}
+
+/* --- writing ------------------------------------------------------------ */
+
+typedef struct names {
+  ip_strtab files, objects;
+  unsigned char *file_seen, *object_seen, *fn_seen; /* name already written once */
+  size_t file_cap, object_cap;
+} names;
+
+/* KEY=(ID) NAME the first time, KEY=(ID) afterwards (name compression). */
+static void put_name(FILE *out, const char *key, size_t id, unsigned char *seen, const char *name) {
+  fprintf(out, "%s=(%zu)", key, id);
+  if (!seen[id]) {
+    seen[id] = 1;
+    putc(' ', out);
+    for (const char *p = name; *p; p++)
+      putc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+  }
+  putc('\n', out);
+}
+
+/* ob=, fl= and fn= lines for id (callee: cob=, cfi=, cfn=). */
+static void put_function(FILE *out, const cg *g, names *nm, uint32_t id, const char *root_name, int callee) {
+  const ip_func *f = id < g->s->n_funcs ? &g->s->funcs[id] : NULL;
+  const char *obj = f && f->module < g->s->n_modules ? g->s->modules[f->module].path : "???";
+  const char *file = f && f->file && *f->file ? f->file : "???";
+  const char *name = !f ? root_name : f->pretty && *f->pretty ? f->pretty : f->name;
+  uint32_t o = ip_strtab_intern(&nm->objects, obj), fl = ip_strtab_intern(&nm->files, file);
+  ip_must_grow((void **)&nm->object_seen, &nm->object_cap, nm->objects.n, 1);
+  ip_must_grow((void **)&nm->file_seen, &nm->file_cap, nm->files.n, 1);
+  put_name(out, callee ? "cob" : "ob", o, nm->object_seen, obj);
+  put_name(out, callee ? "cfi" : "fl", fl, nm->file_seen, file);
+  put_name(out, callee ? "cfn" : "fn", (size_t)id + 1, nm->fn_seen, name);
+}
+
+static uint32_t line_of(const cg *g, uint32_t id) { return id < g->s->n_funcs ? g->s->funcs[id].line : 0; }
+
+static void put_cost(FILE *out, uint32_t line, const cost *c, const int *order, int n) {
+  fprintf(out, "%" PRIu32, line);
+  for (int i = 0; i < n; i++)
+    fprintf(out, " %" PRIu64, c->c[order[i]]);
+  putc('\n', out);
+}
+
+static int by_caller(const void *a, const void *b) {
+  const edge *x = a, *y = b;
+  if (x->caller != y->caller)
+    return x->caller < y->caller ? -1 : 1;
+  return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+
+static void put_header(FILE *out, const ip_session *s, const int *order, int n_events) {
+  static const char *const short_names[] = {"Elapsed", "Application", "Calls", "Samples"};
+  static const char *const long_names[] = {"Elapsed time (ns)", "Application time (ns)", "Calls",
+                                           "CPU-time samples"};
+  fputs("# callgrind format\nversion: 1\ncreator: inclprof " INCLPROF_VERSION "\n", out);
+  if (s->n_processes == 1) {
+    const ip_process *p = &s->processes[0];
+    fprintf(out, "pid: %" PRIu32 "\n", p->pid);
+    if (p->cmdline && *p->cmdline && !strpbrk(p->cmdline, "\r\n"))
+      fprintf(out, "cmd: %s\n", p->cmdline);
+  }
+  fputs("positions: line\n", out);
+  for (int i = 0; i < n_events; i++)
+    fprintf(out, "event: %s : %s\n", short_names[order[i]], long_names[order[i]]);
+  fputs("events:", out);
+  for (int i = 0; i < n_events; i++)
+    fprintf(out, " %s", short_names[order[i]]);
+  fputs("\n\n", out);
+}
+
+void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out) {
+  ip_export_trees trees;
+  ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
+  cg g = {.s = s, .n_ids = s->n_funcs + trees.n_views};
+  g.self = ip_must_calloc(g.n_ids, sizeof *g.self);
+  g.used = ip_must_calloc(g.n_ids, 1);
+  g.onstack = ip_must_calloc(g.n_ids, sizeof *g.onstack);
+  char (*root_names)[96] = ip_must_calloc(trees.n_views ? trees.n_views : 1, sizeof *root_names);
+  for (size_t i = 0; i < trees.n_views; i++) {
+    const ip_tree_view *v = &trees.views[i];
+    g.root = (uint32_t)(s->n_funcs + i);
+    g.used[g.root] = 1;
+    if (v->thread)
+      ip_thread_label(v->thread, root_names[i], sizeof root_names[i]);
+    else
+      snprintf(root_names[i], sizeof root_names[i], "(all threads)");
+    if (v->n_nodes)
+      g.self[g.root] = exclusive(&v->nodes[0].v), g.self[g.root].c[EV_CALLS] = 0;
+    ip_tree_walk(v, visit, &g);
+    while (g.depth)
+      pop_frame(&g);
+  }
+
+  int order[N_EVENTS], n_events = 0;
+  int first = o->value == IP_VALUE_APPLICATION ? EV_APPLICATION : o->value == IP_VALUE_SAMPLES ? EV_SAMPLES : EV_ELAPSED;
+  int sampled = ip_session_sampled(s);
+  order[n_events++] = first;
+  for (int e = 0; e < N_EVENTS; e++)
+    if (e != first && (e != EV_SAMPLES || sampled))
+      order[n_events++] = e;
+  put_header(out, s, order, n_events);
+
+  names nm = {.fn_seen = ip_must_calloc(g.n_ids + 1, 1)};
+  ip_strtab_init(&nm.files);
+  ip_strtab_init(&nm.objects);
+  qsort(g.edges, g.n_edges, sizeof *g.edges, by_caller);
+  cost total = {{0}};
+  size_t e = 0;
+  for (uint32_t id = 0; id < g.n_ids; id++) {
+    if (!g.used[id])
+      continue;
+    const char *root_name = id >= s->n_funcs ? root_names[id - s->n_funcs] : NULL;
+    put_function(out, &g, &nm, id, root_name, 0);
+    put_cost(out, line_of(&g, id), &g.self[id], order, n_events);
+    cost_add(&total, &g.self[id]);
+    for (; e < g.n_edges && g.edges[e].caller == id; e++) {
+      const edge *x = &g.edges[e];
+      put_function(out, &g, &nm, x->callee, NULL, 1);
+      /* A path's frame is one call even when the trace never saw it return. */
+      fprintf(out, "calls=%" PRIu64 " %" PRIu32 "\n", x->count ? x->count : 1, line_of(&g, x->callee));
+      put_cost(out, line_of(&g, id), &x->incl, order, n_events);
+    }
+    putc('\n', out);
+  }
+  fputs("totals:", out);
+  for (int i = 0; i < n_events; i++)
+    fprintf(out, " %" PRIu64, total.c[order[i]]);
+  putc('\n', out);
+
+  ip_strtab_free(&nm.files);
+  ip_strtab_free(&nm.objects);
+  free(nm.file_seen);
+  free(nm.object_seen);
+  free(nm.fn_seen);
+  free(root_names);
+  free(g.self);
+  free(g.used);
+  free(g.onstack);
+  free(g.edges);
+  free(g.slots);
+  free(g.frames);
+  free(g.firsts);
+  ip_export_trees_free(&trees);
+}

@@ -1,0 +1,79 @@
+/* export/csv.c - RFC 4180 CSV of the data values (see export/csv.h).
+ * Key columns by level: function,module,file,line | module | pid,tid,thread |
+ * pid,executable; then calls, the four values in ns, their percentages (of
+ * the session's Elapsed / Application Inclusive totals), the sample counts
+ * and their percentages (of the session's samples).  Lines end in LF. */
+#include "export/csv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const key_columns[] = {
+    "function,module,file,line", "module", "pid,tid,thread", "pid,executable"};
+
+#define VALUE_COLUMNS                                                                     \
+  "calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,"             \
+  "application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,"                 \
+  "application_inclusive_pct,application_exclusive_pct,inclusive_samples,"               \
+  "exclusive_samples,inclusive_samples_pct,exclusive_samples_pct"
+
+/* A field, quoted when it holds a comma, quote or line break ("" inside). */
+static void field(FILE *out, const char *s) {
+  if (!strpbrk(s, ",\"\r\n")) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static void keys(FILE *out, const ip_session *s, ip_level l, uint32_t k) {
+  if (l == IP_BY_FUNCTION) {
+    const ip_func *f = &s->funcs[k];
+    field(out, f->pretty);
+    fputc(',', out);
+    field(out, s->modules[f->module].path);
+    fputc(',', out);
+    field(out, f->file);
+    fprintf(out, ",%u", f->line);
+  } else if (l == IP_BY_MODULE) {
+    field(out, s->modules[k].path);
+  } else if (l == IP_BY_THREAD) {
+    const ip_thread *t = &s->threads[k];
+    fprintf(out, "%u,%u,", s->processes[t->process].pid, t->tid);
+    field(out, t->name ? t->name : "");
+  } else {
+    fprintf(out, "%u,", s->processes[k].pid);
+    field(out, s->processes[k].executable);
+  }
+}
+
+static void values(FILE *out, const ip_session *s, const ip_values *v) {
+  const ip_values *t = &s->total;
+  fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%.6f,%.6f,%llu,%llu,%.6f,%.6f\n",
+          (unsigned long long)v->calls, (unsigned long long)v->el_incl,
+          (unsigned long long)v->el_excl, (unsigned long long)v->app_incl,
+          (unsigned long long)v->app_excl, ip_pct(v->el_incl, t->el_incl),
+          ip_pct(v->el_excl, t->el_incl), ip_pct(v->app_incl, t->app_incl),
+          ip_pct(v->app_excl, t->app_incl), (unsigned long long)v->smp_incl,
+          (unsigned long long)v->smp_excl, ip_pct(v->smp_incl, t->smp_incl),
+          ip_pct(v->smp_excl, t->smp_incl));
+}
+
+int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, FILE *out) {
+  ip_row *rows;
+  size_t n = ip_aggregate(s, level, sel, &rows);
+  ip_rows_sort(s, level, rows, n, IP_SORT_ELAPSED_INCL);
+  fprintf(out, "%s," VALUE_COLUMNS "\n", key_columns[level]);
+  for (size_t i = 0; i < n; i++) {
+    keys(out, s, level, rows[i].key);
+    values(out, s, &rows[i].v);
+  }
+  free(rows);
+  return ferror(out) ? -1 : 0;
+}

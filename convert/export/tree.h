@@ -1,0 +1,39 @@
+/* export/tree.h - the call trees an export writes: each selected thread's
+ * own tree, or (--merge-threads) one tree merging the selected threads' call
+ * paths, plus a depth-first walk that hands writers each path from the
+ * outermost frame down. */
+#ifndef INCLPROF_EXPORT_TREE_H
+#define INCLPROF_EXPORT_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/profile.h"
+#include "model/selection.h"
+
+typedef struct ip_tree_view {
+  const ip_node *nodes;        /* nodes[0] is the root */
+  size_t n_nodes;
+  const ip_thread *thread;     /* NULL for a merged tree */
+} ip_tree_view;
+
+typedef struct ip_export_trees {
+  ip_tree_view *views;
+  size_t n_views;
+  ip_node *merged;             /* the merged tree's nodes (owned), or NULL */
+} ip_export_trees;
+
+/* Views of the threads sel selects (all when sel is NULL), merged into one
+ * when merge is set (no view at all when nothing is selected). */
+void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge, const ip_selection *sel);
+void ip_export_trees_free(ip_export_trees *tr);
+
+/* How exports name thread t: "thread TID (NAME)", or "thread TID" without a name. */
+void ip_thread_label(const ip_thread *t, char *buf, size_t len);
+
+/* Calls fn for every node but the root, parents before children; path[0..depth-1]
+ * are node indices from the outermost frame to the node itself. */
+typedef void (*ip_path_fn)(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth);
+void ip_tree_walk(const ip_tree_view *v, ip_path_fn fn, void *ctx);
+
+#endif

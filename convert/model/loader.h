@@ -1,0 +1,101 @@
+/* model/loader.h - internals shared by the session loader (model/session_load.c), the
+ * session tables (model/session_tables.c) and the replay (model/replay.c): the state kept
+ * while one trace file is read, and per thread while its events stream. */
+#ifndef INCLPROF_LOADER_H
+#define INCLPROF_LOADER_H
+
+#include <stdint.h>
+
+#include "inclprof.pb-c.h"
+#include "model/profile.h"
+#include "util/u64map.h"
+
+/* Tick arithmetic is fixed point with IP_FX fractional bits: exact for
+ * integer probe costs and tick rates that are powers of two of 1 GHz. */
+#define IP_FX 8
+
+/* Session-wide lookup tables, alive while loading. */
+typedef struct ip_tables {
+  ip_u64map module_by_path;  /* hash of path -> module index */
+  ip_u64map func_by_key;     /* hash of (module path, id, name) -> func index */
+  size_t cap_modules, cap_funcs, cap_threads, cap_processes;
+} ip_tables;
+
+/* One open frame of the shadow stack. */
+typedef struct ip_frame {
+  uint32_t func, node;
+  uint8_t from_call;   /* opened by a call-site probe */
+  uint8_t merged;      /* call-site frame joined by the callee's entry probe */
+  uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
+} ip_frame;
+
+/* Replay state of one thread while its file is read. */
+typedef struct ip_tstate {
+  uint32_t thread;             /* index into ip_session.threads */
+  int finished;                /* ThreadEnd seen (a reused tid starts a new thread) */
+  ip_frame *stack;
+  size_t depth, cap;
+  int have_tick;               /* an event was seen: intervals can start */
+  uint64_t hwm;                /* highest tick seen (earlier ones count 0) */
+  uint64_t comp_fx;            /* compensated ticks elapsed on this thread, IP_FX fixed point */
+  uint64_t el_ns, app_ns, smp; /* timeline: elapsed, application, samples */
+  uint64_t pending_gap;        /* gap ticks to remove from the next interval */
+  uint64_t next_seq;
+  int paused;
+  int call_open;               /* top frame came from CALL and awaits ENTER */
+  uint32_t expect_ret;         /* func whose RET is absorbed by the last EXIT, or UINT32_MAX */
+  uint64_t origin_ns;          /* thread's first event, relative to the session start */
+  ip_u64map child;             /* (parent node << 32 | func) -> node */
+} ip_tstate;
+
+/* One trace file being read. */
+typedef struct ip_file {
+  ip_session *s;
+  ip_tables *tabs;
+  const ip_load_opts *o;
+  const ip_call_visitor *visitor; /* NULL when none */
+  const char *path;
+  uint32_t proc;               /* index into ip_session.processes */
+  double ns_per_tick;
+  uint64_t ns_per_tick_fx;     /* ns per tick << 32 */
+  uint64_t cost_fx;            /* probe cost removed from every interval (0 when raw), IP_FX */
+  uint64_t start_tick;
+  uint64_t proc_origin_ns;     /* process start relative to the session start */
+  uint32_t *gid_func;          /* Function.gid -> session func, UINT32_MAX unknown */
+  size_t n_gid;
+  uint32_t *mod_index;         /* Module.id -> session module */
+  size_t n_mod;
+  ip_u64map tid_state;         /* tid -> index into states */
+  ip_tstate **states;
+  size_t n_states, cap_states;
+} ip_file;
+
+/* model/session_tables.c */
+uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path);
+uint32_t ip_tables_func(ip_session *s, ip_tables *t, const ip_func *proto);
+uint32_t ip_tables_thread(ip_session *s, ip_tables *t, uint32_t proc, uint32_t tid);
+uint32_t ip_tables_process(ip_session *s, ip_tables *t);
+void ip_tables_free(ip_tables *t);
+/* Maps a gid of this file to a session function; -1 if the gid is absurd. */
+int ip_file_define_func(ip_file *f, uint32_t gid, uint32_t fn);
+/* The session function for a gid of this file (a placeholder if undefined). */
+uint32_t ip_file_func_slow(ip_file *f, uint32_t gid);
+static inline uint32_t ip_file_func(ip_file *f, uint32_t gid) {
+  if (gid < f->n_gid && f->gid_func[gid] != UINT32_MAX)
+    return f->gid_func[gid];
+  return ip_file_func_slow(f, gid);
+}
+
+/* model/replay.c */
+ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid);  /* state for tid, created if new */
+void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b);
+void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g);
+/* Closes the frames still open (counted as repairs) and frees the replay
+ * memory; the state itself stays (a reused tid then starts a new thread). */
+void ip_replay_finish(ip_file *f, ip_tstate *ts);
+
+/* model/thread_sums.c: a finished thread's function, module and thread values
+ * from its call tree. */
+void ip_thread_sums(const ip_session *s, ip_thread *th);
+
+#endif

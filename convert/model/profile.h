@@ -1,0 +1,172 @@
+/* model/profile.h - the converter's in-memory profile: what replaying one or more
+ * trace files produces, and what every view and export reads.
+ *
+ * Replay (convert/model/replay.c) walks each thread's events on a shadow stack and
+ * attributes every interval between consecutive events by the rules in "The
+ * values" of docs/converter.md.  It builds:
+ *   - a session-wide function table (functions merged across files by
+ *     module path + stable id + name),
+ *   - per thread, a call tree: one node per distinct call path, holding that
+ *     path's values (memory is bounded by call paths, not events),
+ *   - per thread, per-function values (inclusive counted once per interval
+ *     even when the function recurses),
+ *   - and, for exports that need individual calls (Chrome trace), it calls an
+ *     optional visitor for every completed call while it streams.
+ * All times are nanoseconds, already compensated for probe cost and runtime
+ * gaps unless ip_load_opts.raw is set.
+ */
+#ifndef INCLPROF_PROFILE_H
+#define INCLPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The data values of one function / path / module / thread / process. */
+typedef struct ip_values {
+  uint64_t calls;
+  uint64_t el_incl, el_excl;   /* Elapsed Inclusive / Exclusive, ns */
+  uint64_t app_incl, app_excl; /* Application Inclusive / Exclusive, ns */
+  uint64_t smp_incl, smp_excl; /* Inclusive / Exclusive samples */
+  uint64_t min_call, max_call; /* per-call Elapsed Inclusive, ns (min valid if calls>0) */
+} ip_values;
+
+/* Repairs the replay made to a thread's events (all counted, all reported). */
+typedef struct ip_repairs {
+  uint64_t popped;        /* frames popped because an exit skipped them (longjmp, throw) */
+  uint64_t closed_at_end; /* frames still open when the thread's events ended */
+  uint64_t unmatched;     /* exits with no matching frame, ignored */
+  uint64_t clock_back;    /* timestamps earlier than the previous one, clamped to 0 */
+  uint64_t unwound;       /* not a repair: call-site frames (library calls) an enclosing
+                             function's exit closed - an exception thrown through or by a
+                             library call (every `throw` calls __cxa_throw, which never returns) */
+} ip_repairs;
+
+typedef struct ip_module {
+  char *path;                  /* executable or shared object */
+} ip_module;
+
+typedef struct ip_func {
+  char *name;                  /* assembler name */
+  char *pretty;                /* demangled name (== name when not mangled) */
+  char *file;                  /* source file, "" if unknown (library callee) */
+  uint32_t line;
+  uint32_t module;             /* index into ip_session.modules */
+  uint32_t flags;              /* INCLPROF_FN_* from inclprof_abi.h */
+  uint64_t id;                 /* stable identity */
+} ip_func;
+
+#define IP_NO_NODE UINT32_MAX
+
+/* One call path of one thread.  Node 0 of every thread is the root (func =
+ * UINT32_MAX, the thread itself); its children are the outermost frames. */
+typedef struct ip_node {
+  uint32_t func;               /* index into ip_session.funcs */
+  uint32_t parent;             /* IP_NO_NODE for the root */
+  uint32_t first_child, next_sibling; /* IP_NO_NODE terminated */
+  ip_values v;                 /* values of this exact path */
+} ip_node;
+
+typedef struct ip_thread {
+  uint32_t process;            /* index into ip_session.processes */
+  uint32_t tid;
+  char *name;                  /* may be NULL */
+  uint64_t start_ns, end_ns;   /* relative to the session start */
+  ip_values total;             /* thread-level values */
+  ip_node *nodes;              /* call tree, nodes[0] is the root */
+  size_t n_nodes;
+  ip_values *fn;               /* per-function values, indexed by func, n_fn long */
+  size_t n_fn;                 /* <= n_funcs: functions beyond it have no values here */
+  uint64_t repairs;            /* exits reconciled on this thread */
+  ip_values *mod;              /* per-module values, indexed by module, n_mod long */
+  size_t n_mod;                /* <= n_modules, likewise */
+  ip_repairs rep;              /* repairs by kind; repairs = their sum */
+  uint64_t events, batches, batches_lost, gaps;
+  uint64_t gap_ns;             /* runtime time removed (0 when raw) */
+  uint64_t samples_outside;    /* samples taken with an empty stack */
+} ip_thread;
+
+typedef struct ip_process {
+  uint32_t pid, ppid;
+  char *executable;
+  char *cmdline;
+  char *trace_path;            /* file it was read from */
+  int transitions;             /* inclprof_TransitionMode */
+  char *transitions_note;
+  double probe_cost_ns;
+  uint32_t sample_hz;
+  uint64_t start_unix_ns;
+  int clean;                   /* trailer says clean shutdown */
+  char *damage;                /* NULL, or what was wrong with the file */
+  ip_values total;
+  uint32_t format_minor;
+  int clock;                   /* inclprof_ClockSource */
+  double ticks_per_second;
+  char *hostname, *runtime_version;
+  uint32_t forked_from;        /* 0 unless a fork child */
+  uint64_t n_functions, n_modules; /* table entries in the file */
+  uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
+  int has_trailer;             /* a trailer was read */
+  char *exit_reason;           /* trailer's, may be NULL */
+  uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
+  uint32_t threads_not_flushed; /* trailer: threads the final flush gave up on */
+} ip_process;
+
+typedef struct ip_session {
+  ip_module *modules;   size_t n_modules;
+  ip_func *funcs;       size_t n_funcs;
+  ip_process *processes; size_t n_processes;
+  ip_thread *threads;   size_t n_threads;
+  ip_values total;      /* session: Elapsed/Application Inclusive totals, samples */
+  uint64_t repairs;     /* all exits reconciled */
+  uint64_t events;      /* events replayed */
+  uint64_t samples_in_runtime; /* samples counted apart (landed in the runtime) */
+  int compensated;      /* probe cost and gaps removed */
+  uint64_t start_unix_ns;      /* earliest process start: time 0 of start_ns/end_ns */
+  uint64_t samples_outside;    /* samples with an empty stack: in total.smp_* only */
+  uint64_t batches_lost, gaps;
+  ip_repairs rep;
+  size_t n_files;              /* trace files read */
+  size_t n_damaged;            /* files read only up to damage */
+} ip_session;
+
+/* Called for each completed call while replaying (optional).  start_ns is
+ * the thread's first event (relative to the session start) plus the
+ * compensated time elapsed on that thread until the call, so calls nest
+ * exactly; depth 0 is an outermost frame; app_ns is the call's Application
+ * Inclusive time.  Frames closed by a repair are reported too. */
+typedef struct ip_call_visitor {
+  void *ctx;
+  void (*on_call)(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
+                  uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
+} ip_call_visitor;
+
+typedef struct ip_load_opts {
+  int raw;                     /* keep probe cost and gaps (no compensation) */
+  int quiet;                   /* no warnings on stderr */
+  const ip_call_visitor *visitor; /* may be NULL */
+  /* When error is set, ip_session_load writes its one-line error
+   * there (error_len bytes at most) instead of printing it. */
+  char *error;
+  size_t error_len;
+} ip_load_opts;
+
+/* Read and replay trace files or directories (a directory means every trace
+ * file in it).  Returns 0, or -1 after printing a one-line error naming the
+ * file and the fault (warnings about damage that could be read around are
+ * printed and recorded in ip_process.damage; they do not fail the load). */
+int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_load_opts *o);
+void ip_session_free(ip_session *s);
+
+/* model/profile.c */
+/* 100 * value / session_total (0 when the total is 0). */
+double ip_pct(uint64_t value, uint64_t session_total);
+/* Adds v into to (sums; min/max merged over values that have calls). */
+void ip_values_add(ip_values *to, const ip_values *v);
+/* Whether the session has sampling data: a process recorded at a sampling
+ * rate, or samples counted (sample columns and types are then shown). */
+int ip_session_sampled(const ip_session *s);
+/* The first thread with this tid / process with this pid, or NULL. */
+const ip_thread *ip_session_thread(const ip_session *s, uint32_t tid);
+const ip_process *ip_session_process(const ip_session *s, uint32_t pid);
+
+#endif

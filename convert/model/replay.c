@@ -1,0 +1,281 @@
+/* model/replay.c - replays one thread's events on a shadow stack and attributes
+ * every interval between consecutive events (the rules: "The values" in
+ * docs/converter.md): Elapsed Inclusive to every distinct function on the
+ * stack, Elapsed Exclusive to the top, and the same to the Application values
+ * when the interval is not transitional.
+ *
+ * Everything costs O(1) per event and goes to the call path (ip_node) only:
+ * the thread keeps running totals of its elapsed time, application time and
+ * samples; each frame remembers them at its push and the difference is the
+ * path's inclusive value at its pop; the top path gets each interval's
+ * exclusive value.  Function, module and thread values are derived from the
+ * call tree when the thread ends (model/thread_sums.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/loader.h"
+#include "util/must_alloc.h"
+
+#define NONE UINT32_MAX
+
+ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
+  uint32_t i = ip_u64map_get(&f->tid_state, tid);
+  if (i != NONE && !f->states[i]->finished)
+    return f->states[i];
+  ip_tstate *ts = ip_must_calloc(1, sizeof *ts);
+  ts->thread = ip_tables_thread(f->s, f->tabs, f->proc, tid);
+  ts->expect_ret = NONE;
+  if (i != NONE) { /* tid reused after ThreadEnd: a new thread */
+    free(f->states[i]);
+    f->states[i] = ts;
+    return ts;
+  }
+  ip_must_grow((void **)&f->states, &f->cap_states, f->n_states + 1, sizeof *f->states);
+  f->states[f->n_states] = ts;
+  ip_u64map_put(&f->tid_state, tid, (uint32_t)f->n_states++);
+  return ts;
+}
+
+static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
+  uint64_t key = (uint64_t)parent << 32 | fn;
+  uint32_t n = ip_u64map_get(&ts->child, key);
+  if (n != NONE)
+    return n;
+  /* The capacity is the power of two at or above n_nodes: double it when
+   * n_nodes reaches a power of two. */
+  if ((th->n_nodes & (th->n_nodes - 1)) == 0)
+    th->nodes = ip_must_realloc(th->nodes, th->n_nodes * 2, sizeof *th->nodes);
+  n = (uint32_t)th->n_nodes++;
+  ip_node *nd = &th->nodes[n];
+  memset(nd, 0, sizeof *nd);
+  nd->func = fn;
+  nd->parent = parent;
+  nd->first_child = IP_NO_NODE;
+  nd->v.min_call = UINT64_MAX;
+  nd->next_sibling = th->nodes[parent].first_child;
+  th->nodes[parent].first_child = n;
+  ip_u64map_put(&ts->child, key, n);
+  return n;
+}
+
+static void push(ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
+  uint32_t parent = ts->depth ? ts->stack[ts->depth - 1].node : 0;
+  uint32_t node = child_node(ts, th, parent, fn);
+  if (ts->depth == ts->cap) {
+    ts->cap = ts->cap ? ts->cap * 2 : 64;
+    ts->stack = ip_must_realloc(ts->stack, ts->cap, sizeof *ts->stack);
+  }
+  ip_frame *fr = &ts->stack[ts->depth++];
+  fr->func = fn;
+  fr->node = node;
+  fr->from_call = (uint8_t)from_call;
+  fr->merged = 0;
+  fr->push_el = ts->el_ns;
+  fr->push_app = ts->app_ns;
+  fr->push_smp = ts->smp;
+  th->nodes[node].v.calls++;
+}
+
+/* Pops the top frame; returns whether it was a merged call-site frame. */
+static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
+  ip_frame *fr = &ts->stack[--ts->depth];
+  uint64_t el = ts->el_ns - fr->push_el, app = ts->app_ns - fr->push_app;
+  uint64_t smp = ts->smp - fr->push_smp;
+  ip_values *v = &th->nodes[fr->node].v;
+  v->el_incl += el;
+  v->app_incl += app;
+  v->smp_incl += smp;
+  if (el < v->min_call)
+    v->min_call = el;
+  if (el > v->max_call)
+    v->max_call = el;
+  const ip_call_visitor *vis = f->visitor;
+  if (vis)
+    vis->on_call(vis->ctx, f->s, th, fr->func, (uint32_t)ts->depth, ts->origin_ns + fr->push_el, el,
+                 app);
+  return fr->merged;
+}
+
+/* Pops down to and including the nearest frame of fn (an exit that skipped
+ * frames: longjmp, exceptions).  Returns the popped frame's merged flag, or
+ * -1 when fn is not on the stack (the exit is ignored). */
+static int pop_to(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn) {
+  if (ts->depth && ts->stack[ts->depth - 1].func == fn) /* the usual case */
+    return pop(f, ts, th);
+  size_t k = ts->depth;
+  while (k > 0 && ts->stack[k - 1].func != fn)
+    k--;
+  if (k == 0) {
+    th->rep.unmatched++;
+    return -1;
+  }
+  while (ts->depth > k) {
+    const ip_frame *top = &ts->stack[ts->depth - 1];
+    if (top->from_call && !top->merged)
+      th->rep.unwound++; /* a library call left by unwinding: expected, not a repair */
+    else
+      th->rep.popped++;
+    pop(f, ts, th);
+  }
+  return pop(f, ts, th);
+}
+
+/* Attributes one interval of raw ticks ending at the current event. */
+/* `probe`: the interval ends at a probe (whose cost it holds), not at a
+ * sample, which the runtime's timer signal takes between probes. */
+static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional,
+                     int probe) {
+  if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
+    raw = 0;
+  if (ts->pending_gap) {
+    uint64_t g = ts->pending_gap < raw ? ts->pending_gap : raw;
+    th->gap_ns += (uint64_t)((double)g * f->ns_per_tick + 0.5);
+    ts->pending_gap = 0;
+    raw -= g;
+  }
+  uint64_t x = raw << IP_FX;
+  if (probe)
+    x = x > f->cost_fx ? x - f->cost_fx : 0;
+  ts->comp_fx += x;
+  /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
+  uint64_t now = (uint64_t)(((unsigned __int128)ts->comp_fx * f->ns_per_tick_fx +
+                             ((unsigned __int128)1 << (IP_FX + 31))) >> (IP_FX + 32));
+  uint64_t el = now - ts->el_ns;
+  ts->el_ns = now;
+  if (!transitional)
+    ts->app_ns += el;
+  if (!ts->depth)
+    return;
+  ip_values *v = &th->nodes[ts->stack[ts->depth - 1].node].v;
+  v->el_excl += el;
+  v->app_excl += transitional ? 0 : el;
+}
+
+static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
+  if (arg & 1) {
+    s->samples_in_runtime++;
+    return;
+  }
+  if (!ts->depth) {
+    th->samples_outside++;
+    return;
+  }
+  ts->smp++;
+  th->nodes[ts->stack[ts->depth - 1].node].v.smp_excl++;
+}
+
+static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
+  uint32_t arg = code >> 3, fn;
+  int merged;
+  switch ((Inclprof__EventKind)(code & 7)) {
+  case INCLPROF__EVENT_KIND__EV_ENTER:
+    fn = ip_file_func(f, arg);
+    if (ts->call_open && ts->stack[ts->depth - 1].func == fn)
+      ts->stack[ts->depth - 1].merged = 1; /* CALL(g) + ENTER(g): one frame */
+    else
+      push(ts, th, fn, 0);
+    ts->call_open = 0;
+    ts->expect_ret = NONE;
+    break;
+  case INCLPROF__EVENT_KIND__EV_CALL:
+    push(ts, th, ip_file_func(f, arg), 1);
+    ts->call_open = 1;
+    ts->expect_ret = NONE;
+    break;
+  case INCLPROF__EVENT_KIND__EV_EXIT:
+    fn = ip_file_func(f, arg);
+    merged = pop_to(f, ts, th, fn);
+    ts->call_open = 0;
+    ts->expect_ret = merged > 0 ? fn : NONE; /* EXIT(g) + RET(g): one pop */
+    break;
+  case INCLPROF__EVENT_KIND__EV_RET:
+    fn = ip_file_func(f, arg);
+    if (ts->expect_ret != fn)
+      pop_to(f, ts, th, fn);
+    ts->call_open = 0;
+    ts->expect_ret = NONE;
+    break;
+  case INCLPROF__EVENT_KIND__EV_SAMPLE:
+    if (!ts->paused)
+      sample(ts, th, arg, f->s);
+    break;
+  case INCLPROF__EVENT_KIND__EV_PAUSE:
+    ts->paused = 1;
+    break;
+  case INCLPROF__EVENT_KIND__EV_RESUME:
+    ts->paused = 0;
+    break;
+  default: /* EV_MARK: a named instant, no change to the stack */
+    break;
+  }
+}
+
+void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
+  ip_session *s = f->s;
+  ip_thread *th = &s->threads[ts->thread];
+  size_t n = b->n_dt < b->n_code ? b->n_dt : b->n_code;
+  int skip = 0; /* the interval into this batch spans lost or misordered data */
+  if (b->seq != ts->next_seq) {
+    if (b->seq > ts->next_seq)
+      th->batches_lost += b->seq - ts->next_seq;
+    skip = 1;
+  }
+  ts->next_seq = b->seq + 1;
+  th->batches++;
+  th->events += n;
+  uint64_t tick = b->base_tick;
+  size_t i = 0;
+  if (n && !ts->have_tick) { /* the thread's first event: no interval before it */
+    tick += (uint64_t)((int64_t)b->dt[0] >> 1);
+    ts->have_tick = 1;
+    ts->hwm = tick;
+    uint64_t since = tick > f->start_tick ? tick - f->start_tick : 0;
+    ts->origin_ns = f->proc_origin_ns + (uint64_t)((double)since * f->ns_per_tick + 0.5);
+    th->start_ns = ts->origin_ns;
+    event(f, ts, th, b->code[i++]);
+  }
+  uint64_t hwm = ts->hwm; /* the highest tick so far, in a register */
+  for (; i < n; i++) {
+    uint64_t d = b->dt[i];
+    tick += (uint64_t)((int64_t)d >> 1); /* a negative delta wraps back */
+    uint64_t raw = 0;
+    if (tick >= hwm) {
+      raw = tick - hwm;
+      hwm = tick;
+    } else {
+      th->rep.clock_back++;
+    }
+    if (ts->paused || (skip && i == 0))
+      ts->pending_gap = 0;
+    else
+      interval(f, ts, th, raw, (int)(d & 1),
+               (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE);
+    event(f, ts, th, b->code[i]);
+  }
+  ts->hwm = hwm;
+}
+
+void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g) {
+  ip_thread *th = &f->s->threads[ts->thread];
+  th->gaps++;
+  if (!(f->o && f->o->raw) && g->end_tick > g->start_tick)
+    ts->pending_gap += g->end_tick - g->start_tick;
+}
+
+void ip_replay_finish(ip_file *f, ip_tstate *ts) {
+  ip_session *s = f->s;
+  ip_thread *th = &s->threads[ts->thread];
+  while (ts->depth) {
+    pop(f, ts, th);
+    th->rep.closed_at_end++;
+  }
+  ts->finished = 1;
+  th->end_ns = th->start_ns + ts->el_ns;
+  th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
+  ip_thread_sums(s, th);
+  ip_u64map_free(&ts->child);
+  free(ts->stack);
+  ts->stack = NULL;
+  ts->cap = 0;
+}

@@ -1,0 +1,352 @@
+/* model/session_load.c - ip_session_load: reads every trace file record by record
+ * (streaming: each event batch is replayed and freed before the next is
+ * read), builds the session tables, and sums threads into processes and the
+ * session.  Damage after the header is a warning; the data before it stays. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/aggregate.h"
+#include "model/loader.h"
+#include "read/trace_paths.h"
+#include "read/trace_reader.h"
+#include "util/must_alloc.h"
+
+#define MAX_MODULE_ID (1u << 20)
+#define UNKNOWN_MODULE "[unknown]"
+
+static void warn(const ip_load_opts *o, const char *msg) {
+  if (!o || !o->quiet)
+    fprintf(stderr, "inclprof: warning: %s\n", msg);
+}
+
+static void fail(const ip_load_opts *o, const char *msg) {
+  if (o && o->error)
+    snprintf(o->error, o->error_len, "%s", msg);
+  else
+    fprintf(stderr, "inclprof: %s\n", msg);
+}
+
+/* Reads the first record, which must be the header. */
+static Inclprof__Header *first_header(ip_reader *r, char *err, size_t errlen) {
+  Inclprof__Record *rec;
+  int rc = ip_reader_next(r, &rec, err, errlen);
+  if (rc == 0)
+    snprintf(err, errlen, "%s: offset %llu: no records after the preamble (empty trace)",
+             ip_reader_path(r), (unsigned long long)ip_reader_offset(r));
+  if (rc <= 0)
+    return NULL;
+  if (rec->body_case != INCLPROF__RECORD__BODY_HEADER) {
+    snprintf(err, errlen, "%s: offset 12: first record is not a header", ip_reader_path(r));
+    return NULL;
+  }
+  return rec->header;
+}
+
+static char *join_argv(const Inclprof__Header *h) {
+  size_t len = 1;
+  for (size_t i = 0; i < h->n_argv; i++)
+    len += strlen(h->argv[i]) + 1;
+  char *s = ip_must_calloc(len, 1);
+  for (size_t i = 0; i < h->n_argv; i++) {
+    if (i)
+      strcat(s, " ");
+    strcat(s, h->argv[i]);
+  }
+  return s;
+}
+
+static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t errlen) {
+  ip_process *p = &f->s->processes[f->proc];
+  double tps = h->has_ticks_per_second ? h->ticks_per_second : 0;
+  if (!(tps > 0) || !isfinite(tps)) {
+    if (h->clock != INCLPROF__CLOCK_SOURCE__CLOCK_MONOTONIC) {
+      snprintf(err, errlen, "%s: offset 12: header has no valid ticks_per_second", f->path);
+      return -1;
+    }
+    tps = 1e9;
+  }
+  p->pid = h->pid;
+  p->ppid = h->ppid;
+  p->executable = ip_must_strdup(h->executable ? h->executable : "");
+  p->cmdline = join_argv(h);
+  p->trace_path = ip_must_strdup(f->path);
+  p->transitions = h->transitions;
+  p->transitions_note = ip_must_strdup(h->transitions_note);
+  p->sample_hz = h->sample_hz;
+  p->start_unix_ns = h->start_unix_ns;
+  p->format_minor = h->format_minor;
+  p->clock = h->clock;
+  p->ticks_per_second = tps;
+  p->hostname = ip_must_strdup(h->hostname);
+  p->runtime_version = ip_must_strdup(h->runtime_version);
+  p->forked_from = h->forked_from;
+  f->ns_per_tick = 1e9 / tps;
+  if (f->ns_per_tick > 1e6) { /* below 1 kHz: no real clock */
+    snprintf(err, errlen, "%s: offset 12: header: implausible ticks_per_second %g", f->path, tps);
+    return -1;
+  }
+  f->ns_per_tick_fx = (uint64_t)(f->ns_per_tick * 4294967296.0 + 0.5);
+  double cost = h->probe_cost_ticks;
+  if (!(cost > 0) || !(cost < 1e9))
+    cost = 0;
+  p->probe_cost_ns = cost * f->ns_per_tick;
+  f->cost_fx = f->o && f->o->raw ? 0 : (uint64_t)(cost * (1 << IP_FX) + 0.5);
+  f->start_tick = h->start_tick;
+  uint64_t origin = f->s->start_unix_ns;
+  f->proc_origin_ns = h->start_unix_ns > origin ? h->start_unix_ns - origin : 0;
+  return 0;
+}
+
+static void take_module(ip_file *f, const Inclprof__Module *m) {
+  ip_process *p = &f->s->processes[f->proc];
+  p->n_modules++;
+  if (m->id >= MAX_MODULE_ID)
+    return;
+  uint32_t idx = ip_tables_module(f->s, f->tabs, m->path);
+  ip_must_grow((void **)&f->mod_index, &f->n_mod, (size_t)m->id + 1, sizeof *f->mod_index);
+  f->mod_index[m->id] = idx; /* unset entries are 0: the unknown module */
+}
+
+static void take_function(ip_file *f, const Inclprof__Function *fn) {
+  f->s->processes[f->proc].n_functions++;
+  ip_func proto = {
+      .name = fn->name ? fn->name : "?",
+      .pretty = fn->pretty,
+      .file = fn->file,
+      .line = fn->line,
+      .module = fn->module < f->n_mod ? f->mod_index[fn->module] : 0,
+      .flags = fn->flags,
+      .id = fn->id,
+  };
+  ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
+}
+
+static void take_trailer(ip_process *p, const Inclprof__Trailer *t) {
+  p->has_trailer = 1;
+  p->clean = t->has_clean && t->clean;
+  free(p->exit_reason);
+  p->exit_reason = ip_must_strdup(t->exit_reason);
+  p->trailer_events = t->events;
+  p->dropped_events = t->dropped_events;
+  p->samples_taken = t->samples_taken;
+  p->samples_in_runtime = t->samples_in_runtime;
+  p->threads_not_flushed = t->threads_not_flushed;
+}
+
+static void take_record(ip_file *f, const Inclprof__Record *rec) {
+  ip_tstate *ts;
+  switch (rec->body_case) {
+  case INCLPROF__RECORD__BODY_MODULE:
+    take_module(f, rec->module);
+    break;
+  case INCLPROF__RECORD__BODY_FUNCTION:
+    take_function(f, rec->function);
+    break;
+  case INCLPROF__RECORD__BODY_THREAD:
+    ts = ip_replay_thread(f, rec->thread->tid);
+    if (rec->thread->name) {
+      ip_thread *th = &f->s->threads[ts->thread];
+      free(th->name);
+      th->name = ip_must_strdup(rec->thread->name);
+    }
+    break;
+  case INCLPROF__RECORD__BODY_THREAD_END:
+    ts = ip_replay_thread(f, rec->thread_end->tid);
+    ip_replay_finish(f, ts);
+    break;
+  case INCLPROF__RECORD__BODY_EVENTS:
+    ts = ip_replay_thread(f, rec->events->tid);
+    ip_replay_batch(f, ts, rec->events);
+    break;
+  case INCLPROF__RECORD__BODY_GAP:
+    ts = ip_replay_thread(f, rec->gap->tid);
+    ip_replay_gap(f, ts, rec->gap);
+    break;
+  case INCLPROF__RECORD__BODY_TRAILER:
+    take_trailer(&f->s->processes[f->proc], rec->trailer);
+    break;
+  default: /* a second header, mark names: nothing to replay */
+    break;
+  }
+}
+
+static void close_file(ip_file *f) {
+  for (size_t i = 0; i < f->n_states; i++) {
+    if (!f->states[i]->finished)
+      ip_replay_finish(f, f->states[i]);
+    free(f->states[i]);
+  }
+  free(f->states);
+  free(f->gid_func);
+  free(f->mod_index);
+  ip_u64map_free(&f->tid_state);
+}
+
+/* Reads and replays one file.  Returns 0 (possibly with damage recorded) or -1. */
+static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_opts *o) {
+  char err[512];
+  ip_reader *r = ip_reader_open(path, err, sizeof err);
+  if (!r) {
+    fail(o, err);
+    return -1;
+  }
+  const Inclprof__Header *h = first_header(r, err, sizeof err);
+  ip_file f = {.s = s, .tabs = t, .o = o, .path = path};
+  if (o && o->visitor && o->visitor->on_call)
+    f.visitor = o->visitor;
+  if (!h) {
+    fail(o, err);
+    ip_reader_close(r);
+    return -1;
+  }
+  f.proc = ip_tables_process(s, t);
+  if (take_header(&f, h, err, sizeof err)) {
+    fail(o, err);
+    ip_reader_close(r);
+    return -1;
+  }
+  s->n_files++;
+  Inclprof__Record *rec;
+  int rc;
+  while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
+    take_record(&f, rec);
+  ip_process *p = &s->processes[f.proc];
+  if (rc < 0) {
+    p->damage = ip_must_strdup(err);
+    s->n_damaged++;
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s (the records before it are used)", err);
+    warn(o, msg);
+  }
+  ip_reader_close(r);
+  close_file(&f);
+  return 0;
+}
+
+/* The earliest process start, time 0 of every thread's start_ns. */
+static int session_start(ip_session *s, const ip_paths *files, const ip_load_opts *o) {
+  char err[512];
+  s->start_unix_ns = UINT64_MAX;
+  for (size_t i = 0; i < files->n; i++) {
+    ip_reader *r = ip_reader_open(files->v[i], err, sizeof err);
+    const Inclprof__Header *h = r ? first_header(r, err, sizeof err) : NULL;
+    if (h && h->start_unix_ns < s->start_unix_ns)
+      s->start_unix_ns = h->start_unix_ns;
+    ip_reader_close(r);
+    if (!h) {
+      fail(o, err);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void add_repairs(ip_repairs *to, const ip_repairs *r) {
+  to->popped += r->popped;
+  to->closed_at_end += r->closed_at_end;
+  to->unmatched += r->unmatched;
+  to->clock_back += r->clock_back;
+  to->unwound += r->unwound;
+}
+
+static void sum_totals(ip_session *s) {
+  for (size_t i = 0; i < s->n_threads; i++) {
+    const ip_thread *th = &s->threads[i];
+    ip_process *p = &s->processes[th->process];
+    ip_values_add(&p->total, &th->total);
+    p->events += th->events;
+    p->batches += th->batches;
+    p->batches_lost += th->batches_lost;
+    p->gaps += th->gaps;
+    p->gap_ns += th->gap_ns;
+    p->repairs += th->repairs;
+    p->samples_outside += th->samples_outside;
+    add_repairs(&s->rep, &th->rep);
+  }
+  for (size_t i = 0; i < s->n_processes; i++) {
+    const ip_process *p = &s->processes[i];
+    ip_values_add(&s->total, &p->total);
+    s->events += p->events;
+    s->repairs += p->repairs;
+    s->batches_lost += p->batches_lost;
+    s->gaps += p->gaps;
+    s->samples_outside += p->samples_outside;
+  }
+  s->total.smp_incl += s->samples_outside;
+  s->total.smp_excl += s->samples_outside;
+}
+
+static void warn_lost(const ip_session *s, const ip_load_opts *o) {
+  char msg[600];
+  for (size_t i = 0; i < s->n_threads; i++) {
+    const ip_thread *th = &s->threads[i];
+    if (!th->batches_lost)
+      continue;
+    snprintf(msg, sizeof msg,
+             "%s: thread %u: %llu event batches missing (lost data; their time is not attributed)",
+             s->processes[th->process].trace_path, th->tid, (unsigned long long)th->batches_lost);
+    warn(o, msg);
+  }
+}
+
+int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_load_opts *o) {
+  memset(s, 0, sizeof *s);
+  s->compensated = !(o && o->raw);
+  ip_tables t = {0};
+  ip_tables_module(s, &t, UNKNOWN_MODULE);
+  ip_paths files = {0};
+  char err[512];
+  int rc = 0;
+  for (size_t i = 0; i < n_paths && !rc; i++)
+    if (ip_paths_add(&files, paths[i], err, sizeof err)) {
+      fail(o, err);
+      rc = -1;
+    }
+  if (!rc)
+    rc = session_start(s, &files, o);
+  for (size_t i = 0; i < files.n && !rc; i++)
+    rc = load_file(s, &t, files.v[i], o);
+  ip_paths_free(&files);
+  ip_tables_free(&t);
+  if (rc) {
+    ip_session_free(s);
+    return -1;
+  }
+  sum_totals(s);
+  warn_lost(s, o);
+  return 0;
+}
+
+void ip_session_free(ip_session *s) {
+  for (size_t i = 0; i < s->n_modules; i++)
+    free(s->modules[i].path);
+  for (size_t i = 0; i < s->n_funcs; i++) {
+    free(s->funcs[i].name);
+    free(s->funcs[i].pretty);
+    free(s->funcs[i].file);
+  }
+  for (size_t i = 0; i < s->n_threads; i++) {
+    free(s->threads[i].name);
+    free(s->threads[i].nodes);
+    free(s->threads[i].fn);
+    free(s->threads[i].mod);
+  }
+  for (size_t i = 0; i < s->n_processes; i++) {
+    ip_process *p = &s->processes[i];
+    free(p->executable);
+    free(p->cmdline);
+    free(p->trace_path);
+    free(p->transitions_note);
+    free(p->damage);
+    free(p->hostname);
+    free(p->runtime_version);
+    free(p->exit_reason);
+  }
+  free(s->modules);
+  free(s->funcs);
+  free(s->threads);
+  free(s->processes);
+  memset(s, 0, sizeof *s);
+}

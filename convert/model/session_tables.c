@@ -1,0 +1,104 @@
+/* model/session_tables.c - the session's module, function, thread and process
+ * tables while loading: functions are merged across files by (module path,
+ * stable id, assembler name), modules by path. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/loader.h"
+#include "util/must_alloc.h"
+
+#define MAX_DENSE_GID (1u << 22) /* larger gids are damage: not cached */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ c[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s ? s : "", strlen(s ? s : "") + 1); }
+
+uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path) {
+  uint64_t h = fnv_str(0xcbf29ce484222325ULL, path);
+  for (;; h++) {
+    uint32_t m = ip_u64map_get(&t->module_by_path, h);
+    if (m == UINT32_MAX)
+      break;
+    if (!strcmp(s->modules[m].path, path))
+      return m;
+  }
+  ip_must_grow((void **)&s->modules, &t->cap_modules, s->n_modules + 1, sizeof *s->modules);
+  uint32_t m = (uint32_t)s->n_modules++;
+  s->modules[m].path = ip_must_strdup(path);
+  ip_u64map_put(&t->module_by_path, h, m);
+  return m;
+}
+
+uint32_t ip_tables_func(ip_session *s, ip_tables *t, const ip_func *proto) {
+  const char *mpath = s->modules[proto->module].path;
+  uint64_t h = fnv_str(0xcbf29ce484222325ULL, mpath);
+  h = fnv(h, &proto->id, sizeof proto->id);
+  h = fnv_str(h, proto->name);
+  for (;; h++) {
+    uint32_t f = ip_u64map_get(&t->func_by_key, h);
+    if (f == UINT32_MAX)
+      break;
+    const ip_func *g = &s->funcs[f];
+    if (g->module == proto->module && g->id == proto->id && !strcmp(g->name, proto->name))
+      return f;
+  }
+  ip_must_grow((void **)&s->funcs, &t->cap_funcs, s->n_funcs + 1, sizeof *s->funcs);
+  uint32_t f = (uint32_t)s->n_funcs++;
+  ip_func *g = &s->funcs[f];
+  *g = *proto;
+  g->name = ip_must_strdup(proto->name);
+  g->pretty = ip_must_strdup(proto->pretty && *proto->pretty ? proto->pretty : proto->name);
+  g->file = ip_must_strdup(proto->file ? proto->file : "");
+  ip_u64map_put(&t->func_by_key, h, f);
+  return f;
+}
+
+uint32_t ip_tables_thread(ip_session *s, ip_tables *t, uint32_t proc, uint32_t tid) {
+  ip_must_grow((void **)&s->threads, &t->cap_threads, s->n_threads + 1, sizeof *s->threads);
+  uint32_t i = (uint32_t)s->n_threads++;
+  ip_thread *th = &s->threads[i];
+  th->process = proc;
+  th->tid = tid;
+  th->nodes = ip_must_calloc(1, sizeof *th->nodes);
+  th->n_nodes = 1;
+  th->nodes[0].func = UINT32_MAX;
+  th->nodes[0].parent = th->nodes[0].first_child = th->nodes[0].next_sibling = IP_NO_NODE;
+  return i;
+}
+
+uint32_t ip_tables_process(ip_session *s, ip_tables *t) {
+  ip_must_grow((void **)&s->processes, &t->cap_processes, s->n_processes + 1, sizeof *s->processes);
+  return (uint32_t)s->n_processes++;
+}
+
+void ip_tables_free(ip_tables *t) {
+  ip_u64map_free(&t->module_by_path);
+  ip_u64map_free(&t->func_by_key);
+}
+
+int ip_file_define_func(ip_file *f, uint32_t gid, uint32_t fn) {
+  if (gid >= MAX_DENSE_GID)
+    return -1;
+  size_t old = f->n_gid;
+  ip_must_grow((void **)&f->gid_func, &f->n_gid, (size_t)gid + 1, sizeof *f->gid_func);
+  for (size_t i = old; i < f->n_gid; i++)
+    f->gid_func[i] = UINT32_MAX;
+  f->gid_func[gid] = fn;
+  return 0;
+}
+
+uint32_t ip_file_func_slow(ip_file *f, uint32_t gid) {  char name[48];
+  if (gid < MAX_DENSE_GID)
+    snprintf(name, sizeof name, "<unknown function gid %u>", gid);
+  else
+    snprintf(name, sizeof name, "<invalid function gid>");
+  ip_func proto = {.name = name, .pretty = name, .file = "", .module = 0};
+  uint32_t fn = ip_tables_func(f->s, f->tabs, &proto);
+  ip_file_define_func(f, gid, fn);
+  return fn;
+}

@@ -1,0 +1,97 @@
+/* model/thread_sums.c - a finished thread's per-function, per-module and thread
+ * values, derived from its call tree in one walk:
+ *   - exclusive values, calls and per-call min/max: sums (min/max) over the
+ *     function's paths, since every interval, sample and call went to
+ *     exactly one path;
+ *   - inclusive values: sums over the function's outermost paths only (those
+ *     with no ancestor of the same function), so a recursive function counts
+ *     each interval once; modules likewise with "any function of the module";
+ *   - the thread's values: its non-empty-stack time, the sum of exclusives. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/loader.h"
+#include "util/must_alloc.h"
+
+typedef struct walk {
+  const ip_session *s;
+  ip_thread *th;
+  uint32_t *fn_open, *mod_open; /* open paths per function / module on the walk */
+} walk;
+
+static void add_exclusive(ip_values *to, const ip_values *v) {
+  to->calls += v->calls;
+  to->el_excl += v->el_excl;
+  to->app_excl += v->app_excl;
+  to->smp_excl += v->smp_excl;
+}
+
+static void add_inclusive(ip_values *to, const ip_values *v) {
+  to->el_incl += v->el_incl;
+  to->app_incl += v->app_incl;
+  to->smp_incl += v->smp_incl;
+}
+
+static void enter(walk *w, uint32_t n) {
+  const ip_node *nd = &w->th->nodes[n];
+  uint32_t f = nd->func, m = w->s->funcs[f].module;
+  ip_values *fv = &w->th->fn[f], *mv = &w->th->mod[m];
+  if (!fv->calls || nd->v.min_call < fv->min_call)
+    fv->min_call = nd->v.min_call;
+  if (nd->v.max_call > fv->max_call)
+    fv->max_call = nd->v.max_call;
+  add_exclusive(fv, &nd->v);
+  add_exclusive(mv, &nd->v);
+  add_exclusive(&w->th->total, &nd->v);
+  if (w->fn_open[f]++ == 0)
+    add_inclusive(fv, &nd->v);
+  if (w->mod_open[m]++ == 0)
+    add_inclusive(mv, &nd->v);
+}
+
+static void leave(walk *w, uint32_t n) {
+  uint32_t f = w->th->nodes[n].func;
+  w->fn_open[f]--;
+  w->mod_open[w->s->funcs[f].module]--;
+}
+
+void ip_thread_sums(const ip_session *s, ip_thread *th) {
+  const ip_node *nodes = th->nodes;
+  size_t nf = 0;
+  for (size_t i = 1; i < th->n_nodes; i++)
+    if (nodes[i].func >= nf)
+      nf = (size_t)nodes[i].func + 1;
+  th->n_fn = nf;
+  th->n_mod = th->n_nodes > 1 ? s->n_modules : 0;
+  th->fn = ip_must_calloc(th->n_fn, sizeof *th->fn);
+  th->mod = ip_must_calloc(th->n_mod, sizeof *th->mod);
+  memset(&th->total, 0, sizeof th->total);
+  walk w = {s, th, ip_must_calloc(th->n_fn, sizeof(uint32_t)),
+            ip_must_calloc(th->n_mod, sizeof(uint32_t))};
+  /* Depth-first, without recursion (call trees can be deep). */
+  uint32_t n = nodes[0].first_child;
+  while (n != IP_NO_NODE) {
+    enter(&w, n);
+    if (nodes[n].first_child != IP_NO_NODE) {
+      n = nodes[n].first_child;
+      continue;
+    }
+    for (;;) {
+      leave(&w, n);
+      if (nodes[n].next_sibling != IP_NO_NODE) {
+        n = nodes[n].next_sibling;
+        break;
+      }
+      n = nodes[n].parent;
+      if (n == 0) {
+        n = IP_NO_NODE;
+        break;
+      }
+    }
+  }
+  th->total.el_incl = th->total.el_excl;
+  th->total.app_incl = th->total.app_excl;
+  th->total.smp_incl = th->total.smp_excl;
+  free(w.fn_open);
+  free(w.mod_open);
+}

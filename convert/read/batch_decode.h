@@ -1,0 +1,29 @@
+/* read/batch_decode.h - a one-pass decoder for the trace's most frequent record,
+ * Record{events: EventBatch}, into arrays that are reused from batch to batch
+ * (no allocation per batch, no separate counting pass).  It accepts exactly
+ * the fields proto/inclprof.proto defines for EventBatch; anything else
+ * (unknown fields of a newer minor version, unpacked arrays, malformed
+ * varints) is left to protobuf-c, which stays the reference decoder. */
+#ifndef INCLPROF_BATCH_DECODE_H
+#define INCLPROF_BATCH_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inclprof.pb-c.h"
+
+typedef struct ip_batch_buf {
+  Inclprof__Record rec;      /* rec.events == &batch once decoded */
+  Inclprof__EventBatch batch;
+  size_t cap_dt, cap_code;   /* allocated lengths of batch.dt and batch.code */
+} ip_batch_buf;
+
+void ip_batch_buf_init(ip_batch_buf *b);
+void ip_batch_buf_free(ip_batch_buf *b);
+
+/* Decodes the record bytes p[0..len) if they are an EventBatch record this
+ * decoder handles: returns 1 with b->rec filled, 0 to let protobuf-c decode
+ * them (including to reject them), -1 when out of memory. */
+int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len);
+
+#endif

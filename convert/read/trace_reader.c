@@ -1,0 +1,181 @@
+/* read/trace_reader.c - streaming reader of one trace file (see read/trace_reader.h and
+ * docs/trace-format.md): checks the preamble, then decodes one frame at a
+ * time, verifying length and crc32.  Damage ends the stream with a message
+ * naming the file and the byte offset of the damaged frame. */
+#include "read/trace_reader.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "read/batch_decode.h"
+#include "trace_frame.h"
+
+/* Largest record we accept: far above anything the runtime writes (a batch
+ * holds at most a few hundred KiB), small enough to refuse garbage lengths. */
+#define IP_MAX_RECORD (64u << 20)
+
+struct ip_reader {
+  FILE *f;
+  char *path;
+  uint64_t offset;   /* bytes consumed */
+  unsigned minor;
+  int damaged;
+  char damage_msg[256]; /* repeated by every call after the damage */
+  uint8_t *buf;
+  size_t cap;
+  Inclprof__Record *rec;  /* the current record: protobuf-c's, or &batch.rec */
+  ip_batch_buf batch;     /* event batches, decoded in one pass into reused arrays */
+};
+
+static void say(char *err, size_t errlen, const char *fmt, ...) {
+  if (!err || !errlen)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+ip_reader *ip_reader_open(const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  size_t got = fread(pre, 1, sizeof pre, f);
+  const char *fault = NULL;
+  char msg[96];
+  if (got == 0)
+    fault = ferror(f) ? "cannot read" : "empty file, not a trace";
+  else if (got < IP_TRACE_MAGIC_LEN || memcmp(pre, IP_TRACE_MAGIC, IP_TRACE_MAGIC_LEN))
+    fault = "not an inclprof trace (bad magic)";
+  else if (got < sizeof pre)
+    fault = "truncated preamble (file shorter than 12 bytes)";
+  else {
+    unsigned major = pre[8] | (unsigned)pre[9] << 8;
+    if (major != IP_FORMAT_MAJOR) {
+      snprintf(msg, sizeof msg, "unsupported format version %u (this reader knows %u)", major,
+               IP_FORMAT_MAJOR);
+      fault = msg;
+    }
+  }
+  if (fault) {
+    say(err, errlen, "%s: %s", path, fault);
+    fclose(f);
+    return NULL;
+  }
+  ip_reader *r = calloc(1, sizeof *r);
+  char *p = strdup(path);
+  if (!r || !p) {
+    say(err, errlen, "%s: out of memory", path);
+    free(r);
+    free(p);
+    fclose(f);
+    return NULL;
+  }
+  r->f = f;
+  r->path = p;
+  ip_batch_buf_init(&r->batch);
+  r->offset = IP_TRACE_PREAMBLE_LEN;
+  r->minor = pre[10] | (unsigned)pre[11] << 8;
+  return r;
+}
+
+static void drop_record(ip_reader *r) {
+  if (r->rec && r->rec != &r->batch.rec)
+    inclprof__record__free_unpacked(r->rec, NULL);
+  r->rec = NULL;
+}
+
+static int damage(ip_reader *r, uint64_t at, char *err, size_t errlen, const char *what) {
+  r->damaged = 1;
+  snprintf(r->damage_msg, sizeof r->damage_msg, "%s: offset %llu: %s", r->path,
+           (unsigned long long)at, what);
+  say(err, errlen, "%s", r->damage_msg);
+  return -1;
+}
+
+/* Reads one frame into r->rec: 1, 0 at a clean end, -1 on damage. */
+static int read_frame(ip_reader *r, char *err, size_t errlen) {
+  if (r->damaged) {
+    say(err, errlen, "%s", r->damage_msg);
+    return -1;
+  }
+  uint64_t start = r->offset;
+  uint64_t len = 0;
+  int shift = 0, nbytes = 0;
+  for (;;) {
+    int c = getc(r->f);
+    if (c == EOF) {
+      if (nbytes == 0 && !ferror(r->f))
+        return 0;
+      return damage(r, start, err, errlen,
+                    ferror(r->f) ? "read error" : "truncated frame (cut inside the length)");
+    }
+    nbytes++;
+    if (shift > 56)
+      return damage(r, start, err, errlen, "bad frame length (varint too long)");
+    len |= (uint64_t)(c & 0x7f) << shift;
+    shift += 7;
+    if (!(c & 0x80))
+      break;
+  }
+  if (len > IP_MAX_RECORD)
+    return damage(r, start, err, errlen, "bad frame length (larger than 64 MiB)");
+  size_t need = (size_t)len + 4;
+  if (need > r->cap) {
+    uint8_t *nb = realloc(r->buf, need);
+    if (!nb)
+      return damage(r, start, err, errlen, "out of memory");
+    r->buf = nb;
+    r->cap = need;
+  }
+  if (fread(r->buf, 1, need, r->f) != need)
+    return damage(r, start, err, errlen, "truncated frame (file ends inside a record)");
+  uint32_t want = r->buf[len] | (uint32_t)r->buf[len + 1] << 8 |
+                  (uint32_t)r->buf[len + 2] << 16 | (uint32_t)r->buf[len + 3] << 24;
+  if ((uint32_t)crc32(0L, r->buf, (uInt)len) != want)
+    return damage(r, start, err, errlen, "crc mismatch (corrupted record)");
+  int fast = ip_batch_decode(&r->batch, r->buf, (size_t)len);
+  if (fast < 0)
+    return damage(r, start, err, errlen, "out of memory");
+  r->rec = fast ? &r->batch.rec : inclprof__record__unpack(NULL, (size_t)len, r->buf);
+  if (!r->rec)
+    return damage(r, start, err, errlen, "undecodable record");
+  r->offset = start + (uint64_t)nbytes + need;
+  return 1;
+}
+
+int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errlen) {
+  for (;;) {
+    drop_record(r);
+    int rc = read_frame(r, err, errlen);
+    if (rc <= 0)
+      return rc;
+    /* A record type from a newer minor version: skip it. */
+    if (r->rec->body_case != INCLPROF__RECORD__BODY__NOT_SET) {
+      *rec = r->rec;
+      return 1;
+    }
+  }
+}
+
+uint64_t ip_reader_offset(const ip_reader *r) { return r->offset; }
+unsigned ip_reader_minor(const ip_reader *r) { return r->minor; }
+const char *ip_reader_path(const ip_reader *r) { return r->path; }
+
+void ip_reader_close(ip_reader *r) {
+  if (!r)
+    return;
+  drop_record(r);
+  ip_batch_buf_free(&r->batch);
+  fclose(r->f);
+  free(r->buf);
+  free(r->path);
+  free(r);
+}

@@ -1,0 +1,31 @@
+/* read/trace_reader.h - streaming reader of one trace file: checks the preamble,
+ * then hands out Records one at a time, verifying each frame's length and
+ * crc32.  Memory is bounded by the largest record.  Damage (truncation, bad
+ * crc, undecodable record) ends the stream with a message naming the file and
+ * the byte offset; everything before it stays usable. */
+#ifndef INCLPROF_TRACE_READER_H
+#define INCLPROF_TRACE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inclprof.pb-c.h"
+
+typedef struct ip_reader ip_reader;
+
+/* Opens path.  On failure returns NULL and writes a one-line message
+ * ("FILE: what is wrong") into err: unreadable, empty, not a trace (bad magic),
+ * unsupported major version. */
+ip_reader *ip_reader_open(const char *path, char *err, size_t errlen);
+
+/* Next record.  Returns 1 with *rec set (valid until the next call or close),
+ * 0 at a clean end of file, -1 on damage with a one-line message in err
+ * ("FILE: offset N: what is wrong").  After -1 every call returns -1. */
+int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errlen);
+
+uint64_t ip_reader_offset(const ip_reader *r);   /* bytes consumed so far */
+unsigned ip_reader_minor(const ip_reader *r);    /* format minor version */
+const char *ip_reader_path(const ip_reader *r);
+void ip_reader_close(ip_reader *r);
+
+#endif

@@ -1,0 +1,108 @@
+/* views/view_header.c - the report's header: files, processes, threads, events,
+ * transition mode (and what `none` means), compensation, repairs, samples
+ * and damage. */
+#include <string.h>
+
+#include "util/text_table.h"
+#include "views/views.h"
+
+static const char *mode_name(int m) {
+  return m == 2 ? "pmu" : m == 1 ? "kevents" : "none";
+}
+
+static const char *mode_meaning(int m) {
+  return m == 2 ? "kernel-mode instructions retired: exact"
+         : m == 1 ? "system calls, context switches and page faults of the thread"
+                  : "no detection: Application values equal Elapsed values";
+}
+
+static void transitions(FILE *out, const ip_session *s) {
+  int mixed = 0;
+  for (size_t i = 1; i < s->n_processes; i++)
+    mixed |= s->processes[i].transitions != s->processes[0].transitions;
+  for (size_t i = 0; i < s->n_processes; i++) {
+    const ip_process *p = &s->processes[i];
+    if (i == 0 || mixed) {
+      if (mixed)
+        fprintf(out, "transitions:  pid %u: %s (%s)\n", p->pid, mode_name(p->transitions),
+                mode_meaning(p->transitions));
+      else
+        fprintf(out, "transitions:  %s (%s)\n", mode_name(p->transitions),
+                mode_meaning(p->transitions));
+    }
+    if (p->transitions_note && *p->transitions_note && (i == 0 || mixed))
+      fprintf(out, "              why: %s\n", p->transitions_note);
+  }
+}
+
+static void compensation(FILE *out, const ip_session *s) {
+  char cost[32], gap[32];
+  uint64_t gap_ns = 0;
+  double max_cost = 0;
+  for (size_t i = 0; i < s->n_processes; i++) {
+    gap_ns += s->processes[i].gap_ns;
+    if (s->processes[i].probe_cost_ns > max_cost)
+      max_cost = s->processes[i].probe_cost_ns;
+  }
+  snprintf(cost, sizeof cost, "%.1f ns", max_cost);
+  ip_fmt_ns(gap, sizeof gap, gap_ns);
+  if (s->compensated)
+    fprintf(out, "compensation: on (probe cost %s removed from every interval; %llu runtime gaps, %s removed)\n",
+            cost, (unsigned long long)s->gaps, gap);
+  else
+    fprintf(out, "compensation: off (--raw: probe cost %s per event and %llu runtime gaps included)\n",
+            cost, (unsigned long long)s->gaps);
+}
+
+void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
+  fprintf(out, "files:        %zu, processes: %zu, threads: %zu, events: %llu\n", s->n_files,
+          s->n_processes, s->n_threads, (unsigned long long)s->events);
+  transitions(out, s);
+  compensation(out, s);
+  fprintf(out,
+          "repairs:      %llu exits reconciled (%llu frames skipped by an exit, %llu open at "
+          "thread end, %llu unmatched exits ignored); %llu clock steps back clamped\n",
+          (unsigned long long)s->repairs, (unsigned long long)s->rep.popped,
+          (unsigned long long)s->rep.closed_at_end, (unsigned long long)s->rep.unmatched,
+          (unsigned long long)s->rep.clock_back);
+  if (s->rep.unwound)
+    fprintf(out,
+            "unwinding:    %llu library call(s) left by an exception (closed at the exit of "
+            "the function that caught or passed it on)\n",
+            (unsigned long long)s->rep.unwound);
+  if (o->samples)
+    fprintf(out,
+            "samples:      %llu (%llu outside instrumented code, counted in the total only; %llu "
+            "in the runtime, not counted)\n",
+            (unsigned long long)s->total.smp_incl, (unsigned long long)s->samples_outside,
+            (unsigned long long)s->samples_in_runtime);
+  char el[32], app[32];
+  ip_fmt_ns(el, sizeof el, s->total.el_incl);
+  ip_fmt_ns(app, sizeof app, s->total.app_incl);
+  fprintf(out, "session:      Elapsed Inclusive %s, Application Inclusive %s (100%% of each)\n", el,
+          app);
+  if (o->sel.has_pid)
+    fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n", o->sel.pid);
+  if (o->sel.has_tid)
+    fprintf(out, "filter:       only tid %u (percentages stay over the whole session)\n", o->sel.tid);
+  for (size_t i = 0; i < s->n_processes; i++) {
+    const ip_process *p = &s->processes[i];
+    if (p->damage)
+      fprintf(out, "warning:      %s (the records before it are used)\n", p->damage);
+    if (p->batches_lost)
+      fprintf(out, "warning:      %s: %llu event batches lost; their time is not attributed\n",
+              p->trace_path, (unsigned long long)p->batches_lost);
+    if (!p->has_trailer)
+      fprintf(out, "warning:      %s: no trailer: pid %u did not shut down cleanly\n",
+              p->trace_path, p->pid);
+    if (p->threads_not_flushed)
+      fprintf(out,
+              "warning:      %s: the final flush gave up on %u threads at exit; their last "
+              "events are missing\n",
+              p->trace_path, p->threads_not_flushed);
+    if (p->dropped_events)
+      fprintf(out, "warning:      %s: the runtime dropped %llu events\n", p->trace_path,
+              (unsigned long long)p->dropped_events);
+  }
+  fputc('\n', out);
+}

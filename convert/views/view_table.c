@@ -1,0 +1,89 @@
+/* views/view_table.c - the report's flat table: one row per function, module,
+ * thread or process with every data value, its percentage, call counts and
+ * (for functions) per-call min/avg/max Elapsed Inclusive. */
+#include <stdlib.h>
+
+#include "util/text_table.h"
+#include "views/views.h"
+
+static const char *const key_titles[] = {"Function", "Module", "Thread (pid/tid)", "Process"};
+
+void ip_view_value_titles(ip_ttable *t, int samples) {
+  ip_tt_add(t, "Calls");
+  ip_tt_add(t, "Elapsed Incl");
+  ip_tt_add(t, "%%");
+  ip_tt_add(t, "Elapsed Excl");
+  ip_tt_add(t, "%%");
+  ip_tt_add(t, "App Incl");
+  ip_tt_add(t, "%%");
+  ip_tt_add(t, "App Excl");
+  ip_tt_add(t, "%%");
+  if (samples) {
+    ip_tt_add(t, "Incl Samples");
+    ip_tt_add(t, "%%");
+    ip_tt_add(t, "Excl Samples");
+    ip_tt_add(t, "%%");
+  }
+}
+
+static void time_cell(ip_ttable *t, uint64_t ns) {
+  char b[32];
+  ip_fmt_ns(b, sizeof b, ns);
+  ip_tt_add(t, "%s", b);
+}
+
+static void pct_cell(ip_ttable *t, uint64_t v, uint64_t total) {
+  char b[32];
+  ip_fmt_pct(b, sizeof b, ip_pct(v, total));
+  ip_tt_add(t, "%s", b);
+}
+
+void ip_view_value_cells(ip_ttable *t, const ip_session *s, const ip_values *v, int samples) {
+  ip_tt_add(t, "%llu", (unsigned long long)v->calls);
+  time_cell(t, v->el_incl);
+  pct_cell(t, v->el_incl, s->total.el_incl);
+  time_cell(t, v->el_excl);
+  pct_cell(t, v->el_excl, s->total.el_incl);
+  time_cell(t, v->app_incl);
+  pct_cell(t, v->app_incl, s->total.app_incl);
+  time_cell(t, v->app_excl);
+  pct_cell(t, v->app_excl, s->total.app_incl);
+  if (samples) {
+    ip_tt_add(t, "%llu", (unsigned long long)v->smp_incl);
+    pct_cell(t, v->smp_incl, s->total.smp_incl);
+    ip_tt_add(t, "%llu", (unsigned long long)v->smp_excl);
+    pct_cell(t, v->smp_excl, s->total.smp_incl);
+  }
+}
+
+void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
+  ip_row *rows;
+  size_t n = ip_aggregate(s, o->by, &o->sel, &rows);
+  ip_rows_sort(s, o->by, rows, n, o->sort);
+  if (o->top && o->top < n)
+    n = o->top;
+  int per_call = o->by == IP_BY_FUNCTION;
+  ip_ttable t;
+  ip_tt_init(&t, 10 + (o->samples ? 4 : 0) + (per_call ? 3 : 0));
+  ip_view_value_titles(&t, o->samples);
+  if (per_call) {
+    ip_tt_add(&t, "Avg Incl");
+    ip_tt_add(&t, "Min Incl");
+    ip_tt_add(&t, "Max Incl");
+  }
+  ip_tt_add(&t, "%s", key_titles[o->by]);
+  for (size_t i = 0; i < n; i++) {
+    const ip_values *v = &rows[i].v;
+    ip_view_value_cells(&t, s, v, o->samples);
+    if (per_call) {
+      time_cell(&t, v->calls ? v->el_incl / v->calls : 0);
+      time_cell(&t, v->min_call);
+      time_cell(&t, v->max_call);
+    }
+    char buf[512];
+    ip_tt_add(&t, "%s", ip_row_name(s, o->by, rows[i].key, buf, sizeof buf));
+  }
+  ip_tt_print(&t, out, 0);
+  ip_tt_free(&t);
+  free(rows);
+}

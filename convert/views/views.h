@@ -1,0 +1,34 @@
+/* views/views.h - the report's text views of a loaded session: the header (what
+ * was read and how values were computed), the flat table per level, the call
+ * tree, and the callers / callees of one function. */
+#ifndef INCLPROF_VIEWS_H
+#define INCLPROF_VIEWS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/aggregate.h"
+#include "model/profile.h"
+
+typedef struct ip_view_opts {
+  ip_level by;
+  ip_sort sort;
+  size_t top;        /* 0 = all rows (tree: children per node) */
+  int samples;       /* show the sample columns */
+  ip_selection sel;
+} ip_view_opts;
+
+void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);
+void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o);
+void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o);
+/* Callers (callees = 0) or callees (callees = 1) of the function whose
+ * demangled or assembler name is fn.  Returns -1 if no such function ran. */
+int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
+                    int callees);
+
+/* Shared by the table and tree views: the value columns' titles and cells. */
+struct ip_ttable;
+void ip_view_value_titles(struct ip_ttable *t, int samples);
+void ip_view_value_cells(struct ip_ttable *t, const ip_session *s, const ip_values *v, int samples);
+
+#endif

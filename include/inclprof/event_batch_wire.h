@@ -1,0 +1,27 @@
+/* event_batch_wire.h - the protobuf wire layout of Record.events (an
+ * EventBatch, proto/inclprof.proto), which the runtime encodes by hand
+ * (runtime/flush.c) and the converter decodes by hand
+ * (convert/read/batch_decode.c).  The field numbers are named here once;
+ * tests/unit/test_event_batch_wire.c checks them against the generated
+ * protobuf-c descriptors. */
+#ifndef INCLPROF_EVENT_BATCH_WIRE_H
+#define INCLPROF_EVENT_BATCH_WIRE_H
+
+/* Field numbers. */
+enum {
+  IP_TAG_RECORD_EVENTS = 6,   /* Record.events: the EventBatch */
+  IP_TAG_BATCH_TID = 1,       /* EventBatch.tid, varint */
+  IP_TAG_BATCH_SEQ = 2,       /* EventBatch.seq, varint */
+  IP_TAG_BATCH_BASE_TICK = 3, /* EventBatch.base_tick, varint */
+  IP_TAG_BATCH_DT = 4,        /* EventBatch.dt, packed varints */
+  IP_TAG_BATCH_CODE = 5       /* EventBatch.code, packed varints */
+};
+
+/* Wire types. */
+enum { IP_WIRE_VARINT = 0, IP_WIRE_LEN = 2 };
+
+/* A field's key: field number << 3 | wire type (below 128 for every field
+ * above: one byte as a varint). */
+#define IP_WIRE_KEY(field, wire) ((unsigned)(field) << 3 | (unsigned)(wire))
+
+#endif
