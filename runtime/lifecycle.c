@@ -34,7 +34,6 @@ static void finish(const char *reason, int clean, int keep_going) {
   ip_threads_flush_all(0);
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
-  atomic_store(&ip_st.final_flush, 0);
   if (keep_going)
     atomic_store(&ip_st.trailer_written, 0);
   else
@@ -150,8 +149,11 @@ static int before_exec(void) {
   return had;
 }
 
+/* The final flush's flag stays up until exec returns: no other thread may
+ * start a flush that the exec would cut in half. */
 static int restart_sampler_after_failed_exec(int had, int rc) {
   int saved = errno;
+  atomic_store(&ip_st.final_flush, 0);
   if (had)
     ip_sampling_thread_start(&ip_tls);
   errno = saved;

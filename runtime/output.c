@@ -24,14 +24,9 @@ static uint8_t *table_log; /* frames of Module/Function/MarkName records */
 static size_t log_len, log_cap;
 static uint32_t forked_from;
 
-/* The trace file is written with pwrite: on a file opened O_APPEND Linux
- * appends whatever the offset, and pwrite skips the file-position mutex that
- * write() takes on a file shared by threads (with more runnable threads than
- * CPUs, preempted holders of it queue every other writer).  Other
- * descriptors (stderr) take write(). */
 static int write_all(int fd, const uint8_t *p, size_t n) {
   while (n) {
-    ssize_t w = fd == ip_st.fd ? pwrite(fd, p, n, 0) : write(fd, p, n);
+    ssize_t w = write(fd, p, n);
     if (w < 0 && errno == EINTR)
       continue;
     if (w <= 0)
@@ -50,16 +45,6 @@ void ip_disable(const char *why) {
   int len = snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why);
   if (len > 0)
     write_all(2, (const uint8_t *)msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
-}
-
-void ip_write_frame(const uint8_t *frame, size_t len) {
-  if (ip_st.fd < 0)
-    return;
-  if (write_all(ip_st.fd, frame, len) != 0) {
-    char why[sizeof ip_st.path + 100];
-    snprintf(why, sizeof why, "cannot write %s: %s", ip_st.path, strerror(errno));
-    ip_disable(why);
-  }
 }
 
 static void log_frame(const uint8_t *frame, size_t len) {
@@ -144,6 +129,7 @@ int ip_output_open(char *err, size_t errlen) {
     ip_st.fd = -1;
     return -1;
   }
+  ip_trace_write_start(sizeof pre);
   return 0;
 }
 
@@ -260,6 +246,9 @@ void ip_write_trailer(int clean, const char *reason) {
   tr.samples_in_runtime = atomic_load(&ip_st.samples_in_runtime);
   tr.has_threads_not_flushed = 1;
   tr.threads_not_flushed = atomic_load(&ip_st.threads_not_flushed);
+  tr.write_error = (char *)ip_trace_write_error();
+  tr.has_bytes_written = 1;
+  tr.bytes_written = ip_trace_bytes_written();
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;
@@ -287,7 +276,12 @@ void ip_output_fork_child(void) {
   }
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
-  ip_write_frame(pre, sizeof pre);
+  if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
+    snprintf(err, sizeof err, "cannot write %s: %s", ip_st.path, strerror(errno));
+    ip_disable(err);
+    return;
+  }
+  ip_trace_write_start(sizeof pre);
   ip_st.start_tick = ip_tick();
   ip_write_header(forked_from);
   ip_write_frame(table_log, log_len);

@@ -3,7 +3,8 @@
  * counters), thread (per-thread buffers and their lifecycle), probes (the hot
  * path), flush (encoding buffers into EventBatch frames), output (the trace
  * file), registry (translation units, gids, name resolution), lifecycle
- * (init, exit, fork, exec, fatal signals), locks (how locks are taken),
+ * (init, exit, fork, exec, fatal signals), trace_write (appending frames,
+ * size limits, stopping on a failed write), locks (how locks are taken),
  * sampling and control (inclprof.h). */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
@@ -180,7 +181,6 @@ IP_HIDDEN void ip_encode_and_write(struct ip_thread *t, const struct ip_event *e
 /* output.c */
 IP_HIDDEN int ip_output_open(char *err, size_t errlen);
 IP_HIDDEN void ip_write_record(const Inclprof__Record *rec, int log_it);
-IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
 IP_HIDDEN void ip_write_header(uint32_t forked_from);
 IP_HIDDEN void ip_write_thread(uint32_t tid, const char *name, uint64_t tick);
 IP_HIDDEN void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end);
@@ -190,6 +190,12 @@ IP_HIDDEN void ip_output_lock_log(void);
 IP_HIDDEN void ip_output_unlock_log(void);
 IP_HIDDEN void ip_output_fork_child_locks(void);
 IP_HIDDEN void ip_disable(const char *why);
+
+/* trace_write.c */
+IP_HIDDEN void ip_trace_write_start(uint64_t preamble_bytes); /* after the file is opened */
+IP_HIDDEN const char *ip_trace_write_error(void);             /* NULL while recording works */
+IP_HIDDEN uint64_t ip_trace_bytes_written(void);
+IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
 
 /* registry.c */
 IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal);

@@ -91,8 +91,14 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p
 }
 
 /* Not while the exit's final flush runs: it takes this buffer itself, and the
- * events that happen meanwhile come after the end of the trace. */
+ * events that happen meanwhile come after the end of the trace.  Once
+ * recording has stopped (a write failed, a size limit, exit), a full buffer
+ * switches every unit's probes to no-ops. */
 IP_RT_TEXT void ip_slow_flush(struct ip_thread *t) {
+  if (IP_UNLIKELY(atomic_load(&ip_st.init_state) == 2) && !t->sig_depth && !t->in_flush) {
+    ip_units_set_paused(1);
+    return;
+  }
   if (t->state == IP_TS_READY && t->pos > t->end && !t->sig_depth && !t->in_flush &&
       atomic_load(&ip_st.init_state) == 1 && !atomic_load(&ip_st.final_flush))
     ip_thread_flush(t, 0);

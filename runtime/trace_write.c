@@ -1,0 +1,185 @@
+/* trace_write.c - appends frames to the trace file and stops recording
+ * cleanly when it cannot: on a failed write (ENOSPC, EIO, EFBIG, ...), at the
+ * size limit (INCLPROF_MAX_SIZE) and before the process's file-size limit
+ * (RLIMIT_FSIZE, whose SIGXFSZ would kill the program).  Then the probes
+ * become no-ops, one line on stderr says why and how much was written, and a
+ * final Trailer records the cause.  Room for that record is kept as a small
+ * unnamed file in the trace directory (O_TMPFILE), given back to the file
+ * system when the disk fills. */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+#define RESERVE_BYTES 65536u /* given back on ENOSPC: room for the final records */
+#define FINAL_ROOM 4096u     /* kept below a size limit for the final records */
+
+static atomic_uint_fast64_t bytes_ok; /* bytes of whole frames in the file */
+static atomic_int failed;             /* recording stopped: a write failed or a limit was met */
+static uint64_t size_cap;             /* where ordinary frames stop: min(max size, RLIMIT_FSIZE) */
+static int reserve_fd = -1;
+static int cap_is_max_size;           /* size_cap comes from INCLPROF_MAX_SIZE */
+static char max_size_text[32];
+static char error_text[160];          /* the cause, for the Trailer */
+static __thread int writing_final __attribute__((tls_model("initial-exec")));
+
+/* pwrite, not write: on a file opened O_APPEND Linux appends whatever the
+ * offset, and pwrite skips the file-position mutex that write() takes on a
+ * file shared by threads (with more runnable threads than CPUs, preempted
+ * holders of it queue every other writer).  0, or the errno; *done bytes. */
+static int append(const uint8_t *p, size_t n, size_t *done) {
+  *done = 0;
+  while (n) {
+    ssize_t w = pwrite(ip_st.fd, p, n, 0);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return w < 0 ? errno : ENOSPC;
+    p += w;
+    n -= (size_t)w;
+    *done += (size_t)w;
+  }
+  return 0;
+}
+
+/* "12.3 MB" */
+static void fmt_bytes(char *out, size_t len, uint64_t b) {
+  if (b >= 1u << 20)
+    snprintf(out, len, "%.1f MB", (double)b / (1 << 20));
+  else
+    snprintf(out, len, "%.1f KB", (double)b / 1024);
+}
+
+/* Accepts 123, 64K, 500M, 2G (binary units); 0 when it is not a size. */
+static uint64_t parse_size(const char *s) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s)
+    return 0;
+  int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+              : *end == 'G' || *end == 'g' ? 30 : 0;
+  if (shift)
+    end++;
+  if (*end == 'B' || *end == 'b')
+    end++;
+  if (*end || v > (~0ull >> shift))
+    return 0;
+  return (uint64_t)v << shift;
+}
+
+static void read_limits(void) {
+  size_cap = ~0ull;
+  cap_is_max_size = 0;
+  const char *max = getenv("INCLPROF_MAX_SIZE");
+  if (max && *max) {
+    uint64_t v = parse_size(max);
+    if (v <= FINAL_ROOM) {
+      fprintf(stderr, "inclprof: INCLPROF_MAX_SIZE='%s' is not a size above 4K (e.g. 500M); "
+                      "no size limit\n", max);
+    } else {
+      size_cap = v - FINAL_ROOM;
+      cap_is_max_size = 1;
+      snprintf(max_size_text, sizeof max_size_text, "%s", max);
+    }
+  }
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      rl.rlim_cur > FINAL_ROOM && rl.rlim_cur - FINAL_ROOM < size_cap) {
+    size_cap = rl.rlim_cur - FINAL_ROOM;
+    cap_is_max_size = 0;
+  }
+}
+
+static void reserve_open(void) {
+  int fd = open(ip_st.dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return; /* the file system has no unnamed files: no reserve */
+  if (posix_fallocate(fd, 0, RESERVE_BYTES) != 0) {
+    close(fd);
+    return;
+  }
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, 900);
+  if (high >= 0) {
+    close(fd);
+    fd = high;
+  }
+  reserve_fd = fd;
+}
+
+void ip_trace_write_start(uint64_t preamble_bytes) {
+  atomic_store(&bytes_ok, preamble_bytes);
+  atomic_store(&failed, 0);
+  error_text[0] = 0;
+  if (reserve_fd >= 0)
+    close(reserve_fd); /* a fork child's inherited one: the parent's */
+  reserve_fd = -1;
+  read_limits();
+  reserve_open();
+}
+
+const char *ip_trace_write_error(void) { return error_text[0] ? error_text : NULL; }
+uint64_t ip_trace_bytes_written(void) { return atomic_load(&bytes_ok); }
+
+/* Once: stop recording, free the reserve, cut a torn frame, write the final
+ * Trailer and say so on stderr. */
+static void stop_recording(const char *cause, int cut_torn_frame) {
+  if (atomic_exchange(&failed, 1))
+    return;
+  int expected = 1;
+  if (!atomic_compare_exchange_strong(&ip_st.init_state, &expected, 2))
+    return; /* already stopping (exit) or disabled */
+  snprintf(error_text, sizeof error_text, "%s", cause);
+  if (reserve_fd >= 0) {
+    close(reserve_fd);
+    reserve_fd = -1;
+  }
+  uint64_t ok = atomic_load(&bytes_ok);
+  struct stat st;
+  if (cut_torn_frame && fstat(ip_st.fd, &st) == 0 && (uint64_t)st.st_size > ok)
+    (void)!ftruncate(ip_st.fd, (off_t)ok); /* if it fails, the reader reports the torn frame */
+  writing_final = 1;
+  ip_write_trailer(0, "recording stopped");
+  writing_final = 0;
+  char size[32];
+  fmt_bytes(size, sizeof size, ok);
+  char msg[sizeof ip_st.path + 400];
+  int len = snprintf(msg, sizeof msg,
+                     "inclprof: recording stopped: %s (%s); after %s and %llu events; the trace "
+                     "up to there is complete; the program continues unprofiled\n",
+                     cause, ip_st.path, size, (unsigned long long)atomic_load(&ip_st.events));
+  if (len > 0 && write(2, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1) < 0)
+    return;
+}
+
+void ip_write_frame(const uint8_t *frame, size_t len) {
+  if (ip_st.fd < 0 || (atomic_load(&failed) && !writing_final))
+    return;
+  if (!writing_final && atomic_load(&bytes_ok) + len > size_cap) {
+    char cause[128];
+    if (cap_is_max_size)
+      snprintf(cause, sizeof cause, "the trace reached its size limit (INCLPROF_MAX_SIZE=%s)",
+               max_size_text);
+    else
+      snprintf(cause, sizeof cause, "the trace reached the process's file size limit (ulimit -f)");
+    stop_recording(cause, 0);
+    return;
+  }
+  size_t done;
+  int err = append(frame, len, &done);
+  if (!err) {
+    atomic_fetch_add(&bytes_ok, len);
+    return;
+  }
+  if (writing_final)
+    return;
+  char cause[128];
+  snprintf(cause, sizeof cause, "cannot write the trace: %s", strerror(err));
+  stop_recording(cause, 1);
+}
