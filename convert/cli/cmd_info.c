@@ -9,6 +9,7 @@
 #include "util/cli_args.h"
 #include "cli/commands.h"
 #include "util/text_table.h"
+#include "views/views.h"
 
 static void usage(FILE *out) {
   fputs("usage: inclprof info [TRACE|DIR...]\n"
@@ -108,8 +109,9 @@ static void process(const ip_session *s, size_t pi) {
          (unsigned long long)p->events, (unsigned long long)p->batches,
          (unsigned long long)p->gaps, gap, (unsigned long long)p->batches_lost);
   printf("repairs:      %llu exits reconciled\n", (unsigned long long)p->repairs);
-  if (!p->has_trailer)
-    printf("trailer:      missing: the process did not shut down cleanly (killed?)\n");
+  char status[512];
+  if (ip_trace_status(p, status, sizeof status))
+    printf("trailer:      %s\n", status);
   else
     printf("trailer:      %s, exit reason: %s; %llu events written, %llu dropped\n",
            p->clean ? "clean shutdown" : "NOT clean", p->exit_reason ? p->exit_reason : "?",

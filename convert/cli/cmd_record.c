@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "read/trace_tail.h"
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -70,7 +71,25 @@ static int set_env(const char *name, const char *value) {
   return 0;
 }
 
-/* Trace files in dir modified at or after `since`: what this run wrote. */
+/* A trace this run wrote whose recording stopped early: the runtime's own
+ * words, from the file's Trailer. */
+static void say_if_stopped_early(const char *dir, const char *name) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%.2000s/%.1000s", dir, name);
+  Inclprof__Record *rec = ip_trace_tail_trailer(path);
+  if (!rec)
+    return;
+  const Inclprof__Trailer *t = rec->trailer;
+  if (t->write_error && *t->write_error)
+    fprintf(stderr,
+            "inclprof record: %s: recording stopped early: %s, after %llu events; the trace "
+            "before that is complete\n",
+            path, t->write_error, (unsigned long long)t->events);
+  inclprof__record__free_unpacked(rec, NULL);
+}
+
+/* Trace files in dir modified at or after `since`: what this run wrote.
+ * Each one whose recording stopped early is named on stderr. */
 static int traces_since(const char *dir, time_t since) {
   DIR *d = opendir(dir);
   if (!d)
@@ -81,11 +100,34 @@ static int traces_since(const char *dir, time_t since) {
     size_t len = strlen(e->d_name);
     struct stat st;
     if (len > 4 && !strcmp(e->d_name + len - 4, ".ipb") &&
-        fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime >= since)
+        fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime >= since) {
       n++;
+      say_if_stopped_early(dir, e->d_name);
+    }
   }
   closedir(d);
   return n;
+}
+
+/* The trace directory exists (or is made) and this user may create files in
+ * it: else there is no point in running the program. */
+static int output_dir_usable(const char *dir) {
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "inclprof record: cannot create the trace directory %s: %s; choose another "
+                    "with -o DIR\n", dir, strerror(errno));
+    return 0;
+  }
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "inclprof record: %s is not a directory; choose another with -o DIR\n", dir);
+    return 0;
+  }
+  if (access(dir, W_OK | X_OK) != 0) {
+    fprintf(stderr, "inclprof record: cannot write trace files in %s: %s; choose another with "
+                    "-o DIR\n", dir, strerror(errno));
+    return 0;
+  }
+  return 1;
 }
 
 int cmd_record(int argc, char **argv) {
@@ -137,6 +179,8 @@ int cmd_record(int argc, char **argv) {
       return 2;
     }
   }
+  if (!output_dir_usable(dir))
+    return 2;
   char lib[PATH_MAX + 64];
   if (find_runtime(lib, sizeof lib) != 0) {
     fprintf(stderr, "inclprof record: libinclprof.so not found next to this command or in ../lib\n");

@@ -109,6 +109,8 @@ typedef struct ip_process {
   char *exit_reason;           /* trailer's, may be NULL */
   uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
   uint32_t threads_not_flushed; /* trailer: threads the final flush gave up on */
+  char *write_error;           /* trailer: why recording stopped early, or NULL */
+  uint64_t bytes_written;      /* trailer: bytes of the file before it */
 } ip_process;
 
 typedef struct ip_session {

@@ -133,6 +133,9 @@ static void take_trailer(ip_process *p, const Inclprof__Trailer *t) {
   p->samples_taken = t->samples_taken;
   p->samples_in_runtime = t->samples_in_runtime;
   p->threads_not_flushed = t->threads_not_flushed;
+  free(p->write_error);
+  p->write_error = t->write_error && *t->write_error ? ip_must_strdup(t->write_error) : NULL;
+  p->bytes_written = t->bytes_written;
 }
 
 static void take_record(ip_file *f, const Inclprof__Record *rec) {
@@ -343,6 +346,7 @@ void ip_session_free(ip_session *s) {
     free(p->hostname);
     free(p->runtime_version);
     free(p->exit_reason);
+    free(p->write_error);
   }
   free(s->modules);
   free(s->funcs);

@@ -60,4 +60,15 @@ void ip_fmt_ns(char *buf, size_t n, uint64_t ns) {
     snprintf(buf, n, "%.3f s", (double)ns / 1e9);
 }
 
+void ip_fmt_bytes(char *buf, size_t n, uint64_t b) {
+  if (b < 1024)
+    snprintf(buf, n, "%llu B", (unsigned long long)b);
+  else if (b < (1ull << 20))
+    snprintf(buf, n, "%.1f KB", (double)b / 1024);
+  else if (b < (1ull << 30))
+    snprintf(buf, n, "%.1f MB", (double)b / (1 << 20));
+  else
+    snprintf(buf, n, "%.2f GB", (double)b / (1 << 30));
+}
+
 void ip_fmt_pct(char *buf, size_t n, double pct) { snprintf(buf, n, "%.2f%%", pct); }

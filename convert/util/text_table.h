@@ -23,6 +23,8 @@ void ip_tt_free(ip_ttable *t);
 
 /* Readable durations: "850 ns", "12.34 us", "5.60 ms", "1.234 s". */
 void ip_fmt_ns(char *buf, size_t n, uint64_t ns);
+/* Readable sizes: "512 B", "12.3 KB", "45.6 MB", "7.89 GB" (binary units). */
+void ip_fmt_bytes(char *buf, size_t n, uint64_t bytes);
 /* "12.34%" */
 void ip_fmt_pct(char *buf, size_t n, double pct);
 

@@ -92,9 +92,9 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     if (p->batches_lost)
       fprintf(out, "warning:      %s: %llu event batches lost; their time is not attributed\n",
               p->trace_path, (unsigned long long)p->batches_lost);
-    if (!p->has_trailer)
-      fprintf(out, "warning:      %s: no trailer: pid %u did not shut down cleanly\n",
-              p->trace_path, p->pid);
+    char status[512];
+    if (ip_trace_status(p, status, sizeof status))
+      fprintf(out, "warning:      %s: %s\n", p->trace_path, status);
     if (p->threads_not_flushed)
       fprintf(out,
               "warning:      %s: the final flush gave up on %u threads at exit; their last "

@@ -26,6 +26,10 @@ void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o);
 int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
                     int callees);
 
+/* How the process's trace ended, in one sentence, when it did not end
+ * normally (recording stopped early, still running, killed); else NULL. */
+const char *ip_trace_status(const ip_process *p, char *buf, size_t len);
+
 /* Shared by the table and tree views: the value columns' titles and cells. */
 struct ip_ttable;
 void ip_view_value_titles(struct ip_ttable *t, int samples);

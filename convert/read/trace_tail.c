@@ -1,0 +1,56 @@
+/* read/trace_tail.c - the Trailer a trace file ends with, read from its last
+ * bytes alone (the frame whose length and CRC end exactly at the end of the
+ * file), so that `record` can tell how each process's recording ended
+ * without reading the whole trace. */
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "read/trace_tail.h"
+
+#define TAIL 1024 /* a Trailer frame is far smaller */
+
+/* The frame that starts at p and ends exactly at end, decoded; NULL if none. */
+static Inclprof__Record *frame_ending_at(const uint8_t *p, const uint8_t *end) {
+  uint64_t len = 0;
+  unsigned shift = 0;
+  while (p < end && shift < 35) {
+    uint8_t b = *p++;
+    len |= (uint64_t)(b & 0x7f) << shift;
+    shift += 7;
+    if (!(b & 0x80)) {
+      if ((uint64_t)(end - p) != len + 4)
+        return NULL;
+      uint32_t crc = (uint32_t)crc32(0L, p, (uInt)len);
+      const uint8_t *c = p + len;
+      if (crc != ((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24))
+        return NULL;
+      return inclprof__record__unpack(NULL, (size_t)len, p);
+    }
+  }
+  return NULL;
+}
+
+Inclprof__Record *ip_trace_tail_trailer(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  struct stat st;
+  Inclprof__Record *found = NULL;
+  if (fstat(fd, &st) == 0 && st.st_size > 0) {
+    uint8_t buf[TAIL];
+    size_t n = st.st_size < TAIL ? (size_t)st.st_size : TAIL;
+    if (pread(fd, buf, n, st.st_size - (off_t)n) == (ssize_t)n)
+      for (size_t at = 0; at + 5 <= n && !found; at++) {
+        found = frame_ending_at(buf + at, buf + n);
+        if (found && found->body_case != INCLPROF__RECORD__BODY_TRAILER) {
+          inclprof__record__free_unpacked(found, NULL);
+          found = NULL;
+        }
+      }
+  }
+  close(fd);
+  return found;
+}
