@@ -11,7 +11,7 @@ struct ip_config ip_cfg;
 static struct plugin_info ip_info = {
   "0.1", "inclprof: entry/exit and call-site probes for the inclprof profiler; "
          "keys: include, exclude, include-file, exclude-file, min-size, filter, callsites, "
-         "report, system-headers, verbose (see docs/plugin.md)"
+         "report, system-headers, verbose, tail-recursion, partial-inlining (see docs/plugin.md)"
 };
 
 bool ip_in_lto1(void)
@@ -85,6 +85,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   register_callback(name, PLUGIN_START_UNIT, on_start_unit, NULL);
   register_callback(name, PLUGIN_ALL_IPA_PASSES_START, ip_note_functions, NULL);
   register_callback(name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
+  register_callback(name, PLUGIN_OVERRIDE_GATE, ip_override_gate, NULL);
   register_callback(name, PLUGIN_FINISH, on_finish, NULL);
   return 0;
 }

@@ -75,20 +75,37 @@ static const char *stable(const char *fmt, const char *a, unsigned b)
   return IDENTIFIER_POINTER(get_identifier(buf));
 }
 
-static ip_decision decide(tree fndecl, function *fn)
+/* Why FNDECL is code the compiler made up rather than code the source wrote
+ * (NULL when it is not).  Implicitly defined C++ constructors, destructors and
+ * assignment operators are DECL_ARTIFICIAL too, but they run the members'
+ * user-written destructors, constructors and assignments: they count as
+ * written. */
+static const char *generated_reason(tree fndecl, cgraph_node *node)
 {
-  tree self = fndecl, origin = origin_decl(fndecl);
-  if (!considered)
-    considered = new hash_set<int_hash<unsigned, 0>>;
-  considered->add(DECL_UID(origin) + 1);
-  fndecl = origin;
+  if (node && node->thunk)
+    return "thunk (adjusts 'this' and jumps to the function it stands for)";
+  if (DECL_STATIC_CONSTRUCTOR(fndecl) || DECL_STATIC_DESTRUCTOR(fndecl))
+    return "compiler-generated static constructor or destructor";
+  if (!DECL_ARTIFICIAL(fndecl))
+    return NULL;
+  if (DECL_CXX_CONSTRUCTOR_P(fndecl) || DECL_CXX_DESTRUCTOR_P(fndecl) ||
+      (DECL_NAME(fndecl) && strcmp(IDENTIFIER_POINTER(DECL_NAME(fndecl)), "operator=") == 0))
+    return NULL;
+  return "compiler-generated helper";
+}
+
+/* The checks that need only the declaration: attributes, generated code,
+ * ipa-split parts, system headers and the rules.  SELF is the function as
+ * the pass sees it, FNDECL the function it was cloned from. */
+static ip_decision judge_declaration(tree self, tree fndecl, enum ip_selection *sel)
+{
   if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)))
     return skip("no_instrument_function attribute");
-  if (DECL_ARTIFICIAL(fndecl))
-    return skip("compiler-generated");
   cgraph_node *node = cgraph_node::get(self);
   if (node && node->split_part)
-    return skip("ipa-split part of a larger function");
+    return skip("ipa-split part of a larger function (partial-inlining=yes)");
+  if (const char *why = generated_reason(fndecl, node))
+    return skip(why);
   if (!ip_cfg.system_headers && DECL_IN_SYSTEM_HEADER(fndecl))
     return skip("declared in a system header");
 
@@ -97,20 +114,45 @@ static ip_decision decide(tree fndecl, function *fn)
   char *short_pretty = cplus_demangle(name, IP_DMGL_ANSI);
   const char *names[] = { name, pretty, short_pretty };
   const struct ip_rule *why = NULL;
-  enum ip_selection sel = ip_config_select(&ip_cfg, names, 3, DECL_SOURCE_FILE(fndecl), &why);
+  *sel = ip_config_select(&ip_cfg, names, 3, DECL_SOURCE_FILE(fndecl), &why);
   free(pretty);
   free(short_pretty);
-  if (sel == IP_SEL_EXCLUDED)
+  if (*sel == IP_SEL_EXCLUDED)
     return skip(stable("excluded by %s", why->origin, 0));
-  if (sel == IP_SEL_NOT_INCLUDED)
+  if (*sel == IP_SEL_NOT_INCLUDED)
     return skip(stable("%snot matched by any include rule", "", 0));
-
   ip_decision d = { true, false, 0, NULL };
+  return d;
+}
+
+static ip_decision decide(tree fndecl, function *fn)
+{
+  tree origin = origin_decl(fndecl);
+  if (!considered)
+    considered = new hash_set<int_hash<unsigned, 0>>;
+  considered->add(DECL_UID(origin) + 1);
+  enum ip_selection sel = IP_SEL_DEFAULT;
+  ip_decision d = judge_declaration(fndecl, origin, &sel);
+  if (!d.instrument)
+    return d;
   if (fn && fn->cfg)
     d.size = estimate_size(fn, &d.has_loops);
   if (sel != IP_SEL_INCLUDED && ip_cfg.min_size && d.size < ip_cfg.min_size && !d.has_loops)
     return skip(stable("smaller than min-size (%ssize %u, no loops)", "", d.size));
   return d;
+}
+
+bool ip_may_instrument(tree fndecl)
+{
+  static hash_map<tree, bool> *known;
+  if (!known)
+    known = new hash_map<tree, bool>;
+  if (bool *cached = known->get(fndecl))
+    return *cached;
+  enum ip_selection sel;
+  bool yes = judge_declaration(fndecl, origin_decl(fndecl), &sel).instrument;
+  known->put(fndecl, yes);
+  return yes;
 }
 
 ip_decision ip_decide(tree fndecl, function *fn)
@@ -166,7 +208,7 @@ void ip_note_functions(void *, void *)
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node)
   {
-    if (!node->has_gimple_body_p() || DECL_ARTIFICIAL(node->decl))
+    if (!node->has_gimple_body_p() || generated_reason(node->decl, node))
       continue;
     ip_known_fn k = { DECL_UID(node->decl), xstrdup(ip_function_name(node->decl)),
                       xstrdup(DECL_SOURCE_FILE(node->decl)), DECL_SOURCE_LINE(node->decl) };
