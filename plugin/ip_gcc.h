@@ -33,6 +33,7 @@
 #include "toplev.h"
 #include "options.h"
 #include "gimplify.h"
+#include "target.h"
 
 #include "ip_options.h"
 
@@ -88,7 +89,8 @@ bool ip_may_instrument(tree fndecl);
 void ip_override_gate(void *gcc_data, void *user_data);
 
 /* The normalised assembler name of FNDECL (clones named after the function
- * they were cloned from); owned by GCC's identifier table. */
+ * they were cloned from, the target's name encoding such as the '*' of an
+ * asm label removed); owned by GCC's identifier table. */
 const char *ip_function_name(tree fndecl);
 
 /* Demangled name of NAME for FNDECL (malloc'd). */

@@ -15,7 +15,7 @@ static FILE *report_file;
  * reach the pass; and the DECL_UIDs of those that did. */
 struct ip_known_fn {
   unsigned uid;
-  char *name, *file;
+  char *pretty, *file;
   int line;
 };
 static vec<ip_known_fn> known_fns;
@@ -33,7 +33,9 @@ static tree origin_decl(tree fndecl)
 const char *ip_function_name(tree fndecl)
 {
   fndecl = origin_decl(fndecl);
-  const char *full = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+  /* A name redirected by an asm label (glibc's lseek -> lseek64 under
+     _FILE_OFFSET_BITS=64) starts with '*', "use as written". */
+  const char *full = targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl)));
   size_t len = ip_normalized_len(full);
   return IDENTIFIER_POINTER(get_identifier_with_length(full, len));
 }
@@ -210,7 +212,7 @@ void ip_note_functions(void *, void *)
   {
     if (!node->has_gimple_body_p() || generated_reason(node->decl, node))
       continue;
-    ip_known_fn k = { DECL_UID(node->decl), xstrdup(ip_function_name(node->decl)),
+    ip_known_fn k = { DECL_UID(node->decl), ip_pretty_name(ip_function_name(node->decl)),
                       xstrdup(DECL_SOURCE_FILE(node->decl)), DECL_SOURCE_LINE(node->decl) };
     known_fns.safe_push(k);
   }
@@ -221,8 +223,8 @@ void ip_report_vanished(void)
   for (ip_known_fn &k : known_fns) {
     if (!considered || !considered->contains(k.uid + 1))
       ip_report("skipped\t%s\t%s:%d\tno out-of-line copy (inlined into every caller, or unused)",
-                k.name, k.file, k.line);
-    free(k.name);
+                k.pretty, k.file, k.line);
+    free(k.pretty);
     free(k.file);
   }
   known_fns.release();
