@@ -27,20 +27,21 @@ static bool instruments_nothing_here(void)
 
 static void on_start_unit(void *, void *)
 {
-  if (instruments_nothing_here()) {
-    warning(0, "inclprof: with %<-flto%> and no %<-ffat-lto-objects%>, nothing is instrumented "
-               "unless %<-fplugin=inclprof%> is also given when linking");
-    return;
-  }
   ip_report_open();
+  /* Not a warning: this is how LTO is meant to be used, and a warning (which
+     has no -W option to turn it off) would fail -Werror builds. */
+  if (instruments_nothing_here())
+    ip_report("# %s: -flto: instrumented when linking; give -fplugin=inclprof.so (and the "
+              "same -fplugin-arg-inclprof-... keys) on the link command too",
+              main_input_filename ? main_input_filename : "?");
 }
 
 static void on_finish_unit(void *, void *)
 {
-  if (instruments_nothing_here())
-    return;
-  ip_emit_unit();
-  ip_report_vanished();
+  if (!instruments_nothing_here()) {
+    ip_emit_unit();
+    ip_report_vanished();
+  }
   ip_report_close();
 }
 
