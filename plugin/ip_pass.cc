@@ -87,6 +87,13 @@ static unsigned instrument(function *fun)
   const char *file = DECL_SOURCE_FILE(fndecl);
   int line = DECL_SOURCE_LINE(fndecl);
   char *pretty = ip_pretty_name(name);
+  if (DECL_CXX_DESTRUCTOR_P(fndecl) && strstr(name, "D0E")) {
+    /* The deleting destructor (destroy, then operator delete) has the same
+       demangled name as the destructor it calls. */
+    char *labelled = concat(pretty, " [deleting destructor]", NULL);
+    free(pretty);
+    pretty = labelled;
+  }
   if (!d.instrument) {
     ip_report("skipped\t%s\t%s:%d\t%s", pretty, file, line, d.reason);
     free(pretty);
