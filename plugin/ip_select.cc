@@ -86,10 +86,10 @@ static const char *generated_reason(tree fndecl, cgraph_node *node)
 {
   if (node && node->thunk)
     return "thunk (adjusts 'this' and jumps to the function it stands for)";
-  if (DECL_STATIC_CONSTRUCTOR(fndecl) || DECL_STATIC_DESTRUCTOR(fndecl))
-    return "compiler-generated static constructor or destructor";
   if (!DECL_ARTIFICIAL(fndecl))
     return NULL;
+  if (DECL_STATIC_CONSTRUCTOR(fndecl) || DECL_STATIC_DESTRUCTOR(fndecl))
+    return "compiler-generated static constructor or destructor";
   if (DECL_CXX_CONSTRUCTOR_P(fndecl) || DECL_CXX_DESTRUCTOR_P(fndecl) ||
       (DECL_NAME(fndecl) && strcmp(IDENTIFIER_POINTER(DECL_NAME(fndecl)), "operator=") == 0))
     return NULL;
