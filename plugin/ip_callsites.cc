@@ -51,13 +51,32 @@ static bool instrumented_here(tree callee)
   return ip_decide(callee, fn && fn->cfg ? fn : NULL).instrument;
 }
 
+/* The name under which CALLEE's body is instrumented where it is defined: a
+ * C++ complete-object constructor or destructor (C1/D1) is an alias of the
+ * base-object one (C2/D2) unless the class has virtual bases, and then both
+ * are instrumented, so the C2/D2 name always names an instrumented body. */
+static const char *instrumented_name(tree callee)
+{
+  const char *name = ip_function_name(callee);
+  if (!DECL_CXX_CONSTRUCTOR_P(callee) && !DECL_CXX_DESTRUCTOR_P(callee))
+    return name;
+  const char *which = strstr(name, DECL_CXX_CONSTRUCTOR_P(callee) ? "C1E" : "D1E");
+  if (!which)
+    return name;
+  char *copy = xstrdup(name);
+  copy[which - name + 1] = '2';
+  name = IDENTIFIER_POINTER(get_identifier(copy));
+  free(copy);
+  return name;
+}
+
 static tree callee_descriptor(tree callee)
 {
   if (!callee_descs)
     callee_descs = new hash_map<tree, tree>;
   if (tree *known = callee_descs->get(callee))
     return *known;
-  const char *name = ip_function_name(callee);
+  const char *name = instrumented_name(callee);
   char *pretty = ip_pretty_name(name);
   unsigned flags = INCLPROF_FN_CALLEE | (TREE_PUBLIC(callee) ? 0 : INCLPROF_FN_LOCAL);
   tree desc = ip_build_descriptor(ip_callee_id(name), name, pretty, "", 0, 0, flags, NULL_TREE);

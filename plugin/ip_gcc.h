@@ -33,6 +33,7 @@
 #include "toplev.h"
 #include "options.h"
 #include "gimplify.h"
+#include "target.h"
 
 #include "ip_options.h"
 
@@ -83,8 +84,17 @@ struct ip_decision {
  * FN is its body, or NULL when it has none here. */
 struct ip_decision ip_decide(tree fndecl, function *fn);
 
+/* Would FNDECL get probes as far as its declaration tells (everything but
+ * min-size)?  Usable before IPA, when its body is not final. */
+bool ip_may_instrument(tree fndecl);
+
+/* PLUGIN_OVERRIDE_GATE: keep GCC from folding calls of instrumented functions
+ * away (ip_gates.cc). */
+void ip_override_gate(void *gcc_data, void *user_data);
+
 /* The normalised assembler name of FNDECL (clones named after the function
- * they were cloned from); owned by GCC's identifier table. */
+ * they were cloned from, the target's name encoding such as the '*' of an
+ * asm label removed); owned by GCC's identifier table. */
 const char *ip_function_name(tree fndecl);
 
 /* Demangled name of NAME for FNDECL (malloc'd). */

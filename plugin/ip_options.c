@@ -10,7 +10,7 @@
 
 const char ip_valid_keys[] =
     "include, exclude, include-file, exclude-file, min-size, filter, callsites, "
-    "report, system-headers, verbose";
+    "report, system-headers, verbose, tail-recursion, partial-inlining";
 
 void ip_config_init(struct ip_config *cfg)
 {
@@ -87,7 +87,8 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
   };
   int is_flag = strcmp(key, "verbose") == 0 || strcmp(key, "system-headers") == 0;
   int known = is_flag || strcmp(key, "min-size") == 0 || strcmp(key, "filter") == 0 ||
-              strcmp(key, "callsites") == 0 || strcmp(key, "report") == 0;
+              strcmp(key, "callsites") == 0 || strcmp(key, "report") == 0 ||
+              strcmp(key, "tail-recursion") == 0 || strcmp(key, "partial-inlining") == 0;
   for (size_t i = 0; i < sizeof rule_keys / sizeof rule_keys[0]; i++)
     known |= strcmp(key, rule_keys[i].key) == 0;
   if (!known) {
@@ -115,14 +116,25 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
              where, value);
     return -1;
   }
-  if (strcmp(key, "callsites") == 0) {
-    static const char *const modes[] = { "none", "external", "all" };
-    for (int m = 0; m < 3; m++)
-      if (strcmp(value, modes[m]) == 0) {
-        cfg->callsites = (enum ip_callsites)m;
+  static const struct { const char *key; const char *values[3]; const char *expected; } choices[] = {
+    { "callsites", { "none", "external", "all" }, "none, external or all" },
+    { "tail-recursion", { "keep", "loop", NULL }, "keep or loop" },
+    { "partial-inlining", { "no", "yes", NULL }, "no or yes" },
+  };
+  int *choice_out[] = { NULL, &cfg->tail_recursion_loop, &cfg->partial_inlining };
+  for (size_t c = 0; c < sizeof choices / sizeof choices[0]; c++) {
+    if (strcmp(key, choices[c].key) != 0)
+      continue;
+    for (int m = 0; m < 3 && choices[c].values[m]; m++)
+      if (strcmp(value, choices[c].values[m]) == 0) {
+        if (choice_out[c])
+          *choice_out[c] = m;
+        else
+          cfg->callsites = (enum ip_callsites)m;
         return 0;
       }
-    snprintf(err, errlen, "%s: bad value '%s' for callsites (expected none, external or all)", where, value);
+    snprintf(err, errlen, "%s: bad value '%s' for %s (expected %s)", where, value, key,
+             choices[c].expected);
     return -1;
   }
   if (strcmp(key, "report") == 0) {

@@ -31,6 +31,8 @@ struct ip_config {
   unsigned min_size;        /* 0: no size threshold */
   enum ip_callsites callsites;
   int system_headers;       /* 1: also instrument functions from system headers */
+  int tail_recursion_loop;  /* 1: let GCC turn self-recursion into loops (tail-recursion=loop) */
+  int partial_inlining;     /* 1: let GCC split instrumented functions (partial-inlining=yes) */
   int verbose;
   char *report_path;        /* NULL: no report */
 };

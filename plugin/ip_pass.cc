@@ -86,14 +86,21 @@ static unsigned instrument(function *fun)
   const char *name = ip_function_name(fndecl);
   const char *file = DECL_SOURCE_FILE(fndecl);
   int line = DECL_SOURCE_LINE(fndecl);
+  char *pretty = ip_pretty_name(name);
+  if (DECL_CXX_DESTRUCTOR_P(fndecl) && strstr(name, "D0E")) {
+    /* The deleting destructor (destroy, then operator delete) has the same
+       demangled name as the destructor it calls. */
+    char *labelled = concat(pretty, " [deleting destructor]", NULL);
+    free(pretty);
+    pretty = labelled;
+  }
   if (!d.instrument) {
-    ip_report("skipped\t%s\t%s:%d\t%s", name, file, line, d.reason);
+    ip_report("skipped\t%s\t%s:%d\t%s", pretty, file, line, d.reason);
+    free(pretty);
     return 0;
   }
-  char *pretty = ip_pretty_name(name);
   tree desc = ip_build_descriptor(ip_function_id(name, file), name, pretty, file, line, d.size,
                                   function_flags(fndecl, d), fndecl);
-  free(pretty);
 
   ip_clear_tail_calls(fun);
   unsigned sites = ip_instrument_callsites(fun);
@@ -101,8 +108,9 @@ static unsigned instrument(function *fun)
   if (flag_exceptions)
     insert_exception_exit(fun, desc);
   insert_entry_probe(fun, desc);
-  ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u", name, file, line, d.size,
+  ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u", pretty, file, line, d.size,
             d.has_loops ? " loops" : "", sites);
+  free(pretty);
   return TODO_update_ssa | TODO_cleanup_cfg;
 }
 

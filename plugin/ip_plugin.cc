@@ -11,7 +11,7 @@ struct ip_config ip_cfg;
 static struct plugin_info ip_info = {
   "0.1", "inclprof: entry/exit and call-site probes for the inclprof profiler; "
          "keys: include, exclude, include-file, exclude-file, min-size, filter, callsites, "
-         "report, system-headers, verbose (see docs/plugin.md)"
+         "report, system-headers, verbose, tail-recursion, partial-inlining (see docs/plugin.md)"
 };
 
 bool ip_in_lto1(void)
@@ -28,20 +28,21 @@ static bool instruments_nothing_here(void)
 static void on_start_unit(void *, void *)
 {
   ip_abi_check();
-  if (instruments_nothing_here()) {
-    warning(0, "inclprof: with %<-flto%> and no %<-ffat-lto-objects%>, nothing is instrumented "
-               "unless %<-fplugin=inclprof%> is also given when linking");
-    return;
-  }
   ip_report_open();
+  /* Not a warning: this is how LTO is meant to be used, and a warning (which
+     has no -W option to turn it off) would fail -Werror builds. */
+  if (instruments_nothing_here())
+    ip_report("# %s: -flto: instrumented when linking; give -fplugin=inclprof.so (and the "
+              "same -fplugin-arg-inclprof-... keys) on the link command too",
+              main_input_filename ? main_input_filename : "?");
 }
 
 static void on_finish_unit(void *, void *)
 {
-  if (instruments_nothing_here())
-    return;
-  ip_emit_unit();
-  ip_report_vanished();
+  if (!instruments_nothing_here()) {
+    ip_emit_unit();
+    ip_report_vanished();
+  }
   ip_report_close();
 }
 
@@ -86,6 +87,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   register_callback(name, PLUGIN_START_UNIT, on_start_unit, NULL);
   register_callback(name, PLUGIN_ALL_IPA_PASSES_START, ip_note_functions, NULL);
   register_callback(name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
+  register_callback(name, PLUGIN_OVERRIDE_GATE, ip_override_gate, NULL);
   register_callback(name, PLUGIN_FINISH, on_finish, NULL);
   return 0;
 }

@@ -15,7 +15,7 @@ static FILE *report_file;
  * reach the pass; and the DECL_UIDs of those that did. */
 struct ip_known_fn {
   unsigned uid;
-  char *name, *file;
+  char *pretty, *file;
   int line;
 };
 static vec<ip_known_fn> known_fns;
@@ -33,7 +33,9 @@ static tree origin_decl(tree fndecl)
 const char *ip_function_name(tree fndecl)
 {
   fndecl = origin_decl(fndecl);
-  const char *full = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+  /* A name redirected by an asm label (glibc's lseek -> lseek64 under
+     _FILE_OFFSET_BITS=64) starts with '*', "use as written". */
+  const char *full = targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl)));
   size_t len = ip_normalized_len(full);
   return IDENTIFIER_POINTER(get_identifier_with_length(full, len));
 }
@@ -75,20 +77,37 @@ static const char *stable(const char *fmt, const char *a, unsigned b)
   return IDENTIFIER_POINTER(get_identifier(buf));
 }
 
-static ip_decision decide(tree fndecl, function *fn)
+/* Why FNDECL is code the compiler made up rather than code the source wrote
+ * (NULL when it is not).  Implicitly defined C++ constructors, destructors and
+ * assignment operators are DECL_ARTIFICIAL too, but they run the members'
+ * user-written destructors, constructors and assignments: they count as
+ * written. */
+static const char *generated_reason(tree fndecl, cgraph_node *node)
 {
-  tree self = fndecl, origin = origin_decl(fndecl);
-  if (!considered)
-    considered = new hash_set<int_hash<unsigned, 0>>;
-  considered->add(DECL_UID(origin) + 1);
-  fndecl = origin;
+  if (node && node->thunk)
+    return "thunk (adjusts 'this' and jumps to the function it stands for)";
+  if (!DECL_ARTIFICIAL(fndecl))
+    return NULL;
+  if (DECL_STATIC_CONSTRUCTOR(fndecl) || DECL_STATIC_DESTRUCTOR(fndecl))
+    return "compiler-generated static constructor or destructor";
+  if (DECL_CXX_CONSTRUCTOR_P(fndecl) || DECL_CXX_DESTRUCTOR_P(fndecl) ||
+      (DECL_NAME(fndecl) && strcmp(IDENTIFIER_POINTER(DECL_NAME(fndecl)), "operator=") == 0))
+    return NULL;
+  return "compiler-generated helper";
+}
+
+/* The checks that need only the declaration: attributes, generated code,
+ * ipa-split parts, system headers and the rules.  SELF is the function as
+ * the pass sees it, FNDECL the function it was cloned from. */
+static ip_decision judge_declaration(tree self, tree fndecl, enum ip_selection *sel)
+{
   if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)))
     return skip("no_instrument_function attribute");
-  if (DECL_ARTIFICIAL(fndecl))
-    return skip("compiler-generated");
   cgraph_node *node = cgraph_node::get(self);
   if (node && node->split_part)
-    return skip("ipa-split part of a larger function");
+    return skip("ipa-split part of a larger function (partial-inlining=yes)");
+  if (const char *why = generated_reason(fndecl, node))
+    return skip(why);
   if (!ip_cfg.system_headers && DECL_IN_SYSTEM_HEADER(fndecl))
     return skip("declared in a system header");
 
@@ -97,20 +116,45 @@ static ip_decision decide(tree fndecl, function *fn)
   char *short_pretty = cplus_demangle(name, IP_DMGL_ANSI);
   const char *names[] = { name, pretty, short_pretty };
   const struct ip_rule *why = NULL;
-  enum ip_selection sel = ip_config_select(&ip_cfg, names, 3, DECL_SOURCE_FILE(fndecl), &why);
+  *sel = ip_config_select(&ip_cfg, names, 3, DECL_SOURCE_FILE(fndecl), &why);
   free(pretty);
   free(short_pretty);
-  if (sel == IP_SEL_EXCLUDED)
+  if (*sel == IP_SEL_EXCLUDED)
     return skip(stable("excluded by %s", why->origin, 0));
-  if (sel == IP_SEL_NOT_INCLUDED)
+  if (*sel == IP_SEL_NOT_INCLUDED)
     return skip(stable("%snot matched by any include rule", "", 0));
-
   ip_decision d = { true, false, 0, NULL };
+  return d;
+}
+
+static ip_decision decide(tree fndecl, function *fn)
+{
+  tree origin = origin_decl(fndecl);
+  if (!considered)
+    considered = new hash_set<int_hash<unsigned, 0>>;
+  considered->add(DECL_UID(origin) + 1);
+  enum ip_selection sel = IP_SEL_DEFAULT;
+  ip_decision d = judge_declaration(fndecl, origin, &sel);
+  if (!d.instrument)
+    return d;
   if (fn && fn->cfg)
     d.size = estimate_size(fn, &d.has_loops);
   if (sel != IP_SEL_INCLUDED && ip_cfg.min_size && d.size < ip_cfg.min_size && !d.has_loops)
     return skip(stable("smaller than min-size (%ssize %u, no loops)", "", d.size));
   return d;
+}
+
+bool ip_may_instrument(tree fndecl)
+{
+  static hash_map<tree, bool> *known;
+  if (!known)
+    known = new hash_map<tree, bool>;
+  if (bool *cached = known->get(fndecl))
+    return *cached;
+  enum ip_selection sel;
+  bool yes = judge_declaration(fndecl, origin_decl(fndecl), &sel).instrument;
+  known->put(fndecl, yes);
+  return yes;
 }
 
 ip_decision ip_decide(tree fndecl, function *fn)
@@ -166,9 +210,9 @@ void ip_note_functions(void *, void *)
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node)
   {
-    if (!node->has_gimple_body_p() || DECL_ARTIFICIAL(node->decl))
+    if (!node->has_gimple_body_p() || generated_reason(node->decl, node))
       continue;
-    ip_known_fn k = { DECL_UID(node->decl), xstrdup(ip_function_name(node->decl)),
+    ip_known_fn k = { DECL_UID(node->decl), ip_pretty_name(ip_function_name(node->decl)),
                       xstrdup(DECL_SOURCE_FILE(node->decl)), DECL_SOURCE_LINE(node->decl) };
     known_fns.safe_push(k);
   }
@@ -179,8 +223,8 @@ void ip_report_vanished(void)
   for (ip_known_fn &k : known_fns) {
     if (!considered || !considered->contains(k.uid + 1))
       ip_report("skipped\t%s\t%s:%d\tno out-of-line copy (inlined into every caller, or unused)",
-                k.name, k.file, k.line);
-    free(k.name);
+                k.pretty, k.file, k.line);
+    free(k.pretty);
     free(k.file);
   }
   known_fns.release();

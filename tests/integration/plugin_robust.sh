@@ -50,7 +50,7 @@ ids() { sed -n 's/^T //p' log | awk -F'\t' '$2 % 2 == 1 {print $1, $3, $5}' | so
 ref=$(ids)
 gcc -fplugin="$INCLPROF_PLUGIN" -O2 -flto -c "$PP/same1.c" -o s1.o 2>warn.txt
 gcc -fplugin="$INCLPROF_PLUGIN" -O2 -flto -c "$PP/same2.c" -o s2.o 2>/dev/null
-check "slim LTO objects: compile-time warning" grep -q "nothing is instrumented unless '-fplugin=inclprof' is also given when linking\|nothing is instrumented unless ‘-fplugin=inclprof’ is also given when linking" warn.txt
+check "slim LTO objects: no compile-time warning" test ! -s warn.txt
 # shellcheck disable=SC2086
 gcc -O2 -flto s1.o s2.o -o lto_noplugin $LOGRT_LINK
 run log ./lto_noplugin; : >>log

@@ -52,6 +52,8 @@ START_TEST(defaults)
   ck_assert_int_eq(cfg.callsites, IP_CALLSITES_EXTERNAL);
   ck_assert_uint_eq(cfg.min_size, 0);
   ck_assert_int_eq(cfg.system_headers, 0);
+  ck_assert_int_eq(cfg.tail_recursion_loop, 0);
+  ck_assert_int_eq(cfg.partial_inlining, 0);
   ck_assert_ptr_null(cfg.report_path);
   ck_assert_int_eq(select_fn("anything", "a.c"), IP_SEL_DEFAULT);
 }
@@ -61,7 +63,8 @@ START_TEST(unknown_key_lists_valid_keys)
 {
   ck_assert_int_eq(set("inlcude", "foo"), -1);
   ck_assert_str_eq(err, "argument: unknown key 'inlcude'; valid keys: include, exclude, include-file, "
-                        "exclude-file, min-size, filter, callsites, report, system-headers, verbose");
+                        "exclude-file, min-size, filter, callsites, report, system-headers, verbose, "
+                        "tail-recursion, partial-inlining");
 }
 END_TEST
 
@@ -74,6 +77,10 @@ START_TEST(bad_values_are_rejected)
   ck_assert_int_eq(set("callsites", "some"), -1);
   ck_assert_ptr_nonnull(strstr(err, "expected none, external or all"));
   ck_assert_int_eq(set("verbose", "maybe"), -1);
+  ck_assert_int_eq(set("tail-recursion", "unroll"), -1);
+  ck_assert_str_eq(err, "argument: bad value 'unroll' for tail-recursion (expected keep or loop)");
+  ck_assert_int_eq(set("partial-inlining", "1"), -1);
+  ck_assert_str_eq(err, "argument: bad value '1' for partial-inlining (expected no or yes)");
   ck_assert_int_eq(set("include", NULL), -1);
   ck_assert_str_eq(err, "argument: key 'include' needs a value (include=VALUE)");
   ck_assert_int_eq(set("report", ""), -1);
@@ -92,6 +99,12 @@ START_TEST(good_values_are_stored)
   ck_assert_int_eq(cfg.callsites, IP_CALLSITES_ALL);
   ck_assert_int_eq(set("callsites", "none"), 0);
   ck_assert_int_eq(cfg.callsites, IP_CALLSITES_NONE);
+  ck_assert_int_eq(set("tail-recursion", "loop"), 0);
+  ck_assert_int_eq(cfg.tail_recursion_loop, 1);
+  ck_assert_int_eq(set("tail-recursion", "keep"), 0);
+  ck_assert_int_eq(cfg.tail_recursion_loop, 0);
+  ck_assert_int_eq(set("partial-inlining", "yes"), 0);
+  ck_assert_int_eq(cfg.partial_inlining, 1);
   ck_assert_int_eq(set("verbose", NULL), 0);
   ck_assert_int_eq(cfg.verbose, 1);
   ck_assert_int_eq(set("system-headers", "yes"), 0);

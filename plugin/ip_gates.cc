@@ -1,0 +1,65 @@
+// ip_gates.cc - keeps GCC from hiding the calls of instrumented functions
+// before the pass sees them: tail-recursion elimination ("tailr", and "tailc",
+// which does it too while marking sibling calls; both turn self-recursion
+// into a loop) and function splitting ("fnsplit", whose head
+// is then inlined into callers that call the f.part.N rest directly) are
+// switched off for every function that may get probes, and a self-recursive
+// one is not inlined (into itself or its callers); unless tail-recursion=loop
+// or partial-inlining=yes.
+#include "ip_gcc.h"
+
+static bool is_pass(const char *name)
+{
+  return current_pass && current_pass->name && strcmp(current_pass->name, name) == 0;
+}
+
+static void not_inlinable(cgraph_edge *e)
+{
+  if (e->inline_failed) {
+    e->inline_failed = CIF_UNSPECIFIED;   /* a final "cannot inline" */
+    e->call_stmt_cannot_inline_p = 1;
+  }
+}
+
+static bool self_recursive(cgraph_node *node)
+{
+  for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+    if (e->recursive_p())
+      return true;
+  return false;
+}
+
+/* A self-recursive function that may get probes is inlined neither into
+ * itself (ipa-inline's "recursive inlining" unrolls a recursion a few levels
+ * deep) nor into its callers (which peels off the first level): applied to
+ * the calls of CALLER. */
+static void keep_recursion(cgraph_node *caller)
+{
+  for (cgraph_edge *e = caller->callees; e; e = e->next_callee) {
+    cgraph_node *callee = e->callee ? e->callee->ultimate_alias_target() : NULL;
+    if (callee && self_recursive(callee) && ip_may_instrument(callee->decl))
+      not_inlinable(e);
+  }
+}
+
+void ip_override_gate(void *gcc_data, void *)
+{
+  bool *gate = (bool *)gcc_data;
+  if (!*gate)
+    return;
+  bool keep = !ip_cfg.tail_recursion_loop;
+  if (keep && is_pass("inline")) {   /* at link time under LTO */
+    cgraph_node *node;
+    FOR_EACH_FUNCTION(node)
+      keep_recursion(node);
+  }
+  if (!cfun || !cfun->decl)
+    return;
+  cgraph_node *self = cgraph_node::get(cfun->decl);
+  if (keep && is_pass("einline") && self)
+    keep_recursion(self);
+  bool tailr = keep && (is_pass("tailr") || is_pass("tailc"));
+  bool split = !ip_cfg.partial_inlining && (is_pass("fnsplit") || is_pass("feedback_fnsplit"));
+  if ((tailr || split) && ip_may_instrument(cfun->decl))
+    *gate = false;
+}
