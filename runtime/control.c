@@ -44,4 +44,8 @@ IP_EXPORT void inclprof_thread_name(const char *name) {
   strncpy(cut, name, sizeof cut - 1);
   cut[sizeof cut - 1] = 0;
   ip_write_thread(ip_tls.tid, cut, ip_tick());
+  /* What the kernel kept (15 bytes) is now known: a flush must not write it
+   * back over the longer name. */
+  memset(ip_tls.name, 0, sizeof ip_tls.name);
+  prctl(PR_GET_NAME, ip_tls.name);
 }

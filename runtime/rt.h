@@ -63,6 +63,7 @@ struct ip_thread {
   size_t ring_len;
   int ring_fd2;                      /* page-fault event (kept open: see transitions.c) */
   uint32_t tid;
+  char name[17];                     /* the name last written in a Thread record */
   uint64_t seq;
   size_t skip;                       /* events already written by flush_other */
   int state;                         /* IP_TS_* */

@@ -35,6 +35,17 @@ static void thread_name(char out[17]) {
     out[0] = 0;
 }
 
+/* A name given since the last look (pthread_setname_np, prctl) is written
+ * as a Thread record, which renames the thread in the trace. */
+static void name_follow(struct ip_thread *t) {
+  char now[17];
+  thread_name(now);
+  if (memcmp(now, t->name, sizeof now) != 0) {
+    memcpy(t->name, now, sizeof now);
+    ip_write_thread(t->tid, now, ip_tick());
+  }
+}
+
 static int thread_setup(struct ip_thread *t) {
   size_t scratch = (IP_BUF_EVENTS + IP_HEADROOM) * SCRATCH_PER_EVENT + SCRATCH_EXTRA;
   void *m = mmap(NULL, events_bytes() + scratch, PROT_READ | PROT_WRITE,
@@ -64,9 +75,8 @@ static int thread_setup(struct ip_thread *t) {
   atomic_fetch_add(&ip_st.n_threads, 1);
   ip_unlock(&ip_st.threads_lock);
   ip_transitions_thread_open(t);
-  char name[17];
-  thread_name(name);
-  ip_write_thread(t->tid, name, ip_tick());
+  thread_name(t->name);
+  ip_write_thread(t->tid, t->name, ip_tick());
   pthread_setspecific(ip_st.key, t);
   ip_sampling_thread_start(t);
   t->tr_last = tr_read(t);
@@ -173,6 +183,8 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
   if (now > stop && t->buf + extra <= stop)
     memset(stop, 0, (size_t)(now - stop) * sizeof *stop);
   t->skip = 0;
+  if (!in_signal && atomic_load(&ip_st.init_state) == 1)
+    name_follow(t);
   uint64_t g1 = ip_tick();
   if (n && atomic_load(&ip_st.init_state) == 1)
     ip_write_gap(t->tid, g0, g1);
@@ -255,6 +267,7 @@ void ip_thread_exit(struct ip_thread *t) {
   t->state = IP_TS_DEAD;
   ip_unlock(&ip_st.threads_lock);
   if (atomic_load(&ip_st.init_state) == 1) {
+    name_follow(t);
     Inclprof__ThreadEnd te = INCLPROF__THREAD_END__INIT;
     te.tid = t->tid;
     te.has_end_tick = 1;
@@ -295,9 +308,8 @@ void ip_thread_after_fork_child(void) {
   t->tr_src = &ip_zero_head;
   t->pmu_page = (void *)&ip_dummy_page;
   ip_transitions_thread_open(t);
-  char name[17];
-  thread_name(name);
-  ip_write_thread(t->tid, name, ip_tick());
+  thread_name(t->name);
+  ip_write_thread(t->tid, t->name, ip_tick());
   t->next = NULL;
   ip_st.threads = t;
   atomic_store(&ip_st.n_threads, 1);
