@@ -2,6 +2,11 @@
 # run-unit.sh BIN... - run Check test binaries, then print one summary line.
 # Check prints per-binary results ("100%: Checks: N, Failures: F, Errors: E").
 set -u
+# Check stops a test after 4 s by default: a guard against hangs, which a
+# loaded 2-core machine (or the sanitizer build) can reach on a correct test.
+# A minute still catches a hang.
+: "${CK_DEFAULT_TIMEOUT:=60}"
+export CK_DEFAULT_TIMEOUT
 pass=0; fail=0
 for t in "$@"; do
   out=$("$t" 2>&1); rc=$?
