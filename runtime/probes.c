@@ -6,8 +6,6 @@
 #include "pmu.h"
 #include "rt.h"
 
-__thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec")));
-
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
 
 /* Returns IP_T_BIT when the thread's transition counter moved. */

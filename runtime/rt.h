@@ -3,8 +3,9 @@
  * counters), thread (per-thread buffers and their lifecycle), probes (the hot
  * path), flush (encoding buffers into EventBatch frames), output (the trace
  * file), registry (translation units, gids, name resolution), lifecycle
- * (init, exit, fork, exec, fatal signals), locks (how locks are taken),
- * sampling and control (inclprof.h). */
+ * (init, exit, fork, exec), signals (fatal signals, the program's handlers),
+ * interpose (the libc interposers), state (ip_st, ip_tls), locks (how locks
+ * are taken), sampling and control (inclprof.h). */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
 
@@ -202,8 +203,21 @@ IP_HIDDEN void ip_registry_fork_child(void);
 
 /* lifecycle.c */
 IP_HIDDEN int ip_init_once(void);
-IP_HIDDEN void ip_signals_install(void);
+/* Flushes every thread and writes the Trailer, once; keep_going: the process
+ * may continue (a failed exec) and recording goes on. */
+IP_HIDDEN void ip_finish(const char *reason, int clean, int keep_going);
 IP_HIDDEN void ip_finish_from_signal(int sig);
+IP_HIDDEN int ip_before_exec(void); /* 1 when the calling thread's sampler ran */
+IP_HIDDEN int ip_after_failed_exec(int had_sampler, int rc); /* returns rc, errno kept */
+
+/* signals.c */
+IP_HIDDEN void ip_signals_install(void);
+/* The program's sigaction(), as its interposer passes it on. */
+IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
+                                           struct sigaction *old);
+
+/* interpose.c */
+IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
 /* sampling.c */
 IP_HIDDEN void ip_sampling_init(void);

@@ -133,7 +133,7 @@ void ip_sampling_init(void) {
   sa.sa_sigaction = ip_sample_handler;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (sigaction(ip_sampling_signal(), &sa, NULL) != 0)
+  if (ip_real_sigaction(ip_sampling_signal(), &sa, NULL) != 0)
     ip_st.sample_hz = 0;
 }
 
