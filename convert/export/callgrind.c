@@ -275,3 +275,17 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
   free(g.firsts);
   ip_export_trees_free(&trees);
 }
+
+/* `inclprof export --format callgrind` */
+static int write_callgrind(ip_export_job *job, const ip_session *s) {
+  ip_export_callgrind(s, job->opts, job->out);
+  return 0; /* a write error shows when the file is closed */
+}
+
+const ip_exporter ip_exporter_callgrind = {
+    .name = "callgrind",
+    .readers = "KCachegrind, callgrind_annotate",
+    .default_output = "callgrind.out.inclprof",
+    .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
+    .write = write_callgrind,
+};

@@ -100,3 +100,30 @@ void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {
 }
 
 void ip_chrome_discard(ip_chrome_writer *w) { free(w); }
+
+/* `inclprof export --format chrome`: written while the traces are replayed. */
+static const ip_call_visitor *begin_chrome(ip_export_job *job) {
+  job->stream = ip_chrome_begin(job->out, job->opts);
+  return ip_chrome_visitor(job->stream);
+}
+
+static void discard_chrome(ip_export_job *job) { ip_chrome_discard(job->stream); }
+
+static int write_chrome(ip_export_job *job, const ip_session *s) {
+  ip_chrome_writer *w = job->stream;
+  if (ip_chrome_over_limit(w))
+    fprintf(stderr, "inclprof export: --max-events %" PRIu64 ": left out %" PRIu64 " later calls\n",
+            job->opts->max_events, ip_chrome_over_limit(w));
+  ip_chrome_end(w, s);
+  return 0;
+}
+
+const ip_exporter ip_exporter_chrome = {
+    .name = "chrome",
+    .readers = "Perfetto, DevTools",
+    .default_output = "inclprof.trace.json",
+    .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_TIME_RANGE,
+    .begin = begin_chrome,
+    .discard = discard_chrome,
+    .write = write_chrome,
+};

@@ -77,3 +77,16 @@ int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, 
   free(rows);
   return ferror(out) ? -1 : 0;
 }
+
+/* `inclprof export --format csv` */
+static int write_csv(ip_export_job *job, const ip_session *s) {
+  return ip_export_csv(s, job->opts->by, &job->opts->sel, job->out);
+}
+
+const ip_exporter ip_exporter_csv = {
+    .name = "csv",
+    .readers = "any spreadsheet",
+    .default_output = "inclprof.csv",
+    .options = IP_EXOPT_BY,
+    .write = write_csv,
+};

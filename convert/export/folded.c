@@ -68,3 +68,17 @@ void ip_export_folded(const ip_session *s, const ip_export_opts *o, FILE *out) {
   }
   ip_export_trees_free(&trees);
 }
+
+/* `inclprof export --format folded` */
+static int write_folded(ip_export_job *job, const ip_session *s) {
+  ip_export_folded(s, job->opts, job->out);
+  return 0; /* a write error shows when the file is closed */
+}
+
+const ip_exporter ip_exporter_folded = {
+    .name = "folded",
+    .readers = "flame graphs",
+    .default_output = "inclprof.folded",
+    .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
+    .write = write_folded,
+};

@@ -323,3 +323,16 @@ int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, con
   ip_strtab_free(&b.strings);
   return rc;
 }
+
+/* `inclprof export --format pprof` */
+static int write_pprof(ip_export_job *job, const ip_session *s) {
+  return ip_export_pprof(s, job->opts, job->out, job->out_name);
+}
+
+const ip_exporter ip_exporter_pprof = {
+    .name = "pprof",
+    .readers = "go tool pprof",
+    .default_output = "inclprof.pb.gz",
+    .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
+    .write = write_pprof,
+};

@@ -19,7 +19,6 @@ static ip_export_opts opts;
 static void setup(void) {
   fx_session(&sess);
   memset(&opts, 0, sizeof opts);
-  opts.format = IP_FMT_PPROF;
 }
 static void teardown(void) { ip_session_free(&sess); }
 
