@@ -1,7 +1,7 @@
 # Makefile - the one entry point: build, test, benchmark, demo, install inclprof.
 #   make            build into $(B)/ (runtime, command, plugin)
 #   make check      cppcheck, unit + integration tests, then unit and converter tests under ASan+UBSan
-#   make lint       cppcheck over every C file
+#   make lint       cppcheck over every C file; every source file in a docs/*.md table
 #   make bench      benchmarks (report figures; nothing is asserted)
 #   make demo       build, profile examples/, print the report, write demo-out/
 #   make install PREFIX=/usr/local
@@ -81,6 +81,8 @@ lint: $(B)/gen/inclprof.pb-c.h
 	  --std=c11 -D__x86_64__ -D__linux__ -DPROTOBUF_C_VERSION_NUMBER=1004001 \
 	  -DPROTOBUF_C_MIN_COMPILER_VERSION=1000000 -I$(B)/gen $(SHARED_INC) -Iruntime -Iconvert -Iplugin \
 	  $(CPPCHECK_SRCS) && echo "cppcheck: no warnings"
+	@echo "== every source file in a docs/*.md Source layout table"
+	@scripts/check-source-map.sh
 
 # The unit tests, then the converter's and exports' integration tests, with
 # everything built under AddressSanitizer + UBSan in $(B)/san.  The sanitized
