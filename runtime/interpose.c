@@ -49,8 +49,8 @@ typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 IP_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
   execve_fn real = (execve_fn)next_fn("execve");
   int had = ip_before_exec();
-  return ip_after_failed_exec(
-      had, real ? real(path, argv, envp) : (int)syscall(SYS_execve, path, argv, envp));
+  return ip_after_failed_exec(had, real ? real(path, argv, envp)
+                                        : (int)syscall(SYS_execve, path, argv, envp));
 }
 
 IP_EXPORT int execv(const char *path, char *const argv[]) {
@@ -70,16 +70,16 @@ IP_EXPORT int execvp(const char *file, char *const argv[]) {
 }
 
 /* The list forms: gather the arguments, then the vector forms above. */
-#define GATHER_ARGS(first, ap, argv)                                                              \
-  size_t argc_ = 1;                                                                               \
-  va_start(ap, first);                                                                            \
-  while (va_arg(ap, char *))                                                                      \
-    argc_++;                                                                                      \
-  va_end(ap);                                                                                     \
-  char *argv[argc_ + 1];                                                                          \
-  argv[0] = (char *)(first);                                                                      \
-  va_start(ap, first);                                                                            \
-  for (size_t i_ = 1; i_ <= argc_; i_++)                                                          \
+#define GATHER_ARGS(first, ap, argv)                                                               \
+  size_t argc_ = 1;                                                                                \
+  va_start(ap, first);                                                                             \
+  while (va_arg(ap, char *))                                                                       \
+    argc_++;                                                                                       \
+  va_end(ap);                                                                                      \
+  char *argv[argc_ + 1];                                                                           \
+  argv[0] = (char *)(first);                                                                       \
+  va_start(ap, first);                                                                             \
+  for (size_t i_ = 1; i_ <= argc_; i_++)                                                           \
     argv[i_] = va_arg(ap, char *);
 
 IP_EXPORT int execl(const char *path, const char *arg, ...) {

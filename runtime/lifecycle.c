@@ -88,8 +88,8 @@ static void init(void) {
     char *end;
     unsigned long v = strtoul(hz, &end, 10);
     if (*end || v > 100000)
-      fprintf(stderr, "inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n",
-              hz);
+      fprintf(stderr,
+              "inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n", hz);
     else
       ip_st.sample_hz = (unsigned)v;
   }

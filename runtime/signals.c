@@ -20,7 +20,8 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
                                     SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 
 static struct sigaction prog_act[NSIG]; /* what the program installed (or had at start) */
-static volatile sig_atomic_t managed[NSIG]; /* 1: prog_act is authoritative, our dispatcher is installed */
+static volatile sig_atomic_t
+    managed[NSIG]; /* 1: prog_act is authoritative, our dispatcher is installed */
 
 static int is_fatal(int sig) {
   for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
@@ -38,8 +39,8 @@ static void die_by(int sig) {
    * finish the trace. */
   if (atomic_load(&ip_st.dying)) {
     struct timespec ts = {0, 1000000};
-    for (int i = 0; i < 200 && atomic_load(&ip_st.trailer_written) == 1 &&
-                    atomic_load(&ip_st.init_state) == 1;
+    for (int i = 0;
+         i < 200 && atomic_load(&ip_st.trailer_written) == 1 && atomic_load(&ip_st.init_state) == 1;
          i++)
       nanosleep(&ts, NULL);
   } else {

@@ -17,8 +17,8 @@
 
 typedef struct output {
   FILE *f;
-  const char *name;  /* as the user gave it ("-" = stdout) */
-  char *part;        /* NAME.part while writing, NULL for stdout */
+  const char *name; /* as the user gave it ("-" = stdout) */
+  char *part;       /* NAME.part while writing, NULL for stdout */
 } output;
 
 static int open_output(output *out, const char *name) {
@@ -51,7 +51,8 @@ static int close_output(output *out, int ok) {
   if (out->part) {
     if (ok && !err && rename(out->part, out->name)) {
       err = errno;
-      fprintf(stderr, "inclprof export: %s: cannot rename %s to it: %s\n", out->name, out->part, strerror(err));
+      fprintf(stderr, "inclprof export: %s: cannot rename %s to it: %s\n", out->name, out->part,
+              strerror(err));
     }
     if (!ok || err)
       unlink(out->part);
@@ -85,8 +86,8 @@ static int export(const ip_export_args *a, output *out) {
   ip_export_job job = {.opts = &a->opts, .out = out->f, .out_name = out->name};
   ip_progress progress;
   ip_load_opts lo = {.raw = a->raw};
-  lo.visitor = ip_progress_start(&progress, fmt->begin ? fmt->begin(&job) : NULL, a->inputs,
-                                 a->n_inputs);
+  lo.visitor =
+      ip_progress_start(&progress, fmt->begin ? fmt->begin(&job) : NULL, a->inputs, a->n_inputs);
   ip_session s;
   memset(&s, 0, sizeof s);
   int ok = !ip_session_load(&s, a->inputs, a->n_inputs, &lo);

@@ -105,8 +105,8 @@ static void process(const ip_session *s, size_t pi) {
          (unsigned long long)p->n_functions);
   threads(s, pi);
   printf("events:       %llu in %llu batches; %llu runtime gaps (%s removed); %llu batches lost\n",
-         (unsigned long long)p->events, (unsigned long long)p->batches,
-         (unsigned long long)p->gaps, gap, (unsigned long long)p->batches_lost);
+         (unsigned long long)p->events, (unsigned long long)p->batches, (unsigned long long)p->gaps,
+         gap, (unsigned long long)p->batches_lost);
   printf("repairs:      %llu exits reconciled\n", (unsigned long long)p->repairs);
   if (!p->has_trailer)
     printf("trailer:      missing: the process did not shut down cleanly (killed?)\n");

@@ -93,8 +93,10 @@ int cmd_report(int argc, char **argv) {
   rc = ip_exit_status(&s);
   if (a.fn) {
     if (ip_view_callers(stdout, &s, &a.view, a.fn, a.callees)) {
-      fprintf(stderr, "inclprof report: no function named '%s' ran (names are the demangled or "
-                      "assembler names of the table)\n", a.fn);
+      fprintf(stderr,
+              "inclprof report: no function named '%s' ran (names are the demangled or "
+              "assembler names of the table)\n",
+              a.fn);
       rc = IP_EXIT_ERROR;
     }
   } else if (a.tree) {

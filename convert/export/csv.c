@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const key_columns[] = {
-    "function,module,file,line", "module", "pid,tid,thread", "pid,executable"};
+static const char *const key_columns[] = {"function,module,file,line", "module", "pid,tid,thread",
+                                          "pid,executable"};
 
-#define VALUE_COLUMNS                                                                     \
-  "calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,"             \
-  "application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,"                 \
-  "application_inclusive_pct,application_exclusive_pct,inclusive_samples,"               \
+#define VALUE_COLUMNS                                                                              \
+  "calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,"                      \
+  "application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,"                          \
+  "application_inclusive_pct,application_exclusive_pct,inclusive_samples,"                         \
   "exclusive_samples,inclusive_samples_pct,exclusive_samples_pct"
 
 /* A field, quoted when it holds a comma, quote or line break ("" inside). */

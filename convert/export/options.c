@@ -144,8 +144,9 @@ typedef struct parse_state {
 static int on_format_option(ip_export_opts *o, int id, const char *arg, ip_cli_msg *m) {
   switch (EXOPT_BIT(id)) {
   case IP_EXOPT_BY:
-    return ip_level_parse(arg, &o->by) ? ip_cli_fail(m, "unknown --by '%s' (" IP_LEVEL_NAMES ")", arg)
-                                       : 0;
+    return ip_level_parse(arg, &o->by)
+               ? ip_cli_fail(m, "unknown --by '%s' (" IP_LEVEL_NAMES ")", arg)
+               : 0;
   case IP_EXOPT_MERGE_THREADS:
     o->merge_threads = 1;
     return 0;
@@ -155,7 +156,8 @@ static int on_format_option(ip_export_opts *o, int id, const char *arg, ip_cli_m
                : 0;
   case IP_EXOPT_MIN_DURATION:
     return ip_parse_duration(arg, &o->min_duration_ns)
-               ? ip_cli_fail(m, "bad --min-duration '%s' (a duration such as 500ns, 20us, 1ms)", arg)
+               ? ip_cli_fail(m, "bad --min-duration '%s' (a duration such as 500ns, 20us, 1ms)",
+                             arg)
                : 0;
   case IP_EXOPT_MAX_EVENTS:
     return ip_parse_u64(arg, UINT64_MAX, &o->max_events) || !o->max_events
@@ -163,7 +165,8 @@ static int on_format_option(ip_export_opts *o, int id, const char *arg, ip_cli_m
                : 0;
   default: /* IP_EXOPT_TIME_RANGE */
     return parse_time_range(arg, &o->sel)
-               ? ip_cli_fail(m, "bad --time-range '%s' (A:B with durations, A < B, e.g. 1ms:2ms)", arg)
+               ? ip_cli_fail(m, "bad --time-range '%s' (A:B with durations, A < B, e.g. 1ms:2ms)",
+                             arg)
                : 0;
   }
 }

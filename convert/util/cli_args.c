@@ -89,8 +89,8 @@ int ip_cli_parse(const ip_cli *cli, int argc, char **argv, ip_cli_handler on_opt
   return rc;
 }
 
-int ip_cli_parse_or_exit(const ip_cli *cli, int argc, char **argv, ip_cli_handler on_opt,
-                         void *ctx, int *first) {
+int ip_cli_parse_or_exit(const ip_cli *cli, int argc, char **argv, ip_cli_handler on_opt, void *ctx,
+                         int *first) {
   ip_cli_msg m;
   switch (ip_cli_parse(cli, argc, argv, on_opt, ctx, first, &m)) {
   case IP_CLI_HELP:

@@ -13,28 +13,30 @@
 #include "model/profile.h"
 #include "model/selection.h"
 
-#define IP_EXIT_OK 0
-#define IP_EXIT_ERROR 1    /* nothing usable: unreadable, not a trace, ... */
-#define IP_EXIT_USAGE 2
-#define IP_EXIT_DAMAGED 3  /* output produced from the part before damage */
+#define IP_EXIT_OK      0
+#define IP_EXIT_ERROR   1 /* nothing usable: unreadable, not a trace, ... */
+#define IP_EXIT_USAGE   2
+#define IP_EXIT_DAMAGED 3 /* output produced from the part before damage */
 
 #define IP_DEFAULT_INPUT "inclprof.data"
 
 /* One option of a command.  id is what the command's handler receives
  * (a letter for options with a short form, else a value >= 256). */
 typedef struct ip_cli_opt {
-  const char *name;  /* long name, without "--" */
-  int id;            /* short form when it is a printable letter */
-  const char *arg;   /* the value's name in the help ("DIR"); NULL: a flag */
-  const char *help;  /* the help text; '\n' starts an indented continuation line */
+  const char *name; /* long name, without "--" */
+  int id;           /* short form when it is a printable letter */
+  const char *arg;  /* the value's name in the help ("DIR"); NULL: a flag */
+  const char *help; /* the help text; '\n' starts an indented continuation line */
 } ip_cli_opt;
 
 /* The options every command that loads traces shares, with their ids. */
 enum { IP_CLI_THREAD = 200, IP_CLI_PROCESS, IP_CLI_RAW };
 #define IP_CLI_SELECTION_OPTS                                                                      \
-  {"thread", IP_CLI_THREAD, "TID", "only threads with this tid"},                                   \
-      {"process", IP_CLI_PROCESS, "PID", "only this process"}
-#define IP_CLI_RAW_OPT {"raw", IP_CLI_RAW, NULL, "keep probe cost and runtime gaps (no compensation)"}
+  {"thread", IP_CLI_THREAD, "TID", "only threads with this tid"}, {                                \
+    "process", IP_CLI_PROCESS, "PID", "only this process"                                          \
+  }
+#define IP_CLI_RAW_OPT                                                                             \
+  { "raw", IP_CLI_RAW, NULL, "keep probe cost and runtime gaps (no compensation)" }
 
 /* A command: its name, its usage line after "inclprof NAME ", text before
  * and after the options, and the options (--help is always there). */
@@ -42,10 +44,10 @@ typedef struct ip_cli {
   const char *name;
   const char *synopsis;
   const char *intro;
-  const char *epilog;     /* may be NULL */
+  const char *epilog; /* may be NULL */
   const ip_cli_opt *opts;
   size_t n_opts;
-  int stop_at_operand;    /* options end at the first operand (record's program) */
+  int stop_at_operand; /* options end at the first operand (record's program) */
 } ip_cli;
 
 /* A usage error: the whole line, "inclprof CMD: ...; try 'inclprof CMD --help'". */
@@ -70,8 +72,8 @@ int ip_cli_parse(const ip_cli *cli, int argc, char **argv, ip_cli_handler on_opt
 
 /* ip_cli_parse, with the outcome printed: the help on stdout, an error on
  * stderr.  Returns -1 when the command goes on, else its exit status. */
-int ip_cli_parse_or_exit(const ip_cli *cli, int argc, char **argv, ip_cli_handler on_opt,
-                         void *ctx, int *first);
+int ip_cli_parse_or_exit(const ip_cli *cli, int argc, char **argv, ip_cli_handler on_opt, void *ctx,
+                         int *first);
 
 /* Prints the usage text generated from cli. */
 void ip_cli_usage(const ip_cli *cli, FILE *out);

@@ -81,7 +81,8 @@ int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const
   ip_tt_add(&t, callees ? "Callee" : "Caller");
   for (size_t i = 0; i < n; i++) {
     ip_view_value_cells(&t, s, &list[i].v, o->samples);
-    ip_tt_add(&t, "%s", list[i].key == s->n_funcs ? "<thread start>" : s->funcs[list[i].key].pretty);
+    ip_tt_add(&t, "%s",
+              list[i].key == s->n_funcs ? "<thread start>" : s->funcs[list[i].key].pretty);
   }
   ip_tt_print(&t, out, 2);
   ip_tt_free(&t);

@@ -40,7 +40,8 @@ START_TEST(durations) {
   ck_assert_uint_eq(ns, 2000000);
   ck_assert_int_eq(ip_parse_duration("3s", &ns), 0);
   ck_assert_uint_eq(ns, 3000000000ull);
-  const char *bad[] = {"", "-1", "+1", "ms", "1m", "1 ms", "1e400", "nan", "inf", "1.5msx", "20000000000s"};
+  const char *bad[] = {"",      "-1",  "+1",  "ms",     "1m",          "1 ms",
+                       "1e400", "nan", "inf", "1.5msx", "20000000000s"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     ck_assert_msg(ip_parse_duration(bad[i], &ns) == -1, "'%s' accepted", bad[i]);
 }
@@ -73,8 +74,8 @@ START_TEST(formats_and_defaults) {
 END_TEST
 
 START_TEST(chrome_bounds) {
-  ck_assert_int_eq(PARSE("--format=chrome", "--min-duration", "20us", "--max-events", "1000", "--time-range",
-                         "1ms:2.5ms", "--thread", "4242"),
+  ck_assert_int_eq(PARSE("--format=chrome", "--min-duration", "20us", "--max-events", "1000",
+                         "--time-range", "1ms:2.5ms", "--thread", "4242"),
                    IP_CLI_OK);
   ck_assert_uint_eq(o->min_duration_ns, 20000);
   ck_assert_uint_eq(o->max_events, 1000);
@@ -118,18 +119,24 @@ START_TEST(errors) {
       {{"export", "-f", "chrome", "--time-range", "2ms:1ms"}, "bad --time-range '2ms:1ms'"},
       {{"export", "-f", "chrome", "--time-range", "2ms"}, "bad --time-range '2ms'"},
       {{"export", "-f", "chrome", "--thread", "x1"}, "bad --thread 'x1'"},
-      {{"export", "-f", "pprof", "--min-duration", "1us"}, "--min-duration applies to --format chrome, not pprof"},
-      {{"export", "-f", "chrome", "--merge-threads"}, "--merge-threads applies to --format pprof, callgrind or folded, not chrome"},
+      {{"export", "-f", "pprof", "--min-duration", "1us"},
+       "--min-duration applies to --format chrome, not pprof"},
+      {{"export", "-f", "chrome", "--merge-threads"},
+       "--merge-threads applies to --format pprof, callgrind or folded, not chrome"},
       {{"export", "-f", "pprof", "--by", "thread"}, "--by applies to --format csv, not pprof"},
-      {{"export", "-f", "csv", "--by", "file"}, "unknown --by 'file' (function|module|thread|process)"},
+      {{"export", "-f", "csv", "--by", "file"},
+       "unknown --by 'file' (function|module|thread|process)"},
       {{"export", "-f", "csv", "--process", "p1"}, "bad --process 'p1'"},
-      {{"export", "-f", "csv", "--time-range", "1ms:2ms"}, "--time-range applies to --format chrome, not csv"},
-      {{"export", "-f", "chrome", "--value", "elapsed"}, "--value applies to --format pprof, callgrind or folded, not chrome"},
+      {{"export", "-f", "csv", "--time-range", "1ms:2ms"},
+       "--time-range applies to --format chrome, not csv"},
+      {{"export", "-f", "chrome", "--value", "elapsed"},
+       "--value applies to --format pprof, callgrind or folded, not chrome"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ck_assert_int_eq(parse(cases[i].args), IP_CLI_ERROR);
     ck_assert_msg(strstr(err, cases[i].message) != NULL, "case %zu: '%s'", i, err);
-    ck_assert_msg(!strncmp(err, "inclprof export: ", 17) && !strchr(err, '\n'), "not one line: '%s'", err);
+    ck_assert_msg(!strncmp(err, "inclprof export: ", 17) && !strchr(err, '\n'),
+                  "not one line: '%s'", err);
     const char *tail = "; try 'inclprof export --help'";
     ck_assert_msg(strlen(err) > strlen(tail) && !strcmp(err + strlen(err) - strlen(tail), tail),
                   "no pointer to --help: '%s'", err);
@@ -150,7 +157,8 @@ START_TEST(selection_in_every_format) {
     ck_assert(!ip_selected_thread(&s, &o->sel, &a) && ip_selected_thread(&s, &o->sel, &b));
     ck_assert_int_eq(PARSE("-f", (char *)formats[i], "--process", "100"), IP_CLI_OK);
     ck_assert(ip_selected_thread(&s, &o->sel, &a) && !ip_selected_thread(&s, &o->sel, &b));
-    ck_assert_int_eq(PARSE("-f", (char *)formats[i], "--process", "100", "--thread", "8"), IP_CLI_OK);
+    ck_assert_int_eq(PARSE("-f", (char *)formats[i], "--process", "100", "--thread", "8"),
+                     IP_CLI_OK);
     ck_assert(!ip_selected_thread(&s, &o->sel, &a) && !ip_selected_thread(&s, &o->sel, &b));
   }
   char why[64];
@@ -178,7 +186,8 @@ START_TEST(exporter_table) {
     ck_assert_int_eq((*e)->begin != NULL, (*e)->discard != NULL);
     ck_assert_int_eq(PARSE("-f", (char *)(*e)->name), IP_CLI_OK);
     ck_assert_ptr_eq(args.format, *e);
-    ck_assert_msg(strstr(text, (*e)->default_output), "%s missing from --help", (*e)->default_output);
+    ck_assert_msg(strstr(text, (*e)->default_output), "%s missing from --help",
+                  (*e)->default_output);
   }
   ck_assert_uint_eq(n, 5);
   ck_assert_ptr_nonnull(ip_exporter_find("chrome")->begin);
