@@ -1,7 +1,7 @@
 # Makefile - the one entry point: build, test, benchmark, demo, install inclprof.
 #   make            build into $(B)/ (runtime, command, plugin)
 #   make check      cppcheck, unit + integration tests, then unit and converter tests under ASan+UBSan
-#   make lint       cppcheck over every C file
+#   make lint       cppcheck, clang-format, every source file in a docs/*.md table
 #   make bench      benchmarks (report figures; nothing is asserted)
 #   make demo       build, profile examples/, print the report, write demo-out/
 #   make install PREFIX=/usr/local
@@ -75,12 +75,20 @@ check: deps-test
 
 # Static analysis: every C file of the project, no warnings allowed.
 CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard runtime/*.c convert/*/*.c plugin/*.c tests/unit/*.c bench/*.c examples/*/*.c))
+# The C code in .clang-format's style.  plugin/ is left out: it follows GCC's
+# own style (C++ mixed with GCC's macros).
+FORMAT_SRCS = $(wildcard convert/*/*.[ch] runtime/*.[ch] include/inclprof/*.h tests/unit/*.[ch] \
+                bench/*.[ch] examples/*/*.[ch] examples/*/*.cpp examples/*/*.hpp)
 lint: $(B)/gen/inclprof.pb-c.h
 	@echo "== cppcheck"
 	@cppcheck --enable=warning,style,performance,portability --error-exitcode=1 --inline-suppr -q \
 	  --std=c11 -D__x86_64__ -D__linux__ -DPROTOBUF_C_VERSION_NUMBER=1004001 \
 	  -DPROTOBUF_C_MIN_COMPILER_VERSION=1000000 -I$(B)/gen $(SHARED_INC) -Iruntime -Iconvert -Iplugin \
 	  $(CPPCHECK_SRCS) && echo "cppcheck: no warnings"
+	@echo "== clang-format (.clang-format)"
+	@clang-format-14 --dry-run --Werror $(FORMAT_SRCS) && echo "clang-format: formatted"
+	@echo "== every source file in a docs/*.md Source layout table"
+	@scripts/check-source-map.sh
 
 # The unit tests, then the converter's and exports' integration tests, with
 # everything built under AddressSanitizer + UBSan in $(B)/san.  The sanitized

@@ -32,7 +32,8 @@ static double now_ns(void) {
 
 /* ---- the instrumented "program" ---------------------------------------- */
 static volatile unsigned long sink;
-static const struct inclprof_fn d_f = {1, "f", "f", __FILE__, 1, 5, INCLPROF_FN_INSTRUMENTED, 0, NULL};
+static const struct inclprof_fn d_f = {1, "f", "f", __FILE__, 1, 5, INCLPROF_FN_INSTRUMENTED,
+                                       0, NULL};
 static const struct inclprof_fn *const fns[] = {&d_f};
 static struct inclprof_tu tu = {INCLPROF_ABI_VERSION, 1, fns, __FILE__, {0}};
 
@@ -122,8 +123,8 @@ static int child(const char *what) {
 /* Runs `self child WHAT` with INCLPROF_TRANSITIONS=mode, returns its number. */
 static double run(const char *self, const char *what, const char *mode, const char *out) {
   char cmd[4096];
-  snprintf(cmd, sizeof cmd, "INCLPROF_OUTPUT='%s' INCLPROF_TRANSITIONS=%s '%s' child %s", out,
-           mode, self, what);
+  snprintf(cmd, sizeof cmd, "INCLPROF_OUTPUT='%s' INCLPROF_TRANSITIONS=%s '%s' child %s", out, mode,
+           self, what);
   FILE *p = popen(cmd, "r");
   double v = -1;
   if (!p || fscanf(p, "%lf", &v) != 1)
@@ -172,7 +173,8 @@ int main(int argc, char **argv) {
   self[n > 0 ? n : 0] = 0;
   double plain = run(self, "plain", "none", out);
   double bare = run(self, "bare", "none", out) - plain;
-  printf("## Runtime (recording to disk; %ld calls, each with an entry and an exit probe)\n\n", CALLS);
+  printf("## Runtime (recording to disk; %ld calls, each with an entry and an exit probe)\n\n",
+         CALLS);
   printf("| measurement | ns per call | vs bare hook |\n|---|---:|---:|\n");
   printf("| no instrumentation (loop + call) | %.2f | |\n", plain);
   printf("| bare hook (rdtsc + 16-byte TLS append), added cost | %.2f | 1.00x |\n", bare);

@@ -20,8 +20,7 @@ static uint32_t code_of(uint64_t arg, int in_signal) {
     return ip_gid_of_desc((const struct inclprof_fn *)(uintptr_t)(arg & ~7ull), in_signal) << 3 |
            kind;
   case IP_K_CALL_IND:
-    return ip_gid_of_addr((uintptr_t)(arg >> 3), in_signal) << 3 |
-           INCLPROF__EVENT_KIND__EV_CALL;
+    return ip_gid_of_addr((uintptr_t)(arg >> 3), in_signal) << 3 | INCLPROF__EVENT_KIND__EV_CALL;
   case IP_K_RET_IND:
     return ip_gid_of_addr((uintptr_t)(arg >> 3), in_signal) << 3 | INCLPROF__EVENT_KIND__EV_RET;
   case IP_K_SAMPLE:
@@ -59,7 +58,7 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
 }
 
 #define TAG(field, wire) ((uint8_t)IP_WIRE_KEY(field, wire))
-#define HEADER_ROOM 64u /* frame length + Record tag/length + the batch's scalar fields */
+#define HEADER_ROOM      64u /* frame length + Record tag/length + the batch's scalar fields */
 
 /* Writes one EventBatch frame for ev[0..n).  The batch is encoded in a single
  * pass straight into the protobuf wire format - the two packed arrays side by
@@ -67,8 +66,7 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
  * every array twice (sizing, then packing): this is the flush's inner loop and
  * its time is time the program waits.  The reader decodes it with protobuf-c
  * like every other record, and the tests round-trip it. */
-void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t n,
-                         int in_signal) {
+void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t n, int in_signal) {
   if (n * 15 + 2 * HEADER_ROOM > t->scratch_len) { /* cannot happen with thread.c's sizing */
     atomic_fetch_add(&ip_st.dropped, n);
     return;

@@ -21,9 +21,9 @@ void inclprof_stop(void) __attribute__((weak));
 void inclprof_mark(const char *name) __attribute__((weak));
 void inclprof_thread_name(const char *name) __attribute__((weak));
 
-#define INCLPROF_START() (inclprof_start ? inclprof_start() : (void)0)
-#define INCLPROF_STOP() (inclprof_stop ? inclprof_stop() : (void)0)
-#define INCLPROF_MARK(name) (inclprof_mark ? inclprof_mark(name) : (void)0)
+#define INCLPROF_START()           (inclprof_start ? inclprof_start() : (void)0)
+#define INCLPROF_STOP()            (inclprof_stop ? inclprof_stop() : (void)0)
+#define INCLPROF_MARK(name)        (inclprof_mark ? inclprof_mark(name) : (void)0)
 #define INCLPROF_THREAD_NAME(name) (inclprof_thread_name ? inclprof_thread_name(name) : (void)0)
 
 #ifdef __cplusplus

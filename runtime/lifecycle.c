@@ -2,21 +2,17 @@
  * load time: the first __inclprof_register_tu (or inclprof.h call) runs
  * ip_init_once.  The trace is completed (all threads flushed, Trailer) at
  * exit/return from main (atexit + destructor), _exit/_Exit and exec*
- * (interposed; a failed exec carries on recording), and fatal signals
- * (signals.c).  fork gives the child a file of its own.  In a vfork child
- * (pid differs, no fork handler ran) the interposers only pass through. */
-#include <dlfcn.h>
+ * (through the interposers of interpose.c; a failed exec carries on
+ * recording), and fatal signals (signals.c).  fork gives the child a file of
+ * its own.  In a vfork child (pid differs, no fork handler ran) nothing here
+ * touches the runtime's state. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt.h"
-
-struct ip_state ip_st = {.fd = -1, .threads_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -26,7 +22,7 @@ static int ours(void) { return atomic_load(&ip_st.init_state) == 1 && getpid() =
  * process may continue (a failed exec): recording goes on.  The flush waits
  * for locks and busy buffers at most IP_EXIT_FLUSH_MS; what it could not
  * take by then is left out and counted in the Trailer. */
-static void finish(const char *reason, int clean, int keep_going) {
+void ip_finish(const char *reason, int clean, int keep_going) {
   if (!ours() || atomic_exchange(&ip_st.trailer_written, 1))
     return;
   ip_exit_deadline_start(IP_EXIT_FLUSH_MS);
@@ -58,8 +54,8 @@ void ip_finish_from_signal(int sig) {
   atomic_store(&ip_st.init_state, 2);
 }
 
-static void at_exit(void) { finish("exit", 1, 0); }
-__attribute__((destructor)) static void at_unload(void) { finish("exit", 1, 0); }
+static void at_exit(void) { ip_finish("exit", 1, 0); }
+__attribute__((destructor)) static void at_unload(void) { ip_finish("exit", 1, 0); }
 
 /* fork takes every runtime lock in their order (docs/runtime.md, "Locks"),
  * so the child starts with consistent tables and makes the locks anew. */
@@ -91,8 +87,8 @@ static void init(void) {
     char *end;
     unsigned long v = strtoul(hz, &end, 10);
     if (*end || v > 100000)
-      fprintf(stderr, "inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n",
-              hz);
+      fprintf(stderr,
+              "inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n", hz);
     else
       ip_st.sample_hz = (unsigned)v;
   }
@@ -120,102 +116,26 @@ int ip_init_once(void) {
   return atomic_load(&ip_st.init_state) == 1;
 }
 
-/* ---- interposed exits ---------------------------------------------------- */
-IP_EXPORT void _exit(int status) {
-  finish("_exit", 1, 0);
-  for (;;)
-    syscall(SYS_exit_group, status);
-}
-
-IP_EXPORT void _Exit(int status) {
-  finish("_exit", 1, 0);
-  for (;;)
-    syscall(SYS_exit_group, status);
-}
-
-/* ---- interposed exec family --------------------------------------------- */
-static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
-
 /* Before an exec: the calling thread's sampler stops first, so that no
  * sampling signal is still pending when exec resets our handler (the new
  * program would die of it); the trace is completed.  Returns whether a
- * sampler ran, for restart_sampler_after_failed_exec. */
-static int before_exec(void) {
+ * sampler ran, for ip_after_failed_exec. */
+int ip_before_exec(void) {
   if (!ours())
     return 0;
   int had = ip_tls.has_timer != IP_SAMPLER_NONE;
   ip_sampling_thread_stop(&ip_tls);
-  finish("exec", 1, 1);
+  ip_finish("exec", 1, 1);
   return had;
 }
 
 /* The final flush's flag stays up until exec returns: no other thread may
  * start a flush that the exec would cut in half. */
-static int restart_sampler_after_failed_exec(int had, int rc) {
+int ip_after_failed_exec(int had_sampler, int rc) {
   int saved = errno;
   atomic_store(&ip_st.final_flush, 0);
-  if (had)
+  if (had_sampler)
     ip_sampling_thread_start(&ip_tls);
   errno = saved;
   return rc;
-}
-
-IP_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
-  int (*real)(const char *, char *const[], char *const[]) =
-      (int (*)(const char *, char *const[], char *const[]))next_fn("execve");
-  int had = before_exec();
-  return restart_sampler_after_failed_exec(
-      had, real ? real(path, argv, envp) : (int)syscall(SYS_execve, path, argv, envp));
-}
-
-IP_EXPORT int execv(const char *path, char *const argv[]) {
-  extern char **environ;
-  return execve(path, argv, environ);
-}
-
-IP_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[]) {
-  int (*real)(const char *, char *const[], char *const[]) =
-      (int (*)(const char *, char *const[], char *const[]))next_fn("execvpe");
-  int had = before_exec();
-  return restart_sampler_after_failed_exec(had, real ? real(file, argv, envp) : -1);
-}
-
-IP_EXPORT int execvp(const char *file, char *const argv[]) {
-  extern char **environ;
-  return execvpe(file, argv, environ);
-}
-
-/* The list forms: gather the arguments, then the vector forms above. */
-#define GATHER_ARGS(first, ap, argv)                                                              \
-  size_t argc_ = 1;                                                                               \
-  va_start(ap, first);                                                                            \
-  while (va_arg(ap, char *))                                                                      \
-    argc_++;                                                                                      \
-  va_end(ap);                                                                                     \
-  char *argv[argc_ + 1];                                                                          \
-  argv[0] = (char *)(first);                                                                      \
-  va_start(ap, first);                                                                            \
-  for (size_t i_ = 1; i_ <= argc_; i_++)                                                          \
-    argv[i_] = va_arg(ap, char *);
-
-IP_EXPORT int execl(const char *path, const char *arg, ...) {
-  va_list ap;
-  GATHER_ARGS(arg, ap, argv);
-  va_end(ap);
-  return execv(path, argv);
-}
-
-IP_EXPORT int execlp(const char *file, const char *arg, ...) {
-  va_list ap;
-  GATHER_ARGS(arg, ap, argv);
-  va_end(ap);
-  return execvp(file, argv);
-}
-
-IP_EXPORT int execle(const char *path, const char *arg, ...) {
-  va_list ap;
-  GATHER_ARGS(arg, ap, argv);
-  char *const *envp = va_arg(ap, char *const *);
-  va_end(ap);
-  return execve(path, argv, envp);
 }

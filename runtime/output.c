@@ -87,8 +87,8 @@ static int open_in_dir(char *err, size_t errlen) {
       snprintf(ip_st.path, sizeof ip_st.path, "%s/%d.ipb", ip_st.dir, (int)ip_st.pid);
     else
       snprintf(ip_st.path, sizeof ip_st.path, "%s/%d.%d.ipb", ip_st.dir, (int)ip_st.pid, n);
-    int fd = open(ip_st.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND,
-                  0644);
+    int fd =
+        open(ip_st.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
     if (fd >= 0) {
       /* Move far from the low numbers programs close and reuse. */
       int high = fcntl(fd, F_DUPFD_CLOEXEC, 900);

@@ -6,8 +6,6 @@
 #include "pmu.h"
 #include "rt.h"
 
-__thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec")));
-
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
 
 /* Returns IP_T_BIT when the thread's transition counter moved. */
@@ -52,32 +50,31 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode)
 }
 
 #define DESC(fn, k) ((uint64_t)(uintptr_t)(fn) | (k))
-#define ADDR(a, k) ((uint64_t)(uintptr_t)(a) << 3 | (k))
+#define ADDR(a, k)  ((uint64_t)(uintptr_t)(a) << 3 | (k))
 
-#define HOOK_SET(suffix, mode)                                                                    \
-  IP_RT_TEXT static void enter_##suffix(const struct inclprof_fn *fn) {                           \
-    record(DESC(fn, IP_K_ENTER), mode);                                                  \
-  }                                                                                               \
-  IP_RT_TEXT static void exit_##suffix(const struct inclprof_fn *fn) {                            \
-    record(DESC(fn, IP_K_EXIT), mode);                                                   \
-  }                                                                                               \
-  IP_RT_TEXT static void call_##suffix(const struct inclprof_fn *fn) {                            \
-    if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                   \
-      record(DESC(fn, IP_K_CALL), mode);                                                          \
-  }                                                                                               \
-  IP_RT_TEXT static void ret_##suffix(const struct inclprof_fn *fn) {                             \
-    if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                   \
-      record(DESC(fn, IP_K_RET), mode);                                                           \
-  }                                                                                               \
-  IP_RT_TEXT static void calli_##suffix(const void *target) {                                     \
-    record(ADDR(target, IP_K_CALL_IND), mode);                                           \
-  }                                                                                               \
-  IP_RT_TEXT static void reti_##suffix(const void *target) {                                      \
-    record(ADDR(target, IP_K_RET_IND), mode);                                            \
-  }                                                                                               \
-  static const struct inclprof_hooks hooks_##suffix = {enter_##suffix, exit_##suffix,             \
-                                                       call_##suffix,  ret_##suffix,              \
-                                                       calli_##suffix, reti_##suffix};
+#define HOOK_SET(suffix, mode)                                                                     \
+  IP_RT_TEXT static void enter_##suffix(const struct inclprof_fn *fn) {                            \
+    record(DESC(fn, IP_K_ENTER), mode);                                                            \
+  }                                                                                                \
+  IP_RT_TEXT static void exit_##suffix(const struct inclprof_fn *fn) {                             \
+    record(DESC(fn, IP_K_EXIT), mode);                                                             \
+  }                                                                                                \
+  IP_RT_TEXT static void call_##suffix(const struct inclprof_fn *fn) {                             \
+    if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                    \
+      record(DESC(fn, IP_K_CALL), mode);                                                           \
+  }                                                                                                \
+  IP_RT_TEXT static void ret_##suffix(const struct inclprof_fn *fn) {                              \
+    if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                    \
+      record(DESC(fn, IP_K_RET), mode);                                                            \
+  }                                                                                                \
+  IP_RT_TEXT static void calli_##suffix(const void *target) {                                      \
+    record(ADDR(target, IP_K_CALL_IND), mode);                                                     \
+  }                                                                                                \
+  IP_RT_TEXT static void reti_##suffix(const void *target) {                                       \
+    record(ADDR(target, IP_K_RET_IND), mode);                                                      \
+  }                                                                                                \
+  static const struct inclprof_hooks hooks_##suffix = {                                            \
+      enter_##suffix, exit_##suffix, call_##suffix, ret_##suffix, calli_##suffix, reti_##suffix};
 
 HOOK_SET(none, MODE_NONE)
 HOOK_SET(kev, MODE_KEV)
@@ -114,15 +111,15 @@ static struct ip_event cal_buf[CAL_EVENTS];
 static const volatile uint64_t cal_zero;
 static const struct perf_event_mmap_page cal_page;
 
-#define CAL_PROBE(suffix, mode)                                                                   \
-  static __attribute__((noinline)) void cal_##suffix(struct ip_thread *t, const void *fn) {       \
-    if (t->pos >= t->end)                                                                         \
-      t->pos = cal_buf;                                                                           \
-    struct ip_event *p = t->pos;                                                                  \
-    t->pos = p + 1;                                                                               \
-    uint64_t m = moved(t, mode);                                                                  \
-    p->tick = ip_tick() | m;                                                                      \
-    p->arg = (uint64_t)(uintptr_t)fn;                                                             \
+#define CAL_PROBE(suffix, mode)                                                                    \
+  static __attribute__((noinline)) void cal_##suffix(struct ip_thread *t, const void *fn) {        \
+    if (t->pos >= t->end)                                                                          \
+      t->pos = cal_buf;                                                                            \
+    struct ip_event *p = t->pos;                                                                   \
+    t->pos = p + 1;                                                                                \
+    uint64_t m = moved(t, mode);                                                                   \
+    p->tick = ip_tick() | m;                                                                       \
+    p->arg = (uint64_t)(uintptr_t)fn;                                                              \
   }
 CAL_PROBE(none, MODE_NONE)
 CAL_PROBE(kev, MODE_KEV)
@@ -136,7 +133,9 @@ double ip_probe_calibrate(void) {
       ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? cal_kev
       : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? cal_pmu
                                                                    : cal_none;
-  struct ip_thread t = {.pos = cal_buf, .end = cal_buf + CAL_EVENTS, .tr_src = &cal_zero,
+  struct ip_thread t = {.pos = cal_buf,
+                        .end = cal_buf + CAL_EVENTS,
+                        .tr_src = &cal_zero,
                         .pmu_page = (void *)&cal_page};
   double best = 1e30;
   for (int round = 0; round < 20; round++) {

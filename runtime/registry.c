@@ -12,7 +12,7 @@
 #include "rt.h"
 
 #define FN_FROM_ADDRESS 0x100u
-#define MAX_STR 1000 /* longer names are cut so a record fits a stack frame */
+#define MAX_STR         1000 /* longer names are cut so a record fits a stack frame */
 
 /* ---- an open-addressing map uintptr_t -> uint32_t ---------------------- */
 struct slot {
@@ -178,9 +178,8 @@ static struct unit *units;
 static int paused;
 
 static void set_hooks(struct inclprof_tu *tu) {
-  const struct inclprof_hooks *h = paused || atomic_load(&ip_st.init_state) != 1
-                                       ? &ip_hooks_paused
-                                       : ip_st.hooks;
+  const struct inclprof_hooks *h =
+      paused || atomic_load(&ip_st.init_state) != 1 ? &ip_hooks_paused : ip_st.hooks;
   tu->hooks = *h;
 }
 

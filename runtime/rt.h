@@ -3,9 +3,10 @@
  * counters), thread (per-thread buffers and their lifecycle), probes (the hot
  * path), flush (encoding buffers into EventBatch frames), output (the trace
  * file), registry (translation units, gids, name resolution), lifecycle
- * (init, exit, fork, exec, fatal signals), trace_write (appending frames,
- * size limits, stopping on a failed write), locks (how locks are taken),
- * sampling and control (inclprof.h). */
+ * (init, exit, fork, exec), signals (fatal signals, the program's handlers),
+ * interpose (the libc interposers), state (ip_st, ip_tls), trace_write
+ * (appending frames, size limits, stopping on a failed write), locks (how
+ * locks are taken), sampling and control (inclprof.h). */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
 
@@ -21,8 +22,8 @@
 #define IP_HIDDEN __attribute__((visibility("hidden")))
 #define IP_EXPORT __attribute__((visibility("default")))
 /* Code in this section is "the runtime's own code" for sampling. */
-#define IP_RT_TEXT __attribute__((section("inclprof_text"), noinline))
-#define IP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define IP_RT_TEXT     __attribute__((section("inclprof_text"), noinline))
+#define IP_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define IP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* ---- in-memory events ------------------------------------------------- */
@@ -35,47 +36,51 @@ struct ip_event {
 };
 #define IP_T_BIT (1ull << 63)
 enum {
-  IP_K_ENTER = 0, IP_K_EXIT = 1, IP_K_CALL = 2, IP_K_RET = 3, /* descriptor | kind */
-  IP_K_CALL_IND = 4,   /* target << 3 */
-  IP_K_RET_IND = 5,    /* target << 3 */
-  IP_K_SAMPLE = 6,     /* in_runtime << 3 */
-  IP_K_CONTROL = 7,    /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME */
+  IP_K_ENTER = 0,
+  IP_K_EXIT = 1,
+  IP_K_CALL = 2,
+  IP_K_RET = 3,      /* descriptor | kind */
+  IP_K_CALL_IND = 4, /* target << 3 */
+  IP_K_RET_IND = 5,  /* target << 3 */
+  IP_K_SAMPLE = 6,   /* in_runtime << 3 */
+  IP_K_CONTROL =
+      7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME */
 };
 
 /* Buffer geometry: IP_BUF_EVENTS normal slots, then headroom for events
  * appended from signal handlers while a flush is not allowed, then one junk
  * slot that absorbs events when even the headroom is full. */
 #define IP_BUF_EVENTS 16384u
-#define IP_HEADROOM 256u
+#define IP_HEADROOM   256u
 
 /* ---- per-thread state (initial-exec TLS) ------------------------------- */
 struct ip_thread {
   /* hot: touched by every probe */
   struct ip_event *pos, *end;
-  const volatile uint64_t *tr_src;   /* kevents: &data_head; pmu: unused */
+  const volatile uint64_t *tr_src; /* kevents: &data_head; pmu: unused */
   uint64_t tr_last;
-  void *pmu_page;                    /* pmu: the event's user page */
+  void *pmu_page; /* pmu: the event's user page */
   /* cold */
-  struct ip_event *buf, *hard_end;   /* hard_end = junk slot */
-  uint8_t *scratch;                  /* encoding area */
+  struct ip_event *buf, *hard_end; /* hard_end = junk slot */
+  uint8_t *scratch;                /* encoding area */
   size_t scratch_len;
-  void *ring;                        /* kevents ring mapping */
+  void *ring; /* kevents ring mapping */
   size_t ring_len;
-  int ring_fd2;                      /* page-fault event (kept open: see transitions.c) */
+  int ring_fd2; /* page-fault event (kept open: see transitions.c) */
   uint32_t tid;
-  char name[17];                     /* the name last written in a Thread record */
+  char name[17]; /* the name last written in a Thread record */
   uint64_t seq;
-  size_t skip;                       /* events already written by flush_other */
-  int state;                         /* IP_TS_* */
+  size_t skip; /* events already written by flush_other */
+  int state;   /* IP_TS_* */
   volatile int in_flush;
-  volatile int sig_depth;            /* >0 inside a (wrapped) signal handler */
-  atomic_int busy;                   /* flush ownership (owner thread or a fatal-signal flush) */
+  volatile int sig_depth; /* >0 inside a (wrapped) signal handler */
+  atomic_int busy;        /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
-  int final_done;                    /* taken by the running final flush (under threads_lock) */
-  void *timer;                       /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
-  int has_timer;                     /* IP_SAMPLER_*: which sampler this thread has */
-  int sample_fd;                     /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
-  struct ip_thread *next;            /* global list */
+  int final_done;         /* taken by the running final flush (under threads_lock) */
+  void *timer;            /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
+  int has_timer;          /* IP_SAMPLER_*: which sampler this thread has */
+  int sample_fd;          /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  struct ip_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
  * handler that interrupts it is dropped (counted) rather than re-entering. */
@@ -86,25 +91,25 @@ extern __thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec")
 
 /* ---- process state ----------------------------------------------------- */
 struct ip_state {
-  atomic_int init_state;        /* 0 not yet, 1 running, 2 disabled */
-  int fd;                       /* trace file, O_APPEND */
+  atomic_int init_state; /* 0 not yet, 1 running, 2 disabled */
+  int fd;                /* trace file, O_APPEND */
   pid_t pid;
-  int mode;                     /* Inclprof__TransitionMode */
-  char note[256];               /* transitions_note */
-  int clock;                    /* Inclprof__ClockSource */
+  int mode;       /* Inclprof__TransitionMode */
+  char note[256]; /* transitions_note */
+  int clock;      /* Inclprof__ClockSource */
   double ticks_per_second;
   double probe_cost_ticks;
   uint64_t start_tick;
   unsigned sample_hz;
-  int tracepoint_id;            /* raw_syscalls:sys_enter, -1 if unknown */
-  const struct inclprof_hooks *hooks;  /* the set for the mode */
+  int tracepoint_id;                  /* raw_syscalls:sys_enter, -1 if unknown */
+  const struct inclprof_hooks *hooks; /* the set for the mode */
   atomic_uint_fast64_t events, batches, dropped, samples, samples_in_runtime;
-  atomic_int dying;             /* a fatal path is writing the trailer */
+  atomic_int dying; /* a fatal path is writing the trailer */
   atomic_int trailer_written;
   atomic_int final_flush;       /* the exit's flush of every thread is running */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
   struct ip_thread *threads;
-  atomic_uint n_threads;        /* length of the thread list */
+  atomic_uint n_threads;           /* length of the thread list */
   atomic_uint threads_not_flushed; /* other threads the final flush gave up on */
   pthread_key_t key;
   char dir[1024];
@@ -113,8 +118,8 @@ struct ip_state {
 extern struct ip_state ip_st IP_HIDDEN;
 
 /* locks.c */
-#define IP_EXIT_FLUSH_MS 2000u /* how long the final flush may wait for locks */
-IP_HIDDEN void ip_mutex_init(pthread_mutex_t *m);  /* error-checking */
+#define IP_EXIT_FLUSH_MS 2000u                    /* how long the final flush may wait for locks */
+IP_HIDDEN void ip_mutex_init(pthread_mutex_t *m); /* error-checking */
 /* 1 when the lock was taken: blocking normally, a try in a signal handler,
  * waiting at most until the calling thread's exit deadline when it has one. */
 IP_HIDDEN int ip_lock(pthread_mutex_t *m, int in_signal);
@@ -129,9 +134,9 @@ IP_HIDDEN uint64_t ip_now_ns_realtime(void);
 
 /* transitions.c */
 struct perf_event_mmap_page;
-IP_HIDDEN extern const volatile uint64_t ip_zero_head;        /* a counter that never moves */
+IP_HIDDEN extern const volatile uint64_t ip_zero_head;            /* a counter that never moves */
 IP_HIDDEN extern const struct perf_event_mmap_page ip_dummy_page; /* reads as 0 */
-IP_HIDDEN void ip_transitions_choose(void);          /* sets ip_st.mode/note */
+IP_HIDDEN void ip_transitions_choose(void);                       /* sets ip_st.mode/note */
 IP_HIDDEN void ip_transitions_thread_open(struct ip_thread *t);
 IP_HIDDEN void ip_transitions_thread_close(struct ip_thread *t);
 IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen);
@@ -142,7 +147,7 @@ IP_HIDDEN uint64_t ip_pmu_read(void *page);
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
 IP_HIDDEN extern const struct inclprof_hooks ip_hooks_paused;
-IP_HIDDEN void ip_append_private(uint64_t arg);     /* control events */
+IP_HIDDEN void ip_append_private(uint64_t arg); /* control events */
 IP_HIDDEN double ip_probe_calibrate(void);
 
 /* thread.c */
@@ -209,8 +214,21 @@ IP_HIDDEN void ip_registry_fork_child(void);
 
 /* lifecycle.c */
 IP_HIDDEN int ip_init_once(void);
-IP_HIDDEN void ip_signals_install(void);
+/* Flushes every thread and writes the Trailer, once; keep_going: the process
+ * may continue (a failed exec) and recording goes on. */
+IP_HIDDEN void ip_finish(const char *reason, int clean, int keep_going);
 IP_HIDDEN void ip_finish_from_signal(int sig);
+IP_HIDDEN int ip_before_exec(void); /* 1 when the calling thread's sampler ran */
+IP_HIDDEN int ip_after_failed_exec(int had_sampler, int rc); /* returns rc, errno kept */
+
+/* signals.c */
+IP_HIDDEN void ip_signals_install(void);
+/* The program's sigaction(), as its interposer passes it on. */
+IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
+                                           struct sigaction *old);
+
+/* interpose.c */
+IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
 /* sampling.c */
 IP_HIDDEN void ip_sampling_init(void);

@@ -95,8 +95,8 @@ static IP_RT_TEXT uint64_t sample_transition(struct ip_thread *t, int in_rt, uin
 
 static IP_RT_TEXT void record_sample(struct ip_thread *t, const void *uc, uint64_t own_calls) {
   uintptr_t pc = interrupted_pc(uc);
-  int in_rt = t->in_flush || (pc >= (uintptr_t)__start_inclprof_text &&
-                              pc < (uintptr_t)__stop_inclprof_text);
+  int in_rt = t->in_flush ||
+              (pc >= (uintptr_t)__start_inclprof_text && pc < (uintptr_t)__stop_inclprof_text);
   atomic_fetch_add(&ip_st.samples, 1);
   if (in_rt)
     atomic_fetch_add(&ip_st.samples_in_runtime, 1);
@@ -133,7 +133,7 @@ void ip_sampling_init(void) {
   sa.sa_sigaction = ip_sample_handler;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (sigaction(ip_sampling_signal(), &sa, NULL) != 0)
+  if (ip_real_sigaction(ip_sampling_signal(), &sa, NULL) != 0)
     ip_st.sample_hz = 0;
 }
 
@@ -169,7 +169,8 @@ static int timer_sampler(uint32_t tid, timer_t *id) {
   if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, id) != 0)
     return -1;
   long ns = period_ns();
-  struct itimerspec its = {{ns / 1000000000L, ns % 1000000000L}, {ns / 1000000000L, ns % 1000000000L}};
+  struct itimerspec its = {{ns / 1000000000L, ns % 1000000000L},
+                           {ns / 1000000000L, ns % 1000000000L}};
   if (timer_settime(*id, 0, &its, NULL) != 0) {
     timer_delete(*id);
     return -1;

@@ -2,12 +2,12 @@
  * For SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP and
  * SIGQUIT left at their default action, our handler completes the trace
  * (clean=false, "signal N"), restores the default action and re-raises.
- * sigaction() and signal() are interposed: a handler the program installs is
- * wrapped, so that (1) it keeps working, chained in place of the default, and
- * (2) probes inside it never flush (they use the buffer's headroom), which
- * keeps a probe it interrupted intact.  Queries report the program's own
- * handlers, never ours. */
-#include <dlfcn.h>
+ * The program's sigaction() and signal() calls arrive here from their
+ * interposers (interpose.c): a handler the program installs is wrapped, so
+ * that (1) it keeps working, chained in place of the default, and (2) probes
+ * inside it never flush (they use the buffer's headroom), which keeps a probe
+ * it interrupted intact.  Queries report the program's own handlers, never
+ * ours.  The runtime's own installs go to libc's sigaction directly. */
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -20,16 +20,8 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
                                     SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 
 static struct sigaction prog_act[NSIG]; /* what the program installed (or had at start) */
-static volatile sig_atomic_t managed[NSIG]; /* 1: prog_act is authoritative, our dispatcher is installed */
-
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-
-static sigaction_fn real_sigaction(void) {
-  static sigaction_fn fn;
-  if (!fn)
-    fn = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
-  return fn;
-}
+static volatile sig_atomic_t
+    managed[NSIG]; /* 1: prog_act is authoritative, our dispatcher is installed */
 
 static int is_fatal(int sig) {
   for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
@@ -47,8 +39,8 @@ static void die_by(int sig) {
    * finish the trace. */
   if (atomic_load(&ip_st.dying)) {
     struct timespec ts = {0, 1000000};
-    for (int i = 0; i < 200 && atomic_load(&ip_st.trailer_written) == 1 &&
-                    atomic_load(&ip_st.init_state) == 1;
+    for (int i = 0;
+         i < 200 && atomic_load(&ip_st.trailer_written) == 1 && atomic_load(&ip_st.init_state) == 1;
          i++)
       nanosleep(&ts, NULL);
   } else {
@@ -58,7 +50,7 @@ static void die_by(int sig) {
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
-  real_sigaction()(sig, &dfl, NULL);
+  ip_real_sigaction(sig, &dfl, NULL);
   syscall(SYS_tgkill, getpid(), gettid(), sig); /* delivered when we return */
 }
 
@@ -91,16 +83,14 @@ static int install(int sig, const struct sigaction *prog) {
   ours.sa_flags = (prog->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
   if (!is_handler(prog))
     ours.sa_flags |= SA_RESTART | SA_ONSTACK;
-  return real_sigaction()(sig, &ours, NULL);
+  return ip_real_sigaction(sig, &ours, NULL);
 }
 
 void ip_signals_install(void) {
-  if (!real_sigaction())
-    return;
   for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
     int sig = fatal_signals[i];
     struct sigaction cur;
-    if (real_sigaction()(sig, NULL, &cur) != 0 || cur.sa_handler == SIG_IGN)
+    if (ip_real_sigaction(sig, NULL, &cur) != 0 || cur.sa_handler == SIG_IGN)
       continue; /* ignored (e.g. nohup): leave it so */
     prog_act[sig] = cur;
     if (install(sig, &cur) == 0)
@@ -108,21 +98,15 @@ void ip_signals_install(void) {
   }
 }
 
-static int interposed_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
-  sigaction_fn real = real_sigaction();
-  if (!real) {
-    errno = ENOSYS;
-    return -1;
-  }
-  int ours_sig = ip_st.sample_hz && sig == ip_sampling_signal();
+int ip_signals_program_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   if (atomic_load(&ip_st.init_state) != 1 || sig <= 0 || sig >= NSIG || sig == SIGKILL ||
-      sig == SIGSTOP || ours_sig)
-    return real(sig, act, old);
+      sig == SIGSTOP)
+    return ip_real_sigaction(sig, act, old);
   if (!managed[sig]) {
     if (!act || !is_handler(act))
-      return real(sig, act, old);
+      return ip_real_sigaction(sig, act, old);
     struct sigaction prev;
-    if (real(sig, NULL, &prev) != 0)
+    if (ip_real_sigaction(sig, NULL, &prev) != 0)
       return -1;
     prog_act[sig] = *act;
     if (install(sig, act) != 0)
@@ -136,7 +120,7 @@ static int interposed_sigaction(int sig, const struct sigaction *act, struct sig
   if (act) {
     if (!is_handler(act) && !(act->sa_handler == SIG_DFL && is_fatal(sig))) {
       /* SIG_IGN, or SIG_DFL of a signal we do not complete traces for. */
-      if (real(sig, act, NULL) != 0)
+      if (ip_real_sigaction(sig, act, NULL) != 0)
         return -1;
       managed[sig] = 0;
     } else if (install(sig, act) != 0) {
@@ -147,20 +131,4 @@ static int interposed_sigaction(int sig, const struct sigaction *act, struct sig
   if (old)
     *old = prev;
   return 0;
-}
-
-IP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
-  return interposed_sigaction(sig, act, old);
-}
-
-IP_EXPORT __sighandler_t signal(int sig, __sighandler_t handler) {
-  struct sigaction act, old;
-  memset(&act, 0, sizeof act);
-  act.sa_handler = handler;
-  act.sa_flags = SA_RESTART; /* glibc's BSD semantics */
-  sigemptyset(&act.sa_mask);
-  sigaddset(&act.sa_mask, sig);
-  if (interposed_sigaction(sig, &act, &old) != 0)
-    return SIG_ERR;
-  return old.sa_handler;
 }

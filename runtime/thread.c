@@ -16,10 +16,12 @@
 
 static __thread struct ip_event junk_slot __attribute__((tls_model("initial-exec")));
 
-#define SCRATCH_PER_EVENT 28u /* 10 (dt varint) + 5 (code varint) + 8 + 4 (arrays) + slack */
-#define SCRATCH_EXTRA 65536u  /* headers of a batch, table records written at flush */
+#define SCRATCH_PER_EVENT 28u    /* 10 (dt varint) + 5 (code varint) + 8 + 4 (arrays) + slack */
+#define SCRATCH_EXTRA     65536u /* headers of a batch, table records written at flush */
 
-static size_t events_bytes(void) { return (IP_BUF_EVENTS + IP_HEADROOM + 1) * sizeof(struct ip_event); }
+static size_t events_bytes(void) {
+  return (IP_BUF_EVENTS + IP_HEADROOM + 1) * sizeof(struct ip_event);
+}
 
 static uint64_t tr_read(struct ip_thread *t) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)

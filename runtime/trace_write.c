@@ -19,15 +19,15 @@
 #include "rt.h"
 
 #define RESERVE_BYTES 65536u /* given back on ENOSPC: room for the final records */
-#define FINAL_ROOM 4096u     /* kept below a size limit for the final records */
+#define FINAL_ROOM    4096u  /* kept below a size limit for the final records */
 
 static atomic_uint_fast64_t bytes_ok; /* bytes of whole frames in the file */
 static atomic_int failed;             /* recording stopped: a write failed or a limit was met */
 static uint64_t size_cap;             /* where ordinary frames stop: min(max size, RLIMIT_FSIZE) */
 static int reserve_fd = -1;
-static int cap_is_max_size;           /* size_cap comes from INCLPROF_MAX_SIZE */
+static int cap_is_max_size; /* size_cap comes from INCLPROF_MAX_SIZE */
 static char max_size_text[32];
-static char error_text[160];          /* the cause, for the Trailer */
+static char error_text[160]; /* the cause, for the Trailer */
 static __thread int writing_final __attribute__((tls_model("initial-exec")));
 
 /* pwrite, not write: on a file opened O_APPEND Linux appends whatever the
@@ -63,8 +63,10 @@ static uint64_t parse_size(const char *s) {
   unsigned long long v = strtoull(s, &end, 10);
   if (end == s)
     return 0;
-  int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
-              : *end == 'G' || *end == 'g' ? 30 : 0;
+  int shift = *end == 'K' || *end == 'k'   ? 10
+              : *end == 'M' || *end == 'm' ? 20
+              : *end == 'G' || *end == 'g' ? 30
+                                           : 0;
   if (shift)
     end++;
   if (*end == 'B' || *end == 'b')
@@ -81,8 +83,10 @@ static void read_limits(void) {
   if (max && *max) {
     uint64_t v = parse_size(max);
     if (v <= FINAL_ROOM) {
-      fprintf(stderr, "inclprof: INCLPROF_MAX_SIZE='%s' is not a size above 4K (e.g. 500M); "
-                      "no size limit\n", max);
+      fprintf(stderr,
+              "inclprof: INCLPROF_MAX_SIZE='%s' is not a size above 4K (e.g. 500M); "
+              "no size limit\n",
+              max);
     } else {
       size_cap = v - FINAL_ROOM;
       cap_is_max_size = 1;

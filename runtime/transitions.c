@@ -61,8 +61,7 @@ static int pmu_open(void **page, char *why, size_t whylen) {
   a.exclude_hv = 1;
   int fd = perf_open(&a);
   if (fd < 0) {
-    snprintf(why, whylen, "pmu: perf_event_open(instructions, kernel only): %s",
-             strerror(errno));
+    snprintf(why, whylen, "pmu: perf_event_open(instructions, kernel only): %s", strerror(errno));
     return -1;
   }
   long pg = sysconf(_SC_PAGESIZE);
@@ -99,8 +98,7 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, char *why, size
   a.context_switch = 1;
   int fd = perf_open(&a);
   if (fd < 0) {
-    snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s%s",
-             strerror(errno),
+    snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s%s", strerror(errno),
              errno == EACCES || errno == EPERM ? " (needs root, CAP_PERFMON or "
                                                  "kernel.perf_event_paranoid <= 1)"
                                                : "");
@@ -163,8 +161,10 @@ int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *p
   if (!req || !*req)
     req = "auto";
   if (!strcmp(req, "none")) {
-    snprintf(note, notelen, "%sINCLPROF_TRANSITIONS=none: no detection, Application values equal "
-                            "Elapsed values", pre);
+    snprintf(note, notelen,
+             "%sINCLPROF_TRANSITIONS=none: no detection, Application values equal "
+             "Elapsed values",
+             pre);
     return NONE;
   }
   if (!strcmp(req, "pmu") || !strcmp(req, "auto")) {
@@ -177,8 +177,8 @@ int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *p
                pre, pmu_why);
       return KEV;
     }
-    snprintf(note, notelen, "%s%s; %s; no detection: Application values equal Elapsed values",
-             pre, pmu_why, kev_why);
+    snprintf(note, notelen, "%s%s; %s; no detection: Application values equal Elapsed values", pre,
+             pmu_why, kev_why);
     return NONE;
   }
   /* kevents */
@@ -222,8 +222,8 @@ void ip_transitions_choose(void) {
         close(fd2);
     }
   }
-  ip_st.mode = ip_transitions_decide(req, pmu_ok, kev_ok, pmu_why, kev_why, ip_st.note,
-                                     sizeof ip_st.note);
+  ip_st.mode =
+      ip_transitions_decide(req, pmu_ok, kev_ok, pmu_why, kev_why, ip_st.note, sizeof ip_st.note);
 
   ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
 }
@@ -234,7 +234,8 @@ void ip_transitions_thread_open(struct ip_thread *t) {
   char why[300];
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
     if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, why, sizeof why) == 0)
-      t->tr_src = (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
+      t->tr_src =
+          (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
   } else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU) {
     void *page;
     if (pmu_open(&page, why, sizeof why) == 0)

@@ -8,7 +8,7 @@ level=${1:-build}
 gccver=$(gcc -dumpversion | cut -d. -f1)
 pkgs="gcc g++-$gccver gcc-$gccver-plugin-dev make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config check"
 case "$level" in
-  test|bench) pkgs="$pkgs golang-go valgrind nodejs npm python3 cppcheck binutils cmake" ;;
+  test|bench) pkgs="$pkgs golang-go valgrind nodejs npm python3 cppcheck clang-format-14 binutils cmake" ;;
 esac
 case "$level" in
   bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;

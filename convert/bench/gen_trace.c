@@ -14,10 +14,10 @@
 #include "inclprof.pb-c.h"
 #include "trace_frame.h"
 
-#define N_FUNCS 64
-#define N_LIBS 8
+#define N_FUNCS   64
+#define N_LIBS    8
 #define MAX_DEPTH 8
-#define BATCH 16384
+#define BATCH     16384
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static uint32_t next_rand(void) {

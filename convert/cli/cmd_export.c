@@ -2,28 +2,23 @@
  * chosen format.  The file appears under its name only when complete (it is
  * written as NAME.part and renamed); a failed export leaves nothing behind. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "util/cli_args.h"
 #include "cli/commands.h"
-#include "export/callgrind.h"
-#include "export/chrome.h"
-#include "export/csv.h"
-#include "export/folded.h"
+#include "export/exporter.h"
 #include "export/options.h"
-#include "export/pprof.h"
 #include "export/progress.h"
-#include "util/must_alloc.h"
 #include "model/profile.h"
+#include "util/cli_args.h"
+#include "util/must_alloc.h"
 
 typedef struct output {
   FILE *f;
-  const char *name;  /* as the user gave it ("-" = stdout) */
-  char *part;        /* NAME.part while writing, NULL for stdout */
+  const char *name; /* as the user gave it ("-" = stdout) */
+  char *part;       /* NAME.part while writing, NULL for stdout */
 } output;
 
 static int open_output(output *out, const char *name) {
@@ -56,7 +51,8 @@ static int close_output(output *out, int ok) {
   if (out->part) {
     if (ok && !err && rename(out->part, out->name)) {
       err = errno;
-      fprintf(stderr, "inclprof export: %s: cannot rename %s to it: %s\n", out->name, out->part, strerror(err));
+      fprintf(stderr, "inclprof export: %s: cannot rename %s to it: %s\n", out->name, out->part,
+              strerror(err));
     }
     if (!ok || err)
       unlink(out->part);
@@ -66,77 +62,63 @@ static int close_output(output *out, int ok) {
 }
 
 /* What the loaded session must have for the options to make sense. */
-static int check_session(const ip_session *s, const ip_export_opts *o) {
+static int check_session(const ip_session *s, const ip_export_args *a) {
   char why[128];
-  if (ip_selection_check(s, &o->sel, why, sizeof why)) {
-    fprintf(stderr, "inclprof export: %s in %s%s\n", why, o->inputs[0], o->n_inputs > 1 ? " and the other traces" : "");
+  const char *more = a->n_inputs > 1 ? " and the other traces" : "";
+  if (ip_selection_check(s, &a->opts.sel, why, sizeof why)) {
+    fprintf(stderr, "inclprof export: %s in %s%s\n", why, a->inputs[0], more);
     return -1;
   }
-  if (o->value == IP_VALUE_SAMPLES && !ip_session_sampled(s)) {
-    fprintf(stderr, "inclprof export: --value samples: %s%s holds no samples (record with INCLPROF_SAMPLE_HZ=N)\n",
-            o->inputs[0], o->n_inputs > 1 ? " and the other traces" : "");
+  if (a->opts.value == IP_VALUE_SAMPLES && !ip_session_sampled(s)) {
+    fprintf(stderr,
+            "inclprof export: --value samples: %s%s holds no samples (record with "
+            "INCLPROF_SAMPLE_HZ=N)\n",
+            a->inputs[0], more);
     return -1;
   }
   return 0;
 }
 
-static int write_format(const ip_session *s, const ip_export_opts *o, output *out) {
-  switch (o->format) {
-  case IP_FMT_CSV:
-    return ip_export_csv(s, o->by, &o->sel, out->f);
-  case IP_FMT_PPROF:
-    return ip_export_pprof(s, o, out->f, out->name);
-  case IP_FMT_CALLGRIND:
-    ip_export_callgrind(s, o, out->f);
-    return 0;
-  case IP_FMT_FOLDED:
-    ip_export_folded(s, o, out->f);
-    return 0;
-  case IP_FMT_CHROME: /* written while loading */
-    return 0;
-  }
-  return -1;
+/* Loads the traces (a streaming format writes while they are replayed),
+ * then writes the export.  Returns the exit status, or -1 on failure. */
+static int export(const ip_export_args *a, output *out) {
+  const ip_exporter *fmt = a->format;
+  ip_export_job job = {.opts = &a->opts, .out = out->f, .out_name = out->name};
+  ip_progress progress;
+  ip_load_opts lo = {.raw = a->raw};
+  lo.visitor =
+      ip_progress_start(&progress, fmt->begin ? fmt->begin(&job) : NULL, a->inputs, a->n_inputs);
+  ip_session s;
+  memset(&s, 0, sizeof s);
+  int ok = !ip_session_load(&s, a->inputs, a->n_inputs, &lo);
+  ip_progress_finish(&progress);
+  ok = ok && !check_session(&s, a);
+  if (!ok && fmt->begin)
+    fmt->discard(&job);
+  ok = ok && !fmt->write(&job, &s);
+  int status = ip_exit_status(&s);
+  ip_session_free(&s);
+  return ok ? status : -1;
 }
 
 int cmd_export(int argc, char **argv) {
-  ip_export_opts o;
-  char err[512];
-  switch (ip_export_parse_args(argc, argv, &o, err, sizeof err)) {
-  case IP_EXPORT_PARSE_HELP:
+  ip_export_args a;
+  ip_cli_msg m;
+  switch (ip_export_parse_args(argc, argv, &a, &m)) {
+  case IP_CLI_HELP:
     ip_export_usage(stdout);
-    return 0;
-  case IP_EXPORT_PARSE_ERROR:
-    fprintf(stderr, "%s\n", err);
+    return IP_EXIT_OK;
+  case IP_CLI_ERROR:
+    fprintf(stderr, "%s\n", m.text);
     return IP_EXIT_USAGE;
   default:
     break;
   }
   output out;
-  if (open_output(&out, o.output ? o.output : ip_export_default_output(o.format)))
+  if (open_output(&out, a.output ? a.output : a.format->default_output))
     return IP_EXIT_ERROR;
-
-  ip_chrome_writer *chrome = o.format == IP_FMT_CHROME ? ip_chrome_begin(out.f, &o) : NULL;
-  ip_progress progress;
-  ip_load_opts lo = {.raw = o.raw};
-  lo.visitor = ip_progress_start(&progress, chrome ? ip_chrome_visitor(chrome) : NULL, o.inputs, o.n_inputs);
-  ip_session s;
-  memset(&s, 0, sizeof s);
-  int ok = !ip_session_load(&s, o.inputs, o.n_inputs, &lo);
-  ip_progress_finish(&progress);
-  ok = ok && !check_session(&s, &o);
-  if (chrome) {
-    if (ok && ip_chrome_over_limit(chrome))
-      fprintf(stderr, "inclprof export: --max-events %" PRIu64 ": left out %" PRIu64 " later calls\n", o.max_events,
-              ip_chrome_over_limit(chrome));
-    if (ok)
-      ip_chrome_end(chrome, &s);
-    else
-      ip_chrome_discard(chrome);
-  }
-  ok = ok && !write_format(&s, &o, &out);
-  int status = ip_exit_status(&s);
-  ip_session_free(&s);
-  if (close_output(&out, ok))
+  int status = export(&a, &out);
+  if (close_output(&out, status >= 0))
     return IP_EXIT_ERROR;
   if (strcmp(out.name, "-"))
     fprintf(stderr, "inclprof export: wrote %s\n", out.name);

@@ -1,7 +1,6 @@
 /* cli/cmd_info.c - `inclprof info`: what a trace holds - header, clock, transition
  * mode, calibration, sampling, tables, threads, events, gaps, lost batches,
  * trailer and damage - per process. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -11,14 +10,15 @@
 #include "util/text_table.h"
 #include "views/views.h"
 
-static void usage(FILE *out) {
-  fputs("usage: inclprof info [TRACE|DIR...]\n"
-        "Describe trace files: header, clock and tick rate, transition mode, probe-cost\n"
-        "calibration, sampling, tables, threads, events, runtime gaps, lost batches,\n"
-        "trailer (clean shutdown?) and any damage.  Default input: " IP_DEFAULT_INPUT ".\n\n"
-        "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 a trace is damaged.\n",
-        out);
-}
+static const ip_cli cli = {
+    .name = "info",
+    .synopsis = "[TRACE|DIR...]",
+    .intro = "Describe trace files: header, clock and tick rate, transition mode, probe-cost\n"
+             "calibration, sampling, tables, threads, events, runtime gaps, lost batches,\n"
+             "trailer (clean shutdown?) and any damage.\n"
+             "Default input: " IP_DEFAULT_INPUT " (a directory means every *.ipb file in it).",
+    .epilog = "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 a trace is damaged.",
+};
 
 static const char *clock_name(int c) {
   static const char *const names[] = {"unknown", "TSC (rdtsc)", "CNTVCT (AArch64 virtual counter)",
@@ -106,8 +106,8 @@ static void process(const ip_session *s, size_t pi) {
          (unsigned long long)p->n_functions);
   threads(s, pi);
   printf("events:       %llu in %llu batches; %llu runtime gaps (%s removed); %llu batches lost\n",
-         (unsigned long long)p->events, (unsigned long long)p->batches,
-         (unsigned long long)p->gaps, gap, (unsigned long long)p->batches_lost);
+         (unsigned long long)p->events, (unsigned long long)p->batches, (unsigned long long)p->gaps,
+         gap, (unsigned long long)p->batches_lost);
   printf("repairs:      %llu exits reconciled\n", (unsigned long long)p->repairs);
   char status[512];
   if (ip_trace_status(p, status, sizeof status))
@@ -124,24 +124,17 @@ static void process(const ip_session *s, size_t pi) {
 }
 
 int cmd_info(int argc, char **argv) {
-  static const struct option options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-  optind = 0;
-  int c;
-  while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-    if (c != 'h') {
-      fprintf(stderr, "inclprof info: bad option (try 'inclprof info --help')\n");
-      return IP_EXIT_USAGE;
-    }
-    usage(stdout);
-    return IP_EXIT_OK;
-  }
+  int first;
+  int rc = ip_cli_parse_or_exit(&cli, argc, argv, NULL, NULL, &first);
+  if (rc >= 0)
+    return rc;
   ip_session s;
   ip_load_opts lo = {.quiet = 0};
-  if (ip_load_inputs(&s, argc, argv, optind, &lo))
+  if (ip_load_inputs(&s, argc, argv, first, &lo))
     return IP_EXIT_ERROR;
   for (size_t i = 0; i < s.n_processes; i++)
     process(&s, i);
-  int rc = ip_exit_status(&s);
+  rc = ip_exit_status(&s);
   ip_session_free(&s);
   return rc;
 }

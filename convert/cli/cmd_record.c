@@ -20,17 +20,50 @@
 
 #include "cli/commands.h"
 #include "read/trace_tail.h"
+#include "util/cli_args.h"
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: inclprof record [-o DIR] [--transitions MODE] [--sample-hz N] [--] PROG [ARGS...]\n"
-          "Runs PROG with the inclprof runtime preloaded and writes one trace per process.\n"
-          "  -o, --output DIR     trace directory (default: inclprof.data)\n"
-          "  --transitions MODE   auto (default), pmu, kevents or none: how kernel activity\n"
-          "                       (system calls, context switches, page faults) is detected\n"
-          "  --sample-hz N        also take N CPU-time samples per second per thread\n"
-          "  -h, --help           this text\n"
-          "The exit status is PROG's (128+N if a signal N ended it).\n");
+enum { OPT_TRANSITIONS = 256, OPT_SAMPLE_HZ };
+
+static const ip_cli_opt options[] = {
+    {"output", 'o', "DIR", "trace directory (default: " IP_DEFAULT_INPUT ")"},
+    {"transitions", OPT_TRANSITIONS, "MODE",
+     "auto (default), pmu, kevents or none: how kernel activity\n"
+     "(system calls, context switches, page faults) is detected"},
+    {"sample-hz", OPT_SAMPLE_HZ, "N", "also take N CPU-time samples per second per thread"},
+};
+
+static const ip_cli cli = {
+    .name = "record",
+    .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--] PROG [ARGS...]",
+    .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
+    .epilog = "The exit status is PROG's (128+N if a signal N ended it).",
+    .opts = options,
+    .n_opts = sizeof options / sizeof options[0],
+    .stop_at_operand = 1,
+};
+
+typedef struct record_args {
+  const char *dir, *mode, *hz;
+} record_args;
+
+static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
+  record_args *a = ctx;
+  uint64_t v;
+  switch (id) {
+  case 'o':
+    a->dir = arg;
+    return 0;
+  case OPT_TRANSITIONS:
+    if (strcmp(arg, "auto") && strcmp(arg, "pmu") && strcmp(arg, "kevents") && strcmp(arg, "none"))
+      return ip_cli_fail(m, "bad --transitions '%s' (auto, pmu, kevents or none)", arg);
+    a->mode = arg;
+    return 0;
+  default: /* OPT_SAMPLE_HZ */
+    if (ip_parse_u64(arg, 100000, &v) || v < 1)
+      return ip_cli_fail(m, "bad --sample-hz '%s' (a rate in 1..100000)", arg);
+    a->hz = arg;
+    return 0;
+  }
 }
 
 /* The runtime library: next to this executable (build tree) or in ../lib. */
@@ -113,8 +146,10 @@ static int traces_since(const char *dir, time_t since) {
  * it: else there is no point in running the program. */
 static int output_dir_usable(const char *dir) {
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "inclprof record: cannot create the trace directory %s: %s; choose another "
-                    "with -o DIR\n", dir, strerror(errno));
+    fprintf(stderr,
+            "inclprof record: cannot create the trace directory %s: %s; choose another "
+            "with -o DIR\n",
+            dir, strerror(errno));
     return 0;
   }
   struct stat st;
@@ -123,112 +158,92 @@ static int output_dir_usable(const char *dir) {
     return 0;
   }
   if (access(dir, W_OK | X_OK) != 0) {
-    fprintf(stderr, "inclprof record: cannot write trace files in %s: %s; choose another with "
-                    "-o DIR\n", dir, strerror(errno));
+    fprintf(stderr,
+            "inclprof record: cannot write trace files in %s: %s; choose another with "
+            "-o DIR\n",
+            dir, strerror(errno));
     return 0;
   }
   return 1;
 }
 
-int cmd_record(int argc, char **argv) {
-  const char *dir = "inclprof.data", *mode = NULL, *hz = NULL;
-  int i = 1;
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--")) {
-      i++;
-      break;
-    }
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    }
-    const char **slot = !strcmp(a, "-o") || !strcmp(a, "--output") ? &dir
-                        : !strcmp(a, "--transitions")               ? &mode
-                        : !strcmp(a, "--sample-hz")                 ? &hz
-                                                                    : NULL;
-    if (slot) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "inclprof record: %s needs a value (try --help)\n", a);
-        return 2;
-      }
-      *slot = argv[++i];
-      continue;
-    }
-    if (a[0] == '-') {
-      fprintf(stderr, "inclprof record: unknown option '%s' (try --help)\n", a);
-      return 2;
-    }
-    break;
-  }
-  if (i >= argc) {
-    fprintf(stderr, "inclprof record: no program to run (try --help)\n");
-    return 2;
-  }
-  if (mode && strcmp(mode, "auto") && strcmp(mode, "pmu") && strcmp(mode, "kevents") &&
-      strcmp(mode, "none")) {
-    fprintf(stderr, "inclprof record: --transitions '%s': expected auto, pmu, kevents or none\n",
-            mode);
-    return 2;
-  }
-  if (hz) {
-    char *end;
-    long v = strtol(hz, &end, 10);
-    if (*hz == 0 || *end || v < 1 || v > 100000) {
-      fprintf(stderr, "inclprof record: --sample-hz '%s': expected a rate in 1..100000\n", hz);
-      return 2;
-    }
-  }
-  if (!output_dir_usable(dir))
-    return 2;
+/* The runtime's environment for the program: LD_PRELOAD (ours first), the
+ * output directory and the options given. */
+static int prepare_env(const record_args *a) {
   char lib[PATH_MAX + 64];
   if (find_runtime(lib, sizeof lib) != 0) {
-    fprintf(stderr, "inclprof record: libinclprof.so not found next to this command or in ../lib\n");
-    return 2;
+    fprintf(stderr, "inclprof record: libinclprof.so not found next to this command or in ../lib; "
+                    "reinstall inclprof\n");
+    return -1;
   }
   const char *old = getenv("LD_PRELOAD");
   char preload[3 * PATH_MAX];
   snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
-  if (set_env("LD_PRELOAD", preload) || set_env("INCLPROF_OUTPUT", dir) ||
-      (mode && set_env("INCLPROF_TRANSITIONS", mode)) || (hz && set_env("INCLPROF_SAMPLE_HZ", hz)))
-    return 2;
-  if (!mode || strcmp(mode, "none"))
+  if (set_env("LD_PRELOAD", preload) || set_env("INCLPROF_OUTPUT", a->dir) ||
+      (a->mode && set_env("INCLPROF_TRANSITIONS", a->mode)) ||
+      (a->hz && set_env("INCLPROF_SAMPLE_HZ", a->hz)))
+    return -1;
+  if (!a->mode || strcmp(a->mode, "none"))
     mount_tracefs_if_missing();
+  return 0;
+}
 
-  /* Like a shell: the terminal's ^C / ^\ are for the program. */
+/* Runs argv[0] and waits for it, like a shell: the terminal's ^C / ^\ are
+ * for the program.  Returns its exit status (128+N when signal N ended it),
+ * or -1 when it could not be started or waited for. */
+static int run(char **argv) {
   struct sigaction ign, old_int, old_quit;
   memset(&ign, 0, sizeof ign);
   ign.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ign, &old_int);
   sigaction(SIGQUIT, &ign, &old_quit);
-  time_t started = time(NULL);
   pid_t pid = fork();
   if (pid < 0) {
     fprintf(stderr, "inclprof record: cannot fork: %s\n", strerror(errno));
-    return 2;
+    return -1;
   }
   if (pid == 0) {
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
-    execvp(argv[i], argv + i);
-    fprintf(stderr, "inclprof record: cannot run %s: %s\n", argv[i], strerror(errno));
+    execvp(argv[0], argv);
+    fprintf(stderr, "inclprof record: cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
   }
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) {
       fprintf(stderr, "inclprof record: waitpid: %s\n", strerror(errno));
-      return 2;
+      return -1;
     }
-  int status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
-  int n = traces_since(dir, started);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
+}
+
+int cmd_record(int argc, char **argv) {
+  record_args a = {.dir = IP_DEFAULT_INPUT};
+  int first;
+  int rc = ip_cli_parse_or_exit(&cli, argc, argv, on_option, &a, &first);
+  if (rc >= 0)
+    return rc;
+  if (first >= argc) {
+    ip_cli_msg m = {.cli = &cli};
+    ip_cli_fail(&m, "no program to run");
+    fprintf(stderr, "%s\n", m.text);
+    return IP_EXIT_USAGE;
+  }
+  if (!output_dir_usable(a.dir) || prepare_env(&a))
+    return IP_EXIT_USAGE;
+  time_t started = time(NULL);
+  int status = run(argv + first);
+  if (status < 0)
+    return IP_EXIT_USAGE;
+  int n = traces_since(a.dir, started);
   if (n)
     fprintf(stderr, "inclprof: %d trace file%s written to %s/ (status %d)\n", n, n > 1 ? "s" : "",
-            dir, status);
+            a.dir, status);
   else
     fprintf(stderr,
             "inclprof record: no trace was written to %s/: %s ran no code compiled with the "
             "plugin (status %d)\n",
-            dir, argv[i], status);
+            a.dir, argv[first], status);
   return status;
 }

@@ -4,9 +4,9 @@
 #ifndef INCLPROF_COMMANDS_H
 #define INCLPROF_COMMANDS_H
 
-int cmd_record(int argc, char **argv);  /* run a program under the runtime */
-int cmd_info(int argc, char **argv);    /* describe trace files */
-int cmd_report(int argc, char **argv);  /* the data values as a table / tree */
-int cmd_export(int argc, char **argv);  /* csv, pprof, chrome, callgrind, folded */
+int cmd_record(int argc, char **argv); /* run a program under the runtime */
+int cmd_info(int argc, char **argv);   /* describe trace files */
+int cmd_report(int argc, char **argv); /* the data values as a table / tree */
+int cmd_export(int argc, char **argv); /* csv, pprof, chrome, callgrind, folded */
 
 #endif

@@ -26,13 +26,13 @@ typedef struct cost {
 
 typedef struct edge {
   uint32_t caller, callee;
-  uint64_t count;  /* direct calls */
+  uint64_t count; /* direct calls */
   cost incl;
 } edge;
 
 typedef struct frame {
   uint32_t id;
-  int first;       /* the outermost frame of its function on this path */
+  int first; /* the outermost frame of its function on this path */
 } frame;
 
 /* Function ids: session functions 0..n_funcs-1, then one root per view. */
@@ -43,13 +43,13 @@ typedef struct cg {
   unsigned char *used;
   edge *edges;
   size_t n_edges, cap_edges;
-  uint32_t *slots;             /* edge index + 1, 0 = empty */
+  uint32_t *slots; /* edge index + 1, 0 = empty */
   size_t n_slots;
-  uint32_t *onstack;           /* frames of each id on the current path */
+  uint32_t *onstack; /* frames of each id on the current path */
   frame *frames;
-  uint32_t *firsts;            /* positions of the frames with first set */
+  uint32_t *firsts; /* positions of the frames with first set */
   size_t depth, n_firsts, cap;
-  uint32_t root;               /* id of the current view's root */
+  uint32_t root; /* id of the current view's root */
 } cg;
 
 static size_t edge_slot(const cg *g, uint32_t caller, uint32_t callee) {
@@ -75,7 +75,8 @@ static edge *edge_of(cg *g, uint32_t caller, uint32_t callee) {
   size_t i = edge_slot(g, caller, callee);
   if (!g->slots[i]) {
     if (g->n_edges == g->cap_edges)
-      g->edges = ip_must_realloc(g->edges, g->cap_edges = g->cap_edges ? 2 * g->cap_edges : 256, sizeof *g->edges);
+      g->edges = ip_must_realloc(g->edges, g->cap_edges = g->cap_edges ? 2 * g->cap_edges : 256,
+                                 sizeof *g->edges);
     edge *e = &g->edges[g->n_edges++];
     memset(e, 0, sizeof *e);
     e->caller = caller;
@@ -151,7 +152,8 @@ static void put_name(FILE *out, const char *key, size_t id, unsigned char *seen,
 }
 
 /* ob=, fl= and fn= lines for id (callee: cob=, cfi=, cfn=). */
-static void put_function(FILE *out, const cg *g, names *nm, uint32_t id, const char *root_name, int callee) {
+static void put_function(FILE *out, const cg *g, names *nm, uint32_t id, const char *root_name,
+                         int callee) {
   const ip_func *f = id < g->s->n_funcs ? &g->s->funcs[id] : NULL;
   const char *obj = f && f->module < g->s->n_modules ? g->s->modules[f->module].path : "???";
   const char *file = f && f->file && *f->file ? f->file : "???";
@@ -164,7 +166,9 @@ static void put_function(FILE *out, const cg *g, names *nm, uint32_t id, const c
   put_name(out, callee ? "cfn" : "fn", (size_t)id + 1, nm->fn_seen, name);
 }
 
-static uint32_t line_of(const cg *g, uint32_t id) { return id < g->s->n_funcs ? g->s->funcs[id].line : 0; }
+static uint32_t line_of(const cg *g, uint32_t id) {
+  return id < g->s->n_funcs ? g->s->funcs[id].line : 0;
+}
 
 static void put_cost(FILE *out, uint32_t line, const cost *c, const int *order, int n) {
   fprintf(out, "%" PRIu32, line);
@@ -179,7 +183,6 @@ static int by_caller(const void *a, const void *b) {
     return x->caller < y->caller ? -1 : 1;
   return x->callee < y->callee ? -1 : x->callee > y->callee;
 }
-
 
 static void put_header(FILE *out, const ip_session *s, const int *order, int n_events) {
   static const char *const short_names[] = {"Elapsed", "Application", "Calls", "Samples"};
@@ -208,7 +211,7 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
   g.self = ip_must_calloc(g.n_ids, sizeof *g.self);
   g.used = ip_must_calloc(g.n_ids, 1);
   g.onstack = ip_must_calloc(g.n_ids, sizeof *g.onstack);
-  char (*root_names)[96] = ip_must_calloc(trees.n_views ? trees.n_views : 1, sizeof *root_names);
+  char(*root_names)[96] = ip_must_calloc(trees.n_views ? trees.n_views : 1, sizeof *root_names);
   for (size_t i = 0; i < trees.n_views; i++) {
     const ip_tree_view *v = &trees.views[i];
     g.root = (uint32_t)(s->n_funcs + i);
@@ -225,7 +228,9 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
   }
 
   int order[N_EVENTS], n_events = 0;
-  int first = o->value == IP_VALUE_APPLICATION ? EV_APPLICATION : o->value == IP_VALUE_SAMPLES ? EV_SAMPLES : EV_ELAPSED;
+  int first = o->value == IP_VALUE_APPLICATION ? EV_APPLICATION
+              : o->value == IP_VALUE_SAMPLES   ? EV_SAMPLES
+                                               : EV_ELAPSED;
   int sampled = ip_session_sampled(s);
   order[n_events++] = first;
   for (int e = 0; e < N_EVENTS; e++)
@@ -250,7 +255,8 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
       const edge *x = &g.edges[e];
       put_function(out, &g, &nm, x->callee, NULL, 1);
       /* A path's frame is one call even when the trace never saw it return. */
-      fprintf(out, "calls=%" PRIu64 " %" PRIu32 "\n", x->count ? x->count : 1, line_of(&g, x->callee));
+      fprintf(out, "calls=%" PRIu64 " %" PRIu32 "\n", x->count ? x->count : 1,
+              line_of(&g, x->callee));
       put_cost(out, line_of(&g, id), &x->incl, order, n_events);
     }
     putc('\n', out);
@@ -275,3 +281,17 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
   free(g.firsts);
   ip_export_trees_free(&trees);
 }
+
+/* `inclprof export --format callgrind` */
+static int write_callgrind(ip_export_job *job, const ip_session *s) {
+  ip_export_callgrind(s, job->opts, job->out);
+  return 0; /* a write error shows when the file is closed */
+}
+
+const ip_exporter ip_exporter_callgrind = {
+    .name = "callgrind",
+    .readers = "KCachegrind, callgrind_annotate",
+    .default_output = "callgrind.out.inclprof",
+    .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
+    .write = write_callgrind,
+};

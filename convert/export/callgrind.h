@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "export/options.h"
+#include "export/exporter.h"
 #include "model/profile.h"
 
 /* Writes the threads o selects.  Each function's self cost is our Exclusive

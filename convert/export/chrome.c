@@ -20,11 +20,14 @@ struct ip_chrome_writer {
 };
 
 /* Nanoseconds as microseconds with three exact decimals. */
-static void put_us(FILE *out, uint64_t ns) { fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000)); }
+static void put_us(FILE *out, uint64_t ns) {
+  fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
 
-static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t, uint64_t start,
-                    uint64_t dur) {
-  return dur >= o->min_duration_ns && ip_selected_thread(s, &o->sel, t) && ip_selected_call(&o->sel, start, dur);
+static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
+                    uint64_t start, uint64_t dur) {
+  return dur >= o->min_duration_ns && ip_selected_thread(s, &o->sel, t) &&
+         ip_selected_call(&o->sel, start, dur);
 }
 
 static uint32_t pid_of(const ip_session *s, const ip_thread *t) {
@@ -33,8 +36,8 @@ static uint32_t pid_of(const ip_session *s, const ip_thread *t) {
 
 static void event_prefix(ip_chrome_writer *w) { fputs(w->events++ ? ",\n" : "\n", w->out); }
 
-static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func, uint32_t depth,
-                    uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
+                    uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_chrome_writer *w = ctx;
   (void)depth;
   if (!accepted(w->o, s, t, start_ns, dur_ns))
@@ -52,10 +55,13 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   put_us(w->out, start_ns);
   fputs(",\"dur\":", w->out);
   put_us(w->out, dur_ns);
-  fprintf(w->out, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"application_us\":", pid_of(s, t), t->tid);
+  fprintf(w->out,
+          ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"application_us\":", pid_of(s, t),
+          t->tid);
   put_us(w->out, app_ns);
   uint64_t transitional = dur_ns > app_ns ? dur_ns - app_ns : 0;
-  fprintf(w->out, ",\"transitional_pct\":%.1f}}", dur_ns ? 100.0 * (double)transitional / (double)dur_ns : 0.0);
+  fprintf(w->out, ",\"transitional_pct\":%.1f}}",
+          dur_ns ? 100.0 * (double)transitional / (double)dur_ns : 0.0);
 }
 
 ip_chrome_writer *ip_chrome_begin(FILE *out, const ip_export_opts *o) {
@@ -72,10 +78,13 @@ const ip_call_visitor *ip_chrome_visitor(ip_chrome_writer *w) { return &w->visit
 uint64_t ip_chrome_written(const ip_chrome_writer *w) { return w->written; }
 uint64_t ip_chrome_over_limit(const ip_chrome_writer *w) { return w->over_limit; }
 
-static void name_event(ip_chrome_writer *w, const char *kind, uint32_t pid, uint32_t tid, const char *name) {
+static void name_event(ip_chrome_writer *w, const char *kind, uint32_t pid, uint32_t tid,
+                       const char *name) {
   event_prefix(w);
-  fprintf(w->out, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"name\":", kind,
-          pid, tid);
+  fprintf(w->out,
+          "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+          ",\"args\":{\"name\":",
+          kind, pid, tid);
   ip_json_string(w->out, name);
   fputs("}}", w->out);
 }
@@ -100,3 +109,30 @@ void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {
 }
 
 void ip_chrome_discard(ip_chrome_writer *w) { free(w); }
+
+/* `inclprof export --format chrome`: written while the traces are replayed. */
+static const ip_call_visitor *begin_chrome(ip_export_job *job) {
+  job->stream = ip_chrome_begin(job->out, job->opts);
+  return ip_chrome_visitor(job->stream);
+}
+
+static void discard_chrome(ip_export_job *job) { ip_chrome_discard(job->stream); }
+
+static int write_chrome(ip_export_job *job, const ip_session *s) {
+  ip_chrome_writer *w = job->stream;
+  if (ip_chrome_over_limit(w))
+    fprintf(stderr, "inclprof export: --max-events %" PRIu64 ": left out %" PRIu64 " later calls\n",
+            job->opts->max_events, ip_chrome_over_limit(w));
+  ip_chrome_end(w, s);
+  return 0;
+}
+
+const ip_exporter ip_exporter_chrome = {
+    .name = "chrome",
+    .readers = "Perfetto, DevTools",
+    .default_output = "inclprof.trace.json",
+    .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_TIME_RANGE,
+    .begin = begin_chrome,
+    .discard = discard_chrome,
+    .write = write_chrome,
+};

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "export/options.h"
+#include "export/exporter.h"
 #include "model/profile.h"
 
 typedef struct ip_chrome_writer ip_chrome_writer;

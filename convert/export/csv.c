@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const key_columns[] = {
-    "function,module,file,line", "module", "pid,tid,thread", "pid,executable"};
+static const char *const key_columns[] = {"function,module,file,line", "module", "pid,tid,thread",
+                                          "pid,executable"};
 
-#define VALUE_COLUMNS                                                                     \
-  "calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,"             \
-  "application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,"                 \
-  "application_inclusive_pct,application_exclusive_pct,inclusive_samples,"               \
+#define VALUE_COLUMNS                                                                              \
+  "calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,"                      \
+  "application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,"                          \
+  "application_inclusive_pct,application_exclusive_pct,inclusive_samples,"                         \
   "exclusive_samples,inclusive_samples_pct,exclusive_samples_pct"
 
 /* A field, quoted when it holds a comma, quote or line break ("" inside). */
@@ -77,3 +77,16 @@ int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, 
   free(rows);
   return ferror(out) ? -1 : 0;
 }
+
+/* `inclprof export --format csv` */
+static int write_csv(ip_export_job *job, const ip_session *s) {
+  return ip_export_csv(s, job->opts->by, &job->opts->sel, job->out);
+}
+
+const ip_exporter ip_exporter_csv = {
+    .name = "csv",
+    .readers = "any spreadsheet",
+    .default_output = "inclprof.csv",
+    .options = IP_EXOPT_BY,
+    .write = write_csv,
+};

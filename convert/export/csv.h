@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "export/exporter.h"
 #include "model/aggregate.h"
 #include "model/profile.h"
 

@@ -9,7 +9,7 @@ typedef struct folded {
   const ip_session *s;
   ip_export_value value;
   FILE *out;
-  char prefix[96];   /* thread frame, "" when merged */
+  char prefix[96]; /* thread frame, "" when merged */
 } folded;
 
 static uint64_t value_of(ip_export_value k, const ip_values *v) {
@@ -28,7 +28,8 @@ static const char *func_name(const ip_session *s, uint32_t f) {
   return s->funcs[f].pretty && *s->funcs[f].pretty ? s->funcs[f].pretty : s->funcs[f].name;
 }
 
-static void put_line(const folded *x, const ip_tree_view *v, const uint32_t *path, size_t depth, uint64_t value) {
+static void put_line(const folded *x, const ip_tree_view *v, const uint32_t *path, size_t depth,
+                     uint64_t value) {
   const char *sep = "";
   if (*x->prefix) {
     put_frame(x->out, x->prefix);
@@ -51,7 +52,6 @@ static void fold_path(void *ctx, const ip_tree_view *v, const uint32_t *path, si
     put_line(x, v, path, depth, value);
 }
 
-
 void ip_export_folded(const ip_session *s, const ip_export_opts *o, FILE *out) {
   ip_export_trees trees;
   folded x = {.s = s, .value = o->value, .out = out};
@@ -68,3 +68,17 @@ void ip_export_folded(const ip_session *s, const ip_export_opts *o, FILE *out) {
   }
   ip_export_trees_free(&trees);
 }
+
+/* `inclprof export --format folded` */
+static int write_folded(ip_export_job *job, const ip_session *s) {
+  ip_export_folded(s, job->opts, job->out);
+  return 0; /* a write error shows when the file is closed */
+}
+
+const ip_exporter ip_exporter_folded = {
+    .name = "folded",
+    .readers = "flame graphs",
+    .default_output = "inclprof.folded",
+    .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
+    .write = write_folded,
+};

@@ -1,54 +1,82 @@
-/* export/options.c - parsing and checking the options of `inclprof export`. */
+/* export/options.c - the command line of `inclprof export` (see
+ * export/options.h).  The format-specific options' ids are 256 + the bit
+ * number of their IP_EXOPT_* flag, so "does this option fit this format" is
+ * one test against ip_exporter.options. */
 #include "export/options.h"
 
-#include "util/cli_args.h"
-
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-  const char *name;
-  const char *default_output;
-} formats[] = {
-    [IP_FMT_CSV] = {"csv", "inclprof.csv"},
-    [IP_FMT_PPROF] = {"pprof", "inclprof.pb.gz"},
-    [IP_FMT_CHROME] = {"chrome", "inclprof.trace.json"},
-    [IP_FMT_CALLGRIND] = {"callgrind", "callgrind.out.inclprof"},
-    [IP_FMT_FOLDED] = {"folded", "inclprof.folded"},
+#define EXOPT_ID(bit) (256 + __builtin_ctz(bit))
+#define EXOPT_BIT(id) (1u << ((id)-256))
+
+enum { OPT_FORMAT = 'f', OPT_OUTPUT = 'o' };
+
+/* Help texts of format-specific options get "FORMATS: " in front. */
+static const ip_cli_opt options[] = {
+    {"format", OPT_FORMAT, "F", NULL}, /* help made from the list of formats */
+    {"output", OPT_OUTPUT, "FILE", NULL},
+    IP_CLI_RAW_OPT,
+    IP_CLI_SELECTION_OPTS,
+    {"by", EXOPT_ID(IP_EXOPT_BY), "LEVEL", "one row per LEVEL (" IP_LEVEL_NAMES ")"},
+    {"merge-threads", EXOPT_ID(IP_EXOPT_MERGE_THREADS), NULL, "merge the threads' call paths"},
+    {"value", EXOPT_ID(IP_EXOPT_VALUE), "V",
+     "V = elapsed (default), application or samples:\n"
+     "the folded value, pprof's default sample type, callgrind's first event"},
+    {"min-duration", EXOPT_ID(IP_EXOPT_MIN_DURATION), "D",
+     "leave out calls shorter than D (e.g. 500ns, 20us, 1ms)"},
+    {"max-events", EXOPT_ID(IP_EXOPT_MAX_EVENTS), "N", "write at most N calls"},
+    {"time-range", EXOPT_ID(IP_EXOPT_TIME_RANGE), "A:B",
+     "only calls overlapping [A,B) after the session start\n"
+     "(either end may be empty, e.g. 1ms:  or :2.5s)"},
 };
-#define N_FORMATS (sizeof formats / sizeof formats[0])
+#define N_OPTIONS (sizeof options / sizeof options[0])
 
-static char *default_inputs[] = {IP_DEFAULT_INPUT};
+static const ip_cli cli = {
+    .name = "export",
+    .synopsis = "--format FORMAT [OPTIONS] [TRACE|DIR...]",
+    .intro = "Writes the profile of the traces (default: " IP_DEFAULT_INPUT
+             ") in another tool's format.",
+    .opts = options,
+    .n_opts = N_OPTIONS,
+};
 
-const char *ip_export_format_name(ip_export_format f) { return formats[f].name; }
-const char *ip_export_default_output(ip_export_format f) { return formats[f].default_output; }
+/* Appends item to buf, separated by sep, starting a continuation line when
+ * the current one would pass 60 columns. */
+static void append_wrapped(char *buf, size_t len, const char *sep, const char *item) {
+  size_t at = strlen(buf);
+  const char *line = strrchr(buf, '\n');
+  size_t col = at - (line ? (size_t)(line + 1 - buf) : 0);
+  int wrap = *sep == ',' && col + strlen(sep) + strlen(item) > 60;
+  snprintf(buf + at, len - at, "%s%s", wrap ? ",\n" : sep, item);
+}
 
 void ip_export_usage(FILE *out) {
-  fputs("usage: inclprof export --format FORMAT [OPTIONS] [TRACE|DIR...]\n"
-        "\n"
-        "Writes the profile of the traces (default: inclprof.data) in another tool's format.\n"
-        "\n"
-        "  -f, --format F       csv, pprof (go tool pprof), chrome (Perfetto, DevTools),\n"
-        "                       callgrind (KCachegrind, callgrind_annotate), folded (flame graphs)\n"
-        "  -o, --output FILE    where to write ('-' = stdout); default inclprof.csv, inclprof.pb.gz,\n"
-        "                       inclprof.trace.json, callgrind.out.inclprof or inclprof.folded\n"
-        "      --raw            keep probe cost and runtime gaps in the times\n"
-        "      --thread TID     only threads with this tid\n"
-        "      --process PID    only this process\n"
-        "      --by LEVEL       csv: one row per LEVEL\n"
-        "      --merge-threads  pprof, folded, callgrind: merge the threads' call paths\n"
-        "      --value V        elapsed, application or samples: the folded value, pprof's\n"
-        "                       default sample type, callgrind's first event (default elapsed)\n"
-        "      --min-duration D chrome: leave out calls shorter than D (e.g. 500ns, 20us, 1ms)\n"
-        "      --max-events N   chrome: write at most N calls\n"
-        "      --time-range A:B chrome: only calls overlapping [A,B) after the session start\n"
-        "                       (either end may be empty, e.g. 1ms:  or :2.5s)\n"
-        "  -h, --help           this text\n",
-        out);
+  static char helps[N_OPTIONS][320];
+  ip_cli_opt opts[N_OPTIONS];
+  memcpy(opts, options, sizeof opts);
+  helps[0][0] = helps[1][0] = 0;
+  strcpy(helps[1], "where to write ('-' = stdout); default");
+  for (const ip_exporter *const *e = ip_exporters; *e; e++) {
+    char item[96];
+    snprintf(item, sizeof item, "%s (%s)", (*e)->name, (*e)->readers);
+    append_wrapped(helps[0], sizeof helps[0], e == ip_exporters ? "" : ", ", item);
+    append_wrapped(helps[1], sizeof helps[1], e == ip_exporters ? " " : ", ", (*e)->default_output);
+  }
+  for (size_t i = 0; i < N_OPTIONS; i++) {
+    if (opts[i].id >= 256) {
+      char names[128];
+      ip_exporter_names(EXOPT_BIT(opts[i].id), names, sizeof names);
+      snprintf(helps[i], sizeof helps[i], "%s: %s", names, opts[i].help);
+    }
+    if (helps[i][0])
+      opts[i].help = helps[i];
+  }
+  ip_cli shown = cli;
+  shown.opts = opts;
+  ip_cli_usage(&shown, out);
 }
 
 int ip_parse_duration(const char *text, uint64_t *ns) {
@@ -75,17 +103,7 @@ int ip_parse_duration(const char *text, uint64_t *ns) {
   return -1;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  int n = snprintf(err, errlen, "inclprof export: ");
-  va_start(ap, fmt);
-  if (n >= 0 && (size_t)n < errlen)
-    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-  va_end(ap);
-  return IP_EXPORT_PARSE_ERROR;
-}
-
-static int parse_time_range(const char *text, ip_export_opts *o) {
+static int parse_time_range(const char *text, ip_selection *sel) {
   const char *colon = strchr(text, ':');
   if (!colon)
     return -1;
@@ -95,7 +113,6 @@ static int parse_time_range(const char *text, ip_export_opts *o) {
     return -1;
   memcpy(first, text, n);
   first[n] = 0;
-  ip_selection *sel = &o->sel;
   sel->start_ns = 0;
   sel->end_ns = UINT64_MAX;
   if (n && ip_parse_duration(first, &sel->start_ns))
@@ -106,147 +123,106 @@ static int parse_time_range(const char *text, ip_export_opts *o) {
   return sel->start_ns < sel->end_ns ? 0 : -1;
 }
 
-enum {
-  OPT_BY = 256,
-  OPT_MERGE,
-  OPT_VALUE,
-  OPT_MIN_DURATION,
-  OPT_MAX_EVENTS,
-  OPT_TIME_RANGE,
-  OPT_THREAD,
-  OPT_PROCESS,
-  OPT_RAW
-};
-
-/* Which formats accept an option: a bit per ip_export_format. */
-#define FMT_BIT(f) (1u << (f))
-
-int ip_export_parse_args(int argc, char **argv, ip_export_opts *o, char *err, size_t errlen) {
-  static const struct option longopts[] = {
-      {"format", required_argument, NULL, 'f'},
-      {"output", required_argument, NULL, 'o'},
-      {"help", no_argument, NULL, 'h'},
-      {"by", required_argument, NULL, OPT_BY},
-      {"merge-threads", no_argument, NULL, OPT_MERGE},
-      {"value", required_argument, NULL, OPT_VALUE},
-      {"min-duration", required_argument, NULL, OPT_MIN_DURATION},
-      {"max-events", required_argument, NULL, OPT_MAX_EVENTS},
-      {"time-range", required_argument, NULL, OPT_TIME_RANGE},
-      {"thread", required_argument, NULL, OPT_THREAD},
-      {"process", required_argument, NULL, OPT_PROCESS},
-      {"raw", no_argument, NULL, OPT_RAW},
-      {NULL, 0, NULL, 0},
-  };
-  int format_given = 0, by_given = 0, min_given = 0, max_given = 0, range_given = 0;
-  uint64_t id;
-  memset(o, 0, sizeof *o);
-  optind = 0; /* GNU: full re-initialisation, so parsing can run more than once */
-  opterr = 0;
-  for (;;) {
-    int c = getopt_long(argc, argv, ":f:o:h", longopts, NULL);
-    if (c == -1)
-      break;
-    switch (c) {
-    case 'f':
-      format_given = 0;
-      for (size_t i = 0; i < N_FORMATS; i++)
-        if (!strcmp(optarg, formats[i].name)) {
-          o->format = (ip_export_format)i;
-          format_given = 1;
-        }
-      if (!format_given)
-        return fail(err, errlen, "unknown format '%s' (csv, pprof, chrome, callgrind or folded)",
-                    optarg);
-      break;
-    case 'o':
-      o->output = optarg;
-      break;
-    case 'h':
-      return IP_EXPORT_PARSE_HELP;
-    case OPT_BY:
-      if (ip_level_parse(optarg, &o->by) < 0)
-        return fail(err, errlen, "unknown --by '%s' (" IP_LEVEL_NAMES ")", optarg);
-      by_given = 1;
-      break;
-    case OPT_MERGE:
-      o->merge_threads = 1;
-      break;
-    case OPT_VALUE:
-      if (!strcmp(optarg, "elapsed"))
-        o->value = IP_VALUE_ELAPSED;
-      else if (!strcmp(optarg, "application"))
-        o->value = IP_VALUE_APPLICATION;
-      else if (!strcmp(optarg, "samples"))
-        o->value = IP_VALUE_SAMPLES;
-      else
-        return fail(err, errlen, "unknown --value '%s' (elapsed, application or samples)", optarg);
-      o->value_given = 1;
-      break;
-    case OPT_MIN_DURATION:
-      if (ip_parse_duration(optarg, &o->min_duration_ns))
-        return fail(err, errlen, "bad --min-duration '%s' (a duration such as 500ns, 20us, 1ms)",
-                    optarg);
-      min_given = 1;
-      break;
-    case OPT_MAX_EVENTS:
-      if (ip_parse_u64(optarg, UINT64_MAX, &o->max_events) || !o->max_events)
-        return fail(err, errlen, "bad --max-events '%s' (a positive number)", optarg);
-      max_given = 1;
-      break;
-    case OPT_TIME_RANGE:
-      if (parse_time_range(optarg, o))
-        return fail(err, errlen, "bad --time-range '%s' (A:B with durations, A < B, e.g. 1ms:2ms)",
-                    optarg);
-      range_given = 1;
-      break;
-    case OPT_THREAD:
-      if (ip_parse_u64(optarg, UINT32_MAX, &id))
-        return fail(err, errlen, "bad --thread '%s' (a thread id)", optarg);
-      o->sel.tid = (uint32_t)id;
-      o->sel.has_tid = 1;
-      break;
-    case OPT_PROCESS:
-      if (ip_parse_u64(optarg, UINT32_MAX, &id))
-        return fail(err, errlen, "bad --process '%s' (a process id)", optarg);
-      o->sel.pid = (uint32_t)id;
-      o->sel.has_pid = 1;
-      break;
-    case OPT_RAW:
-      o->raw = 1;
-      break;
-    case ':':
-      return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-    default:
-      return fail(err, errlen, "unknown option '%s' (try 'inclprof export --help')",
-                  argv[optind - 1]);
+static int parse_value(const char *arg, ip_export_value *v) {
+  static const char *const names[] = {[IP_VALUE_ELAPSED] = "elapsed",
+                                      [IP_VALUE_APPLICATION] = "application",
+                                      [IP_VALUE_SAMPLES] = "samples"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(arg, names[i])) {
+      *v = (ip_export_value)i;
+      return 0;
     }
+  return -1;
+}
+
+typedef struct parse_state {
+  ip_export_args *a;
+  unsigned given; /* IP_EXOPT_* seen */
+} parse_state;
+
+/* The format-specific options. */
+static int on_format_option(ip_export_opts *o, int id, const char *arg, ip_cli_msg *m) {
+  switch (EXOPT_BIT(id)) {
+  case IP_EXOPT_BY:
+    return ip_level_parse(arg, &o->by)
+               ? ip_cli_fail(m, "unknown --by '%s' (" IP_LEVEL_NAMES ")", arg)
+               : 0;
+  case IP_EXOPT_MERGE_THREADS:
+    o->merge_threads = 1;
+    return 0;
+  case IP_EXOPT_VALUE:
+    return parse_value(arg, &o->value)
+               ? ip_cli_fail(m, "unknown --value '%s' (elapsed, application or samples)", arg)
+               : 0;
+  case IP_EXOPT_MIN_DURATION:
+    return ip_parse_duration(arg, &o->min_duration_ns)
+               ? ip_cli_fail(m, "bad --min-duration '%s' (a duration such as 500ns, 20us, 1ms)",
+                             arg)
+               : 0;
+  case IP_EXOPT_MAX_EVENTS:
+    return ip_parse_u64(arg, UINT64_MAX, &o->max_events) || !o->max_events
+               ? ip_cli_fail(m, "bad --max-events '%s' (a positive number)", arg)
+               : 0;
+  default: /* IP_EXOPT_TIME_RANGE */
+    return parse_time_range(arg, &o->sel)
+               ? ip_cli_fail(m, "bad --time-range '%s' (A:B with durations, A < B, e.g. 1ms:2ms)",
+                             arg)
+               : 0;
   }
-  if (!format_given)
-    return fail(err, errlen, "missing --format (csv, pprof, chrome, callgrind or folded)");
-  const unsigned trees = FMT_BIT(IP_FMT_PPROF) | FMT_BIT(IP_FMT_CALLGRIND) | FMT_BIT(IP_FMT_FOLDED);
-  const unsigned chrome = FMT_BIT(IP_FMT_CHROME);
-  const struct {
-    int given;
-    unsigned formats;
-    const char *option, *which;
-  } fits[] = {
-      {by_given, FMT_BIT(IP_FMT_CSV), "--by", "csv"},
-      {o->merge_threads, trees, "--merge-threads", "pprof, folded or callgrind"},
-      {o->value_given, trees, "--value", "pprof, folded or callgrind"},
-      {min_given, chrome, "--min-duration", "chrome"},
-      {max_given, chrome, "--max-events", "chrome"},
-      {range_given, chrome, "--time-range", "chrome"},
-  };
-  for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++)
-    if (fits[i].given && !(fits[i].formats & FMT_BIT(o->format)))
-      return fail(err, errlen, "%s applies to --format %s, not %s", fits[i].option, fits[i].which,
-                  ip_export_format_name(o->format));
-  if (optind < argc) {
-    o->inputs = argv + optind;
-    o->n_inputs = (size_t)(argc - optind);
-  } else {
-    o->inputs = default_inputs;
-    o->n_inputs = 1;
+}
+
+static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
+  parse_state *st = ctx;
+  ip_export_args *a = st->a;
+  char names[128];
+  switch (id) {
+  case OPT_FORMAT:
+    a->format = ip_exporter_find(arg);
+    ip_exporter_names(0, names, sizeof names);
+    return a->format ? 0 : ip_cli_fail(m, "unknown format '%s' (%s)", arg, names);
+  case OPT_OUTPUT:
+    a->output = arg;
+    return 0;
+  case IP_CLI_RAW:
+    a->raw = 1;
+    return 0;
+  case IP_CLI_THREAD:
+  case IP_CLI_PROCESS:
+    return ip_cli_selection_opt(&a->opts.sel, id, arg, m);
+  default:
+    st->given |= EXOPT_BIT(id);
+    return on_format_option(&a->opts, id, arg, m);
   }
-  return IP_EXPORT_PARSE_OK;
+}
+
+/* Every format-specific option given must be one the format accepts. */
+static int check_fit(const ip_export_args *a, unsigned given, ip_cli_msg *m) {
+  for (size_t i = 0; i < N_OPTIONS; i++) {
+    int id = options[i].id;
+    if (id < 256 || !(given & EXOPT_BIT(id)) || (a->format->options & EXOPT_BIT(id)))
+      continue;
+    char names[128];
+    ip_exporter_names(EXOPT_BIT(id), names, sizeof names);
+    return ip_cli_fail(m, "--%s applies to --format %s, not %s", options[i].name, names,
+                       a->format->name);
+  }
+  return 0;
+}
+
+int ip_export_parse_args(int argc, char **argv, ip_export_args *a, ip_cli_msg *m) {
+  memset(a, 0, sizeof *a);
+  parse_state st = {.a = a};
+  int first;
+  int rc = ip_cli_parse(&cli, argc, argv, on_option, &st, &first, m);
+  if (rc != IP_CLI_OK)
+    return rc;
+  if (!a->format) {
+    char names[128];
+    ip_exporter_names(0, names, sizeof names);
+    return ip_cli_fail(m, "missing --format (%s)", names);
+  }
+  if (check_fit(a, st.given, m))
+    return IP_CLI_ERROR;
+  ip_cli_inputs(argc, argv, first, &a->inputs, &a->n_inputs);
+  return IP_CLI_OK;
 }

@@ -41,7 +41,7 @@ typedef struct builder {
   size_t n_mappings;
   InclprofPprof__Sample *samples;
   size_t n_samples, cap_samples;
-  view_labels *labels;         /* of the view being walked, NULL when merged */
+  view_labels *labels; /* of the view being walked, NULL when merged */
   InclprofPprof__ValueType types[MAX_TYPES];
   InclprofPprof__ValueType *type_ptrs[MAX_TYPES];
   int64_t comments[2];
@@ -67,14 +67,20 @@ static const char *kind_type(value_kind k) {
   return names[k];
 }
 
-static const char *kind_unit(value_kind k) { return k == V_ELAPSED || k == V_APPLICATION ? "nanoseconds" : "count"; }
+static const char *kind_unit(value_kind k) {
+  return k == V_ELAPSED || k == V_APPLICATION ? "nanoseconds" : "count";
+}
 
 static int64_t kind_value(value_kind k, const ip_values *v) {
   switch (k) {
-  case V_CALLS: return (int64_t)v->calls;
-  case V_ELAPSED: return (int64_t)v->el_excl;
-  case V_APPLICATION: return (int64_t)v->app_excl;
-  case V_SAMPLES: return (int64_t)v->smp_excl;
+  case V_CALLS:
+    return (int64_t)v->calls;
+  case V_ELAPSED:
+    return (int64_t)v->el_excl;
+  case V_APPLICATION:
+    return (int64_t)v->app_excl;
+  case V_SAMPLES:
+    return (int64_t)v->smp_excl;
   }
   return 0;
 }
@@ -123,8 +129,8 @@ static uint64_t location_id(builder *b, uint32_t f) {
 
 static InclprofPprof__Sample *new_sample(builder *b, const ip_values *v) {
   if (b->n_samples == b->cap_samples)
-    b->samples = ip_must_realloc(b->samples, b->cap_samples = b->cap_samples ? 2 * b->cap_samples : 256,
-                             sizeof *b->samples);
+    b->samples = ip_must_realloc(
+        b->samples, b->cap_samples = b->cap_samples ? 2 * b->cap_samples : 256, sizeof *b->samples);
   InclprofPprof__Sample *smp = &b->samples[b->n_samples++];
   inclprof_pprof__sample__init(smp);
   smp->n_value = b->n_kinds;
@@ -224,7 +230,6 @@ static int write_gzip(const uint8_t *data, size_t len, FILE *out, const char *ou
   return 0;
 }
 
-
 /* Profile-wide fields: types, times, comments. */
 static void fill_header(builder *b, InclprofPprof__Profile *p) {
   for (size_t i = 0; i < b->n_kinds; i++) {
@@ -246,9 +251,9 @@ static void fill_header(builder *b, InclprofPprof__Profile *p) {
   p->time_nanos = (int64_t)start;
   p->duration_nanos = (int64_t)end;
   b->comments[0] = ip_strtab_intern(&b->strings, "inclprof " INCLPROF_VERSION);
-  b->comments[1] = ip_strtab_intern(&b->strings, b->s->compensated
-                                                  ? "times exclude probe cost and runtime gaps"
-                                                  : "raw times: probe cost and runtime gaps included");
+  b->comments[1] = ip_strtab_intern(
+      &b->strings, b->s->compensated ? "times exclude probe cost and runtime gaps"
+                                     : "raw times: probe cost and runtime gaps included");
   p->n_comment = 2;
   p->comment = b->comments;
 }
@@ -323,3 +328,16 @@ int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, con
   ip_strtab_free(&b.strings);
   return rc;
 }
+
+/* `inclprof export --format pprof` */
+static int write_pprof(ip_export_job *job, const ip_session *s) {
+  return ip_export_pprof(s, job->opts, job->out, job->out_name);
+}
+
+const ip_exporter ip_exporter_pprof = {
+    .name = "pprof",
+    .readers = "go tool pprof",
+    .default_output = "inclprof.pb.gz",
+    .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
+    .write = write_pprof,
+};

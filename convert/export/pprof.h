@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "export/options.h"
+#include "export/exporter.h"
 #include "model/profile.h"
 
 /* Writes the profile of the threads o selects to out.  Sample types: calls,

@@ -9,8 +9,8 @@
 
 enum { CALLS_PER_CHECK = 1 << 16 };
 
-static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func, uint32_t depth,
-                    uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
+                    uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_progress *p = ctx;
   if (p->inner)
     p->inner->on_call(p->inner->ctx, s, t, func, depth, start_ns, dur_ns, app_ns);
@@ -39,16 +39,16 @@ uint64_t ip_progress_input_bytes(char *const *paths, size_t n_paths) {
     if (!d)
       continue;
     for (struct dirent *e; (e = readdir(d));)
-      if ((size_t)snprintf(file, sizeof file, "%s/%s", paths[i], e->d_name) < sizeof file && !stat(file, &st) &&
-          S_ISREG(st.st_mode))
+      if ((size_t)snprintf(file, sizeof file, "%s/%s", paths[i], e->d_name) < sizeof file &&
+          !stat(file, &st) && S_ISREG(st.st_mode))
         total += (uint64_t)st.st_size;
     closedir(d);
   }
   return total;
 }
 
-const ip_call_visitor *ip_progress_start(ip_progress *p, const ip_call_visitor *inner, char *const *paths,
-                                         size_t n_paths) {
+const ip_call_visitor *ip_progress_start(ip_progress *p, const ip_call_visitor *inner,
+                                         char *const *paths, size_t n_paths) {
   *p = (ip_progress){.inner = inner};
   if (!isatty(STDERR_FILENO) || ip_progress_input_bytes(paths, n_paths) < IP_PROGRESS_MIN_BYTES)
     return inner;

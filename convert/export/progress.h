@@ -16,7 +16,7 @@
 
 typedef struct ip_progress {
   ip_call_visitor self;
-  const ip_call_visitor *inner;   /* may be NULL */
+  const ip_call_visitor *inner; /* may be NULL */
   uint64_t calls;
   time_t started, shown;
   int active;
@@ -24,8 +24,8 @@ typedef struct ip_progress {
 
 /* The visitor to give the loader: inner itself when no progress is shown
  * (stderr not a terminal, or input under IP_PROGRESS_MIN_BYTES), else p's. */
-const ip_call_visitor *ip_progress_start(ip_progress *p, const ip_call_visitor *inner, char *const *paths,
-                                         size_t n_paths);
+const ip_call_visitor *ip_progress_start(ip_progress *p, const ip_call_visitor *inner,
+                                         char *const *paths, size_t n_paths);
 
 /* Erases the progress line. */
 void ip_progress_finish(ip_progress *p);

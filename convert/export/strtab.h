@@ -8,10 +8,10 @@
 #include <stdint.h>
 
 typedef struct ip_strtab {
-  char **strs;          /* strs[i] is the string of index i */
+  char **strs; /* strs[i] is the string of index i */
   size_t n, cap;
-  uint32_t *slots;      /* open addressing: index + 1, 0 = empty */
-  size_t n_slots;       /* a power of two */
+  uint32_t *slots; /* open addressing: index + 1, 0 = empty */
+  size_t n_slots;  /* a power of two */
 } ip_strtab;
 
 void ip_strtab_init(ip_strtab *t);

@@ -45,7 +45,8 @@ typedef struct merger {
 } merger;
 
 static size_t slot_of(const merger *m, uint32_t parent, uint32_t func) {
-  uint64_t h = ((uint64_t)parent * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)func * 0xC2B2AE3D27D4EB4Full);
+  uint64_t h =
+      ((uint64_t)parent * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)func * 0xC2B2AE3D27D4EB4Full);
   size_t mask = m->n_slots - 1, i = (size_t)(h ^ (h >> 29)) & mask;
   while (m->slots[i]) {
     const ip_node *x = &m->nodes[m->slots[i] - 1];
@@ -120,7 +121,8 @@ static void merge_views(ip_export_trees *tr) {
   tr->views[0] = (ip_tree_view){m.nodes, m.n, NULL};
 }
 
-void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge, const ip_selection *sel) {
+void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge,
+                           const ip_selection *sel) {
   memset(tr, 0, sizeof *tr);
   tr->views = ip_must_calloc(s->n_threads, sizeof *tr->views);
   for (size_t i = 0; i < s->n_threads; i++) {

@@ -12,20 +12,21 @@
 #include "model/selection.h"
 
 typedef struct ip_tree_view {
-  const ip_node *nodes;        /* nodes[0] is the root */
+  const ip_node *nodes; /* nodes[0] is the root */
   size_t n_nodes;
-  const ip_thread *thread;     /* NULL for a merged tree */
+  const ip_thread *thread; /* NULL for a merged tree */
 } ip_tree_view;
 
 typedef struct ip_export_trees {
   ip_tree_view *views;
   size_t n_views;
-  ip_node *merged;             /* the merged tree's nodes (owned), or NULL */
+  ip_node *merged; /* the merged tree's nodes (owned), or NULL */
 } ip_export_trees;
 
 /* Views of the threads sel selects (all when sel is NULL), merged into one
  * when merge is set (no view at all when nothing is selected). */
-void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge, const ip_selection *sel);
+void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge,
+                           const ip_selection *sel);
 void ip_export_trees_free(ip_export_trees *tr);
 
 /* How exports name thread t: "thread TID (NAME)", or "thread TID" without a name. */

@@ -22,9 +22,7 @@ int ip_level_parse(const char *s, ip_level *out) {
 
 const char *ip_level_name(ip_level l) { return level_names[l]; }
 
-static int has_values(const ip_values *v) {
-  return v->calls || v->el_incl || v->smp_incl;
-}
+static int has_values(const ip_values *v) { return v->calls || v->el_incl || v->smp_incl; }
 
 size_t ip_aggregate(const ip_session *s, ip_level l, const ip_selection *sel, ip_row **rows) {
   size_t nkeys = l == IP_BY_FUNCTION ? s->n_funcs
@@ -104,16 +102,26 @@ int ip_sort_parse(const char *s, ip_sort *out) {
 
 static uint64_t sort_value(const ip_values *v, ip_sort by) {
   switch (by) {
-  case IP_SORT_ELAPSED_INCL: return v->el_incl;
-  case IP_SORT_ELAPSED_EXCL: return v->el_excl;
-  case IP_SORT_APP_INCL: return v->app_incl;
-  case IP_SORT_APP_EXCL: return v->app_excl;
-  case IP_SORT_CALLS: return v->calls;
-  case IP_SORT_SAMPLES_INCL: return v->smp_incl;
-  case IP_SORT_SAMPLES_EXCL: return v->smp_excl;
-  case IP_SORT_AVG: return v->calls ? v->el_incl / v->calls : 0;
-  case IP_SORT_MAX: return v->max_call;
-  default: return 0;
+  case IP_SORT_ELAPSED_INCL:
+    return v->el_incl;
+  case IP_SORT_ELAPSED_EXCL:
+    return v->el_excl;
+  case IP_SORT_APP_INCL:
+    return v->app_incl;
+  case IP_SORT_APP_EXCL:
+    return v->app_excl;
+  case IP_SORT_CALLS:
+    return v->calls;
+  case IP_SORT_SAMPLES_INCL:
+    return v->smp_incl;
+  case IP_SORT_SAMPLES_EXCL:
+    return v->smp_excl;
+  case IP_SORT_AVG:
+    return v->calls ? v->el_incl / v->calls : 0;
+  case IP_SORT_MAX:
+    return v->max_call;
+  default:
+    return 0;
   }
 }
 

@@ -19,7 +19,7 @@ const char *ip_level_name(ip_level l);
 #define IP_LEVEL_NAMES "function|module|thread|process"
 
 typedef struct ip_row {
-  uint32_t key;  /* index into the session's funcs, modules, threads or processes */
+  uint32_t key; /* index into the session's funcs, modules, threads or processes */
   ip_values v;
 } ip_row;
 
@@ -27,22 +27,28 @@ typedef struct ip_row {
  * Returns the count; *rows is malloc'ed (free it). */
 size_t ip_aggregate(const ip_session *s, ip_level l, const ip_selection *sel, ip_row **rows);
 
-
 /* Display name of a row: demangled function, module path, "tid (name)",
  * "pid executable".  Writes into buf when it has to compose; returns it or a
  * string owned by the session. */
 const char *ip_row_name(const ip_session *s, ip_level l, uint32_t key, char *buf, size_t n);
 
 typedef enum ip_sort {
-  IP_SORT_ELAPSED_INCL, IP_SORT_ELAPSED_EXCL, IP_SORT_APP_INCL, IP_SORT_APP_EXCL,
-  IP_SORT_CALLS, IP_SORT_SAMPLES_INCL, IP_SORT_SAMPLES_EXCL, IP_SORT_AVG, IP_SORT_MAX,
+  IP_SORT_ELAPSED_INCL,
+  IP_SORT_ELAPSED_EXCL,
+  IP_SORT_APP_INCL,
+  IP_SORT_APP_EXCL,
+  IP_SORT_CALLS,
+  IP_SORT_SAMPLES_INCL,
+  IP_SORT_SAMPLES_EXCL,
+  IP_SORT_AVG,
+  IP_SORT_MAX,
   IP_SORT_NAME
 } ip_sort;
 
 /* Column names for --sort (also accepted: the CSV column names). */
 int ip_sort_parse(const char *s, ip_sort *out);
-#define IP_SORT_NAMES \
-  "elapsed-inclusive|elapsed-exclusive|application-inclusive|application-exclusive|" \
+#define IP_SORT_NAMES                                                                              \
+  "elapsed-inclusive|elapsed-exclusive|application-inclusive|application-exclusive|"               \
   "calls|inclusive-samples|exclusive-samples|avg|max|name"
 
 /* Sorts rows: numbers descending, names ascending; ties by name. */

@@ -16,23 +16,23 @@
 
 /* Session-wide lookup tables, alive while loading. */
 typedef struct ip_tables {
-  ip_u64map module_by_path;  /* hash of path -> module index */
-  ip_u64map func_by_key;     /* hash of (module path, id, name) -> func index */
+  ip_u64map module_by_path; /* hash of path -> module index */
+  ip_u64map func_by_key;    /* hash of (module path, id, name) -> func index */
   size_t cap_modules, cap_funcs, cap_threads, cap_processes;
 } ip_tables;
 
 /* One open frame of the shadow stack. */
 typedef struct ip_frame {
   uint32_t func, node;
-  uint8_t from_call;   /* opened by a call-site probe */
-  uint8_t merged;      /* call-site frame joined by the callee's entry probe */
+  uint8_t from_call;                    /* opened by a call-site probe */
+  uint8_t merged;                       /* call-site frame joined by the callee's entry probe */
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
 } ip_frame;
 
 /* Replay state of one thread while its file is read. */
 typedef struct ip_tstate {
-  uint32_t thread;             /* index into ip_session.threads */
-  int finished;                /* ThreadEnd seen (a reused tid starts a new thread) */
+  uint32_t thread; /* index into ip_session.threads */
+  int finished;    /* ThreadEnd seen (a reused tid starts a new thread) */
   ip_frame *stack;
   size_t depth, cap;
   int have_tick;               /* an event was seen: intervals can start */
@@ -42,10 +42,10 @@ typedef struct ip_tstate {
   uint64_t pending_gap;        /* gap ticks to remove from the next interval */
   uint64_t next_seq;
   int paused;
-  int call_open;               /* top frame came from CALL and awaits ENTER */
-  uint32_t expect_ret;         /* func whose RET is absorbed by the last EXIT, or UINT32_MAX */
-  uint64_t origin_ns;          /* thread's first event, relative to the session start */
-  ip_u64map child;             /* (parent node << 32 | func) -> node */
+  int call_open;       /* top frame came from CALL and awaits ENTER */
+  uint32_t expect_ret; /* func whose RET is absorbed by the last EXIT, or UINT32_MAX */
+  uint64_t origin_ns;  /* thread's first event, relative to the session start */
+  ip_u64map child;     /* (parent node << 32 | func) -> node */
 } ip_tstate;
 
 /* One trace file being read. */
@@ -55,17 +55,17 @@ typedef struct ip_file {
   const ip_load_opts *o;
   const ip_call_visitor *visitor; /* NULL when none */
   const char *path;
-  uint32_t proc;               /* index into ip_session.processes */
+  uint32_t proc; /* index into ip_session.processes */
   double ns_per_tick;
-  uint64_t ns_per_tick_fx;     /* ns per tick << 32 */
-  uint64_t cost_fx;            /* probe cost removed from every interval (0 when raw), IP_FX */
+  uint64_t ns_per_tick_fx; /* ns per tick << 32 */
+  uint64_t cost_fx;        /* probe cost removed from every interval (0 when raw), IP_FX */
   uint64_t start_tick;
-  uint64_t proc_origin_ns;     /* process start relative to the session start */
-  uint32_t *gid_func;          /* Function.gid -> session func, UINT32_MAX unknown */
+  uint64_t proc_origin_ns; /* process start relative to the session start */
+  uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */
   size_t n_gid;
-  uint32_t *mod_index;         /* Module.id -> session module */
+  uint32_t *mod_index; /* Module.id -> session module */
   size_t n_mod;
-  ip_u64map tid_state;         /* tid -> index into states */
+  ip_u64map tid_state; /* tid -> index into states */
   ip_tstate **states;
   size_t n_states, cap_states;
 } ip_file;
@@ -87,7 +87,7 @@ static inline uint32_t ip_file_func(ip_file *f, uint32_t gid) {
 }
 
 /* model/replay.c */
-ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid);  /* state for tid, created if new */
+ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid); /* state for tid, created if new */
 void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b);
 void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g);
 /* Closes the frames still open (counted as repairs) and frees the replay

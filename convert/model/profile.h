@@ -42,17 +42,17 @@ typedef struct ip_repairs {
 } ip_repairs;
 
 typedef struct ip_module {
-  char *path;                  /* executable or shared object */
+  char *path; /* executable or shared object */
 } ip_module;
 
 typedef struct ip_func {
-  char *name;                  /* assembler name */
-  char *pretty;                /* demangled name (== name when not mangled) */
-  char *file;                  /* source file, "" if unknown (library callee) */
+  char *name;   /* assembler name */
+  char *pretty; /* demangled name (== name when not mangled) */
+  char *file;   /* source file, "" if unknown (library callee) */
   uint32_t line;
-  uint32_t module;             /* index into ip_session.modules */
-  uint32_t flags;              /* INCLPROF_FN_* from inclprof_abi.h */
-  uint64_t id;                 /* stable identity */
+  uint32_t module; /* index into ip_session.modules */
+  uint32_t flags;  /* INCLPROF_FN_* from inclprof_abi.h */
+  uint64_t id;     /* stable identity */
 } ip_func;
 
 #define IP_NO_NODE UINT32_MAX
@@ -60,75 +60,79 @@ typedef struct ip_func {
 /* One call path of one thread.  Node 0 of every thread is the root (func =
  * UINT32_MAX, the thread itself); its children are the outermost frames. */
 typedef struct ip_node {
-  uint32_t func;               /* index into ip_session.funcs */
-  uint32_t parent;             /* IP_NO_NODE for the root */
+  uint32_t func;                      /* index into ip_session.funcs */
+  uint32_t parent;                    /* IP_NO_NODE for the root */
   uint32_t first_child, next_sibling; /* IP_NO_NODE terminated */
-  ip_values v;                 /* values of this exact path */
+  ip_values v;                        /* values of this exact path */
 } ip_node;
 
 typedef struct ip_thread {
-  uint32_t process;            /* index into ip_session.processes */
+  uint32_t process; /* index into ip_session.processes */
   uint32_t tid;
-  char *name;                  /* may be NULL */
-  uint64_t start_ns, end_ns;   /* relative to the session start */
-  ip_values total;             /* thread-level values */
-  ip_node *nodes;              /* call tree, nodes[0] is the root */
+  char *name;                /* may be NULL */
+  uint64_t start_ns, end_ns; /* relative to the session start */
+  ip_values total;           /* thread-level values */
+  ip_node *nodes;            /* call tree, nodes[0] is the root */
   size_t n_nodes;
-  ip_values *fn;               /* per-function values, indexed by func, n_fn long */
-  size_t n_fn;                 /* <= n_funcs: functions beyond it have no values here */
-  uint64_t repairs;            /* exits reconciled on this thread */
-  ip_values *mod;              /* per-module values, indexed by module, n_mod long */
-  size_t n_mod;                /* <= n_modules, likewise */
-  ip_repairs rep;              /* repairs by kind; repairs = their sum */
+  ip_values *fn;    /* per-function values, indexed by func, n_fn long */
+  size_t n_fn;      /* <= n_funcs: functions beyond it have no values here */
+  uint64_t repairs; /* exits reconciled on this thread */
+  ip_values *mod;   /* per-module values, indexed by module, n_mod long */
+  size_t n_mod;     /* <= n_modules, likewise */
+  ip_repairs rep;   /* repairs by kind; repairs = their sum */
   uint64_t events, batches, batches_lost, gaps;
-  uint64_t gap_ns;             /* runtime time removed (0 when raw) */
-  uint64_t samples_outside;    /* samples taken with an empty stack */
+  uint64_t gap_ns;          /* runtime time removed (0 when raw) */
+  uint64_t samples_outside; /* samples taken with an empty stack */
 } ip_thread;
 
 typedef struct ip_process {
   uint32_t pid, ppid;
   char *executable;
   char *cmdline;
-  char *trace_path;            /* file it was read from */
-  int transitions;             /* inclprof_TransitionMode */
+  char *trace_path; /* file it was read from */
+  int transitions;  /* inclprof_TransitionMode */
   char *transitions_note;
   double probe_cost_ns;
   uint32_t sample_hz;
   uint64_t start_unix_ns;
-  int clean;                   /* trailer says clean shutdown */
-  char *damage;                /* NULL, or what was wrong with the file */
+  int clean;    /* trailer says clean shutdown */
+  char *damage; /* NULL, or what was wrong with the file */
   ip_values total;
   uint32_t format_minor;
-  int clock;                   /* inclprof_ClockSource */
+  int clock; /* inclprof_ClockSource */
   double ticks_per_second;
   char *hostname, *runtime_version;
-  uint32_t forked_from;        /* 0 unless a fork child */
+  uint32_t forked_from;            /* 0 unless a fork child */
   uint64_t n_functions, n_modules; /* table entries in the file */
   uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
-  int has_trailer;             /* a trailer was read */
-  char *exit_reason;           /* trailer's, may be NULL */
+  int has_trailer;   /* a trailer was read */
+  char *exit_reason; /* trailer's, may be NULL */
   uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
   uint32_t threads_not_flushed; /* trailer: threads the final flush gave up on */
-  char *write_error;           /* trailer: why recording stopped early, or NULL */
-  uint64_t bytes_written;      /* trailer: bytes of the file before it */
+  char *write_error;            /* trailer: why recording stopped early, or NULL */
+  uint64_t bytes_written;       /* trailer: bytes of the file before it */
 } ip_process;
 
 typedef struct ip_session {
-  ip_module *modules;   size_t n_modules;
-  ip_func *funcs;       size_t n_funcs;
-  ip_process *processes; size_t n_processes;
-  ip_thread *threads;   size_t n_threads;
-  ip_values total;      /* session: Elapsed/Application Inclusive totals, samples */
-  uint64_t repairs;     /* all exits reconciled */
-  uint64_t events;      /* events replayed */
+  ip_module *modules;
+  size_t n_modules;
+  ip_func *funcs;
+  size_t n_funcs;
+  ip_process *processes;
+  size_t n_processes;
+  ip_thread *threads;
+  size_t n_threads;
+  ip_values total;             /* session: Elapsed/Application Inclusive totals, samples */
+  uint64_t repairs;            /* all exits reconciled */
+  uint64_t events;             /* events replayed */
   uint64_t samples_in_runtime; /* samples counted apart (landed in the runtime) */
-  int compensated;      /* probe cost and gaps removed */
+  int compensated;             /* probe cost and gaps removed */
   uint64_t start_unix_ns;      /* earliest process start: time 0 of start_ns/end_ns */
   uint64_t samples_outside;    /* samples with an empty stack: in total.smp_* only */
   uint64_t batches_lost, gaps;
   ip_repairs rep;
-  size_t n_files;              /* trace files read */
-  size_t n_damaged;            /* files read only up to damage */
+  size_t n_files;   /* trace files read */
+  size_t n_damaged; /* files read only up to damage */
 } ip_session;
 
 /* Called for each completed call while replaying (optional).  start_ns is
@@ -138,13 +142,13 @@ typedef struct ip_session {
  * Inclusive time.  Frames closed by a repair are reported too. */
 typedef struct ip_call_visitor {
   void *ctx;
-  void (*on_call)(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
-                  uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
+  void (*on_call)(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func, uint32_t depth,
+                  uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
 } ip_call_visitor;
 
 typedef struct ip_load_opts {
-  int raw;                     /* keep probe cost and gaps (no compensation) */
-  int quiet;                   /* no warnings on stderr */
+  int raw;                        /* keep probe cost and gaps (no compensation) */
+  int quiet;                      /* no warnings on stderr */
   const ip_call_visitor *visitor; /* may be NULL */
   /* When error is set, ip_session_load writes its one-line error
    * there (error_len bytes at most) instead of printing it. */

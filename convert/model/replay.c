@@ -140,7 +140,8 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
   ts->comp_fx += x;
   /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
   uint64_t now = (uint64_t)(((unsigned __int128)ts->comp_fx * f->ns_per_tick_fx +
-                             ((unsigned __int128)1 << (IP_FX + 31))) >> (IP_FX + 32));
+                             ((unsigned __int128)1 << (IP_FX + 31))) >>
+                            (IP_FX + 32));
   uint64_t el = now - ts->el_ns;
   ts->el_ns = now;
   if (!transitional)
@@ -249,8 +250,7 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     if (ts->paused || (skip && i == 0))
       ts->pending_gap = 0;
     else
-      interval(f, ts, th, raw, (int)(d & 1),
-               (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE);
+      interval(f, ts, th, raw, (int)(d & 1), (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE);
     event(f, ts, th, b->code[i]);
   }
   ts->hwm = hwm;

@@ -14,7 +14,7 @@
 typedef struct ip_selection {
   int has_tid, has_pid, has_range;
   uint32_t tid, pid;
-  uint64_t start_ns, end_ns;  /* calls overlapping [start_ns, end_ns) after the session start */
+  uint64_t start_ns, end_ns; /* calls overlapping [start_ns, end_ns) after the session start */
 } ip_selection;
 
 /* Whether thread t (of s) is selected; sel may be NULL (everything). */

@@ -13,7 +13,7 @@
 #include "read/trace_reader.h"
 #include "util/must_alloc.h"
 
-#define MAX_MODULE_ID (1u << 20)
+#define MAX_MODULE_ID  (1u << 20)
 #define UNKNOWN_MODULE "[unknown]"
 
 static void warn(const ip_load_opts *o, const char *msg) {

@@ -16,7 +16,9 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   return h;
 }
 
-static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s ? s : "", strlen(s ? s : "") + 1); }
+static uint64_t fnv_str(uint64_t h, const char *s) {
+  return fnv(h, s ? s : "", strlen(s ? s : "") + 1);
+}
 
 uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path) {
   uint64_t h = fnv_str(0xcbf29ce484222325ULL, path);
@@ -92,7 +94,8 @@ int ip_file_define_func(ip_file *f, uint32_t gid, uint32_t fn) {
   return 0;
 }
 
-uint32_t ip_file_func_slow(ip_file *f, uint32_t gid) {  char name[48];
+uint32_t ip_file_func_slow(ip_file *f, uint32_t gid) {
+  char name[48];
   if (gid < MAX_DENSE_GID)
     snprintf(name, sizeof name, "<unknown function gid %u>", gid);
   else

@@ -89,8 +89,8 @@ int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
   const uint8_t *end = p + len;
   uint64_t v, blen;
   /* Record: exactly one field, 6 (events), length-delimited, to the end. */
-  if (!get_varint(&p, end, &v) || v != KEY(IP_TAG_RECORD_EVENTS, IP_WIRE_LEN) || !get_varint(&p, end, &blen) ||
-      blen != (uint64_t)(end - p))
+  if (!get_varint(&p, end, &v) || v != KEY(IP_TAG_RECORD_EVENTS, IP_WIRE_LEN) ||
+      !get_varint(&p, end, &blen) || blen != (uint64_t)(end - p))
     return 0;
   Inclprof__EventBatch *e = &b->batch;
   int have = 0; /* bits: 1 tid, 2 seq, 4 base_tick */

@@ -13,9 +13,9 @@
 #include "inclprof.pb-c.h"
 
 typedef struct ip_batch_buf {
-  Inclprof__Record rec;      /* rec.events == &batch once decoded */
+  Inclprof__Record rec; /* rec.events == &batch once decoded */
   Inclprof__EventBatch batch;
-  size_t cap_dt, cap_code;   /* allocated lengths of batch.dt and batch.code */
+  size_t cap_dt, cap_code; /* allocated lengths of batch.dt and batch.code */
 } ip_batch_buf;
 
 void ip_batch_buf_init(ip_batch_buf *b);

@@ -21,14 +21,14 @@
 struct ip_reader {
   FILE *f;
   char *path;
-  uint64_t offset;   /* bytes consumed */
+  uint64_t offset; /* bytes consumed */
   unsigned minor;
   int damaged;
   char damage_msg[256]; /* repeated by every call after the damage */
   uint8_t *buf;
   size_t cap;
-  Inclprof__Record *rec;  /* the current record: protobuf-c's, or &batch.rec */
-  ip_batch_buf batch;     /* event batches, decoded in one pass into reused arrays */
+  Inclprof__Record *rec; /* the current record: protobuf-c's, or &batch.rec */
+  ip_batch_buf batch;    /* event batches, decoded in one pass into reused arrays */
 };
 
 static void say(char *err, size_t errlen, const char *fmt, ...) {
@@ -137,8 +137,8 @@ static int read_frame(ip_reader *r, char *err, size_t errlen) {
   }
   if (fread(r->buf, 1, need, r->f) != need)
     return damage(r, start, err, errlen, "truncated frame (file ends inside a record)");
-  uint32_t want = r->buf[len] | (uint32_t)r->buf[len + 1] << 8 |
-                  (uint32_t)r->buf[len + 2] << 16 | (uint32_t)r->buf[len + 3] << 24;
+  uint32_t want = r->buf[len] | (uint32_t)r->buf[len + 1] << 8 | (uint32_t)r->buf[len + 2] << 16 |
+                  (uint32_t)r->buf[len + 3] << 24;
   if ((uint32_t)crc32(0L, r->buf, (uInt)len) != want)
     return damage(r, start, err, errlen, "crc mismatch (corrupted record)");
   int fast = ip_batch_decode(&r->batch, r->buf, (size_t)len);

@@ -23,8 +23,8 @@ ip_reader *ip_reader_open(const char *path, char *err, size_t errlen);
  * ("FILE: offset N: what is wrong").  After -1 every call returns -1. */
 int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errlen);
 
-uint64_t ip_reader_offset(const ip_reader *r);   /* bytes consumed so far */
-unsigned ip_reader_minor(const ip_reader *r);    /* format minor version */
+uint64_t ip_reader_offset(const ip_reader *r); /* bytes consumed so far */
+unsigned ip_reader_minor(const ip_reader *r);  /* format minor version */
 const char *ip_reader_path(const ip_reader *r);
 void ip_reader_close(ip_reader *r);
 

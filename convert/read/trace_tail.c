@@ -25,7 +25,8 @@ static Inclprof__Record *frame_ending_at(const uint8_t *p, const uint8_t *end) {
         return NULL;
       uint32_t crc = (uint32_t)crc32(0L, p, (uInt)len);
       const uint8_t *c = p + len;
-      if (crc != ((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24))
+      if (crc !=
+          ((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24))
         return NULL;
       return inclprof__record__unpack(NULL, (size_t)len, p);
     }

@@ -7,7 +7,7 @@
 
 void *ip_must_realloc(void *p, size_t n, size_t size); /* n * size bytes, overflow-checked */
 void *ip_must_calloc(size_t n, size_t size);
-char *ip_must_strdup(const char *s);                    /* NULL stays NULL */
+char *ip_must_strdup(const char *s); /* NULL stays NULL */
 
 /* Grows *arr (elements of size) so that index need-1 fits; *cap doubles. */
 void ip_must_grow(void **arr, size_t *cap, size_t need, size_t size);

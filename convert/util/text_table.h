@@ -10,8 +10,8 @@
 
 typedef struct ip_ttable {
   size_t ncols;
-  char **cells;   /* row-major */
-  size_t n, cap;  /* cells used / allocated */
+  char **cells;  /* row-major */
+  size_t n, cap; /* cells used / allocated */
 } ip_ttable;
 
 void ip_tt_init(ip_ttable *t, size_t ncols);

@@ -9,8 +9,8 @@
 
 typedef struct ip_u64map {
   uint64_t *keys;
-  uint32_t *vals;   /* UINT32_MAX marks an empty slot */
-  size_t cap, len;  /* cap is a power of two */
+  uint32_t *vals;  /* UINT32_MAX marks an empty slot */
+  size_t cap, len; /* cap is a power of two */
 } ip_u64map;
 
 static inline size_t ip_u64map_slot(uint64_t key, size_t cap) {

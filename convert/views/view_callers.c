@@ -31,7 +31,8 @@ static void add(ip_values *to, const ip_node *nodes, uint32_t n) {
  * "used as written" marker ('*', from traces of older plugin builds) also
  * matches without it. */
 static int is_named(const ip_func *f, const char *fn) {
-  return !strcmp(f->pretty, fn) || !strcmp(f->name, fn) || (f->name[0] == '*' && !strcmp(f->name + 1, fn));
+  return !strcmp(f->pretty, fn) || !strcmp(f->name, fn) ||
+         (f->name[0] == '*' && !strcmp(f->name + 1, fn));
 }
 
 static void collect(const ip_session *s, const ip_view_opts *o, const char *fn, int callees,
@@ -88,7 +89,8 @@ int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const
   ip_tt_add(&t, callees ? "Callee" : "Caller");
   for (size_t i = 0; i < n; i++) {
     ip_view_value_cells(&t, s, &list[i].v, o->samples);
-    ip_tt_add(&t, "%s", list[i].key == s->n_funcs ? "<thread start>" : s->funcs[list[i].key].pretty);
+    ip_tt_add(&t, "%s",
+              list[i].key == s->n_funcs ? "<thread start>" : s->funcs[list[i].key].pretty);
   }
   ip_tt_print(&t, out, 2);
   ip_tt_free(&t);

@@ -6,12 +6,10 @@
 #include "util/text_table.h"
 #include "views/views.h"
 
-static const char *mode_name(int m) {
-  return m == 2 ? "pmu" : m == 1 ? "kevents" : "none";
-}
+static const char *mode_name(int m) { return m == 2 ? "pmu" : m == 1 ? "kevents" : "none"; }
 
 static const char *mode_meaning(int m) {
-  return m == 2 ? "kernel-mode instructions retired: exact"
+  return m == 2   ? "kernel-mode instructions retired: exact"
          : m == 1 ? "system calls, context switches and page faults of the thread"
                   : "no detection: Application values equal Elapsed values";
 }
@@ -47,10 +45,13 @@ static void compensation(FILE *out, const ip_session *s) {
   snprintf(cost, sizeof cost, "%.1f ns", max_cost);
   ip_fmt_ns(gap, sizeof gap, gap_ns);
   if (s->compensated)
-    fprintf(out, "compensation: on (probe cost %s removed from every interval; %llu runtime gaps, %s removed)\n",
+    fprintf(out,
+            "compensation: on (probe cost %s removed from every interval; %llu runtime gaps, %s "
+            "removed)\n",
             cost, (unsigned long long)s->gaps, gap);
   else
-    fprintf(out, "compensation: off (--raw: probe cost %s per event and %llu runtime gaps included)\n",
+    fprintf(out,
+            "compensation: off (--raw: probe cost %s per event and %llu runtime gaps included)\n",
             cost, (unsigned long long)s->gaps);
 }
 
@@ -82,9 +83,11 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   fprintf(out, "session:      Elapsed Inclusive %s, Application Inclusive %s (100%% of each)\n", el,
           app);
   if (o->sel.has_pid)
-    fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n", o->sel.pid);
+    fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n",
+            o->sel.pid);
   if (o->sel.has_tid)
-    fprintf(out, "filter:       only tid %u (percentages stay over the whole session)\n", o->sel.tid);
+    fprintf(out, "filter:       only tid %u (percentages stay over the whole session)\n",
+            o->sel.tid);
   for (size_t i = 0; i < s->n_processes; i++) {
     const ip_process *p = &s->processes[i];
     if (p->damage)

@@ -27,7 +27,8 @@ static void emit(tree_ctx *c, uint32_t node, int depth) {
   if (depth > MAX_SHOWN_DEPTH) {
     for (int i = 0; i < (c->o->samples ? 13 : 9); i++)
       ip_tt_add(c->t, "%s", "");
-    ip_tt_add(c->t, "%*s... (paths deeper than %d not shown)", 2 * (depth - 1), "", MAX_SHOWN_DEPTH);
+    ip_tt_add(c->t, "%*s... (paths deeper than %d not shown)", 2 * (depth - 1), "",
+              MAX_SHOWN_DEPTH);
     return;
   }
   if (node != 0) {

@@ -13,8 +13,8 @@
 typedef struct ip_view_opts {
   ip_level by;
   ip_sort sort;
-  size_t top;        /* 0 = all rows (tree: children per node) */
-  int samples;       /* show the sample columns */
+  size_t top;  /* 0 = all rows (tree: children per node) */
+  int samples; /* show the sample columns */
   ip_selection sel;
 } ip_view_opts;
 

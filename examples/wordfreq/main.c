@@ -27,7 +27,7 @@
 #include "work_queue.h"
 
 #define MAX_THREADS 64
-#define CHUNK_SIZE (128 * 1024)
+#define CHUNK_SIZE  (128 * 1024)
 
 struct reader_args {
   const char *path;
@@ -174,8 +174,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "wordfreq: %s: %s\n", output, strerror(errno));
     return 1;
   }
-  printf("wordfreq: %lu words, %zu distinct, %d workers; most frequent: \"%s\" x %lu; result in %s\n",
-         res.total_words, res.n, threads, res.entries[0].word, res.entries[0].count, output);
+  printf(
+      "wordfreq: %lu words, %zu distinct, %d workers; most frequent: \"%s\" x %lu; result in %s\n",
+      res.total_words, res.n, threads, res.entries[0].word, res.entries[0].count, output);
   free(res.entries);
   word_table_free(&total);
   return 0;

@@ -15,9 +15,9 @@ static const struct {
   char text[4];
   unsigned char len;
 } syllables[] = {
-    {"ka", 2},   {"lo", 2},  {"mi", 2},  {"nu", 2},  {"re", 2},  {"sa", 2},  {"ti", 2},
-    {"vo", 2},   {"wen", 3}, {"dra", 3}, {"el", 2},  {"or", 2},  {"quin", 4}, {"zu", 2},
-    {"bar", 3},  {"fe", 2},  {"gor", 3}, {"hal", 3}, {"ix", 2},  {"jo", 2},
+    {"ka", 2},  {"lo", 2},  {"mi", 2},  {"nu", 2},  {"re", 2}, {"sa", 2},   {"ti", 2},
+    {"vo", 2},  {"wen", 3}, {"dra", 3}, {"el", 2},  {"or", 2}, {"quin", 4}, {"zu", 2},
+    {"bar", 3}, {"fe", 2},  {"gor", 3}, {"hal", 3}, {"ix", 2}, {"jo", 2},
 };
 #define N_SYLLABLES (sizeof syllables / sizeof syllables[0])
 

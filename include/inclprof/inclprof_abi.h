@@ -46,22 +46,23 @@ extern "C" {
 
 /* inclprof_fn.runtime_flags, written by the runtime (callee descriptors only,
  * which the plugin therefore keeps in writable memory) */
-#define INCLPROF_RT_CALLEE_INSTRUMENTED 0x1u /* the callee has entry/exit probes of its
+#define INCLPROF_RT_CALLEE_INSTRUMENTED                                                            \
+  0x1u /* the callee has entry/exit probes of its
                                                own: its call-site probes record nothing */
 
 /* One per instrumented function or per call-site callee.  8-byte aligned
  * (the runtime uses the three low bits of its address as tags). */
 struct inclprof_fn {
-  uint64_t id;          /* stable: FNV-1a 64 of normalised assembler name, '\0',
+  uint64_t id;            /* stable: FNV-1a 64 of normalised assembler name, '\0',
                            DECL_SOURCE_FILE (callees: of the name alone) */
-  const char *name;     /* assembler (mangled) name */
-  const char *pretty;   /* demangled / printable name */
-  const char *file;     /* DECL_SOURCE_FILE, "" for callees */
-  uint32_t line;        /* DECL_SOURCE_LINE, 0 for callees */
-  uint32_t size;        /* estimated GIMPLE instructions, 0 for callees */
-  uint32_t flags;       /* INCLPROF_FN_* */
+  const char *name;       /* assembler (mangled) name */
+  const char *pretty;     /* demangled / printable name */
+  const char *file;       /* DECL_SOURCE_FILE, "" for callees */
+  uint32_t line;          /* DECL_SOURCE_LINE, 0 for callees */
+  uint32_t size;          /* estimated GIMPLE instructions, 0 for callees */
+  uint32_t flags;         /* INCLPROF_FN_* */
   uint32_t runtime_flags; /* 0; INCLPROF_RT_* set by the runtime */
-  const void *addr;     /* address of the function (callees: NULL) */
+  const void *addr;       /* address of the function (callees: NULL) */
 };
 
 struct inclprof_hooks {
@@ -74,11 +75,11 @@ struct inclprof_hooks {
 };
 
 struct inclprof_tu {
-  uint32_t abi_version;               /* INCLPROF_ABI_VERSION */
-  uint32_t n_fns;                     /* entries in fns */
+  uint32_t abi_version;                 /* INCLPROF_ABI_VERSION */
+  uint32_t n_fns;                       /* entries in fns */
   const struct inclprof_fn *const *fns; /* instrumented functions and callees */
-  const char *path;                   /* main input file of the TU */
-  struct inclprof_hooks hooks;        /* written by the runtime */
+  const char *path;                     /* main input file of the TU */
+  struct inclprof_hooks hooks;          /* written by the runtime */
 };
 
 /* Provided by the runtime (libinclprof); referenced weakly by the plugin. */

@@ -91,7 +91,7 @@ START_TEST(leaves_the_rest_to_protobuf_c) {
   uint8_t *more = malloc(len + 2);
   memcpy(more, buf, len);
   more[1] = (uint8_t)(buf[1] + 2); /* the batch's length (one byte here) */
-  more[len] = 15u << 3; /* field 15, varint */
+  more[len] = 15u << 3;            /* field 15, varint */
   more[len + 1] = 42;
   ck_assert_int_eq(ip_batch_decode(&b, more, len + 2), 0);
   Inclprof__Record *r = inclprof__record__unpack(NULL, len + 2, more);

@@ -58,7 +58,7 @@ static void mutate(uint8_t *buf, size_t *len, size_t cap) {
     break;
   case 1: /* overwrite bytes past the preamble, checksums repaired */
   case 2:
-    for (uint32_t i = 0, n = 1 + rnd() % 4; i < n && *len > IP_TRACE_PREAMBLE_LEN; i++)
+    for (uint32_t i = 0, n = 1 + rnd() % 4; i<n && * len> IP_TRACE_PREAMBLE_LEN; i++)
       buf[IP_TRACE_PREAMBLE_LEN + rnd() % (*len - IP_TRACE_PREAMBLE_LEN)] = (uint8_t)rnd();
     tg_fix_crcs(buf, *len);
     break;

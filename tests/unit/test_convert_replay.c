@@ -33,11 +33,11 @@ START_TEST(example1_inclusive_exclusive) {
   begin(&t, 1, 1e9, 0);
   tg_batch_init(&b, 100);
   tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
-  tg_ev(&b, 30, 0, TG_ENTER, F_FOO);    /* main's own 30 */
-  tg_ev(&b, 130, 0, TG_ENTER, F_BAR);   /* foo's own 100 */
-  tg_ev(&b, 380, 0, TG_EXIT, F_BAR);    /* bar 250 */
-  tg_ev(&b, 480, 0, TG_EXIT, F_FOO);    /* foo's own 100 more */
-  tg_ev(&b, 500, 0, TG_EXIT, F_MAIN);   /* main's own 20 more */
+  tg_ev(&b, 30, 0, TG_ENTER, F_FOO);  /* main's own 30 */
+  tg_ev(&b, 130, 0, TG_ENTER, F_BAR); /* foo's own 100 */
+  tg_ev(&b, 380, 0, TG_EXIT, F_BAR);  /* bar 250 */
+  tg_ev(&b, 480, 0, TG_EXIT, F_FOO);  /* foo's own 100 more */
+  tg_ev(&b, 500, 0, TG_EXIT, F_MAIN); /* main's own 20 more */
   tg_flush(&t, &b);
   tg_trailer(&t, 1, "exit");
   ip_session s;
@@ -216,7 +216,7 @@ START_TEST(compensation_arithmetic) {
   tg_ev(&b, 10, 0, TG_ENTER, F_FOO); /* 10 - 25 -> 0 */
   tg_ev(&b, 110, 0, TG_EXIT, F_FOO); /* 100 - 25 = 75 */
   tg_flush(&t, &b);
-  tg_gap(&t, 100, 130, 1130); /* a 1000-tick flush inside the next interval */
+  tg_gap(&t, 100, 130, 1130);          /* a 1000-tick flush inside the next interval */
   tg_ev(&b, 1210, 0, TG_ENTER, F_BAR); /* 1100 - 1000 - 25 = 75 */
   tg_ev(&b, 1245, 1, TG_EXIT, F_BAR);  /* 35 - 25 = 10, transitional */
   tg_ev(&b, 1345, 0, TG_EXIT, F_MAIN); /* 75 */
@@ -245,15 +245,15 @@ START_TEST(samples_values) {
   tg_batch b;
   begin(&t, 1, 1e9, 0);
   tg_batch_init(&b, 100);
-  tg_ev(&b, 0, 0, TG_SAMPLE, 0);      /* empty stack: outside */
+  tg_ev(&b, 0, 0, TG_SAMPLE, 0); /* empty stack: outside */
   tg_ev(&b, 5, 0, TG_ENTER, F_MAIN);
-  tg_ev(&b, 10, 0, TG_SAMPLE, 0);     /* main */
+  tg_ev(&b, 10, 0, TG_SAMPLE, 0); /* main */
   tg_ev(&b, 20, 0, TG_ENTER, F_REC);
   tg_ev(&b, 30, 0, TG_ENTER, F_REC);
-  tg_ev(&b, 40, 0, TG_SAMPLE, 0);     /* main > rec > rec */
-  tg_ev(&b, 45, 0, TG_SAMPLE, 1);     /* in the runtime: apart */
+  tg_ev(&b, 40, 0, TG_SAMPLE, 0); /* main > rec > rec */
+  tg_ev(&b, 45, 0, TG_SAMPLE, 1); /* in the runtime: apart */
   tg_ev(&b, 50, 0, TG_EXIT, F_REC);
-  tg_ev(&b, 60, 0, TG_SAMPLE, 0);     /* main > rec */
+  tg_ev(&b, 60, 0, TG_SAMPLE, 0); /* main > rec */
   tg_ev(&b, 70, 0, TG_EXIT, F_REC);
   tg_ev(&b, 80, 0, TG_EXIT, F_MAIN);
   tg_flush(&t, &b);
@@ -281,7 +281,7 @@ START_TEST(sample_intervals_keep_probe_cost) {
   begin(&t, 1, 1e9, 10);
   tg_batch_init(&b, 100);
   tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
-  tg_ev(&b, 100, 0, TG_SAMPLE, 0); /* 100: no probe cost in it */
+  tg_ev(&b, 100, 0, TG_SAMPLE, 0);    /* 100: no probe cost in it */
   tg_ev(&b, 200, 0, TG_EXIT, F_MAIN); /* 100 - 10 = 90 */
   tg_flush(&t, &b);
   ip_session s;
@@ -304,7 +304,7 @@ START_TEST(unwound_call_sites_are_not_repairs) {
   tg_ev(&b, 20, 0, TG_CALL, F_WRITEFILE); /* throws: no RET */
   tg_ev(&b, 50, 0, TG_EXIT, F_FOO);       /* foo's landing pad */
   tg_ev(&b, 60, 0, TG_ENTER, F_BAR);
-  tg_ev(&b, 70, 0, TG_ENTER, F_REC);      /* rec longjmps out: no EXIT */
+  tg_ev(&b, 70, 0, TG_ENTER, F_REC); /* rec longjmps out: no EXIT */
   tg_ev(&b, 90, 0, TG_EXIT, F_BAR);
   tg_ev(&b, 100, 0, TG_EXIT, F_MAIN);
   tg_flush(&t, &b);
@@ -345,8 +345,7 @@ START_TEST(clock_back_pause_and_lost_batch) {
   ck_assert_uint_eq(s.rep.clock_back, 1);
   ck_assert_uint_eq(s.batches_lost, 1);
   fx_assert_values(fx_func(&s, "bar"), 40, 40, 40, 40);
-  fx_assert_values(fx_func(&s, "main"), 100 + 10 + 40 + 10 + 10 + 30,
-                   100 + 10 + 10 + 30, 200, 150);
+  fx_assert_values(fx_func(&s, "main"), 100 + 10 + 40 + 10 + 10 + 30, 100 + 10 + 10 + 30, 200, 150);
   ip_session_free(&s);
 }
 END_TEST
@@ -472,8 +471,8 @@ START_TEST(call_visitor_sees_nested_calls) {
   char *path = (char *)fx_write(dir, "1.ipb", &t);
   ip_session s;
   ck_assert_int_eq(ip_session_load(&s, &path, 1, &o), 0);
-  const seen_call want[3] = {{"bar", 2, 130, 250, 0}, {"foo", 1, 30, 450, 200},
-                             {"main", 0, 0, 500, 250}};
+  const seen_call want[3] = {
+      {"bar", 2, 130, 250, 0}, {"foo", 1, 30, 450, 200}, {"main", 0, 0, 500, 250}};
   for (int i = 0; i < 3; i++) {
     ck_assert_str_eq(calls[i].name, want[i].name);
     ck_assert_uint_eq(calls[i].depth, want[i].depth);

@@ -9,7 +9,8 @@
 #include "event_batch_wire.h"
 #include "inclprof.pb-c.h"
 
-static const ProtobufCFieldDescriptor *field(const ProtobufCMessageDescriptor *m, const char *name) {
+static const ProtobufCFieldDescriptor *field(const ProtobufCMessageDescriptor *m,
+                                             const char *name) {
   const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field_by_name(m, name);
   ck_assert_msg(f != NULL, "%s has no field %s", m->name, name);
   return f;

@@ -35,14 +35,15 @@ static char *fx_dup(const char *s) {
   return strcpy(d, s);
 }
 
-static void fx_func(ip_session *s, int i, const char *name, const char *pretty, const char *file, uint32_t line,
-                    uint32_t module) {
-  s->funcs[i] = (ip_func){fx_dup(name), fx_dup(pretty), fx_dup(file), line, module, 1, (uint64_t)i + 1000};
+static void fx_func(ip_session *s, int i, const char *name, const char *pretty, const char *file,
+                    uint32_t line, uint32_t module) {
+  s->funcs[i] =
+      (ip_func){fx_dup(name), fx_dup(pretty), fx_dup(file), line, module, 1, (uint64_t)i + 1000};
 }
 
 /* Adds a node under parent with the given exclusive values. */
-static uint32_t fx_node(ip_thread *t, uint32_t parent, uint32_t func, uint64_t calls, uint64_t el, uint64_t app,
-                        uint64_t smp) {
+static uint32_t fx_node(ip_thread *t, uint32_t parent, uint32_t func, uint64_t calls, uint64_t el,
+                        uint64_t app, uint64_t smp) {
   uint32_t k = (uint32_t)t->n_nodes++;
   t->nodes = realloc(t->nodes, t->n_nodes * sizeof *t->nodes);
   if (!t->nodes)

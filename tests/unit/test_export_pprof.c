@@ -19,7 +19,6 @@ static ip_export_opts opts;
 static void setup(void) {
   fx_session(&sess);
   memset(&opts, 0, sizeof opts);
-  opts.format = IP_FMT_PPROF;
 }
 static void teardown(void) { ip_session_free(&sess); }
 
@@ -78,7 +77,8 @@ static const char *location_name(const InclprofPprof__Profile *p, uint64_t loc_i
 }
 
 /* pprof's flat (leaf) and cum (anywhere on the stack, once per sample). */
-static void flat_cum(const InclprofPprof__Profile *p, const char *type, const char *fn, int64_t *flat, int64_t *cum) {
+static void flat_cum(const InclprofPprof__Profile *p, const char *type, const char *fn,
+                     int64_t *flat, int64_t *cum) {
   int t = type_index(p, type);
   ck_assert_int_ge(t, 0);
   *flat = *cum = 0;
@@ -95,11 +95,12 @@ static void flat_cum(const InclprofPprof__Profile *p, const char *type, const ch
   }
 }
 
-static void expect(const InclprofPprof__Profile *p, const char *type, const char *fn, int64_t flat, int64_t cum) {
+static void expect(const InclprofPprof__Profile *p, const char *type, const char *fn, int64_t flat,
+                   int64_t cum) {
   int64_t f, c;
   flat_cum(p, type, fn, &f, &c);
-  ck_assert_msg(f == flat && c == cum, "%s %s: flat %lld cum %lld, expected %lld %lld", type, fn, (long long)f,
-                (long long)c, (long long)flat, (long long)cum);
+  ck_assert_msg(f == flat && c == cum, "%s %s: flat %lld cum %lld, expected %lld %lld", type, fn,
+                (long long)f, (long long)c, (long long)flat, (long long)cum);
 }
 
 static int64_t total(const InclprofPprof__Profile *p, const char *type) {
@@ -195,8 +196,8 @@ START_TEST(functions_locations_mappings) {
 }
 END_TEST
 
-static const InclprofPprof__Label *label(const InclprofPprof__Profile *p, const InclprofPprof__Sample *s,
-                                         const char *key) {
+static const InclprofPprof__Label *label(const InclprofPprof__Profile *p,
+                                         const InclprofPprof__Sample *s, const char *key) {
   for (size_t i = 0; i < s->n_label; i++)
     if (!strcmp(str(p, s->label[i]->key), key))
       return s->label[i];

@@ -138,7 +138,8 @@ static int cg_read(const char *t, cg_fn *fns) {
     l = nl + 1;
     int id;
     char rest[256] = "";
-    if (sscanf(line, "fn=(%d) %255[^\n]", &id, rest) >= 1 || sscanf(line, "cfn=(%d) %255[^\n]", &id, rest) >= 1) {
+    if (sscanf(line, "fn=(%d) %255[^\n]", &id, rest) >= 1 ||
+        sscanf(line, "cfn=(%d) %255[^\n]", &id, rest) >= 1) {
       if (*rest)
         snprintf(names[id], sizeof names[id], "%s", rest);
       ck_assert_msg(names[id][0], "compressed name %d used before it was defined", id);
@@ -169,8 +170,9 @@ static void cg_expect(cg_fn *fns, int n, const char *name, long long self, long 
   for (int i = 0; i < n; i++)
     if (!strcmp(fns[i].name, name)) {
       long long got = fns[i].called ? fns[i].in : fns[i].self + fns[i].out;
-      ck_assert_msg(fns[i].self == self && got == incl, "%s: self %lld incl %lld, expected %lld %lld", name,
-                    fns[i].self, got, self, incl);
+      ck_assert_msg(fns[i].self == self && got == incl,
+                    "%s: self %lld incl %lld, expected %lld %lld", name, fns[i].self, got, self,
+                    incl);
       return;
     }
   ck_abort_msg("%s not in the callgrind file", name);
@@ -228,12 +230,15 @@ static const char *chrome_calls(void) {
 START_TEST(chrome_events) {
   const char *t = chrome_calls();
   ck_assert_ptr_nonnull(strstr(t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"));
-  ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"foo\",\"cat\":\"function\",\"ph\":\"X\",\"ts\":1.100,\"dur\":0.450,"
-                                  "\"pid\":100,\"tid\":100,\"args\":{\"application_us\":0.400,\"transitional_pct\":11.1}}"));
+  ck_assert_ptr_nonnull(strstr(
+      t, "{\"name\":\"foo\",\"cat\":\"function\",\"ph\":\"X\",\"ts\":1.100,\"dur\":0.450,"
+         "\"pid\":100,\"tid\":100,\"args\":{\"application_us\":0.400,\"transitional_pct\":11.1}}"));
   ck_assert_ptr_nonnull(strstr(t, "\"name\":\"ns::Box<int, \\\"q\\\\\\\\\\\">::get() const\""));
   ck_assert_ptr_nonnull(strstr(t, "\"ts\":2000123.456,\"dur\":0.005"));
-  ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,\"args\":{\"name\":\"demo\"}}"));
-  ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":101,\"args\":{\"name\":\"worker\"}}"));
+  ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,"
+                                  "\"args\":{\"name\":\"demo\"}}"));
+  ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":101,"
+                                  "\"args\":{\"name\":\"worker\"}}"));
   ck_assert_ptr_nonnull(strstr(t, "\n]}\n"));
 }
 END_TEST
@@ -280,11 +285,14 @@ START_TEST(json_strings) {
   FILE *f = start();
   ip_json_string(f, "a\"b\\c\n\t\x01<>,");
   putc(' ', f);
-  ip_json_string(f, "caf\xc3\xa9 \xff bad \xe2\x82 end \xed\xa0\x80"); /* é ok; stray, truncated, surrogate bytes */
+  ip_json_string(
+      f,
+      "caf\xc3\xa9 \xff bad \xe2\x82 end \xed\xa0\x80"); /* é ok; stray, truncated, surrogate bytes */
   putc(' ', f);
   ip_json_string(f, NULL);
-  ck_assert_str_eq(finish(f), "\"a\\\"b\\\\c\\n\\t\\u0001<>,\" "
-                              "\"caf\xc3\xa9 \\ufffd bad \\ufffd\\ufffd end \\ufffd\\ufffd\\ufffd\" \"\"");
+  ck_assert_str_eq(finish(f),
+                   "\"a\\\"b\\\\c\\n\\t\\u0001<>,\" "
+                   "\"caf\xc3\xa9 \\ufffd bad \\ufffd\\ufffd end \\ufffd\\ufffd\\ufffd\" \"\"");
 }
 END_TEST
 

@@ -7,8 +7,7 @@
 #include <string.h>
 #include "check_main.h"
 
-START_TEST(fnv1a_matches_reference_values)
-{
+START_TEST(fnv1a_matches_reference_values) {
   /* Published FNV-1a 64 test vectors. */
   ck_assert_uint_eq(ip_fnv1a64(IP_FNV_OFFSET, "", 0), 0xcbf29ce484222325ull);
   ck_assert_uint_eq(ip_fnv1a64(IP_FNV_OFFSET, "a", 1), 0xaf63dc4c8601ec8cull);
@@ -16,8 +15,7 @@ START_TEST(fnv1a_matches_reference_values)
 }
 END_TEST
 
-START_TEST(clone_suffixes_are_stripped)
-{
+START_TEST(clone_suffixes_are_stripped) {
   ck_assert_uint_eq(ip_normalized_len("foo"), 3);
   ck_assert_uint_eq(ip_normalized_len("foo.constprop.0"), 3);
   ck_assert_uint_eq(ip_normalized_len("foo.isra.12"), 3);
@@ -28,19 +26,17 @@ START_TEST(clone_suffixes_are_stripped)
 }
 END_TEST
 
-START_TEST(other_dots_are_kept)
-{
+START_TEST(other_dots_are_kept) {
   ck_assert_uint_eq(ip_normalized_len("foo.cold"), 8);
-  ck_assert_uint_eq(ip_normalized_len("foo.constprop"), 13);   /* no number */
+  ck_assert_uint_eq(ip_normalized_len("foo.constprop"), 13); /* no number */
   ck_assert_uint_eq(ip_normalized_len("foo.0"), 5);
-  ck_assert_uint_eq(ip_normalized_len(".isra.0"), 7);          /* nothing before it */
+  ck_assert_uint_eq(ip_normalized_len(".isra.0"), 7); /* nothing before it */
   ck_assert_uint_eq(ip_normalized_len("x.constpropx.0"), 14);
   ck_assert_uint_eq(ip_normalized_len(""), 0);
 }
 END_TEST
 
-START_TEST(function_id_hashes_name_nul_file)
-{
+START_TEST(function_id_hashes_name_nul_file) {
   uint64_t expect = ip_fnv1a64(IP_FNV_OFFSET, "helper\0a.c", 10);
   ck_assert_uint_eq(ip_function_id("helper", "a.c"), expect);
   ck_assert_uint_eq(ip_function_id("helper.constprop.0", "a.c"), expect);
@@ -50,15 +46,13 @@ START_TEST(function_id_hashes_name_nul_file)
 }
 END_TEST
 
-START_TEST(callee_id_hashes_the_name_alone)
-{
+START_TEST(callee_id_hashes_the_name_alone) {
   ck_assert_uint_eq(ip_callee_id("write"), ip_fnv1a64(IP_FNV_OFFSET, "write", 5));
   ck_assert_uint_eq(ip_callee_id("g.isra.0"), ip_callee_id("g"));
 }
 END_TEST
 
-int main(void)
-{
+int main(void) {
   Suite *s = suite_create("plugin_names");
   TCase *tc = tcase_create("names");
   tcase_add_test(tc, fnv1a_matches_reference_values);

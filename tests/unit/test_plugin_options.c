@@ -12,32 +12,25 @@
 static struct ip_config cfg;
 static char err[1024];
 
-static void setup(void)
-{
+static void setup(void) {
   ip_config_init(&cfg);
   err[0] = '\0';
 }
 
-static void teardown(void)
-{
-  ip_config_free(&cfg);
-}
+static void teardown(void) { ip_config_free(&cfg); }
 
-static int set(const char *key, const char *value)
-{
+static int set(const char *key, const char *value) {
   return ip_config_set(&cfg, key, value, "argument", err, sizeof err);
 }
 
-static enum ip_selection select_fn(const char *name, const char *file)
-{
-  const char *names[] = { name };
+static enum ip_selection select_fn(const char *name, const char *file) {
+  const char *names[] = {name};
   const struct ip_rule *why;
   return ip_config_select(&cfg, names, 1, file, &why);
 }
 
 /* Write TEXT to a new temporary file; returns its path (static buffer). */
-static const char *temp_file(const char *text)
-{
+static const char *temp_file(const char *text) {
   static char path[64];
   strcpy(path, "/tmp/test_plugin_options.XXXXXX");
   int fd = mkstemp(path);
@@ -47,8 +40,7 @@ static const char *temp_file(const char *text)
   return path;
 }
 
-START_TEST(defaults)
-{
+START_TEST(defaults) {
   ck_assert_int_eq(cfg.callsites, IP_CALLSITES_EXTERNAL);
   ck_assert_uint_eq(cfg.min_size, 0);
   ck_assert_int_eq(cfg.system_headers, 0);
@@ -59,17 +51,16 @@ START_TEST(defaults)
 }
 END_TEST
 
-START_TEST(unknown_key_lists_valid_keys)
-{
+START_TEST(unknown_key_lists_valid_keys) {
   ck_assert_int_eq(set("inlcude", "foo"), -1);
-  ck_assert_str_eq(err, "argument: unknown key 'inlcude'; valid keys: include, exclude, include-file, "
-                        "exclude-file, min-size, filter, callsites, report, system-headers, verbose, "
-                        "tail-recursion, partial-inlining");
+  ck_assert_str_eq(err,
+                   "argument: unknown key 'inlcude'; valid keys: include, exclude, include-file, "
+                   "exclude-file, min-size, filter, callsites, report, system-headers, verbose, "
+                   "tail-recursion, partial-inlining");
 }
 END_TEST
 
-START_TEST(bad_values_are_rejected)
-{
+START_TEST(bad_values_are_rejected) {
   ck_assert_int_eq(set("min-size", "12x"), -1);
   ck_assert_ptr_nonnull(strstr(err, "bad value '12x' for min-size"));
   ck_assert_int_eq(set("min-size", "-1"), -1);
@@ -91,8 +82,7 @@ START_TEST(bad_values_are_rejected)
 }
 END_TEST
 
-START_TEST(good_values_are_stored)
-{
+START_TEST(good_values_are_stored) {
   ck_assert_int_eq(set("min-size", "40"), 0);
   ck_assert_uint_eq(cfg.min_size, 40);
   ck_assert_int_eq(set("callsites", "all"), 0);
@@ -114,8 +104,7 @@ START_TEST(good_values_are_stored)
 }
 END_TEST
 
-START_TEST(globs_split_on_commas_regexes_do_not)
-{
+START_TEST(globs_split_on_commas_regexes_do_not) {
   ck_assert_int_eq(set("include", "hot_*,main"), 0);
   ck_assert_uint_eq(cfg.n_rules, 2);
   ck_assert_int_eq(set("exclude", "re:^x{1,2}$"), 0);
@@ -127,8 +116,7 @@ START_TEST(globs_split_on_commas_regexes_do_not)
 }
 END_TEST
 
-START_TEST(last_matching_rule_wins)
-{
+START_TEST(last_matching_rule_wins) {
   ck_assert_int_eq(set("exclude", "std::*"), 0);
   ck_assert_int_eq(set("include", "std::sort*"), 0);
   ck_assert_int_eq(select_fn("std::sort<int*>", "a.cc"), IP_SEL_INCLUDED);
@@ -140,8 +128,7 @@ START_TEST(last_matching_rule_wins)
 }
 END_TEST
 
-START_TEST(regex_is_unanchored_glob_is_anchored)
-{
+START_TEST(regex_is_unanchored_glob_is_anchored) {
   ck_assert_int_eq(set("exclude", "re:debug"), 0);
   ck_assert_int_eq(set("exclude", "log"), 0);
   ck_assert_int_eq(select_fn("my_debug_dump", "a.c"), IP_SEL_EXCLUDED);
@@ -150,8 +137,7 @@ START_TEST(regex_is_unanchored_glob_is_anchored)
 }
 END_TEST
 
-START_TEST(file_rules_come_first)
-{
+START_TEST(file_rules_come_first) {
   ck_assert_int_eq(set("exclude-file", "*/third_party/*"), 0);
   ck_assert_int_eq(set("include", "hot"), 0);
   ck_assert_int_eq(select_fn("hot", "src/third_party/z.c"), IP_SEL_EXCLUDED);
@@ -159,8 +145,7 @@ START_TEST(file_rules_come_first)
 }
 END_TEST
 
-START_TEST(file_rule_without_slash_matches_base_name)
-{
+START_TEST(file_rule_without_slash_matches_base_name) {
   ck_assert_int_eq(set("include-file", "main.c"), 0);
   ck_assert_int_eq(select_fn("f", "/home/u/src/main.c"), IP_SEL_DEFAULT);
   ck_assert_int_eq(select_fn("f", "/home/u/src/util.c"), IP_SEL_NOT_INCLUDED);
@@ -170,10 +155,9 @@ START_TEST(file_rule_without_slash_matches_base_name)
 }
 END_TEST
 
-START_TEST(any_spelling_of_the_name_matches)
-{
+START_TEST(any_spelling_of_the_name_matches) {
   ck_assert_int_eq(set("exclude", "ns::*"), 0);
-  const char *names[] = { "_ZN2ns3fooEi", "ns::foo(int)", "ns::foo" };
+  const char *names[] = {"_ZN2ns3fooEi", "ns::foo(int)", "ns::foo"};
   const struct ip_rule *why = NULL;
   ck_assert_int_eq(ip_config_select(&cfg, names, 3, "a.cc", &why), IP_SEL_EXCLUDED);
   ck_assert_ptr_nonnull(why);
@@ -181,8 +165,7 @@ START_TEST(any_spelling_of_the_name_matches)
 }
 END_TEST
 
-START_TEST(filter_file_rules_and_comments)
-{
+START_TEST(filter_file_rules_and_comments) {
   const char *path = temp_file("# hot paths only\n"
                                "\n"
                                "  include = hot_*   \n"
@@ -204,8 +187,7 @@ START_TEST(filter_file_rules_and_comments)
 }
 END_TEST
 
-START_TEST(filter_file_errors_name_file_and_line)
-{
+START_TEST(filter_file_errors_name_file_and_line) {
   char expect[256];
   const char *path = temp_file("include=a\nbogus line\n");
   ck_assert_int_eq(set("filter", path), -1);
@@ -232,12 +214,12 @@ START_TEST(filter_file_errors_name_file_and_line)
   unlink(path);
 
   ck_assert_int_eq(set("filter", "/nonexistent/filter.txt"), -1);
-  ck_assert_str_eq(err, "/nonexistent/filter.txt: cannot open filter file: No such file or directory");
+  ck_assert_str_eq(err,
+                   "/nonexistent/filter.txt: cannot open filter file: No such file or directory");
 }
 END_TEST
 
-int main(void)
-{
+int main(void) {
   Suite *s = suite_create("plugin_options");
   TCase *tc = tcase_create("options");
   tcase_add_checked_fixture(tc, setup, teardown);

@@ -13,7 +13,7 @@
 #include "check_main.h"
 
 #define MAX_RECS 64
-#define MAX_EV 300
+#define MAX_EV   300
 
 /* One generated record and the storage behind its pointers. */
 struct gen {

@@ -1,0 +1,81 @@
+/* export/exporter.h - the interface every export format implements.  A
+ * format is one file that defines one ip_exporter (its name, default output
+ * file, the format-specific options it accepts, an optional streaming visitor
+ * and its write function) and one line in export/exporters.c's list.  The
+ * command line, its usage text and its option checks are derived from the
+ * list; a writer reads only ip_export_opts, the options already parsed and
+ * checked. */
+#ifndef INCLPROF_EXPORTER_H
+#define INCLPROF_EXPORTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/aggregate.h"
+#include "model/profile.h"
+#include "model/selection.h"
+
+/* Which measure a format puts first (pprof's default sample type, callgrind's
+ * first event, the folded value). */
+typedef enum ip_export_value {
+  IP_VALUE_ELAPSED,
+  IP_VALUE_APPLICATION,
+  IP_VALUE_SAMPLES
+} ip_export_value;
+
+/* The options a writer reads.  Zero is every default: all threads, elapsed. */
+typedef struct ip_export_opts {
+  ip_level by;              /* --by LEVEL (default function) */
+  int merge_threads;        /* --merge-threads */
+  ip_export_value value;    /* --value */
+  uint64_t min_duration_ns; /* --min-duration: calls shorter are left out */
+  uint64_t max_events;      /* --max-events: 0 = no limit */
+  ip_selection sel;         /* --thread, --process, --time-range */
+} ip_export_opts;
+
+/* The format-specific options, as bits of ip_exporter.options.  The options
+ * every format takes (--output, --raw, --thread, --process) have none. */
+enum {
+  IP_EXOPT_BY = 1u << 0,
+  IP_EXOPT_MERGE_THREADS = 1u << 1,
+  IP_EXOPT_VALUE = 1u << 2,
+  IP_EXOPT_MIN_DURATION = 1u << 3,
+  IP_EXOPT_MAX_EVENTS = 1u << 4,
+  IP_EXOPT_TIME_RANGE = 1u << 5,
+};
+
+/* One export being written. */
+typedef struct ip_export_job {
+  const ip_export_opts *opts;
+  FILE *out;
+  const char *out_name; /* for messages: the file's name, "-" for stdout */
+  void *stream;         /* a streaming format's state, from its begin */
+} ip_export_job;
+
+typedef struct ip_exporter {
+  const char *name;           /* --format NAME */
+  const char *readers;        /* for --help: the tools that open it */
+  const char *default_output; /* when there is no --output */
+  unsigned options;           /* IP_EXOPT_* it accepts */
+  /* Streaming formats only (else NULL): called before the traces are loaded;
+   * sets job->stream and returns the visitor that sees every replayed call. */
+  const ip_call_visitor *(*begin)(ip_export_job *job);
+  /* With begin: frees job->stream when the load failed (nothing is written). */
+  void (*discard)(ip_export_job *job);
+  /* Writes (a streaming format: finishes) the file from the loaded session.
+   * Returns 0, or -1 after printing a one-line error. */
+  int (*write)(ip_export_job *job, const ip_session *s);
+} ip_exporter;
+
+/* Every format, in the order --help lists them; NULL-terminated. */
+extern const ip_exporter *const ip_exporters[];
+
+/* The format called name; NULL when there is none. */
+const ip_exporter *ip_exporter_find(const char *name);
+
+/* "csv, pprof, chrome, callgrind or folded": the formats accepting every
+ * option in mask (0: all formats), into buf. */
+void ip_exporter_names(unsigned mask, char *buf, size_t len);
+
+#endif
