@@ -1,0 +1,145 @@
+#!/bin/sh
+# check-fresh.sh - `make check-fresh`: the README's quick start on a bare
+# Debian 12.  Builds (once, then cached) a minimal bookworm root with
+# mmdebstrap (variant apt, plus git, make, ca-certificates), copies in this
+# machine's apt and npm configuration and CA certificates so the same package
+# sources are reachable, clones this checkout's committed HEAD into it with
+# ../shared beside it, and runs `make demo` and then `make check` in it as
+# root.  Prints one summary line; /proc, /sys and /dev are always unmounted.
+# Exit status: 0 passed, 1 failed, 2 could not run here (not root, no
+# mmdebstrap, chroot or mounts refused); with INCLPROF_FRESH_SKIP_OK=1 the
+# last case prints "check-fresh: skipped: REASON" and exits 0 (CI).
+# Environment: INCLPROF_FRESH_CACHE (root tarballs and logs, default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/inclprof/fresh), INCLPROF_FRESH_TIMEOUT
+# (seconds for demo + check, default 3600), INCLPROF_FRESH_REBUILD=1 (new
+# root tarball), INCLPROF_FRESH_KEEP=1 (leave the root directory for a look).
+set -u
+me=check-fresh
+src=$(cd "$(dirname "$0")/.." && pwd)
+cache=${INCLPROF_FRESH_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/inclprof/fresh}
+limit=${INCLPROF_FRESH_TIMEOUT:-3600}
+start=$(date +%s)
+root="" mounted=""
+
+skip() {
+  if [ "${INCLPROF_FRESH_SKIP_OK:-0}" = 1 ]; then echo "$me: skipped: $*"; exit 0; fi
+  echo "$me: cannot run here: $*" >&2; exit 2
+}
+die() { echo "$me: FAILED: $*" >&2; exit 1; }
+
+cleanup() {
+  trap - EXIT INT TERM HUP
+  [ -n "${job:-}" ] && kill -TERM -- "-$job" 2>/dev/null
+  for m in $mounted; do umount -R "$m" 2>/dev/null || umount -lR "$m" 2>/dev/null; done
+  if [ -n "$root" ] && [ -d "$root" ]; then
+    if grep -q " $root/" /proc/self/mountinfo; then
+      echo "$me: mounts left under $root: not removing it (umount -R them, then rm -rf it)" >&2
+    elif [ "${INCLPROF_FRESH_KEEP:-0}" = 1 ]; then
+      echo "$me: root left in $root" >&2
+    else
+      rm -rf "$root"
+    fi
+  fi
+}
+trap cleanup EXIT
+trap 'echo "$me: interrupted" >&2; exit 130' INT TERM HUP
+
+[ "$(id -u)" = 0 ] || skip "needs root (chroot, mounts)"
+if ! command -v mmdebstrap >/dev/null 2>&1; then
+  echo "$me: installing mmdebstrap" >&2
+  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends mmdebstrap >&2 ||
+    skip "mmdebstrap cannot be installed (apt-get install mmdebstrap failed)"
+fi
+mkdir -p "$cache" || die "cannot create $cache"
+
+# Mounts and chroot must be allowed at all (some containers refuse them).
+probe=$(mktemp -d "$cache/probe.XXXXXX")
+if ! mount -t tmpfs none "$probe" 2>/dev/null; then rmdir "$probe"; skip "the environment refuses mounts"; fi
+umount "$probe"; rmdir "$probe"
+
+# The root tarball, keyed by the suite, the added packages and the apt sources.
+sources=""
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+  [ -f "$f" ] && grep -q '^[^#]' "$f" && sources="$sources $f"
+done
+[ -n "$sources" ] || die "no apt sources on this machine (/etc/apt/sources.list*)"
+include=git,make,ca-certificates
+# shellcheck disable=SC2086
+key=$( { echo "bookworm apt $include"; cat $sources; } | sha256sum | cut -c1-12)
+tarball=$cache/bookworm-apt-$key.tar
+if [ ! -s "$tarball" ] || [ "${INCLPROF_FRESH_REBUILD:-0}" = 1 ]; then
+  echo "$me: building a minimal Debian 12 root with mmdebstrap (variant apt + $include)" >&2
+  aptopts=""
+  for f in /etc/apt/apt.conf.d/*; do [ -f "$f" ] && aptopts="$aptopts --aptopt=$f"; done
+  # shellcheck disable=SC2086
+  timeout 1800 mmdebstrap --quiet --variant=apt --include="$include" $aptopts bookworm "$tarball.part" $sources \
+    </dev/null >"$cache/mmdebstrap.log" 2>&1 ||
+    die "mmdebstrap could not build the root (log: $cache/mmdebstrap.log; retry: make check-fresh)"
+  mv "$tarball.part" "$tarball"
+fi
+
+root=$(mktemp -d "$cache/root.XXXXXX") && chmod 755 "$root"
+tar -C "$root" -xf "$tarball" || die "cannot unpack $tarball"
+chroot "$root" /bin/true 2>/dev/null || skip "the environment refuses chroot"
+
+# This machine's package-manager configuration, so the same sources are reachable.
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
+cp /etc/hosts "$root/etc/hosts" 2>/dev/null
+for d in /etc/apt/sources.list.d /etc/apt/apt.conf.d /etc/apt/trusted.gpg.d /etc/apt/keyrings /etc/apt/preferences.d; do
+  [ -d "$d" ] && mkdir -p "$root$d" && cp -a "$d/." "$root$d/"
+done
+[ -f /etc/apt/sources.list ] && cp -a /etc/apt/sources.list "$root/etc/apt/"
+# shellcheck disable=SC2086
+for k in $(sed -n 's/^ *Signed-By: *\(\/[^ ]*\).*/\1/p; s/.*signed-by=\(\/[^] ]*\).*/\1/p' $sources | sort -u); do
+  [ -f "$k" ] && [ ! -e "$root$k" ] && mkdir -p "$root$(dirname "$k")" && cp "$k" "$root$k"
+done
+mkdir -p "$root/etc/ssl/certs" && cp -a /etc/ssl/certs/. "$root/etc/ssl/certs/"
+if [ -d /usr/local/share/ca-certificates ]; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp -a /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+fi
+npmrcs="/etc/npmrc ${HOME:-/root}/.npmrc"
+command -v npm >/dev/null 2>&1 && npmrcs="$npmrcs $(npm config get globalconfig 2>/dev/null)"
+for f in $npmrcs; do
+  case $f in "${HOME:-/root}/.npmrc") to=/root/.npmrc ;; *) to=$f ;; esac
+  [ -f "$f" ] && mkdir -p "$root$(dirname "$to")" && cp "$f" "$root$to"
+done
+
+# The repository at its committed HEAD, ../shared beside it.
+head=$(git -C "$src" rev-parse HEAD) || die "$src is not a git checkout"
+mkdir -p "$root/work"
+git clone -q --no-checkout "$src" "$root/work/inclprof" && git -C "$root/work/inclprof" checkout -q --detach "$head" ||
+  die "cannot clone $src into the root"
+[ -d "$src/../shared" ] && cp -a "$src/../shared" "$root/work/shared"
+
+for m in proc sys dev; do
+  mount --rbind "/$m" "$root/$m" || skip "the environment refuses to mount /$m into the root"
+  mount --make-rslave "$root/$m"
+  mounted="$root/$m $mounted"
+done
+
+log=$cache/check-fresh.log
+echo "$me: running make demo, then make check, in the fresh root at $head (log: $log)" >&2
+# In its own session, so that an interrupt can stop everything it started.
+setsid -w timeout "$limit" chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  sh -c 'cd /work/inclprof || exit 1
+         make demo; echo "check-fresh-status demo $?"
+         make check; echo "check-fresh-status check $?"' >"$log" 2>&1 </dev/null &
+job=$!
+wait "$job"; rc=$?
+job=""
+demo=$(sed -n 's/^check-fresh-status demo //p' "$log")
+check=$(sed -n 's/^check-fresh-status check //p' "$log")
+figures=$(grep -E '^(unit|integration): [0-9]+ passed, [0-9]+ failed' "$log" | tr '\n' ' ' | sed 's/ $//')
+mins=$(( ($(date +%s) - start + 59) / 60 ))
+if [ "$rc" = 124 ]; then
+  echo "$me: FAILED: timed out after ${limit}s (demo: ${demo:-unfinished}, check: ${check:-unfinished}; $figures; log: $log)"
+  exit 1
+fi
+if [ "$demo" = 0 ] && [ "$check" = 0 ]; then
+  echo "$me: PASSED in a fresh Debian 12 root: make demo exit 0, make check exit 0 ($figures; ${mins} min; log: $log)"
+  exit 0
+fi
+echo "$me: FAILED in a fresh Debian 12 root: make demo exit ${demo:-none}, make check exit ${check:-none} ($figures; ${mins} min; failures: grep -E '^FAIL|Error' $log)"
+exit 1
