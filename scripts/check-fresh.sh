@@ -72,7 +72,7 @@ if [ ! -s "$tarball" ] || [ "${INCLPROF_FRESH_REBUILD:-0}" = 1 ]; then
   aptopts=""
   for f in /etc/apt/apt.conf.d/*; do [ -f "$f" ] && aptopts="$aptopts --aptopt=$f"; done
   # shellcheck disable=SC2086
-  timeout 1800 mmdebstrap --quiet --variant=apt --include="$include" $aptopts bookworm "$tarball.part" $sources \
+  timeout 1800 mmdebstrap --quiet --format=tar --variant=apt --include="$include" $aptopts bookworm "$tarball.part" $sources \
     </dev/null >"$cache/mmdebstrap.log" 2>&1 ||
     die "mmdebstrap could not build the root (log: $cache/mmdebstrap.log; retry: make check-fresh)"
   mv "$tarball.part" "$tarball"
