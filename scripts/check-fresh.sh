@@ -18,7 +18,6 @@ me=check-fresh
 src=$(cd "$(dirname "$0")/.." && pwd)
 cache=${INCLPROF_FRESH_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/inclprof/fresh}
 limit=${INCLPROF_FRESH_TIMEOUT:-3600}
-start=$(date +%s)
 root="" mounted=""
 
 skip() {
@@ -51,6 +50,8 @@ if ! command -v mmdebstrap >/dev/null 2>&1; then
     skip "mmdebstrap cannot be installed (apt-get install mmdebstrap failed)"
 fi
 mkdir -p "$cache" || die "cannot create $cache"
+exec 9>"$cache/lock"
+flock -n 9 || die "another check-fresh is running (it holds $cache/lock)"
 
 # Mounts and chroot must be allowed at all (some containers refuse them).
 probe=$(mktemp -d "$cache/probe.XXXXXX")
@@ -85,6 +86,7 @@ chroot "$root" /bin/true 2>/dev/null || skip "the environment refuses chroot"
 # This machine's package-manager configuration, so the same sources are reachable.
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
 cp /etc/hosts "$root/etc/hosts" 2>/dev/null
+rm -f "$root/etc/apt/sources.list" "$root"/etc/apt/sources.list.d/*  # mmdebstrap's copy of the same sources
 for d in /etc/apt/sources.list.d /etc/apt/apt.conf.d /etc/apt/trusted.gpg.d /etc/apt/keyrings /etc/apt/preferences.d; do
   [ -d "$d" ] && mkdir -p "$root$d" && cp -a "$d/." "$root$d/"
 done
@@ -124,22 +126,29 @@ echo "$me: running make demo, then make check, in the fresh root at $head (log: 
 setsid -w timeout "$limit" chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   sh -c 'cd /work/inclprof || exit 1
-         make demo; echo "check-fresh-status demo $?"
-         make check; echo "check-fresh-status check $?"' >"$log" 2>&1 </dev/null &
+         step() { name=$1; shift; t0=$(date +%s); "$@"; rc=$?
+                  echo "check-fresh-status $name $rc $(( $(date +%s) - t0 ))"; }
+         step demo make demo
+         step check make check
+         step again sh -c "make demo >/tmp/demo-again.log 2>&1"
+         cat /tmp/demo-again.log
+         echo "check-fresh-installs $(grep -c "installing Debian packages" /tmp/demo-again.log)"' >"$log" 2>&1 </dev/null &
 job=$!
 wait "$job"; rc=$?
 job=""
-demo=$(sed -n 's/^check-fresh-status demo //p' "$log")
-check=$(sed -n 's/^check-fresh-status check //p' "$log")
-figures=$(grep -E '^(unit|integration): [0-9]+ passed, [0-9]+ failed' "$log" | tr '\n' ' ' | sed 's/ $//')
-mins=$(( ($(date +%s) - start + 59) / 60 ))
+status() { sed -n "s/^check-fresh-status $1 \([0-9]*\) .*/\1/p" "$log"; }
+secs() { sed -n "s/^check-fresh-status $1 [0-9]* \([0-9]*\)$/\1/p" "$log"; }
+demo=$(status demo) check=$(status check) again=$(status again)
+installs=$(sed -n 's/^check-fresh-installs //p' "$log")
+figures=$(grep -E '^(unit|integration): [0-9]+ passed, [0-9]+ failed' "$log" | tr '\n' ',' | sed 's/,$//; s/,/, /g')
+took="make demo $(secs demo)s, make check $(secs check)s, make demo again $(secs again)s; log: $log"
 if [ "$rc" = 124 ]; then
   echo "$me: FAILED: timed out after ${limit}s (demo: ${demo:-unfinished}, check: ${check:-unfinished}; $figures; log: $log)"
   exit 1
 fi
-if [ "$demo" = 0 ] && [ "$check" = 0 ]; then
-  echo "$me: PASSED in a fresh Debian 12 root: make demo exit 0, make check exit 0 ($figures; ${mins} min; log: $log)"
+if [ "$demo" = 0 ] && [ "$check" = 0 ] && [ "$again" = 0 ] && [ "$installs" = 0 ]; then
+  echo "$me: PASSED in a fresh Debian 12 root: make demo and make check exit 0 ($figures), a second make demo installs nothing ($took)"
   exit 0
 fi
-echo "$me: FAILED in a fresh Debian 12 root: make demo exit ${demo:-none}, make check exit ${check:-none} ($figures; ${mins} min; failures: grep -E '^FAIL|Error' $log)"
+echo "$me: FAILED in a fresh Debian 12 root: make demo exit ${demo:-none}, make check exit ${check:-none} ($figures), second make demo exit ${again:-none} with ${installs:-?} installs ($took; failures: grep -E '^FAIL|Error' $log)"
 exit 1
