@@ -28,7 +28,11 @@ die() { echo "$me: FAILED: $*" >&2; exit 1; }
 
 cleanup() {
   trap - EXIT INT TERM HUP
-  [ -n "${job:-}" ] && kill -TERM -- "-$job" 2>/dev/null
+  if [ -n "${job:-}" ]; then  # everything running in the root: its own process group
+    kill -TERM "-$job" 2>/dev/null
+    n=0; while kill -0 "$job" 2>/dev/null && [ $n -lt 20 ]; do sleep 0.5; n=$((n + 1)); done
+    kill -KILL "-$job" 2>/dev/null; wait "$job" 2>/dev/null
+  fi
   for m in $mounted; do umount -R "$m" 2>/dev/null || umount -lR "$m" 2>/dev/null; done
   if [ -n "$root" ] && [ -d "$root" ]; then
     if grep -q " $root/" /proc/self/mountinfo; then
@@ -52,6 +56,12 @@ fi
 mkdir -p "$cache" || die "cannot create $cache"
 exec 9>"$cache/lock"
 flock -n 9 || die "another check-fresh is running (it holds $cache/lock)"
+# Roots left by a run that was killed outright: unmount and remove them.
+for old in "$cache"/root.*; do
+  [ -d "$old" ] || continue
+  for m in proc sys dev; do umount -R "$old/$m" 2>/dev/null || umount -lR "$old/$m" 2>/dev/null; done
+  grep -q " $old/" /proc/self/mountinfo || rm -rf "$old"
+done
 
 # Mounts and chroot must be allowed at all (some containers refuse them).
 probe=$(mktemp -d "$cache/probe.XXXXXX")
@@ -140,7 +150,7 @@ status() { sed -n "s/^check-fresh-status $1 \([0-9]*\) .*/\1/p" "$log"; }
 secs() { sed -n "s/^check-fresh-status $1 [0-9]* \([0-9]*\)$/\1/p" "$log"; }
 demo=$(status demo) check=$(status check) again=$(status again)
 installs=$(sed -n 's/^check-fresh-installs //p' "$log")
-figures=$(grep -E '^(unit|integration): [0-9]+ passed, [0-9]+ failed' "$log" | tr '\n' ',' | sed 's/,$//; s/,/, /g')
+figures=$(grep -E '^(unit|integration): [0-9]+ passed, [0-9]+ failed' "$log" | awk '{ printf "%s%s", NR > 1 ? "; " : "", $0 }')
 took="make demo $(secs demo)s, make check $(secs check)s, make demo again $(secs again)s; log: $log"
 if [ "$rc" = 124 ]; then
   echo "$me: FAILED: timed out after ${limit}s (demo: ${demo:-unfinished}, check: ${check:-unfinished}; $figures; log: $log)"
