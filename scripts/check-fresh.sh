@@ -26,12 +26,18 @@ skip() {
 }
 die() { echo "$me: FAILED: $*" >&2; exit 1; }
 
+# in_root: the processes whose root directory is the fresh root
+in_root() {
+  for p in /proc/[0-9]*; do [ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && echo "${p#/proc/}"; done
+}
 cleanup() {
   trap - EXIT INT TERM HUP
-  if [ -n "${job:-}" ]; then  # everything running in the root: its own process group
+  if [ -n "${job:-}" ]; then  # stop everything running in the root, before unmounting
     kill -TERM "-$job" 2>/dev/null
-    n=0; while kill -0 "$job" 2>/dev/null && [ $n -lt 20 ]; do sleep 0.5; n=$((n + 1)); done
-    kill -KILL "-$job" 2>/dev/null; wait "$job" 2>/dev/null
+    n=0; while [ -n "$(in_root)" ] && [ $n -lt 20 ]; do sleep 0.5; n=$((n + 1)); done
+    # shellcheck disable=SC2046
+    kill -KILL $(in_root) 2>/dev/null; wait "$job" 2>/dev/null
+    n=0; while [ -n "$(in_root)" ] && [ $n -lt 20 ]; do sleep 0.5; n=$((n + 1)); done
   fi
   for m in $mounted; do umount -R "$m" 2>/dev/null || umount -lR "$m" 2>/dev/null; done
   if [ -n "$root" ] && [ -d "$root" ]; then
