@@ -4,8 +4,9 @@
 # mmdebstrap (variant apt, plus git, make, ca-certificates), copies in this
 # machine's apt and npm configuration and CA certificates so the same package
 # sources are reachable, clones this checkout's committed HEAD into it with
-# ../shared beside it, and runs `make demo` and then `make check` in it as
-# root.  Prints one summary line; /proc, /sys and /dev are always unmounted.
+# ../shared beside it, and runs `make demo`, `make check` and `make demo`
+# again (which must install nothing) in it as root.  Prints one summary line;
+# /proc, /sys and /dev are always unmounted, also when interrupted.
 # Exit status: 0 passed, 1 failed, 2 could not run here (not root, no
 # mmdebstrap, chroot or mounts refused); with INCLPROF_FRESH_SKIP_OK=1 the
 # last case prints "check-fresh: skipped: REASON" and exits 0 (CI).
@@ -56,8 +57,9 @@ trap 'echo "$me: interrupted" >&2; exit 130' INT TERM HUP
 [ "$(id -u)" = 0 ] || skip "needs root (chroot, mounts)"
 if ! command -v mmdebstrap >/dev/null 2>&1; then
   echo "$me: installing mmdebstrap" >&2
-  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends mmdebstrap >&2 ||
-    skip "mmdebstrap cannot be installed (apt-get install mmdebstrap failed)"
+  get() { DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends mmdebstrap >&2; }
+  get || { timeout 600 apt-get update -qq >&2 && get; } ||
+    skip "mmdebstrap cannot be installed (apt-get install mmdebstrap failed or timed out)"
 fi
 mkdir -p "$cache" || die "cannot create $cache"
 exec 9>"$cache/lock"
