@@ -15,7 +15,7 @@
 # (seconds for demo + check, default 3600), INCLPROF_FRESH_REBUILD=1 (new
 # root tarball), INCLPROF_FRESH_KEEP=1 (leave the root directory for a look).
 set -u
-me=check-fresh
+me="check-fresh"
 src=$(cd "$(dirname "$0")/.." && pwd)
 cache=${INCLPROF_FRESH_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/inclprof/fresh}
 limit=${INCLPROF_FRESH_TIMEOUT:-3600}
@@ -158,7 +158,7 @@ status() { sed -n "s/^check-fresh-status $1 \([0-9]*\) .*/\1/p" "$log"; }
 secs() { sed -n "s/^check-fresh-status $1 [0-9]* \([0-9]*\)$/\1/p" "$log"; }
 demo=$(status demo) check=$(status check) again=$(status again)
 installs=$(sed -n 's/^check-fresh-installs //p' "$log")
-figures=$(grep -E '^(unit|integration): [0-9]+ passed, [0-9]+ failed' "$log" | awk '{ printf "%s%s", NR > 1 ? "; " : "", $0 }')
+figures=$(grep -E '^(unit|integration): [0-9]+ passed, [0-9]+ failed' "$log" | awk '{ printf "%s%s", (NR > 1 ? "; " : ""), $0 }')
 took="make demo $(secs demo)s, make check $(secs check)s, make demo again $(secs again)s; log: $log"
 if [ "$rc" = 124 ]; then
   echo "$me: FAILED: timed out after ${limit}s (demo: ${demo:-unfinished}, check: ${check:-unfinished}; $figures; log: $log)"

@@ -28,6 +28,7 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 missing_of() {
   m=""
   for p in "$@"; do
+    [ -n "$p" ] || continue
     # NodeSource's nodejs ships npm itself and conflicts with Debian's npm package.
     [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
     installed "$p" || m="$m $p"
@@ -61,7 +62,7 @@ update_lists() {
 }
 
 # shellcheck disable=SC2086
-missing=$(missing_of $pkgs $(plugin_dev))
+missing=$(missing_of $pkgs "$(plugin_dev)")
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   [ -n "$(plugin_dev)" ] || missing="$missing gcc-N-plugin-dev (N: the major version of gcc)"
@@ -72,14 +73,14 @@ fi
 update_lists
 # Without gcc the lists name the version its package brings.
 # shellcheck disable=SC2086
-missing=$(missing_of $pkgs $(plugin_dev))
+missing=$(missing_of $pkgs "$(plugin_dev)")
 echo "inclprof: installing Debian packages:$missing" >&2
 # shellcheck disable=SC2086
-apt_run "$(echo $missing)" install -y -qq --no-install-recommends $missing
+apt_run "${missing# }" install -y -qq --no-install-recommends $missing
 # gcc installed above is the one whose plugin headers count.
 missing=$(missing_of "$(plugin_dev)")
 if [ -n "$missing" ]; then
   echo "inclprof: installing Debian packages:$missing" >&2
   # shellcheck disable=SC2086
-  apt_run "$(echo $missing)" install -y -qq --no-install-recommends $missing
+  apt_run "${missing# }" install -y -qq --no-install-recommends $missing
 fi
