@@ -3,8 +3,8 @@
 # Debian 12.  Builds (once, then cached) a minimal bookworm root with
 # mmdebstrap (variant apt, plus git, make, ca-certificates), copies in this
 # machine's apt and npm configuration and CA certificates so the same package
-# sources are reachable, clones this checkout's committed HEAD into it with
-# ../shared beside it, and runs `make demo`, `make check` and `make demo`
+# sources are reachable, clones this checkout's committed HEAD into it (with
+# the sibling shared folder beside it, as in CI), and runs `make demo`, `make check` and `make demo`
 # again (which must install nothing) in it as root.  Prints one summary line;
 # /proc, /sys and /dev are always unmounted, also when interrupted.
 # Exit status: 0 passed, 1 failed, 2 could not run here (not root, no
@@ -125,7 +125,7 @@ for f in $npmrcs; do
   [ -f "$f" ] && mkdir -p "$root$(dirname "$to")" && cp "$f" "$root$to"
 done
 
-# The repository at its committed HEAD, ../shared beside it.
+# The repository at its committed HEAD, the sibling shared folder beside it.
 head=$(git -C "$src" rev-parse HEAD) || die "$src is not a git checkout"
 mkdir -p "$root/work"
 git clone -q --no-checkout "$src" "$root/work/inclprof" && git -C "$root/work/inclprof" checkout -q --detach "$head" ||
