@@ -6,8 +6,8 @@
 # sources are reachable, clones this checkout's committed HEAD into it (with
 # the sibling shared folder beside it, as in CI), and runs `make demo`,
 # `make check` and `make demo` again (which must install nothing) in it as
-# root.  Prints one summary line;
-# /proc, /sys and /dev are always unmounted, also when interrupted.
+# root.  Prints one summary line; /proc, /sys and /dev are always
+# unmounted, also when interrupted.
 # Exit status: 0 passed, 1 failed, 2 could not run here (not root, no
 # mmdebstrap, chroot or mounts refused); with INCLPROF_FRESH_SKIP_OK=1 the
 # last case prints "check-fresh: skipped: REASON" and exits 0 (CI).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# plugin_debian_lua.sh - issue 3 item 11: a real code base from a Debian source
+# plugin_debian_lua.sh - a real code base from a Debian source
 # package (lua5.4, fetched with apt-get source into build/debian-src through a
 # private deb-src list, the system's apt configuration untouched) builds with
 # the plugin, runs a workload correctly, and its trace is balanced with no
