@@ -1,6 +1,7 @@
 # Makefile - the one entry point: build, test, benchmark, demo, install inclprof.
 #   make            build into $(B)/ (runtime, command, plugin)
 #   make check      cppcheck, unit + integration tests, then unit and converter tests under ASan+UBSan
+#   make check-fresh  make demo + make check in a fresh minimal Debian 12 root (root only)
 #   make lint       cppcheck, clang-format, every source file in a docs/*.md table
 #   make bench      benchmarks (report figures; nothing is asserted)
 #   make demo       build, profile examples/, print the report, write demo-out/
@@ -42,7 +43,7 @@ CHECK_TARGETS :=   # further phony test targets (integration), normal build only
 BENCH_TARGETS :=
 INSTALL_TARGETS :=
 
-.PHONY: all check check-san clean deps-test lint
+.PHONY: all check check-fresh check-san clean deps-test lint
 all: build-all
 
 $(DEPS_STAMP): scripts/deps.sh
@@ -103,6 +104,9 @@ check-san:
 	@INCLPROF=$(abspath $(B)/sancmd/inclprof) INCLPROF_PLUGIN=$(abspath $(B)/inclprof.so) \
 	  INCLPROF_LIBDIR=$(abspath $(B)) INCLPROF_SRC=$(abspath .) \
 	  sh tests/run-integration.sh tests/integration/convert_*.sh tests/integration/export_*.sh
+
+check-fresh:
+	@sh scripts/check-fresh.sh
 
 clean:
 	rm -rf $(B) demo-out bench/out

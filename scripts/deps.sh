@@ -1,36 +1,86 @@
 #!/bin/sh
-# deps.sh - make sure the Debian packages inclprof needs are installed.
-# As root it installs what is missing (apt-get update once, then install -y);
-# otherwise it prints the exact command to run and fails.
+# deps.sh - make sure the Debian packages inclprof needs are installed, from a
+# machine without a compiler onwards.  As root it installs what is missing
+# (apt-get update when the package lists are missing or older than 12 hours,
+# then install --no-install-recommends); otherwise it prints the exact command
+# to run and fails.  Every apt-get run has a time limit
+# (INCLPROF_APT_TIMEOUT seconds, default 1800); a failure is one line saying
+# what was being fetched and how to retry.
 # Usage: scripts/deps.sh [build|test|bench]   (each level includes the previous)
+#   build  compilers, make, the GCC plugin headers, protobuf-c, zlib
+#   test   what `make check` runs: Check, cppcheck, strace, python3 (CSV and
+#          JSON checks), go (go tool pprof), valgrind (callgrind_annotate),
+#          node and npm (the DevTools trace engine), cmake
+#   bench  clang-14 and LLVM XRay's runtime, uftrace
 set -eu
 level=${1:-build}
-gccver=$(gcc -dumpversion | cut -d. -f1)
-pkgs="gcc g++-$gccver gcc-$gccver-plugin-dev make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config check"
+case "$level" in build|test|bench) ;; *) echo "usage: scripts/deps.sh [build|test|bench]" >&2; exit 2 ;; esac
+limit=${INCLPROF_APT_TIMEOUT:-1800}
+pkgs="gcc g++ make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config"
 case "$level" in
-  test|bench) pkgs="$pkgs golang-go valgrind nodejs npm python3 cppcheck clang-format-14 binutils cmake" ;;
+  test|bench) pkgs="$pkgs check cppcheck clang-format-14 strace python3 golang-go valgrind nodejs npm cmake" ;;
 esac
 case "$level" in
   bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;
 esac
-missing=""
-for p in $pkgs; do
-  # NodeSource's nodejs ships npm itself and conflicts with Debian's npm package.
-  [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" != 0 ]; then
-  echo "inclprof: missing Debian packages:$missing" >&2
-  echo "inclprof: run as root: apt-get update && apt-get install -y$missing" >&2
-  exit 1
-fi
-echo "inclprof: installing Debian packages:$missing" >&2
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+missing_of() {
+  m=""
+  for p in "$@"; do
+    [ -n "$p" ] || continue
+    # NodeSource's nodejs ships npm itself and conflicts with Debian's npm package.
+    [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
+    installed "$p" || m="$m $p"
+  done
+  echo "$m"
+}
+# The plugin headers must match the gcc that compiles the plugin: the one on
+# PATH, or (no gcc yet) the version Debian's gcc package depends on.
+plugin_dev() {
+  if command -v gcc >/dev/null 2>&1; then v=$(gcc -dumpversion | cut -d. -f1)
+  else v=$(apt-cache depends gcc 2>/dev/null | sed -n 's/^ *Depends: gcc-\([0-9][0-9]*\)$/\1/p' | head -n1); fi
+  if [ -n "$v" ]; then echo "gcc-$v-plugin-dev"; fi
+}
+
 export DEBIAN_FRONTEND=noninteractive
 stamp=/var/lib/apt/periodic/inclprof-updated
-if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +720 2>/dev/null)" ]; then
-  apt-get update -qq >&2
-  mkdir -p "$(dirname "$stamp")" && touch "$stamp"
-fi
+apt_run() { # apt_run WHAT ARGS...: apt-get ARGS with the time limit; one line on failure
+  what=$1; shift
+  timeout "$limit" apt-get "$@" >&2 && return 0
+  rc=$?
+  if [ "$rc" = 124 ]; then why="timed out after ${limit}s"; else why="failed (exit $rc)"; fi
+  echo "inclprof: apt-get $why fetching $what from the apt sources in /etc/apt; check the network or proxy and rerun 'scripts/deps.sh $level' (INCLPROF_APT_TIMEOUT=seconds sets the limit)" >&2
+  exit 1
+}
+update_lists() {
+  if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +720 2>/dev/null)" ] ||
+     ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+    apt_run "the package lists" update -qq
+    mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+  fi
+}
+
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >&2
+missing=$(missing_of $pkgs "$(plugin_dev)")
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  [ -n "$(plugin_dev)" ] || missing="$missing gcc-N-plugin-dev (N: the major version of gcc)"
+  echo "inclprof: missing Debian packages:$missing" >&2
+  echo "inclprof: run as root: apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+  exit 1
+fi
+update_lists
+# Without gcc the lists name the version its package brings.
+# shellcheck disable=SC2086
+missing=$(missing_of $pkgs "$(plugin_dev)")
+echo "inclprof: installing Debian packages:$missing" >&2
+# shellcheck disable=SC2086
+apt_run "${missing# }" install -y -qq --no-install-recommends $missing
+# gcc installed above is the one whose plugin headers count.
+missing=$(missing_of "$(plugin_dev)")
+if [ -n "$missing" ]; then
+  echo "inclprof: installing Debian packages:$missing" >&2
+  # shellcheck disable=SC2086
+  apt_run "${missing# }" install -y -qq --no-install-recommends $missing
+fi

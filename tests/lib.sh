@@ -14,8 +14,21 @@ cd "$T_DIR" || exit 1
 
 ok()   { printf 'ok - %s\n' "$*"; }
 fail() { printf 'FAIL - %s\n' "$*"; T_FAILS=$((T_FAILS + 1)); }
-# check DESCRIPTION COMMAND...: pass when COMMAND succeeds
-check() { d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else fail "$d"; fi; }
+# check DESCRIPTION COMMAND...: pass when COMMAND succeeds; a failure shows
+# the last line COMMAND wrote to stderr
+check() {
+  d=$1; shift
+  if "$@" >/dev/null 2>"$T_DIR/.check-stderr"; then ok "$d"
+  else fail "$d$(sed '/^[[:space:]]*$/d' "$T_DIR/.check-stderr" | tail -n1 | cut -c1-300 | sed 's/^/: /')"; fi
+}
+# need TOOL...: stop the test (one failure naming the tool) unless every TOOL is installed
+need() {
+  for t in "$@"; do
+    command -v "$t" >/dev/null 2>&1 && continue
+    fail "$t is not installed: run scripts/deps.sh test as root (make check does), then rerun"
+    exit 1
+  done
+}
 # check_eq DESCRIPTION EXPECTED ACTUAL
 check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: expected '$2', got '$3'"; fi; }
 # check_near DESCRIPTION EXPECTED ACTUAL TOLERANCE (numbers, absolute tolerance)

@@ -4,6 +4,7 @@
 # trace says sampling is off and every sample column is 0.  A bad
 # INCLPROF_SAMPLE_HZ is one line on stderr, and the program runs unsampled.
 . "$INCLPROF_SRC/tests/lib.sh"
+need strace
 P="$INCLPROF_SRC/tests/programs/sampling"
 q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
 # all_zero CSV: every row's four sample columns are 0

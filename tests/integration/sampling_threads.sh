@@ -5,6 +5,7 @@
 # their sampler themselves, at their first probe (seen with strace), and
 # without --sample-hz nobody makes one.
 . "$INCLPROF_SRC/tests/lib.sh"
+need strace
 P="$INCLPROF_SRC/tests/programs/sampling"
 q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
 samples() { q t.csv "^$1\$" inclusive_samples; }

@@ -4,7 +4,8 @@
 #   Debian packages (installed by `scripts/deps.sh test`, which `make check`
 #   runs first): golang-go (go tool pprof), valgrind (callgrind_annotate), nodejs.
 #   npm: @paulirish/trace_engine, the Chrome DevTools Performance panel's trace
-#   engine, pinned with its dependencies by package.json + package-lock.json.
+#   engine, pinned with its dependencies by package.json + package-lock.json;
+#   `npm ci` gives up after INCLPROF_NPM_TIMEOUT seconds (default 300).
 # Directory: $INCLPROF_VIEWERS, default ${XDG_CACHE_HOME:-$HOME/.cache}/inclprof/viewers.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +20,15 @@ mkdir -p "$dir"
 # Reinstall the npm packages only when the pinned set changed.
 if ! cmp -s "$here/package-lock.json" "$dir/package-lock.json" || [ ! -d "$dir/node_modules/@paulirish/trace_engine" ]; then
   cp "$here/package.json" "$here/package-lock.json" "$dir/"
-  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >&2)
+  limit=${INCLPROF_NPM_TIMEOUT:-300}
+  if (cd "$dir" && timeout "$limit" npm ci --no-audit --no-fund --loglevel=error \
+        --fetch-retries=1 --fetch-timeout=60000 >&2); then :; else
+    rc=$?
+    if [ "$rc" = 124 ]; then why="timed out after ${limit}s"; else why="failed (exit $rc)"; fi
+    echo "tests/viewers/setup.sh: npm ci $why fetching @paulirish/trace_engine and its dependencies from $(npm config get registry 2>/dev/null); check the network or npm's registry/proxy settings and rerun make check (INCLPROF_NPM_TIMEOUT=seconds sets the limit)" >&2
+    rm -f "$dir/package-lock.json"
+    exit 1
+  fi
 fi
 cp "$here/trace-engine-load.mjs" "$dir/"
 echo "$dir"

@@ -8,9 +8,16 @@
 // Every console error or warning the engine prints is counted and shown as
 //   error TEXT
 // Exit status: 0 loaded without errors, 1 rejected or errors, 2 usage.
+// Runs on Node 18 (Debian 12's nodejs) and newer.
 import fs from 'node:fs';
-import '@paulirish/trace_engine/analyze-trace.mjs'; // installs the DOMRect polyfill the engine needs in Node
-import * as Trace from '@paulirish/trace_engine';
+
+// The engine calls URL.parse, which Node has from 20.18 / 22.1 on; before
+// that, the standard's definition: the parsed URL, or null when it is invalid.
+if (typeof URL.parse !== 'function')
+  URL.parse = (url, base) => { try { return new URL(url, base); } catch { return null; } };
+// Imported after the line above (static imports would run first).
+await import('@paulirish/trace_engine/analyze-trace.mjs'); // installs the DOMRect polyfill the engine needs in Node
+const Trace = await import('@paulirish/trace_engine');
 
 const file = process.argv[2];
 if (!file) { console.error('usage: trace-engine-load.mjs FILE'); process.exit(2); }
