@@ -21,13 +21,19 @@ static int ours(void) { return atomic_load(&ip_st.init_state) == 1 && getpid() =
 /* Flushes every thread and writes the Trailer, once.  keep_going: the
  * process may continue (a failed exec): recording goes on.  The flush waits
  * for locks and busy buffers at most IP_EXIT_FLUSH_MS; what it could not
- * take by then is left out and counted in the Trailer. */
+ * take by then is left out and counted in the Trailer.  The calling thread's
+ * sampler stops first (exec stops it itself, to restart it if exec fails),
+ * and its buffer is flushed once more last, so that every sample the
+ * Trailer counts is in the trace. */
 void ip_finish(const char *reason, int clean, int keep_going) {
   if (!ours() || atomic_exchange(&ip_st.trailer_written, 1))
     return;
+  if (!keep_going)
+    ip_sampling_thread_stop(&ip_tls);
   ip_exit_deadline_start(IP_EXIT_FLUSH_MS);
   atomic_store(&ip_st.final_flush, 1);
   ip_threads_flush_all(0);
+  ip_thread_flush(&ip_tls, 0);
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
   if (keep_going)
