@@ -18,7 +18,7 @@ case "$level" in build|test|bench) ;; *) echo "usage: scripts/deps.sh [build|tes
 limit=${INCLPROF_APT_TIMEOUT:-1800}
 pkgs="gcc g++ make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config"
 case "$level" in
-  test|bench) pkgs="$pkgs check cppcheck clang-format-14 strace python3 golang-go valgrind nodejs npm cmake" ;;
+  test|bench) pkgs="$pkgs check cppcheck clang-format-14 strace mount python3 golang-go valgrind nodejs npm cmake" ;;
 esac
 case "$level" in
   bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;
