@@ -6,6 +6,7 @@
 #   make demo       build, profile examples/, print the report, write demo-out/
 #   make install PREFIX=/usr/local
 #   make fuzz       run the trace-reader fuzz harness for a while
+#   make stress     thread storm, > 4 GiB trace, 10 M fuzz inputs, 10-minute soak (figures)
 # Missing Debian packages are installed by scripts/deps.sh (as root).
 
 B       ?= build
@@ -60,6 +61,7 @@ include runtime/build.mk
 include convert/build.mk
 include plugin/build.mk
 include tests/build.mk
+include tests/stress/build.mk
 -include bench/build.mk
 -include examples/build.mk
 

@@ -13,6 +13,10 @@ esac
 case "$level" in
   bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;
 esac
+# stress (make stress, on top of build): libFuzzer's clang and GNU time
+case "$level" in
+  stress) pkgs="$pkgs clang-14 libclang-rt-14-dev time" ;;
+esac
 missing=""
 for p in $pkgs; do
   # NodeSource's nodejs ships npm itself and conflicts with Debian's npm package.
