@@ -76,7 +76,7 @@ check: deps-test
 	@$(MAKE) --no-print-directory check-san
 
 # Static analysis: every C file of the project, no warnings allowed.
-CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard runtime/*.c convert/*/*.c plugin/*.c tests/unit/*.c bench/*.c examples/*/*.c))
+CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard runtime/*.c convert/*/*.c plugin/*.c tests/unit/*.c tests/fuzz/*.c tests/stress/*.c bench/*.c examples/*/*.c))
 lint: $(B)/gen/inclprof.pb-c.h
 	@echo "== cppcheck"
 	@cppcheck --enable=warning,style,performance,portability --error-exitcode=1 --inline-suppr -q \

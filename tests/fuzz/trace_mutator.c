@@ -11,6 +11,7 @@
  * itself.  Crossover splices a run of frames from one trace into another. */
 #include "trace_mutator.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,8 +310,8 @@ static int edit_fields(field *f, int n, int is_batch) {
   case 1:
   case 2: /* a value: varints and fixed to edge values, doubles to odd ones */
     if ((f[i].key & 7) == 1 && rnd() % 2) {
-      static const double odd[] = {0.0, -1.0, 1e-300, 1e300, -1e18};
-      double d = rnd() % 3 ? odd[rnd() % 5] : (rnd() % 2 ? 1.0 / 0.0 : 0.0 / 0.0);
+      static const double odd[] = {0.0, -1.0, 1e-300, 1e300, -1e18, INFINITY, -INFINITY, NAN};
+      double d = odd[rnd() % 8];
       memcpy(&f[i].v, &d, 8);
     } else if ((f[i].key & 7) == 2) {
       size_t len = f[i].bytes.n < sizeof str_buf ? f[i].bytes.n : sizeof str_buf;

@@ -19,7 +19,8 @@ start=$(date +%s.%N)
 check_eq "generate $events events" 0 "$?"
 gen_secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
 size=$(wc -c <big.ipb)
-check "the trace is larger than 4 GiB ($size bytes)" test "$size" -gt 4294967296
+[ -n "${STRESS_BIG_EVENTS:-}" ] ||
+  check "the trace is larger than 4 GiB ($size bytes)" test "$size" -gt 4294967296
 wrote_events=$(awk '{ print $2 }' gen.txt) wrote_calls=$(awk '{ print $4 }' gen.txt)
 check_eq "the generator wrote every event" "$events" "$wrote_events"
 sync # the generator's writeback must not run during the timed reads
