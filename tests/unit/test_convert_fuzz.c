@@ -200,6 +200,34 @@ START_TEST(truncation_keeps_the_records_before_it) {
 }
 END_TEST
 
+/* A thread whose first tick lies 2^62 ticks after the process start, on a
+ * 1 kHz clock (1 ms per tick): its start in ns does not fit 64 bits and is
+ * held at the largest value (converting the double was undefined before). */
+START_TEST(ticks_beyond_64_bit_ns_saturate) {
+  tg_trace t;
+  static tg_batch b;
+  tg_begin(&t, 9, 1e3, 0, INCLPROF__TRANSITION_MODE__TRANSITIONS_NONE);
+  tg_module(&t, 1, "/bin/prog");
+  tg_function(&t, 1, 1, "far", "prog.c", 1);
+  tg_thread(&t, 1, "main");
+  tg_batch_init(&b, 1);
+  tg_ev(&b, 1ull << 62, 0, TG_ENTER, 1);
+  tg_ev(&b, (1ull << 62) + 4, 0, TG_EXIT, 1);
+  tg_flush(&t, &b);
+  tg_trailer(&t, 1, "exit");
+  char *dir = fx_dir();
+  ip_session s;
+  fx_load(&s, fx_write(dir, "far.ipb", &t), 0);
+  ck_assert_uint_eq(s.n_threads, 1);
+  ck_assert_uint_eq(s.threads[0].start_ns, UINT64_MAX);
+  ck_assert_uint_eq(s.events, 2);
+  check_invariants(&s);
+  ip_session_free(&s);
+  tg_free(&t);
+  fx_cleanup(dir);
+}
+END_TEST
+
 /* Every file of the fuzz corpus loads or is refused with one line naming it. */
 START_TEST(fuzz_corpus_replays_cleanly) {
   const char *src = getenv("INCLPROF_SRC");
@@ -240,6 +268,7 @@ int main(void) {
   tcase_add_test(tc, random_mutations_never_crash);
   tcase_add_test(tc, truncation_keeps_the_records_before_it);
   tcase_add_test(tc, fuzz_corpus_replays_cleanly);
+  tcase_add_test(tc, ticks_beyond_64_bit_ns_saturate);
   suite_add_tcase(su, tc);
   return ip_check_run(su);
 }
