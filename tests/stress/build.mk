@@ -1,6 +1,6 @@
 # tests/stress/build.mk - `make stress`: the thread storm, a trace larger than
 # 4 GiB, 10 M fuzzed trace-reader inputs and the soak (tests/stress/*.sh).
-# Not part of `make check`: it takes about half an hour and reports figures
+# Not part of `make check`: it takes about 40 minutes and reports figures
 # ("figure:" lines, also written to $(B)/stress-figures.txt); it fails on a
 # lost or miscounted call, a damaged trace, unbounded memory or a crash.
 # STRESS_SOAK_SECONDS, STRESS_FUZZ_RUNS, STRESS_BIG_EVENTS, STRESS_WAVES and
