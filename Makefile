@@ -7,6 +7,7 @@
 #   make demo       build, profile examples/, print the report, write demo-out/
 #   make install PREFIX=/usr/local
 #   make fuzz       run the trace-reader fuzz harness for a while
+#   make stress     thread storm, > 4 GiB trace, 10 M fuzz inputs, 10-minute soak (figures)
 # Missing Debian packages are installed by scripts/deps.sh (as root).
 
 B       ?= build
@@ -61,6 +62,7 @@ include runtime/build.mk
 include convert/build.mk
 include plugin/build.mk
 include tests/build.mk
+include tests/stress/build.mk
 -include bench/build.mk
 -include examples/build.mk
 
@@ -75,7 +77,7 @@ check: deps-test
 	@$(MAKE) --no-print-directory check-san
 
 # Static analysis: every C file of the project, no warnings allowed.
-CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard runtime/*.c convert/*/*.c plugin/*.c tests/unit/*.c bench/*.c examples/*/*.c))
+CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard runtime/*.c convert/*/*.c plugin/*.c tests/unit/*.c tests/fuzz/*.c tests/stress/*.c bench/*.c examples/*/*.c))
 # The C code in .clang-format's style.  plugin/ is left out: it follows GCC's
 # own style (C++ mixed with GCC's macros).
 FORMAT_SRCS = $(wildcard convert/*/*.[ch] runtime/*.[ch] include/inclprof/*.h tests/unit/*.[ch] \

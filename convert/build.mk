@@ -38,6 +38,8 @@ bench-convert: $(B)/inclprof $(B)/gen_trace
 
 # --- fuzzing the loader + replay (tests/fuzz/): libFuzzer with clang when it
 # --- links, else the standalone mutation driver under ASan+UBSan -------------
+# Without comparison tracing (trace-cmp): the structure-aware mutator finds the
+# lengths, tags and checksums itself, and each input runs twice as fast.
 FUZZ_SECONDS ?= 60
 # The loader and replay (ip_session_load and what it calls): the read, model
 # and util stages.
@@ -46,24 +48,25 @@ FUZZ_SRCS = $(foreach d,read model util,$(wildcard convert/$(d)/*.c)) \
 FUZZ_CLANG := $(shell for c in clang-14 clang; do command -v $$c >/dev/null 2>&1 && \
                 echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \
                 $$c -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null && { echo $$c; break; }; done)
-FUZZ_FLAGS = -std=c11 -O1 -g -D_GNU_SOURCE $(CV_INC) -Itests/unit $(PB_CFLAGS) \
+FUZZ_MUTATOR = tests/fuzz/trace_mutator.c tests/fuzz/trace_mutator.h tests/unit/trace_gen.h
+FUZZ_FLAGS = -std=c11 -O1 -g -D_GNU_SOURCE $(CV_INC) -Itests/unit -Itests/fuzz $(PB_CFLAGS) \
              -fsanitize=address,undefined -fno-sanitize-recover=undefined
 .PHONY: fuzz
 $(B)/fuzz/seed/seed.ipb: $(B)/gen_trace
 	@mkdir -p $(dir $@)
 	$(B)/gen_trace $@ 3000 2
 ifneq ($(FUZZ_CLANG),)
-$(B)/fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c tests/unit/trace_gen.h $(FUZZ_SRCS)
+$(B)/fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(FUZZ_MUTATOR) $(FUZZ_SRCS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_trace.c $(FUZZ_SRCS) $(PB_LIBS) -lz
+	$(FUZZ_CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -fno-sanitize-coverage=trace-cmp -o $@ tests/fuzz/fuzz_trace.c tests/fuzz/trace_mutator.c $(FUZZ_SRCS) $(PB_LIBS) -lz
 fuzz: $(B)/fuzz/fuzz_trace $(B)/fuzz/seed/seed.ipb
 	@mkdir -p $(B)/fuzz/corpus
 	$(B)/fuzz/fuzz_trace -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
-	  $(B)/fuzz/corpus $(B)/fuzz/seed
+	  $(B)/fuzz/corpus tests/fuzz/corpus $(B)/fuzz/seed
 else
-$(B)/fuzz/fuzz_standalone: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c tests/unit/trace_gen.h $(FUZZ_SRCS)
+$(B)/fuzz/fuzz_standalone: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c $(FUZZ_MUTATOR) $(FUZZ_SRCS)
 	@mkdir -p $(dir $@)
-	$(CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c $(FUZZ_SRCS) $(PB_LIBS) -lz
+	$(CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c tests/fuzz/trace_mutator.c $(FUZZ_SRCS) $(PB_LIBS) -lz
 fuzz: $(B)/fuzz/fuzz_standalone $(B)/fuzz/seed/seed.ipb
 	$(B)/fuzz/fuzz_standalone 200000 $(B)/fuzz/seed/seed.ipb
 endif

@@ -6,15 +6,17 @@
 # to run and fails.  Every apt-get run has a time limit
 # (INCLPROF_APT_TIMEOUT seconds, default 1800); a failure is one line saying
 # what was being fetched and how to retry.
-# Usage: scripts/deps.sh [build|test|bench]   (each level includes the previous)
+# Usage: scripts/deps.sh [build|test|bench|stress]   (test and bench include
+# the levels before them; stress is build plus its own)
 #   build  compilers, make, the GCC plugin headers, protobuf-c, zlib
 #   test   what `make check` runs: Check, cppcheck, strace, python3 (CSV and
 #          JSON checks), go (go tool pprof), valgrind (callgrind_annotate),
 #          node and npm (the DevTools trace engine), cmake
 #   bench  clang-14 and LLVM XRay's runtime, uftrace
+#   stress what `make stress` adds: clang-14 and libFuzzer's runtime, GNU time
 set -eu
 level=${1:-build}
-case "$level" in build|test|bench) ;; *) echo "usage: scripts/deps.sh [build|test|bench]" >&2; exit 2 ;; esac
+case "$level" in build|test|bench|stress) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress]" >&2; exit 2 ;; esac
 limit=${INCLPROF_APT_TIMEOUT:-1800}
 pkgs="gcc g++ make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config"
 case "$level" in
@@ -22,6 +24,7 @@ case "$level" in
 esac
 case "$level" in
   bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;
+  stress) pkgs="$pkgs clang-14 libclang-rt-14-dev time" ;;
 esac
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }

@@ -5,7 +5,9 @@
  * transitional intervals, a sample every 1000 events, batches of 16384
  * events per thread.
  *   usage: gen_trace OUT.ipb EVENTS [THREADS]
- * Deterministic (fixed seed), so runs are comparable. */
+ * Deterministic (fixed seed), so runs are comparable.  Prints how many
+ * events it wrote and how many calls they make (entries + library calls),
+ * for the stress test's exact totals. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,7 +153,7 @@ int main(int argc, char **argv) {
   static gen_thread threads[64];
   static uint64_t dt[BATCH];
   static uint32_t code[BATCH];
-  uint64_t per_thread = total / nthreads, done = 0;
+  uint64_t per_thread = total / nthreads, done = 0, calls = 0;
   for (uint32_t t = 0; t < nthreads; t++)
     threads[t].tick = 1000000;
   while (done < per_thread * nthreads) {
@@ -166,7 +168,9 @@ int main(int argc, char **argv) {
         uint64_t step = n ? 5 + next_rand() % 200 : 0;
         g->tick += step;
         dt[n] = step << 1 | (next_rand() % 100 == 0);
-        code[n++] = next_code(g, per_thread - g->emitted);
+        code[n] = next_code(g, per_thread - g->emitted);
+        unsigned kind = code[n++] & 7;
+        calls += kind == INCLPROF__EVENT_KIND__EV_ENTER || kind == INCLPROF__EVENT_KIND__EV_CALL;
         g->emitted++;
       }
       done += n;
@@ -194,5 +198,7 @@ int main(int argc, char **argv) {
     perror(argv[1]);
     return 1;
   }
+  printf("gen_trace: %llu events, %llu calls\n", (unsigned long long)done,
+         (unsigned long long)calls);
   return 0;
 }

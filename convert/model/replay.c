@@ -121,6 +121,13 @@ static int pop_to(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn) {
   return pop(f, ts, th);
 }
 
+/* ticks in ns, rounded; UINT64_MAX where a damaged trace's ticks would
+ * overflow (converting a double beyond uint64_t is undefined). */
+static uint64_t ticks_ns(const ip_file *f, uint64_t ticks) {
+  double ns = (double)ticks * f->ns_per_tick + 0.5;
+  return ns < 18446744073709551616.0 ? (uint64_t)ns : UINT64_MAX;
+}
+
 /* Attributes one interval of raw ticks ending at the current event. */
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes. */
@@ -130,7 +137,7 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
     raw = 0;
   if (ts->pending_gap) {
     uint64_t g = ts->pending_gap < raw ? ts->pending_gap : raw;
-    th->gap_ns += (uint64_t)((double)g * f->ns_per_tick + 0.5);
+    th->gap_ns += ticks_ns(f, g);
     ts->pending_gap = 0;
     raw -= g;
   }
@@ -232,7 +239,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     ts->have_tick = 1;
     ts->hwm = tick;
     uint64_t since = tick > f->start_tick ? tick - f->start_tick : 0;
-    ts->origin_ns = f->proc_origin_ns + (uint64_t)((double)since * f->ns_per_tick + 0.5);
+    uint64_t ns = ticks_ns(f, since);
+    ts->origin_ns = ns < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + ns : UINT64_MAX;
     th->start_ns = ts->origin_ns;
     event(f, ts, th, b->code[i++]);
   }

@@ -3,7 +3,11 @@
  * of a synthetic trace - byte flips with and without repaired checksums,
  * truncations, insertions, deletions.  Every load must either fail cleanly
  * or produce values that keep the invariants of the values' rules
- * ("The values" in docs/converter.md). */
+ * ("The values" in docs/converter.md).  Also replays the fuzzers' corpus of
+ * interesting traces (tests/fuzz/corpus, under INCLPROF_SRC or the current
+ * directory) with the same expectations. */
+#include <dirent.h>
+
 #include "convert_fixture.h"
 #include "check_main.h"
 
@@ -196,6 +200,66 @@ START_TEST(truncation_keeps_the_records_before_it) {
 }
 END_TEST
 
+/* A thread whose first tick lies 2^62 ticks after the process start, on a
+ * 1 kHz clock (1 ms per tick): its start in ns does not fit 64 bits and is
+ * held at the largest value (converting the double was undefined before). */
+START_TEST(ticks_beyond_64_bit_ns_saturate) {
+  tg_trace t;
+  static tg_batch b;
+  tg_begin(&t, 9, 1e3, 0, INCLPROF__TRANSITION_MODE__TRANSITIONS_NONE);
+  tg_module(&t, 1, "/bin/prog");
+  tg_function(&t, 1, 1, "far", "prog.c", 1);
+  tg_thread(&t, 1, "main");
+  tg_batch_init(&b, 1);
+  tg_ev(&b, 1ull << 62, 0, TG_ENTER, 1);
+  tg_ev(&b, (1ull << 62) + 4, 0, TG_EXIT, 1);
+  tg_flush(&t, &b);
+  tg_trailer(&t, 1, "exit");
+  char *dir = fx_dir();
+  ip_session s;
+  fx_load(&s, fx_write(dir, "far.ipb", &t), 0);
+  ck_assert_uint_eq(s.n_threads, 1);
+  ck_assert_uint_eq(s.threads[0].start_ns, UINT64_MAX);
+  ck_assert_uint_eq(s.events, 2);
+  check_invariants(&s);
+  ip_session_free(&s);
+  tg_free(&t);
+  fx_cleanup(dir);
+}
+END_TEST
+
+/* Every file of the fuzz corpus loads or is refused with one line naming it. */
+START_TEST(fuzz_corpus_replays_cleanly) {
+  const char *src = getenv("INCLPROF_SRC");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/tests/fuzz/corpus", src ? src : ".");
+  DIR *d = opendir(dir);
+  ck_assert_msg(d != NULL, "%s: cannot open the fuzz corpus", dir);
+  int files = 0, loaded = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.')
+      continue;
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    char error[512] = "", *p = path;
+    ip_load_opts o = {.quiet = 1, .error = error, .error_len = sizeof error};
+    ip_session s;
+    int rc = ip_session_load(&s, &p, 1, &o);
+    ck_assert(rc == 0 || (strstr(error, path) == error && !strchr(error, '\n')));
+    if (rc == 0) {
+      loaded++;
+      check_invariants(&s);
+      ip_session_free(&s);
+    }
+    files++;
+  }
+  closedir(d);
+  /* the corpus is there, and most of it reaches the replay */
+  ck_assert_int_ge(files, 20);
+  ck_assert_int_gt(loaded, files / 2);
+}
+END_TEST
+
 int main(void) {
   Suite *su = suite_create("convert_fuzz");
   TCase *tc = tcase_create("mutations");
@@ -203,6 +267,8 @@ int main(void) {
   tcase_add_test(tc, unmutated_seed_is_clean);
   tcase_add_test(tc, random_mutations_never_crash);
   tcase_add_test(tc, truncation_keeps_the_records_before_it);
+  tcase_add_test(tc, fuzz_corpus_replays_cleanly);
+  tcase_add_test(tc, ticks_beyond_64_bit_ns_saturate);
   suite_add_tcase(su, tc);
   return ip_check_run(su);
 }
