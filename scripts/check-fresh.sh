@@ -126,12 +126,15 @@ for f in $npmrcs; do
   [ -f "$f" ] && mkdir -p "$root$(dirname "$to")" && cp "$f" "$root$to"
 done
 
-# The repository at its committed HEAD, the sibling shared folder beside it.
+# The repository at its committed HEAD.  CI runs a clone with a folder named
+# "shared" next to it (outside this repository); when this checkout has one,
+# the root gets the same layout.
 head=$(git -C "$src" rev-parse HEAD) || die "$src is not a git checkout"
 mkdir -p "$root/work"
 git clone -q --no-checkout "$src" "$root/work/inclprof" && git -C "$root/work/inclprof" checkout -q --detach "$head" ||
   die "cannot clone $src into the root"
-[ -d "$src/../shared" ] && cp -a "$src/../shared" "$root/work/shared"
+sibling=$(dirname "$(cd "$src" && pwd)")/shared
+[ -d "$sibling" ] && cp -a "$sibling" "$root/work/shared"
 
 for m in proc sys dev; do
   mount --rbind "/$m" "$root/$m" || skip "the environment refuses to mount /$m into the root"
