@@ -21,13 +21,18 @@ for O in -O0 -O1 -O2 -O3; do
 done
 
 # Per function in the optimized dump: enters, returns, returns right after an
-# exit probe, resumes, resumes right after an exit probe.
+# exit probe, resumes, resumes right after an exit probe (and the exception
+# pointer load).  A probe is `_N = __inclprof_tu.hooks.KIND;`, a null test, and
+# `_N (&__inclprof_fn.M);` in a block of its own; p1 and p2 are the kinds of
+# the last two statements ("stmt" for anything but a probe call).
 probe_summary() {
   awk '/^;; Function /{ fn = $3 }
+       /= __inclprof_tu\.hooks\.[a-z_]+;$/ { k = $3; sub(/.*hooks\./, "", k); sub(/;$/, "", k); hook[$1] = k }
        /__inclprof_tu\.hooks\.enter;/ { enter[fn]++ }
-       /^  return/ { ret[fn]++; if (p2 ~ /hooks\.exit;/) retx[fn]++ }
-       /__builtin_unwind_resume/ { res[fn]++; if (p3 ~ /hooks\.exit;/) resx[fn]++ }
-       { p3 = p2; p2 = p1; p1 = $0 }
+       /^  return/ { ret[fn]++; if (p1 == "exit") retx[fn]++ }
+       /__builtin_unwind_resume/ { res[fn]++; if (p2 == "exit") resx[fn]++ }
+       /^  [^ <]/ && !/^  (if |else)/ {
+         p2 = p1; p1 = ($1 in hook && $2 ~ /^\(&__inclprof_fn/) ? hook[$1] : "stmt" }
        END { for (f in enter) printf "%s %d %d %d %d %d\n", f, enter[f], ret[f], retx[f], res[f], resx[f] }' "$@" | sort
 }
 for O in -O0 -O2 -O3; do
