@@ -44,6 +44,10 @@ for O in -O0 -O2 -O3; do
   check_eq "$O dump: exactly one entry probe each" "" "$(awk '$2 != 1' summary)"
   check_eq "$O dump: an exit probe before every return" "" "$(awk '$3 != $4' summary)"
   check_eq "$O dump: an exit probe before every exception resume" "" "$(awk '$5 != $6' summary)"
+  check_eq "$O dump: every hook is tested against null before its call" "0 unguarded of $(grep -c '= __inclprof_tu\.hooks\.' ./*.optimized)" \
+    "$(awk '/= __inclprof_tu\.hooks\.[a-z_]+;$/ { n++; pending[$1] = 1 }
+            /^  if \(_[0-9]+ != 0B\)$/ { v = $2; sub(/^\(/, "", v); if (v in pending) { delete pending[v]; t++ } }
+            END { printf "%d unguarded of %d", n - t, n }' ./*.optimized)"
   check "$O dump: raii has an exception exit (landing pad)" awk '$1=="raii" && $5 >= 1 {f=1} END{exit !f}' summary
   check_eq "$O dump: noexcept nx has no landing pad" "0" "$(awk '$1=="nx"{print $5+0}' summary)"
 done
