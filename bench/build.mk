@@ -42,3 +42,9 @@ bench-runtime: $(BENCH_B)/runtime_bench
 	@$(BENCH_B)/runtime_bench $(BENCH_OUT)/runtime-traces > $(BENCH_OUT)/bench-runtime.md
 	@cat $(BENCH_OUT)/bench-runtime.md
 	@rm -rf $(BENCH_OUT)/runtime-traces
+
+# --- cost of a plugin build that is not recording ------------------------------
+BENCH_TARGETS += bench-idle
+.PHONY: bench-idle
+bench-idle: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@bash bench/idle_cost.sh $(abspath $(B)) $(abspath $(BENCH_B))/idle $(BENCH_OUT)/bench-idle.md

@@ -1,7 +1,7 @@
 // ip_abi.cc - builds what include/inclprof/inclprof_abi.h describes, as GCC trees: the
 // struct types (fields found by name, their layout checked against the
 // header's offsetof/sizeof), the per-function descriptors, the unit's
-// inclprof_tu with its do-nothing hooks, the descriptor table and the
+// inclprof_tu with its null hooks, the descriptor table and the
 // register/unregister constructor and destructor.
 #include "ip_gcc.h"
 #include "inclprof_abi.h"
@@ -189,6 +189,7 @@ gimple_seq ip_build_probe(enum ip_hook hook, tree arg)
   gimple_call_set_nothrow(call, true);
   gimple_call_set_tail(call, false);
   gimple_seq_add_stmt(&seq, call);
+  ip_guard_note(call);
   return seq;
 }
 
@@ -227,45 +228,6 @@ tree ip_build_descriptor(uint64_t id, const char *name, const char *pretty, cons
   varpool_node::finalize_decl(decl);
   roots[R_DESCS] = tree_cons(NULL_TREE, decl, roots[R_DESCS]);
   n_descs++;
-  return decl;
-}
-
-/* The do-nothing hook every probe calls until a runtime registers the unit:
- * static void __inclprof_nop_hook(const void *p) {} (built like
- * cgraph_build_static_cdtor builds a function). */
-static tree build_nop_hook(void)
-{
-  tree type = build_function_type_list(void_type_node, const_ptr_type_node, NULL_TREE);
-  tree decl = build_decl(BUILTINS_LOCATION, FUNCTION_DECL, get_identifier("__inclprof_nop_hook"),
-                         type);
-  SET_DECL_ASSEMBLER_NAME(decl, DECL_NAME(decl));
-  current_function_decl = decl;
-  tree parm = build_decl(BUILTINS_LOCATION, PARM_DECL, get_identifier("p"), const_ptr_type_node);
-  DECL_ARG_TYPE(parm) = const_ptr_type_node;
-  DECL_CONTEXT(parm) = decl;
-  DECL_ARTIFICIAL(parm) = 1;
-  DECL_ARGUMENTS(decl) = parm;
-  tree result = build_decl(BUILTINS_LOCATION, RESULT_DECL, NULL_TREE, void_type_node);
-  DECL_ARTIFICIAL(result) = 1;
-  DECL_IGNORED_P(result) = 1;
-  DECL_CONTEXT(result) = decl;
-  DECL_RESULT(decl) = result;
-  allocate_struct_function(decl, false);
-  TREE_STATIC(decl) = 1;
-  TREE_USED(decl) = 1;
-  TREE_PUBLIC(decl) = 0;
-  DECL_ARTIFICIAL(decl) = 1;
-  DECL_IGNORED_P(decl) = 1;
-  DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT(decl) = 1;
-  DECL_INITIAL(decl) = make_node(BLOCK);
-  BLOCK_SUPERCONTEXT(DECL_INITIAL(decl)) = decl;
-  TREE_USED(DECL_INITIAL(decl)) = 1;
-  DECL_SAVED_TREE(decl) = build1(RETURN_EXPR, void_type_node, NULL_TREE);
-  cfun->function_end_locus = BUILTINS_LOCATION;
-  gimplify_function_tree(decl);
-  cgraph_node::add_new_function(decl, false);
-  set_cfun(NULL);
-  current_function_decl = NULL_TREE;
   return decl;
 }
 
@@ -322,14 +284,6 @@ void ip_emit_unit(void)
   emitting_unit = true;
   tree tu = unit_decl();
   tree table = build_table();
-  tree nop = build_nop_hook();
-
-  tree ht = roots[R_HOOKS_TYPE];
-  vec<constructor_elt, va_gc> *hooks = NULL;
-  for (int h = 0; h < IP_HOOK_COUNT; h++) {
-    tree f = nth_field(ht, h);
-    CONSTRUCTOR_APPEND_ELT(hooks, f, fold_convert(TREE_TYPE(f), build_fold_addr_expr(nop)));
-  }
   tree t = roots[R_TU_TYPE];
   vec<constructor_elt, va_gc> *v = NULL;
   CONSTRUCTOR_APPEND_ELT(v, field_named(t, "abi_version"),
@@ -340,10 +294,7 @@ void ip_emit_unit(void)
   CONSTRUCTOR_APPEND_ELT(v, field_named(t, "path"),
                          string_value(main_input_filename ? main_input_filename : "",
                                       TREE_TYPE(field_named(t, "path"))));
-  tree hooks_init = build_constructor(ht, hooks);
-  TREE_CONSTANT(hooks_init) = 1;
-  TREE_STATIC(hooks_init) = 1;
-  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "hooks"), hooks_init);
+  /* hooks: left null; a runtime sets them when it registers the unit. */
   DECL_INITIAL(tu) = build_constructor(t, v);
   TREE_CONSTANT(DECL_INITIAL(tu)) = 1;
   TREE_STATIC(DECL_INITIAL(tu)) = 1;

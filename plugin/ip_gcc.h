@@ -55,7 +55,7 @@ void ip_abi_check(void);
 extern const struct ggc_root_tab ip_ggc_roots[];
 
 /* Statements loading tu.hooks.HOOK into an SSA name and calling it with ARG
- * (nothrow, never a tail call). */
+ * (nothrow, never a tail call).  The call is noted for ip_guard_probes. */
 gimple_seq ip_build_probe(enum ip_hook hook, tree arg);
 
 /* A new static descriptor (struct inclprof_fn), recorded for the unit table.
@@ -63,14 +63,21 @@ gimple_seq ip_build_probe(enum ip_hook hook, tree arg);
 tree ip_build_descriptor(uint64_t id, const char *name, const char *pretty, const char *file,
                          unsigned line, unsigned size, unsigned flags, tree fndecl);
 
-/* At the end of the unit: the descriptor table, the inclprof_tu, the do-nothing
- * hook and the constructor/destructor.  Emits nothing when no descriptor was
+/* At the end of the unit: the descriptor table, the inclprof_tu (hooks null)
+ * and the constructor/destructor.  Emits nothing when no descriptor was
  * built. */
 void ip_emit_unit(void);
 
 /* True while ip_emit_unit builds its own functions (never instrumented or
  * reported). */
 bool ip_emitting_unit(void);
+
+/* --- ip_guard.cc: probes that run only while their hook is set --- */
+/* Notes a probe call built for the current function. */
+void ip_guard_note(gcall *call);
+/* Wraps every noted probe call (after all of them are in the CFG) in
+ * `if (hook != 0)`, and forgets them. */
+void ip_guard_probes(void);
 
 /* --- ip_select.cc: which functions get probes, and the report --- */
 struct ip_decision {

@@ -108,6 +108,7 @@ static unsigned instrument(function *fun)
   if (flag_exceptions)
     insert_exception_exit(fun, desc);
   insert_entry_probe(fun, desc);
+  ip_guard_probes();
   ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u", pretty, file, line, d.size,
             d.has_loops ? " loops" : "", sites);
   free(pretty);

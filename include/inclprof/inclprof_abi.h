@@ -9,13 +9,14 @@
  *     inclprof_fn` (flags INCLPROF_FN_INSTRUMENTED).  Every direct callee C
  *     that gets call-site probes gets one too (flags INCLPROF_FN_CALLEE),
  *     one per distinct callee per TU.
- *   - The TU has one static `struct inclprof_tu` whose `hooks` table starts
- *     out pointing at a do-nothing function built by the plugin, so the
- *     binary runs normally when no runtime is present.
+ *   - The TU has one static `struct inclprof_tu` whose `hooks` are null
+ *     until a runtime registers the unit.
  *   - A constructor (priority 101) calls __inclprof_register_tu(&tu) if that
  *     (weakly referenced) symbol is present; the runtime then points the
  *     hooks at its probes.  A destructor calls __inclprof_unregister_tu(&tu).
- *   - Probes are indirect calls through the TU's hooks:
+ *   - Probes are indirect calls through the TU's hooks, each made only when
+ *     the hook is not null (so a binary without the runtime, or paused, pays
+ *     a load and a branch per probe):
  *       entry of F:                 tu.hooks.enter(&desc_F)
  *       every exit of F (return,
  *        exception landing pad):    tu.hooks.exit(&desc_F)
@@ -36,7 +37,7 @@
 extern "C" {
 #endif
 
-#define INCLPROF_ABI_VERSION 1u
+#define INCLPROF_ABI_VERSION 2u
 
 /* inclprof_fn.flags */
 #define INCLPROF_FN_INSTRUMENTED 0x1u /* a function body with entry/exit probes */

@@ -21,13 +21,18 @@ for O in -O0 -O1 -O2 -O3; do
 done
 
 # Per function in the optimized dump: enters, returns, returns right after an
-# exit probe, resumes, resumes right after an exit probe.
+# exit probe, resumes, resumes right after an exit probe (and the exception
+# pointer load).  A probe is `_N = __inclprof_tu.hooks.KIND;`, a null test, and
+# `_N (&__inclprof_fn.M);` in a block of its own; p1 and p2 are the kinds of
+# the last two statements ("stmt" for anything but a probe call).
 probe_summary() {
   awk '/^;; Function /{ fn = $3 }
+       /= __inclprof_tu\.hooks\.[a-z_]+;$/ { k = $3; sub(/.*hooks\./, "", k); sub(/;$/, "", k); hook[$1] = k }
        /__inclprof_tu\.hooks\.enter;/ { enter[fn]++ }
-       /^  return/ { ret[fn]++; if (p2 ~ /hooks\.exit;/) retx[fn]++ }
-       /__builtin_unwind_resume/ { res[fn]++; if (p3 ~ /hooks\.exit;/) resx[fn]++ }
-       { p3 = p2; p2 = p1; p1 = $0 }
+       /^  return/ { ret[fn]++; if (p1 == "exit") retx[fn]++ }
+       /__builtin_unwind_resume/ { res[fn]++; if (p2 == "exit") resx[fn]++ }
+       /^  [^ <]/ && !/^  (if |else)/ {
+         p2 = p1; p1 = ($1 in hook && $2 ~ /^\(&__inclprof_fn/) ? hook[$1] : "stmt" }
        END { for (f in enter) printf "%s %d %d %d %d %d\n", f, enter[f], ret[f], retx[f], res[f], resx[f] }' "$@" | sort
 }
 for O in -O0 -O2 -O3; do
@@ -39,6 +44,10 @@ for O in -O0 -O2 -O3; do
   check_eq "$O dump: exactly one entry probe each" "" "$(awk '$2 != 1' summary)"
   check_eq "$O dump: an exit probe before every return" "" "$(awk '$3 != $4' summary)"
   check_eq "$O dump: an exit probe before every exception resume" "" "$(awk '$5 != $6' summary)"
+  check_eq "$O dump: every hook is tested against null before its call" "0 unguarded of $(grep -c '= __inclprof_tu\.hooks\.' ./*.optimized)" \
+    "$(awk '/= __inclprof_tu\.hooks\.[a-z_]+;$/ { n++; pending[$1] = 1 }
+            /^  if \(_[0-9]+ != 0B\)$/ { v = $2; sub(/^\(/, "", v); if (v in pending) { delete pending[v]; t++ } }
+            END { printf "%d unguarded of %d", n - t, n }' ./*.optimized)"
   check "$O dump: raii has an exception exit (landing pad)" awk '$1=="raii" && $5 >= 1 {f=1} END{exit !f}' summary
   check_eq "$O dump: noexcept nx has no landing pad" "0" "$(awk '$1=="nx"{print $5+0}' summary)"
 done

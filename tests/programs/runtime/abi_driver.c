@@ -17,8 +17,12 @@
 void __inclprof_register_tu(struct inclprof_tu *tu) __attribute__((weak));
 void __inclprof_unregister_tu(struct inclprof_tu *tu) __attribute__((weak));
 
-static void nop_fn(const struct inclprof_fn *fn) { (void)fn; }
-static void nop_addr(const void *a) { (void)a; }
+/* A probe as the plugin emits it: the hook is called only when it is set. */
+#define PROBE(hook, arg)                                                                           \
+  do {                                                                                             \
+    if (tu.hooks.hook)                                                                             \
+      tu.hooks.hook(arg);                                                                          \
+  } while (0)
 
 static void work(void);
 static void leaf(void);
@@ -27,8 +31,7 @@ static const struct inclprof_fn d_work = {12, "work", "work", __FILE__, 2, 10, I
 static const struct inclprof_fn d_leaf = {13, "leaf", "leaf", __FILE__, 3, 10, INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL, 0, (const void *)leaf};
 static const struct inclprof_fn d_write = {14, "write", "write", "", 0, 0, INCLPROF_FN_CALLEE, 0, NULL};
 static const struct inclprof_fn *const fns[] = {&d_main, &d_work, &d_leaf, &d_write};
-static struct inclprof_tu tu = {INCLPROF_ABI_VERSION, 4, fns, __FILE__,
-                                {nop_fn, nop_fn, nop_fn, nop_fn, nop_addr, nop_addr}};
+static struct inclprof_tu tu = {INCLPROF_ABI_VERSION, 4, fns, __FILE__, {0}};
 
 __attribute__((constructor(101))) static void reg(void) {
   if (__inclprof_register_tu)
@@ -38,29 +41,29 @@ __attribute__((constructor(101))) static void reg(void) {
 static volatile unsigned long sink;
 
 static void leaf(void) {
-  tu.hooks.enter(&d_leaf);
+  PROBE(enter, &d_leaf);
   for (int i = 0; i < 50; i++)
     sink += (unsigned long)i;
-  tu.hooks.exit(&d_leaf);
+  PROBE(exit, &d_leaf);
 }
 
 static void work(void) {
-  tu.hooks.enter(&d_work);
+  PROBE(enter, &d_work);
   leaf();
-  tu.hooks.exit(&d_work);
+  PROBE(exit, &d_work);
 }
 
 /* Pure computation between two probes, then a write() between the next two:
  * the kevents test expects T=0 on the first interval and T=1 on the second. */
 static void compute_then_syscall(void) {
-  tu.hooks.enter(&d_work);
+  PROBE(enter, &d_work);
   for (int i = 0; i < 100000; i++)
     sink += (unsigned long)i;
-  tu.hooks.call(&d_write);
+  PROBE(call, &d_write);
   if (write(1, "", 0) < 0)
     sink++;
-  tu.hooks.ret(&d_write);
-  tu.hooks.exit(&d_work);
+  PROBE(ret, &d_write);
+  PROBE(exit, &d_work);
 }
 
 static void *thread_main(void *arg) {
@@ -78,14 +81,14 @@ static void on_usr1(int sig) {
 }
 
 static void indirect(void (*fp)(void)) {
-  tu.hooks.call_indirect((const void *)fp);
+  PROBE(call_indirect, (const void *)fp);
   fp();
-  tu.hooks.ret_indirect((const void *)fp);
+  PROBE(ret_indirect, (const void *)fp);
 }
 
 int main(int argc, char **argv) {
   const char *what = argc > 1 ? argv[1] : "return";
-  tu.hooks.enter(&d_main);
+  PROBE(enter, &d_main);
   int n = argc > 2 ? atoi(argv[2]) : 100;
   for (int i = 0; i < n; i++)
     work();
@@ -115,7 +118,7 @@ int main(int argc, char **argv) {
     if (pid == 0) {
       for (int i = 0; i < 7; i++)
         work();
-      tu.hooks.exit(&d_main);
+      PROBE(exit, &d_main);
       exit(0);
     }
     int st;
@@ -148,9 +151,9 @@ int main(int argc, char **argv) {
   } else if (!strcmp(what, "indirect")) {
     indirect(leaf);
     pid_t (*volatile gp)(void) = getpid; /* not instrumented: named by dladdr */
-    tu.hooks.call_indirect((const void *)gp);
+    PROBE(call_indirect, (const void *)gp);
     sink += (unsigned long)gp();
-    tu.hooks.ret_indirect((const void *)gp);
+    PROBE(ret_indirect, (const void *)gp);
   } else if (!strcmp(what, "busy")) {
     for (long i = 0; i < 20000000L; i++)
       sink += (unsigned long)i;
@@ -158,6 +161,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "abi_driver: unknown scenario %s\n", what);
     return 2;
   }
-  tu.hooks.exit(&d_main);
+  PROBE(exit, &d_main);
   return 0;
 }
