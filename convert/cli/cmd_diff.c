@@ -12,9 +12,10 @@
 #include "export/diff_pprof.h"
 #include "model/diff.h"
 #include "util/cli_args.h"
+#include "util/must_alloc.h"
 #include "util/text_table.h"
 
-enum { OPT_BY = 256, OPT_THRESHOLD, OPT_CSV, OPT_PPROF, OPT_TOP };
+enum { OPT_BY = 256, OPT_THRESHOLD, OPT_CSV, OPT_PPROF, OPT_TOP, OPT_VALUE };
 
 static const ip_cli_opt options[] = {
     {"by", OPT_BY, "LEVEL", IP_LEVEL_NAMES " (default function)"},
@@ -25,6 +26,10 @@ static const ip_cli_opt options[] = {
      "also write PREFIX.base.pb.gz, PREFIX.new.pb.gz (for go tool pprof\n-diff_base) and "
      "PREFIX.diff.pb.gz (NEW - BASE)"},
     {"top", OPT_TOP, "N", "only the first N rows of the table (default all)"},
+    {"value", OPT_VALUE, "elapsed|application",
+     "the time compared, sorted by and tested (default elapsed);\napplication leaves out the "
+     "intervals "
+     "in which the kernel worked for\nthe thread (waiting for a CPU on a loaded machine, I/O)"},
 };
 
 static const ip_cli cli = {
@@ -32,8 +37,8 @@ static const ip_cli cli = {
     .synopsis = "BASE NEW | BASE... -- NEW... [OPTIONS]",
     .intro = "Compare the profiles of two builds.  Each side is one or more runs (a trace\n"
              "directory or file per run); rows are matched by name.  Every value is the\n"
-             "median over a side's runs; rows are sorted by the change of Elapsed Exclusive.\n"
-             "With 3 or more runs a side, a Mann-Whitney U rank test on the per-run Elapsed\n"
+             "median over a side's runs; rows are sorted by the change of Exclusive time.\n"
+             "With 3 or more runs a side, a Mann-Whitney U rank test on the per-run\n"
              "Exclusive values tells a change from run-to-run noise: a change is marked '*'\n"
              "when p < 0.01 (with 5 + 5 runs: every NEW run above, or below, every BASE run)\n"
              "and it is at least --threshold % of BASE's session.",
@@ -45,6 +50,7 @@ static const ip_cli cli = {
 
 typedef struct diff_args {
   ip_level by;
+  int application;
   double threshold;
   int csv;
   const char *pprof;
@@ -66,6 +72,11 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case OPT_CSV:
     a->csv = 1;
+    return 0;
+  case OPT_VALUE:
+    if (strcmp(arg, "elapsed") && strcmp(arg, "application"))
+      return ip_cli_fail(m, "bad --value '%s' (elapsed or application)", arg);
+    a->application = !strcmp(arg, "application");
     return 0;
   case OPT_PPROF:
     a->pprof = arg;
@@ -96,13 +107,18 @@ static const char *status(const ip_diff_row *r) {
   return !r->present[IP_DIFF_BASE] ? "new_only" : !r->present[IP_DIFF_NEW] ? "base_only" : "both";
 }
 
+static const char *value_name(const ip_diff *d) {
+  return d->application ? "application" : "elapsed";
+}
+
 static void print_csv(const ip_diff *d) {
   printf("%s,%sbase_calls,new_calls,base_elapsed_inclusive_ns,new_elapsed_inclusive_ns,"
          "base_elapsed_exclusive_ns,new_elapsed_exclusive_ns,base_application_inclusive_ns,"
          "new_application_inclusive_ns,base_application_exclusive_ns,"
-         "new_application_exclusive_ns,delta_elapsed_exclusive_ns,delta_elapsed_inclusive_ns,"
+         "new_application_exclusive_ns,delta_%s_exclusive_ns,delta_%s_inclusive_ns,"
          "delta_session_pct,p_value,beyond_noise,status\n",
-         ip_level_name(d->by), d->by == IP_BY_FUNCTION ? "file," : "");
+         ip_level_name(d->by), d->by == IP_BY_FUNCTION ? "file," : "", value_name(d),
+         value_name(d));
   for (size_t i = 0; i < d->n; i++) {
     const ip_diff_row *r = &d->rows[i];
     csv_field(r->name);
@@ -131,9 +147,9 @@ static void fmt_delta(char *buf, size_t n, int64_t v) {
 
 static void print_table(const ip_diff *d, const diff_args *a) {
   printf("BASE: %zu run(s) of %s, median session %.3f ms; NEW: %zu run(s) of %s, median session "
-         "%.3f ms\n",
+         "%.3f ms (%s time)\n",
          d->runs[0], d->program[0], (double)d->session_med[0] / 1e6, d->runs[1], d->program[1],
-         (double)d->session_med[1] / 1e6);
+         (double)d->session_med[1] / 1e6, value_name(d));
   if (d->runs[0] < IP_DIFF_MIN_RUNS || d->runs[1] < IP_DIFF_MIN_RUNS)
     printf("(fewer than %d runs a side: no noise test, nothing is marked)\n", IP_DIFF_MIN_RUNS);
   printf(
@@ -150,11 +166,11 @@ static void print_table(const ip_diff *d, const diff_args *a) {
   for (size_t i = 0; i < d->n && (!a->top || i < a->top); i++) {
     const ip_diff_row *r = &d->rows[i];
     char c[6][40];
-    ip_fmt_ns(c[0], sizeof c[0], r->med[0].el_excl);
-    ip_fmt_ns(c[1], sizeof c[1], r->med[1].el_excl);
+    ip_fmt_ns(c[0], sizeof c[0], ip_diff_excl(d, &r->med[0]));
+    ip_fmt_ns(c[1], sizeof c[1], ip_diff_excl(d, &r->med[1]));
     fmt_delta(c[2], sizeof c[2], r->delta_excl);
-    ip_fmt_ns(c[3], sizeof c[3], r->med[0].el_incl);
-    ip_fmt_ns(c[4], sizeof c[4], r->med[1].el_incl);
+    ip_fmt_ns(c[3], sizeof c[3], ip_diff_incl(d, &r->med[0]));
+    ip_fmt_ns(c[4], sizeof c[4], ip_diff_incl(d, &r->med[1]));
     fmt_delta(c[5], sizeof c[5], r->delta_incl);
     ip_tt_add(&t, "%s", r->marked ? "*" : "");
     ip_tt_add(&t, "%llu", (unsigned long long)r->med[0].calls);
@@ -179,53 +195,74 @@ static void print_table(const ip_diff *d, const diff_args *a) {
   printf("\n%zu change(s) beyond noise\n", marked);
 }
 
-int cmd_diff(int argc, char **argv) {
-  diff_args a = {.by = IP_BY_FUNCTION, .threshold = 1};
-  int sep = argc;
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--")) {
-      sep = i;
-      break;
-    }
-  int first;
-  int rc = ip_cli_parse_or_exit(&cli, sep, argv, on_option, &a, &first);
-  if (rc >= 0)
-    return rc;
-  char **sides[2];
+static int run_diff(const diff_args *a, char **ops, size_t n_ops, int n_before) {
   size_t n[2];
-  if (sep == argc) {
-    if (argc - first != 2) {
+  if (n_before < 0) {
+    if (n_ops != 2) {
       fprintf(stderr, "inclprof diff: give BASE and NEW (one run each), or BASE... -- NEW...; try "
                       "'inclprof diff --help'\n");
       return IP_EXIT_USAGE;
     }
-    sides[0] = &argv[first];
-    sides[1] = &argv[first + 1];
     n[0] = n[1] = 1;
   } else {
-    sides[0] = &argv[first];
-    n[0] = (size_t)(sep - first);
-    sides[1] = &argv[sep + 1];
-    n[1] = (size_t)(argc - sep - 1);
+    n[0] = (size_t)n_before;
+    n[1] = n_ops - n[0];
     if (!n[0] || !n[1]) {
       fprintf(stderr,
-              "inclprof diff: %s side has no run; give BASE... -- NEW... with at least one "
+              "inclprof diff: the %s side has no run; give BASE... -- NEW... with at least one "
               "trace directory on each side\n",
-              n[0] ? "the NEW" : "the BASE");
+              n[0] ? "NEW" : "BASE");
       return IP_EXIT_USAGE;
     }
   }
   ip_diff d;
-  char *const *paths[2] = {sides[0], sides[1]};
-  if (ip_diff_build(&d, a.by, paths, n, a.threshold))
+  char *const *paths[2] = {ops, ops + n[0]};
+  if (ip_diff_build(&d, a->by, a->application, paths, n, a->threshold))
     return IP_EXIT_ERROR;
-  if (a.csv)
+  if (a->csv)
     print_csv(&d);
   else
-    print_table(&d, &a);
-  rc = IP_EXIT_OK;
-  if (a.pprof && ip_diff_write_pprof(&d, a.pprof))
+    print_table(&d, a);
+  int rc = IP_EXIT_OK;
+  if (a->pprof && ip_diff_write_pprof(&d, a->pprof))
     rc = IP_EXIT_ERROR;
   ip_diff_free(&d);
+  return rc;
+}
+
+/* Whether arg, an option of the table, takes the next argument as its value. */
+static int takes_value(const char *arg) {
+  if (strncmp(arg, "--", 2) || strchr(arg, '='))
+    return 0;
+  for (size_t i = 0; i < cli.n_opts; i++)
+    if (!strcmp(arg + 2, options[i].name))
+      return options[i].arg != NULL;
+  return 0;
+}
+
+int cmd_diff(int argc, char **argv) {
+  diff_args a = {.by = IP_BY_FUNCTION, .threshold = 1};
+  /* Options may stand anywhere: the first "--" is dropped and the operands
+   * before it counted (getopt keeps the operands in their order). */
+  char **args = ip_must_calloc((size_t)argc + 1, sizeof *args);
+  int n_args = 0, n_before = -1, operands = 0;
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && n_before < 0 && !strcmp(argv[i], "--")) {
+      n_before = operands;
+      continue;
+    }
+    args[n_args++] = argv[i];
+    if (i == 0 || n_before >= 0)
+      continue;
+    if (argv[i][0] != '-' || !argv[i][1])
+      operands++;
+    else if (takes_value(argv[i]) && i + 1 < argc)
+      args[n_args++] = argv[++i];
+  }
+  int first;
+  int rc = ip_cli_parse_or_exit(&cli, n_args, args, on_option, &a, &first);
+  if (rc < 0)
+    rc = run_diff(&a, args + first, (size_t)(n_args - first), n_before);
+  free(args);
   return rc;
 }

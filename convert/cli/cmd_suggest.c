@@ -268,11 +268,10 @@ int cmd_suggest(int argc, char **argv) {
     rc = IP_EXIT_ERROR;
   } else {
     char *abs = realpath(a.out, NULL);
-    printf("\nwrote %s: %zu function(s) excluded.  Rebuild with the plugin and this filter:\n"
-           "  -fplugin=inclprof.so -fplugin-arg-inclprof-filter=%s\n"
-           "(on the compile commands, and on the link command too under -flto), e.g.\n"
-           "  make CFLAGS=\"$CFLAGS -fplugin-arg-inclprof-filter=%s\"\n",
-           a.out, g.n_excluded, abs ? abs : a.out, abs ? abs : a.out);
+    printf("\nwrote %s: %zu function(s) excluded.  Rebuild with the plugin and this filter\n"
+           "(the filter argument after -fplugin; under -flto on the link command too):\n"
+           "  -fplugin=inclprof.so -fplugin-arg-inclprof-filter=%s\n",
+           a.out, g.n_excluded, abs ? abs : a.out);
     free(abs);
   }
   ip_suggest_free(&g);

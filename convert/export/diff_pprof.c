@@ -1,6 +1,7 @@
 /* export/diff_pprof.c - the pprof files of `inclprof diff` (see
  * export/diff_pprof.h): one Function and Location per row, one sample per
- * row with the values calls and elapsed (nanoseconds), gzipped. */
+ * row with the values calls and elapsed or application (nanoseconds: the
+ * compared Exclusive time), gzipped. */
 #include "export/diff_pprof.h"
 
 #include <errno.h>
@@ -16,9 +17,9 @@
 
 enum { KIND_BASE, KIND_NEW, KIND_DIFF };
 
-static int64_t value(const ip_diff_row *r, int kind, int elapsed) {
-  int64_t b = (int64_t)(elapsed ? r->med[0].el_excl : r->med[0].calls);
-  int64_t n = (int64_t)(elapsed ? r->med[1].el_excl : r->med[1].calls);
+static int64_t value(const ip_diff *d, const ip_diff_row *r, int kind, int time) {
+  int64_t b = (int64_t)(time ? ip_diff_excl(d, &r->med[0]) : r->med[0].calls);
+  int64_t n = (int64_t)(time ? ip_diff_excl(d, &r->med[1]) : r->med[1].calls);
   return kind == KIND_BASE ? b : kind == KIND_NEW ? n : n - b;
 }
 
@@ -52,8 +53,8 @@ static int write_one(const ip_diff *d, int kind, const char *path) {
     locs[i].line = &line_ptrs[i];
     fp[i] = &fns[i];
     lp[i] = &locs[i];
-    vals[2 * ns] = value(r, kind, 0);
-    vals[2 * ns + 1] = value(r, kind, 1);
+    vals[2 * ns] = value(d, r, kind, 0);
+    vals[2 * ns + 1] = value(d, r, kind, 1);
     if (!vals[2 * ns] && !vals[2 * ns + 1])
       continue;
     inclprof_pprof__sample__init(&smp[ns]);
@@ -66,7 +67,8 @@ static int write_one(const ip_diff *d, int kind, const char *path) {
     ns++;
   }
   InclprofPprof__ValueType types[2], *tp[2];
-  const char *tn[2][2] = {{"calls", "count"}, {"elapsed", "nanoseconds"}};
+  const char *tn[2][2] = {{"calls", "count"},
+                          {d->application ? "application" : "elapsed", "nanoseconds"}};
   for (int k = 0; k < 2; k++) {
     inclprof_pprof__value_type__init(&types[k]);
     types[k].type = ip_strtab_intern(&st, tn[k][0]);
@@ -75,10 +77,10 @@ static int write_one(const ip_diff *d, int kind, const char *path) {
   }
   int64_t comment[2];
   comment[0] = ip_strtab_intern(&st, "inclprof " INCLPROF_VERSION " diff");
-  comment[1] = ip_strtab_intern(&st, kind == KIND_BASE  ? "BASE: median Elapsed Exclusive per run"
-                                     : kind == KIND_NEW ? "NEW: median Elapsed Exclusive per run"
+  comment[1] = ip_strtab_intern(&st, kind == KIND_BASE  ? "BASE: median Exclusive time per run"
+                                     : kind == KIND_NEW ? "NEW: median Exclusive time per run"
                                                         : "NEW - BASE: change of the median "
-                                                          "Elapsed Exclusive per run");
+                                                          "Exclusive time per run");
   InclprofPprof__Profile p = INCLPROF_PPROF__PROFILE__INIT;
   p.n_sample_type = 2;
   p.sample_type = tp;

@@ -2,7 +2,8 @@
  * diff as pprof profiles PREFIX.base.pb.gz and PREFIX.new.pb.gz (for
  * `go tool pprof -diff_base PREFIX.base.pb.gz PREFIX.new.pb.gz`) and their
  * difference PREFIX.diff.pb.gz (NEW - BASE, negative values where time went
- * down).  One frame per row: pprof's flat is the median Elapsed Exclusive. */
+ * down).  One frame per row: pprof's flat is the median Exclusive time
+ * (Elapsed, or Application with --value application). */
 #ifndef INCLPROF_EXPORT_DIFF_PPROF_H
 #define INCLPROF_EXPORT_DIFF_PPROF_H
 

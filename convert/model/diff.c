@@ -142,10 +142,19 @@ static int compare_rows(const void *pa, const void *pb) {
   return strcmp(a->name, b->name);
 }
 
-int ip_diff_build(ip_diff *d, ip_level by, char *const *paths[2], const size_t n[2],
-                  double threshold_pct) {
+uint64_t ip_diff_excl(const ip_diff *d, const ip_values *v) {
+  return d->application ? v->app_excl : v->el_excl;
+}
+
+uint64_t ip_diff_incl(const ip_diff *d, const ip_values *v) {
+  return d->application ? v->app_incl : v->el_incl;
+}
+
+int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2],
+                  const size_t n[2], double threshold_pct) {
   memset(d, 0, sizeof *d);
   d->by = by;
+  d->application = application;
   d->runs[0] = n[0];
   d->runs[1] = n[1];
   run_values rv[2] = {{0}, {0}};
@@ -174,7 +183,7 @@ int ip_diff_build(ip_diff *d, ip_level by, char *const *paths[2], const size_t n
       }
       if (!d->program[side])
         d->program[side] = ip_must_strdup(exe);
-      totals[side][run] = s.total.el_incl;
+      totals[side][run] = ip_diff_incl(d, &s.total);
       ip_row *rows;
       size_t nr = ip_aggregate(&s, by, NULL, &rows);
       for (size_t i = 0; i < nr && !rc; i++) {
@@ -198,10 +207,10 @@ int ip_diff_build(ip_diff *d, ip_level by, char *const *paths[2], const size_t n
         row_medians(&rv[side].v[i * n[side]], n[side], &r->med[side]);
         r->excl[side] = ip_must_calloc(n[side], sizeof(double));
         for (size_t run = 0; run < n[side]; run++)
-          r->excl[side][run] = (double)rv[side].v[i * n[side] + run].el_excl;
+          r->excl[side][run] = (double)ip_diff_excl(d, &rv[side].v[i * n[side] + run]);
       }
-      r->delta_excl = (int64_t)r->med[1].el_excl - (int64_t)r->med[0].el_excl;
-      r->delta_incl = (int64_t)r->med[1].el_incl - (int64_t)r->med[0].el_incl;
+      r->delta_excl = (int64_t)ip_diff_excl(d, &r->med[1]) - (int64_t)ip_diff_excl(d, &r->med[0]);
+      r->delta_incl = (int64_t)ip_diff_incl(d, &r->med[1]) - (int64_t)ip_diff_incl(d, &r->med[0]);
       r->delta_pct =
           d->session_med[0] ? 100.0 * (double)r->delta_excl / (double)d->session_med[0] : 0;
       r->p = n[0] >= IP_DIFF_MIN_RUNS && n[1] >= IP_DIFF_MIN_RUNS

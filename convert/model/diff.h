@@ -2,9 +2,11 @@
  * more runs (a trace directory or file each); rows are matched across runs by
  * name (function: demangled name and source file; module: file name; thread:
  * its name, else its rank in its process; process: executable and rank), and
- * per row every data value's median per side, the change of Elapsed
- * Exclusive, its share of the session, and a Mann-Whitney U test on the
- * per-run Elapsed Exclusive values. */
+ * per row every data value's median per side, the change of the compared
+ * value's Exclusive and Inclusive time (Elapsed, or Application: without the
+ * intervals in which the kernel worked for the thread, such as waiting for a
+ * CPU), its share of the session, and a Mann-Whitney U test on the per-run
+ * Exclusive values. */
 #ifndef INCLPROF_DIFF_H
 #define INCLPROF_DIFF_H
 
@@ -19,7 +21,7 @@ enum { IP_DIFF_BASE, IP_DIFF_NEW };
 typedef struct ip_diff_row {
   char *name, *file;              /* display name; source file (functions), else "" */
   ip_values med[2];               /* median per side of each value (min/max unused) */
-  double *excl[2];                /* per-run Elapsed Exclusive, one per run of the side */
+  double *excl[2];                /* per-run Exclusive (compared value), one per run */
   int present[2];                 /* ran in at least one run of the side */
   int64_t delta_excl, delta_incl; /* NEW - BASE medians, ns */
   double delta_pct;               /* delta_excl, % of BASE's median session Elapsed Inclusive */
@@ -32,8 +34,9 @@ typedef struct ip_diff_row {
 
 typedef struct ip_diff {
   ip_level by;
+  int application; /* compare Application instead of Elapsed time */
   size_t runs[2];
-  uint64_t session_med[2]; /* median session Elapsed Inclusive per side */
+  uint64_t session_med[2]; /* median session Inclusive (compared value) per side */
   char *program[2];        /* executable of each side's first run */
   ip_diff_row *rows;       /* largest |delta_excl| first */
   size_t n, cap;
@@ -42,8 +45,11 @@ typedef struct ip_diff {
 /* Loads every run (paths[side][i]) and fills d.  Returns 0, or -1 after
  * printing a one-line error (unreadable run, a run without instrumented time,
  * runs of different programs). */
-int ip_diff_build(ip_diff *d, ip_level by, char *const *paths[2], const size_t n[2],
-                  double threshold_pct);
+int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2],
+                  const size_t n[2], double threshold_pct);
+/* The compared value's Exclusive / Inclusive time of v. */
+uint64_t ip_diff_excl(const ip_diff *d, const ip_values *v);
+uint64_t ip_diff_incl(const ip_diff *d, const ip_values *v);
 void ip_diff_free(ip_diff *d);
 
 #endif
