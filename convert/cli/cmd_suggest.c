@@ -146,7 +146,7 @@ static double fold_pct(const ip_suggest *g, const ip_suggest_fn *x) {
 }
 
 static void decision(char *buf, size_t n, const ip_session *s, const ip_suggest *g,
-                     const ip_suggest_fn *x, double max_fold) {
+                     const ip_suggest_fn *x, double max_fold, double max_pct) {
   const char *into = x->fold_into == UINT32_MAX ? "the callers" : s->funcs[x->fold_into].pretty;
   switch (x->verdict) {
   case IP_EXCLUDE:
@@ -166,6 +166,9 @@ static void decision(char *buf, size_t n, const ip_session *s, const ip_suggest 
     return;
   case IP_KEEP_CHEAP:
     snprintf(buf, n, "keep: its probes cost under %g%% of the session", IP_SUGGEST_MIN_GAIN_PCT);
+    return;
+  case IP_KEEP_FAIR:
+    snprintf(buf, n, "keep: its probes are under %g%% of its own time", max_pct);
     return;
   case IP_KEEP_UNDER:
     snprintf(buf, n, "keep");
@@ -192,7 +195,7 @@ static void print_table(const ip_session *s, const ip_suggest *g, const suggest_
     double cost_ns = (double)x->events_before * g->probe_cost_ns;
     ip_fmt_ns(cost, sizeof cost, (uint64_t)cost_ns);
     ip_fmt_bytes(bytes, sizeof bytes, (uint64_t)((double)x->events_before * g->bytes_per_event));
-    decision(why, sizeof why, s, g, x, a->so.max_fold_pct);
+    decision(why, sizeof why, s, g, x, a->so.max_fold_pct, a->so.max_overhead_pct);
     ip_tt_add(&t, "%llu", (unsigned long long)x->calls);
     ip_tt_add(&t, "%llu", (unsigned long long)x->events_before);
     ip_tt_add(&t, "%s", cost);
@@ -263,7 +266,8 @@ int cmd_suggest(int argc, char **argv) {
   print_table(&s, &g, &a);
   if (ip_suggest_pct(&g, g.events_after) > a.so.max_overhead_pct)
     printf("\nThe limit is not reached: the rest of the cost is in functions kept (main, thread "
-           "roots,\n--keep, or too much time to fold; --max-fold raises that limit).\n");
+           "roots,\n--keep, distorted less than the limit, or too much time to fold: --max-fold\n"
+           "raises that limit).\n");
   if (write_filter(&s, &g, &a, n_inputs)) {
     rc = IP_EXIT_ERROR;
   } else {

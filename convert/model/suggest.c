@@ -174,6 +174,11 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
     if (x->verdict != IP_KEEP_UNDER || !x->events_before ||
         ip_suggest_pct(g, now) <= o->max_overhead_pct)
       continue;
+    if (x->el_incl && 100.0 * (double)x->events_before * g->probe_cost_ns / (double)x->el_incl <
+                          o->max_overhead_pct) {
+      x->verdict = IP_KEEP_FAIR;
+      continue;
+    }
     if (ip_suggest_pct(g, x->events_before) < IP_SUGGEST_MIN_GAIN_PCT) {
       x->verdict = IP_KEEP_CHEAP;
       continue;

@@ -3,7 +3,8 @@
  * calibrated probe cost), that cost's share of its own Elapsed Inclusive (its
  * distortion) and of the session, its trace bytes, and a greedy choice that
  * excludes the most distorted functions until the estimated overhead is under
- * a limit, keeping main, the thread roots, named functions and functions
+ * a limit (a function distorted less than that limit is never excluded),
+ * keeping main, the thread roots, named functions and functions
  * whose exclusion would fold too much untraced time into their callers. */
 #ifndef INCLPROF_SUGGEST_H
 #define INCLPROF_SUGGEST_H
@@ -19,6 +20,7 @@ typedef enum ip_verdict {
   IP_KEEP_NAMED, /* kept: named by --keep */
   IP_KEEP_FOLD,  /* kept: excluding it would fold too much time into a caller */
   IP_KEEP_CHEAP, /* kept: its probes cost under IP_SUGGEST_MIN_GAIN_PCT of the session */
+  IP_KEEP_FAIR,  /* kept: its probes are under the limit of its own Elapsed Inclusive */
   IP_EXCLUDE     /* excluded (instrumented: exclude + exclude-calls; library: exclude-calls) */
 } ip_verdict;
 
