@@ -42,3 +42,10 @@ bench-runtime: $(BENCH_B)/runtime_bench
 	@$(BENCH_B)/runtime_bench $(BENCH_OUT)/runtime-traces > $(BENCH_OUT)/bench-runtime.md
 	@cat $(BENCH_OUT)/bench-runtime.md
 	@rm -rf $(BENCH_OUT)/runtime-traces
+
+# --- profile-guided filters: profile -> inclprof suggest -> rebuild -> profile,
+# --- on examples/wordfreq and Debian's Lua (bench/suggest.sh) ----------------
+BENCH_TARGETS += bench-suggest
+.PHONY: bench-suggest
+bench-suggest: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@bash bench/suggest.sh $(abspath $(B)) $(abspath $(BENCH_B))/suggest $(BENCH_OUT)/bench-suggest.md
