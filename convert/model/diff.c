@@ -64,7 +64,6 @@ static void row_key(const ip_session *s, ip_level by, uint32_t key, char *buf, s
 /* Per run of one side, every row's values (runs x rows, rows growing). */
 typedef struct run_values {
   ip_values *v; /* [row * n_runs + run] */
-  size_t cap_rows;
 } run_values;
 
 static ip_diff_row *find_row(ip_diff *d, ip_u64map *index, const char *name, const char *file,
@@ -117,7 +116,7 @@ static void row_medians(const ip_values *runs, size_t n, ip_values *out) {
 }
 
 static int load_run(ip_session *s, char *path) {
-  char err[512];
+  char err[512] = "";
   ip_load_opts lo = {.quiet = 1, .error = err, .error_len = sizeof err};
   if (ip_session_load(s, &path, 1, &lo)) {
     fprintf(stderr, "inclprof diff: %s\n", err);

@@ -20,7 +20,6 @@
 typedef struct scratch {
   uint8_t *traced;
   uint64_t *below; /* traced Elapsed Inclusive directly under the node's untraced frames */
-  size_t cap;
 } scratch;
 
 static int instrumented(const ip_session *s, uint32_t f) {
@@ -137,8 +136,7 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
   for (size_t t = 0; t < s->n_threads; t++)
     if (s->threads[t].n_nodes > max_nodes)
       max_nodes = s->threads[t].n_nodes;
-  scratch sc = {ip_must_calloc(max_nodes, 1), ip_must_calloc(max_nodes, sizeof(uint64_t)),
-                max_nodes};
+  scratch sc = {ip_must_calloc(max_nodes, 1), ip_must_calloc(max_nodes, sizeof(uint64_t))};
   uint8_t *excluded = ip_must_calloc(nf, 1), *root = ip_must_calloc(nf, 1);
   uint64_t *events = ip_must_calloc(nf, sizeof *events), *tmp = ip_must_calloc(nf, sizeof *tmp);
   ip_values *sum = ip_must_calloc(nf, sizeof *sum);
