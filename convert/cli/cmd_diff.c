@@ -3,7 +3,6 @@
  * marking only the changes beyond run-to-run noise (model/diff.h), as a text
  * table, CSV, or pprof files. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,6 @@
  * distorted functions uninstrumented until the estimated overhead is under
  * --max-overhead, a table of the decisions, and the rebuild flag. */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
