@@ -66,6 +66,9 @@ typedef struct run_values {
   ip_values *v; /* [row * n_runs + run] */
 } run_values;
 
+/* The row of (name, file), added if new: rows are keyed by the 64-bit FNV-1a
+ * hash of both (a collision among a program's few thousand names is not
+ * expected). */
 static ip_diff_row *find_row(ip_diff *d, ip_u64map *index, const char *name, const char *file,
                              run_values rv[2]) {
   uint64_t h = fnv(name, file);
