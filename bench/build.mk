@@ -48,3 +48,10 @@ BENCH_TARGETS += bench-idle
 .PHONY: bench-idle
 bench-idle: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 	@bash bench/idle_cost.sh $(abspath $(B)) $(abspath $(BENCH_B))/idle $(BENCH_OUT)/bench-idle.md
+
+# --- profile-guided filters: profile -> inclprof suggest -> rebuild -> profile,
+# --- on examples/wordfreq and Debian's Lua (bench/suggest.sh) ----------------
+BENCH_TARGETS += bench-suggest
+.PHONY: bench-suggest
+bench-suggest: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@bash bench/suggest.sh $(abspath $(B)) $(abspath $(BENCH_B))/suggest $(BENCH_OUT)/bench-suggest.md

@@ -85,6 +85,18 @@ static tree callee_descriptor(tree callee)
   return desc;
 }
 
+/* Does an exclude-calls rule name CALLEE (its assembler names, or the
+ * demangled name with parameters)? */
+static bool calls_excluded(tree callee)
+{
+  const char *name = instrumented_name(callee);
+  char *pretty = ip_pretty_name(name);
+  const char *names[] = { ip_function_name(callee), name, pretty };
+  bool excluded = ip_config_calls_excluded(&ip_cfg, names, 3);
+  free(pretty);
+  return excluded;
+}
+
 /* The edge a call's "after" probe goes on when the call ends its block. */
 static edge normal_successor(basic_block bb)
 {
@@ -159,6 +171,8 @@ unsigned ip_instrument_callsites(function *fun)
     if (node && node->split_part)
       continue;
     if (ip_cfg.callsites == IP_CALLSITES_EXTERNAL && instrumented_here(callee))
+      continue;
+    if (calls_excluded(callee))
       continue;
     wrapped += wrap_call(call, IP_HOOK_CALL, IP_HOOK_RET, build_fold_addr_expr(callee_descriptor(callee)));
   }

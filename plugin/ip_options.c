@@ -10,7 +10,7 @@
 
 const char ip_valid_keys[] =
     "include, exclude, include-file, exclude-file, min-size, filter, callsites, "
-    "report, system-headers, verbose, tail-recursion, partial-inlining";
+    "report, system-headers, verbose, tail-recursion, partial-inlining, exclude-calls";
 
 void ip_config_init(struct ip_config *cfg)
 {
@@ -84,6 +84,7 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
   static const struct { const char *key; int include; enum ip_rule_target target; } rule_keys[] = {
     { "include", 1, IP_RULE_NAME },      { "exclude", 0, IP_RULE_NAME },
     { "include-file", 1, IP_RULE_FILE }, { "exclude-file", 0, IP_RULE_FILE },
+    { "exclude-calls", 0, IP_RULE_CALLS },
   };
   int is_flag = strcmp(key, "verbose") == 0 || strcmp(key, "system-headers") == 0;
   int known = is_flag || strcmp(key, "min-size") == 0 || strcmp(key, "filter") == 0 ||

@@ -14,7 +14,9 @@ extern "C" {
 
 enum ip_callsites { IP_CALLSITES_NONE, IP_CALLSITES_EXTERNAL, IP_CALLSITES_ALL };
 
-enum ip_rule_target { IP_RULE_NAME, IP_RULE_FILE };
+/* IP_RULE_CALLS: exclude-calls, no call-site probes around direct calls to
+ * matching functions (never consulted by ip_config_select). */
+enum ip_rule_target { IP_RULE_NAME, IP_RULE_FILE, IP_RULE_CALLS };
 
 struct ip_rule {
   int include;              /* 1: include rule, 0: exclude rule */
@@ -69,6 +71,11 @@ enum ip_selection {
 enum ip_selection ip_config_select(const struct ip_config *cfg,
                                    const char *const *names, size_t n_names,
                                    const char *file, const struct ip_rule **why);
+
+/* Whether an exclude-calls rule matches one of NAMES: direct calls to that
+ * function get no call-site probes. */
+int ip_config_calls_excluded(const struct ip_config *cfg,
+                             const char *const *names, size_t n_names);
 
 #ifdef __cplusplus
 }

@@ -131,3 +131,12 @@ enum ip_selection ip_config_select(const struct ip_config *cfg,
   }
   return by_name;
 }
+
+int ip_config_calls_excluded(const struct ip_config *cfg,
+                             const char *const *names, size_t n_names)
+{
+  for (size_t i = 0; i < cfg->n_rules; i++)
+    if (cfg->rules[i].target == IP_RULE_CALLS && rule_matches(&cfg->rules[i], names, n_names, ""))
+      return 1;
+  return 0;
+}

@@ -4,9 +4,11 @@
 #ifndef INCLPROF_COMMANDS_H
 #define INCLPROF_COMMANDS_H
 
-int cmd_record(int argc, char **argv); /* run a program under the runtime */
-int cmd_info(int argc, char **argv);   /* describe trace files */
-int cmd_report(int argc, char **argv); /* the data values as a table / tree */
-int cmd_export(int argc, char **argv); /* csv, pprof, chrome, callgrind, folded */
+int cmd_record(int argc, char **argv);  /* run a program under the runtime */
+int cmd_info(int argc, char **argv);    /* describe trace files */
+int cmd_report(int argc, char **argv);  /* the data values as a table / tree */
+int cmd_export(int argc, char **argv);  /* csv, pprof, chrome, callgrind, folded */
+int cmd_suggest(int argc, char **argv); /* a filter file from the probe cost */
+int cmd_diff(int argc, char **argv);    /* compare the runs of two builds */
 
 #endif

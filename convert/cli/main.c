@@ -14,6 +14,8 @@ static const struct {
     {"info", cmd_info, "describe trace files: header, threads, events, damage"},
     {"report", cmd_report, "print the data values per function/module/thread/process"},
     {"export", cmd_export, "write csv, pprof, chrome, callgrind or folded files"},
+    {"suggest", cmd_suggest, "write a filter file that removes the costliest probes"},
+    {"diff", cmd_diff, "compare two builds' runs: changes beyond run-to-run noise"},
 };
 
 static void usage(FILE *out) {

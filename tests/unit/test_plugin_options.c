@@ -56,7 +56,7 @@ START_TEST(unknown_key_lists_valid_keys) {
   ck_assert_str_eq(err,
                    "argument: unknown key 'inlcude'; valid keys: include, exclude, include-file, "
                    "exclude-file, min-size, filter, callsites, report, system-headers, verbose, "
-                   "tail-recursion, partial-inlining");
+                   "tail-recursion, partial-inlining, exclude-calls");
 }
 END_TEST
 
@@ -165,6 +165,17 @@ START_TEST(any_spelling_of_the_name_matches) {
 }
 END_TEST
 
+START_TEST(exclude_calls_names_callees_not_bodies) {
+  ck_assert_int_eq(set("exclude-calls", "find_slot,str*"), 0);
+  const char *slot[] = {"find_slot"}, *cmp[] = {"_Z3cmpv", "strncmp"}, *other[] = {"main"};
+  ck_assert_int_eq(ip_config_calls_excluded(&cfg, slot, 1), 1);
+  ck_assert_int_eq(ip_config_calls_excluded(&cfg, cmp, 2), 1);
+  ck_assert_int_eq(ip_config_calls_excluded(&cfg, other, 1), 0);
+  /* the body of find_slot is still instrumented: exclude-calls is no name rule */
+  ck_assert_int_eq(select_fn("find_slot", "a.c"), IP_SEL_DEFAULT);
+}
+END_TEST
+
 START_TEST(filter_file_rules_and_comments) {
   const char *path = temp_file("# hot paths only\n"
                                "\n"
@@ -233,6 +244,7 @@ int main(void) {
   tcase_add_test(tc, file_rules_come_first);
   tcase_add_test(tc, file_rule_without_slash_matches_base_name);
   tcase_add_test(tc, any_spelling_of_the_name_matches);
+  tcase_add_test(tc, exclude_calls_names_callees_not_bodies);
   tcase_add_test(tc, filter_file_rules_and_comments);
   tcase_add_test(tc, filter_file_errors_name_file_and_line);
   suite_add_tcase(s, tc);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# convert_diff.sh - `inclprof diff` on tests/programs/convert/slowfn.c: five
+# runs of the build against five runs with `--slow gamma_` (gamma_ does three
+# times its work) flag gamma_ and nothing else; five runs against five more
+# runs of the same build flag nothing.  The runs of both sides alternate, so
+# a change of the machine's load hits both alike.  The runs are compared on
+# Application time (`--value application`, the intervals in which the kernel
+# worked for the thread left out): on a loaded machine a function's Elapsed
+# time also holds the time its thread waited for a CPU, which varies from run
+# to run far more than a 3x slowdown of a 3 ms function; --threshold 5 asks
+# for changes of at least 5 % of the session (gamma_'s is about 35 %).
+# Also: functions on one side only, CSV, the pprof files (read by
+# go tool pprof, -diff_base among them) and one-line errors on bad input.
+. "$INCLPROF_SRC/tests/lib.sh"
+. "$INCLPROF_SRC/tests/viewers/viewers.sh"
+src=$INCLPROF_SRC/tests/programs/convert/slowfn.c
+gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$src" -o slowfn || { fail "build slowfn with the plugin"; exit 1; }
+mkdir other && gcc -O2 -fplugin="$INCLPROF_PLUGIN" -Dgamma_=gamma2 "$src" -o other/slowfn ||
+  { fail "build the variant of slowfn with gamma_ renamed"; exit 1; }
+gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$src" -o notslow
+
+for i in 1 2 3 4 5; do
+  "$INCLPROF" record -o base$i -- ./slowfn >/dev/null 2>&1
+  "$INCLPROF" record -o slow$i -- ./slowfn --slow gamma_ >/dev/null 2>&1
+  "$INCLPROF" record -o same$i -- ./slowfn >/dev/null 2>&1
+done
+"$INCLPROF" record -o renamed -- ./other/slowfn >/dev/null 2>&1
+"$INCLPROF" record -o notslow1 -- ./notslow >/dev/null 2>&1
+B="base1 base2 base3 base4 base5"
+
+if "$INCLPROF" info base1 | grep -qi 'transitions*[^a-z]*none'; then
+  ok "transition mode none: Application time is Elapsed time; skipping the noise checks"
+else
+  # shellcheck disable=SC2086
+  "$INCLPROF" diff $B -- slow1 slow2 slow3 slow4 slow5 --value application --threshold 5 --pprof p >slow.txt 2>slow.err
+  check_eq "diff 5 + 5 runs with gamma_ slowed: exit 0" 0 $?
+  check_eq "exactly gamma_ is flagged" "gamma_" "$(awk '$1 == "*" {print $NF}' slow.txt | tr '\n' ' ' | sed 's/ $//')"
+  check_eq "it is the first row (the largest change)" "gamma_" "$(awk 'f {print $NF; exit} /^ *Calls base/ {f=1}' slow.txt)"
+  check "the summary counts one change beyond noise" grep -q '^1 change(s) beyond noise$' slow.txt
+  # shellcheck disable=SC2086
+  "$INCLPROF" diff $B -- same1 same2 same3 same4 same5 --value application --threshold 5 >same.txt 2>&1
+  check_eq "diff 5 + 5 runs of the same build: nothing flagged" "0" "$(awk '$1 == "*"' same.txt | wc -l)"
+  check "the summary says so" grep -q '^0 change(s) beyond noise$' same.txt
+  # shellcheck disable=SC2086
+  "$INCLPROF" diff --csv --value application --threshold 5 $B -- slow1 slow2 slow3 slow4 slow5 >slow.csv
+  check_eq "CSV: beyond_noise is 1 for gamma_ alone" "gamma_" \
+    "$(python3 -c 'import csv,sys; print(" ".join(r["function"] for r in csv.DictReader(open(sys.argv[1])) if r["beyond_noise"] == "1"))' slow.csv)"
+  check_eq "CSV: gamma_ ran 20 times on each side" "20 20" \
+    "$(python3 -c 'import csv,sys; r=[r for r in csv.DictReader(open(sys.argv[1])) if r["function"] == "gamma_"][0]; print(r["base_calls"], r["new_calls"])' slow.csv)"
+  check "CSV: gamma_'s application exclusive time grew more than 1.5x" python3 -c \
+    'import csv,sys; r=[r for r in csv.DictReader(open(sys.argv[1])) if r["function"] == "gamma_"][0]; sys.exit(not int(r["new_application_exclusive_ns"]) > 1.5 * int(r["base_application_exclusive_ns"]))' slow.csv
+
+  if viewers_ready; then
+    for f in p.base.pb.gz p.new.pb.gz p.diff.pb.gz; do check "go tool pprof reads $f" pprof_raw $f; done
+    top=$(pprof_top p.new.pb.gz -diff_base p.base.pb.gz | head -n1)
+    check_eq "go tool pprof -diff_base: gamma_ tops the difference" "gamma_" "$(echo "$top" | cut -f1)"
+    check "its flat difference is positive" test "$(echo "$top" | cut -f2)" -gt 0
+    check_eq "the difference profile has the same top row" "$top" "$(pprof_top p.diff.pb.gz | head -n1)"
+  else
+    fail "the viewers (go tool pprof) could not be installed: run scripts/deps.sh test"
+  fi
+fi
+
+"$INCLPROF" diff base1 renamed >one.txt 2>&1
+check_eq "one run a side: no noise test, exit 0" 0 $?
+check "it says that nothing can be marked" grep -q 'fewer than 3 runs a side' one.txt
+check "gamma_ is listed as BASE only" grep -q 'gamma_  \[only in BASE\]$' one.txt
+check "gamma2 is listed as NEW only" grep -q 'gamma2  \[only in NEW\]$' one.txt
+check_eq "CSV status of the one-side rows" "gamma2,new_only gamma_,base_only" \
+  "$("$INCLPROF" diff --csv base1 renamed | awk -F, 'NR > 1 && $NF != "both" {print $1 "," $NF}' | sort | tr '\n' ' ' | sed 's/ $//')"
+check "--by thread matches the main thread (named slowfn) across runs" sh -c "'$INCLPROF' diff --by thread base1 base2 | grep -q ' slowfn\$'"
+
+# bad DESC EXIT PATTERN ARGS...: diff fails with EXIT and one line matching PATTERN
+bad() {
+  d=$1 want=$2 pat=$3; shift 3
+  "$INCLPROF" diff "$@" >/dev/null 2>err
+  check_eq "$d: exit $want" "$want" $?
+  check_eq "$d: one line on stderr" 1 "$(wc -l <err)"
+  check "$d: names the cause" grep -Eq "$pat" err
+}
+mkdir empty
+bad "an empty directory" 1 'empty' base1 empty
+bad "a missing run" 1 'nosuch' base1 nosuch
+bad "runs of two programs" 1 "notslow1 profiles 'notslow' but base1 profiles 'slowfn'" base1 notslow1
+bad "one operand" 2 'give BASE and NEW' base1
+bad "an empty NEW side" 2 'the NEW side has no run' base1 --
+bad "a bad --threshold" 2 "bad --threshold 'x'" --threshold x base1 base2
+bad "a bad --value" 2 "bad --value 'cpu'" --value cpu base1 base2
+done_testing

@@ -1,0 +1,103 @@
+#!/bin/sh
+# suggest_rebuild.sh - `inclprof suggest` on examples/wordfreq and on Debian's
+# Lua (the source package plugin_debian_lua.sh fetched): profile, suggest,
+# rebuild with the filter, profile again.  Asserted: what the filter excludes
+# and keeps (the most distorted functions out; main, thread roots and --keep
+# in; a function whose exclusion would fold too much untraced time into its
+# caller kept, saying so), that the rebuilt program prints the same, that the
+# excluded functions are gone from its trace while the kept ones have the
+# same calls, that it records far fewer events (as estimated), and that the
+# excluded functions' time now shows in their callers' Exclusive time.
+# The decisions are made with --max-overhead 0.5: the estimate is a share of
+# the session's Elapsed time, which a loaded machine inflates, so the default
+# 5 % could already be met there; at 0.5 % every function whose probes cost
+# more than 0.5 % of its own time is a candidate, whatever the load.
+# The overhead and trace-size figures are `make bench-suggest`'s.
+. "$INCLPROF_SRC/tests/lib.sh"
+q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
+EI=elapsed_inclusive_ns EX=elapsed_exclusive_ns
+events() { "$INCLPROF" info "$1" | sed -n 's/^events: *\([0-9]*\).*/\1/p'; }
+
+# --- wordfreq ------------------------------------------------------------------
+wf() { env -u MAKEFLAGS -u MAKELEVEL make -s -C "$INCLPROF_SRC/examples/wordfreq" INCLPROF_PLUGIN="$INCLPROF_PLUGIN" \
+         INCLPROF_INCLUDE="$INCLPROF_SRC/runtime" "$@"; }
+check "wordfreq builds with the plugin" wf O="$T_DIR/wf1"
+mkdir files
+"$INCLPROF" record -o wf1.data -- ./wf1/wordfreq -t 3 -l 20000 -d files >run1.out 2>/dev/null
+"$INCLPROF" suggest wf1.data --max-overhead 0.5 --keep word_table_add --max-fold 60 --top 1000 -o wf.filter >suggest.out 2>suggest.err
+check_eq "suggest exits 0" 0 $?
+check "the filter excludes strncmp's call sites (a library call, 114 % of its own time in probes)" grep -qx 'exclude-calls = strncmp' wf.filter
+check "the filter excludes find_slot's probes" grep -qx 'exclude = find_slot' wf.filter
+check "... and the call-site probes around calls to it" grep -qx 'exclude-calls = find_slot' wf.filter
+check_eq "main, the thread roots and --keep word_table_add stay" "" \
+  "$(grep -E '^exclude.* = (main|worker_main|reader_main|word_table_add)$' wf.filter)"
+check "the table gives each decision: main kept as a root" grep -Eq ' main +keep: main or a thread.s outermost function$' suggest.out
+check "... worker_main too" grep -Eq ' worker_main +keep: main or a thread.s outermost function$' suggest.out
+check "the table gives each decision: word_table_add kept by --keep" grep -Eq ' word_table_add +keep: --keep$' suggest.out
+check "the rebuild flag names the filter's absolute path" grep -q "^  -fplugin=inclprof.so -fplugin-arg-inclprof-filter=$T_DIR/wf.filter\$" suggest.out
+est=$(sed -n 's/^estimate: .*events \([0-9]*\) -> \([0-9]*\);.*/\2/p' suggest.out)
+
+check "wordfreq rebuilds with the filter (INCLPROF_FILTER=)" wf O="$T_DIR/wf2" INCLPROF_FILTER="$T_DIR/wf.filter"
+"$INCLPROF" record -o wf2.data -- ./wf2/wordfreq -t 3 -l 20000 -d files >run2.out 2>/dev/null
+check_eq "the rebuilt wordfreq counts the same words" "$(head -n1 run1.out)" "$(head -n1 run2.out)"
+"$INCLPROF" export --format csv -o wf1.csv wf1.data 2>/dev/null
+"$INCLPROF" export --format csv -o wf2.csv wf2.data 2>/dev/null
+check_eq "find_slot and strncmp are gone from the new trace" "" "$(q wf2.csv '^(find_slot|strncmp)$' calls)"
+check_eq "text_generate_file, results_write: the same calls" "$(q wf1.csv '^(text_generate_file|results_write)$' calls | tr '\n' ' ')" \
+  "$(q wf2.csv '^(text_generate_file|results_write)$' calls | tr '\n' ' ')"
+e1=$(events wf1.data) e2=$(events wf2.data)
+check "the new trace has under a third of the events ($e1 -> $e2)" test "$((e2 * 3))" -lt "$e1"
+check "the estimate of the events after was within 5 % ($est, recorded $e2)" \
+  awk -v a="$est" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 20 <= b) }'
+r1=$(q wf1.csv '^word_table_add$' "$EX" "$EI" | awk -F'\t' '{printf "%.3f", $1 / $2}')
+r2=$(q wf2.csv '^word_table_add$' "$EX" "$EI" | awk -F'\t' '{printf "%.3f", $1 / $2}')
+check "word_table_add: Exclusive / Inclusive below 0.5 before (find_slot's time its callee's: $r1)" awk -v r="$r1" 'BEGIN{exit !(r < 0.5)}'
+check "... above 0.8 after (find_slot's and strncmp's time its own Exclusive: $r2)" awk -v r="$r2" 'BEGIN{exit !(r > 0.8)}'
+"$INCLPROF" suggest wf1.data --max-overhead 0.5 --max-fold 1 --top 1000 -o fold.filter >fold.out 2>&1
+check "--max-fold 1: find_slot kept, the table says it would fold its time into word_table_add" \
+  grep -Eq ' find_slot +keep: excluding it would fold [0-9.]+% of the session \(over 1%\) untraced into word_table_add$' fold.out
+check_eq "... and the filter does not exclude it" "" "$(grep 'find_slot$' fold.filter | grep -v '^#')"
+
+# --- Lua -----------------------------------------------------------------------
+cache="$INCLPROF_SRC/build/debian-src"
+if ! ls "$cache"/lua5.4_*.orig.tar.gz >/dev/null 2>&1; then
+  fail "no lua5.4 source in $cache: tests/integration/plugin_debian_lua.sh fetches it (make check runs it first)"
+  exit 1
+fi
+for d in lua1 lua2; do mkdir $d && tar xzf "$cache"/lua5.4_*.orig.tar.gz -C $d --strip-components=1; done
+work="$INCLPROF_SRC/tests/programs/plugin/lua_work.lua"
+check "lua5.4 builds with the plugin" make -s -C lua1/src -j2 linux-noreadline MYCFLAGS="-fplugin=$INCLPROF_PLUGIN"
+out1=$("$INCLPROF" record -o lua1.data lua1/src/lua "$work" 2>/dev/null)
+"$INCLPROF" suggest lua1.data --max-overhead 0.5 --max-fold 100 --keep luaV_execute --keep auxsort --keep str_format \
+  --keep gmatch_aux -o lua.filter >lsuggest.out 2>&1
+check_eq "suggest on Lua exits 0" 0 $?
+check "lua_pushvalue (about twice its own time in probes) is excluded" grep -qx 'exclude = lua_pushvalue' lua.filter
+check "index2value is excluded" grep -qx 'exclude = index2value' lua.filter
+check_eq "main and the --keep functions stay" "" "$(grep -E '^exclude.* = (main|luaV_execute|auxsort|str_format|gmatch_aux)$' lua.filter)"
+check "lua5.4 rebuilds with the filter" make -s -C lua2/src -j2 linux-noreadline \
+  MYCFLAGS="-fplugin=$INCLPROF_PLUGIN -fplugin-arg-inclprof-filter=$T_DIR/lua.filter"
+out2=$("$INCLPROF" record -o lua2.data lua2/src/lua "$work" 2>/dev/null)
+check_eq "the rebuilt interpreter prints the same" "$out1" "$out2"
+"$INCLPROF" export --format csv -o lua1.csv lua1.data 2>/dev/null
+"$INCLPROF" export --format csv -o lua2.csv lua2.data 2>/dev/null
+excluded=$(sed -n 's/^exclude-calls = //p' lua.filter | tr '\n' '|' | sed 's/|$//')
+check_eq "no excluded function has a row in the new trace" "" "$(q lua2.csv "^($excluded)\$" calls)"
+kept='^(main|auxsort|luaV_execute|str_format|gmatch_aux)$'
+check_eq "kept functions: the same calls before and after" "$(q lua1.csv "$kept" function calls | sort | tr '\n' ' ')" \
+  "$(q lua2.csv "$kept" function calls | sort | tr '\n' ' ')"
+e1=$(events lua1.data) e2=$(events lua2.data)
+check "the new trace has under a fifth of the events ($e1 -> $e2)" test "$((e2 * 5))" -lt "$e1"
+est=$(sed -n 's/^estimate: .*events \([0-9]*\) -> \([0-9]*\);.*/\2/p' lsuggest.out)
+check "the estimate of the events after was within 5 % ($est, recorded $e2)" \
+  awk -v a="$est" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 20 <= b) }'
+s1=$(q lua1.csv '^luaV_execute$' elapsed_exclusive_pct) s2=$(q lua2.csv '^luaV_execute$' elapsed_exclusive_pct)
+check "luaV_execute's Exclusive share grew by a third or more (l_strcmp, luaH_get... folded into it: $s1% -> $s2%)" \
+  awk -v a="$s1" -v b="$s2" 'BEGIN{exit !(b >= 1.33 * a)}'
+"$INCLPROF" suggest --keep no_such_function lua1.data >/dev/null 2>err
+check_eq "--keep naming no function: exit 2" 2 $?
+check "... one line naming it" sh -c "test \$(wc -l <err) -eq 1 && grep -q 'keep no_such_function names no function' err"
+mkdir empty
+"$INCLPROF" suggest empty >/dev/null 2>err
+check_eq "an empty directory: exit 1" 1 $?
+check_eq "... one line" 1 "$(wc -l <err)"
+done_testing
