@@ -125,10 +125,21 @@ CAL_PROBE(none, MODE_NONE)
 CAL_PROBE(kev, MODE_KEV)
 CAL_PROBE(pmu, MODE_PMU)
 
-/* Cost of one probe in ticks: the smallest per-probe time over a few rounds
- * of back-to-back probes called through a function pointer, as the plugin's
- * code calls them. */
-double ip_probe_calibrate(void) {
+/* A short dependent chain of arithmetic: code that leaves the core idle. */
+static inline __attribute__((always_inline)) uint64_t cal_chain(uint64_t x) {
+  for (int i = 0; i < 16; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    __asm__ __volatile__("" : "+r"(x));
+  }
+  return x;
+}
+
+/* Cost of one probe in ticks, called through a function pointer as the
+ * plugin's code calls it: the smallest time per probe over a few rounds of
+ * back-to-back probes.  *hidden: how much of it a probe hides behind the code
+ * around it - the cost minus what a probe adds to a loop of short dependent
+ * chains (smallest round with probes minus smallest round without). */
+double ip_probe_calibrate(double *hidden) {
   void (*volatile fp)(struct ip_thread *, const void *) =
       ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? cal_kev
       : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? cal_pmu
@@ -137,15 +148,27 @@ double ip_probe_calibrate(void) {
                         .end = cal_buf + CAL_EVENTS,
                         .tr_src = &cal_zero,
                         .pmu_page = (void *)&cal_page};
-  double best = 1e30;
+  uint64_t bare = UINT64_MAX, with = UINT64_MAX, without = UINT64_MAX, x = 1;
   for (int round = 0; round < 20; round++) {
     uint64_t t0 = ip_tick();
     for (int i = 0; i < 200; i++)
       fp(&t, &t);
     uint64_t t1 = ip_tick();
-    double per = (double)(t1 - t0) / 200.0;
-    if (per < best)
-      best = per;
+    for (int i = 0; i < 200; i++) {
+      fp(&t, &t);
+      x = cal_chain(x);
+    }
+    uint64_t t2 = ip_tick();
+    for (int i = 0; i < 200; i++)
+      x = cal_chain(x);
+    uint64_t t3 = ip_tick();
+    bare = t1 - t0 < bare ? t1 - t0 : bare;
+    with = t2 - t1 < with ? t2 - t1 : with;
+    without = t3 - t2 < without ? t3 - t2 : without;
   }
-  return best;
+  __asm__ __volatile__("" ::"r"(x));
+  double cost = (double)bare / 200.0;
+  double added = with > without ? (double)(with - without) / 200.0 : 0.0;
+  *hidden = added < cost ? cost - added : 0.0;
+  return cost;
 }
