@@ -7,9 +7,10 @@
 
 enum { MOD = 1, F_MAIN = 1, F_FOO, F_BAR, F_WRITEFILE, F_REC };
 
-/* A one-process trace with the functions above (ticks are ns unless tps). */
-static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
-  tg_begin(t, pid, tps, cost, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+/* A one-process trace with the functions above (ticks are ns unless tps);
+ * hidden < 0: no probe_hidden_ticks in the header. */
+static void begin_hidden(tg_trace *t, uint32_t pid, double tps, double cost, double hidden) {
+  tg_begin_hidden(t, pid, tps, cost, hidden, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
   tg_module(t, MOD, "/bin/prog");
   tg_function(t, F_MAIN, MOD, "main", "prog.c", 10);
   tg_function(t, F_FOO, MOD, "foo", "prog.c", 20);
@@ -17,6 +18,10 @@ static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
   tg_function(t, F_WRITEFILE, 0, "WriteFile", "", 0);
   tg_function(t, F_REC, MOD, "rec", "prog.c", 40);
   tg_thread(t, 100, "main");
+}
+
+static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
+  begin_hidden(t, pid, tps, cost, -1);
 }
 
 static void load_one(ip_session *s, tg_trace *t, int raw) {
@@ -291,6 +296,58 @@ START_TEST(sample_intervals_keep_probe_cost) {
 }
 END_TEST
 
+/* A syscall-dense thread as the runtime records it, with a probe cost c = 10
+ * of which h = 6 hides behind the code around it (an interval of code time b
+ * reads b + c - min(h, b / 2)).  Per round: foo's body of 40 reads 44; the
+ * loop's 2 before the call site reads 11; the system call (transitional)
+ * 300; the loop's 4 after it reads 12.  Compensated, Application is exactly
+ * the user work: foo 40 per call, main 6 per round; the kernel's 300 less
+ * the probe's 4 is WriteFile's Elapsed only. */
+START_TEST(syscall_dense_compensation_is_exact) {
+  tg_trace t;
+  tg_batch b;
+  begin_hidden(&t, 1, 1e9, 10, 6);
+  tg_batch_init(&b, 100);
+  uint64_t now = 0;
+  tg_ev(&b, now, 0, TG_ENTER, F_MAIN);
+  for (int i = 0; i < 1000; i++) {
+    tg_ev(&b, now += 12, 0, TG_ENTER, F_FOO);
+    tg_ev(&b, now += 44, 0, TG_EXIT, F_FOO);
+    tg_ev(&b, now += 11, 0, TG_CALL, F_WRITEFILE);
+    tg_ev(&b, now += 300, 1, TG_RET, F_WRITEFILE);
+  }
+  tg_ev(&b, now += 12, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "foo"), 40000, 40000, 40000, 40000);
+  fx_assert_values(fx_func(&s, "WriteFile"), 296000, 296000, 0, 0);
+  /* main: 1001 loop rounds of 4 after, 1000 of 2 before the call site */
+  fx_assert_values(fx_func(&s, "main"), 40000 + 296000 + 6004, 6004, 40000 + 6004, 6004);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* The same intervals from a runtime that did not record probe_hidden_ticks:
+ * every interval loses the whole probe cost, as before. */
+START_TEST(compensation_without_hidden_cost) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 10);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 12, 0, TG_ENTER, F_FOO); /* 2 */
+  tg_ev(&b, 56, 0, TG_EXIT, F_FOO);  /* 34 */
+  tg_ev(&b, 63, 0, TG_EXIT, F_MAIN); /* 0: shorter than the cost */
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "foo"), 34, 34, 34, 34);
+  fx_assert_values(fx_func(&s, "main"), 36, 2, 36, 2);
+  ip_session_free(&s);
+}
+END_TEST
+
 /* A library call left open by an exception (CALL with no RET, closed by the
  * enclosing function's EXIT from its landing pad) is unwinding, not a
  * repair; an instrumented frame skipped the same way is a repair. */
@@ -499,6 +556,8 @@ int main(void) {
   tcase_add_test(tc, compensation_arithmetic);
   tcase_add_test(tc, samples_values);
   tcase_add_test(tc, sample_intervals_keep_probe_cost);
+  tcase_add_test(tc, syscall_dense_compensation_is_exact);
+  tcase_add_test(tc, compensation_without_hidden_cost);
   tcase_add_test(tc, unwound_call_sites_are_not_repairs);
   tcase_add_test(tc, clock_back_pause_and_lost_batch);
   tcase_add_test(tc, threads_and_processes_summed);
