@@ -42,3 +42,10 @@ bench-runtime: $(BENCH_B)/runtime_bench
 	@$(BENCH_B)/runtime_bench $(BENCH_OUT)/runtime-traces > $(BENCH_OUT)/bench-runtime.md
 	@cat $(BENCH_OUT)/bench-runtime.md
 	@rm -rf $(BENCH_OUT)/runtime-traces
+
+# --- accuracy against the truth: Application and Elapsed per thread kind, by
+# --- the twin method (bench/accuracy.c, bench/accuracy.sh) ---------------------
+BENCH_TARGETS += bench-accuracy
+.PHONY: bench-accuracy
+bench-accuracy: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@mkdir -p $(BENCH_OUT) && bash bench/accuracy.sh $(abspath $(B)) $(abspath $(BENCH_B))/accuracy $(BENCH_OUT)/bench-accuracy.md
