@@ -125,50 +125,80 @@ CAL_PROBE(none, MODE_NONE)
 CAL_PROBE(kev, MODE_KEV)
 CAL_PROBE(pmu, MODE_PMU)
 
-/* A short dependent chain of arithmetic: code that leaves the core idle. */
-static inline __attribute__((always_inline)) uint64_t cal_chain(uint64_t x) {
-  for (int i = 0; i < 16; i++) {
+/* A dependent chain of multiply-adds: code that leaves the core idle. */
+static inline __attribute__((always_inline)) uint64_t cal_chain(uint64_t x, int steps) {
+  for (int i = 0; i < steps; i++) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
     __asm__ __volatile__("" : "+r"(x));
   }
   return x;
 }
 
-/* Cost of one probe in ticks, called through a function pointer as the
- * plugin's code calls it: the smallest time per probe over a few rounds of
- * back-to-back probes.  *hidden: how much of it a probe hides behind the code
- * around it - the cost minus what a probe adds to a loop of short dependent
- * chains (smallest round with probes minus smallest round without). */
+/* A function as the plugin instruments it - an indirect call to the entry
+ * probe with its descriptor, the body, the same to the exit probe - and the
+ * same function without the probes. */
+typedef void (*cal_probe_fn)(struct ip_thread *, const void *);
+struct cal_site {
+  cal_probe_fn volatile probe;
+  struct ip_thread *t;
+};
+static __attribute__((noinline)) uint64_t cal_probed(struct cal_site *s, uint64_t x, int steps) {
+  s->probe(s->t, s);
+  x = cal_chain(x, steps);
+  s->probe(s->t, s);
+  return x;
+}
+static __attribute__((noinline)) uint64_t cal_plain(struct cal_site *s, uint64_t x, int steps) {
+  __asm__ __volatile__("" ::"r"(s));
+  return cal_chain(x, steps);
+}
+
+/* The smallest time of 200 calls over 20 rounds. */
+static uint64_t cal_time(uint64_t (*fn)(struct cal_site *, uint64_t, int), struct cal_site *s,
+                         int steps) {
+  uint64_t best = UINT64_MAX, x = 1;
+  for (int round = 0; round < 20; round++) {
+    uint64_t t0 = ip_tick();
+    for (int i = 0; i < 200; i++)
+      x = fn(s, x, steps);
+    uint64_t t1 = ip_tick();
+    best = t1 - t0 < best ? t1 - t0 : best;
+  }
+  __asm__ __volatile__("" ::"r"(x));
+  return best;
+}
+
+/* Cost of one probe in ticks: the smallest time per probe over a few rounds
+ * of back-to-back probes called through a function pointer, as the plugin's
+ * code calls them.  *hidden: how much of it a probe hides behind a short
+ * dependent chain, which leaves the core idle - what the two probes add to an
+ * empty function less what they add to such a function. */
 double ip_probe_calibrate(double *hidden) {
-  void (*volatile fp)(struct ip_thread *, const void *) =
-      ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? cal_kev
-      : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? cal_pmu
-                                                                   : cal_none;
   struct ip_thread t = {.pos = cal_buf,
                         .end = cal_buf + CAL_EVENTS,
                         .tr_src = &cal_zero,
                         .pmu_page = (void *)&cal_page};
-  uint64_t bare = UINT64_MAX, with = UINT64_MAX, without = UINT64_MAX, x = 1;
+  struct cal_site s = {ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? cal_kev
+                       : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? cal_pmu
+                                                                                    : cal_none,
+                       &t};
+  uint64_t bare = UINT64_MAX;
   for (int round = 0; round < 20; round++) {
     uint64_t t0 = ip_tick();
     for (int i = 0; i < 200; i++)
-      fp(&t, &t);
+      s.probe(&t, &s);
     uint64_t t1 = ip_tick();
-    for (int i = 0; i < 200; i++) {
-      fp(&t, &t);
-      x = cal_chain(x);
-    }
-    uint64_t t2 = ip_tick();
-    for (int i = 0; i < 200; i++)
-      x = cal_chain(x);
-    uint64_t t3 = ip_tick();
     bare = t1 - t0 < bare ? t1 - t0 : bare;
-    with = t2 - t1 < with ? t2 - t1 : with;
-    without = t3 - t2 < without ? t3 - t2 : without;
   }
-  __asm__ __volatile__("" ::"r"(x));
+  enum { STEPS = 16 };
+  double probed0 = (double)cal_time(cal_probed, &s, 0), plain0 = (double)cal_time(cal_plain, &s, 0);
+  double probed = (double)cal_time(cal_probed, &s, STEPS);
+  double plain = (double)cal_time(cal_plain, &s, STEPS);
   double cost = (double)bare / 200.0;
-  double added = with > without ? (double)(with - without) / 200.0 : 0.0;
-  *hidden = added < cost ? cost - added : 0.0;
+  double pair = probed0 > plain0 ? (probed0 - plain0) / 200.0 : 0.0;
+  double added = probed > plain ? (probed - plain) / 200.0 : 0.0;
+  *hidden = added < pair ? pair - added : 0.0;
+  if (*hidden > cost)
+    *hidden = cost;
   return cost;
 }

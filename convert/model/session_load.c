@@ -97,6 +97,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   if (!(hidden > 0) || !(hidden <= cost))
     hidden = 0;
   f->hidden_fx = f->cost_fx ? (uint64_t)(hidden * (1 << IP_FX) + 0.5) : 0;
+  p->probe_hidden_ns = hidden * f->ns_per_tick;
   f->start_tick = h->start_tick;
   uint64_t origin = f->s->start_unix_ns;
   f->proc_origin_ns = h->start_unix_ns > origin ? h->start_unix_ns - origin : 0;
