@@ -100,6 +100,7 @@ struct ip_state {
   double ticks_per_second;
   double probe_cost_ticks;
   double probe_hidden_ticks;
+  double kevent_cost_ticks; /* kevents: what one ring record adds to a system call */
   uint64_t start_tick;
   unsigned sample_hz;
   int tracepoint_id;                  /* raw_syscalls:sys_enter, -1 if unknown */

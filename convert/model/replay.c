@@ -154,6 +154,8 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
     raw -= g;
   }
   uint64_t x = raw << IP_FX;
+  if (transitional) /* the kernel's kevents record for it */
+    x = x > f->kevent_fx ? x - f->kevent_fx : 0;
   if (probe)
     x = probe_compensated(x, f->cost_fx, f->hidden_fx);
   ts->comp_fx += x;

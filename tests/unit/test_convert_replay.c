@@ -8,9 +8,10 @@
 enum { MOD = 1, F_MAIN = 1, F_FOO, F_BAR, F_WRITEFILE, F_REC };
 
 /* A one-process trace with the functions above (ticks are ns unless tps);
- * hidden < 0: no probe_hidden_ticks in the header. */
-static void begin_hidden(tg_trace *t, uint32_t pid, double tps, double cost, double hidden) {
-  tg_begin_hidden(t, pid, tps, cost, hidden, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+ * hidden, kevent < 0: no probe_hidden_ticks, kevent_cost_ticks in the header. */
+static void begin_costs(tg_trace *t, uint32_t pid, double tps, double cost, double hidden,
+                        double kevent) {
+  tg_begin_costs(t, pid, tps, cost, hidden, kevent, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
   tg_module(t, MOD, "/bin/prog");
   tg_function(t, F_MAIN, MOD, "main", "prog.c", 10);
   tg_function(t, F_FOO, MOD, "foo", "prog.c", 20);
@@ -21,7 +22,7 @@ static void begin_hidden(tg_trace *t, uint32_t pid, double tps, double cost, dou
 }
 
 static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
-  begin_hidden(t, pid, tps, cost, -1);
+  begin_costs(t, pid, tps, cost, -1, -1);
 }
 
 static void load_one(ip_session *s, tg_trace *t, int raw) {
@@ -298,15 +299,15 @@ END_TEST
 
 /* A syscall-dense thread as the runtime records it, with a probe cost c = 10
  * of which h = 6 hides behind the code around it (an interval of code time b
- * reads b + c - min(h, b / 2)).  Per round: foo's body of 40 reads 44; the
- * loop's 2 before the call site reads 11; the system call (transitional)
- * 300; the loop's 4 after it reads 12.  Compensated, Application is exactly
- * the user work: foo 40 per call, main 6 per round; the kernel's 300 less
- * the probe's 4 is WriteFile's Elapsed only. */
+ * reads b + c - min(h, b / 2)), and a kevents record cost of 250.  Per round:
+ * foo's body of 40 reads 44; the loop's 2 before the call site reads 11; the
+ * system call of 50 (transitional) reads 250 + 50 + 10 - 6; the loop's 4
+ * after it reads 12.  Compensated, every value is exactly the program's own:
+ * foo 40 per call, main 6 per round, WriteFile's 50 Elapsed only. */
 START_TEST(syscall_dense_compensation_is_exact) {
   tg_trace t;
   tg_batch b;
-  begin_hidden(&t, 1, 1e9, 10, 6);
+  begin_costs(&t, 1, 1e9, 10, 6, 250);
   tg_batch_init(&b, 100);
   uint64_t now = 0;
   tg_ev(&b, now, 0, TG_ENTER, F_MAIN);
@@ -314,22 +315,22 @@ START_TEST(syscall_dense_compensation_is_exact) {
     tg_ev(&b, now += 12, 0, TG_ENTER, F_FOO);
     tg_ev(&b, now += 44, 0, TG_EXIT, F_FOO);
     tg_ev(&b, now += 11, 0, TG_CALL, F_WRITEFILE);
-    tg_ev(&b, now += 300, 1, TG_RET, F_WRITEFILE);
+    tg_ev(&b, now += 304, 1, TG_RET, F_WRITEFILE);
   }
   tg_ev(&b, now += 12, 0, TG_EXIT, F_MAIN);
   tg_flush(&t, &b);
   ip_session s;
   load_one(&s, &t, 0);
   fx_assert_values(fx_func(&s, "foo"), 40000, 40000, 40000, 40000);
-  fx_assert_values(fx_func(&s, "WriteFile"), 296000, 296000, 0, 0);
+  fx_assert_values(fx_func(&s, "WriteFile"), 50000, 50000, 0, 0);
   /* main: 1001 loop rounds of 4 after, 1000 of 2 before the call site */
-  fx_assert_values(fx_func(&s, "main"), 40000 + 296000 + 6004, 6004, 40000 + 6004, 6004);
+  fx_assert_values(fx_func(&s, "main"), 40000 + 50000 + 6004, 6004, 40000 + 6004, 6004);
   ip_session_free(&s);
 }
 END_TEST
 
-/* The same intervals from a runtime that did not record probe_hidden_ticks:
- * every interval loses the whole probe cost, as before. */
+/* Intervals from a runtime that did not record probe_hidden_ticks or
+ * kevent_cost_ticks: every interval loses the whole probe cost, no more. */
 START_TEST(compensation_without_hidden_cost) {
   tg_trace t;
   tg_batch b;
@@ -337,13 +338,13 @@ START_TEST(compensation_without_hidden_cost) {
   tg_batch_init(&b, 100);
   tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
   tg_ev(&b, 12, 0, TG_ENTER, F_FOO); /* 2 */
-  tg_ev(&b, 56, 0, TG_EXIT, F_FOO);  /* 34 */
+  tg_ev(&b, 56, 1, TG_EXIT, F_FOO);  /* 34, transitional */
   tg_ev(&b, 63, 0, TG_EXIT, F_MAIN); /* 0: shorter than the cost */
   tg_flush(&t, &b);
   ip_session s;
   load_one(&s, &t, 0);
-  fx_assert_values(fx_func(&s, "foo"), 34, 34, 34, 34);
-  fx_assert_values(fx_func(&s, "main"), 36, 2, 36, 2);
+  fx_assert_values(fx_func(&s, "foo"), 34, 34, 0, 0);
+  fx_assert_values(fx_func(&s, "main"), 36, 2, 2, 2);
   ip_session_free(&s);
 }
 END_TEST
