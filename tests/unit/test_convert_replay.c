@@ -329,6 +329,33 @@ START_TEST(syscall_dense_compensation_is_exact) {
 }
 END_TEST
 
+/* A page-faulting thread: between two calls of foo (300 of code, reading
+ * 304) main's own 5 of code takes a fault of 1200 in the kernel; the
+ * interval (transitional) reads 5 + 1200 + 250 (the record) + 10 - 6.
+ * Compensated, foo is exact and main's Elapsed is exact; the whole interval,
+ * main's 5 of user code with it, is out of Application (kevents marks an
+ * interval, not a point). */
+START_TEST(page_fault_interval_is_exact_but_coarse) {
+  tg_trace t;
+  tg_batch b;
+  begin_costs(&t, 1, 1e9, 10, 6, 250);
+  tg_batch_init(&b, 100);
+  uint64_t now = 0;
+  tg_ev(&b, now, 0, TG_ENTER, F_MAIN);
+  for (int i = 0; i < 100; i++) {
+    tg_ev(&b, now += 1459, 1, TG_ENTER, F_FOO);
+    tg_ev(&b, now += 304, 0, TG_EXIT, F_FOO);
+  }
+  tg_ev(&b, now += 1459, 1, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "foo"), 30000, 30000, 30000, 30000);
+  fx_assert_values(fx_func(&s, "main"), 30000 + 101 * 1205, 101 * 1205, 30000, 0);
+  ip_session_free(&s);
+}
+END_TEST
+
 /* Intervals from a runtime that did not record probe_hidden_ticks or
  * kevent_cost_ticks: every interval loses the whole probe cost, no more. */
 START_TEST(compensation_without_hidden_cost) {
@@ -558,6 +585,7 @@ int main(void) {
   tcase_add_test(tc, samples_values);
   tcase_add_test(tc, sample_intervals_keep_probe_cost);
   tcase_add_test(tc, syscall_dense_compensation_is_exact);
+  tcase_add_test(tc, page_fault_interval_is_exact_but_coarse);
   tcase_add_test(tc, compensation_without_hidden_cost);
   tcase_add_test(tc, unwound_call_sites_are_not_repairs);
   tcase_add_test(tc, clock_back_pause_and_lost_batch);
