@@ -55,3 +55,10 @@ BENCH_TARGETS += bench-suggest
 .PHONY: bench-suggest
 bench-suggest: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 	@bash bench/suggest.sh $(abspath $(B)) $(abspath $(BENCH_B))/suggest $(BENCH_OUT)/bench-suggest.md
+
+# --- accuracy against the truth: Application and Elapsed per thread kind, by
+# --- the twin method (bench/accuracy.c, bench/accuracy.sh) ---------------------
+BENCH_TARGETS += bench-accuracy
+.PHONY: bench-accuracy
+bench-accuracy: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@mkdir -p $(BENCH_OUT) && bash bench/accuracy.sh $(abspath $(B)) $(abspath $(BENCH_B))/accuracy $(BENCH_OUT)/bench-accuracy.md

@@ -8,9 +8,12 @@
 
 #if defined(__x86_64__)
 #define IP_CLOCK_SOURCE INCLPROF__CLOCK_SOURCE__CLOCK_TSC
+/* lfence: the tick is read after every earlier instruction has completed, so
+ * an interval ends where the code before the probe ends, not up to a hundred
+ * cycles earlier when an out-of-order core runs rdtsc ahead of a long chain. */
 static inline uint64_t ip_tick(void) {
   uint32_t lo, hi;
-  __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+  __asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi));
   return (uint64_t)hi << 32 | lo;
 }
 #elif defined(__aarch64__)

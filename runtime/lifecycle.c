@@ -100,7 +100,7 @@ static void init(void) {
   }
   ip_clock_calibrate();
   ip_transitions_choose();
-  ip_st.probe_cost_ticks = ip_probe_calibrate();
+  ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);
   char err[1200];
   if (ip_output_open(err, sizeof err) != 0) {
     fprintf(stderr, "inclprof: %s; the program continues unprofiled\n", err);

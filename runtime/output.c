@@ -188,10 +188,13 @@ void ip_write_header(uint32_t from_pid) {
   h.start_tick = ip_st.start_tick;
   h.clock = ip_st.clock;
   h.ticks_per_second = ip_st.ticks_per_second;
-  h.has_transitions = h.has_probe_cost_ticks = h.has_sample_hz = 1;
+  h.has_transitions = h.has_probe_cost_ticks = h.has_probe_hidden_ticks = h.has_sample_hz = 1;
   h.transitions = ip_st.mode;
   h.transitions_note = ip_st.note;
   h.probe_cost_ticks = ip_st.probe_cost_ticks;
+  h.probe_hidden_ticks = ip_st.probe_hidden_ticks;
+  h.has_kevent_cost_ticks = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
+  h.kevent_cost_ticks = ip_st.kevent_cost_ticks;
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   h.hostname = host;

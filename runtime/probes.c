@@ -124,27 +124,80 @@ CAL_PROBE(none, MODE_NONE)
 CAL_PROBE(kev, MODE_KEV)
 CAL_PROBE(pmu, MODE_PMU)
 
-/* Cost of one probe in ticks: the smallest per-probe time over a few rounds
+/* A dependent chain of multiply-adds: code that leaves the core idle. */
+static inline __attribute__((always_inline)) uint64_t cal_chain(uint64_t x, int steps) {
+  for (int i = 0; i < steps; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    __asm__ __volatile__("" : "+r"(x));
+  }
+  return x;
+}
+
+/* A function as the plugin instruments it - an indirect call to the entry
+ * probe with its descriptor, the body, the same to the exit probe - and the
+ * same function without the probes. */
+typedef void (*cal_probe_fn)(struct ip_thread *, const void *);
+struct cal_site {
+  cal_probe_fn volatile probe;
+  struct ip_thread *t;
+};
+static __attribute__((noinline)) uint64_t cal_probed(struct cal_site *s, uint64_t x, int steps) {
+  s->probe(s->t, s);
+  x = cal_chain(x, steps);
+  s->probe(s->t, s);
+  return x;
+}
+static __attribute__((noinline)) uint64_t cal_plain(struct cal_site *s, uint64_t x, int steps) {
+  __asm__ __volatile__("" ::"r"(s));
+  return cal_chain(x, steps);
+}
+
+/* The smallest time of 200 calls over 20 rounds. */
+static uint64_t cal_time(uint64_t (*fn)(struct cal_site *, uint64_t, int), struct cal_site *s,
+                         int steps) {
+  uint64_t best = UINT64_MAX, x = 1;
+  for (int round = 0; round < 20; round++) {
+    uint64_t t0 = ip_tick();
+    for (int i = 0; i < 200; i++)
+      x = fn(s, x, steps);
+    uint64_t t1 = ip_tick();
+    best = t1 - t0 < best ? t1 - t0 : best;
+  }
+  __asm__ __volatile__("" ::"r"(x));
+  return best;
+}
+
+/* Cost of one probe in ticks: the smallest time per probe over a few rounds
  * of back-to-back probes called through a function pointer, as the plugin's
- * code calls them. */
-double ip_probe_calibrate(void) {
-  void (*volatile fp)(struct ip_thread *, const void *) =
-      ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? cal_kev
-      : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? cal_pmu
-                                                                   : cal_none;
+ * code calls them.  *hidden: how much of it a probe hides behind a short
+ * dependent chain, which leaves the core idle - what the two probes add to an
+ * empty function less what they add to such a function. */
+double ip_probe_calibrate(double *hidden) {
   struct ip_thread t = {.pos = cal_buf,
                         .end = cal_buf + CAL_EVENTS,
                         .tr_src = &cal_zero,
                         .pmu_page = (void *)&cal_page};
-  double best = 1e30;
+  struct cal_site s = {ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? cal_kev
+                       : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? cal_pmu
+                                                                                    : cal_none,
+                       &t};
+  uint64_t bare = UINT64_MAX;
   for (int round = 0; round < 20; round++) {
     uint64_t t0 = ip_tick();
     for (int i = 0; i < 200; i++)
-      fp(&t, &t);
+      s.probe(&t, &s);
     uint64_t t1 = ip_tick();
-    double per = (double)(t1 - t0) / 200.0;
-    if (per < best)
-      best = per;
+    bare = t1 - t0 < bare ? t1 - t0 : bare;
   }
-  return best;
+  enum { STEPS = 16 };
+  double probed0 = (double)cal_time(cal_probed, &s, 0), plain0 = (double)cal_time(cal_plain, &s, 0);
+  double probed = (double)cal_time(cal_probed, &s, STEPS);
+  double plain = (double)cal_time(cal_plain, &s, STEPS);
+  double cost = (double)bare / 200.0;
+  double pair = probed0 > plain0 ? (probed0 - plain0) / 200.0 : 0.0;
+  double added = probed > plain ? (probed - plain) / 200.0 : 0.0;
+  *hidden = added < pair ? pair - added : 0.0;
+  if (*hidden > cost)
+    *hidden = cost;
+  return cost;
 }

@@ -99,6 +99,8 @@ struct ip_state {
   int clock;      /* Inclprof__ClockSource */
   double ticks_per_second;
   double probe_cost_ticks;
+  double probe_hidden_ticks;
+  double kevent_cost_ticks; /* kevents: what one ring record adds to a system call */
   uint64_t start_tick;
   unsigned sample_hz;
   int tracepoint_id;                  /* raw_syscalls:sys_enter, -1 if unknown */
@@ -148,7 +150,7 @@ IP_HIDDEN uint64_t ip_pmu_read(void *page);
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
 IP_HIDDEN extern const struct inclprof_hooks ip_hooks_paused;
 IP_HIDDEN void ip_append_private(uint64_t arg); /* control events */
-IP_HIDDEN double ip_probe_calibrate(void);
+IP_HIDDEN double ip_probe_calibrate(double *hidden);
 
 /* thread.c */
 /* Reserves the next slot of the thread's buffer: pos += 1, returning the old

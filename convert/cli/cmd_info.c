@@ -51,6 +51,13 @@ static void header(const ip_process *p) {
   if (p->transitions_note && *p->transitions_note)
     printf("              why: %s\n", p->transitions_note);
   printf("calibration:  probe cost %.2f ns per event (removed unless --raw)\n", p->probe_cost_ns);
+  if (p->probe_hidden_ns > 0)
+    printf("              up to %.2f ns of it hidden behind the code around a probe\n",
+           p->probe_hidden_ns);
+  if (p->kevent_cost_ns > 0)
+    printf("              %.2f ns per kernel transition: the kevents record's own cost, removed "
+           "too\n",
+           p->kevent_cost_ns);
 }
 
 static void sampling(const ip_session *s, const ip_process *p, size_t pi) {

@@ -59,6 +59,8 @@ typedef struct ip_file {
   double ns_per_tick;
   uint64_t ns_per_tick_fx; /* ns per tick << 32 */
   uint64_t cost_fx;        /* probe cost removed from every interval (0 when raw), IP_FX */
+  uint64_t hidden_fx;      /* of it, what a probe hides behind the code around it, IP_FX */
+  uint64_t kevent_fx;      /* kevents record cost removed from a transitional interval, IP_FX */
   uint64_t start_tick;
   uint64_t proc_origin_ns; /* process start relative to the session start */
   uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */

@@ -128,6 +128,18 @@ static uint64_t ticks_ns(const ip_file *f, uint64_t ticks) {
   return ns < 18446744073709551616.0 ? (uint64_t)ns : UINT64_MAX;
 }
 
+/* An interval of x ticks (IP_FX) ending at a probe, less the probe's cost c,
+ * of which the probe hides up to h behind the code of the interval - at most
+ * half of that code's time b: x = b + c - min(h, b / 2).  So x <= c is all
+ * probe; up to c + h the code is 2 (x - c); beyond, x - (c - h). */
+static uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
+  if (x <= c)
+    return 0;
+  if (x - c < h)
+    return 2 * (x - c);
+  return x - (c - h);
+}
+
 /* Attributes one interval of raw ticks ending at the current event. */
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes. */
@@ -142,8 +154,10 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
     raw -= g;
   }
   uint64_t x = raw << IP_FX;
+  if (transitional) /* the kernel's kevents record for it */
+    x = x > f->kevent_fx ? x - f->kevent_fx : 0;
   if (probe)
-    x = x > f->cost_fx ? x - f->cost_fx : 0;
+    x = probe_compensated(x, f->cost_fx, f->hidden_fx);
   ts->comp_fx += x;
   /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
   uint64_t now = (uint64_t)(((unsigned __int128)ts->comp_fx * f->ns_per_tick_fx +

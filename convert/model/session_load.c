@@ -93,6 +93,16 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
     cost = 0;
   p->probe_cost_ns = cost * f->ns_per_tick;
   f->cost_fx = f->o && f->o->raw ? 0 : (uint64_t)(cost * (1 << IP_FX) + 0.5);
+  double hidden = h->has_probe_hidden_ticks ? h->probe_hidden_ticks : 0;
+  if (!(hidden > 0) || !(hidden <= cost))
+    hidden = 0;
+  f->hidden_fx = f->cost_fx ? (uint64_t)(hidden * (1 << IP_FX) + 0.5) : 0;
+  p->probe_hidden_ns = hidden * f->ns_per_tick;
+  double kev = h->has_kevent_cost_ticks ? h->kevent_cost_ticks : 0;
+  if (!(kev > 0) || !(kev < 1e9))
+    kev = 0;
+  f->kevent_fx = f->o && f->o->raw ? 0 : (uint64_t)(kev * (1 << IP_FX) + 0.5);
+  p->kevent_cost_ns = kev * f->ns_per_tick;
   f->start_tick = h->start_tick;
   uint64_t origin = f->s->start_unix_ns;
   f->proc_origin_ns = h->start_unix_ns > origin ? h->start_unix_ns - origin : 0;

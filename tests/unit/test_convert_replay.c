@@ -7,9 +7,11 @@
 
 enum { MOD = 1, F_MAIN = 1, F_FOO, F_BAR, F_WRITEFILE, F_REC };
 
-/* A one-process trace with the functions above (ticks are ns unless tps). */
-static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
-  tg_begin(t, pid, tps, cost, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+/* A one-process trace with the functions above (ticks are ns unless tps);
+ * hidden, kevent < 0: no probe_hidden_ticks, kevent_cost_ticks in the header. */
+static void begin_costs(tg_trace *t, uint32_t pid, double tps, double cost, double hidden,
+                        double kevent) {
+  tg_begin_costs(t, pid, tps, cost, hidden, kevent, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
   tg_module(t, MOD, "/bin/prog");
   tg_function(t, F_MAIN, MOD, "main", "prog.c", 10);
   tg_function(t, F_FOO, MOD, "foo", "prog.c", 20);
@@ -17,6 +19,10 @@ static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
   tg_function(t, F_WRITEFILE, 0, "WriteFile", "", 0);
   tg_function(t, F_REC, MOD, "rec", "prog.c", 40);
   tg_thread(t, 100, "main");
+}
+
+static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
+  begin_costs(t, pid, tps, cost, -1, -1);
 }
 
 static void load_one(ip_session *s, tg_trace *t, int raw) {
@@ -291,6 +297,85 @@ START_TEST(sample_intervals_keep_probe_cost) {
 }
 END_TEST
 
+/* A syscall-dense thread as the runtime records it, with a probe cost c = 10
+ * of which h = 6 hides behind the code around it (an interval of code time b
+ * reads b + c - min(h, b / 2)), and a kevents record cost of 250.  Per round:
+ * foo's body of 40 reads 44; the loop's 2 before the call site reads 11; the
+ * system call of 50 (transitional) reads 250 + 50 + 10 - 6; the loop's 4
+ * after it reads 12.  Compensated, every value is exactly the program's own:
+ * foo 40 per call, main 6 per round, WriteFile's 50 Elapsed only. */
+START_TEST(syscall_dense_compensation_is_exact) {
+  tg_trace t;
+  tg_batch b;
+  begin_costs(&t, 1, 1e9, 10, 6, 250);
+  tg_batch_init(&b, 100);
+  uint64_t now = 0;
+  tg_ev(&b, now, 0, TG_ENTER, F_MAIN);
+  for (int i = 0; i < 1000; i++) {
+    tg_ev(&b, now += 12, 0, TG_ENTER, F_FOO);
+    tg_ev(&b, now += 44, 0, TG_EXIT, F_FOO);
+    tg_ev(&b, now += 11, 0, TG_CALL, F_WRITEFILE);
+    tg_ev(&b, now += 304, 1, TG_RET, F_WRITEFILE);
+  }
+  tg_ev(&b, now += 12, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "foo"), 40000, 40000, 40000, 40000);
+  fx_assert_values(fx_func(&s, "WriteFile"), 50000, 50000, 0, 0);
+  /* main: 1001 loop rounds of 4 after, 1000 of 2 before the call site */
+  fx_assert_values(fx_func(&s, "main"), 40000 + 50000 + 6004, 6004, 40000 + 6004, 6004);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* A page-faulting thread: between two calls of foo (300 of code, reading
+ * 304) main's own 5 of code takes a fault of 1200 in the kernel; the
+ * interval (transitional) reads 5 + 1200 + 250 (the record) + 10 - 6.
+ * Compensated, foo is exact and main's Elapsed is exact; the whole interval,
+ * main's 5 of user code with it, is out of Application (kevents marks an
+ * interval, not a point). */
+START_TEST(page_fault_interval_is_exact_but_coarse) {
+  tg_trace t;
+  tg_batch b;
+  begin_costs(&t, 1, 1e9, 10, 6, 250);
+  tg_batch_init(&b, 100);
+  uint64_t now = 0;
+  tg_ev(&b, now, 0, TG_ENTER, F_MAIN);
+  for (int i = 0; i < 100; i++) {
+    tg_ev(&b, now += 1459, 1, TG_ENTER, F_FOO);
+    tg_ev(&b, now += 304, 0, TG_EXIT, F_FOO);
+  }
+  tg_ev(&b, now += 1459, 1, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "foo"), 30000, 30000, 30000, 30000);
+  fx_assert_values(fx_func(&s, "main"), 30000 + 101 * 1205, 101 * 1205, 30000, 0);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Intervals from a runtime that did not record probe_hidden_ticks or
+ * kevent_cost_ticks: every interval loses the whole probe cost, no more. */
+START_TEST(compensation_without_hidden_cost) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 10);
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 12, 0, TG_ENTER, F_FOO); /* 2 */
+  tg_ev(&b, 56, 1, TG_EXIT, F_FOO);  /* 34, transitional */
+  tg_ev(&b, 63, 0, TG_EXIT, F_MAIN); /* 0: shorter than the cost */
+  tg_flush(&t, &b);
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "foo"), 34, 34, 0, 0);
+  fx_assert_values(fx_func(&s, "main"), 36, 2, 2, 2);
+  ip_session_free(&s);
+}
+END_TEST
+
 /* A library call left open by an exception (CALL with no RET, closed by the
  * enclosing function's EXIT from its landing pad) is unwinding, not a
  * repair; an instrumented frame skipped the same way is a repair. */
@@ -499,6 +584,9 @@ int main(void) {
   tcase_add_test(tc, compensation_arithmetic);
   tcase_add_test(tc, samples_values);
   tcase_add_test(tc, sample_intervals_keep_probe_cost);
+  tcase_add_test(tc, syscall_dense_compensation_is_exact);
+  tcase_add_test(tc, page_fault_interval_is_exact_but_coarse);
+  tcase_add_test(tc, compensation_without_hidden_cost);
   tcase_add_test(tc, unwound_call_sites_are_not_repairs);
   tcase_add_test(tc, clock_back_pause_and_lost_batch);
   tcase_add_test(tc, threads_and_processes_summed);

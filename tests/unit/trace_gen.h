@@ -50,9 +50,11 @@ static inline void tg_record(tg_trace *t, const Inclprof__Record *rec) {
   free(frame);
 }
 
-/* Starts a trace: preamble and header (ticks_per_second 1e9 makes ticks ns). */
-static inline void tg_begin(tg_trace *t, uint32_t pid, double tps, double probe_cost,
-                            Inclprof__TransitionMode mode) {
+/* Starts a trace: preamble and header (ticks_per_second 1e9 makes ticks ns);
+ * hidden or kevent < 0 leaves probe_hidden_ticks or kevent_cost_ticks out, as
+ * older runtimes did. */
+static inline void tg_begin_costs(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                                  double hidden, double kevent, Inclprof__TransitionMode mode) {
   memset(t, 0, sizeof *t);
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
@@ -68,10 +70,19 @@ static inline void tg_begin(tg_trace *t, uint32_t pid, double tps, double probe_
   h.ticks_per_second = tps;
   h.transitions = mode;
   h.probe_cost_ticks = probe_cost;
+  h.has_probe_hidden_ticks = hidden >= 0;
+  h.probe_hidden_ticks = hidden >= 0 ? hidden : 0;
+  h.has_kevent_cost_ticks = kevent >= 0;
+  h.kevent_cost_ticks = kevent >= 0 ? kevent : 0;
   Inclprof__Record r = INCLPROF__RECORD__INIT;
   r.body_case = INCLPROF__RECORD__BODY_HEADER;
   r.header = &h;
   tg_record(t, &r);
+}
+
+static inline void tg_begin(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                            Inclprof__TransitionMode mode) {
+  tg_begin_costs(t, pid, tps, probe_cost, -1, -1, mode);
 }
 
 static inline void tg_module(tg_trace *t, uint32_t id, const char *path) {
