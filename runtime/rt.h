@@ -184,6 +184,10 @@ IP_HIDDEN void ip_slow_flush(struct ip_thread *t);
 /* Sets the calling thread up if it is not yet; 0 when it is ready. */
 IP_HIDDEN int ip_thread_ensure(void);
 IP_HIDDEN void ip_thread_flush(struct ip_thread *t, int in_signal);
+/* The same where the caller may hold a lock the writer thread can wait for
+ * (the loader's, in dlclose or a constructor): waits for the writer 100 ms at
+ * most, and leaves the events buffered if that is not enough. */
+IP_HIDDEN void ip_thread_flush_bounded(struct ip_thread *t);
 IP_HIDDEN void ip_thread_exit(struct ip_thread *t);
 IP_HIDDEN void ip_threads_flush_all(int in_signal);
 IP_HIDDEN void ip_thread_after_fork_child(void);
@@ -216,7 +220,12 @@ IP_HIDDEN void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *
 /* Before t's events are encoded inline: t's queued jobs are taken back and
  * written first, the one being written waited for as `wait` allows.  1 when
  * t has nothing in flight any more. */
-enum { IP_SETTLE_NOWAIT = 0, IP_SETTLE_WAIT = 1, IP_SETTLE_SPIN = 2 };
+enum {
+  IP_SETTLE_NOWAIT = 0,
+  IP_SETTLE_WAIT = 1,    /* as long as it takes, or until the exit deadline */
+  IP_SETTLE_SPIN = 2,    /* in a signal handler: spin, 100 ms at most */
+  IP_SETTLE_BOUNDED = 3, /* yield, 100 ms at most (the caller may hold the loader's lock) */
+};
 IP_HIDDEN int ip_writer_settle(struct ip_thread *t, int wait);
 IP_HIDDEN void ip_writer_after_fork_child(void);
 IP_HIDDEN uint64_t ip_writer_handoffs(void);

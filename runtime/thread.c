@@ -147,7 +147,7 @@ IP_RT_TEXT void ip_slow_flush(struct ip_thread *t) {
   }
   if (t->state == IP_TS_READY && t->pos > t->end && !t->sig_depth && !t->in_flush &&
       atomic_load(&ip_st.init_state) == 1 && !atomic_load(&ip_st.final_flush) && !handoff(t))
-    ip_thread_flush(t, 0);
+    ip_thread_flush_bounded(t); /* a probe may run under the loader's lock */
 }
 
 int ip_thread_ensure(void) {
@@ -180,7 +180,7 @@ int ip_thread_ensure(void) {
  * writing when another context owns the buffer, or the writer thread is
  * writing this thread's previous batch, and we may not wait longer (in_signal,
  * the exit deadline). */
-void ip_thread_flush(struct ip_thread *t, int in_signal) {
+static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
   if (t->state != IP_TS_READY)
     return;
   while (atomic_exchange(&t->busy, 1)) {
@@ -188,7 +188,7 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
       return;
     sched_yield();
   }
-  if (!ip_writer_settle(t, in_signal ? IP_SETTLE_SPIN : IP_SETTLE_WAIT)) {
+  if (!ip_writer_settle(t, settle)) {
     atomic_store(&t->busy, 0);
     return;
   }
@@ -235,6 +235,12 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
   t->in_flush = 0;
   atomic_store(&t->busy, 0);
 }
+
+void ip_thread_flush(struct ip_thread *t, int in_signal) {
+  flush_inline(t, in_signal, in_signal ? IP_SETTLE_SPIN : IP_SETTLE_WAIT);
+}
+
+void ip_thread_flush_bounded(struct ip_thread *t) { flush_inline(t, 0, IP_SETTLE_BOUNDED); }
 
 /* Flushes another thread's filled events without touching its pointers
  * (it may be running): only slots whose arg is set (a probe writes arg last;

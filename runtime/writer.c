@@ -237,13 +237,13 @@ int ip_writer_settle(struct ip_thread *t, int wait) {
   uint64_t give_up = ip_tick() + (uint64_t)(ip_st.ticks_per_second / 10);
   while (atomic_load(&t->inflight) > held) {
     int out = wait == IP_SETTLE_NOWAIT ||
-              (wait == IP_SETTLE_SPIN ? ip_tick() > give_up : ip_exit_deadline_passed());
+              (wait == IP_SETTLE_WAIT ? ip_exit_deadline_passed() : ip_tick() > give_up);
     if (out) { /* give the taken-back jobs to the writer again */
       for (int i = 0; i < held; i++)
         atomic_store(&mine[i]->state, JOB_QUEUED);
       return 0;
     }
-    if (wait == IP_SETTLE_WAIT)
+    if (wait != IP_SETTLE_SPIN)
       sched_yield();
   }
   while (held)
