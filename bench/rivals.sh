@@ -89,7 +89,7 @@ else
 fi
 
 # --- running: every workload, every variant, round-robin ----------------------
-declare -A WORK WALL EXIT FAILED CALLS INL
+declare -A WORK EXIT START FAILED CALLS INL
 for ((r = 1; r <= (RUNS > SLOW_RUNS ? RUNS : SLOW_RUNS); r++)); do
   for wl in "${WORKLOADS[@]}"; do
     for v in "${ORDER[@]}"; do
@@ -108,8 +108,9 @@ for ((r = 1; r <= (RUNS > SLOW_RUNS ? RUNS : SLOW_RUNS); r++)); do
       CALLS[$wl]=$(sed -n 's/.* calls=\([0-9]*\) .*/\1/p' "$v.out")
       INL[$wl]=$(sed -n 's/.*inlinable_calls=\([0-9]*\) .*/\1/p' "$v.out")
       WORK[$k]="${WORK[$k]:-} $work"
-      WALL[$k]="${WALL[$k]:-} $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", (b-a)*1e9}')"
-      EXIT[$k]="${EXIT[$k]:-} $(awk -v e="$end" -v b="$t1" 'BEGIN{printf "%.0f", b*1e9-e}')"
+      ex=$(awk -v e="$end" -v b="$t1" 'BEGIN{printf "%.0f", b*1e9-e}')
+      EXIT[$k]="${EXIT[$k]:-} $ex"
+      START[$k]="${START[$k]:-} $(awk -v a="$t0" -v b="$t1" -v w="$work" -v x="$ex" 'BEGIN{printf "%.0f", (b-a)*1e9-w-x}')"
     done
   done
 done
@@ -129,7 +130,7 @@ done
 {
 echo "## inclprof against the floor and the strongest rivals"
 echo
-echo "\`bench/rivals.sh\` (\`make bench-rivals\`): $(for wl in "${WORKLOADS[@]}"; do printf '%s (`callheavy %s`, %s calls) ' "$wl" "${WARGS[$wl]}" "${CALLS[$wl]:-?}"; done)."
+echo "\`bench/rivals.sh\` (\`make bench-rivals\`): $(for wl in "${WORKLOADS[@]}"; do printf '%s (`callheavy %s`, %s calls) ' "$wl" "${WARGS[$wl]}" "${CALLS[$wl]:-?}"; done | sed 's/ $//')."
 echo "In-process ns per hooked call (entry + exit) = (work − uninstrumented work) ÷ hooked calls,"
 echo "medians of $RUNS runs ($SLOW_RUNS for XRay basic and uftrace), all variants interleaved."
 echo "*× ip*: ratio to inclprof (kevents, writer thread); *× floor*: ratio to the bare hook through -finstrument-functions."
@@ -164,7 +165,7 @@ fi
 
 echo "## Start-up and exit"
 echo
-echo "*start-up*: wall time of the whole process minus the workload and the exit; *exit*: from the end of"
+echo "*start-up*: wall time of the whole process minus the workload and the exit (per run); *exit*: from the end of"
 echo "the workload (the program's own clock) to the end of the process, which includes writing out"
 echo "what is still buffered (inclprof: the last buffers and the Trailer; XRay FDR: its whole trace;"
 echo "gprof: gmon.out). Medians, \`threads\` workload."
@@ -178,9 +179,10 @@ for v in "${ORDER[@]}"; do
     xray-basic) d="xr-basic.*" ;; uftrace-pg) d=uf-pg.data ;; uftrace-fi) d=uf-fi.data ;; gprof) d=gmon.out ;; *) d= ;; esac
   # shellcheck disable=SC2086
   size=$([ -n "$d" ] && du -cb $d 2>/dev/null | tail -n1 | cut -f1)
-  awk -v l="${LABEL[$v]}" -v w="$(echo "${WORK[$k]}" | median)" -v wl="$(echo "${WALL[$k]}" | median)" \
-      -v e="$(echo "${EXIT[$k]}" | median)" -v s="${size:-}" 'BEGIN{
-    printf "| %s | %.1f | %.1f | %s |\n", l, (wl-w-e)/1e6, e/1e6, s == "" ? "–" : sprintf("%.1f MB", s/1e6) }'
+  awk -v l="${LABEL[$v]}" -v st="$(echo "${START[$k]}" | median)" -v e="$(echo "${EXIT[$k]}" | median)" \
+      -v s="${size:-}" 'BEGIN{
+    printf "| %s | %.1f | %.1f | %s |\n", l, st/1e6, e/1e6,
+      (s == "" ? "–" : s < 1e6 ? sprintf("%.1f KB", s/1e3) : sprintf("%.1f MB", s/1e6)) }'
 done
 echo
 } >"$OUT.tmp"

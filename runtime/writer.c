@@ -71,9 +71,10 @@ static void write_job(struct job *j, uint8_t *scratch, size_t scratch_len, int i
   atomic_fetch_sub(&owner->inflight, 1);
 }
 
-/* Keeps up to one spare per thread (at most IP_POOL_SLOTS) in the pool. */
+/* Keeps IP_INFLIGHT spares per thread (at most IP_POOL_SLOTS) in the pool:
+ * a thread whose jobs wait finds a spare for each. */
 static void top_up(void) {
-  unsigned want = atomic_load(&ip_st.n_threads) + 1;
+  unsigned want = atomic_load(&ip_st.n_threads) * IP_INFLIGHT;
   if (want > IP_POOL_SLOTS)
     want = IP_POOL_SLOTS;
   while (ip_pool_spares() < want) {
