@@ -107,13 +107,16 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p
 static IP_RT_TEXT int handoff(struct ip_thread *t) {
   if (!ip_writer_enabled() || t->skip || atomic_exchange(&t->busy, 1))
     return 0;
+  /* From here probes of this thread (in code that starting the writer calls,
+   * e.g. an instrumented allocator) use the headroom and never flush. */
+  t->in_flush = 1;
   struct ip_event *fresh;
   int slot = ip_writer_begin(t, &fresh);
   if (slot < 0) {
+    t->in_flush = 0;
     atomic_store(&t->busy, 0);
     return 0;
   }
-  t->in_flush = 1;
   int pending = tr_read(t) != t->tr_last;
   uint64_t g0 = ip_tick();
   sigset_t all, old;
