@@ -22,31 +22,13 @@ static void nop_addr(const void *a) { (void)a; }
 
 static void work(void);
 static void leaf(void);
-static const struct inclprof_fn d_main = {
-    11, "main", "main", __FILE__, 1, 10, INCLPROF_FN_INSTRUMENTED, 0, NULL};
-static const struct inclprof_fn d_work = {12,
-                                          "work",
-                                          "work",
-                                          __FILE__,
-                                          2,
-                                          10,
-                                          INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL,
-                                          0,
-                                          (const void *)work};
-static const struct inclprof_fn d_leaf = {13,
-                                          "leaf",
-                                          "leaf",
-                                          __FILE__,
-                                          3,
-                                          10,
-                                          INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL,
-                                          0,
-                                          (const void *)leaf};
-static const struct inclprof_fn d_write = {14, "write", "write", "", 0, 0, INCLPROF_FN_CALLEE,
-                                           0,  NULL};
+static const struct inclprof_fn d_main = {11, "main", "main", __FILE__, 1, 10, INCLPROF_FN_INSTRUMENTED, 0, NULL};
+static const struct inclprof_fn d_work = {12, "work", "work", __FILE__, 2, 10, INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL, 0, (const void *)work};
+static const struct inclprof_fn d_leaf = {13, "leaf", "leaf", __FILE__, 3, 10, INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL, 0, (const void *)leaf};
+static const struct inclprof_fn d_write = {14, "write", "write", "", 0, 0, INCLPROF_FN_CALLEE, 0, NULL};
 static const struct inclprof_fn *const fns[] = {&d_main, &d_work, &d_leaf, &d_write};
-static struct inclprof_tu tu = {
-    INCLPROF_ABI_VERSION, 4, fns, __FILE__, {nop_fn, nop_fn, nop_fn, nop_fn, nop_addr, nop_addr}};
+static struct inclprof_tu tu = {INCLPROF_ABI_VERSION, 4, fns, __FILE__,
+                                {nop_fn, nop_fn, nop_fn, nop_fn, nop_addr, nop_addr}};
 
 __attribute__((constructor(101))) static void reg(void) {
   if (__inclprof_register_tu)
