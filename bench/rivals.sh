@@ -130,7 +130,7 @@ done
 {
 echo "## inclprof against the floor and the strongest rivals"
 echo
-echo "\`bench/rivals.sh\` (\`make bench-rivals\`): $(for wl in "${WORKLOADS[@]}"; do printf '%s (`callheavy %s`, %s calls) ' "$wl" "${WARGS[$wl]}" "${CALLS[$wl]:-?}"; done | sed 's/ $//')."
+echo "\`bench/rivals.sh\` (\`make bench-rivals\`): $(for wl in "${WORKLOADS[@]}"; do printf '%s (`callheavy %s`, %s calls), ' "$wl" "${WARGS[$wl]}" "${CALLS[$wl]:-?}"; done | sed 's/, $//')."
 echo "In-process ns per hooked call (entry + exit) = (work − uninstrumented work) ÷ hooked calls,"
 echo "medians of $RUNS runs ($SLOW_RUNS for XRay basic and uftrace), all variants interleaved."
 echo "*× ip*: ratio to inclprof (kevents, writer thread); *× floor*: ratio to the bare hook through -finstrument-functions."
