@@ -62,3 +62,16 @@ BENCH_TARGETS += bench-accuracy
 .PHONY: bench-accuracy
 bench-accuracy: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 	@mkdir -p $(BENCH_OUT) && bash bench/accuracy.sh $(abspath $(B)) $(abspath $(BENCH_B))/accuracy $(BENCH_OUT)/bench-accuracy.md
+
+# --- inclprof against the floor and the strongest rivals (XRay FDR and basic,
+# --- uftrace on -pg and -finstrument-functions, gprof), start-up and exit ------
+BENCH_TARGETS += bench-rivals
+.PHONY: bench-rivals
+bench-rivals: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@bash bench/rivals.sh $(abspath $(B)) $(abspath $(BENCH_B))/rivals $(BENCH_OUT)/bench-rivals.md
+
+# --- the writer thread: stalls of the program's threads, cost on busy cores -----
+BENCH_TARGETS += bench-writer
+.PHONY: bench-writer
+bench-writer: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@bash bench/writer.sh $(abspath $(B)) $(abspath $(BENCH_B))/writer $(BENCH_OUT)/bench-writer.md

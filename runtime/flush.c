@@ -66,19 +66,20 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
  * every array twice (sizing, then packing): this is the flush's inner loop and
  * its time is time the program waits.  The reader decodes it with protobuf-c
  * like every other record, and the tests round-trip it. */
-void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t n, int in_signal) {
-  if (n * 15 + 2 * HEADER_ROOM > t->scratch_len) { /* cannot happen with thread.c's sizing */
+void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
+                     const struct ip_event *ev, size_t n, int in_signal) {
+  if (n * 15 + 2 * HEADER_ROOM > scratch_len) { /* cannot happen with IP_SCRATCH_BYTES */
     atomic_fetch_add(&ip_st.dropped, n);
     return;
   }
-  uint8_t *dt_start = t->scratch + HEADER_ROOM;
+  uint8_t *dt_start = scratch + HEADER_ROOM;
   uint8_t *code_start = dt_start + n * 10 + 16; /* after the worst-case dt bytes + code's tag/len */
   uint8_t *dp = dt_start, *cp = code_start;
   size_t first = 0;
   while (first < n && ev[first].arg == 0) /* see the loop below */
     first++;
   if (first == n)
-    return;
+    return; /* nothing to write; the seq is not used */
   uint64_t base = ev[first].tick & ~IP_T_BIT, prev = base;
   struct code_cache cache;
   memset(cache.key, 0, sizeof cache.key);
@@ -122,8 +123,6 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   memmove(dp, code_start, code_len);
   uint8_t *end = dp + code_len;
 
-  uint32_t tid = t->tid;
-  uint64_t seq = t->seq++;
   size_t batch_len = 1 + ip_varint_len(tid) + 1 + ip_varint_len(seq) + 1 + ip_varint_len(base) + 1 +
                      ip_varint_len(dt_len) + (size_t)(end - dt_start);
   size_t record_len = 1 + ip_varint_len(batch_len) + batch_len;
@@ -147,4 +146,12 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   ip_write_frame(frame, (size_t)(end - frame));
   atomic_fetch_add(&ip_st.events, written);
   atomic_fetch_add(&ip_st.batches, 1);
+}
+
+void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t n, int in_signal) {
+  size_t first = 0;
+  while (first < n && ev[first].arg == 0)
+    first++;
+  if (first < n)
+    ip_encode_batch(t->scratch, t->scratch_len, t->tid, t->seq++, ev, n, in_signal);
 }

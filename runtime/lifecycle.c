@@ -98,6 +98,7 @@ static void init(void) {
     else
       ip_st.sample_hz = (unsigned)v;
   }
+  ip_writer_init();
   ip_clock_calibrate();
   ip_transitions_choose();
   ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);

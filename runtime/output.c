@@ -252,6 +252,9 @@ void ip_write_trailer(int clean, const char *reason) {
   tr.write_error = (char *)ip_trace_write_error();
   tr.has_bytes_written = 1;
   tr.bytes_written = ip_trace_bytes_written();
+  tr.has_buffers_handed_off = tr.has_inline_flushes = 1;
+  tr.buffers_handed_off = ip_writer_handoffs();
+  tr.inline_flushes = ip_writer_inline_flushes();
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;

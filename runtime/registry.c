@@ -319,7 +319,7 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
 IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
   if (!tu || atomic_load(&ip_st.init_state) == 0)
     return;
-  ip_thread_flush(&ip_tls, 0);
+  ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
   if (!ip_lock(&reg_lock, 0)) {
     tu->hooks = ip_hooks_paused;
     return;

@@ -6,7 +6,9 @@
  * (init, exit, fork, exec), signals (fatal signals, the program's handlers),
  * interpose (the libc interposers), state (ip_st, ip_tls), trace_write
  * (appending frames, size limits, stopping on a failed write), locks (how
- * locks are taken), sampling and control (inclprof.h). */
+ * locks are taken), sampling, control (inclprof.h), buffer_pool (event
+ * buffers and spares) and writer (the writer thread that encodes full
+ * buffers). */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
 
@@ -52,6 +54,12 @@ enum {
  * slot that absorbs events when even the headroom is full. */
 #define IP_BUF_EVENTS 16384u
 #define IP_HEADROOM   256u
+/* Encoding area of one buffer: 10 (dt varint) + 5 (code varint) + 8 + 4
+ * (arrays) + slack per event, plus the headers of a batch. */
+#define IP_SCRATCH_BYTES ((IP_BUF_EVENTS + IP_HEADROOM) * 28u + 65536u)
+#define IP_POOL_SLOTS    16u /* spare buffers kept for hand-offs */
+#define IP_JOBS          64u /* buffers handed to the writer at once */
+#define IP_INFLIGHT      8u  /* ... of them from one thread */
 
 /* ---- per-thread state (initial-exec TLS) ------------------------------- */
 struct ip_thread {
@@ -80,6 +88,7 @@ struct ip_thread {
   void *timer;            /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
   int has_timer;          /* IP_SAMPLER_*: which sampler this thread has */
   int sample_fd;          /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  atomic_int inflight;    /* buffers handed to the writer and not yet written */
   struct ip_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
@@ -177,6 +186,10 @@ IP_HIDDEN void ip_slow_flush(struct ip_thread *t);
 /* Sets the calling thread up if it is not yet; 0 when it is ready. */
 IP_HIDDEN int ip_thread_ensure(void);
 IP_HIDDEN void ip_thread_flush(struct ip_thread *t, int in_signal);
+/* The same where the caller may hold a lock the writer thread can wait for
+ * (the loader's, in dlclose or a constructor): waits for the writer 100 ms at
+ * most, and leaves the events buffered if that is not enough. */
+IP_HIDDEN void ip_thread_flush_bounded(struct ip_thread *t);
 IP_HIDDEN void ip_thread_exit(struct ip_thread *t);
 IP_HIDDEN void ip_threads_flush_all(int in_signal);
 IP_HIDDEN void ip_thread_after_fork_child(void);
@@ -185,6 +198,40 @@ IP_HIDDEN void ip_thread_key_init(void);
 /* flush.c */
 IP_HIDDEN void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t n,
                                    int in_signal);
+
+IP_HIDDEN void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
+                               const struct ip_event *ev, size_t n, int in_signal);
+
+/* buffer_pool.c */
+IP_HIDDEN size_t ip_buffer_bytes(void);
+IP_HIDDEN struct ip_event *ip_buffer_new(void); /* zeroed, pre-faulted; NULL if out of memory */
+IP_HIDDEN void ip_buffer_free(struct ip_event *b);
+IP_HIDDEN struct ip_event *ip_pool_take(void);  /* a spare, or NULL */
+IP_HIDDEN void ip_pool_put(struct ip_event *b); /* b zeroed */
+IP_HIDDEN unsigned ip_pool_spares(void);
+
+/* writer.c */
+IP_HIDDEN void ip_writer_init(void); /* reads INCLPROF_WRITER */
+IP_HIDDEN int ip_writer_enabled(void);
+/* A job slot and a spare buffer (*fresh) for handing t's full buffer off, or
+ * -1: encode inline (the writer is off, starting, or behind: counted). */
+IP_HIDDEN int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh);
+IP_HIDDEN void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block,
+                                const struct ip_event *ev, size_t n, size_t used, uint64_t g0,
+                                uint64_t g1);
+/* Before t's events are encoded inline: t's queued jobs are taken back and
+ * written first, the one being written waited for as `wait` allows.  1 when
+ * t has nothing in flight any more. */
+enum {
+  IP_SETTLE_NOWAIT = 0,
+  IP_SETTLE_WAIT = 1,    /* as long as it takes, or until the exit deadline */
+  IP_SETTLE_SPIN = 2,    /* in a signal handler: spin, 100 ms at most */
+  IP_SETTLE_BOUNDED = 3, /* yield, 100 ms at most (the caller may hold the loader's lock) */
+};
+IP_HIDDEN int ip_writer_settle(struct ip_thread *t, int wait);
+IP_HIDDEN void ip_writer_after_fork_child(void);
+IP_HIDDEN uint64_t ip_writer_handoffs(void);
+IP_HIDDEN uint64_t ip_writer_inline_flushes(void);
 
 /* output.c */
 IP_HIDDEN int ip_output_open(char *err, size_t errlen);

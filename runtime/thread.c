@@ -16,13 +16,6 @@
 
 static __thread struct ip_event junk_slot __attribute__((tls_model("initial-exec")));
 
-#define SCRATCH_PER_EVENT 28u    /* 10 (dt varint) + 5 (code varint) + 8 + 4 (arrays) + slack */
-#define SCRATCH_EXTRA     65536u /* headers of a batch, table records written at flush */
-
-static size_t events_bytes(void) {
-  return (IP_BUF_EVENTS + IP_HEADROOM + 1) * sizeof(struct ip_event);
-}
-
 static uint64_t tr_read(struct ip_thread *t) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
     return *t->tr_src;
@@ -49,18 +42,19 @@ static void name_follow(struct ip_thread *t) {
 }
 
 static int thread_setup(struct ip_thread *t) {
-  size_t scratch = (IP_BUF_EVENTS + IP_HEADROOM) * SCRATCH_PER_EVENT + SCRATCH_EXTRA;
-  void *m = mmap(NULL, events_bytes() + scratch, PROT_READ | PROT_WRITE,
+  /* The scratch area is touched only when this thread encodes inline. */
+  void *m = mmap(NULL, IP_SCRATCH_BYTES, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
     return -1;
-  t->buf = m;
-  /* Fault the event pages in now: a page fault while recording would mark
-   * an interval transitional because of the profiler itself. */
-  madvise(m, events_bytes(), MADV_POPULATE_WRITE);
+  t->buf = ip_buffer_new();
+  if (!t->buf) {
+    munmap(m, IP_SCRATCH_BYTES);
+    return -1;
+  }
   t->hard_end = t->buf + IP_BUF_EVENTS + IP_HEADROOM;
-  t->scratch = (uint8_t *)m + events_bytes();
-  t->scratch_len = scratch;
+  t->scratch = m;
+  t->scratch_len = IP_SCRATCH_BYTES;
   t->tid = (uint32_t)gettid();
   t->tr_src = &ip_zero_head;
   t->pmu_page = (void *)&ip_dummy_page;
@@ -69,7 +63,8 @@ static int thread_setup(struct ip_thread *t) {
   t->skip = 0;
   /* On the list from now; flushes of other threads skip it until READY. */
   if (!ip_lock(&ip_st.threads_lock, 0)) {
-    munmap(m, events_bytes() + scratch);
+    ip_buffer_free(t->buf);
+    munmap(m, IP_SCRATCH_BYTES);
     return -1;
   }
   t->next = ip_st.threads;
@@ -102,6 +97,48 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p
   return &junk_slot; /* pos stays past hard_end until the next flush */
 }
 
+/* Hands the full buffer to the writer thread (writer.c) and goes on with a
+ * spare one; 0 when it cannot, and the caller encodes inline.  Every signal
+ * is blocked while the thread's pointers move to the new buffer, so no
+ * handler appends meanwhile: the batch is everything up to pos, and the
+ * buffer is the writer's from then on.  The stall (two sigprocmask calls, the
+ * writer's wake-up when it sleeps, the thread-name check) is written as the
+ * batch's Gap. */
+static IP_RT_TEXT int handoff(struct ip_thread *t) {
+  if (!ip_writer_enabled() || t->skip || atomic_exchange(&t->busy, 1))
+    return 0;
+  /* From here probes of this thread (in code that starting the writer calls,
+   * e.g. an instrumented allocator) use the headroom and never flush. */
+  t->in_flush = 1;
+  struct ip_event *fresh;
+  int slot = ip_writer_begin(t, &fresh);
+  if (slot < 0) {
+    t->in_flush = 0;
+    atomic_store(&t->busy, 0);
+    return 0;
+  }
+  int pending = tr_read(t) != t->tr_last;
+  uint64_t g0 = ip_tick();
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  struct ip_event *block = t->buf;
+  struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
+  t->buf = fresh;
+  t->hard_end = fresh + IP_BUF_EVENTS + IP_HEADROOM;
+  t->end = fresh + IP_BUF_EVENTS;
+  t->pos = fresh;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  size_t n = (size_t)(stop - block);
+  name_follow(t);
+  ip_writer_submit(slot, t, block, block, n, n, g0, ip_tick());
+  uint64_t after = tr_read(t);
+  t->tr_last = pending ? after - 1 : after; /* as in ip_thread_flush */
+  t->in_flush = 0;
+  atomic_store(&t->busy, 0);
+  return 1;
+}
+
 /* Not while the exit's final flush runs: it takes this buffer itself, and the
  * events that happen meanwhile come after the end of the trace.  Once
  * recording has stopped (a write failed, a size limit, exit), a full buffer
@@ -112,8 +149,8 @@ IP_RT_TEXT void ip_slow_flush(struct ip_thread *t) {
     return;
   }
   if (t->state == IP_TS_READY && t->pos > t->end && !t->sig_depth && !t->in_flush &&
-      atomic_load(&ip_st.init_state) == 1 && !atomic_load(&ip_st.final_flush))
-    ip_thread_flush(t, 0);
+      atomic_load(&ip_st.init_state) == 1 && !atomic_load(&ip_st.final_flush) && !handoff(t))
+    ip_thread_flush_bounded(t); /* a probe may run under the loader's lock */
 }
 
 int ip_thread_ensure(void) {
@@ -141,16 +178,22 @@ int ip_thread_ensure(void) {
   return 0;
 }
 
-/* Writes [buf+skip, pos) and makes room.  Events appended by signal handlers
- * while the batch was being written are kept.  Returns without writing when
- * another context owns the buffer and we may not wait (in_signal). */
-void ip_thread_flush(struct ip_thread *t, int in_signal) {
+/* Writes [buf+skip, pos) inline and makes room.  Events appended by signal
+ * handlers while the batch was being written are kept.  Returns without
+ * writing when another context owns the buffer, or the writer thread is
+ * writing this thread's previous batch, and we may not wait longer (in_signal,
+ * the exit deadline). */
+static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
   if (t->state != IP_TS_READY)
     return;
   while (atomic_exchange(&t->busy, 1)) {
     if (in_signal || ip_exit_deadline_passed())
       return;
     sched_yield();
+  }
+  if (!ip_writer_settle(t, settle)) {
+    atomic_store(&t->busy, 0);
+    return;
   }
   t->in_flush = 1;
   uint64_t before = tr_read(t);
@@ -196,15 +239,26 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
   atomic_store(&t->busy, 0);
 }
 
+void ip_thread_flush(struct ip_thread *t, int in_signal) {
+  flush_inline(t, in_signal, in_signal ? IP_SETTLE_SPIN : IP_SETTLE_WAIT);
+}
+
+void ip_thread_flush_bounded(struct ip_thread *t) { flush_inline(t, 0, IP_SETTLE_BOUNDED); }
+
 /* Flushes another thread's filled events without touching its pointers
  * (it may be running): only slots whose arg is set (a probe writes arg last;
  * flushed slots are zeroed), and records how far we got in its skip.
- * 0 when its owner is flushing the buffer right now. */
+ * 0 when its owner is flushing the buffer right now, or the writer thread is
+ * writing its previous batch (it is taken on a later pass). */
 static int flush_other(struct ip_thread *t, int in_signal) {
   if (t->state != IP_TS_READY)
     return 1;
   if (atomic_exchange(&t->busy, 1))
     return 0;
+  if (!ip_writer_settle(t, in_signal ? IP_SETTLE_SPIN : IP_SETTLE_NOWAIT)) {
+    atomic_store(&t->busy, 0);
+    return 0;
+  }
   struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
   struct ip_event *from = t->buf + t->skip;
   while (stop > from && stop[-1].arg == 0)
@@ -282,7 +336,8 @@ void ip_thread_exit(struct ip_thread *t) {
   ip_transitions_thread_close(t);
   atomic_fetch_add(&ip_st.dropped, t->dropped);
   t->pos = t->end = NULL;
-  munmap(t->buf, events_bytes() + t->scratch_len);
+  ip_buffer_free(t->buf);
+  munmap(t->scratch, t->scratch_len);
 }
 
 static void key_destructor(void *v) { ip_thread_exit(v); }
@@ -295,6 +350,7 @@ void ip_thread_key_init(void) { pthread_key_create(&ip_st.key, key_destructor); 
 void ip_thread_after_fork_child(void) {
   ip_st.threads = NULL;
   atomic_store(&ip_st.n_threads, 0);
+  ip_writer_after_fork_child();
   struct ip_thread *t = &ip_tls;
   if (t->state != IP_TS_READY)
     return;

@@ -127,6 +127,10 @@ static void process(const ip_session *s, size_t pi) {
     printf("final flush:  gave up on %u other threads at exit (their last buffered events are "
            "missing)\n",
            p->threads_not_flushed);
+  if (p->has_writer_counts)
+    printf("writer:       %llu full buffers written by the writer thread, %llu encoded on the "
+           "program's threads (writer behind or off)\n",
+           (unsigned long long)p->buffers_handed_off, (unsigned long long)p->inline_flushes);
   printf("damage:       %s\n\n", p->damage ? p->damage : "none");
 }
 

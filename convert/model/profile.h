@@ -113,6 +113,9 @@ typedef struct ip_process {
   uint32_t threads_not_flushed; /* trailer: threads the final flush gave up on */
   char *write_error;            /* trailer: why recording stopped early, or NULL */
   uint64_t bytes_written;       /* trailer: bytes of the file before it */
+  int has_writer_counts;        /* the trailer counts the writer thread's buffers */
+  uint64_t buffers_handed_off;  /* trailer: full buffers the writer thread wrote */
+  uint64_t inline_flushes;      /* trailer: full buffers encoded on the program's thread */
 } ip_process;
 
 typedef struct ip_session {

@@ -146,6 +146,9 @@ static void take_trailer(ip_process *p, const Inclprof__Trailer *t) {
   free(p->write_error);
   p->write_error = t->write_error && *t->write_error ? ip_must_strdup(t->write_error) : NULL;
   p->bytes_written = t->bytes_written;
+  p->has_writer_counts = t->has_buffers_handed_off;
+  p->buffers_handed_off = t->buffers_handed_off;
+  p->inline_flushes = t->inline_flushes;
 }
 
 static void take_record(ip_file *f, const Inclprof__Record *rec) {

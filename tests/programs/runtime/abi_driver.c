@@ -123,6 +123,16 @@ int main(int argc, char **argv) {
     }
     int st;
     waitpid(pid, &st, 0);
+  } else if (!strcmp(what, "fork-busy")) { /* the child records n calls too */
+    pid_t pid = fork();
+    if (pid == 0) {
+      for (int i = 0; i < n; i++)
+        work();
+      tu.hooks.exit(&d_main);
+      exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
   } else if (!strcmp(what, "vfork")) {
     pid_t pid = vfork();
     if (pid == 0) {

@@ -1,0 +1,59 @@
+/* buffer_pool.c - the event buffers of threads, and a small pool of spare
+ * ones.  Every buffer has the same geometry (IP_BUF_EVENTS slots, the
+ * signal-handler headroom and a junk slot), is pre-faulted, and is all zero
+ * while nobody records into it, so buffers move freely between threads: a
+ * thread whose buffer is full hands it to the writer thread (writer.c) and
+ * takes a spare from the pool with one atomic exchange; the writer gives the
+ * buffer back, zeroed, once it is written.  The pool holds at most
+ * IP_POOL_SLOTS spares; a buffer that finds no free slot is unmapped. */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "rt.h"
+
+static _Atomic(struct ip_event *) spare[IP_POOL_SLOTS];
+
+size_t ip_buffer_bytes(void) { return (IP_BUF_EVENTS + IP_HEADROOM + 1) * sizeof(struct ip_event); }
+
+/* A new zeroed buffer, its pages faulted in now: a page fault while
+ * recording would mark an interval transitional because of the profiler. */
+struct ip_event *ip_buffer_new(void) {
+  void *m = mmap(NULL, ip_buffer_bytes(), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED)
+    return NULL;
+  madvise(m, ip_buffer_bytes(), MADV_POPULATE_WRITE);
+  return m;
+}
+
+void ip_buffer_free(struct ip_event *b) { munmap(b, ip_buffer_bytes()); }
+
+/* A spare buffer, or NULL when the pool is empty.  The first slot that
+ * looks full is taken with one exchange (it may have been taken meanwhile:
+ * then the next one). */
+struct ip_event *ip_pool_take(void) {
+  for (unsigned i = 0; i < IP_POOL_SLOTS; i++)
+    if (atomic_load_explicit(&spare[i], memory_order_relaxed)) {
+      struct ip_event *b = atomic_exchange(&spare[i], NULL);
+      if (b)
+        return b;
+    }
+  return NULL;
+}
+
+/* Gives back a zeroed buffer: into a free slot, or unmapped. */
+void ip_pool_put(struct ip_event *b) {
+  for (unsigned i = 0; i < IP_POOL_SLOTS; i++) {
+    struct ip_event *none = NULL;
+    if (atomic_compare_exchange_strong(&spare[i], &none, b))
+      return;
+  }
+  ip_buffer_free(b);
+}
+
+unsigned ip_pool_spares(void) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < IP_POOL_SLOTS; i++)
+    n += atomic_load_explicit(&spare[i], memory_order_relaxed) != NULL;
+  return n;
+}

@@ -1,0 +1,274 @@
+/* writer.c - encoding off the program's threads.  A thread whose buffer is
+ * full hands it to the writer thread as a job and goes on with a spare
+ * buffer from the pool (buffer_pool.c); the writer encodes the batch
+ * (flush.c), writes it and its Gap, zeroes the buffer and gives it back to
+ * the pool.  No lock on the way: a job slot changes hands by compare-and-swap;
+ * the writer polls the job slots while buffers come, and otherwise sleeps on
+ * a futex that a hand-off wakes.
+ *
+ * Jobs carry a ticket in hand-off order and the writer always takes the
+ * queued job with the smallest ticket, so a thread's batches reach the file
+ * in seq order.  A thread has at most IP_INFLIGHT jobs in flight.  When it
+ * cannot hand off (that many in flight, the pool empty, every job slot
+ * taken) it encodes inline, as without a writer, and that is counted.
+ * Before any inline encoding of a thread's events (that fallback, thread
+ * exit, the final flush, a fatal signal) ip_writer_settle takes its queued
+ * jobs back, waits for the one being written, and writes the taken-back ones
+ * first.  INCLPROF_WRITER=inline turns the writer off. */
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+enum { JOB_FREE, JOB_FILLING, JOB_QUEUED, JOB_WRITING };
+
+struct job {
+  atomic_int state;          /* JOB_*; FILLING: owned by the thread handing off or taking back */
+  struct ip_event *block;    /* the buffer, given back to the pool once written */
+  const struct ip_event *ev; /* the batch: ev[0..n) inside block */
+  size_t n, used;            /* used: slots of block to zero */
+  uint32_t tid;
+  uint64_t ticket;      /* hand-off order */
+  uint64_t seq, g0, g1; /* the batch's seq; the hand-off's stall, written as a Gap */
+  _Atomic(struct ip_thread *) owner;
+};
+
+static struct job jobs[IP_JOBS];
+static atomic_int enabled = 1; /* INCLPROF_WRITER is not "inline" */
+static atomic_int started;     /* the writer thread of this process runs */
+static atomic_uint work;       /* futex word: bumped by every hand-off */
+static atomic_uint_fast64_t next_ticket;
+#define POLL_NS      500000 /* the writer's poll period while buffers come */
+#define IDLE_POLLS   100    /* empty polls before it sleeps until woken */
+#define START_SPARES 4      /* buffers the thread that starts the writer puts in the pool */
+static atomic_int sleeping; /* the writer waits on work */
+static atomic_uint_fast64_t handoffs, inline_flushes;
+
+static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *ts) {
+  syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, NULL, 0);
+}
+
+/* Encodes a job's batch and its Gap with the given scratch area, then gives
+ * the buffer back and tells the owner its job is done. */
+static void write_job(struct job *j, uint8_t *scratch, size_t scratch_len, int in_signal) {
+  if (atomic_load(&ip_st.init_state) == 1) {
+    ip_encode_batch(scratch, scratch_len, j->tid, j->seq, j->ev, j->n, in_signal);
+    if (atomic_load(&ip_st.init_state) == 1)
+      ip_write_gap(j->tid, j->g0, j->g1);
+  }
+  struct ip_event *block = j->block;
+  j->block = NULL; /* a fork child unmaps the blocks of unfinished jobs only */
+  memset(block, 0, j->used * sizeof *block);
+  ip_pool_put(block);
+  struct ip_thread *owner = atomic_exchange(&j->owner, NULL);
+  atomic_store(&j->state, JOB_FREE);
+  atomic_fetch_sub(&owner->inflight, 1);
+}
+
+/* Keeps IP_INFLIGHT spares per thread (at most IP_POOL_SLOTS) in the pool:
+ * a thread whose jobs wait finds a spare for each. */
+static void top_up(void) {
+  unsigned want = atomic_load(&ip_st.n_threads) * IP_INFLIGHT;
+  if (want > IP_POOL_SLOTS)
+    want = IP_POOL_SLOTS;
+  while (ip_pool_spares() < want) {
+    struct ip_event *b = ip_buffer_new();
+    if (!b)
+      return;
+    ip_pool_put(b);
+  }
+}
+
+/* SCHED_BATCH: its wake-up never preempts the thread that woke it (on a
+ * busy machine the writer would otherwise take the CPU of the program thread
+ * that handed it the buffer, for as long as encoding takes). */
+static void *writer_main(void *arg) {
+  (void)arg;
+  sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){.sched_priority = 0});
+  size_t len = IP_SCRATCH_BYTES;
+  uint8_t *scratch =
+      mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (scratch == MAP_FAILED) {
+    atomic_store(&enabled, 0); /* every thread encodes inline */
+    return NULL;
+  }
+  for (unsigned idle = 0;;) {
+    unsigned seen = atomic_load(&work);
+    struct job *first = NULL;
+    for (unsigned i = 0; i < IP_JOBS; i++)
+      if (atomic_load(&jobs[i].state) == JOB_QUEUED && (!first || jobs[i].ticket < first->ticket))
+        first = &jobs[i];
+    uint64_t ticket = first ? first->ticket : 0;
+    int queued = JOB_QUEUED;
+    if (first && atomic_compare_exchange_strong(&first->state, &queued, JOB_WRITING)) {
+      if (first->ticket == ticket) {
+        write_job(first, scratch, len, 0);
+        idle = 0;
+      } else /* taken back, written and handed off anew meanwhile: look again */
+        atomic_store(&first->state, JOB_QUEUED);
+      continue;
+    }
+    if (first)
+      continue; /* its thread took it back meanwhile */
+    top_up();
+    /* While buffers keep coming, poll every POLL_NS: waking the writer at
+     * every hand-off cost the program thread more (on a busy machine the
+     * futex wake held it for tens of microseconds); a thread wakes it only
+     * when half its IP_INFLIGHT buffers wait.  After IDLE_POLLS empty polls
+     * the writer sleeps until a hand-off wakes it. */
+    if (++idle < IDLE_POLLS) {
+      if (atomic_load(&work) == seen)
+        futex(&work, FUTEX_WAIT, seen, &(struct timespec){.tv_nsec = POLL_NS});
+      continue;
+    }
+    atomic_store(&sleeping, 1);
+    if (atomic_load(&work) == seen)
+      futex(&work, FUTEX_WAIT, seen, NULL);
+    atomic_store(&sleeping, 0);
+    idle = 0;
+  }
+  return NULL;
+}
+
+/* Started by a thread's first full buffer (that one is encoded inline),
+ * which also puts START_SPARES buffers in the pool, so that the next
+ * hand-offs need not wait for the new thread to run.  It receives no signal:
+ * every signal is blocked while it is created. */
+static void start(void) {
+  if (atomic_exchange(&started, 1))
+    return;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_attr_t a;
+  pthread_attr_init(&a);
+  pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+  pthread_t th;
+  int rc = pthread_create(&th, &a, writer_main, NULL);
+  pthread_attr_destroy(&a);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc != 0) {
+    atomic_store(&enabled, 0);
+    return;
+  }
+  pthread_setname_np(th, "inclprof-writer");
+  for (int i = 0; i < START_SPARES; i++) {
+    struct ip_event *b = ip_buffer_new();
+    if (b)
+      ip_pool_put(b);
+  }
+}
+
+void ip_writer_init(void) {
+  const char *w = getenv("INCLPROF_WRITER");
+  atomic_store(&enabled, !(w && strcmp(w, "inline") == 0));
+}
+
+int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
+  if (!atomic_load(&enabled))
+    return -1;
+  if (!atomic_load(&started)) {
+    start();
+    return -1;
+  }
+  if (atomic_load(&t->inflight) >= (int)IP_INFLIGHT || !(*fresh = ip_pool_take())) {
+    atomic_fetch_add(&inline_flushes, 1);
+    return -1;
+  }
+  for (unsigned i = 0; i < IP_JOBS; i++) {
+    int free_ = JOB_FREE;
+    if (atomic_compare_exchange_strong(&jobs[i].state, &free_, JOB_FILLING))
+      return (int)i;
+  }
+  ip_pool_put(*fresh);
+  atomic_fetch_add(&inline_flushes, 1);
+  return -1;
+}
+
+void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block,
+                      const struct ip_event *ev, size_t n, size_t used, uint64_t g0, uint64_t g1) {
+  struct job *j = &jobs[slot];
+  j->block = block;
+  j->ev = ev;
+  j->n = n;
+  j->used = used;
+  j->tid = t->tid;
+  j->seq = t->seq++;
+  j->g0 = g0;
+  j->g1 = g1;
+  atomic_store(&j->owner, t);
+  j->ticket = atomic_fetch_add(&next_ticket, 1);
+  int behind = atomic_fetch_add(&t->inflight, 1) + 1 >= (int)IP_INFLIGHT / 2;
+  atomic_store(&j->state, JOB_QUEUED);
+  atomic_fetch_add(&handoffs, 1);
+  atomic_fetch_add(&work, 1);
+  if (atomic_load(&sleeping) || behind)
+    futex(&work, FUTEX_WAKE, 1, NULL);
+}
+
+/* Takes back t's queued jobs, newest first (the writer takes the oldest
+ * queued job, so what it takes meanwhile is older than what we hold), waits
+ * for the one being written, then writes the taken-back ones oldest first. */
+int ip_writer_settle(struct ip_thread *t, int wait) {
+  if (!atomic_load(&t->inflight))
+    return 1;
+  struct job *mine[IP_INFLIGHT] = {NULL};
+  int held = 0;
+  for (;;) {
+    struct job *newest = NULL;
+    for (unsigned i = 0; i < IP_JOBS; i++)
+      if (atomic_load(&jobs[i].owner) == t && atomic_load(&jobs[i].state) == JOB_QUEUED &&
+          (!newest || jobs[i].ticket > newest->ticket) &&
+          (!held || jobs[i].ticket < mine[held - 1]->ticket))
+        newest = &jobs[i];
+    if (!newest || held == (int)IP_INFLIGHT)
+      break;
+    int queued = JOB_QUEUED;
+    if (!atomic_compare_exchange_strong(&newest->state, &queued, JOB_FILLING))
+      break; /* the writer took it: every older job is written or being written */
+    mine[held++] = newest;
+  }
+  /* The writer is writing one: a matter of one batch, unless it is starved. */
+  uint64_t give_up = ip_tick() + (uint64_t)(ip_st.ticks_per_second / 10);
+  while (atomic_load(&t->inflight) > held) {
+    int out = wait == IP_SETTLE_NOWAIT ||
+              (wait == IP_SETTLE_WAIT ? ip_exit_deadline_passed() : ip_tick() > give_up);
+    if (out) { /* give the taken-back jobs to the writer again */
+      for (int i = 0; i < held; i++)
+        atomic_store(&mine[i]->state, JOB_QUEUED);
+      return 0;
+    }
+    if (wait != IP_SETTLE_SPIN)
+      sched_yield();
+  }
+  while (held)
+    write_job(mine[--held], t->scratch, t->scratch_len, wait == IP_SETTLE_SPIN);
+  return 1;
+}
+
+/* In a fork child: no writer runs; the parent's jobs are the parent's to
+ * write.  Their buffers are unmapped, and the next hand-off starts a writer. */
+void ip_writer_after_fork_child(void) {
+  for (unsigned i = 0; i < IP_JOBS; i++) {
+    if (atomic_load(&jobs[i].state) != JOB_FREE && jobs[i].block)
+      ip_buffer_free(jobs[i].block);
+    jobs[i].block = NULL;
+    atomic_store(&jobs[i].owner, NULL);
+    atomic_store(&jobs[i].state, JOB_FREE);
+  }
+  atomic_store(&ip_tls.inflight, 0);
+  atomic_store(&started, 0);
+  atomic_store(&sleeping, 0);
+  atomic_store(&handoffs, 0);
+  atomic_store(&inline_flushes, 0);
+}
+
+uint64_t ip_writer_handoffs(void) { return atomic_load(&handoffs); }
+uint64_t ip_writer_inline_flushes(void) { return atomic_load(&inline_flushes); }
+int ip_writer_enabled(void) { return atomic_load(&enabled); }
