@@ -214,6 +214,10 @@ void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
   th.name = (char *)name;
   th.has_start_tick = 1;
   th.start_tick = tick;
+  if (tid == ip_tls.tid && ip_tls.no_counter == IP_NC_FD_RESERVE)
+    th.no_transitions = "fewer than " IP_FD_RESERVE_TEXT " file descriptors free";
+  else if (tid == ip_tls.tid && ip_tls.no_counter == IP_NC_OPEN_FAILED)
+    th.no_transitions = "its counter could not be opened";
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD;
   rec.thread = &th;

@@ -66,7 +66,8 @@ struct ip_thread {
   size_t scratch_len;
   void *ring; /* kevents ring mapping */
   size_t ring_len;
-  int ring_fd2; /* page-fault event (kept open: see transitions.c) */
+  int ring_fd2;   /* page-fault event (kept open: see transitions.c) */
+  int no_counter; /* IP_NC_*: why this thread has no transition counter */
   uint32_t tid;
   char name[17]; /* the name last written in a Thread record */
   uint64_t seq;
@@ -86,6 +87,8 @@ struct ip_thread {
  * handler that interrupts it is dropped (counted) rather than re-entering. */
 enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2, IP_TS_SETTING_UP = 3 };
 enum { IP_SAMPLER_NONE = 0, IP_SAMPLER_TIMER = 1, IP_SAMPLER_PERF = 2 };
+/* Why a thread has no transition counter although the mode has one. */
+enum { IP_NC_NONE = 0, IP_NC_FD_RESERVE = 1, IP_NC_OPEN_FAILED = 2 };
 
 extern __thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
 
@@ -143,6 +146,14 @@ IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whyle
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);
 IP_HIDDEN uint64_t ip_pmu_read(void *page);
+
+/* fd_reserve.c */
+#define IP_FD_RESERVE      64 /* descriptors below RLIMIT_NOFILE left to the program */
+#define IP_FD_RESERVE_TEXT "64"
+/* 1 when `need` more descriptors leave IP_FD_RESERVE free; then call
+ * ip_fd_room_end(need) once they are opened (or failed to open). */
+IP_HIDDEN int ip_fd_room_begin(unsigned need);
+IP_HIDDEN void ip_fd_room_end(unsigned need);
 
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);

@@ -50,6 +50,10 @@ static void header(const ip_process *p) {
   printf("transitions:  %s\n", mode_text(p->transitions));
   if (p->transitions_note && *p->transitions_note)
     printf("              why: %s\n", p->transitions_note);
+  if (p->threads_no_transitions)
+    printf("              %u threads without a counter (%s): their Application values equal "
+           "Elapsed values\n",
+           p->threads_no_transitions, p->no_transitions_why);
   printf("calibration:  probe cost %.2f ns per event (removed unless --raw)\n", p->probe_cost_ns);
 }
 

@@ -83,6 +83,7 @@ typedef struct ip_thread {
   uint64_t events, batches, batches_lost, gaps;
   uint64_t gap_ns;          /* runtime time removed (0 when raw) */
   uint64_t samples_outside; /* samples taken with an empty stack */
+  char *no_transitions;     /* why it had no transition counter, or NULL */
 } ip_thread;
 
 typedef struct ip_process {
@@ -108,9 +109,11 @@ typedef struct ip_process {
   int has_trailer;   /* a trailer was read */
   char *exit_reason; /* trailer's, may be NULL */
   uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
-  uint32_t threads_not_flushed; /* trailer: threads the final flush gave up on */
-  char *write_error;            /* trailer: why recording stopped early, or NULL */
-  uint64_t bytes_written;       /* trailer: bytes of the file before it */
+  uint32_t threads_not_flushed;    /* trailer: threads the final flush gave up on */
+  char *write_error;               /* trailer: why recording stopped early, or NULL */
+  uint32_t threads_no_transitions; /* threads without a transition counter */
+  const char *no_transitions_why;  /* the first one's reason (owned by its thread) */
+  uint64_t bytes_written;          /* trailer: bytes of the file before it */
 } ip_process;
 
 typedef struct ip_session {

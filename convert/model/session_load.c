@@ -154,6 +154,8 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
       free(th->name);
       th->name = ip_must_strdup(rec->thread->name);
     }
+    if (rec->thread->no_transitions && !f->s->threads[ts->thread].no_transitions)
+      f->s->threads[ts->thread].no_transitions = ip_must_strdup(rec->thread->no_transitions);
     break;
   case INCLPROF__RECORD__BODY_THREAD_END:
     ts = ip_replay_thread(f, rec->thread_end->tid);
@@ -266,6 +268,8 @@ static void sum_totals(ip_session *s) {
     p->gap_ns += th->gap_ns;
     p->repairs += th->repairs;
     p->samples_outside += th->samples_outside;
+    if (th->no_transitions && !p->threads_no_transitions++)
+      p->no_transitions_why = th->no_transitions;
     add_repairs(&s->rep, &th->rep);
   }
   for (size_t i = 0; i < s->n_processes; i++) {
@@ -332,6 +336,7 @@ void ip_session_free(ip_session *s) {
   }
   for (size_t i = 0; i < s->n_threads; i++) {
     free(s->threads[i].name);
+    free(s->threads[i].no_transitions);
     free(s->threads[i].nodes);
     free(s->threads[i].fn);
     free(s->threads[i].mod);

@@ -106,6 +106,11 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     if (p->dropped_events)
       fprintf(out, "warning:      %s: the runtime dropped %llu events\n", p->trace_path,
               (unsigned long long)p->dropped_events);
+    if (p->threads_no_transitions)
+      fprintf(out,
+              "warning:      %s: %u threads without a transition counter (%s); their "
+              "Application values equal Elapsed values\n",
+              p->trace_path, p->threads_no_transitions, p->no_transitions_why);
   }
   fputc('\n', out);
 }
