@@ -253,6 +253,12 @@ void ip_write_trailer(int clean, const char *reason) {
   tr.write_error = (char *)ip_trace_write_error();
   tr.has_bytes_written = 1;
   tr.bytes_written = ip_trace_bytes_written();
+  tr.size_policy = (char *)ip_trace_size_policy(&tr.max_size);
+  tr.has_max_size = tr.size_policy != NULL;
+  if (tr.size_policy && !strcmp(tr.size_policy, "ring")) {
+    tr.has_ring_dropped_events = tr.has_ring_dropped_bytes = 1;
+    ip_ring_dropped(&tr.ring_dropped_events, &tr.ring_dropped_bytes);
+  }
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;

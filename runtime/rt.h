@@ -213,6 +213,15 @@ IP_HIDDEN void ip_trace_write_start(uint64_t preamble_bytes); /* after the file 
 IP_HIDDEN const char *ip_trace_write_error(void);             /* NULL while recording works */
 IP_HIDDEN uint64_t ip_trace_bytes_written(void);
 IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
+/* "stop" or "ring" when INCLPROF_MAX_SIZE is set, else NULL; the limit in bytes */
+IP_HIDDEN const char *ip_trace_size_policy(uint64_t *max_size);
+
+/* trace_ring.c (called by trace_write.c, which serializes them) */
+IP_HIDDEN void ip_ring_start(uint64_t max_size);
+IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
+/* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
+IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
+IP_HIDDEN void ip_ring_dropped(uint64_t *events, uint64_t *bytes);
 
 /* registry.c */
 IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal);

@@ -120,6 +120,13 @@ static void process(const ip_session *s, size_t pi) {
     printf("trailer:      %s, exit reason: %s; %llu events written, %llu dropped\n",
            p->clean ? "clean shutdown" : "NOT clean", p->exit_reason ? p->exit_reason : "?",
            (unsigned long long)p->trailer_events, (unsigned long long)p->dropped_events);
+  int reached;
+  if (ip_size_limit_status(p, status, sizeof status, &reached))
+    printf("size limit:   %s\n", status);
+  if (p->threads_resumed)
+    printf("ring:         %u threads began before the kept window: their calls then open are "
+           "timed from its start and not counted as calls\n",
+           p->threads_resumed);
   if (p->threads_not_flushed)
     printf("final flush:  gave up on %u other threads at exit (their last buffered events are "
            "missing)\n",

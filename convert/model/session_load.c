@@ -101,6 +101,8 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
 
 static void take_module(ip_file *f, const Inclprof__Module *m) {
   ip_process *p = &f->s->processes[f->proc];
+  if (f->ring && m->id < f->n_mod && f->mod_index[m->id])
+    return; /* repeated at the start of a ring segment */
   p->n_modules++;
   if (m->id >= MAX_MODULE_ID)
     return;
@@ -110,6 +112,8 @@ static void take_module(ip_file *f, const Inclprof__Module *m) {
 }
 
 static void take_function(ip_file *f, const Inclprof__Function *fn) {
+  if (f->ring && fn->gid < f->n_gid && f->gid_func[fn->gid] != UINT32_MAX)
+    return; /* repeated at the start of a ring segment */
   f->s->processes[f->proc].n_functions++;
   ip_func proto = {
       .name = fn->name ? fn->name : "?",
@@ -123,8 +127,20 @@ static void take_function(ip_file *f, const Inclprof__Function *fn) {
   ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
 }
 
-static void take_trailer(ip_process *p, const Inclprof__Trailer *t) {
+static uint64_t ns_after_start(const ip_file *f, uint64_t tick) {
+  return tick > f->start_tick ? (uint64_t)((double)(tick - f->start_tick) * f->ns_per_tick) : 0;
+}
+
+static void take_trailer(ip_file *f, ip_process *p, const Inclprof__Trailer *t) {
   p->has_trailer = 1;
+  p->end_ns = ns_after_start(f, t->end_tick);
+  free(p->size_policy);
+  p->size_policy = t->size_policy ? ip_must_strdup(t->size_policy) : NULL;
+  p->max_size = t->max_size;
+  if (t->has_ring_dropped_events) {
+    p->ring_dropped_events = t->ring_dropped_events;
+    p->ring_dropped_bytes = t->ring_dropped_bytes;
+  }
   p->clean = t->has_clean && t->clean;
   free(p->exit_reason);
   p->exit_reason = ip_must_strdup(t->exit_reason);
@@ -136,6 +152,19 @@ static void take_trailer(ip_process *p, const Inclprof__Trailer *t) {
   free(p->write_error);
   p->write_error = t->write_error && *t->write_error ? ip_must_strdup(t->write_error) : NULL;
   p->bytes_written = t->bytes_written;
+}
+
+static void take_segment(ip_file *f, const Inclprof__Segment *sg) {
+  ip_process *p = &f->s->processes[f->proc];
+  f->ring = 1;
+  if (!f->ring_started)
+    p->kept_from_ns = ns_after_start(f, sg->start_tick);
+  f->ring_started = 1;
+  p->ring_segment = sg->number;
+  p->max_size = sg->max_size;
+  p->ring_dropped_events = sg->dropped_events;
+  p->ring_dropped_bytes = sg->dropped_bytes;
+  p->ring_dropped_batches = sg->dropped_batches;
 }
 
 static void take_record(ip_file *f, const Inclprof__Record *rec) {
@@ -170,7 +199,15 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     ip_replay_gap(f, ts, rec->gap);
     break;
   case INCLPROF__RECORD__BODY_TRAILER:
-    take_trailer(&f->s->processes[f->proc], rec->trailer);
+    take_trailer(f, &f->s->processes[f->proc], rec->trailer);
+    break;
+  case INCLPROF__RECORD__BODY_SEGMENT:
+    take_segment(f, rec->segment);
+    break;
+  case INCLPROF__RECORD__BODY_THREAD_STATE:
+    ts = ip_replay_thread(f, rec->thread_state->tid);
+    if (!ts->have_tick && !ts->next_seq)
+      ip_replay_resume(f, ts, rec->thread_state);
     break;
   default: /* a second header, mark names: nothing to replay */
     break;
@@ -187,6 +224,38 @@ static void close_file(ip_file *f) {
   free(f->gid_func);
   free(f->mod_index);
   ip_u64map_free(&f->tid_state);
+}
+
+/* A ring trace's newest segment PATH begins with Segment n > 0: the segment
+ * before it, PATH.prev, is read first when it is there and belongs to the
+ * same process.  Without it the newest segment alone is replayed. */
+static void load_prev(ip_file *f, const Inclprof__Header *h, uint32_t n) {
+  char path[4200], err[512];
+  snprintf(path, sizeof path, "%.4000s.prev", f->path);
+  f->ring = 1;
+  ip_reader *r = ip_reader_open(path, err, sizeof err);
+  if (!r)
+    return;
+  const Inclprof__Header *ph = first_header(r, err, sizeof err);
+  if (ph && ph->pid == h->pid && ph->start_unix_ns == h->start_unix_ns) {
+    ip_process *p = &f->s->processes[f->proc];
+    Inclprof__Record *rec;
+    int rc;
+    p->ring_prev_read = 1;
+    if (n == 1)
+      f->ring_started = 1; /* the first segment: kept from the start */
+    while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
+      if (rec->body_case != INCLPROF__RECORD__BODY_TRAILER)
+        take_record(f, rec);
+    if (rc < 0 && !p->damage) {
+      p->damage = ip_must_strdup(err);
+      f->s->n_damaged++;
+      char msg[600];
+      snprintf(msg, sizeof msg, "%s (the records before it are used)", err);
+      warn(f->o, msg);
+    }
+  }
+  ip_reader_close(r);
 }
 
 /* Reads and replays one file.  Returns 0 (possibly with damage recorded) or -1. */
@@ -214,8 +283,10 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
   }
   s->n_files++;
   Inclprof__Record *rec;
-  int rc;
-  while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
+  int rc = ip_reader_next(r, &rec, err, sizeof err);
+  if (rc > 0 && rec->body_case == INCLPROF__RECORD__BODY_SEGMENT && rec->segment->number > 0)
+    load_prev(&f, h, rec->segment->number);
+  for (; rc > 0; rc = ip_reader_next(r, &rec, err, sizeof err))
     take_record(&f, rec);
   ip_process *p = &s->processes[f.proc];
   if (rc < 0) {
@@ -352,6 +423,7 @@ void ip_session_free(ip_session *s) {
     free(p->runtime_version);
     free(p->exit_reason);
     free(p->write_error);
+    free(p->size_policy);
   }
   free(s->modules);
   free(s->funcs);
