@@ -349,7 +349,7 @@ static int put_state(int fd, const struct rthread *t, uint64_t *total) {
   for (size_t i = 0; i < t->depth; i++) {
     codes[n++] = t->open[i];
     if (t->merged[i])
-      codes[n++] = (t->open[i] >> 3) << 3 | INCLPROF__EVENT_KIND__EV_ENTER;
+      codes[n++] = t->open[i] & ~7u; /* ENTER of the same gid (EV_ENTER is 0) */
   }
   Inclprof__ThreadState s = INCLPROF__THREAD_STATE__INIT;
   s.tid = t->tid;

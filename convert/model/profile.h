@@ -115,10 +115,10 @@ typedef struct ip_process {
   const char *no_transitions_why;  /* the first one's reason (owned by its thread) */
   uint64_t bytes_written;          /* trailer: bytes of the file before it */
   /* The size limit (INCLPROF_MAX_SIZE) */
-  char *size_policy;        /* "stop" or "ring" (trailer), or NULL: no limit set */
-  uint64_t max_size;        /* bytes */
-  uint32_t ring_segment;    /* ring: number of the newest segment read (0: never rotated) */
-  int ring_prev_read;       /* ring: the .prev segment was read too */
+  char *size_policy;     /* "stop" or "ring" (trailer), or NULL: no limit set */
+  uint64_t max_size;     /* bytes */
+  uint32_t ring_segment; /* ring: number of the newest segment read (0: never rotated) */
+  int ring_prev_read;    /* ring: the .prev segment was read too */
   uint64_t ring_dropped_events, ring_dropped_bytes, ring_dropped_batches;
   uint64_t kept_from_ns;    /* ring: the kept window begins, ns after the process start */
   uint64_t end_ns;          /* trailer's end, ns after the process start */

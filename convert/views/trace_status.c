@@ -51,10 +51,11 @@ const char *ip_trace_status(const ip_process *p, char *buf, size_t len) {
 }
 
 const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int *reached) {
-  char max[32], dropped[32], from[32], to[32];
+  char max[32], to[32];
   ip_fmt_bytes(max, sizeof max, p->max_size);
   *reached = 0;
   if (p->ring_segment || p->ring_dropped_events) {
+    char dropped[32], from[32];
     *reached = 1;
     ip_fmt_bytes(dropped, sizeof dropped, p->ring_dropped_bytes);
     ip_fmt_ns(from, sizeof from, p->kept_from_ns);
