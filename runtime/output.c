@@ -37,14 +37,28 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
+/* "inclprof: WHY; the program continues unprofiled" on stderr.  Under
+ * `inclprof record` the line also goes to record's notes file, so that its
+ * summary names the runtime's reason rather than guessing one. */
+void ip_say_unprofiled(const char *why) {
+  char msg[1400];
+  int len = snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why);
+  if (len <= 0)
+    return;
+  size_t n = (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1;
+  write_all(2, (const uint8_t *)msg, n);
+  const char *notes = getenv("INCLPROF_RECORD_NOTES");
+  int fd = notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
+  if (fd >= 0) {
+    write_all(fd, (const uint8_t *)msg, n);
+    close(fd);
+  }
+}
+
 void ip_disable(const char *why) {
   int expected = 1;
-  if (!atomic_compare_exchange_strong(&ip_st.init_state, &expected, 2))
-    return;
-  char msg[512];
-  int len = snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why);
-  if (len > 0)
-    write_all(2, (const uint8_t *)msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
+  if (atomic_compare_exchange_strong(&ip_st.init_state, &expected, 2))
+    ip_say_unprofiled(why);
 }
 
 static void log_frame(const uint8_t *frame, size_t len) {

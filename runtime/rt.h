@@ -207,6 +207,7 @@ IP_HIDDEN void ip_output_lock_log(void);
 IP_HIDDEN void ip_output_unlock_log(void);
 IP_HIDDEN void ip_output_fork_child_locks(void);
 IP_HIDDEN void ip_disable(const char *why);
+IP_HIDDEN void ip_say_unprofiled(const char *why); /* also into INCLPROF_RECORD_NOTES */
 
 /* trace_write.c */
 IP_HIDDEN void ip_trace_write_start(uint64_t preamble_bytes); /* after the file is opened */

@@ -238,8 +238,15 @@ static int prepare_env(const record_args *a) {
 
 /* Runs argv[0] and waits for it, like a shell: the terminal's ^C / ^\ are
  * for the program.  Returns its exit status (128+N when signal N ended it),
- * or -1 when it could not be started or waited for. */
+ * -2 when it could not be run (the exec failed: said on stderr), or -1 when
+ * it could not be started or waited for.  A close-on-exec pipe tells a failed
+ * exec from the program's own status 127. */
 static int run(char **argv) {
+  int ep[2];
+  if (pipe2(ep, O_CLOEXEC) != 0) {
+    fprintf(stderr, "inclprof record: cannot make a pipe: %s\n", strerror(errno));
+    return -1;
+  }
   struct sigaction ign, old_int, old_quit;
   memset(&ign, 0, sizeof ign);
   ign.sa_handler = SIG_IGN;
@@ -254,16 +261,65 @@ static int run(char **argv) {
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     execvp(argv[0], argv);
-    fprintf(stderr, "inclprof record: cannot run %s: %s\n", argv[0], strerror(errno));
+    int err = errno;
+    fprintf(stderr, "inclprof record: cannot run %s: %s\n", argv[0], strerror(err));
+    (void)!write(ep[1], &err, sizeof err);
     _exit(127);
   }
+  close(ep[1]);
+  int exec_err;
+  ssize_t got;
+  while ((got = read(ep[0], &exec_err, sizeof exec_err)) < 0 && errno == EINTR)
+    ;
+  close(ep[0]);
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) {
       fprintf(stderr, "inclprof record: waitpid: %s\n", strerror(errno));
       return -1;
     }
+  if (got > 0)
+    return -2; /* the exec failed: the child said why */
   return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
+}
+
+/* A file for the runtime's start-up failure lines (INCLPROF_RECORD_NOTES):
+ * its path in out, or "" when none could be made. */
+static void notes_make(char *out, size_t len) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(out, len, "%s/inclprof-record-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  int fd = mkstemp(out);
+  if (fd < 0 || set_env("INCLPROF_RECORD_NOTES", out)) {
+    if (fd >= 0) {
+      close(fd);
+      unlink(out);
+    }
+    out[0] = 0;
+    return;
+  }
+  close(fd);
+}
+
+/* The cause in the first line the runtime wrote to the notes file ("inclprof:
+ * CAUSE; the program continues unprofiled") into line ("" when none); the
+ * file is removed. */
+static void notes_take(const char *path, char *line, size_t len) {
+  line[0] = 0;
+  if (!path[0])
+    return;
+  FILE *f = fopen(path, "r");
+  if (f) {
+    if (fgets(line, (int)len, f)) {
+      line[strcspn(line, "\n")] = 0;
+      char *tail = strstr(line, "; the program continues unprofiled");
+      if (tail)
+        *tail = 0;
+      if (!strncmp(line, "inclprof: ", 10))
+        memmove(line, line + 10, strlen(line + 10) + 1);
+    }
+    fclose(f);
+  }
+  unlink(path);
 }
 
 int cmd_record(int argc, char **argv) {
@@ -292,18 +348,27 @@ int cmd_record(int argc, char **argv) {
   }
   if (!output_dir_usable(a.dir) || prepare_env(&a))
     return IP_EXIT_USAGE;
+  char notes[PATH_MAX], note[600];
+  notes_make(notes, sizeof notes);
   time_t started = time(NULL);
   int status = run(argv + first);
+  notes_take(notes, note, sizeof note);
   if (status < 0)
-    return IP_EXIT_USAGE;
+    return status == -2 ? 127 : IP_EXIT_USAGE;
   int n = traces_since(a.dir, started);
   if (n)
     fprintf(stderr, "inclprof: %d trace file%s written to %s/ (status %d)\n", n, n > 1 ? "s" : "",
             a.dir, status);
+  else if (note[0])
+    fprintf(stderr,
+            "inclprof record: no trace was written to %s/: the runtime could not write it: %s "
+            "(status %d)\n",
+            a.dir, note, status);
   else
     fprintf(stderr,
             "inclprof record: no trace was written to %s/: %s ran no code compiled with the "
-            "plugin (status %d)\n",
+            "plugin with the runtime loaded (build it with -fplugin=inclprof; a static or "
+            "setuid program ignores LD_PRELOAD: link it with -linclprof) (status %d)\n",
             a.dir, argv[first], status);
   return status;
 }
