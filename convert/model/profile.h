@@ -119,6 +119,7 @@ typedef struct ip_process {
   uint64_t max_size;     /* bytes */
   uint32_t ring_segment; /* ring: number of the newest segment read (0: never rotated) */
   int ring_prev_read;    /* ring: the .prev segment was read too */
+  int ring_prev_missing; /* ring: the .prev segment should be there but is not */
   uint64_t ring_dropped_events, ring_dropped_bytes, ring_dropped_batches;
   uint64_t kept_from_ns;    /* ring: the kept window begins, ns after the process start */
   uint64_t end_ns;          /* trailer's end, ns after the process start */

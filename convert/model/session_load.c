@@ -234,9 +234,11 @@ static void load_prev(ip_file *f, const Inclprof__Header *h, uint32_t n) {
   snprintf(path, sizeof path, "%.4000s.prev", f->path);
   f->ring = 1;
   ip_reader *r = ip_reader_open(path, err, sizeof err);
+  const Inclprof__Header *ph = r ? first_header(r, err, sizeof err) : NULL;
+  f->s->processes[f->proc].ring_prev_missing =
+      !ph || ph->pid != h->pid || ph->start_unix_ns != h->start_unix_ns;
   if (!r)
     return;
-  const Inclprof__Header *ph = first_header(r, err, sizeof err);
   if (ph && ph->pid == h->pid && ph->start_unix_ns == h->start_unix_ns) {
     ip_process *p = &f->s->processes[f->proc];
     Inclprof__Record *rec;

@@ -63,9 +63,12 @@ const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int
       ip_fmt_ns(to, sizeof to, p->end_ns);
     snprintf(buf, len,
              "%s, policy ring: reached; the oldest %llu events (%s) were dropped; kept: from %s "
-             "after the start to %s%s",
+             "after the start to %s%s%s",
              max, (unsigned long long)p->ring_dropped_events, dropped, from,
-             p->has_trailer ? to : "the last event", p->has_trailer ? " (the end)" : "");
+             p->has_trailer ? to : "the last event", p->has_trailer ? " (the end)" : "",
+             p->ring_prev_missing ? "; the segment before this one (.prev) is missing: its "
+                                    "events are neither here nor counted as dropped"
+                                  : "");
     return buf;
   }
   if (!p->size_policy)

@@ -57,6 +57,18 @@ check_eq "ring: run() began before the window: no call counted" 0 "$run_calls"
 check "ring: leaf calls ($leaf_calls) = 100 x step calls ($step_calls) + at most 2 cut steps" \
   test "$leaf_calls" -ge $((100 * step_calls)) -a "$leaf_calls" -le $((100 * step_calls + 200))
 
+# The newest segment alone (its .prev moved away) starts from its own thread
+# states: it too replays without a repaired exit or a lost batch, and keeps
+# fewer events, from a later start.
+mkdir newest && mv "out/$pid.ipb" newest/
+"$INCLPROF" info newest >info2 2>&1
+check_eq "ring, newest segment alone: no exit repaired" "repairs:      0 exits reconciled" "$(grep '^repairs:' info2)"
+check "ring, newest segment alone: no batch lost" grep -q "; 0 batches lost$" info2
+check "ring, newest segment alone: info says the .prev is missing" grep -Eq \
+  "^size limit:   1\.0 MB, policy ring: reached; .*\(the end\); the segment before this one \(\.prev\) is missing: its events are neither here nor counted as dropped$" info2
+kept2=$(sed -n 's/^events: *\([0-9]*\) in .*/\1/p' info2)
+check "ring, newest segment alone: fewer events ($kept2 < $kept)" test "$kept2" -lt "$kept"
+
 # ---- stop ----------------------------------------------------------------
 rm -rf out
 "$INCLPROF" record -o out --max-size 200K -- ./ring_load 20000 >prog.out 2>rec.err

@@ -1,6 +1,7 @@
 /* ring_load.c - a steady load for the ring policy of the size limit: main
  * calls run(), which stays open for the whole run and calls step() R times;
- * each step() calls leaf() 100 times.  A second thread does the same.  Prints
+ * each step() calls leaf() 100 times and the C library's atoi() once (a
+ * call-site probe pair: CALL/RET).  A second thread does the same.  Prints
  * the number of leaf() calls made, from a counter in the program.
  * Usage: ring_load R */
 #include <pthread.h>
@@ -15,8 +16,13 @@ __attribute__((noinline)) static void leaf(int who) {
   leaf_calls[who]++;
 }
 
+static const char *volatile seven = "7";
+
 __attribute__((noinline)) static void step(int who) {
-  for (int i = 0; i < 100; i++)
+  for (int i = 0; i < 50; i++)
+    leaf(who);
+  sink += (unsigned long)atoi(seven);
+  for (int i = 0; i < 50; i++)
     leaf(who);
 }
 
