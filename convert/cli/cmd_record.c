@@ -44,7 +44,7 @@ static const ip_cli cli = {
     .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
                 "        [--max-size-policy stop|ring]] [--] PROG [ARGS...]",
     .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
-    .epilog = "The exit status is PROG's (128+N if a signal N ended it).",
+    .epilog = "The exit status is PROG's (128+N if a signal N ended it; 127 if it cannot be run).",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
     .stop_at_operand = 1,
