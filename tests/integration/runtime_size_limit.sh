@@ -69,6 +69,37 @@ check "ring, newest segment alone: info says the .prev is missing" grep -Eq \
 kept2=$(sed -n 's/^events: *\([0-9]*\) in .*/\1/p' info2)
 check "ring, newest segment alone: fewer events ($kept2 < $kept)" test "$kept2" -lt "$kept"
 
+# Crafted segments (ticks are ns, no probe cost): a thread resumed from its
+# ThreadState, then one batch (seq 3, continuing next_seq 3).  f's frame was
+# open before the window: 0 calls, 10 ns; nothing repaired, nothing lost.
+cat >mk.py <<'PY'
+import sys, zlib, struct
+out = bytearray(b'INCLPROF\x01\x00\x00\x00')
+hdr = '0a11' + '0801100018054801' + '51' + struct.pack('<d', 1e9).hex()
+for h in [hdr, '520408011064', '1a050801220166', '22020807'] + sys.argv[2:] + ['4a00']:
+    r = bytes.fromhex(h)
+    out += bytes([len(r)]) + r + struct.pack('<I', zlib.crc32(r) & 0xffffffff)
+open(sys.argv[1], 'wb').write(out)
+PY
+crafted() { # crafted DESCRIPTION EXPECTED-F-ROW THREADSTATE BATCH
+  python3 mk.py c.ipb "$3" "$4"
+  "$INCLPROF" report c.ipb >c.txt 2>&1
+  check_eq "crafted, $1: f's row" "$2" "$(awk '$NF == "f" {print $1, $2, $3}' c.txt)"
+  check "crafted, $1: nothing repaired" grep -q '^repairs:      0 exits reconciled' c.txt
+  "$INCLPROF" info c.ipb >ci.txt 2>&1
+  check "crafted, $1: no batch lost" grep -q '; 0 batches lost$' ci.txt
+}
+# open [ENTER f]; batch: EXIT f after 10 ticks
+crafted "an open entry" "0 10 ns" 5a09080710031864220108 320c0807100318642201142a0109
+# open [CALL f, ENTER f] (one frame); batch: EXIT f, RET f (absorbed by the exit)
+crafted "a call-site frame joined by its entry" "0 10 ns" \
+  5a0a08071003186422020a08 320e080710031864220214142a02090b
+# expect_ret = f, nothing open; batch: RET f (absorbed, not an unmatched exit)
+crafted "a return expected after an exit" "" 5a080807100318643801 320c0807100318642201142a010b
+check_eq "crafted, a return expected after an exit: no unmatched exit" \
+  "repairs:      0 exits reconciled (0 frames skipped by an exit, 0 open at thread end, 0 unmatched exits ignored); 0 clock steps back clamped" \
+  "$(grep '^repairs:' c.txt)"
+
 # ---- stop ----------------------------------------------------------------
 rm -rf out
 "$INCLPROF" record -o out --max-size 200K -- ./ring_load 20000 >prog.out 2>rec.err
