@@ -4,7 +4,8 @@
 # pipe, then opens 50 more files.  Under inclprof (kevents: one descriptor per
 # live thread) it must do exactly what it does in a plain run: the runtime
 # keeps 64 descriptors for the program, so those 300 threads go without a
-# transition counter, and the trace says so per thread.
+# transition counter (and, with sampling, get the timer sampler), and the
+# trace says so per thread.
 . "$INCLPROF_SRC/tests/lib.sh"
 src="$INCLPROF_SRC/tests/programs/runtime/fd_limit.c"
 cc_plugin fd_limit "$src" -O2 -pthread || { fail "build fd_limit"; exit 1; }
@@ -36,4 +37,12 @@ if grep -q '^transitions:  kevents' info; then
 else
   ok "kevents unavailable here ($(grep -A1 '^transitions:' info | tail -1 | cut -c1-120)): the per-thread checks are skipped"
 fi
+# With the perf sampler too (one more descriptor per thread): those threads
+# get the timer sampler, which takes none.
+(ulimit -n 256 && exec "$INCLPROF" record -o out2 --transitions kevents --sample-hz 200 -- \
+  ./fd_limit 20 190 300 50) >prof2.out 2>prof2.err
+check_eq "profiled run with sampling: the program's exit status" "$plain_rc" "$?"
+check_eq "profiled run with sampling: the program's output" "$(cat plain.out)" "$(cat prof2.out)"
+check_eq "profiled run with sampling: stderr is record's summary only" \
+  "inclprof: 1 trace file written to out2/ (status 0)" "$(cat prof2.err)"
 done_testing
