@@ -34,6 +34,8 @@ static char error_text[256]; /* the cause, for the Trailer */
 static uint64_t max_bytes;   /* INCLPROF_MAX_SIZE, 0 when unset */
 static int ring_on;          /* policy ring: the limit starts a new segment */
 static pthread_mutex_t ring_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+static int stopped_at_limit; /* recording stopped at a size limit: the exit gets a note */
+static int exit_note_set;    /* exit_note is registered (a fork child inherits it) */
 static __thread int writing_final __attribute__((tls_model("initial-exec")));
 
 /* pwrite, not write: on a file opened O_APPEND Linux appends whatever the
@@ -152,7 +154,20 @@ static void reserve_open(void) {
   reserve_fd = fd;
 }
 
+/* At exit after recording stopped at a size limit: one more Trailer (in the
+ * room kept below the limit for it) that says when the process ended, so
+ * readers know how long it ran unrecorded. */
+static void exit_note(void) {
+  if (!stopped_at_limit || getpid() != ip_st.pid)
+    return;
+  stopped_at_limit = 0;
+  writing_final = 1;
+  ip_write_trailer(1, "exit");
+  writing_final = 0;
+}
+
 void ip_trace_write_start(uint64_t preamble_bytes) {
+  stopped_at_limit = 0;
   atomic_store(&bytes_ok, preamble_bytes);
   atomic_store(&failed, 0);
   error_text[0] = 0;
@@ -160,6 +175,8 @@ void ip_trace_write_start(uint64_t preamble_bytes) {
     close(reserve_fd); /* a fork child's inherited one: the parent's */
   reserve_fd = -1;
   read_limits();
+  if (size_cap != ~0ull && !exit_note_set)
+    exit_note_set = atexit(exit_note) == 0;
   reserve_open();
   ip_mutex_init(&ring_lock); /* a fork child's may be held by a parent's thread */
   if (ring_on)
@@ -254,6 +271,7 @@ static void write_frame(const uint8_t *frame, size_t len) {
     }
     if (ring_on)
       return;
+    stopped_at_limit = 1;
     char cause[128];
     if (cap_is_max_size)
       snprintf(cause, sizeof cause, "the trace reached its size limit (INCLPROF_MAX_SIZE=%s)",

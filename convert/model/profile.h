@@ -123,6 +123,8 @@ typedef struct ip_process {
   uint64_t ring_dropped_events, ring_dropped_bytes, ring_dropped_batches;
   uint64_t kept_from_ns;    /* ring: the kept window begins, ns after the process start */
   uint64_t end_ns;          /* trailer's end, ns after the process start */
+  uint64_t stopped_ns;      /* recording stopped early at this time (first trailer saying why) */
+  int ran_on;               /* a later trailer says when the process, unrecorded, ended */
   uint32_t threads_resumed; /* ring: threads whose replay began from a ThreadState */
 } ip_process;
 

@@ -132,8 +132,12 @@ static uint64_t ns_after_start(const ip_file *f, uint64_t tick) {
 }
 
 static void take_trailer(ip_file *f, ip_process *p, const Inclprof__Trailer *t) {
-  p->has_trailer = 1;
   p->end_ns = ns_after_start(f, t->end_tick);
+  if (t->write_error && *t->write_error && !p->write_error)
+    p->stopped_ns = p->end_ns;
+  else if (p->write_error && p->end_ns > p->stopped_ns)
+    p->ran_on = 1;
+  p->has_trailer = 1;
   free(p->size_policy);
   p->size_policy = t->size_policy ? ip_must_strdup(t->size_policy) : NULL;
   p->max_size = t->max_size;

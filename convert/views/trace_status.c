@@ -75,12 +75,20 @@ const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int
     return NULL;
   if (!strcmp(p->size_policy, "stop") && p->write_error &&
       !strncmp(p->write_error, "the trace reached its size limit", 32)) {
+    char at[32], lost[32];
     *reached = 1;
+    ip_fmt_ns(at, sizeof at, p->stopped_ns);
     ip_fmt_ns(to, sizeof to, p->end_ns);
-    snprintf(buf, len,
-             "%s, policy stop: reached; recording stopped %s after the start, after %llu "
-             "events; nothing later is in the trace",
-             max, to, (unsigned long long)p->trailer_events);
+    ip_fmt_ns(lost, sizeof lost, p->end_ns - p->stopped_ns);
+    int n = snprintf(
+        buf, len,
+        "%s, policy stop: reached; recording stopped %s after the start, after %llu events; ", max,
+        at, (unsigned long long)p->trailer_events);
+    if (n > 0 && (size_t)n < len && p->ran_on)
+      snprintf(buf + n, len - (size_t)n,
+               "the process ran on to %s: its last %s are not in the trace", to, lost);
+    else if (n > 0 && (size_t)n < len)
+      snprintf(buf + n, len - (size_t)n, "nothing later is in the trace");
     return buf;
   }
   snprintf(buf, len, "%s, policy %s: not reached, nothing dropped", max, p->size_policy);
