@@ -104,7 +104,7 @@ static void init(void) {
   ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);
   char err[1200];
   if (ip_output_open(err, sizeof err) != 0) {
-    fprintf(stderr, "inclprof: %s; the program continues unprofiled\n", err);
+    ip_say_unprofiled(err);
     atomic_store(&ip_st.init_state, 2);
     return;
   }

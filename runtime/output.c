@@ -37,14 +37,28 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
+/* "inclprof: WHY; the program continues unprofiled" on stderr.  Under
+ * `inclprof record` the line also goes to record's notes file, so that its
+ * summary names the runtime's reason rather than guessing one. */
+void ip_say_unprofiled(const char *why) {
+  char msg[1400];
+  int len = snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why);
+  if (len <= 0)
+    return;
+  size_t n = (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1;
+  write_all(2, (const uint8_t *)msg, n);
+  const char *notes = getenv("INCLPROF_RECORD_NOTES");
+  int fd = notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
+  if (fd >= 0) {
+    write_all(fd, (const uint8_t *)msg, n);
+    close(fd);
+  }
+}
+
 void ip_disable(const char *why) {
   int expected = 1;
-  if (!atomic_compare_exchange_strong(&ip_st.init_state, &expected, 2))
-    return;
-  char msg[512];
-  int len = snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why);
-  if (len > 0)
-    write_all(2, (const uint8_t *)msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
+  if (atomic_compare_exchange_strong(&ip_st.init_state, &expected, 2))
+    ip_say_unprofiled(why);
 }
 
 static void log_frame(const uint8_t *frame, size_t len) {
@@ -217,6 +231,10 @@ void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
   th.name = (char *)name;
   th.has_start_tick = 1;
   th.start_tick = tick;
+  if (tid == ip_tls.tid && ip_tls.no_counter == IP_NC_FD_RESERVE)
+    th.no_transitions = "fewer than " IP_FD_RESERVE_TEXT " file descriptors free";
+  else if (tid == ip_tls.tid && ip_tls.no_counter == IP_NC_OPEN_FAILED)
+    th.no_transitions = "its counter could not be opened";
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD;
   rec.thread = &th;
@@ -255,6 +273,12 @@ void ip_write_trailer(int clean, const char *reason) {
   tr.has_buffers_handed_off = tr.has_inline_flushes = 1;
   tr.buffers_handed_off = ip_writer_handoffs();
   tr.inline_flushes = ip_writer_inline_flushes();
+  tr.size_policy = (char *)ip_trace_size_policy(&tr.max_size);
+  tr.has_max_size = tr.size_policy != NULL;
+  if (tr.size_policy && !strcmp(tr.size_policy, "ring")) {
+    tr.has_ring_dropped_events = tr.has_ring_dropped_bytes = 1;
+    ip_ring_dropped(&tr.ring_dropped_events, &tr.ring_dropped_bytes);
+  }
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;

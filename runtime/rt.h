@@ -74,7 +74,8 @@ struct ip_thread {
   size_t scratch_len;
   void *ring; /* kevents ring mapping */
   size_t ring_len;
-  int ring_fd2; /* page-fault event (kept open: see transitions.c) */
+  int ring_fd2;   /* page-fault event (kept open: see transitions.c) */
+  int no_counter; /* IP_NC_*: why this thread has no transition counter */
   uint32_t tid;
   char name[17]; /* the name last written in a Thread record */
   uint64_t seq;
@@ -95,6 +96,8 @@ struct ip_thread {
  * handler that interrupts it is dropped (counted) rather than re-entering. */
 enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2, IP_TS_SETTING_UP = 3 };
 enum { IP_SAMPLER_NONE = 0, IP_SAMPLER_TIMER = 1, IP_SAMPLER_PERF = 2 };
+/* Why a thread has no transition counter although the mode has one. */
+enum { IP_NC_NONE = 0, IP_NC_FD_RESERVE = 1, IP_NC_OPEN_FAILED = 2 };
 
 extern __thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
 
@@ -154,6 +157,14 @@ IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whyle
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);
 IP_HIDDEN uint64_t ip_pmu_read(void *page);
+
+/* fd_reserve.c */
+#define IP_FD_RESERVE      64 /* descriptors below RLIMIT_NOFILE left to the program */
+#define IP_FD_RESERVE_TEXT "64"
+/* 1 when `need` more descriptors leave IP_FD_RESERVE free; then call
+ * ip_fd_room_end(need) once they are opened (or failed to open). */
+IP_HIDDEN int ip_fd_room_begin(unsigned need);
+IP_HIDDEN void ip_fd_room_end(unsigned need);
 
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
@@ -245,12 +256,22 @@ IP_HIDDEN void ip_output_lock_log(void);
 IP_HIDDEN void ip_output_unlock_log(void);
 IP_HIDDEN void ip_output_fork_child_locks(void);
 IP_HIDDEN void ip_disable(const char *why);
+IP_HIDDEN void ip_say_unprofiled(const char *why); /* also into INCLPROF_RECORD_NOTES */
 
 /* trace_write.c */
 IP_HIDDEN void ip_trace_write_start(uint64_t preamble_bytes); /* after the file is opened */
 IP_HIDDEN const char *ip_trace_write_error(void);             /* NULL while recording works */
 IP_HIDDEN uint64_t ip_trace_bytes_written(void);
 IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
+/* "stop" or "ring" when INCLPROF_MAX_SIZE is set, else NULL; the limit in bytes */
+IP_HIDDEN const char *ip_trace_size_policy(uint64_t *max_size);
+
+/* trace_ring.c (called by trace_write.c, which serializes them) */
+IP_HIDDEN void ip_ring_start(uint64_t max_size);
+IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
+/* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
+IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
+IP_HIDDEN void ip_ring_dropped(uint64_t *events, uint64_t *bytes);
 
 /* registry.c */
 IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal);

@@ -182,7 +182,11 @@ void ip_sampling_thread_start(struct ip_thread *t) {
   if (!ip_st.sample_hz || t->has_timer)
     return;
   measure_syscall_record(t);
-  t->sample_fd = perf_sampler(t->tid);
+  t->sample_fd = -1; /* near RLIMIT_NOFILE: the timer, which takes no descriptor */
+  if (ip_fd_room_begin(1)) {
+    t->sample_fd = perf_sampler(t->tid);
+    ip_fd_room_end(1);
+  }
   if (t->sample_fd >= 0) {
     t->has_timer = IP_SAMPLER_PERF;
     return;

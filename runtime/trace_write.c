@@ -1,11 +1,13 @@
 /* trace_write.c - appends frames to the trace file and stops recording
  * cleanly when it cannot: on a failed write (ENOSPC, EIO, EFBIG, ...), at the
- * size limit (INCLPROF_MAX_SIZE) and before the process's file-size limit
- * (RLIMIT_FSIZE, whose SIGXFSZ would kill the program).  Then the probes
- * become no-ops, one line on stderr says why and how much was written, and a
- * final Trailer records the cause.  Room for that record is kept as a small
- * unnamed file in the trace directory (O_TMPFILE), given back to the file
- * system when the disk fills. */
+ * size limit (INCLPROF_MAX_SIZE, policy stop) and before the process's
+ * file-size limit (RLIMIT_FSIZE, whose SIGXFSZ would kill the program).  Then
+ * the probes become no-ops, one line on stderr says why and how much was
+ * written, and a final Trailer records the cause.  Room for that record is
+ * kept as a small unnamed file in the trace directory (O_TMPFILE), given back
+ * to the file system when the disk fills.  With INCLPROF_MAX_SIZE_POLICY=ring
+ * the limit starts a new segment instead (trace_ring.c); frames are then
+ * written under ring_lock. */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
@@ -18,8 +20,9 @@
 
 #include "rt.h"
 
-#define RESERVE_BYTES 65536u /* given back on ENOSPC: room for the final records */
-#define FINAL_ROOM    4096u  /* kept below a size limit for the final records */
+#define RESERVE_BYTES 65536u     /* given back on ENOSPC: room for the final records */
+#define FINAL_ROOM    4096u      /* kept below a size limit for the final records */
+#define RING_MIN      (1u << 20) /* the smallest limit the ring policy takes */
 
 static atomic_uint_fast64_t bytes_ok; /* bytes of whole frames in the file */
 static atomic_int failed;             /* recording stopped: a write failed or a limit was met */
@@ -27,7 +30,12 @@ static uint64_t size_cap;             /* where ordinary frames stop: min(max siz
 static int reserve_fd = -1;
 static int cap_is_max_size; /* size_cap comes from INCLPROF_MAX_SIZE */
 static char max_size_text[32];
-static char error_text[160]; /* the cause, for the Trailer */
+static char error_text[256]; /* the cause, for the Trailer */
+static uint64_t max_bytes;   /* INCLPROF_MAX_SIZE, 0 when unset */
+static int ring_on;          /* policy ring: the limit starts a new segment */
+static pthread_mutex_t ring_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+static int stopped_at_limit; /* recording stopped at a size limit: the exit gets a note */
+static int exit_note_set;    /* exit_note is registered (a fork child inherits it) */
 static __thread int writing_final __attribute__((tls_model("initial-exec")));
 
 /* pwrite, not write: on a file opened O_APPEND Linux appends whatever the
@@ -76,10 +84,30 @@ static uint64_t parse_size(const char *s) {
   return (uint64_t)v << shift;
 }
 
+/* 1 for ring, 0 for stop (the default). */
+static int read_policy(const char *max) {
+  const char *pol = getenv("INCLPROF_MAX_SIZE_POLICY");
+  if (!pol || !*pol || !strcmp(pol, "stop"))
+    return 0;
+  if (strcmp(pol, "ring")) {
+    fprintf(stderr, "inclprof: INCLPROF_MAX_SIZE_POLICY='%s' is not stop or ring; using stop\n",
+            pol);
+    return 0;
+  }
+  if (!max || !*max) {
+    fprintf(stderr, "inclprof: INCLPROF_MAX_SIZE_POLICY=ring needs INCLPROF_MAX_SIZE (e.g. "
+                    "500M); no size limit\n");
+    return 0;
+  }
+  return 1;
+}
+
 static void read_limits(void) {
   size_cap = ~0ull;
   cap_is_max_size = 0;
+  max_bytes = 0;
   const char *max = getenv("INCLPROF_MAX_SIZE");
+  int ring = read_policy(max);
   if (max && *max) {
     uint64_t v = parse_size(max);
     if (v <= FINAL_ROOM) {
@@ -88,7 +116,15 @@ static void read_limits(void) {
               "no size limit\n",
               max);
     } else {
-      size_cap = v - FINAL_ROOM;
+      if (ring && v < RING_MIN) {
+        fprintf(stderr,
+                "inclprof: INCLPROF_MAX_SIZE='%s' is below 1M, too small for the ring "
+                "policy (two segments, each holding whole batches); using stop\n",
+                max);
+        ring = 0;
+      }
+      max_bytes = v;
+      size_cap = ring ? v / 2 - FINAL_ROOM : v - FINAL_ROOM;
       cap_is_max_size = 1;
       snprintf(max_size_text, sizeof max_size_text, "%s", max);
     }
@@ -99,6 +135,7 @@ static void read_limits(void) {
     size_cap = rl.rlim_cur - FINAL_ROOM;
     cap_is_max_size = 0;
   }
+  ring_on = ring && cap_is_max_size;
 }
 
 static void reserve_open(void) {
@@ -117,7 +154,20 @@ static void reserve_open(void) {
   reserve_fd = fd;
 }
 
+/* At exit after recording stopped at a size limit: one more Trailer (in the
+ * room kept below the limit for it) that says when the process ended, so
+ * readers know how long it ran unrecorded. */
+static void exit_note(void) {
+  if (!stopped_at_limit || getpid() != ip_st.pid)
+    return;
+  stopped_at_limit = 0;
+  writing_final = 1;
+  ip_write_trailer(1, "exit");
+  writing_final = 0;
+}
+
 void ip_trace_write_start(uint64_t preamble_bytes) {
+  stopped_at_limit = 0;
   atomic_store(&bytes_ok, preamble_bytes);
   atomic_store(&failed, 0);
   error_text[0] = 0;
@@ -125,7 +175,17 @@ void ip_trace_write_start(uint64_t preamble_bytes) {
     close(reserve_fd); /* a fork child's inherited one: the parent's */
   reserve_fd = -1;
   read_limits();
+  if (size_cap != ~0ull && !exit_note_set)
+    exit_note_set = atexit(exit_note) == 0;
   reserve_open();
+  ip_mutex_init(&ring_lock); /* a fork child's may be held by a parent's thread */
+  if (ring_on)
+    ip_ring_start(max_bytes);
+}
+
+const char *ip_trace_size_policy(uint64_t *max_size) {
+  *max_size = max_bytes;
+  return !max_bytes ? NULL : ring_on ? "ring" : "stop";
 }
 
 const char *ip_trace_write_error(void) { return error_text[0] ? error_text : NULL; }
@@ -162,10 +222,56 @@ static void stop_recording(const char *cause, int cut_torn_frame) {
     return;
 }
 
+/* Ring: the newest segment is full; a new one begins.  0, or -1 when
+ * recording stopped instead. */
+static int rotate(size_t len) {
+  uint64_t start = 0;
+  int err = ip_ring_rotate(ip_st.fd, ip_st.path, atomic_load(&bytes_ok), &start);
+  char cause[256];
+  if (err) {
+    if (start != UINT64_MAX) /* the new segment is the file now */
+      atomic_store(&bytes_ok, start);
+    snprintf(cause, sizeof cause, "cannot start a new ring segment: %s", strerror(err));
+    stop_recording(cause, 1);
+    return -1;
+  }
+  atomic_store(&bytes_ok, start);
+  if (start + len > size_cap) {
+    snprintf(cause, sizeof cause,
+             "INCLPROF_MAX_SIZE=%s is too small for the ring policy: a segment's tables and "
+             "thread states take %llu bytes of its %llu",
+             max_size_text, (unsigned long long)start, (unsigned long long)size_cap);
+    stop_recording(cause, 0);
+    return -1;
+  }
+  return 0;
+}
+
+static void write_frame(const uint8_t *frame, size_t len);
+
 void ip_write_frame(const uint8_t *frame, size_t len) {
   if (ip_st.fd < 0 || (atomic_load(&failed) && !writing_final))
     return;
+  if (!ring_on || writing_final) {
+    write_frame(frame, len);
+    return;
+  }
+  if (!ip_lock(&ring_lock, 0))
+    return; /* a signal handler interrupted this thread's write, or the exit deadline passed */
+  if (!atomic_load(&failed))
+    write_frame(frame, len);
+  ip_unlock(&ring_lock);
+}
+
+static void write_frame(const uint8_t *frame, size_t len) {
   if (!writing_final && atomic_load(&bytes_ok) + len > size_cap) {
+    if (ring_on && rotate(len) == 0) {
+      write_frame(frame, len);
+      return;
+    }
+    if (ring_on)
+      return;
+    stopped_at_limit = 1;
     char cause[128];
     if (cap_is_max_size)
       snprintf(cause, sizeof cause, "the trace reached its size limit (INCLPROF_MAX_SIZE=%s)",
@@ -179,6 +285,8 @@ void ip_write_frame(const uint8_t *frame, size_t len) {
   int err = append(frame, len, &done);
   if (!err) {
     atomic_fetch_add(&bytes_ok, len);
+    if (ring_on)
+      ip_ring_seen(frame, len);
     return;
   }
   if (writing_final)

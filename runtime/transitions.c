@@ -250,14 +250,24 @@ void ip_transitions_choose(void) {
  * thread.c: its intervals are never transitional. */
 void ip_transitions_thread_open(struct ip_thread *t) {
   char why[300];
+  t->no_counter = IP_NC_NONE;
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
+    if (!ip_fd_room_begin(2)) { /* the ring's event (closed at once) and the page-fault one */
+      t->no_counter = IP_NC_FD_RESERVE;
+      return;
+    }
     if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, why, sizeof why) == 0)
       t->tr_src =
           (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
+    else
+      t->no_counter = IP_NC_OPEN_FAILED;
+    ip_fd_room_end(2);
   } else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU) {
     void *page;
     if (pmu_open(&page, why, sizeof why) == 0)
       t->pmu_page = page;
+    else
+      t->no_counter = IP_NC_OPEN_FAILED;
   }
 }
 

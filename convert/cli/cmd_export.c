@@ -1,10 +1,13 @@
 /* cli/cmd_export.c - `inclprof export`: load the traces, write one file in the
- * chosen format.  The file appears under its name only when complete (it is
- * written as NAME.part and renamed); a failed export leaves nothing behind. */
+ * chosen format.  A regular file appears under its name only when complete
+ * (it is written as NAME.part and renamed); a failed export leaves nothing
+ * behind.  An output that exists and is not a regular file (a device, a
+ * pipe) is written directly. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -28,6 +31,15 @@ static int open_output(output *out, const char *name) {
     out->f = stdout;
     return 0;
   }
+  struct stat st;
+  if (stat(name, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    out->f = fopen(name, "wb");
+    if (!out->f) {
+      fprintf(stderr, "inclprof export: %s: cannot write: %s\n", name, strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
   out->part = ip_must_realloc(NULL, strlen(name) + sizeof ".part", 1);
   sprintf(out->part, "%s.part", name);
   out->f = fopen(out->part, "wb");
@@ -42,9 +54,10 @@ static int open_output(output *out, const char *name) {
 /* Finishes the output: flushed and renamed when ok, removed otherwise. */
 static int close_output(output *out, int ok) {
   int err = 0;
+  errno = 0;
   if (fflush(out->f) || ferror(out->f))
     err = errno ? errno : EIO;
-  if (out->part && fclose(out->f) && !err)
+  if (out->f != stdout && fclose(out->f) && !err)
     err = errno ? errno : EIO;
   if (ok && err)
     fprintf(stderr, "inclprof export: %s: write failed: %s\n", out->name, strerror(err));
@@ -66,7 +79,8 @@ static int check_session(const ip_session *s, const ip_export_args *a) {
   char why[128];
   const char *more = a->n_inputs > 1 ? " and the other traces" : "";
   if (ip_selection_check(s, &a->opts.sel, why, sizeof why)) {
-    fprintf(stderr, "inclprof export: %s in %s%s\n", why, a->inputs[0], more);
+    fprintf(stderr, "inclprof export: %s in %s%s (inclprof info lists them)\n", why, a->inputs[0],
+            more);
     return -1;
   }
   if (a->opts.value == IP_VALUE_SAMPLES && !ip_session_sampled(s)) {

@@ -50,6 +50,10 @@ static void header(const ip_process *p) {
   printf("transitions:  %s\n", mode_text(p->transitions));
   if (p->transitions_note && *p->transitions_note)
     printf("              why: %s\n", p->transitions_note);
+  if (p->threads_no_transitions)
+    printf("              %u threads without a counter (%s): their Application values equal "
+           "Elapsed values\n",
+           p->threads_no_transitions, p->no_transitions_why);
   printf("calibration:  probe cost %.2f ns per event (removed unless --raw)\n", p->probe_cost_ns);
   if (p->probe_hidden_ns > 0)
     printf("              up to %.2f ns of it hidden behind the code around a probe\n",
@@ -123,6 +127,13 @@ static void process(const ip_session *s, size_t pi) {
     printf("trailer:      %s, exit reason: %s; %llu events written, %llu dropped\n",
            p->clean ? "clean shutdown" : "NOT clean", p->exit_reason ? p->exit_reason : "?",
            (unsigned long long)p->trailer_events, (unsigned long long)p->dropped_events);
+  int reached;
+  if (ip_size_limit_status(p, status, sizeof status, &reached))
+    printf("size limit:   %s\n", status);
+  if (p->threads_resumed)
+    printf("ring:         %u threads began before the kept window: their calls then open are "
+           "timed from its start and not counted as calls\n",
+           p->threads_resumed);
   if (p->threads_not_flushed)
     printf("final flush:  gave up on %u other threads at exit (their last buffered events are "
            "missing)\n",

@@ -1,5 +1,6 @@
 /* cli/cmd_record.c - `inclprof record [-o DIR] [--transitions MODE] [--sample-hz N]
- * -- PROG [ARGS...]`: runs PROG with the runtime preloaded (libinclprof.so
+ * [--max-size SIZE [--max-size-policy stop|ring]] -- PROG [ARGS...]`: runs
+ * PROG with the runtime preloaded (libinclprof.so
  * found next to this command, or in ../lib), tracing into DIR, and exits
  * with PROG's status (128+N when killed by signal N).  As root it mounts
  * tracefs when it is missing, so that the kevents mode can find its
@@ -21,8 +22,9 @@
 #include "cli/commands.h"
 #include "read/trace_tail.h"
 #include "util/cli_args.h"
+#include "util/text_table.h"
 
-enum { OPT_TRANSITIONS = 256, OPT_SAMPLE_HZ };
+enum { OPT_TRANSITIONS = 256, OPT_SAMPLE_HZ, OPT_MAX_SIZE, OPT_MAX_SIZE_POLICY };
 
 static const ip_cli_opt options[] = {
     {"output", 'o', "DIR", "trace directory (default: " IP_DEFAULT_INPUT ")"},
@@ -30,21 +32,47 @@ static const ip_cli_opt options[] = {
      "auto (default), pmu, kevents or none: how kernel activity\n"
      "(system calls, context switches, page faults) is detected"},
     {"sample-hz", OPT_SAMPLE_HZ, "N", "also take N CPU-time samples per second per thread"},
+    {"max-size", OPT_MAX_SIZE, "SIZE",
+     "bound each process's trace to SIZE bytes (K, M, G suffixes: 500M)"},
+    {"max-size-policy", OPT_MAX_SIZE_POLICY, "POLICY",
+     "at the bound: stop (default) stops recording; ring keeps\n"
+     "the newest data, dropping the oldest (SIZE at least 1M)"},
 };
 
 static const ip_cli cli = {
     .name = "record",
-    .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--] PROG [ARGS...]",
+    .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
+                "        [--max-size-policy stop|ring]] [--] PROG [ARGS...]",
     .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
-    .epilog = "The exit status is PROG's (128+N if a signal N ended it).",
+    .epilog = "The exit status is PROG's (128+N if a signal N ended it; 127 if it cannot be run).",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
     .stop_at_operand = 1,
 };
 
 typedef struct record_args {
-  const char *dir, *mode, *hz;
+  const char *dir, *mode, *hz, *max_size, *policy;
 } record_args;
+
+/* The runtime's size syntax (runtime/trace_write.c): digits, then K, M or G
+ * (binary), then an optional B.  Returns the size, 0 when it is not one. */
+static uint64_t size_value(const char *s) {
+  char *end;
+  if (*s < '0' || *s > '9')
+    return 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  int shift = *end == 'K' || *end == 'k'   ? 10
+              : *end == 'M' || *end == 'm' ? 20
+              : *end == 'G' || *end == 'g' ? 30
+                                           : 0;
+  if (shift)
+    end++;
+  if (*end == 'B' || *end == 'b')
+    end++;
+  if (*end || v > (~0ull >> shift))
+    return 0;
+  return (uint64_t)v << shift;
+}
 
 static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   record_args *a = ctx;
@@ -57,6 +85,16 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     if (strcmp(arg, "auto") && strcmp(arg, "pmu") && strcmp(arg, "kevents") && strcmp(arg, "none"))
       return ip_cli_fail(m, "bad --transitions '%s' (auto, pmu, kevents or none)", arg);
     a->mode = arg;
+    return 0;
+  case OPT_MAX_SIZE:
+    if (size_value(arg) <= 4096)
+      return ip_cli_fail(m, "bad --max-size '%s' (a size above 4K, e.g. 500M)", arg);
+    a->max_size = arg;
+    return 0;
+  case OPT_MAX_SIZE_POLICY:
+    if (strcmp(arg, "stop") && strcmp(arg, "ring"))
+      return ip_cli_fail(m, "bad --max-size-policy '%s' (stop or ring)", arg);
+    a->policy = arg;
     return 0;
   default: /* OPT_SAMPLE_HZ */
     if (ip_parse_u64(arg, 100000, &v) || v < 1)
@@ -118,6 +156,14 @@ static void say_if_stopped_early(const char *dir, const char *name) {
             "inclprof record: %s: recording stopped early: %s, after %llu events; the trace "
             "before that is complete\n",
             path, t->write_error, (unsigned long long)t->events);
+  else if (t->ring_dropped_events) {
+    char max[32];
+    ip_fmt_bytes(max, sizeof max, t->max_size);
+    fprintf(stderr,
+            "inclprof record: %s: the size limit (%s, policy ring) dropped the oldest %llu of "
+            "%llu events; 'inclprof info' shows the time window kept\n",
+            path, max, (unsigned long long)t->ring_dropped_events, (unsigned long long)t->events);
+  }
   inclprof__record__free_unpacked(rec, NULL);
 }
 
@@ -181,7 +227,9 @@ static int prepare_env(const record_args *a) {
   snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
   if (set_env("LD_PRELOAD", preload) || set_env("INCLPROF_OUTPUT", a->dir) ||
       (a->mode && set_env("INCLPROF_TRANSITIONS", a->mode)) ||
-      (a->hz && set_env("INCLPROF_SAMPLE_HZ", a->hz)))
+      (a->hz && set_env("INCLPROF_SAMPLE_HZ", a->hz)) ||
+      (a->max_size && set_env("INCLPROF_MAX_SIZE", a->max_size)) ||
+      (a->policy && set_env("INCLPROF_MAX_SIZE_POLICY", a->policy)))
     return -1;
   if (!a->mode || strcmp(a->mode, "none"))
     mount_tracefs_if_missing();
@@ -190,8 +238,15 @@ static int prepare_env(const record_args *a) {
 
 /* Runs argv[0] and waits for it, like a shell: the terminal's ^C / ^\ are
  * for the program.  Returns its exit status (128+N when signal N ended it),
- * or -1 when it could not be started or waited for. */
+ * -2 when it could not be run (the exec failed: said on stderr), or -1 when
+ * it could not be started or waited for.  A close-on-exec pipe tells a failed
+ * exec from the program's own status 127. */
 static int run(char **argv) {
+  int ep[2];
+  if (pipe2(ep, O_CLOEXEC) != 0) {
+    fprintf(stderr, "inclprof record: cannot make a pipe: %s\n", strerror(errno));
+    return -1;
+  }
   struct sigaction ign, old_int, old_quit;
   memset(&ign, 0, sizeof ign);
   ign.sa_handler = SIG_IGN;
@@ -206,16 +261,65 @@ static int run(char **argv) {
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     execvp(argv[0], argv);
-    fprintf(stderr, "inclprof record: cannot run %s: %s\n", argv[0], strerror(errno));
+    int err = errno;
+    fprintf(stderr, "inclprof record: cannot run %s: %s\n", argv[0], strerror(err));
+    (void)!write(ep[1], &err, sizeof err);
     _exit(127);
   }
+  close(ep[1]);
+  int exec_err;
+  ssize_t got;
+  while ((got = read(ep[0], &exec_err, sizeof exec_err)) < 0 && errno == EINTR)
+    ;
+  close(ep[0]);
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) {
       fprintf(stderr, "inclprof record: waitpid: %s\n", strerror(errno));
       return -1;
     }
+  if (got > 0)
+    return -2; /* the exec failed: the child said why */
   return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
+}
+
+/* A file for the runtime's start-up failure lines (INCLPROF_RECORD_NOTES):
+ * its path in out, or "" when none could be made. */
+static void notes_make(char *out, size_t len) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(out, len, "%s/inclprof-record-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  int fd = mkstemp(out);
+  if (fd < 0 || set_env("INCLPROF_RECORD_NOTES", out)) {
+    if (fd >= 0) {
+      close(fd);
+      unlink(out);
+    }
+    out[0] = 0;
+    return;
+  }
+  close(fd);
+}
+
+/* The cause in the first line the runtime wrote to the notes file ("inclprof:
+ * CAUSE; the program continues unprofiled") into line ("" when none); the
+ * file is removed. */
+static void notes_take(const char *path, char *line, size_t len) {
+  line[0] = 0;
+  if (!path[0])
+    return;
+  FILE *f = fopen(path, "r");
+  if (f) {
+    if (fgets(line, (int)len, f)) {
+      line[strcspn(line, "\n")] = 0;
+      char *tail = strstr(line, "; the program continues unprofiled");
+      if (tail)
+        *tail = 0;
+      if (!strncmp(line, "inclprof: ", 10))
+        memmove(line, line + 10, strlen(line + 10) + 1);
+    }
+    fclose(f);
+  }
+  unlink(path);
 }
 
 int cmd_record(int argc, char **argv) {
@@ -230,20 +334,41 @@ int cmd_record(int argc, char **argv) {
     fprintf(stderr, "%s\n", m.text);
     return IP_EXIT_USAGE;
   }
+  if (a.policy && !a.max_size) {
+    ip_cli_msg m = {.cli = &cli};
+    ip_cli_fail(&m, "--max-size-policy needs --max-size SIZE");
+    fprintf(stderr, "%s\n", m.text);
+    return IP_EXIT_USAGE;
+  }
+  if (a.policy && !strcmp(a.policy, "ring") && size_value(a.max_size) < (1u << 20)) {
+    ip_cli_msg m = {.cli = &cli};
+    ip_cli_fail(&m, "--max-size %s is below 1M, too small for --max-size-policy ring", a.max_size);
+    fprintf(stderr, "%s\n", m.text);
+    return IP_EXIT_USAGE;
+  }
   if (!output_dir_usable(a.dir) || prepare_env(&a))
     return IP_EXIT_USAGE;
+  char notes[PATH_MAX], note[600];
+  notes_make(notes, sizeof notes);
   time_t started = time(NULL);
   int status = run(argv + first);
+  notes_take(notes, note, sizeof note);
   if (status < 0)
-    return IP_EXIT_USAGE;
+    return status == -2 ? 127 : IP_EXIT_USAGE;
   int n = traces_since(a.dir, started);
   if (n)
     fprintf(stderr, "inclprof: %d trace file%s written to %s/ (status %d)\n", n, n > 1 ? "s" : "",
             a.dir, status);
+  else if (note[0])
+    fprintf(stderr,
+            "inclprof record: no trace was written to %s/: the runtime could not write it: %s "
+            "(status %d)\n",
+            a.dir, note, status);
   else
     fprintf(stderr,
             "inclprof record: no trace was written to %s/: %s ran no code compiled with the "
-            "plugin (status %d)\n",
+            "plugin with the runtime loaded (build it with -fplugin=inclprof; a static or "
+            "setuid program ignores LD_PRELOAD: link it with -linclprof) (status %d)\n",
             a.dir, argv[first], status);
   return status;
 }

@@ -88,6 +88,14 @@ int cmd_report(int argc, char **argv) {
   ip_load_opts lo = {.raw = a.raw};
   if (ip_load_inputs(&s, argc, argv, first, &lo))
     return IP_EXIT_ERROR;
+  char why[128];
+  if (ip_selection_check(&s, &a.view.sel, why, sizeof why)) {
+    fprintf(stderr, "inclprof report: %s in %s%s (inclprof info lists them)\n", why,
+            first < argc ? argv[first] : IP_DEFAULT_INPUT,
+            argc - first > 1 ? " and the other traces" : "");
+    ip_session_free(&s);
+    return IP_EXIT_ERROR;
+  }
   a.view.samples = a.samples || ip_session_sampled(&s);
   ip_view_header(stdout, &s, &a.view);
   rc = ip_exit_status(&s);

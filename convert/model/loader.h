@@ -67,6 +67,8 @@ typedef struct ip_file {
   size_t n_gid;
   uint32_t *mod_index; /* Module.id -> session module */
   size_t n_mod;
+  int ring;            /* a ring segment (its tables repeat those already read) */
+  int ring_started;    /* the oldest segment read has been seen: the kept window is known */
   ip_u64map tid_state; /* tid -> index into states */
   ip_tstate **states;
   size_t n_states, cap_states;
@@ -92,6 +94,9 @@ static inline uint32_t ip_file_func(ip_file *f, uint32_t gid) {
 ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid); /* state for tid, created if new */
 void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b);
 void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g);
+/* A thread first seen at the start of a ring segment: opens its frames
+ * (not counted as calls) and continues its batch numbers from there. */
+void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st);
 /* Closes the frames still open (counted as repairs) and frees the replay
  * memory; the state itself stays (a reused tid then starts a new thread). */
 void ip_replay_finish(ip_file *f, ip_tstate *ts);

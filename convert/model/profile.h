@@ -83,6 +83,7 @@ typedef struct ip_thread {
   uint64_t events, batches, batches_lost, gaps;
   uint64_t gap_ns;          /* runtime time removed (0 when raw) */
   uint64_t samples_outside; /* samples taken with an empty stack */
+  char *no_transitions;     /* why it had no transition counter, or NULL */
 } ip_thread;
 
 typedef struct ip_process {
@@ -110,12 +111,26 @@ typedef struct ip_process {
   int has_trailer;   /* a trailer was read */
   char *exit_reason; /* trailer's, may be NULL */
   uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
-  uint32_t threads_not_flushed; /* trailer: threads the final flush gave up on */
-  char *write_error;            /* trailer: why recording stopped early, or NULL */
-  uint64_t bytes_written;       /* trailer: bytes of the file before it */
-  int has_writer_counts;        /* the trailer counts the writer thread's buffers */
-  uint64_t buffers_handed_off;  /* trailer: full buffers the writer thread wrote */
-  uint64_t inline_flushes;      /* trailer: full buffers encoded on the program's thread */
+  uint32_t threads_not_flushed;    /* trailer: threads the final flush gave up on */
+  char *write_error;               /* trailer: why recording stopped early, or NULL */
+  uint32_t threads_no_transitions; /* threads without a transition counter */
+  const char *no_transitions_why;  /* the first one's reason (owned by its thread) */
+  uint64_t bytes_written;          /* trailer: bytes of the file before it */
+  int has_writer_counts;           /* the trailer counts the writer thread's buffers */
+  uint64_t buffers_handed_off;     /* trailer: full buffers the writer thread wrote */
+  uint64_t inline_flushes;         /* trailer: full buffers encoded on the program's thread */
+  /* The size limit (INCLPROF_MAX_SIZE) */
+  char *size_policy;     /* "stop" or "ring" (trailer), or NULL: no limit set */
+  uint64_t max_size;     /* bytes */
+  uint32_t ring_segment; /* ring: number of the newest segment read (0: never rotated) */
+  int ring_prev_read;    /* ring: the .prev segment was read too */
+  int ring_prev_missing; /* ring: the .prev segment should be there but is not */
+  uint64_t ring_dropped_events, ring_dropped_bytes, ring_dropped_batches;
+  uint64_t kept_from_ns;    /* ring: the kept window begins, ns after the process start */
+  uint64_t end_ns;          /* trailer's end, ns after the process start */
+  uint64_t stopped_ns;      /* recording stopped early at this time (first trailer saying why) */
+  int ran_on;               /* a later trailer says when the process, unrecorded, ended */
+  uint32_t threads_resumed; /* ring: threads whose replay began from a ThreadState */
 } ip_process;
 
 typedef struct ip_session {

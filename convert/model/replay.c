@@ -278,6 +278,27 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   ts->hwm = hwm;
 }
 
+void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st) {
+  ip_thread *th = &f->s->threads[ts->thread];
+  ts->have_tick = 1;
+  ts->hwm = st->tick;
+  uint64_t since = st->tick > f->start_tick ? st->tick - f->start_tick : 0;
+  uint64_t ns = ticks_ns(f, since);
+  ts->origin_ns = ns < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + ns : UINT64_MAX;
+  th->start_ns = ts->origin_ns;
+  for (size_t i = 0; i < st->n_open; i++) {
+    size_t depth = ts->depth;
+    event(f, ts, th, st->open[i]);
+    if (ts->depth > depth) /* the call began before the kept window */
+      th->nodes[ts->stack[ts->depth - 1].node].v.calls--;
+  }
+  ts->paused = st->paused;
+  ts->call_open = st->call_open && ts->depth;
+  ts->expect_ret = st->expect_ret ? ip_file_func(f, st->expect_ret) : NONE;
+  ts->next_seq = st->next_seq;
+  f->s->processes[f->proc].threads_resumed++;
+}
+
 void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g) {
   ip_thread *th = &f->s->threads[ts->thread];
   th->gaps++;

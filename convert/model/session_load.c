@@ -111,6 +111,8 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
 
 static void take_module(ip_file *f, const Inclprof__Module *m) {
   ip_process *p = &f->s->processes[f->proc];
+  if (f->ring && m->id < f->n_mod && f->mod_index[m->id])
+    return; /* repeated at the start of a ring segment */
   p->n_modules++;
   if (m->id >= MAX_MODULE_ID)
     return;
@@ -120,6 +122,8 @@ static void take_module(ip_file *f, const Inclprof__Module *m) {
 }
 
 static void take_function(ip_file *f, const Inclprof__Function *fn) {
+  if (f->ring && fn->gid < f->n_gid && f->gid_func[fn->gid] != UINT32_MAX)
+    return; /* repeated at the start of a ring segment */
   f->s->processes[f->proc].n_functions++;
   ip_func proto = {
       .name = fn->name ? fn->name : "?",
@@ -133,8 +137,24 @@ static void take_function(ip_file *f, const Inclprof__Function *fn) {
   ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
 }
 
-static void take_trailer(ip_process *p, const Inclprof__Trailer *t) {
+static uint64_t ns_after_start(const ip_file *f, uint64_t tick) {
+  return tick > f->start_tick ? (uint64_t)((double)(tick - f->start_tick) * f->ns_per_tick) : 0;
+}
+
+static void take_trailer(ip_file *f, ip_process *p, const Inclprof__Trailer *t) {
+  p->end_ns = ns_after_start(f, t->end_tick);
+  if (t->write_error && *t->write_error && !p->write_error)
+    p->stopped_ns = p->end_ns;
+  else if (p->write_error && p->end_ns > p->stopped_ns)
+    p->ran_on = 1;
   p->has_trailer = 1;
+  free(p->size_policy);
+  p->size_policy = t->size_policy ? ip_must_strdup(t->size_policy) : NULL;
+  p->max_size = t->max_size;
+  if (t->has_ring_dropped_events) {
+    p->ring_dropped_events = t->ring_dropped_events;
+    p->ring_dropped_bytes = t->ring_dropped_bytes;
+  }
   p->clean = t->has_clean && t->clean;
   free(p->exit_reason);
   p->exit_reason = ip_must_strdup(t->exit_reason);
@@ -149,6 +169,19 @@ static void take_trailer(ip_process *p, const Inclprof__Trailer *t) {
   p->has_writer_counts = t->has_buffers_handed_off;
   p->buffers_handed_off = t->buffers_handed_off;
   p->inline_flushes = t->inline_flushes;
+}
+
+static void take_segment(ip_file *f, const Inclprof__Segment *sg) {
+  ip_process *p = &f->s->processes[f->proc];
+  f->ring = 1;
+  if (!f->ring_started)
+    p->kept_from_ns = ns_after_start(f, sg->start_tick);
+  f->ring_started = 1;
+  p->ring_segment = sg->number;
+  p->max_size = sg->max_size;
+  p->ring_dropped_events = sg->dropped_events;
+  p->ring_dropped_bytes = sg->dropped_bytes;
+  p->ring_dropped_batches = sg->dropped_batches;
 }
 
 static void take_record(ip_file *f, const Inclprof__Record *rec) {
@@ -167,6 +200,8 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
       free(th->name);
       th->name = ip_must_strdup(rec->thread->name);
     }
+    if (rec->thread->no_transitions && !f->s->threads[ts->thread].no_transitions)
+      f->s->threads[ts->thread].no_transitions = ip_must_strdup(rec->thread->no_transitions);
     break;
   case INCLPROF__RECORD__BODY_THREAD_END:
     ts = ip_replay_thread(f, rec->thread_end->tid);
@@ -181,7 +216,15 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     ip_replay_gap(f, ts, rec->gap);
     break;
   case INCLPROF__RECORD__BODY_TRAILER:
-    take_trailer(&f->s->processes[f->proc], rec->trailer);
+    take_trailer(f, &f->s->processes[f->proc], rec->trailer);
+    break;
+  case INCLPROF__RECORD__BODY_SEGMENT:
+    take_segment(f, rec->segment);
+    break;
+  case INCLPROF__RECORD__BODY_THREAD_STATE:
+    ts = ip_replay_thread(f, rec->thread_state->tid);
+    if (!ts->have_tick && !ts->next_seq)
+      ip_replay_resume(f, ts, rec->thread_state);
     break;
   default: /* a second header, mark names: nothing to replay */
     break;
@@ -198,6 +241,40 @@ static void close_file(ip_file *f) {
   free(f->gid_func);
   free(f->mod_index);
   ip_u64map_free(&f->tid_state);
+}
+
+/* A ring trace's newest segment PATH begins with Segment n > 0: the segment
+ * before it, PATH.prev, is read first when it is there and belongs to the
+ * same process.  Without it the newest segment alone is replayed. */
+static void load_prev(ip_file *f, const Inclprof__Header *h, uint32_t n) {
+  char path[4200], err[512];
+  snprintf(path, sizeof path, "%.4000s.prev", f->path);
+  f->ring = 1;
+  ip_reader *r = ip_reader_open(path, err, sizeof err);
+  const Inclprof__Header *ph = r ? first_header(r, err, sizeof err) : NULL;
+  f->s->processes[f->proc].ring_prev_missing =
+      !ph || ph->pid != h->pid || ph->start_unix_ns != h->start_unix_ns;
+  if (!r)
+    return;
+  if (ph && ph->pid == h->pid && ph->start_unix_ns == h->start_unix_ns) {
+    ip_process *p = &f->s->processes[f->proc];
+    Inclprof__Record *rec;
+    int rc;
+    p->ring_prev_read = 1;
+    if (n == 1)
+      f->ring_started = 1; /* the first segment: kept from the start */
+    while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
+      if (rec->body_case != INCLPROF__RECORD__BODY_TRAILER)
+        take_record(f, rec);
+    if (rc < 0 && !p->damage) {
+      p->damage = ip_must_strdup(err);
+      f->s->n_damaged++;
+      char msg[600];
+      snprintf(msg, sizeof msg, "%s (the records before it are used)", err);
+      warn(f->o, msg);
+    }
+  }
+  ip_reader_close(r);
 }
 
 /* Reads and replays one file.  Returns 0 (possibly with damage recorded) or -1. */
@@ -225,8 +302,10 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
   }
   s->n_files++;
   Inclprof__Record *rec;
-  int rc;
-  while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
+  int rc = ip_reader_next(r, &rec, err, sizeof err);
+  if (rc > 0 && rec->body_case == INCLPROF__RECORD__BODY_SEGMENT && rec->segment->number > 0)
+    load_prev(&f, h, rec->segment->number);
+  for (; rc > 0; rc = ip_reader_next(r, &rec, err, sizeof err))
     take_record(&f, rec);
   ip_process *p = &s->processes[f.proc];
   if (rc < 0) {
@@ -279,6 +358,8 @@ static void sum_totals(ip_session *s) {
     p->gap_ns += th->gap_ns;
     p->repairs += th->repairs;
     p->samples_outside += th->samples_outside;
+    if (th->no_transitions && !p->threads_no_transitions++)
+      p->no_transitions_why = th->no_transitions;
     add_repairs(&s->rep, &th->rep);
   }
   for (size_t i = 0; i < s->n_processes; i++) {
@@ -345,6 +426,7 @@ void ip_session_free(ip_session *s) {
   }
   for (size_t i = 0; i < s->n_threads; i++) {
     free(s->threads[i].name);
+    free(s->threads[i].no_transitions);
     free(s->threads[i].nodes);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
@@ -360,6 +442,7 @@ void ip_session_free(ip_session *s) {
     free(p->runtime_version);
     free(p->exit_reason);
     free(p->write_error);
+    free(p->size_policy);
   }
   free(s->modules);
   free(s->funcs);

@@ -53,7 +53,10 @@ int ip_paths_add(ip_paths *p, const char *path, char *err, size_t errlen) {
   }
   closedir(d);
   if (p->n == first) {
-    snprintf(err, errlen, "%s: directory holds no trace files (*%s)", path, TRACE_SUFFIX);
+    snprintf(err, errlen,
+             "%s: directory holds no trace files (*%s); record one with 'inclprof record -o %s "
+             "-- PROG'",
+             path, TRACE_SUFFIX, path);
     return -1;
   }
   qsort(p->v + first, p->n - first, sizeof *p->v, by_name);

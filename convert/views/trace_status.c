@@ -1,7 +1,8 @@
 /* views/trace_status.c - one sentence on how a process's trace ended when it
  * did not end normally: recording stopped early (disk full, a size limit),
- * the process is still running and writing it, or it never finished (killed).
- * info and report print the same words. */
+ * the process is still running and writing it, or it never finished (killed);
+ * and one on the size limit (INCLPROF_MAX_SIZE) and what it dropped.  info
+ * and report print the same words. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -46,5 +47,50 @@ const char *ip_trace_status(const ip_process *p, char *buf, size_t len) {
              p->pid);
   else
     snprintf(buf, len, "no trailer: pid %u did not shut down cleanly (killed?)", p->pid);
+  return buf;
+}
+
+const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int *reached) {
+  char max[32], to[32];
+  ip_fmt_bytes(max, sizeof max, p->max_size);
+  *reached = 0;
+  if (p->ring_segment || p->ring_dropped_events) {
+    char dropped[32], from[32];
+    *reached = 1;
+    ip_fmt_bytes(dropped, sizeof dropped, p->ring_dropped_bytes);
+    ip_fmt_ns(from, sizeof from, p->kept_from_ns);
+    if (p->has_trailer)
+      ip_fmt_ns(to, sizeof to, p->end_ns);
+    snprintf(buf, len,
+             "%s, policy ring: reached; the oldest %llu events (%s) were dropped; kept: from %s "
+             "after the start to %s%s%s",
+             max, (unsigned long long)p->ring_dropped_events, dropped, from,
+             p->has_trailer ? to : "the last event", p->has_trailer ? " (the end)" : "",
+             p->ring_prev_missing ? "; the segment before this one (.prev) is missing: its "
+                                    "events are neither here nor counted as dropped"
+                                  : "");
+    return buf;
+  }
+  if (!p->size_policy)
+    return NULL;
+  if (!strcmp(p->size_policy, "stop") && p->write_error &&
+      !strncmp(p->write_error, "the trace reached its size limit", 32)) {
+    char at[32], lost[32];
+    *reached = 1;
+    ip_fmt_ns(at, sizeof at, p->stopped_ns);
+    ip_fmt_ns(to, sizeof to, p->end_ns);
+    ip_fmt_ns(lost, sizeof lost, p->end_ns - p->stopped_ns);
+    int n = snprintf(
+        buf, len,
+        "%s, policy stop: reached; recording stopped %s after the start, after %llu events; ", max,
+        at, (unsigned long long)p->trailer_events);
+    if (n > 0 && (size_t)n < len && p->ran_on)
+      snprintf(buf + n, len - (size_t)n,
+               "the process ran on to %s: its last %s are not in the trace", to, lost);
+    else if (n > 0 && (size_t)n < len)
+      snprintf(buf + n, len - (size_t)n, "nothing later is in the trace");
+    return buf;
+  }
+  snprintf(buf, len, "%s, policy %s: not reached, nothing dropped", max, p->size_policy);
   return buf;
 }

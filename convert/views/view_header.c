@@ -98,6 +98,9 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     char status[512];
     if (ip_trace_status(p, status, sizeof status))
       fprintf(out, "warning:      %s: %s\n", p->trace_path, status);
+    int reached;
+    if (ip_size_limit_status(p, status, sizeof status, &reached) && reached)
+      fprintf(out, "warning:      %s: size limit %s\n", p->trace_path, status);
     if (p->threads_not_flushed)
       fprintf(out,
               "warning:      %s: the final flush gave up on %u threads at exit; their last "
@@ -106,6 +109,11 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     if (p->dropped_events)
       fprintf(out, "warning:      %s: the runtime dropped %llu events\n", p->trace_path,
               (unsigned long long)p->dropped_events);
+    if (p->threads_no_transitions)
+      fprintf(out,
+              "warning:      %s: %u threads without a transition counter (%s); their "
+              "Application values equal Elapsed values\n",
+              p->trace_path, p->threads_no_transitions, p->no_transitions_why);
   }
   fputc('\n', out);
 }

@@ -81,7 +81,11 @@ void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
       time_cell(&t, v->max_call);
     }
     char buf[512];
-    ip_tt_add(&t, "%s", ip_row_name(s, o->by, rows[i].key, buf, sizeof buf));
+    const char *name = ip_row_name(s, o->by, rows[i].key, buf, sizeof buf);
+    if (o->by == IP_BY_THREAD && s->threads[rows[i].key].no_transitions)
+      ip_tt_add(&t, "%s [no transition counter]", name);
+    else
+      ip_tt_add(&t, "%s", name);
   }
   ip_tt_print(&t, out, 0);
   ip_tt_free(&t);

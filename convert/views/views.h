@@ -29,6 +29,10 @@ int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const
 /* How the process's trace ended, in one sentence, when it did not end
  * normally (recording stopped early, still running, killed); else NULL. */
 const char *ip_trace_status(const ip_process *p, char *buf, size_t len);
+/* One sentence on the size limit (INCLPROF_MAX_SIZE): its policy, whether it
+ * was reached and what was dropped (ring: which time window is kept).  NULL
+ * when the trace was written without a limit; *reached says whether it was hit. */
+const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int *reached);
 
 /* Shared by the table and tree views: the value columns' titles and cells. */
 struct ip_ttable;

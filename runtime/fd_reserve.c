@@ -1,0 +1,55 @@
+/* fd_reserve.c - keeps file descriptors for the program.  The runtime's
+ * per-thread descriptors (the kevents page-fault event, the perf sampler) are
+ * opened only while, after opening them, at least IP_FD_RESERVE descriptors
+ * below RLIMIT_NOFILE stay free; otherwise the thread goes without (its
+ * Thread record says why).  Open descriptors are counted in /proc/self/fd;
+ * descriptors other threads are about to open are counted as taken. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+static atomic_uint in_flight; /* descriptors other threads are opening now */
+
+/* Open descriptors of the process, or -1 when they cannot be counted. */
+static long open_fds(void) {
+  int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0)
+    return -1;
+  char buf[8192] __attribute__((aligned(8)));
+  long n = 0;
+  for (;;) {
+    long got = syscall(SYS_getdents64, dir, buf, sizeof buf);
+    if (got <= 0) {
+      if (got < 0)
+        n = -1;
+      break;
+    }
+    for (long at = 0; at < got;) {
+      const struct dirent64 *d = (const struct dirent64 *)(buf + at);
+      if (d->d_name[0] != '.')
+        n++;
+      at += d->d_reclen;
+    }
+  }
+  close(dir);
+  return n < 0 ? -1 : n - 1; /* not the directory's own descriptor */
+}
+
+int ip_fd_room_begin(unsigned need) {
+  unsigned others = atomic_fetch_add(&in_flight, need);
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return 1;
+  long used = open_fds();
+  if (used >= 0 &&
+      (unsigned long long)used + others + need + IP_FD_RESERVE <= (unsigned long long)rl.rlim_cur)
+    return 1;
+  atomic_fetch_sub(&in_flight, need);
+  return 0;
+}
+
+void ip_fd_room_end(unsigned need) { atomic_fetch_sub(&in_flight, need); }
