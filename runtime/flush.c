@@ -60,6 +60,34 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
 #define TAG(field, wire) ((uint8_t)IP_WIRE_KEY(field, wire))
 #define HEADER_ROOM      64u /* frame length + Record tag/length + the batch's scalar fields */
 
+/* Appends the kernel-event records ip_kevents_save kept (kevents mode) at
+ * p: kernel_dt, kernel_base_tick, kernel_lost.  Returns the new end. */
+static uint8_t *put_kernel_events(const struct ip_thread *t, uint8_t *p) {
+  if (t->kev_lost) {
+    p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_LOST, IP_WIRE_VARINT));
+    return ip_put_varint(p, 1);
+  }
+  if (!t->kev_n)
+    return p;
+  uint64_t base = t->kev[0].tick, prev = base;
+  size_t len = 0;
+  for (size_t i = 0; i < t->kev_n; i++) {
+    uint64_t tick = t->kev[i].tick < prev ? prev : t->kev[i].tick;
+    len += ip_varint_len((tick - prev) << 3 | t->kev[i].kind);
+    prev = tick;
+  }
+  p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_DT, IP_WIRE_LEN));
+  p = ip_put_varint(p, len);
+  prev = base;
+  for (size_t i = 0; i < t->kev_n; i++) {
+    uint64_t tick = t->kev[i].tick < prev ? prev : t->kev[i].tick;
+    p = ip_put_varint(p, (tick - prev) << 3 | t->kev[i].kind);
+    prev = tick;
+  }
+  p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_BASE, IP_WIRE_VARINT));
+  return ip_put_varint(p, base);
+}
+
 /* Writes one EventBatch frame for ev[0..n).  The batch is encoded in a single
  * pass straight into the protobuf wire format - the two packed arrays side by
  * side in the scratch area - rather than through protobuf-c, which would walk
@@ -67,7 +95,8 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
  * its time is time the program waits.  The reader decodes it with protobuf-c
  * like every other record, and the tests round-trip it. */
 void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t n, int in_signal) {
-  if (n * 15 + 2 * HEADER_ROOM > t->scratch_len) { /* cannot happen with thread.c's sizing */
+  if (n * 15 + 2 * HEADER_ROOM + t->kev_n * 10 >
+      t->scratch_len) { /* cannot happen with thread.c's sizing */
     atomic_fetch_add(&ip_st.dropped, n);
     return;
   }
@@ -120,7 +149,7 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_CODE, IP_WIRE_LEN)); /* one byte */
   dp = ip_put_varint(dp, code_len);
   memmove(dp, code_start, code_len);
-  uint8_t *end = dp + code_len;
+  uint8_t *end = put_kernel_events(t, dp + code_len);
 
   uint32_t tid = t->tid;
   uint64_t seq = t->seq++;

@@ -53,6 +53,12 @@ enum {
 #define IP_BUF_EVENTS 16384u
 #define IP_HEADROOM   256u
 
+/* One saved kernel-event record: tick on the probes' clock, Inclprof__KernelEventKind. */
+struct ip_kev {
+  uint64_t tick;
+  uint32_t kind;
+};
+
 /* ---- per-thread state (initial-exec TLS) ------------------------------- */
 struct ip_thread {
   /* hot: touched by every probe */
@@ -67,6 +73,13 @@ struct ip_thread {
   void *ring; /* kevents ring mapping */
   size_t ring_len;
   int ring_fd2; /* page-fault event (kept open: see transitions.c) */
+  /* kevents records saved at flush time (kevents.c) for the next batch */
+  struct ip_kev *kev; /* kev_cap slots, kev_n filled */
+  size_t kev_cap, kev_n;
+  int kev_lost;                            /* the ring wrapped: records missing */
+  uint64_t kev_pos;                        /* ring position read up to */
+  uint64_t kev_pf_id;                      /* sample id of the page-fault event */
+  uint64_t kev_anchor_tick, kev_anchor_ns; /* tick and CLOCK_MONOTONIC_RAW at the last save */
   uint32_t tid;
   char name[17]; /* the name last written in a Thread record */
   uint64_t seq;
@@ -143,6 +156,18 @@ IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whyle
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);
 IP_HIDDEN uint64_t ip_pmu_read(void *page);
+
+/* kevents.c */
+/* After the thread's ring is mapped: room for the records, reading starts
+ * at the current head.  pf_id: the page-fault event's sample id. */
+IP_HIDDEN void ip_kevents_open(struct ip_thread *t, uint64_t pf_id);
+IP_HIDDEN void ip_kevents_close(struct ip_thread *t);
+/* At flush time (the caller owns the buffer): the records that arrived since
+ * the previous save, into t->kev / t->kev_n, or t->kev_lost if the ring
+ * wrapped.  No system call, no allocation (safe in a signal handler). */
+IP_HIDDEN void ip_kevents_save(struct ip_thread *t);
+/* After the flush's own work: its records are not the program's. */
+IP_HIDDEN void ip_kevents_skip(struct ip_thread *t);
 
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);

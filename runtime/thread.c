@@ -153,6 +153,7 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
     sched_yield();
   }
   t->in_flush = 1;
+  ip_kevents_save(t);
   uint64_t before = tr_read(t);
   int pending = before != t->tr_last;
   uint64_t g0 = ip_tick();
@@ -191,6 +192,7 @@ void ip_thread_flush(struct ip_thread *t, int in_signal) {
   if (n && atomic_load(&ip_st.init_state) == 1)
     ip_write_gap(t->tid, g0, g1);
   uint64_t after = tr_read(t);
+  ip_kevents_skip(t);
   t->tr_last = pending ? after - 1 : after; /* keep a transition that came before the flush */
   t->in_flush = 0;
   atomic_store(&t->busy, 0);
@@ -210,6 +212,7 @@ static int flush_other(struct ip_thread *t, int in_signal) {
   while (stop > from && stop[-1].arg == 0)
     stop--;
   if (stop > from) {
+    ip_kevents_save(t);
     ip_encode_and_write(t, from, (size_t)(stop - from), in_signal);
     t->skip = (size_t)(stop - t->buf);
   }
