@@ -106,6 +106,11 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     if (p->dropped_events)
       fprintf(out, "warning:      %s: the runtime dropped %llu events\n", p->trace_path,
               (unsigned long long)p->dropped_events);
+    if (p->kernel_lost)
+      fprintf(out,
+              "warning:      %s: %llu event batches lost their kernel-event records (the "
+              "ring buffer wrapped); their kernel time is in no wait column\n",
+              p->trace_path, (unsigned long long)p->kernel_lost);
   }
   fputc('\n', out);
 }
