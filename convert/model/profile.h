@@ -94,9 +94,11 @@ typedef struct ip_thread {
   size_t n_mod;     /* <= n_modules, likewise */
   ip_repairs rep;   /* repairs by kind; repairs = their sum */
   uint64_t events, batches, batches_lost, gaps;
-  uint64_t gap_ns;          /* runtime time removed (0 when raw) */
-  uint64_t samples_outside; /* samples taken with an empty stack */
-  uint64_t kernel_lost;     /* batches whose kernel-event records were lost (ring wrapped) */
+  uint64_t gap_ns;               /* runtime time removed (0 when raw) */
+  uint64_t samples_outside;      /* samples taken with an empty stack */
+  uint64_t kernel_lost;          /* batches whose kernel-event records were lost (ring wrapped) */
+  uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
+                                    breakdown (inclusive, IP_W_*) */
 } ip_thread;
 
 typedef struct ip_process {

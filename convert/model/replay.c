@@ -87,8 +87,10 @@ static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
   v->el_incl += el;
   v->app_incl += app;
   v->smp_incl += smp;
-  for (int k = 0; k < IP_WAIT_N; k++)
-    v->wait_incl[k] += ts->wait[k] - fr->push_wait[k];
+  for (int k = 0; k < IP_WAIT_N; k++) {
+    th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
+    v->wait_incl[k] += th->call_wait[k];
+  }
   if (el < v->min_call)
     v->min_call = el;
   if (el > v->max_call)
