@@ -163,32 +163,28 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
 }
 
 /* Splits the el ns of a transitional interval by the records taken since the
- * previous interval (the rules: "Wait breakdown" in docs/converter.md) and
- * resets the accumulator. */
-static void wait_split(ip_file *f, ip_tstate *ts, uint64_t el, int transitional, uint64_t *w) {
-  ip_kacc *a = &ts->kacc;
-  memset(w, 0, IP_WAIT_N * sizeof *w);
-  if (transitional) {
-    uint64_t pre = ticks_ns(f, a->off[0]), blk = ticks_ns(f, a->off[1]);
-    if (pre + blk > el) { /* never more than the interval */
-      uint64_t tot = pre + blk;
-      pre = scale(el, pre, tot);
-      blk = el - pre;
-    }
-    uint64_t rest = el - pre - blk;
-    if (a->sys + a->pf) {
-      w[IP_W_FAULT] = scale(rest, a->pf, a->sys + a->pf);
-      w[IP_W_SYSCALL] = rest - w[IP_W_FAULT];
-    } else if (pre + blk) { /* the switches' own kernel time */
-      uint64_t p = scale(rest, pre, pre + blk);
-      pre += p;
-      blk += rest - p;
-    }
-    w[IP_W_PREEMPTED] = pre;
-    w[IP_W_BLOCKED] = blk;
-    w[IP_W_FAULTS] = a->pf;
+ * previous interval (the rules: "Wait breakdown" in docs/converter.md) into
+ * w[IP_WAIT_N]. */
+static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
+  uint64_t pre = ticks_ns(f, a->off[0]), blk = ticks_ns(f, a->off[1]);
+  if (pre + blk > el) { /* never more than the interval */
+    uint64_t tot = pre + blk;
+    pre = scale(el, pre, tot);
+    blk = el - pre;
   }
-  a->off[0] = a->off[1] = a->sys = a->pf = 0;
+  uint64_t rest = el - pre - blk;
+  w[IP_W_SYSCALL] = w[IP_W_FAULT] = 0;
+  if (a->sys + a->pf) {
+    w[IP_W_FAULT] = scale(rest, a->pf, a->sys + a->pf);
+    w[IP_W_SYSCALL] = rest - w[IP_W_FAULT];
+  } else if (pre + blk) { /* the switches' own kernel time */
+    uint64_t p = scale(rest, pre, pre + blk);
+    pre += p;
+    blk += rest - p;
+  }
+  w[IP_W_PREEMPTED] = pre;
+  w[IP_W_BLOCKED] = blk;
+  w[IP_W_FAULTS] = a->pf;
 }
 
 /* Attributes one interval of raw ticks ending at the current event. */
@@ -217,17 +213,22 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
   ts->el_ns = now;
   if (!transitional)
     ts->app_ns += el;
+  int wait = transitional && split;
   uint64_t w[IP_WAIT_N];
-  wait_split(f, ts, el, transitional && split, w);
-  for (int k = 0; k < IP_WAIT_N; k++)
-    ts->wait[k] += w[k];
+  if (wait) {
+    wait_split(f, &ts->kacc, el, w);
+    for (int k = 0; k < IP_WAIT_N; k++)
+      ts->wait[k] += w[k];
+  }
+  ts->kacc.off[0] = ts->kacc.off[1] = ts->kacc.sys = ts->kacc.pf = 0;
   if (!ts->depth)
     return;
   ip_values *v = &th->nodes[ts->stack[ts->depth - 1].node].v;
   v->el_excl += el;
   v->app_excl += transitional ? 0 : el;
-  for (int k = 0; k < IP_WAIT_N; k++)
-    v->wait_excl[k] += w[k];
+  if (wait)
+    for (int k = 0; k < IP_WAIT_N; k++)
+      v->wait_excl[k] += w[k];
 }
 
 /* The kernel-event records of a batch, taken in tick order as the events
