@@ -42,3 +42,14 @@ bench-runtime: $(BENCH_B)/runtime_bench
 	@$(BENCH_B)/runtime_bench $(BENCH_OUT)/runtime-traces > $(BENCH_OUT)/bench-runtime.md
 	@cat $(BENCH_OUT)/bench-runtime.md
 	@rm -rf $(BENCH_OUT)/runtime-traces
+
+# --- the wait breakdown's saving of kevents records at a flush ----------------
+BENCH_TARGETS += bench-kevents-save
+.PHONY: bench-kevents-save
+$(BENCH_B)/kevents_save_bench: bench/kevents_save_bench.c $(B)/libinclprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -lz -lpthread -ldl
+bench-kevents-save: $(BENCH_B)/kevents_save_bench
+	@mkdir -p $(BENCH_OUT)
+	@$(BENCH_B)/kevents_save_bench > $(BENCH_OUT)/bench-kevents-save.md
+	@cat $(BENCH_OUT)/bench-kevents-save.md
