@@ -72,6 +72,7 @@ typedef struct ip_file {
   uint64_t ns_per_tick_fx; /* ns per tick << 32 */
   uint64_t cost_fx;        /* probe cost removed from every interval (0 when raw), IP_FX */
   uint64_t start_tick;
+  int kernel_events;       /* batches carry kernel-event records (wait breakdown) */
   uint64_t proc_origin_ns; /* process start relative to the session start */
   uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */
   size_t n_gid;

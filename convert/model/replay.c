@@ -59,7 +59,7 @@ static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32
   return n;
 }
 
-static void push(ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
+static void push(const ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
   uint32_t parent = ts->depth ? ts->stack[ts->depth - 1].node : 0;
   uint32_t node = child_node(ts, th, parent, fn);
   if (ts->depth == ts->cap) {
@@ -74,7 +74,8 @@ static void push(ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
-  memcpy(fr->push_wait, ts->wait, sizeof fr->push_wait);
+  if (f->kernel_events) /* else the wait timeline stays 0 */
+    memcpy(fr->push_wait, ts->wait, sizeof fr->push_wait);
   th->nodes[node].v.calls++;
 }
 
@@ -87,10 +88,11 @@ static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
   v->el_incl += el;
   v->app_incl += app;
   v->smp_incl += smp;
-  for (int k = 0; k < IP_WAIT_N; k++) {
-    th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
-    v->wait_incl[k] += th->call_wait[k];
-  }
+  if (f->kernel_events)
+    for (int k = 0; k < IP_WAIT_N; k++) {
+      th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
+      v->wait_incl[k] += th->call_wait[k];
+    }
   if (el < v->min_call)
     v->min_call = el;
   if (el > v->max_call)
@@ -187,6 +189,22 @@ static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
   w[IP_W_FAULTS] = a->pf;
 }
 
+/* The wait breakdown of an interval of el ns (kevents traces): split it when
+ * it is transitional and its records are known; the accumulator starts anew. */
+static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
+  if (split) {
+    uint64_t w[IP_WAIT_N];
+    wait_split(f, &ts->kacc, el, w);
+    ip_values *v = ts->depth ? &th->nodes[ts->stack[ts->depth - 1].node].v : NULL;
+    for (int k = 0; k < IP_WAIT_N; k++) {
+      ts->wait[k] += w[k];
+      if (v)
+        v->wait_excl[k] += w[k];
+    }
+  }
+  ts->kacc.off[0] = ts->kacc.off[1] = ts->kacc.sys = ts->kacc.pf = 0;
+}
+
 /* Attributes one interval of raw ticks ending at the current event. */
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes.
@@ -213,22 +231,13 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
   ts->el_ns = now;
   if (!transitional)
     ts->app_ns += el;
-  int wait = transitional && split;
-  uint64_t w[IP_WAIT_N];
-  if (wait) {
-    wait_split(f, &ts->kacc, el, w);
-    for (int k = 0; k < IP_WAIT_N; k++)
-      ts->wait[k] += w[k];
-  }
-  ts->kacc.off[0] = ts->kacc.off[1] = ts->kacc.sys = ts->kacc.pf = 0;
+  if (f->kernel_events)
+    interval_wait(f, ts, th, el, transitional && split);
   if (!ts->depth)
     return;
   ip_values *v = &th->nodes[ts->stack[ts->depth - 1].node].v;
   v->el_excl += el;
   v->app_excl += transitional ? 0 : el;
-  if (wait)
-    for (int k = 0; k < IP_WAIT_N; k++)
-      v->wait_excl[k] += w[k];
 }
 
 /* The kernel-event records of a batch, taken in tick order as the events
@@ -274,12 +283,12 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
     if (ts->call_open && ts->stack[ts->depth - 1].func == fn)
       ts->stack[ts->depth - 1].merged = 1; /* CALL(g) + ENTER(g): one frame */
     else
-      push(ts, th, fn, 0);
+      push(f, ts, th, fn, 0);
     ts->call_open = 0;
     ts->expect_ret = NONE;
     break;
   case INCLPROF__EVENT_KIND__EV_CALL:
-    push(ts, th, ip_file_func(f, arg), 1);
+    push(f, ts, th, ip_file_func(f, arg), 1);
     ts->call_open = 1;
     ts->expect_ret = NONE;
     break;
@@ -358,7 +367,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     } else {
       th->rep.clock_back++;
     }
-    kernel_upto(ts, &kc, tick);
+    if (kc.i < kc.n)
+      kernel_upto(ts, &kc, tick);
     if (ts->paused || (skip && i == 0)) {
       ts->pending_gap = 0;
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);
