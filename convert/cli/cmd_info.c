@@ -50,6 +50,10 @@ static void header(const ip_process *p) {
   printf("transitions:  %s\n", mode_text(p->transitions));
   if (p->transitions_note && *p->transitions_note)
     printf("              why: %s\n", p->transitions_note);
+  if (p->kernel_events)
+    printf("wait causes:  kernel-event records kept; %llu of %llu batches lost theirs (ring "
+           "wrapped)\n",
+           (unsigned long long)p->kernel_lost, (unsigned long long)p->batches);
   printf("calibration:  probe cost %.2f ns per event (removed unless --raw)\n", p->probe_cost_ns);
 }
 

@@ -10,7 +10,8 @@
 . "$INCLPROF_SRC/tests/viewers/viewers.sh"
 P="$INCLPROF_SRC/tests/programs/wait"
 
-check "compile with the plugin" cc_plugin gt "$P/ground_truth.c" -O2 -pthread
+if cc_plugin gt "$P/ground_truth.c" -O2 -pthread; then ok "compile with the plugin"
+else fail "compile with the plugin"; exit 1; fi
 
 # run MODE ARG: records one run; prints the program's truth value
 run() {
@@ -57,6 +58,7 @@ offcpu=$(($(col faults toucher offcpu_preempted_inclusive_ns) + $(col faults tou
 check_eq "page faults: no system call, so the call's on-CPU kernel time is the faults' ($el ns elapsed)" \
   "$((nonapp - offcpu))" "$(col faults toucher page_fault_inclusive_ns)"
 
+check "info: the records were kept, none lost" sh -c "'$INCLPROF' info out-blocked | grep -q 'wait causes: .* 0 of [0-9]* batches lost'"
 "$INCLPROF" report --wait --by thread out-blocked >report.txt 2>&1
 check "report --wait: the breakdown's columns" grep -q 'Non-App Incl .*Preempted .*Blocked .*Syscalls .*Faults' report.txt
 done_testing
