@@ -169,9 +169,9 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
  * w[IP_WAIT_N]. */
 static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
   uint64_t pre = ticks_ns(f, a->off[0]), blk = ticks_ns(f, a->off[1]);
-  if (pre + blk > el) { /* never more than the interval */
-    uint64_t tot = pre + blk;
-    pre = scale(el, pre, tot);
+  unsigned __int128 tot = (unsigned __int128)pre + blk;
+  if (tot > el) { /* never more than the interval (nor wrapping, in a damaged trace) */
+    pre = (uint64_t)((unsigned __int128)el * pre / tot);
     blk = el - pre;
   }
   uint64_t rest = el - pre - blk;
