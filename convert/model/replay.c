@@ -179,11 +179,8 @@ static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
   if (a->sys + a->pf) {
     w[IP_W_FAULT] = scale(rest, a->pf, a->sys + a->pf);
     w[IP_W_SYSCALL] = rest - w[IP_W_FAULT];
-  } else if (pre + blk) { /* the switches' own kernel time */
-    uint64_t p = scale(rest, pre, pre + blk);
-    pre += p;
-    blk += rest - p;
-  }
+  } /* else the interval's on-CPU time has no cause among the four: it stays
+     * Non-Application only (shown as Other by report --wait) */
   w[IP_W_PREEMPTED] = pre;
   w[IP_W_BLOCKED] = blk;
   w[IP_W_FAULTS] = a->pf;

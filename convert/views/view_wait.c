@@ -1,7 +1,8 @@
 /* views/view_wait.c - `inclprof report --wait`: per function, module, thread
  * or process, Elapsed and Non-Application time (Elapsed - Application) and
  * the Non-Application time by cause: Off-CPU preempted, Off-CPU blocked,
- * System calls, Page faults (time and count), inclusive then exclusive. */
+ * System calls, Page faults (time and count), and Other (the Non-Application
+ * time none of them explains), inclusive then exclusive. */
 #include <stdlib.h>
 
 #include "util/text_table.h"
@@ -15,14 +16,17 @@ static void time_cell(ip_ttable *t, uint64_t ns) {
   ip_tt_add(t, "%s", b);
 }
 
-/* One group of columns: Non-App, the four causes and the fault count. */
+/* One group of columns: Non-App, the four causes, the fault count, Other. */
 static void group(ip_ttable *t, uint64_t el, uint64_t app, const uint64_t *w) {
-  time_cell(t, el > app ? el - app : 0);
+  uint64_t non_app = el > app ? el - app : 0;
+  uint64_t known = w[IP_W_PREEMPTED] + w[IP_W_BLOCKED] + w[IP_W_SYSCALL] + w[IP_W_FAULT];
+  time_cell(t, non_app);
   time_cell(t, w[IP_W_PREEMPTED]);
   time_cell(t, w[IP_W_BLOCKED]);
   time_cell(t, w[IP_W_SYSCALL]);
   time_cell(t, w[IP_W_FAULT]);
   ip_tt_add(t, "%llu", (unsigned long long)w[IP_W_FAULTS]);
+  time_cell(t, non_app > known ? non_app - known : 0);
 }
 
 static void titles(ip_ttable *t, const char *which) {
@@ -32,6 +36,7 @@ static void titles(ip_ttable *t, const char *which) {
   ip_tt_add(t, "Syscalls");
   ip_tt_add(t, "Faults");
   ip_tt_add(t, "Faults #");
+  ip_tt_add(t, "Other");
 }
 
 void ip_view_wait(FILE *out, const ip_session *s, const ip_view_opts *o) {
@@ -44,7 +49,7 @@ void ip_view_wait(FILE *out, const ip_session *s, const ip_view_opts *o) {
   if (o->top && o->top < n)
     n = o->top;
   ip_ttable t;
-  ip_tt_init(&t, 15);
+  ip_tt_init(&t, 17);
   ip_tt_add(&t, "Calls");
   ip_tt_add(&t, "Elapsed Incl");
   titles(&t, "Incl");

@@ -1,7 +1,8 @@
 /* test_convert_wait.c - the wait breakdown on a worked example (the rules:
  * "Wait breakdown" in docs/converter.md), exact to the nanosecond: off-CPU
  * time from switch pairs, preempted or blocked; the rest of a transitional
- * interval split between system calls and page faults by count; records
+ * interval split between system calls and page faults by count, and left
+ * unexplained when it had neither; records
  * that arrive after a batch's last event go to the next batch's first
  * interval; a batch that lost its records is left unsplit and counted. */
 #include "convert_fixture.h"
@@ -37,7 +38,10 @@ static void load(ip_session *s, int kernel_events) {
   tg_flush(&t, &b);
   tg_kev(&b, 1700, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL); /* before the next one's first */
   tg_ev(&b, 1800, 1, TG_RET, F_WRITE);                        /* write: 200 ns of calls */
-  tg_ev(&b, 1900, 0, TG_EXIT, F_MAIN);
+  /* main: preempted 50 ns; the interval's 50 ns on the CPU have no cause */
+  tg_kev(&b, 1820, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  tg_kev(&b, 1870, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  tg_ev(&b, 1900, 1, TG_EXIT, F_MAIN);
   tg_flush(&t, &b);
   b.klost = 1; /* the ring wrapped: foo's 500 ns stay unsplit */
   tg_ev(&b, 2000, 0, TG_ENTER, F_FOO);
@@ -66,10 +70,11 @@ START_TEST(split_by_cause) {
   assert_wait(foo.wait_incl, 0, 500, 400, 0, 0);
   assert_wait(foo.wait_excl, 0, 500, 400, 0, 0);
   assert_wait(wr.wait_excl, 0, 0, 200, 0, 0);
-  assert_wait(main_v.wait_excl, 300, 0, 100, 200, 2);
-  assert_wait(main_v.wait_incl, 300, 500, 700, 200, 2);
+  assert_wait(main_v.wait_excl, 350, 0, 100, 200, 2);
+  assert_wait(main_v.wait_incl, 350, 500, 700, 200, 2);
+  ck_assert_uint_eq(main_v.el_excl - main_v.app_excl, 700); /* 650 explained, 50 not */
   const ip_thread *th = &s.threads[0];
-  assert_wait(th->total.wait_incl, 300, 500, 700, 200, 2);
+  assert_wait(th->total.wait_incl, 350, 500, 700, 200, 2);
   ck_assert_uint_eq(th->kernel_lost, 1);
   ck_assert_uint_eq(s.processes[0].kernel_lost, 1);
   ck_assert_int_eq(ip_session_has_wait(&s), 1);
