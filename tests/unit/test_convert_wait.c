@@ -94,11 +94,36 @@ START_TEST(no_records_no_split) {
 }
 END_TEST
 
+/* --sort by a wait column: the inclusive value, descending. */
+START_TEST(sort_by_wait_columns) {
+  ip_session s;
+  load(&s, 1);
+  ip_sort by;
+  ck_assert_int_eq(ip_sort_parse("offcpu-preempted", &by), 0);
+  ck_assert_int_eq(by, IP_SORT_PREEMPTED);
+  ck_assert_int_eq(ip_sort_parse("syscall_inclusive_ns", &by), 0);
+  ck_assert_int_eq(by, IP_SORT_SYSCALL);
+  ip_row *rows;
+  size_t n = ip_aggregate(&s, IP_BY_FUNCTION, NULL, &rows);
+  ck_assert_uint_eq(n, 3);
+  ip_rows_sort(&s, IP_BY_FUNCTION, rows, n, IP_SORT_SYSCALL); /* main 700, foo 400, write 200 */
+  ck_assert_str_eq(s.funcs[rows[0].key].pretty, "main");
+  ck_assert_str_eq(s.funcs[rows[1].key].pretty, "foo");
+  ck_assert_str_eq(s.funcs[rows[2].key].pretty, "write");
+  ip_rows_sort(&s, IP_BY_FUNCTION, rows, n, IP_SORT_NON_APP_INCL); /* main 1800, foo 1400 */
+  ck_assert_str_eq(s.funcs[rows[0].key].pretty, "main");
+  ck_assert_str_eq(s.funcs[rows[1].key].pretty, "foo");
+  free(rows);
+  ip_session_free(&s);
+}
+END_TEST
+
 int main(void) {
   Suite *su = suite_create("convert_wait");
   TCase *tc = tcase_create("wait");
   tcase_add_test(tc, split_by_cause);
   tcase_add_test(tc, no_records_no_split);
+  tcase_add_test(tc, sort_by_wait_columns);
   suite_add_tcase(su, tc);
   return ip_check_run(su);
 }
