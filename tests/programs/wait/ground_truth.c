@@ -56,9 +56,11 @@ __attribute__((noinline)) void sleeper(long ms) {
 static volatile unsigned long sink;
 static volatile int stop;
 
-/* About a microsecond of work: the probes around it keep the intervals short. */
+/* About 20 us of work: the probes around it keep the intervals short, yet
+ * their events fill the buffer slowly enough that no flush (whose time,
+ * preemption included, is not the program's) falls within the spin. */
 __attribute__((noinline)) void step(void) {
-  for (int i = 0; i < 300; i++)
+  for (int i = 0; i < 6000; i++)
     sink = sink * 31 + (unsigned long)i;
 }
 
