@@ -3,7 +3,7 @@
  * and prints "truth FUNCTION VALUE" with the value measured independently of
  * inclprof:
  *   blocked MS  cond_waiter() waits on a condition variable that another
- *               thread signals after MS ms: the wall time of the wait, ns;
+ *               thread signals after MS ms: the wall time of the call, ns;
  *   sleep MS    sleeper() sleeps MS ms in nanosleep: the wall time, ns;
  *   preempt MS  spinner() spins MS ms of wall time while 3 busy threads per
  *               CPU compete: its run_delay (schedstat field 2) over the call, ns;
@@ -103,8 +103,8 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "blocked")) {
     wait_ms = n;
     pthread_t th;
-    uint64_t t0 = now_ns();
     pthread_create(&th, NULL, signaller, NULL);
+    uint64_t t0 = now_ns();
     cond_waiter();
     uint64_t t1 = now_ns();
     pthread_join(th, NULL);
