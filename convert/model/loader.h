@@ -37,6 +37,8 @@ typedef struct ip_kacc {
   uint64_t sys, pf;  /* system calls, page faults */
   int out_kind;      /* 0 on CPU; 1 + (0 preempted, 1 blocked) after a switch-out */
   uint64_t out_tick; /* when it went out */
+  int in_taken;      /* an event closed the off-CPU time: its switch-in, which the
+                        clock conversion placed after the event, adds nothing */
 } ip_kacc;
 
 /* Replay state of one thread while its file is read. */

@@ -148,11 +148,12 @@ static void kernel_record(ip_kacc *a, uint32_t kind, uint64_t tick) {
   case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED:
     a->out_kind = 1 + (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED);
     a->out_tick = tick;
+    a->in_taken = 0;
     break;
   case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN:
     if (a->out_kind && tick > a->out_tick)
       a->off[a->out_kind - 1] += tick - a->out_tick;
-    a->out_kind = 0;
+    a->out_kind = a->in_taken = 0;
     break;
   default: /* a kind of a newer minor version */
     break;
@@ -254,8 +255,21 @@ static void kernel_upto(ip_tstate *ts, kcursor *k, uint64_t tick) {
       break;
     k->tick = t;
     k->i++;
-    kernel_record(&ts->kacc, (uint32_t)(d & 7), t);
+    if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN && ts->kacc.in_taken)
+      ts->kacc.in_taken = 0; /* closed at the event before it already */
+    else
+      kernel_record(&ts->kacc, (uint32_t)(d & 7), t);
   }
+}
+
+/* An event at tick: the thread was running then.  A switch-out whose
+ * switch-in the records place later (the records' times are converted from
+ * another clock, which can put them a few microseconds off) ends here. */
+static void kernel_at_event(ip_kacc *a, uint64_t tick) {
+  if (tick > a->out_tick)
+    a->off[a->out_kind - 1] += tick - a->out_tick;
+  a->out_kind = 0;
+  a->in_taken = 1;
 }
 
 static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
@@ -366,6 +380,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     }
     if (kc.i < kc.n)
       kernel_upto(ts, &kc, tick);
+    if (ts->kacc.out_kind)
+      kernel_at_event(&ts->kacc, tick);
     if (ts->paused || (skip && i == 0)) {
       ts->pending_gap = 0;
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);

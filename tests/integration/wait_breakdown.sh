@@ -44,7 +44,7 @@ truth=$(run sleep 200)
 within5 "nanosleep: sleeper's Off-CPU blocked = the sleep" "$truth" \
   "$(col sleep sleeper offcpu_blocked_inclusive_ns)"
 
-truth=$(run preempt 1500)
+truth=$(run preempt 2000)
 check "preemption: the run waited for a CPU (run_delay $truth ns)" test "$truth" -gt 50000000
 within5 "preemption: spinner's Off-CPU preempted = schedstat run_delay" "$truth" \
   "$(col preempt spinner offcpu_preempted_inclusive_ns)"

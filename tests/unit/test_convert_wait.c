@@ -94,6 +94,35 @@ START_TEST(no_records_no_split) {
 }
 END_TEST
 
+/* A switch-in that the clock conversion put after the next event: the
+ * off-CPU time ends at that event (the thread ran it), and the late
+ * switch-in adds nothing. */
+START_TEST(late_switch_in_ends_at_the_event) {
+  tg_trace t;
+  static tg_batch b;
+  tg_begin_kev(&t, 1, 1e9, 0, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS, 1);
+  tg_module(&t, MOD, "/bin/prog");
+  tg_function(&t, F_FOO, MOD, "foo", "prog.c", 20);
+  tg_thread(&t, 100, "main");
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_FOO);
+  tg_kev(&b, 100, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  tg_ev(&b, 300, 1, TG_EXIT, F_FOO);
+  tg_kev(&b, 310, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  tg_ev(&b, 1000, 1, TG_ENTER, F_FOO);
+  tg_ev(&b, 1100, 1, TG_EXIT, F_FOO);
+  tg_flush(&t, &b);
+  char *dir = fx_dir();
+  ip_session s;
+  fx_load(&s, fx_write(dir, "1.ipb", &t), 0);
+  fx_cleanup(dir);
+  tg_free(&t);
+  ip_values foo = fx_func(&s, "foo");
+  assert_wait(foo.wait_excl, 200, 0, 0, 0, 0);
+  ip_session_free(&s);
+}
+END_TEST
+
 /* --sort by a wait column: the inclusive value, descending. */
 START_TEST(sort_by_wait_columns) {
   ip_session s;
@@ -124,6 +153,7 @@ int main(void) {
   tcase_add_test(tc, split_by_cause);
   tcase_add_test(tc, no_records_no_split);
   tcase_add_test(tc, sort_by_wait_columns);
+  tcase_add_test(tc, late_switch_in_ends_at_the_event);
   suite_add_tcase(su, tc);
   return ip_check_run(su);
 }

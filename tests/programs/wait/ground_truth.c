@@ -9,6 +9,7 @@
  *               CPU compete: its run_delay (schedstat field 2) over the call, ns;
  *   faults N    toucher() writes one byte to each of N fresh pages: N. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,11 +57,11 @@ __attribute__((noinline)) void sleeper(long ms) {
 static volatile unsigned long sink;
 static volatile int stop;
 
-/* About 20 us of work: the probes around it keep the intervals short, yet
+/* About 100 us of work: the probes around it keep the intervals short, yet
  * their events fill the buffer slowly enough that no flush (whose time,
  * preemption included, is not the program's) falls within the spin. */
 __attribute__((noinline)) void step(void) {
-  for (int i = 0; i < 6000; i++)
+  for (int i = 0; i < 30000; i++)
     sink = sink * 31 + (unsigned long)i;
 }
 
@@ -76,16 +77,19 @@ static void *busy(void *arg) {
   return NULL;
 }
 
+/* The thread's schedstat, opened once: each reading is then one pread, so
+ * little happens between a reading and the call it brackets. */
+static int schedstat_fd = -1;
+
 static uint64_t run_delay(void) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", gettid());
-  FILE *f = fopen(path, "r");
+  char buf[128];
   unsigned long long run = 0, delay = 0;
-  if (!f || fscanf(f, "%llu %llu", &run, &delay) != 2) {
-    fprintf(stderr, "ground_truth: cannot read %s (kernel without schedstats?)\n", path);
+  ssize_t n = pread(schedstat_fd, buf, sizeof buf - 1, 0);
+  if (n <= 0 || (buf[n] = 0, sscanf(buf, "%llu %llu", &run, &delay) != 2)) {
+    fprintf(stderr,
+            "ground_truth: cannot read the thread's schedstat (kernel without schedstats?)\n");
     exit(1);
   }
-  fclose(f);
   return delay;
 }
 
@@ -118,6 +122,9 @@ int main(int argc, char **argv) {
     pthread_t *th = calloc((size_t)k, sizeof *th);
     for (long i = 0; i < k; i++)
       pthread_create(&th[i], NULL, busy, NULL);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", gettid());
+    schedstat_fd = open(path, O_RDONLY);
     uint64_t d0 = run_delay();
     spinner(now_ns() + (uint64_t)n * 1000000u);
     uint64_t d1 = run_delay();
