@@ -61,4 +61,11 @@ check_eq "page faults: no system call, so the call's on-CPU kernel time is the f
 check "info: the records were kept, none lost" sh -c "'$INCLPROF' info out-blocked | grep -q 'wait causes: .* 0 of [0-9]* batches lost'"
 "$INCLPROF" report --wait --by thread out-blocked >report.txt 2>&1
 check "report --wait: the breakdown's columns" grep -q 'Non-App Incl .*Preempted .*Blocked .*Syscalls .*Faults' report.txt
+
+# Without kevents there are no records: the columns are 0 and report says so.
+"$INCLPROF" record -o out-none --transitions none -- ./gt sleep 10 >/dev/null 2>&1
+"$INCLPROF" export -f csv -o none.csv out-none 2>/dev/null
+check_eq "transitions none: sleeper's Off-CPU blocked is 0" 0 "$(col none sleeper offcpu_blocked_inclusive_ns)"
+check "transitions none: report --wait says why the columns are 0" sh -c \
+  "'$INCLPROF' report --wait out-none | grep -q 'no kernel-event records'"
 done_testing
