@@ -75,6 +75,19 @@ START_TEST(split_by_cause) {
   ck_assert_uint_eq(main_v.el_excl - main_v.app_excl, 700); /* 650 explained, 50 not */
   const ip_thread *th = &s.threads[0];
   assert_wait(th->total.wait_incl, 350, 500, 700, 200, 2);
+  ip_row *rows;
+  /* /bin/prog (main is always on the stack), the thread and the process:
+   * the thread's values; write's module: write's */
+  for (int l = IP_BY_MODULE; l <= IP_BY_PROCESS; l++) {
+    size_t n = ip_aggregate(&s, (ip_level)l, NULL, &rows);
+    for (size_t i = 0; i < n; i++)
+      if (l == IP_BY_MODULE && strcmp(s.modules[rows[i].key].path, "/bin/prog"))
+        assert_wait(rows[i].v.wait_incl, 0, 0, 200, 0, 0);
+      else
+        assert_wait(rows[i].v.wait_incl, 350, 500, 700, 200, 2);
+    ck_assert_uint_eq(n, l == IP_BY_MODULE ? 2 : 1);
+    free(rows);
+  }
   ck_assert_uint_eq(th->kernel_lost, 1);
   ck_assert_uint_eq(s.processes[0].kernel_lost, 1);
   ck_assert_int_eq(ip_session_has_wait(&s), 1);
