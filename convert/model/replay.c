@@ -378,10 +378,12 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     } else {
       th->rep.clock_back++;
     }
-    if (kc.i < kc.n)
-      kernel_upto(ts, &kc, tick);
-    if (ts->kacc.out_kind)
-      kernel_at_event(&ts->kacc, tick);
+    if (f->kernel_events) {
+      if (kc.i < kc.n)
+        kernel_upto(ts, &kc, tick);
+      if (ts->kacc.out_kind)
+        kernel_at_event(&ts->kacc, tick);
+    }
     if (ts->paused || (skip && i == 0)) {
       ts->pending_gap = 0;
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);
