@@ -75,3 +75,14 @@ BENCH_TARGETS += bench-writer
 .PHONY: bench-writer
 bench-writer: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 	@bash bench/writer.sh $(abspath $(B)) $(abspath $(BENCH_B))/writer $(BENCH_OUT)/bench-writer.md
+
+# --- the wait breakdown's saving of kevents records at a flush ----------------
+BENCH_TARGETS += bench-kevents-save
+.PHONY: bench-kevents-save
+$(BENCH_B)/kevents_save_bench: bench/kevents_save_bench.c $(B)/libinclprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -lz -lpthread -ldl
+bench-kevents-save: $(BENCH_B)/kevents_save_bench
+	@mkdir -p $(BENCH_OUT)
+	@$(BENCH_B)/kevents_save_bench > $(BENCH_OUT)/bench-kevents-save.md
+	@cat $(BENCH_OUT)/bench-kevents-save.md

@@ -60,6 +60,34 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
 #define TAG(field, wire) ((uint8_t)IP_WIRE_KEY(field, wire))
 #define HEADER_ROOM      64u /* frame length + Record tag/length + the batch's scalar fields */
 
+/* Appends a batch's kernel-event records (kevents mode) at p: kernel_dt,
+ * kernel_base_tick, kernel_lost.  Returns the new end. */
+static uint8_t *put_kernel_events(const struct ip_kev_list *kl, uint8_t *p) {
+  if (kl->lost) {
+    p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_LOST, IP_WIRE_VARINT));
+    return ip_put_varint(p, 1);
+  }
+  if (!kl->n)
+    return p;
+  uint64_t base = kl->kev[0].tick, prev = base;
+  size_t len = 0;
+  for (size_t i = 0; i < kl->n; i++) {
+    uint64_t tick = kl->kev[i].tick < prev ? prev : kl->kev[i].tick;
+    len += ip_varint_len((tick - prev) << 3 | kl->kev[i].kind);
+    prev = tick;
+  }
+  p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_DT, IP_WIRE_LEN));
+  p = ip_put_varint(p, len);
+  prev = base;
+  for (size_t i = 0; i < kl->n; i++) {
+    uint64_t tick = kl->kev[i].tick < prev ? prev : kl->kev[i].tick;
+    p = ip_put_varint(p, (tick - prev) << 3 | kl->kev[i].kind);
+    prev = tick;
+  }
+  p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_BASE, IP_WIRE_VARINT));
+  return ip_put_varint(p, base);
+}
+
 /* Writes one EventBatch frame for ev[0..n).  The batch is encoded in a single
  * pass straight into the protobuf wire format - the two packed arrays side by
  * side in the scratch area - rather than through protobuf-c, which would walk
@@ -67,8 +95,10 @@ static inline uint32_t cached_code(struct code_cache *c, uint64_t arg, int in_si
  * its time is time the program waits.  The reader decodes it with protobuf-c
  * like every other record, and the tests round-trip it. */
 void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
-                     const struct ip_event *ev, size_t n, int in_signal) {
-  if (n * 15 + 2 * HEADER_ROOM > scratch_len) { /* cannot happen with IP_SCRATCH_BYTES */
+                     const struct ip_event *ev, size_t n, const struct ip_kev_list *kl,
+                     int in_signal) {
+  if (n * 15 + 2 * HEADER_ROOM + kl->n * 10 >
+      scratch_len) { /* cannot happen with IP_SCRATCH_BYTES */
     atomic_fetch_add(&ip_st.dropped, n);
     return;
   }
@@ -121,7 +151,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_CODE, IP_WIRE_LEN)); /* one byte */
   dp = ip_put_varint(dp, code_len);
   memmove(dp, code_start, code_len);
-  uint8_t *end = dp + code_len;
+  uint8_t *end = put_kernel_events(kl, dp + code_len);
 
   size_t batch_len = 1 + ip_varint_len(tid) + 1 + ip_varint_len(seq) + 1 + ip_varint_len(base) + 1 +
                      ip_varint_len(dt_len) + (size_t)(end - dt_start);
@@ -152,6 +182,8 @@ void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t 
   size_t first = 0;
   while (first < n && ev[first].arg == 0)
     first++;
-  if (first < n)
-    ip_encode_batch(t->scratch, t->scratch_len, t->tid, t->seq++, ev, n, in_signal);
+  if (first < n) {
+    struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost};
+    ip_encode_batch(t->scratch, t->scratch_len, t->tid, t->seq++, ev, n, &kl, in_signal);
+  }
 }

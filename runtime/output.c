@@ -205,6 +205,8 @@ void ip_write_header(uint32_t from_pid) {
   h.has_transitions = h.has_probe_cost_ticks = h.has_probe_hidden_ticks = h.has_sample_hz = 1;
   h.transitions = ip_st.mode;
   h.transitions_note = ip_st.note;
+  h.has_kernel_events = 1;
+  h.kernel_events = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
   h.probe_cost_ticks = ip_st.probe_cost_ticks;
   h.probe_hidden_ticks = ip_st.probe_hidden_ticks;
   h.has_kevent_cost_ticks = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;

@@ -61,6 +61,20 @@ enum {
 #define IP_JOBS          64u /* buffers handed to the writer at once */
 #define IP_INFLIGHT      8u  /* ... of them from one thread */
 
+/* One saved kernel-event record: tick on the probes' clock, Inclprof__KernelEventKind. */
+struct ip_kev {
+  uint64_t tick;
+  uint32_t kind;
+};
+
+/* The kernel-event records a batch carries: n records, or lost when the ring
+ * wrapped before they were read. */
+struct ip_kev_list {
+  const struct ip_kev *kev;
+  size_t n;
+  int lost;
+};
+
 /* ---- per-thread state (initial-exec TLS) ------------------------------- */
 struct ip_thread {
   /* hot: touched by every probe */
@@ -76,6 +90,13 @@ struct ip_thread {
   size_t ring_len;
   int ring_fd2;   /* page-fault event (kept open: see transitions.c) */
   int no_counter; /* IP_NC_*: why this thread has no transition counter */
+  /* kevents records saved at flush time (kevents.c) for the next batch */
+  struct ip_kev *kev; /* kev_cap slots, kev_n filled */
+  size_t kev_cap, kev_n;
+  int kev_lost;                            /* the ring wrapped: records missing */
+  uint64_t kev_pos;                        /* ring position read up to */
+  uint64_t kev_pf_id;                      /* sample id of the page-fault event */
+  uint64_t kev_anchor_tick, kev_anchor_ns; /* tick and CLOCK_MONOTONIC_RAW at the last save */
   uint32_t tid;
   char name[17]; /* the name last written in a Thread record */
   uint64_t seq;
@@ -166,6 +187,18 @@ IP_HIDDEN uint64_t ip_pmu_read(void *page);
 IP_HIDDEN int ip_fd_room_begin(unsigned need);
 IP_HIDDEN void ip_fd_room_end(unsigned need);
 
+/* kevents.c */
+/* After the thread's ring is mapped: room for the records, reading starts
+ * at the current head.  pf_id: the page-fault event's sample id. */
+IP_HIDDEN void ip_kevents_open(struct ip_thread *t, uint64_t pf_id);
+IP_HIDDEN void ip_kevents_close(struct ip_thread *t);
+/* At flush time (the caller owns the buffer): the records that arrived since
+ * the previous save, into t->kev / t->kev_n, or t->kev_lost if the ring
+ * wrapped.  No system call, no allocation (safe in a signal handler). */
+IP_HIDDEN void ip_kevents_save(struct ip_thread *t);
+/* After the flush's own work: its records are not the program's. */
+IP_HIDDEN void ip_kevents_skip(struct ip_thread *t);
+
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
 IP_HIDDEN extern const struct inclprof_hooks ip_hooks_paused;
@@ -211,7 +244,8 @@ IP_HIDDEN void ip_encode_and_write(struct ip_thread *t, const struct ip_event *e
                                    int in_signal);
 
 IP_HIDDEN void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
-                               const struct ip_event *ev, size_t n, int in_signal);
+                               const struct ip_event *ev, size_t n, const struct ip_kev_list *kl,
+                               int in_signal);
 
 /* buffer_pool.c */
 IP_HIDDEN size_t ip_buffer_bytes(void);

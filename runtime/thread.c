@@ -117,6 +117,7 @@ static IP_RT_TEXT int handoff(struct ip_thread *t) {
     atomic_store(&t->busy, 0);
     return 0;
   }
+  ip_kevents_save(t);
   int pending = tr_read(t) != t->tr_last;
   uint64_t g0 = ip_tick();
   sigset_t all, old;
@@ -133,6 +134,7 @@ static IP_RT_TEXT int handoff(struct ip_thread *t) {
   name_follow(t);
   ip_writer_submit(slot, t, block, block, n, n, g0, ip_tick());
   uint64_t after = tr_read(t);
+  ip_kevents_skip(t);
   t->tr_last = pending ? after - 1 : after; /* as in ip_thread_flush */
   t->in_flush = 0;
   atomic_store(&t->busy, 0);
@@ -196,6 +198,7 @@ static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
     return;
   }
   t->in_flush = 1;
+  ip_kevents_save(t);
   uint64_t before = tr_read(t);
   int pending = before != t->tr_last;
   uint64_t g0 = ip_tick();
@@ -234,6 +237,7 @@ static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
   if (n && atomic_load(&ip_st.init_state) == 1)
     ip_write_gap(t->tid, g0, g1);
   uint64_t after = tr_read(t);
+  ip_kevents_skip(t);
   t->tr_last = pending ? after - 1 : after; /* keep a transition that came before the flush */
   t->in_flush = 0;
   atomic_store(&t->busy, 0);
@@ -264,6 +268,7 @@ static int flush_other(struct ip_thread *t, int in_signal) {
   while (stop > from && stop[-1].arg == 0)
     stop--;
   if (stop > from) {
+    ip_kevents_save(t);
     ip_encode_and_write(t, from, (size_t)(stop - from), in_signal);
     t->skip = (size_t)(stop - t->buf);
   }

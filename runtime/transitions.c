@@ -6,9 +6,10 @@
  *   kevents: one perf ring buffer mapped read-only, so the kernel keeps
  *            overwriting it and data_head keeps moving; it receives a record
  *            for every system call (raw_syscalls:sys_enter tracepoint), context
- *            switch and page fault of the thread.  The probe loads data_head.
- *            The record's own cost (what it adds to a system call) is
- *            measured here for the header. */
+ *            switch and page fault of the thread.  The probe loads data_head;
+ *            the records themselves (time on CLOCK_MONOTONIC_RAW, sample id)
+ *            are saved at flush time by kevents.c.  The record's own cost
+ *            (what it adds to a system call) is measured here for the header. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -18,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -84,9 +86,19 @@ static int pmu_open(void **page, char *why, size_t whylen) {
 }
 
 /* ---- kevents ----------------------------------------------------------- */
-#define RING_DATA_PAGES 1
+/* 16 pages hold about 2700 records between two flushes; when the locked-memory
+ * limit refuses them (not root), one page still gives the transition flag. */
+#define RING_DATA_PAGES 16
 
-static int kev_open(void **ring, size_t *ring_len, int *fd2_out, char *why, size_t whylen) {
+static void kev_attr_records(struct perf_event_attr *a) {
+  a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME;
+  a->sample_id_all = 1;
+  a->use_clockid = 1;
+  a->clockid = CLOCK_MONOTONIC_RAW;
+}
+
+static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id, char *why,
+                    size_t whylen) {
   if (ip_st.tracepoint_id < 0) {
     snprintf(why, whylen, "kevents: tracepoint id unknown");
     return -1;
@@ -98,6 +110,7 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, char *why, size
   a.config = (uint64_t)ip_st.tracepoint_id;
   a.sample_period = 1;
   a.context_switch = 1;
+  kev_attr_records(&a);
   int fd = perf_open(&a);
   if (fd < 0) {
     snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s%s", strerror(errno),
@@ -109,6 +122,10 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, char *why, size
   size_t len = (size_t)sysconf(_SC_PAGESIZE) * (1 + RING_DATA_PAGES);
   void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
   if (m == MAP_FAILED) {
+    len = (size_t)sysconf(_SC_PAGESIZE) * 2;
+    m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+  }
+  if (m == MAP_FAILED) {
     snprintf(why, whylen, "kevents: mmap of the ring buffer: %s", strerror(errno));
     close(fd);
     return -1;
@@ -118,10 +135,14 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, char *why, size
   a.type = PERF_TYPE_SOFTWARE;
   a.config = PERF_COUNT_SW_PAGE_FAULTS;
   a.sample_period = 1;
+  kev_attr_records(&a);
   int fd2 = perf_open(&a);
-  if (fd2 >= 0 && ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0) {
+  *pf_id = UINT64_MAX;
+  if (fd2 >= 0 && (ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0 ||
+                   ioctl(fd2, PERF_EVENT_IOC_ID, pf_id) != 0)) {
     close(fd2);
     fd2 = -1;
+    *pf_id = UINT64_MAX;
   }
   close(fd); /* the mapping keeps the ring's event alive */
   *ring = m;
@@ -225,11 +246,12 @@ void ip_transitions_choose(void) {
     void *ring;
     size_t len;
     int fd2;
+    uint64_t pf_id;
     if (ip_st.tracepoint_id >= 0)
       open_keepers(); /* first: the trial below then closes quickly too */
     if (ip_st.tracepoint_id < 0)
       snprintf(kev_why, sizeof kev_why, "kevents: %s", why);
-    else if (kev_open(&ring, &len, &fd2, kev_why, sizeof kev_why) == 0) {
+    else if (kev_open(&ring, &len, &fd2, &pf_id, kev_why, sizeof kev_why) == 0) {
       kev_ok = 1;
       /* What the kernel's record adds to a system call on this thread. */
       uint64_t with = syscall_ticks();
@@ -256,10 +278,12 @@ void ip_transitions_thread_open(struct ip_thread *t) {
       t->no_counter = IP_NC_FD_RESERVE;
       return;
     }
-    if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, why, sizeof why) == 0)
+    uint64_t pf_id;
+    if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, &pf_id, why, sizeof why) == 0) {
       t->tr_src =
           (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
-    else
+      ip_kevents_open(t, pf_id);
+    } else
       t->no_counter = IP_NC_OPEN_FAILED;
     ip_fd_room_end(2);
   } else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU) {
@@ -275,6 +299,7 @@ const volatile uint64_t ip_zero_head;
 const struct perf_event_mmap_page ip_dummy_page;
 
 void ip_transitions_thread_close(struct ip_thread *t) {
+  ip_kevents_close(t);
   if (t->ring) {
     munmap(t->ring, t->ring_len);
     t->ring = NULL;

@@ -37,6 +37,9 @@ struct job {
   uint64_t ticket;      /* hand-off order */
   uint64_t seq, g0, g1; /* the batch's seq; the hand-off's stall, written as a Gap */
   _Atomic(struct ip_thread *) owner;
+  struct ip_kev *kev; /* a copy of the batch's kernel-event records (kevents mode) */
+  size_t kev_cap;     /* slots of kev, kept for the slot's next jobs */
+  struct ip_kev_list kl;
 };
 
 static struct job jobs[IP_JOBS];
@@ -58,7 +61,7 @@ static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *t
  * the buffer back and tells the owner its job is done. */
 static void write_job(struct job *j, uint8_t *scratch, size_t scratch_len, int in_signal) {
   if (atomic_load(&ip_st.init_state) == 1) {
-    ip_encode_batch(scratch, scratch_len, j->tid, j->seq, j->ev, j->n, in_signal);
+    ip_encode_batch(scratch, scratch_len, j->tid, j->seq, j->ev, j->n, &j->kl, in_signal);
     if (atomic_load(&ip_st.init_state) == 1)
       ip_write_gap(j->tid, j->g0, j->g1);
   }
@@ -191,9 +194,34 @@ int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
   return -1;
 }
 
+/* The thread's saved kernel-event records go with the job: the thread's own
+ * array is refilled at its next flush.  Without room for them the batch says
+ * they were lost. */
+static void take_kernel_events(struct job *j, const struct ip_thread *t) {
+  j->kl = (struct ip_kev_list){j->kev, 0, t->kev_lost};
+  if (!t->kev_n)
+    return;
+  if (j->kev_cap < t->kev_n) {
+    if (j->kev)
+      munmap(j->kev, j->kev_cap * sizeof *j->kev);
+    j->kev = mmap(NULL, t->kev_cap * sizeof *j->kev, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    j->kev_cap = j->kev == MAP_FAILED ? 0 : t->kev_cap;
+    if (j->kev == MAP_FAILED)
+      j->kev = NULL;
+  }
+  if (!j->kev) {
+    j->kl = (struct ip_kev_list){NULL, 0, 1};
+    return;
+  }
+  memcpy(j->kev, t->kev, t->kev_n * sizeof *j->kev);
+  j->kl = (struct ip_kev_list){j->kev, t->kev_n, 0};
+}
+
 void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block,
                       const struct ip_event *ev, size_t n, size_t used, uint64_t g0, uint64_t g1) {
   struct job *j = &jobs[slot];
+  take_kernel_events(j, t);
   j->block = block;
   j->ev = ev;
   j->n = n;

@@ -24,6 +24,9 @@ run "$inclprof" info "$out/wordfreq.data"
 section "3. The report: Elapsed and Application time, inclusive and exclusive, per function"
 run "$inclprof" report --top 25 "$out/wordfreq.data"
 
+section "3b. Where the non-Application time went: preempted, blocked, system calls, page faults"
+run "$inclprof" report --wait --top 15 "$out/wordfreq.data"
+
 section "4. Exports"
 for fmt in pprof:wordfreq.pb.gz csv:wordfreq.csv callgrind:callgrind.out.wordfreq folded:wordfreq.folded; do
   run "$inclprof" export --format "${fmt%%:*}" -o "$out/${fmt#*:}" "$out/wordfreq.data"
@@ -46,6 +49,10 @@ cat <<'TXT'
                        write/read/fsync or waiting on a lock shows in Elapsed but not Application
   percentages          Elapsed over the session's total Elapsed time, Application over its
                        total Application time; probe cost is measured at start-up and removed
+  report --wait        Elapsed - Application by cause (kevents mode): Preempted (runnable, waiting
+                       for a CPU), Blocked (sleeping in the kernel: I/O, futex, sleep), Syscalls
+                       (on-CPU kernel time around system calls), Faults (page faults: estimated
+                       time, and their count)
 TXT
 
 section "How to open the files in $out/"
@@ -53,7 +60,8 @@ cat <<TXT
   $out/wordfreq.pb.gz         pprof:  go tool pprof -top $out/wordfreq.pb.gz
                               (or -http=:8080 for the web UI; flat = Exclusive, cum = Inclusive)
   $out/wordfreq.trace.json    Chrome trace: open https://ui.perfetto.dev (or chrome://tracing)
-                              and load the file: one track per thread, Application time in args
+                              and load the file: one track per thread, Application time and the
+                              wait breakdown in each slice's args
                               (calls under 1 us left out: --min-duration; all of them is > 1 GB)
   $out/wordfreq.csv           one row per function with every value: any spreadsheet, or
                               column -s, -t < $out/wordfreq.csv | less -S

@@ -54,6 +54,10 @@ static void header(const ip_process *p) {
     printf("              %u threads without a counter (%s): their Application values equal "
            "Elapsed values\n",
            p->threads_no_transitions, p->no_transitions_why);
+  if (p->kernel_events)
+    printf("wait causes:  kernel-event records kept; %llu of %llu batches lost theirs (ring "
+           "wrapped)\n",
+           (unsigned long long)p->kernel_lost, (unsigned long long)p->batches);
   printf("calibration:  probe cost %.2f ns per event (removed unless --raw)\n", p->probe_cost_ns);
   if (p->probe_hidden_ns > 0)
     printf("              up to %.2f ns of it hidden behind the code around a probe\n",

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "views/views.h"
 
-enum { OPT_BY = 256, OPT_SORT, OPT_TOP, OPT_TREE, OPT_CALLERS, OPT_CALLEES, OPT_SAMPLES };
+enum { OPT_BY = 256, OPT_SORT, OPT_TOP, OPT_TREE, OPT_CALLERS, OPT_CALLEES, OPT_SAMPLES, OPT_WAIT };
 
 static const ip_cli_opt options[] = {
     {"by", OPT_BY, "LEVEL", IP_LEVEL_NAMES " (default function)"},
@@ -20,6 +20,9 @@ static const ip_cli_opt options[] = {
     IP_CLI_SELECTION_OPTS,
     IP_CLI_RAW_OPT,
     {"samples", OPT_SAMPLES, NULL, "show the sample columns even without sampling data"},
+    {"wait", OPT_WAIT, NULL,
+     "where the non-Application time went: off-CPU preempted, off-CPU blocked,\n"
+     "system calls, page faults (time and count); needs kevents"},
 };
 
 static const ip_cli cli = {
@@ -38,7 +41,7 @@ static const ip_cli cli = {
 
 typedef struct report_args {
   ip_view_opts view;
-  int tree, raw, samples;
+  int tree, raw, samples, wait;
   const char *fn;
   int callees;
 } report_args;
@@ -69,6 +72,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case OPT_SAMPLES:
     a->samples = 1;
+    return 0;
+  case OPT_WAIT:
+    a->wait = 1;
     return 0;
   default:
     return ip_cli_selection_opt(&a->view.sel, id, arg, m);
@@ -107,6 +113,8 @@ int cmd_report(int argc, char **argv) {
               a.fn);
       rc = IP_EXIT_ERROR;
     }
+  } else if (a.wait) {
+    ip_view_wait(stdout, &s, &a.view);
   } else if (a.tree) {
     ip_view_tree(stdout, &s, &a.view);
   } else {

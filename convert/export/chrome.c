@@ -34,6 +34,17 @@ static uint32_t pid_of(const ip_session *s, const ip_thread *t) {
   return t->process < s->n_processes ? s->processes[t->process].pid : 0;
 }
 
+/* The call's wait breakdown (docs/converter.md, "Wait breakdown"). */
+static void wait_args(FILE *out, const uint64_t *wait) {
+  static const char *const names[] = {"offcpu_preempted_us", "offcpu_blocked_us", "syscall_us",
+                                      "page_fault_us"};
+  for (int k = 0; k < IP_W_FAULTS; k++) {
+    fprintf(out, ",\"%s\":", names[k]);
+    put_us(out, wait[k]);
+  }
+  fprintf(out, ",\"page_faults\":%" PRIu64, wait[IP_W_FAULTS]);
+}
+
 static void event_prefix(ip_chrome_writer *w) { fputs(w->events++ ? ",\n" : "\n", w->out); }
 
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
@@ -60,8 +71,11 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
           t->tid);
   put_us(w->out, app_ns);
   uint64_t transitional = dur_ns > app_ns ? dur_ns - app_ns : 0;
-  fprintf(w->out, ",\"transitional_pct\":%.1f}}",
+  fprintf(w->out, ",\"transitional_pct\":%.1f",
           dur_ns ? 100.0 * (double)transitional / (double)dur_ns : 0.0);
+  if (t->process < s->n_processes && s->processes[t->process].kernel_events)
+    wait_args(w->out, t->call_wait);
+  fputs("}}", w->out);
 }
 
 ip_chrome_writer *ip_chrome_begin(FILE *out, const ip_export_opts *o) {

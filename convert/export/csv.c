@@ -2,7 +2,8 @@
  * Key columns by level: function,module,file,line | module | pid,tid,thread |
  * pid,executable; then calls, the four values in ns, their percentages (of
  * the session's Elapsed / Application Inclusive totals), the sample counts
- * and their percentages (of the session's samples).  Lines end in LF. */
+ * and their percentages (of the session's samples), then the wait breakdown
+ * (inclusive and exclusive, 0 without kernel-event records).  Lines end in LF. */
 #include "export/csv.h"
 
 #include <stdlib.h>
@@ -15,7 +16,11 @@ static const char *const key_columns[] = {"function,module,file,line", "module",
   "calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,"                      \
   "application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,"                          \
   "application_inclusive_pct,application_exclusive_pct,inclusive_samples,"                         \
-  "exclusive_samples,inclusive_samples_pct,exclusive_samples_pct"
+  "exclusive_samples,inclusive_samples_pct,exclusive_samples_pct"                                  \
+  ",offcpu_preempted_inclusive_ns,offcpu_preempted_exclusive_ns,"                                  \
+  "offcpu_blocked_inclusive_ns,offcpu_blocked_exclusive_ns,syscall_inclusive_ns,"                  \
+  "syscall_exclusive_ns,page_fault_inclusive_ns,page_fault_exclusive_ns,"                          \
+  "page_faults_inclusive,page_faults_exclusive"
 
 /* A field, quoted when it holds a comma, quote or line break ("" inside). */
 static void field(FILE *out, const char *s) {
@@ -55,7 +60,7 @@ static void keys(FILE *out, const ip_session *s, ip_level l, uint32_t k) {
 
 static void values(FILE *out, const ip_session *s, const ip_values *v) {
   const ip_values *t = &s->total;
-  fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%.6f,%.6f,%llu,%llu,%.6f,%.6f\n",
+  fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%.6f,%.6f,%llu,%llu,%.6f,%.6f",
           (unsigned long long)v->calls, (unsigned long long)v->el_incl,
           (unsigned long long)v->el_excl, (unsigned long long)v->app_incl,
           (unsigned long long)v->app_excl, ip_pct(v->el_incl, t->el_incl),
@@ -63,6 +68,10 @@ static void values(FILE *out, const ip_session *s, const ip_values *v) {
           ip_pct(v->app_excl, t->app_incl), (unsigned long long)v->smp_incl,
           (unsigned long long)v->smp_excl, ip_pct(v->smp_incl, t->smp_incl),
           ip_pct(v->smp_excl, t->smp_incl));
+  for (int k = 0; k < IP_WAIT_N; k++)
+    fprintf(out, ",%llu,%llu", (unsigned long long)v->wait_incl[k],
+            (unsigned long long)v->wait_excl[k]);
+  fputc('\n', out);
 }
 
 int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, FILE *out) {

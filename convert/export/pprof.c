@@ -14,9 +14,20 @@
 #include "profile.pb-c.h"
 #include "version.h"
 
-enum { MAX_TYPES = 4, N_LABELS = 4 };
+enum { MAX_TYPES = 9, N_LABELS = 4 };
 
-typedef enum { V_CALLS, V_ELAPSED, V_APPLICATION, V_SAMPLES } value_kind;
+/* V_PREEMPTED.. V_FAULTS: the wait breakdown, in IP_W_* order. */
+typedef enum {
+  V_CALLS,
+  V_ELAPSED,
+  V_APPLICATION,
+  V_SAMPLES,
+  V_PREEMPTED,
+  V_BLOCKED,
+  V_SYSCALL,
+  V_FAULT_TIME,
+  V_FAULTS
+} value_kind;
 
 /* One view's labels (shared by all its samples). */
 typedef struct view_labels {
@@ -53,22 +64,26 @@ static void choose_types(builder *b, const ip_export_opts *o) {
   value_kind chosen = o->value == IP_VALUE_APPLICATION ? V_APPLICATION
                       : o->value == IP_VALUE_SAMPLES   ? V_SAMPLES
                                                        : V_ELAPSED;
-  const value_kind order[] = {V_CALLS, V_SAMPLES, V_APPLICATION, V_ELAPSED};
-  int sampled = ip_session_sampled(b->s);
+  const value_kind order[] = {V_CALLS,  V_PREEMPTED, V_BLOCKED,     V_SYSCALL, V_FAULT_TIME,
+                              V_FAULTS, V_SAMPLES,   V_APPLICATION, V_ELAPSED};
+  int sampled = ip_session_sampled(b->s), wait = ip_session_has_wait(b->s);
   b->n_kinds = 0;
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-    if (order[i] != chosen && (order[i] != V_SAMPLES || sampled))
+    if (order[i] != chosen && (order[i] != V_SAMPLES || sampled) &&
+        (order[i] < V_PREEMPTED || wait))
       b->kinds[b->n_kinds++] = order[i];
   b->kinds[b->n_kinds++] = chosen;
 }
 
 static const char *kind_type(value_kind k) {
-  static const char *const names[] = {"calls", "elapsed", "application", "samples"};
+  static const char *const names[] = {"calls",   "elapsed",          "application",
+                                      "samples", "offcpu_preempted", "offcpu_blocked",
+                                      "syscall", "page_fault",       "page_faults"};
   return names[k];
 }
 
 static const char *kind_unit(value_kind k) {
-  return k == V_ELAPSED || k == V_APPLICATION ? "nanoseconds" : "count";
+  return k == V_CALLS || k == V_SAMPLES || k == V_FAULTS ? "count" : "nanoseconds";
 }
 
 static int64_t kind_value(value_kind k, const ip_values *v) {
@@ -81,6 +96,8 @@ static int64_t kind_value(value_kind k, const ip_values *v) {
     return (int64_t)v->app_excl;
   case V_SAMPLES:
     return (int64_t)v->smp_excl;
+  default:
+    return (int64_t)v->wait_excl[k - V_PREEMPTED];
   }
   return 0;
 }

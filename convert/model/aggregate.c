@@ -89,6 +89,11 @@ static const struct {
     {"avg", "average", IP_SORT_AVG},
     {"max", "maximum", IP_SORT_MAX},
     {"name", "function", IP_SORT_NAME},
+    {"non-application-inclusive", "non_application_inclusive_ns", IP_SORT_NON_APP_INCL},
+    {"offcpu-preempted", "offcpu_preempted_inclusive_ns", IP_SORT_PREEMPTED},
+    {"offcpu-blocked", "offcpu_blocked_inclusive_ns", IP_SORT_BLOCKED},
+    {"syscall", "syscall_inclusive_ns", IP_SORT_SYSCALL},
+    {"page-fault", "page_fault_inclusive_ns", IP_SORT_FAULT},
 };
 
 int ip_sort_parse(const char *s, ip_sort *out) {
@@ -120,6 +125,13 @@ static uint64_t sort_value(const ip_values *v, ip_sort by) {
     return v->calls ? v->el_incl / v->calls : 0;
   case IP_SORT_MAX:
     return v->max_call;
+  case IP_SORT_NON_APP_INCL:
+    return v->el_incl > v->app_incl ? v->el_incl - v->app_incl : 0;
+  case IP_SORT_PREEMPTED:
+  case IP_SORT_BLOCKED:
+  case IP_SORT_SYSCALL:
+  case IP_SORT_FAULT:
+    return v->wait_incl[IP_W_PREEMPTED + (by - IP_SORT_PREEMPTED)];
   default:
     return 0;
   }

@@ -42,14 +42,20 @@ typedef enum ip_sort {
   IP_SORT_SAMPLES_EXCL,
   IP_SORT_AVG,
   IP_SORT_MAX,
-  IP_SORT_NAME
+  IP_SORT_NAME,
+  IP_SORT_NON_APP_INCL, /* Elapsed - Application Inclusive */
+  IP_SORT_PREEMPTED,    /* the wait columns, inclusive */
+  IP_SORT_BLOCKED,
+  IP_SORT_SYSCALL,
+  IP_SORT_FAULT
 } ip_sort;
 
 /* Column names for --sort (also accepted: the CSV column names). */
 int ip_sort_parse(const char *s, ip_sort *out);
 #define IP_SORT_NAMES                                                                              \
   "elapsed-inclusive|elapsed-exclusive|application-inclusive|application-exclusive|"               \
-  "calls|inclusive-samples|exclusive-samples|avg|max|name"
+  "calls|inclusive-samples|exclusive-samples|avg|max|name|\n"                                      \
+  "non-application-inclusive|offcpu-preempted|offcpu-blocked|syscall|page-fault"
 
 /* Sorts rows: numbers descending, names ascending; ties by name. */
 void ip_rows_sort(const ip_session *s, ip_level l, ip_row *rows, size_t n, ip_sort by);

@@ -27,7 +27,19 @@ typedef struct ip_frame {
   uint8_t from_call;                    /* opened by a call-site probe */
   uint8_t merged;                       /* call-site frame joined by the callee's entry probe */
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
+  uint64_t push_wait[IP_WAIT_N];
 } ip_frame;
+
+/* Kernel-event records taken since the last interval ended (kevents mode):
+ * what the next transitional interval is split by. */
+typedef struct ip_kacc {
+  uint64_t off[2];   /* off-CPU ticks: preempted, blocked */
+  uint64_t sys, pf;  /* system calls, page faults */
+  int out_kind;      /* 0 on CPU; 1 + (0 preempted, 1 blocked) after a switch-out */
+  uint64_t out_tick; /* when it went out */
+  int in_taken;      /* an event closed the off-CPU time: its switch-in, which the
+                        clock conversion placed after the event, adds nothing */
+} ip_kacc;
 
 /* Replay state of one thread while its file is read. */
 typedef struct ip_tstate {
@@ -39,7 +51,9 @@ typedef struct ip_tstate {
   uint64_t hwm;                /* highest tick seen (earlier ones count 0) */
   uint64_t comp_fx;            /* compensated ticks elapsed on this thread, IP_FX fixed point */
   uint64_t el_ns, app_ns, smp; /* timeline: elapsed, application, samples */
-  uint64_t pending_gap;        /* gap ticks to remove from the next interval */
+  uint64_t wait[IP_WAIT_N];    /* timeline: the wait breakdown */
+  ip_kacc kacc;
+  uint64_t pending_gap; /* gap ticks to remove from the next interval */
   uint64_t next_seq;
   int paused;
   int call_open;       /* top frame came from CALL and awaits ENTER */
@@ -62,6 +76,7 @@ typedef struct ip_file {
   uint64_t hidden_fx;      /* of it, what a probe hides behind the code around it, IP_FX */
   uint64_t kevent_fx;      /* kevents record cost removed from a transitional interval, IP_FX */
   uint64_t start_tick;
+  int kernel_events;       /* batches carry kernel-event records (wait breakdown) */
   uint64_t proc_origin_ns; /* process start relative to the session start */
   uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */
   size_t n_gid;

@@ -19,6 +19,17 @@ void ip_values_add(ip_values *to, const ip_values *v) {
   to->app_excl += v->app_excl;
   to->smp_incl += v->smp_incl;
   to->smp_excl += v->smp_excl;
+  for (int k = 0; k < IP_WAIT_N; k++) {
+    to->wait_incl[k] += v->wait_incl[k];
+    to->wait_excl[k] += v->wait_excl[k];
+  }
+}
+
+int ip_session_has_wait(const ip_session *s) {
+  for (size_t i = 0; i < s->n_processes; i++)
+    if (s->processes[i].kernel_events)
+      return 1;
+  return 0;
 }
 
 int ip_session_sampled(const ip_session *s) {

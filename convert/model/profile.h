@@ -21,6 +21,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The wait breakdown: the non-Application time of transitional intervals by
+ * cause (kevents mode, from the kernel-event records), ns, and the page-fault
+ * count.  See "Wait breakdown" in docs/converter.md. */
+enum {
+  IP_W_PREEMPTED, /* Off-CPU, preempted: runnable, not running */
+  IP_W_BLOCKED,   /* Off-CPU, blocked: sleeping in the kernel */
+  IP_W_SYSCALL,   /* System calls: on-CPU kernel time around the calls */
+  IP_W_FAULT,     /* Page faults: estimated time */
+  IP_W_FAULTS,    /* Page faults: count */
+  IP_WAIT_N
+};
+
 /* The data values of one function / path / module / thread / process. */
 typedef struct ip_values {
   uint64_t calls;
@@ -28,6 +40,7 @@ typedef struct ip_values {
   uint64_t app_incl, app_excl; /* Application Inclusive / Exclusive, ns */
   uint64_t smp_incl, smp_excl; /* Inclusive / Exclusive samples */
   uint64_t min_call, max_call; /* per-call Elapsed Inclusive, ns (min valid if calls>0) */
+  uint64_t wait_incl[IP_WAIT_N], wait_excl[IP_WAIT_N]; /* the wait breakdown (IP_W_*) */
 } ip_values;
 
 /* Repairs the replay made to a thread's events (all counted, all reported). */
@@ -81,9 +94,12 @@ typedef struct ip_thread {
   size_t n_mod;     /* <= n_modules, likewise */
   ip_repairs rep;   /* repairs by kind; repairs = their sum */
   uint64_t events, batches, batches_lost, gaps;
-  uint64_t gap_ns;          /* runtime time removed (0 when raw) */
-  uint64_t samples_outside; /* samples taken with an empty stack */
-  char *no_transitions;     /* why it had no transition counter, or NULL */
+  uint64_t gap_ns;               /* runtime time removed (0 when raw) */
+  uint64_t samples_outside;      /* samples taken with an empty stack */
+  char *no_transitions;          /* why it had no transition counter, or NULL */
+  uint64_t kernel_lost;          /* batches whose kernel-event records were lost (ring wrapped) */
+  uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
+                                    breakdown (inclusive, IP_W_*) */
 } ip_thread;
 
 typedef struct ip_process {
@@ -108,8 +124,10 @@ typedef struct ip_process {
   uint32_t forked_from;            /* 0 unless a fork child */
   uint64_t n_functions, n_modules; /* table entries in the file */
   uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
-  int has_trailer;   /* a trailer was read */
-  char *exit_reason; /* trailer's, may be NULL */
+  int kernel_events;    /* batches carry kernel-event records: the wait breakdown is known */
+  uint64_t kernel_lost; /* batches whose kernel-event records were lost */
+  int has_trailer;      /* a trailer was read */
+  char *exit_reason;    /* trailer's, may be NULL */
   uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
   uint32_t threads_not_flushed;    /* trailer: threads the final flush gave up on */
   char *write_error;               /* trailer: why recording stopped early, or NULL */
@@ -188,6 +206,9 @@ void ip_session_free(ip_session *s);
 double ip_pct(uint64_t value, uint64_t session_total);
 /* Adds v into to (sums; min/max merged over values that have calls). */
 void ip_values_add(ip_values *to, const ip_values *v);
+/* Whether any process of the session recorded kernel-event records (the
+ * wait columns are then shown). */
+int ip_session_has_wait(const ip_session *s);
 /* Whether the session has sampling data: a process recorded at a sampling
  * rate, or samples counted (sample columns and types are then shown). */
 int ip_session_sampled(const ip_session *s);

@@ -59,7 +59,7 @@ static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32
   return n;
 }
 
-static void push(ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
+static void push(const ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
   uint32_t parent = ts->depth ? ts->stack[ts->depth - 1].node : 0;
   uint32_t node = child_node(ts, th, parent, fn);
   if (ts->depth == ts->cap) {
@@ -74,6 +74,8 @@ static void push(ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
+  if (f->kernel_events) /* else the wait timeline stays 0 */
+    memcpy(fr->push_wait, ts->wait, sizeof fr->push_wait);
   th->nodes[node].v.calls++;
 }
 
@@ -86,6 +88,11 @@ static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
   v->el_incl += el;
   v->app_incl += app;
   v->smp_incl += smp;
+  if (f->kernel_events)
+    for (int k = 0; k < IP_WAIT_N; k++) {
+      th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
+      v->wait_incl[k] += th->call_wait[k];
+    }
   if (el < v->min_call)
     v->min_call = el;
   if (el > v->max_call)
@@ -140,11 +147,80 @@ static uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
   return x - (c - h);
 }
 
+/* Takes one kernel-event record into the thread's accumulator. */
+static void kernel_record(ip_kacc *a, uint32_t kind, uint64_t tick) {
+  switch (kind) {
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL:
+    a->sys++;
+    break;
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT:
+    a->pf++;
+    break;
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED:
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED:
+    a->out_kind = 1 + (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED);
+    a->out_tick = tick;
+    a->in_taken = 0;
+    break;
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN:
+    if (a->out_kind && tick > a->out_tick)
+      a->off[a->out_kind - 1] += tick - a->out_tick;
+    a->out_kind = a->in_taken = 0;
+    break;
+  default: /* a kind of a newer minor version */
+    break;
+  }
+}
+
+/* x * num / den without overflow (den > 0). */
+static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
+  return (uint64_t)((unsigned __int128)x * num / den);
+}
+
+/* Splits the el ns of a transitional interval by the records taken since the
+ * previous interval (the rules: "Wait breakdown" in docs/converter.md) into
+ * w[IP_WAIT_N]. */
+static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
+  uint64_t pre = ticks_ns(f, a->off[0]), blk = ticks_ns(f, a->off[1]);
+  unsigned __int128 tot = (unsigned __int128)pre + blk;
+  if (tot > el) { /* never more than the interval (nor wrapping, in a damaged trace) */
+    pre = (uint64_t)((unsigned __int128)el * pre / tot);
+    blk = el - pre;
+  }
+  uint64_t rest = el - pre - blk;
+  w[IP_W_SYSCALL] = w[IP_W_FAULT] = 0;
+  if (a->sys + a->pf) {
+    w[IP_W_FAULT] = scale(rest, a->pf, a->sys + a->pf);
+    w[IP_W_SYSCALL] = rest - w[IP_W_FAULT];
+  } /* else the interval's on-CPU time has no cause among the four: it stays
+     * Non-Application only (shown as Other by report --wait) */
+  w[IP_W_PREEMPTED] = pre;
+  w[IP_W_BLOCKED] = blk;
+  w[IP_W_FAULTS] = a->pf;
+}
+
+/* The wait breakdown of an interval of el ns (kevents traces): split it when
+ * it is transitional and its records are known; the accumulator starts anew. */
+static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
+  if (split) {
+    uint64_t w[IP_WAIT_N];
+    wait_split(f, &ts->kacc, el, w);
+    ip_values *v = ts->depth ? &th->nodes[ts->stack[ts->depth - 1].node].v : NULL;
+    for (int k = 0; k < IP_WAIT_N; k++) {
+      ts->wait[k] += w[k];
+      if (v)
+        v->wait_excl[k] += w[k];
+    }
+  }
+  ts->kacc.off[0] = ts->kacc.off[1] = ts->kacc.sys = ts->kacc.pf = 0;
+}
+
 /* Attributes one interval of raw ticks ending at the current event. */
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
- * sample, which the runtime's timer signal takes between probes. */
+ * sample, which the runtime's timer signal takes between probes.
+ * `split`: the interval's kernel records are known (wait breakdown). */
 static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional,
-                     int probe) {
+                     int probe, int split) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;
   if (ts->pending_gap) {
@@ -167,11 +243,47 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
   ts->el_ns = now;
   if (!transitional)
     ts->app_ns += el;
+  if (f->kernel_events)
+    interval_wait(f, ts, th, el, transitional && split);
   if (!ts->depth)
     return;
   ip_values *v = &th->nodes[ts->stack[ts->depth - 1].node].v;
   v->el_excl += el;
   v->app_excl += transitional ? 0 : el;
+}
+
+/* The kernel-event records of a batch, taken in tick order as the events
+ * reach them. */
+typedef struct kcursor {
+  const uint64_t *dt;
+  size_t i, n;
+  uint64_t tick;
+} kcursor;
+
+/* Takes the records at or before tick into the accumulator. */
+static void kernel_upto(ip_tstate *ts, kcursor *k, uint64_t tick) {
+  while (k->i < k->n) {
+    uint64_t d = k->dt[k->i];
+    uint64_t t = k->tick + (d >> 3);
+    if (t > tick)
+      break;
+    k->tick = t;
+    k->i++;
+    if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN && ts->kacc.in_taken)
+      ts->kacc.in_taken = 0; /* closed at the event before it already */
+    else
+      kernel_record(&ts->kacc, (uint32_t)(d & 7), t);
+  }
+}
+
+/* An event at tick: the thread was running then.  A switch-out whose
+ * switch-in the records place later (the records' times are converted from
+ * another clock, which can put them a few microseconds off) ends here. */
+static void kernel_at_event(ip_kacc *a, uint64_t tick) {
+  if (tick > a->out_tick)
+    a->off[a->out_kind - 1] += tick - a->out_tick;
+  a->out_kind = 0;
+  a->in_taken = 1;
 }
 
 static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
@@ -196,12 +308,12 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
     if (ts->call_open && ts->stack[ts->depth - 1].func == fn)
       ts->stack[ts->depth - 1].merged = 1; /* CALL(g) + ENTER(g): one frame */
     else
-      push(ts, th, fn, 0);
+      push(f, ts, th, fn, 0);
     ts->call_open = 0;
     ts->expect_ret = NONE;
     break;
   case INCLPROF__EVENT_KIND__EV_CALL:
-    push(ts, th, ip_file_func(f, arg), 1);
+    push(f, ts, th, ip_file_func(f, arg), 1);
     ts->call_open = 1;
     ts->expect_ret = NONE;
     break;
@@ -248,6 +360,15 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   th->events += n;
   uint64_t tick = b->base_tick;
   size_t i = 0;
+  /* The wait breakdown needs the records of every interval: a batch that
+   * lost them (or follows lost data) leaves its intervals unsplit. */
+  const ip_process *proc = &s->processes[f->proc];
+  int split = proc->kernel_events && !b->kernel_lost && !skip;
+  if (proc->kernel_events && b->kernel_lost)
+    th->kernel_lost++;
+  if (!split)
+    memset(&ts->kacc, 0, sizeof ts->kacc);
+  kcursor kc = {b->kernel_dt, 0, b->n_kernel_dt, b->kernel_base_tick};
   if (n && !ts->have_tick) { /* the thread's first event: no interval before it */
     tick += (uint64_t)((int64_t)b->dt[0] >> 1);
     ts->have_tick = 1;
@@ -256,6 +377,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     uint64_t ns = ticks_ns(f, since);
     ts->origin_ns = ns < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + ns : UINT64_MAX;
     th->start_ns = ts->origin_ns;
+    kernel_upto(ts, &kc, tick); /* before the thread's first event: no interval */
+    memset(&ts->kacc, 0, sizeof ts->kacc);
     event(f, ts, th, b->code[i++]);
   }
   uint64_t hwm = ts->hwm; /* the highest tick so far, in a register */
@@ -269,12 +392,23 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     } else {
       th->rep.clock_back++;
     }
-    if (ts->paused || (skip && i == 0))
+    if (f->kernel_events) {
+      if (kc.i < kc.n)
+        kernel_upto(ts, &kc, tick);
+      if (ts->kacc.out_kind)
+        kernel_at_event(&ts->kacc, tick);
+    }
+    if (ts->paused || (skip && i == 0)) {
       ts->pending_gap = 0;
-    else
-      interval(f, ts, th, raw, (int)(d & 1), (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE);
+      memset(ts->kacc.off, 0, sizeof ts->kacc.off);
+      ts->kacc.sys = ts->kacc.pf = 0;
+    } else {
+      interval(f, ts, th, raw, (int)(d & 1), (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE,
+               split);
+    }
     event(f, ts, th, b->code[i]);
   }
+  kernel_upto(ts, &kc, UINT64_MAX); /* after the last event: the next interval's */
   ts->hwm = hwm;
 }
 

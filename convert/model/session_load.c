@@ -82,6 +82,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->hostname = ip_must_strdup(h->hostname);
   p->runtime_version = ip_must_strdup(h->runtime_version);
   p->forked_from = h->forked_from;
+  p->kernel_events = f->kernel_events = h->has_kernel_events && h->kernel_events;
   f->ns_per_tick = 1e9 / tps;
   if (f->ns_per_tick > 1e6) { /* below 1 kHz: no real clock */
     snprintf(err, errlen, "%s: offset 12: header: implausible ticks_per_second %g", f->path, tps);
@@ -360,6 +361,7 @@ static void sum_totals(ip_session *s) {
     p->samples_outside += th->samples_outside;
     if (th->no_transitions && !p->threads_no_transitions++)
       p->no_transitions_why = th->no_transitions;
+    p->kernel_lost += th->kernel_lost;
     add_repairs(&s->rep, &th->rep);
   }
   for (size_t i = 0; i < s->n_processes; i++) {

@@ -74,12 +74,13 @@ static long packed_u32(const uint8_t *p, const uint8_t *end, uint32_t *arr) {
 void ip_batch_buf_init(ip_batch_buf *b) {
   inclprof__record__init(&b->rec);
   inclprof__event_batch__init(&b->batch);
-  b->cap_dt = b->cap_code = 0;
+  b->cap_dt = b->cap_code = b->cap_kernel = 0;
 }
 
 void ip_batch_buf_free(ip_batch_buf *b) {
   free(b->batch.dt);
   free(b->batch.code);
+  free(b->batch.kernel_dt);
   ip_batch_buf_init(b);
 }
 
@@ -94,7 +95,10 @@ int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
     return 0;
   Inclprof__EventBatch *e = &b->batch;
   int have = 0; /* bits: 1 tid, 2 seq, 4 base_tick */
-  e->n_dt = e->n_code = 0;
+  e->n_dt = e->n_code = e->n_kernel_dt = 0;
+  e->has_kernel_base_tick = e->has_kernel_lost = 0;
+  e->kernel_base_tick = 0;
+  e->kernel_lost = 0;
   while (p < end) {
     uint64_t tag;
     if (!get_varint(&p, end, &tag))
@@ -143,6 +147,30 @@ int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
       p += n;
       break;
     }
+    case KEY(IP_TAG_BATCH_KERNEL_DT, IP_WIRE_LEN): {
+      uint64_t n;
+      if (!get_varint(&p, end, &n) || n > (uint64_t)(end - p) || e->n_kernel_dt)
+        return 0;
+      if (!reserve((void **)&e->kernel_dt, &b->cap_kernel, (size_t)n, sizeof *e->kernel_dt))
+        return -1;
+      long got = packed_u64(p, p + n, e->kernel_dt);
+      if (got < 0)
+        return 0;
+      e->n_kernel_dt = (size_t)got;
+      p += n;
+      break;
+    }
+    case KEY(IP_TAG_BATCH_KERNEL_BASE, IP_WIRE_VARINT):
+      if (!get_varint(&p, end, &e->kernel_base_tick))
+        return 0;
+      e->has_kernel_base_tick = 1;
+      break;
+    case KEY(IP_TAG_BATCH_KERNEL_LOST, IP_WIRE_VARINT):
+      if (!get_varint(&p, end, &v) || v > 1)
+        return 0;
+      e->kernel_lost = (protobuf_c_boolean)v;
+      e->has_kernel_lost = 1;
+      break;
     default:
       return 0;
     }

@@ -15,7 +15,7 @@
 typedef struct ip_batch_buf {
   Inclprof__Record rec; /* rec.events == &batch once decoded */
   Inclprof__EventBatch batch;
-  size_t cap_dt, cap_code; /* allocated lengths of batch.dt and batch.code */
+  size_t cap_dt, cap_code, cap_kernel; /* allocated lengths of batch.dt, .code, .kernel_dt */
 } ip_batch_buf;
 
 void ip_batch_buf_init(ip_batch_buf *b);

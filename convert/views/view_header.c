@@ -114,6 +114,11 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
               "warning:      %s: %u threads without a transition counter (%s); their "
               "Application values equal Elapsed values\n",
               p->trace_path, p->threads_no_transitions, p->no_transitions_why);
+    if (p->kernel_lost)
+      fprintf(out,
+              "warning:      %s: %llu event batches lost their kernel-event records (the "
+              "ring buffer wrapped); their kernel time is in no wait column\n",
+              p->trace_path, (unsigned long long)p->kernel_lost);
   }
   fputc('\n', out);
 }

@@ -21,6 +21,8 @@ typedef struct ip_view_opts {
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);
 void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o);
 void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o);
+/* The wait breakdown table (report --wait). */
+void ip_view_wait(FILE *out, const ip_session *s, const ip_view_opts *o);
 /* Callers (callees = 0) or callees (callees = 1) of the function whose
  * demangled or assembler name is fn.  Returns -1 if no such function ran. */
 int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,

@@ -33,6 +33,7 @@ check "viewers installed (go, callgrind_annotate, node + trace engine)" viewers_
 check "compile with the plugin" cc_plugin threads threads.c -O0 -pthread
 check "run under inclprof record" "$INCLPROF" record ./threads
 check_every_format
+check_wait_columns
 check "trace engine: the worker's frames are named" grep -q '"leaf"' engine.txt
 check "folded: stacks start at their thread" grep -q '^thread [0-9]* ([^)]*);worker;middle;leaf ' inclprof.folded
 done_testing

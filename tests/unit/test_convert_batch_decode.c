@@ -1,5 +1,6 @@
 /* test_convert_batch_decode.c - the one-pass EventBatch decoder agrees with
- * protobuf-c on random batches, reuses its arrays, and hands everything it
+ * protobuf-c on random batches (with and without kernel-event records),
+ * reuses its arrays, and hands everything it
  * does not handle (other records, unknown fields, unpacked arrays, damage)
  * back to protobuf-c instead of guessing. */
 #include <check.h>
@@ -46,6 +47,17 @@ START_TEST(agrees_with_protobuf_c) {
     e.n_dt = e.n_code = n;
     e.dt = dt;
     e.code = code;
+    /* kevents batches: kernel records in every other round, lost in some */
+    size_t nk = round % 2 ? rnd(&seed) % 3000 : 0;
+    uint64_t *kdt = malloc((nk + 1) * sizeof *kdt);
+    for (size_t i = 0; i < nk; i++)
+      kdt[i] = rnd(&seed) >> (rnd(&seed) % 64);
+    e.n_kernel_dt = nk;
+    e.kernel_dt = kdt;
+    e.has_kernel_base_tick = nk > 0;
+    e.kernel_base_tick = rnd(&seed);
+    e.has_kernel_lost = round % 5 == 0;
+    e.kernel_lost = round % 10 == 0;
     uint8_t *buf;
     size_t len = pack_batch(&e, &buf);
     ck_assert_int_eq(ip_batch_decode(&b, buf, len), 1);
@@ -60,8 +72,15 @@ START_TEST(agrees_with_protobuf_c) {
     ck_assert_uint_eq(got->n_code, want->n_code);
     ck_assert(n == 0 || !memcmp(got->dt, want->dt, n * sizeof *dt));
     ck_assert(n == 0 || !memcmp(got->code, want->code, n * sizeof *code));
+    ck_assert_uint_eq(got->n_kernel_dt, want->n_kernel_dt);
+    ck_assert(nk == 0 || !memcmp(got->kernel_dt, want->kernel_dt, nk * sizeof *kdt));
+    ck_assert_int_eq(got->has_kernel_base_tick, want->has_kernel_base_tick);
+    ck_assert(!want->has_kernel_base_tick || got->kernel_base_tick == want->kernel_base_tick);
+    ck_assert_int_eq(got->has_kernel_lost, want->has_kernel_lost);
+    ck_assert_int_eq(got->kernel_lost, want->kernel_lost);
     inclprof__record__free_unpacked(ref, NULL);
     free(buf);
+    free(kdt);
     free(dt);
     free(code);
   }

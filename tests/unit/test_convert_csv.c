@@ -13,7 +13,10 @@ static const char *const value_cols =
     "calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,"
     "application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,"
     "application_inclusive_pct,application_exclusive_pct,inclusive_samples,exclusive_samples,"
-    "inclusive_samples_pct,exclusive_samples_pct";
+    "inclusive_samples_pct,exclusive_samples_pct,offcpu_preempted_inclusive_ns,"
+    "offcpu_preempted_exclusive_ns,offcpu_blocked_inclusive_ns,offcpu_blocked_exclusive_ns,"
+    "syscall_inclusive_ns,syscall_exclusive_ns,page_fault_inclusive_ns,page_fault_exclusive_ns,"
+    "page_faults_inclusive,page_faults_exclusive";
 
 /* main (400 ns, own 100) calls the C++ function twice (100 ns each, the
  * second transitional) and write once (100 ns). */
@@ -58,11 +61,11 @@ START_TEST(csv_by_function_exact) {
   snprintf(expect, sizeof expect,
            "function,module,file,line,%s\n"
            "main,\"/bin/app, v2\",app.cc,3,1,400,100,300,100,100.000000,25.000000,100.000000,"
-           "33.333333,0,0,0.000000,0.000000\n"
+           "33.333333,0,0,0.000000,0.000000,0,0,0,0,0,0,0,0,0,0\n"
            "\"std::map<int, \"\"q\"\">::at(int const&)\",\"/bin/app, v2\",map.h,99,2,200,200,100,"
-           "100,50.000000,50.000000,33.333333,33.333333,0,0,0.000000,0.000000\n"
+           "100,50.000000,50.000000,33.333333,33.333333,0,0,0.000000,0.000000,0,0,0,0,0,0,0,0,0,0\n"
            "write,[unknown],,0,1,100,100,100,100,25.000000,25.000000,33.333333,33.333333,0,0,"
-           "0.000000,0.000000\n",
+           "0.000000,0.000000,0,0,0,0,0,0,0,0,0,0\n",
            value_cols);
   ck_assert_str_eq(text, expect);
   free(text);

@@ -19,10 +19,11 @@ static uint32_t rnd(void) {
   return (uint32_t)(rng_state >> 33);
 }
 
-/* A small trace touching every record and event kind. */
+/* A small trace touching every record and event kind, with kernel-event
+ * records (and one batch that lost them). */
 static void seed_trace(tg_trace *t) {
   static tg_batch b;
-  tg_begin(t, 7, 2.5e9, 3.5, INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU);
+  tg_begin_kev(t, 7, 2.5e9, 3.5, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS, 1);
   tg_module(t, 1, "/bin/prog");
   tg_module(t, 2, "/lib/libc.so.6");
   for (uint32_t g = 1; g <= 6; g++)
@@ -36,6 +37,10 @@ static void seed_trace(tg_trace *t) {
         tg_ev(&b, tick += 7, 0, TG_ENTER, 1);
         tg_ev(&b, tick += 11, 0, TG_ENTER, 2);
         tg_ev(&b, tick += 5, 1, TG_CALL, 5);
+        tg_kev(&b, tick + 2, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL);
+        tg_kev(&b, tick + 3, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED);
+        tg_kev(&b, tick + 8, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+        tg_kev(&b, tick + 9, INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT);
         tg_ev(&b, tick += 13, 1, TG_RET, 5);
         tg_ev(&b, tick += 3, 0, TG_CALL, 3);
         tg_ev(&b, tick += 1, 0, TG_ENTER, 3);
@@ -47,6 +52,7 @@ static void seed_trace(tg_trace *t) {
       }
       tg_ev(&b, tick += 2, 0, TG_PAUSE, 0);
       tg_ev(&b, tick += 50, 0, TG_RESUME, 0);
+      b.klost = tid == 2 && round == 1;
       tg_flush(t, &b);
       tg_gap(t, tid, tick + 1, tick + 20);
     }

@@ -28,6 +28,10 @@ typedef struct tg_batch {
   uint64_t dt[TG_MAX_EVENTS];
   uint32_t code[TG_MAX_EVENTS];
   size_t n;
+  uint64_t kdt[TG_MAX_EVENTS]; /* kernel-event records (tg_kev) */
+  uint64_t kbase, klast;
+  size_t kn;
+  int klost; /* the batch says its kernel records were lost */
 } tg_batch;
 
 static inline void tg_append(tg_trace *t, const void *p, size_t n) {
@@ -52,9 +56,10 @@ static inline void tg_record(tg_trace *t, const Inclprof__Record *rec) {
 
 /* Starts a trace: preamble and header (ticks_per_second 1e9 makes ticks ns);
  * hidden or kevent < 0 leaves probe_hidden_ticks or kevent_cost_ticks out, as
- * older runtimes did. */
-static inline void tg_begin_costs(tg_trace *t, uint32_t pid, double tps, double probe_cost,
-                                  double hidden, double kevent, Inclprof__TransitionMode mode) {
+ * older runtimes did; kernel_events: its batches carry kernel-event records. */
+static inline void tg_begin_header(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                                   double hidden, double kevent, Inclprof__TransitionMode mode,
+                                   int kernel_events) {
   memset(t, 0, sizeof *t);
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
@@ -74,15 +79,27 @@ static inline void tg_begin_costs(tg_trace *t, uint32_t pid, double tps, double 
   h.probe_hidden_ticks = hidden >= 0 ? hidden : 0;
   h.has_kevent_cost_ticks = kevent >= 0;
   h.kevent_cost_ticks = kevent >= 0 ? kevent : 0;
+  h.has_kernel_events = 1;
+  h.kernel_events = kernel_events;
   Inclprof__Record r = INCLPROF__RECORD__INIT;
   r.body_case = INCLPROF__RECORD__BODY_HEADER;
   r.header = &h;
   tg_record(t, &r);
 }
 
+static inline void tg_begin_costs(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                                  double hidden, double kevent, Inclprof__TransitionMode mode) {
+  tg_begin_header(t, pid, tps, probe_cost, hidden, kevent, mode, 0);
+}
+
+static inline void tg_begin_kev(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                                Inclprof__TransitionMode mode, int kernel_events) {
+  tg_begin_header(t, pid, tps, probe_cost, -1, -1, mode, kernel_events);
+}
+
 static inline void tg_begin(tg_trace *t, uint32_t pid, double tps, double probe_cost,
                             Inclprof__TransitionMode mode) {
-  tg_begin_costs(t, pid, tps, probe_cost, -1, -1, mode);
+  tg_begin_header(t, pid, tps, probe_cost, -1, -1, mode, 0);
 }
 
 static inline void tg_module(tg_trace *t, uint32_t id, const char *path) {
@@ -164,6 +181,16 @@ static inline void tg_ev(tg_batch *b, uint64_t tick, int transitional, Inclprof_
   b->last = tick;
 }
 
+/* One kernel-event record at absolute tick (ticks in order). */
+static inline void tg_kev(tg_batch *b, uint64_t tick, Inclprof__KernelEventKind kind) {
+  if (b->kn == TG_MAX_EVENTS)
+    abort();
+  if (b->kn == 0)
+    b->kbase = b->klast = tick;
+  b->kdt[b->kn++] = (tick - b->klast) << 3 | (uint64_t)kind;
+  b->klast = tick;
+}
+
 /* Writes the batch's events as one EventBatch record; the next batch gets seq+1. */
 static inline void tg_flush(tg_trace *t, tg_batch *b) {
   Inclprof__EventBatch e = INCLPROF__EVENT_BATCH__INIT;
@@ -173,11 +200,17 @@ static inline void tg_flush(tg_trace *t, tg_batch *b) {
   e.n_dt = e.n_code = b->n;
   e.dt = b->dt;
   e.code = b->code;
+  e.n_kernel_dt = b->kn;
+  e.kernel_dt = b->kdt;
+  e.has_kernel_base_tick = b->kn > 0;
+  e.kernel_base_tick = b->kbase;
+  e.has_kernel_lost = e.kernel_lost = b->klost;
   Inclprof__Record r = INCLPROF__RECORD__INIT;
   r.body_case = INCLPROF__RECORD__BODY_EVENTS;
   r.events = &e;
   tg_record(t, &r);
-  b->n = 0;
+  b->n = b->kn = 0;
+  b->klost = 0;
 }
 
 static inline int tg_write(const tg_trace *t, const char *path) {

@@ -5,6 +5,8 @@
 //   threads N slices N errors N
 //   thread PID TID SLICES NAME          (one line per thread, NAME as JSON)
 //   name PID TID JSON                   (each distinct slice name per thread)
+//   args JSON ARG SUM                   (per slice name over every thread: the
+//                                        sum of each numeric arg of its slices)
 // Every console error or warning the engine prints is counted and shown as
 //   error TEXT
 // Exit status: 0 loaded without errors, 1 rejected or errors, 2 usage.
@@ -47,5 +49,14 @@ out(`threads ${threads.length} slices ${slices} errors ${errors.length}`);
 for (const t of threads) out(`thread ${t.pid} ${t.tid} ${t.entries.length} ${JSON.stringify(t.name)}`);
 for (const t of threads)
   for (const n of new Set(t.entries.map(e => e.name))) out(`name ${t.pid} ${t.tid} ${JSON.stringify(n)}`);
+const sums = new Map();
+for (const t of threads)
+  for (const e of t.entries)
+    for (const [k, v] of Object.entries(e.args ?? {}))
+      if (typeof v === 'number') {
+        const key = `${JSON.stringify(e.name)} ${k}`;
+        sums.set(key, (sums.get(key) ?? 0) + v);
+      }
+for (const [key, sum] of sums) out(`args ${key} ${sum}`);
 for (const e of errors) out(`error ${e}`);
 process.exit(errors.length ? 1 : 0);

@@ -14,6 +14,8 @@
 #   csv_valid FILE                strict RFC 4180 structure
 #   same_lines DESC FILE1 FILE2   assertion: the same lines in any order
 #   check_every_format            all formats of ./inclprof.data vs the CSV (assertions)
+#   check_wait_columns            pprof's wait sample types and the Chrome slices'
+#                                 wait args vs the CSV (after check_every_format)
 VIEWERS_DIR=""
 viewers_ready() {
   [ -n "$VIEWERS_DIR" ] && return 0
@@ -145,4 +147,31 @@ check_every_format() {
   # folded: every line is "stack value" and the values sum to the total.
   check_eq "folded: every line parses" 0 "$(grep -cvE '^[^ ].* [0-9]+$' inclprof.folded)"
   check_eq "folded: values sum to the total" "$total" "$(awk '{ s += $NF } END { print s }' inclprof.folded)"
+}
+
+# check_wait_columns - when the profile has a wait breakdown (kevents): each
+# wait sample type of the pprof file gives the CSV's exclusive column as flat
+# (go tool pprof -sample_index), and the Chrome slices' wait args, summed per
+# function by the trace engine, give its inclusive column (every call's
+# inclusive value; the functions of these tests do not recurse).
+check_wait_columns() {
+  if ! pprof_go -raw inclprof.pb.gz | grep -q 'offcpu_blocked/nanoseconds'; then
+    ok "no wait breakdown in this profile (transition mode not kevents) # SKIP"
+    return
+  fi
+  for c in offcpu_preempted offcpu_blocked syscall page_fault page_faults; do
+    case $c in page_faults) col=page_faults_exclusive ;; *) col=${c}_exclusive_ns ;; esac
+    csv_rows inclprof.csv function "$col" | grep -v '	0$' >"csv-$c.txt"
+    pprof_top inclprof.pb.gz -sample_index="$c" | cut -f1,2 | grep -v '	0$' >"pprof-$c.txt"
+    same_lines "pprof flat ($c) = CSV $col" "csv-$c.txt" "pprof-$c.txt"
+  done
+  for c in offcpu_blocked syscall page_faults; do
+    case $c in page_faults) col=page_faults_inclusive arg=page_faults scale=1 ;;
+      *) col=${c}_inclusive_ns arg=${c}_us scale=1000 ;; esac
+    csv_rows inclprof.csv function "$col" | grep -v '	0$' >"csv-incl-$c.txt"
+    awk -v a="$arg" -v k="$scale" '$1 == "args" && $(NF - 1) == a {
+        name = $0; sub(/^args "/, "", name); sub(/" [^ ]+ [^ ]+$/, "", name)
+        v = sprintf("%.0f", $NF * k); if (v != 0) printf "%s\t%s\n", name, v }' engine.txt >"chrome-$c.txt"
+    same_lines "Chrome slices' $arg summed per function = CSV $col" "csv-incl-$c.txt" "chrome-$c.txt"
+  done
 }

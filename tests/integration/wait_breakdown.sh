@@ -1,0 +1,71 @@
+#!/bin/sh
+# wait_breakdown.sh - each wait column against ground truth measured apart
+# from inclprof in the same run (tests/programs/wait/ground_truth.c), within
+# 5%: a thread blocked on a condition variable (Off-CPU blocked = the wall
+# time of the wait), a thread sleeping in nanosleep (likewise), a thread
+# preempted by three busy threads per CPU (Off-CPU preempted = its schedstat
+# run_delay over the call), a thread faulting 2000 fresh pages (Page faults:
+# the count exactly, and the call's on-CPU Non-Application time as their time).
+. "$INCLPROF_SRC/tests/lib.sh"
+. "$INCLPROF_SRC/tests/viewers/viewers.sh"
+P="$INCLPROF_SRC/tests/programs/wait"
+
+if cc_plugin gt "$P/ground_truth.c" -O2 -pthread; then ok "compile with the plugin"
+else fail "compile with the plugin"; exit 1; fi
+
+# run MODE ARG: records one run; prints the program's truth value
+run() {
+  rm -rf "out-$1"
+  "$INCLPROF" record -o "out-$1" --transitions kevents -- ./gt "$1" "$2" >"truth-$1.txt" 2>"rec-$1.err"
+  "$INCLPROF" export -f csv -o "$1.csv" "out-$1" 2>/dev/null
+  awk '$1 == "truth" { print $3 }' "truth-$1.txt"
+}
+# col MODE FUNCTION COLUMN
+col() { csv_rows "$1.csv" function "$3" | awk -F'\t' -v f="$2" '$0 ~ "^" f "\t" { print $2 }'; }
+# within5 DESC TRUTH VALUE: |VALUE - TRUTH| <= 5% of TRUTH
+within5() {
+  if awk -v t="$2" -v v="$3" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(t > 0 && d <= 0.05 * t) }'; then
+    ok "$1 ($3 ns, truth $2 ns)"
+  else fail "$1: $3 ns is not within 5% of $2 ns"; fi
+}
+
+truth=$(run blocked 300)
+if ! "$INCLPROF" info out-blocked 2>/dev/null | grep -q 'transitions: *kevents'; then
+  echo "ok - kevents unavailable here: $("$INCLPROF" info out-blocked 2>/dev/null | sed -n 's/^ *why: //p' | head -1) # SKIP"
+  done_testing
+  exit
+fi
+within5 "condition variable: cond_waiter's Off-CPU blocked = the wait" "$truth" \
+  "$(col blocked cond_waiter offcpu_blocked_inclusive_ns)"
+check_eq "condition variable: the wait is not taken for preemption" 0 \
+  "$(col blocked pthread_cond_wait offcpu_preempted_inclusive_ns | awk -v t="$truth" '{ print ($1 > 0.05 * t) }')"
+
+truth=$(run sleep 200)
+within5 "nanosleep: sleeper's Off-CPU blocked = the sleep" "$truth" \
+  "$(col sleep sleeper offcpu_blocked_inclusive_ns)"
+
+truth=$(run preempt 2000)
+check "preemption: the run waited for a CPU (run_delay $truth ns)" test "$truth" -gt 50000000
+within5 "preemption: spinner's Off-CPU preempted = schedstat run_delay" "$truth" \
+  "$(col preempt spinner offcpu_preempted_inclusive_ns)"
+check_eq "preemption: a spinning thread never blocks" 0 "$(col preempt spinner offcpu_blocked_inclusive_ns)"
+
+truth=$(run faults 2000)
+check_eq "page faults: toucher's count is exact" "$truth" "$(col faults toucher page_faults_inclusive)"
+el=$(col faults toucher elapsed_inclusive_ns)
+nonapp=$(($(col faults toucher elapsed_inclusive_ns) - $(col faults toucher application_inclusive_ns)))
+offcpu=$(($(col faults toucher offcpu_preempted_inclusive_ns) + $(col faults toucher offcpu_blocked_inclusive_ns)))
+check_eq "page faults: no system call, so the call's on-CPU kernel time is the faults' ($el ns elapsed)" \
+  "$((nonapp - offcpu))" "$(col faults toucher page_fault_inclusive_ns)"
+
+check "info: the records were kept, none lost" sh -c "'$INCLPROF' info out-blocked | grep -q 'wait causes: .* 0 of [0-9]* batches lost'"
+"$INCLPROF" report --wait --by thread out-blocked >report.txt 2>&1
+check "report --wait: the breakdown's columns" grep -q 'Non-App Incl .*Preempted .*Blocked .*Syscalls .*Faults' report.txt
+
+# Without kevents there are no records: the columns are 0 and report says so.
+"$INCLPROF" record -o out-none --transitions none -- ./gt sleep 10 >/dev/null 2>&1
+"$INCLPROF" export -f csv -o none.csv out-none 2>/dev/null
+check_eq "transitions none: sleeper's Off-CPU blocked is 0" 0 "$(col none sleeper offcpu_blocked_inclusive_ns)"
+check "transitions none: report --wait says why the columns are 0" sh -c \
+  "'$INCLPROF' report --wait out-none | grep -q 'no kernel-event records'"
+done_testing

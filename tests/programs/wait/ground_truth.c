@@ -1,0 +1,150 @@
+/* ground_truth.c - threads whose waiting is known, for the wait breakdown
+ * tests (tests/integration/wait_breakdown.sh).  Each mode runs one function
+ * and prints "truth FUNCTION VALUE" with the value measured independently of
+ * inclprof:
+ *   blocked MS  cond_waiter() waits on a condition variable that another
+ *               thread signals after MS ms: the wall time of the call, ns;
+ *   sleep MS    sleeper() sleeps MS ms in nanosleep: the wall time, ns;
+ *   preempt MS  spinner() spins MS ms of wall time while 3 busy threads per
+ *               CPU compete: its run_delay (schedstat field 2) over the call, ns;
+ *   faults N    toucher() writes one byte to each of N fresh pages: N. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int flag;
+static long wait_ms;
+
+static void *signaller(void *arg) {
+  (void)arg;
+  struct timespec d = {wait_ms / 1000, (wait_ms % 1000) * 1000000};
+  nanosleep(&d, NULL);
+  pthread_mutex_lock(&mu);
+  flag = 1;
+  pthread_cond_signal(&cv);
+  pthread_mutex_unlock(&mu);
+  return NULL;
+}
+
+__attribute__((noinline)) void cond_waiter(void) {
+  pthread_mutex_lock(&mu);
+  while (!flag)
+    pthread_cond_wait(&cv, &mu);
+  pthread_mutex_unlock(&mu);
+}
+
+__attribute__((noinline)) void sleeper(long ms) {
+  struct timespec d = {ms / 1000, (ms % 1000) * 1000000};
+  while (nanosleep(&d, &d) != 0)
+    ;
+}
+
+static volatile unsigned long sink;
+static volatile int stop;
+
+/* About 100 us of work: the probes around it keep the intervals short, yet
+ * their events fill the buffer slowly enough that no flush (whose time,
+ * preemption included, is not the program's) falls within the spin. */
+__attribute__((noinline)) void step(void) {
+  for (int i = 0; i < 30000; i++)
+    sink = sink * 31 + (unsigned long)i;
+}
+
+__attribute__((noinline)) void spinner(uint64_t until) {
+  while (now_ns() < until)
+    step();
+}
+
+static void *busy(void *arg) {
+  (void)arg;
+  while (!stop)
+    sink++;
+  return NULL;
+}
+
+/* The thread's schedstat, opened once: each reading is then one pread, so
+ * little happens between a reading and the call it brackets. */
+static int schedstat_fd = -1;
+
+static uint64_t run_delay(void) {
+  char buf[128];
+  unsigned long long run = 0, delay = 0;
+  ssize_t n = pread(schedstat_fd, buf, sizeof buf - 1, 0);
+  if (n <= 0 || (buf[n] = 0, sscanf(buf, "%llu %llu", &run, &delay) != 2)) {
+    fprintf(stderr,
+            "ground_truth: cannot read the thread's schedstat (kernel without schedstats?)\n");
+    exit(1);
+  }
+  return delay;
+}
+
+__attribute__((noinline)) void toucher(volatile char *p, long pages, long page) {
+  for (long i = 0; i < pages; i++)
+    p[i * page] = 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: ground_truth blocked|sleep|preempt MS | faults N\n");
+    return 2;
+  }
+  long n = atol(argv[2]);
+  if (!strcmp(argv[1], "blocked")) {
+    wait_ms = n;
+    pthread_t th;
+    pthread_create(&th, NULL, signaller, NULL);
+    uint64_t t0 = now_ns();
+    cond_waiter();
+    uint64_t t1 = now_ns();
+    pthread_join(th, NULL);
+    printf("truth cond_waiter %llu\n", (unsigned long long)(t1 - t0));
+  } else if (!strcmp(argv[1], "sleep")) {
+    uint64_t t0 = now_ns();
+    sleeper(n);
+    printf("truth sleeper %llu\n", (unsigned long long)(now_ns() - t0));
+  } else if (!strcmp(argv[1], "preempt")) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN), k = 3 * (cpus > 0 ? cpus : 1);
+    pthread_t *th = calloc((size_t)k, sizeof *th);
+    for (long i = 0; i < k; i++)
+      pthread_create(&th[i], NULL, busy, NULL);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", gettid());
+    schedstat_fd = open(path, O_RDONLY);
+    uint64_t d0 = run_delay();
+    spinner(now_ns() + (uint64_t)n * 1000000u);
+    uint64_t d1 = run_delay();
+    stop = 1;
+    for (long i = 0; i < k; i++)
+      pthread_join(th[i], NULL);
+    printf("truth spinner %llu\n", (unsigned long long)(d1 - d0));
+  } else if (!strcmp(argv[1], "faults")) {
+    long page = sysconf(_SC_PAGESIZE);
+    char *p = mmap(NULL, (size_t)(n + 1) * (size_t)page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      return 1;
+    madvise(p, (size_t)(n + 1) * (size_t)page, MADV_NOHUGEPAGE);
+    toucher(p, 1, page); /* the function's own code and stack are now mapped */
+    toucher(p + page, n, page);
+    printf("truth toucher %ld\n", n + 1);
+  } else {
+    fprintf(stderr, "ground_truth: unknown mode %s\n", argv[1]);
+    return 2;
+  }
+  return 0;
+}

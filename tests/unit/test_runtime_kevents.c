@@ -1,0 +1,131 @@
+/* test_runtime_kevents.c - saving a kevents ring's records at flush time
+ * (runtime/kevents.c) on a ring built here: each record's kind (system call,
+ * page fault by its sample id, switch-out preempted or blocked from the
+ * kernel's flags, switch-in), other record types skipped, records that wrap
+ * around the ring's end, times converted to ticks in order, only the records
+ * since the previous save, and a ring that wrapped reported as lost. */
+#include <check.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt.h"
+#include "check_main.h"
+
+enum { PF_ID = 77, SYS_ID = 5 };
+
+static struct ip_thread t;
+static uint8_t *data;
+static uint64_t size;
+
+static uint64_t raw_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void open_ring(size_t data_pages) {
+  long pg = sysconf(_SC_PAGESIZE);
+  memset(&t, 0, sizeof t);
+  t.ring_len = (size_t)pg * (1 + data_pages);
+  t.ring = mmap(NULL, t.ring_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_ptr_ne(t.ring, MAP_FAILED);
+  data = (uint8_t *)t.ring + pg;
+  size = (uint64_t)pg * data_pages;
+  ip_st.ticks_per_second = 1e9;
+  ip_kevents_open(&t, PF_ID);
+  ck_assert_ptr_nonnull(t.kev);
+}
+
+static void put64(uint64_t pos, uint64_t v) { memcpy(data + (pos & (size - 1)), &v, 8); }
+
+/* Appends a record of 24 bytes at data_head: a sample (id, time) or another
+ * type (time, id, as the sample_id trailer of a switch). */
+static void put(uint32_t type, uint16_t misc, uint64_t id, uint64_t ns) {
+  struct perf_event_mmap_page *pg = t.ring;
+  uint64_t h = (uint64_t)type | (uint64_t)misc << 32 | (uint64_t)24 << 48, pos = pg->data_head;
+  put64(pos, h);
+  put64(pos + 8, type == PERF_RECORD_SAMPLE ? id : ns);
+  put64(pos + 16, type == PERF_RECORD_SAMPLE ? ns : id);
+  pg->data_head = pos + 24;
+}
+
+START_TEST(kinds_order_and_ticks) {
+  open_ring(1);
+  uint64_t now = raw_now();
+  put(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SYS_ID, now - 5000);
+  put(PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT, SYS_ID,
+      now - 4000);
+  put(PERF_RECORD_SWITCH, 0, SYS_ID, now - 3000);
+  put(PERF_RECORD_THROTTLE, 0, SYS_ID, now - 2900); /* not ours: skipped */
+  put(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, PF_ID, now - 2500);
+  put(PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT, SYS_ID, now - 2000);
+  put(PERF_RECORD_SWITCH, 0, SYS_ID, now - 1000);
+  ip_kevents_save(&t);
+  ck_assert_int_eq(t.kev_lost, 0);
+  ck_assert_uint_eq(t.kev_n, 6);
+  const uint32_t kinds[6] = {INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL,
+                             INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED,
+                             INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN,
+                             INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT,
+                             INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED,
+                             INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN};
+  const uint64_t ns[6] = {5000, 4000, 3000, 2500, 2000, 1000};
+  for (int i = 0; i < 6; i++) {
+    ck_assert_uint_eq(t.kev[i].kind, kinds[i]);
+    if (i) { /* 1 tick per ns here: the gaps between records are kept */
+      int64_t d = (int64_t)(t.kev[i].tick - t.kev[i - 1].tick) - (int64_t)(ns[i - 1] - ns[i]);
+      ck_assert_msg(d >= -2 && d <= 2, "record %d: tick step off by %lld", i, (long long)d);
+    }
+  }
+  /* The next save sees only what came since. */
+  put(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SYS_ID, raw_now());
+  ip_kevents_save(&t);
+  ck_assert_uint_eq(t.kev_n, 1);
+  ck_assert_uint_eq(t.kev[0].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL);
+  ip_kevents_skip(&t);
+  ip_kevents_save(&t);
+  ck_assert_uint_eq(t.kev_n, 0);
+  ip_kevents_close(&t);
+  munmap(t.ring, t.ring_len);
+}
+END_TEST
+
+START_TEST(records_across_the_end_and_a_wrapped_ring) {
+  open_ring(1);
+  uint64_t per = size / 24, now = raw_now();
+  for (uint64_t i = 0; i < per; i++) /* as many whole records as the ring holds */
+    put(PERF_RECORD_SAMPLE, 0, SYS_ID, now);
+  ip_kevents_save(&t);
+  ck_assert_int_eq(t.kev_lost, 0);
+  ck_assert_uint_eq(t.kev_n, per);
+  for (uint64_t i = 0; i < per; i++) /* the next batch's records straddle the end too */
+    put(PERF_RECORD_SAMPLE, 0, PF_ID, now);
+  ip_kevents_save(&t);
+  ck_assert_uint_eq(t.kev_n, per);
+  ck_assert_uint_eq(t.kev[per - 1].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT);
+  for (uint64_t i = 0; i <= per; i++) /* one more than the ring holds: the oldest is gone */
+    put(PERF_RECORD_SAMPLE, 0, SYS_ID, now);
+  ip_kevents_save(&t);
+  ck_assert_int_eq(t.kev_lost, 1);
+  ck_assert_uint_eq(t.kev_n, 0);
+  put(PERF_RECORD_SAMPLE, 0, SYS_ID, raw_now()); /* and the save after that is whole again */
+  ip_kevents_save(&t);
+  ck_assert_int_eq(t.kev_lost, 0);
+  ck_assert_uint_eq(t.kev_n, 1);
+  ip_kevents_close(&t);
+  munmap(t.ring, t.ring_len);
+}
+END_TEST
+
+int main(void) {
+  Suite *su = suite_create("runtime_kevents");
+  TCase *tc = tcase_create("save");
+  tcase_add_test(tc, kinds_order_and_ticks);
+  tcase_add_test(tc, records_across_the_end_and_a_wrapped_ring);
+  suite_add_tcase(su, tc);
+  return ip_check_run(su);
+}
