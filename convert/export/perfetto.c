@@ -7,8 +7,10 @@
  * starts by clearing its incremental state and setting its defaults (the
  * thread's track, an incremental clock, so timestamps are ns deltas); a
  * function's name is interned on its sequence the first time it is used and
- * named by its iid after that.  Each begin carries the call's Application
- * Inclusive time as the debug annotation application_ns. */
+ * named by its iid after that.  A begin whose call was not all Application
+ * time carries the rest (Elapsed - Application Inclusive: the kernel's work
+ * and waiting) as the debug annotation transitional_ns; without it the call
+ * was all Application time. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,7 @@ enum {
   CLOCK_BOOTTIME = 6,     /* Perfetto's BuiltinClock, its default trace clock */
   CLOCK_INCREMENTAL = 64, /* sequence-scoped: each timestamp adds to the last */
   SEQ_DESCRIPTORS = 1,    /* the track descriptors' sequence; threads' are 2... */
-  IID_APPLICATION = 1,    /* the debug annotation name's iid */
+  IID_TRANSITIONAL = 1,   /* the debug annotation name's iid */
 };
 #define UUID_PROCESS(i) ((1ull << 40) | (uint64_t)(i))
 #define UUID_THREAD(i)  ((2ull << 40) | (uint64_t)(i))
@@ -100,7 +102,7 @@ static void put_descriptors(perfetto *x, const ip_export_opts *o) {
   }
 }
 
-/* The first packet of a thread's sequence: state cleared, the application_ns
+/* The first packet of a thread's sequence: state cleared, the transitional_ns
  * name interned, the defaults (its track, the incremental clock) and the
  * clock snapshot that starts the incremental clock at 0 on BOOTTIME's 0. */
 static void start_sequence(perfetto *x, size_t t) {
@@ -124,8 +126,8 @@ static void start_sequence(perfetto *x, size_t t) {
   d.track_event_defaults = &ted;
   Perfetto__Protos__DebugAnnotationName an = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
   an.has_iid = 1;
-  an.iid = IID_APPLICATION;
-  an.name = "application_ns";
+  an.iid = IID_TRANSITIONAL;
+  an.name = "transitional_ns";
   Perfetto__Protos__DebugAnnotationName *names[] = {&an};
   Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
   in.n_debug_annotation_names = 1;
@@ -150,8 +152,8 @@ static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   ev.has_type = 1;
   ev.type = begin ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
                   : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-  Perfetto__Protos__DebugAnnotation app = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
-  Perfetto__Protos__DebugAnnotation *args[] = {&app};
+  Perfetto__Protos__DebugAnnotation rest = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  Perfetto__Protos__DebugAnnotation *args[] = {&rest};
   Perfetto__Protos__EventName name = PERFETTO__PROTOS__EVENT_NAME__INIT;
   Perfetto__Protos__EventName *names[] = {&name};
   Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
@@ -160,11 +162,13 @@ static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   if (begin) {
     ev.has_name_iid = 1;
     ev.name_iid = (uint64_t)f + 1;
-    app.has_name_iid = app.has_uint_value = 1;
-    app.name_iid = IID_APPLICATION;
-    app.uint_value = c->app_ns;
-    ev.n_debug_annotations = 1;
-    ev.debug_annotations = args;
+    if (c->dur_ns > c->app_ns) {
+      rest.has_name_iid = rest.has_uint_value = 1;
+      rest.name_iid = IID_TRANSITIONAL;
+      rest.uint_value = c->dur_ns - c->app_ns;
+      ev.n_debug_annotations = 1;
+      ev.debug_annotations = args;
+    }
     if (!x->interned[f]) {
       x->interned[f] = 1;
       name.has_iid = 1;

@@ -92,18 +92,19 @@ def main():
             iid = one(ev, 'name_iid')
             if iid not in st['names']:
                 problems.append(f'packet {i}: name_iid {iid} not interned on sequence {seq}')
-            app = 0
+            rest = 0  # transitional_ns: Elapsed - Application, absent when 0
             for a in ev.get('debug_annotations', []):
-                app = int(one(a, 'uint_value', 0))
-            stack.append([st['names'].get(iid, '?'), ts, app, 0])
+                rest = int(one(a, 'uint_value', 0))
+            stack.append([st['names'].get(iid, '?'), ts, rest, 0])
         elif kind == 'TYPE_SLICE_END':
             if not stack:
                 problems.append(f'packet {i}: SLICE_END without a begin on track {track}')
                 continue
-            name, start, app, child = stack.pop()
+            name, start, rest, child = stack.pop()
             if ts < start:
                 problems.append(f'packet {i}: time goes back on track {track}')
             dur = ts - start
+            app = dur - rest
             slices += 1
             f = fns.setdefault(name, [0, 0, 0, 0])
             f[0] += 1
