@@ -12,7 +12,7 @@ typedef struct thread_calls {
 } thread_calls;
 
 struct ip_call_log {
-  const ip_selection *sel;
+  const ip_export_opts *o;
   ip_call_visitor visitor;
   thread_calls *threads; /* by thread index of the session */
   size_t n_threads;
@@ -21,7 +21,8 @@ struct ip_call_log {
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_call_log *log = ctx;
-  if (!ip_selected_thread(s, log->sel, t))
+  if (dur_ns < log->o->min_duration_ns || !ip_selected_thread(s, &log->o->sel, t) ||
+      !ip_selected_call(&log->o->sel, start_ns, dur_ns))
     return;
   size_t k = (size_t)(t - s->threads);
   ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
@@ -31,9 +32,9 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   tc->n++;
 }
 
-ip_call_log *ip_call_log_new(const ip_selection *sel) {
+ip_call_log *ip_call_log_new(const ip_export_opts *o) {
   ip_call_log *log = ip_must_calloc(1, sizeof *log);
-  log->sel = sel;
+  log->o = o;
   log->visitor.ctx = log;
   log->visitor.on_call = on_call;
   return log;
@@ -74,11 +75,12 @@ void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn) {
   qsort(k, tc->n, sizeof *k, by_begin);
   /* The open calls, outermost first: a call closes when one at its depth or
    * above begins (depth says the nesting exactly, whatever the times). */
-  size_t *open = ip_must_realloc(NULL, tc->n, sizeof *open), n_open = 0;
+  size_t *open = NULL, n_open = 0, cap = 0;
   for (size_t i = 0; i < tc->n; i++) {
     while (n_open && k[open[n_open - 1]].depth >= k[i].depth)
       fn->close(fn->ctx, &k[open[--n_open]]);
     fn->open(fn->ctx, &k[i]);
+    ip_must_grow((void **)&open, &cap, n_open + 1, sizeof *open);
     open[n_open++] = i;
   }
   while (n_open)

@@ -21,8 +21,10 @@ typedef struct ip_logged_call {
   uint32_t func, depth;
 } ip_logged_call;
 
-/* A log of the calls of the threads sel selects; its visitor feeds it. */
-ip_call_log *ip_call_log_new(const ip_selection *sel);
+/* A log of the calls o keeps (the threads and time range of o->sel, calls
+ * of at least o->min_duration_ns); its visitor feeds it.  A call left out
+ * takes its callees with it: they are as short and inside it. */
+ip_call_log *ip_call_log_new(const ip_export_opts *o);
 const ip_call_visitor *ip_call_log_visitor(ip_call_log *log);
 void ip_call_log_free(ip_call_log *log);
 

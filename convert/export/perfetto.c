@@ -10,7 +10,8 @@
  * named by its iid after that.  A begin whose call was not all Application
  * time carries the rest (Elapsed - Application Inclusive: the kernel's work
  * and waiting) as the debug annotation transitional_ns; without it the call
- * was all Application time. */
+ * was all Application time.  --min-duration and --time-range leave calls out
+ * (with their callees, which are inside them). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +193,7 @@ static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 1); 
 static void on_close(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 0); }
 
 static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
-  job->stream = ip_call_log_new(&job->opts->sel);
+  job->stream = ip_call_log_new(job->opts);
   return ip_call_log_visitor(job->stream);
 }
 
@@ -220,7 +221,7 @@ const ip_exporter ip_exporter_perfetto = {
     .name = "perfetto",
     .readers = "Perfetto UI",
     .default_output = "inclprof.perfetto-trace",
-    .options = 0,
+    .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE,
     .begin = begin_perfetto,
     .discard = discard_perfetto,
     .write = write_perfetto,

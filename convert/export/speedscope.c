@@ -3,7 +3,8 @@
  * sampled profile of the selected threads' merged call tree (one sample per
  * call path, weighted by its Exclusive value, so widths are Inclusive), then
  * one evented profile per thread: every call's exact open and close, in ns
- * after the session start. */
+ * after the session start (--min-duration and --time-range bound them; the
+ * sampled profile always holds every call path). */
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -124,7 +125,7 @@ static void put_frames(speedscope *x) {
 }
 
 static const ip_call_visitor *begin_speedscope(ip_export_job *job) {
-  job->stream = ip_call_log_new(&job->opts->sel);
+  job->stream = ip_call_log_new(job->opts);
   return ip_call_log_visitor(job->stream);
 }
 
@@ -155,7 +156,7 @@ const ip_exporter ip_exporter_speedscope = {
     .name = "speedscope",
     .readers = "speedscope",
     .default_output = "inclprof.speedscope.json",
-    .options = IP_EXOPT_VALUE,
+    .options = IP_EXOPT_VALUE | IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE,
     .begin = begin_speedscope,
     .discard = discard_speedscope,
     .write = write_speedscope,

@@ -11,7 +11,8 @@
 //   tipcol NAME COLUMN INCL EXCL INCLPCT EXCLPCT   the tooltip's row per column
 //   zoom NAME WIDTH PAGEWIDTH     after clicking NAME: its frame's width and the canvas'
 //   search REGEX TEXT             the info line after typing REGEX in the search box
-// and saves a screenshot of the first view to PNG.  Exit 1 on errors.
+// and saves a screenshot of the first view to PNG, and one with the tooltip
+// of the first NAME shown to PNG's name with -tip.png.  Exit 1 on errors.
 import { chromium } from 'playwright-core';
 
 const [file, png, ...names] = process.argv.slice(2);
@@ -51,6 +52,8 @@ try {
     for (const r of await page.$$eval('#tip tr[data-col]', (rows) => rows.map((t) => [t.dataset.col,
       t.dataset.incl, t.dataset.excl, t.dataset.inclPct, t.dataset.exclPct])))
       out(`tipcol ${name} ${r.join(' ')}`);
+    if (name === names[0])
+      await page.screenshot({ path: png.replace(/(\.png)?$/, '-tip.png'), clip: { x: 0, y: 0, width: 1200, height: 420 } });
   }
   if (names.length) {
     const name = names[0];
