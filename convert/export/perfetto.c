@@ -164,17 +164,17 @@ static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
     ev.has_name_iid = 1;
     ev.name_iid = (uint64_t)f + 1;
     if (c->dur_ns > c->app_ns) {
-      rest.has_name_iid = rest.has_uint_value = 1;
-      rest.name_iid = IID_TRANSITIONAL;
-      rest.uint_value = c->dur_ns - c->app_ns;
+      args[0]->has_name_iid = args[0]->has_uint_value = 1;
+      args[0]->name_iid = IID_TRANSITIONAL;
+      args[0]->uint_value = c->dur_ns - c->app_ns;
       ev.n_debug_annotations = 1;
       ev.debug_annotations = args;
     }
     if (!x->interned[f]) {
       x->interned[f] = 1;
-      name.has_iid = 1;
-      name.iid = ev.name_iid;
-      name.name = (char *)func_name(x->s, c->func);
+      names[0]->has_iid = 1;
+      names[0]->iid = ev.name_iid;
+      names[0]->name = (char *)func_name(x->s, c->func);
       in.n_event_names = 1;
       in.event_names = names;
       p.interned_data = &in;
