@@ -289,7 +289,8 @@ static const char script[] =
     "      return out;\n"
     "    }\n"
     "  };\n"
-    "  selectTree(0);\n"
+    "  if (D.trees.length) selectTree(0);\n"
+    "  else info.textContent = 'no calls in the selected threads';\n"
     "  document.body.dataset.readyMs = Math.round(performance.now());\n"
     "})();\n";
 
