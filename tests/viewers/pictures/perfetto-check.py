@@ -12,8 +12,11 @@ way Perfetto's trace processor reads it:
 Prints one line per problem ("problem ..."), then per function summed over the
 threads as the CSV export counts it:
   fn NAME<TAB>CALLS<TAB>ELAPSED_INCL<TAB>ELAPSED_EXCL<TAB>APP_INCL
-(inclusive: calls with no enclosing call of the same function), and
-  slices N tracks N problems N.  Exit 1 when there are problems."""
+(inclusive: calls with no enclosing call of the same function), the
+distinct call paths (stacks of names) per thread and over all threads:
+  paths TID N
+  paths all N
+and last: slices N tracks N problems N.  Exit 1 when there are problems."""
 import re
 import sys
 
@@ -53,6 +56,7 @@ def main():
     seqs = {}        # sequence id -> state
     open_slices = {}  # track -> stack of [name, start, app, child_ns]
     fns = {}         # name -> [calls, incl, excl, app]
+    paths = {}       # track -> set of name stacks
     slices = 0
     for i, p in enumerate(trace.get('packet', [])):
         seq = int(one(p, 'trusted_packet_sequence_id', 0))
@@ -96,6 +100,7 @@ def main():
             for a in ev.get('debug_annotations', []):
                 rest = int(one(a, 'uint_value', 0))
             stack.append([st['names'].get(iid, '?'), ts, rest, 0])
+            paths.setdefault(track, set()).add(tuple(s[0] for s in stack))
         elif kind == 'TYPE_SLICE_END':
             if not stack:
                 problems.append(f'packet {i}: SLICE_END without a begin on track {track}')
@@ -123,6 +128,9 @@ def main():
         print('problem', p)
     for name, (calls, incl, excl, app) in sorted(fns.items()):
         print(f'fn {name}\t{calls}\t{incl}\t{excl}\t{app}')
+    for track, p in sorted(paths.items()):
+        print(f'paths {tracks.get(track, "?")} {len(p)}')
+    print(f'paths all {len(set().union(*paths.values())) if paths else 0}')
     print(f'slices {slices} tracks {len(tracks)} problems {len(problems)}')
     return 1 if problems else 0
 
