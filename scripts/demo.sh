@@ -33,6 +33,11 @@ for fmt in pprof:wordfreq.pb.gz csv:wordfreq.csv callgrind:callgrind.out.wordfre
 done
 # Every one of the millions of calls would make a trace viewers cannot load.
 run "$inclprof" export --format chrome --min-duration 1us -o "$out/wordfreq.trace.json" "$out/wordfreq.data"
+# Pictures: a flame graph page, speedscope (its timelines bounded like the
+# Chrome trace) and Perfetto's protobuf, which holds every call.
+run "$inclprof" export --format html -o "$out/wordfreq.html" "$out/wordfreq.data"
+run "$inclprof" export --format speedscope --min-duration 1us -o "$out/wordfreq.speedscope.json" "$out/wordfreq.data"
+run "$inclprof" export --format perfetto -o "$out/wordfreq.perfetto-trace" "$out/wordfreq.data"
 
 section "5. The C++ example (classes, templates, exceptions) and the dlopen + filter example"
 run "$inclprof" record -o "$out/cpp-inventory.data" -- "$ex/cpp-inventory/cpp-inventory"
@@ -69,5 +74,12 @@ cat <<TXT
                               (or: callgrind_annotate $out/callgrind.out.wordfreq)
   $out/wordfreq.folded        flame graph: flamegraph.pl $out/wordfreq.folded > flame.svg,
                               or drop it on https://www.speedscope.app
+  $out/wordfreq.html          flame graph in any browser, offline: value switch, search, click
+                              to zoom, hover for every value; the blue band in each frame is
+                              its Application share of Elapsed
+  $out/wordfreq.speedscope.json  drop it on https://www.speedscope.app: the merged call tree
+                              and each thread's timeline (calls under 1 us left out)
+  $out/wordfreq.perfetto-trace   every call, 6x smaller than Chrome JSON: open it in
+                              https://ui.perfetto.dev
   $out/*.data/                the raw traces: inclprof report|info|export DIR
 TXT

@@ -11,7 +11,9 @@
 #   build  compilers, make, the GCC plugin headers, protobuf-c, zlib
 #   test   what `make check` runs: Check, cppcheck, strace, python3 (CSV and
 #          JSON checks), go (go tool pprof), valgrind (callgrind_annotate),
-#          node and npm (the DevTools trace engine), cmake
+#          node and npm (the DevTools trace engine), cmake, chromium (headless:
+#          the HTML and speedscope exports' tests), protobuf-compiler
+#          (protoc --decode of the Perfetto export)
 #   bench  clang-14 and LLVM XRay's runtime, uftrace
 #   stress what `make stress` adds: clang-14 and libFuzzer's runtime, GNU time
 set -eu
@@ -21,6 +23,9 @@ limit=${INCLPROF_APT_TIMEOUT:-1800}
 pkgs="gcc g++ make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config"
 case "$level" in
   test|bench) pkgs="$pkgs check cppcheck clang-format-14 strace mount python3 golang-go valgrind nodejs npm cmake" ;;
+esac
+case "$level" in
+  test|bench) pkgs="$pkgs chromium protobuf-compiler" ;;
 esac
 case "$level" in
   bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;

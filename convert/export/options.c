@@ -24,7 +24,8 @@ static const ip_cli_opt options[] = {
     {"merge-threads", EXOPT_ID(IP_EXOPT_MERGE_THREADS), NULL, "merge the threads' call paths"},
     {"value", EXOPT_ID(IP_EXOPT_VALUE), "V",
      "V = elapsed (default), application or samples:\n"
-     "the folded value, pprof's default sample type, callgrind's first event"},
+     "the folded value, pprof's default sample type, callgrind's first event,\n"
+     "the weights of speedscope's merged profile"},
     {"min-duration", EXOPT_ID(IP_EXOPT_MIN_DURATION), "D",
      "leave out calls shorter than D (e.g. 500ns, 20us, 1ms)"},
     {"max-events", EXOPT_ID(IP_EXOPT_MAX_EVENTS), "N", "write at most N calls"},

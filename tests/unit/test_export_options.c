@@ -110,7 +110,9 @@ START_TEST(errors) {
     const char *message;
   } cases[] = {
       {{"export", "a.ipb"}, "missing --format"},
-      {{"export", "-f", "svg"}, "unknown format 'svg' (csv, pprof, chrome, callgrind or folded)"},
+      {{"export", "-f", "svg"},
+       "unknown format 'svg' (csv, pprof, chrome, callgrind, folded, html, speedscope or "
+       "perfetto)"},
       {{"export", "-f", "pprof", "--bogus"}, "unknown option '--bogus'"},
       {{"export", "-f", "pprof", "-o"}, "option '-o' needs a value"},
       {{"export", "-f", "folded", "--value", "cpu"}, "unknown --value 'cpu'"},
@@ -120,7 +122,7 @@ START_TEST(errors) {
       {{"export", "-f", "chrome", "--time-range", "2ms"}, "bad --time-range '2ms'"},
       {{"export", "-f", "chrome", "--thread", "x1"}, "bad --thread 'x1'"},
       {{"export", "-f", "pprof", "--min-duration", "1us"},
-       "--min-duration applies to --format chrome, not pprof"},
+       "--min-duration applies to --format chrome, speedscope or perfetto, not pprof"},
       {{"export", "-f", "chrome", "--merge-threads"},
        "--merge-threads applies to --format pprof, callgrind or folded, not chrome"},
       {{"export", "-f", "pprof", "--by", "thread"}, "--by applies to --format csv, not pprof"},
@@ -128,9 +130,9 @@ START_TEST(errors) {
        "unknown --by 'file' (function|module|thread|process)"},
       {{"export", "-f", "csv", "--process", "p1"}, "bad --process 'p1'"},
       {{"export", "-f", "csv", "--time-range", "1ms:2ms"},
-       "--time-range applies to --format chrome, not csv"},
+       "--time-range applies to --format chrome, speedscope or perfetto, not csv"},
       {{"export", "-f", "chrome", "--value", "elapsed"},
-       "--value applies to --format pprof, callgrind or folded, not chrome"},
+       "--value applies to --format pprof, callgrind, folded or speedscope, not chrome"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ck_assert_int_eq(parse(cases[i].args), IP_CLI_ERROR);
@@ -172,7 +174,8 @@ END_TEST
 /* Every format of the list is complete, found by its name, and shown by
  * --help with its default output; a streaming format can also discard. */
 START_TEST(exporter_table) {
-  static const char *const names[] = {"csv", "pprof", "chrome", "callgrind", "folded"};
+  static const char *const names[] = {"csv",    "pprof", "chrome",     "callgrind",
+                                      "folded", "html",  "speedscope", "perfetto"};
   size_t n = 0;
   char *text = NULL;
   size_t len = 0;
@@ -189,16 +192,16 @@ START_TEST(exporter_table) {
     ck_assert_msg(strstr(text, (*e)->default_output), "%s missing from --help",
                   (*e)->default_output);
   }
-  ck_assert_uint_eq(n, 5);
+  ck_assert_uint_eq(n, 8);
   ck_assert_ptr_nonnull(ip_exporter_find("chrome")->begin);
   ck_assert_ptr_null(ip_exporter_find("csv")->begin);
   ck_assert_ptr_nonnull(strstr(text, "      --by LEVEL        csv: one row per LEVEL"));
   ck_assert_ptr_nonnull(strstr(text, "--merge-threads   pprof, callgrind or folded: merge"));
   char list[128];
   ip_exporter_names(IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE, list, sizeof list);
-  ck_assert_str_eq(list, "chrome");
+  ck_assert_str_eq(list, "chrome, speedscope or perfetto");
   ip_exporter_names(0, list, sizeof list);
-  ck_assert_str_eq(list, "csv, pprof, chrome, callgrind or folded");
+  ck_assert_str_eq(list, "csv, pprof, chrome, callgrind, folded, html, speedscope or perfetto");
   free(text);
 }
 END_TEST

@@ -1,0 +1,46 @@
+/* export/call_log.h - every call of the selected threads, kept while the
+ * traces are replayed and handed back per thread as properly nested opens
+ * and closes in time order.  The replay reports a call when it ends (callees
+ * before their caller); timeline formats (speedscope's evented profiles,
+ * Perfetto's slices) need each call's begin before its callees' begins, so
+ * the calls are kept (40 bytes each) and sorted per thread at the end. */
+#ifndef INCLPROF_EXPORT_CALL_LOG_H
+#define INCLPROF_EXPORT_CALL_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export/exporter.h"
+
+typedef struct ip_call_log ip_call_log;
+
+/* One call as the replay reported it. */
+typedef struct ip_logged_call {
+  uint64_t start_ns, dur_ns, app_ns;
+  uint64_t seq; /* order of arrival in its thread */
+  uint32_t func, depth;
+} ip_logged_call;
+
+/* A log of the calls o keeps (the threads and time range of o->sel, calls
+ * of at least o->min_duration_ns); its visitor feeds it.  A call left out
+ * takes its callees with it: they are as short and inside it. */
+ip_call_log *ip_call_log_new(const ip_export_opts *o);
+const ip_call_visitor *ip_call_log_visitor(ip_call_log *log);
+void ip_call_log_free(ip_call_log *log);
+
+/* What a timeline writer is told of one thread, in time order: open before
+ * the callees' opens, close after their closes.  close_ns = start + dur. */
+typedef struct ip_timeline_fn {
+  void *ctx;
+  void (*open)(void *ctx, const ip_logged_call *c);
+  void (*close)(void *ctx, const ip_logged_call *c);
+} ip_timeline_fn;
+
+/* The number of calls logged for thread index t of s (0 when none). */
+size_t ip_call_log_count(const ip_call_log *log, size_t t);
+
+/* Sorts thread index t's calls into time order, hands them to fn and
+ * frees them (each thread is replayed once). */
+void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn);
+
+#endif

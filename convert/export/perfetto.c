@@ -1,0 +1,228 @@
+/* export/perfetto.c - `inclprof export --format perfetto`: Perfetto's native
+ * protobuf trace (proto/perfetto_trace.proto, a subset of Perfetto's schema
+ * with its field numbers).  A Trace is a sequence of `packet` fields, so the
+ * packets are written one by one: first a TrackDescriptor per process and
+ * per thread, then per thread one packet sequence of its calls as
+ * TYPE_SLICE_BEGIN / TYPE_SLICE_END TrackEvents in time order.  Each sequence
+ * starts by clearing its incremental state and setting its defaults (the
+ * thread's track, an incremental clock, so timestamps are ns deltas); a
+ * function's name is interned on its sequence the first time it is used and
+ * named by its iid after that.  A begin whose call was not all Application
+ * time carries the rest (Elapsed - Application Inclusive: the kernel's work
+ * and waiting) as the debug annotation transitional_ns; without it the call
+ * was all Application time.  --min-duration and --time-range leave calls out
+ * (with their callees, which are inside them). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/call_log.h"
+#include "export/exporter.h"
+#include "export/tree.h"
+#include "perfetto_trace.pb-c.h"
+#include "util/must_alloc.h"
+
+enum {
+  CLOCK_BOOTTIME = 6,     /* Perfetto's BuiltinClock, its default trace clock */
+  CLOCK_INCREMENTAL = 64, /* sequence-scoped: each timestamp adds to the last */
+  SEQ_DESCRIPTORS = 1,    /* the track descriptors' sequence; threads' are 2... */
+  IID_TRANSITIONAL = 1,   /* the debug annotation name's iid */
+};
+#define UUID_PROCESS(i) ((1ull << 40) | (uint64_t)(i))
+#define UUID_THREAD(i)  ((2ull << 40) | (uint64_t)(i))
+
+typedef struct perfetto {
+  const ip_session *s;
+  FILE *out;
+  uint8_t *buf;
+  size_t cap;
+  uint32_t seq;      /* the current thread's sequence */
+  uint64_t last_ns;  /* the last timestamp on it */
+  uint8_t *interned; /* per function: its name was interned on this sequence */
+} perfetto;
+
+static void put_packet(perfetto *x, const Perfetto__Protos__TracePacket *p) {
+  size_t n = perfetto__protos__trace_packet__get_packed_size(p);
+  if (n > x->cap)
+    x->buf = ip_must_realloc(x->buf, x->cap = 2 * n, 1);
+  perfetto__protos__trace_packet__pack(p, x->buf);
+  uint8_t head[11];
+  size_t h = 0;
+  head[h++] = 1 << 3 | 2; /* Trace.packet, length-delimited */
+  for (uint64_t v = n; h == 1 || v; v >>= 7)
+    head[h++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+  fwrite(head, 1, h, x->out);
+  fwrite(x->buf, 1, n, x->out);
+}
+
+static const char *func_name(const ip_session *s, uint32_t f) {
+  if (f >= s->n_funcs)
+    return "?";
+  return s->funcs[f].pretty && *s->funcs[f].pretty ? s->funcs[f].pretty : s->funcs[f].name;
+}
+
+static void put_descriptors(perfetto *x, const ip_export_opts *o) {
+  for (size_t i = 0; i < x->s->n_processes; i++) {
+    const ip_process *pr = &x->s->processes[i];
+    const char *exe = pr->executable && *pr->executable ? pr->executable : "process";
+    const char *slash = strrchr(exe, '/');
+    Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+    pd.has_pid = 1;
+    pd.pid = (int32_t)pr->pid;
+    pd.process_name = (char *)(slash && slash[1] ? slash + 1 : exe);
+    Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+    td.has_uuid = 1;
+    td.uuid = UUID_PROCESS(i);
+    td.process = &pd;
+    Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+    p.has_trusted_packet_sequence_id = 1;
+    p.trusted_packet_sequence_id = SEQ_DESCRIPTORS;
+    p.track_descriptor = &td;
+    put_packet(x, &p);
+  }
+  for (size_t i = 0; i < x->s->n_threads; i++) {
+    const ip_thread *t = &x->s->threads[i];
+    if (!ip_selected_thread(x->s, &o->sel, t))
+      continue;
+    char label[96];
+    ip_thread_label(t, label, sizeof label);
+    Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+    th.has_pid = th.has_tid = 1;
+    th.pid = t->process < x->s->n_processes ? (int32_t)x->s->processes[t->process].pid : 0;
+    th.tid = t->tid;
+    th.thread_name = t->name && *t->name ? t->name : label;
+    Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+    td.has_uuid = 1;
+    td.uuid = UUID_THREAD(i);
+    td.thread = &th;
+    Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+    p.has_trusted_packet_sequence_id = 1;
+    p.trusted_packet_sequence_id = SEQ_DESCRIPTORS;
+    p.track_descriptor = &td;
+    put_packet(x, &p);
+  }
+}
+
+/* The first packet of a thread's sequence: state cleared, the transitional_ns
+ * name interned, the defaults (its track, the incremental clock) and the
+ * clock snapshot that starts the incremental clock at 0 on BOOTTIME's 0. */
+static void start_sequence(perfetto *x, size_t t) {
+  Perfetto__Protos__ClockSnapshot__Clock boot = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
+  boot.has_clock_id = boot.has_timestamp = 1;
+  boot.clock_id = CLOCK_BOOTTIME;
+  Perfetto__Protos__ClockSnapshot__Clock inc = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
+  inc.has_clock_id = inc.has_timestamp = inc.has_is_incremental = 1;
+  inc.clock_id = CLOCK_INCREMENTAL;
+  inc.is_incremental = 1;
+  Perfetto__Protos__ClockSnapshot__Clock *clocks[] = {&boot, &inc};
+  Perfetto__Protos__ClockSnapshot cs = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+  cs.n_clocks = 2;
+  cs.clocks = clocks;
+  Perfetto__Protos__TrackEventDefaults ted = PERFETTO__PROTOS__TRACK_EVENT_DEFAULTS__INIT;
+  ted.has_track_uuid = 1;
+  ted.track_uuid = UUID_THREAD(t);
+  Perfetto__Protos__TracePacketDefaults d = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+  d.has_timestamp_clock_id = 1;
+  d.timestamp_clock_id = CLOCK_INCREMENTAL;
+  d.track_event_defaults = &ted;
+  Perfetto__Protos__DebugAnnotationName an = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
+  an.has_iid = 1;
+  an.iid = IID_TRANSITIONAL;
+  an.name = "transitional_ns";
+  Perfetto__Protos__DebugAnnotationName *names[] = {&an};
+  Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  in.n_debug_annotation_names = 1;
+  in.debug_annotation_names = names;
+  Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  p.has_timestamp = p.has_timestamp_clock_id = p.has_trusted_packet_sequence_id = 1;
+  p.timestamp_clock_id = CLOCK_BOOTTIME;
+  p.trusted_packet_sequence_id = x->seq;
+  p.has_sequence_flags = p.has_first_packet_on_sequence = 1;
+  p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
+  p.first_packet_on_sequence = 1;
+  p.clock_snapshot = &cs;
+  p.trace_packet_defaults = &d;
+  p.interned_data = &in;
+  put_packet(x, &p);
+  x->last_ns = 0;
+}
+
+static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
+  uint64_t at = begin ? c->start_ns : c->start_ns + c->dur_ns;
+  Perfetto__Protos__TrackEvent ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  ev.has_type = 1;
+  ev.type = begin ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
+                  : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+  Perfetto__Protos__DebugAnnotation rest = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  Perfetto__Protos__DebugAnnotation *args[] = {&rest};
+  Perfetto__Protos__EventName name = PERFETTO__PROTOS__EVENT_NAME__INIT;
+  Perfetto__Protos__EventName *names[] = {&name};
+  Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  uint32_t f = c->func < x->s->n_funcs ? c->func : (uint32_t)x->s->n_funcs;
+  if (begin) {
+    ev.has_name_iid = 1;
+    ev.name_iid = (uint64_t)f + 1;
+    if (c->dur_ns > c->app_ns) {
+      args[0]->has_name_iid = args[0]->has_uint_value = 1;
+      args[0]->name_iid = IID_TRANSITIONAL;
+      args[0]->uint_value = c->dur_ns - c->app_ns;
+      ev.n_debug_annotations = 1;
+      ev.debug_annotations = args;
+    }
+    if (!x->interned[f]) {
+      x->interned[f] = 1;
+      names[0]->has_iid = 1;
+      names[0]->iid = ev.name_iid;
+      names[0]->name = (char *)func_name(x->s, c->func);
+      in.n_event_names = 1;
+      in.event_names = names;
+      p.interned_data = &in;
+    }
+  }
+  p.has_timestamp = p.has_trusted_packet_sequence_id = p.has_sequence_flags = 1;
+  p.timestamp = at - x->last_ns; /* calls nest, so times never go back */
+  x->last_ns = at;
+  p.trusted_packet_sequence_id = x->seq;
+  p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+  p.track_event = &ev;
+  put_packet(x, &p);
+}
+
+static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 1); }
+static void on_close(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 0); }
+
+static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
+  job->stream = ip_call_log_new(job->opts);
+  return ip_call_log_visitor(job->stream);
+}
+
+static void discard_perfetto(ip_export_job *job) { ip_call_log_free(job->stream); }
+
+static int write_perfetto(ip_export_job *job, const ip_session *s) {
+  perfetto x = {.s = s, .out = job->out};
+  put_descriptors(&x, job->opts);
+  for (size_t t = 0; t < s->n_threads; t++) {
+    if (!ip_call_log_count(job->stream, t))
+      continue;
+    x.seq = SEQ_DESCRIPTORS + 1 + (uint32_t)t;
+    x.interned = ip_must_calloc(s->n_funcs + 1, 1);
+    start_sequence(&x, t);
+    ip_timeline_fn fn = {&x, on_open, on_close};
+    ip_call_log_replay(job->stream, t, &fn);
+    free(x.interned);
+  }
+  free(x.buf);
+  ip_call_log_free(job->stream);
+  return 0;
+}
+
+const ip_exporter ip_exporter_perfetto = {
+    .name = "perfetto",
+    .readers = "Perfetto UI",
+    .default_output = "inclprof.perfetto-trace",
+    .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE,
+    .begin = begin_perfetto,
+    .discard = discard_perfetto,
+    .write = write_perfetto,
+};

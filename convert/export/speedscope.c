@@ -1,0 +1,163 @@
+/* export/speedscope.c - `inclprof export --format speedscope`: speedscope's
+ * file format (https://www.speedscope.app/file-format-schema.json).  First a
+ * sampled profile of the selected threads' merged call tree (one sample per
+ * call path, weighted by its Exclusive value, so widths are Inclusive), then
+ * one evented profile per thread: every call's exact open and close, in ns
+ * after the session start (--min-duration and --time-range bound them; the
+ * sampled profile always holds every call path). */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "export/call_log.h"
+#include "export/exporter.h"
+#include "export/json.h"
+#include "export/tree.h"
+#include "util/must_alloc.h"
+
+typedef struct speedscope {
+  const ip_session *s;
+  FILE *out;
+  uint32_t *frame_of; /* func -> frame index, UINT32_MAX before its first use */
+  uint32_t *frames;   /* frame index -> func */
+  size_t n_frames;
+  ip_export_value value;
+  const char *sep; /* before the next array element */
+} speedscope;
+
+static uint32_t frame(speedscope *x, uint32_t func) {
+  if (func >= x->s->n_funcs)
+    func = (uint32_t)x->s->n_funcs; /* the one slot for an unknown function */
+  if (x->frame_of[func] == UINT32_MAX) {
+    x->frames[x->n_frames] = func;
+    x->frame_of[func] = (uint32_t)x->n_frames++;
+  }
+  return x->frame_of[func];
+}
+
+static uint64_t value_of(ip_export_value k, const ip_values *v) {
+  return k == IP_VALUE_APPLICATION ? v->app_excl : k == IP_VALUE_SAMPLES ? v->smp_excl : v->el_excl;
+}
+
+static void put_sample(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
+  speedscope *x = ctx;
+  if (!value_of(x->value, &v->nodes[path[depth - 1]].v))
+    return;
+  fputs(x->sep, x->out);
+  x->sep = ",";
+  for (size_t d = 0; d < depth; d++)
+    fprintf(x->out, "%c%" PRIu32, d ? ',' : '[', frame(x, v->nodes[path[d]].func));
+  putc(']', x->out);
+}
+
+static void put_weight(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
+  speedscope *x = ctx;
+  uint64_t w = value_of(x->value, &v->nodes[path[depth - 1]].v);
+  if (!w)
+    return;
+  fprintf(x->out, "%s%" PRIu64, x->sep, w);
+  x->sep = ",";
+}
+
+static void put_sampled(speedscope *x, const ip_export_opts *o) {
+  ip_export_trees trees;
+  ip_export_trees_build(&trees, x->s, 1, &o->sel);
+  uint64_t total = 0;
+  for (size_t i = 0; i < trees.n_views; i++)
+    for (size_t n = 1; n < trees.views[i].n_nodes; n++)
+      total += value_of(x->value, &trees.views[i].nodes[n].v);
+  static const char *const names[] = {"Elapsed", "Application", "samples"};
+  fprintf(x->out,
+          "{\"type\":\"sampled\",\"name\":\"all threads: %s\",\"unit\":\"%s\","
+          "\"startValue\":0,\"endValue\":%" PRIu64 ",\"samples\":[",
+          names[x->value], x->value == IP_VALUE_SAMPLES ? "none" : "nanoseconds", total);
+  x->sep = "";
+  for (size_t i = 0; i < trees.n_views; i++)
+    ip_tree_walk(&trees.views[i], put_sample, x);
+  fputs("],\"weights\":[", x->out);
+  x->sep = "";
+  for (size_t i = 0; i < trees.n_views; i++)
+    ip_tree_walk(&trees.views[i], put_weight, x);
+  fputs("]}", x->out);
+  ip_export_trees_free(&trees);
+}
+
+static void put_event(speedscope *x, char type, const ip_logged_call *c, uint64_t at) {
+  fprintf(x->out, "%s{\"type\":\"%c\",\"frame\":%" PRIu32 ",\"at\":%" PRIu64 "}", x->sep, type,
+          frame(x, c->func), at);
+  x->sep = ",\n";
+}
+
+static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, 'O', c, c->start_ns); }
+static void on_close(void *ctx, const ip_logged_call *c) {
+  put_event(ctx, 'C', c, c->start_ns + c->dur_ns);
+}
+
+static void put_evented(speedscope *x, ip_call_log *log, size_t t) {
+  const ip_thread *th = &x->s->threads[t];
+  char label[96];
+  ip_thread_label(th, label, sizeof label);
+  fputs(",\n{\"type\":\"evented\",\"name\":", x->out);
+  ip_json_string(x->out, label);
+  fprintf(x->out,
+          ",\"unit\":\"nanoseconds\",\"startValue\":%" PRIu64 ",\"endValue\":%" PRIu64
+          ",\"events\":[\n",
+          th->start_ns, th->end_ns);
+  x->sep = "";
+  ip_timeline_fn fn = {x, on_open, on_close};
+  ip_call_log_replay(log, t, &fn);
+  fputs("]}", x->out);
+}
+
+static void put_frames(speedscope *x) {
+  fputs("],\n\"shared\":{\"frames\":[", x->out);
+  for (size_t i = 0; i < x->n_frames; i++) {
+    const ip_func *f = x->frames[i] < x->s->n_funcs ? &x->s->funcs[x->frames[i]] : NULL;
+    fputs(i ? ",\n{\"name\":" : "\n{\"name\":", x->out);
+    ip_json_string(x->out, !f ? "?" : f->pretty && *f->pretty ? f->pretty : f->name);
+    if (f && f->file && *f->file) {
+      fputs(",\"file\":", x->out);
+      ip_json_string(x->out, f->file);
+      fprintf(x->out, ",\"line\":%" PRIu32, f->line);
+    }
+    putc('}', x->out);
+  }
+  fputs("]}}\n", x->out);
+}
+
+static const ip_call_visitor *begin_speedscope(ip_export_job *job) {
+  job->stream = ip_call_log_new(job->opts);
+  return ip_call_log_visitor(job->stream);
+}
+
+static void discard_speedscope(ip_export_job *job) { ip_call_log_free(job->stream); }
+
+static int write_speedscope(ip_export_job *job, const ip_session *s) {
+  speedscope x = {.s = s, .out = job->out, .value = job->opts->value};
+  x.frame_of = ip_must_realloc(NULL, s->n_funcs + 1, sizeof *x.frame_of);
+  x.frames = ip_must_realloc(NULL, s->n_funcs + 1, sizeof *x.frames);
+  for (size_t i = 0; i <= s->n_funcs; i++)
+    x.frame_of[i] = UINT32_MAX;
+  fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+        "\"exporter\":\"inclprof\",\"name\":\"inclprof\",\"activeProfileIndex\":0,"
+        "\"profiles\":[\n",
+        job->out);
+  put_sampled(&x, job->opts);
+  for (size_t t = 0; t < s->n_threads; t++)
+    if (ip_call_log_count(job->stream, t))
+      put_evented(&x, job->stream, t);
+  put_frames(&x);
+  free(x.frame_of);
+  free(x.frames);
+  ip_call_log_free(job->stream);
+  return 0;
+}
+
+const ip_exporter ip_exporter_speedscope = {
+    .name = "speedscope",
+    .readers = "speedscope",
+    .default_output = "inclprof.speedscope.json",
+    .options = IP_EXOPT_VALUE | IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE,
+    .begin = begin_speedscope,
+    .discard = discard_speedscope,
+    .write = write_speedscope,
+};

@@ -1,0 +1,164 @@
+#!/bin/sh
+# export_pictures.sh - the picture exports, each opened by what a person uses:
+#   html: headless Chromium (playwright-core) opens the page with no request
+#   beyond the file, shows one view per thread plus the merged one with one
+#   frame per call path, a tooltip whose values equal the CSV, zooms on a
+#   click, searches, and takes a screenshot; a program with 111 111 distinct
+#   call paths draws in under 2 s;
+#   speedscope: speedscope's own app imports the file; its profile list and
+#   Sandwich view (Total/Self per function) equal the CSV;
+#   perfetto: protoc --decode reads it with our schema subset; every begin has
+#   its end, names are interned before use, and the slices' calls and
+#   durations equal the CSV exactly; it is at least 5x smaller than the Chrome
+#   JSON of the same calls.
+. "$INCLPROF_SRC/tests/lib.sh"
+. "$INCLPROF_SRC/tests/viewers/viewers.sh"
+need chromium protoc node python3
+PICS=$(sh "$INCLPROF_SRC/tests/viewers/pictures/setup.sh") || { fail "tests/viewers/pictures/setup.sh failed"; exit 1; }
+ok "picture viewers installed in $PICS"
+
+cat >threads.c <<'EOF2'
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+static volatile long sink;
+static void leaf(int n) { for (int i = 0; i < n * 200; i++) sink += i; }
+static void middle(int n) { leaf(n); leaf(n + 1); }
+static void *worker(void *arg) {
+  int n = (int)(long)arg;
+  for (int i = 0; i < 20 * n; i++) middle(n);
+  usleep(1000);
+  return NULL;
+}
+int main(void) {
+  pthread_t t[3];
+  for (long i = 0; i < 3; i++) pthread_create(&t[i], NULL, worker, (void *)(i + 1));
+  for (int i = 0; i < 3; i++) pthread_join(t[i], NULL);
+  middle(3);
+  printf("done\n");
+  return 0;
+}
+EOF2
+check "compile with the plugin" cc_plugin threads threads.c -O0 -pthread
+check "run under inclprof record" "$INCLPROF" record ./threads
+for f in csv html speedscope perfetto chrome; do
+  check "export --format $f" "$INCLPROF" export --format "$f"
+done
+"$INCLPROF" export -f csv --by thread -o by-thread.csv 2>/dev/null
+decode() {
+  protoc --decode=perfetto.protos.Trace -I"$INCLPROF_SRC/proto" \
+    "$INCLPROF_SRC/proto/perfetto_trace.proto" <"$1"
+}
+decode inclprof.perfetto-trace | python3 "$INCLPROF_SRC/tests/viewers/pictures/perfetto-check.py" >perfetto.txt
+
+# --- html ------------------------------------------------------------------
+check "html: the page names no other file or URL to load" \
+  sh -c '! grep -qiE "<(link|img|iframe)|src=|https?://" inclprof.html'
+node "$PICS/flame-probe.mjs" inclprof.html flame.png worker pthread_join usleep >probe.txt 2>probe.err
+check_eq "html: Chromium opened it without errors" "errors 0" "$(grep '^errors' probe.txt)"
+check_eq "html: no request beyond the file itself" "requests 0" "$(grep '^requests' probe.txt)"
+check_eq "html: a view per thread and the merged one" "$(($(csv_rows by-thread.csv tid | wc -l) + 1))" \
+  "$(grep -c '^view ' probe.txt)"
+# The call paths the perfetto export's slices form (stacks of names, as
+# perfetto-check.py rebuilds them from the decoded trace) are the frames.
+check_eq "html: merged view: one frame per distinct call path" \
+  "$(awk '$1 == "paths" && $2 == "all" { print $3 }' perfetto.txt)" \
+  "$(awk '$1 == "view" && $2 == 0 { print $3 }' probe.txt)"
+for tid in $(csv_rows by-thread.csv tid); do
+  check_eq "html: thread $tid's view: one frame per call path" \
+    "$(awk -v t="$tid" '$1 == "paths" && $2 == t { print $3 }' perfetto.txt)" \
+    "$(awk -v t="\"thread $tid" '$1 == "view" && index($0, t) { print $3 }' probe.txt)"
+done
+check_eq "html: value switch" "values Elapsed Application" "$(grep '^values' probe.txt)"
+# The tooltip of a function with one call path equals its CSV row.
+for fn in worker pthread_join usleep; do
+  csv_rows inclprof.csv function calls elapsed_inclusive_ns elapsed_exclusive_ns elapsed_inclusive_pct \
+    elapsed_exclusive_pct application_inclusive_ns application_exclusive_ns application_inclusive_pct \
+    application_exclusive_pct | awk -F'\t' -v f="$fn" '$1 == f' >want.txt
+  check "html: tooltip of $fn = its CSV row (calls, Elapsed and Application ns and %)" python3 - "$fn" <<'PY'
+import sys
+fn = sys.argv[1]
+want = open('want.txt').read().split('\t')
+tip = {}
+for line in open('probe.txt'):
+    w = line.split()
+    if w[:2] == ['tip', fn] and w[2] == 'calls':
+        tip['calls'] = w[3]
+    elif w[:2] == ['tipcol', fn]:
+        tip[w[2]] = w[3:]
+calls, ei, ee, eip, eep, ai, ae, aip, aep = want[1:10]
+assert tip.get('calls') == calls, f"calls {tip.get('calls')} != {calls}"
+for col, (i, e, ip, ep) in (('Elapsed', (ei, ee, eip, eep)), ('Application', (ai, ae, aip, aep))):
+    got = tip[col]
+    assert int(float(got[0])) == int(i) and int(float(got[1])) == int(e), f"{col}: {got[:2]} != {i} {e}"
+    assert abs(float(got[2]) - float(ip)) < 1e-5 and abs(float(got[3]) - float(ep)) < 1e-5, f"{col} %: {got[2:]} != {ip} {ep}"
+PY
+done
+check_eq "html: a click zooms the frame to the full width" "yes" \
+  "$(awk '$1 == "zoom" { print ($3 == $4 && $3 > 100) ? "yes" : "no: " $0 }' probe.txt)"
+check "html: search finds the one worker frame" grep -q '^search worker .*search: 1 frame,' probe.txt
+check "html: a PNG screenshot was taken" sh -c 'head -c 8 flame.png | od -c | grep -q "P   N   G" && [ "$(wc -c <flame.png)" -gt 5000 ]'
+
+# --- speedscope --------------------------------------------------------------
+node "$PICS/speedscope-load.mjs" inclprof.speedscope.json >speedscope.txt 2>speedscope.err
+check_eq "speedscope: its importer read the file without errors" "errors 0" "$(grep '^errors' speedscope.txt)"
+check_eq "speedscope: imported as its own format" "imported speedscope json file" "$(grep '^imported' speedscope.txt)"
+check_eq "speedscope: the merged tree and one evented profile per thread" \
+  "$(($(csv_rows by-thread.csv tid | wc -l) + 1))" "$(grep -c '^profile ' speedscope.txt)"
+check "speedscope: profile weights and Sandwich Total/Self = CSV (to speedscope's 2 decimals)" python3 - <<'PY'
+import csv, json
+fns = {r['function']: r for r in csv.DictReader(open('inclprof.csv'))}
+threads = {r['tid']: r for r in csv.DictReader(open('by-thread.csv'))}
+total = sum(int(r['elapsed_inclusive_ns']) for r in threads.values())
+seen = 0
+for line in open('speedscope.txt'):
+    w = line.split(' ', 6)
+    if w[0] == 'profile':
+        name, weight = json.loads(line.split(' ', 3)[3]), float(w[2])
+        want = total if w[1] == '0' else int(threads[name.split()[1]]['elapsed_inclusive_ns'])
+        assert abs(weight - want) <= 0.005 * max(weight, 1) + 1, f'{name}: {weight} != {want}'
+    elif w[0] == 'fn' and w[1] == '0':
+        t, rt, s, rs, name = float(w[2]), float(w[3]), float(w[4]), float(w[5]), json.loads(w[6])
+        r = fns[name]
+        assert abs(t - int(r['elapsed_inclusive_ns'])) <= rt + 1e-6 * t, f'{name} total {t} != {r["elapsed_inclusive_ns"]}'
+        assert abs(s - int(r['elapsed_exclusive_ns'])) <= rs + 1e-6 * s, f'{name} self {s} != {r["elapsed_exclusive_ns"]}'
+        seen += 1
+assert seen == len([r for r in fns.values() if int(r['elapsed_inclusive_ns'])]), f'{seen} functions in Sandwich'
+PY
+
+# --- perfetto ----------------------------------------------------------------
+check "perfetto: protoc --decode reads it with the schema subset" decode inclprof.perfetto-trace
+check_eq "perfetto: every begin ended, names interned, sequences well formed" "0" \
+  "$(awk '$1 == "slices" { print $6 }' perfetto.txt)"
+check_eq "perfetto: one slice per call" "$(csv_rows by-thread.csv calls | awk '{ s += $1 } END { print s }')" \
+  "$(awk '$1 == "slices" { print $2 }' perfetto.txt)"
+check_eq "perfetto: a track per thread" "$(csv_rows by-thread.csv tid | wc -l)" \
+  "$(awk '$1 == "slices" { print $4 }' perfetto.txt)"
+csv_rows inclprof.csv function calls elapsed_inclusive_ns elapsed_exclusive_ns application_inclusive_ns >csv-calls.txt
+sed -n 's/^fn //p' perfetto.txt >perfetto-calls.txt
+same_lines "perfetto: per function calls, Elapsed Incl/Excl and Application Incl = CSV" csv-calls.txt perfetto-calls.txt
+
+# --- 10^5 distinct call paths -------------------------------------------------
+cat >paths.c <<'EOF2'
+#define DECL(i) void f##i(int d);
+DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7) DECL(8) DECL(9)
+#define CALLS(d) f0(d); f1(d); f2(d); f3(d); f4(d); f5(d); f6(d); f7(d); f8(d); f9(d);
+#define DEF(i) void f##i(int d) { if (d > 0) { CALLS(d - 1) } }
+DEF(0) DEF(1) DEF(2) DEF(3) DEF(4) DEF(5) DEF(6) DEF(7) DEF(8) DEF(9)
+int main(void) { CALLS(4) return 0; }
+EOF2
+check "compile a program of 111 111 call paths" cc_plugin paths paths.c -O0
+mkdir big && cd big || exit 1
+check "record it" "$INCLPROF" record ../paths
+for f in html perfetto chrome; do check "export --format $f" "$INCLPROF" export --format "$f"; done
+node "$PICS/flame-probe.mjs" inclprof.html flame.png f9 >probe.txt 2>probe.err
+check_eq "html: 111 111 frames (main, then 10 + 100 + ... + 100 000 paths)" "111111" \
+  "$(awk '$1 == "view" && $2 == 0 { print $3 }' probe.txt)"
+ms=$(awk '$1 == "ready" { print $2 }' probe.txt)
+check "html: drawn ${ms:-?} ms after navigation start (< 2000)" test "${ms:-99999}" -lt 2000
+check_eq "html: hovering a frame shows its calls" "tip f9 calls 1" "$(grep '^tip f9' probe.txt)"
+pf=$(wc -c <inclprof.perfetto-trace) js=$(wc -c <inclprof.trace.json)
+check "perfetto: $pf bytes, Chrome JSON $js: at least 5x smaller" test $((pf * 5)) -le "$js"
+decode inclprof.perfetto-trace | python3 "$INCLPROF_SRC/tests/viewers/pictures/perfetto-check.py" >perfetto.txt
+check_eq "perfetto: all 111 111 calls, well formed" "slices 111111 tracks 1 problems 0" "$(tail -n1 perfetto.txt)"
+done_testing
