@@ -32,12 +32,24 @@ static uint64_t app_incl(const ip_values *v) { return v->app_incl; }
 static uint64_t app_excl(const ip_values *v) { return v->app_excl; }
 static uint64_t smp_incl(const ip_values *v) { return v->smp_incl; }
 static uint64_t smp_excl(const ip_values *v) { return v->smp_excl; }
+static uint64_t pre_incl(const ip_values *v) { return v->wait_incl[IP_W_PREEMPTED]; }
+static uint64_t pre_excl(const ip_values *v) { return v->wait_excl[IP_W_PREEMPTED]; }
+static uint64_t blk_incl(const ip_values *v) { return v->wait_incl[IP_W_BLOCKED]; }
+static uint64_t blk_excl(const ip_values *v) { return v->wait_excl[IP_W_BLOCKED]; }
+static uint64_t sys_incl(const ip_values *v) { return v->wait_incl[IP_W_SYSCALL]; }
+static uint64_t sys_excl(const ip_values *v) { return v->wait_excl[IP_W_SYSCALL]; }
+static uint64_t pf_incl(const ip_values *v) { return v->wait_incl[IP_W_FAULT]; }
+static uint64_t pf_excl(const ip_values *v) { return v->wait_excl[IP_W_FAULT]; }
 
 /* Percentages are over the session total of the column (as in the CSV). */
 static const html_column columns[] = {
     {"Elapsed", "ns", el_incl, el_excl, NULL, NULL},
     {"Application", "ns", app_incl, app_excl, NULL, "Elapsed"},
     {"Samples", "", smp_incl, smp_excl, ip_session_sampled, NULL},
+    {"Off-CPU preempted", "ns", pre_incl, pre_excl, ip_session_has_wait, NULL},
+    {"Off-CPU blocked", "ns", blk_incl, blk_excl, ip_session_has_wait, NULL},
+    {"System calls", "ns", sys_incl, sys_excl, ip_session_has_wait, NULL},
+    {"Page faults", "ns", pf_incl, pf_excl, ip_session_has_wait, NULL},
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 

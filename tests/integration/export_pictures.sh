@@ -69,29 +69,37 @@ for tid in $(csv_rows by-thread.csv tid); do
     "$(awk -v t="$tid" '$1 == "paths" && $2 == t { print $3 }' perfetto.txt)" \
     "$(awk -v t="\"thread $tid" '$1 == "view" && index($0, t) { print $3 }' probe.txt)"
 done
-check_eq "html: value switch" "values Elapsed Application" "$(grep '^values' probe.txt)"
+check_eq "html: value switch (kevents: with the wait breakdown)" \
+  "values Elapsed Application Off-CPU preempted Off-CPU blocked System calls Page faults" "$(grep '^values' probe.txt)"
 # The tooltip of a function with one call path equals its CSV row.
 for fn in worker pthread_join usleep; do
   csv_rows inclprof.csv function calls elapsed_inclusive_ns elapsed_exclusive_ns elapsed_inclusive_pct \
     elapsed_exclusive_pct application_inclusive_ns application_exclusive_ns application_inclusive_pct \
-    application_exclusive_pct | awk -F'\t' -v f="$fn" '$1 == f' >want.txt
-  check "html: tooltip of $fn = its CSV row (calls, Elapsed and Application ns and %)" python3 - "$fn" <<'PY'
+    application_exclusive_pct offcpu_preempted_inclusive_ns offcpu_preempted_exclusive_ns \
+    offcpu_blocked_inclusive_ns offcpu_blocked_exclusive_ns syscall_inclusive_ns syscall_exclusive_ns \
+    page_fault_inclusive_ns page_fault_exclusive_ns | awk -F'\t' -v f="$fn" '$1 == f' >want.txt
+  check "html: tooltip of $fn = its CSV row (calls, Elapsed and Application ns and %, the wait columns' ns)" python3 - "$fn" <<'PY'
 import sys
 fn = sys.argv[1]
-want = open('want.txt').read().split('\t')
+want = open('want.txt').read().rstrip('\n').split('\t')
 tip = {}
 for line in open('probe.txt'):
     w = line.split()
     if w[:2] == ['tip', fn] and w[2] == 'calls':
         tip['calls'] = w[3]
     elif w[:2] == ['tipcol', fn]:
-        tip[w[2]] = w[3:]
+        tip[' '.join(w[2:-4])] = w[-4:]
 calls, ei, ee, eip, eep, ai, ae, aip, aep = want[1:10]
 assert tip.get('calls') == calls, f"calls {tip.get('calls')} != {calls}"
 for col, (i, e, ip, ep) in (('Elapsed', (ei, ee, eip, eep)), ('Application', (ai, ae, aip, aep))):
     got = tip[col]
     assert int(float(got[0])) == int(i) and int(float(got[1])) == int(e), f"{col}: {got[:2]} != {i} {e}"
     assert abs(float(got[2]) - float(ip)) < 1e-5 and abs(float(got[3]) - float(ep)) < 1e-5, f"{col} %: {got[2:]} != {ip} {ep}"
+waits = want[10:18]
+for n, col in enumerate(('Off-CPU preempted', 'Off-CPU blocked', 'System calls', 'Page faults')):
+    got = tip[col]
+    i, e = waits[2 * n], waits[2 * n + 1]
+    assert int(float(got[0])) == int(i) and int(float(got[1])) == int(e), f"{col}: {got[:2]} != {i} {e}"
 PY
 done
 check_eq "html: a click zooms the frame to the full width" "yes" \
