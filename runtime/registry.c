@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -155,6 +156,12 @@ static uint32_t module_id(const char *path, uintptr_t base) {
   m.path = module_path[id - 1];
   m.has_load_address = 1;
   m.load_address = base;
+  struct stat st;
+  if (!stat(m.path, &st)) {
+    m.has_file_mtime_ns = m.has_file_size = 1;
+    m.file_mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+    m.file_size = (uint64_t)st.st_size;
+  }
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_MODULE;
   rec.module = &m;
