@@ -45,6 +45,14 @@ typedef struct ip_module {
   char *path; /* executable or shared object */
 } ip_module;
 
+/* A module as one process loaded it. */
+typedef struct ip_proc_module {
+  uint32_t module;       /* index into ip_session.modules */
+  uint64_t load_address; /* 0 if not recorded */
+  int has_stat;          /* the file's mtime and size when recorded are known */
+  uint64_t mtime_ns, size;
+} ip_proc_module;
+
 typedef struct ip_func {
   char *name;   /* assembler name */
   char *pretty; /* demangled name (== name when not mangled) */
@@ -111,6 +119,8 @@ typedef struct ip_process {
   uint32_t threads_not_flushed; /* trailer: threads the final flush gave up on */
   char *write_error;            /* trailer: why recording stopped early, or NULL */
   uint64_t bytes_written;       /* trailer: bytes of the file before it */
+  ip_proc_module *mods;         /* the modules this process recorded, in order */
+  size_t n_mods, cap_mods;
 } ip_process;
 
 typedef struct ip_session {

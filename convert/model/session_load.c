@@ -9,6 +9,7 @@
 
 #include "model/aggregate.h"
 #include "model/loader.h"
+#include "model/symbolize.h"
 #include "read/trace_paths.h"
 #include "read/trace_reader.h"
 #include "util/must_alloc.h"
@@ -107,6 +108,12 @@ static void take_module(ip_file *f, const Inclprof__Module *m) {
   uint32_t idx = ip_tables_module(f->s, f->tabs, m->path);
   ip_must_grow((void **)&f->mod_index, &f->n_mod, (size_t)m->id + 1, sizeof *f->mod_index);
   f->mod_index[m->id] = idx; /* unset entries are 0: the unknown module */
+  ip_must_grow((void **)&p->mods, &p->cap_mods, p->n_mods + 1, sizeof *p->mods);
+  p->mods[p->n_mods++] = (ip_proc_module){.module = idx,
+                                          .load_address = m->load_address,
+                                          .has_stat = m->has_file_mtime_ns && m->has_file_size,
+                                          .mtime_ns = m->file_mtime_ns,
+                                          .size = m->file_size};
 }
 
 static void take_function(ip_file *f, const Inclprof__Function *fn) {
@@ -120,6 +127,8 @@ static void take_function(ip_file *f, const Inclprof__Function *fn) {
       .flags = fn->flags,
       .id = fn->id,
   };
+  ip_sym sym;
+  ip_file_name_address(f, fn, &proto, &sym);
   ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
 }
 
@@ -347,6 +356,7 @@ void ip_session_free(ip_session *s) {
     free(p->runtime_version);
     free(p->exit_reason);
     free(p->write_error);
+    free(p->mods);
   }
   free(s->modules);
   free(s->funcs);
