@@ -110,7 +110,8 @@ typedef struct ip_process {
   int clock; /* inclprof_ClockSource */
   double ticks_per_second;
   char *hostname, *runtime_version;
-  uint32_t forked_from;            /* 0 unless a fork child */
+  uint32_t forked_from; /* 0 unless a fork child */
+  uint32_t exec_from;   /* 1 + index of the process image this one replaced by exec, 0 if none */
   uint64_t n_functions, n_modules; /* table entries in the file */
   uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
   int has_trailer;   /* a trailer was read */
@@ -184,5 +185,15 @@ int ip_session_sampled(const ip_session *s);
 /* The first thread with this tid / process with this pid, or NULL. */
 const ip_thread *ip_session_thread(const ip_session *s, uint32_t tid);
 const ip_process *ip_session_process(const ip_session *s, uint32_t pid);
+
+/* model/process_names.c */
+/* The command line from argv, without the padding of an overwritten argv
+ * (empty trailing arguments, trailing blanks).  Caller frees. */
+char *ip_cmdline_join(char *const *argv, size_t n);
+/* Sets every process's exec_from (ip_session_load does). */
+void ip_processes_link(ip_session *s);
+/* "PID EXECUTABLE", then " (fork of PID)" for a fork child and " (after exec
+ * from EXECUTABLE)" for an image started by exec; written into buf. */
+const char *ip_process_label(const ip_session *s, uint32_t k, char *buf, size_t n);
 
 #endif

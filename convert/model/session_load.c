@@ -45,19 +45,6 @@ static Inclprof__Header *first_header(ip_reader *r, char *err, size_t errlen) {
   return rec->header;
 }
 
-static char *join_argv(const Inclprof__Header *h) {
-  size_t len = 1;
-  for (size_t i = 0; i < h->n_argv; i++)
-    len += strlen(h->argv[i]) + 1;
-  char *s = ip_must_calloc(len, 1);
-  for (size_t i = 0; i < h->n_argv; i++) {
-    if (i)
-      strcat(s, " ");
-    strcat(s, h->argv[i]);
-  }
-  return s;
-}
-
 static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t errlen) {
   ip_process *p = &f->s->processes[f->proc];
   double tps = h->has_ticks_per_second ? h->ticks_per_second : 0;
@@ -71,7 +58,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->pid = h->pid;
   p->ppid = h->ppid;
   p->executable = ip_must_strdup(h->executable ? h->executable : "");
-  p->cmdline = join_argv(h);
+  p->cmdline = ip_cmdline_join(h->argv, h->n_argv);
   p->trace_path = ip_must_strdup(f->path);
   p->transitions = h->transitions;
   p->transitions_note = ip_must_strdup(h->transitions_note);
@@ -327,6 +314,7 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
     return -1;
   }
   sum_totals(s);
+  ip_processes_link(s);
   warn_lost(s, o);
   return 0;
 }
