@@ -2,7 +2,8 @@
  * address ("0x...": an indirect-call target neither instrumented nor in the
  * dynamic symbol table) get a name from the module file (model/symbolize.h),
  * so no row carries a run-time address and the same target merges across
- * runs and processes. */
+ * runs and processes.  Targets the runtime named from the dynamic symbol
+ * table (dladdr, assembler names) get their demangled name. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,15 @@ static const ip_proc_module *module_of(ip_file *f, uint32_t module, uint64_t add
 }
 
 int ip_file_name_address(ip_file *f, const Inclprof__Function *fn, ip_func *proto, ip_sym *sym) {
-  if (!(fn->flags & FUNCTION_FROM_ADDRESS) || !fn->name || strncmp(fn->name, "0x", 2))
+  if (!(fn->flags & FUNCTION_FROM_ADDRESS) || !fn->name)
     return 0;
+  if (strncmp(fn->name, "0x", 2)) {
+    if (strncmp(fn->name, "_Z", 2) || (fn->pretty && strcmp(fn->pretty, fn->name)) ||
+        !ip_demangle(fn->name, sym->pretty, sizeof sym->pretty))
+      return 0;
+    proto->pretty = sym->pretty;
+    return 1;
+  }
   uint64_t addr = fn->has_addr ? fn->addr : strtoull(fn->name, NULL, 16);
   if (!f->tabs->sym)
     f->tabs->sym = ip_symbolizer_new();

@@ -88,8 +88,9 @@ static inline uint32_t ip_file_func(ip_file *f, uint32_t gid) {
 }
 
 /* model/address_names.c: a Function record named by a bare address gets its
- * name, file, line and module from the module file (strings kept in sym).
- * Returns 1 when it rewrote proto, 0 when the record needs no name. */
+ * name, file, line and module from the module file, one named by dladdr its
+ * demangled name (strings kept in sym).  Returns 1 when it rewrote proto, 0
+ * when the record needs nothing. */
 struct ip_sym;
 int ip_file_name_address(ip_file *f, const Inclprof__Function *fn, ip_func *proto,
                          struct ip_sym *sym);

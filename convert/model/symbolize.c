@@ -66,6 +66,14 @@ static const Dwfl_Callbacks callbacks = {
     .section_address = dwfl_offline_section_address,
 };
 
+int ip_demangle(const char *name, char *out, size_t out_len) {
+  char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+  if (d)
+    snprintf(out, out_len, "%s", d);
+  free(d);
+  return d != NULL;
+}
+
 ip_symbolizer *ip_symbolizer_new(void) { return ip_must_calloc(1, sizeof(ip_symbolizer)); }
 
 void ip_symbolizer_free(ip_symbolizer *z) {
@@ -180,12 +188,13 @@ static int name_of(sym_file *f, uint64_t v, ip_sym *out) {
   } else {
     return 0;
   }
-  char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-  if (d && off)
+  char d[sizeof out->pretty - 32];
+  if (!ip_demangle(name, d, sizeof d))
+    snprintf(out->pretty, sizeof out->pretty, "%s", out->name);
+  else if (off)
     snprintf(out->pretty, sizeof out->pretty, "%s+0x%llx", d, (unsigned long long)off);
   else
-    snprintf(out->pretty, sizeof out->pretty, "%s", d ? d : out->name);
-  free(d);
+    snprintf(out->pretty, sizeof out->pretty, "%s", d);
   return 1;
 }
 

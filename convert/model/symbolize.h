@@ -28,6 +28,9 @@ typedef struct ip_sym {
   uint32_t line;
 } ip_sym;
 
+/* Demangles a C++ assembler name into out; 0 when name is not one. */
+int ip_demangle(const char *name, char *out, size_t out_len);
+
 ip_symbolizer *ip_symbolizer_new(void);
 void ip_symbolizer_free(ip_symbolizer *z);
 

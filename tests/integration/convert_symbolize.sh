@@ -5,7 +5,8 @@
 # converter names them from the module's symbol table (with file and line
 # from the debug info when there is some), as MODULE+0xOFFSET when the module
 # is stripped or changed since recording, the same in every run (ASLR);
-# `info` lists every module's load base.
+# `info` lists every module's load base.  A C++ target named by its dynamic
+# symbol is demangled.
 . "$INCLPROF_SRC/tests/lib.sh"
 need nm strip
 P="$INCLPROF_SRC/tests/programs/convert"
@@ -71,4 +72,9 @@ rm libt.so
 check_eq "a vanished module file is said once" 1 "$(grep -c "libt.so is gone since it was recorded" err)"
 check_eq "vanished module: offsets" "libt.so+$add,libt.so,10" "$(row d3 "libt.so+$add")"
 check "no row named by an address (vanished)" no_raw d3
+
+g++ -O2 -fplugin="$INCLPROF_PLUGIN" "$P/sym_new.cc" -o newcall || fail "C++ program compiles"
+"$INCLPROF" record -o d6 ./newcall >/dev/null 2>&1
+check_eq "C++ target named by its dynamic symbol: demangled" "operator new(unsigned long),libstdc++.so.6,3" \
+  "$("$INCLPROF" export --format csv -o - d6 2>/dev/null | awk -F, '$1 == "operator new(unsigned long)" { n = split($2, m, "/"); print $1 "," m[n] "," $5 }')"
 done_testing
