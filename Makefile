@@ -32,6 +32,9 @@ endif
 # Deferred: evaluated after scripts/deps.sh has installed the packages.
 PB_CFLAGS    = $(shell pkg-config --cflags libprotobuf-c)
 PB_LIBS      = $(shell pkg-config --libs libprotobuf-c)
+# The converter names code addresses from module files: elfutils' libdwfl
+# (libdw, libelf) and libiberty's demangler.
+CV_LIBS      = -ldw -lelf -liberty
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 

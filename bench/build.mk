@@ -36,7 +36,7 @@ BENCH_TARGETS += bench-runtime
 .PHONY: bench-runtime
 $(BENCH_B)/runtime_bench: bench/runtime_bench.c $(B)/libinclprof.a $(B)/libipconvert.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CV_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(B)/libipconvert.a $(PB_LIBS) -lz -lpthread -ldl
+	$(CC) $(CFLAGS) $(CV_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(B)/libipconvert.a $(PB_LIBS) $(CV_LIBS) -lz -lpthread -ldl
 bench-runtime: $(BENCH_B)/runtime_bench
 	@mkdir -p $(BENCH_OUT) && rm -rf $(BENCH_OUT)/runtime-traces
 	@$(BENCH_B)/runtime_bench $(BENCH_OUT)/runtime-traces > $(BENCH_OUT)/bench-runtime.md

@@ -22,7 +22,7 @@ $(B)/convert/gen/%.o: $(B)/gen/%.c
 $(B)/libipconvert.a: $(CV_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(B)/inclprof: $(CLI_OBJS) $(B)/libipconvert.a
-	$(CC) -o $@ $^ $(PB_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
+	$(CC) -o $@ $^ $(PB_LIBS) $(CV_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
 -include $(CV_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
 # --- converter benchmark: events/s and peak RSS of `inclprof report` on a
@@ -58,7 +58,7 @@ $(B)/fuzz/seed/seed.ipb: $(B)/gen_trace
 ifneq ($(FUZZ_CLANG),)
 $(B)/fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(FUZZ_MUTATOR) $(FUZZ_SRCS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -fno-sanitize-coverage=trace-cmp -o $@ tests/fuzz/fuzz_trace.c tests/fuzz/trace_mutator.c $(FUZZ_SRCS) $(PB_LIBS) -lz
+	$(FUZZ_CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -fno-sanitize-coverage=trace-cmp -o $@ tests/fuzz/fuzz_trace.c tests/fuzz/trace_mutator.c $(FUZZ_SRCS) $(PB_LIBS) $(CV_LIBS) -lz
 fuzz: $(B)/fuzz/fuzz_trace $(B)/fuzz/seed/seed.ipb
 	@mkdir -p $(B)/fuzz/corpus
 	$(B)/fuzz/fuzz_trace -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
@@ -66,7 +66,7 @@ fuzz: $(B)/fuzz/fuzz_trace $(B)/fuzz/seed/seed.ipb
 else
 $(B)/fuzz/fuzz_standalone: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c $(FUZZ_MUTATOR) $(FUZZ_SRCS)
 	@mkdir -p $(dir $@)
-	$(CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c tests/fuzz/trace_mutator.c $(FUZZ_SRCS) $(PB_LIBS) -lz
+	$(CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_standalone.c tests/fuzz/trace_mutator.c $(FUZZ_SRCS) $(PB_LIBS) $(CV_LIBS) -lz
 fuzz: $(B)/fuzz/fuzz_standalone $(B)/fuzz/seed/seed.ipb
 	$(B)/fuzz/fuzz_standalone 200000 $(B)/fuzz/seed/seed.ipb
 endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -155,6 +156,12 @@ static uint32_t module_id(const char *path, uintptr_t base) {
   m.path = module_path[id - 1];
   m.has_load_address = 1;
   m.load_address = base;
+  struct stat st;
+  if (!stat(m.path, &st)) {
+    m.has_file_mtime_ns = m.has_file_size = 1;
+    m.file_mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+    m.file_size = (uint64_t)st.st_size;
+  }
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_MODULE;
   rec.module = &m;
@@ -257,17 +264,46 @@ static void callees_unregistered(const struct inclprof_tu *tu) {
   free(mine);
 }
 
-/* Caller holds reg_lock; resolves a callee (or an unregistered function). */
-static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, int log_it) {
+/* The object a callee named at call-site probes binds to: the definition
+ * the dynamic linker finds for its name (the global scope, else the scope of
+ * the caller's object, for a library opened with RTLD_LOCAL), else the
+ * caller's own object (a direct call to a name no object exports stays in the
+ * caller's).  Found once per descriptor, before reg_lock is taken: dlsym and
+ * dladdr take the loader's lock.  di is zeroed when nothing is found. */
+static void callee_object(const struct inclprof_fn *fn, Dl_info *di) {
+  memset(di, 0, sizeof *di);
+  Dl_info caller;
+  if (!(fn->flags & INCLPROF_FN_CALLEE) || fn->addr || !dladdr(fn, &caller))
+    return;
+  void *def = NULL;
+  if (fn->name && !(fn->flags & INCLPROF_FN_LOCAL)) {
+    def = dlsym(RTLD_DEFAULT, fn->name);
+    void *h = def ? NULL : dlopen(caller.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (h) {
+      def = dlsym(h, fn->name);
+      dlclose(h);
+    }
+  }
+  if (!def || !dladdr(def, di))
+    *di = caller;
+}
+
+/* Caller holds reg_lock; resolves a callee (or an unregistered function).
+ * obj: the callee's object from callee_object, or NULL. */
+static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info *obj, int log_it) {
   uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
   if (gid)
     return gid;
   if ((fn->flags & INCLPROF_FN_CALLEE) && fn->name)
     gid = map_get(&by_name, name_key(fn->name));
   if (!gid) {
+    uint32_t module = 0;
+    if (fn->addr)
+      module = module_of_addr(fn->addr);
+    else if (obj && obj->dli_fname)
+      module = module_id(obj->dli_fname, (uintptr_t)obj->dli_fbase);
     gid = atomic_fetch_add(&next_gid, 1) + 1;
-    write_function(gid, fn->addr ? module_of_addr(fn->addr) : 0, fn, NULL,
-                   (uint64_t)(uintptr_t)fn->addr, fn->flags, log_it);
+    write_function(gid, module, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, log_it);
   }
   map_put(&by_desc, (uintptr_t)fn, gid);
   return gid;
@@ -320,15 +356,15 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
   if (!tu || atomic_load(&ip_st.init_state) == 0)
     return;
   ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
-  if (!ip_lock(&reg_lock, 0)) {
-    tu->hooks = ip_hooks_paused;
-    return;
-  }
   /* Name the unit's callees now: their strings go away with the unit.  The
    * pointer -> gid entries stay (events naming them may still be buffered). */
   for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++)
     if (tu->fns[i])
-      resolve_desc_locked(tu->fns[i], 1);
+      ip_gid_of_desc(tu->fns[i], 0);
+  if (!ip_lock(&reg_lock, 0)) {
+    tu->hooks = ip_hooks_paused;
+    return;
+  }
   if (tu->abi_version == INCLPROF_ABI_VERSION)
     callees_unregistered(tu);
   for (struct unit **pp = &units; *pp; pp = &(*pp)->next)
@@ -357,8 +393,11 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal) {
   uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
   if (IP_LIKELY(gid))
     return gid;
+  Dl_info obj;
+  if (!in_signal)
+    callee_object(fn, &obj);
   if (ip_lock(&reg_lock, in_signal)) {
-    gid = resolve_desc_locked(fn, !in_signal);
+    gid = resolve_desc_locked(fn, in_signal ? NULL : &obj, !in_signal);
     ip_unlock(&reg_lock);
     return gid;
   }

@@ -1,6 +1,6 @@
 /* cli/cmd_info.c - `inclprof info`: what a trace holds - header, clock, transition
- * mode, calibration, sampling, tables, threads, events, gaps, lost batches,
- * trailer and damage - per process. */
+ * mode, calibration, sampling, tables, modules and their load bases, threads,
+ * events, gaps, lost batches, trailer and damage - per process. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -14,8 +14,8 @@ static const ip_cli cli = {
     .name = "info",
     .synopsis = "[TRACE|DIR...]",
     .intro = "Describe trace files: header, clock and tick rate, transition mode, probe-cost\n"
-             "calibration, sampling, tables, threads, events, runtime gaps, lost batches,\n"
-             "trailer (clean shutdown?) and any damage.\n"
+             "calibration, sampling, tables, modules (load base and path), threads, events,\n"
+             "runtime gaps, lost batches, trailer (clean shutdown?) and any damage.\n"
              "Default input: " IP_DEFAULT_INPUT " (a directory means every *.ipb file in it).",
     .epilog = "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 a trace is damaged.",
 };
@@ -111,6 +111,22 @@ static void threads(const ip_session *s, size_t pi) {
   ip_tt_free(&t);
 }
 
+/* Where each module was loaded: run-time address = load base + the offset
+ * that names code no symbol covers (MODULE+0xOFFSET). */
+static void modules(const ip_session *s, const ip_process *p) {
+  ip_ttable t;
+  ip_tt_init(&t, 2);
+  ip_tt_add(&t, "load base");
+  ip_tt_add(&t, "path");
+  for (size_t i = 0; i < p->n_mods; i++) {
+    ip_tt_add(&t, "0x%llx", (unsigned long long)p->mods[i].load_address);
+    ip_tt_add(&t, "%s", s->modules[p->mods[i].module].path);
+  }
+  printf("modules:      %zu\n", p->n_mods);
+  ip_tt_print(&t, stdout, 4);
+  ip_tt_free(&t);
+}
+
 static void process(const ip_session *s, size_t pi) {
   const ip_process *p = &s->processes[pi];
   char gap[32];
@@ -119,6 +135,7 @@ static void process(const ip_session *s, size_t pi) {
   sampling(s, p, pi);
   printf("tables:       %llu modules, %llu functions\n", (unsigned long long)p->n_modules,
          (unsigned long long)p->n_functions);
+  modules(s, p);
   threads(s, pi);
   printf("events:       %llu in %llu batches; %llu runtime gaps (%s removed); %llu batches lost\n",
          (unsigned long long)p->events, (unsigned long long)p->batches, (unsigned long long)p->gaps,

@@ -67,11 +67,8 @@ const char *ip_row_name(const ip_session *s, ip_level l, uint32_t key, char *buf
              t->name ? t->name : "", t->name ? ")" : "");
     return buf;
   }
-  default: {
-    const ip_process *p = &s->processes[key];
-    snprintf(buf, n, "%u %s", p->pid, p->executable);
-    return buf;
-  }
+  default:
+    return ip_process_label(s, key, buf, n);
   }
 }
 

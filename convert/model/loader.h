@@ -19,6 +19,7 @@ typedef struct ip_tables {
   ip_u64map module_by_path; /* hash of path -> module index */
   ip_u64map func_by_key;    /* hash of (module path, id, name) -> func index */
   size_t cap_modules, cap_funcs, cap_threads, cap_processes;
+  struct ip_symbolizer *sym; /* module files, opened when an address needs a name */
 } ip_tables;
 
 /* One open frame of the shadow stack. */
@@ -104,6 +105,14 @@ static inline uint32_t ip_file_func(ip_file *f, uint32_t gid) {
     return f->gid_func[gid];
   return ip_file_func_slow(f, gid);
 }
+
+/* model/address_names.c: a Function record named by a bare address gets its
+ * name, file, line and module from the module file, one named by dladdr its
+ * demangled name (strings kept in sym).  Returns 1 when it rewrote proto, 0
+ * when the record needs nothing. */
+struct ip_sym;
+int ip_file_name_address(ip_file *f, const Inclprof__Function *fn, ip_func *proto,
+                         struct ip_sym *sym);
 
 /* model/replay.c */
 ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid); /* state for tid, created if new */

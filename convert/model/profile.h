@@ -58,6 +58,14 @@ typedef struct ip_module {
   char *path; /* executable or shared object */
 } ip_module;
 
+/* A module as one process loaded it. */
+typedef struct ip_proc_module {
+  uint32_t module;       /* index into ip_session.modules */
+  uint64_t load_address; /* 0 if not recorded */
+  int has_stat;          /* the file's mtime and size when recorded are known */
+  uint64_t mtime_ns, size;
+} ip_proc_module;
+
 typedef struct ip_func {
   char *name;   /* assembler name */
   char *pretty; /* demangled name (== name when not mangled) */
@@ -121,7 +129,8 @@ typedef struct ip_process {
   int clock; /* inclprof_ClockSource */
   double ticks_per_second;
   char *hostname, *runtime_version;
-  uint32_t forked_from;            /* 0 unless a fork child */
+  uint32_t forked_from; /* 0 unless a fork child */
+  uint32_t exec_from;   /* 1 + index of the process image this one replaced by exec, 0 if none */
   uint64_t n_functions, n_modules; /* table entries in the file */
   uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
   int kernel_events;    /* batches carry kernel-event records: the wait breakdown is known */
@@ -149,6 +158,8 @@ typedef struct ip_process {
   uint64_t stopped_ns;      /* recording stopped early at this time (first trailer saying why) */
   int ran_on;               /* a later trailer says when the process, unrecorded, ended */
   uint32_t threads_resumed; /* ring: threads whose replay began from a ThreadState */
+  ip_proc_module *mods;            /* the modules this process recorded, in order */
+  size_t n_mods, cap_mods;
 } ip_process;
 
 typedef struct ip_session {
@@ -215,5 +226,15 @@ int ip_session_sampled(const ip_session *s);
 /* The first thread with this tid / process with this pid, or NULL. */
 const ip_thread *ip_session_thread(const ip_session *s, uint32_t tid);
 const ip_process *ip_session_process(const ip_session *s, uint32_t pid);
+
+/* model/process_names.c */
+/* The command line from argv, without the padding of an overwritten argv
+ * (empty trailing arguments, trailing blanks).  Caller frees. */
+char *ip_cmdline_join(char *const *argv, size_t n);
+/* Sets every process's exec_from (ip_session_load does). */
+void ip_processes_link(ip_session *s);
+/* "PID EXECUTABLE", then " (fork of PID)" for a fork child and " (after exec
+ * from EXECUTABLE)" for an image started by exec; written into buf. */
+const char *ip_process_label(const ip_session *s, uint32_t k, char *buf, size_t n);
 
 #endif

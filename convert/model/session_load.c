@@ -9,6 +9,7 @@
 
 #include "model/aggregate.h"
 #include "model/loader.h"
+#include "model/symbolize.h"
 #include "read/trace_paths.h"
 #include "read/trace_reader.h"
 #include "util/must_alloc.h"
@@ -44,19 +45,6 @@ static Inclprof__Header *first_header(ip_reader *r, char *err, size_t errlen) {
   return rec->header;
 }
 
-static char *join_argv(const Inclprof__Header *h) {
-  size_t len = 1;
-  for (size_t i = 0; i < h->n_argv; i++)
-    len += strlen(h->argv[i]) + 1;
-  char *s = ip_must_calloc(len, 1);
-  for (size_t i = 0; i < h->n_argv; i++) {
-    if (i)
-      strcat(s, " ");
-    strcat(s, h->argv[i]);
-  }
-  return s;
-}
-
 static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t errlen) {
   ip_process *p = &f->s->processes[f->proc];
   double tps = h->has_ticks_per_second ? h->ticks_per_second : 0;
@@ -70,7 +58,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->pid = h->pid;
   p->ppid = h->ppid;
   p->executable = ip_must_strdup(h->executable ? h->executable : "");
-  p->cmdline = join_argv(h);
+  p->cmdline = ip_cmdline_join(h->argv, h->n_argv);
   p->trace_path = ip_must_strdup(f->path);
   p->transitions = h->transitions;
   p->transitions_note = ip_must_strdup(h->transitions_note);
@@ -120,6 +108,12 @@ static void take_module(ip_file *f, const Inclprof__Module *m) {
   uint32_t idx = ip_tables_module(f->s, f->tabs, m->path);
   ip_must_grow((void **)&f->mod_index, &f->n_mod, (size_t)m->id + 1, sizeof *f->mod_index);
   f->mod_index[m->id] = idx; /* unset entries are 0: the unknown module */
+  ip_must_grow((void **)&p->mods, &p->cap_mods, p->n_mods + 1, sizeof *p->mods);
+  p->mods[p->n_mods++] = (ip_proc_module){.module = idx,
+                                          .load_address = m->load_address,
+                                          .has_stat = m->has_file_mtime_ns && m->has_file_size,
+                                          .mtime_ns = m->file_mtime_ns,
+                                          .size = m->file_size};
 }
 
 static void take_function(ip_file *f, const Inclprof__Function *fn) {
@@ -135,6 +129,8 @@ static void take_function(ip_file *f, const Inclprof__Function *fn) {
       .flags = fn->flags,
       .id = fn->id,
   };
+  ip_sym sym;
+  ip_file_name_address(f, fn, &proto, &sym);
   ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
 }
 
@@ -414,6 +410,7 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
     return -1;
   }
   sum_totals(s);
+  ip_processes_link(s);
   warn_lost(s, o);
   return 0;
 }
@@ -445,6 +442,7 @@ void ip_session_free(ip_session *s) {
     free(p->exit_reason);
     free(p->write_error);
     free(p->size_policy);
+    free(p->mods);
   }
   free(s->modules);
   free(s->funcs);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/loader.h"
+#include "model/symbolize.h"
 #include "util/must_alloc.h"
 
 #define MAX_DENSE_GID (1u << 22) /* larger gids are damage: not cached */
@@ -79,6 +80,7 @@ uint32_t ip_tables_process(ip_session *s, ip_tables *t) {
 }
 
 void ip_tables_free(ip_tables *t) {
+  ip_symbolizer_free(t->sym);
   ip_u64map_free(&t->module_by_path);
   ip_u64map_free(&t->func_by_key);
 }
