@@ -98,6 +98,13 @@ static void init(void) {
     else
       ip_st.sample_hz = (unsigned)v;
   }
+  const char *clk = getenv("INCLPROF_CLOCK");
+  if (clk && *clk && strcmp(clk, "fenced")) {
+    if (!strcmp(clk, "fast"))
+      ip_st.clock_unfenced = 1;
+    else
+      fprintf(stderr, "inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
+  }
   ip_writer_init();
   ip_clock_calibrate();
   ip_transitions_choose();

@@ -201,6 +201,8 @@ void ip_write_header(uint32_t from_pid) {
   h.start_unix_ns = ip_now_ns_realtime();
   h.start_tick = ip_st.start_tick;
   h.clock = ip_st.clock;
+  h.has_clock_unfenced = ip_st.clock_unfenced;
+  h.clock_unfenced = ip_st.clock_unfenced;
   h.ticks_per_second = ip_st.ticks_per_second;
   h.has_transitions = h.has_probe_cost_ticks = h.has_probe_hidden_ticks = h.has_sample_hz = 1;
   h.transitions = ip_st.mode;

@@ -1,5 +1,6 @@
-/* probes.c - the hot path: one hook set per transition mode (so no probe
- * tests the mode), a paused set of no-ops, and the start-up calibration of a
+/* probes.c - the hot path: one hook set per transition mode and clock read
+ * (fenced or not: INCLPROF_CLOCK), so no probe tests either, null hooks for
+ * a pause, and the start-up calibration of a
  * probe's cost.  A probe reserves a slot (pos), reads the transition counter
  * and the clock, and fills the slot: no lock, no allocation, no system call.
  * The rare cases (first probe of a thread, full buffer) go to the slow path. */
@@ -23,9 +24,9 @@ static inline __attribute__((always_inline)) uint64_t moved(struct ip_thread *t,
 }
 
 static inline __attribute__((always_inline)) void fill(struct ip_thread *t, struct ip_event *p,
-                                                       uint64_t arg, int mode) {
+                                                       uint64_t arg, int mode, int fenced) {
   uint64_t m = moved(t, mode);
-  p->tick = ip_tick() | m;
+  p->tick = (fenced ? ip_tick() : ip_tick_unfenced()) | m;
   __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
   p->arg = arg;
 }
@@ -33,75 +34,79 @@ static inline __attribute__((always_inline)) void fill(struct ip_thread *t, stru
 /* The rare path (first probe of a thread, full buffer): the event goes into
  * the slot the slow path gives, then the buffer is flushed if it may be.  Out
  * of line and reached by a tail call, so the fast path needs no stack frame. */
-static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode) {
+static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode, int fenced) {
   struct ip_thread *t = &ip_tls;
-  fill(t, ip_slow_slot(t, p), arg, mode);
+  fill(t, ip_slow_slot(t, p), arg, mode, fenced);
   ip_slow_flush(t);
 }
 
-static inline __attribute__((always_inline)) void record(uint64_t arg, int mode) {
+static inline __attribute__((always_inline)) void record(uint64_t arg, int mode, int fenced) {
   struct ip_thread *t = &ip_tls;
   struct ip_event *p = ip_reserve(t);
   if (IP_UNLIKELY(p >= t->end)) {
-    record_slow(p, arg, mode);
+    record_slow(p, arg, mode, fenced);
     return;
   }
-  fill(t, p, arg, mode);
+  fill(t, p, arg, mode, fenced);
 }
 
 #define DESC(fn, k) ((uint64_t)(uintptr_t)(fn) | (k))
 #define ADDR(a, k)  ((uint64_t)(uintptr_t)(a) << 3 | (k))
 
-#define HOOK_SET(suffix, mode)                                                                     \
+#define HOOK_SET(suffix, mode, fenced)                                                             \
   IP_RT_TEXT static void enter_##suffix(const struct inclprof_fn *fn) {                            \
-    record(DESC(fn, IP_K_ENTER), mode);                                                            \
+    record(DESC(fn, IP_K_ENTER), mode, fenced);                                                    \
   }                                                                                                \
   IP_RT_TEXT static void exit_##suffix(const struct inclprof_fn *fn) {                             \
-    record(DESC(fn, IP_K_EXIT), mode);                                                             \
+    record(DESC(fn, IP_K_EXIT), mode, fenced);                                                     \
   }                                                                                                \
   IP_RT_TEXT static void call_##suffix(const struct inclprof_fn *fn) {                             \
     if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                    \
-      record(DESC(fn, IP_K_CALL), mode);                                                           \
+      record(DESC(fn, IP_K_CALL), mode, fenced);                                                   \
   }                                                                                                \
   IP_RT_TEXT static void ret_##suffix(const struct inclprof_fn *fn) {                              \
     if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                    \
-      record(DESC(fn, IP_K_RET), mode);                                                            \
+      record(DESC(fn, IP_K_RET), mode, fenced);                                                    \
   }                                                                                                \
   IP_RT_TEXT static void calli_##suffix(const void *target) {                                      \
-    record(ADDR(target, IP_K_CALL_IND), mode);                                                     \
+    record(ADDR(target, IP_K_CALL_IND), mode, fenced);                                             \
   }                                                                                                \
   IP_RT_TEXT static void reti_##suffix(const void *target) {                                       \
-    record(ADDR(target, IP_K_RET_IND), mode);                                                      \
+    record(ADDR(target, IP_K_RET_IND), mode, fenced);                                              \
   }                                                                                                \
   static const struct inclprof_hooks hooks_##suffix = {                                            \
       enter_##suffix, exit_##suffix, call_##suffix, ret_##suffix, calli_##suffix, reti_##suffix};
 
-HOOK_SET(none, MODE_NONE)
-HOOK_SET(kev, MODE_KEV)
-HOOK_SET(pmu, MODE_PMU)
+HOOK_SET(none, MODE_NONE, 1)
+HOOK_SET(kev, MODE_KEV, 1)
+HOOK_SET(pmu, MODE_PMU, 1)
+HOOK_SET(none_fast, MODE_NONE, 0)
+HOOK_SET(kev_fast, MODE_KEV, 0)
+HOOK_SET(pmu_fast, MODE_PMU, 0)
 
 /* Null hooks: the plugin's probes skip their call while a hook is null. */
 const struct inclprof_hooks ip_hooks_paused = {0};
 
 const struct inclprof_hooks *ip_hooks_for_mode(int mode) {
+  int fast = ip_st.clock_unfenced;
   switch (mode) {
   case INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS:
-    return &hooks_kev;
+    return fast ? &hooks_kev_fast : &hooks_kev;
   case INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU:
-    return &hooks_pmu;
+    return fast ? &hooks_pmu_fast : &hooks_pmu;
   default:
-    return &hooks_none;
+    return fast ? &hooks_none_fast : &hooks_none;
   }
 }
 
 /* Control events (mark, pause, resume) from inclprof.h: same path as a probe. */
 void ip_append_private(uint64_t arg) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
-    record(arg, MODE_KEV);
+    record(arg, MODE_KEV, 1);
   else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
-    record(arg, MODE_PMU);
+    record(arg, MODE_PMU, 1);
   else
-    record(arg, MODE_NONE);
+    record(arg, MODE_NONE, 1);
 }
 
 /* ---- calibration: the same probe body on a private buffer ------------- */
@@ -110,19 +115,22 @@ static struct ip_event cal_buf[CAL_EVENTS];
 static const volatile uint64_t cal_zero;
 static const struct perf_event_mmap_page cal_page;
 
-#define CAL_PROBE(suffix, mode)                                                                    \
+#define CAL_PROBE(suffix, mode, fenced)                                                            \
   static __attribute__((noinline)) void cal_##suffix(struct ip_thread *t, const void *fn) {        \
     if (t->pos >= t->end)                                                                          \
       t->pos = cal_buf;                                                                            \
     struct ip_event *p = t->pos;                                                                   \
     t->pos = p + 1;                                                                                \
     uint64_t m = moved(t, mode);                                                                   \
-    p->tick = ip_tick() | m;                                                                       \
+    p->tick = (fenced ? ip_tick() : ip_tick_unfenced()) | m;                                       \
     p->arg = (uint64_t)(uintptr_t)fn;                                                              \
   }
-CAL_PROBE(none, MODE_NONE)
-CAL_PROBE(kev, MODE_KEV)
-CAL_PROBE(pmu, MODE_PMU)
+CAL_PROBE(none, MODE_NONE, 1)
+CAL_PROBE(kev, MODE_KEV, 1)
+CAL_PROBE(pmu, MODE_PMU, 1)
+CAL_PROBE(none_fast, MODE_NONE, 0)
+CAL_PROBE(kev_fast, MODE_KEV, 0)
+CAL_PROBE(pmu_fast, MODE_PMU, 0)
 
 /* A dependent chain of multiply-adds: code that leaves the core idle. */
 static inline __attribute__((always_inline)) uint64_t cal_chain(uint64_t x, int steps) {
@@ -177,10 +185,12 @@ double ip_probe_calibrate(double *hidden) {
                         .end = cal_buf + CAL_EVENTS,
                         .tr_src = &cal_zero,
                         .pmu_page = (void *)&cal_page};
-  struct cal_site s = {ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? cal_kev
-                       : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? cal_pmu
-                                                                                    : cal_none,
-                       &t};
+  static const cal_probe_fn probes[2][3] = {{cal_none, cal_kev, cal_pmu},
+                                            {cal_none_fast, cal_kev_fast, cal_pmu_fast}};
+  int m = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? MODE_KEV
+          : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? MODE_PMU
+                                                                       : MODE_NONE;
+  struct cal_site s = {probes[ip_st.clock_unfenced != 0][m], &t};
   uint64_t bare = UINT64_MAX;
   for (int round = 0; round < 20; round++) {
     uint64_t t0 = ip_tick();

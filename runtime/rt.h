@@ -127,9 +127,10 @@ struct ip_state {
   atomic_int init_state; /* 0 not yet, 1 running, 2 disabled */
   int fd;                /* trace file, O_APPEND */
   pid_t pid;
-  int mode;       /* Inclprof__TransitionMode */
-  char note[256]; /* transitions_note */
-  int clock;      /* Inclprof__ClockSource */
+  int mode;           /* Inclprof__TransitionMode */
+  char note[256];     /* transitions_note */
+  int clock;          /* Inclprof__ClockSource */
+  int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
   double ticks_per_second;
   double probe_cost_ticks;
   double probe_hidden_ticks;

@@ -45,8 +45,9 @@ static void header(const ip_process *p) {
   printf("\nexecutable:   %s\ncommand:      %s\n", p->executable, p->cmdline);
   printf("host:         %s, runtime %s, started %s\n", p->hostname ? p->hostname : "?",
          p->runtime_version ? p->runtime_version : "?", when);
-  printf("clock:        %s, %.0f ticks/s (1 tick = %.4f ns)\n", clock_name(p->clock),
-         p->ticks_per_second, 1e9 / p->ticks_per_second);
+  printf("clock:        %s, %.0f ticks/s (1 tick = %.4f ns)%s\n", clock_name(p->clock),
+         p->ticks_per_second, 1e9 / p->ticks_per_second,
+         p->clock_unfenced ? "; read without a fence (INCLPROF_CLOCK=fast)" : "");
   printf("transitions:  %s\n", mode_text(p->transitions));
   if (p->transitions_note && *p->transitions_note)
     printf("              why: %s\n", p->transitions_note);

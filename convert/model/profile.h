@@ -126,7 +126,8 @@ typedef struct ip_process {
   char *damage; /* NULL, or what was wrong with the file */
   ip_values total;
   uint32_t format_minor;
-  int clock; /* inclprof_ClockSource */
+  int clock;          /* inclprof_ClockSource */
+  int clock_unfenced; /* the probes read the clock without a fence (INCLPROF_CLOCK=fast) */
   double ticks_per_second;
   char *hostname, *runtime_version;
   uint32_t forked_from; /* 0 unless a fork child */
@@ -158,7 +159,7 @@ typedef struct ip_process {
   uint64_t stopped_ns;      /* recording stopped early at this time (first trailer saying why) */
   int ran_on;               /* a later trailer says when the process, unrecorded, ended */
   uint32_t threads_resumed; /* ring: threads whose replay began from a ThreadState */
-  ip_proc_module *mods;            /* the modules this process recorded, in order */
+  ip_proc_module *mods;     /* the modules this process recorded, in order */
   size_t n_mods, cap_mods;
 } ip_process;
 

@@ -66,6 +66,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->start_unix_ns = h->start_unix_ns;
   p->format_minor = h->format_minor;
   p->clock = h->clock;
+  p->clock_unfenced = h->clock_unfenced;
   p->ticks_per_second = tps;
   p->hostname = ip_must_strdup(h->hostname);
   p->runtime_version = ip_must_strdup(h->runtime_version);
