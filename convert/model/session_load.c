@@ -9,6 +9,7 @@
 
 #include "model/aggregate.h"
 #include "model/loader.h"
+#include "model/replay_pool.h"
 #include "read/trace_paths.h"
 #include "read/trace_reader.h"
 #include "util/must_alloc.h"
@@ -213,8 +214,11 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
   s->n_files++;
   Inclprof__Record *rec;
   int rc;
-  while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
-    take_record(&f, rec);
+  if (o && o->jobs > 1 && !f.visitor)
+    rc = ip_replay_pool_run(&f, r, o->jobs, take_record, err, sizeof err);
+  else
+    while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
+      take_record(&f, rec);
   ip_process *p = &s->processes[f.proc];
   if (rc < 0) {
     p->damage = ip_must_strdup(err);
