@@ -40,6 +40,7 @@ typedef struct pool {
   int stop;
   worker *w;
   unsigned n;
+  uint32_t dense; /* gids 1 .. dense-1 are all defined (they stay defined) */
 } pool;
 
 static void *work(void *arg) {
@@ -78,6 +79,8 @@ static void drain(pool *p, ip_file *f) {
 
 /* Gives idle workers fresh copies of f and its session. */
 static void refresh(pool *p, const ip_file *f) {
+  while (p->dense < f->n_gid && f->gid_func[p->dense] != NONE)
+    p->dense++;
   for (unsigned i = 0; i < p->n; i++) {
     worker *w = &p->w[i];
     w->sess = *f->s;
@@ -93,9 +96,30 @@ static ip_tstate *live_state(ip_file *f, uint32_t tid) {
   return i != NONE && !f->states[i]->finished ? f->states[i] : NULL;
 }
 
-/* Whether every function the batch's probes name is defined in f. */
-static int functions_known(const ip_file *f, const Inclprof__EventBatch *b) {
-  for (size_t i = 0; i < b->n_code; i++) {
+/* Whether every function the batch's probes name is defined in f.  First
+ * the usual case, from the smallest and largest code: no probe of gid 0
+ * (codes 0-3) and every gid below dense. */
+static int functions_known(const pool *p, const ip_file *f, const Inclprof__EventBatch *b) {
+  uint32_t lo[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}, hi[4] = {0, 0, 0, 0};
+  size_t n = b->n_code, i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int k = 0; k < 4; k++) {
+      uint32_t c = b->code[i + k];
+      lo[k] = c < lo[k] ? c : lo[k];
+      hi[k] = c > hi[k] ? c : hi[k];
+    }
+  for (; i < n; i++) {
+    lo[0] = b->code[i] < lo[0] ? b->code[i] : lo[0];
+    hi[0] = b->code[i] > hi[0] ? b->code[i] : hi[0];
+  }
+  uint32_t min = lo[0] < lo[1] ? lo[0] : lo[1], max = hi[0] > hi[1] ? hi[0] : hi[1];
+  min = lo[2] < min ? lo[2] : min;
+  min = lo[3] < min ? lo[3] : min;
+  max = hi[2] > max ? hi[2] : max;
+  max = hi[3] > max ? hi[3] : max;
+  if (min > INCLPROF__EVENT_KIND__EV_RET && max >> 3 < p->dense)
+    return 1;
+  for (i = 0; i < n; i++) {
     uint32_t c = b->code[i], gid = c >> 3;
     if ((c & 7) <= INCLPROF__EVENT_KIND__EV_RET && (gid >= f->n_gid || f->gid_func[gid] == NONE))
       return 0;
@@ -143,7 +167,7 @@ static void finish(pool *p, unsigned started) {
 
 int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record take, char *err,
                        size_t errlen) {
-  pool p = {.n = jobs};
+  pool p = {.n = jobs, .dense = 1};
   p.w = ip_must_calloc(jobs, sizeof *p.w);
   pthread_mutex_init(&p.mu, NULL);
   pthread_cond_init(&p.room, NULL);
@@ -162,7 +186,7 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
   while ((rc = ip_reader_next(r, &rec, err, errlen)) > 0) {
     if (started == jobs && rec->body_case == INCLPROF__RECORD__BODY_EVENTS) {
       ip_tstate *ts = live_state(f, rec->events->tid);
-      if (ts && functions_known(f, rec->events) && dispatch(&p, r, ts))
+      if (ts && functions_known(&p, f, rec->events) && dispatch(&p, r, ts))
         continue;
     }
     /* Anything else, in file order, with every worker idle. */
