@@ -99,7 +99,7 @@ static int export(const ip_export_args *a, output *out) {
   const ip_exporter *fmt = a->format;
   ip_export_job job = {.opts = &a->opts, .out = out->f, .out_name = out->name};
   ip_progress progress;
-  ip_load_opts lo = {.raw = a->raw};
+  ip_load_opts lo = {.raw = a->raw, .jobs = a->jobs};
   lo.visitor =
       ip_progress_start(&progress, fmt->begin ? fmt->begin(&job) : NULL, a->inputs, a->n_inputs);
   ip_session s;

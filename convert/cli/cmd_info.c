@@ -10,6 +10,8 @@
 #include "util/text_table.h"
 #include "views/views.h"
 
+static const ip_cli_opt options[] = {IP_CLI_JOBS_OPT};
+
 static const ip_cli cli = {
     .name = "info",
     .synopsis = "[TRACE|DIR...]",
@@ -18,7 +20,14 @@ static const ip_cli cli = {
              "runtime gaps, lost batches, trailer (clean shutdown?) and any damage.\n"
              "Default input: " IP_DEFAULT_INPUT " (a directory means every *.ipb file in it).",
     .epilog = "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 a trace is damaged.",
+    .opts = options,
+    .n_opts = sizeof options / sizeof options[0],
 };
+
+static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
+  (void)id; /* --jobs is the only option */
+  return ip_cli_jobs_opt(ctx, arg, m);
+}
 
 static const char *clock_name(int c) {
   static const char *const names[] = {"unknown", "TSC (rdtsc)", "CNTVCT (AArch64 virtual counter)",
@@ -169,11 +178,12 @@ static void process(const ip_session *s, size_t pi) {
 
 int cmd_info(int argc, char **argv) {
   int first;
-  int rc = ip_cli_parse_or_exit(&cli, argc, argv, NULL, NULL, &first);
+  unsigned jobs = ip_cli_default_jobs();
+  int rc = ip_cli_parse_or_exit(&cli, argc, argv, on_option, &jobs, &first);
   if (rc >= 0)
     return rc;
   ip_session s;
-  ip_load_opts lo = {.quiet = 0};
+  ip_load_opts lo = {.jobs = jobs};
   if (ip_load_inputs(&s, argc, argv, first, &lo))
     return IP_EXIT_ERROR;
   for (size_t i = 0; i < s.n_processes; i++)

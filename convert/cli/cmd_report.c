@@ -19,6 +19,7 @@ static const ip_cli_opt options[] = {
     {"callees", OPT_CALLEES, "FN", "what FN called, and their time when called from FN"},
     IP_CLI_SELECTION_OPTS,
     IP_CLI_RAW_OPT,
+    IP_CLI_JOBS_OPT,
     {"samples", OPT_SAMPLES, NULL, "show the sample columns even without sampling data"},
     {"wait", OPT_WAIT, NULL,
      "where the non-Application time went: off-CPU preempted, off-CPU blocked,\n"
@@ -44,6 +45,7 @@ typedef struct report_args {
   int tree, raw, samples, wait;
   const char *fn;
   int callees;
+  unsigned jobs;
 } report_args;
 
 static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
@@ -76,6 +78,8 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_WAIT:
     a->wait = 1;
     return 0;
+  case IP_CLI_JOBS:
+    return ip_cli_jobs_opt(&a->jobs, arg, m);
   default:
     return ip_cli_selection_opt(&a->view.sel, id, arg, m);
   }
@@ -86,12 +90,13 @@ int cmd_report(int argc, char **argv) {
   memset(&a, 0, sizeof a);
   a.view.by = IP_BY_FUNCTION;
   a.view.sort = IP_SORT_ELAPSED_INCL;
+  a.jobs = ip_cli_default_jobs();
   int first;
   int rc = ip_cli_parse_or_exit(&cli, argc, argv, on_option, &a, &first);
   if (rc >= 0)
     return rc;
   ip_session s;
-  ip_load_opts lo = {.raw = a.raw};
+  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs};
   if (ip_load_inputs(&s, argc, argv, first, &lo))
     return IP_EXIT_ERROR;
   char why[128];

@@ -19,6 +19,7 @@ static const ip_cli_opt options[] = {
     {"format", OPT_FORMAT, "F", NULL}, /* help made from the list of formats */
     {"output", OPT_OUTPUT, "FILE", NULL},
     IP_CLI_RAW_OPT,
+    IP_CLI_JOBS_OPT,
     IP_CLI_SELECTION_OPTS,
     {"by", EXOPT_ID(IP_EXOPT_BY), "LEVEL", "one row per LEVEL (" IP_LEVEL_NAMES ")"},
     {"merge-threads", EXOPT_ID(IP_EXOPT_MERGE_THREADS), NULL, "merge the threads' call paths"},
@@ -187,6 +188,8 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case IP_CLI_RAW:
     a->raw = 1;
     return 0;
+  case IP_CLI_JOBS:
+    return ip_cli_jobs_opt(&a->jobs, arg, m);
   case IP_CLI_THREAD:
   case IP_CLI_PROCESS:
     return ip_cli_selection_opt(&a->opts.sel, id, arg, m);
@@ -212,6 +215,7 @@ static int check_fit(const ip_export_args *a, unsigned given, ip_cli_msg *m) {
 
 int ip_export_parse_args(int argc, char **argv, ip_export_args *a, ip_cli_msg *m) {
   memset(a, 0, sizeof *a);
+  a->jobs = ip_cli_default_jobs();
   parse_state st = {.a = a};
   int first;
   int rc = ip_cli_parse(&cli, argc, argv, on_option, &st, &first, m);

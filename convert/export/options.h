@@ -16,6 +16,7 @@ typedef struct ip_export_args {
   const ip_exporter *format;
   const char *output; /* NULL = the format's default file, "-" = stdout */
   int raw;
+  unsigned jobs; /* --jobs */
   char **inputs; /* trace files or directories (argv storage, or inclprof.data) */
   size_t n_inputs;
   ip_export_opts opts;

@@ -200,6 +200,7 @@ typedef struct ip_load_opts {
   int raw;                        /* keep probe cost and gaps (no compensation) */
   int quiet;                      /* no warnings on stderr */
   const ip_call_visitor *visitor; /* may be NULL */
+  unsigned jobs; /* replay a file's threads on this many cores when > 1 and no visitor */
   /* When error is set, ip_session_load writes its one-line error
    * there (error_len bytes at most) instead of printing it. */
   char *error;

@@ -10,6 +10,7 @@
 #include "model/aggregate.h"
 #include "model/loader.h"
 #include "model/symbolize.h"
+#include "model/replay_pool.h"
 #include "read/trace_paths.h"
 #include "read/trace_reader.h"
 #include "util/must_alloc.h"
@@ -303,8 +304,14 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
   int rc = ip_reader_next(r, &rec, err, sizeof err);
   if (rc > 0 && rec->body_case == INCLPROF__RECORD__BODY_SEGMENT && rec->segment->number > 0)
     load_prev(&f, h, rec->segment->number);
-  for (; rc > 0; rc = ip_reader_next(r, &rec, err, sizeof err))
+  if (rc > 0) {
     take_record(&f, rec);
+    if (o && o->jobs > 1 && !f.visitor)
+      rc = ip_replay_pool_run(&f, r, o->jobs, take_record, err, sizeof err);
+    else
+      while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
+        take_record(&f, rec);
+  }
   ip_process *p = &s->processes[f.proc];
   if (rc < 0) {
     p->damage = ip_must_strdup(err);

@@ -165,6 +165,18 @@ int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errle
   }
 }
 
+int ip_reader_take_batch(ip_reader *r, ip_batch_buf *b) {
+  if (!r->rec || r->rec != &r->batch.rec)
+    return 0;
+  ip_batch_buf mine = r->batch;
+  r->batch = *b;
+  *b = mine;
+  b->rec.events = &b->batch;
+  r->batch.rec.events = &r->batch.batch;
+  r->rec = NULL;
+  return 1;
+}
+
 uint64_t ip_reader_offset(const ip_reader *r) { return r->offset; }
 unsigned ip_reader_minor(const ip_reader *r) { return r->minor; }
 const char *ip_reader_path(const ip_reader *r) { return r->path; }

@@ -23,6 +23,12 @@ ip_reader *ip_reader_open(const char *path, char *err, size_t errlen);
  * ("FILE: offset N: what is wrong").  After -1 every call returns -1. */
 int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errlen);
 
+/* When the current record is an event batch decoded into the reader's own
+ * buffer, swaps that buffer with *b (b->rec then holds the record, and the
+ * reader reuses b's arrays) and returns 1; else 0. */
+struct ip_batch_buf;
+int ip_reader_take_batch(ip_reader *r, struct ip_batch_buf *b);
+
 uint64_t ip_reader_offset(const ip_reader *r); /* bytes consumed so far */
 unsigned ip_reader_minor(const ip_reader *r);  /* format minor version */
 const char *ip_reader_path(const ip_reader *r);

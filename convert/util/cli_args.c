@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/must_alloc.h"
 
@@ -158,6 +159,19 @@ int ip_cli_selection_opt(ip_selection *sel, int id, const char *arg, ip_cli_msg 
     sel->pid = (uint32_t)n;
   }
   return 0;
+}
+
+int ip_cli_jobs_opt(unsigned *jobs, const char *arg, ip_cli_msg *m) {
+  uint64_t n;
+  if (ip_parse_u64(arg, 256, &n) || !n)
+    return ip_cli_fail(m, "bad --jobs '%s' (a number of cores, 1 to 256)", arg);
+  *jobs = (unsigned)n;
+  return 0;
+}
+
+unsigned ip_cli_default_jobs(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
 }
 
 int ip_parse_u64(const char *s, uint64_t max, uint64_t *out) {

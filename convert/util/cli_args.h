@@ -38,6 +38,14 @@ enum { IP_CLI_THREAD = 200, IP_CLI_PROCESS, IP_CLI_RAW };
 #define IP_CLI_RAW_OPT                                                                             \
   { "raw", IP_CLI_RAW, NULL, "keep probe cost and runtime gaps (no compensation)" }
 
+/* --jobs N: how many cores replay the threads of a trace file. */
+enum { IP_CLI_JOBS = 210 };
+#define IP_CLI_JOBS_OPT                                                                            \
+  {                                                                                                \
+    "jobs", IP_CLI_JOBS, "N",                                                                      \
+        "replay threads on N cores (default: the CPUs online; 1: one thread)"                      \
+  }
+
 /* A command: its name, its usage line after "inclprof NAME ", text before
  * and after the options, and the options (--help is always there). */
 typedef struct ip_cli {
@@ -81,6 +89,11 @@ void ip_cli_usage(const ip_cli *cli, FILE *out);
 /* The options shared by every command that loads traces: --thread and
  * --process into sel.  1 when id is not one of them. */
 int ip_cli_selection_opt(ip_selection *sel, int id, const char *arg, ip_cli_msg *m);
+
+/* --jobs N into *jobs (1 to 256): 0, or ip_cli_fail's -1. */
+int ip_cli_jobs_opt(unsigned *jobs, const char *arg, ip_cli_msg *m);
+/* The default of --jobs: the CPUs online (1 if unknown). */
+unsigned ip_cli_default_jobs(void);
 
 /* Parses a whole decimal number that fits in max; -1 otherwise. */
 int ip_parse_u64(const char *s, uint64_t max, uint64_t *out);

@@ -1,0 +1,214 @@
+/* test_convert_replay_pool.c - a session replayed with --jobs 2 and 3
+ * (model/replay_pool.c) equals the one replayed on one thread, field by
+ * field: the call trees and values of every thread, the function table (a
+ * function used before its definition gets a placeholder first), the
+ * samples that landed in the runtime (counted apart, summed back from the
+ * workers), a runtime gap, a thread ended mid-trace whose tid then starts a
+ * new thread; and on damaged copies of the trace (bytes changed, with and
+ * without their checksums repaired), the same outcome, damage and values. */
+#include <check.h>
+
+#include "check_main.h"
+#include "convert_fixture.h"
+
+#define THREADS 4
+#define ROUNDS  12
+#define CYCLES  30 /* per batch, 10 events each */
+
+static uint64_t in_runtime; /* samples written with the in-runtime flag */
+
+/* One batch of CYCLES call cycles for thread t; gid 5 is defined late. */
+static void cycles(tg_trace *tr, tg_batch *b, uint64_t *tick, unsigned t) {
+  for (unsigned c = 0; c < CYCLES; c++) {
+    static const struct {
+      Inclprof__EventKind kind;
+      uint32_t arg;
+    } cycle[] = {
+        {INCLPROF__EVENT_KIND__EV_ENTER, 1},  {INCLPROF__EVENT_KIND__EV_ENTER, 2},
+        {INCLPROF__EVENT_KIND__EV_SAMPLE, 0}, {INCLPROF__EVENT_KIND__EV_EXIT, 2},
+        {INCLPROF__EVENT_KIND__EV_CALL, 3},   {INCLPROF__EVENT_KIND__EV_RET, 3},
+        {INCLPROF__EVENT_KIND__EV_SAMPLE, 1}, {INCLPROF__EVENT_KIND__EV_ENTER, 4},
+        {INCLPROF__EVENT_KIND__EV_EXIT, 4},   {INCLPROF__EVENT_KIND__EV_EXIT, 1},
+    };
+    for (unsigned k = 0; k < 10; k++) {
+      uint32_t arg = cycle[k].arg == 4 && t == 3 ? 5 : cycle[k].arg;
+      *tick += 7 + (*tick * 13 + k) % 50;
+      tg_ev(b, *tick, (c + k) % 17 == 0, cycle[k].kind, arg);
+    }
+    in_runtime++;
+  }
+  tg_flush(tr, b);
+}
+
+static void thread_end(tg_trace *t, uint32_t tid) {
+  Inclprof__ThreadEnd e = INCLPROF__THREAD_END__INIT;
+  e.tid = tid;
+  Inclprof__Record r = INCLPROF__RECORD__INIT;
+  r.body_case = INCLPROF__RECORD__BODY_THREAD_END;
+  r.thread_end = &e;
+  tg_record(t, &r);
+}
+
+static void build_trace(tg_trace *tr) {
+  tg_trace t;
+  tg_begin(&t, 77, 1e9, 3, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+  tg_module(&t, 1, "/bin/prog");
+  tg_function(&t, 1, 1, "outer", "a.c", 1);
+  tg_function(&t, 2, 1, "inner", "a.c", 2);
+  tg_function(&t, 3, 0, "libcall", "", 0);
+  tg_function(&t, 4, 1, "leaf", "a.c", 4);
+  static tg_batch b[THREADS];
+  uint64_t tick[THREADS];
+  for (unsigned i = 0; i < THREADS; i++) {
+    tg_batch_init(&b[i], 10 + i);
+    tick[i] = 1000 * (i + 1);
+    tg_thread(&t, 10 + i, NULL);
+  }
+  in_runtime = 0;
+  for (unsigned round = 0; round < ROUNDS; round++) {
+    for (unsigned i = 0; i < THREADS; i++)
+      cycles(&t, &b[i], &tick[i], i);
+    if (round == 3)
+      tg_function(&t, 5, 1, "late", "a.c", 5);
+    if (round == 4)
+      tg_gap(&t, 12, tick[2], tick[2] + 400);
+    if (round == 6) {
+      thread_end(&t, 11);
+      tg_batch_init(&b[1], 11); /* the same tid again: a new thread */
+    }
+  }
+  tg_trailer(&t, 1, "exit");
+  *tr = t;
+}
+
+static const char *write_trace(const char *dir) {
+  tg_trace t;
+  build_trace(&t);
+  const char *path = fx_write(dir, "pool.ipb", &t);
+  tg_free(&t);
+  return path;
+}
+
+static void load_jobs(ip_session *s, const char *path, unsigned jobs) {
+  ip_load_opts o = {.quiet = 1, .jobs = jobs};
+  char *p = (char *)path;
+  ck_assert_int_eq(ip_session_load(s, &p, 1, &o), 0);
+}
+
+static void assert_same(const ip_session *a, const ip_session *b) {
+  ck_assert_uint_eq(a->n_funcs, b->n_funcs);
+  for (size_t i = 0; i < a->n_funcs; i++)
+    ck_assert_str_eq(a->funcs[i].pretty, b->funcs[i].pretty);
+  ck_assert_uint_eq(a->samples_in_runtime, b->samples_in_runtime);
+  ck_assert_uint_eq(a->events, b->events);
+  ck_assert_uint_eq(a->gaps, b->gaps);
+  ck_assert_uint_eq(a->batches_lost, b->batches_lost);
+  ck_assert_int_eq(memcmp(&a->total, &b->total, sizeof a->total), 0);
+  ck_assert_int_eq(memcmp(&a->rep, &b->rep, sizeof a->rep), 0);
+  ck_assert_uint_eq(a->n_damaged, b->n_damaged);
+  ck_assert_uint_eq(a->n_processes, b->n_processes);
+  for (size_t i = 0; i < a->n_processes; i++)
+    ck_assert_str_eq(a->processes[i].damage ? a->processes[i].damage : "",
+                     b->processes[i].damage ? b->processes[i].damage : "");
+  ck_assert_uint_eq(a->n_threads, b->n_threads);
+  for (size_t i = 0; i < a->n_threads; i++) {
+    const ip_thread *x = &a->threads[i], *y = &b->threads[i];
+    ck_assert_uint_eq(x->tid, y->tid);
+    ck_assert_uint_eq(x->start_ns, y->start_ns);
+    ck_assert_uint_eq(x->end_ns, y->end_ns);
+    ck_assert_uint_eq(x->events, y->events);
+    ck_assert_uint_eq(x->batches, y->batches);
+    ck_assert_uint_eq(x->gap_ns, y->gap_ns);
+    ck_assert_int_eq(memcmp(&x->total, &y->total, sizeof x->total), 0);
+    ck_assert_uint_eq(x->n_nodes, y->n_nodes);
+    ck_assert_int_eq(memcmp(x->nodes, y->nodes, x->n_nodes * sizeof *x->nodes), 0);
+    ck_assert_uint_eq(x->n_fn, y->n_fn);
+    ck_assert_int_eq(memcmp(x->fn, y->fn, x->n_fn * sizeof *x->fn), 0);
+  }
+}
+
+START_TEST(jobs_give_the_serial_session) {
+  char *dir = fx_dir();
+  const char *path = write_trace(dir);
+  ip_session one, two, three;
+  load_jobs(&one, path, 1);
+  load_jobs(&two, path, 2);
+  load_jobs(&three, path, 3);
+  /* What the trace holds, so that the comparison is not of empty sessions. */
+  ck_assert_uint_eq(one.n_threads, THREADS + 1);
+  ck_assert_uint_eq(one.events, THREADS * ROUNDS * CYCLES * 10);
+  ck_assert_uint_eq(one.samples_in_runtime, in_runtime);
+  ck_assert_uint_eq(one.samples_in_runtime, THREADS * ROUNDS * CYCLES);
+  ck_assert_uint_eq(one.gaps, 1);
+  ck_assert_uint_eq(one.n_funcs, 6); /* 4, the placeholder of gid 5 (used first), late */
+  ck_assert_str_eq(one.funcs[4].pretty, "<unknown function gid 5>");
+  ck_assert_str_eq(one.funcs[5].pretty, "late");
+  assert_same(&one, &two);
+  assert_same(&one, &three);
+  ip_session_free(&one);
+  ip_session_free(&two);
+  ip_session_free(&three);
+  fx_cleanup(dir);
+}
+END_TEST
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL;
+static uint32_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (uint32_t)(rng >> 32);
+}
+
+START_TEST(damaged_traces_give_the_serial_session) {
+  char *dir = fx_dir();
+  char path[128], err1[512], err2[512];
+  snprintf(path, sizeof path, "%s/m.ipb", dir);
+  tg_trace t;
+  build_trace(&t);
+  uint8_t *buf = malloc(t.len);
+  ck_assert_ptr_nonnull(buf);
+  int loaded = 0, damaged = 0;
+  for (int i = 0; i < 200; i++) {
+    memcpy(buf, t.buf, t.len);
+    for (uint32_t k = 0, n = 1 + rnd() % 3; k < n; k++)
+      buf[IP_TRACE_PREAMBLE_LEN + rnd() % (t.len - IP_TRACE_PREAMBLE_LEN)] ^= (uint8_t)(1 + rnd());
+    if (i & 1) /* repaired checksums: the change reaches the decoder and the replay */
+      tg_fix_crcs(buf, t.len);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(buf, 1, t.len, f), t.len);
+    ck_assert_int_eq(fclose(f), 0);
+    ip_session one, two;
+    char *p = path;
+    ip_load_opts o1 = {.quiet = 1, .jobs = 1, .error = err1, .error_len = sizeof err1};
+    ip_load_opts o2 = {.quiet = 1, .jobs = 2, .error = err2, .error_len = sizeof err2};
+    int rc1 = ip_session_load(&one, &p, 1, &o1), rc2 = ip_session_load(&two, &p, 1, &o2);
+    ck_assert_int_eq(rc1, rc2);
+    if (rc1) {
+      ck_assert_str_eq(err1, err2);
+      continue;
+    }
+    loaded++;
+    damaged += one.n_damaged > 0;
+    assert_same(&one, &two);
+    ip_session_free(&one);
+    ip_session_free(&two);
+  }
+  /* Both kinds of outcome were compared. */
+  ck_assert_int_gt(loaded, 100);
+  ck_assert_int_gt(damaged, 50);
+  free(buf);
+  tg_free(&t);
+  fx_cleanup(dir);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("replay_pool");
+  TCase *tc = tcase_create("jobs");
+  tcase_add_test(tc, jobs_give_the_serial_session);
+  tcase_add_test(tc, damaged_traces_give_the_serial_session);
+  suite_add_tcase(s, tc);
+  return ip_check_run(s);
+}
