@@ -51,8 +51,12 @@ check "the estimate of the events after was within 5 % ($est, recorded $e2)" \
   awk -v a="$est" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 20 <= b) }'
 r1=$(q wf1.csv '^word_table_add$' "$EX" "$EI" | awk -F'\t' '{printf "%.3f", $1 / $2}')
 r2=$(q wf2.csv '^word_table_add$' "$EX" "$EI" | awk -F'\t' '{printf "%.3f", $1 / $2}')
-check "word_table_add: Exclusive / Inclusive below 0.5 before (find_slot's time its callee's: $r1)" awk -v r="$r1" 'BEGIN{exit !(r < 0.5)}'
-check "... above 0.8 after (find_slot's and strncmp's time its own Exclusive: $r2)" awk -v r="$r2" 'BEGIN{exit !(r > 0.8)}'
+# Before, find_slot's and strncmp's time is word_table_add's callees' (about
+# half of its Inclusive time, more or less with the machine's load); after,
+# it is word_table_add's own Exclusive time.
+check "word_table_add: Exclusive / Inclusive below 0.65 before (find_slot's time its callee's: $r1)" awk -v r="$r1" 'BEGIN{exit !(r < 0.65)}'
+check "... above 0.8 after, and up by at least 0.2 (find_slot's and strncmp's time its own Exclusive: $r1 -> $r2)" \
+  awk -v a="$r1" -v r="$r2" 'BEGIN{exit !(r > 0.8 && r - a >= 0.2)}'
 "$INCLPROF" suggest wf1.data --max-overhead 0.5 --max-fold 1 --top 1000 -o fold.filter >fold.out 2>&1
 check "--max-fold 1: find_slot kept, the table says it would fold its time into word_table_add" \
   grep -Eq ' find_slot +keep: excluding it would fold [0-9.]+% of the session \(over 1%\) untraced into word_table_add$' fold.out
@@ -81,7 +85,13 @@ check_eq "the rebuilt interpreter prints the same" "$out1" "$out2"
 "$INCLPROF" export --format csv -o lua1.csv lua1.data 2>/dev/null
 "$INCLPROF" export --format csv -o lua2.csv lua2.data 2>/dev/null
 excluded=$(sed -n 's/^exclude-calls = //p' lua.filter | tr '\n' '|' | sed 's/|$//')
-check_eq "no excluded function has a row in the new trace" "" "$(q lua2.csv "^($excluded)\$" calls)"
+# An excluded function keeps no row of its own (no source file); one reached
+# through a function pointer still has the indirect call's row, named from
+# the executable's symbol table: Lua's allocator l_alloc.
+check_eq "no excluded function has a row of its own in the new trace" "" \
+  "$(q lua2.csv "^($excluded)\$" file | grep -v '^$')"
+check_eq "the excluded functions left are indirect-call targets only: l_alloc" "l_alloc" \
+  "$(q lua2.csv "^($excluded)\$" function | sort -u | tr '\n' ' ' | sed 's/ $//')"
 kept='^(main|auxsort|luaV_execute|str_format|gmatch_aux)$'
 check_eq "kept functions: the same calls before and after" "$(q lua1.csv "$kept" function calls | sort | tr '\n' ' ')" \
   "$(q lua2.csv "$kept" function calls | sort | tr '\n' ' ')"
