@@ -13,10 +13,10 @@
 # Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis...]  (from the top of the
 # repository, after make; default: all of them).  Needs the network once for
 # apt-get source (cached in build/debian-src).
-. "$(dirname "$0")/../lib.sh"
+. "${INCLPROF_SRC:=$(pwd)}/tests/lib.sh"
 . "$INCLPROF_SRC/tests/viewers/viewers.sh"
 
-W=$INCLPROF_SRC/build/field
+W=${INCLPROF_FIELD_DIR:-$INCLPROF_SRC/build/field}
 CACHE=$INCLPROF_SRC/build/debian-src
 KNOWN=$INCLPROF_SRC/tests/field/gprof-known.txt
 mkdir -p "$W" "$CACHE"
