@@ -93,8 +93,8 @@ build_zstd() {
 }
 zstd_input() {
   [ -f "$W/zstd-input" ] && return 0
-  cat "$CACHE"/sqlite3_*.orig.tar.xz "$CACHE"/redis_*.orig.tar.gz | xz -dc -q 2>/dev/null >"$W/zstd-input"
-  tar xJOf "$CACHE"/sqlite3_*.orig.tar.xz >>"$W/zstd-input"
+  # 16 MB of source code: sqlite's and redis's tarballs, uncompressed
+  { xz -dc "$CACHE"/sqlite3_*.orig.tar.xz && gzip -dc "$CACHE"/redis_*.orig.tar.gz; } | head -c 16000000 >"$W/zstd-input"
 }
 run_zstd() {
   zstd_input
@@ -149,6 +149,12 @@ run_redis() {
   redis-cli -p "$port" dbsize
   redis-cli -p "$port" get counter:__rand_int__
   redis-cli -p "$port" shutdown nosave >/dev/null 2>&1
+  i=0
+  while kill -0 "$server" 2>/dev/null; do
+    i=$((i + 1))
+    [ "$i" -gt 300 ] && { echo "server still running 30 s after SHUTDOWN"; kill -9 "$server"; break; }
+    sleep 0.1
+  done
   wait "$server"
   echo "server exit $?"
 }
@@ -196,6 +202,7 @@ field() {
   name=$p
   [ "$v" = lto ] && name="$p -O3 -flto"
   fetch "$(pkg_of "$p")" || return
+  [ "$p" = zstd ] && { fetch sqlite3 && fetch redis || return; }
   dir=$W/$p
   mkdir -p "$dir"
   for fl in plain "$v" pg; do
