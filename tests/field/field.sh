@@ -107,7 +107,7 @@ build_ninja() {
       ninja ninja_test) >"$2/build.log" 2>&1
   BIN=$2/ninja_test
 }
-run_ninja() { "$@" 2>&1 | tr '\r' '\n' | tail -1; }
+run_ninja() { "$@" 2>&1 | tr '\r' '\n' | grep -v '^inclprof: ' | tail -1; }
 
 build_leveldb() {
   unpack leveldb "$2" || return 1
@@ -161,17 +161,23 @@ run_redis() {
 
 # --- checks ----------------------------------------------------------------
 
-# gprof_calls BIN: "NAME<TAB>CALLS" from gmon.out in the current directory.
+# gprof_calls BIN: "NAME<TAB>CALLS" from the gmon.* files in the current
+# directory, read from the call graph's primary lines ("[7] ... 12+30 name
+# [7]"): their count includes recursive calls, the flat profile's does not.
 gprof_calls() {
-  gprof -b -p "$1" gmon.out 2>/dev/null | awk '
-    /^ *%/ { table = 1; next }
-    table && NF >= 7 && $4 ~ /^[0-9]+$/ { name = $7; for (i = 8; i <= NF; i++) name = name " " $i; c[name] += $4 }
+  gprof -b -q "$1" gmon.* 2>/dev/null | awk '
+    /^\[[0-9]+\]/ && $5 ~ /^[0-9]+(\+[0-9]+)?$/ {
+      n = split($5, part, "+"); calls = part[1] + (n > 1 ? part[2] : 0)
+      name = $6; for (i = 7; i <= NF; i++) name = name " " $i
+      sub(/ \[[0-9]+\]$/, "", name); sub(/ <cycle [0-9]+>$/, "", name); sub(/ <cycle [0-9]+> *\[[0-9]+\]$/, "", name)
+      c[name] += calls }
     END { for (n in c) printf "%s\t%s\n", n, c[n] }' | sort
 }
 
 # compare_gprof PROGRAM CSV: the 30 most-called functions against gprof.  A
 # mismatch is explained by a line of $KNOWN for this program (or "*") and the
-# function, or "[library]" for a function inclprof has no source file for.
+# function, or "[not instrumented]" for a function inclprof has no source
+# file for.
 compare_gprof() {
   p=$1
   us=$(printf '\037') # not white space: an empty file stays a field for read
@@ -182,7 +188,7 @@ compare_gprof() {
     g=$(awk -F '\t' -v f="$fn" '$1 == f { print $2 }' gprof.txt)
     [ "${g:-0}" = "$calls" ] && continue
     key=$fn
-    [ -z "$file" ] && key="[library]"
+    [ -z "$file" ] && key="[not instrumented]"
     why=$(awk -F '\t' -v p="$p" -v f="$key" '($1 == p || $1 == "*") && $2 == f { print $3; exit }' "$KNOWN")
     if [ -n "$why" ]; then
       explained=$((explained + 1))
@@ -238,7 +244,8 @@ field() {
     sh -c "node '$VIEWERS_DIR/trace-engine-load.mjs' prof.json >engine.txt"
   rm -f prof.json
   if [ "$v" != lto ]; then
-    cd "$dir/run/pg" && "run_$p" "$dir/pg/bin" >out.txt 2>&1
+    cd "$dir/run/pg" && export GMON_OUT_PREFIX="$PWD/gmon" && "run_$p" "$dir/pg/bin" >out.txt 2>&1
+    unset GMON_OUT_PREFIX
     check_eq "$name: the -pg build behaves as the plain one" "$(cat "$dir/run/plain/out.txt")" "$(cat out.txt)"
     gprof_calls "$dir/pg/bin" >gprof.txt
     compare_gprof "$p" "$dir/run/rec/prof.csv"
