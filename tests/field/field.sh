@@ -164,12 +164,14 @@ run_redis() {
 # gprof_calls BIN: "NAME<TAB>CALLS" from the gmon.* files in the current
 # directory, read from the call graph's primary lines ("[7] ... 12+30 name
 # [7]"): their count includes recursive calls, the flat profile's does not.
+# A clone (f.constprop.0) counts as its function, as in inclprof.
 gprof_calls() {
   gprof -b -q "$1" gmon.* 2>/dev/null | awk '
     /^\[[0-9]+\]/ && $5 ~ /^[0-9]+(\+[0-9]+)?$/ {
       n = split($5, part, "+"); calls = part[1] + (n > 1 ? part[2] : 0)
       name = $6; for (i = 7; i <= NF; i++) name = name " " $i
       sub(/ \[[0-9]+\]$/, "", name); sub(/ <cycle [0-9]+>$/, "", name); sub(/ <cycle [0-9]+> *\[[0-9]+\]$/, "", name)
+      gsub(/\.(constprop|part|cold|isra)\.[0-9]+/, "", name) # GCC clones under their source name
       c[name] += calls }
     END { for (n in c) printf "%s\t%s\n", n, c[n] }' | sort
 }
