@@ -98,7 +98,8 @@ zstd_input() {
 }
 run_zstd() {
   zstd_input
-  "$@" -q -f -6 "$W/zstd-input" -o in.zst && "$@" -q -d -f in.zst -o out && cksum <in.zst && cksum <out
+  # --single-thread: no worker thread, so every run makes the same calls
+  "$@" -q -f -6 --single-thread "$W/zstd-input" -o in.zst && "$@" -q -d -f in.zst -o out && cksum <in.zst && cksum <out
 }
 
 build_ninja() {
