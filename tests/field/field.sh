@@ -222,6 +222,7 @@ field() {
     ok "$name: built $fl"
   done
   rm -rf "$dir/run" && mkdir -p "$dir/run/plain" "$dir/run/$v" "$dir/run/pg" "$dir/run/rec"
+  plain_s=0 bare_s=0 rec_s=0 # a run that fails keeps 0 (and fails the behaviour check)
   cd "$dir/run/plain" && t0=$(now) && "run_$p" "$dir/plain/bin" >out.txt 2>&1 && plain_s=$(since "$t0")
   cd "$dir/run/$v" && t0=$(now) && "run_$p" "$dir/$v/bin" >out.txt 2>&1 && bare_s=$(since "$t0")
   cd "$dir/run/rec" && t0=$(now) && "run_$p" "$INCLPROF" record -o "$dir/run/rec/data" -- "$dir/$v/bin" >out.txt 2>&1 &&
