@@ -116,7 +116,7 @@ build_leveldb() {
     # shellcheck disable=SC2046
     g++ $(flags "$1") -std=c++11 -DLEVELDB_PLATFORM_POSIX=1 -DLEVELDB_HAS_PORT_CONFIG_H=1 -I. -Iinclude \
       -o db_bench benchmarks/db_bench.cc util/histogram.cc util/testutil.cc \
-      $(ls db/*.cc table/*.cc util/*.cc helpers/memenv/memenv.cc | grep -v -e _test.cc -e _bench -e env_windows -e testutil -e histogram) \
+      $(ls db/*.cc table/*.cc util/*.cc helpers/memenv/memenv.cc | grep -v -e _test.cc -e _bench -e env_windows -e testutil -e histogram -e leveldbutil) \
       -lgmock -lgtest -lpthread) >"$2/build.log" 2>&1
   BIN=$2/db_bench
 }
@@ -217,7 +217,9 @@ field() {
   for fl in plain "$v" pg; do
     [ "$fl" = pg ] && [ "$v" = lto ] && continue
     [ "$fl" = plain ] && [ "$v" = lto ] && [ -x "$dir/plain/bin" ] && continue
-    "build_$p" "$fl" "$dir/$fl" || { fail "$name: the $fl build failed: $(tail -3 "$dir/$fl/build.log" 2>/dev/null | tr '\n' ' ')"; return; }
+    BIN=
+    "build_$p" "$fl" "$dir/$fl"
+    [ -x "$BIN" ] || { fail "$name: the $fl build failed: $(tail -3 "$dir/$fl/build.log" 2>/dev/null | tr '\n' ' ')"; return; }
     mkdir -p "$dir/$fl" && ln -sf "$BIN" "$dir/$fl/bin"
     ok "$name: built $fl"
   done
