@@ -121,7 +121,7 @@ build_leveldb() {
   BIN=$2/db_bench
 }
 run_leveldb() {
-  rm -rf db && "$@" --db="$PWD/db" --num=200000 --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,compact,readrandom |
+  rm -rf db && "$@" --db="$PWD/db" --num=200000 --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,compact,readrandom 2>/dev/null |
     awk '$2 == ":" { found = $0; sub(/^[^(]*/, "", found); if (found !~ /found/) found = ""; print $1, found }'
 }
 
