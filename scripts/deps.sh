@@ -6,8 +6,8 @@
 # to run and fails.  Every apt-get run has a time limit
 # (INCLPROF_APT_TIMEOUT seconds, default 1800); a failure is one line saying
 # what was being fetched and how to retry.
-# Usage: scripts/deps.sh [build|test|bench|stress]   (test and bench include
-# the levels before them; stress is build plus its own)
+# Usage: scripts/deps.sh [build|test|bench|stress|field]   (test, bench and
+# field include the levels before them; stress is build plus its own)
 #   build  compilers, make, the GCC plugin headers, protobuf-c, zlib, elfutils
 #          (libdw, libelf) and libiberty (the converter names code addresses)
 #   test   what `make check` runs: Check, cppcheck, strace, python3 (CSV and
@@ -17,13 +17,17 @@
 #          (protoc --decode of the Perfetto export)
 #   bench  clang-14 and LLVM XRay's runtime, uftrace
 #   stress what `make stress` adds: clang-14 and libFuzzer's runtime, GNU time
+#   field  what `make field` adds to test: redis-tools (redis-benchmark),
+#          ninja, tcl (sqlite's amalgamation), googletest (leveldb's
+#          db_bench), xz-utils; the source packages themselves come through
+#          a private deb-src list (tests/field/field.sh), /etc/apt untouched
 set -eu
 level=${1:-build}
-case "$level" in build|test|bench|stress) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress]" >&2; exit 2 ;; esac
+case "$level" in build|test|bench|stress|field) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress|field]" >&2; exit 2 ;; esac
 limit=${INCLPROF_APT_TIMEOUT:-1800}
 pkgs="gcc g++ make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config libdw-dev libelf-dev libiberty-dev"
 case "$level" in
-  test|bench) pkgs="$pkgs check cppcheck clang-format-14 strace mount python3 golang-go valgrind nodejs npm cmake" ;;
+  test|bench|field) pkgs="$pkgs check cppcheck clang-format-14 strace mount python3 golang-go valgrind nodejs npm cmake" ;;
 esac
 case "$level" in
   test|bench) pkgs="$pkgs chromium protobuf-compiler" ;;
@@ -31,6 +35,7 @@ esac
 case "$level" in
   bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;
   stress) pkgs="$pkgs clang-14 libclang-rt-14-dev time" ;;
+  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev xz-utils binutils" ;;
 esac
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }

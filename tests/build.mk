@@ -23,3 +23,12 @@ check-integration: $(ALL_TARGETS)
 	@INCLPROF=$(abspath $(B)/inclprof) INCLPROF_PLUGIN=$(abspath $(B)/inclprof.so) \
 	  INCLPROF_LIBDIR=$(abspath $(B)) INCLPROF_SRC=$(abspath .) \
 	  sh tests/run-integration.sh tests/integration/*.sh
+
+# make field: real code bases from Debian's source packages (needs the network
+# once, about 10 minutes; not part of make check).  FIELD="lua zstd" picks some.
+.PHONY: field
+field: $(ALL_TARGETS)
+	@scripts/deps.sh field
+	@INCLPROF=$(abspath $(B)/inclprof) INCLPROF_PLUGIN=$(abspath $(B)/inclprof.so) \
+	  INCLPROF_LIBDIR=$(abspath $(B)) INCLPROF_SRC=$(abspath .) \
+	  sh tests/field/field.sh $(FIELD)

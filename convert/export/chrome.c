@@ -1,23 +1,42 @@
 /* export/chrome.c - Chrome Trace Event JSON, streamed: each completed call
  * becomes an "X" event as soon as the replay reports it.  Times are
  * microseconds written as exact decimals of the nanosecond values, so calls
- * nest in the viewer exactly as they did in the program. */
+ * nest in the viewer exactly as they did in the program.  A bounded export
+ * (--max-size, by default IP_CHROME_DEFAULT_MAX_SIZE, or --max-events) first
+ * replays the traces to measure every call's event, then writes the longest
+ * calls that fit (export/chrome_budget.h). */
 #include "export/chrome.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/chrome_budget.h"
 #include "export/json.h"
 #include "util/must_alloc.h"
 
 struct ip_chrome_writer {
-  FILE *out;
+  FILE *out; /* the document; while surveying, a stream that only counts */
   const ip_export_opts *o;
   ip_call_visitor visitor;
-  uint64_t events;              /* events of any kind written (for the commas) */
-  uint64_t written, over_limit; /* calls written / left out by --max-events */
+  int surveying;
+  uint64_t counted;  /* bytes written to the counting stream */
+  uint64_t events;   /* events of any kind written (for the commas) */
+  uint64_t fixed;    /* bytes of everything but the calls */
+  ip_budget budget;  /* every accepted call's rank and size */
+  ip_budget_cut cut; /* the calls to write */
+  uint64_t written, left_out;
 };
+
+uint64_t ip_chrome_max_size(const ip_export_opts *o) {
+  return o->max_size == UINT64_MAX ? 0 : o->max_size ? o->max_size : IP_CHROME_DEFAULT_MAX_SIZE;
+}
+
+static ssize_t count_bytes(void *cookie, const char *buf, size_t n) {
+  (void)buf;
+  *(uint64_t *)cookie += n;
+  return (ssize_t)n;
+}
 
 /* Nanoseconds as microseconds with three exact decimals. */
 static void put_us(FILE *out, uint64_t ns) {
@@ -47,18 +66,9 @@ static void wait_args(FILE *out, const uint64_t *wait) {
 
 static void event_prefix(ip_chrome_writer *w) { fputs(w->events++ ? ",\n" : "\n", w->out); }
 
-static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
-                    uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
-  ip_chrome_writer *w = ctx;
-  (void)depth;
-  if (!accepted(w->o, s, t, start_ns, dur_ns))
-    return;
-  if (w->o->max_events && w->written >= w->o->max_events) {
-    w->over_limit++;
-    return;
-  }
+static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *t, uint32_t func,
+                     uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   const ip_func *f = func < s->n_funcs ? &s->funcs[func] : NULL;
-  w->written++;
   event_prefix(w);
   fputs("{\"name\":", w->out);
   ip_json_string(w->out, !f ? "?" : f->pretty && *f->pretty ? f->pretty : f->name);
@@ -78,19 +88,49 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   fputs("}}", w->out);
 }
 
-ip_chrome_writer *ip_chrome_begin(FILE *out, const ip_export_opts *o) {
+static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
+                    uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+  ip_chrome_writer *w = ctx;
+  if (!accepted(w->o, s, t, start_ns, dur_ns))
+    return;
+  uint64_t rank = ip_budget_rank(dur_ns, depth);
+  if (w->surveying) {
+    uint64_t before = w->counted;
+    put_call(w, s, t, func, start_ns, dur_ns, app_ns);
+    fflush(w->out);
+    ip_budget_add(&w->budget, rank, (uint32_t)(w->counted - before));
+    return;
+  }
+  if (!ip_budget_keep(&w->cut, rank)) {
+    w->left_out++;
+    return;
+  }
+  w->written++;
+  put_call(w, s, t, func, start_ns, dur_ns, app_ns);
+}
+
+ip_chrome_writer *ip_chrome_new(const ip_export_opts *o) {
   ip_chrome_writer *w = ip_must_calloc(1, sizeof *w);
-  w->out = out;
   w->o = o;
   w->visitor.ctx = w;
   w->visitor.on_call = on_call;
-  fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
+  w->cut.all = 1;
+  if (o->max_events || ip_chrome_max_size(o)) {
+    w->out = fopencookie(&w->counted, "w", (cookie_io_functions_t){.write = count_bytes});
+    if (!w->out) {
+      fprintf(stderr, "inclprof: out of memory (opening a counting stream)\n");
+      exit(1);
+    }
+    w->surveying = 1;
+    w->events = 1; /* every call measured with its separator */
+  }
   return w;
 }
 
+int ip_chrome_surveying(const ip_chrome_writer *w) { return w->surveying; }
 const ip_call_visitor *ip_chrome_visitor(ip_chrome_writer *w) { return &w->visitor; }
 uint64_t ip_chrome_written(const ip_chrome_writer *w) { return w->written; }
-uint64_t ip_chrome_over_limit(const ip_chrome_writer *w) { return w->over_limit; }
+uint64_t ip_chrome_left_out(const ip_chrome_writer *w) { return w->left_out; }
 
 static void name_event(ip_chrome_writer *w, const char *kind, uint32_t pid, uint32_t tid,
                        const char *name) {
@@ -103,7 +143,12 @@ static void name_event(ip_chrome_writer *w, const char *kind, uint32_t pid, uint
   fputs("}}", w->out);
 }
 
-void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {
+static void put_header(ip_chrome_writer *w) {
+  fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", w->out);
+}
+
+/* The process and thread names, and the end of the document. */
+static void put_names(ip_chrome_writer *w, const ip_session *s) {
   char name[64];
   for (size_t i = 0; i < s->n_processes; i++) {
     const ip_process *p = &s->processes[i];
@@ -119,25 +164,108 @@ void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {
     name_event(w, "thread_name", pid_of(s, t), t->tid, t->name && *t->name ? t->name : name);
   }
   fputs("\n]}\n", w->out);
+}
+
+void ip_chrome_begin(ip_chrome_writer *w, FILE *out, const ip_session *surveyed) {
+  if (w->surveying) {
+    if (surveyed) {
+      uint64_t calls = w->counted;
+      put_header(w);
+      put_names(w, surveyed);
+      fflush(w->out);
+      /* every event was measured after a ",\n"; the document's first has "\n" */
+      w->fixed = w->counted - calls - (w->events > 1);
+      uint64_t max = ip_chrome_max_size(w->o);
+      ip_budget_plan(&w->budget, w->o->max_events,
+                     !max             ? 0
+                     : max > w->fixed ? max - w->fixed
+                                      : 1,
+                     &w->cut);
+    }
+    fclose(w->out);
+    w->surveying = 0;
+  }
+  w->out = out;
+  w->events = 0;
+  put_header(w);
+}
+
+/* "12.3 MiB" */
+static void put_size(char *buf, size_t len, uint64_t bytes) {
+  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double v = (double)bytes;
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < sizeof units / sizeof *units) {
+    v /= 1024;
+    u++;
+  }
+  snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
+/* "12.345us" */
+static void put_duration(char *buf, size_t len, uint64_t ns) {
+  if (ns < 1000)
+    snprintf(buf, len, "%" PRIu64 "ns", ns);
+  else if (ns < 1000000)
+    snprintf(buf, len, "%.3fus", (double)ns / 1e3);
+  else if (ns < 1000000000)
+    snprintf(buf, len, "%.3fms", (double)ns / 1e6);
+  else
+    snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+}
+
+void ip_chrome_report(const ip_chrome_writer *w, FILE *err) {
+  if (!w->left_out)
+    return;
+  char all[32], kept[32], shortest[32], limit[64], max[32];
+  const ip_budget_cut *c = &w->cut;
+  put_size(all, sizeof all, w->budget.bytes + w->fixed);
+  put_size(kept, sizeof kept, c->bytes + w->fixed);
+  put_duration(shortest, sizeof shortest, c->min_dur_ns);
+  uint64_t max_size = ip_chrome_max_size(w->o);
+  put_size(max, sizeof max, max_size);
+  if (w->o->max_events && c->calls == w->o->max_events)
+    snprintf(limit, sizeof limit, "--max-events %" PRIu64, w->o->max_events);
+  else
+    snprintf(limit, sizeof limit, "%s %s", w->o->max_size ? "--max-size" : "the default size limit",
+             max);
+  fprintf(err,
+          "inclprof export: chrome: all %" PRIu64 " calls would take %s, over %s: kept the %" PRIu64
+          " longest (%s and longer, %s), left out %" PRIu64
+          "; more with --max-size SIZE (0: every call) or --min-duration/--time-range\n",
+          w->budget.calls, all, limit, c->calls, shortest, kept, w->left_out);
+}
+
+void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {
+  put_names(w, s);
+  ip_chrome_discard(w);
+}
+
+void ip_chrome_discard(ip_chrome_writer *w) {
+  if (w->surveying)
+    fclose(w->out);
+  ip_budget_free(&w->budget);
   free(w);
 }
 
-void ip_chrome_discard(ip_chrome_writer *w) { free(w); }
+/* `inclprof export --format chrome`: surveyed by a first replay when
+ * bounded, then written while the traces are replayed again. */
+static const ip_call_visitor *survey_chrome(ip_export_job *job) {
+  ip_chrome_writer *w = ip_chrome_new(job->opts);
+  job->stream = w;
+  return ip_chrome_surveying(w) ? ip_chrome_visitor(w) : NULL;
+}
 
-/* `inclprof export --format chrome`: written while the traces are replayed. */
 static const ip_call_visitor *begin_chrome(ip_export_job *job) {
-  job->stream = ip_chrome_begin(job->out, job->opts);
+  ip_chrome_begin(job->stream, job->out, job->surveyed);
   return ip_chrome_visitor(job->stream);
 }
 
 static void discard_chrome(ip_export_job *job) { ip_chrome_discard(job->stream); }
 
 static int write_chrome(ip_export_job *job, const ip_session *s) {
-  ip_chrome_writer *w = job->stream;
-  if (ip_chrome_over_limit(w))
-    fprintf(stderr, "inclprof export: --max-events %" PRIu64 ": left out %" PRIu64 " later calls\n",
-            job->opts->max_events, ip_chrome_over_limit(w));
-  ip_chrome_end(w, s);
+  ip_chrome_report(job->stream, stderr);
+  ip_chrome_end(job->stream, s);
   return 0;
 }
 
@@ -145,7 +273,9 @@ const ip_exporter ip_exporter_chrome = {
     .name = "chrome",
     .readers = "Perfetto, DevTools",
     .default_output = "inclprof.trace.json",
-    .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_TIME_RANGE,
+    .options =
+        IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE | IP_EXOPT_TIME_RANGE,
+    .survey = survey_chrome,
     .begin = begin_chrome,
     .discard = discard_chrome,
     .write = write_chrome,

@@ -31,6 +31,7 @@ typedef struct ip_export_opts {
   ip_export_value value;    /* --value */
   uint64_t min_duration_ns; /* --min-duration: calls shorter are left out */
   uint64_t max_events;      /* --max-events: 0 = no limit */
+  uint64_t max_size;        /* --max-size in bytes: 0 = the format's default, UINT64_MAX = none */
   ip_selection sel;         /* --thread, --process, --time-range */
 } ip_export_opts;
 
@@ -43,14 +44,16 @@ enum {
   IP_EXOPT_MIN_DURATION = 1u << 3,
   IP_EXOPT_MAX_EVENTS = 1u << 4,
   IP_EXOPT_TIME_RANGE = 1u << 5,
+  IP_EXOPT_MAX_SIZE = 1u << 6,
 };
 
 /* One export being written. */
 typedef struct ip_export_job {
   const ip_export_opts *opts;
   FILE *out;
-  const char *out_name; /* for messages: the file's name, "-" for stdout */
-  void *stream;         /* a streaming format's state, from its begin */
+  const char *out_name;       /* for messages: the file's name, "-" for stdout */
+  void *stream;               /* a streaming format's state, from its survey or begin */
+  const ip_session *surveyed; /* for begin: the session its survey loaded, or NULL */
 } ip_export_job;
 
 typedef struct ip_exporter {
@@ -58,10 +61,14 @@ typedef struct ip_exporter {
   const char *readers;        /* for --help: the tools that open it */
   const char *default_output; /* when there is no --output */
   unsigned options;           /* IP_EXOPT_* it accepts */
+  /* Optional, with begin: called first; sets job->stream and returns the
+   * visitor of a first replay that plans the export (NULL: none needed).
+   * begin then sees that replay's session in job->surveyed. */
+  const ip_call_visitor *(*survey)(ip_export_job *job);
   /* Streaming formats only (else NULL): called before the traces are loaded;
    * sets job->stream and returns the visitor that sees every replayed call. */
   const ip_call_visitor *(*begin)(ip_export_job *job);
-  /* With begin: frees job->stream when the load failed (nothing is written). */
+  /* With begin: frees job->stream when a load failed (nothing is written). */
   void (*discard)(ip_export_job *job);
   /* Writes (a streaming format: finishes) the file from the loaded session.
    * Returns 0, or -1 after printing a one-line error. */

@@ -29,7 +29,10 @@ static const ip_cli_opt options[] = {
      "the weights of speedscope's merged profile"},
     {"min-duration", EXOPT_ID(IP_EXOPT_MIN_DURATION), "D",
      "leave out calls shorter than D (e.g. 500ns, 20us, 1ms)"},
-    {"max-events", EXOPT_ID(IP_EXOPT_MAX_EVENTS), "N", "write at most N calls"},
+    {"max-events", EXOPT_ID(IP_EXOPT_MAX_EVENTS), "N", "write the N longest calls"},
+    {"max-size", EXOPT_ID(IP_EXOPT_MAX_SIZE), "SIZE",
+     "write the longest calls that fit in SIZE bytes\n"
+     "(e.g. 64M, 1G; default 256M; 0: every call)"},
     {"time-range", EXOPT_ID(IP_EXOPT_TIME_RANGE), "A:B",
      "only calls overlapping [A,B) after the session start\n"
      "(either end may be empty, e.g. 1ms:  or :2.5s)"},
@@ -125,6 +128,26 @@ static int parse_time_range(const char *text, ip_selection *sel) {
   return sel->start_ns < sel->end_ns ? 0 : -1;
 }
 
+/* "1000", "64k", "256M", "1.5G" (binary multiples) -> bytes. */
+static int parse_size(const char *text, uint64_t *bytes) {
+  char *end;
+  if (!*text || *text == '-' || *text == '+')
+    return -1;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (errno || end == text || !isfinite(v) || v < 0)
+    return -1;
+  static const char units[] = "kMGT";
+  const char *u = *end ? strchr(units, *end == 'K' ? 'k' : *end) : NULL;
+  if (*end && (!u || end[1]))
+    return -1;
+  double scaled = u ? ldexp(v, 10 * (int)(u - units + 1)) : v;
+  if (scaled >= 18446744073709551615.0)
+    return -1;
+  *bytes = (uint64_t)llround(scaled);
+  return 0;
+}
+
 static int parse_value(const char *arg, ip_export_value *v) {
   static const char *const names[] = {[IP_VALUE_ELAPSED] = "elapsed",
                                       [IP_VALUE_APPLICATION] = "application",
@@ -165,6 +188,13 @@ static int on_format_option(ip_export_opts *o, int id, const char *arg, ip_cli_m
     return ip_parse_u64(arg, UINT64_MAX, &o->max_events) || !o->max_events
                ? ip_cli_fail(m, "bad --max-events '%s' (a positive number)", arg)
                : 0;
+  case IP_EXOPT_MAX_SIZE:
+    if (parse_size(arg, &o->max_size))
+      return ip_cli_fail(m, "bad --max-size '%s' (bytes, or with k, M, G: e.g. 64M; 0 = no limit)",
+                         arg);
+    if (!o->max_size)
+      o->max_size = UINT64_MAX;
+    return 0;
   default: /* IP_EXOPT_TIME_RANGE */
     return parse_time_range(arg, &o->sel)
                ? ip_cli_fail(m, "bad --time-range '%s' (A:B with durations, A < B, e.g. 1ms:2ms)",

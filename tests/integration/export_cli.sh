@@ -50,7 +50,13 @@ trace_engine_load all.json >all.txt
 check_eq "all $all_calls calls are slices" "threads 2 slices $all_calls errors 0" "$(head -1 all.txt)"
 "$INCLPROF" export -f chrome --max-events 5 -o five.json 2>err.txt
 check_eq "--max-events 5: 5 slices" "5" "$(trace_engine_load five.json | awk 'NR == 1 { print $4 }')"
-check "--max-events says how many calls were left out" grep -q "left out $((all_calls - 5)) later calls" err.txt
+durations() { python3 -c 'import json,sys; print(" ".join(str(e["dur"]) for e in sorted((e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"), key=lambda e: -e["dur"])[:int(sys.argv[2])]))' "$@"; }
+check_eq "--max-events 5: the 5 longest calls" "$(durations all.json 5)" "$(durations five.json 5)"
+check "--max-events says what it kept and left out" \
+  grep -q "all $all_calls calls would take .*, over --max-events 5: kept the 5 longest (.* and longer, .*), left out $((all_calls - 5)); more with --max-size SIZE (0: every call)" err.txt
+check_eq "--max-events: one line on stderr besides 'wrote'" 2 "$(wc -l <err.txt)"
+"$INCLPROF" export -f chrome --max-size 0 -o nobound.json 2>/dev/null
+check_eq "--max-size 0 writes the same as the default bound on a small trace" "$(cat all.json)" "$(cat nobound.json)"
 "$INCLPROF" export -f chrome --thread "$worker_tid" -o worker.json 2>/dev/null
 check_eq "--thread: only the worker's 31 slices" "threads 1 slices 31 errors 0" "$(trace_engine_load worker.json | head -1)"
 longest=$(python3 -c 'import json,sys; print(max(e["dur"] for e in json.load(open("all.json"))["traceEvents"] if e["ph"] == "X"))')

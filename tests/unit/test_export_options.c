@@ -89,6 +89,16 @@ START_TEST(chrome_bounds) {
   ck_assert_int_eq(PARSE("-f", "chrome", "--time-range", ":5s"), IP_CLI_OK);
   ck_assert_uint_eq(o->sel.start_ns, 0);
   ck_assert_uint_eq(o->sel.end_ns, 5000000000ull);
+  ck_assert_int_eq(PARSE("-f", "chrome"), IP_CLI_OK);
+  ck_assert_uint_eq(o->max_size, 0); /* the default bound */
+  ck_assert_int_eq(PARSE("-f", "chrome", "--max-size", "64M"), IP_CLI_OK);
+  ck_assert_uint_eq(o->max_size, 64u << 20);
+  ck_assert_int_eq(PARSE("-f", "chrome", "--max-size", "1.5G"), IP_CLI_OK);
+  ck_assert_uint_eq(o->max_size, 3ull << 29);
+  ck_assert_int_eq(PARSE("-f", "chrome", "--max-size", "1000"), IP_CLI_OK);
+  ck_assert_uint_eq(o->max_size, 1000);
+  ck_assert_int_eq(PARSE("-f", "chrome", "--max-size", "0"), IP_CLI_OK);
+  ck_assert_uint_eq(o->max_size, UINT64_MAX); /* no bound */
 }
 END_TEST
 
@@ -118,6 +128,10 @@ START_TEST(errors) {
       {{"export", "-f", "folded", "--value", "cpu"}, "unknown --value 'cpu'"},
       {{"export", "-f", "chrome", "--min-duration", "fast"}, "bad --min-duration 'fast'"},
       {{"export", "-f", "chrome", "--max-events", "0"}, "bad --max-events '0'"},
+      {{"export", "-f", "chrome", "--max-size", "12MB"}, "bad --max-size '12MB'"},
+      {{"export", "-f", "chrome", "--max-size", "-1"}, "bad --max-size '-1'"},
+      {{"export", "-f", "csv", "--max-size", "1G"},
+       "--max-size applies to --format chrome, not csv"},
       {{"export", "-f", "chrome", "--time-range", "2ms:1ms"}, "bad --time-range '2ms:1ms'"},
       {{"export", "-f", "chrome", "--time-range", "2ms"}, "bad --time-range '2ms'"},
       {{"export", "-f", "chrome", "--thread", "x1"}, "bad --thread 'x1'"},

@@ -213,16 +213,24 @@ START_TEST(callgrind_value_first_and_merge) {
 }
 END_TEST
 
-static const char *chrome_calls(void) {
-  FILE *f = start();
-  ip_chrome_writer *w = ip_chrome_begin(f, &opts);
-  const ip_call_visitor *v = ip_chrome_visitor(w);
+static void chrome_replay(const ip_call_visitor *v) {
   ip_thread *main_t = &sess.threads[0], *worker = &sess.threads[1];
   v->on_call(v->ctx, &sess, main_t, FX_BAR, 2, 1300, 125, 100);
   v->on_call(v->ctx, &sess, main_t, FX_BAR, 2, 1425, 125, 125);
   v->on_call(v->ctx, &sess, main_t, FX_FOO, 1, 1100, 450, 400);
   v->on_call(v->ctx, &sess, main_t, FX_MAIN, 0, 1000, 500, 440);
   v->on_call(v->ctx, &sess, worker, FX_BOX, 0, 2000123456, 5, 5);
+}
+
+/* The export of chrome_replay's calls, surveyed first as the command does. */
+static const char *chrome_calls(void) {
+  FILE *f = start();
+  ip_chrome_writer *w = ip_chrome_new(&opts);
+  int surveying = ip_chrome_surveying(w);
+  if (surveying)
+    chrome_replay(ip_chrome_visitor(w));
+  ip_chrome_begin(w, f, surveying ? &sess : NULL);
+  chrome_replay(ip_chrome_visitor(w));
   ip_chrome_end(w, &sess);
   return finish(f);
 }
@@ -267,17 +275,79 @@ START_TEST(chrome_bounds) {
   opts.sel.start_ns = 1501; /* after main ended at 1500: the second bar and foo */
   opts.sel.end_ns = 1549;
   ck_assert_int_eq(count(chrome_calls(), "\"ph\":\"X\""), 2);
-  opts.sel.start_ns = 0;
-  opts.max_events = 3;
+  opts.sel.has_range = 0;
+  opts.max_events = 3; /* the longest: main, foo, then the first bar of the two of 125 ns */
+  const char *three = chrome_calls();
+  ck_assert_int_eq(count(three, "\"ph\":\"X\""), 3);
+  ck_assert_int_eq(count(three, "\"name\":\"bar\""), 1);
+  ck_assert_ptr_nonnull(strstr(three, "\"ts\":1.300,\"dur\":0.125"));
+  ck_assert_ptr_null(strstr(three, "Box"));
+}
+END_TEST
+
+/* Equal durations: the caller ranks first although it ends after its callee. */
+START_TEST(chrome_keeps_callers) {
+  opts.max_events = 1;
   FILE *f = start();
-  ip_chrome_writer *w = ip_chrome_begin(f, &opts);
+  ip_chrome_writer *w = ip_chrome_new(&opts);
   const ip_call_visitor *v = ip_chrome_visitor(w);
-  for (int i = 0; i < 5; i++)
-    v->on_call(v->ctx, &sess, &sess.threads[0], FX_BAR, 0, 10u * (unsigned)i, 5, 5);
-  ck_assert_uint_eq(ip_chrome_written(w), 3);
-  ck_assert_uint_eq(ip_chrome_over_limit(w), 2);
+  for (int pass = 0; pass < 2; pass++) {
+    v->on_call(v->ctx, &sess, &sess.threads[0], FX_BAR, 1, 1000, 70, 70);
+    v->on_call(v->ctx, &sess, &sess.threads[0], FX_FOO, 0, 1000, 70, 70);
+    if (!pass)
+      ip_chrome_begin(w, f, &sess);
+  }
+  ck_assert_uint_eq(ip_chrome_written(w), 1);
+  ck_assert_uint_eq(ip_chrome_left_out(w), 1);
   ip_chrome_end(w, &sess);
-  ck_assert_int_eq(count(finish(f), "\"ph\":\"X\""), 3);
+  const char *t = finish(f);
+  ck_assert_ptr_nonnull(strstr(t, "\"name\":\"foo\""));
+  ck_assert_ptr_null(strstr(t, "\"name\":\"bar\""));
+}
+END_TEST
+
+/* --max-size: the longest calls that fit, the size estimated before writing,
+ * and the one line saying so. */
+START_TEST(chrome_max_size) {
+  opts.max_size = UINT64_MAX; /* --max-size 0: every call, no survey */
+  FILE *f = start();
+  ip_chrome_writer *w = ip_chrome_new(&opts);
+  ck_assert(!ip_chrome_surveying(w));
+  ip_chrome_begin(w, f, NULL);
+  chrome_replay(ip_chrome_visitor(w));
+  ip_chrome_end(w, &sess);
+  size_t full = strlen(finish(f));
+  opts.max_size = 0; /* the default bound: surveyed, nothing left out */
+  ck_assert_uint_eq(strlen(chrome_calls()), full);
+  opts.max_size = full; /* exactly the full size: nothing left out */
+  ck_assert_uint_eq(strlen(chrome_calls()), full);
+  opts.max_size = full - 1; /* one byte less: the shortest call (Box, 5 ns) goes */
+  const char *four = chrome_calls();
+  ck_assert_int_eq(count(four, "\"ph\":\"X\""), 4);
+  ck_assert_ptr_null(strstr(four, "\"dur\":0.005"));
+  ck_assert_uint_le(strlen(four), full - 1);
+  /* the report of a writer that left calls out */
+  f = start();
+  ip_chrome_writer *r = ip_chrome_new(&opts);
+  chrome_replay(ip_chrome_visitor(r));
+  ip_chrome_begin(r, f, &sess);
+  chrome_replay(ip_chrome_visitor(r));
+  char *err_text = NULL;
+  size_t err_len = 0;
+  FILE *e = open_memstream(&err_text, &err_len);
+  ip_chrome_report(r, e);
+  fclose(e);
+  ip_chrome_end(r, &sess);
+  finish(f);
+  char want[256];
+  snprintf(want, sizeof want,
+           "inclprof export: chrome: all 5 calls would take %zu bytes, over --max-size %zu bytes: "
+           "kept the 4 longest (125ns and longer, ",
+           full, full - 1);
+  ck_assert_msg(!strncmp(err_text, want, strlen(want)), "%s", err_text);
+  ck_assert_ptr_nonnull(strstr(err_text, "left out 1; more with --max-size SIZE (0: every call)"));
+  ck_assert_int_eq(count(err_text, "\n"), 1);
+  free(err_text);
 }
 END_TEST
 
@@ -307,6 +377,8 @@ int main(void) {
   tcase_add_test(tc, callgrind_value_first_and_merge);
   tcase_add_test(tc, chrome_events);
   tcase_add_test(tc, chrome_bounds);
+  tcase_add_test(tc, chrome_keeps_callers);
+  tcase_add_test(tc, chrome_max_size);
   tcase_add_test(tc, json_strings);
   suite_add_tcase(s, tc);
   return ip_check_run(s);

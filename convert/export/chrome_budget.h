@@ -1,0 +1,64 @@
+/* export/chrome_budget.h - which calls a bounded Chrome export keeps: the
+ * longest ones.  A first replay adds every call's rank and size; the plan
+ * then keeps calls from the longest down until the next would pass the
+ * limits (a number of calls, a number of bytes).  Among equal durations the
+ * shallower call ranks first, so a kept call's caller (never shorter) is
+ * always kept too and the slices stay well nested. */
+#ifndef INCLPROF_EXPORT_CHROME_BUDGET_H
+#define INCLPROF_EXPORT_CHROME_BUDGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/u64map.h"
+
+typedef struct ip_budget_bin {
+  uint64_t key;       /* ip_budget_rank of its calls */
+  uint64_t calls;     /* how many */
+  uint64_t bytes;     /* their size in the export, together */
+  uint32_t max_bytes; /* the largest one's */
+} ip_budget_bin;
+
+typedef struct ip_budget {
+  ip_u64map by_key; /* rank -> index into bins */
+  ip_budget_bin *bins;
+  size_t n_bins, cap_bins;
+  uint64_t calls, bytes; /* every call added */
+} ip_budget;
+
+/* What the plan keeps: every call ranked above key, and the first quota
+ * calls (in replay order) ranked exactly key.  all: every call. */
+typedef struct ip_budget_cut {
+  int all;
+  uint64_t key, quota;
+  uint64_t calls, bytes; /* kept */
+  uint64_t min_dur_ns;   /* the shortest kept call's duration */
+} ip_budget_cut;
+
+/* The rank of a call: longer first, then shallower.  Durations from 2^48 ns
+ * (78 hours) and depths from 65535 on rank as those values. */
+static inline uint64_t ip_budget_rank(uint64_t dur_ns, uint32_t depth) {
+  uint64_t d = dur_ns < (1ull << 48) ? dur_ns : (1ull << 48) - 1;
+  return d << 16 | (0xffffu - (depth < 0xffffu ? depth : 0xffffu));
+}
+
+void ip_budget_add(ip_budget *b, uint64_t rank, uint32_t bytes);
+
+/* Keeps at most max_calls calls (0: no limit) of at most max_bytes bytes
+ * together (0: no limit), the highest ranks first. */
+void ip_budget_plan(ip_budget *b, uint64_t max_calls, uint64_t max_bytes, ip_budget_cut *cut);
+
+/* During the writing replay: whether to write the call of this rank (counts
+ * the calls of the cut's own rank against its quota). */
+static inline int ip_budget_keep(ip_budget_cut *cut, uint64_t rank) {
+  if (cut->all || rank > cut->key)
+    return 1;
+  if (rank < cut->key || !cut->quota)
+    return 0;
+  cut->quota--;
+  return 1;
+}
+
+void ip_budget_free(ip_budget *b);
+
+#endif

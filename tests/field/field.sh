@@ -1,0 +1,288 @@
+#!/bin/sh
+# field.sh - `make field`: real code bases from Debian's source packages
+# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb), each built plain, with
+# the plugin and with -pg (zstd also with the plugin at -O3 -flto), run on a
+# fixed workload.  It checks that every build behaves identically (outputs and
+# checksums), that every export passes its viewer (go tool pprof, the DevTools
+# trace engine, callgrind_annotate, a strict CSV parser), and that the 30
+# most-called functions have gprof's call counts, apart from the mismatches
+# tests/field/gprof-known.txt explains.  Then it prints one table row per
+# build: events, trace bytes, bytes/event, the run times plain, with the
+# plugin but without the runtime, and recording (slowdown), the converter's
+# speed, and the result.
+# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis...]  (from the top of the
+# repository, after make; default: all of them).  Needs the network once for
+# apt-get source (cached in build/debian-src).
+. "${INCLPROF_SRC:=$(pwd)}/tests/lib.sh"
+. "$INCLPROF_SRC/tests/viewers/viewers.sh"
+
+W=${INCLPROF_FIELD_DIR:-$INCLPROF_SRC/build/field}
+CACHE=$INCLPROF_SRC/build/debian-src
+KNOWN=$INCLPROF_SRC/tests/field/gprof-known.txt
+mkdir -p "$W" "$CACHE"
+ROWS=$W/table.txt
+: >"$ROWS"
+PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis}
+# The Debian source package of each program.
+pkg_of() {
+  case $1 in lua) echo lua5.4 ;; sqlite) echo sqlite3 ;; ninja) echo ninja-build ;; zstd) echo libzstd ;; *) echo "$1" ;; esac
+}
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+
+# fetch PACKAGE: its source package in $CACHE (a private deb-src list: the
+# system's apt configuration stays as it is).
+fetch() {
+  ls "$CACHE/$1"_*.dsc >/dev/null 2>&1 && return 0
+  mkdir -p "$CACHE/parts" "$CACHE/lists/partial"
+  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+    >"$CACHE/parts/src.sources"
+  apt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$CACHE/parts -o Dir::State::Lists=$CACHE/lists -o APT::Sandbox::User=root"
+  limit=${INCLPROF_APT_TIMEOUT:-600}
+  # shellcheck disable=SC2086
+  if ! (cd "$CACHE" && timeout "$limit" apt-get $apt update -qq &&
+    timeout "$limit" apt-get $apt source --download-only "$1") >"$W/fetch-$1.log" 2>&1; then
+    fail "apt-get source $1 failed (see $W/fetch-$1.log): check that deb.debian.org is reachable, then rerun make field"
+    return 1
+  fi
+}
+
+# unpack PACKAGE DIR: the upstream tarball into DIR (fresh).
+unpack() {
+  rm -rf "$2" && mkdir -p "$2"
+  tar xf "$(ls "$CACHE/$1"_*.orig.tar.* | grep -v '\.asc$' | grep -v www | head -1)" -C "$2" --strip-components=1
+}
+
+# The flavours: plain, plugin (probes, run without and with the runtime), pg.
+flags() {
+  case $1 in
+  plain) echo "-O2 -g" ;;
+  plugin) echo "-O2 -g -fplugin=$INCLPROF_PLUGIN" ;;
+  lto) echo "-O3 -flto -g -fplugin=$INCLPROF_PLUGIN" ;;
+  pg) echo "-O2 -g -pg" ;;
+  esac
+}
+
+# --- the programs: build_P FLAVOUR DIR (leaves $BIN), run_P BIN (prints
+# the behaviour to compare, in the current directory) -----------------------
+
+build_lua() {
+  unpack lua5.4 "$2" && make -C "$2/src" -j2 linux-noreadline MYCFLAGS="$(flags "$1")" MYLDFLAGS="$(flags "$1")" >"$2/build.log" 2>&1
+  BIN=$2/src/lua
+}
+run_lua() { "$@" "$INCLPROF_SRC/tests/field/work.lua"; }
+
+build_sqlite() {
+  if [ ! -f "$W/sqlite3-amalg/sqlite3.c" ]; then
+    unpack sqlite3 "$W/sqlite3-amalg" &&
+      (cd "$W/sqlite3-amalg" && ./configure -q >/dev/null && make -j2 sqlite3.c shell.c) >"$W/sqlite3-amalg.log" 2>&1 || return 1
+  fi
+  mkdir -p "$2" && cp "$W/sqlite3-amalg/sqlite3.c" "$W/sqlite3-amalg/sqlite3.h" "$W/sqlite3-amalg/shell.c" "$2/" &&
+    # shellcheck disable=SC2046
+    gcc $(flags "$1") -D_FILE_OFFSET_BITS=64 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
+      -o "$2/sqlite3" "$2/shell.c" "$2/sqlite3.c" -lm >"$2/build.log" 2>&1
+  BIN=$2/sqlite3
+}
+run_sqlite() { rm -f work.db && "$@" work.db <"$INCLPROF_SRC/tests/field/work.sql"; }
+
+build_zstd() {
+  unpack libzstd "$2" && make -C "$2/programs" -j2 zstd-release MOREFLAGS="$(flags "$1")" \
+    CFLAGS="$(flags "$1")" LDFLAGS="$(flags "$1")" >"$2/build.log" 2>&1
+  BIN=$2/programs/zstd
+}
+zstd_input() {
+  [ -f "$W/zstd-input" ] && return 0
+  # 16 MB of source code: sqlite's and redis's tarballs, uncompressed
+  { xz -dc "$CACHE"/sqlite3_*.orig.tar.xz && gzip -dc "$CACHE"/redis_*.orig.tar.gz; } | head -c 16000000 >"$W/zstd-input"
+}
+run_zstd() {
+  zstd_input
+  # --single-thread: no worker thread, so every run makes the same calls
+  "$@" -q -f -6 --single-thread "$W/zstd-input" -o in.zst && "$@" -q -d -f in.zst -o out && cksum <in.zst && cksum <out
+}
+
+build_ninja() {
+  unpack ninja-build "$2" &&
+    (cd "$2" && CXX=g++ CFLAGS="$(flags "$1")" LDFLAGS="$(flags "$1")" python3 configure.py >/dev/null &&
+      ninja ninja_test) >"$2/build.log" 2>&1
+  BIN=$2/ninja_test
+}
+run_ninja() { "$@" 2>&1 | tr '\r' '\n' | grep -v '^inclprof: ' | tail -1; }
+
+build_leveldb() {
+  unpack leveldb "$2" || return 1
+  (cd "$2" && mkdir -p port && printf '#define HAVE_FDATASYNC 1\n#define HAVE_FULLFSYNC 0\n#define HAVE_O_CLOEXEC 1\n#define HAVE_CRC32C 0\n#define HAVE_SNAPPY 0\n#define HAVE_ZSTD 0\n' >port/port_config.h &&
+    # shellcheck disable=SC2046
+    g++ $(flags "$1") -std=c++11 -DLEVELDB_PLATFORM_POSIX=1 -DLEVELDB_HAS_PORT_CONFIG_H=1 -I. -Iinclude \
+      -o db_bench benchmarks/db_bench.cc util/histogram.cc util/testutil.cc \
+      $(ls db/*.cc table/*.cc util/*.cc helpers/memenv/memenv.cc | grep -v -e _test.cc -e _bench -e env_windows -e testutil -e histogram -e leveldbutil) \
+      -lgmock -lgtest -lpthread) >"$2/build.log" 2>&1
+  BIN=$2/db_bench
+}
+run_leveldb() {
+  rm -rf db && "$@" --db="$PWD/db" --num=200000 --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,compact,readrandom 2>/dev/null |
+    awk '$2 == ":" { found = $0; sub(/^[^(]*/, "", found); if (found !~ /found/) found = ""; print $1, found }'
+}
+
+build_redis() {
+  unpack redis "$2" && make -C "$2" -j2 MALLOC=libc USE_SYSTEMD=no BUILD_TLS=no \
+    REDIS_CFLAGS="$(flags "$1")" REDIS_LDFLAGS="$(flags "$1")" redis-server >"$2/build.log" 2>&1
+  BIN=$2/src/redis-server
+}
+run_redis() {
+  port=$((20000 + $$ % 10000))
+  "$@" --port "$port" --save "" --appendonly no --dir "$PWD" --dbfilename dump.rdb >server.log 2>&1 &
+  server=$!
+  i=0
+  until redis-cli -p "$port" ping >/dev/null 2>&1; do
+    i=$((i + 1)); [ "$i" -gt 100 ] && { kill "$server"; echo "server did not start"; return 1; }
+    sleep 0.1
+  done
+  redis-benchmark -p "$port" -q -n 20000 -c 4 -t set,get,incr,lpush,lpop,sadd,hset >/dev/null
+  redis-cli -p "$port" bgsave >/dev/null
+  i=0
+  until redis-cli -p "$port" info persistence | grep -q 'rdb_bgsave_in_progress:0'; do
+    i=$((i + 1)); [ "$i" -gt 300 ] && break
+    sleep 0.1
+  done
+  redis-cli -p "$port" info persistence | grep -o 'rdb_last_bgsave_status:[a-z]*'
+  redis-cli -p "$port" dbsize
+  redis-cli -p "$port" get counter:__rand_int__
+  redis-cli -p "$port" shutdown nosave >/dev/null 2>&1
+  i=0
+  while kill -0 "$server" 2>/dev/null; do
+    i=$((i + 1))
+    [ "$i" -gt 300 ] && { echo "server still running 30 s after SHUTDOWN"; kill -9 "$server"; break; }
+    sleep 0.1
+  done
+  wait "$server"
+  echo "server exit $?"
+}
+
+# --- checks ----------------------------------------------------------------
+
+# gprof_calls BIN: "NAME<TAB>CALLS" from the gmon.* files in the current
+# directory, read from the call graph's primary lines ("[7] ... 12+30 name
+# [7]"): their count includes recursive calls, the flat profile's does not.
+# A clone (f.constprop.0) counts as its function, as in inclprof.
+gprof_calls() {
+  gprof -b -q "$1" gmon.* 2>/dev/null | awk '
+    /^\[[0-9]+\]/ && $5 ~ /^[0-9]+(\+[0-9]+)?$/ {
+      n = split($5, part, "+"); calls = part[1] + (n > 1 ? part[2] : 0)
+      name = $6; for (i = 7; i <= NF; i++) name = name " " $i
+      sub(/ \[[0-9]+\]$/, "", name); sub(/ <cycle [0-9]+>$/, "", name); sub(/ <cycle [0-9]+> *\[[0-9]+\]$/, "", name)
+      gsub(/\.(constprop|part|cold|isra)\.[0-9]+/, "", name) # GCC clones under their source name
+      c[name] += calls }
+    END { for (n in c) printf "%s\t%s\n", n, c[n] }' | sort
+}
+
+# compare_gprof PROGRAM CSV: the 30 most-called functions against gprof.  A
+# mismatch is explained by a line of $KNOWN for this program (or "*") and the
+# function, or "[not instrumented]" for a function inclprof has no source
+# file for.
+compare_gprof() {
+  p=$1
+  us=$(printf '\037') # not white space: an empty file stays a field for read
+  csv_rows "$2" function file calls | sort -t "$(printf '\t')" -k3,3nr | head -30 | tr '\t' "$us" >top30.txt
+  unexplained=0
+  explained=0
+  while IFS="$us" read -r fn file calls; do
+    g=$(awk -F '\t' -v f="$fn" '$1 == f { print $2 }' gprof.txt)
+    [ "${g:-0}" = "$calls" ] && continue
+    key=$fn
+    [ -z "$file" ] && key="[not instrumented]"
+    why=$(awk -F '\t' -v p="$p" -v f="$key" '($1 == p || $1 == "*") && $2 == f { print $3; exit }' "$KNOWN")
+    if [ -n "$why" ]; then
+      explained=$((explained + 1))
+      printf '  %s: %s: inclprof %s, gprof %s: %s\n' "$p" "$fn" "$calls" "${g:-none}" "$why" >>"$W/gprof-explained.txt"
+    else
+      unexplained=$((unexplained + 1))
+      fail "$p: $fn: inclprof counts $calls calls, gprof ${g:-none}, and tests/field/gprof-known.txt does not explain it"
+    fi
+  done <top30.txt
+  [ "$unexplained" = 0 ] && ok "$p: the 30 most-called functions have gprof's counts ($explained mismatches explained as gprof's)"
+}
+
+# field PROGRAM [lto]: build, run, record, export and compare one program.
+field() {
+  p=$1
+  v=${2:-plugin}
+  name=$p
+  [ "$v" = lto ] && name="$p -O3 -flto"
+  fetch "$(pkg_of "$p")" || return
+  [ "$p" = zstd ] && { fetch sqlite3 && fetch redis || return; }
+  dir=$W/$p
+  mkdir -p "$dir"
+  for fl in plain "$v" pg; do
+    [ "$fl" = pg ] && [ "$v" = lto ] && continue
+    [ "$fl" = plain ] && [ "$v" = lto ] && [ -x "$dir/plain/bin" ] && continue
+    BIN=
+    "build_$p" "$fl" "$dir/$fl"
+    [ -x "$BIN" ] || { fail "$name: the $fl build failed: $(tail -3 "$dir/$fl/build.log" 2>/dev/null | tr '\n' ' ')"; return; }
+    mkdir -p "$dir/$fl" && ln -sf "$BIN" "$dir/$fl/bin"
+    ok "$name: built $fl"
+  done
+  rm -rf "$dir/run" && mkdir -p "$dir/run/plain" "$dir/run/$v" "$dir/run/pg" "$dir/run/rec"
+  plain_s=0 bare_s=0 rec_s=0 # a run that fails keeps 0 (and fails the behaviour check)
+  cd "$dir/run/plain" && t0=$(now) && "run_$p" "$dir/plain/bin" >out.txt 2>&1 && plain_s=$(since "$t0")
+  cd "$dir/run/$v" && t0=$(now) && "run_$p" "$dir/$v/bin" >out.txt 2>&1 && bare_s=$(since "$t0")
+  cd "$dir/run/rec" && t0=$(now) && "run_$p" "$INCLPROF" record -o "$dir/run/rec/data" -- "$dir/$v/bin" >out.txt 2>&1 &&
+    rec_s=$(since "$t0")
+  check_eq "$name: the plugin build behaves as the plain one" "$(cat "$dir/run/plain/out.txt")" "$(cat "$dir/run/$v/out.txt")"
+  check_eq "$name: recorded, it behaves as the plain one" "$(cat "$dir/run/plain/out.txt")" "$(sed '/^inclprof/d' "$dir/run/rec/out.txt")"
+  result=ok
+  [ "$T_FAILS" = "${fails_before:-0}" ] || result=FAIL
+  # Exports, each through its viewer.
+  cd "$dir/run/rec"
+  t0=$(now)
+  "$INCLPROF" export -f csv -o prof.csv data 2>export.err
+  conv_s=$(since "$t0")
+  events=$("$INCLPROF" info data 2>/dev/null | awk '/^events:/ { s += $2 } END { print s + 0 }')
+  bytes=$(du -sb data | awk '{ print $1 }')
+  check "$name: CSV passes the strict parser" csv_valid prof.csv
+  "$INCLPROF" export -f pprof -o prof.pb.gz data 2>>export.err
+  check "$name: pprof opens it" pprof_raw prof.pb.gz
+  "$INCLPROF" export -f callgrind -o callgrind.out data 2>>export.err
+  check "$name: callgrind_annotate reads it" callgrind_annotate_clean callgrind.out
+  "$INCLPROF" export -f chrome -o prof.json data 2>>export.err
+  check "$name: the DevTools trace engine loads the Chrome export ($(du -h prof.json | cut -f1))" \
+    sh -c "node '$VIEWERS_DIR/trace-engine-load.mjs' prof.json >engine.txt"
+  rm -f prof.json
+  if [ "$v" != lto ]; then
+    cd "$dir/run/pg" && export GMON_OUT_PREFIX="$PWD/gmon" && "run_$p" "$dir/pg/bin" >out.txt 2>&1
+    unset GMON_OUT_PREFIX
+    check_eq "$name: the -pg build behaves as the plain one" "$(cat "$dir/run/plain/out.txt")" "$(cat out.txt)"
+    gprof_calls "$dir/pg/bin" >gprof.txt
+    compare_gprof "$p" "$dir/run/rec/prof.csv"
+  fi
+  [ "$T_FAILS" = "${fails_before:-0}" ] || result=FAIL
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$events" "$bytes" "$plain_s" "$bare_s" "$rec_s" "$conv_s" "$result" >>"$ROWS"
+}
+
+check "viewers installed" viewers_ready
+need gprof redis-benchmark redis-cli ninja python3 cmake
+: >"$W/gprof-explained.txt"
+start=$(now)
+for p in $PROGRAMS; do
+  fails_before=$T_FAILS
+  field "$p"
+  if [ "$p" = zstd ]; then
+    fails_before=$T_FAILS
+    field zstd lto
+  fi
+done
+
+echo
+echo "gprof's own mismatches (tests/field/gprof-known.txt):"
+cat "$W/gprof-explained.txt"
+echo
+echo "make field: $(since "$start") s"
+awk -F '\t' 'BEGIN {
+    printf "| program | events | trace bytes | bytes/event | plain | plugin, no runtime | recording (slowdown) | converter events/s | result |\n"
+    printf "|---|---:|---:|---:|---:|---:|---:|---:|---|\n" }
+  { bpe = $2 ? $3 / $2 : 0; slow = $4 > 0 ? $6 / $4 : 0; bare = $4 > 0 ? $5 / $4 : 0
+    eps = $7 > 0 ? $2 / $7 / 1e6 : 0
+    printf "| %s | %.1f M | %.1f MB | %.2f | %.2f s | %.2f s (%.2fx) | %.2f s (%.1fx) | %.1f M | %s |\n",
+      $1, $2 / 1e6, $3 / 1e6, bpe, $4, $5, bare, $6, slow, eps, $8 }' "$ROWS"
+done_testing
