@@ -1,5 +1,5 @@
 /* control.c - the public calls of inclprof.h: pause/resume (swapping every
- * unit's hooks, so a paused program pays only the no-op call), marks and
+ * unit's hooks: paused, a probe tests a null hook and skips its call), marks and
  * thread names.  Each starts the runtime if no unit has yet. */
 #include <string.h>
 #include <sys/prctl.h>

@@ -1,7 +1,7 @@
 /* inclprof.h - control a program's recording from inside it (installed).
  *
  *   inclprof_stop()            pause recording (a PAUSE event; probes become
- *                              no-ops for every unit until inclprof_start)
+ *                              skipped for every unit until inclprof_start)
  *   inclprof_start()           resume recording (a RESUME event)
  *   inclprof_mark("phase 2")   a named instant in this thread's timeline
  *   inclprof_thread_name("io") name this thread in the trace (and for the OS)

@@ -378,7 +378,7 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
   ip_unlock(&reg_lock);
 }
 
-/* Points every unit's hooks at the probes or at no-ops (inclprof_stop,
+/* Points every unit's hooks at the probes or sets them null (inclprof_stop,
  * inclprof_start, disabling). */
 void ip_units_set_paused(int on) {
   if (!ip_lock(&reg_lock, 0))

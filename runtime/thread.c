@@ -144,7 +144,7 @@ static IP_RT_TEXT int handoff(struct ip_thread *t) {
 /* Not while the exit's final flush runs: it takes this buffer itself, and the
  * events that happen meanwhile come after the end of the trace.  Once
  * recording has stopped (a write failed, a size limit, exit), a full buffer
- * switches every unit's probes to no-ops. */
+ * sets every unit's hooks null: the probes skip their calls. */
 IP_RT_TEXT void ip_slow_flush(struct ip_thread *t) {
   if (IP_UNLIKELY(atomic_load(&ip_st.init_state) == 2) && !t->sig_depth && !t->in_flush) {
     ip_units_set_paused(1);

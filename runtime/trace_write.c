@@ -2,7 +2,7 @@
  * cleanly when it cannot: on a failed write (ENOSPC, EIO, EFBIG, ...), at the
  * size limit (INCLPROF_MAX_SIZE, policy stop) and before the process's
  * file-size limit (RLIMIT_FSIZE, whose SIGXFSZ would kill the program).  Then
- * the probes become no-ops, one line on stderr says why and how much was
+ * the hooks are set null, one line on stderr says why and how much was
  * written, and a final Trailer records the cause.  Room for that record is
  * kept as a small unnamed file in the trace directory (O_TMPFILE), given back
  * to the file system when the disk fills.  With INCLPROF_MAX_SIZE_POLICY=ring

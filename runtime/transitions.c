@@ -228,6 +228,11 @@ int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *p
 
 void ip_transitions_choose(void) {
   const char *req = getenv("INCLPROF_TRANSITIONS");
+  if (req && *req && strcmp(req, "auto") && strcmp(req, "pmu") && strcmp(req, "kevents") &&
+      strcmp(req, "none"))
+    fprintf(stderr,
+            "inclprof: INCLPROF_TRANSITIONS='%s' is not auto, pmu, kevents or none; using auto\n",
+            req);
   char pmu_why[200] = "pmu: not tried", kev_why[400] = "kevents: not tried";
   int is_none = req && !strcmp(req, "none"), is_kev = req && !strcmp(req, "kevents");
   int want_pmu = !is_none && !is_kev, want_kev = !is_none;

@@ -16,6 +16,7 @@
  * jobs back, waits for the one being written, and writes the taken-back ones
  * first.  INCLPROF_WRITER=inline turns the writer off. */
 #include <linux/futex.h>
+#include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,8 @@ static void start(void) {
 
 void ip_writer_init(void) {
   const char *w = getenv("INCLPROF_WRITER");
+  if (w && *w && strcmp(w, "inline") && strcmp(w, "thread"))
+    fprintf(stderr, "inclprof: INCLPROF_WRITER='%s' is not thread or inline; using thread\n", w);
   atomic_store(&enabled, !(w && strcmp(w, "inline") == 0));
 }
 

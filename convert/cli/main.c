@@ -13,7 +13,8 @@ static const struct {
     {"record", cmd_record, "run a program and trace it into a directory"},
     {"info", cmd_info, "describe trace files: header, threads, events, damage"},
     {"report", cmd_report, "print the data values per function/module/thread/process"},
-    {"export", cmd_export, "write csv, pprof, chrome, callgrind or folded files"},
+    {"export", cmd_export,
+     "write csv, pprof, chrome, callgrind, folded, html, speedscope or perfetto files"},
     {"suggest", cmd_suggest, "write a filter file that removes the costliest probes"},
     {"diff", cmd_diff, "compare two builds' runs: changes beyond run-to-run noise"},
 };

@@ -44,6 +44,9 @@ static const ip_cli cli = {
     .synopsis = "--format FORMAT [OPTIONS] [TRACE|DIR...]",
     .intro = "Writes the profile of the traces (default: " IP_DEFAULT_INPUT
              ") in another tool's format.",
+    .epilog =
+        "Exit status: 0 ok, 1 unusable input or output, 2 bad usage, 3 written from a damaged "
+        "trace.",
     .opts = options,
     .n_opts = N_OPTIONS,
 };

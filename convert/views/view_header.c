@@ -44,6 +44,9 @@ static void compensation(FILE *out, const ip_session *s) {
   }
   snprintf(cost, sizeof cost, "%.1f ns", max_cost);
   ip_fmt_ns(gap, sizeof gap, gap_ns);
+  size_t fast = 0;
+  for (size_t i = 0; i < s->n_processes; i++)
+    fast += s->processes[i].clock_unfenced != 0;
   if (s->compensated)
     fprintf(out,
             "compensation: on (probe cost %s removed from every interval; %llu runtime gaps, %s "
@@ -53,6 +56,11 @@ static void compensation(FILE *out, const ip_session *s) {
     fprintf(out,
             "compensation: off (--raw: probe cost %s per event and %llu runtime gaps included)\n",
             cost, (unsigned long long)s->gaps);
+  if (fast)
+    fprintf(out,
+            "clock:        %zu of %zu processes read the clock without a fence "
+            "(INCLPROF_CLOCK=fast): calls of under ~200 ns read low\n",
+            fast, s->n_processes);
 }
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {

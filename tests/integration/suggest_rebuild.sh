@@ -53,10 +53,11 @@ r1=$(q wf1.csv '^word_table_add$' "$EX" "$EI" | awk -F'\t' '{printf "%.3f", $1 /
 r2=$(q wf2.csv '^word_table_add$' "$EX" "$EI" | awk -F'\t' '{printf "%.3f", $1 / $2}')
 # Before, find_slot's and strncmp's time is word_table_add's callees' (about
 # half of its Inclusive time, more or less with the machine's load); after,
-# it is word_table_add's own Exclusive time.
+# it is word_table_add's own Exclusive time (0.77 to 0.94 of its Inclusive
+# time in runs here, the rest its remaining callees and waits).
 check "word_table_add: Exclusive / Inclusive below 0.65 before (find_slot's time its callee's: $r1)" awk -v r="$r1" 'BEGIN{exit !(r < 0.65)}'
-check "... above 0.8 after, and up by at least 0.2 (find_slot's and strncmp's time its own Exclusive: $r1 -> $r2)" \
-  awk -v a="$r1" -v r="$r2" 'BEGIN{exit !(r > 0.8 && r - a >= 0.2)}'
+check "... up by at least 0.3 after (find_slot's and strncmp's time its own Exclusive: $r1 -> $r2)" \
+  awk -v a="$r1" -v r="$r2" 'BEGIN{exit !(r - a >= 0.3)}'
 "$INCLPROF" suggest wf1.data --max-overhead 0.5 --max-fold 1 --top 1000 -o fold.filter >fold.out 2>&1
 check "--max-fold 1: find_slot kept, the table says it would fold its time into word_table_add" \
   grep -Eq ' find_slot +keep: excluding it would fold [0-9.]+% of the session \(over 1%\) untraced into word_table_add$' fold.out
