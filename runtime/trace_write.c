@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "rt.h"
+#include "size_syntax.h"
 
 #define RESERVE_BYTES 65536u     /* given back on ENOSPC: room for the final records */
 #define FINAL_ROOM    4096u      /* kept below a size limit for the final records */
@@ -65,25 +66,6 @@ static void fmt_bytes(char *out, size_t len, uint64_t b) {
     snprintf(out, len, "%.1f KB", (double)b / 1024);
 }
 
-/* Accepts 123, 64K, 500M, 2G (binary units); 0 when it is not a size. */
-static uint64_t parse_size(const char *s) {
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end == s)
-    return 0;
-  int shift = *end == 'K' || *end == 'k'   ? 10
-              : *end == 'M' || *end == 'm' ? 20
-              : *end == 'G' || *end == 'g' ? 30
-                                           : 0;
-  if (shift)
-    end++;
-  if (*end == 'B' || *end == 'b')
-    end++;
-  if (*end || v > (~0ull >> shift))
-    return 0;
-  return (uint64_t)v << shift;
-}
-
 /* 1 for ring, 0 for stop (the default). */
 static int read_policy(const char *max) {
   const char *pol = getenv("INCLPROF_MAX_SIZE_POLICY");
@@ -109,8 +91,8 @@ static void read_limits(void) {
   const char *max = getenv("INCLPROF_MAX_SIZE");
   int ring = read_policy(max);
   if (max && *max) {
-    uint64_t v = parse_size(max);
-    if (v <= FINAL_ROOM) {
+    uint64_t v = 0;
+    if (ip_size_parse(max, &v) || v <= FINAL_ROOM) {
       fprintf(stderr,
               "inclprof: INCLPROF_MAX_SIZE='%s' is not a size above 4K (e.g. 500M); "
               "no size limit\n",

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "size_syntax.h"
 #include "read/trace_tail.h"
 #include "util/cli_args.h"
 #include "util/text_table.h"
@@ -54,24 +55,10 @@ typedef struct record_args {
   const char *dir, *mode, *hz, *max_size, *policy;
 } record_args;
 
-/* The runtime's size syntax (runtime/trace_write.c): digits, then K, M or G
- * (binary), then an optional B.  Returns the size, 0 when it is not one. */
+/* A size as the runtime reads it (size_syntax.h); 0 when it is not one. */
 static uint64_t size_value(const char *s) {
-  char *end;
-  if (*s < '0' || *s > '9')
-    return 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  int shift = *end == 'K' || *end == 'k'   ? 10
-              : *end == 'M' || *end == 'm' ? 20
-              : *end == 'G' || *end == 'g' ? 30
-                                           : 0;
-  if (shift)
-    end++;
-  if (*end == 'B' || *end == 'b')
-    end++;
-  if (*end || v > (~0ull >> shift))
-    return 0;
-  return (uint64_t)v << shift;
+  uint64_t v;
+  return ip_size_parse(s, &v) ? 0 : v;
 }
 
 static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {

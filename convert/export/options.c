@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "size_syntax.h"
+
 #define EXOPT_ID(bit) (256 + __builtin_ctz(bit))
 #define EXOPT_BIT(id) (1u << ((id)-256))
 
@@ -131,26 +133,6 @@ static int parse_time_range(const char *text, ip_selection *sel) {
   return sel->start_ns < sel->end_ns ? 0 : -1;
 }
 
-/* "1000", "64k", "256M", "1.5G" (binary multiples) -> bytes. */
-static int parse_size(const char *text, uint64_t *bytes) {
-  char *end;
-  if (!*text || *text == '-' || *text == '+')
-    return -1;
-  errno = 0;
-  double v = strtod(text, &end);
-  if (errno || end == text || !isfinite(v) || v < 0)
-    return -1;
-  static const char units[] = "kMGT";
-  const char *u = *end ? strchr(units, *end == 'K' ? 'k' : *end) : NULL;
-  if (*end && (!u || end[1]))
-    return -1;
-  double scaled = u ? ldexp(v, 10 * (int)(u - units + 1)) : v;
-  if (scaled >= 18446744073709551615.0)
-    return -1;
-  *bytes = (uint64_t)llround(scaled);
-  return 0;
-}
-
 static int parse_value(const char *arg, ip_export_value *v) {
   static const char *const names[] = {[IP_VALUE_ELAPSED] = "elapsed",
                                       [IP_VALUE_APPLICATION] = "application",
@@ -192,9 +174,9 @@ static int on_format_option(ip_export_opts *o, int id, const char *arg, ip_cli_m
                ? ip_cli_fail(m, "bad --max-events '%s' (a positive number)", arg)
                : 0;
   case IP_EXOPT_MAX_SIZE:
-    if (parse_size(arg, &o->max_size))
-      return ip_cli_fail(m, "bad --max-size '%s' (bytes, or with k, M, G: e.g. 64M; 0 = no limit)",
-                         arg);
+    if (ip_size_parse(arg, &o->max_size))
+      return ip_cli_fail(
+          m, "bad --max-size '%s' (bytes, or with K, M, G, T: e.g. 64M; 0 = no limit)", arg);
     if (!o->max_size)
       o->max_size = UINT64_MAX;
     return 0;

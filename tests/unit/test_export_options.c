@@ -97,6 +97,11 @@ START_TEST(chrome_bounds) {
   ck_assert_uint_eq(o->max_size, 3ull << 29);
   ck_assert_int_eq(PARSE("-f", "chrome", "--max-size", "1000"), IP_CLI_OK);
   ck_assert_uint_eq(o->max_size, 1000);
+  /* the runtime's INCLPROF_MAX_SIZE syntax too (include/inclprof/size_syntax.h) */
+  ck_assert_int_eq(PARSE("-f", "chrome", "--max-size", "500MB"), IP_CLI_OK);
+  ck_assert_uint_eq(o->max_size, 500u << 20);
+  ck_assert_int_eq(PARSE("-f", "chrome", "--max-size", "2t"), IP_CLI_OK);
+  ck_assert_uint_eq(o->max_size, 2ull << 40);
   ck_assert_int_eq(PARSE("-f", "chrome", "--max-size", "0"), IP_CLI_OK);
   ck_assert_uint_eq(o->max_size, UINT64_MAX); /* no bound */
 }
@@ -128,7 +133,10 @@ START_TEST(errors) {
       {{"export", "-f", "folded", "--value", "cpu"}, "unknown --value 'cpu'"},
       {{"export", "-f", "chrome", "--min-duration", "fast"}, "bad --min-duration 'fast'"},
       {{"export", "-f", "chrome", "--max-events", "0"}, "bad --max-events '0'"},
-      {{"export", "-f", "chrome", "--max-size", "12MB"}, "bad --max-size '12MB'"},
+      {{"export", "-f", "chrome", "--max-size", "12X"}, "bad --max-size '12X'"},
+      {{"export", "-f", "chrome", "--max-size", "1."}, "bad --max-size '1.'"},
+      {{"export", "-f", "chrome", "--max-size", "0x10"}, "bad --max-size '0x10'"},
+      {{"export", "-f", "chrome", "--max-size", "17179869184G"}, "bad --max-size '17179869184G'"},
       {{"export", "-f", "chrome", "--max-size", "-1"}, "bad --max-size '-1'"},
       {{"export", "-f", "csv", "--max-size", "1G"},
        "--max-size applies to --format chrome, not csv"},
