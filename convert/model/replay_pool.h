@@ -1,7 +1,8 @@
 /* model/replay_pool.h - reads one trace file and replays its threads on several
- * cores: the calling thread reads and decodes records in file order and hands
- * each event batch to the worker that owns its thread; everything else runs
- * on the calling thread once every queued batch has been replayed.  Each
+ * cores: the calling thread reads and checks records in file order and hands
+ * each event batch, undecoded, to the worker that owns its thread, which
+ * decodes and replays it; everything else runs on the calling thread once
+ * every queued batch has been replayed.  Each
  * thread's events are replayed in file order by one worker, and no two
  * threads share replay state, so the session is the same as from a serial
  * read. */
@@ -18,7 +19,7 @@ typedef void (*ip_take_record)(ip_file *f, const Inclprof__Record *rec);
 
 /* Reads r to its end with `jobs` replay workers (jobs >= 2; f->visitor must
  * be NULL: a visitor sees calls in file order).  Returns what the last
- * ip_reader_next returned: 0 at a clean end, -1 on damage (message in err). */
+ * ip_reader_next_raw returned: 0 at a clean end, -1 on damage (message in err). */
 int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record take, char *err,
                        size_t errlen);
 

@@ -4,6 +4,7 @@
 #include "event_batch_wire.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Reads a varint at *p (< end); 0 when it is cut short or longer than 10 bytes. */
 static inline int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
@@ -86,15 +87,49 @@ void ip_batch_buf_free(ip_batch_buf *b) {
 
 #define KEY(field, wire) ((uint64_t)IP_WIRE_KEY(field, wire))
 
-int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
+/* Whether the packed varints p[0..end) are whole and none is longer than
+ * 10 bytes, eight bytes at a time: what protobuf-c requires of them. */
+static int packed_ok(const uint8_t *p, const uint8_t *end) {
+  size_t left = (size_t)(end - p);
+  if (left && end[-1] >= 0x80)
+    return 0;
+  unsigned run = 0; /* continuation bytes in a row just before p */
+  for (; left >= 8; p += 8, left -= 8) {
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    uint64_t last = ~w & 0x8080808080808080ull; /* bytes that end a varint */
+    if (!last)
+      run += 8;
+    else if (run + (unsigned)__builtin_ctzll(last) / 8 >= 10)
+      return 0;
+    else
+      run = (unsigned)__builtin_clzll(last) / 8;
+    if (run >= 10)
+      return 0;
+  }
+  for (; p < end; p++) {
+    run = *p >= 0x80 ? run + 1 : 0;
+    if (run >= 10)
+      return 0;
+  }
+  return 1;
+}
+
+/* Decodes (b != NULL) or only checks (b == NULL: packed arrays by packed_ok)
+ * the record p[0..len).  Returns 1 with *tid set, 0 for protobuf-c, -1 when
+ * out of memory. */
+static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
   const uint8_t *end = p + len;
   uint64_t v, blen;
   /* Record: exactly one field, 6 (events), length-delimited, to the end. */
   if (!get_varint(&p, end, &v) || v != KEY(IP_TAG_RECORD_EVENTS, IP_WIRE_LEN) ||
       !get_varint(&p, end, &blen) || blen != (uint64_t)(end - p))
     return 0;
-  Inclprof__EventBatch *e = &b->batch;
-  int have = 0; /* bits: 1 tid, 2 seq, 4 base_tick */
+  Inclprof__EventBatch scratch = INCLPROF__EVENT_BATCH__INIT, *e = b ? &b->batch : &scratch;
+  int have = 0; /* bits: 1 tid, 2 seq, 4 base_tick; 8 dt, 16 code, 32 kernel_dt */
   e->n_dt = e->n_code = e->n_kernel_dt = 0;
   e->has_kernel_base_tick = e->has_kernel_lost = 0;
   e->kernel_base_tick = 0;
@@ -121,42 +156,33 @@ int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
       have |= 4;
       break;
     case KEY(IP_TAG_BATCH_DT, IP_WIRE_LEN):
-    case KEY(IP_TAG_BATCH_CODE, IP_WIRE_LEN): {
+    case KEY(IP_TAG_BATCH_CODE, IP_WIRE_LEN):
+    case KEY(IP_TAG_BATCH_KERNEL_DT, IP_WIRE_LEN): {
       uint64_t n;
-      if (!get_varint(&p, end, &n) || n > (uint64_t)(end - p))
-        return 0;
-      int is_dt = tag == KEY(IP_TAG_BATCH_DT, IP_WIRE_LEN);
-      if ((is_dt ? e->n_dt : e->n_code) != 0) /* a repeated field split in parts */
-        return 0;
-      long got;
-      if (is_dt) {
-        if (!reserve((void **)&e->dt, &b->cap_dt, (size_t)n, sizeof *e->dt))
-          return -1;
-        got = packed_u64(p, p + n, e->dt);
-      } else {
+      int bit = tag == KEY(IP_TAG_BATCH_DT, IP_WIRE_LEN)     ? 8
+                : tag == KEY(IP_TAG_BATCH_CODE, IP_WIRE_LEN) ? 16
+                                                             : 32;
+      if (!get_varint(&p, end, &n) || n > (uint64_t)(end - p) || (have & bit))
+        return 0; /* a repeated field split in parts goes to protobuf-c */
+      have |= bit;
+      long got = 0;
+      if (!b)
+        got = packed_ok(p, p + n) ? 0 : -1;
+      else if (bit == 16) {
         if (!reserve((void **)&e->code, &b->cap_code, (size_t)n, sizeof *e->code))
           return -1;
         got = packed_u32(p, p + n, e->code);
+        e->n_code = got < 0 ? 0 : (size_t)got;
+      } else {
+        uint64_t **arr = bit == 8 ? &e->dt : &e->kernel_dt;
+        size_t *cap = bit == 8 ? &b->cap_dt : &b->cap_kernel;
+        if (!reserve((void **)arr, cap, (size_t)n, sizeof **arr))
+          return -1;
+        got = packed_u64(p, p + n, *arr);
+        *(bit == 8 ? &e->n_dt : &e->n_kernel_dt) = got < 0 ? 0 : (size_t)got;
       }
       if (got < 0)
         return 0;
-      if (is_dt)
-        e->n_dt = (size_t)got;
-      else
-        e->n_code = (size_t)got;
-      p += n;
-      break;
-    }
-    case KEY(IP_TAG_BATCH_KERNEL_DT, IP_WIRE_LEN): {
-      uint64_t n;
-      if (!get_varint(&p, end, &n) || n > (uint64_t)(end - p) || e->n_kernel_dt)
-        return 0;
-      if (!reserve((void **)&e->kernel_dt, &b->cap_kernel, (size_t)n, sizeof *e->kernel_dt))
-        return -1;
-      long got = packed_u64(p, p + n, e->kernel_dt);
-      if (got < 0)
-        return 0;
-      e->n_kernel_dt = (size_t)got;
       p += n;
       break;
     }
@@ -175,9 +201,19 @@ int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
       return 0;
     }
   }
-  if (have != 7)
+  if ((have & 7) != 7)
     return 0;
-  b->rec.body_case = INCLPROF__RECORD__BODY_EVENTS;
-  b->rec.events = e;
+  *tid = e->tid;
+  if (b) {
+    b->rec.body_case = INCLPROF__RECORD__BODY_EVENTS;
+    b->rec.events = e;
+  }
   return 1;
 }
+
+int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len) {
+  uint32_t tid;
+  return walk(b, p, len, &tid);
+}
+
+int ip_batch_peek(const uint8_t *p, size_t len, uint32_t *tid) { return walk(NULL, p, len, tid); }

@@ -100,8 +100,10 @@ static int damage(ip_reader *r, uint64_t at, char *err, size_t errlen, const cha
   return -1;
 }
 
-/* Reads one frame into r->rec: 1, 0 at a clean end, -1 on damage. */
-static int read_frame(ip_reader *r, char *err, size_t errlen) {
+/* Reads one frame into r->rec: 1, 0 at a clean end, -1 on damage; with raw,
+ * 2 when the frame is an event batch ip_batch_decode will decode, its bytes
+ * swapped into raw undecoded. */
+static int read_frame(ip_reader *r, ip_raw_batch *raw, char *err, size_t errlen) {
   if (r->damaged) {
     say(err, errlen, "%s", r->damage_msg);
     return -1;
@@ -141,6 +143,17 @@ static int read_frame(ip_reader *r, char *err, size_t errlen) {
                   (uint32_t)r->buf[len + 3] << 24;
   if ((uint32_t)crc32(0L, r->buf, (uInt)len) != want)
     return damage(r, start, err, errlen, "crc mismatch (corrupted record)");
+  if (raw && ip_batch_peek(r->buf, (size_t)len, &raw->tid)) {
+    r->offset = start + (uint64_t)nbytes + need;
+    uint8_t *mine = r->buf;
+    size_t cap = r->cap;
+    r->buf = raw->p;
+    r->cap = raw->cap;
+    raw->p = mine;
+    raw->cap = cap;
+    raw->len = (size_t)len;
+    return 2;
+  }
   int fast = ip_batch_decode(&r->batch, r->buf, (size_t)len);
   if (fast < 0)
     return damage(r, start, err, errlen, "out of memory");
@@ -151,11 +164,12 @@ static int read_frame(ip_reader *r, char *err, size_t errlen) {
   return 1;
 }
 
-int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errlen) {
+int ip_reader_next_raw(ip_reader *r, Inclprof__Record **rec, ip_raw_batch *raw, char *err,
+                       size_t errlen) {
   for (;;) {
     drop_record(r);
-    int rc = read_frame(r, err, errlen);
-    if (rc <= 0)
+    int rc = read_frame(r, raw, err, errlen);
+    if (rc <= 0 || rc == 2)
       return rc;
     /* A record type from a newer minor version: skip it. */
     if (r->rec->body_case != INCLPROF__RECORD__BODY__NOT_SET) {
@@ -165,16 +179,8 @@ int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errle
   }
 }
 
-int ip_reader_take_batch(ip_reader *r, ip_batch_buf *b) {
-  if (!r->rec || r->rec != &r->batch.rec)
-    return 0;
-  ip_batch_buf mine = r->batch;
-  r->batch = *b;
-  *b = mine;
-  b->rec.events = &b->batch;
-  r->batch.rec.events = &r->batch.batch;
-  r->rec = NULL;
-  return 1;
+int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errlen) {
+  return ip_reader_next_raw(r, rec, NULL, err, errlen);
 }
 
 uint64_t ip_reader_offset(const ip_reader *r) { return r->offset; }

@@ -23,11 +23,19 @@ ip_reader *ip_reader_open(const char *path, char *err, size_t errlen);
  * ("FILE: offset N: what is wrong").  After -1 every call returns -1. */
 int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errlen);
 
-/* When the current record is an event batch decoded into the reader's own
- * buffer, swaps that buffer with *b (b->rec then holds the record, and the
- * reader reuses b's arrays) and returns 1; else 0. */
-struct ip_batch_buf;
-int ip_reader_take_batch(ip_reader *r, struct ip_batch_buf *b);
+/* The bytes of one event batch record, not yet decoded. */
+typedef struct ip_raw_batch {
+  uint8_t *p;
+  size_t len, cap; /* p[0..len) of cap bytes allocated */
+  uint32_t tid;    /* the batch's thread */
+} ip_raw_batch;
+
+/* As ip_reader_next, but an event batch that ip_batch_decode (read/batch_decode.h)
+ * will decode is checked (length, crc32, wire structure) and not decoded:
+ * returns 2 with its bytes swapped into *raw (the reader keeps raw's old
+ * buffer).  Damage is found at the same record as by ip_reader_next. */
+int ip_reader_next_raw(ip_reader *r, Inclprof__Record **rec, ip_raw_batch *raw, char *err,
+                       size_t errlen);
 
 uint64_t ip_reader_offset(const ip_reader *r); /* bytes consumed so far */
 unsigned ip_reader_minor(const ip_reader *r);  /* format minor version */

@@ -2,7 +2,8 @@
  * protobuf-c on random batches (with and without kernel-event records),
  * reuses its arrays, and hands everything it
  * does not handle (other records, unknown fields, unpacked arrays, damage)
- * back to protobuf-c instead of guessing. */
+ * back to protobuf-c instead of guessing; ip_batch_peek accepts exactly the
+ * batches of known fields whose arrays protobuf-c decodes. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,9 @@ START_TEST(agrees_with_protobuf_c) {
     e.kernel_lost = round % 10 == 0;
     uint8_t *buf;
     size_t len = pack_batch(&e, &buf);
+    uint32_t tid = 0;
+    ck_assert_int_eq(ip_batch_peek(buf, len, &tid), 1);
+    ck_assert_uint_eq(tid, e.tid);
     ck_assert_int_eq(ip_batch_decode(&b, buf, len), 1);
     Inclprof__Record *ref = inclprof__record__unpack(NULL, len, buf);
     ck_assert_ptr_nonnull(ref);
@@ -104,8 +108,11 @@ START_TEST(leaves_the_rest_to_protobuf_c) {
   size_t len = pack_batch(&e, &buf);
   ck_assert_int_eq(ip_batch_decode(&b, buf, len), 1);
   /* every cut is either refused or (never) mis-read as a complete batch */
-  for (size_t cut = 0; cut < len; cut++)
+  uint32_t tid;
+  for (size_t cut = 0; cut < len; cut++) {
     ck_assert_int_eq(ip_batch_decode(&b, buf, cut), 0);
+    ck_assert_int_eq(ip_batch_peek(buf, cut, &tid), 0);
+  }
   /* an unknown field appended to the batch (a newer minor version) */
   uint8_t *more = malloc(len + 2);
   memcpy(more, buf, len);
@@ -113,6 +120,7 @@ START_TEST(leaves_the_rest_to_protobuf_c) {
   more[len] = 15u << 3;            /* field 15, varint */
   more[len + 1] = 42;
   ck_assert_int_eq(ip_batch_decode(&b, more, len + 2), 0);
+  ck_assert_int_eq(ip_batch_peek(more, len + 2, &tid), 0);
   Inclprof__Record *r = inclprof__record__unpack(NULL, len + 2, more);
   ck_assert_ptr_nonnull(r); /* protobuf-c keeps it, with the field skipped */
   ck_assert_uint_eq(r->events->n_dt, 3);
@@ -126,12 +134,71 @@ START_TEST(leaves_the_rest_to_protobuf_c) {
   uint8_t tb[64];
   size_t tl = inclprof__record__pack(&rec, tb);
   ck_assert_int_eq(ip_batch_decode(&b, tb, tl), 0);
+  ck_assert_int_eq(ip_batch_peek(tb, tl, &tid), 0);
   /* a batch without its required base_tick: refused by both */
   static const uint8_t no_base[] = {6u << 3 | 2, 4, 1u << 3, 7, 2u << 3, 1};
   ck_assert_int_eq(ip_batch_decode(&b, no_base, sizeof no_base), 0);
+  ck_assert_int_eq(ip_batch_peek(no_base, sizeof no_base, &tid), 0);
   ck_assert_ptr_null(inclprof__record__unpack(NULL, sizeof no_base, no_base));
   free(more);
   free(buf);
+  ip_batch_buf_free(&b);
+}
+END_TEST
+
+/* A batch {tid 7, seq 1, base_tick 5, dt: the n bytes at dt, code {1}}. */
+static size_t batch_with_dt(uint8_t *out, const uint8_t *dt, size_t n) {
+  static const uint8_t head[] = {1u << 3, 7, 2u << 3, 1, 3u << 3, 5, 4u << 3 | 2};
+  out[0] = 6u << 3 | 2;
+  out[1] = (uint8_t)(sizeof head + 1 + n + 3);
+  memcpy(out + 2, head, sizeof head);
+  out[2 + sizeof head] = (uint8_t)n;
+  memcpy(out + 3 + sizeof head, dt, n);
+  uint8_t *code = out + 3 + sizeof head + n;
+  code[0] = 5u << 3 | 2;
+  code[1] = 1;
+  code[2] = 1;
+  return 3 + sizeof head + n + 3;
+}
+
+START_TEST(peek_promises_a_decoding) {
+  ip_batch_buf b;
+  ip_batch_buf_init(&b);
+  uint8_t dt[48], rec[80];
+  uint64_t seed = 0x2545f4914f6cdd1dull;
+  uint32_t tid;
+  /* random arrays, mostly continuation bytes: peek says 1 exactly when
+   * protobuf-c decodes the batch (then the fast decoder does too) */
+  int accepted = 0;
+  for (int round = 0; round < 4000; round++) {
+    size_t n = rnd(&seed) % sizeof dt;
+    for (size_t i = 0; i < n; i++)
+      dt[i] = (uint8_t)(rnd(&seed) % 16 ? 0x80 | rnd(&seed) : rnd(&seed) & 0x7f);
+    size_t len = batch_with_dt(rec, dt, n);
+    Inclprof__Record *ref = inclprof__record__unpack(NULL, len, rec);
+    int peek = ip_batch_peek(rec, len, &tid);
+    ck_assert_int_eq(peek, ref != NULL);
+    if (peek) {
+      accepted++;
+      ck_assert_uint_eq(tid, 7);
+      ck_assert_int_eq(ip_batch_decode(&b, rec, len), 1);
+      ck_assert_uint_eq(b.rec.events->n_dt, ref->events->n_dt);
+      inclprof__record__free_unpacked(ref, NULL);
+    }
+  }
+  ck_assert_int_gt(accepted, 100);
+  ck_assert_int_lt(accepted, 3900);
+  /* a code above 32 bits: peek 1, the fast decoder leaves it to protobuf-c */
+  static const uint8_t big_code[] = {6u << 3 | 2, 16,   1u << 3,     7,    2u << 3,     1,
+                                     3u << 3,     5,    5u << 3 | 2, 6,    0xff,        0xff,
+                                     0xff,        0xff, 0xff,        0x01, 4u << 3 | 2, 0};
+  ck_assert_int_eq(ip_batch_peek(big_code, sizeof big_code, &tid), 1);
+  ck_assert_int_eq(ip_batch_decode(&b, big_code, sizeof big_code), 0);
+  Inclprof__Record *r = inclprof__record__unpack(NULL, sizeof big_code, big_code);
+  ck_assert_ptr_nonnull(r);
+  ck_assert_uint_eq(r->events->tid, 7);
+  ck_assert_uint_eq(r->events->n_code, 1);
+  inclprof__record__free_unpacked(r, NULL);
   ip_batch_buf_free(&b);
 }
 END_TEST
@@ -141,6 +208,7 @@ int main(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, agrees_with_protobuf_c);
   tcase_add_test(tc, leaves_the_rest_to_protobuf_c);
+  tcase_add_test(tc, peek_promises_a_decoding);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }
