@@ -26,8 +26,11 @@
 #define RING_MIN      (1u << 20) /* the smallest limit the ring policy takes */
 
 static atomic_uint_fast64_t bytes_ok; /* bytes of whole frames in the file */
-static atomic_int failed;             /* recording stopped: a write failed or a limit was met */
-static uint64_t size_cap;             /* where ordinary frames stop: min(max size, RLIMIT_FSIZE) */
+/* bytes of frames written or being written: threads writing at once claim
+ * their frame's room here first, so together they never pass size_cap */
+static atomic_uint_fast64_t bytes_claimed;
+static atomic_int failed; /* recording stopped: a write failed or a limit was met */
+static uint64_t size_cap; /* where ordinary frames stop: min(max size, RLIMIT_FSIZE) */
 static int reserve_fd = -1;
 static int cap_is_max_size; /* size_cap comes from INCLPROF_MAX_SIZE */
 static char max_size_text[32];
@@ -151,6 +154,7 @@ static void exit_note(void) {
 void ip_trace_write_start(uint64_t preamble_bytes) {
   stopped_at_limit = 0;
   atomic_store(&bytes_ok, preamble_bytes);
+  atomic_store(&bytes_claimed, preamble_bytes);
   atomic_store(&failed, 0);
   error_text[0] = 0;
   if (reserve_fd >= 0)
@@ -245,8 +249,19 @@ void ip_write_frame(const uint8_t *frame, size_t len) {
   ip_unlock(&ring_lock);
 }
 
+/* Whether the frame passes the size cap.  The ring (writes serialized by
+ * ring_lock) rotates to make room; otherwise the room is claimed. */
+static int over_cap(size_t len) {
+  if (ring_on)
+    return atomic_load(&bytes_ok) + len > size_cap;
+  if (atomic_fetch_add(&bytes_claimed, len) + len <= size_cap)
+    return 0;
+  atomic_fetch_sub(&bytes_claimed, len);
+  return 1;
+}
+
 static void write_frame(const uint8_t *frame, size_t len) {
-  if (!writing_final && atomic_load(&bytes_ok) + len > size_cap) {
+  if (!writing_final && over_cap(len)) {
     if (ring_on && rotate(len) == 0) {
       write_frame(frame, len);
       return;
