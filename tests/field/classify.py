@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""classify.py - field.sh's judge of the call-count mismatches with gprof that
+gprof-known.txt does not explain.
+
+  classify.py spans CHROME_JSON
+      one line per thread: "TID<TAB>FIRST_US<TAB>LAST_US", the time from the
+      start of its first kept call to the end of its last (the Chrome export
+      keeps the longest calls with their callers, so a thread's outermost
+      calls are there).
+
+  classify.py judge PENDING RUN1_CSV RUN2_CSV GPROF2 THREADS_DIR SPANS LOST
+      PENDING: "FUNCTION<US>INCLPROF<US>GPROF" lines (US = \\x1f), the
+      unexplained mismatches of the first runs; RUN2_CSV, GPROF2: a second
+      recorded run and a second -pg run; THREADS_DIR: thread-TID.csv, the
+      first run's CSV of each thread; LOST: what mcount_race showed (empty
+      when gprof lost no call there).  Prints "ok|fail<TAB>FUNCTION<TAB>WHY".
+
+A mismatch is put down to
+  - a count that varies from run to run: two recorded runs of the same build
+    count different numbers of calls; gprof's run is then a third sample and
+    is not compared; or else (the count is stable) to
+  - calls gprof lost: gprof counts fewer, and a thread that called the
+    function ran at the same time as another thread making calls of the
+    program's functions (their spans in the Chrome export overlap): glibc's
+    mcount drops a call made while any other thread is inside it, as
+    mcount_race shows here.
+Anything else fails.
+"""
+import csv
+import glob
+import os
+import re
+import sys
+
+X_EVENT = re.compile(r'"ph":"X","ts":([0-9.]+),"dur":([0-9.]+),"pid":[0-9]+,"tid":([0-9]+),')
+
+
+def spans(path):
+    first, last = {}, {}
+    with open(path, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            m = X_EVENT.search(line)
+            if not m:
+                continue
+            ts, dur, tid = float(m.group(1)), float(m.group(2)), m.group(3)
+            first[tid] = min(first.get(tid, ts), ts)
+            last[tid] = max(last.get(tid, ts + dur), ts + dur)
+    for tid in sorted(first, key=int):
+        print(f'{tid}\t{first[tid]:.3f}\t{last[tid]:.3f}')
+
+
+def calls_by_name(path):
+    """Calls per function name (rows of one name in several files summed)."""
+    out = {}
+    with open(path, newline='') as f:
+        for row in csv.DictReader(f):
+            out[row['function']] = out.get(row['function'], 0) + int(row['calls'])
+    return out
+
+
+def judge(pending, run1, run2, gprof2, threads_dir, spans_path, lost):
+    c1, c2 = calls_by_name(run1), calls_by_name(run2)
+    g2 = {}
+    with open(gprof2) as f:
+        for line in f:
+            name, _, n = line.rstrip('\n').rpartition('\t')
+            g2[name] = int(n)
+    per_thread = {}  # function -> [(tid, calls)]
+    own_calls = {}  # tid -> calls of the program's own (instrumented) functions
+    for path in glob.glob(os.path.join(threads_dir, 'thread-*.csv')):
+        tid = os.path.basename(path)[len('thread-'):-len('.csv')]
+        with open(path, newline='') as f:
+            for row in csv.DictReader(f):
+                n = int(row['calls'])
+                if row['file']:
+                    own_calls[tid] = own_calls.get(tid, 0) + n
+        for name, n in calls_by_name(path).items():
+            if n > 0:
+                per_thread.setdefault(name, []).append((tid, n))
+    span = {}
+    with open(spans_path) as f:
+        for line in f:
+            tid, a, b = line.split('\t')
+            span[tid] = (float(a), float(b))
+
+    def at_once(t, u):
+        return t in span and u in span and span[t][0] < span[u][1] and span[u][0] < span[t][1]
+
+    def secs(t):
+        return f'{span[t][0] / 1e6:.2f}-{span[t][1] / 1e6:.2f} s'
+
+    with open(pending) as f:
+        for line in f:
+            fn, calls, g = line.rstrip('\n').split('\x1f')
+            calls, g = int(calls), int(g) if g != 'none' else 0
+            thr = sorted(per_thread.get(fn, []), key=lambda t: int(t[0]))
+            on = ', '.join(f'{t} ({n})' for t, n in thr) or 'no thread'
+            runs = (f'two recorded runs count {c1.get(fn, 0)} and {c2.get(fn, 0)}, '
+                    f'two -pg runs {g if g else "none"} and {g2.get(fn, "none")}')
+            if c1.get(fn, 0) != c2.get(fn, 0):
+                print(f'ok\t{fn}\tvaries from run to run, not compared: {runs}')
+                continue
+            # Another thread running the program's code at the same time as
+            # one that called fn: the one with the most calls.
+            beside = None
+            for t, _ in thr:
+                for u, n in own_calls.items():
+                    if u != t and n > 0 and at_once(t, u) and (not beside or n > beside[2]):
+                        beside = (t, u, n)
+            if 0 < g < calls and beside and lost:
+                t, u, n = beside
+                print(f'ok\t{fn}\tcalls gprof lost: {runs} ({100 * (calls - g) / calls:.1f} % fewer); '
+                      f'called on threads {on}; thread {u} made {n} calls of the program\'s functions '
+                      f'in the same time as thread {t} ({secs(u)} and {secs(t)}), and glibc\'s mcount '
+                      f'drops a call made while another thread is inside it ({lost})')
+            else:
+                why = ('gprof does not count fewer' if g >= calls else
+                       'gprof does not know the function' if g == 0 else
+                       'no other thread ran the program\'s code at the same time' if not beside else
+                       'mcount_race lost no call here')
+                print(f'fail\t{fn}\tthe count is stable ({runs}) and not a call gprof lost '
+                      f'({why}; called on threads {on})')
+
+
+if __name__ == '__main__':
+    if len(sys.argv) == 3 and sys.argv[1] == 'spans':
+        spans(sys.argv[2])
+    elif len(sys.argv) == 9 and sys.argv[1] == 'judge':
+        judge(*sys.argv[2:])
+    else:
+        sys.exit('usage: classify.py spans CHROME_JSON | judge PENDING RUN1_CSV RUN2_CSV GPROF2 THREADS_DIR SPANS LOST')
