@@ -318,7 +318,7 @@ mcount_demo() {
   done
   check_eq "gprof counts every call of one thread (mcount_race: $n calls)" "$n" "$counted1"
   if [ "$counted2" -lt $((2 * n)) ]; then
-    LOST_CALLS="mcount_race: 2 threads calling their own function $n times, gprof counts $counted2 calls"
+    LOST_CALLS="mcount_race: gprof counts $counted2 of the $((2 * n)) calls of two threads"
     ok "gprof loses calls of two threads running at once: it counts $counted2 of mcount_race's $((2 * n))"
   else
     echo "# gprof lost no call of mcount_race's two threads here ($counted2 of $((2 * n))): no mismatch is put down to lost calls"
