@@ -21,7 +21,8 @@ A mismatch is put down to
     is not compared; or else (the count is stable) to
   - calls gprof lost: gprof counts fewer, and a thread that called the
     function ran at the same time as another thread making calls of the
-    program's functions (their spans in the Chrome export overlap), at
+    program's functions (their spans in the Chrome export overlap), and the
+    calls made so, each thread's bounded by the other thread's calls, are at
     least as many as gprof lost: glibc's mcount drops a call made while any
     other thread is inside it, as mcount_race shows here.
 Anything else fails.
@@ -100,27 +101,31 @@ def judge(pending, run1, run2, gprof2, threads_dir, spans_path, lost):
             if c1.get(fn, 0) != c2.get(fn, 0):
                 print(f'ok\t{fn}\tvaries from run to run, not compared: {runs}')
                 continue
-            # Another thread running the program's code at the same time as
-            # one that called fn: the one with the most calls.
-            beside = None
-            for t, _ in thr:
-                for u, n in own_calls.items():
-                    if u != t and n > 0 and at_once(t, u) and (not beside or n > beside[2]):
-                        beside = (t, u, n)
-            # A thread can take mcount's state from a call at most once per
-            # call of its own (longer only when preempted inside mcount).
-            if 0 < g < calls and beside and beside[2] >= calls - g and lost:
-                t, u, n = beside
-                print(f'ok\t{fn}\tcalls gprof lost: it counts {100 * (calls - g) / calls:.1f} % fewer ({runs}); '
-                      f'called on threads {on}; thread {u} made {n} calls of the program\'s functions '
-                      f'in the same time as thread {t} ({secs(u)} and {secs(t)}), and glibc\'s mcount '
-                      f'drops a call made while another thread is inside it ({lost})')
+            # The threads that called fn while another thread ran the
+            # program's code (their spans overlap), each with the busiest
+            # such other thread.  Only calls on them can have been lost, and
+            # the other thread holds mcount's state at most once per call of
+            # its own (longer only when preempted inside mcount).
+            exposed = []  # (calls of fn on t, t, other thread's calls, other thread)
+            for t, k in thr:
+                others = [(n, u) for u, n in own_calls.items() if u != t and n > 0 and at_once(t, u)]
+                if others:
+                    exposed.append((k, t) + max(others))
+            at_risk = sum(min(k, n) for k, _, n, _ in exposed)
+            if 0 < g < calls and at_risk >= calls - g and lost:
+                k, t, n, u = max(exposed, key=lambda e: (min(e[0], e[2]), e[0]))
+                print(f'ok\t{fn}\tcalls gprof lost: it counts {calls - g} ({100 * (calls - g) / calls:.1f} %) '
+                      f'fewer ({runs}); called on threads {on}; up to {at_risk} of its calls could be lost (made '
+                      f'beside another thread running the program\'s code, at most one per call of that '
+                      f'thread), e.g. thread {t} ({k} calls, '
+                      f'{secs(t)}) beside thread {u} ({n} calls of the program\'s functions, {secs(u)}), and '
+                      f'glibc\'s mcount drops a call made while another thread is inside it ({lost})')
             else:
                 why = ('gprof does not count fewer' if g >= calls else
                        'gprof does not know the function' if g == 0 else
-                       'no other thread ran the program\'s code at the same time' if not beside else
-                       f'thread {beside[1]}, beside it, made fewer calls ({beside[2]}) than gprof lost'
-                       if beside[2] < calls - g else
+                       'no other thread ran the program\'s code beside a thread calling it' if not exposed else
+                       f'too few calls beside another thread ({at_risk}) to lose {calls - g}'
+                       if at_risk < calls - g else
                        'mcount_race lost no call here')
                 print(f'fail\t{fn}\tthe count is stable ({runs}) and not a call gprof lost '
                       f'({why}; called on threads {on})')
