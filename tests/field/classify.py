@@ -8,17 +8,19 @@ gprof-known.txt does not explain.
       keeps the longest calls with their callers, so a thread's outermost
       calls are there).
 
-  classify.py judge PENDING RUN1_CSV RUN2_CSV GPROF2 THREADS_DIR SPANS LOST
+  classify.py judge PENDING RUNS_DIR THREADS_DIR SPANS LOST
       PENDING: "FUNCTION<US>INCLPROF<US>GPROF" lines (US = \\x1f), the
-      unexplained mismatches of the first runs; RUN2_CSV, GPROF2: a second
-      recorded run and a second -pg run; THREADS_DIR: thread-TID.csv, the
-      first run's CSV of each thread; LOST: what mcount_race showed (empty
-      when gprof lost no call there).  Prints "ok|fail<TAB>FUNCTION<TAB>WHY".
+      unexplained mismatches of the first runs; RUNS_DIR: rec*/prof.csv and
+      pg*/gprof.txt, the recorded and -pg runs (rec and pg first);
+      THREADS_DIR: thread-TID.csv, the first recorded run's CSV of each
+      thread; LOST: what mcount_race showed (empty when gprof lost no call
+      there).  Prints "ok|fail<TAB>FUNCTION<TAB>WHY".
 
 A mismatch is put down to
-  - a count that varies from run to run: two recorded runs of the same build
-    count different numbers of calls; gprof's run is then a third sample and
-    is not compared; or else (the count is stable) to
+  - a count that varies from run to run: the recorded runs of the same build
+    count different numbers of calls (or, when lost calls do not explain the
+    gap, the -pg runs do); gprof's run is then one more sample and is not
+    compared; or else (the count is stable) to
   - calls gprof lost: gprof counts fewer, and a thread that called the
     function ran at the same time as another thread making calls of the
     program's functions (their spans in the Chrome export overlap), and the
@@ -59,13 +61,20 @@ def calls_by_name(path):
     return out
 
 
-def judge(pending, run1, run2, gprof2, threads_dir, spans_path, lost):
-    c1, c2 = calls_by_name(run1), calls_by_name(run2)
-    g2 = {}
-    with open(gprof2) as f:
+def gprof_counts(path):
+    out = {}
+    with open(path) as f:
         for line in f:
             name, _, n = line.rstrip('\n').rpartition('\t')
-            g2[name] = int(n)
+            out[name] = int(n)
+    return out
+
+
+def judge(pending, runs_dir, threads_dir, spans_path, lost):
+    recs = sorted(glob.glob(os.path.join(runs_dir, 'rec*', 'prof.csv')))
+    pgs = sorted(glob.glob(os.path.join(runs_dir, 'pg*', 'gprof.txt')))
+    c = [calls_by_name(p) for p in recs]  # the first is the compared run
+    g = [gprof_counts(p) for p in pgs]
     per_thread = {}  # function -> [(tid, calls)]
     own_calls = {}  # tid -> calls of the program's own (instrumented) functions
     for path in glob.glob(os.path.join(threads_dir, 'thread-*.csv')):
@@ -92,13 +101,15 @@ def judge(pending, run1, run2, gprof2, threads_dir, spans_path, lost):
 
     with open(pending) as f:
         for line in f:
-            fn, calls, g = line.rstrip('\n').split('\x1f')
-            calls, g = int(calls), int(g) if g != 'none' else 0
+            fn, calls, g0 = line.rstrip('\n').split('\x1f')
+            calls, g0 = int(calls), int(g0) if g0 != 'none' else 0
             thr = sorted(per_thread.get(fn, []), key=lambda t: int(t[0]))
             on = ', '.join(f'{t} ({n})' for t, n in thr) or 'no thread'
-            runs = (f'two recorded runs count {c1.get(fn, 0)} and {c2.get(fn, 0)}, '
-                    f'two -pg runs {g if g else "none"} and {g2.get(fn, "none")}')
-            if c1.get(fn, 0) != c2.get(fn, 0):
+            rec_n = [r.get(fn, 0) for r in c]
+            pg_n = [r.get(fn, 0) for r in g]
+            runs = (f'{len(c)} recorded runs count {", ".join(map(str, rec_n))}; '
+                    f'{len(g)} -pg runs {", ".join(map(str, pg_n))}')
+            if len(set(rec_n)) > 1:
                 print(f'ok\t{fn}\tvaries from run to run, not compared: {runs}')
                 continue
             # The threads that called fn while another thread ran the
@@ -112,20 +123,22 @@ def judge(pending, run1, run2, gprof2, threads_dir, spans_path, lost):
                 if others:
                     exposed.append((k, t) + max(others))
             at_risk = sum(min(k, n) for k, _, n, _ in exposed)
-            if 0 < g < calls and at_risk >= calls - g and lost:
+            if 0 < g0 < calls and at_risk >= calls - g0 and lost:
                 k, t, n, u = max(exposed, key=lambda e: (min(e[0], e[2]), e[0]))
-                print(f'ok\t{fn}\tcalls gprof lost: it counts {calls - g} ({100 * (calls - g) / calls:.1f} %) '
+                print(f'ok\t{fn}\tcalls gprof lost: it counts {calls - g0} ({100 * (calls - g0) / calls:.1f} %) '
                       f'fewer ({runs}); called on threads {on}; up to {at_risk} of its calls could be lost (made '
                       f'beside another thread running the program\'s code, at most one per call of that '
                       f'thread), e.g. thread {t} ({k} calls, '
                       f'{secs(t)}) beside thread {u} ({n} calls of the program\'s functions, {secs(u)}), and '
                       f'glibc\'s mcount drops a call made while another thread is inside it ({lost})')
+            elif len(set(pg_n)) > 1:
+                print(f'ok\t{fn}\tvaries from run to run, not compared: {runs}')
             else:
-                why = ('gprof does not count fewer' if g >= calls else
-                       'gprof does not know the function' if g == 0 else
+                why = ('gprof does not count fewer' if g0 >= calls else
+                       'gprof does not know the function' if g0 == 0 else
                        'no other thread ran the program\'s code beside a thread calling it' if not exposed else
-                       f'too few calls beside another thread ({at_risk}) to lose {calls - g}'
-                       if at_risk < calls - g else
+                       f'too few calls beside another thread ({at_risk}) to lose {calls - g0}'
+                       if at_risk < calls - g0 else
                        'mcount_race lost no call here')
                 print(f'fail\t{fn}\tthe count is stable ({runs}) and not a call gprof lost '
                       f'({why}; called on threads {on})')
@@ -134,7 +147,7 @@ def judge(pending, run1, run2, gprof2, threads_dir, spans_path, lost):
 if __name__ == '__main__':
     if len(sys.argv) == 3 and sys.argv[1] == 'spans':
         spans(sys.argv[2])
-    elif len(sys.argv) == 9 and sys.argv[1] == 'judge':
+    elif len(sys.argv) == 7 and sys.argv[1] == 'judge':
         judge(*sys.argv[2:])
     else:
-        sys.exit('usage: classify.py spans CHROME_JSON | judge PENDING RUN1_CSV RUN2_CSV GPROF2 THREADS_DIR SPANS LOST')
+        sys.exit('usage: classify.py spans CHROME_JSON | judge PENDING RUNS_DIR THREADS_DIR SPANS LOST')
