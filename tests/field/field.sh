@@ -221,7 +221,11 @@ classify() {
     unset GMON_OUT_PREFIX
     gprof_calls "$dir/pg/bin" >gprof.txt
   done
-  mkdir -p "$dir/run/threads" && cd "$dir/run/threads" && rm -f thread-*.csv
+  mkdir -p "$dir/run/threads" && cd "$dir/run/threads" && rm -f thread-*.csv process-*.csv
+  for pid in $("$INCLPROF" info "$dir/run/rec/data" 2>/dev/null |
+    awk '/^process:/ { pid = $3; sub(/,$/, "", pid) } /^trailer:.*exit reason: _exit;/ { print pid }'); do
+    "$INCLPROF" export -f csv --process "$pid" -o "process-$pid.csv" "$dir/run/rec/data" 2>/dev/null
+  done
   "$INCLPROF" export -f csv --by thread -o threads.csv "$dir/run/rec/data" 2>/dev/null
   for tid in $(csv_rows threads.csv tid calls | awk -F '\t' '$2 > 0 { print $1 }'); do
     "$INCLPROF" export -f csv --thread "$tid" -o "thread-$tid.csv" "$dir/run/rec/data" 2>/dev/null
