@@ -6,10 +6,11 @@
 # checksums), that every export passes its viewer (go tool pprof, the DevTools
 # trace engine, callgrind_annotate, a strict CSV parser), and that the 30
 # most-called functions have gprof's call counts, apart from the mismatches
-# tests/field/gprof-known.txt explains and those it measures: counts that vary
-# between two runs of the same build, and calls gprof loses while threads run
-# at once (tests/field/mcount_race.c shows it; classify.py judges them).  Then
-# it prints one table row per
+# tests/field/gprof-known.txt explains and those it measures: calls made in a
+# process that ended with _exit() (gprof has no profile of it), counts that
+# vary between runs of the same build, and calls gprof loses while threads
+# run at once (tests/field/mcount_race.c shows it; classify.py judges them).
+# Then it prints one table row per
 # build: events, trace bytes, bytes/event, the run times plain, with the
 # plugin but without the runtime, and recording (slowdown), the converter's
 # speed, and the result.
