@@ -233,17 +233,21 @@ classify() {
   done
   python3 "$INCLPROF_SRC/tests/field/classify.py" judge "$dir/run/pg/pending.txt" "$dir/run" "$dir/run/threads" \
     "$dir/run/rec/spans.txt" "$LOST_CALLS" >verdict.txt
-  n_lost=0 n_var=0 fails_classify=$T_FAILS
+  n_lost=0 n_var=0 n_gone=0 fails_classify=$T_FAILS
   while IFS="$(printf '\t')" read -r verdict fn why; do
     if [ "$verdict" = ok ]; then
-      case $why in calls\ gprof\ lost*) n_lost=$((n_lost + 1)) ;; *) n_var=$((n_var + 1)) ;; esac
+      case $why in
+      calls\ gprof\ lost*) n_lost=$((n_lost + 1)) ;;
+      processes\ gprof*) n_gone=$((n_gone + 1)) ;;
+      *) n_var=$((n_var + 1)) ;;
+      esac
       printf '  %s: %s: %s\n' "$p" "$fn" "$why" >>"$W/gprof-measured.txt"
     else
       fail "$p: $fn: $why"
     fi
   done <verdict.txt
   [ "$T_FAILS" = "$fails_classify" ] &&
-    ok "$p: of the 30 most-called functions, $n_var vary from run to run (not compared) and $n_lost lost calls in gprof (see below)"
+    ok "$p: of the 30 most-called functions, $n_var vary from run to run (not compared), $n_lost lost calls in gprof and $n_gone were called in a process gprof has no profile of (see below)"
 }
 
 # exe FLAVOUR: the path every run of that build goes through.  Their lengths
