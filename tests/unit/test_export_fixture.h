@@ -3,7 +3,7 @@
  * against the replay's output.
  *
  * Process 100 "/usr/bin/demo", modules "/usr/bin/demo" and "/lib/libc.so.6".
- * Thread 100 "main" (the seeds' example):   Elapsed excl / app excl / samples
+ * Thread 100 "main" (a three-level example): Elapsed excl / app excl / samples
  *   main                                     50 / 40 / 0     (1 call)
  *   main;foo                                200 / 150 / 1    (1 call)
  *   main;foo;bar                            250 / 250 / 3    (2 calls)
