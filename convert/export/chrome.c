@@ -150,12 +150,10 @@ static void put_header(ip_chrome_writer *w) {
 /* The process and thread names, and the end of the document. */
 static void put_names(ip_chrome_writer *w, const ip_session *s) {
   char name[64];
-  for (size_t i = 0; i < s->n_processes; i++) {
-    const ip_process *p = &s->processes[i];
-    const char *exe = p->executable && *p->executable ? p->executable : "process";
-    const char *slash = strrchr(exe, '/');
-    name_event(w, "process_name", p->pid, p->pid, slash && slash[1] ? slash + 1 : exe);
-  }
+  char label[512];
+  for (size_t i = 0; i < s->n_processes; i++)
+    name_event(w, "process_name", s->processes[i].pid, s->processes[i].pid,
+               ip_process_viewer_name(s, (uint32_t)i, label, sizeof label));
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *t = &s->threads[i];
     if (!ip_selected_thread(s, &w->o->sel, t))

@@ -64,12 +64,11 @@ static const char *func_name(const ip_session *s, uint32_t f) {
 static void put_descriptors(perfetto *x, const ip_export_opts *o) {
   for (size_t i = 0; i < x->s->n_processes; i++) {
     const ip_process *pr = &x->s->processes[i];
-    const char *exe = pr->executable && *pr->executable ? pr->executable : "process";
-    const char *slash = strrchr(exe, '/');
+    char label[512];
     Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
     pd.has_pid = 1;
     pd.pid = (int32_t)pr->pid;
-    pd.process_name = (char *)(slash && slash[1] ? slash + 1 : exe);
+    pd.process_name = (char *)ip_process_viewer_name(x->s, (uint32_t)i, label, sizeof label);
     Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
     td.has_uuid = 1;
     td.uuid = UUID_PROCESS(i);

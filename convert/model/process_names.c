@@ -43,13 +43,32 @@ void ip_processes_link(ip_session *s) {
   }
 }
 
-const char *ip_process_label(const ip_session *s, uint32_t k, char *buf, size_t n) {
-  const ip_process *p = &s->processes[k];
-  int len = snprintf(buf, n, "%u %s", p->pid, p->executable);
+static const char *base_name(const char *exe) {
+  if (!exe || !*exe)
+    return "process";
+  const char *slash = strrchr(exe, '/');
+  return slash && slash[1] ? slash + 1 : exe;
+}
+
+/* The fork and exec suffixes after the first len bytes of buf. */
+static const char *add_origin(const ip_session *s, const ip_process *p, int whole_paths, char *buf,
+                              size_t n, int len) {
   if (p->forked_from && len >= 0 && (size_t)len < n)
     len += snprintf(buf + len, n - (size_t)len, " (fork of %u)", p->forked_from);
-  if (p->exec_from && len >= 0 && (size_t)len < n)
+  if (p->exec_from && len >= 0 && (size_t)len < n) {
+    const char *from = s->processes[p->exec_from - 1].executable;
     snprintf(buf + len, n - (size_t)len, " (after exec from %s)",
-             s->processes[p->exec_from - 1].executable);
+             whole_paths ? from : base_name(from));
+  }
   return buf;
+}
+
+const char *ip_process_label(const ip_session *s, uint32_t k, char *buf, size_t n) {
+  const ip_process *p = &s->processes[k];
+  return add_origin(s, p, 1, buf, n, snprintf(buf, n, "%u %s", p->pid, p->executable));
+}
+
+const char *ip_process_viewer_name(const ip_session *s, uint32_t k, char *buf, size_t n) {
+  const ip_process *p = &s->processes[k];
+  return add_origin(s, p, 0, buf, n, snprintf(buf, n, "%s", base_name(p->executable)));
 }

@@ -238,5 +238,8 @@ void ip_processes_link(ip_session *s);
 /* "PID EXECUTABLE", then " (fork of PID)" for a fork child and " (after exec
  * from EXECUTABLE)" for an image started by exec; written into buf. */
 const char *ip_process_label(const ip_session *s, uint32_t k, char *buf, size_t n);
+/* The name a trace viewer shows next to the pid it shows anyway: the
+ * executable's base name with the same fork and exec suffixes (base names). */
+const char *ip_process_viewer_name(const ip_session *s, uint32_t k, char *buf, size_t n);
 
 #endif

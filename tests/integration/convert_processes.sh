@@ -3,7 +3,8 @@
 # argv with a padded title forks, and the child execs an instrumented
 # program; `report --by process` shows three different rows (the parent, the
 # fork child marked "fork of PID", the image after exec marked "after exec
-# from EXECUTABLE") and the title has no padding.
+# from EXECUTABLE") and the title has no padding; the Chrome and Perfetto
+# exports name the processes the same way, by base name.
 . "$INCLPROF_SRC/tests/lib.sh"
 gcc -O1 -fplugin="$INCLPROF_PLUGIN" "$INCLPROF_SRC/tests/programs/convert/forker.c" -o forker ||
   fail "program compiles"
@@ -23,4 +24,15 @@ check_eq "the fork child's command: the title without its padding" "forker: main
   "$("$INCLPROF" info "data/$child.ipb" | sed -n 's/^command: *//p')"
 check_eq "the image after exec: its own command line" "forker child" \
   "$("$INCLPROF" info "data/$child.1.ipb" | sed -n 's/^command: *//p')"
+"$INCLPROF" export --format chrome -o trace.json data >/dev/null 2>&1
+check_eq "chrome: process names with the same fork and exec marks" \
+  "$(printf '%s\n' "$parent forker" "$child forker (after exec from forker)" "$child forker (fork of $parent)" | sort)" \
+  "$(python3 -c 'import json,sys
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e.get("name") == "process_name": print(e["pid"], e["args"]["name"])' trace.json | sort)"
+"$INCLPROF" export --format perfetto -o trace.pftrace data >/dev/null 2>&1
+check_eq "perfetto: the same process names" \
+  "$(printf '%s\n' "forker" "forker (after exec from forker)" "forker (fork of $parent)" | sort)" \
+  "$(protoc --decode=perfetto.protos.Trace -I"$INCLPROF_SRC/proto" perfetto_trace.proto <trace.pftrace |
+     sed -n 's/^ *process_name: "\(.*\)"$/\1/p' | sort)"
 done_testing
