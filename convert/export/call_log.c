@@ -1,14 +1,31 @@
 /* export/call_log.c - the calls of the selected threads, kept per thread and
- * replayed as nested opens and closes in time order (see export/call_log.h). */
+ * replayed as nested opens and closes in time order (see export/call_log.h).
+ * Past the memory bound, the thread holding the most calls has them sorted
+ * into a run appended to an unlinked temporary file; a thread's replay then
+ * merges its runs and what is still in memory. */
 #include "export/call_log.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "util/must_alloc.h"
 
+enum { RUN_READ_CALLS = 4096 }; /* calls read at once from one run */
+
+typedef struct call_run {
+  off_t offset; /* in the spill file */
+  size_t n;
+} call_run;
+
 typedef struct thread_calls {
-  ip_logged_call *calls;
+  ip_logged_call *calls; /* in memory, in the order they ended */
   size_t n, cap;
+  uint64_t ended; /* calls logged so far: the next one's seq */
+  call_run *runs; /* spilled, each sorted */
+  size_t n_runs, cap_runs;
 } thread_calls;
 
 struct ip_call_log {
@@ -16,44 +33,11 @@ struct ip_call_log {
   ip_call_visitor visitor;
   thread_calls *threads; /* by thread index of the session */
   size_t n_threads;
+  size_t in_memory, max_in_memory;
+  int spill_fd; /* -1 until the first spill */
+  off_t spill_end;
+  int spill_failed; /* keep everything in memory from then on */
 };
-
-static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
-                    uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
-  ip_call_log *log = ctx;
-  if (dur_ns < log->o->min_duration_ns || !ip_selected_thread(s, &log->o->sel, t) ||
-      !ip_selected_call(&log->o->sel, start_ns, dur_ns))
-    return;
-  size_t k = (size_t)(t - s->threads);
-  ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
-  thread_calls *tc = &log->threads[k];
-  ip_must_grow((void **)&tc->calls, &tc->cap, tc->n + 1, sizeof *tc->calls);
-  tc->calls[tc->n] = (ip_logged_call){start_ns, dur_ns, app_ns, tc->n, func, depth};
-  tc->n++;
-}
-
-ip_call_log *ip_call_log_new(const ip_export_opts *o) {
-  ip_call_log *log = ip_must_calloc(1, sizeof *log);
-  log->o = o;
-  log->visitor.ctx = log;
-  log->visitor.on_call = on_call;
-  return log;
-}
-
-const ip_call_visitor *ip_call_log_visitor(ip_call_log *log) { return &log->visitor; }
-
-void ip_call_log_free(ip_call_log *log) {
-  if (!log)
-    return;
-  for (size_t i = 0; i < log->n_threads; i++)
-    free(log->threads[i].calls);
-  free(log->threads);
-  free(log);
-}
-
-size_t ip_call_log_count(const ip_call_log *log, size_t t) {
-  return t < log->n_threads ? log->threads[t].n : 0;
-}
 
 /* Begin order: earlier start first; at the same start the caller (smaller
  * depth) first; calls of equal start and depth (empty siblings) in the order
@@ -67,25 +51,240 @@ static int by_begin(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn) {
-  if (t >= log->n_threads || !log->threads[t].n)
+static int spill_open(ip_call_log *log) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir)
+    dir = "/tmp";
+  size_t len = strlen(dir) + sizeof "/inclprof-calls-XXXXXX";
+  char *path = ip_must_calloc(len, 1);
+  snprintf(path, len, "%s/inclprof-calls-XXXXXX", dir);
+  log->spill_fd = mkstemp(path);
+  if (log->spill_fd < 0)
+    fprintf(stderr,
+            "inclprof export: cannot create a temporary file in %s (%s); keeping every call in "
+            "memory (set TMPDIR to a writable directory with room)\n",
+            dir, strerror(errno));
+  else
+    unlink(path);
+  free(path);
+  return log->spill_fd < 0 ? -1 : 0;
+}
+
+static int write_all(int fd, const void *p, size_t n, off_t at) {
+  const char *c = p;
+  while (n) {
+    ssize_t w = pwrite(fd, c, n, at);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    c += w, n -= (size_t)w, at += w;
+  }
+  return 0;
+}
+
+/* Sorts thread tc's calls in memory into a new run at the end of the spill
+ * file.  On a failure everything stays in memory. */
+static void spill(ip_call_log *log, thread_calls *tc) {
+  if (log->spill_fd < 0 && spill_open(log) < 0) {
+    log->spill_failed = 1;
     return;
-  thread_calls *tc = &log->threads[t];
-  ip_logged_call *k = tc->calls;
-  qsort(k, tc->n, sizeof *k, by_begin);
-  /* The open calls, outermost first: a call closes when one at its depth or
-   * above begins (depth says the nesting exactly, whatever the times). */
-  size_t *open = NULL, n_open = 0, cap = 0;
-  for (size_t i = 0; i < tc->n; i++) {
-    while (n_open && k[open[n_open - 1]].depth >= k[i].depth)
-      fn->close(fn->ctx, &k[open[--n_open]]);
-    fn->open(fn->ctx, &k[i]);
+  }
+  qsort(tc->calls, tc->n, sizeof *tc->calls, by_begin);
+  size_t bytes = tc->n * sizeof *tc->calls;
+  if (write_all(log->spill_fd, tc->calls, bytes, log->spill_end) < 0) {
+    fprintf(stderr,
+            "inclprof export: cannot write the temporary file of calls (%s); keeping every call "
+            "in memory (set TMPDIR to a directory with room)\n",
+            errno ? strerror(errno) : "disk full");
+    log->spill_failed = 1;
+    return;
+  }
+  ip_must_grow((void **)&tc->runs, &tc->cap_runs, tc->n_runs + 1, sizeof *tc->runs);
+  tc->runs[tc->n_runs++] = (call_run){log->spill_end, tc->n};
+  log->spill_end += (off_t)bytes;
+  log->in_memory -= tc->n;
+  free(tc->calls);
+  tc->calls = NULL;
+  tc->n = tc->cap = 0;
+}
+
+static void spill_largest(ip_call_log *log) {
+  thread_calls *largest = &log->threads[0];
+  for (size_t i = 1; i < log->n_threads; i++)
+    if (log->threads[i].n > largest->n)
+      largest = &log->threads[i];
+  spill(log, largest);
+}
+
+static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
+                    uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+  ip_call_log *log = ctx;
+  if (dur_ns < log->o->min_duration_ns || !ip_selected_thread(s, &log->o->sel, t) ||
+      !ip_selected_call(&log->o->sel, start_ns, dur_ns))
+    return;
+  size_t k = (size_t)(t - s->threads);
+  ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
+  if (log->in_memory >= log->max_in_memory && !log->spill_failed)
+    spill_largest(log);
+  thread_calls *tc = &log->threads[k];
+  ip_must_grow((void **)&tc->calls, &tc->cap, tc->n + 1, sizeof *tc->calls);
+  tc->calls[tc->n++] = (ip_logged_call){start_ns, dur_ns, app_ns, tc->ended++, func, depth};
+  log->in_memory++;
+}
+
+ip_call_log *ip_call_log_new(const ip_export_opts *o, size_t max_in_memory) {
+  ip_call_log *log = ip_must_calloc(1, sizeof *log);
+  log->o = o;
+  log->visitor.ctx = log;
+  log->visitor.on_call = on_call;
+  log->max_in_memory = max_in_memory ? max_in_memory : 1;
+  log->spill_fd = -1;
+  return log;
+}
+
+const ip_call_visitor *ip_call_log_visitor(ip_call_log *log) { return &log->visitor; }
+
+static void free_thread(thread_calls *tc) {
+  free(tc->calls);
+  free(tc->runs);
+  *tc = (thread_calls){0};
+}
+
+void ip_call_log_free(ip_call_log *log) {
+  if (!log)
+    return;
+  for (size_t i = 0; i < log->n_threads; i++)
+    free_thread(&log->threads[i]);
+  free(log->threads);
+  if (log->spill_fd >= 0)
+    close(log->spill_fd);
+  free(log);
+}
+
+size_t ip_call_log_count(const ip_call_log *log, size_t t) {
+  if (t >= log->n_threads)
+    return 0;
+  const thread_calls *tc = &log->threads[t];
+  size_t n = tc->n;
+  for (size_t i = 0; i < tc->n_runs; i++)
+    n += tc->runs[i].n;
+  return n;
+}
+
+/* One sorted source of a merge: a spilled run read in pieces, or the calls
+ * still in memory (sorted, all "read"). */
+typedef struct cursor {
+  ip_logged_call *buf;
+  size_t pos, len;
+  off_t next;  /* where the run's unread part starts */
+  size_t left; /* calls of the run not yet read */
+} cursor;
+
+/* Reading back what this process wrote fails only on an I/O error. */
+static void read_back_failed(void) {
+  fprintf(stderr,
+          "inclprof export: cannot read back the temporary file of calls (%s); "
+          "set TMPDIR to a directory on a sound disk\n",
+          errno ? strerror(errno) : "file shorter than written");
+  exit(1);
+}
+
+static void cursor_fill(int fd, cursor *c) {
+  size_t want = c->left < RUN_READ_CALLS ? c->left : RUN_READ_CALLS;
+  size_t bytes = want * sizeof *c->buf, got = 0;
+  while (got < bytes) {
+    ssize_t r = pread(fd, (char *)c->buf + got, bytes - got, c->next + (off_t)got);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      read_back_failed();
+    got += (size_t)r;
+  }
+  c->pos = 0, c->len = want;
+  c->next += (off_t)bytes, c->left -= want;
+}
+
+/* A binary heap of cursor indices, ordered by each cursor's current call. */
+typedef struct merge {
+  cursor *cur;
+  size_t *heap, n;
+} merge;
+
+static int heap_less(const merge *m, size_t a, size_t b) {
+  const cursor *x = &m->cur[m->heap[a]], *y = &m->cur[m->heap[b]];
+  return by_begin(&x->buf[x->pos], &y->buf[y->pos]) < 0;
+}
+
+static void heap_down(merge *m, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, s = i;
+    if (l < m->n && heap_less(m, l, s))
+      s = l;
+    if (r < m->n && heap_less(m, r, s))
+      s = r;
+    if (s == i)
+      return;
+    size_t tmp = m->heap[i];
+    m->heap[i] = m->heap[s], m->heap[s] = tmp;
+    i = s;
+  }
+}
+
+/* Calls the timeline function for every call of thread tc, in begin order,
+ * with the nesting closes: a call closes when one at its depth or above
+ * begins (depth says the nesting exactly, whatever the times). */
+static void emit_merged(const ip_call_log *log, thread_calls *tc, const ip_timeline_fn *fn) {
+  size_t n_cur = tc->n_runs + (tc->n ? 1 : 0);
+  merge m = {ip_must_calloc(n_cur, sizeof *m.cur), ip_must_calloc(n_cur, sizeof *m.heap), 0};
+  for (size_t i = 0; i < tc->n_runs; i++) {
+    cursor *c = &m.cur[i];
+    c->buf = ip_must_calloc(RUN_READ_CALLS, sizeof *c->buf);
+    c->next = tc->runs[i].offset, c->left = tc->runs[i].n;
+    cursor_fill(log->spill_fd, c);
+    m.heap[m.n++] = i;
+  }
+  if (tc->n) {
+    m.cur[tc->n_runs] = (cursor){.buf = tc->calls, .len = tc->n};
+    m.heap[m.n++] = tc->n_runs;
+  }
+  for (size_t i = m.n; i-- > 0;)
+    heap_down(&m, i);
+  ip_logged_call *open = NULL;
+  size_t n_open = 0, cap = 0;
+  while (m.n) {
+    cursor *c = &m.cur[m.heap[0]];
+    ip_logged_call call = c->buf[c->pos++];
+    if (c->pos == c->len) {
+      if (c->left)
+        cursor_fill(log->spill_fd, c);
+      else
+        m.heap[0] = m.heap[--m.n];
+    }
+    if (m.n)
+      heap_down(&m, 0);
+    while (n_open && open[n_open - 1].depth >= call.depth)
+      fn->close(fn->ctx, &open[--n_open]);
+    fn->open(fn->ctx, &call);
     ip_must_grow((void **)&open, &cap, n_open + 1, sizeof *open);
-    open[n_open++] = i;
+    open[n_open++] = call;
   }
   while (n_open)
-    fn->close(fn->ctx, &k[open[--n_open]]);
+    fn->close(fn->ctx, &open[--n_open]);
   free(open);
-  free(k);
-  *tc = (thread_calls){0};
+  for (size_t i = 0; i < tc->n_runs; i++)
+    free(m.cur[i].buf);
+  free(m.cur);
+  free(m.heap);
+}
+
+void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn) {
+  if (t >= log->n_threads)
+    return;
+  thread_calls *tc = &log->threads[t];
+  if (tc->n)
+    qsort(tc->calls, tc->n, sizeof *tc->calls, by_begin);
+  emit_merged(log, tc, fn);
+  log->in_memory -= tc->n;
+  free_thread(tc);
 }

@@ -3,7 +3,9 @@
  * and closes in time order.  The replay reports a call when it ends (callees
  * before their caller); timeline formats (speedscope's evented profiles,
  * Perfetto's slices) need each call's begin before its callees' begins, so
- * the calls are kept (40 bytes each) and sorted per thread at the end. */
+ * the calls are kept (40 bytes each) and sorted per thread at the end.
+ * Beyond a bound, calls go to a temporary file in sorted runs ($TMPDIR, else
+ * /tmp) and are merged back, so memory stays bounded on any trace. */
 #ifndef INCLPROF_EXPORT_CALL_LOG_H
 #define INCLPROF_EXPORT_CALL_LOG_H
 
@@ -21,10 +23,15 @@ typedef struct ip_logged_call {
   uint32_t func, depth;
 } ip_logged_call;
 
+/* The exporters' bound: 32 MiB of calls in memory (sorting a run takes as
+ * much again). */
+#define IP_CALL_LOG_MEMORY_CALLS (((size_t)32 << 20) / sizeof(ip_logged_call))
+
 /* A log of the calls o keeps (the threads and time range of o->sel, calls
- * of at least o->min_duration_ns); its visitor feeds it.  A call left out
- * takes its callees with it: they are as short and inside it. */
-ip_call_log *ip_call_log_new(const ip_export_opts *o);
+ * of at least o->min_duration_ns), holding at most max_in_memory calls in
+ * memory; its visitor feeds it.  A call left out takes its callees with it:
+ * they are as short and inside it. */
+ip_call_log *ip_call_log_new(const ip_export_opts *o, size_t max_in_memory);
 const ip_call_visitor *ip_call_log_visitor(ip_call_log *log);
 void ip_call_log_free(ip_call_log *log);
 

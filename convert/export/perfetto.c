@@ -192,7 +192,7 @@ static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 1); 
 static void on_close(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 0); }
 
 static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
-  job->stream = ip_call_log_new(job->opts);
+  job->stream = ip_call_log_new(job->opts, IP_CALL_LOG_MEMORY_CALLS);
   return ip_call_log_visitor(job->stream);
 }
 

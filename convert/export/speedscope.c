@@ -125,7 +125,7 @@ static void put_frames(speedscope *x) {
 }
 
 static const ip_call_visitor *begin_speedscope(ip_export_job *job) {
-  job->stream = ip_call_log_new(job->opts);
+  job->stream = ip_call_log_new(job->opts, IP_CALL_LOG_MEMORY_CALLS);
   return ip_call_log_visitor(job->stream);
 }
 

@@ -54,8 +54,10 @@ static void seq_add(char kind, const ip_logged_call *c) {
 static void on_open(void *ctx, const ip_logged_call *c) { (void)ctx, seq_add('O', c); }
 static void on_close(void *ctx, const ip_logged_call *c) { (void)ctx, seq_add('C', c); }
 
+static size_t max_in_memory = 1000;
+
 static const char *timeline(size_t thread) {
-  ip_call_log *log = ip_call_log_new(&opts);
+  ip_call_log *log = ip_call_log_new(&opts, max_in_memory);
   feed(ip_call_log_visitor(log));
   seq[0] = 0;
   ip_timeline_fn fn = {NULL, on_open, on_close};
@@ -70,6 +72,20 @@ START_TEST(call_log_order) {
                                 "C0@100");
   ck_assert_str_eq(timeline(1), "O3@5 C3@9");
   ck_assert_str_eq(timeline(2), "");
+}
+END_TEST
+
+/* With room for one or two calls in memory, the rest go to the temporary
+ * file in sorted runs (one or two calls each) and are merged back: the
+ * same opens and closes in the same order. */
+START_TEST(call_log_spilled) {
+  char in_memory[512];
+  snprintf(in_memory, sizeof in_memory, "%s", timeline(0));
+  for (max_in_memory = 1; max_in_memory <= 3; max_in_memory++) {
+    ck_assert_str_eq(timeline(0), in_memory);
+    ck_assert_str_eq(timeline(1), "O3@5 C3@9");
+  }
+  max_in_memory = 1000;
 }
 END_TEST
 
@@ -233,6 +249,7 @@ int main(void) {
   TCase *tc = tcase_create("pictures");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, call_log_order);
+  tcase_add_test(tc, call_log_spilled);
   tcase_add_test(tc, call_log_filters);
   tcase_add_test(tc, speedscope_file);
   tcase_add_test(tc, perfetto_trace);
