@@ -42,7 +42,8 @@ static const ip_cli cli = {
              "when p < 0.01 (with 5 + 5 runs: every NEW run above, or below, every BASE run)\n"
              "and it is at least --threshold % of BASE's session.",
     .epilog = "Exit status: 0 ok, 1 unusable input (unreadable, empty, runs of different\n"
-              "programs), 2 bad usage.",
+              "programs), 2 bad usage, 3 printed from a damaged trace (read up to the damage,\n"
+              "which is named on stderr).",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
 };
@@ -222,7 +223,7 @@ static int run_diff(const diff_args *a, char **ops, size_t n_ops, int n_before) 
     print_csv(&d);
   else
     print_table(&d, a);
-  int rc = IP_EXIT_OK;
+  int rc = d.n_damaged ? IP_EXIT_DAMAGED : IP_EXIT_OK;
   if (a->pprof && ip_diff_write_pprof(&d, a->pprof))
     rc = IP_EXIT_ERROR;
   ip_diff_free(&d);

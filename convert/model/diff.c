@@ -118,9 +118,10 @@ static void row_medians(const ip_values *runs, size_t n, ip_values *out) {
   free(tmp);
 }
 
+/* Damage that could be read around is warned about on stderr, as by report. */
 static int load_run(ip_session *s, char *path) {
   char err[512] = "";
-  ip_load_opts lo = {.quiet = 1, .error = err, .error_len = sizeof err};
+  ip_load_opts lo = {.error = err, .error_len = sizeof err};
   if (ip_session_load(s, &path, 1, &lo)) {
     fprintf(stderr, "inclprof diff: %s\n", err);
     return -1;
@@ -172,6 +173,7 @@ int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2
         rc = -1;
         break;
       }
+      d->n_damaged += s.n_damaged;
       const char *exe = base_name(s.processes[0].executable);
       if (!first_path) {
         first_path = paths[side][run];

@@ -38,6 +38,7 @@ typedef struct ip_diff {
   size_t runs[2];
   uint64_t session_med[2]; /* median session Inclusive (compared value) per side */
   char *program[2];        /* executable of each side's first run */
+  size_t n_damaged;        /* trace files read only up to damage (warned on stderr) */
   ip_diff_row *rows;       /* largest |delta_excl| first */
   size_t n, cap;
 } ip_diff;

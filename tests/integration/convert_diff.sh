@@ -86,4 +86,13 @@ bad "one operand" 2 'give BASE and NEW' base1
 bad "an empty NEW side" 2 'the NEW side has no run' base1 --
 bad "a bad --threshold" 2 "bad --threshold 'x'" --threshold x base1 base2
 bad "a bad --value" 2 "bad --value 'cpu'" --value cpu base1 base2
+# a run with 64 bytes of garbage after its end: read up to the damage, which
+# stderr names, and exit 3
+mkdir cut
+f=$(ls slow1/*.ipb | head -n1)
+{ cat "$f"; head -c 64 /dev/zero | tr '\0' '\377'; } >"cut/$(basename "$f")"
+"$INCLPROF" diff base1 cut >cut.txt 2>err
+check_eq "a damaged run: exit 3" 3 $?
+check "a damaged run: stderr names the damage" grep -q "warning: .*cut/.*ipb" err
+check "a damaged run: the table is printed" grep -q 'gamma_' cut.txt
 done_testing
