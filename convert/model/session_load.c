@@ -407,6 +407,12 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
       fail(o, err);
       rc = -1;
     }
+  if (!rc && files.n_repeated) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s: named again (%zu file(s) in all): each file is read once",
+             files.repeated, files.n_repeated);
+    warn(o, msg);
+  }
   if (!rc)
     rc = session_start(s, &files, o);
   for (size_t i = 0; i < files.n && !rc; i++)

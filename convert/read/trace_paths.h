@@ -5,13 +5,22 @@
 
 #include <stddef.h>
 
+typedef struct ip_file_id {
+  unsigned long long dev, ino;
+} ip_file_id;
+
 typedef struct ip_paths {
   char **v;
-  size_t n, cap;
+  ip_file_id *id; /* of v[i] */
+  size_t n, cap, id_cap;
+  size_t n_repeated; /* files named again (by another path too): left out */
+  char *repeated;    /* the first such path */
 } ip_paths;
 
-/* Appends the trace files named by path.  Returns 0, or -1 with a one-line
- * message in err (unreadable path, directory without traces). */
+/* Appends the trace files named by path; a file already in the list (the
+ * same device and inode) is counted in n_repeated instead.  Returns 0, or
+ * -1 with a one-line message in err (unreadable path, directory without
+ * traces: it names the subdirectories that hold some). */
 int ip_paths_add(ip_paths *p, const char *path, char *err, size_t errlen);
 void ip_paths_free(ip_paths *p);
 

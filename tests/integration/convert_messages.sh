@@ -119,12 +119,20 @@ check "report: a lost batch: the warning names file, thread and count" grep -Eqx
   "inclprof: warning: lost\.ipb: thread [0-9]+: 1 event batches missing \(lost data; their time is not attributed\)" err.txt
 
 # ---- inputs and filters ---------------------------------------------------
-expect "report: a missing path" 1 "inclprof: nothing-here: cannot open: No such file or directory" \
+expect "report: a missing path" 1 "inclprof: nothing-here: cannot open: No such file or directory; name a trace file or directory, or record one with 'inclprof record -o nothing-here -- PROG'" \
   "$INCLPROF" report nothing-here
 mkdir empty-dir
 expect "info: a directory without traces" 1 \
   "inclprof: empty-dir: directory holds no trace files (*.ipb); record one with 'inclprof record -o empty-dir -- PROG'" \
   "$INCLPROF" info empty-dir
+mkdir -p sessions/run1 && cp "$good" sessions/run1/
+expect "report: a directory of trace directories" 1 \
+  "inclprof: sessions: directory holds no trace files (*.ipb), but its subdirectories run1 do; give those instead, e.g. sessions/run1" \
+  "$INCLPROF" report sessions
+"$INCLPROF" report --top 3 data "$good" >twice.txt 2>err.txt
+check_eq "report: a file named twice (directory and file): one warning" \
+  "inclprof: warning: $good: named again (1 file(s) in all): each file is read once" "$(cat err.txt)"
+check_eq "report: a file named twice is read once" "files:        1" "$(head -c 15 twice.txt)"
 expect "report --thread that matches nothing" 1 "inclprof report: --thread 1: no such thread in data (inclprof info lists them)" \
   "$INCLPROF" report --thread 1 data
 expect "report --process that matches nothing" 1 "inclprof report: --process 1: no such process in data (inclprof info lists them)" \
