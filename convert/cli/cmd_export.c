@@ -35,7 +35,8 @@ static int open_output(output *out, const char *name) {
   if (stat(name, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
     out->f = fopen(name, "wb");
     if (!out->f) {
-      fprintf(stderr, "inclprof export: %s: cannot write: %s\n", name, strerror(errno));
+      fprintf(stderr, "inclprof export: %s: cannot write: %s; give a writable path with -o\n", name,
+              strerror(errno));
       return -1;
     }
     return 0;
@@ -44,7 +45,8 @@ static int open_output(output *out, const char *name) {
   sprintf(out->part, "%s.part", name);
   out->f = fopen(out->part, "wb");
   if (!out->f) {
-    fprintf(stderr, "inclprof export: %s: cannot write: %s\n", name, strerror(errno));
+    fprintf(stderr, "inclprof export: %s: cannot write: %s; give a writable path with -o\n", name,
+            strerror(errno));
     free(out->part);
     return -1;
   }
@@ -86,7 +88,7 @@ static int check_session(const ip_session *s, const ip_export_args *a) {
   if (a->opts.value == IP_VALUE_SAMPLES && !ip_session_sampled(s)) {
     fprintf(stderr,
             "inclprof export: --value samples: %s%s holds no samples (record with "
-            "INCLPROF_SAMPLE_HZ=N)\n",
+            "'inclprof record --sample-hz N')\n",
             a->inputs[0], more);
     return -1;
   }

@@ -222,16 +222,18 @@ void ip_chrome_report(const ip_chrome_writer *w, FILE *err) {
   put_duration(shortest, sizeof shortest, c->min_dur_ns);
   uint64_t max_size = ip_chrome_max_size(w->o);
   put_size(max, sizeof max, max_size);
-  if (w->o->max_events && c->calls == w->o->max_events)
+  int by_count = w->o->max_events && c->calls == w->o->max_events;
+  if (by_count)
     snprintf(limit, sizeof limit, "--max-events %" PRIu64, w->o->max_events);
   else
     snprintf(limit, sizeof limit, "%s %s", w->o->max_size ? "--max-size" : "the default size limit",
              max);
   fprintf(err,
           "inclprof export: chrome: all %" PRIu64 " calls would take %s, over %s: kept the %" PRIu64
-          " longest (%s and longer, %s), left out %" PRIu64
-          "; more with --max-size SIZE (0: every call) or --min-duration/--time-range\n",
-          w->budget.calls, all, limit, c->calls, shortest, kept, w->left_out);
+          " longest (%s and longer, %s), left out %" PRIu64 "; more with %s or --min-duration/"
+          "--time-range\n",
+          w->budget.calls, all, limit, c->calls, shortest, kept, w->left_out,
+          by_count ? "a larger --max-events N" : "--max-size SIZE (0: every call)");
 }
 
 void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {

@@ -143,11 +143,11 @@ expect "report --callers of a function that did not run" 1 \
   "inclprof report: no function named 'nosuch' ran (names are the demangled or assembler names of the table)" \
   "$INCLPROF" report --callers nosuch data
 expect "export --value samples without samples" 1 \
-  "inclprof export: --value samples: data holds no samples (record with INCLPROF_SAMPLE_HZ=N)" \
+  "inclprof export: --value samples: data holds no samples (record with 'inclprof record --sample-hz N')" \
   "$INCLPROF" export -f pprof --value samples -o s.pb data
 
 # ---- outputs ---------------------------------------------------------------
-expect "export into a missing directory" 1 "inclprof export: no-dir/x.csv: cannot write: No such file or directory" \
+expect "export into a missing directory" 1 "inclprof export: no-dir/x.csv: cannot write: No such file or directory; give a writable path with -o" \
   "$INCLPROF" export -f csv -o no-dir/x.csv data
 if [ -c /dev/full ]; then
   expect "export to a full device" 1 "inclprof export: /dev/full: write failed: No space left on device" \

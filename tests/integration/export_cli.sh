@@ -53,7 +53,7 @@ check_eq "--max-events 5: 5 slices" "5" "$(trace_engine_load five.json | awk 'NR
 durations() { python3 -c 'import json,sys; print(" ".join(str(e["dur"]) for e in sorted((e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"), key=lambda e: -e["dur"])[:int(sys.argv[2])]))' "$@"; }
 check_eq "--max-events 5: the 5 longest calls" "$(durations all.json 5)" "$(durations five.json 5)"
 check "--max-events says what it kept and left out" \
-  grep -q "all $all_calls calls would take .*, over --max-events 5: kept the 5 longest (.* and longer, .*), left out $((all_calls - 5)); more with --max-size SIZE (0: every call)" err.txt
+  grep -q "all $all_calls calls would take .*, over --max-events 5: kept the 5 longest (.* and longer, .*), left out $((all_calls - 5)); more with a larger --max-events N or --min-duration/--time-range" err.txt
 check_eq "--max-events: one line on stderr besides 'wrote'" 2 "$(wc -l <err.txt)"
 "$INCLPROF" export -f chrome --max-size 0 -o nobound.json 2>/dev/null
 check_eq "--max-size 0 writes the same as the default bound on a small trace" "$(cat all.json)" "$(cat nobound.json)"
