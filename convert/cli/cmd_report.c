@@ -45,8 +45,17 @@ typedef struct report_args {
   int tree, raw, samples, wait;
   const char *fn;
   int callees;
+  const char *view_name; /* the view option given (--tree, --callers, ...), or NULL */
   unsigned jobs;
 } report_args;
+
+/* --tree, --callers, --callees and --wait each choose the whole view. */
+static int choose_view(report_args *a, const char *name, ip_cli_msg *m) {
+  if (a->view_name && strcmp(a->view_name, name))
+    return ip_cli_fail(m, "%s and %s are different views; give one of them", a->view_name, name);
+  a->view_name = name;
+  return 0;
+}
 
 static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   report_args *a = ctx;
@@ -65,10 +74,10 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_CALLEES:
     a->fn = arg;
     a->callees = id == OPT_CALLEES;
-    return 0;
+    return choose_view(a, a->callees ? "--callees" : "--callers", m);
   case OPT_TREE:
     a->tree = 1;
-    return 0;
+    return choose_view(a, "--tree", m);
   case IP_CLI_RAW:
     a->raw = 1;
     return 0;
@@ -77,7 +86,7 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case OPT_WAIT:
     a->wait = 1;
-    return 0;
+    return choose_view(a, "--wait", m);
   case IP_CLI_JOBS:
     return ip_cli_jobs_opt(&a->jobs, arg, m);
   default:

@@ -32,6 +32,9 @@ usage_error report "bad --top count '-3'" --top -3
 usage_error report "bad --thread 'x1' (a thread id)" --thread x1
 usage_error report "bad --process 'p1' (a process id)" --process p1
 usage_error report "option '--callers' needs a value" --callers
+usage_error report "--tree and --callers are different views; give one of them" --tree --callers main
+usage_error report "--callers and --callees are different views; give one of them" --callers f --callees f
+usage_error report "--wait and --tree are different views; give one of them" --wait --tree
 
 # Options after the program are the program's: sh gets "-o x" and exits 7.
 "$INCLPROF" record -o mine sh -c 'exit 7' -o x >out.txt 2>err.txt
