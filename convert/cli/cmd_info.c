@@ -14,7 +14,7 @@ static const ip_cli_opt options[] = {IP_CLI_JOBS_OPT};
 
 static const ip_cli cli = {
     .name = "info",
-    .synopsis = "[TRACE|DIR...]",
+    .synopsis = "[--jobs N] [TRACE|DIR...]",
     .intro = "Describe trace files: header, clock and tick rate, transition mode, probe-cost\n"
              "calibration, sampling, tables, modules (load base and path), threads, events,\n"
              "runtime gaps, lost batches, trailer (clean shutdown?) and any damage.\n"

@@ -22,6 +22,7 @@
 #include "cli/commands.h"
 #include "size_syntax.h"
 #include "read/trace_tail.h"
+#include "util/beside_command.h"
 #include "util/cli_args.h"
 #include "util/text_table.h"
 
@@ -45,7 +46,8 @@ static const ip_cli cli = {
     .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
                 "        [--max-size-policy stop|ring]] [--] PROG [ARGS...]",
     .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
-    .epilog = "The exit status is PROG's (128+N if a signal N ended it; 127 if it cannot be run).",
+    .epilog = "The exit status is PROG's (128+N if a signal N ended it; 127 if it cannot be run);\n"
+              "2 for bad usage or a trace directory that cannot be written.",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
     .stop_at_operand = 1,
@@ -93,22 +95,8 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
 
 /* The runtime library: next to this executable (build tree) or in ../lib. */
 static int find_runtime(char *out, size_t len) {
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0)
-    return -1;
-  self[n] = 0;
-  char *slash = strrchr(self, '/');
-  if (!slash)
-    return -1;
-  *slash = 0;
-  static const char *const suffixes[] = {"/libinclprof.so", "/../lib/libinclprof.so"};
-  for (size_t i = 0; i < 2; i++) {
-    snprintf(out, len, "%.4000s%s", self, suffixes[i]);
-    if (access(out, R_OK) == 0)
-      return 0;
-  }
-  return -1;
+  static const char *const rel[] = {"/libinclprof.so", "/../lib/libinclprof.so"};
+  return ip_find_beside_command(rel, 2, out, len);
 }
 
 static void mount_tracefs_if_missing(void) {

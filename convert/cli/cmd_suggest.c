@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "inclprof_abi.h"
 #include "model/suggest.h"
+#include "util/beside_command.h"
 #include "util/cli_args.h"
 #include "util/must_alloc.h"
 #include "util/text_table.h"
@@ -99,14 +101,29 @@ static void put_literal(FILE *f, const char *name) {
   }
 }
 
-static int write_filter(const ip_session *s, const ip_suggest *g, const suggest_args *a,
-                        size_t n_inputs) {
-  FILE *f = fopen(a->out, "w");
+/* The filter is written as FILE.part, opened before the traces are read (so
+ * an unwritable -o fails first), and renamed to FILE when complete. */
+static FILE *open_filter(const suggest_args *a, char **part) {
+  *part = ip_must_calloc(strlen(a->out) + sizeof ".part", 1);
+  sprintf(*part, "%s.part", a->out);
+  FILE *f = fopen(*part, "w");
   if (!f) {
     fprintf(stderr, "inclprof suggest: cannot write %s: %s; give a writable path with -o\n", a->out,
             strerror(errno));
-    return -1;
+    free(*part);
+    *part = NULL;
   }
+  return f;
+}
+
+static void drop_filter(FILE *f, char *part) {
+  fclose(f);
+  unlink(part);
+  free(part);
+}
+
+static int write_filter(FILE *f, char *part, const ip_session *s, const ip_suggest *g,
+                        const suggest_args *a, size_t n_inputs) {
   fprintf(f,
           "# inclprof suggest: a filter for the plugin (-fplugin-arg-inclprof-filter=%s)\n"
           "# from %zu input(s); estimated probe cost %.2f%% of the session before, %.2f%% after\n"
@@ -133,10 +150,15 @@ static int write_filter(const ip_session *s, const ip_suggest *g, const suggest_
     put_literal(f, fn->name);
     fputc('\n', f);
   }
-  if (fclose(f)) {
-    fprintf(stderr, "inclprof suggest: cannot write %s: %s\n", a->out, strerror(errno));
+  int failed = ferror(f) | fclose(f);
+  if (failed || rename(part, a->out)) {
+    fprintf(stderr, "inclprof suggest: cannot write %s: %s; give a writable path with -o\n", a->out,
+            strerror(errno ? errno : EIO));
+    unlink(part);
+    free(part);
     return -1;
   }
+  free(part);
   return 0;
 }
 
@@ -220,9 +242,16 @@ int cmd_suggest(int argc, char **argv) {
     free(a.keep);
     return rc;
   }
+  char *part;
+  FILE *filter = open_filter(&a, &part);
+  if (!filter) {
+    free(a.keep);
+    return IP_EXIT_ERROR;
+  }
   ip_session s;
   ip_load_opts lo = {0};
   if (ip_load_inputs(&s, argc, argv, first, &lo)) {
+    drop_filter(filter, part);
     free(a.keep);
     return IP_EXIT_ERROR;
   }
@@ -245,6 +274,7 @@ int cmd_suggest(int argc, char **argv) {
       fprintf(stderr, "inclprof suggest: the trace holds no instrumented time (no function ran); "
                       "profile a run of a program built with the plugin\n");
     ip_session_free(&s);
+    drop_filter(filter, part);
     free(a.keep);
     return rc == IP_EXIT_USAGE ? rc : IP_EXIT_ERROR;
   }
@@ -267,14 +297,17 @@ int cmd_suggest(int argc, char **argv) {
     printf("\nThe limit is not reached: the rest of the cost is in functions kept (main, thread "
            "roots,\n--keep, distorted less than the limit, or too much time to fold: --max-fold\n"
            "raises that limit).\n");
-  if (write_filter(&s, &g, &a, n_inputs)) {
+  if (write_filter(filter, part, &s, &g, &a, n_inputs)) {
     rc = IP_EXIT_ERROR;
   } else {
-    char *abs = realpath(a.out, NULL);
+    char *abs = realpath(a.out, NULL), plugin[4200];
+    static const char *const rel[] = {"/inclprof.so", "/../lib/inclprof/inclprof.so"};
     printf("\nwrote %s: %zu function(s) excluded.  Rebuild with the plugin and this filter\n"
            "(the filter argument after -fplugin; under -flto on the link command too):\n"
-           "  -fplugin=inclprof.so -fplugin-arg-inclprof-filter=%s\n",
-           a.out, g.n_excluded, abs ? abs : a.out);
+           "  -fplugin=%s -fplugin-arg-inclprof-filter=%s\n",
+           a.out, g.n_excluded,
+           ip_find_beside_command(rel, 2, plugin, sizeof plugin) ? "inclprof" : plugin,
+           abs ? abs : a.out);
     free(abs);
   }
   ip_suggest_free(&g);

@@ -23,12 +23,22 @@ static void usage(FILE *out) {
   fprintf(out, "usage: inclprof COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-  fprintf(out, "\n'inclprof COMMAND --help' describes a command's options.\n");
+  fprintf(out, "\n'inclprof COMMAND --help' (or 'inclprof help COMMAND') describes a command's "
+               "options;\n'inclprof --version' prints the version.\n");
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "help") && argc > 2) {
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+      if (!strcmp(argv[2], commands[i].name)) {
+        char *help[] = {argv[2], "--help", NULL};
+        return commands[i].run(2, help);
+      }
+    fprintf(stderr, "inclprof: unknown command '%s' (try 'inclprof --help')\n", argv[2]);
     return 2;
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

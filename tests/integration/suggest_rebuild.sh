@@ -34,7 +34,8 @@ check_eq "main, the thread roots and --keep word_table_add stay" "" \
 check "the table gives each decision: main kept as a root" grep -Eq ' main +keep: main or a thread.s outermost function$' suggest.out
 check "... worker_main too" grep -Eq ' worker_main +keep: main or a thread.s outermost function$' suggest.out
 check "the table gives each decision: word_table_add kept by --keep" grep -Eq ' word_table_add +keep: --keep$' suggest.out
-check "the rebuild flag names the filter's absolute path" grep -q "^  -fplugin=inclprof.so -fplugin-arg-inclprof-filter=$T_DIR/wf.filter\$" suggest.out
+check "the rebuild flags name the plugin beside the command and the filter's absolute path" \
+  grep -q "^  -fplugin=$INCLPROF_PLUGIN -fplugin-arg-inclprof-filter=$T_DIR/wf.filter\$" suggest.out
 est=$(sed -n 's/^estimate: .*events \([0-9]*\) -> \([0-9]*\);.*/\2/p' suggest.out)
 
 check "wordfreq rebuilds with the filter (INCLPROF_FILTER=)" wf O="$T_DIR/wf2" INCLPROF_FILTER="$T_DIR/wf.filter"
@@ -62,6 +63,13 @@ check "... up by at least 0.3 after (find_slot's and strncmp's time its own Excl
 check "--max-fold 1: find_slot kept, the table says it would fold its time into word_table_add" \
   grep -Eq ' find_slot +keep: excluding it would fold [0-9.]+% of the session \(over 1%\) untraced into word_table_add$' fold.out
 check_eq "... and the filter does not exclude it" "" "$(grep 'find_slot$' fold.filter | grep -v '^#')"
+"$INCLPROF" suggest wf1.data -o /nonexistent/x.filter >nodir.out 2>nodir.err
+check_eq "an unwritable -o: exit 1" 1 $?
+check_eq "... one line, before any table" \
+  "inclprof suggest: cannot write /nonexistent/x.filter: No such file or directory; give a writable path with -o" \
+  "$(cat nodir.err)$(cat nodir.out)"
+"$INCLPROF" suggest nosuch.data -o kept.filter >/dev/null 2>&1
+check "a failed run leaves no filter file behind" test ! -e kept.filter -a ! -e kept.filter.part
 
 # --- Lua -----------------------------------------------------------------------
 cache="$INCLPROF_SRC/build/debian-src"
