@@ -163,10 +163,11 @@ static int traces_since(const char *dir, time_t since) {
   return n;
 }
 
-/* The trace directory exists (or is made) and this user may create files in
- * it: else there is no point in running the program. */
-static int output_dir_usable(const char *dir) {
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+/* The trace directory exists (or is made: *made says so) and this user may
+ * create files in it: else there is no point in running the program. */
+static int output_dir_usable(const char *dir, int *made) {
+  *made = mkdir(dir, 0777) == 0;
+  if (!*made && errno != EEXIST) {
     fprintf(stderr,
             "inclprof record: cannot create the trace directory %s: %s; choose another "
             "with -o DIR\n",
@@ -321,15 +322,22 @@ int cmd_record(int argc, char **argv) {
     fprintf(stderr, "%s\n", m.text);
     return IP_EXIT_USAGE;
   }
-  if (!output_dir_usable(a.dir) || prepare_env(&a))
+  int made_dir;
+  if (!output_dir_usable(a.dir, &made_dir) || prepare_env(&a)) {
+    if (made_dir)
+      rmdir(a.dir);
     return IP_EXIT_USAGE;
+  }
   char notes[PATH_MAX], note[600];
   notes_make(notes, sizeof notes);
   time_t started = time(NULL);
   int status = run(argv + first);
   notes_take(notes, note, sizeof note);
-  if (status < 0)
+  if (status < 0) {
+    if (made_dir)
+      rmdir(a.dir); /* nothing ran: leave no empty directory behind */
     return status == -2 ? 127 : IP_EXIT_USAGE;
+  }
   int n = traces_since(a.dir, started);
   if (n)
     fprintf(stderr, "inclprof: %d trace file%s written to %s/ (status %d)\n", n, n > 1 ? "s" : "",

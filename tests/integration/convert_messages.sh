@@ -158,6 +158,7 @@ fi
 # ---- record ------------------------------------------------------------------
 expect "record: a program that does not exist" 127 "inclprof record: cannot run ./no-such-prog: No such file or directory" \
   "$INCLPROF" record -o rec ./no-such-prog
+check "record: ... and leaves no empty trace directory behind" test ! -e rec
 expect "record: a program without instrumented code" 0 \
   "inclprof record: no trace was written to rec/: true ran no code compiled with the plugin with the runtime loaded (build it with -fplugin=inclprof; a static or setuid program ignores LD_PRELOAD: link it with -linclprof) (status 0)" \
   "$INCLPROF" record -o rec true
