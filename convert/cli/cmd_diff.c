@@ -128,13 +128,16 @@ static void print_csv(const ip_diff *d) {
       putchar(',');
     }
     const ip_values *b = &r->med[0], *n = &r->med[1];
-    printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%.4f,%.4g,%d,%s\n",
+    char p[32] = ""; /* empty: too few runs a side for the test */
+    if (d->runs[0] >= IP_DIFF_MIN_RUNS && d->runs[1] >= IP_DIFF_MIN_RUNS)
+      snprintf(p, sizeof p, "%.4g", r->p);
+    printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%.4f,%s,%d,%s\n",
            (unsigned long long)b->calls, (unsigned long long)n->calls,
            (unsigned long long)b->el_incl, (unsigned long long)n->el_incl,
            (unsigned long long)b->el_excl, (unsigned long long)n->el_excl,
            (unsigned long long)b->app_incl, (unsigned long long)n->app_incl,
            (unsigned long long)b->app_excl, (unsigned long long)n->app_excl,
-           (long long)r->delta_excl, (long long)r->delta_incl, r->delta_pct, r->p, r->marked,
+           (long long)r->delta_excl, (long long)r->delta_incl, r->delta_pct, p, r->marked,
            status(r));
   }
 }

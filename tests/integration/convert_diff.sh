@@ -68,6 +68,9 @@ check "gamma_ is listed as BASE only" grep -q 'gamma_  \[only in BASE\]$' one.tx
 check "gamma2 is listed as NEW only" grep -q 'gamma2  \[only in NEW\]$' one.txt
 check_eq "CSV status of the one-side rows" "gamma2,new_only gamma_,base_only" \
   "$("$INCLPROF" diff --csv base1 renamed | awk -F, 'NR > 1 && $NF != "both" {print $1 "," $NF}' | sort | tr '\n' ' ' | sed 's/ $//')"
+check_eq "CSV with one run a side: p_value empty on every row" "" \
+  "$("$INCLPROF" diff --csv base1 renamed | python3 -c 'import csv, sys
+print(*sorted({r["p_value"] for r in csv.DictReader(sys.stdin)}))')"
 check "--by thread matches the main thread (named slowfn) across runs" sh -c "'$INCLPROF' diff --by thread base1 base2 | grep -q ' slowfn\$'"
 
 # bad DESC EXIT PATTERN ARGS...: diff fails with EXIT and one line matching PATTERN
