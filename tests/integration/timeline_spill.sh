@@ -7,12 +7,12 @@
 # figures mean nothing under ASan, so make check does not repeat this test
 # there (test_export_pictures.c spills and merges under ASan+UBSan).
 . "$INCLPROF_SRC/tests/lib.sh"
-gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$INCLPROF_SRC/tests/programs/convert/fib_calls.c" -o fib ||
+gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$INCLPROF_SRC/tests/programs/convert/many_calls.c" -o calls ||
   fail "program compiles"
-"$INCLPROF" record -o data --transitions none ./fib 30 >/dev/null 2>&1
+"$INCLPROF" record -o data --transitions none ./calls 2700000 >/dev/null 2>&1
 "$INCLPROF" export --format csv -o calls.csv data 2>/dev/null
-check_eq "fib: 2692537 calls recorded" 2692537 \
-  "$(python3 "$INCLPROF_SRC/scripts/csv_query.py" calls.csv '^fib$' calls)"
+check_eq "leaf: 2700000 calls recorded" 2700000 \
+  "$(python3 "$INCLPROF_SRC/scripts/csv_query.py" calls.csv '^leaf$' calls)"
 # max RSS of the export (KiB), its stderr in $1.err
 peak() {
   out=$1
