@@ -3,8 +3,9 @@
 # generates synthetic inputs of 10 M and 100 M events
 # (convert/bench/gen_trace.c): one trace file with 4 threads, and a session
 # of 4 one-thread files (as forked processes write), and times
-# `inclprof report --jobs J` on each for J in $CONVERT_JOBS (default "1 2")
-# with /usr/bin/time, the fastest of $CONVERT_RUNS runs (default 3); checks
+# `inclprof report --jobs J` on each for J in $CONVERT_JOBS (default "1 2"):
+# wall clock to the microsecond, CPU and the rest from /usr/bin/time, the
+# fastest of $CONVERT_RUNS runs (default 3); checks
 # that every J prints the same report, and writes events/s (wall clock and
 # CPU), the speed-up over the first J, the waits (voluntary context
 # switches: a thread waiting for another) and peak RSS as a Markdown
@@ -31,19 +32,22 @@ timed() {
   for j in $jobs_list; do
     : > "$work/times"
     for _ in $(seq "$runs"); do
-      $rt /usr/bin/time -f "%e %U %S %M %w" -o "$work/time" "$inclprof" report "$input" --top 5 --jobs "$j" > "$work/report-$j.txt"
-      cat "$work/time" >> "$work/times"
+      t0=$(date +%s%N)
+      $rt /usr/bin/time -f "%U %S %M %w" -o "$work/time" "$inclprof" report "$input" --top 5 --jobs "$j" > "$work/report-$j.txt"
+      t1=$(date +%s%N)
+      echo "$(((t1 - t0) / 1000)) $(cat "$work/time")" >> "$work/times"
     done
-    read -r wall user sys rss waits <<EOT
+    read -r wall_us user sys rss waits <<EOT
 $(sort -n "$work/times" | head -1)
 EOT
     cmp -s "$work/report-$first.txt" "$work/report-$j.txt" ||
       { echo "bench_convert: --jobs $j printed another report than --jobs $first" >&2; exit 1; }
+    wall=$(awk -v u="$wall_us" 'BEGIN { printf "%.3f", u / 1e6 }')
     [ -n "$base" ] || base=$wall
     events=$(sed -n 's/.*events: \([0-9]*\).*/\1/p' "$work/report-$j.txt" | head -1)
     row=$(awk -v e="$events" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v b="$size" -v j="$j" -v b0="$base" -v l="$label" -v c="$waits" 'BEGIN {
       cpu = u + s; if (w < 0.001) w = 0.001; if (cpu < 0.001) cpu = 0.001;
-      printf "| %d M | %s | %d | %.1f MB | %.2f s | %.2f s | %.1f M/s | %.1f M/s | %.2fx | %d | %.1f MB |", e / 1e6, l, j, b / 1e6, w, cpu, e / w / 1e6, e / cpu / 1e6, b0 / w, c, r / 1024 }')
+      printf "| %d M | %s | %d | %.1f MB | %.3f s | %.2f s | %.1f M/s | %.1f M/s | %.2fx | %d | %.1f MB |", e / 1e6, l, j, b / 1e6, w, cpu, e / w / 1e6, e / cpu / 1e6, b0 / w, c, r / 1024 }')
     echo "$row"
     rows="$rows$row
 "
