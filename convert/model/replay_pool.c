@@ -1,7 +1,9 @@
 /* model/replay_pool.c - parallel replay of one trace file's threads (see
  * model/replay_pool.h).  The calling thread splits frames, checks their
  * crc32 and wire structure (ip_reader_next_raw) and queues each event batch
- * of a live thread, undecoded, in one list in file order; jobs - 1 workers
+ * of a live thread, undecoded, and each runtime gap of one (the runtime
+ * writes one after every batch it flushes), in one list in file order;
+ * jobs - 1 workers
  * and the calling thread itself take the oldest queued batch whose thread
  * no one is replaying and that has no older batch queued, decode it and
  * replay it.  The calling thread replays whenever every slot is full, so
@@ -33,6 +35,8 @@ enum { QUEUED, RUNNING, STOPPED }; /* a slot in the list */
 
 typedef struct slot {
   ip_tstate *ts;
+  int is_gap;        /* a runtime gap (gap), not an event batch (raw) */
+  Inclprof__Gap gap; /* its values */
   ip_raw_batch raw;
   ip_batch_buf buf;
   Inclprof__Record *own;       /* protobuf-c's decoding of raw, or NULL */
@@ -138,6 +142,10 @@ static slot *pick(pool *p) {
 /* Decodes and replays a RUNNING slot with f, outside p->mu; returns 0 when
  * it names a function not yet defined (then it is left decoded). */
 static int replay(const pool *p, ip_file *f, slot *sl) {
+  if (sl->is_gap) {
+    ip_replay_gap(f, sl->ts, &sl->gap);
+    return 1;
+  }
   decode(sl);
   if (!functions_known(p, f, sl->rec->events))
     return 0;
@@ -256,9 +264,11 @@ static ip_tstate *live_state(ip_file *f, uint32_t tid) {
   return i != NONE && !f->states[i]->finished ? f->states[i] : NULL;
 }
 
-/* Queues the batch in *raw (swapped with a free slot's buffer) for ts,
- * replaying batches on the calling thread until a slot is free. */
-static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw, ip_tstate *ts) {
+/* Queues for ts the batch in *raw (swapped with a free slot's buffer), or
+ * else the gap, replaying batches on the calling thread until a slot is
+ * free. */
+static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw,
+                     const Inclprof__Gap *gap, ip_tstate *ts) {
   pthread_mutex_lock(&p->mu);
   while (!p->free)
     if (!help(p, f)) { /* every slot holds a stopped batch */
@@ -269,9 +279,13 @@ static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw
   slot *sl = p->free;
   p->free = sl->next;
   pthread_mutex_unlock(&p->mu);
-  ip_raw_batch mine = sl->raw; /* not in the list: no one else touches it */
-  sl->raw = *raw;
-  *raw = mine;
+  sl->is_gap = !raw; /* not in the list: no one else touches sl */
+  if (raw) {
+    ip_raw_batch mine = sl->raw;
+    sl->raw = *raw;
+    *raw = mine;
+  } else
+    sl->gap = *gap;
   sl->ts = ts;
   sl->state = QUEUED;
   sl->next = NULL;
@@ -330,12 +344,13 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
   ip_batch_buf_init(&here.buf);
   int rc;
   while ((rc = ip_reader_next_raw(r, &rec, &raw, err, errlen)) > 0) {
+    int gap = rc == 1 && rec->body_case == INCLPROF__RECORD__BODY_GAP;
+    ip_tstate *ts = rc == 2 ? live_state(f, raw.tid) : gap ? live_state(f, rec->gap->tid) : NULL;
+    if (ts) {
+      dispatch(&p, f, take, rc == 2 ? &raw : NULL, gap ? rec->gap : NULL, ts);
+      continue;
+    }
     if (rc == 2) {
-      ip_tstate *ts = live_state(f, raw.tid);
-      if (ts) {
-        dispatch(&p, f, take, &raw, ts);
-        continue;
-      }
       here.raw = raw;
       decode(&here);
     }
