@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench_convert.sh INCLPROF GEN_TRACE WORKDIR OUT.md - converter throughput:
 # generates synthetic inputs of 10 M and 100 M events
-# (convert/bench/gen_trace.c): one trace file with 4 threads, and a session
-# of 4 one-thread files (as forked processes write), and times
+# (convert/bench/gen_trace.c, with a runtime gap after every batch as the
+# runtime writes them): one trace file with 4 threads, and a session of 4
+# one-thread files (as forked processes write), and times
 # `inclprof report --jobs J` on each for J in $CONVERT_JOBS (default "1 2"):
 # wall clock to the microsecond, CPU and the rest from /usr/bin/time, the
 # fastest of $CONVERT_RUNS runs (default 3); checks
@@ -55,13 +56,13 @@ EOT
 }
 for n in 10000000 100000000; do
   trace="$work/convert-$n.ipb"
-  "$gen" "$trace" "$n" 4 > /dev/null
+  "$gen" "$trace" "$n" 4 gaps > /dev/null
   timed "$trace" "1 file, 4 threads"
   rm -f "$trace"
   session="$work/session-$n"
   rm -rf "$session" && mkdir -p "$session"
   for k in 1 2 3 4; do
-    "$gen" "$session/$k.ipb" $((n / 4)) 1 > /dev/null
+    "$gen" "$session/$k.ipb" $((n / 4)) 1 gaps > /dev/null
   done
   timed "$session" "4 files, 1 thread each"
   rm -rf "$session"
