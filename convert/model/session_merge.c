@@ -44,22 +44,6 @@ void ip_warnings_free(ip_warnings *w) {
   memset(w, 0, sizeof *w);
 }
 
-/* Frees what is left of part once its contents have moved. */
-static void free_shell(ip_session *part) {
-  for (size_t i = 0; i < part->n_modules; i++)
-    free(part->modules[i].path);
-  for (size_t i = 0; i < part->n_funcs; i++) {
-    free(part->funcs[i].name);
-    free(part->funcs[i].pretty);
-    free(part->funcs[i].file);
-  }
-  free(part->modules);
-  free(part->funcs);
-  free(part->processes);
-  free(part->threads);
-  memset(part, 0, sizeof *part);
-}
-
 void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
   size_t first_new = s->n_modules;
   uint32_t *mod = ip_must_calloc(part->n_modules + 1, sizeof *mod);
@@ -102,5 +86,6 @@ void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
   free(mod);
   free(modules_then);
   free(fn);
-  free_shell(part);
+  part->n_processes = part->n_threads = 0; /* moved: only their arrays are left */
+  ip_session_free(part);
 }

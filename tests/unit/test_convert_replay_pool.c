@@ -8,7 +8,8 @@
  * without their checksums repaired), the same outcome, damage and values.
  * A session of three files read in parallel (model/session_files.c), whose
  * module and function tables overlap, equals the one read file after file,
- * also with one file damaged and with one that is no trace. */
+ * also with one file damaged, and fails the same way with one that is no
+ * trace or whose header is unusable. */
 #include <check.h>
 
 #include "check_main.h"
@@ -292,6 +293,18 @@ START_TEST(files_read_in_parallel_give_the_serial_session) {
   for (unsigned j = 0; j < 3; j++)
     ck_assert_int_eq(load_dir(&s[j], dir, j + 1, err[j], sizeof err[j]), -1);
   ck_assert_ptr_nonnull(strstr(err[0], "b.ipb: not an inclprof trace (bad magic)"));
+  ck_assert_str_eq(err[0], err[1]);
+  ck_assert_str_eq(err[0], err[2]);
+  /* b.ipb a trace whose header has no clock rate: it fails while read, in
+   * parallel with the others, and stops the load the same way. */
+  tg_trace bad;
+  tg_begin(&bad, 90, 0, 3, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+  tg_trailer(&bad, 1, "exit");
+  fx_write(dir, "b.ipb", &bad);
+  tg_free(&bad);
+  for (unsigned j = 0; j < 3; j++)
+    ck_assert_int_eq(load_dir(&s[j], dir, j + 1, err[j], sizeof err[j]), -1);
+  ck_assert_ptr_nonnull(strstr(err[0], "b.ipb: offset 12: header has no valid ticks_per_second"));
   ck_assert_str_eq(err[0], err[1]);
   ck_assert_str_eq(err[0], err[2]);
   for (unsigned v = 0; v < 3; v++)
