@@ -2,23 +2,22 @@
  * model/replay_pool.h).  The calling thread splits frames, checks their
  * crc32 and wire structure (ip_reader_next_raw) and queues each event batch
  * of a live thread, undecoded, and each runtime gap of one (the runtime
- * writes one after every batch it flushes), in one list in file order;
- * jobs - 1 workers
- * and the calling thread itself take the oldest queued batch whose thread
- * no one is replaying and that has no older batch queued, decode it and
- * replay it.  The calling thread replays whenever every slot is full, so
- * with N jobs N threads run, none waits for a batch to be read while
- * another could be replayed, and a worker sleeps only when no batch is
- * ready.  A worker replays with its own copy of the ip_file and of the
- * ip_session, refreshed whenever the calling thread has changed them: the
- * copies share the session's arrays (threads, nodes, functions), which only
- * the calling thread grows, and only while no batch is being replayed.  A
- * batch naming a function not yet defined stays queued, stopped; once
- * nothing else can be replayed the calling thread applies the stopped
- * batches in file order, so replay never adds a function concurrently; the
- * one session counter replay writes (samples_in_runtime) is summed back
- * from the copies.  Memory: SLOTS_PER_JOB batches per job, their bytes and
- * decoded arrays. */
+ * writes one after every batch it flushes), in one list in file order.
+ * jobs - 1 workers and the calling thread itself take the oldest queued
+ * entry whose thread no one is replaying and that has no older entry of its
+ * thread queued, decode it and replay it.  The calling thread replays
+ * whenever every slot is full, so with N jobs N threads run, none waits for
+ * a batch to be read while another could be replayed, and a worker sleeps
+ * only when no entry is ready.  A worker replays with its own copy of the
+ * ip_file and of the ip_session, refreshed whenever the calling thread has
+ * changed them: the copies share the session's arrays (threads, nodes,
+ * functions), which only the calling thread grows, and only while nothing
+ * is being replayed.  A batch naming a function not yet defined stays
+ * queued, stopped; once nothing else can be replayed the calling thread
+ * applies the stopped batches in file order, so replay never adds a
+ * function concurrently; the one session counter replay writes
+ * (samples_in_runtime) is summed back from the copies.  Memory:
+ * SLOTS_PER_JOB slots per job, each a batch's bytes and decoded arrays. */
 #include "model/replay_pool.h"
 
 #include <pthread.h>
@@ -204,9 +203,9 @@ static void *work(void *arg) {
   return NULL;
 }
 
-/* Replays one batch on the calling thread, or waits for a worker to finish
- * one.  Returns 0 when nothing is queued or running but stopped batches.
- * Under p->mu. */
+/* Replays one entry on the calling thread, or waits for a worker to finish
+ * one.  Returns 0 when the list holds nothing but stopped batches and the
+ * entries queued behind them.  Under p->mu. */
 static int help(pool *p, ip_file *f) {
   slot *sl = pick(p);
   if (sl) {
@@ -253,6 +252,8 @@ static void drain(pool *p, ip_file *f, ip_take_record take) {
     refresh(p, f);
     pthread_mutex_lock(&p->mu);
     unlink_slot(p, sl);
+    if (p->idle && p->head) /* a batch of sl's thread may be ready now */
+      pthread_cond_signal(&p->work);
   }
   pthread_mutex_unlock(&p->mu);
   refresh(p, f);
