@@ -20,7 +20,7 @@ rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 gcc -O2 -g "$SRC/bench/stall.c" -o plain -lpthread &&
 gcc -O2 -g -fplugin="$B/inclprof.so" "$SRC/bench/stall.c" -o ip -lpthread &&
 gcc -O2 -I"$SRC/convert" -I"$SRC/include/inclprof" -I"$B/gen" -o trace_dump \
-  "$SRC/tests/programs/runtime/trace_dump.c" "$B/libipconvert.a" -lprotobuf-c -lz || exit 1
+  "$SRC/tests/programs/runtime/trace_dump.c" "$B/libipconvert.a" -lprotobuf-c -ldeflate -lz || exit 1
 VARIANTS=(plain inline writer)
 declare -A CMD=([plain]="./plain" [inline]="INCLPROF_WRITER=inline $B/inclprof record --transitions kevents -o t.data -- ./ip"
   [writer]="$B/inclprof record --transitions kevents -o t.data -- ./ip")

@@ -3,8 +3,9 @@
  * library callees with a fixed call graph (function i calls 2i+1 and 2i+2,
  * any function may call a library function), taken at random; 1 %
  * transitional intervals, a sample every 1000 events, batches of 16384
- * events per thread.
- *   usage: gen_trace OUT.ipb EVENTS [THREADS]
+ * events per thread; with `gaps`, a runtime gap of 1 us after each batch,
+ * as the runtime writes one for every buffer it flushes.
+ *   usage: gen_trace OUT.ipb EVENTS [THREADS [gaps]]
  * Deterministic (fixed seed), so runs are comparable.  Prints how many
  * events it wrote and how many calls they make (entries + library calls),
  * for the stress test's exact totals. */
@@ -132,11 +133,12 @@ static uint32_t next_code(gen_thread *g, uint64_t remaining) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: gen_trace OUT.ipb EVENTS [THREADS]\n");
+    fprintf(stderr, "usage: gen_trace OUT.ipb EVENTS [THREADS [gaps]]\n");
     return 2;
   }
   uint64_t total = strtoull(argv[2], NULL, 10);
   uint32_t nthreads = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 2;
+  int gaps = argc > 4 && !strcmp(argv[4], "gaps");
   if (nthreads == 0 || nthreads > 64) {
     fprintf(stderr, "gen_trace: THREADS must be 1..64\n");
     return 2;
@@ -180,8 +182,18 @@ int main(int argc, char **argv) {
       Inclprof__Record r = INCLPROF__RECORD__INIT;
       r.body_case = INCLPROF__RECORD__BODY_EVENTS;
       r.events = &b;
-      if (n)
+      if (!n)
+        continue;
+      put(f, &r);
+      if (gaps) {
+        Inclprof__Gap gp = INCLPROF__GAP__INIT;
+        gp.tid = b.tid;
+        gp.start_tick = g->tick;
+        gp.end_tick = g->tick += 3000;
+        r.body_case = INCLPROF__RECORD__BODY_GAP;
+        r.gap = &gp;
         put(f, &r);
+      }
     }
   }
   Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;

@@ -51,8 +51,8 @@ int ip_file_name_address(ip_file *f, const Inclprof__Function *fn, ip_func *prot
                      pm->size};
   char note[1200];
   ip_symbolize(f->tabs->sym, &m, addr, sym, note, sizeof note);
-  if (note[0] && !(f->o && f->o->quiet))
-    fprintf(stderr, "inclprof: warning: %s\n", note);
+  if (note[0])
+    ip_file_warn(f, m.path, note);
   proto->name = sym->name;
   proto->pretty = sym->pretty;
   proto->file = sym->file;

@@ -22,6 +22,17 @@ typedef struct ip_tables {
   struct ip_symbolizer *sym; /* module files, opened when an address needs a name */
 } ip_tables;
 
+/* The warnings of a file read apart from the others (in parallel), printed
+ * when its session is merged, in file order (model/session_merge.c). */
+typedef struct ip_warning {
+  char *msg;   /* the warning's text */
+  char *noted; /* NULL, or the module file a symbolizer note is about */
+} ip_warning;
+typedef struct ip_warnings {
+  ip_warning *v;
+  size_t n, cap;
+} ip_warnings;
+
 /* One open frame of the shadow stack. */
 typedef struct ip_frame {
   uint32_t func, node;
@@ -88,7 +99,42 @@ typedef struct ip_file {
   ip_u64map tid_state; /* tid -> index into states */
   ip_tstate **states;
   size_t n_states, cap_states;
+  ip_warnings *defer; /* NULL: warnings go to stderr at once */
 } ip_file;
+
+/* The module of functions whose module is not known: module 0 of a session. */
+#define IP_UNKNOWN_MODULE "[unknown]"
+
+/* model/session_load.c */
+/* Prints "inclprof: warning: MSG" unless quiet, or keeps it in f->defer;
+ * noted is the module file a symbolizer note is about, or NULL. */
+void ip_file_warn(const ip_file *f, const char *noted, const char *msg);
+/* Reads and replays one file into s (a directory's files one by one, or one
+ * file apart).  Returns 0 (possibly with damage recorded) or -1 after the
+ * error went to o->error or stderr. */
+int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_opts *o,
+                 ip_warnings *defer);
+
+/* model/session_files.c */
+struct ip_paths;
+/* How many threads should read these files in parallel with `jobs` cores:
+ * 0 (one file after another) unless there are two files or more and none
+ * holds more than half of their bytes. */
+unsigned ip_files_readers(const struct ip_paths *files, unsigned jobs);
+/* Reads the files on `readers` threads and merges them into s (which has
+ * its start_unix_ns) in file order, each file's threads replayed on
+ * o->jobs / readers cores.  Returns 0, or -1 with the first failing file's
+ * message in err (the files before it merged). */
+int ip_session_load_files(ip_session *s, ip_tables *t, const struct ip_paths *files,
+                          const ip_load_opts *o, unsigned readers, char *err, size_t errlen);
+
+/* model/session_merge.c */
+/* Moves part, a session of one file read apart, into s; part is left empty. */
+void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part);
+/* Prints w's warnings and empties it; a note about a module file that an
+ * earlier file's note named (noted: those named so far, kept) is left out. */
+void ip_warnings_flush(ip_warnings *w, ip_warnings *noted);
+void ip_warnings_free(ip_warnings *w);
 
 /* model/session_tables.c */
 uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path);

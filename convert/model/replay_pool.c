@@ -1,16 +1,23 @@
 /* model/replay_pool.c - parallel replay of one trace file's threads (see
  * model/replay_pool.h).  The calling thread splits frames, checks their
  * crc32 and wire structure (ip_reader_next_raw) and queues each event batch
- * of a live thread, undecoded, to the worker owning the thread; the worker
- * decodes and replays it.  A worker replays with its own copy of the ip_file
- * and of the ip_session, refreshed whenever the calling thread has changed
- * them: the copies share the session's arrays (threads, nodes, functions),
- * which only the calling thread grows, and only while no worker runs.  A
- * batch naming a function not yet defined stops its worker, and the calling
- * thread applies it with every worker idle or stopped, in file order, so
- * replay on a worker never adds a function; the one session counter replay
- * writes (samples_in_runtime) is summed back from the copies.  Memory: RING
- * batches per worker, their bytes and decoded arrays. */
+ * of a live thread, undecoded, and each runtime gap of one (the runtime
+ * writes one after every batch it flushes), in one list in file order.
+ * jobs - 1 workers and the calling thread itself take the oldest queued
+ * entry whose thread no one is replaying and that has no older entry of its
+ * thread queued, decode it and replay it.  The calling thread replays
+ * whenever every slot is full, so with N jobs N threads run, none waits for
+ * a batch to be read while another could be replayed, and a worker sleeps
+ * only when no entry is ready.  A worker replays with its own copy of the
+ * ip_file and of the ip_session, refreshed whenever the calling thread has
+ * changed them: the copies share the session's arrays (threads, nodes,
+ * functions), which only the calling thread grows, and only while nothing
+ * is being replayed.  A batch naming a function not yet defined stays
+ * queued, stopped; once nothing else can be replayed the calling thread
+ * applies the stopped batches in file order, so replay never adds a
+ * function concurrently; the one session counter replay writes
+ * (samples_in_runtime) is summed back from the copies.  Memory:
+ * SLOTS_PER_JOB slots per job, each a batch's bytes and decoded arrays. */
 #include "model/replay_pool.h"
 
 #include <pthread.h>
@@ -20,25 +27,26 @@
 #include "read/batch_decode.h"
 #include "util/must_alloc.h"
 
-#define RING 8
-#define NONE UINT32_MAX
+#define SLOTS_PER_JOB 8
+#define NONE          UINT32_MAX
+
+enum { QUEUED, RUNNING, STOPPED }; /* a slot in the list */
 
 typedef struct slot {
   ip_tstate *ts;
-  uint64_t seq; /* place in the file among queued batches */
+  int is_gap;        /* a runtime gap (gap), not an event batch (raw) */
+  Inclprof__Gap gap; /* its values */
   ip_raw_batch raw;
   ip_batch_buf buf;
   Inclprof__Record *own;       /* protobuf-c's decoding of raw, or NULL */
   const Inclprof__Record *rec; /* the decoded record: &buf.rec or own */
+  int state;                   /* under pool.mu, while in the list */
+  struct slot *next;           /* in the list (file order) or the free slots */
 } slot;
 
 typedef struct worker {
   struct pool *pool;
   pthread_t id;
-  pthread_cond_t work; /* a batch was queued, the worker may go on, or stop */
-  slot ring[RING];     /* ring[head % RING .. tail % RING) are queued */
-  size_t head, tail;   /* under pool.mu */
-  int stopped;         /* under pool.mu: ring[head] names an undefined function */
   ip_file file;        /* f with .s = &sess */
   ip_session sess;     /* shallow copy of the session */
   uint64_t base_in_rt; /* sess.samples_in_runtime at the copy */
@@ -46,12 +54,19 @@ typedef struct worker {
 
 typedef struct pool {
   pthread_mutex_t mu;
-  pthread_cond_t room; /* a worker finished or stopped at a batch */
+  pthread_cond_t work; /* a batch was queued, or stop */
+  pthread_cond_t room; /* a batch was replayed or stopped */
   int stop;
+  unsigned idle;     /* workers waiting on work */
+  int reader_waits;  /* the calling thread waits on room */
+  slot *head, *tail; /* queued, running and stopped batches in file order */
+  slot *free;        /* slots not in the list */
+  slot *slots;       /* all of them */
+  size_t n_slots;
+  unsigned running; /* slots RUNNING */
   worker *w;
-  unsigned n;
+  unsigned n;     /* workers */
   uint32_t dense; /* gids 1 .. dense-1 are all defined (they stay defined) */
-  uint64_t seq;   /* batches queued so far */
 } pool;
 
 /* Decodes a batch whose bytes ip_batch_peek accepted, by the fast decoder
@@ -72,97 +87,6 @@ static void drop(slot *sl) {
   if (sl->own)
     inclprof__record__free_unpacked(sl->own, NULL);
   sl->own = NULL;
-}
-
-static int functions_known(const pool *p, const ip_file *f, const Inclprof__EventBatch *b);
-
-static void *work(void *arg) {
-  worker *w = arg;
-  pool *p = w->pool;
-  pthread_mutex_lock(&p->mu);
-  for (;;) {
-    while ((w->head == w->tail || w->stopped) && !p->stop)
-      pthread_cond_wait(&w->work, &p->mu);
-    if (w->head == w->tail || w->stopped)
-      break;
-    slot *sl = &w->ring[w->head % RING];
-    pthread_mutex_unlock(&p->mu);
-    decode(sl);
-    int known = functions_known(p, &w->file, sl->rec->events);
-    if (known) {
-      ip_replay_batch(&w->file, sl->ts, sl->rec->events);
-      drop(sl);
-    }
-    pthread_mutex_lock(&p->mu);
-    if (known)
-      w->head++;
-    else
-      w->stopped = 1;
-    if (w->tail - w->head <= RING / 2 || w->stopped)
-      pthread_cond_signal(&p->room);
-  }
-  pthread_mutex_unlock(&p->mu);
-  return NULL;
-}
-
-/* Waits until every worker is idle or stopped; takes their counters back
- * into f->s and returns the stopped worker whose batch comes first in the
- * file, or NULL. */
-static worker *quiet(pool *p, ip_file *f) {
-  worker *first = NULL;
-  pthread_mutex_lock(&p->mu);
-  for (unsigned i = 0; i < p->n; i++) {
-    worker *w = &p->w[i];
-    while (w->head != w->tail && !w->stopped)
-      pthread_cond_wait(&p->room, &p->mu);
-    if (w->stopped && (!first || w->ring[w->head % RING].seq < first->ring[first->head % RING].seq))
-      first = w;
-  }
-  pthread_mutex_unlock(&p->mu);
-  for (unsigned i = 0; i < p->n; i++) {
-    worker *w = &p->w[i];
-    f->s->samples_in_runtime += w->sess.samples_in_runtime - w->base_in_rt;
-    w->base_in_rt = w->sess.samples_in_runtime;
-  }
-  return first;
-}
-
-static void refresh(pool *p, const ip_file *f);
-
-/* Waits until every worker is idle, applying the batches that stopped them
- * on the calling thread in file order. */
-static void drain(pool *p, ip_file *f, ip_take_record take) {
-  worker *w;
-  while ((w = quiet(p, f))) {
-    slot *sl = &w->ring[w->head % RING];
-    take(f, sl->rec);
-    drop(sl);
-    refresh(p, f);
-    pthread_mutex_lock(&p->mu);
-    w->head++;
-    w->stopped = 0;
-    pthread_cond_signal(&w->work);
-    pthread_mutex_unlock(&p->mu);
-  }
-}
-
-/* Gives idle workers fresh copies of f and its session. */
-static void refresh(pool *p, const ip_file *f) {
-  while (p->dense < f->n_gid && f->gid_func[p->dense] != NONE)
-    p->dense++;
-  for (unsigned i = 0; i < p->n; i++) {
-    worker *w = &p->w[i];
-    w->sess = *f->s;
-    w->base_in_rt = w->sess.samples_in_runtime;
-    w->file = *f;
-    w->file.s = &w->sess;
-  }
-}
-
-/* The replay state of tid when it already exists and is live, else NULL. */
-static ip_tstate *live_state(ip_file *f, uint32_t tid) {
-  uint32_t i = ip_u64map_get(&f->tid_state, tid);
-  return i != NONE && !f->states[i]->finished ? f->states[i] : NULL;
 }
 
 /* Whether every function the batch's probes name is defined in f.  First
@@ -196,29 +120,184 @@ static int functions_known(const pool *p, const ip_file *f, const Inclprof__Even
   return 1;
 }
 
-/* Queues the batch in *raw (swapped with the slot's buffer) for ts's worker. */
-static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw, ip_tstate *ts) {
-  worker *w = &p->w[ts->thread % p->n];
-  pthread_mutex_lock(&p->mu);
-  if (w->tail - w->head == RING) /* then wait until it is half empty */
-    while (w->tail - w->head > RING / 2) {
-      if (w->stopped) {
-        pthread_mutex_unlock(&p->mu);
-        drain(p, f, take);
-        pthread_mutex_lock(&p->mu);
-      } else
-        pthread_cond_wait(&p->room, &p->mu);
+/* The oldest queued batch that can be replayed now (no older batch of its
+ * thread in the list), marked RUNNING; NULL if none.  Under p->mu. */
+static slot *pick(pool *p) {
+  for (slot *sl = p->head; sl; sl = sl->next) {
+    if (sl->state != QUEUED)
+      continue;
+    const slot *o = p->head;
+    while (o != sl && o->ts != sl->ts)
+      o = o->next;
+    if (o == sl) {
+      sl->state = RUNNING;
+      p->running++;
+      return sl;
     }
-  pthread_mutex_unlock(&p->mu);
-  slot *sl = &w->ring[w->tail % RING]; /* not queued: the worker leaves it alone */
-  ip_raw_batch mine = sl->raw;
-  sl->raw = *raw;
-  *raw = mine;
-  sl->ts = ts;
-  sl->seq = p->seq++;
+  }
+  return NULL;
+}
+
+/* Decodes and replays a RUNNING slot with f, outside p->mu; returns 0 when
+ * it names a function not yet defined (then it is left decoded). */
+static int replay(const pool *p, ip_file *f, slot *sl) {
+  if (sl->is_gap) {
+    ip_replay_gap(f, sl->ts, &sl->gap);
+    return 1;
+  }
+  decode(sl);
+  if (!functions_known(p, f, sl->rec->events))
+    return 0;
+  ip_replay_batch(f, sl->ts, sl->rec->events);
+  drop(sl);
+  return 1;
+}
+
+/* Takes sl out of the list and makes it free.  Under p->mu. */
+static void unlink_slot(pool *p, slot *sl) {
+  slot **at = &p->head, *prev = NULL;
+  while (*at != sl) {
+    prev = *at;
+    at = &(*at)->next;
+  }
+  *at = sl->next;
+  if (p->tail == sl)
+    p->tail = prev;
+  sl->next = p->free;
+  p->free = sl;
+}
+
+/* Records the outcome of replay().  Under p->mu. */
+static void settle(pool *p, slot *sl, int done) {
+  p->running--;
+  if (done)
+    unlink_slot(p, sl);
+  else
+    sl->state = STOPPED;
+  if (p->reader_waits)
+    pthread_cond_signal(&p->room);
+  if (done && p->idle && p->head) /* a batch of sl's thread may be ready now */
+    pthread_cond_signal(&p->work);
+}
+
+static void *work(void *arg) {
+  worker *w = arg;
+  pool *p = w->pool;
   pthread_mutex_lock(&p->mu);
-  w->tail++;
-  pthread_cond_signal(&w->work);
+  for (;;) {
+    slot *sl = pick(p);
+    if (!sl) {
+      if (p->stop)
+        break;
+      p->idle++;
+      pthread_cond_wait(&p->work, &p->mu);
+      p->idle--;
+      continue;
+    }
+    pthread_mutex_unlock(&p->mu);
+    int done = replay(p, &w->file, sl);
+    pthread_mutex_lock(&p->mu);
+    settle(p, sl, done);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+/* Replays one entry on the calling thread, or waits for a worker to finish
+ * one.  Returns 0 when the list holds nothing but stopped batches and the
+ * entries queued behind them.  Under p->mu. */
+static int help(pool *p, ip_file *f) {
+  slot *sl = pick(p);
+  if (sl) {
+    pthread_mutex_unlock(&p->mu);
+    int done = replay(p, f, sl);
+    pthread_mutex_lock(&p->mu);
+    settle(p, sl, done);
+    return 1;
+  }
+  if (!p->running)
+    return 0;
+  p->reader_waits = 1;
+  pthread_cond_wait(&p->room, &p->mu);
+  p->reader_waits = 0;
+  return 1;
+}
+
+/* Takes the workers' counters back into f->s and gives them fresh copies of
+ * f and its session.  Only while no batch runs. */
+static void refresh(pool *p, ip_file *f) {
+  while (p->dense < f->n_gid && f->gid_func[p->dense] != NONE)
+    p->dense++;
+  for (unsigned i = 0; i < p->n; i++) {
+    worker *w = &p->w[i];
+    f->s->samples_in_runtime += w->sess.samples_in_runtime - w->base_in_rt;
+    w->sess = *f->s;
+    w->base_in_rt = w->sess.samples_in_runtime;
+    w->file = *f;
+    w->file.s = &w->sess;
+  }
+}
+
+/* Replays every queued batch, applying the stopped ones on the calling
+ * thread in file order once nothing else can run. */
+static void drain(pool *p, ip_file *f, ip_take_record take) {
+  pthread_mutex_lock(&p->mu);
+  while (p->head) {
+    if (help(p, f))
+      continue;
+    slot *sl = p->head; /* STOPPED, the oldest */
+    pthread_mutex_unlock(&p->mu);
+    take(f, sl->rec);
+    drop(sl);
+    refresh(p, f);
+    pthread_mutex_lock(&p->mu);
+    unlink_slot(p, sl);
+    if (p->idle && p->head) /* a batch of sl's thread may be ready now */
+      pthread_cond_signal(&p->work);
+  }
+  pthread_mutex_unlock(&p->mu);
+  refresh(p, f);
+}
+
+/* The replay state of tid when it already exists and is live, else NULL. */
+static ip_tstate *live_state(ip_file *f, uint32_t tid) {
+  uint32_t i = ip_u64map_get(&f->tid_state, tid);
+  return i != NONE && !f->states[i]->finished ? f->states[i] : NULL;
+}
+
+/* Queues for ts the batch in *raw (swapped with a free slot's buffer), or
+ * else the gap, replaying batches on the calling thread until a slot is
+ * free. */
+static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw,
+                     const Inclprof__Gap *gap, ip_tstate *ts) {
+  pthread_mutex_lock(&p->mu);
+  while (!p->free)
+    if (!help(p, f)) { /* every slot holds a stopped batch */
+      pthread_mutex_unlock(&p->mu);
+      drain(p, f, take);
+      pthread_mutex_lock(&p->mu);
+    }
+  slot *sl = p->free;
+  p->free = sl->next;
+  pthread_mutex_unlock(&p->mu);
+  sl->is_gap = !raw; /* not in the list: no one else touches sl */
+  if (raw) {
+    ip_raw_batch mine = sl->raw;
+    sl->raw = *raw;
+    *raw = mine;
+  } else
+    sl->gap = *gap;
+  sl->ts = ts;
+  sl->state = QUEUED;
+  sl->next = NULL;
+  pthread_mutex_lock(&p->mu);
+  if (p->tail)
+    p->tail->next = sl;
+  else
+    p->head = sl;
+  p->tail = sl;
+  if (p->idle)
+    pthread_cond_signal(&p->work);
   pthread_mutex_unlock(&p->mu);
 }
 
@@ -226,38 +305,39 @@ static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw
 static void finish(pool *p, unsigned started) {
   pthread_mutex_lock(&p->mu);
   p->stop = 1;
-  for (unsigned i = 0; i < started; i++)
-    pthread_cond_signal(&p->w[i].work);
+  pthread_cond_broadcast(&p->work);
   pthread_mutex_unlock(&p->mu);
   for (unsigned i = 0; i < started; i++)
     pthread_join(p->w[i].id, NULL);
-  for (unsigned i = 0; i < p->n; i++) {
-    for (int k = 0; k < RING; k++) {
-      ip_batch_buf_free(&p->w[i].ring[k].buf);
-      free(p->w[i].ring[k].raw.p);
-    }
-    pthread_cond_destroy(&p->w[i].work);
+  for (size_t k = 0; k < p->n_slots; k++) {
+    ip_batch_buf_free(&p->slots[k].buf);
+    free(p->slots[k].raw.p);
   }
+  pthread_cond_destroy(&p->work);
   pthread_cond_destroy(&p->room);
   pthread_mutex_destroy(&p->mu);
+  free(p->slots);
   free(p->w);
 }
 
 int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record take, char *err,
                        size_t errlen) {
-  pool p = {.n = jobs, .dense = 1};
-  p.w = ip_must_calloc(jobs, sizeof *p.w);
-  pthread_mutex_init(&p.mu, NULL);
-  pthread_cond_init(&p.room, NULL);
-  unsigned started = 0;
-  for (unsigned i = 0; i < jobs; i++) {
-    p.w[i].pool = &p;
-    pthread_cond_init(&p.w[i].work, NULL);
-    for (int k = 0; k < RING; k++)
-      ip_batch_buf_init(&p.w[i].ring[k].buf);
+  pool p = {.n = jobs - 1, .dense = 1, .n_slots = (size_t)SLOTS_PER_JOB * jobs};
+  p.w = ip_must_calloc(p.n, sizeof *p.w);
+  p.slots = ip_must_calloc(p.n_slots, sizeof *p.slots);
+  for (size_t k = 0; k < p.n_slots; k++) {
+    ip_batch_buf_init(&p.slots[k].buf);
+    p.slots[k].next = p.free;
+    p.free = &p.slots[k];
   }
+  pthread_mutex_init(&p.mu, NULL);
+  pthread_cond_init(&p.work, NULL);
+  pthread_cond_init(&p.room, NULL);
   refresh(&p, f);
-  while (started < jobs && !pthread_create(&p.w[started].id, NULL, work, &p.w[started]))
+  unsigned started = 0;
+  for (unsigned i = 0; i < p.n; i++)
+    p.w[i].pool = &p;
+  while (started < p.n && !pthread_create(&p.w[started].id, NULL, work, &p.w[started]))
     started++;
   Inclprof__Record *rec;
   ip_raw_batch raw = {0};
@@ -265,16 +345,17 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
   ip_batch_buf_init(&here.buf);
   int rc;
   while ((rc = ip_reader_next_raw(r, &rec, &raw, err, errlen)) > 0) {
+    int gap = rc == 1 && rec->body_case == INCLPROF__RECORD__BODY_GAP;
+    ip_tstate *ts = rc == 2 ? live_state(f, raw.tid) : gap ? live_state(f, rec->gap->tid) : NULL;
+    if (ts) {
+      dispatch(&p, f, take, rc == 2 ? &raw : NULL, gap ? rec->gap : NULL, ts);
+      continue;
+    }
     if (rc == 2) {
-      ip_tstate *ts = started == jobs ? live_state(f, raw.tid) : NULL;
-      if (ts) {
-        dispatch(&p, f, take, &raw, ts);
-        continue;
-      }
       here.raw = raw;
       decode(&here);
     }
-    /* Anything else, in file order, with every worker idle. */
+    /* Anything else, in file order, with no batch queued. */
     drain(&p, f, take);
     take(f, rc == 2 ? here.rec : rec);
     drop(&here);

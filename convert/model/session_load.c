@@ -15,12 +15,23 @@
 #include "read/trace_reader.h"
 #include "util/must_alloc.h"
 
-#define MAX_MODULE_ID  (1u << 20)
-#define UNKNOWN_MODULE "[unknown]"
+#define MAX_MODULE_ID (1u << 20)
 
 static void warn(const ip_load_opts *o, const char *msg) {
   if (!o || !o->quiet)
     fprintf(stderr, "inclprof: warning: %s\n", msg);
+}
+
+void ip_file_warn(const ip_file *f, const char *noted, const char *msg) {
+  ip_warnings *w = f->defer;
+  if (!w) {
+    warn(f->o, msg);
+    return;
+  }
+  if (f->o && f->o->quiet)
+    return;
+  ip_must_grow((void **)&w->v, &w->cap, w->n + 1, sizeof *w->v);
+  w->v[w->n++] = (ip_warning){ip_must_strdup(msg), noted ? ip_must_strdup(noted) : NULL};
 }
 
 static void fail(const ip_load_opts *o, const char *msg) {
@@ -270,14 +281,14 @@ static void load_prev(ip_file *f, const Inclprof__Header *h, uint32_t n) {
       f->s->n_damaged++;
       char msg[600];
       snprintf(msg, sizeof msg, "%s (the records before it are used)", err);
-      warn(f->o, msg);
+      ip_file_warn(f, NULL, msg);
     }
   }
   ip_reader_close(r);
 }
 
-/* Reads and replays one file.  Returns 0 (possibly with damage recorded) or -1. */
-static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_opts *o) {
+int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_opts *o,
+                 ip_warnings *defer) {
   char err[512];
   ip_reader *r = ip_reader_open(path, err, sizeof err);
   if (!r) {
@@ -285,7 +296,7 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
     return -1;
   }
   const Inclprof__Header *h = first_header(r, err, sizeof err);
-  ip_file f = {.s = s, .tabs = t, .o = o, .path = path};
+  ip_file f = {.s = s, .tabs = t, .o = o, .path = path, .defer = defer};
   if (o && o->visitor && o->visitor->on_call)
     f.visitor = o->visitor;
   if (!h) {
@@ -318,7 +329,7 @@ static int load_file(ip_session *s, ip_tables *t, const char *path, const ip_loa
     s->n_damaged++;
     char msg[600];
     snprintf(msg, sizeof msg, "%s (the records before it are used)", err);
-    warn(o, msg);
+    ip_file_warn(&f, NULL, msg);
   }
   ip_reader_close(r);
   close_file(&f);
@@ -398,7 +409,7 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
   memset(s, 0, sizeof *s);
   s->compensated = !(o && o->raw);
   ip_tables t = {0};
-  ip_tables_module(s, &t, UNKNOWN_MODULE);
+  ip_tables_module(s, &t, IP_UNKNOWN_MODULE);
   ip_paths files = {0};
   char err[512];
   int rc = 0;
@@ -415,8 +426,16 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
   }
   if (!rc)
     rc = session_start(s, &files, o);
-  for (size_t i = 0; i < files.n && !rc; i++)
-    rc = load_file(s, &t, files.v[i], o);
+  unsigned readers = 0;
+  if (!rc && o && o->jobs > 1 && !(o->visitor && o->visitor->on_call))
+    readers = ip_files_readers(&files, o->jobs);
+  if (!rc && readers) {
+    rc = ip_session_load_files(s, &t, &files, o, readers, err, sizeof err);
+    if (rc)
+      fail(o, err);
+  }
+  for (size_t i = 0; i < files.n && !rc && !readers; i++)
+    rc = ip_load_file(s, &t, files.v[i], o, NULL);
   ip_paths_free(&files);
   ip_tables_free(&t);
   if (rc) {

@@ -5,11 +5,11 @@
 #include "read/trace_reader.h"
 
 #include <errno.h>
+#include <libdeflate.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "read/batch_decode.h"
 #include "trace_frame.h"
@@ -141,7 +141,7 @@ static int read_frame(ip_reader *r, ip_raw_batch *raw, char *err, size_t errlen)
     return damage(r, start, err, errlen, "truncated frame (file ends inside a record)");
   uint32_t want = r->buf[len] | (uint32_t)r->buf[len + 1] << 8 | (uint32_t)r->buf[len + 2] << 16 |
                   (uint32_t)r->buf[len + 3] << 24;
-  if ((uint32_t)crc32(0L, r->buf, (uInt)len) != want)
+  if (libdeflate_crc32(0, r->buf, (size_t)len) != want)
     return damage(r, start, err, errlen, "crc mismatch (corrupted record)");
   if (raw && ip_batch_peek(r->buf, (size_t)len, &raw->tid)) {
     r->offset = start + (uint64_t)nbytes + need;

@@ -4,7 +4,9 @@
 # callgrind and folded exports, with the same warnings: on a 4-thread
 # synthetic trace, and on damaged copies of it (cut short, a flipped bit, a
 # lost event batch, a missing function definition) and edited ones (a thread
-# ended and its tid reused, a runtime gap).
+# ended and its tid reused, a runtime gap); and from a directory of five such
+# files, which --jobs 2 and 3 read in parallel, and one holding a file that
+# is no trace.
 . "$INCLPROF_SRC/tests/lib.sh"
 
 check "build the trace generator" gcc -std=c11 -O1 -D_GNU_SOURCE -I"$INCLPROF_LIBDIR/gen" \
@@ -102,6 +104,19 @@ same "thread ended, tid reused" end-thread.ipb 0
 check_eq "tid reused: 5 threads" 5 "$(grep -c ' 4242/100[0-3]$' out-2/threads.txt)"
 same "runtime gap" gap.ipb 0
 check "runtime gap: counted" grep -q '1 runtime gaps' out-2/info.txt
+mkdir session
+cp good.ipb flip.ipb cut.ipb drop-function.ipb gap.ipb session/
+same "session of five files" session 3
+outputs session 3
+check "session of five files: --jobs 3 gives the same bytes" diff -r out-1 out-3
+check "session of five files: both damaged files named, in file order" \
+  sh -c "head -n 2 out-3/report.err | grep -o '[a-z]*\.ipb: offset' | tr '\n' ' ' |
+    grep -qx 'cut.ipb: offset flip.ipb: offset '"
+check "session of five files: all processes" grep -q '^files: *5, processes: 5' out-3/report.txt
+echo "not a trace at all" > session/d.ipb
+same "session with a file that is no trace" session 1
+check "session with a file that is no trace: named" \
+  grep -q 'd.ipb: not an inclprof trace (bad magic)' out-2/report.err
 "$INCLPROF" report --jobs 0 good.ipb >/dev/null 2>err
 check_eq "--jobs 0: exit 2" 2 "$?"
 check "--jobs 0: message" grep -q "bad --jobs '0'" err

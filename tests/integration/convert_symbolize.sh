@@ -66,6 +66,8 @@ check_eq "same rows in a second run (stripped, ASLR)" "$(rows d4)" "$(rows d5)"
 touch -d '2001-01-01' libt.so
 "$INCLPROF" report d3 d3 >/dev/null 2>err
 check_eq "a changed module file is said once" 1 "$(grep -c "libt.so changed since it was recorded" err)"
+"$INCLPROF" report --jobs 1 d3 d3 >/dev/null 2>err1
+check "...also when the files are read one after another (--jobs 1)" cmp err err1
 check_eq "changed module: offsets, not stale names" "libt.so+$sq,libt.so,10" "$(row d3 "libt.so+$sq")"
 rm libt.so
 "$INCLPROF" report d3 >/dev/null 2>err

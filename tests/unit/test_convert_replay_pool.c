@@ -5,11 +5,17 @@
  * samples that landed in the runtime (counted apart, summed back from the
  * workers), a runtime gap, a thread ended mid-trace whose tid then starts a
  * new thread; and on damaged copies of the trace (bytes changed, with and
- * without their checksums repaired), the same outcome, damage and values. */
+ * without their checksums repaired), the same outcome, damage and values.
+ * A session of three files read in parallel (model/session_files.c), whose
+ * module and function tables overlap, equals the one read file after file,
+ * also with one file damaged, and fails the same way with one that is no
+ * trace or whose header is unusable. */
 #include <check.h>
 
 #include "check_main.h"
 #include "convert_fixture.h"
+#include "model/loader.h"
+#include "read/trace_paths.h"
 
 #define THREADS 4
 #define ROUNDS  12
@@ -49,14 +55,22 @@ static void thread_end(tg_trace *t, uint32_t tid) {
   tg_record(t, &r);
 }
 
-static void build_trace(tg_trace *tr) {
+/* Process 77 + v.  Variant 0 defines outer, inner, libcall, leaf and late
+ * in /bin/prog; 1 the same inner, libcall and late, with outer and leaf in
+ * /lib/libx.so (module 1, /bin/prog module 2); 2 all but libcall in
+ * /lib/liby.so. */
+static void build_variant(tg_trace *tr, unsigned v) {
+  static const char *const lib[] = {"/bin/prog", "/lib/libx.so", "/lib/liby.so"};
   tg_trace t;
-  tg_begin(&t, 77, 1e9, 3, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
-  tg_module(&t, 1, "/bin/prog");
-  tg_function(&t, 1, 1, "outer", "a.c", 1);
-  tg_function(&t, 2, 1, "inner", "a.c", 2);
+  tg_begin(&t, 77 + v, 1e9, 3, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+  uint32_t prog = v == 1 ? 2 : 1;
+  tg_module(&t, 1, lib[v]);
+  if (v == 1)
+    tg_module(&t, 2, "/bin/prog");
+  tg_function(&t, 1, 1, v ? "xouter" : "outer", "a.c", 1);
+  tg_function(&t, 2, prog, "inner", "a.c", 2);
   tg_function(&t, 3, 0, "libcall", "", 0);
-  tg_function(&t, 4, 1, "leaf", "a.c", 4);
+  tg_function(&t, 4, 1, v ? "xleaf" : "leaf", "a.c", 4);
   static tg_batch b[THREADS];
   uint64_t tick[THREADS];
   for (unsigned i = 0; i < THREADS; i++) {
@@ -69,7 +83,7 @@ static void build_trace(tg_trace *tr) {
     for (unsigned i = 0; i < THREADS; i++)
       cycles(&t, &b[i], &tick[i], i);
     if (round == 3)
-      tg_function(&t, 5, 1, "late", "a.c", 5);
+      tg_function(&t, 5, prog, "late", "a.c", 5);
     if (round == 4)
       tg_gap(&t, 12, tick[2], tick[2] + 400);
     if (round == 6) {
@@ -80,6 +94,8 @@ static void build_trace(tg_trace *tr) {
   tg_trailer(&t, 1, "exit");
   *tr = t;
 }
+
+static void build_trace(tg_trace *tr) { build_variant(tr, 0); }
 
 static const char *write_trace(const char *dir) {
   tg_trace t;
@@ -96,9 +112,15 @@ static void load_jobs(ip_session *s, const char *path, unsigned jobs) {
 }
 
 static void assert_same(const ip_session *a, const ip_session *b) {
+  ck_assert_uint_eq(a->n_modules, b->n_modules);
+  for (size_t i = 0; i < a->n_modules; i++)
+    ck_assert_str_eq(a->modules[i].path, b->modules[i].path);
   ck_assert_uint_eq(a->n_funcs, b->n_funcs);
-  for (size_t i = 0; i < a->n_funcs; i++)
+  for (size_t i = 0; i < a->n_funcs; i++) {
     ck_assert_str_eq(a->funcs[i].pretty, b->funcs[i].pretty);
+    ck_assert_uint_eq(a->funcs[i].module, b->funcs[i].module);
+  }
+  ck_assert_uint_eq(a->n_files, b->n_files);
   ck_assert_uint_eq(a->samples_in_runtime, b->samples_in_runtime);
   ck_assert_uint_eq(a->events, b->events);
   ck_assert_uint_eq(a->gaps, b->gaps);
@@ -107,13 +129,20 @@ static void assert_same(const ip_session *a, const ip_session *b) {
   ck_assert_int_eq(memcmp(&a->rep, &b->rep, sizeof a->rep), 0);
   ck_assert_uint_eq(a->n_damaged, b->n_damaged);
   ck_assert_uint_eq(a->n_processes, b->n_processes);
-  for (size_t i = 0; i < a->n_processes; i++)
-    ck_assert_str_eq(a->processes[i].damage ? a->processes[i].damage : "",
-                     b->processes[i].damage ? b->processes[i].damage : "");
+  for (size_t i = 0; i < a->n_processes; i++) {
+    const ip_process *x = &a->processes[i], *y = &b->processes[i];
+    ck_assert_str_eq(x->damage ? x->damage : "", y->damage ? y->damage : "");
+    ck_assert_uint_eq(x->pid, y->pid);
+    ck_assert_uint_eq(x->n_mods, y->n_mods);
+    for (size_t m = 0; m < x->n_mods; m++)
+      ck_assert_uint_eq(x->mods[m].module, y->mods[m].module);
+    ck_assert_int_eq(memcmp(&x->total, &y->total, sizeof x->total), 0);
+  }
   ck_assert_uint_eq(a->n_threads, b->n_threads);
   for (size_t i = 0; i < a->n_threads; i++) {
     const ip_thread *x = &a->threads[i], *y = &b->threads[i];
     ck_assert_uint_eq(x->tid, y->tid);
+    ck_assert_uint_eq(x->process, y->process);
     ck_assert_uint_eq(x->start_ns, y->start_ns);
     ck_assert_uint_eq(x->end_ns, y->end_ns);
     ck_assert_uint_eq(x->events, y->events);
@@ -124,6 +153,8 @@ static void assert_same(const ip_session *a, const ip_session *b) {
     ck_assert_int_eq(memcmp(x->nodes, y->nodes, x->n_nodes * sizeof *x->nodes), 0);
     ck_assert_uint_eq(x->n_fn, y->n_fn);
     ck_assert_int_eq(memcmp(x->fn, y->fn, x->n_fn * sizeof *x->fn), 0);
+    ck_assert_uint_eq(x->n_mod, y->n_mod);
+    ck_assert_int_eq(memcmp(x->mod, y->mod, x->n_mod * sizeof *x->mod), 0);
   }
 }
 
@@ -204,10 +235,89 @@ START_TEST(damaged_traces_give_the_serial_session) {
 }
 END_TEST
 
+/* Loads every trace in dir with `jobs`: the outcome, and the error if any. */
+static int load_dir(ip_session *s, const char *dir, unsigned jobs, char *err, size_t errlen) {
+  ip_load_opts o = {.quiet = 1, .jobs = jobs, .error = err, .error_len = errlen};
+  char *p = (char *)dir;
+  err[0] = 0;
+  return ip_session_load(s, &p, 1, &o);
+}
+
+START_TEST(files_read_in_parallel_give_the_serial_session) {
+  char *dir = fx_dir();
+  tg_trace t[3];
+  for (unsigned v = 0; v < 3; v++) {
+    char name[16];
+    snprintf(name, sizeof name, "%c.ipb", 'a' + v);
+    build_variant(&t[v], v);
+    fx_write(dir, name, &t[v]);
+  }
+  ip_paths files = {0};
+  char err[3][512];
+  ck_assert_int_eq(ip_paths_add(&files, dir, err[0], sizeof err[0]), 0);
+  ck_assert_uint_eq(ip_files_readers(&files, 1), 0);
+  ck_assert_uint_eq(ip_files_readers(&files, 2), 2); /* each file a third of the bytes */
+  ck_assert_uint_eq(ip_files_readers(&files, 4), 3);
+  ip_paths_free(&files);
+  ip_session s[3];
+  for (unsigned j = 0; j < 3; j++)
+    ck_assert_int_eq(load_dir(&s[j], dir, j + 1, err[j], sizeof err[j]), 0);
+  ck_assert_uint_eq(s[0].n_processes, 3);
+  ck_assert_uint_eq(s[0].n_threads, 3 * (THREADS + 1));
+  ck_assert_uint_eq(s[0].n_modules, 4); /* [unknown], /bin/prog, /lib/libx.so, /lib/liby.so */
+  /* 0: outer, inner, libcall, leaf, the placeholder of gid 5, late; 1 adds
+   * xouter and xleaf; 2 its own outer, inner, leaf and late */
+  ck_assert_uint_eq(s[0].n_funcs, 6 + 2 + 4);
+  ck_assert_str_eq(s[0].modules[s[0].funcs[6].module].path, "/lib/libx.so");
+  for (unsigned j = 1; j < 3; j++)
+    assert_same(&s[0], &s[j]);
+  for (unsigned j = 0; j < 3; j++)
+    ip_session_free(&s[j]);
+  /* b.ipb cut in the middle: read up to the damage, the same way. */
+  char path[128];
+  snprintf(path, sizeof path, "%s/b.ipb", dir);
+  ck_assert_int_eq(truncate(path, (off_t)t[1].len / 2), 0);
+  for (unsigned j = 0; j < 3; j++)
+    ck_assert_int_eq(load_dir(&s[j], dir, j + 1, err[j], sizeof err[j]), 0);
+  ck_assert_uint_eq(s[0].n_damaged, 1);
+  ck_assert_ptr_nonnull(s[0].processes[1].damage);
+  for (unsigned j = 1; j < 3; j++)
+    assert_same(&s[0], &s[j]);
+  for (unsigned j = 0; j < 3; j++)
+    ip_session_free(&s[j]);
+  /* b.ipb no trace at all: the same error. */
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  fputs("not a trace, but long enough to look like one", f);
+  ck_assert_int_eq(fclose(f), 0);
+  for (unsigned j = 0; j < 3; j++)
+    ck_assert_int_eq(load_dir(&s[j], dir, j + 1, err[j], sizeof err[j]), -1);
+  ck_assert_ptr_nonnull(strstr(err[0], "b.ipb: not an inclprof trace (bad magic)"));
+  ck_assert_str_eq(err[0], err[1]);
+  ck_assert_str_eq(err[0], err[2]);
+  /* b.ipb a trace whose header has no clock rate: it fails while read, in
+   * parallel with the others, and stops the load the same way. */
+  tg_trace bad;
+  tg_begin(&bad, 90, 0, 3, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+  tg_trailer(&bad, 1, "exit");
+  fx_write(dir, "b.ipb", &bad);
+  tg_free(&bad);
+  for (unsigned j = 0; j < 3; j++)
+    ck_assert_int_eq(load_dir(&s[j], dir, j + 1, err[j], sizeof err[j]), -1);
+  ck_assert_ptr_nonnull(strstr(err[0], "b.ipb: offset 12: header has no valid ticks_per_second"));
+  ck_assert_str_eq(err[0], err[1]);
+  ck_assert_str_eq(err[0], err[2]);
+  for (unsigned v = 0; v < 3; v++)
+    tg_free(&t[v]);
+  fx_cleanup(dir);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("replay_pool");
   TCase *tc = tcase_create("jobs");
   tcase_add_test(tc, jobs_give_the_serial_session);
+  tcase_add_test(tc, files_read_in_parallel_give_the_serial_session);
   tcase_add_test(tc, damaged_traces_give_the_serial_session);
   suite_add_tcase(s, tc);
   return ip_check_run(s);

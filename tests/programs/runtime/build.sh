@@ -9,7 +9,7 @@ rt_build() {
     "$INCLPROF_SRC/tests/programs/runtime/abi_driver.c" -lpthread &&
   gcc -O2 -Wall -Werror -I"$INCLPROF_SRC/convert" -I"$INCLPROF_SRC/include/inclprof" \
     -I"$INCLPROF_LIBDIR/gen" -o trace_dump "$INCLPROF_SRC/tests/programs/runtime/trace_dump.c" \
-    "$INCLPROF_LIBDIR/libipconvert.a" -lprotobuf-c -lz
+    "$INCLPROF_LIBDIR/libipconvert.a" -lprotobuf-c -ldeflate -lz
 }
 # rt_only_trace DIR: prints the single trace file in DIR (fails if not exactly one)
 rt_only_trace() { set -- "$1"/*.ipb; [ $# -eq 1 ] && [ -f "$1" ] && echo "$1"; }

@@ -1,0 +1,91 @@
+/* model/session_merge.c - a trace file read apart, into a session and tables
+ * of its own (model/session_files.c), joins the session as if it had been
+ * read there: its modules and functions are interned in the order its own
+ * tables interned them, which is the order a serial read interns them; its
+ * process and threads are appended, their call trees and module lists
+ * renumbered and their sums made again; its warnings are printed, a note
+ * about a module file only when no earlier file gave one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/loader.h"
+#include "util/must_alloc.h"
+
+/* Whether an earlier file printed a note about this module file. */
+static int noted_before(const ip_warnings *noted, const char *path) {
+  for (size_t i = 0; i < noted->n; i++)
+    if (!strcmp(noted->v[i].noted, path))
+      return 1;
+  return 0;
+}
+
+void ip_warnings_flush(ip_warnings *w, ip_warnings *noted) {
+  for (size_t i = 0; i < w->n; i++) {
+    ip_warning *x = &w->v[i];
+    if (x->noted) {
+      if (noted_before(noted, x->noted))
+        continue;
+      ip_must_grow((void **)&noted->v, &noted->cap, noted->n + 1, sizeof *noted->v);
+      noted->v[noted->n++] = (ip_warning){NULL, x->noted};
+      x->noted = NULL;
+    }
+    fprintf(stderr, "inclprof: warning: %s\n", x->msg);
+  }
+  ip_warnings_free(w);
+}
+
+void ip_warnings_free(ip_warnings *w) {
+  for (size_t i = 0; i < w->n; i++) {
+    free(w->v[i].msg);
+    free(w->v[i].noted);
+  }
+  free(w->v);
+  memset(w, 0, sizeof *w);
+}
+
+void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
+  size_t first_new = s->n_modules;
+  uint32_t *mod = ip_must_calloc(part->n_modules + 1, sizeof *mod);
+  size_t *modules_then = ip_must_calloc(part->n_modules + 1, sizeof *modules_then);
+  modules_then[0] = first_new; /* s->n_modules when part had k modules */
+  for (size_t i = 0; i < part->n_modules; i++) {
+    mod[i] = ip_tables_module(s, t, part->modules[i].path);
+    modules_then[i + 1] = modules_then[i] + (mod[i] >= first_new);
+  }
+  uint32_t *fn = ip_must_calloc(part->n_funcs + 1, sizeof *fn);
+  for (size_t i = 0; i < part->n_funcs; i++) {
+    ip_func proto = part->funcs[i];
+    proto.module = mod[proto.module];
+    fn[i] = ip_tables_func(s, t, &proto);
+  }
+  uint32_t proc0 = (uint32_t)s->n_processes;
+  for (size_t i = 0; i < part->n_processes; i++) {
+    uint32_t k = ip_tables_process(s, t); /* may move s->processes */
+    ip_process *p = &s->processes[k];
+    *p = part->processes[i];
+    for (size_t m = 0; m < p->n_mods; m++)
+      p->mods[m].module = mod[p->mods[m].module];
+  }
+  for (size_t i = 0; i < part->n_threads; i++) {
+    ip_must_grow((void **)&s->threads, &t->cap_threads, s->n_threads + 1, sizeof *s->threads);
+    ip_thread *th = &s->threads[s->n_threads++];
+    *th = part->threads[i];
+    th->process += proc0;
+    for (size_t n = 1; n < th->n_nodes; n++)
+      th->nodes[n].func = fn[th->nodes[n].func];
+    size_t n_mod = th->n_mod;
+    free(th->fn);
+    free(th->mod);
+    ip_thread_sums(s, th);
+    th->n_mod = n_mod ? modules_then[n_mod] : 0; /* the modules known when it ended */
+  }
+  s->samples_in_runtime += part->samples_in_runtime;
+  s->n_files += part->n_files;
+  s->n_damaged += part->n_damaged;
+  free(mod);
+  free(modules_then);
+  free(fn);
+  part->n_processes = part->n_threads = 0; /* moved: only their arrays are left */
+  ip_session_free(part);
+}
