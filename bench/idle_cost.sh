@@ -4,7 +4,8 @@
 # Debian's Lua interpreter (whole-process time on a call-dense script) are
 # built plain and with the plugin; the plugin build runs without the runtime
 # (as it does while paused: the hooks are null either way) and recorded.  Runs
-# alternate round-robin; medians of BENCH_RUNS.  Writes Markdown to OUT_MD.
+# alternate round-robin; medians of BENCH_RUNS.  Also the code size of both
+# builds (`size`'s text).  Writes Markdown to OUT_MD.
 #   usage: bench/idle_cost.sh BUILD_DIR WORK_DIR OUT_MD
 #   env:   BENCH_RUNS (7), BENCH_DEPTH (30), BENCH_LOOPS (3000000)
 set -u
@@ -62,7 +63,7 @@ nspc() { awk -v t="$1" -v c="$calls" 'BEGIN {printf "%.2f", t / c}'; }
   echo "## Cost when not recording (\`make bench-idle\`)"
   echo
   echo "A plugin build whose probes find their hooks null (no runtime, or paused)"
-  echo "pays a load and a branch per probe. Medians of $RUNS alternating runs."
+  echo "pays a test and a branch per probe. Medians of $RUNS alternating runs."
   echo
   echo "| program | plain | plugin build, no runtime or paused | plugin build, recording |"
   echo "|---|---:|---:|---:|"
@@ -75,5 +76,12 @@ nspc() { awk -v t="$1" -v c="$calls" 'BEGIN {printf "%.2f", t / c}'; }
     missing) echo "| Debian Lua 5.4 | not measured: its source is fetched by \`make check\` (tests/integration/plugin_debian_lua.sh) into build/debian-src | | |" ;;
     *) echo "| Debian Lua 5.4 | not measured: the build failed | | |" ;;
   esac
+  echo
+  text() { size "$1" | awk 'NR == 2 {print $1}'; }
+  grow() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%d (+%.0f%%)", b, (b / a - 1) * 100}'; }
+  echo "| code size (\`size\`'s text, bytes) | plain | plugin build |"
+  echo "|---|---:|---:|"
+  echo "| call-heavy | $(text ch_plain) | $(grow "$(text ch_plain)" "$(text ch_plugin)") |"
+  [ "$lua_row" = ok ] && echo "| Debian Lua 5.4 (\`lua\`) | $(text lua_plain/src/lua) | $(grow "$(text lua_plain/src/lua)" "$(text lua_plugin/src/lua)") |"
 } >"$OUT"
 cat "$OUT"

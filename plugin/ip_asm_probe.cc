@@ -18,10 +18,10 @@ static bool any_asm_probe;
 bool ip_asm_probes_usable(function *fun)
 {
 #if defined(TARGET_X32) && defined(TARGET_64BIT)
-  /* The stub names the hook and the descriptor %rip-relative and is written
-     in AT&T syntax; a function that may throw from any instruction keeps
-     calls (a volatile asm could throw there). */
-  return TARGET_64BIT && !TARGET_X32 && (ix86_cmodel == CM_SMALL || ix86_cmodel == CM_SMALL_PIC) &&
+  /* Unless probe-form=call: the stub names the hook and the descriptor
+     %rip-relative and is written in AT&T syntax; a function that may throw
+     from any instruction keeps calls (a volatile asm could throw there). */
+  return !ip_cfg.probe_calls && TARGET_64BIT && !TARGET_X32 && (ix86_cmodel == CM_SMALL || ix86_cmodel == CM_SMALL_PIC) &&
          ix86_asm_dialect == ASM_ATT && !fun->can_throw_non_call_exceptions;
 #else
   (void)fun;

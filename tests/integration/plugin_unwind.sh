@@ -3,9 +3,10 @@
 # an unwinder started inside any kind of probe (entry, exit, call-site,
 # indirect, adjacent ones sharing a stub) walks through the trampoline into
 # the instrumented function and its callers, at -O0..-O3, PIE or not, and in
-# the call form (-fnon-call-exceptions, -masm=intel); arguments and results
-# (int, double, six arguments) survive the probes; a small leaf function
-# keeps no frame; without a runtime the program runs as built plainly.
+# the call form (-fnon-call-exceptions, -masm=intel, probe-form=call);
+# arguments and results (int, double, six arguments) survive the probes; a
+# small leaf function keeps no frame; without a runtime the program runs as
+# built plainly.
 . "$INCLPROF_SRC/tests/lib.sh"
 PP="$INCLPROF_SRC/tests/programs/plugin"
 [ "$(uname -m)" = x86_64 ] || { ok "not x86-64: probes are calls here (plugin_robust.sh)"; done_testing; exit; }
@@ -42,7 +43,8 @@ OUT
 gcc -O2 "$PP/unwind.c" -o plain
 check_eq "plain build's output" "one two 39 2.5 -19" "$(./plain | tr '\n' ' ' | sed 's/ $//')"
 
-for flags in -O0 -O1 -O2 -O3 "-O2 -fno-pie -no-pie" "-O2 -fnon-call-exceptions" "-O2 -masm=intel"; do
+for flags in -O0 -O1 -O2 -O3 "-O2 -fno-pie -no-pie" "-O2 -fnon-call-exceptions" "-O2 -masm=intel" \
+  "-O2 -fplugin-arg-inclprof-probe-form=call"; do
   # shellcheck disable=SC2086
   gcc -fplugin="$INCLPROF_PLUGIN" $flags "$PP/unwind.c" -o uw $BT_LINK || { fail "$flags: unwind.c builds"; continue; }
   ./uw >out 2>&1
@@ -58,8 +60,10 @@ check_eq "leaf: no saved register, no frame, no call" "" "$(grep -E 'push|pop|%r
 objdump -d --no-show-raw-insn uw | awk '/<half>:/{f=1; next} f && /^$/{exit} f' >half.s
 check "half: its double is kept in a register across the probes, no frame" \
   test -z "$(grep -E 'push|pop|sub .*%rsp|call' half.s)"
-# -fnon-call-exceptions keeps the call form.
-gcc -fplugin="$INCLPROF_PLUGIN" -O2 -fnon-call-exceptions "$PP/unwind.c" -o uwc
-check "-fnon-call-exceptions: the probe is an indirect call" sh -c \
-  "objdump -d --no-show-raw-insn uwc | awk '/<leaf>:/{f=1; next} f && /^\$/{exit} f' | grep -q 'call *\\*%rax'"
+# -fnon-call-exceptions and probe-form=call keep the call form.
+for flags in -fnon-call-exceptions -fplugin-arg-inclprof-probe-form=call; do
+  gcc -fplugin="$INCLPROF_PLUGIN" -O2 $flags "$PP/unwind.c" -o uwc
+  check "$flags: the probe is an indirect call" sh -c \
+    "objdump -d --no-show-raw-insn uwc | awk '/<leaf>:/{f=1; next} f && /^\$/{exit} f' | grep -q 'call *\\*%rax'"
+done
 done_testing
