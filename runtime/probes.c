@@ -219,9 +219,10 @@ static uint64_t cal_time(uint64_t (*fn)(struct cal_site *, uint64_t, int), struc
 }
 
 /* Cost of one probe in ticks: the smallest time per probe over a few rounds
- * of back-to-back probes made as the plugin's code makes them (CAL_PROBE_AT).  *hidden: how much of it a probe hides behind a short
- * dependent chain, which leaves the core idle - what the two probes add to an
- * empty function less what they add to such a function. */
+ * of back-to-back probes made as the plugin's code makes them (CAL_PROBE_AT).
+ * *hidden: how much of it a probe hides behind a short dependent chain, which
+ * leaves the core idle - what the two probes add to an empty function less
+ * what they add to such a function. */
 double ip_probe_calibrate(double *hidden) {
   struct ip_thread t = {.pos = cal_buf,
                         .end = cal_buf + CAL_EVENTS,
