@@ -183,19 +183,27 @@ static void cal_arm(const struct cal_site *s) {
   cal_at = *s;
   cal_hook = s->probe;
 }
+#define CAL_STUBS 1
 #else
-/* A probe as the plugin builds it elsewhere: an indirect call. */
 #define CAL_PROBE_AT(s) (s)->probe(s)
 static void cal_arm(const struct cal_site *s) { (void)s; }
+#define CAL_STUBS       0
 #endif
 
 /* A function as the plugin instruments it - the entry probe with its
- * descriptor, the body, the exit probe - and the same function without the
- * probes. */
+ * descriptor, the body, the exit probe - with x86-64 stubs or with calls, and
+ * the same function without the probes. */
 static __attribute__((noinline)) uint64_t cal_probed(struct cal_site *s, uint64_t x, int steps) {
   CAL_PROBE_AT(s);
   x = cal_chain(x, steps);
   CAL_PROBE_AT(s);
+  return x;
+}
+static __attribute__((noinline)) uint64_t cal_probed_calls(struct cal_site *s, uint64_t x,
+                                                           int steps) {
+  s->probe(s);
+  x = cal_chain(x, steps);
+  s->probe(s);
   return x;
 }
 static __attribute__((noinline)) uint64_t cal_plain(struct cal_site *s, uint64_t x, int steps) {
@@ -235,21 +243,27 @@ double ip_probe_calibrate(double *hidden) {
                                                                        : MODE_NONE;
   struct cal_site s = {probes[ip_st.clock_unfenced != 0][m], &t};
   cal_arm(&s);
+  int stubs = CAL_STUBS && !ip_st.probe_calls;
+  uint64_t (*probed)(struct cal_site *, uint64_t, int) = stubs ? cal_probed : cal_probed_calls;
   uint64_t bare = UINT64_MAX;
   for (int round = 0; round < 20; round++) {
     uint64_t t0 = ip_tick();
-    for (int i = 0; i < 200; i++)
-      CAL_PROBE_AT(&s);
+    if (stubs)
+      for (int i = 0; i < 200; i++)
+        CAL_PROBE_AT(&s);
+    else
+      for (int i = 0; i < 200; i++)
+        s.probe(&s);
     uint64_t t1 = ip_tick();
     bare = t1 - t0 < bare ? t1 - t0 : bare;
   }
   enum { STEPS = 16 };
-  double probed0 = (double)cal_time(cal_probed, &s, 0), plain0 = (double)cal_time(cal_plain, &s, 0);
-  double probed = (double)cal_time(cal_probed, &s, STEPS);
+  double probed0 = (double)cal_time(probed, &s, 0), plain0 = (double)cal_time(cal_plain, &s, 0);
+  double probed1 = (double)cal_time(probed, &s, STEPS);
   double plain = (double)cal_time(cal_plain, &s, STEPS);
   double cost = (double)bare / 200.0;
   double pair = probed0 > plain0 ? (probed0 - plain0) / 200.0 : 0.0;
-  double added = probed > plain ? (probed - plain) / 200.0 : 0.0;
+  double added = probed1 > plain ? (probed1 - plain) / 200.0 : 0.0;
   *hidden = added < pair ? pair - added : 0.0;
   if (*hidden > cost)
     *hidden = cost;

@@ -8,7 +8,7 @@
 # small leaf function keeps no frame; without a runtime the program runs as
 # built plainly.
 . "$INCLPROF_SRC/tests/lib.sh"
-PP="$INCLPROF_SRC/tests/programs/plugin"
+. "$INCLPROF_SRC/tests/programs/plugin/common.sh"
 [ "$(uname -m)" = x86_64 ] || { ok "not x86-64: probes are calls here (plugin_robust.sh)"; done_testing; exit; }
 gcc -shared -fPIC -I"$INCLPROF_SRC/include/inclprof" -o libbtrt.so "$PP/btrt.c" -ldl || { fail "btrt.c builds"; exit 1; }
 BT_LINK="-rdynamic -L$T_DIR -Wl,--push-state,--no-as-needed -lbtrt -Wl,--pop-state -Wl,-rpath,$T_DIR"
@@ -66,4 +66,11 @@ for flags in -fnon-call-exceptions -fplugin-arg-inclprof-probe-form=call; do
   check "$flags: the probe is an indirect call" sh -c \
     "objdump -d --no-show-raw-insn uwc | awk '/<leaf>:/{f=1; next} f && /^\$/{exit} f' | grep -q 'call *\\*%rax'"
 done
+
+# Descriptor flags (logrt's table: id, flags, name...): 0x10 marks stubs.
+stub_flags() { LOGRT_TABLE=1 run log "$1" >/dev/null; awk -F'\t' '$1 ~ /^T / && $3 == "leaf" {print $2}' log; }
+pcc uws "$PP/unwind.c" -O2
+check_eq "stub form: leaf's flags are INSTRUMENTED | STUB_PROBES" 17 "$(stub_flags ./uws)"
+pcc uwl "$PP/unwind.c" -O2 -fplugin-arg-inclprof-probe-form=call
+check_eq "call form: leaf's flags are INSTRUMENTED" 1 "$(stub_flags ./uwl)"
 done_testing
