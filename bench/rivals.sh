@@ -52,7 +52,7 @@ variant floor "the floor: -finstrument-functions -> rdtsc + 16-byte TLS append" 
 if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o ip.o &&
    try_build ip gcc ip.o -o ip -lpthread &&
    try_build ip gcc ip.o bare_table.o bare_record.o -o ip-bare -lpthread; then
-  variant ip-bare "plugin probes -> the same bare hook through the hook table (indirect call)" "$RUNS" after plain "./ip-bare"
+  variant ip-bare "plugin probes -> the same bare hook through the hook table" "$RUNS" after plain "./ip-bare"
   variant ip "inclprof record, kevents, writer thread" "$RUNS" after plain \
     "rm -rf ip.data && $INCLPROF record --transitions kevents -o ip.data -- ./ip"
   variant ip-inline "inclprof record, kevents, INCLPROF_WRITER=inline" "$RUNS" after plain \
@@ -151,10 +151,10 @@ for v in "${ORDER[@]}"; do
 done
 echo
 if [ -n "${NS[ip/rec]:-}" ] && [ -n "${NS[ip-bare/rec]:-}" ] && [ -n "${NS[floor/rec]:-}" ]; then
-  echo "Where inclprof's cost over the floor goes (ns per call): the indirect hook call = ip-bare − floor; the rest"
+  echo "Where inclprof's cost over the floor goes (ns per call): the hook call (on x86-64 the stub and trampoline) = ip-bare − floor; the rest"
   echo "(transition counter, slot reservation, hand-off or encoding) = inclprof − ip-bare."
   echo
-  echo "| workload | floor | indirect call | the rest | inclprof |"
+  echo "| workload | floor | hook call | the rest | inclprof |"
   echo "|---|---:|---:|---:|---:|"
   for wl in "${WORKLOADS[@]}"; do
     awk -v wl="$wl" -v f="${NS[floor/$wl]:-0}" -v b="${NS[ip-bare/$wl]:-0}" -v i="${NS[ip/$wl]:-0}" \

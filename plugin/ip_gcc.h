@@ -79,6 +79,16 @@ void ip_guard_note(gcall *call);
  * `if (hook != 0)`, and forgets them. */
 void ip_guard_probes(void);
 
+/* --- ip_asm_probe.cc: x86-64 probes as a test and an out-of-line stub --- */
+/* Can FUN's probes be asm statements (x86-64, small code model, AT&T syntax,
+ * no -fnon-call-exceptions)? */
+bool ip_asm_probes_usable(function *fun);
+/* Replaces the probes CALLS (each [p = tu.hooks.K; p(arg)] as ip_build_probe
+ * made it) by asm statements; adjacent probes share one. */
+void ip_asm_probes_build(const vec<gcall *> &calls);
+/* At the end of the unit: the trampoline the stubs call, if any was built. */
+void ip_asm_emit_trampoline(void);
+
 /* --- ip_select.cc: which functions get probes, and the report --- */
 struct ip_decision {
   bool instrument;

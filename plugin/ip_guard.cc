@@ -34,7 +34,10 @@ static void guard(gcall *call)
 
 void ip_guard_probes(void)
 {
-  for (gcall *call : probe_calls)
-    guard(call);
+  if (ip_asm_probes_usable(cfun))
+    ip_asm_probes_build(probe_calls);
+  else
+    for (gcall *call : probe_calls)
+      guard(call);
   probe_calls.truncate(0);
 }

@@ -10,7 +10,8 @@
 
 const char ip_valid_keys[] =
     "include, exclude, include-file, exclude-file, min-size, filter, callsites, "
-    "report, system-headers, verbose, tail-recursion, partial-inlining, exclude-calls";
+    "report, system-headers, verbose, tail-recursion, partial-inlining, exclude-calls, "
+    "probe-form";
 
 void ip_config_init(struct ip_config *cfg)
 {
@@ -89,7 +90,8 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
   int is_flag = strcmp(key, "verbose") == 0 || strcmp(key, "system-headers") == 0;
   int known = is_flag || strcmp(key, "min-size") == 0 || strcmp(key, "filter") == 0 ||
               strcmp(key, "callsites") == 0 || strcmp(key, "report") == 0 ||
-              strcmp(key, "tail-recursion") == 0 || strcmp(key, "partial-inlining") == 0;
+              strcmp(key, "tail-recursion") == 0 || strcmp(key, "partial-inlining") == 0 ||
+              strcmp(key, "probe-form") == 0;
   for (size_t i = 0; i < sizeof rule_keys / sizeof rule_keys[0]; i++)
     known |= strcmp(key, rule_keys[i].key) == 0;
   if (!known) {
@@ -121,8 +123,9 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
     { "callsites", { "none", "external", "all" }, "none, external or all" },
     { "tail-recursion", { "keep", "loop", NULL }, "keep or loop" },
     { "partial-inlining", { "no", "yes", NULL }, "no or yes" },
+    { "probe-form", { "stub", "call", NULL }, "stub or call" },
   };
-  int *choice_out[] = { NULL, &cfg->tail_recursion_loop, &cfg->partial_inlining };
+  int *choice_out[] = { NULL, &cfg->tail_recursion_loop, &cfg->partial_inlining, &cfg->probe_calls };
   for (size_t c = 0; c < sizeof choices / sizeof choices[0]; c++) {
     if (strcmp(key, choices[c].key) != 0)
       continue;

@@ -35,6 +35,7 @@ struct ip_config {
   int system_headers;       /* 1: also instrument functions from system headers */
   int tail_recursion_loop;  /* 1: let GCC turn self-recursion into loops (tail-recursion=loop) */
   int partial_inlining;     /* 1: let GCC split instrumented functions (partial-inlining=yes) */
+  int probe_calls;          /* 1: probes are calls on x86-64 too (probe-form=call) */
   int verbose;
   char *report_path;        /* NULL: no report */
 };

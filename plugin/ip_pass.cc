@@ -71,10 +71,11 @@ static void insert_exception_exit(function *fun, tree desc)
   free_dominance_info(fun, CDI_DOMINATORS);
 }
 
-static unsigned function_flags(tree fndecl, const ip_decision &d)
+static unsigned function_flags(function *fun, const ip_decision &d)
 {
-  return INCLPROF_FN_INSTRUMENTED | (TREE_PUBLIC(fndecl) ? 0 : INCLPROF_FN_LOCAL) |
-         (d.has_loops && ip_cfg.min_size && d.size < ip_cfg.min_size ? INCLPROF_FN_HAS_LOOPS : 0);
+  return INCLPROF_FN_INSTRUMENTED | (TREE_PUBLIC(fun->decl) ? 0 : INCLPROF_FN_LOCAL) |
+         (d.has_loops && ip_cfg.min_size && d.size < ip_cfg.min_size ? INCLPROF_FN_HAS_LOOPS : 0) |
+         (ip_asm_probes_usable(fun) ? INCLPROF_FN_STUB_PROBES : 0);
 }
 
 static unsigned instrument(function *fun)
@@ -100,7 +101,7 @@ static unsigned instrument(function *fun)
     return 0;
   }
   tree desc = ip_build_descriptor(ip_function_id(name, file), name, pretty, file, line, d.size,
-                                  function_flags(fndecl, d), fndecl);
+                                  function_flags(fun, d), fndecl);
 
   ip_clear_tail_calls(fun);
   unsigned sites = ip_instrument_callsites(fun);

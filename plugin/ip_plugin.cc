@@ -41,6 +41,7 @@ static void on_finish_unit(void *, void *)
 {
   if (!instruments_nothing_here()) {
     ip_emit_unit();
+    ip_asm_emit_trampoline();
     ip_report_vanished();
   }
   ip_report_close();

@@ -5,6 +5,7 @@
  * and the clock, and fills the slot: no lock, no allocation, no system call.
  * The rare cases (first probe of a thread, full buffer) go to the slow path. */
 #include "pmu.h"
+#include "probe_x86.h"
 #include "rt.h"
 
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
@@ -115,15 +116,24 @@ static struct ip_event cal_buf[CAL_EVENTS];
 static const volatile uint64_t cal_zero;
 static const struct perf_event_mmap_page cal_page;
 
+/* A calibration probe takes its site, as a hook takes its descriptor. */
+struct cal_site;
+typedef void (*cal_probe_fn)(const struct cal_site *);
+struct cal_site {
+  cal_probe_fn volatile probe;
+  struct ip_thread *t;
+};
+
 #define CAL_PROBE(suffix, mode, fenced)                                                            \
-  static __attribute__((noinline)) void cal_##suffix(struct ip_thread *t, const void *fn) {        \
+  static __attribute__((noinline)) void cal_##suffix(const struct cal_site *s) {                   \
+    struct ip_thread *t = s->t;                                                                    \
     if (t->pos >= t->end)                                                                          \
       t->pos = cal_buf;                                                                            \
     struct ip_event *p = t->pos;                                                                   \
     t->pos = p + 1;                                                                                \
     uint64_t m = moved(t, mode);                                                                   \
     p->tick = (fenced ? ip_tick() : ip_tick_unfenced()) | m;                                       \
-    p->arg = (uint64_t)(uintptr_t)fn;                                                              \
+    p->arg = (uint64_t)(uintptr_t)s;                                                               \
   }
 CAL_PROBE(none, MODE_NONE, 1)
 CAL_PROBE(kev, MODE_KEV, 1)
@@ -141,18 +151,59 @@ static inline __attribute__((always_inline)) uint64_t cal_chain(uint64_t x, int 
   return x;
 }
 
-/* A function as the plugin instruments it - an indirect call to the entry
- * probe with its descriptor, the body, the same to the exit probe - and the
- * same function without the probes. */
-typedef void (*cal_probe_fn)(struct ip_thread *, const void *);
-struct cal_site {
-  cal_probe_fn volatile probe;
-  struct ip_thread *t;
-};
+#if defined(__x86_64__) && !defined(__ILP32__)
+/* A probe as the plugin builds it on x86-64 (plugin/ip_asm_probe.cc): a test
+ * of the hook, a jump to a stub that calls the same trampoline with the site
+ * as the descriptor. */
+static struct cal_site cal_at;
+static cal_probe_fn volatile cal_hook;
+__asm__(".pushsection .text\n"
+        ".type ip_cal_tramp1, @function\n"
+        "ip_cal_tramp1:\n" INCLPROF_X86_TRAMP1_BODY ".size ip_cal_tramp1, .-ip_cal_tramp1\n"
+        ".popsection");
+#define CAL_PROBE_AT(s)                                                                            \
+  do {                                                                                             \
+    (void)(s);                                                                                     \
+    __asm__ __volatile__("cmpq $0, %c0(%%rip)\n\t"                                                 \
+                         "jne 2f\n"                                                                \
+                         "1:\n\t"                                                                  \
+                         ".pushsection .text.unlikely\n"                                           \
+                         "2:\n\t"                                                                  \
+                         "leaq -128(%%rsp), %%rsp\n\t"                                             \
+                         "call ip_cal_tramp1\n\t" INCLPROF_X86_STUB1_RETURN ".long 1b - . - 4\n\t" \
+                         ".long %c0 - ., %c1 - .\n\t"                                              \
+                         ".popsection" ::"i"(&cal_hook),                                           \
+                         "i"(&cal_at)                                                              \
+                         : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", \
+                           "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",    \
+                           "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)",    \
+                           "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6", "mm7");       \
+  } while (0)
+static void cal_arm(const struct cal_site *s) {
+  cal_at = *s;
+  cal_hook = s->probe;
+}
+#define CAL_STUBS 1
+#else
+#define CAL_PROBE_AT(s) (s)->probe(s)
+static void cal_arm(const struct cal_site *s) { (void)s; }
+#define CAL_STUBS       0
+#endif
+
+/* A function as the plugin instruments it - the entry probe with its
+ * descriptor, the body, the exit probe - with x86-64 stubs or with calls, and
+ * the same function without the probes. */
 static __attribute__((noinline)) uint64_t cal_probed(struct cal_site *s, uint64_t x, int steps) {
-  s->probe(s->t, s);
+  CAL_PROBE_AT(s);
   x = cal_chain(x, steps);
-  s->probe(s->t, s);
+  CAL_PROBE_AT(s);
+  return x;
+}
+static __attribute__((noinline)) uint64_t cal_probed_calls(struct cal_site *s, uint64_t x,
+                                                           int steps) {
+  s->probe(s);
+  x = cal_chain(x, steps);
+  s->probe(s);
   return x;
 }
 static __attribute__((noinline)) uint64_t cal_plain(struct cal_site *s, uint64_t x, int steps) {
@@ -176,10 +227,10 @@ static uint64_t cal_time(uint64_t (*fn)(struct cal_site *, uint64_t, int), struc
 }
 
 /* Cost of one probe in ticks: the smallest time per probe over a few rounds
- * of back-to-back probes called through a function pointer, as the plugin's
- * code calls them.  *hidden: how much of it a probe hides behind a short
- * dependent chain, which leaves the core idle - what the two probes add to an
- * empty function less what they add to such a function. */
+ * of back-to-back probes made as the plugin's code makes them (CAL_PROBE_AT).
+ * *hidden: how much of it a probe hides behind a short dependent chain, which
+ * leaves the core idle - what the two probes add to an empty function less
+ * what they add to such a function. */
 double ip_probe_calibrate(double *hidden) {
   struct ip_thread t = {.pos = cal_buf,
                         .end = cal_buf + CAL_EVENTS,
@@ -191,21 +242,28 @@ double ip_probe_calibrate(double *hidden) {
           : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? MODE_PMU
                                                                        : MODE_NONE;
   struct cal_site s = {probes[ip_st.clock_unfenced != 0][m], &t};
+  cal_arm(&s);
+  int stubs = CAL_STUBS && !ip_st.probe_calls;
+  uint64_t (*probed)(struct cal_site *, uint64_t, int) = stubs ? cal_probed : cal_probed_calls;
   uint64_t bare = UINT64_MAX;
   for (int round = 0; round < 20; round++) {
     uint64_t t0 = ip_tick();
-    for (int i = 0; i < 200; i++)
-      s.probe(&t, &s);
+    if (stubs)
+      for (int i = 0; i < 200; i++)
+        CAL_PROBE_AT(&s);
+    else
+      for (int i = 0; i < 200; i++)
+        s.probe(&s);
     uint64_t t1 = ip_tick();
     bare = t1 - t0 < bare ? t1 - t0 : bare;
   }
   enum { STEPS = 16 };
-  double probed0 = (double)cal_time(cal_probed, &s, 0), plain0 = (double)cal_time(cal_plain, &s, 0);
-  double probed = (double)cal_time(cal_probed, &s, STEPS);
+  double probed0 = (double)cal_time(probed, &s, 0), plain0 = (double)cal_time(cal_plain, &s, 0);
+  double probed1 = (double)cal_time(probed, &s, STEPS);
   double plain = (double)cal_time(cal_plain, &s, STEPS);
   double cost = (double)bare / 200.0;
   double pair = probed0 > plain0 ? (probed0 - plain0) / 200.0 : 0.0;
-  double added = probed > plain ? (probed - plain) / 200.0 : 0.0;
+  double added = probed1 > plain ? (probed1 - plain) / 200.0 : 0.0;
   *hidden = added < pair ? pair - added : 0.0;
   if (*hidden > cost)
     *hidden = cost;

@@ -309,7 +309,23 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info 
   return gid;
 }
 
+/* Before the process is set up: are the first unit's probes calls, not
+ * x86-64 stubs?  The probe-cost calibration times the kind the program has. */
+static void note_probe_form(const struct inclprof_tu *tu) {
+  if (atomic_load(&ip_st.init_state) != 0 || tu->abi_version != INCLPROF_ABI_VERSION)
+    return;
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (fn && (fn->flags & INCLPROF_FN_INSTRUMENTED)) {
+      ip_st.probe_calls = !(fn->flags & INCLPROF_FN_STUB_PROBES);
+      return;
+    }
+  }
+}
+
 IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
+  if (tu)
+    note_probe_form(tu);
   if (!tu || !ip_init_once())
     return;
   if (tu->abi_version != INCLPROF_ABI_VERSION) {

@@ -134,6 +134,8 @@ struct ip_state {
   double ticks_per_second;
   double probe_cost_ticks;
   double probe_hidden_ticks;
+  int probe_calls; /* the first unit registered calls its hooks (no INCLPROF_FN_STUB_PROBES):
+                      the calibration times those probes */
   double kevent_cost_ticks; /* kevents: what one ring record adds to a system call */
   uint64_t start_tick;
   unsigned sample_hz;

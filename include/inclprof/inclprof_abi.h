@@ -14,9 +14,13 @@
  *   - A constructor (priority 101) calls __inclprof_register_tu(&tu) if that
  *     (weakly referenced) symbol is present; the runtime then points the
  *     hooks at its probes.  A destructor calls __inclprof_unregister_tu(&tu).
- *   - Probes are indirect calls through the TU's hooks, each made only when
- *     the hook is not null (so a binary without the runtime, or paused, pays
- *     a load and a branch per probe):
+ *   - Probes call the TU's hooks, each only when the hook is not null (so a
+ *     binary without the runtime, or paused, pays a test and a branch per
+ *     probe).  A hook is an ordinary C function; on x86-64 the plugin calls
+ *     it through a trampoline (probe_x86.h) that saves the general
+ *     registers, and flags the function INCLPROF_FN_STUB_PROBES.  A runtime sets a TU's hooks all non-null or all null:
+ *     adjacent probes test the first one's hook only (and skip any other
+ *     found null).  The probes are:
  *       entry of F:                 tu.hooks.enter(&desc_F)
  *       every exit of F (return,
  *        exception landing pad):    tu.hooks.exit(&desc_F)
@@ -40,10 +44,11 @@ extern "C" {
 #define INCLPROF_ABI_VERSION 2u
 
 /* inclprof_fn.flags */
-#define INCLPROF_FN_INSTRUMENTED 0x1u /* a function body with entry/exit probes */
-#define INCLPROF_FN_CALLEE       0x2u /* a callee named at call-site probes */
-#define INCLPROF_FN_LOCAL        0x4u /* not TREE_PUBLIC (static / anonymous namespace) */
-#define INCLPROF_FN_HAS_LOOPS    0x8u /* kept despite min-size because it has loops */
+#define INCLPROF_FN_INSTRUMENTED 0x1u  /* a function body with entry/exit probes */
+#define INCLPROF_FN_CALLEE       0x2u  /* a callee named at call-site probes */
+#define INCLPROF_FN_LOCAL        0x4u  /* not TREE_PUBLIC (static / anonymous namespace) */
+#define INCLPROF_FN_HAS_LOOPS    0x8u  /* kept despite min-size because it has loops */
+#define INCLPROF_FN_STUB_PROBES  0x10u /* its probes are x86-64 stubs (probe_x86.h), not calls */
 
 /* inclprof_fn.runtime_flags, written by the runtime (callee descriptors only,
  * which the plugin therefore keeps in writable memory) */

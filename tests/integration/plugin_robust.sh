@@ -22,11 +22,25 @@ done
 
 # Per function in the optimized dump: enters, returns, returns right after an
 # exit probe, resumes, resumes right after an exit probe (and the exception
-# pointer load).  A probe is `_N = __inclprof_tu.hooks.KIND;`, a null test, and
-# `_N (&__inclprof_fn.M);` in a block of its own; p1 and p2 are the kinds of
-# the last two statements ("stmt" for anything but a probe call).
+# pointer load).  A probe is either `_N = __inclprof_tu.hooks.KIND;`, a null
+# test, and `_N (&__inclprof_fn.M);` in a block of its own, or (x86-64) one
+# `__asm__ __volatile__("cmpq $0, %c0(%%rip) ...` over several lines whose
+# operands are `"i" &__inclprof_tu.hooks.KIND, "i" &__inclprof_fn.M` per probe
+# (adjacent probes share one); p1 and p2 are the kinds of the last two
+# statements ("stmt" for anything but a probe, an asm counting as its last).
 probe_summary() {
   awk '/^;; Function /{ fn = $3 }
+       /^  __asm__ __volatile__\("cmpq/ { inasm = 1; last = "stmt"; next }
+       inasm {
+         line = $0
+         while (match(line, /"i" &__inclprof_tu\.hooks\.[a-z_]+/)) {
+           k = substr(line, RSTART, RLENGTH); sub(/.*hooks\./, "", k)
+           if (k == "enter") enter[fn]++
+           last = k; line = substr(line, RSTART + RLENGTH)
+         }
+         if ($0 ~ /\);$/) { inasm = 0; p2 = p1; p1 = last }
+         next
+       }
        /= __inclprof_tu\.hooks\.[a-z_]+;$/ { k = $3; sub(/.*hooks\./, "", k); sub(/;$/, "", k); hook[$1] = k }
        /__inclprof_tu\.hooks\.enter;/ { enter[fn]++ }
        /^  return/ { ret[fn]++; if (p1 == "exit") retx[fn]++ }
@@ -48,6 +62,8 @@ for O in -O0 -O2 -O3; do
     "$(awk '/= __inclprof_tu\.hooks\.[a-z_]+;$/ { n++; pending[$1] = 1 }
             /^  if \(_[0-9]+ != 0B\)$/ { v = $2; sub(/^\(/, "", v); if (v in pending) { delete pending[v]; t++ } }
             END { printf "%d unguarded of %d", n - t, n }' ./*.optimized)"
+  check_eq "$O dump: every asm probe tests its first hook and jumps to its stub" "$(grep -c '^  __asm__ __volatile__("cmpq' ./*.optimized)" \
+    "$(grep -A1 '^  __asm__ __volatile__("cmpq	\$0, %c0(%%rip)$' ./*.optimized | grep -c '^	jne	\.Lipp%=$')"
   check "$O dump: raii has an exception exit (landing pad)" awk '$1=="raii" && $5 >= 1 {f=1} END{exit !f}' summary
   check_eq "$O dump: noexcept nx has no landing pad" "0" "$(awk '$1=="nx"{print $5+0}' summary)"
 done

@@ -46,6 +46,7 @@ START_TEST(defaults) {
   ck_assert_int_eq(cfg.system_headers, 0);
   ck_assert_int_eq(cfg.tail_recursion_loop, 0);
   ck_assert_int_eq(cfg.partial_inlining, 0);
+  ck_assert_int_eq(cfg.probe_calls, 0);
   ck_assert_ptr_null(cfg.report_path);
   ck_assert_int_eq(select_fn("anything", "a.c"), IP_SEL_DEFAULT);
 }
@@ -56,7 +57,7 @@ START_TEST(unknown_key_lists_valid_keys) {
   ck_assert_str_eq(err,
                    "argument: unknown key 'inlcude'; valid keys: include, exclude, include-file, "
                    "exclude-file, min-size, filter, callsites, report, system-headers, verbose, "
-                   "tail-recursion, partial-inlining, exclude-calls");
+                   "tail-recursion, partial-inlining, exclude-calls, probe-form");
 }
 END_TEST
 
@@ -72,6 +73,8 @@ START_TEST(bad_values_are_rejected) {
   ck_assert_str_eq(err, "argument: bad value 'unroll' for tail-recursion (expected keep or loop)");
   ck_assert_int_eq(set("partial-inlining", "1"), -1);
   ck_assert_str_eq(err, "argument: bad value '1' for partial-inlining (expected no or yes)");
+  ck_assert_int_eq(set("probe-form", "asm"), -1);
+  ck_assert_str_eq(err, "argument: bad value 'asm' for probe-form (expected stub or call)");
   ck_assert_int_eq(set("include", NULL), -1);
   ck_assert_str_eq(err, "argument: key 'include' needs a value (include=VALUE)");
   ck_assert_int_eq(set("report", ""), -1);
@@ -95,6 +98,10 @@ START_TEST(good_values_are_stored) {
   ck_assert_int_eq(cfg.tail_recursion_loop, 0);
   ck_assert_int_eq(set("partial-inlining", "yes"), 0);
   ck_assert_int_eq(cfg.partial_inlining, 1);
+  ck_assert_int_eq(set("probe-form", "call"), 0);
+  ck_assert_int_eq(cfg.probe_calls, 1);
+  ck_assert_int_eq(set("probe-form", "stub"), 0);
+  ck_assert_int_eq(cfg.probe_calls, 0);
   ck_assert_int_eq(set("verbose", NULL), 0);
   ck_assert_int_eq(cfg.verbose, 1);
   ck_assert_int_eq(set("system-headers", "yes"), 0);

@@ -13,6 +13,9 @@ pcc() { out=$1; shift; gcc -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" $LOGRT_LIN
 # pcxx OUT SRC... [flags]: the same for C++
 # shellcheck disable=SC2086
 pcxx() { out=$1; shift; g++ -fplugin="$INCLPROF_PLUGIN" "$@" -o "$out" $LOGRT_LINK; }
+# INCLPROF_FN_STUB_PROBES: in every instrumented function's flags on x86-64,
+# where the probes are stubs (plugin_unwind.sh)
+STUB=0; [ "$(uname -m)" = x86_64 ] && STUB=16
 # run LOG PROG [ARGS]: run PROG with its probe log in LOG
 run() { log=$1; shift; rm -f "$log"; LOGRT_FILE="$log" "$@"; }
 
