@@ -86,3 +86,14 @@ bench-kevents-save: $(BENCH_B)/kevents_save_bench
 	@mkdir -p $(BENCH_OUT)
 	@$(BENCH_B)/kevents_save_bench > $(BENCH_OUT)/bench-kevents-save.md
 	@cat $(BENCH_OUT)/bench-kevents-save.md
+
+# --- encoding one full buffer: instructions (callgrind) and time per event ------
+BENCH_TARGETS += bench-encode
+.PHONY: bench-encode
+$(BENCH_B)/encode_bench: bench/encode_bench.c $(B)/libinclprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -lz -lpthread -ldl
+bench-encode: $(BENCH_B)/encode_bench
+	@mkdir -p $(BENCH_OUT)
+	@bash bench/encode.sh $(abspath $(BENCH_B))/encode_bench $(abspath $(BENCH_B))/encode $(BENCH_OUT)/bench-encode.md
+	@cat $(BENCH_OUT)/bench-encode.md
