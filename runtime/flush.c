@@ -3,8 +3,8 @@
  * and the frame are built in the thread's preallocated scratch area, so this
  * also runs inside a fatal-signal handler.  Descriptor pointers and indirect
  * targets become gids here (registry.c), never in a probe. */
+#include <libdeflate.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "rt.h"
 #include "event_batch_wire.h"
@@ -170,7 +170,10 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   h = ip_put_varint(h, base);
   h = ip_put_varint(h, TAG(IP_TAG_BATCH_DT, IP_WIRE_LEN));
   ip_put_varint(h, dt_len); /* ends exactly at dt_start */
-  uint32_t crc = (uint32_t)crc32(0L, record, (uInt)record_len);
+  /* zlib's CRC-32 (what the reader checks), by libdeflate: carry-less
+   * multiplication where the CPU has it, about 20 times fewer instructions
+   * per byte than zlib's table-driven crc32. */
+  uint32_t crc = libdeflate_crc32(0, record, record_len);
   for (int i = 0; i < 4; i++)
     *end++ = (uint8_t)(crc >> (8 * i));
   ip_write_frame(frame, (size_t)(end - frame));
