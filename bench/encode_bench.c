@@ -55,7 +55,7 @@ static void make_events(struct ip_event *ev, size_t n, unsigned fns, unsigned lo
       const struct inclprof_fn *f =
           depth && r / 2048 % 4 == 0 ? stack[depth - 1] : &d[(caller * 7 + 1 + r / 8192 % 4) % fns];
       stack[depth++] = f;
-      ev[i].arg = (uint64_t)(uintptr_t)f | IP_K_ENTER;
+      ev[i].arg = (uint64_t)(uintptr_t)f; /* kind IP_K_ENTER: 0 */
     }
     ev[i].tick = tick | t_bit;
   }
