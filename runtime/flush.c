@@ -37,7 +37,8 @@ static uint32_t code_of(uint64_t arg, int in_signal) {
  * bits 1 and 2 set) are never entered.  An empty entry's key is all ones,
  * which no key is (bit 0 clear). */
 enum { CODE_CACHE = 256 };
-#define CODE_SLOT(key) ((size_t)(((key)*0x9e3779b97f4a7c15ull) >> 56)) /* CODE_CACHE slots */
+#define CODE_SLOT(key) ((size_t)(((key)*0x9e3779b97f4a7c15ull) >> 56)) /* the top 8 bits */
+_Static_assert(CODE_CACHE == 256, "CODE_SLOT gives 8 bits");
 struct code_cache {
   uint64_t key[CODE_CACHE];
   uint32_t off[CODE_CACHE]; /* code - arg, modulo 2^32 (codes are 32-bit) */
@@ -119,8 +120,8 @@ static __attribute__((noinline)) uint64_t next_code(struct encoder *en, uint64_t
  * event's arg; prev2 is the batch's base tick doubled.  Ticks are kept
  * doubled, so that an event's tick rotated left by one is its doubled tick
  * with its T bit (bit 63) in bit 0: less prev2, that is its dt.  No branch
- * depends on which function an event names: on a cache hit the loop runs
- * straight through for dt and code below 128. */
+ * depends on which function an event names while its entry is in the
+ * cache: the loop then runs straight through for dt and code below 128. */
 static __attribute__((noinline)) void encode_events(struct encoder *en, struct ip_event *ev,
                                                     size_t n, uint64_t prev2, uint8_t **dpp,
                                                     uint8_t **cpp) {
