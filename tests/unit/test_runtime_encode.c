@@ -22,7 +22,7 @@ enum { FNS = 300, N = 5000 };
 static struct inclprof_fn d[FNS];
 static const struct inclprof_fn *fns[FNS];
 static struct inclprof_tu tu = {INCLPROF_ABI_VERSION, FNS, fns, __FILE__, {0}};
-static char names[FNS][8];
+static char names[FNS][16];
 static char dir[] = "/tmp/ip_encode_XXXXXX";
 
 __attribute__((noinline)) static void target(void) {}
