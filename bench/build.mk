@@ -36,7 +36,7 @@ BENCH_TARGETS += bench-runtime
 .PHONY: bench-runtime
 $(BENCH_B)/runtime_bench: bench/runtime_bench.c $(B)/libinclprof.a $(B)/libipconvert.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CV_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(B)/libipconvert.a $(PB_LIBS) $(CV_LIBS) -lz -lpthread -ldl
+	$(CC) $(CFLAGS) $(CV_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(B)/libipconvert.a $(PB_LIBS) $(CV_LIBS) -ldeflate -lz -lpthread -ldl
 bench-runtime: $(BENCH_B)/runtime_bench
 	@mkdir -p $(BENCH_OUT) && rm -rf $(BENCH_OUT)/runtime-traces
 	@$(BENCH_B)/runtime_bench $(BENCH_OUT)/runtime-traces > $(BENCH_OUT)/bench-runtime.md
@@ -81,8 +81,19 @@ BENCH_TARGETS += bench-kevents-save
 .PHONY: bench-kevents-save
 $(BENCH_B)/kevents_save_bench: bench/kevents_save_bench.c $(B)/libinclprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -lz -lpthread -ldl
+	$(CC) $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl
 bench-kevents-save: $(BENCH_B)/kevents_save_bench
 	@mkdir -p $(BENCH_OUT)
 	@$(BENCH_B)/kevents_save_bench > $(BENCH_OUT)/bench-kevents-save.md
 	@cat $(BENCH_OUT)/bench-kevents-save.md
+
+# --- encoding one full buffer: instructions (callgrind) and time per event ------
+BENCH_TARGETS += bench-encode
+.PHONY: bench-encode
+$(BENCH_B)/encode_bench: bench/encode_bench.c $(B)/libinclprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl
+bench-encode: $(BENCH_B)/encode_bench
+	@mkdir -p $(BENCH_OUT)
+	@bash bench/encode.sh $(abspath $(BENCH_B))/encode_bench $(abspath $(BENCH_B))/encode $(BENCH_OUT)/bench-encode.md
+	@cat $(BENCH_OUT)/bench-encode.md

@@ -28,7 +28,7 @@ $(B)/inclprof: $(CLI_OBJS) $(B)/libipconvert.a
 # --- converter benchmark: events/s and peak RSS of `inclprof report` on a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
 $(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
-	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -lz -lpthread -ldl $(LDFLAGS)
+	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
 BENCH_TARGETS += bench-convert
 .PHONY: bench-convert
 bench-convert: $(B)/inclprof $(B)/gen_trace

@@ -1,10 +1,11 @@
 /* buffer_pool.c - the event buffers of threads, and a small pool of spare
  * ones.  Every buffer has the same geometry (IP_BUF_EVENTS slots, the
- * signal-handler headroom and a junk slot), is pre-faulted, and is all zero
- * while nobody records into it, so buffers move freely between threads: a
- * thread whose buffer is full hands it to the writer thread (writer.c) and
- * takes a spare from the pool with one atomic exchange; the writer gives the
- * buffer back, zeroed, once it is written.  The pool holds at most
+ * signal-handler headroom and a junk slot), is pre-faulted, and has every
+ * slot empty (arg 0) while nobody records into it, so buffers move freely
+ * between threads: a thread whose buffer is full hands it to the writer
+ * thread (writer.c) and takes a spare from the pool with one atomic
+ * exchange; the writer gives the buffer back once it is written (encoding
+ * empties every slot it takes).  The pool holds at most
  * IP_POOL_SLOTS spares; a buffer that finds no free slot is unmapped. */
 #include <string.h>
 #include <sys/mman.h>
@@ -41,7 +42,7 @@ struct ip_event *ip_pool_take(void) {
   return NULL;
 }
 
-/* Gives back a zeroed buffer: into a free slot, or unmapped. */
+/* Gives back a buffer whose slots are empty: into a free slot, or unmapped. */
 void ip_pool_put(struct ip_event *b) {
   for (unsigned i = 0; i < IP_POOL_SLOTS; i++) {
     struct ip_event *none = NULL;

@@ -242,12 +242,12 @@ IP_HIDDEN void ip_threads_flush_all(int in_signal);
 IP_HIDDEN void ip_thread_after_fork_child(void);
 IP_HIDDEN void ip_thread_key_init(void);
 
-/* flush.c */
-IP_HIDDEN void ip_encode_and_write(struct ip_thread *t, const struct ip_event *ev, size_t n,
+/* flush.c: both leave the arg of every event of ev[0..n) 0 (an empty slot). */
+IP_HIDDEN void ip_encode_and_write(struct ip_thread *t, struct ip_event *ev, size_t n,
                                    int in_signal);
 
 IP_HIDDEN void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
-                               const struct ip_event *ev, size_t n, const struct ip_kev_list *kl,
+                               struct ip_event *ev, size_t n, const struct ip_kev_list *kl,
                                int in_signal);
 
 /* buffer_pool.c */
@@ -255,7 +255,7 @@ IP_HIDDEN size_t ip_buffer_bytes(void);
 IP_HIDDEN struct ip_event *ip_buffer_new(void); /* zeroed, pre-faulted; NULL if out of memory */
 IP_HIDDEN void ip_buffer_free(struct ip_event *b);
 IP_HIDDEN struct ip_event *ip_pool_take(void);  /* a spare, or NULL */
-IP_HIDDEN void ip_pool_put(struct ip_event *b); /* b zeroed */
+IP_HIDDEN void ip_pool_put(struct ip_event *b); /* every arg of b 0 */
 IP_HIDDEN unsigned ip_pool_spares(void);
 
 /* writer.c */
@@ -265,8 +265,7 @@ IP_HIDDEN int ip_writer_enabled(void);
  * -1: encode inline (the writer is off, starting, or behind: counted). */
 IP_HIDDEN int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh);
 IP_HIDDEN void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block,
-                                const struct ip_event *ev, size_t n, size_t used, uint64_t g0,
-                                uint64_t g1);
+                                struct ip_event *ev, size_t n, uint64_t g0, uint64_t g1);
 /* Before t's events are encoded inline: t's queued jobs are taken back and
  * written first, the one being written waited for as `wait` allows.  1 when
  * t has nothing in flight any more. */

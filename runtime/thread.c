@@ -132,7 +132,7 @@ static IP_RT_TEXT int handoff(struct ip_thread *t) {
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   size_t n = (size_t)(stop - block);
   name_follow(t);
-  ip_writer_submit(slot, t, block, block, n, n, g0, ip_tick());
+  ip_writer_submit(slot, t, block, block, n, g0, ip_tick());
   uint64_t after = tr_read(t);
   ip_kevents_skip(t);
   t->tr_last = pending ? after - 1 : after; /* as in ip_thread_flush */
@@ -205,8 +205,13 @@ static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
   struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
   struct ip_event *from = t->buf + t->skip;
   size_t n = stop > from ? (size_t)(stop - from) : 0;
-  if (n && atomic_load(&ip_st.init_state) == 1)
+  /* Encoding leaves every arg of [from, stop) 0: what is left to clear
+   * below is [buf, from), written by flush_other while the owner ran. */
+  struct ip_event *dirty_end = stop;
+  if (n && atomic_load(&ip_st.init_state) == 1) {
     ip_encode_and_write(t, from, n, in_signal);
+    dirty_end = from;
+  }
   /* Keep the events signal handlers appended (at stop and after) while the
    * batch was written: move them to the front and reset pos - with a
    * compare-and-swap, because a handler may append again at any moment; if
@@ -219,8 +224,8 @@ static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
     now = raw > t->hard_end ? t->hard_end : raw;
     extra = now > stop ? (size_t)(now - stop) : 0;
     memmove(t->buf, stop, extra * sizeof *stop);
-    if (t->buf + extra < stop)
-      memset(t->buf + extra, 0, (size_t)(stop - (t->buf + extra)) * sizeof *stop);
+    if (t->buf + extra < dirty_end)
+      memset(t->buf + extra, 0, (size_t)(dirty_end - (t->buf + extra)) * sizeof *stop);
     if (__atomic_compare_exchange_n(&t->pos, &raw, t->buf + extra, 0, __ATOMIC_RELAXED,
                                     __ATOMIC_RELAXED))
       break;
@@ -251,7 +256,7 @@ void ip_thread_flush_bounded(struct ip_thread *t) { flush_inline(t, 0, IP_SETTLE
 
 /* Flushes another thread's filled events without touching its pointers
  * (it may be running): only slots whose arg is set (a probe writes arg last;
- * flushed slots are zeroed), and records how far we got in its skip.
+ * flushed slots are emptied), and records how far we got in its skip.
  * 0 when its owner is flushing the buffer right now, or the writer thread is
  * writing its previous batch (it is taken on a later pass). */
 static int flush_other(struct ip_thread *t, int in_signal) {

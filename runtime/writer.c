@@ -1,8 +1,8 @@
 /* writer.c - encoding off the program's threads.  A thread whose buffer is
  * full hands it to the writer thread as a job and goes on with a spare
  * buffer from the pool (buffer_pool.c); the writer encodes the batch
- * (flush.c), writes it and its Gap, zeroes the buffer and gives it back to
- * the pool.  No lock on the way: a job slot changes hands by compare-and-swap;
+ * (flush.c, which empties every slot it takes), writes it and its Gap and
+ * gives the buffer back to the pool.  No lock on the way: a job slot changes hands by compare-and-swap;
  * the writer polls the job slots while buffers come, and otherwise sleeps on
  * a futex that a hand-off wakes.
  *
@@ -30,10 +30,10 @@
 enum { JOB_FREE, JOB_FILLING, JOB_QUEUED, JOB_WRITING };
 
 struct job {
-  atomic_int state;          /* JOB_*; FILLING: owned by the thread handing off or taking back */
-  struct ip_event *block;    /* the buffer, given back to the pool once written */
-  const struct ip_event *ev; /* the batch: ev[0..n) inside block */
-  size_t n, used;            /* used: slots of block to zero */
+  atomic_int state;       /* JOB_*; FILLING: owned by the thread handing off or taking back */
+  struct ip_event *block; /* the buffer, given back to the pool once written */
+  struct ip_event *ev;    /* the batch: ev[0..n), every used slot of block */
+  size_t n;
   uint32_t tid;
   uint64_t ticket;      /* hand-off order */
   uint64_t seq, g0, g1; /* the batch's seq; the hand-off's stall, written as a Gap */
@@ -59,16 +59,18 @@ static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *t
 }
 
 /* Encodes a job's batch and its Gap with the given scratch area, then gives
- * the buffer back and tells the owner its job is done. */
+ * the buffer back (encoding leaves every arg 0) and tells the owner its job
+ * is done. */
 static void write_job(struct job *j, uint8_t *scratch, size_t scratch_len, int in_signal) {
   if (atomic_load(&ip_st.init_state) == 1) {
     ip_encode_batch(scratch, scratch_len, j->tid, j->seq, j->ev, j->n, &j->kl, in_signal);
     if (atomic_load(&ip_st.init_state) == 1)
       ip_write_gap(j->tid, j->g0, j->g1);
+  } else {
+    memset(j->ev, 0, j->n * sizeof *j->ev);
   }
   struct ip_event *block = j->block;
   j->block = NULL; /* a fork child unmaps the blocks of unfinished jobs only */
-  memset(block, 0, j->used * sizeof *block);
   ip_pool_put(block);
   struct ip_thread *owner = atomic_exchange(&j->owner, NULL);
   atomic_store(&j->state, JOB_FREE);
@@ -221,14 +223,13 @@ static void take_kernel_events(struct job *j, const struct ip_thread *t) {
   j->kl = (struct ip_kev_list){j->kev, t->kev_n, 0};
 }
 
-void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block,
-                      const struct ip_event *ev, size_t n, size_t used, uint64_t g0, uint64_t g1) {
+void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block, struct ip_event *ev,
+                      size_t n, uint64_t g0, uint64_t g1) {
   struct job *j = &jobs[slot];
   take_kernel_events(j, t);
   j->block = block;
   j->ev = ev;
   j->n = n;
-  j->used = used;
   j->tid = t->tid;
   j->seq = t->seq++;
   j->g0 = g0;

@@ -8,7 +8,8 @@
 # what was being fetched and how to retry.
 # Usage: scripts/deps.sh [build|test|bench|stress|field]   (test, bench and
 # field include the levels before them; stress is build plus its own)
-#   build  compilers, make, the GCC plugin headers, protobuf-c, zlib, libdeflate, elfutils
+#   build  compilers, make, the GCC plugin headers, protobuf-c, zlib, libdeflate
+#          (the runtime's CRC-32 of event batches), elfutils
 #          (libdw, libelf) and libiberty (the converter names code addresses)
 #   test   what `make check` runs: Check, cppcheck, strace, python3 (CSV and
 #          JSON checks), go (go tool pprof), valgrind (callgrind_annotate),
@@ -25,7 +26,7 @@ set -eu
 level=${1:-build}
 case "$level" in build|test|bench|stress|field) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress|field]" >&2; exit 2 ;; esac
 limit=${INCLPROF_APT_TIMEOUT:-1800}
-pkgs="gcc g++ make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev pkg-config libdw-dev libelf-dev libiberty-dev libdeflate-dev"
+pkgs="gcc g++ make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev"
 case "$level" in
   test|bench|field) pkgs="$pkgs check cppcheck clang-format-14 strace mount python3 golang-go valgrind nodejs npm cmake" ;;
 esac

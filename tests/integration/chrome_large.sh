@@ -12,7 +12,7 @@ cap=268435456 # 256 MiB
 check "viewers installed" viewers_ready
 check "build the trace generator" gcc -O2 -std=c11 -D_GNU_SOURCE -I"$INCLPROF_SRC/tests/unit" -I"$INCLPROF_LIBDIR/gen" \
   -I"$INCLPROF_SRC/include/inclprof" -o gen "$INCLPROF_SRC/tests/integration/chrome_large.c" \
-  "$INCLPROF_LIBDIR/libinclprof.a" -lprotobuf-c -lz -lpthread -ldl
+  "$INCLPROF_LIBDIR/libinclprof.a" -lprotobuf-c -ldeflate -lz -lpthread -ldl
 mkdir -p inclprof.data
 check "write the trace" ./gen inclprof.data/4343.ipb
 check "export -f chrome with the default bounds" sh -c '"$INCLPROF" export -f chrome -o large.json 2>err.txt'

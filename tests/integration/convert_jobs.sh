@@ -11,7 +11,7 @@
 
 check "build the trace generator" gcc -std=c11 -O1 -D_GNU_SOURCE -I"$INCLPROF_LIBDIR/gen" \
   -I"$INCLPROF_SRC/include/inclprof" -o gen "$INCLPROF_SRC/convert/bench/gen_trace.c" \
-  "$INCLPROF_LIBDIR/libinclprof.a" -lprotobuf-c -lz -lpthread -ldl
+  "$INCLPROF_LIBDIR/libinclprof.a" -lprotobuf-c -ldeflate -lz -lpthread -ldl
 check "write a 4-thread trace" ./gen good.ipb 600000 4
 
 # edit.py IN OUT ACTION: rewrites the trace's frames (varint length, record,

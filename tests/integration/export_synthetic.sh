@@ -11,7 +11,7 @@ C='operator<(a&, b&)'
 check "viewers installed" viewers_ready
 check "build the trace generator" gcc -std=c11 -D_GNU_SOURCE -I"$INCLPROF_SRC/tests/unit" -I"$INCLPROF_LIBDIR/gen" \
   -I"$INCLPROF_SRC/include/inclprof" -o gen "$INCLPROF_SRC/tests/integration/export_synthetic.c" \
-  "$INCLPROF_LIBDIR/libinclprof.a" -lprotobuf-c -lz -lpthread -ldl
+  "$INCLPROF_LIBDIR/libinclprof.a" -lprotobuf-c -ldeflate -lz -lpthread -ldl
 mkdir -p inclprof.data
 check "write the trace" ./gen inclprof.data/4242.ipb
 check_every_format
