@@ -46,15 +46,29 @@
 #define INCLPROF_X86_RESTORE(r) "\tpopq\t%" r "\n\t.cfi_adjust_cfa_offset -8\n\t.cfi_restore %" r "\n"
 #define INCLPROF_X86_AT(r, off) "\t.cfi_offset %" r ", " off "\n"
 
-/* Any number of probes (a value pushed by the stub for a 0 descriptor):
- * S = %rsp + 240 once RESUME is stored. */
-#define INCLPROF_X86_TRAMP_BODY                                                \
+/* A trampoline's start: its own frame (CFA = %rsp + 8 at entry), then the
+ * caller-saved general registers pushed (%rax first). */
+#define INCLPROF_X86_TRAMP_ENTRY                                               \
   "\t.cfi_startproc simple\n"                                                   \
   "\t.cfi_def_cfa %rsp, 8\n"                                                    \
   "\t.cfi_offset %rip, -8\n"                                                    \
   INCLPROF_X86_SAVE("rax") INCLPROF_X86_SAVE("rdi") INCLPROF_X86_SAVE("rcx")    \
   INCLPROF_X86_SAVE("rdx") INCLPROF_X86_SAVE("rsi") INCLPROF_X86_SAVE("r8")     \
-  INCLPROF_X86_SAVE("r9") INCLPROF_X86_SAVE("r10") INCLPROF_X86_SAVE("r11")     \
+  INCLPROF_X86_SAVE("r9") INCLPROF_X86_SAVE("r10") INCLPROF_X86_SAVE("r11")
+/* A trampoline's end: those registers popped in reverse, and back to RET. */
+#define INCLPROF_X86_TRAMP_RETURN                                              \
+  INCLPROF_X86_RESTORE("r11") INCLPROF_X86_RESTORE("r10")                      \
+  INCLPROF_X86_RESTORE("r9") INCLPROF_X86_RESTORE("r8")                        \
+  INCLPROF_X86_RESTORE("rsi") INCLPROF_X86_RESTORE("rdx")                      \
+  INCLPROF_X86_RESTORE("rcx") INCLPROF_X86_RESTORE("rdi")                      \
+  INCLPROF_X86_RESTORE("rax")                                                  \
+  "\tret\n"                                                                     \
+  "\t.cfi_endproc\n"
+
+/* Any number of probes (a value pushed by the stub for a 0 descriptor):
+ * S = %rsp + 240 once RESUME is stored. */
+#define INCLPROF_X86_TRAMP_BODY                                                \
+  INCLPROF_X86_TRAMP_ENTRY                                                      \
   INCLPROF_X86_SAVE("rbx") INCLPROF_X86_SAVE("rbp")                            \
   "\tmovq\t88(%rsp), %rbx\n"                  /* RET */                       \
   "\tmovslq\t9(%rbx), %rax\n"                                                   \
@@ -91,22 +105,11 @@
   "\t.cfi_def_cfa %rsp, 232\n"                                                  \
   INCLPROF_X86_AT("rip", "-144")                                               \
   INCLPROF_X86_RESTORE("rbp") INCLPROF_X86_RESTORE("rbx")                      \
-  INCLPROF_X86_RESTORE("r11") INCLPROF_X86_RESTORE("r10")                      \
-  INCLPROF_X86_RESTORE("r9") INCLPROF_X86_RESTORE("r8")                        \
-  INCLPROF_X86_RESTORE("rsi") INCLPROF_X86_RESTORE("rdx")                      \
-  INCLPROF_X86_RESTORE("rcx") INCLPROF_X86_RESTORE("rdi")                      \
-  INCLPROF_X86_RESTORE("rax")                                                  \
-  "\tret\n"                                                                     \
-  "\t.cfi_endproc\n"
+  INCLPROF_X86_TRAMP_RETURN
 /* One probe with a descriptor, from a stub that pushes nothing and whose
  * RET is INCLPROF_X86_STUB1_RETURN: S = %rsp + 224 once RESUME is stored. */
 #define INCLPROF_X86_TRAMP1_BODY                                               \
-  "\t.cfi_startproc simple\n"                                                   \
-  "\t.cfi_def_cfa %rsp, 8\n"                                                    \
-  "\t.cfi_offset %rip, -8\n"                                                    \
-  INCLPROF_X86_SAVE("rax") INCLPROF_X86_SAVE("rdi") INCLPROF_X86_SAVE("rcx")    \
-  INCLPROF_X86_SAVE("rdx") INCLPROF_X86_SAVE("rsi") INCLPROF_X86_SAVE("r8")     \
-  INCLPROF_X86_SAVE("r9") INCLPROF_X86_SAVE("r10") INCLPROF_X86_SAVE("r11")     \
+  INCLPROF_X86_TRAMP_ENTRY                                                      \
   INCLPROF_X86_SAVE("rbp")                                                     \
   "\tmovq\t80(%rsp), %rdi\n"                  /* RET */                       \
   "\tmovslq\t5(%rdi), %rax\n"                                                   \
@@ -132,13 +135,8 @@
   "1:\tleaq\t8(%rbp), %rsp\n"                                                   \
   "\t.cfi_def_cfa %rsp, 216\n"                                                  \
   INCLPROF_X86_AT("rip", "-136")                                               \
-  INCLPROF_X86_RESTORE("rbp") INCLPROF_X86_RESTORE("r11")                      \
-  INCLPROF_X86_RESTORE("r10") INCLPROF_X86_RESTORE("r9")                       \
-  INCLPROF_X86_RESTORE("r8") INCLPROF_X86_RESTORE("rsi")                       \
-  INCLPROF_X86_RESTORE("rdx") INCLPROF_X86_RESTORE("rcx")                      \
-  INCLPROF_X86_RESTORE("rdi") INCLPROF_X86_RESTORE("rax")                      \
-  "\tret\n"                                                                     \
-  "\t.cfi_endproc\n"
+  INCLPROF_X86_RESTORE("rbp")                                                  \
+  INCLPROF_X86_TRAMP_RETURN
 /* clang-format on */
 
 #endif
