@@ -48,7 +48,12 @@ truth=$(run preempt 2000)
 check "preemption: the run waited for a CPU (run_delay $truth ns)" test "$truth" -gt 50000000
 within5 "preemption: spinner's Off-CPU preempted = schedstat run_delay" "$truth" \
   "$(col preempt spinner offcpu_preempted_inclusive_ns)"
-check_eq "preemption: a spinning thread never blocks" 0 "$(col preempt spinner offcpu_blocked_inclusive_ns)"
+# Preemption is never taken for blocking: a spinning thread blocks only when
+# a page fault sleeps (a code page the kernel reclaimed is read back in; the
+# test VMs reclaim cold pages), far less than the 1-2 s it is preempted.
+blocked=$(col preempt spinner offcpu_blocked_inclusive_ns)
+check "preemption: a spinning thread blocks under 2% of its preemption (${blocked:-?} ns)" \
+  awk -v b="${blocked:-x}" -v t="$truth" 'BEGIN { exit !(b ~ /^[0-9]+$/ && b * 50 < t) }'
 
 truth=$(run faults 2000)
 check_eq "page faults: toucher's count is exact" "$truth" "$(col faults toucher page_faults_inclusive)"
