@@ -1,14 +1,8 @@
 /* cli/cmd_export.c - `inclprof export`: load the traces, write one file in the
- * chosen format.  A regular file appears under its name only when complete
- * (it is written as NAME.part and renamed); a failed export leaves nothing
- * behind.  An output that exists and is not a regular file (a device, a
- * pipe) is written directly. */
-#include <errno.h>
+ * chosen format, whole or not at all (util/output_file.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "export/exporter.h"
@@ -16,65 +10,7 @@
 #include "export/progress.h"
 #include "model/profile.h"
 #include "util/cli_args.h"
-#include "util/must_alloc.h"
-
-typedef struct output {
-  FILE *f;
-  const char *name; /* as the user gave it ("-" = stdout) */
-  char *part;       /* NAME.part while writing, NULL for stdout */
-} output;
-
-static int open_output(output *out, const char *name) {
-  out->name = name;
-  out->part = NULL;
-  if (!strcmp(name, "-")) {
-    out->f = stdout;
-    return 0;
-  }
-  struct stat st;
-  if (stat(name, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-    out->f = fopen(name, "wb");
-    if (!out->f) {
-      fprintf(stderr, "inclprof export: %s: cannot write: %s; give a writable path with -o\n", name,
-              strerror(errno));
-      return -1;
-    }
-    return 0;
-  }
-  out->part = ip_must_realloc(NULL, strlen(name) + sizeof ".part", 1);
-  sprintf(out->part, "%s.part", name);
-  out->f = fopen(out->part, "wb");
-  if (!out->f) {
-    fprintf(stderr, "inclprof export: %s: cannot write: %s; give a writable path with -o\n", name,
-            strerror(errno));
-    free(out->part);
-    return -1;
-  }
-  return 0;
-}
-
-/* Finishes the output: flushed and renamed when ok, removed otherwise. */
-static int close_output(output *out, int ok) {
-  int err = 0;
-  errno = 0;
-  if (fflush(out->f) || ferror(out->f))
-    err = errno ? errno : EIO;
-  if (out->f != stdout && fclose(out->f) && !err)
-    err = errno ? errno : EIO;
-  if (ok && err)
-    fprintf(stderr, "inclprof export: %s: write failed: %s\n", out->name, strerror(err));
-  if (out->part) {
-    if (ok && !err && rename(out->part, out->name)) {
-      err = errno;
-      fprintf(stderr, "inclprof export: %s: cannot rename %s to it: %s\n", out->name, out->part,
-              strerror(err));
-    }
-    if (!ok || err)
-      unlink(out->part);
-    free(out->part);
-  }
-  return ok && !err ? 0 : -1;
-}
+#include "util/output_file.h"
 
 /* What the loaded session must have for the options to make sense. */
 static int check_session(const ip_session *s, const ip_export_args *a) {
@@ -119,7 +55,7 @@ static int survey(const ip_export_args *a, ip_export_job *job, ip_session *first
 
 /* Loads the traces (a streaming format writes while they are replayed),
  * then writes the export.  Returns the exit status, or -1 on failure. */
-static int export(const ip_export_args *a, output *out) {
+static int export(const ip_export_args *a, ip_output *out) {
   const ip_exporter *fmt = a->format;
   ip_export_job job = {.opts = &a->opts, .out = out->f, .out_name = out->name};
   ip_session first;
@@ -161,11 +97,11 @@ int cmd_export(int argc, char **argv) {
   default:
     break;
   }
-  output out;
-  if (open_output(&out, a.output ? a.output : a.format->default_output))
+  ip_output out;
+  if (ip_output_open(&out, "export", a.output ? a.output : a.format->default_output))
     return IP_EXIT_ERROR;
   int status = export(&a, &out);
-  if (close_output(&out, status >= 0))
+  if (ip_output_close(&out, status >= 0))
     return IP_EXIT_ERROR;
   if (strcmp(out.name, "-"))
     fprintf(stderr, "inclprof export: wrote %s\n", out.name);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "inclprof_abi.h"
@@ -14,6 +13,7 @@
 #include "util/beside_command.h"
 #include "util/cli_args.h"
 #include "util/must_alloc.h"
+#include "util/output_file.h"
 #include "util/text_table.h"
 
 enum { OPT_MAX_OVERHEAD = 256, OPT_KEEP, OPT_MAX_FOLD, OPT_TOP };
@@ -86,6 +86,8 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     a->top = (size_t)n;
     return 0;
   default:
+    if (!strcmp(arg, "-"))
+      return ip_cli_fail(m, "-o - would mix the filter into the table; give a file");
     a->out = arg;
     return 0;
   }
@@ -101,29 +103,9 @@ static void put_literal(FILE *f, const char *name) {
   }
 }
 
-/* The filter is written as FILE.part, opened before the traces are read (so
- * an unwritable -o fails first), and renamed to FILE when complete. */
-static FILE *open_filter(const suggest_args *a, char **part) {
-  *part = ip_must_calloc(strlen(a->out) + sizeof ".part", 1);
-  sprintf(*part, "%s.part", a->out);
-  FILE *f = fopen(*part, "w");
-  if (!f) {
-    fprintf(stderr, "inclprof suggest: cannot write %s: %s; give a writable path with -o\n", a->out,
-            strerror(errno));
-    free(*part);
-    *part = NULL;
-  }
-  return f;
-}
-
-static void drop_filter(FILE *f, char *part) {
-  fclose(f);
-  unlink(part);
-  free(part);
-}
-
-static int write_filter(FILE *f, char *part, const ip_session *s, const ip_suggest *g,
-                        const suggest_args *a, size_t n_inputs) {
+/* The filter's text, into f. */
+static void write_filter(FILE *f, const ip_session *s, const ip_suggest *g, const suggest_args *a,
+                         size_t n_inputs) {
   fprintf(f,
           "# inclprof suggest: a filter for the plugin (-fplugin-arg-inclprof-filter=%s)\n"
           "# from %zu input(s); estimated probe cost %.2f%% of the session before, %.2f%% after\n"
@@ -150,16 +132,6 @@ static int write_filter(FILE *f, char *part, const ip_session *s, const ip_sugge
     put_literal(f, fn->name);
     fputc('\n', f);
   }
-  int failed = ferror(f) | fclose(f);
-  if (failed || rename(part, a->out)) {
-    fprintf(stderr, "inclprof suggest: cannot write %s: %s; give a writable path with -o\n", a->out,
-            strerror(errno ? errno : EIO));
-    unlink(part);
-    free(part);
-    return -1;
-  }
-  free(part);
-  return 0;
 }
 
 static double fold_pct(const ip_suggest *g, const ip_suggest_fn *x) {
@@ -242,16 +214,16 @@ int cmd_suggest(int argc, char **argv) {
     free(a.keep);
     return rc;
   }
-  char *part;
-  FILE *filter = open_filter(&a, &part);
-  if (!filter) {
+  /* opened before the traces are read, so that an unwritable -o fails first */
+  ip_output filter;
+  if (ip_output_open(&filter, "suggest", a.out)) {
     free(a.keep);
     return IP_EXIT_ERROR;
   }
   ip_session s;
   ip_load_opts lo = {0};
   if (ip_load_inputs(&s, argc, argv, first, &lo)) {
-    drop_filter(filter, part);
+    ip_output_close(&filter, 0);
     free(a.keep);
     return IP_EXIT_ERROR;
   }
@@ -274,7 +246,7 @@ int cmd_suggest(int argc, char **argv) {
       fprintf(stderr, "inclprof suggest: the trace holds no instrumented time (no function ran); "
                       "profile a run of a program built with the plugin\n");
     ip_session_free(&s);
-    drop_filter(filter, part);
+    ip_output_close(&filter, 0);
     free(a.keep);
     return rc == IP_EXIT_USAGE ? rc : IP_EXIT_ERROR;
   }
@@ -297,7 +269,8 @@ int cmd_suggest(int argc, char **argv) {
     printf("\nThe limit is not reached: the rest of the cost is in functions kept (main, thread "
            "roots,\n--keep, distorted less than the limit, or too much time to fold: --max-fold\n"
            "raises that limit).\n");
-  if (write_filter(filter, part, &s, &g, &a, n_inputs)) {
+  write_filter(filter.f, &s, &g, &a, n_inputs);
+  if (ip_output_close(&filter, 1)) {
     rc = IP_EXIT_ERROR;
   } else {
     char *abs = realpath(a.out, NULL), plugin[4200];

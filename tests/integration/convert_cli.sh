@@ -35,6 +35,7 @@ usage_error report "option '--callers' needs a value" --callers
 usage_error report "--tree and --callers are different views; give one of them" --tree --callers main
 usage_error report "--callers and --callees are different views; give one of them" --callers f --callees f
 usage_error report "--wait and --tree are different views; give one of them" --wait --tree
+usage_error suggest "-o - would mix the filter into the table; give a file" -o -
 
 # Options after the program are the program's: sh gets "-o x" and exits 7.
 "$INCLPROF" record -o mine sh -c 'exit 7' -o x >out.txt 2>err.txt

@@ -72,7 +72,7 @@ check_eq "... and the filter does not exclude it" "" "$(grep 'find_slot$' fold.f
 "$INCLPROF" suggest wf1.data -o /nonexistent/x.filter >nodir.out 2>nodir.err
 check_eq "an unwritable -o: exit 1" 1 $?
 check_eq "... one line, before any table" \
-  "inclprof suggest: cannot write /nonexistent/x.filter: No such file or directory; give a writable path with -o" \
+  "inclprof suggest: /nonexistent/x.filter: cannot write: No such file or directory; give a writable path with -o" \
   "$(cat nodir.err)$(cat nodir.out)"
 "$INCLPROF" suggest nosuch.data -o kept.filter >/dev/null 2>&1
 check "a failed run leaves no filter file behind" test ! -e kept.filter -a ! -e kept.filter.part

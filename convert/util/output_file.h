@@ -1,0 +1,25 @@
+/* util/output_file.h - a command's output file that appears under its name
+ * only when complete: a regular file is written as NAME.part and renamed;
+ * a failed write leaves nothing behind.  "-" is stdout, and an output that
+ * exists and is not a regular file (a device, a pipe) is written directly. */
+#ifndef INCLPROF_OUTPUT_FILE_H
+#define INCLPROF_OUTPUT_FILE_H
+
+#include <stdio.h>
+
+typedef struct ip_output {
+  FILE *f;
+  const char *cmd;  /* for messages: "export", "suggest" */
+  const char *name; /* as the user gave it ("-" = stdout) */
+  char *part;       /* NAME.part while writing, NULL when written directly */
+} ip_output;
+
+/* Opens name for command cmd.  Returns 0, or -1 after printing the one-line
+ * error "inclprof CMD: NAME: cannot write: REASON; give a writable path with -o". */
+int ip_output_open(ip_output *out, const char *cmd, const char *name);
+
+/* Finishes the output: flushed and renamed when ok, removed otherwise.
+ * Returns 0, or -1 (after a one-line error when ok was set). */
+int ip_output_close(ip_output *out, int ok);
+
+#endif
