@@ -61,6 +61,15 @@ static const char *func_name(const ip_session *s, uint32_t f) {
   return s->funcs[f].pretty && *s->funcs[f].pretty ? s->funcs[f].pretty : s->funcs[f].name;
 }
 
+/* A TrackDescriptor in a packet of the descriptors' sequence. */
+static void put_track(perfetto *x, Perfetto__Protos__TrackDescriptor *td) {
+  Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  p.has_trusted_packet_sequence_id = 1;
+  p.trusted_packet_sequence_id = SEQ_DESCRIPTORS;
+  p.track_descriptor = td;
+  put_packet(x, &p);
+}
+
 static void put_descriptors(perfetto *x, const ip_export_opts *o) {
   for (size_t i = 0; i < x->s->n_processes; i++) {
     const ip_process *pr = &x->s->processes[i];
@@ -73,11 +82,7 @@ static void put_descriptors(perfetto *x, const ip_export_opts *o) {
     td.has_uuid = 1;
     td.uuid = UUID_PROCESS(i);
     td.process = &pd;
-    Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-    p.has_trusted_packet_sequence_id = 1;
-    p.trusted_packet_sequence_id = SEQ_DESCRIPTORS;
-    p.track_descriptor = &td;
-    put_packet(x, &p);
+    put_track(x, &td);
   }
   for (size_t i = 0; i < x->s->n_threads; i++) {
     const ip_thread *t = &x->s->threads[i];
@@ -94,11 +99,7 @@ static void put_descriptors(perfetto *x, const ip_export_opts *o) {
     td.has_uuid = 1;
     td.uuid = UUID_THREAD(i);
     td.thread = &th;
-    Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-    p.has_trusted_packet_sequence_id = 1;
-    p.trusted_packet_sequence_id = SEQ_DESCRIPTORS;
-    p.track_descriptor = &td;
-    put_packet(x, &p);
+    put_track(x, &td);
   }
 }
 
