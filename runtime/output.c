@@ -274,9 +274,10 @@ void ip_write_trailer(int clean, const char *reason) {
   tr.write_error = (char *)ip_trace_write_error();
   tr.has_bytes_written = 1;
   tr.bytes_written = ip_trace_bytes_written();
-  tr.has_buffers_handed_off = tr.has_inline_flushes = 1;
+  tr.has_buffers_handed_off = tr.has_inline_flushes = tr.has_crowded_flushes = 1;
   tr.buffers_handed_off = ip_writer_handoffs();
   tr.inline_flushes = ip_writer_inline_flushes();
+  tr.crowded_flushes = ip_writer_crowded_flushes();
   tr.size_policy = (char *)ip_trace_size_policy(&tr.max_size);
   tr.has_max_size = tr.size_policy != NULL;
   if (tr.size_policy && !strcmp(tr.size_policy, "ring")) {

@@ -111,6 +111,7 @@ struct ip_thread {
   int has_timer;          /* IP_SAMPLER_*: which sampler this thread has */
   int sample_fd;          /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
   atomic_int inflight;    /* buffers handed to the writer and not yet written */
+  unsigned crowd_window;  /* the last crowding window this thread filled a buffer in */
   struct ip_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
@@ -262,7 +263,8 @@ IP_HIDDEN unsigned ip_pool_spares(void);
 IP_HIDDEN void ip_writer_init(void); /* reads INCLPROF_WRITER */
 IP_HIDDEN int ip_writer_enabled(void);
 /* A job slot and a spare buffer (*fresh) for handing t's full buffer off, or
- * -1: encode inline (the writer is off, starting, or behind: counted). */
+ * -1: encode inline (the writer is off, starting, behind, or the program's
+ * threads keep every CPU busy: counted). */
 IP_HIDDEN int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh);
 IP_HIDDEN void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block,
                                 struct ip_event *ev, size_t n, uint64_t g0, uint64_t g1);
@@ -279,6 +281,14 @@ IP_HIDDEN int ip_writer_settle(struct ip_thread *t, int wait);
 IP_HIDDEN void ip_writer_after_fork_child(void);
 IP_HIDDEN uint64_t ip_writer_handoffs(void);
 IP_HIDDEN uint64_t ip_writer_inline_flushes(void);
+IP_HIDDEN uint64_t ip_writer_crowded_flushes(void);
+
+/* crowding.c */
+IP_HIDDEN void ip_crowding_init(void); /* counts the CPUs the process may run on */
+/* Notes that t filled a buffer at tick now; 1 while as many threads as
+ * those CPUs filled one in the last complete window. */
+IP_HIDDEN int ip_crowding_note(struct ip_thread *t, uint64_t now);
+IP_HIDDEN void ip_crowding_after_fork_child(void);
 
 /* output.c */
 IP_HIDDEN int ip_output_open(char *err, size_t errlen);

@@ -14,7 +14,12 @@
  * Before any inline encoding of a thread's events (that fallback, thread
  * exit, the final flush, a fatal signal) ip_writer_settle takes its queued
  * jobs back, waits for the one being written, and writes the taken-back ones
- * first.  INCLPROF_WRITER=inline turns the writer off. */
+ * first.
+ *
+ * INCLPROF_WRITER=auto (the default) also encodes inline while the program's
+ * threads keep every CPU busy (crowding.c): the writer would then only take
+ * CPU time from them, and each hand-off would add its own cost.  `thread`
+ * always hands off; `inline` turns the writer off. */
 #include <linux/futex.h>
 #include <stdio.h>
 #include <sched.h>
@@ -45,6 +50,7 @@ struct job {
 
 static struct job jobs[IP_JOBS];
 static atomic_int enabled = 1; /* INCLPROF_WRITER is not "inline" */
+static int automatic = 1;      /* INCLPROF_WRITER is "auto": inline while crowded */
 static atomic_int started;     /* the writer thread of this process runs */
 static atomic_uint work;       /* futex word: bumped by every hand-off */
 static atomic_uint_fast64_t next_ticket;
@@ -52,7 +58,7 @@ static atomic_uint_fast64_t next_ticket;
 #define IDLE_POLLS   100    /* empty polls before it sleeps until woken */
 #define START_SPARES 4      /* buffers the thread that starts the writer puts in the pool */
 static atomic_int sleeping; /* the writer waits on work */
-static atomic_uint_fast64_t handoffs, inline_flushes;
+static atomic_uint_fast64_t handoffs, inline_flushes, crowded_flushes;
 
 static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *ts) {
   syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, NULL, 0);
@@ -173,14 +179,23 @@ static void start(void) {
 
 void ip_writer_init(void) {
   const char *w = getenv("INCLPROF_WRITER");
-  if (w && *w && strcmp(w, "inline") && strcmp(w, "thread"))
-    fprintf(stderr, "inclprof: INCLPROF_WRITER='%s' is not thread or inline; using thread\n", w);
+  if (w && *w && strcmp(w, "auto") && strcmp(w, "inline") && strcmp(w, "thread")) {
+    fprintf(stderr, "inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n",
+            w);
+    w = NULL;
+  }
   atomic_store(&enabled, !(w && strcmp(w, "inline") == 0));
+  automatic = !w || !*w || strcmp(w, "auto") == 0;
+  ip_crowding_init();
 }
 
 int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
   if (!atomic_load(&enabled))
     return -1;
+  if (ip_crowding_note(t, ip_tick()) && automatic) {
+    atomic_fetch_add(&crowded_flushes, 1);
+    return -1;
+  }
   if (!atomic_load(&started)) {
     start();
     return -1;
@@ -299,8 +314,11 @@ void ip_writer_after_fork_child(void) {
   atomic_store(&sleeping, 0);
   atomic_store(&handoffs, 0);
   atomic_store(&inline_flushes, 0);
+  atomic_store(&crowded_flushes, 0);
+  ip_crowding_after_fork_child();
 }
 
 uint64_t ip_writer_handoffs(void) { return atomic_load(&handoffs); }
 uint64_t ip_writer_inline_flushes(void) { return atomic_load(&inline_flushes); }
+uint64_t ip_writer_crowded_flushes(void) { return atomic_load(&crowded_flushes); }
 int ip_writer_enabled(void) { return atomic_load(&enabled); }

@@ -146,7 +146,8 @@ typedef struct ip_process {
   uint64_t bytes_written;          /* trailer: bytes of the file before it */
   int has_writer_counts;           /* the trailer counts the writer thread's buffers */
   uint64_t buffers_handed_off;     /* trailer: full buffers the writer thread wrote */
-  uint64_t inline_flushes;         /* trailer: full buffers encoded on the program's thread */
+  uint64_t inline_flushes;         /* trailer: full buffers encoded inline, writer behind */
+  uint64_t crowded_flushes;        /* trailer: ... encoded inline, every CPU busy */
   /* The size limit (INCLPROF_MAX_SIZE) */
   char *size_policy;     /* "stop" or "ring" (trailer), or NULL: no limit set */
   uint64_t max_size;     /* bytes */

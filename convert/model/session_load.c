@@ -179,6 +179,7 @@ static void take_trailer(ip_file *f, ip_process *p, const Inclprof__Trailer *t) 
   p->has_writer_counts = t->has_buffers_handed_off;
   p->buffers_handed_off = t->buffers_handed_off;
   p->inline_flushes = t->inline_flushes;
+  p->crowded_flushes = t->crowded_flushes;
 }
 
 static void take_segment(ip_file *f, const Inclprof__Segment *sg) {

@@ -26,7 +26,7 @@ setting() { # setting VAR=VALUE EXPECTED-STDERR-LINE
   check_eq "$1: one line naming the value and what is used" "$2" "$(grep '^inclprof: INCLPROF_' run.err)"
 }
 setting INCLPROF_CLOCK=slow "inclprof: INCLPROF_CLOCK='slow' is not fenced or fast; using fenced"
-setting INCLPROF_WRITER=later "inclprof: INCLPROF_WRITER='later' is not thread or inline; using thread"
+setting INCLPROF_WRITER=later "inclprof: INCLPROF_WRITER='later' is not auto, thread or inline; using auto"
 setting INCLPROF_TRANSITIONS=perf \
   "inclprof: INCLPROF_TRANSITIONS='perf' is not auto, pmu, kevents or none; using auto"
 

@@ -5,7 +5,9 @@
 # every event is in the trace, each thread's batches are in seq order with
 # none missing, and the Trailer counts the buffers the writer wrote.  A fork
 # child records through a writer of its own; INCLPROF_WRITER=inline hands
-# nothing off and gives the same events.
+# nothing off and gives the same events.  One busy thread more than the CPUs
+# encode their own buffers (the writer's auto policy), again losing nothing;
+# INCLPROF_WRITER=thread hands them off all the same.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/programs/runtime/build.sh"
 rt_build || { fail "build the ABI driver"; exit 1; }
@@ -66,9 +68,34 @@ for f in out/*.ipb; do
   check "fork-busy $who: its writer wrote buffers" test "$(field dump handed_off)" -ge 1
 done
 
+# crowd: CPUs + 1 threads of 5 N calls each (4 events a call) besides main's N
+cpus=$(nproc)
+crowd_events=$(( (cpus + 1) * 5 * N * 4 + 4 * N + 2 ))
+crowd() {
+  rm -rf out
+  env INCLPROF_OUTPUT=out ${1:-} ./abi_driver crowd "$N" >/dev/null 2>&1
+  check_eq "crowd${1:+ ($1)}: exit status" 0 "$?"
+  ./trace_dump "$(rt_only_trace out)" >dump
+  check_eq "crowd${1:+ ($1)}: every event written" "$crowd_events" "$(events dump)"
+  check_eq "crowd${1:+ ($1)}: batches in seq order, none missing" ok "$(seqok dump)"
+  crowded=$(field dump crowded) handed=$(field dump handed_off)
+}
+crowd
+check "crowd: $cpus + 1 busy threads encode their own buffers ($crowded crowded, $handed handed off)" \
+  test "$crowded" -ge 10
+crowd INCLPROF_WRITER=thread
+check "crowd (INCLPROF_WRITER=thread): every buffer handed off or behind, none as crowded ($handed handed off)" \
+  test "$crowded" -eq 0 -a "$handed" -ge 1
+if [ "$cpus" -ge 2 ]; then
+  rm -rf out
+  INCLPROF_OUTPUT=out ./abi_driver return "$((20 * N))" >/dev/null 2>&1
+  ./trace_dump "$(rt_only_trace out)" >dump
+  check_eq "one busy thread on $cpus CPUs: no buffer encoded as crowded" 0 "$(field dump crowded)"
+fi
+
 # inclprof info shows the counts
 rm -rf out
 INCLPROF_OUTPUT=out ./abi_driver return "$N" >/dev/null 2>&1
 "$INCLPROF" info out >info 2>&1
-check "info: the writer line" grep -Eq "^writer: +[1-9][0-9]* full buffers written by the writer thread, [0-9]+ encoded on the program's threads" info
+check "info: the writer line" grep -Eq "^writer: +[1-9][0-9]* full buffers written by the writer thread, [0-9]+ encoded on the program's threads \(0 as its threads kept every CPU busy, [0-9]+ with the writer behind or off\)" info
 done_testing

@@ -5,6 +5,7 @@
  * different way or exercises one runtime duty (see main). */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +27,28 @@ void __inclprof_unregister_tu(struct inclprof_tu *tu) __attribute__((weak));
 
 static void work(void);
 static void leaf(void);
-static const struct inclprof_fn d_main = {11, "main", "main", __FILE__, 1, 10, INCLPROF_FN_INSTRUMENTED, 0, NULL};
-static const struct inclprof_fn d_work = {12, "work", "work", __FILE__, 2, 10, INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL, 0, (const void *)work};
-static const struct inclprof_fn d_leaf = {13, "leaf", "leaf", __FILE__, 3, 10, INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL, 0, (const void *)leaf};
-static const struct inclprof_fn d_write = {14, "write", "write", "", 0, 0, INCLPROF_FN_CALLEE, 0, NULL};
+static const struct inclprof_fn d_main = {
+    11, "main", "main", __FILE__, 1, 10, INCLPROF_FN_INSTRUMENTED, 0, NULL};
+static const struct inclprof_fn d_work = {12,
+                                          "work",
+                                          "work",
+                                          __FILE__,
+                                          2,
+                                          10,
+                                          INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL,
+                                          0,
+                                          (const void *)work};
+static const struct inclprof_fn d_leaf = {13,
+                                          "leaf",
+                                          "leaf",
+                                          __FILE__,
+                                          3,
+                                          10,
+                                          INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL,
+                                          0,
+                                          (const void *)leaf};
+static const struct inclprof_fn d_write = {14, "write", "write", "", 0, 0, INCLPROF_FN_CALLEE,
+                                           0,  NULL};
 static const struct inclprof_fn *const fns[] = {&d_main, &d_work, &d_leaf, &d_write};
 static struct inclprof_tu tu = {INCLPROF_ABI_VERSION, 4, fns, __FILE__, {0}};
 
@@ -69,6 +88,14 @@ static void compute_then_syscall(void) {
 static void *thread_main(void *arg) {
   (void)arg;
   for (int i = 0; i < 1000; i++)
+    work();
+  return NULL;
+}
+
+/* One of the threads that outnumber the CPUs: ARG times 5 calls of work. */
+static void *crowd_main(void *arg) {
+  int calls = *(const int *)arg * 5;
+  for (int i = 0; i < calls; i++)
     work();
   return NULL;
 }
@@ -147,6 +174,15 @@ int main(int argc, char **argv) {
     pthread_t th;
     pthread_create(&th, NULL, thread_main, NULL);
     pthread_join(th, NULL);
+  } else if (!strcmp(what, "crowd")) { /* one thread more than the CPUs, all busy */
+    cpu_set_t set;
+    int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    pthread_t th[65];
+    int threads = cpus < 64 ? cpus + 1 : 65;
+    for (int i = 0; i < threads; i++)
+      pthread_create(&th[i], NULL, crowd_main, &n);
+    for (int i = 0; i < threads; i++)
+      pthread_join(th[i], NULL);
   } else if (!strcmp(what, "syscall")) {
     compute_then_syscall();
   } else if (!strcmp(what, "signal")) {

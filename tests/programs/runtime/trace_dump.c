@@ -71,9 +71,11 @@ int main(int argc, char **argv) {
     case INCLPROF__RECORD__BODY_TRAILER: {
       Inclprof__Trailer *t = rec->trailer;
       printf("trailer clean=%d reason=%s events=%" PRIu64 " dropped=%" PRIu64 " samples=%" PRIu64
-             " in_runtime=%" PRIu64 " handed_off=%" PRIu64 " inline=%" PRIu64 "\n",
+             " in_runtime=%" PRIu64 " handed_off=%" PRIu64 " inline=%" PRIu64 " crowded=%" PRIu64
+             "\n",
              t->clean, t->exit_reason ? t->exit_reason : "", t->events, t->dropped_events,
-             t->samples_taken, t->samples_in_runtime, t->buffers_handed_off, t->inline_flushes);
+             t->samples_taken, t->samples_in_runtime, t->buffers_handed_off, t->inline_flushes,
+             t->crowded_flushes);
       break;
     }
     default:
