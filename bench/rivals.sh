@@ -53,11 +53,13 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
    try_build ip gcc ip.o -o ip -lpthread &&
    try_build ip gcc ip.o bare_table.o bare_record.o -o ip-bare -lpthread; then
   variant ip-bare "plugin probes -> the same bare hook through the hook table" "$RUNS" after plain "./ip-bare"
-  variant ip "inclprof record, kevents, writer thread" "$RUNS" after plain \
+  variant ip "inclprof record, kevents, writer auto (the defaults)" "$RUNS" after plain \
     "rm -rf ip.data && $INCLPROF record --transitions kevents -o ip.data -- ./ip"
+  variant ip-thread "inclprof record, kevents, INCLPROF_WRITER=thread" "$RUNS" after plain \
+    "rm -rf ipt.data && INCLPROF_WRITER=thread $INCLPROF record --transitions kevents -o ipt.data -- ./ip"
   variant ip-inline "inclprof record, kevents, INCLPROF_WRITER=inline" "$RUNS" after plain \
     "rm -rf ipi.data && INCLPROF_WRITER=inline $INCLPROF record --transitions kevents -o ipi.data -- ./ip"
-  variant ip-none "inclprof record, --transitions none, writer thread" "$RUNS" after plain \
+  variant ip-none "inclprof record, --transitions none, writer auto" "$RUNS" after plain \
     "rm -rf ipn.data && $INCLPROF record --transitions none -o ipn.data -- ./ip"
 else
   missing ip "inclprof" "${UNAVAILABLE[ip]}"
@@ -133,7 +135,7 @@ echo
 echo "\`bench/rivals.sh\` (\`make bench-rivals\`): $(for wl in "${WORKLOADS[@]}"; do printf '%s (`callheavy %s`, %s calls), ' "$wl" "${WARGS[$wl]}" "${CALLS[$wl]:-?}"; done | sed 's/, $//')."
 echo "In-process ns per hooked call (entry + exit) = (work − uninstrumented work) ÷ hooked calls,"
 echo "medians of $RUNS runs ($SLOW_RUNS for XRay basic and uftrace), all variants interleaved."
-echo "*× ip*: ratio to inclprof (kevents, writer thread); *× floor*: ratio to the bare hook through -finstrument-functions."
+echo "*× ip*: ratio to inclprof (kevents, the defaults); *× floor*: ratio to the bare hook through -finstrument-functions."
 echo
 printf '| method |'; for wl in "${WORKLOADS[@]}"; do printf ' %s ns/call | × ip | × floor |' "$wl"; done; echo
 printf '|---|'; for wl in "${WORKLOADS[@]}"; do printf -- '---:|---:|---:|'; done; echo
@@ -175,7 +177,7 @@ echo "|---|---:|---:|---:|"
 for v in "${ORDER[@]}"; do
   k=$v/threads
   [ -n "${WORK[$k]:-}" ] || continue
-  case $v in ip) d=ip.data ;; ip-inline) d=ipi.data ;; ip-none) d=ipn.data ;; xray-fdr) d="xr-fdr.*" ;;
+  case $v in ip) d=ip.data ;; ip-thread) d=ipt.data ;; ip-inline) d=ipi.data ;; ip-none) d=ipn.data ;; xray-fdr) d="xr-fdr.*" ;;
     xray-basic) d="xr-basic.*" ;; uftrace-pg) d=uf-pg.data ;; uftrace-fi) d=uf-fi.data ;; gprof) d=gmon.out ;; *) d= ;; esac
   # shellcheck disable=SC2086
   size=$([ -n "$d" ] && du -cb $d 2>/dev/null | tail -n1 | cut -f1)

@@ -2,7 +2,8 @@
 # writer.sh - `make bench-writer`: what the writer thread changes for the
 # program's threads.  bench/stall.c (1 thread, then 2 threads keeping both
 # cores busy) runs uninstrumented, under inclprof with inline encoding
-# (INCLPROF_WRITER=inline) and with the writer thread, BENCH_RUNS times
+# (INCLPROF_WRITER=inline), with the writer thread (INCLPROF_WRITER=thread)
+# and with the default auto policy (inline while every CPU is busy), BENCH_RUNS times
 # round-robin; the table gives medians of the cost per call, the longest
 # stall of a thread, the stalls over 5 us and 50 us, and, from the trace, how
 # long each flush or hand-off held the thread (its Gap records: median, 90th
@@ -21,10 +22,12 @@ gcc -O2 -g "$SRC/bench/stall.c" -o plain -lpthread &&
 gcc -O2 -g -fplugin="$B/inclprof.so" "$SRC/bench/stall.c" -o ip -lpthread &&
 gcc -O2 -I"$SRC/convert" -I"$SRC/include/inclprof" -I"$B/gen" -o trace_dump \
   "$SRC/tests/programs/runtime/trace_dump.c" "$B/libipconvert.a" -lprotobuf-c -ldeflate -lz || exit 1
-VARIANTS=(plain inline writer)
+VARIANTS=(plain inline writer auto)
 declare -A CMD=([plain]="./plain" [inline]="INCLPROF_WRITER=inline $B/inclprof record --transitions kevents -o t.data -- ./ip"
-  [writer]="$B/inclprof record --transitions kevents -o t.data -- ./ip")
-declare -A LABEL=([plain]="no instrumentation" [inline]="inclprof, inline encoding" [writer]="inclprof, writer thread")
+  [writer]="INCLPROF_WRITER=thread $B/inclprof record --transitions kevents -o t.data -- ./ip"
+  [auto]="$B/inclprof record --transitions kevents -o t.data -- ./ip")
+declare -A LABEL=([plain]="no instrumentation" [inline]="inclprof, inline encoding" [writer]="inclprof, writer thread (INCLPROF_WRITER=thread)"
+  [auto]="inclprof, the default auto (inline while every CPU is busy)")
 declare -A R
 median() { tr ' ' '\n' | grep . | sort -n | awk '{v[NR]=$1} END{if(NR==0)exit 1; print (NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2}'; }
 for ((r = 1; r <= RUNS; r++)); do
@@ -46,7 +49,7 @@ for ((r = 1; r <= RUNS; r++)); do
           END { k = int(NR * 0.9); if (k < 1) k = 1; if (NR) printf "%.0f %.0f %.0f", v[int((NR + 1) / 2)], v[k], v[NR] }')
         R[$v/$th/g50]="${R[$v/$th/g50]:-} ${1:-}" R[$v/$th/g90]="${R[$v/$th/g90]:-} ${2:-}" R[$v/$th/gmax]="${R[$v/$th/gmax]:-} ${3:-}"
         R[$v/$th/batches]="${R[$v/$th/batches]:-} $(grep -c '^batch ' dump)"
-        R[$v/$th/inline]="${R[$v/$th/inline]:-} $(sed -n 's/^trailer .* inline=\([0-9]*\).*/\1/p' dump | tail -n1)"
+        R[$v/$th/inline]="${R[$v/$th/inline]:-} $(sed -n 's/^trailer .* inline=\([0-9]*\) crowded=\([0-9]*\).*/\1 \2/p' dump | tail -n1 | awk '{print $1 + $2}')"
       fi
     done
   done
