@@ -261,10 +261,9 @@ IP_HIDDEN unsigned ip_pool_spares(void);
 
 /* writer.c */
 IP_HIDDEN void ip_writer_init(void); /* reads INCLPROF_WRITER */
-IP_HIDDEN int ip_writer_enabled(void);
 /* A job slot and a spare buffer (*fresh) for handing t's full buffer off, or
  * -1: encode inline (the writer is off, starting, behind, or the program's
- * threads keep every CPU busy: counted). */
+ * threads keep every CPU busy), counted as such. */
 IP_HIDDEN int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh);
 IP_HIDDEN void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block,
                                 struct ip_event *ev, size_t n, uint64_t g0, uint64_t g1);

@@ -105,7 +105,7 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p
  * writer's wake-up when it sleeps, the thread-name check) is written as the
  * batch's Gap. */
 static IP_RT_TEXT int handoff(struct ip_thread *t) {
-  if (!ip_writer_enabled() || t->skip || atomic_exchange(&t->busy, 1))
+  if (t->skip || atomic_exchange(&t->busy, 1))
     return 0;
   /* From here probes of this thread (in code that starting the writer calls,
    * e.g. an instrumented allocator) use the headroom and never flush. */

@@ -190,14 +190,17 @@ void ip_writer_init(void) {
 }
 
 int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
-  if (!atomic_load(&enabled))
+  if (!atomic_load(&enabled)) {
+    atomic_fetch_add(&inline_flushes, 1);
     return -1;
+  }
   if (ip_crowding_note(t, ip_tick()) && automatic) {
     atomic_fetch_add(&crowded_flushes, 1);
     return -1;
   }
   if (!atomic_load(&started)) {
     start();
+    atomic_fetch_add(&inline_flushes, 1);
     return -1;
   }
   if (atomic_load(&t->inflight) >= (int)IP_INFLIGHT || !(*fresh = ip_pool_take())) {
@@ -321,4 +324,3 @@ void ip_writer_after_fork_child(void) {
 uint64_t ip_writer_handoffs(void) { return atomic_load(&handoffs); }
 uint64_t ip_writer_inline_flushes(void) { return atomic_load(&inline_flushes); }
 uint64_t ip_writer_crowded_flushes(void) { return atomic_load(&crowded_flushes); }
-int ip_writer_enabled(void) { return atomic_load(&enabled); }

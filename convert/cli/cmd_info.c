@@ -170,9 +170,9 @@ static void process(const ip_session *s, size_t pi) {
            "missing)\n",
            p->threads_not_flushed);
   if (p->has_writer_counts)
-    printf("writer:       %llu full buffers written by the writer thread, %llu encoded on the "
+    printf("writer:       %llu full buffers handed to the writer thread, %llu encoded on the "
            "program's threads (%llu as its threads kept every CPU busy, %llu with the writer "
-           "behind or off)\n",
+           "starting, behind or off)\n",
            (unsigned long long)p->buffers_handed_off,
            (unsigned long long)(p->inline_flushes + p->crowded_flushes),
            (unsigned long long)p->crowded_flushes, (unsigned long long)p->inline_flushes);
