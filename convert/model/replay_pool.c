@@ -17,7 +17,8 @@
  * applies the stopped batches in file order, so replay never adds a
  * function concurrently; the one session counter replay writes
  * (samples_in_runtime) is summed back from the copies.  Memory:
- * SLOTS_PER_JOB slots per job, each a batch's bytes and decoded arrays. */
+ * SLOTS_PER_JOB slots per job, each a batch's bytes, and per thread the
+ * decoded arrays of the batch it replays. */
 #include "model/replay_pool.h"
 
 #include <pthread.h>
@@ -37,12 +38,17 @@ typedef struct slot {
   int is_gap;        /* a runtime gap (gap), not an event batch (raw) */
   Inclprof__Gap gap; /* its values */
   ip_raw_batch raw;
-  ip_batch_buf buf;
-  Inclprof__Record *own;       /* protobuf-c's decoding of raw, or NULL */
-  const Inclprof__Record *rec; /* the decoded record: &buf.rec or own */
-  int state;                   /* under pool.mu, while in the list */
-  struct slot *next;           /* in the list (file order) or the free slots */
+  int state;         /* under pool.mu, while in the list */
+  struct slot *next; /* in the list (file order) or the free slots */
 } slot;
+
+/* A batch decoded by the thread replaying it, into arrays that thread
+ * reuses from batch to batch. */
+typedef struct decoded {
+  ip_batch_buf buf;
+  Inclprof__Record *own;       /* protobuf-c's decoding, or NULL */
+  const Inclprof__Record *rec; /* the decoded record: &buf.rec or own */
+} decoded;
 
 typedef struct worker {
   struct pool *pool;
@@ -50,6 +56,7 @@ typedef struct worker {
   ip_file file;        /* f with .s = &sess */
   ip_session sess;     /* shallow copy of the session */
   uint64_t base_in_rt; /* sess.samples_in_runtime at the copy */
+  decoded dec;
 } worker;
 
 typedef struct pool {
@@ -67,26 +74,27 @@ typedef struct pool {
   worker *w;
   unsigned n;     /* workers */
   uint32_t dense; /* gids 1 .. dense-1 are all defined (they stay defined) */
+  decoded dec;    /* the calling thread's */
 } pool;
 
-/* Decodes a batch whose bytes ip_batch_peek accepted, by the fast decoder
- * or else protobuf-c: only memory can fail. */
-static void decode(slot *sl) {
-  int fast = ip_batch_decode(&sl->buf, sl->raw.p, sl->raw.len);
+/* Decodes a batch whose bytes ip_batch_peek accepted into d, by the fast
+ * decoder or else protobuf-c: only memory can fail. */
+static void decode(decoded *d, const ip_raw_batch *raw) {
+  int fast = ip_batch_decode(&d->buf, raw->p, raw->len);
   if (!fast)
-    sl->own = inclprof__record__unpack(NULL, sl->raw.len, sl->raw.p);
-  if (fast < 0 || (!fast && !sl->own)) {
+    d->own = inclprof__record__unpack(NULL, raw->len, raw->p);
+  if (fast < 0 || (!fast && !d->own)) {
     fputs("inclprof: out of memory\n", stderr);
     exit(1);
   }
-  sl->rec = fast ? &sl->buf.rec : sl->own;
+  d->rec = fast ? &d->buf.rec : d->own;
 }
 
 /* Frees what decode allocated apart from the reused arrays. */
-static void drop(slot *sl) {
-  if (sl->own)
-    inclprof__record__free_unpacked(sl->own, NULL);
-  sl->own = NULL;
+static void drop(decoded *d) {
+  if (d->own)
+    inclprof__record__free_unpacked(d->own, NULL);
+  d->own = NULL;
 }
 
 /* Whether every function the batch's probes name is defined in f.  First
@@ -138,19 +146,19 @@ static slot *pick(pool *p) {
   return NULL;
 }
 
-/* Decodes and replays a RUNNING slot with f, outside p->mu; returns 0 when
- * it names a function not yet defined (then it is left decoded). */
-static int replay(const pool *p, ip_file *f, slot *sl) {
+/* Decodes (into d) and replays a RUNNING slot with f, outside p->mu;
+ * returns 0 when it names a function not yet defined. */
+static int replay(const pool *p, ip_file *f, decoded *d, slot *sl) {
   if (sl->is_gap) {
     ip_replay_gap(f, sl->ts, &sl->gap);
     return 1;
   }
-  decode(sl);
-  if (!functions_known(p, f, sl->rec->events))
-    return 0;
-  ip_replay_batch(f, sl->ts, sl->rec->events);
-  drop(sl);
-  return 1;
+  decode(d, &sl->raw);
+  int known = functions_known(p, f, d->rec->events);
+  if (known)
+    ip_replay_batch(f, sl->ts, d->rec->events);
+  drop(d);
+  return known;
 }
 
 /* Takes sl out of the list and makes it free.  Under p->mu. */
@@ -195,7 +203,7 @@ static void *work(void *arg) {
       continue;
     }
     pthread_mutex_unlock(&p->mu);
-    int done = replay(p, &w->file, sl);
+    int done = replay(p, &w->file, &w->dec, sl);
     pthread_mutex_lock(&p->mu);
     settle(p, sl, done);
   }
@@ -210,7 +218,7 @@ static int help(pool *p, ip_file *f) {
   slot *sl = pick(p);
   if (sl) {
     pthread_mutex_unlock(&p->mu);
-    int done = replay(p, f, sl);
+    int done = replay(p, f, &p->dec, sl);
     pthread_mutex_lock(&p->mu);
     settle(p, sl, done);
     return 1;
@@ -247,8 +255,9 @@ static void drain(pool *p, ip_file *f, ip_take_record take) {
       continue;
     slot *sl = p->head; /* STOPPED, the oldest */
     pthread_mutex_unlock(&p->mu);
-    take(f, sl->rec);
-    drop(sl);
+    decode(&p->dec, &sl->raw);
+    take(f, p->dec.rec);
+    drop(&p->dec);
     refresh(p, f);
     pthread_mutex_lock(&p->mu);
     unlink_slot(p, sl);
@@ -309,10 +318,11 @@ static void finish(pool *p, unsigned started) {
   pthread_mutex_unlock(&p->mu);
   for (unsigned i = 0; i < started; i++)
     pthread_join(p->w[i].id, NULL);
-  for (size_t k = 0; k < p->n_slots; k++) {
-    ip_batch_buf_free(&p->slots[k].buf);
+  for (size_t k = 0; k < p->n_slots; k++)
     free(p->slots[k].raw.p);
-  }
+  for (unsigned i = 0; i < p->n; i++)
+    ip_batch_buf_free(&p->w[i].dec.buf);
+  ip_batch_buf_free(&p->dec.buf);
   pthread_cond_destroy(&p->work);
   pthread_cond_destroy(&p->room);
   pthread_mutex_destroy(&p->mu);
@@ -326,10 +336,12 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
   p.w = ip_must_calloc(p.n, sizeof *p.w);
   p.slots = ip_must_calloc(p.n_slots, sizeof *p.slots);
   for (size_t k = 0; k < p.n_slots; k++) {
-    ip_batch_buf_init(&p.slots[k].buf);
     p.slots[k].next = p.free;
     p.free = &p.slots[k];
   }
+  ip_batch_buf_init(&p.dec.buf);
+  for (unsigned i = 0; i < p.n; i++)
+    ip_batch_buf_init(&p.w[i].dec.buf);
   pthread_mutex_init(&p.mu, NULL);
   pthread_cond_init(&p.work, NULL);
   pthread_cond_init(&p.room, NULL);
@@ -341,8 +353,6 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
     started++;
   Inclprof__Record *rec;
   ip_raw_batch raw = {0};
-  slot here = {0}; /* a batch applied on this thread */
-  ip_batch_buf_init(&here.buf);
   int rc;
   while ((rc = ip_reader_next_raw(r, &rec, &raw, err, errlen)) > 0) {
     int gap = rc == 1 && rec->body_case == INCLPROF__RECORD__BODY_GAP;
@@ -351,19 +361,16 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
       dispatch(&p, f, take, rc == 2 ? &raw : NULL, gap ? rec->gap : NULL, ts);
       continue;
     }
-    if (rc == 2) {
-      here.raw = raw;
-      decode(&here);
-    }
     /* Anything else, in file order, with no batch queued. */
     drain(&p, f, take);
-    take(f, rc == 2 ? here.rec : rec);
-    drop(&here);
+    if (rc == 2)
+      decode(&p.dec, &raw);
+    take(f, rc == 2 ? p.dec.rec : rec);
+    drop(&p.dec);
     refresh(&p, f);
   }
   drain(&p, f, take);
   finish(&p, started);
   free(raw.p);
-  ip_batch_buf_free(&here.buf);
   return rc;
 }
