@@ -38,7 +38,8 @@ enum { QUEUED, RUNNING, STOPPED }; /* a slot in the list */
 
 typedef struct slot {
   ip_tstate *ts;
-  int is_gap;        /* a runtime gap (gap), not an event batch (raw) */
+  int has_batch;     /* an event batch (raw) */
+  int has_gap;       /* a runtime gap (gap), after the batch if there is one */
   Inclprof__Gap gap; /* its values */
   ip_raw_batch raw;
   int state;         /* under pool.mu, while in the list */
@@ -176,18 +177,20 @@ static slot *pick(pool *p) {
 }
 
 /* Decodes (into d) and replays a RUNNING slot with f, outside p->mu;
- * returns 0 when it names a function not yet defined. */
+ * returns 0 when its batch names a function not yet defined. */
 static int replay(const pool *p, ip_file *f, decoded *d, slot *sl) {
-  if (sl->is_gap) {
-    ip_replay_gap(f, sl->ts, &sl->gap);
-    return 1;
+  if (sl->has_batch) {
+    decode(d, &sl->raw);
+    int known = functions_known(p, f, d->rec->events);
+    if (known)
+      ip_replay_batch(f, sl->ts, d->rec->events);
+    drop(d);
+    if (!known)
+      return 0;
   }
-  decode(d, &sl->raw);
-  int known = functions_known(p, f, d->rec->events);
-  if (known)
-    ip_replay_batch(f, sl->ts, d->rec->events);
-  drop(d);
-  return known;
+  if (sl->has_gap)
+    ip_replay_gap(f, sl->ts, &sl->gap);
+  return 1;
 }
 
 /* Takes sl out of the list and makes it free.  Under p->mu. */
@@ -287,6 +290,8 @@ static void drain(pool *p, ip_file *f, ip_take_record take) {
     decode(&p->dec, &sl->raw);
     take(f, p->dec.rec);
     drop(&p->dec);
+    if (sl->has_gap)
+      ip_replay_gap(f, sl->ts, &sl->gap);
     refresh(p, f);
     pthread_mutex_lock(&p->mu);
     unlink_slot(p, sl);
@@ -304,11 +309,19 @@ static ip_tstate *live_state(ip_file *f, uint32_t tid) {
 }
 
 /* Queues for ts the batch in *raw (swapped with a free slot's buffer), or
- * else the gap, replaying batches on the calling thread until a slot is
- * free. */
+ * else the gap: with the newest entry when that is a batch of ts not yet
+ * taken, else in a slot of its own.  Replays batches on the calling thread
+ * until a slot is free. */
 static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw,
                      const Inclprof__Gap *gap, ip_tstate *ts) {
   pthread_mutex_lock(&p->mu);
+  slot *last = p->tail;
+  if (!raw && last && last->ts == ts && last->state == QUEUED && !last->has_gap) {
+    last->has_gap = 1;
+    last->gap = *gap;
+    pthread_mutex_unlock(&p->mu);
+    return;
+  }
   while (!p->free)
     if (!help(p, f)) { /* every slot holds a stopped batch */
       pthread_mutex_unlock(&p->mu);
@@ -318,7 +331,8 @@ static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw
   slot *sl = p->free;
   p->free = sl->next;
   pthread_mutex_unlock(&p->mu);
-  sl->is_gap = !raw; /* not in the list: no one else touches sl */
+  sl->has_batch = raw != NULL; /* not in the list: no one else touches sl */
+  sl->has_gap = !raw;
   if (raw) {
     ip_raw_batch mine = sl->raw;
     sl->raw = *raw;
