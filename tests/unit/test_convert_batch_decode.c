@@ -176,7 +176,7 @@ static size_t batch_with_dt(uint8_t *out, const uint8_t *dt, size_t n) {
 START_TEST(peek_promises_a_decoding) {
   ip_batch_buf b;
   ip_batch_buf_init(&b);
-  uint8_t dt[300], rec[400];
+  uint8_t dt[300] = {0}, rec[400];
   uint64_t seed = 0x2545f4914f6cdd1dull;
   uint32_t tid;
   /* random arrays, from few to mostly continuation bytes, up to several

@@ -202,6 +202,15 @@ static void leaf_batch(tg_trace *tr, tg_batch *b, uint64_t *tick, uint32_t leaf)
   *tick += 100;
 }
 
+/* The leaf gid of thread 20 + i in a round (see below). */
+static uint32_t leaf_of(unsigned i, unsigned round) {
+  if (i == 1 && round >= 1)
+    return 7;
+  if ((i == 2 && round >= 3) || (i == 3 && round >= 2))
+    return 6;
+  return 2;
+}
+
 START_TEST(gaps_and_functions_between_batches_give_the_serial_session) {
   /* Threads 20-23, each batch followed by its gap; Function records
    * between the batches of different threads: gid 6 right after thread
@@ -223,9 +232,7 @@ START_TEST(gaps_and_functions_between_batches_give_the_serial_session) {
   }
   for (unsigned round = 0; round < ROUNDS; round++)
     for (unsigned i = 0; i < THREADS; i++) {
-      uint32_t leaf = i == 1 && round >= 1                               ? 7
-                      : (i == 2 && round >= 3) || (i == 3 && round >= 2) ? 6
-                                                                         : 2;
+      uint32_t leaf = leaf_of(i, round);
       leaf_batch(&t, &b[i], &tick[i], leaf);
       if (i == 0 && round == 3)
         tg_function(&t, 6, 1, "mid", "a.c", 6);
