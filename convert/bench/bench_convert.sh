@@ -74,7 +74,7 @@ if [ -n "$plugin" ]; then
   rm -rf "$work/wf" "$work/wf.data"
   env -u MAKEFLAGS -u MAKELEVEL make -s -C "$src/examples/wordfreq" O="$work/wf" \
     INCLPROF_PLUGIN="$plugin" INCLPROF_INCLUDE="$src/runtime" > /dev/null
-  "$inclprof" record -o "$work/wf.data" -- "$work/wf/wordfreq" > /dev/null 2>&1
+  "$inclprof" record -o "$work/wf.data" -- "$work/wf/wordfreq" -d "$work/wf" > /dev/null 2>&1
   timed "$work/wf.data" "examples/wordfreq, recorded"
   rm -rf "$work/wf" "$work/wf.data"
 fi
