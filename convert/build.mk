@@ -31,10 +31,10 @@ $(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
 BENCH_TARGETS += bench-convert
 .PHONY: bench-convert
-bench-convert: $(B)/inclprof $(B)/gen_trace
+bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/inclprof.so $(B)/libinclprof.so
 	@mkdir -p $(BENCH_OUT)
 	@sh convert/bench/bench_convert.sh $(abspath $(B)/inclprof) $(abspath $(B)/gen_trace) \
-	  $(abspath $(B))/bench/convert $(BENCH_OUT)/bench-convert.md
+	  $(abspath $(B))/bench/convert $(BENCH_OUT)/bench-convert.md $(abspath $(B)/inclprof.so)
 
 # --- fuzzing the loader + replay (tests/fuzz/): libFuzzer with clang when it
 # --- links, else the standalone mutation driver under ASan+UBSan -------------

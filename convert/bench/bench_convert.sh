@@ -1,9 +1,11 @@
 #!/bin/sh
-# bench_convert.sh INCLPROF GEN_TRACE WORKDIR OUT.md - converter throughput:
-# generates synthetic inputs of 10 M and 100 M events
+# bench_convert.sh INCLPROF GEN_TRACE WORKDIR OUT.md [PLUGIN] - converter
+# throughput: generates synthetic inputs of 10 M and 100 M events
 # (convert/bench/gen_trace.c, with a runtime gap after every batch as the
 # runtime writes them): one trace file with 4 threads, and a session of 4
-# one-thread files (as forked processes write), and times
+# one-thread files (as forked processes write), and, given the plugin, a
+# trace recorded from examples/wordfreq built with it (5 threads of unequal
+# work, functions defined as they are first called), and times
 # `inclprof report --jobs J` on each for J in $CONVERT_JOBS (default "1 2"):
 # wall clock to the microsecond, CPU and the rest from /usr/bin/time, the
 # fastest of $CONVERT_RUNS runs (default 3); checks
@@ -15,7 +17,7 @@
 # SCHED_FIFO (chrt -f 10), so that other work on a loaded machine does not
 # stretch their wall clock.
 set -eu
-inclprof=$1 gen=$2 work=$3 out=$4
+inclprof=$1 gen=$2 work=$3 out=$4 plugin=${5:-}
 jobs_list=${CONVERT_JOBS:-1 2}
 runs=${CONVERT_RUNS:-3}
 rt=""
@@ -67,8 +69,17 @@ for n in 10000000 100000000; do
   timed "$session" "4 files, 1 thread each"
   rm -rf "$session"
 done
+if [ -n "$plugin" ]; then
+  src=$(cd "$(dirname "$0")/../.." && pwd)
+  rm -rf "$work/wf" "$work/wf.data"
+  env -u MAKEFLAGS -u MAKELEVEL make -s -C "$src/examples/wordfreq" O="$work/wf" \
+    INCLPROF_PLUGIN="$plugin" INCLPROF_INCLUDE="$src/runtime" > /dev/null
+  "$inclprof" record -o "$work/wf.data" -- "$work/wf/wordfreq" -d "$work/wf" > /dev/null 2>&1
+  timed "$work/wf.data" "examples/wordfreq, recorded"
+  rm -rf "$work/wf" "$work/wf.data"
+fi
 {
-  echo "### Converter throughput (inclprof report --jobs J, synthetic traces)"
+  echo "### Converter throughput (inclprof report --jobs J, synthetic traces${plugin:+ and a recorded one})"
   echo
   echo "| events | input | jobs | bytes | wall | CPU | events/s (wall) | events/s (CPU) | speed-up (wall) | waits | peak RSS |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"

@@ -17,12 +17,16 @@
  * applies the stopped batches in file order, so replay never adds a
  * function concurrently; the one session counter replay writes
  * (samples_in_runtime) is summed back from the copies.  Memory:
- * SLOTS_PER_JOB slots per job, each a batch's bytes and decoded arrays. */
+ * SLOTS_PER_JOB slots per job, each a batch's bytes, and per thread the
+ * decoded arrays of the batch it replays. */
 #include "model/replay_pool.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 
 #include "read/batch_decode.h"
 #include "util/must_alloc.h"
@@ -34,15 +38,21 @@ enum { QUEUED, RUNNING, STOPPED }; /* a slot in the list */
 
 typedef struct slot {
   ip_tstate *ts;
-  int is_gap;        /* a runtime gap (gap), not an event batch (raw) */
+  int has_batch;     /* an event batch (raw) */
+  int has_gap;       /* a runtime gap (gap), after the batch if there is one */
   Inclprof__Gap gap; /* its values */
   ip_raw_batch raw;
-  ip_batch_buf buf;
-  Inclprof__Record *own;       /* protobuf-c's decoding of raw, or NULL */
-  const Inclprof__Record *rec; /* the decoded record: &buf.rec or own */
-  int state;                   /* under pool.mu, while in the list */
-  struct slot *next;           /* in the list (file order) or the free slots */
+  int state;         /* under pool.mu, while in the list */
+  struct slot *next; /* in the list (file order) or the free slots */
 } slot;
+
+/* A batch decoded by the thread replaying it, into arrays that thread
+ * reuses from batch to batch. */
+typedef struct decoded {
+  ip_batch_buf buf;
+  Inclprof__Record *own;       /* protobuf-c's decoding, or NULL */
+  const Inclprof__Record *rec; /* the decoded record: &buf.rec or own */
+} decoded;
 
 typedef struct worker {
   struct pool *pool;
@@ -50,6 +60,7 @@ typedef struct worker {
   ip_file file;        /* f with .s = &sess */
   ip_session sess;     /* shallow copy of the session */
   uint64_t base_in_rt; /* sess.samples_in_runtime at the copy */
+  decoded dec;
 } worker;
 
 typedef struct pool {
@@ -67,52 +78,79 @@ typedef struct pool {
   worker *w;
   unsigned n;     /* workers */
   uint32_t dense; /* gids 1 .. dense-1 are all defined (they stay defined) */
+  decoded dec;    /* the calling thread's */
 } pool;
 
-/* Decodes a batch whose bytes ip_batch_peek accepted, by the fast decoder
- * or else protobuf-c: only memory can fail. */
-static void decode(slot *sl) {
-  int fast = ip_batch_decode(&sl->buf, sl->raw.p, sl->raw.len);
+/* Decodes a batch whose bytes ip_batch_peek accepted into d, by the fast
+ * decoder or else protobuf-c: only memory can fail. */
+static void decode(decoded *d, const ip_raw_batch *raw) {
+  int fast = ip_batch_decode(&d->buf, raw->p, raw->len);
   if (!fast)
-    sl->own = inclprof__record__unpack(NULL, sl->raw.len, sl->raw.p);
-  if (fast < 0 || (!fast && !sl->own)) {
+    d->own = inclprof__record__unpack(NULL, raw->len, raw->p);
+  if (fast < 0 || (!fast && !d->own)) {
     fputs("inclprof: out of memory\n", stderr);
     exit(1);
   }
-  sl->rec = fast ? &sl->buf.rec : sl->own;
+  d->rec = fast ? &d->buf.rec : d->own;
 }
 
 /* Frees what decode allocated apart from the reused arrays. */
-static void drop(slot *sl) {
-  if (sl->own)
-    inclprof__record__free_unpacked(sl->own, NULL);
-  sl->own = NULL;
+static void drop(decoded *d) {
+  if (d->own)
+    inclprof__record__free_unpacked(d->own, NULL);
+  d->own = NULL;
+}
+
+/* Widens [*min, *max] to hold code[0..n). */
+static void code_range_of(const uint32_t *code, size_t n, uint32_t *min, uint32_t *max) {
+  for (size_t i = 0; i < n; i++) {
+    *min = code[i] < *min ? code[i] : *min;
+    *max = code[i] > *max ? code[i] : *max;
+  }
+}
+
+#ifdef __x86_64__
+/* The same, eight codes at a time (x86-64 with AVX2). */
+__attribute__((target("avx2"))) static void code_range_avx2(const uint32_t *code, size_t n,
+                                                            uint32_t *min, uint32_t *max) {
+  __m256i lo = _mm256_set1_epi32(-1), hi = _mm256_setzero_si256();
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(code + i));
+    lo = _mm256_min_epu32(lo, v);
+    hi = _mm256_max_epu32(hi, v);
+  }
+  uint32_t l[8], h[8];
+  _mm256_storeu_si256((__m256i *)l, lo);
+  _mm256_storeu_si256((__m256i *)h, hi);
+  code_range_of(l, 8, min, max);
+  code_range_of(h, 8, min, max);
+  code_range_of(code + i, n - i, min, max);
+}
+#endif
+
+/* The smallest and largest of n codes (UINT32_MAX and 0 when n is 0). */
+static void code_range(const uint32_t *code, size_t n, uint32_t *min, uint32_t *max) {
+  *min = UINT32_MAX;
+  *max = 0;
+#ifdef __x86_64__
+  if (__builtin_cpu_supports("avx2")) {
+    code_range_avx2(code, n, min, max);
+    return;
+  }
+#endif
+  code_range_of(code, n, min, max);
 }
 
 /* Whether every function the batch's probes name is defined in f.  First
  * the usual case, from the smallest and largest code: no probe of gid 0
  * (codes 0-3) and every gid below dense. */
 static int functions_known(const pool *p, const ip_file *f, const Inclprof__EventBatch *b) {
-  uint32_t lo[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}, hi[4] = {0, 0, 0, 0};
-  size_t n = b->n_code, i = 0;
-  for (; i + 4 <= n; i += 4)
-    for (int k = 0; k < 4; k++) {
-      uint32_t c = b->code[i + k];
-      lo[k] = c < lo[k] ? c : lo[k];
-      hi[k] = c > hi[k] ? c : hi[k];
-    }
-  for (; i < n; i++) {
-    lo[0] = b->code[i] < lo[0] ? b->code[i] : lo[0];
-    hi[0] = b->code[i] > hi[0] ? b->code[i] : hi[0];
-  }
-  uint32_t min = lo[0] < lo[1] ? lo[0] : lo[1], max = hi[0] > hi[1] ? hi[0] : hi[1];
-  min = lo[2] < min ? lo[2] : min;
-  min = lo[3] < min ? lo[3] : min;
-  max = hi[2] > max ? hi[2] : max;
-  max = hi[3] > max ? hi[3] : max;
+  uint32_t min, max;
+  code_range(b->code, b->n_code, &min, &max);
   if (min > INCLPROF__EVENT_KIND__EV_RET && max >> 3 < p->dense)
     return 1;
-  for (i = 0; i < n; i++) {
+  for (size_t i = 0; i < b->n_code; i++) {
     uint32_t c = b->code[i], gid = c >> 3;
     if ((c & 7) <= INCLPROF__EVENT_KIND__EV_RET && (gid >= f->n_gid || f->gid_func[gid] == NONE))
       return 0;
@@ -138,18 +176,20 @@ static slot *pick(pool *p) {
   return NULL;
 }
 
-/* Decodes and replays a RUNNING slot with f, outside p->mu; returns 0 when
- * it names a function not yet defined (then it is left decoded). */
-static int replay(const pool *p, ip_file *f, slot *sl) {
-  if (sl->is_gap) {
-    ip_replay_gap(f, sl->ts, &sl->gap);
-    return 1;
+/* Decodes (into d) and replays a RUNNING slot with f, outside p->mu;
+ * returns 0 when its batch names a function not yet defined. */
+static int replay(const pool *p, ip_file *f, decoded *d, slot *sl) {
+  if (sl->has_batch) {
+    decode(d, &sl->raw);
+    int known = functions_known(p, f, d->rec->events);
+    if (known)
+      ip_replay_batch(f, sl->ts, d->rec->events);
+    drop(d);
+    if (!known)
+      return 0;
   }
-  decode(sl);
-  if (!functions_known(p, f, sl->rec->events))
-    return 0;
-  ip_replay_batch(f, sl->ts, sl->rec->events);
-  drop(sl);
+  if (sl->has_gap)
+    ip_replay_gap(f, sl->ts, &sl->gap);
   return 1;
 }
 
@@ -195,7 +235,7 @@ static void *work(void *arg) {
       continue;
     }
     pthread_mutex_unlock(&p->mu);
-    int done = replay(p, &w->file, sl);
+    int done = replay(p, &w->file, &w->dec, sl);
     pthread_mutex_lock(&p->mu);
     settle(p, sl, done);
   }
@@ -210,7 +250,7 @@ static int help(pool *p, ip_file *f) {
   slot *sl = pick(p);
   if (sl) {
     pthread_mutex_unlock(&p->mu);
-    int done = replay(p, f, sl);
+    int done = replay(p, f, &p->dec, sl);
     pthread_mutex_lock(&p->mu);
     settle(p, sl, done);
     return 1;
@@ -247,8 +287,11 @@ static void drain(pool *p, ip_file *f, ip_take_record take) {
       continue;
     slot *sl = p->head; /* STOPPED, the oldest */
     pthread_mutex_unlock(&p->mu);
-    take(f, sl->rec);
-    drop(sl);
+    decode(&p->dec, &sl->raw);
+    take(f, p->dec.rec);
+    drop(&p->dec);
+    if (sl->has_gap)
+      ip_replay_gap(f, sl->ts, &sl->gap);
     refresh(p, f);
     pthread_mutex_lock(&p->mu);
     unlink_slot(p, sl);
@@ -266,11 +309,19 @@ static ip_tstate *live_state(ip_file *f, uint32_t tid) {
 }
 
 /* Queues for ts the batch in *raw (swapped with a free slot's buffer), or
- * else the gap, replaying batches on the calling thread until a slot is
- * free. */
+ * else the gap: with the newest entry when that is a batch of ts not yet
+ * taken, else in a slot of its own.  Replays batches on the calling thread
+ * until a slot is free. */
 static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw,
                      const Inclprof__Gap *gap, ip_tstate *ts) {
   pthread_mutex_lock(&p->mu);
+  slot *last = p->tail;
+  if (!raw && last && last->ts == ts && last->state == QUEUED && !last->has_gap) {
+    last->has_gap = 1;
+    last->gap = *gap;
+    pthread_mutex_unlock(&p->mu);
+    return;
+  }
   while (!p->free)
     if (!help(p, f)) { /* every slot holds a stopped batch */
       pthread_mutex_unlock(&p->mu);
@@ -280,7 +331,8 @@ static void dispatch(pool *p, ip_file *f, ip_take_record take, ip_raw_batch *raw
   slot *sl = p->free;
   p->free = sl->next;
   pthread_mutex_unlock(&p->mu);
-  sl->is_gap = !raw; /* not in the list: no one else touches sl */
+  sl->has_batch = raw != NULL; /* not in the list: no one else touches sl */
+  sl->has_gap = !raw;
   if (raw) {
     ip_raw_batch mine = sl->raw;
     sl->raw = *raw;
@@ -309,10 +361,11 @@ static void finish(pool *p, unsigned started) {
   pthread_mutex_unlock(&p->mu);
   for (unsigned i = 0; i < started; i++)
     pthread_join(p->w[i].id, NULL);
-  for (size_t k = 0; k < p->n_slots; k++) {
-    ip_batch_buf_free(&p->slots[k].buf);
+  for (size_t k = 0; k < p->n_slots; k++)
     free(p->slots[k].raw.p);
-  }
+  for (unsigned i = 0; i < p->n; i++)
+    ip_batch_buf_free(&p->w[i].dec.buf);
+  ip_batch_buf_free(&p->dec.buf);
   pthread_cond_destroy(&p->work);
   pthread_cond_destroy(&p->room);
   pthread_mutex_destroy(&p->mu);
@@ -326,10 +379,12 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
   p.w = ip_must_calloc(p.n, sizeof *p.w);
   p.slots = ip_must_calloc(p.n_slots, sizeof *p.slots);
   for (size_t k = 0; k < p.n_slots; k++) {
-    ip_batch_buf_init(&p.slots[k].buf);
     p.slots[k].next = p.free;
     p.free = &p.slots[k];
   }
+  ip_batch_buf_init(&p.dec.buf);
+  for (unsigned i = 0; i < p.n; i++)
+    ip_batch_buf_init(&p.w[i].dec.buf);
   pthread_mutex_init(&p.mu, NULL);
   pthread_cond_init(&p.work, NULL);
   pthread_cond_init(&p.room, NULL);
@@ -341,8 +396,6 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
     started++;
   Inclprof__Record *rec;
   ip_raw_batch raw = {0};
-  slot here = {0}; /* a batch applied on this thread */
-  ip_batch_buf_init(&here.buf);
   int rc;
   while ((rc = ip_reader_next_raw(r, &rec, &raw, err, errlen)) > 0) {
     int gap = rc == 1 && rec->body_case == INCLPROF__RECORD__BODY_GAP;
@@ -351,19 +404,16 @@ int ip_replay_pool_run(ip_file *f, ip_reader *r, unsigned jobs, ip_take_record t
       dispatch(&p, f, take, rc == 2 ? &raw : NULL, gap ? rec->gap : NULL, ts);
       continue;
     }
-    if (rc == 2) {
-      here.raw = raw;
-      decode(&here);
-    }
     /* Anything else, in file order, with no batch queued. */
     drain(&p, f, take);
-    take(f, rc == 2 ? here.rec : rec);
-    drop(&here);
+    if (rc == 2)
+      decode(&p.dec, &raw);
+    take(f, rc == 2 ? p.dec.rec : rec);
+    drop(&p.dec);
     refresh(&p, f);
   }
   drain(&p, f, take);
   finish(&p, started);
   free(raw.p);
-  ip_batch_buf_free(&here.buf);
   return rc;
 }

@@ -30,7 +30,7 @@ int ip_batch_decode(ip_batch_buf *b, const uint8_t *p, size_t len);
  * it is an event batch record of the fields this decoder knows whose arrays
  * protobuf-c accepts (whole varints of at most 10 bytes), so that
  * ip_batch_decode or else protobuf-c decodes it to that batch (a code
- * above 32 bits is protobuf-c's); else 0.  A tenth of the cost of decoding. */
+ * above 32 bits is protobuf-c's); else 0.  A sixteenth of the cost of decoding. */
 int ip_batch_peek(const uint8_t *p, size_t len, uint32_t *tid);
 
 #endif

@@ -146,34 +146,48 @@ START_TEST(leaves_the_rest_to_protobuf_c) {
 }
 END_TEST
 
+/* Writes v as a varint at out; returns its length. */
+static size_t put_varint(uint8_t *out, size_t v) {
+  size_t k = 0;
+  for (; v >= 0x80; v >>= 7)
+    out[k++] = (uint8_t)(v | 0x80);
+  out[k++] = (uint8_t)v;
+  return k;
+}
+
 /* A batch {tid 7, seq 1, base_tick 5, dt: the n bytes at dt, code {1}}. */
 static size_t batch_with_dt(uint8_t *out, const uint8_t *dt, size_t n) {
   static const uint8_t head[] = {1u << 3, 7, 2u << 3, 1, 3u << 3, 5, 4u << 3 | 2};
+  uint8_t body[400];
+  size_t k = sizeof head;
+  memcpy(body, head, k);
+  k += put_varint(body + k, n);
+  memcpy(body + k, dt, n);
+  k += n;
+  body[k++] = 5u << 3 | 2;
+  body[k++] = 1;
+  body[k++] = 1;
   out[0] = 6u << 3 | 2;
-  out[1] = (uint8_t)(sizeof head + 1 + n + 3);
-  memcpy(out + 2, head, sizeof head);
-  out[2 + sizeof head] = (uint8_t)n;
-  memcpy(out + 3 + sizeof head, dt, n);
-  uint8_t *code = out + 3 + sizeof head + n;
-  code[0] = 5u << 3 | 2;
-  code[1] = 1;
-  code[2] = 1;
-  return 3 + sizeof head + n + 3;
+  size_t len = 1 + put_varint(out + 1, k);
+  memcpy(out + len, body, k);
+  return len + k;
 }
 
 START_TEST(peek_promises_a_decoding) {
   ip_batch_buf b;
   ip_batch_buf_init(&b);
-  uint8_t dt[48], rec[80];
+  uint8_t dt[300] = {0}, rec[400];
   uint64_t seed = 0x2545f4914f6cdd1dull;
   uint32_t tid;
-  /* random arrays, mostly continuation bytes: peek says 1 exactly when
+  /* random arrays, from few to mostly continuation bytes, up to several
+   * times the 64 bytes peek checks at once: peek says 1 exactly when
    * protobuf-c decodes the batch (then the fast decoder does too) */
   int accepted = 0;
   for (int round = 0; round < 4000; round++) {
     size_t n = rnd(&seed) % sizeof dt;
+    uint32_t dense = 8 + rnd(&seed) % 8; /* continuation bytes: dense in 16 */
     for (size_t i = 0; i < n; i++)
-      dt[i] = (uint8_t)(rnd(&seed) % 16 ? 0x80 | rnd(&seed) : rnd(&seed) & 0x7f);
+      dt[i] = (uint8_t)(rnd(&seed) % 16 < dense ? 0x80 | rnd(&seed) : rnd(&seed) & 0x7f);
     size_t len = batch_with_dt(rec, dt, n);
     Inclprof__Record *ref = inclprof__record__unpack(NULL, len, rec);
     int peek = ip_batch_peek(rec, len, &tid);

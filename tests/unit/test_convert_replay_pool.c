@@ -4,7 +4,9 @@
  * function used before its definition gets a placeholder first), the
  * samples that landed in the runtime (counted apart, summed back from the
  * workers), a runtime gap, a thread ended mid-trace whose tid then starts a
- * new thread; and on damaged copies of the trace (bytes changed, with and
+ * new thread; a trace whose every batch is followed by its runtime gap,
+ * with Function records between the batches of different threads, some
+ * of whose gids were used before; and on damaged copies of the trace (bytes changed, with and
  * without their checksums repaired), the same outcome, damage and values.
  * A session of three files read in parallel (model/session_files.c), whose
  * module and function tables overlap, equals the one read file after file,
@@ -183,6 +185,83 @@ START_TEST(jobs_give_the_serial_session) {
 }
 END_TEST
 
+/* One batch of thread tid: CYCLES calls of outer (gid 1) around leaf, then
+ * the runtime gap the runtime writes after every batch (100 ticks). */
+static void leaf_batch(tg_trace *tr, tg_batch *b, uint64_t *tick, uint32_t leaf) {
+  for (unsigned c = 0; c < CYCLES; c++) {
+    static const Inclprof__EventKind kind[] = {
+        INCLPROF__EVENT_KIND__EV_ENTER, INCLPROF__EVENT_KIND__EV_ENTER,
+        INCLPROF__EVENT_KIND__EV_EXIT, INCLPROF__EVENT_KIND__EV_EXIT};
+    for (unsigned k = 0; k < 4; k++) {
+      *tick += 5 + (*tick * 7 + k) % 40;
+      tg_ev(b, *tick, c % 11 == k, kind[k], k == 0 || k == 3 ? 1 : leaf);
+    }
+  }
+  tg_flush(tr, b);
+  tg_gap(tr, b->tid, *tick, *tick + 100);
+  *tick += 100;
+}
+
+/* The leaf gid of thread 20 + i in a round (see below). */
+static uint32_t leaf_of(unsigned i, unsigned round) {
+  if (i == 1 && round >= 1)
+    return 7;
+  if ((i == 2 && round >= 3) || (i == 3 && round >= 2))
+    return 6;
+  return 2;
+}
+
+START_TEST(gaps_and_functions_between_batches_give_the_serial_session) {
+  /* Threads 20-23, each batch followed by its gap; Function records
+   * between the batches of different threads: gid 6 right after thread
+   * 20's batch of round 3 (thread 23 used it from round 2, before it was
+   * defined; thread 22 from round 3, after), gid 7 after thread 22's batch
+   * of round 5 (thread 21 used it from round 1). */
+  char *dir = fx_dir();
+  tg_trace t;
+  tg_begin(&t, 91, 1e9, 3, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
+  tg_module(&t, 1, "/bin/prog");
+  tg_function(&t, 1, 1, "outer", "a.c", 1);
+  tg_function(&t, 2, 1, "leaf", "a.c", 2);
+  static tg_batch b[THREADS];
+  uint64_t tick[THREADS];
+  for (unsigned i = 0; i < THREADS; i++) {
+    tg_batch_init(&b[i], 20 + i);
+    tick[i] = 1000 * (i + 1);
+    tg_thread(&t, 20 + i, NULL);
+  }
+  for (unsigned round = 0; round < ROUNDS; round++)
+    for (unsigned i = 0; i < THREADS; i++) {
+      uint32_t leaf = leaf_of(i, round);
+      leaf_batch(&t, &b[i], &tick[i], leaf);
+      if (i == 0 && round == 3)
+        tg_function(&t, 6, 1, "mid", "a.c", 6);
+      if (i == 2 && round == 5)
+        tg_function(&t, 7, 1, "late", "a.c", 7);
+    }
+  tg_trailer(&t, 1, "exit");
+  const char *path = fx_write(dir, "gaps.ipb", &t);
+  tg_free(&t);
+  ip_session s[3];
+  for (unsigned j = 0; j < 3; j++)
+    load_jobs(&s[j], path, j + 1);
+  ck_assert_uint_eq(s[0].gaps, THREADS * ROUNDS);
+  ck_assert_uint_eq(s[0].events, THREADS * ROUNDS * CYCLES * 4);
+  /* outer, leaf, the placeholders of gid 7 (thread 21, round 1) and gid 6
+   * (thread 23, round 2), then mid and late as their records come */
+  ck_assert_uint_eq(s[0].n_funcs, 6);
+  ck_assert_str_eq(s[0].funcs[2].pretty, "<unknown function gid 7>");
+  ck_assert_str_eq(s[0].funcs[3].pretty, "<unknown function gid 6>");
+  ck_assert_str_eq(s[0].funcs[4].pretty, "mid");
+  ck_assert_str_eq(s[0].funcs[5].pretty, "late");
+  for (unsigned j = 1; j < 3; j++)
+    assert_same(&s[0], &s[j]);
+  for (unsigned j = 0; j < 3; j++)
+    ip_session_free(&s[j]);
+  fx_cleanup(dir);
+}
+END_TEST
+
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static uint32_t rnd(void) {
   rng ^= rng << 13;
@@ -317,6 +396,7 @@ int main(void) {
   Suite *s = suite_create("replay_pool");
   TCase *tc = tcase_create("jobs");
   tcase_add_test(tc, jobs_give_the_serial_session);
+  tcase_add_test(tc, gaps_and_functions_between_batches_give_the_serial_session);
   tcase_add_test(tc, files_read_in_parallel_give_the_serial_session);
   tcase_add_test(tc, damaged_traces_give_the_serial_session);
   suite_add_tcase(s, tc);
