@@ -61,6 +61,16 @@ static void thread_end(tg_trace *t, uint32_t tid) {
  * in /bin/prog; 1 the same inner, libcall and late, with outer and leaf in
  * /lib/libx.so (module 1, /bin/prog module 2); 2 all but libcall in
  * /lib/liby.so. */
+/* THREADS threads from tid first on: their batches, first ticks and Thread
+ * records. */
+static void threads_begin(tg_trace *tr, tg_batch *b, uint64_t *tick, uint32_t first) {
+  for (unsigned i = 0; i < THREADS; i++) {
+    tg_batch_init(&b[i], first + i);
+    tick[i] = 1000 * (i + 1);
+    tg_thread(tr, first + i, NULL);
+  }
+}
+
 static void build_variant(tg_trace *tr, unsigned v) {
   static const char *const lib[] = {"/bin/prog", "/lib/libx.so", "/lib/liby.so"};
   tg_trace t;
@@ -75,11 +85,7 @@ static void build_variant(tg_trace *tr, unsigned v) {
   tg_function(&t, 4, 1, v ? "xleaf" : "leaf", "a.c", 4);
   static tg_batch b[THREADS];
   uint64_t tick[THREADS];
-  for (unsigned i = 0; i < THREADS; i++) {
-    tg_batch_init(&b[i], 10 + i);
-    tick[i] = 1000 * (i + 1);
-    tg_thread(&t, 10 + i, NULL);
-  }
+  threads_begin(&t, b, tick, 10);
   in_runtime = 0;
   for (unsigned round = 0; round < ROUNDS; round++) {
     for (unsigned i = 0; i < THREADS; i++)
@@ -225,11 +231,7 @@ START_TEST(gaps_and_functions_between_batches_give_the_serial_session) {
   tg_function(&t, 2, 1, "leaf", "a.c", 2);
   static tg_batch b[THREADS];
   uint64_t tick[THREADS];
-  for (unsigned i = 0; i < THREADS; i++) {
-    tg_batch_init(&b[i], 20 + i);
-    tick[i] = 1000 * (i + 1);
-    tg_thread(&t, 20 + i, NULL);
-  }
+  threads_begin(&t, b, tick, 20);
   for (unsigned round = 0; round < ROUNDS; round++)
     for (unsigned i = 0; i < THREADS; i++) {
       uint32_t leaf = leaf_of(i, round);
