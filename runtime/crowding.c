@@ -20,18 +20,21 @@ static atomic_int crowded;
 
 void ip_crowding_init(void) {
   cpu_set_t set;
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) {
     n_cpus = (unsigned)CPU_COUNT(&set);
-  else
+  } else {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
     n_cpus = online > 0 ? (unsigned)online : 1;
+  }
 }
 
 int ip_crowding_note(struct ip_thread *t, uint64_t now) {
   uint64_t length = (uint64_t)(ip_st.ticks_per_second * CROWD_WINDOW_SECONDS);
   uint_fast64_t start = atomic_load(&window_start);
   unsigned w = atomic_load(&window);
-  if (now - start >= length && atomic_compare_exchange_strong(&window_start, &start, now)) {
+  /* now < start: another CPU's tick, read a moment earlier */
+  if (now > start && now - start >= length &&
+      atomic_compare_exchange_strong(&window_start, &start, now)) {
     /* this thread closes window w: its count decides until w + 1 ends */
     atomic_store(&crowded, atomic_load(&fillers[w & 1]) >= n_cpus);
     atomic_store(&fillers[(w + 1) & 1], 0);

@@ -19,7 +19,7 @@
  * INCLPROF_WRITER=auto (the default) also encodes inline while the program's
  * threads keep every CPU busy (crowding.c): the writer would then only take
  * CPU time from them, and each hand-off would add its own cost.  `thread`
- * always hands off; `inline` turns the writer off. */
+ * hands off even then; `inline` turns the writer off. */
 #include <linux/futex.h>
 #include <stdio.h>
 #include <sched.h>
@@ -194,7 +194,7 @@ int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
     atomic_fetch_add(&inline_flushes, 1);
     return -1;
   }
-  if (ip_crowding_note(t, ip_tick()) && automatic) {
+  if (automatic && ip_crowding_note(t, ip_tick())) {
     atomic_fetch_add(&crowded_flushes, 1);
     return -1;
   }
