@@ -8,7 +8,8 @@
 
 enum ip_root { R_FN_TYPE, R_HOOKS_TYPE, R_TU_TYPE, R_TU_DECL, R_DESCS, R_COUNT };
 static tree roots[R_COUNT];
-static unsigned n_descs;
+static unsigned n_descs;   /* descriptors built in this unit */
+static unsigned n_listed;  /* of them, those in the unit's table */
 static bool emitting_unit;
 
 bool ip_emitting_unit(void)
@@ -198,6 +199,19 @@ static tree string_value(const char *s, tree type)
   return fold_convert(type, build_string_literal(strlen(s) + 1, s));
 }
 
+/* The COMDAT group of FNDECL when it is a local symbol in one: a clone GCC
+ * made of a template or inline function and placed in its caller's group.
+ * When the linker keeps another unit's copy of that group, it drops this
+ * unit's copy with every local symbol in it, so nothing outside the group may
+ * refer to the clone. */
+static tree local_comdat_group(tree fndecl)
+{
+  if (!fndecl || TREE_PUBLIC(fndecl))
+    return NULL_TREE;
+  symtab_node *node = symtab_node::get(fndecl);
+  return node ? node->get_comdat_group() : NULL_TREE;
+}
+
 tree ip_build_descriptor(uint64_t id, const char *name, const char *pretty, const char *file,
                          unsigned line, unsigned size, unsigned flags, tree fndecl)
 {
@@ -225,8 +239,18 @@ tree ip_build_descriptor(uint64_t id, const char *name, const char *pretty, cons
   DECL_INITIAL(decl) = build_constructor(t, v);
   TREE_CONSTANT(DECL_INITIAL(decl)) = 1;
   TREE_STATIC(DECL_INITIAL(decl)) = 1;
+  /* A descriptor holding the address of a local function of a COMDAT group
+     lives and dies with that group: it goes into a section of the group and
+     stays out of the unit's table (which would refer to it from outside).
+     The runtime registers it when its probes first pass it. */
+  tree group = local_comdat_group(fndecl);
+  if (group)
+    varpool_node::get_create(decl)->set_comdat_group(group);
   varpool_node::finalize_decl(decl);
-  roots[R_DESCS] = tree_cons(NULL_TREE, decl, roots[R_DESCS]);
+  if (!group) {
+    roots[R_DESCS] = tree_cons(NULL_TREE, decl, roots[R_DESCS]);
+    n_listed++;
+  }
   n_descs++;
   return decl;
 }
@@ -259,17 +283,17 @@ static tree build_table(void)
 {
   tree fn_ptr = build_pointer_type(build_qualified_type(roots[R_FN_TYPE], TYPE_QUAL_CONST));
   tree elt = build_qualified_type(fn_ptr, TYPE_QUAL_CONST);
-  tree type = build_array_type_nelts(elt, n_descs);
+  tree type = build_array_type_nelts(elt, n_listed);
   tree table = build_static_var("__inclprof_fns", type);
   TREE_READONLY(table) = 1;
   vec<constructor_elt, va_gc> *v = NULL;
-  vec_alloc(v, n_descs);
+  vec_alloc(v, n_listed);
   auto_vec<tree> in_order;
   for (tree l = roots[R_DESCS]; l; l = TREE_CHAIN(l))
     in_order.safe_push(TREE_VALUE(l));
-  for (unsigned i = 0; i < n_descs; i++)
+  for (unsigned i = 0; i < n_listed; i++)
     CONSTRUCTOR_APPEND_ELT(v, build_int_cst(size_type_node, i),
-                           fold_convert(elt, build_fold_addr_expr(in_order[n_descs - 1 - i])));
+                           fold_convert(elt, build_fold_addr_expr(in_order[n_listed - 1 - i])));
   DECL_INITIAL(table) = build_constructor(type, v);
   TREE_CONSTANT(DECL_INITIAL(table)) = 1;
   TREE_STATIC(DECL_INITIAL(table)) = 1;
@@ -288,7 +312,7 @@ void ip_emit_unit(void)
   vec<constructor_elt, va_gc> *v = NULL;
   CONSTRUCTOR_APPEND_ELT(v, field_named(t, "abi_version"),
                          build_int_cst(uint32_type_node, INCLPROF_ABI_VERSION));
-  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "n_fns"), build_int_cst(uint32_type_node, n_descs));
+  CONSTRUCTOR_APPEND_ELT(v, field_named(t, "n_fns"), build_int_cst(uint32_type_node, n_listed));
   CONSTRUCTOR_APPEND_ELT(v, field_named(t, "fns"),
                          fold_convert(TREE_TYPE(field_named(t, "fns")), build_fold_addr_expr(table)));
   CONSTRUCTOR_APPEND_ELT(v, field_named(t, "path"),

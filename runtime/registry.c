@@ -304,6 +304,10 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info 
       module = module_id(obj->dli_fname, (uintptr_t)obj->dli_fbase);
     gid = atomic_fetch_add(&next_gid, 1) + 1;
     write_function(gid, module, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, log_it);
+    /* An instrumented function first met at its probes (its descriptor lives
+     * in a COMDAT group, outside the unit's table) is found by address too. */
+    if ((fn->flags & INCLPROF_FN_INSTRUMENTED) && fn->addr)
+      map_put(&by_addr, (uintptr_t)fn->addr, gid);
   }
   map_put(&by_desc, (uintptr_t)fn, gid);
   return gid;
