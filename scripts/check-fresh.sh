@@ -5,7 +5,8 @@
 # machine's apt and npm configuration and CA certificates so the same package
 # sources are reachable, clones this checkout's committed HEAD into it (with
 # the sibling shared folder beside it, as in CI), and runs `make demo`,
-# `make check` and `make demo` again (which must install nothing) in it as
+# `make check` (each in a pseudo-terminal, as a person types them) and
+# `make demo` again (which must install nothing) in it as
 # root.  Prints one summary line; /proc, /sys and /dev are always
 # unmounted, also when interrupted.
 # Exit status: 0 passed, 1 failed, 2 could not run here (not root, no
@@ -58,8 +59,8 @@ trap 'echo "$me: interrupted" >&2; exit 130' INT TERM HUP
 [ "$(id -u)" = 0 ] || skip "needs root (chroot, mounts)"
 if ! command -v mmdebstrap >/dev/null 2>&1; then
   echo "$me: installing mmdebstrap" >&2
-  get() { DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends mmdebstrap >&2; }
-  get || { timeout 600 apt-get update -qq >&2 && get; } ||
+  get() { DEBIAN_FRONTEND=noninteractive timeout --foreground -k 10 600 apt-get install -y -qq --no-install-recommends mmdebstrap >&2; }
+  get || { timeout --foreground -k 10 600 apt-get update -qq >&2 && get; } ||
     skip "mmdebstrap cannot be installed (apt-get install mmdebstrap failed or timed out)"
 fi
 mkdir -p "$cache" || die "cannot create $cache"
@@ -145,13 +146,13 @@ done
 log=$cache/check-fresh.log
 echo "$me: running make demo, then make check, in the fresh root at $head (log: $log)" >&2
 # In its own session, so that an interrupt can stop everything it started.
-setsid -w timeout "$limit" chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+setsid -w timeout "$limit" chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=xterm \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   sh -c 'cd /work/inclprof || exit 1
          step() { name=$1; shift; t0=$(date +%s); "$@"; rc=$?
                   echo "check-fresh-status $name $rc $(( $(date +%s) - t0 ))"; }
-         step demo make demo
-         step check make check
+         step demo script -qec "make demo" /dev/null
+         step check script -qec "make check" /dev/null
          step again sh -c "make demo >/tmp/demo-again.log 2>&1"
          cat /tmp/demo-again.log
          echo "check-fresh-installs $(grep -c "installing Debian packages" /tmp/demo-again.log)"' >"$log" 2>&1 </dev/null &

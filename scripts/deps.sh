@@ -60,9 +60,12 @@ plugin_dev() {
 
 export DEBIAN_FRONTEND=noninteractive
 stamp=/var/lib/apt/periodic/inclprof-updated
+# apt-get stays in the terminal's foreground process group (timeout
+# --foreground): in a background group it would be stopped by SIGTTOU when it
+# restores the terminal, and Ctrl-C would not reach it.
 apt_run() { # apt_run WHAT ARGS...: apt-get ARGS with the time limit; one line on failure
   what=$1; shift
-  timeout "$limit" apt-get "$@" >&2 && return 0
+  timeout --foreground -k 10 "$limit" apt-get "$@" >&2 && return 0
   rc=$?
   if [ "$rc" = 124 ]; then why="timed out after ${limit}s"; else why="failed (exit $rc)"; fi
   echo "inclprof: apt-get $why fetching $what from the apt sources in /etc/apt; check the network or proxy and rerun 'scripts/deps.sh $level' (INCLPROF_APT_TIMEOUT=seconds sets the limit)" >&2
@@ -71,6 +74,7 @@ apt_run() { # apt_run WHAT ARGS...: apt-get ARGS with the time limit; one line o
 update_lists() {
   if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +720 2>/dev/null)" ] ||
      ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+    echo "inclprof: updating the package lists (apt-get update)" >&2
     apt_run "the package lists" update -qq
     mkdir -p "$(dirname "$stamp")" && touch "$stamp"
   fi

@@ -44,9 +44,10 @@ fetch() {
     >"$CACHE/parts/src.sources"
   apt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$CACHE/parts -o Dir::State::Lists=$CACHE/lists -o APT::Sandbox::User=root"
   limit=${INCLPROF_APT_TIMEOUT:-600}
+  echo "field: fetching the Debian source package $1 (apt-get source, once)" >&2
   # shellcheck disable=SC2086
-  if ! (cd "$CACHE" && timeout "$limit" apt-get $apt update -qq &&
-    timeout "$limit" apt-get $apt source --download-only "$1") >"$W/fetch-$1.log" 2>&1; then
+  if ! (cd "$CACHE" && timeout --foreground -k 10 "$limit" apt-get $apt update -qq &&
+    timeout --foreground -k 10 "$limit" apt-get $apt source --download-only "$1") >"$W/fetch-$1.log" 2>&1; then
     fail "apt-get source $1 failed (see $W/fetch-$1.log): check that deb.debian.org is reachable, then rerun make field"
     return 1
   fi

@@ -13,7 +13,7 @@ if ! ls "$cache"/lua5.4_*.orig.tar.gz >/dev/null 2>&1; then
   apt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$cache/parts -o Dir::State::Lists=$cache/lists -o APT::Sandbox::User=root"
   limit=${INCLPROF_APT_TIMEOUT:-600}
   # shellcheck disable=SC2086
-  (cd "$cache" && timeout "$limit" apt-get $apt update -qq && timeout "$limit" apt-get $apt source --download-only lua5.4) >fetch.log 2>&1
+  (cd "$cache" && timeout --foreground -k 10 "$limit" apt-get $apt update -qq && timeout --foreground -k 10 "$limit" apt-get $apt source --download-only lua5.4) >fetch.log 2>&1
   rc=$?
   if [ "$rc" -ne 0 ]; then
     if [ "$rc" = 124 ]; then why="timed out after ${limit}s"; else why="failed (exit $rc)"; fi

@@ -21,7 +21,8 @@ mkdir -p "$dir"
 if ! cmp -s "$here/package-lock.json" "$dir/package-lock.json" || [ ! -d "$dir/node_modules/speedscope" ]; then
   cp "$here/package.json" "$here/package-lock.json" "$dir/"
   limit=${INCLPROF_NPM_TIMEOUT:-300}
-  if (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout "$limit" npm ci --no-audit --no-fund \
+  echo "tests/viewers/pictures/setup.sh: installing playwright-core and speedscope into $dir (npm ci, once)" >&2
+  if (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout --foreground -k 10 "$limit" npm ci --no-audit --no-fund \
         --loglevel=error --fetch-retries=1 --fetch-timeout=60000 >&2); then :; else
     rc=$?
     if [ "$rc" = 124 ]; then why="timed out after ${limit}s"; else why="failed (exit $rc)"; fi

@@ -1,0 +1,54 @@
+#!/bin/sh
+# deps_terminal.sh - scripts/deps.sh at a real terminal, as a person runs
+# `make demo`: in a pseudo-terminal (script), with an apt-get stand-in that
+# restores the terminal's modes as apt-get does when it finishes its progress
+# display, then works for a minute.  apt-get must stay in the terminal's
+# foreground process group: it runs on (a background group would be stopped by
+# SIGTTOU there), and the Ctrl-C typed two seconds in reaches it and ends the
+# install at once.
+. "$INCLPROF_SRC/tests/lib.sh"
+need script stty
+
+mkdir bin
+# Every package is missing, and this is root: deps.sh goes straight to install.
+cat >bin/dpkg-query <<'EOF2'
+#!/bin/sh
+exit 1
+EOF2
+cat >bin/id <<'EOF2'
+#!/bin/sh
+echo 0
+EOF2
+cat >bin/apt-cache <<'EOF2'
+#!/bin/sh
+exit 0
+EOF2
+cat >bin/apt-get <<EOF2
+#!/bin/sh
+trap 'echo "apt-get got SIGINT" >>"$T_DIR/events"; exit 130' INT
+echo "apt-get \$1 started" >>"$T_DIR/events"
+stty sane </dev/tty
+echo "apt-get \$1 set the terminal" >>"$T_DIR/events"
+sleep 60 &
+wait \$!
+echo "apt-get \$1 finished" >>"$T_DIR/events"
+EOF2
+chmod +x bin/*
+: >events
+# A fresh package-list stamp would depend on this machine: the stand-ins make
+# the update run or not, and both paths go through the same apt_run.
+# The typist keeps the terminal open for 30 s more; script's own end is timed.
+t0=$(date +%s)
+(sleep 2; printf '\003'; sleep 30) | {
+  timeout 40 script -qec "PATH='$T_DIR/bin':\$PATH sh '$INCLPROF_SRC/scripts/deps.sh' test" \
+    /dev/null >typed.log 2>&1
+  date +%s >ended
+}
+took=$(($(cat ended) - t0))
+check "apt-get ran" grep -q 'apt-get .* started' events
+check "apt-get set the terminal's modes and went on (not stopped by SIGTTOU)" grep -q 'set the terminal' events
+check "Ctrl-C reached apt-get" grep -q 'apt-get got SIGINT' events
+check "apt-get did not run to its end" sh -c "! grep -q finished events"
+if [ "$took" -le 15 ]; then ok "Ctrl-C ended deps.sh at once (${took}s)"; else fail "Ctrl-C ended deps.sh only after ${took}s"; fi
+check "deps.sh said what it was installing before apt-get ran" grep -q 'inclprof: installing Debian packages' typed.log
+done_testing
