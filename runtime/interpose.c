@@ -1,16 +1,26 @@
 /* interpose.c - every libc function the runtime interposes, each a thin
  * entry point into the machinery that does the work:
  *   _exit, _Exit          complete the trace (lifecycle.c), then exit_group;
- *   execve ... execle     stop the sampler and complete the trace before the
- *                         exec; a failed exec carries on recording;
+ *   daemon                the same steps as libc's, the parent leaving
+ *                         through _exit above (libc's leaves through an
+ *                         internal _exit that no interposer sees);
+ *   execve ... execle,    stop the sampler and complete the trace before the
+ *   fexecve, execveat     exec; a failed exec carries on recording; an
+ *                         environment of the program's choosing gets the
+ *                         runtime's settings (env_carry.c);
+ *   posix_spawn(p)        the same for the environment of the new process;
  *   sigaction, signal     the program's handlers, wrapped (signals.c).
  * It also finds libc's own definitions (dlsym(RTLD_NEXT)); the runtime's
  * own handler installs call ip_real_sigaction, never the interposer. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -43,14 +53,73 @@ IP_EXPORT void _Exit(int status) {
     syscall(SYS_exit_group, status);
 }
 
+/* Detaches from the terminal in a child, as libc's daemon() does: fork, the
+ * parent leaves with status 0, the child starts a new session, moves to /
+ * unless nochdir, and puts /dev/null on 0, 1 and 2 unless noclose. */
+IP_EXPORT int daemon(int nochdir, int noclose) {
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid > 0)
+    _exit(0);
+  if (setsid() < 0)
+    return -1;
+  if (!nochdir && chdir("/") != 0) {
+    /* as libc's: a failed chdir does not fail daemon() */
+  }
+  if (noclose)
+    return 0;
+  int fd = open("/dev/null", O_RDWR);
+  struct stat st;
+  if (fd < 0)
+    return -1;
+  if (fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3)) {
+    close(fd);
+    errno = ENODEV;
+    return -1;
+  }
+  dup2(fd, STDIN_FILENO);
+  dup2(fd, STDOUT_FILENO);
+  dup2(fd, STDERR_FILENO);
+  if (fd > STDERR_FILENO)
+    close(fd);
+  return 0;
+}
+
 /* ---- the exec family -------------------------------------------------------- */
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 
 IP_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
   execve_fn real = (execve_fn)next_fn("execve");
+  IP_WITH_CARRIED_ENV(envp, env);
   int had = ip_before_exec();
-  return ip_after_failed_exec(had, real ? real(path, argv, envp)
-                                        : (int)syscall(SYS_execve, path, argv, envp));
+  return ip_after_failed_exec(had, real ? real(path, argv, env)
+                                        : (int)syscall(SYS_execve, path, argv, env));
+}
+
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+
+IP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[]) {
+  fexecve_fn real = (fexecve_fn)next_fn("fexecve");
+  if (!real) {
+    errno = ENOSYS;
+    return -1;
+  }
+  IP_WITH_CARRIED_ENV(envp, env);
+  int had = ip_before_exec();
+  return ip_after_failed_exec(had, real(fd, argv, env));
+}
+
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
+
+IP_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+                       int flags) {
+  execveat_fn real = (execveat_fn)next_fn("execveat");
+  IP_WITH_CARRIED_ENV(envp, env);
+  int had = ip_before_exec();
+  return ip_after_failed_exec(had, real
+                                       ? real(dirfd, path, argv, env, flags)
+                                       : (int)syscall(SYS_execveat, dirfd, path, argv, env, flags));
 }
 
 IP_EXPORT int execv(const char *path, char *const argv[]) {
@@ -60,8 +129,9 @@ IP_EXPORT int execv(const char *path, char *const argv[]) {
 
 IP_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[]) {
   execve_fn real = (execve_fn)next_fn("execvpe");
+  IP_WITH_CARRIED_ENV(envp, env);
   int had = ip_before_exec();
-  return ip_after_failed_exec(had, real ? real(file, argv, envp) : -1);
+  return ip_after_failed_exec(had, real ? real(file, argv, env) : -1);
 }
 
 IP_EXPORT int execvp(const char *file, char *const argv[]) {
@@ -102,6 +172,28 @@ IP_EXPORT int execle(const char *path, const char *arg, ...) {
   char *const *envp = va_arg(ap, char *const *);
   va_end(ap);
   return execve(path, argv, envp);
+}
+
+/* ---- posix_spawn ---------------------------------------------------------------- */
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+                        const posix_spawnattr_t *, char *const[], char *const[]);
+
+IP_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *acts,
+                          const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) {
+  spawn_fn real = (spawn_fn)next_fn("posix_spawn");
+  if (!real)
+    return ENOSYS;
+  IP_WITH_CARRIED_ENV(envp, env);
+  return real(pid, path, acts, attr, argv, env);
+}
+
+IP_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *acts,
+                           const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) {
+  spawn_fn real = (spawn_fn)next_fn("posix_spawnp");
+  if (!real)
+    return ENOSYS;
+  IP_WITH_CARRIED_ENV(envp, env);
+  return real(pid, file, acts, attr, argv, env);
 }
 
 /* ---- signal handlers ---------------------------------------------------------- */

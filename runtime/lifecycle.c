@@ -1,7 +1,8 @@
 /* lifecycle.c - start-up and every way out of a process.  Nothing happens at
  * load time: the first __inclprof_register_tu (or inclprof.h call) runs
  * ip_init_once.  The trace is completed (all threads flushed, Trailer) at
- * exit/return from main (atexit + destructor), _exit/_Exit and exec*
+ * exit/return from main after every destructor that can run instrumented
+ * code (see ip_exit_begun), at _exit/_Exit, daemon's parent and exec*
  * (through the interposers of interpose.c; a failed exec carries on
  * recording), and fatal signals (signals.c).  fork gives the child a file of
  * its own.  In a vfork child (pid differs, no fork handler ran) nothing here
@@ -60,8 +61,33 @@ void ip_finish_from_signal(int sig) {
   atomic_store(&ip_st.init_state, 2);
 }
 
-static void at_exit(void) { ip_finish("exit", 1, 0); }
-__attribute__((destructor)) static void at_unload(void) { ip_finish("exit", 1, 0); }
+/* exit() runs the atexit handlers (C++ static destructors among them), then
+ * the ELF destructors of every object (.fini_array: functions marked
+ * __attribute__((destructor))); in each object a unit's own destructor runs
+ * after the program's and unregisters the unit.  So the trace ends when the
+ * last registered unit unregisters after exit began, or when exit begins with
+ * none left.  at_exit runs before the ELF destructors when the runtime
+ * started from the program's constructors, after them when it started from a
+ * shared library's; the runtime's own destructor runs among them.  Should a
+ * unit still be registered when the runtime's destructor runs, a last atexit
+ * handler (run after every ELF destructor) ends the trace all the same. */
+static void at_exit_last(void) { ip_finish("exit", 1, 0); }
+
+void ip_exit_begun(void) {
+  if (!ours())
+    return;
+  atomic_store(&ip_st.exiting, 1);
+  if (ip_units_registered() == 0)
+    ip_finish("exit", 1, 0);
+}
+
+static void at_exit(void) { ip_exit_begun(); }
+
+__attribute__((destructor)) static void at_unload(void) {
+  ip_exit_begun();
+  if (ours() && !atomic_load(&ip_st.trailer_written))
+    atexit(at_exit_last);
+}
 
 /* fork takes every runtime lock in their order (docs/runtime.md, "Locks"),
  * so the child starts with consistent tables and makes the locks anew. */

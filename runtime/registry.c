@@ -395,7 +395,20 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
       break;
     }
   tu->hooks = ip_hooks_paused;
+  int last = units == NULL;
   ip_unlock(&reg_lock);
+  if (last && atomic_load(&ip_st.exiting))
+    ip_finish("exit", 1, 0);
+}
+
+unsigned ip_units_registered(void) {
+  if (!ip_lock(&reg_lock, 0))
+    return 1;
+  unsigned n = 0;
+  for (const struct unit *u = units; u; u = u->next)
+    n++;
+  ip_unlock(&reg_lock);
+  return n;
 }
 
 /* Points every unit's hooks at the probes or sets them null (inclprof_stop,

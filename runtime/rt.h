@@ -107,6 +107,7 @@ struct ip_thread {
   atomic_int busy;        /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
   int final_done;         /* taken by the running final flush (under threads_lock) */
+  int key_rounds;         /* rounds of key destructors this thread has seen while exiting */
   void *timer;            /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
   int has_timer;          /* IP_SAMPLER_*: which sampler this thread has */
   int sample_fd;          /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
@@ -145,7 +146,8 @@ struct ip_state {
   atomic_uint_fast64_t events, batches, dropped, samples, samples_in_runtime;
   atomic_int dying; /* a fatal path is writing the trailer */
   atomic_int trailer_written;
-  atomic_int final_flush;       /* the exit's flush of every thread is running */
+  atomic_int final_flush; /* the exit's flush of every thread is running */
+  atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
   struct ip_thread *threads;
   atomic_uint n_threads;           /* length of the thread list */
@@ -323,6 +325,7 @@ IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal);
 IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal);
 IP_HIDDEN uint32_t ip_mark_id(const char *text);
 IP_HIDDEN void ip_units_set_paused(int on);
+IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet unregistered */
 IP_HIDDEN void ip_registry_fork_prepare(void);
 IP_HIDDEN void ip_registry_fork_parent(void);
 IP_HIDDEN void ip_registry_fork_child(void);
@@ -333,6 +336,22 @@ IP_HIDDEN int ip_init_once(void);
  * may continue (a failed exec) and recording goes on. */
 IP_HIDDEN void ip_finish(const char *reason, int clean, int keep_going);
 IP_HIDDEN void ip_finish_from_signal(int sig);
+/* exit() has begun (or the runtime is being unloaded): the trace ends now
+ * unless units are still registered, then at the last one's unregistering. */
+IP_HIDDEN void ip_exit_begun(void);
+
+/* env_carry.c: envp with the runtime's settings added where it lacks them.
+ * ip_env_carry_size gives the sizes of the two arrays ip_env_carry fills
+ * (the caller's, on its stack); the result is envp itself or ptrs. */
+IP_HIDDEN void ip_env_carry_size(char *const envp[], size_t *n_ptrs, size_t *n_chars);
+IP_HIDDEN char *const *ip_env_carry(char *const envp[], char **ptrs, char *chars);
+/* Declares CARRIED, envp with the runtime's settings, in arrays on the stack. */
+#define IP_WITH_CARRIED_ENV(envp, carried)                                                         \
+  size_t carried##_np, carried##_nc;                                                               \
+  ip_env_carry_size(envp, &carried##_np, &carried##_nc);                                           \
+  char *carried##_ptrs[carried##_np];                                                              \
+  char carried##_chars[carried##_nc];                                                              \
+  char *const *carried = ip_env_carry(envp, carried##_ptrs, carried##_chars)
 IP_HIDDEN int ip_before_exec(void); /* 1 when the calling thread's sampler ran */
 IP_HIDDEN int ip_after_failed_exec(int had_sampler, int rc); /* returns rc, errno kept */
 

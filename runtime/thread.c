@@ -4,6 +4,7 @@
  * flushing (with the time spent recorded as a Gap), thread exit, flushing
  * every thread on the way out, and the state reset in a fork child. */
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -350,7 +351,17 @@ void ip_thread_exit(struct ip_thread *t) {
   munmap(t->scratch, t->scratch_len);
 }
 
-static void key_destructor(void *v) { ip_thread_exit(v); }
+/* glibc runs the key destructors of an exiting thread in rounds, up to
+ * PTHREAD_DESTRUCTOR_ITERATIONS, while any key still holds a value.  This key
+ * is made at start-up, before the program's, so it comes first in a round:
+ * it sets itself again until the last round, and the thread keeps recording
+ * while the program's key destructors run. */
+static void key_destructor(void *v) {
+  struct ip_thread *t = v;
+  if (++t->key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(ip_st.key, t) == 0)
+    return;
+  ip_thread_exit(t);
+}
 
 void ip_thread_key_init(void) { pthread_key_create(&ip_st.key, key_destructor); }
 

@@ -2,7 +2,9 @@
  * [--max-size SIZE [--max-size-policy stop|ring]] -- PROG [ARGS...]`: runs
  * PROG with the runtime preloaded (libinclprof.so
  * found next to this command, or in ../lib), tracing into DIR, and exits
- * with PROG's status (128+N when killed by signal N).  As root it mounts
+ * with PROG's status (128+N when killed by signal N).  Traces of an earlier
+ * run in DIR are moved to DIR.old first; afterwards it counts the run's
+ * trace files and the run's processes still running.  As root it mounts
  * tracefs when it is missing, so that the kevents mode can find its
  * tracepoint. */
 #include <errno.h>
@@ -15,11 +17,13 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/record_dir.h"
 #include "size_syntax.h"
 #include "read/trace_tail.h"
 #include "util/beside_command.h"
@@ -142,27 +146,6 @@ static void say_if_stopped_early(const char *dir, const char *name) {
   inclprof__record__free_unpacked(rec, NULL);
 }
 
-/* Trace files in dir modified at or after `since`: what this run wrote.
- * Each one whose recording stopped early is named on stderr. */
-static int traces_since(const char *dir, time_t since) {
-  DIR *d = opendir(dir);
-  if (!d)
-    return 0;
-  int n = 0;
-  const struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    struct stat st;
-    if (len > 4 && !strcmp(e->d_name + len - 4, ".ipb") &&
-        fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime >= since) {
-      n++;
-      say_if_stopped_early(dir, e->d_name);
-    }
-  }
-  closedir(d);
-  return n;
-}
-
 /* The trace directory exists (or is made: *made says so) and this user may
  * create files in it: else there is no point in running the program. */
 static int output_dir_usable(const char *dir, int *made) {
@@ -228,6 +211,9 @@ static int run(char **argv) {
   ign.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ign, &old_int);
   sigaction(SIGQUIT, &ign, &old_quit);
+  /* The run's processes that outlive the program (a daemon, a background
+   * child) become this process's children, so that they can be counted. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   pid_t pid = fork();
   if (pid < 0) {
     fprintf(stderr, "inclprof record: cannot fork: %s\n", strerror(errno));
@@ -323,14 +309,13 @@ int cmd_record(int argc, char **argv) {
     return IP_EXIT_USAGE;
   }
   int made_dir;
-  if (!output_dir_usable(a.dir, &made_dir) || prepare_env(&a)) {
+  if (!output_dir_usable(a.dir, &made_dir) || record_dir_set_aside(a.dir) != 0 || prepare_env(&a)) {
     if (made_dir)
       rmdir(a.dir);
     return IP_EXIT_USAGE;
   }
   char notes[PATH_MAX], note[600];
   notes_make(notes, sizeof notes);
-  time_t started = time(NULL);
   int status = run(argv + first);
   notes_take(notes, note, sizeof note);
   if (status < 0) {
@@ -338,7 +323,8 @@ int cmd_record(int argc, char **argv) {
       rmdir(a.dir); /* nothing ran: leave no empty directory behind */
     return status == -2 ? 127 : IP_EXIT_USAGE;
   }
-  int n = traces_since(a.dir, started);
+  struct record_tally t = record_dir_tally(a.dir, say_if_stopped_early);
+  int n = t.files;
   if (n)
     fprintf(stderr, "inclprof: %d trace file%s written to %s/ (status %d)\n", n, n > 1 ? "s" : "",
             a.dir, status);
@@ -353,5 +339,17 @@ int cmd_record(int argc, char **argv) {
             "plugin with the runtime loaded (build it with -fplugin=inclprof; a static or "
             "setuid program ignores LD_PRELOAD: link it with -linclprof) (status %d)\n",
             a.dir, argv[first], status);
+  if (t.running) {
+    char pids[RECORD_TALLY_PIDS * 12] = "";
+    for (int i = 0; i < t.running && i < RECORD_TALLY_PIDS; i++)
+      snprintf(pids + strlen(pids), sizeof pids - strlen(pids), "%s%ld", i ? " " : "",
+               t.running_pids[i]);
+    fprintf(stderr,
+            "inclprof: %d process%s of this run still running (pid %s%s): %s trace%s complete "
+            "when %s exit%s\n",
+            t.running, t.running > 1 ? "es" : "", pids, t.running > RECORD_TALLY_PIDS ? " ..." : "",
+            t.running > 1 ? "their" : "its", t.running > 1 ? "s are" : " is",
+            t.running > 1 ? "they" : "it", t.running > 1 ? "" : "s");
+  }
   return status;
 }

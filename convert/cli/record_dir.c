@@ -1,0 +1,109 @@
+/* cli/record_dir.c - the trace directory of one `inclprof record` run:
+ * traces of an earlier run are moved aside to DIR.old before the program
+ * starts (as perf and uftrace keep their previous data), so that what the
+ * directory holds afterwards is exactly this run's; then its trace files are
+ * counted, with the processes of the run that are still running (a daemon,
+ * a background child) and so still writing theirs. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/record_dir.h"
+
+static int is_trace_name(const char *name) {
+  size_t len = strlen(name);
+  return len > 4 && !strcmp(name + len - 4, ".ipb");
+}
+
+int record_dir_set_aside(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0; /* output_dir_usable has said why, if it matters */
+  char old[4096];
+  snprintf(old, sizeof old, "%s.old", dir);
+  int moved = 0, rc = 0;
+  const struct dirent *e;
+  while (rc == 0 && (e = readdir(d)) != NULL) {
+    if (!is_trace_name(e->d_name))
+      continue;
+    if (moved == 0) {
+      if (mkdir(old, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr,
+                "inclprof record: %s/ holds traces of an earlier run and %s/ cannot be made to "
+                "keep them: %s; remove them or record with -o ANOTHER_DIR\n",
+                dir, old, strerror(errno));
+        rc = -1;
+        break;
+      }
+      /* DIR.old keeps one earlier run: the one before it goes. */
+      DIR *o = opendir(old);
+      const struct dirent *oe;
+      while (o && (oe = readdir(o)) != NULL)
+        if (is_trace_name(oe->d_name))
+          unlinkat(dirfd(o), oe->d_name, 0);
+      if (o)
+        closedir(o);
+    }
+    char from[4096], to[4096 + 256];
+    snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+    snprintf(to, sizeof to, "%s/%s", old, e->d_name);
+    if (rename(from, to) != 0) {
+      fprintf(stderr,
+              "inclprof record: cannot move the earlier trace %s to %s/: %s; remove it or "
+              "record with -o ANOTHER_DIR\n",
+              from, old, strerror(errno));
+      rc = -1;
+    } else {
+      moved++;
+    }
+  }
+  closedir(d);
+  if (moved && rc == 0)
+    fprintf(stderr, "inclprof record: moved %d trace file%s of an earlier run to %s/\n", moved,
+            moved > 1 ? "s" : "", old);
+  return rc;
+}
+
+/* The processes of the run still running: this process's children (it is
+ * their subreaper, so a daemon's detached child is among them). */
+static void survivors(struct record_tally *t) {
+  while (waitpid(-1, NULL, WNOHANG) > 0)
+    ; /* those that have ended since */
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
+  FILE *f = fopen(path, "r");
+  long pid;
+  while (f && fscanf(f, "%ld", &pid) == 1) {
+    if (t->running < RECORD_TALLY_PIDS)
+      t->running_pids[t->running] = pid;
+    t->running++;
+  }
+  if (f)
+    fclose(f);
+}
+
+struct record_tally record_dir_tally(const char *dir,
+                                     void (*each)(const char *dir, const char *name)) {
+  struct record_tally t = {0};
+  DIR *d = opendir(dir);
+  if (!d) {
+    survivors(&t);
+    return t;
+  }
+  const struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (!is_trace_name(e->d_name))
+      continue;
+    t.files++;
+    if (each)
+      each(dir, e->d_name);
+  }
+  closedir(d);
+  survivors(&t);
+  return t;
+}
