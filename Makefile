@@ -1,6 +1,7 @@
 # Makefile - the one entry point: build, test, benchmark, demo, install inclprof.
 #   make            build into $(B)/ (runtime, command, plugin)
 #   make check      cppcheck, unit + integration tests, then unit and converter tests under ASan+UBSan
+#                   (every phase runs; one summary at the end)
 #   make check-fresh  make demo + make check in a fresh minimal Debian 12 root (root only)
 #   make lint       cppcheck, clang-format, every source file in a docs/*.md table
 #   make bench      benchmarks (report figures; nothing is asserted)
@@ -73,12 +74,10 @@ include tests/stress/build.mk
 .PHONY: build-all
 build-all: $(ALL_TARGETS)
 
+# Every phase runs even when one before it failed (tests/run-check.sh).
 check: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) build-all
-	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory check-unit
-	@$(MAKE) --no-print-directory check-integration
-	@$(MAKE) --no-print-directory check-san
+	@sh tests/run-check.sh B=$(B)
 
 # Static analysis: every C file of the project, no warnings allowed.
 CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard runtime/*.c convert/*/*.c plugin/*.c tests/unit/*.c tests/fuzz/*.c tests/stress/*.c bench/*.c examples/*/*.c))

@@ -126,6 +126,14 @@ static int load_run(ip_session *s, char *path) {
     fprintf(stderr, "inclprof diff: %s\n", err);
     return -1;
   }
+  if (!s->total.el_incl && s->n_damaged) {
+    fprintf(stderr,
+            "inclprof diff: %s: damaged before any call was recorded (the warning above says "
+            "where); record that run again\n",
+            path);
+    ip_session_free(s);
+    return -1;
+  }
   if (!s->total.el_incl || !s->n_processes) {
     fprintf(stderr,
             "inclprof diff: %s: no instrumented function ran in this trace; give runs of a "

@@ -124,6 +124,7 @@ typedef struct ip_process {
   uint64_t start_unix_ns;
   int clean;    /* trailer says clean shutdown */
   char *damage; /* NULL, or what was wrong with the file */
+  int cut;      /* the file ends in damage: whatever followed it is unknown */
   ip_values total;
   uint32_t format_minor;
   int clock;          /* inclprof_ClockSource */

@@ -14,6 +14,7 @@
 #include "read/trace_paths.h"
 #include "read/trace_reader.h"
 #include "util/must_alloc.h"
+#include "util/text_table.h"
 
 #define MAX_MODULE_ID (1u << 20)
 
@@ -254,6 +255,33 @@ static void close_file(ip_file *f) {
   ip_u64map_free(&f->tid_state);
 }
 
+/* What the reader passed over in f's file, and the damage that ended it
+ * (end_err, or NULL): one warning, kept as the process's damage. */
+static void note_damage(ip_file *f, const ip_reader *r, const char *end_err) {
+  const ip_reader_skips *k = ip_reader_skipped(r);
+  if (!k->regions && !end_err)
+    return;
+  char msg[1200] = "";
+  if (k->regions) {
+    char size[32];
+    ip_fmt_bytes(size, sizeof size, k->bytes);
+    snprintf(msg, sizeof msg,
+             "%s: %llu damaged stretch%s skipped (%s, the first at offset %llu: %s); the records "
+             "around %s are used",
+             ip_reader_path(r), (unsigned long long)k->regions, k->regions > 1 ? "es" : "", size,
+             (unsigned long long)k->first_at, k->first_why, k->regions > 1 ? "them" : "it");
+  }
+  if (end_err)
+    snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s%s (the records before it are used)",
+             k->regions ? "; then " : "", end_err);
+  ip_process *p = &f->s->processes[f->proc];
+  free(p->damage);
+  p->damage = ip_must_strdup(msg);
+  p->cut = end_err != NULL;
+  f->s->n_damaged++;
+  ip_file_warn(f, NULL, msg);
+}
+
 /* A ring trace's newest segment PATH begins with Segment n > 0: the segment
  * before it, PATH.prev, is read first when it is there and belongs to the
  * same process.  Without it the newest segment alone is replayed. */
@@ -277,13 +305,8 @@ static void load_prev(ip_file *f, const Inclprof__Header *h, uint32_t n) {
     while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
       if (rec->body_case != INCLPROF__RECORD__BODY_TRAILER)
         take_record(f, rec);
-    if (rc < 0 && !p->damage) {
-      p->damage = ip_must_strdup(err);
-      f->s->n_damaged++;
-      char msg[600];
-      snprintf(msg, sizeof msg, "%s (the records before it are used)", err);
-      ip_file_warn(f, NULL, msg);
-    }
+    if (!p->damage)
+      note_damage(f, r, rc < 0 ? err : NULL);
   }
   ip_reader_close(r);
 }
@@ -324,14 +347,7 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
       while ((rc = ip_reader_next(r, &rec, err, sizeof err)) > 0)
         take_record(&f, rec);
   }
-  ip_process *p = &s->processes[f.proc];
-  if (rc < 0) {
-    p->damage = ip_must_strdup(err);
-    s->n_damaged++;
-    char msg[600];
-    snprintf(msg, sizeof msg, "%s (the records before it are used)", err);
-    ip_file_warn(&f, NULL, msg);
-  }
+  note_damage(&f, r, rc < 0 ? err : NULL);
   ip_reader_close(r);
   close_file(&f);
   return 0;
@@ -400,7 +416,8 @@ static void warn_lost(const ip_session *s, const ip_load_opts *o) {
     if (!th->batches_lost)
       continue;
     snprintf(msg, sizeof msg,
-             "%s: thread %u: %llu event batches missing (lost data; their time is not attributed)",
+             "%s: thread %u: %llu event batches missing (lost data: their time is not attributed, "
+             "but a call whose exit was in them stays open and reads too long)",
              s->processes[th->process].trace_path, th->tid, (unsigned long long)th->batches_lost);
     warn(o, msg);
   }

@@ -1,7 +1,10 @@
 /* read/trace_reader.c - streaming reader of one trace file (see read/trace_reader.h and
  * docs/trace-format.md): checks the preamble, then decodes one frame at a
- * time, verifying length and crc32.  Damage ends the stream with a message
- * naming the file and the byte offset of the damaged frame. */
+ * time, verifying length and crc32.  After a damaged frame it searches the
+ * bytes that follow for the next frame whose length, first field and crc32
+ * are valid and whose successor is valid too (or ends the file), and goes
+ * on from there, counting what it skipped; damage with no valid frame after
+ * it ends the stream with a message naming the file and the byte offset. */
 #include "read/trace_reader.h"
 
 #include <errno.h>
@@ -25,6 +28,7 @@ struct ip_reader {
   unsigned minor;
   int damaged;
   char damage_msg[256]; /* repeated by every call after the damage */
+  ip_reader_skips skips;
   uint8_t *buf;
   size_t cap;
   Inclprof__Record *rec; /* the current record: protobuf-c's, or &batch.rec */
@@ -100,6 +104,84 @@ static int damage(ip_reader *r, uint64_t at, char *err, size_t errlen, const cha
   return -1;
 }
 
+/* The varint at p[0..n): its value in *v and its length, or 0. */
+static size_t get_len(const uint8_t *p, size_t n, uint64_t *v) {
+  uint64_t x = 0;
+  for (size_t i = 0; i < n && i < 10; i++) {
+    x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+    if (!(p[i] & 0x80)) {
+      *v = x;
+      return i + 1;
+    }
+  }
+  return 0;
+}
+
+/* Is there a whole valid frame at p[0..n)?  Its size in *size.  A frame's
+ * record starts with a length-delimited field of Record (the body). */
+static int frame_at(const uint8_t *p, size_t n, size_t *size) {
+  uint64_t len;
+  size_t h = get_len(p, n, &len);
+  if (!h || len < 2 || len > IP_MAX_RECORD || h + len + 4 > n)
+    return 0;
+  const uint8_t *body = p + h;
+  if ((body[0] & 7) != 2 || (body[0] >> 3) == 0)
+    return 0;
+  uint32_t want = body[len] | (uint32_t)body[len + 1] << 8 | (uint32_t)body[len + 2] << 16 |
+                  (uint32_t)body[len + 3] << 24;
+  if (libdeflate_crc32(0, body, (size_t)len) != want)
+    return 0;
+  *size = h + (size_t)len + 4;
+  return 1;
+}
+
+/* Searches from the damaged frame at `start` for the next valid frame that
+ * is followed by another valid frame or by the end of the file, reading the
+ * rest of the file in windows; positions the stream there and counts the
+ * bytes passed over.  0 when there is none. */
+static int resync(ip_reader *r, uint64_t start, const char *why) {
+  enum { WINDOW = 8 << 20 }; /* frames larger than this after damage are not found */
+  if (fseeko(r->f, (off_t)start + 1, SEEK_SET) != 0)
+    return 0;
+  size_t cap = 2 * (size_t)WINDOW, have = 0;
+  uint8_t *w = malloc(cap);
+  if (!w)
+    return 0;
+  uint64_t base = start + 1; /* file offset of w[0] */
+  int eof = 0, found = 0;
+  while (!found) {
+    if (!eof && have < cap) {
+      size_t got = fread(w + have, 1, cap - have, r->f);
+      have += got;
+      eof = got == 0 || feof(r->f);
+    }
+    size_t scan_to = eof ? have : (have > (size_t)WINDOW ? have - (size_t)WINDOW : 0);
+    size_t i = 0, size, next;
+    for (; i < scan_to && !found; i++)
+      found = frame_at(w + i, have - i, &size) &&
+              (i + size == have ? eof : frame_at(w + i + size, have - i - size, &next));
+    if (found) {
+      i--;
+      uint64_t at = base + i;
+      if (r->skips.regions++ == 0) {
+        r->skips.first_at = start;
+        snprintf(r->skips.first_why, sizeof r->skips.first_why, "%s", why);
+      }
+      r->skips.bytes += at - start;
+      r->offset = at;
+      found = fseeko(r->f, (off_t)at, SEEK_SET) == 0;
+      break;
+    }
+    if (eof)
+      break;
+    memmove(w, w + i, have - i); /* keep what may still start a frame */
+    base += i;
+    have -= i;
+  }
+  free(w);
+  return found;
+}
+
 /* Reads one frame into r->rec: 1, 0 at a clean end, -1 on damage; with raw,
  * 2 when the frame is an event batch ip_batch_decode will decode, its bytes
  * swapped into raw undecoded. */
@@ -164,11 +246,28 @@ static int read_frame(ip_reader *r, ip_raw_batch *raw, char *err, size_t errlen)
   return 1;
 }
 
+/* read_frame, going on past damage wherever a valid frame follows it. */
+static int read_frame_resync(ip_reader *r, ip_raw_batch *raw, char *err, size_t errlen) {
+  for (;;) {
+    uint64_t start = r->offset;
+    int rc = read_frame(r, raw, err, errlen);
+    if (rc >= 0 || r->damaged != 1)
+      return rc;
+    const char *why = strstr(r->damage_msg, ": offset ");
+    why = why ? strchr(why + 9, ':') : NULL;
+    if (!resync(r, start, why ? why + 2 : "damaged record")) {
+      r->damaged = 2; /* no valid frame after it: the stream ends here */
+      return -1;
+    }
+    r->damaged = 0;
+  }
+}
+
 int ip_reader_next_raw(ip_reader *r, Inclprof__Record **rec, ip_raw_batch *raw, char *err,
                        size_t errlen) {
   for (;;) {
     drop_record(r);
-    int rc = read_frame(r, raw, err, errlen);
+    int rc = read_frame_resync(r, raw, err, errlen);
     if (rc <= 0 || rc == 2)
       return rc;
     /* A record type from a newer minor version: skip it. */
@@ -184,6 +283,7 @@ int ip_reader_next(ip_reader *r, Inclprof__Record **rec, char *err, size_t errle
 }
 
 uint64_t ip_reader_offset(const ip_reader *r) { return r->offset; }
+const ip_reader_skips *ip_reader_skipped(const ip_reader *r) { return &r->skips; }
 unsigned ip_reader_minor(const ip_reader *r) { return r->minor; }
 const char *ip_reader_path(const ip_reader *r) { return r->path; }
 

@@ -1,8 +1,11 @@
 /* read/trace_reader.h - streaming reader of one trace file: checks the preamble,
  * then hands out Records one at a time, verifying each frame's length and
- * crc32.  Memory is bounded by the largest record.  Damage (truncation, bad
- * crc, undecodable record) ends the stream with a message naming the file and
- * the byte offset; everything before it stays usable. */
+ * crc32.  Memory is bounded by the largest record (and a search window).
+ * A damaged frame (bad crc, bad length, undecodable record) is skipped up to
+ * the next valid frame, and the skip is counted (ip_reader_skipped); damage
+ * with no valid frame after it (a file cut short) ends the stream with a
+ * message naming the file and the byte offset: everything before it stays
+ * usable. */
 #ifndef INCLPROF_TRACE_READER_H
 #define INCLPROF_TRACE_READER_H
 
@@ -38,7 +41,15 @@ int ip_reader_next_raw(ip_reader *r, Inclprof__Record **rec, ip_raw_batch *raw, 
                        size_t errlen);
 
 uint64_t ip_reader_offset(const ip_reader *r); /* bytes consumed so far */
-unsigned ip_reader_minor(const ip_reader *r);  /* format minor version */
+
+/* The damaged stretches passed over so far. */
+typedef struct ip_reader_skips {
+  uint64_t regions, bytes; /* how many, and their bytes in all */
+  uint64_t first_at;       /* offset of the first */
+  char first_why[96];      /* what was wrong with it */
+} ip_reader_skips;
+const ip_reader_skips *ip_reader_skipped(const ip_reader *r);
+unsigned ip_reader_minor(const ip_reader *r); /* format minor version */
 const char *ip_reader_path(const ip_reader *r);
 void ip_reader_close(ip_reader *r);
 

@@ -42,7 +42,12 @@ const char *ip_trace_status(const ip_process *p, char *buf, size_t len) {
   }
   if (p->has_trailer)
     return NULL;
-  if (still_running(p))
+  if (p->cut)
+    snprintf(buf, len,
+             "no trailer: the file ends in a damaged record, so whether pid %u shut down cleanly "
+             "is not known",
+             p->pid);
+  else if (still_running(p))
     snprintf(buf, len, "no trailer yet: pid %u is still running (the trace is being written)",
              p->pid);
   else

@@ -99,9 +99,11 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   for (size_t i = 0; i < s->n_processes; i++) {
     const ip_process *p = &s->processes[i];
     if (p->damage)
-      fprintf(out, "warning:      %s (the records before it are used)\n", p->damage);
+      fprintf(out, "warning:      %s\n", p->damage);
     if (p->batches_lost)
-      fprintf(out, "warning:      %s: %llu event batches lost; their time is not attributed\n",
+      fprintf(out,
+              "warning:      %s: %llu event batches lost: their time is not attributed, but a call "
+              "whose exit was in them stays open and reads too long\n",
               p->trace_path, (unsigned long long)p->batches_lost);
     char status[512];
     if (ip_trace_status(p, status, sizeof status))

@@ -47,13 +47,16 @@ check "cut trace: stderr names file and offset" grep -Eq 'cut\.ipb: offset [0-9]
 check "cut trace: the functions before the cut are reported" grep -Eq ' main$' out
 check "cut trace: the report carries the warning" grep -q '^warning: .*cut\.ipb: offset' out
 
-# One flipped bit in the middle: the crc catches it, records before it stay.
+# One flipped bit in the middle: the crc catches it, the reader skips to
+# the next valid frame and reads on to the trailer.
 half=$((size / 2))
 python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[$half]^=0x10; open(sys.argv[2],'wb').write(b)" "$good" flip.ipb
 "$INCLPROF" info flip.ipb >out 2>err
 check_eq "flipped bit: exit status 3" 3 "$?"
-check "flipped bit: crc mismatch named with offset" grep -Eq 'flip\.ipb: offset [0-9]+: crc mismatch' err
+check "flipped bit: the skipped stretch named with its offset and fault" \
+  grep -Eq 'flip\.ipb: 1 damaged stretch skipped \(.*, the first at offset [0-9]+: crc mismatch' err
 check "flipped bit: info shows the damage" grep -q '^damage: .*crc mismatch' out
+check "flipped bit: the trailer after the damage is read" grep -q '^trailer: *clean shutdown' out
 
 # Usage errors exit 2; --help exits 0.
 "$INCLPROF" report --by nonsense data >/dev/null 2>err

@@ -11,6 +11,8 @@
 # for changes of at least 5 % of the session (gamma_'s is about 35 %).
 # Also: functions on one side only, CSV, the pprof files (read by
 # go tool pprof, -diff_base among them) and one-line errors on bad input.
+# timing: its checks compare times measured within one run, with margins;
+# a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/viewers/viewers.sh"
 src=$INCLPROF_SRC/tests/programs/convert/slowfn.c

@@ -6,6 +6,8 @@
 # The share is taken on Application Inclusive time: the calls are short, so
 # an interval with a context switch (another process's time slice, which
 # Elapsed time would add to whichever function ran) is simply left out.
+# timing: its checks compare times measured within one run, with margins;
+# a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
 
 gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$INCLPROF_SRC/tests/programs/convert/proportions.c" -o prog \

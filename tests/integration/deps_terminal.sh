@@ -6,6 +6,8 @@
 # foreground process group: it runs on (a background group would be stopped by
 # SIGTTOU there), and the Ctrl-C typed two seconds in reaches it and ends the
 # install at once.
+# timing: its checks compare times measured within one run, with margins;
+# a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
 need script stty
 

@@ -6,6 +6,8 @@
 # them); kernel work before a sample (a preemption at that tick) is kept on
 # the interval before it.  Also: sampling survives exec and fork, every
 # process of the chain has its own samples.
+# timing: its checks compare times measured within one run, with margins;
+# a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/programs/runtime/build.sh"
 P="$INCLPROF_SRC/tests/programs/sampling"

@@ -6,6 +6,8 @@
 # preempted by three busy threads per CPU (Off-CPU preempted = its schedstat
 # run_delay over the call), a thread faulting 2000 fresh pages (Page faults:
 # the count exactly, and the call's on-CPU Non-Application time as their time).
+# timing: its checks compare times measured within one run, with margins;
+# a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/viewers/viewers.sh"
 P="$INCLPROF_SRC/tests/programs/wait"

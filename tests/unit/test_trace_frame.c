@@ -105,6 +105,8 @@ static int same_record(const Inclprof__Record *a, const Inclprof__Record *b) {
 }
 
 /* Reads path to the end; returns records read; *rc = last ip_reader_next result. */
+static uint64_t last_skips; /* damaged stretches the last read_all passed over */
+
 static size_t read_all(const char *path, struct gen *expect, int *rc, char *err, size_t errlen) {
   ip_reader *r = ip_reader_open(path, err, errlen);
   if (!r) {
@@ -120,6 +122,7 @@ static size_t read_all(const char *path, struct gen *expect, int *rc, char *err,
   }
   if (*rc == -1)
     ck_assert_int_eq(ip_reader_next(r, &rec, err, errlen), -1);
+  last_skips = ip_reader_skipped(r)->regions;
   ip_reader_close(r);
   return n;
 }
@@ -192,6 +195,9 @@ START_TEST(truncation_at_every_byte) {
 }
 END_TEST
 
+/* Every flipped bit is found.  In the last record it ends the stream with
+ * the offset; in an earlier one the reader skips that record alone and reads
+ * the others. */
 START_TEST(bit_flips_are_reported_with_offset) {
   static struct gen recs[3];
   rng_state = 7;
@@ -211,9 +217,12 @@ START_TEST(bit_flips_are_reported_with_offset) {
       whole[at] ^= (uint8_t)(1u << bit);
       int rc;
       char err[256] = "";
-      read_all(tmp_path, NULL, &rc, err, sizeof err);
-      ck_assert_msg(rc == -1, "flip at %zu bit %d not detected", at, bit);
-      ck_assert_ptr_nonnull(strstr(err, "offset "));
+      size_t n = read_all(tmp_path, NULL, &rc, err, sizeof err);
+      ck_assert_msg(rc == -1 || last_skips == 1, "flip at %zu bit %d not detected", at, bit);
+      if (rc == -1)
+        ck_assert_ptr_nonnull(strstr(err, "offset "));
+      else
+        ck_assert_msg(n == 2, "flip at %zu bit %d: %zu records read around it, not 2", at, bit, n);
     }
   }
   free(whole);
