@@ -95,6 +95,7 @@ struct ip_decision {
   bool has_loops;
   unsigned size;           /* estimated GIMPLE instructions */
   const char *reason;      /* why skipped (static or GC-stable storage) */
+  const char *kind;        /* how the unit's skipped list names it, or NULL */
 };
 
 /* Decide for FNDECL (cached: the same function always gets the same answer).
@@ -120,8 +121,18 @@ char *ip_pretty_name(const char *name);
 /* One line in the report file and (verbose) on stderr. */
 void ip_report(const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 
-/* Remember the functions that have a body before IPA (PLUGIN_ALL_IPA_PASSES_START). */
+/* Remember the functions that have a body before IPA (PLUGIN_ALL_IPA_PASSES_START),
+ * with their callers, and each function as it is parsed (PLUGIN_PRE_GENERICIZE),
+ * so that those inlined early are known too. */
 void ip_note_functions(void *gcc_data, void *user_data);
+void ip_note_parsed(void *gcc_data, void *user_data);
+
+/* --- ip_skipped.cc: the unit's functions without probes, for the converter --- */
+/* KIND: inlined, unused, excluded or small; DETAIL: callers or reason. */
+void ip_skipped_note(const char *kind, const char *pretty, const char *file, int line,
+                     const char *detail);
+/* At the end of the unit: the .inclprof.skipped section, if any was noted. */
+void ip_skipped_emit(void);
 
 /* Report the noted functions that never reached the pass: inlined into every
  * caller or removed as unused. */

@@ -97,6 +97,8 @@ static unsigned instrument(function *fun)
   }
   if (!d.instrument) {
     ip_report("skipped\t%s\t%s:%d\t%s", pretty, file, line, d.reason);
+    if (d.kind)
+      ip_skipped_note(d.kind, pretty, file, line, d.reason);
     free(pretty);
     return 0;
   }

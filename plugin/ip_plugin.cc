@@ -43,6 +43,7 @@ static void on_finish_unit(void *, void *)
     ip_emit_unit();
     ip_asm_emit_trampoline();
     ip_report_vanished();
+    ip_skipped_emit();
   }
   ip_report_close();
 }
@@ -87,6 +88,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   register_callback(name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)ip_ggc_roots);
   register_callback(name, PLUGIN_START_UNIT, on_start_unit, NULL);
   register_callback(name, PLUGIN_ALL_IPA_PASSES_START, ip_note_functions, NULL);
+  register_callback(name, PLUGIN_PRE_GENERICIZE, ip_note_parsed, NULL);
   register_callback(name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
   register_callback(name, PLUGIN_OVERRIDE_GATE, ip_override_gate, NULL);
   register_callback(name, PLUGIN_FINISH, on_finish, NULL);

@@ -17,6 +17,7 @@ struct ip_known_fn {
   unsigned uid;
   char *pretty, *file;
   int line;
+  char *callers; /* its callers when IPA started, or NULL */
 };
 static vec<ip_known_fn> known_fns;
 static hash_set<int_hash<unsigned, 0>> *considered;
@@ -64,9 +65,12 @@ static unsigned estimate_size(function *fn, bool *loops)
   return size;
 }
 
-static ip_decision skip(const char *reason)
+/* KIND: how .inclprof.skipped lists the function (ip_skipped.cc), or NULL
+ * when it is not one of the program's own (compiler-generated code, system
+ * headers, parts of another function). */
+static ip_decision skip(const char *kind, const char *reason)
 {
-  ip_decision d = { false, false, 0, reason };
+  ip_decision d = { false, false, 0, reason, kind };
   return d;
 }
 
@@ -102,14 +106,14 @@ static const char *generated_reason(tree fndecl, cgraph_node *node)
 static ip_decision judge_declaration(tree self, tree fndecl, enum ip_selection *sel)
 {
   if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fndecl)))
-    return skip("no_instrument_function attribute");
+    return skip("excluded", "no_instrument_function attribute");
   cgraph_node *node = cgraph_node::get(self);
   if (node && node->split_part)
-    return skip("ipa-split part of a larger function (partial-inlining=yes)");
+    return skip(NULL, "ipa-split part of a larger function (partial-inlining=yes)");
   if (const char *why = generated_reason(fndecl, node))
-    return skip(why);
+    return skip(NULL, why);
   if (!ip_cfg.system_headers && DECL_IN_SYSTEM_HEADER(fndecl))
-    return skip("declared in a system header");
+    return skip(NULL, "declared in a system header");
 
   const char *name = ip_function_name(fndecl);
   char *pretty = ip_pretty_name(name);
@@ -120,10 +124,10 @@ static ip_decision judge_declaration(tree self, tree fndecl, enum ip_selection *
   free(pretty);
   free(short_pretty);
   if (*sel == IP_SEL_EXCLUDED)
-    return skip(stable("excluded by %s", why->origin, 0));
+    return skip("excluded", stable("excluded by %s", why->origin, 0));
   if (*sel == IP_SEL_NOT_INCLUDED)
-    return skip(stable("%snot matched by any include rule", "", 0));
-  ip_decision d = { true, false, 0, NULL };
+    return skip("excluded", stable("%snot matched by any include rule", "", 0));
+  ip_decision d = { true, false, 0, NULL, NULL };
   return d;
 }
 
@@ -140,7 +144,7 @@ static ip_decision decide(tree fndecl, function *fn)
   if (fn && fn->cfg)
     d.size = estimate_size(fn, &d.has_loops);
   if (sel != IP_SEL_INCLUDED && ip_cfg.min_size && d.size < ip_cfg.min_size && !d.has_loops)
-    return skip(stable("smaller than min-size (%ssize %u, no loops)", "", d.size));
+    return skip("small", stable("smaller than min-size (%ssize %u, no loops)", "", d.size));
   return d;
 }
 
@@ -205,27 +209,78 @@ void ip_report(const char *fmt, ...)
   }
 }
 
+/* The distinct callers of NODE, by name, at most four and "..." after them;
+ * NULL when it has none. */
+static char *caller_names(cgraph_node *node)
+{
+  auto_vec<const char *> seen;
+  char *out = NULL;
+  for (cgraph_edge *e = node->callers; e; e = e->next_caller) {
+    cgraph_node *caller = e->caller->inlined_to ? e->caller->inlined_to : e->caller;
+    const char *name = ip_function_name(caller->decl);
+    bool dup = false;
+    for (const char *s : seen)
+      dup |= s == name;
+    if (dup)
+      continue;
+    seen.safe_push(name);
+    char *pretty = seen.length() <= 4 ? ip_pretty_name(name) : xstrdup("...");
+    char *more = out ? concat(out, ", ", pretty, NULL) : xstrdup(pretty);
+    free(out);
+    free(pretty);
+    out = more;
+    if (seen.length() > 4)
+      break;
+  }
+  return out;
+}
+
+/* A function of the source, the first time it is seen (after parsing, or
+ * when IPA starts); its callers as IPA starts them. */
+static void note(tree fndecl, cgraph_node *node)
+{
+  if (generated_reason(fndecl, node) || (!ip_cfg.system_headers && DECL_IN_SYSTEM_HEADER(fndecl)))
+    return;
+  for (ip_known_fn &k : known_fns)
+    if (k.uid == DECL_UID(fndecl)) {
+      if (node && !k.callers)
+        k.callers = caller_names(node);
+      return;
+    }
+  ip_known_fn k = { DECL_UID(fndecl), ip_pretty_name(ip_function_name(fndecl)),
+                    xstrdup(DECL_SOURCE_FILE(fndecl)), DECL_SOURCE_LINE(fndecl),
+                    node ? caller_names(node) : NULL };
+  known_fns.safe_push(k);
+}
+
+void ip_note_parsed(void *gcc_data, void *)
+{
+  tree fndecl = (tree)gcc_data;
+  if (fndecl && TREE_CODE(fndecl) == FUNCTION_DECL && DECL_SAVED_TREE(fndecl))
+    note(fndecl, NULL);
+}
+
 void ip_note_functions(void *, void *)
 {
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node)
   {
-    if (!node->has_gimple_body_p() || generated_reason(node->decl, node))
-      continue;
-    ip_known_fn k = { DECL_UID(node->decl), ip_pretty_name(ip_function_name(node->decl)),
-                      xstrdup(DECL_SOURCE_FILE(node->decl)), DECL_SOURCE_LINE(node->decl) };
-    known_fns.safe_push(k);
+    if (node->has_gimple_body_p())
+      note(node->decl, node);
   }
 }
 
 void ip_report_vanished(void)
 {
   for (ip_known_fn &k : known_fns) {
-    if (!considered || !considered->contains(k.uid + 1))
-      ip_report("skipped\t%s\t%s:%d\tno out-of-line copy (inlined into every caller, or unused)",
-                k.pretty, k.file, k.line);
+    if (!considered || !considered->contains(k.uid + 1)) {
+      ip_report("skipped\t%s\t%s:%d\tno out-of-line copy (inlined into %s)", k.pretty, k.file,
+                k.line, k.callers ? k.callers : "every caller, or unused");
+      ip_skipped_note(k.callers ? "inlined" : "unused", k.pretty, k.file, k.line, k.callers);
+    }
     free(k.pretty);
     free(k.file);
+    free(k.callers);
   }
   known_fns.release();
 }

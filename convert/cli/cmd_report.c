@@ -8,7 +8,17 @@
 #include "cli/commands.h"
 #include "views/views.h"
 
-enum { OPT_BY = 256, OPT_SORT, OPT_TOP, OPT_TREE, OPT_CALLERS, OPT_CALLEES, OPT_SAMPLES, OPT_WAIT };
+enum {
+  OPT_BY = 256,
+  OPT_SORT,
+  OPT_TOP,
+  OPT_TREE,
+  OPT_CALLERS,
+  OPT_CALLEES,
+  OPT_SAMPLES,
+  OPT_WAIT,
+  OPT_MISSING
+};
 
 static const ip_cli_opt options[] = {
     {"by", OPT_BY, "LEVEL", IP_LEVEL_NAMES " (default function)"},
@@ -21,6 +31,9 @@ static const ip_cli_opt options[] = {
     IP_CLI_RAW_OPT,
     IP_CLI_JOBS_OPT,
     {"samples", OPT_SAMPLES, NULL, "show the sample columns even without sampling data"},
+    {"missing", OPT_MISSING, NULL,
+     "the program's functions that have no row, and why\n"
+     "(inlined into their callers, unused, excluded, below min-size)"},
     {"wait", OPT_WAIT, NULL,
      "where the non-Application time went: off-CPU preempted, off-CPU blocked,\n"
      "system calls, page faults (time and count); needs kevents"},
@@ -42,7 +55,7 @@ static const ip_cli cli = {
 
 typedef struct report_args {
   ip_view_opts view;
-  int tree, raw, samples, wait;
+  int tree, raw, samples, wait, missing;
   const char *fn;
   int callees;
   const char *view_name; /* the view option given (--tree, --callers, ...), or NULL */
@@ -84,6 +97,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_SAMPLES:
     a->samples = 1;
     return 0;
+  case OPT_MISSING:
+    a->missing = 1;
+    return choose_view(a, "--missing", m);
   case OPT_WAIT:
     a->wait = 1;
     return choose_view(a, "--wait", m);
@@ -117,6 +133,9 @@ int cmd_report(int argc, char **argv) {
     return IP_EXIT_ERROR;
   }
   a.view.samples = a.samples || ip_session_sampled(&s);
+  ip_skipped skipped;
+  ip_skipped_load(&s, &skipped);
+  a.view.skipped = &skipped;
   ip_view_header(stdout, &s, &a.view);
   rc = ip_exit_status(&s);
   if (a.fn) {
@@ -127,6 +146,8 @@ int cmd_report(int argc, char **argv) {
               a.fn);
       rc = IP_EXIT_ERROR;
     }
+  } else if (a.missing) {
+    ip_view_missing(stdout, &skipped);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
   } else if (a.tree) {
@@ -134,6 +155,7 @@ int cmd_report(int argc, char **argv) {
   } else {
     ip_view_table(stdout, &s, &a.view);
   }
+  ip_skipped_free(&skipped);
   ip_session_free(&s);
   return rc;
 }

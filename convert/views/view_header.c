@@ -90,6 +90,7 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   ip_fmt_ns(app, sizeof app, s->total.app_incl);
   fprintf(out, "session:      Elapsed Inclusive %s, Application Inclusive %s (100%% of each)\n", el,
           app);
+  ip_view_missing_line(out, o->skipped);
   if (o->sel.has_pid)
     fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n",
             o->sel.pid);

@@ -9,6 +9,7 @@
 
 #include "model/aggregate.h"
 #include "model/profile.h"
+#include "model/skipped_fns.h"
 
 typedef struct ip_view_opts {
   ip_level by;
@@ -16,6 +17,7 @@ typedef struct ip_view_opts {
   size_t top;  /* 0 = all rows (tree: children per node) */
   int samples; /* show the sample columns */
   ip_selection sel;
+  const ip_skipped *skipped; /* the program's functions with no row, or NULL */
 } ip_view_opts;
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);
@@ -27,6 +29,11 @@ void ip_view_wait(FILE *out, const ip_session *s, const ip_view_opts *o);
  * demangled or assembler name is fn.  Returns -1 if no such function ran. */
 int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
                     int callees);
+
+/* The program's functions that have no row, and why (report --missing). */
+void ip_view_missing(FILE *out, const ip_skipped *k);
+/* The header's line counting them (nothing when there are none). */
+void ip_view_missing_line(FILE *out, const ip_skipped *k);
 
 /* How the process's trace ended, in one sentence, when it did not end
  * normally (recording stopped early, still running, killed); else NULL. */

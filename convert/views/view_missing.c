@@ -1,0 +1,69 @@
+/* views/view_missing.c - `report --missing`: the program's own functions
+ * that have no row, and why (inlined into their callers, unused, excluded by
+ * a rule or attribute, below min-size), with how to give them one; and the
+ * header's one-line count of them. */
+#include <string.h>
+
+#include "util/text_table.h"
+#include "views/views.h"
+
+static const char *why(const ip_skipped_fn *f) {
+  switch (f->kind) {
+  case IP_SKIP_INLINED:
+    return "inlined into";
+  case IP_SKIP_UNUSED:
+    return "removed as unused";
+  case IP_SKIP_EXCLUDED:
+    return "not instrumented:";
+  default:
+    return "not instrumented:";
+  }
+}
+
+void ip_view_missing(FILE *out, const ip_skipped *k) {
+  if (!k || !k->n) {
+    fprintf(out, "every function the plugin saw in the program's files has a row\n");
+    return;
+  }
+  ip_ttable t;
+  ip_tt_init(&t, 3);
+  ip_tt_add(&t, "Defined at");
+  ip_tt_add(&t, "Function");
+  ip_tt_add(&t, "Why it has no row");
+  for (int kind = 0; kind < IP_SKIP_KINDS; kind++)
+    for (size_t i = 0; i < k->n; i++) {
+      const ip_skipped_fn *f = &k->v[i];
+      if ((int)f->kind != kind)
+        continue;
+      const char *base = strrchr(f->file, '/');
+      ip_tt_add(&t, "%s:%u", base ? base + 1 : f->file, f->line);
+      ip_tt_add(&t, "%s", f->pretty);
+      ip_tt_add(&t, "%s%s%s", why(f), f->detail[0] ? " " : "", f->detail);
+    }
+  ip_tt_print(&t, out, 2);
+  ip_tt_free(&t);
+  if (k->count[IP_SKIP_INLINED])
+    fprintf(out,
+            "\nAn inlined function's time is its callers'. To give it a row of its own, mark it "
+            "__attribute__((noinline)), or rebuild with -fno-inline-functions-called-once "
+            "-fno-inline-small-functions (or -fno-inline for all of them, at some cost in "
+            "speed).\n");
+  if (k->count[IP_SKIP_SMALL] || k->count[IP_SKIP_EXCLUDED])
+    fprintf(out, "An excluded or small function is left out by the plugin's keys (exclude=, "
+                 "include=, min-size=, filter=): change them and rebuild to record it.\n");
+}
+
+void ip_view_missing_line(FILE *out, const ip_skipped *k) {
+  if (!k || !k->n)
+    return;
+  size_t inl = k->count[IP_SKIP_INLINED], other = k->n - inl;
+  fprintf(out, "no row:       ");
+  if (inl)
+    fprintf(out,
+            "%zu of the program's functions were inlined into their callers (their time is "
+            "their callers')%s",
+            inl, other ? "; " : "");
+  if (other)
+    fprintf(out, "%zu %sexcluded, below min-size or unused", other, inl ? "" : "of its functions ");
+  fprintf(out, ": 'inclprof report --missing' lists them\n");
+}
