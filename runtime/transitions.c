@@ -208,7 +208,9 @@ int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *p
       return PMU;
     }
     if (kev_ok) {
-      snprintf(note, notelen, "%s%s; using kevents (system calls, context switches, page faults)",
+      snprintf(note, notelen,
+               "%sno hardware counters usable here (%s); using kernel events: system calls, "
+               "context switches, page faults",
                pre, pmu_why);
       return KEV;
     }

@@ -17,7 +17,9 @@ enum {
   OPT_CALLEES,
   OPT_SAMPLES,
   OPT_WAIT,
-  OPT_MISSING
+  OPT_MISSING,
+  OPT_PER_CALL,
+  OPT_EXCLUSIVE
 };
 
 static const ip_cli_opt options[] = {
@@ -31,6 +33,8 @@ static const ip_cli_opt options[] = {
     IP_CLI_RAW_OPT,
     IP_CLI_JOBS_OPT,
     {"samples", OPT_SAMPLES, NULL, "show the sample columns even without sampling data"},
+    {"per-call", OPT_PER_CALL, NULL, "the average, minimum and maximum Elapsed time of a call"},
+    {"exclusive", OPT_EXCLUSIVE, NULL, "with --wait: the exclusive breakdown too"},
     {"missing", OPT_MISSING, NULL,
      "the program's functions that have no row, and why\n"
      "(inlined into their callers, unused, excluded, below min-size)"},
@@ -97,6 +101,12 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_SAMPLES:
     a->samples = 1;
     return 0;
+  case OPT_PER_CALL:
+    a->view.per_call = 1;
+    return 0;
+  case OPT_EXCLUSIVE:
+    a->view.exclusive = 1;
+    return 0;
   case OPT_MISSING:
     a->missing = 1;
     return choose_view(a, "--missing", m);
@@ -133,6 +143,7 @@ int cmd_report(int argc, char **argv) {
     return IP_EXIT_ERROR;
   }
   a.view.samples = a.samples || ip_session_sampled(&s);
+  a.view.width = ip_cli_terminal_width();
   ip_skipped skipped;
   ip_skipped_load(&s, &skipped);
   a.view.skipped = &skipped;

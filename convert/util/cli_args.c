@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "util/must_alloc.h"
@@ -172,6 +173,17 @@ int ip_cli_jobs_opt(unsigned *jobs, const char *arg, ip_cli_msg *m) {
 unsigned ip_cli_default_jobs(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+}
+
+size_t ip_cli_terminal_width(void) {
+  const char *env = getenv("COLUMNS");
+  uint64_t cols;
+  if (env && *env && !ip_parse_u64(env, 10000, &cols) && cols >= 40)
+    return (size_t)cols;
+  struct winsize ws;
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+    return ws.ws_col;
+  return 0;
 }
 
 int ip_parse_u64(const char *s, uint64_t max, uint64_t *out) {

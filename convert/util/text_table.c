@@ -23,24 +23,36 @@ void ip_tt_add(ip_ttable *t, const char *fmt, ...) {
   t->cells[t->n++] = cell;
 }
 
-void ip_tt_print(const ip_ttable *t, FILE *out, int indent) {
+void ip_tt_print_fit(const ip_ttable *t, FILE *out, int indent, size_t width) {
   size_t *w = ip_must_calloc(t->ncols, sizeof *w);
   for (size_t i = 0; i < t->n; i++) {
     size_t len = strlen(t->cells[i]);
     if (len > w[i % t->ncols])
       w[i % t->ncols] = len;
   }
+  size_t used = (size_t)indent, last = 0;
+  for (size_t c = 0; c + 1 < t->ncols; c++)
+    used += w[c] + 2;
+  if (width)
+    last = width > used + 24 ? width - used : 24;
   for (size_t i = 0; i < t->n; i++) {
     size_t c = i % t->ncols;
     if (c == 0)
       fprintf(out, "%*s", indent, "");
-    if (c + 1 == t->ncols || i + 1 == t->n)
-      fprintf(out, "%s\n", t->cells[i]);
-    else
+    if (c + 1 == t->ncols || i + 1 == t->n) {
+      const char *cell = t->cells[i];
+      if (last && strlen(cell) > last)
+        fprintf(out, "%.*s...\n", (int)(last - 3), cell);
+      else
+        fprintf(out, "%s\n", cell);
+    } else {
       fprintf(out, "%*s  ", (int)w[c], t->cells[i]);
+    }
   }
   free(w);
 }
+
+void ip_tt_print(const ip_ttable *t, FILE *out, int indent) { ip_tt_print_fit(t, out, indent, 0); }
 
 void ip_tt_free(ip_ttable *t) {
   for (size_t i = 0; i < t->n; i++)

@@ -19,6 +19,9 @@ void ip_tt_init(ip_ttable *t, size_t ncols);
 void ip_tt_add(ip_ttable *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints every row, each line prefixed by indent spaces. */
 void ip_tt_print(const ip_ttable *t, FILE *out, int indent);
+/* The same, with the last column's cells cut to what is left of width
+ * (ending in "..."; never below 24 characters); width 0 cuts nothing. */
+void ip_tt_print_fit(const ip_ttable *t, FILE *out, int indent, size_t width);
 void ip_tt_free(ip_ttable *t);
 
 /* Readable durations: "850 ns", "12.34 us", "5.60 ms", "1.234 s". */

@@ -92,7 +92,7 @@ int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const
     ip_tt_add(&t, "%s",
               list[i].key == s->n_funcs ? "<thread start>" : s->funcs[list[i].key].pretty);
   }
-  ip_tt_print(&t, out, 2);
+  ip_tt_print_fit(&t, out, 2, o->width);
   ip_tt_free(&t);
   free(list);
   free(rows);

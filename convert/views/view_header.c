@@ -88,8 +88,27 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   char el[32], app[32];
   ip_fmt_ns(el, sizeof el, s->total.el_incl);
   ip_fmt_ns(app, sizeof app, s->total.app_incl);
+  /* The session's totals sum every thread's time: a perf or gprof user reads
+   * percentages of the run's wall time, so the header says what they are. */
+  uint64_t first = UINT64_MAX, last = 0;
+  for (size_t i = 0; i < s->n_threads; i++) {
+    if (s->threads[i].start_ns < first)
+      first = s->threads[i].start_ns;
+    if (s->threads[i].end_ns > last)
+      last = s->threads[i].end_ns;
+  }
+  char wall[32];
+  ip_fmt_ns(wall, sizeof wall, last > first ? last - first : 0);
   fprintf(out, "session:      Elapsed Inclusive %s, Application Inclusive %s (100%% of each)\n", el,
           app);
+  fprintf(out, "              wall time %s; %zu thread%s in %zu process%s%s\n", wall, s->n_threads,
+          s->n_threads == 1 ? "" : "s", s->n_processes, s->n_processes == 1 ? "" : "es",
+          s->n_threads > 1 ? ": the totals add up every thread's time, so they can exceed the "
+                             "wall time"
+                           : "");
+  fprintf(out, "              a %% column is a share of the session total of its kind%s\n",
+          s->n_threads > 1 ? " (report --by thread: each thread's share of its own wall time)"
+                           : "");
   ip_view_missing_line(out, o->skipped);
   if (o->sel.has_pid)
     fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n",

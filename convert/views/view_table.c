@@ -8,22 +8,16 @@
 
 static const char *const key_titles[] = {"Function", "Module", "Thread (pid/tid)", "Process"};
 
+/* El: Elapsed, App: Application, Smp: samples; a % column is the share of
+ * the session's Inclusive total of its kind (the header says so). */
 void ip_view_value_titles(ip_ttable *t, int samples) {
-  ip_tt_add(t, "Calls");
-  ip_tt_add(t, "Elapsed Incl");
-  ip_tt_add(t, "%%");
-  ip_tt_add(t, "Elapsed Excl");
-  ip_tt_add(t, "%%");
-  ip_tt_add(t, "App Incl");
-  ip_tt_add(t, "%%");
-  ip_tt_add(t, "App Excl");
-  ip_tt_add(t, "%%");
-  if (samples) {
-    ip_tt_add(t, "Incl Samples");
-    ip_tt_add(t, "%%");
-    ip_tt_add(t, "Excl Samples");
-    ip_tt_add(t, "%%");
-  }
+  static const char *const titles[] = {"Calls",    "El Incl",   "El Incl%", "El Excl",  "El Excl%",
+                                       "App Incl", "App Incl%", "App Excl", "App Excl%"};
+  static const char *const sample_titles[] = {"Smp Incl", "Smp Incl%", "Smp Excl", "Smp Excl%"};
+  for (size_t i = 0; i < sizeof titles / sizeof *titles; i++)
+    ip_tt_add(t, "%s", titles[i]);
+  for (size_t i = 0; samples && i < sizeof sample_titles / sizeof *sample_titles; i++)
+    ip_tt_add(t, "%s", sample_titles[i]);
 }
 
 static void time_cell(ip_ttable *t, uint64_t ns) {
@@ -62,14 +56,20 @@ void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
   ip_rows_sort(s, o->by, rows, n, o->sort);
   if (o->top && o->top < n)
     n = o->top;
-  int per_call = o->by == IP_BY_FUNCTION;
+  int per_call = o->per_call && o->by == IP_BY_FUNCTION;
+  int lifetimes = o->by == IP_BY_THREAD;
   ip_ttable t;
-  ip_tt_init(&t, 10 + (o->samples ? 4 : 0) + (per_call ? 3 : 0));
+  ip_tt_init(&t, 10 + (o->samples ? 4 : 0) + (per_call ? 3 : 0) + (lifetimes ? 3 : 0));
   ip_view_value_titles(&t, o->samples);
   if (per_call) {
     ip_tt_add(&t, "Avg Incl");
     ip_tt_add(&t, "Min Incl");
     ip_tt_add(&t, "Max Incl");
+  }
+  if (lifetimes) {
+    ip_tt_add(&t, "Wall");
+    ip_tt_add(&t, "El/Wall");
+    ip_tt_add(&t, "App/Wall");
   }
   ip_tt_add(&t, "%s", key_titles[o->by]);
   for (size_t i = 0; i < n; i++) {
@@ -80,6 +80,13 @@ void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
       time_cell(&t, v->min_call);
       time_cell(&t, v->max_call);
     }
+    if (lifetimes) { /* the thread's values as shares of its own lifetime */
+      const ip_thread *th = &s->threads[rows[i].key];
+      uint64_t wall = th->end_ns > th->start_ns ? th->end_ns - th->start_ns : 0;
+      time_cell(&t, wall);
+      pct_cell(&t, v->el_incl, wall);
+      pct_cell(&t, v->app_incl, wall);
+    }
     char buf[512];
     const char *name = ip_row_name(s, o->by, rows[i].key, buf, sizeof buf);
     if (o->by == IP_BY_THREAD && s->threads[rows[i].key].no_transitions)
@@ -87,7 +94,7 @@ void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
     else
       ip_tt_add(&t, "%s", name);
   }
-  ip_tt_print(&t, out, 0);
+  ip_tt_print_fit(&t, out, 0, o->width);
   ip_tt_free(&t);
   free(rows);
 }

@@ -63,7 +63,7 @@ void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o) {
     ip_tt_add(&t, "Call path");
     tree_ctx c = {s, th, o, &t};
     emit(&c, 0, 0);
-    ip_tt_print(&t, out, 2);
+    ip_tt_print_fit(&t, out, 2, o->width);
     ip_tt_free(&t);
     fputc('\n', out);
   }

@@ -2,7 +2,7 @@
  * or process, Elapsed and Non-Application time (Elapsed - Application) and
  * the Non-Application time by cause: Off-CPU preempted, Off-CPU blocked,
  * System calls, Page faults (time and count), and Other (the Non-Application
- * time none of them explains), inclusive then exclusive. */
+ * time none of them explains), inclusive, then exclusive with --exclusive. */
 #include <stdlib.h>
 
 #include "util/text_table.h"
@@ -49,22 +49,24 @@ void ip_view_wait(FILE *out, const ip_session *s, const ip_view_opts *o) {
   if (o->top && o->top < n)
     n = o->top;
   ip_ttable t;
-  ip_tt_init(&t, 17);
+  ip_tt_init(&t, 10 + (o->exclusive ? 7 : 0));
   ip_tt_add(&t, "Calls");
-  ip_tt_add(&t, "Elapsed Incl");
+  ip_tt_add(&t, "El Incl");
   titles(&t, "Incl");
-  titles(&t, "Excl");
+  if (o->exclusive)
+    titles(&t, "Excl");
   ip_tt_add(&t, "%s", key_titles[o->by]);
   for (size_t i = 0; i < n; i++) {
     const ip_values *v = &rows[i].v;
     ip_tt_add(&t, "%llu", (unsigned long long)v->calls);
     time_cell(&t, v->el_incl);
     group(&t, v->el_incl, v->app_incl, v->wait_incl);
-    group(&t, v->el_excl, v->app_excl, v->wait_excl);
+    if (o->exclusive)
+      group(&t, v->el_excl, v->app_excl, v->wait_excl);
     char buf[512];
     ip_tt_add(&t, "%s", ip_row_name(s, o->by, rows[i].key, buf, sizeof buf));
   }
-  ip_tt_print(&t, out, 0);
+  ip_tt_print_fit(&t, out, 0, o->width);
   ip_tt_free(&t);
   free(rows);
 }

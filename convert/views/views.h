@@ -18,6 +18,9 @@ typedef struct ip_view_opts {
   int samples; /* show the sample columns */
   ip_selection sel;
   const ip_skipped *skipped; /* the program's functions with no row, or NULL */
+  int per_call;              /* the per-call columns (average, minimum, maximum) */
+  int exclusive;             /* --wait: the exclusive breakdown too */
+  size_t width;              /* the terminal's width: names are shortened to fit (0: never) */
 } ip_view_opts;
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);

@@ -82,5 +82,5 @@ scol() { awk -F, -v f="$1" -v c="$2" '$1 == f { print $c }' s.csv; }
 check "samples: spin has exclusive samples" test "$(scol spin 15)" -gt 0
 check "samples: main's inclusive samples >= spin's" test "$(scol main 14)" -ge "$(scol spin 14)"
 "$INCLPROF" report sdata > sreport.txt 2>&1
-check "report shows sample columns when sampling was on" grep -q 'Incl Samples' sreport.txt
+check "report shows sample columns when sampling was on" grep -q 'Smp Incl' sreport.txt
 done_testing

@@ -23,7 +23,8 @@ static int decide(const char *req, int pmu_ok, int kev_ok) {
 START_TEST(auto_takes_the_best_available) {
   ck_assert_int_eq(decide(NULL, 1, 1), PMU);
   ck_assert_int_eq(decide("auto", 0, 1), KEV);
-  ck_assert_ptr_nonnull(strstr(note, "NOPMU; using kevents"));
+  ck_assert_ptr_nonnull(
+      strstr(note, "no hardware counters usable here (pmu: NOPMU); using kernel events"));
   ck_assert_int_eq(decide("", 0, 0), NONE);
   ck_assert_ptr_nonnull(strstr(note, "NOPMU"));
   ck_assert_ptr_nonnull(strstr(note, "NOKEV"));
@@ -78,8 +79,8 @@ START_TEST(pmu_request_falls_back_cleanly) {
   setenv("INCLPROF_TRANSITIONS", "pmu", 1);
   ip_transitions_choose();
   if (ip_st.mode != PMU) {
-    ck_assert_msg(strncmp(ip_st.note, "pmu: ", 5) == 0, "note: %s", ip_st.note);
-    ck_assert(strstr(ip_st.note, "using kevents") || strstr(ip_st.note, "no detection"));
+    ck_assert_msg(strstr(ip_st.note, "pmu: ") != NULL, "note: %s", ip_st.note);
+    ck_assert(strstr(ip_st.note, "using kernel events") || strstr(ip_st.note, "no detection"));
   }
   ck_assert_ptr_eq(ip_st.hooks, ip_hooks_for_mode(ip_st.mode));
   unsetenv("INCLPROF_TRANSITIONS");

@@ -1,0 +1,41 @@
+#!/bin/sh
+# convert_report_layout.sh - what the report's header and columns say to a
+# newcomer: the wall time and thread count beside the thread-summed session
+# totals, what a % column is a share of, distinct column titles, the per-call
+# columns behind --per-call, --by thread with each thread's share of its own
+# wall time, and names cut to the terminal's width (never in a pipe).
+. "$INCLPROF_SRC/tests/lib.sh"
+check "sleepers builds" cc_plugin sleepers "$INCLPROF_SRC/tests/programs/convert/sleepers.c" -O2 -pthread
+"$INCLPROF" record -o tr -- ./sleepers >/dev/null 2>&1
+"$INCLPROF" report tr >report.txt 2>/dev/null
+check "the header gives the wall time and the threads" \
+  grep -Eq "^ +wall time [0-9.]+ ms; 4 threads in 1 process: the totals add up every thread's time, so they can exceed the wall time$" report.txt
+check "the header says what a % column is a share of" \
+  grep -q "^ *a % column is a share of the session total of its kind (report --by thread: each thread's share of its own wall time)$" report.txt
+total=$(sed -n 's/^session: *Elapsed Inclusive \([0-9.]*\) ms.*/\1/p' report.txt)
+wall=$(sed -n 's/^ *wall time \([0-9.]*\) ms;.*/\1/p' report.txt)
+# Three 200 ms sleeps at once and main waiting as long: about 4 x the wall time.
+if awk -v t="$total" -v w="$wall" 'BEGIN { exit !(w > 0 && t / w > 3.5 && t / w < 4.2) }'; then
+  ok "the thread-summed total ($total ms) is about 4x the wall time ($wall ms)"
+else fail "the thread-summed total ($total ms) against the wall time ($wall ms): expected about 4x"; fi
+titles=$(grep '^ *Calls ' report.txt)
+check_eq "distinct column titles" \
+  "Calls El Incl El Incl% El Excl El Excl% App Incl App Incl% App Excl App Excl% Function" \
+  "$(echo "$titles" | tr -s ' ' | sed 's/^ //')"
+check "no per-call columns by default" sh -c "! grep -q 'Avg Incl' report.txt"
+check "--per-call adds them" sh -c "'$INCLPROF' report --per-call tr 2>/dev/null | grep -q 'Avg Incl *Min Incl *Max Incl *Function'"
+"$INCLPROF" report --by thread tr >threads.txt 2>/dev/null
+check "--by thread: the Wall, El/Wall and App/Wall columns" grep -q 'Wall *El/Wall *App/Wall *Thread' threads.txt
+# A worker's life is its sleeper call: El/Wall near 100% (the sleep is most of it).
+workers=$(awk '/Thread \(pid\/tid\)/ { on = 1; next } on && NF { print $(NF - 3) }' threads.txt |
+  tr -d '%' | sort -n | tr '\n' ' ')
+lowest=$(echo "$workers" | cut -d' ' -f1)
+if awk -v l="$lowest" 'BEGIN { exit !(l >= 90 && l <= 100) }'; then ok "every thread spends 90-100% of its wall time in instrumented code ($workers)"
+else fail "El/Wall of the threads: $workers (expected all >= 90%)"; fi
+# Names cut to the terminal's width; a pipe gets whole names.
+COLUMNS=120 "$INCLPROF" report tr >narrow.txt 2>/dev/null
+longest=$(awk '/^ *Calls / { on = 1 } on { if (length($0) > m) m = length($0) } END { print m }' narrow.txt)
+check "COLUMNS=120: no table line is longer ($longest)" test "$longest" -le 120
+check "COLUMNS=120: the long name is cut, ending in ..." grep -q ' sleeping_in_a_worker_thr[a-z_]*\.\.\.$' narrow.txt
+check "a pipe without COLUMNS gets whole names" grep -q ' sleeping_in_a_worker_thread_while_the_others_sleep_too$' report.txt
+done_testing
