@@ -106,9 +106,8 @@ START_TEST(callers_and_callees) {
   ck_assert_ptr_nonnull(cpp);
   ck_assert_ptr_nonnull(wr);
   ck_assert((cpp) < (wr));
-  ck_assert_msg(
-      strstr(text, "      2   200 ns    50.00%   200 ns    50.00%    100 ns     33.33%"), "%s",
-      text);
+  ck_assert_msg(strstr(text, "      2   200 ns    50.00%   200 ns    50.00%    100 ns     33.33%"),
+                "%s", text);
   ck_assert_ptr_nonnull(strstr(text, "callers of write"));
   ck_assert_ptr_nonnull(strstr(text, "  main\n"));
   free(text);
