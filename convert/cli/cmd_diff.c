@@ -10,11 +10,12 @@
 #include "cli/commands.h"
 #include "export/diff_pprof.h"
 #include "model/diff.h"
+#include "model/noise_test.h"
 #include "util/cli_args.h"
 #include "util/must_alloc.h"
 #include "util/text_table.h"
 
-enum { OPT_BY = 256, OPT_THRESHOLD, OPT_CSV, OPT_PPROF, OPT_TOP, OPT_VALUE };
+enum { OPT_BY = 256, OPT_THRESHOLD, OPT_CSV, OPT_PPROF, OPT_TOP, OPT_VALUE, OPT_FORCE };
 
 static const ip_cli_opt options[] = {
     {"by", OPT_BY, "LEVEL", IP_LEVEL_NAMES " (default function)"},
@@ -29,6 +30,8 @@ static const ip_cli_opt options[] = {
      "the time compared, sorted by and tested (default elapsed);\napplication leaves out the "
      "intervals "
      "in which the kernel worked for\nthe thread (waiting for a CPU on a loaded machine, I/O)"},
+    {"force", OPT_FORCE, NULL,
+     "compare programs of different names that share fewer than\nhalf of BASE's rows"},
 };
 
 static const ip_cli cli = {
@@ -37,13 +40,14 @@ static const ip_cli cli = {
     .intro = "Compare the profiles of two builds.  Each side is one or more runs (a trace\n"
              "directory or file per run); rows are matched by name.  Every value is the\n"
              "median over a side's runs; rows are sorted by the change of Exclusive time.\n"
-             "With 3 or more runs a side, a Mann-Whitney U rank test on the per-run\n"
+             "With 3 or more runs a side, Welch's t-test on the logarithms of the per-run\n"
              "Exclusive values tells a change from run-to-run noise: a change is marked '*'\n"
-             "when p < 0.01 (with 5 + 5 runs: every NEW run above, or below, every BASE run)\n"
-             "and it is at least --threshold % of BASE's session.",
-    .epilog = "Exit status: 0 ok, 1 unusable input (unreadable, empty, runs of different\n"
-              "programs), 2 bad usage, 3 printed from a damaged trace (read up to the damage,\n"
-              "which is named on stderr).",
+             "when p < 0.01 and it is at least --threshold % of BASE's session.  Builds\n"
+             "whose file names differ (app, app.v2) are compared as long as they share\n"
+             "half of BASE's rows.",
+    .epilog = "Exit status: 0 ok, 1 unusable input (unreadable, empty, programs that are\n"
+              "not two builds of one), 2 bad usage, 3 printed from a damaged trace (read\n"
+              "around the damage, which is named on stderr).",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
 };
@@ -55,6 +59,7 @@ typedef struct diff_args {
   int csv;
   const char *pprof;
   size_t top;
+  int force;
 } diff_args;
 
 static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
@@ -80,6 +85,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case OPT_PPROF:
     a->pprof = arg;
+    return 0;
+  case OPT_FORCE:
+    a->force = 1;
     return 0;
   default:
     if (ip_parse_u64(arg, SIZE_MAX, &n))
@@ -153,11 +161,22 @@ static void print_table(const ip_diff *d, const diff_args *a) {
          "%.3f ms (%s time)\n",
          d->runs[0], d->program[0], (double)d->session_med[0] / 1e6, d->runs[1], d->program[1],
          (double)d->session_med[1] / 1e6, value_name(d));
-  if (d->runs[0] < IP_DIFF_MIN_RUNS || d->runs[1] < IP_DIFF_MIN_RUNS)
+  if (strcmp(d->program[0], d->program[1]))
+    printf("(two programs' names: their rows are matched by name; %zu of BASE's %zu rows are "
+           "in both)\n",
+           d->shared, d->base_rows);
+  if (d->runs[0] < IP_DIFF_MIN_RUNS || d->runs[1] < IP_DIFF_MIN_RUNS) {
     printf("(fewer than %d runs a side: no noise test, nothing is marked)\n", IP_DIFF_MIN_RUNS);
-  printf(
-      "'*': beyond run-to-run noise (Mann-Whitney U p < %g) and at least %g%% of the session\n\n",
-      IP_DIFF_ALPHA, a->threshold);
+  } else {
+    /* What the test can find with these runs: a change of this many standard
+     * errors of the runs' mean log (Welch's df is at most nx + ny - 2). */
+    double df = (double)(d->runs[0] + d->runs[1] - 2);
+    printf("noise test: Welch's t-test on the logarithms of the per-run times; with %zu + %zu "
+           "runs a change is marked when it reaches %.1f of its standard errors or more\n",
+           d->runs[0], d->runs[1], ip_t_critical(IP_DIFF_ALPHA, df));
+  }
+  printf("'*': beyond run-to-run noise (p < %g) and at least %g%% of the session\n\n",
+         IP_DIFF_ALPHA, a->threshold);
   ip_ttable t;
   ip_tt_init(&t, 12);
   const char *head[] = {"",         "Calls base", "Calls new", "Excl base",
@@ -220,7 +239,7 @@ static int run_diff(const diff_args *a, char **ops, size_t n_ops, int n_before) 
   }
   ip_diff d;
   char *const *paths[2] = {ops, ops + n[0]};
-  if (ip_diff_build(&d, a->by, a->application, paths, n, a->threshold))
+  if (ip_diff_build(&d, a->by, a->application, paths, n, a->threshold, a->force))
     return IP_EXIT_ERROR;
   if (a->csv)
     print_csv(&d);

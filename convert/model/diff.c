@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/ranktest.h"
+#include "model/noise_test.h"
 #include "util/must_alloc.h"
 #include "util/u64map.h"
 
@@ -162,7 +162,7 @@ uint64_t ip_diff_incl(const ip_diff *d, const ip_values *v) {
 }
 
 int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2],
-                  const size_t n[2], double threshold_pct) {
+                  const size_t n[2], double threshold_pct, int force) {
   memset(d, 0, sizeof *d);
   d->by = by;
   d->application = application;
@@ -183,18 +183,16 @@ int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2
       }
       d->n_damaged += s.n_damaged;
       const char *exe = base_name(s.processes[0].executable);
-      if (!first_path) {
-        first_path = paths[side][run];
-        d->program[0] = ip_must_strdup(exe);
-      } else if (strcmp(d->program[0], exe)) {
+      if (!run) {
+        first_path = paths[side][0];
+        d->program[side] = ip_must_strdup(exe);
+      } else if (strcmp(d->program[side], exe)) {
         fprintf(stderr,
-                "inclprof diff: %s profiles '%s' but %s profiles '%s'; compare runs of one "
-                "program (its builds may differ, its name may not)\n",
-                paths[side][run], exe, first_path, d->program[0]);
+                "inclprof diff: %s profiles '%s' but %s, on the same side, profiles '%s'; give "
+                "runs of one build on each side\n",
+                paths[side][run], exe, first_path, d->program[side]);
         rc = -1;
       }
-      if (!d->program[side])
-        d->program[side] = ip_must_strdup(exe);
       totals[side][run] = ip_diff_incl(d, &s.total);
       ip_row *rows;
       size_t nr = ip_aggregate(&s, by, NULL, &rows);
@@ -226,12 +224,24 @@ int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2
       r->delta_pct =
           d->session_med[0] ? 100.0 * (double)r->delta_excl / (double)d->session_med[0] : 0;
       r->p = n[0] >= IP_DIFF_MIN_RUNS && n[1] >= IP_DIFF_MIN_RUNS
-                 ? ip_mann_whitney_p(r->excl[0], n[0], r->excl[1], n[1])
+                 ? ip_noise_p(r->excl[0], n[0], r->excl[1], n[1])
                  : 1;
+      d->base_rows += r->present[0];
+      d->shared += r->present[0] && r->present[1];
       r->marked = r->present[0] && r->present[1] && r->p < IP_DIFF_ALPHA &&
                   fabs(r->delta_pct) >= threshold_pct;
     }
     qsort(d->rows, d->n, sizeof *d->rows, compare_rows);
+    /* Builds may be named apart (app, app.v2); programs that share fewer
+     * than half of BASE's rows are not two builds of one. */
+    if (strcmp(d->program[0], d->program[1]) && 2 * d->shared < d->base_rows && !force) {
+      fprintf(stderr,
+              "inclprof diff: %s profiles '%s' and %s profiles '%s', which share %zu of "
+              "BASE's %zu rows: not two builds of one program; give --force to compare them "
+              "anyway\n",
+              paths[0][0], d->program[0], paths[1][0], d->program[1], d->shared, d->base_rows);
+      rc = -1;
+    }
   }
   free(rv[0].v);
   free(rv[1].v);

@@ -5,8 +5,10 @@
  * per row every data value's median per side, the change of the compared
  * value's Exclusive and Inclusive time (Elapsed, or Application: without the
  * intervals in which the kernel worked for the thread, such as waiting for a
- * CPU), its share of the session, and a Mann-Whitney U test on the per-run
- * Exclusive values. */
+ * CPU), its share of the session, and Welch's t-test on the logarithms of
+ * the per-run Exclusive values (model/noise_test.h).  The two sides may be
+ * programs of different file names (two builds): their rows are matched by
+ * name all the same, unless they share too few to be one program. */
 #ifndef INCLPROF_DIFF_H
 #define INCLPROF_DIFF_H
 
@@ -25,7 +27,7 @@ typedef struct ip_diff_row {
   int present[2];                 /* ran in at least one run of the side */
   int64_t delta_excl, delta_incl; /* NEW - BASE medians, ns */
   double delta_pct;               /* delta_excl, % of BASE's median session Elapsed Inclusive */
-  double p;                       /* rank test p-value (1 with fewer than 3 runs a side) */
+  double p;                       /* noise test p-value (1 with fewer than 3 runs a side) */
   int marked;                     /* beyond noise: p < IP_DIFF_ALPHA and |delta_pct| >= threshold */
 } ip_diff_row;
 
@@ -36,18 +38,20 @@ typedef struct ip_diff {
   ip_level by;
   int application; /* compare Application instead of Elapsed time */
   size_t runs[2];
-  uint64_t session_med[2]; /* median session Inclusive (compared value) per side */
-  char *program[2];        /* executable of each side's first run */
-  size_t n_damaged;        /* trace files read only up to damage (warned on stderr) */
-  ip_diff_row *rows;       /* largest |delta_excl| first */
+  uint64_t session_med[2];  /* median session Inclusive (compared value) per side */
+  char *program[2];         /* executable of each side's first run */
+  size_t shared, base_rows; /* rows present on both sides; rows present in BASE */
+  size_t n_damaged;         /* trace files read only up to damage (warned on stderr) */
+  ip_diff_row *rows;        /* largest |delta_excl| first */
   size_t n, cap;
 } ip_diff;
 
 /* Loads every run (paths[side][i]) and fills d.  Returns 0, or -1 after
  * printing a one-line error (unreadable run, a run without instrumented time,
- * runs of different programs). */
+ * runs of different programs on one side, or sides whose programs differ in
+ * name and share fewer than half of BASE's rows, unless force). */
 int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2],
-                  const size_t n[2], double threshold_pct);
+                  const size_t n[2], double threshold_pct, int force);
 /* The compared value's Exclusive / Inclusive time of v. */
 uint64_t ip_diff_excl(const ip_diff *d, const ip_values *v);
 uint64_t ip_diff_incl(const ip_diff *d, const ip_values *v);

@@ -43,6 +43,11 @@ else
   "$INCLPROF" diff $B -- same1 same2 same3 same4 same5 --value application --threshold 5 >same.txt 2>&1
   check_eq "diff 5 + 5 runs of the same build: nothing flagged" "0" "$(awk '$1 == "*"' same.txt | wc -l)"
   check "the summary says so" grep -q '^0 change(s) beyond noise$' same.txt
+  "$INCLPROF" diff base1 base2 base3 -- slow1 slow2 slow3 --value application --threshold 5 >three.txt 2>&1
+  check_eq "3 + 3 runs are enough to mark gamma_ (three times the work)" "gamma_" \
+    "$(awk '$1 == "*" {print $NF}' three.txt | tr '\n' ' ' | sed 's/ $//')"
+  check "the noise test says what it can find with 3 + 3 runs" \
+    grep -Eq "^noise test: Welch's t-test on the logarithms of the per-run times; with 3 \+ 3 runs a change is marked when it reaches [0-9.]+ of its standard errors or more$" three.txt
   # shellcheck disable=SC2086
   "$INCLPROF" diff --csv --value application --threshold 5 $B -- slow1 slow2 slow3 slow4 slow5 >slow.csv
   check_eq "CSV: beyond_noise is 1 for gamma_ alone" "gamma_" \
@@ -86,7 +91,16 @@ bad() {
 mkdir empty
 bad "an empty directory" 1 'empty' base1 empty
 bad "a missing run" 1 'nosuch' base1 nosuch
-bad "runs of two programs" 1 "notslow1 profiles 'notslow' but base1 profiles 'slowfn'" base1 notslow1
+gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$INCLPROF_SRC/tests/programs/convert/many_calls.c" -o another
+"$INCLPROF" record -o another1 -- ./another 1000 >/dev/null 2>&1
+bad "two programs that are not builds of one" 1 \
+  "base1 profiles 'slowfn' and another1 profiles 'another', which share [0-9]+ of BASE's [0-9]+ rows: not two builds of one program; give --force" \
+  base1 another1
+"$INCLPROF" diff --force base1 another1 >forced.txt 2>&1
+check_eq "--force compares them anyway: exit 0" 0 $?
+"$INCLPROF" diff base1 notslow1 >renamed.txt 2>&1
+check_eq "two builds of one program under different file names are compared: exit 0" 0 $?
+check "and the table says the names differ" grep -q "^(two programs' names: their rows are matched by name; [0-9]* of BASE's [0-9]* rows are in both)$" renamed.txt
 bad "one operand" 2 'give BASE and NEW' base1
 bad "an empty NEW side" 2 'the NEW side has no run' base1 --
 bad "a bad --threshold" 2 "bad --threshold 'x'" --threshold x base1 base2
