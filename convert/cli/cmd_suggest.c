@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "inclprof_abi.h"
+#include "model/aggregate.h"
 #include "model/suggest.h"
 #include "util/beside_command.h"
 #include "util/cli_args.h"
@@ -101,6 +102,24 @@ static void put_literal(FILE *f, const char *name) {
       fputc('\\', f);
     fputc(*p, f);
   }
+}
+
+/* The threads the probes slow most (at most 5): their time on CPU and the
+ * probes' share of it before and after. */
+static void print_threads(const ip_session *s, const ip_suggest *g) {
+  printf("threads slowed most (probe cost against the thread's own time on CPU in "
+         "instrumented code):\n");
+  for (size_t i = 0; i < g->n_threads && i < 5; i++) {
+    const ip_suggest_thread *t = &g->threads[i];
+    char name[512], cpu[32];
+    ip_fmt_ns(cpu, sizeof cpu, t->cpu_ns);
+    printf("  %-32s on CPU %10s  probes %7.2f%% before, %7.2f%% after%s\n",
+           ip_row_name(s, IP_BY_THREAD, t->thread, name, sizeof name), cpu,
+           ip_suggest_thread_pct(g, t, t->events_before),
+           ip_suggest_thread_pct(g, t, t->events_after),
+           ip_suggest_thread_counts(g, t) ? "" : "  (negligible: under 0.1% of the wall time)");
+  }
+  printf("\n");
 }
 
 /* The filter's text, into f. */
@@ -259,18 +278,28 @@ int cmd_suggest(int argc, char **argv) {
   printf("session: Elapsed Inclusive %s over %zu thread(s) in %zu file(s); probe cost %.1f ns per "
          "event, %.1f trace bytes per event\n",
          total, s.n_threads, s.n_files, g.probe_cost_ns, g.bytes_per_event);
-  printf("estimate: probes %.2f%% of the session before, %.2f%% after (limit %g%%); events %llu -> "
-         "%llu; trace %s -> %s\n\n",
-         ip_suggest_pct(&g, g.events_before), ip_suggest_pct(&g, g.events_after),
-         a.so.max_overhead_pct, (unsigned long long)g.events_before,
-         (unsigned long long)g.events_after, before, after);
+  char wall[32];
+  ip_fmt_ns(wall, sizeof wall, g.wall_ns);
+  printf("estimate: the probes slow the most slowed thread by %.2f%% of its time on CPU before, "
+         "%.2f%% after (limit %g%%); in all they take %.2f%% of the thread-summed session and "
+         "%.1f ms of CPU against a wall time of %s; events %llu -> %llu; trace %s -> %s\n",
+         ip_suggest_worst_pct(&g, 0), ip_suggest_worst_pct(&g, 1), a.so.max_overhead_pct,
+         ip_suggest_pct(&g, g.events_before), (double)g.events_before * g.probe_cost_ns / 1e6, wall,
+         (unsigned long long)g.events_before, (unsigned long long)g.events_after, before, after);
+  print_threads(&s, &g);
   print_table(&s, &g, &a);
-  if (ip_suggest_pct(&g, g.events_after) > a.so.max_overhead_pct)
+  if (ip_suggest_worst_pct(&g, 1) > a.so.max_overhead_pct)
     printf("\nThe limit is not reached: the rest of the cost is in functions kept (main, thread "
            "roots,\n--keep, distorted less than the limit, or too much time to fold: --max-fold\n"
            "raises that limit).\n");
-  write_filter(filter.f, &s, &g, &a, n_inputs);
-  if (ip_output_close(&filter, 1)) {
+  if (!g.n_excluded) {
+    /* Nothing to gain from a rebuild: no filter is written. */
+    ip_output_close(&filter, 0);
+    printf("\nnothing to exclude: %s; keep the build as it is (no filter written)\n",
+           ip_suggest_worst_pct(&g, 0) <= a.so.max_overhead_pct
+               ? "no thread is slowed by more than the limit"
+               : "every function left is kept for the reason its row gives");
+  } else if (write_filter(filter.f, &s, &g, &a, n_inputs), ip_output_close(&filter, 1)) {
     rc = IP_EXIT_ERROR;
   } else {
     char *abs = realpath(a.out, NULL), plugin[4200];

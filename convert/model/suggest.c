@@ -41,16 +41,20 @@ static void mark_traced(const ip_session *s, const ip_thread *th, const uint8_t 
   }
 }
 
-/* Events per function with this exclusion set, into events[n_funcs]. */
+/* Events per function with this exclusion set, into events[n_funcs], and
+ * per thread, into per_thread[n_threads]. */
 static void count_events(const ip_session *s, const uint8_t *excluded, scratch *sc,
-                         uint64_t *events) {
+                         uint64_t *events, uint64_t *per_thread) {
   memset(events, 0, s->n_funcs * sizeof *events);
   for (size_t t = 0; t < s->n_threads; t++) {
     const ip_thread *th = &s->threads[t];
     mark_traced(s, th, excluded, sc->traced);
+    per_thread[t] = 0;
     for (size_t n = 1; n < th->n_nodes; n++)
-      if (sc->traced[n])
+      if (sc->traced[n]) {
         events[th->nodes[n].func] += 2 * th->nodes[n].v.calls;
+        per_thread[t] += 2 * th->nodes[n].v.calls;
+      }
   }
 }
 
@@ -98,6 +102,49 @@ double ip_suggest_pct(const ip_suggest *g, uint64_t events) {
   return g->session_ns ? 100.0 * (double)events * g->probe_cost_ns / (double)g->session_ns : 0;
 }
 
+int ip_suggest_thread_counts(const ip_suggest *g, const ip_suggest_thread *t) {
+  return (double)t->events_before * g->probe_cost_ns >=
+         IP_SUGGEST_MIN_GAIN_PCT / 100.0 * (double)g->wall_ns;
+}
+
+double ip_suggest_thread_pct(const ip_suggest *g, const ip_suggest_thread *t, uint64_t events) {
+  return t->cpu_ns ? 100.0 * (double)events * g->probe_cost_ns / (double)t->cpu_ns : 0;
+}
+
+double ip_suggest_worst_pct(const ip_suggest *g, int after) {
+  double worst = 0;
+  for (size_t i = 0; i < g->n_threads; i++) {
+    const ip_suggest_thread *t = &g->threads[i];
+    double p = ip_suggest_thread_pct(g, t, after ? t->events_after : t->events_before);
+    if (ip_suggest_thread_counts(g, t))
+      worst = p > worst ? p : worst;
+  }
+  return worst;
+}
+
+/* The threads' events now, and the most slowed thread's share. */
+static double worst_now(ip_suggest *g, const uint64_t *per_thread) {
+  double worst = 0;
+  for (size_t i = 0; i < g->n_threads; i++) {
+    double p = ip_suggest_thread_pct(g, &g->threads[i], per_thread[g->threads[i].thread]);
+    if (ip_suggest_thread_counts(g, &g->threads[i]))
+      worst = p > worst ? p : worst;
+  }
+  return worst;
+}
+
+static int compare_threads(const void *pa, const void *pb, void *pc) {
+  const ip_suggest_thread *a = pa, *b = pb;
+  const ip_suggest *g = pc;
+  if (ip_suggest_thread_counts(g, a) != ip_suggest_thread_counts(g, b))
+    return ip_suggest_thread_counts(g, a) ? -1 : 1;
+  double x = ip_suggest_thread_pct(g, a, a->events_before);
+  double y = ip_suggest_thread_pct(g, b, b->events_before);
+  if (x != y)
+    return x < y ? 1 : -1;
+  return (a->thread > b->thread) - (a->thread < b->thread);
+}
+
 typedef struct order_ctx {
   int by_distortion; /* else by events before */
 } order_ctx;
@@ -139,6 +186,7 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
   scratch sc = {ip_must_calloc(max_nodes, 1), ip_must_calloc(max_nodes, sizeof(uint64_t))};
   uint8_t *excluded = ip_must_calloc(nf, 1), *root = ip_must_calloc(nf, 1);
   uint64_t *events = ip_must_calloc(nf, sizeof *events), *tmp = ip_must_calloc(nf, sizeof *tmp);
+  uint64_t *per_thread = ip_must_calloc(s->n_threads ? s->n_threads : 1, sizeof *per_thread);
   ip_values *sum = ip_must_calloc(nf, sizeof *sum);
   for (size_t t = 0; t < s->n_threads; t++) {
     const ip_thread *th = &s->threads[t];
@@ -148,7 +196,17 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
          c = th->nodes[c].next_sibling)
       root[th->nodes[c].func] = 1;
   }
-  count_events(s, excluded, &sc, events);
+  count_events(s, excluded, &sc, events, per_thread);
+  g->threads = ip_must_calloc(s->n_threads ? s->n_threads : 1, sizeof *g->threads);
+  uint64_t first = UINT64_MAX, last = 0;
+  for (size_t t = 0; t < s->n_threads; t++) {
+    const ip_thread *th = &s->threads[t];
+    g->threads[g->n_threads++] =
+        (ip_suggest_thread){(uint32_t)t, th->total.app_incl, per_thread[t], 0};
+    first = th->start_ns < first ? th->start_ns : first;
+    last = th->end_ns > last ? th->end_ns : last;
+  }
+  g->wall_ns = last > first ? last - first : 0;
   g->fns = ip_must_calloc(nf, sizeof *g->fns);
   for (uint32_t f = 0; f < s->n_funcs; f++) {
     if (!sum[f].calls)
@@ -167,10 +225,10 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
   order_ctx oc = {1};
   qsort_r(g->fns, g->n, sizeof *g->fns, compare_fns, &oc);
   uint64_t now = g->events_before;
+  double worst = worst_now(g, per_thread);
   for (size_t i = 0; i < g->n; i++) {
     ip_suggest_fn *x = &g->fns[i];
-    if (x->verdict != IP_KEEP_UNDER || !x->events_before ||
-        ip_suggest_pct(g, now) <= o->max_overhead_pct)
+    if (x->verdict != IP_KEEP_UNDER || !x->events_before || worst <= o->max_overhead_pct)
       continue;
     if (x->el_incl && 100.0 * (double)x->events_before * g->probe_cost_ns / (double)x->el_incl <
                           o->max_overhead_pct) {
@@ -189,12 +247,16 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
     x->verdict = IP_EXCLUDE;
     excluded[x->func] = 1;
     g->n_excluded++;
-    count_events(s, excluded, &sc, events);
+    count_events(s, excluded, &sc, events, per_thread);
     now = 0;
     for (uint32_t f = 0; f < s->n_funcs; f++)
       now += events[f];
+    worst = worst_now(g, per_thread);
   }
   g->events_after = now;
+  for (size_t i = 0; i < g->n_threads; i++)
+    g->threads[i].events_after = per_thread[g->threads[i].thread];
+  qsort_r(g->threads, g->n_threads, sizeof *g->threads, compare_threads, g);
   for (size_t i = 0; i < g->n; i++)
     g->fns[i].events_after = events[g->fns[i].func];
   oc.by_distortion = 0;
@@ -204,11 +266,13 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
   free(excluded);
   free(root);
   free(events);
+  free(per_thread);
   free(tmp);
   free(sum);
 }
 
 void ip_suggest_free(ip_suggest *g) {
   free(g->fns);
+  free(g->threads);
   memset(g, 0, sizeof *g);
 }

@@ -1,9 +1,11 @@
 /* model/suggest.h - which functions to leave uninstrumented (`inclprof
  * suggest`): each function's probe cost (its traced events times the
  * calibrated probe cost), that cost's share of its own Elapsed Inclusive (its
- * distortion) and of the session, its trace bytes, and a greedy choice that
- * excludes the most distorted functions until the estimated overhead is under
- * a limit (a function distorted less than that limit is never excluded),
+ * distortion) and of the session, its trace bytes; each thread's probe cost
+ * against its own time on CPU in instrumented code (its Application
+ * Inclusive: what the probes slow it by); and a greedy choice that excludes
+ * the most distorted functions until no thread is slowed by more than a
+ * limit (a function distorted less than that limit is never excluded),
  * keeping main, the thread roots, named functions and functions
  * whose exclusion would fold too much untraced time into their callers. */
 #ifndef INCLPROF_SUGGEST_H
@@ -25,7 +27,8 @@ typedef enum ip_verdict {
 } ip_verdict;
 
 /* Functions whose probes cost less than this share of the session (%) are
- * never excluded: nothing measurable to gain, their rows to lose. */
+ * never excluded: nothing measurable to gain, their rows to lose; a thread
+ * whose probes cost less than this share of the wall time is not slowed. */
 #define IP_SUGGEST_MIN_GAIN_PCT 0.1
 
 typedef struct ip_suggest_fn {
@@ -44,9 +47,19 @@ typedef struct ip_suggest_opts {
   size_t n_keep;
 } ip_suggest_opts;
 
+/* One thread's probe cost before and after the exclusions. */
+typedef struct ip_suggest_thread {
+  uint32_t thread; /* index into ip_session.threads */
+  uint64_t cpu_ns; /* its Application Inclusive (compensated): its own work */
+  uint64_t events_before, events_after;
+} ip_suggest_thread;
+
 typedef struct ip_suggest {
   ip_suggest_fn *fns; /* every function that ran, most costly (before) first */
   size_t n;
+  ip_suggest_thread *threads; /* every thread, most slowed (before) first */
+  size_t n_threads;
+  uint64_t wall_ns;       /* the session's wall time: first thread start to last thread end */
   double probe_cost_ns;   /* per event, weighted over the processes */
   double bytes_per_event; /* trace bytes written / events, 0 when unknown */
   uint64_t session_ns;    /* session Elapsed Inclusive (compensated) */
@@ -61,5 +74,14 @@ void ip_suggest_free(ip_suggest *g);
 int ip_func_matches(const ip_func *fn, const char *glob);
 /* Estimated probe cost of events, % of the session. */
 double ip_suggest_pct(const ip_suggest *g, uint64_t events);
+/* Estimated probe cost of events, % of a thread's own time on CPU (t's
+ * cpu_ns; 0 when it has none). */
+double ip_suggest_thread_pct(const ip_suggest *g, const ip_suggest_thread *t, uint64_t events);
+/* Whether t's probes cost enough to count: at least IP_SUGGEST_MIN_GAIN_PCT
+ * of the session's wall time (a thread that mostly sleeps is not slowed by
+ * a few probes, however small its time on CPU). */
+int ip_suggest_thread_counts(const ip_suggest *g, const ip_suggest_thread *t);
+/* The most slowed counting thread's ip_suggest_thread_pct, before or after. */
+double ip_suggest_worst_pct(const ip_suggest *g, int after);
 
 #endif
