@@ -3,8 +3,11 @@
  * microseconds written as exact decimals of the nanosecond values, so calls
  * nest in the viewer exactly as they did in the program.  A bounded export
  * (--max-size, by default IP_CHROME_DEFAULT_MAX_SIZE, or --max-events) first
- * replays the traces to measure every call's event, then writes the longest
- * calls that fit (export/chrome_budget.h). */
+ * replays the traces to size every call's event, then writes the longest
+ * calls that fit (export/chrome_budget.h).  A call's event is sized by
+ * arithmetic (call_size) and written from digits and each function's JSON
+ * name, escaped once: formatting is the export's cost, done once per call
+ * kept. */
 #include "export/chrome.h"
 
 #include <inttypes.h>
@@ -16,7 +19,10 @@
 #include "util/must_alloc.h"
 
 struct ip_chrome_writer {
-  FILE *out; /* the document; while surveying, a stream that only counts */
+  FILE *out;    /* the document; while surveying, a stream that only counts */
+  char **names; /* func -> its JSON string literal, made at first use */
+  uint32_t *name_len;
+  size_t n_names;
   const ip_export_opts *o;
   ip_call_visitor visitor;
   int surveying;
@@ -38,9 +44,73 @@ static ssize_t count_bytes(void *cookie, const char *buf, size_t n) {
   return (ssize_t)n;
 }
 
+static unsigned digits(uint64_t v) {
+  unsigned n = 1;
+  while (v >= 10) {
+    v /= 10;
+    n++;
+  }
+  return n;
+}
+
+/* v in decimal at the end of buf[0..20); returns where it starts. */
+static char *decimal(char *end, uint64_t v) {
+  do {
+    *--end = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return end;
+}
+
+static void put_u64(FILE *out, uint64_t v) {
+  char b[24], *p = decimal(b + sizeof b, v);
+  fwrite(p, 1, (size_t)(b + sizeof b - p), out);
+}
+
 /* Nanoseconds as microseconds with three exact decimals. */
 static void put_us(FILE *out, uint64_t ns) {
-  fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+  put_u64(out, ns / 1000);
+  char frac[4] = {'.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
+                  (char)('0' + ns % 10)};
+  fwrite(frac, 1, 4, out);
+}
+static unsigned us_len(uint64_t ns) { return digits(ns / 1000) + 4; }
+
+/* A share in tenths of a percent, rounded: "12.3". */
+static uint64_t tenths(uint64_t part, uint64_t whole) {
+  return whole ? (uint64_t)(1000.0 * (double)part / (double)whole + 0.5) : 0;
+}
+static void put_tenths(FILE *out, uint64_t t) {
+  put_u64(out, t / 10);
+  char frac[2] = {'.', (char)('0' + t % 10)};
+  fwrite(frac, 1, 2, out);
+}
+
+/* The function's name as a JSON string literal, escaped once. */
+static const char *json_name(ip_chrome_writer *w, const ip_session *s, uint32_t func,
+                             uint32_t *len) {
+  size_t slot = func < s->n_funcs ? func : s->n_funcs;
+  if (!w->names) {
+    w->n_names = s->n_funcs + 1;
+    w->names = ip_must_calloc(w->n_names, sizeof *w->names);
+    w->name_len = ip_must_calloc(w->n_names, sizeof *w->name_len);
+  }
+  if (slot >= w->n_names) /* a session grown since: no cache for it */
+    slot = w->n_names - 1;
+  if (!w->names[slot]) {
+    const ip_func *f = func < s->n_funcs ? &s->funcs[func] : NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&w->names[slot], &n);
+    if (!m) {
+      fprintf(stderr, "inclprof: out of memory (a function name)\n");
+      exit(1);
+    }
+    ip_json_string(m, !f ? "?" : f->pretty && *f->pretty ? f->pretty : f->name);
+    fclose(m);
+    w->name_len[slot] = (uint32_t)n;
+  }
+  *len = w->name_len[slot];
+  return w->names[slot];
 }
 
 static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
@@ -54,38 +124,78 @@ static uint32_t pid_of(const ip_session *s, const ip_thread *t) {
 }
 
 /* The call's wait breakdown (docs/converter.md, "Wait breakdown"). */
+static const char *const wait_names[] = {",\"offcpu_preempted_us\":", ",\"offcpu_blocked_us\":",
+                                         ",\"syscall_us\":", ",\"page_fault_us\":"};
+static const char faults_name[] = ",\"page_faults\":";
+
 static void wait_args(FILE *out, const uint64_t *wait) {
-  static const char *const names[] = {"offcpu_preempted_us", "offcpu_blocked_us", "syscall_us",
-                                      "page_fault_us"};
   for (int k = 0; k < IP_W_FAULTS; k++) {
-    fprintf(out, ",\"%s\":", names[k]);
+    fputs(wait_names[k], out);
     put_us(out, wait[k]);
   }
-  fprintf(out, ",\"page_faults\":%" PRIu64, wait[IP_W_FAULTS]);
+  fputs(faults_name, out);
+  put_u64(out, wait[IP_W_FAULTS]);
+}
+
+static size_t wait_len(const uint64_t *wait) {
+  size_t n = sizeof faults_name - 1 + digits(wait[IP_W_FAULTS]);
+  for (int k = 0; k < IP_W_FAULTS; k++)
+    n += strlen(wait_names[k]) + us_len(wait[k]);
+  return n;
 }
 
 static void event_prefix(ip_chrome_writer *w) { fputs(w->events++ ? ",\n" : "\n", w->out); }
 
+#define CALL_HEAD "{\"name\":"
+#define CALL_TS   ",\"cat\":\"function\",\"ph\":\"X\",\"ts\":"
+#define CALL_DUR  ",\"dur\":"
+#define CALL_PID  ",\"pid\":"
+#define CALL_TID  ",\"tid\":"
+#define CALL_APP  ",\"args\":{\"application_us\":"
+#define CALL_PCT  ",\"transitional_pct\":"
+#define CALL_END  "}}"
+
+static int with_waits(const ip_session *s, const ip_thread *t) {
+  return t->process < s->n_processes && s->processes[t->process].kernel_events;
+}
+
 static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *t, uint32_t func,
                      uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
-  const ip_func *f = func < s->n_funcs ? &s->funcs[func] : NULL;
+  uint32_t len;
+  const char *name = json_name(w, s, func, &len);
   event_prefix(w);
-  fputs("{\"name\":", w->out);
-  ip_json_string(w->out, !f ? "?" : f->pretty && *f->pretty ? f->pretty : f->name);
-  fputs(",\"cat\":\"function\",\"ph\":\"X\",\"ts\":", w->out);
+  fputs(CALL_HEAD, w->out);
+  fwrite(name, 1, len, w->out);
+  fputs(CALL_TS, w->out);
   put_us(w->out, start_ns);
-  fputs(",\"dur\":", w->out);
+  fputs(CALL_DUR, w->out);
   put_us(w->out, dur_ns);
-  fprintf(w->out,
-          ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"application_us\":", pid_of(s, t),
-          t->tid);
+  fputs(CALL_PID, w->out);
+  put_u64(w->out, pid_of(s, t));
+  fputs(CALL_TID, w->out);
+  put_u64(w->out, t->tid);
+  fputs(CALL_APP, w->out);
   put_us(w->out, app_ns);
-  uint64_t transitional = dur_ns > app_ns ? dur_ns - app_ns : 0;
-  fprintf(w->out, ",\"transitional_pct\":%.1f",
-          dur_ns ? 100.0 * (double)transitional / (double)dur_ns : 0.0);
-  if (t->process < s->n_processes && s->processes[t->process].kernel_events)
+  fputs(CALL_PCT, w->out);
+  put_tenths(w->out, tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns));
+  if (with_waits(s, t))
     wait_args(w->out, t->call_wait);
-  fputs("}}", w->out);
+  fputs(CALL_END, w->out);
+}
+
+/* The bytes put_call writes for this call, with the ",\n" before it. */
+static uint32_t call_size(ip_chrome_writer *w, const ip_session *s, const ip_thread *t,
+                          uint32_t func, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+  uint32_t len;
+  json_name(w, s, func, &len);
+  size_t n =
+      2 + sizeof CALL_HEAD - 1 + len + sizeof CALL_TS - 1 + us_len(start_ns) + sizeof CALL_DUR - 1 +
+      us_len(dur_ns) + sizeof CALL_PID - 1 + digits(pid_of(s, t)) + sizeof CALL_TID - 1 +
+      digits(t->tid) + sizeof CALL_APP - 1 + us_len(app_ns) + sizeof CALL_PCT - 1 +
+      digits(tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns) / 10) + 2 + sizeof CALL_END - 1;
+  if (with_waits(s, t))
+    n += wait_len(t->call_wait);
+  return (uint32_t)n;
 }
 
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
@@ -95,10 +205,8 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
     return;
   uint64_t rank = ip_budget_rank(dur_ns, depth);
   if (w->surveying) {
-    uint64_t before = w->counted;
-    put_call(w, s, t, func, start_ns, dur_ns, app_ns);
-    fflush(w->out);
-    ip_budget_add(&w->budget, rank, (uint32_t)(w->counted - before));
+    ip_budget_add(&w->budget, rank, call_size(w, s, t, func, start_ns, dur_ns, app_ns));
+    w->events++;
     return;
   }
   if (!ip_budget_keep(&w->cut, rank)) {
@@ -245,6 +353,10 @@ void ip_chrome_discard(ip_chrome_writer *w) {
   if (w->surveying)
     fclose(w->out);
   ip_budget_free(&w->budget);
+  for (size_t i = 0; i < w->n_names; i++)
+    free(w->names[i]);
+  free(w->names);
+  free(w->name_len);
   free(w);
 }
 
