@@ -7,8 +7,9 @@
  * interpose (the libc interposers), state (ip_st, ip_tls), trace_write
  * (appending frames, size limits, stopping on a failed write), locks (how
  * locks are taken), sampling, control (inclprof.h), buffer_pool (event
- * buffers and spares) and writer (the writer thread that encodes full
- * buffers). */
+ * buffers and spares), writer (the writer thread that encodes full
+ * buffers), ptr_map (pointer -> gid maps) and retired (the gids of unloaded
+ * units). */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
 
@@ -318,9 +319,31 @@ IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
 IP_HIDDEN void ip_ring_dropped(uint64_t *events, uint64_t *bytes);
 
+/* ptr_map.c */
+struct ip_map_table;
+struct ip_map {
+  struct ip_map_table *_Atomic tab;
+};
+IP_HIDDEN uint32_t ip_map_get(struct ip_map *m, uintptr_t k); /* 0: absent */
+IP_HIDDEN void ip_map_put(struct ip_map *m, uintptr_t k, uint32_t v);
+/* fn(key, value, ctx) for every present key in [lo, hi) */
+IP_HIDDEN void ip_map_each_in(struct ip_map *m, uintptr_t lo, uintptr_t hi,
+                              void (*fn)(uintptr_t key, uint32_t val, void *ctx), void *ctx);
+
+/* retired.c */
+/* Moves key's gid from live to the history hist, for events before until. */
+IP_HIDDEN void ip_retire(struct ip_map *live, struct ip_map *hist, uintptr_t key, uint64_t until);
+/* The gid key had for an event at tick, or 0 when it had none then; *had is
+ * set when key has a history (its answer depends on the tick). */
+IP_HIDDEN uint32_t ip_retired_gid(struct ip_map *hist, uintptr_t key, uint64_t tick, int *had);
+
 /* registry.c */
-IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal);
-IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal);
+/* The gid of a descriptor or code address named by an event at tick;
+ * *fixed is cleared when the answer depends on the tick (the pointer
+ * belonged to an unloaded unit), so it must not be remembered. */
+IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_signal,
+                                  int *fixed);
+IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed);
 IP_HIDDEN uint32_t ip_mark_id(const char *text);
 IP_HIDDEN void ip_units_set_paused(int on);
 IP_HIDDEN void ip_registry_fork_prepare(void);

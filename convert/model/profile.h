@@ -61,6 +61,7 @@ typedef struct ip_module {
 /* A module as one process loaded it. */
 typedef struct ip_proc_module {
   uint32_t module;       /* index into ip_session.modules */
+  uint32_t id;           /* Module.id in the trace (one path may be loaded at two bases) */
   uint64_t load_address; /* 0 if not recorded */
   int has_stat;          /* the file's mtime and size when recorded are known */
   uint64_t mtime_ns, size;

@@ -123,6 +123,7 @@ static void take_module(ip_file *f, const Inclprof__Module *m) {
   f->mod_index[m->id] = idx; /* unset entries are 0: the unknown module */
   ip_must_grow((void **)&p->mods, &p->cap_mods, p->n_mods + 1, sizeof *p->mods);
   p->mods[p->n_mods++] = (ip_proc_module){.module = idx,
+                                          .id = m->id,
                                           .load_address = m->load_address,
                                           .has_stat = m->has_file_mtime_ns && m->has_file_size,
                                           .mtime_ns = m->file_mtime_ns,
