@@ -108,6 +108,7 @@ struct ip_thread {
   atomic_int busy;        /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
   int final_done;         /* taken by the running final flush (under threads_lock) */
+  int ended_at_exit;      /* its ThreadEnd was written by the exit (under threads_lock) */
   void *timer;            /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
   int has_timer;          /* IP_SAMPLER_*: which sampler this thread has */
   int sample_fd;          /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
@@ -358,6 +359,15 @@ IP_HIDDEN void ip_finish(const char *reason, int clean, int keep_going);
 IP_HIDDEN void ip_finish_from_signal(int sig);
 IP_HIDDEN int ip_before_exec(void); /* 1 when the calling thread's sampler ran */
 IP_HIDDEN int ip_after_failed_exec(int had_sampler, int rc); /* returns rc, errno kept */
+
+/* exit_state.c */
+/* Before the Trailer: every other live thread's name as the kernel has it
+ * now, and (unless the process may go on: a failed exec) its ThreadEnd at
+ * the exit's tick. */
+IP_HIDDEN void ip_exit_state(int in_signal, int keep_going);
+/* The command line now, split into argv (at most max) inside buf: no
+ * allocation (a fatal-signal handler writes the Trailer).  Returns argc. */
+IP_HIDDEN size_t ip_exit_argv(char *buf, size_t len, char **argv, size_t max);
 
 /* signals.c */
 IP_HIDDEN void ip_signals_install(void);
