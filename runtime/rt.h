@@ -82,7 +82,9 @@ struct ip_thread {
   struct ip_event *pos, *end;
   const volatile uint64_t *tr_src; /* kevents: &data_head; pmu: unused */
   uint64_t tr_last;
-  void *pmu_page; /* pmu: the event's user page */
+  uint64_t
+      kev_drain_at; /* kevents: data_head at which a probe drains the ring (UINT64_MAX: never) */
+  void *pmu_page;   /* pmu: the event's user page */
   /* cold */
   struct ip_event *buf, *hard_end; /* hard_end = junk slot */
   uint8_t *scratch;                /* encoding area */
@@ -94,7 +96,8 @@ struct ip_thread {
   /* kevents records saved at flush time (kevents.c) for the next batch */
   struct ip_kev *kev; /* kev_cap slots, kev_n filled */
   size_t kev_cap, kev_n;
-  int kev_lost;                            /* the ring wrapped: records missing */
+  int kev_lost;                            /* no room for records: the batch has none */
+  int kev_taken;                           /* kev holds a saved batch's records: start anew */
   uint64_t kev_pos;                        /* ring position read up to */
   uint64_t kev_pf_id;                      /* sample id of the page-fault event */
   uint64_t kev_anchor_tick, kev_anchor_ns; /* tick and CLOCK_MONOTONIC_RAW at the last save */
@@ -198,10 +201,14 @@ IP_HIDDEN void ip_fd_room_end(unsigned need);
  * at the current head.  pf_id: the page-fault event's sample id. */
 IP_HIDDEN void ip_kevents_open(struct ip_thread *t, uint64_t pf_id);
 IP_HIDDEN void ip_kevents_close(struct ip_thread *t);
-/* At flush time (the caller owns the buffer): the records that arrived since
- * the previous save, into t->kev / t->kev_n, or t->kev_lost if the ring
- * wrapped.  No system call, no allocation (safe in a signal handler). */
+/* At flush time (the caller owns the buffer): the records since the previous
+ * save (those probes drained meanwhile, then the rest), in t->kev / t->kev_n;
+ * a wrap of the ring leaves a KEV_LOST record where records are missing.  No
+ * system call, no allocation (safe in a signal handler). */
 IP_HIDDEN void ip_kevents_save(struct ip_thread *t);
+/* From a probe whose ring passed half full since the last read (tick: the
+ * probe's event): moves its records to t->kev, unless a flush owns them. */
+IP_HIDDEN void ip_kevents_drain(struct ip_thread *t, uint64_t tick);
 /* After the flush's own work: its records are not the program's. */
 IP_HIDDEN void ip_kevents_skip(struct ip_thread *t);
 

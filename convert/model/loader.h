@@ -51,6 +51,7 @@ typedef struct ip_kacc {
   uint64_t out_tick; /* when it went out */
   int in_taken;      /* an event closed the off-CPU time: its switch-in, which the
                         clock conversion placed after the event, adds nothing */
+  int lost;          /* a KEV_LOST record: this interval's records are missing */
 } ip_kacc;
 
 /* Replay state of one thread while its file is read. */

@@ -106,7 +106,7 @@ typedef struct ip_thread {
   uint64_t gap_ns;               /* runtime time removed (0 when raw) */
   uint64_t samples_outside;      /* samples taken with an empty stack */
   char *no_transitions;          /* why it had no transition counter, or NULL */
-  uint64_t kernel_lost;          /* batches whose kernel-event records were lost (ring wrapped) */
+  uint64_t kernel_lost;          /* batches and intervals whose kernel-event records were lost */
   int alive_at_exit;             /* alive when its process ended: closed at the exit */
   uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
                                     breakdown (inclusive, IP_W_*) */

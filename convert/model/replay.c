@@ -167,6 +167,10 @@ static void kernel_record(ip_kacc *a, uint32_t kind, uint64_t tick) {
       a->off[a->out_kind - 1] += tick - a->out_tick;
     a->out_kind = a->in_taken = 0;
     break;
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_LOST: /* read at a probe or a flush: on the CPU */
+    a->lost = 1;
+    a->out_kind = a->in_taken = 0;
+    break;
   default: /* a kind of a newer minor version */
     break;
   }
@@ -202,6 +206,10 @@ static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
 /* The wait breakdown of an interval of el ns (kevents traces): split it when
  * it is transitional and its records are known; the accumulator starts anew. */
 static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
+  if (ts->kacc.lost) { /* its records are missing: Non-Application in no column */
+    th->kernel_lost++;
+    split = ts->kacc.lost = 0;
+  }
   if (split) {
     uint64_t w[IP_WAIT_N];
     wait_split(f, &ts->kacc, el, w);

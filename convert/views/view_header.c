@@ -129,8 +129,9 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
               p->trace_path, p->threads_alive_at_exit);
     if (p->kernel_lost)
       fprintf(out,
-              "warning:      %s: %llu event batches lost their kernel-event records (the "
-              "ring buffer wrapped); their kernel time is in no wait column\n",
+              "warning:      %s: kernel-event records were lost %llu times (the ring "
+              "buffer wrapped: a whole batch's, or one interval's); that kernel time is in no "
+              "wait column\n",
               p->trace_path, (unsigned long long)p->kernel_lost);
   }
   fputc('\n', out);
