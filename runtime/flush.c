@@ -10,19 +10,25 @@
 #include "event_batch_wire.h"
 #include "trace_frame.h"
 
-static uint32_t code_of(uint64_t arg, int in_signal) {
+/* The file's code of an event at tick; *fixed is cleared when the answer
+ * holds for this tick only (see ip_gid_of_desc). */
+static uint32_t code_of(uint64_t arg, uint64_t tick, int in_signal, int *fixed) {
   unsigned kind = (unsigned)(arg & 7);
   switch (kind) {
   case IP_K_ENTER:
   case IP_K_EXIT:
   case IP_K_CALL:
   case IP_K_RET:
-    return ip_gid_of_desc((const struct inclprof_fn *)(uintptr_t)(arg & ~7ull), in_signal) << 3 |
+    return ip_gid_of_desc((const struct inclprof_fn *)(uintptr_t)(arg & ~7ull), tick, in_signal,
+                          fixed)
+               << 3 |
            kind;
   case IP_K_CALL_IND:
-    return ip_gid_of_addr((uintptr_t)(arg >> 3), in_signal) << 3 | INCLPROF__EVENT_KIND__EV_CALL;
+    return ip_gid_of_addr((uintptr_t)(arg >> 3), tick, in_signal, fixed) << 3 |
+           INCLPROF__EVENT_KIND__EV_CALL;
   case IP_K_RET_IND:
-    return ip_gid_of_addr((uintptr_t)(arg >> 3), in_signal) << 3 | INCLPROF__EVENT_KIND__EV_RET;
+    return ip_gid_of_addr((uintptr_t)(arg >> 3), tick, in_signal, fixed) << 3 |
+           INCLPROF__EVENT_KIND__EV_RET;
   case IP_K_SAMPLE:
     return (uint32_t)((arg >> 3) & 1) << 3 | INCLPROF__EVENT_KIND__EV_SAMPLE;
   default: /* IP_K_CONTROL: the file's code is stored above the private kind */
@@ -97,18 +103,21 @@ struct encoder {
   struct code_cache cache;
 };
 
-/* The code of an event that is not in the cache (entering it), or EMPTY for
+/* The code of an event that is not in the cache (entering it unless it
+ * depends on the event's tick: a pointer of an unloaded unit), or EMPTY for
  * an empty slot: a slot reserved by a probe that a fatal signal interrupted
  * before it filled the slot (only a fatal-signal flush can see one; arg 0
  * would be the entry of a NULL descriptor). */
 #define EMPTY (~(uint64_t)0)
-static __attribute__((noinline)) uint64_t next_code(struct encoder *en, uint64_t arg) {
+static __attribute__((noinline)) uint64_t next_code(struct encoder *en, uint64_t arg,
+                                                    uint64_t tick) {
   if (arg == 0) {
     en->skipped++;
     return EMPTY;
   }
-  uint64_t code = code_of(arg, en->in_signal);
-  if ((arg & 7) < IP_K_SAMPLE) {
+  int fixed = 1;
+  uint64_t code = code_of(arg, tick & ~IP_T_BIT, en->in_signal, &fixed);
+  if ((arg & 7) < IP_K_SAMPLE && fixed) {
     size_t h = CODE_SLOT(arg & ~1ull);
     en->cache.key[h] = arg & ~1ull;
     en->cache.off[h] = (uint32_t)(code - arg);
@@ -132,7 +141,7 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
     if (IP_LIKELY(en->cache.key[h] == (arg & ~1ull))) {
       code = (uint32_t)arg + en->cache.off[h];
     } else {
-      code = next_code(en, arg);
+      code = next_code(en, arg, e->tick);
       if (IP_UNLIKELY(code == EMPTY))
         continue;
     }

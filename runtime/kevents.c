@@ -1,12 +1,16 @@
-/* kevents.c - saving the kernel-event records of a thread's kevents ring at
- * flush time: each system call, page fault and context switch (preempted or
- * blocked, from the switch-out record's flags) with its time converted to
- * the probes' clock.  Records carry CLOCK_MONOTONIC_RAW times (the events
- * use that clock, see transitions.c); each save reads the tick clock and
- * CLOCK_MONOTONIC_RAW together and converts the records since the previous
- * save by interpolating between the two readings.  The ring is read-only
- * (the kernel overwrites it): when more than its size arrived since the last
- * save the records are missing, and the batch says so. */
+/* kevents.c - saving the kernel-event records of a thread's kevents ring
+ * for its next batch: each system call, page fault and context switch
+ * (preempted or blocked, from the switch-out record's flags) with its time
+ * converted to the probes' clock.  Records carry CLOCK_MONOTONIC_RAW times
+ * (the events use that clock, see transitions.c); each read takes the tick
+ * clock and CLOCK_MONOTONIC_RAW together and converts the records since the
+ * previous read by interpolating between the two readings.  The ring is
+ * read-only (the kernel overwrites it), so it is read before it wraps: at
+ * flush time, and by a probe that finds it half full since the last read
+ * (an I/O thread makes thousands of system calls between two flushes).
+ * When more than the ring's size came between two reads (a page-fault burst
+ * inside one call), those records are missing: a KEV_LOST record stands in
+ * for them, and the records after it are kept. */
 #include <linux/perf_event.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -16,6 +20,9 @@
 #include "rt.h"
 
 enum { KEV_RECORD_MIN = 24 }; /* header + id + time: the smallest record we ask for */
+/* Records one batch can carry: what an encoding area has room for beside
+ * the events (10 bytes each at most), about 10 rings' worth. */
+enum { KEV_BATCH_MAX = 24576 };
 
 static uint64_t raw_ns(void) {
   struct timespec ts;
@@ -41,19 +48,28 @@ static uint64_t ring_data_size(const struct ip_thread *t) {
   return t->ring_len - (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
+/* A probe reads the ring again once half of it has come. */
+static void set_drain_at(struct ip_thread *t) {
+  t->kev_drain_at = t->kev_pos + ring_data_size(t) / 2;
+}
+
 void ip_kevents_open(struct ip_thread *t, uint64_t pf_id) {
-  size_t cap = ring_data_size(t) / KEV_RECORD_MIN + 1;
+  size_t cap = KEV_BATCH_MAX, ring = ring_data_size(t) / KEV_RECORD_MIN + 1;
+  t->kev_drain_at = UINT64_MAX;
   void *m = mmap(NULL, cap * sizeof(struct ip_kev), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
     return; /* no records for this thread: its batches say kernel_lost */
-  madvise(m, cap * sizeof(struct ip_kev), MADV_POPULATE_WRITE);
+  /* A ring's worth is touched now; a thread that needs more faults the
+   * rest in as it comes (in a probe's read of the ring). */
+  madvise(m, ring * sizeof(struct ip_kev), MADV_POPULATE_WRITE);
   t->kev = m;
   t->kev_cap = cap;
   t->kev_pf_id = pf_id;
   t->kev_n = 0;
-  t->kev_lost = 0;
+  t->kev_lost = t->kev_taken = 0;
   t->kev_pos = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;
+  set_drain_at(t);
   anchor(t);
 }
 
@@ -62,6 +78,7 @@ void ip_kevents_close(struct ip_thread *t) {
     munmap(t->kev, t->kev_cap * sizeof(struct ip_kev));
   t->kev = NULL;
   t->kev_cap = t->kev_n = 0;
+  t->kev_drain_at = UINT64_MAX;
 }
 
 static uint64_t ring_u64(const uint8_t *data, uint64_t mask, uint64_t pos) {
@@ -70,14 +87,25 @@ static uint64_t ring_u64(const uint8_t *data, uint64_t mask, uint64_t pos) {
   return v;
 }
 
-void ip_kevents_save(struct ip_thread *t) {
-  t->kev_n = 0;
-  t->kev_lost = 0;
-  if (!t->ring)
-    return;
-  if (!t->kev) {
-    t->kev_lost = 1;
-    return;
+/* Appends a record; when the batch is full, the last slot says the rest
+ * is lost (its tick the latest loss). */
+static void put(struct ip_thread *t, uint64_t tick, uint32_t kind) {
+  if (t->kev_n + 1 >= t->kev_cap) {
+    if (t->kev_n && t->kev[t->kev_n - 1].kind == INCLPROF__KERNEL_EVENT_KIND__KEV_LOST)
+      t->kev_n--;
+    kind = INCLPROF__KERNEL_EVENT_KIND__KEV_LOST;
+  }
+  t->kev[t->kev_n].tick = tick;
+  t->kev[t->kev_n].kind = kind;
+  t->kev_n++;
+}
+
+/* Appends the records since the last read to t->kev; lost_tick: where a
+ * KEV_LOST record goes if the ring wrapped meanwhile. */
+static void collect(struct ip_thread *t, uint64_t lost_tick) {
+  if (t->kev_taken) { /* the last save's records went into a batch */
+    t->kev_n = 0;
+    t->kev_lost = t->kev_taken = 0;
   }
   const volatile struct perf_event_mmap_page *pg = t->ring;
   uint64_t head = pg->data_head;
@@ -85,17 +113,18 @@ void ip_kevents_save(struct ip_thread *t) {
   uint64_t prev_tick = t->kev_anchor_tick, prev_ns = t->kev_anchor_ns;
   anchor(t);
   uint64_t size = ring_data_size(t), mask = size - 1, from = t->kev_pos;
+  t->kev_pos = head;
+  set_drain_at(t);
   if (head - from > size) {
-    t->kev_lost = 1;
-    t->kev_pos = head;
+    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST);
     return;
   }
   const uint8_t *data = (const uint8_t *)t->ring + sysconf(_SC_PAGESIZE);
   double span_ns = (double)(t->kev_anchor_ns - prev_ns);
   double tick_per_ns = span_ns > 1e6 ? (double)(t->kev_anchor_tick - prev_tick) / span_ns
                                      : ip_st.ticks_per_second / 1e9;
-  size_t n = 0;
-  for (uint64_t pos = from; pos < head && n < t->kev_cap;) {
+  size_t n0 = t->kev_n;
+  for (uint64_t pos = from; pos < head;) {
     uint64_t h = ring_u64(data, mask, pos);
     uint32_t type = (uint32_t)h;
     uint16_t misc = (uint16_t)(h >> 32), rsize = (uint16_t)(h >> 48);
@@ -120,21 +149,45 @@ void ip_kevents_save(struct ip_thread *t) {
       continue;
     double d = ((double)ns - (double)t->kev_anchor_ns) * tick_per_ns;
     int64_t tick = (int64_t)t->kev_anchor_tick + (int64_t)d;
-    t->kev[n].tick = tick > 0 ? (uint64_t)tick : 0;
-    t->kev[n].kind = (uint32_t)kind;
-    n++;
+    put(t, tick > 0 ? (uint64_t)tick : 0, (uint32_t)kind);
   }
   /* The kernel may have overwritten what we read meanwhile. */
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   if (pg->data_head - from > size) {
-    t->kev_lost = 1;
-    n = 0;
+    t->kev_n = n0;
+    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST);
   }
-  t->kev_n = n;
-  t->kev_pos = head;
+}
+
+void ip_kevents_save(struct ip_thread *t) {
+  if (t->kev_taken) {
+    t->kev_n = 0;
+    t->kev_lost = t->kev_taken = 0;
+  }
+  if (!t->ring)
+    return;
+  if (!t->kev)
+    t->kev_lost = 1;
+  else
+    collect(t, 0);
+  t->kev_taken = 1;
+}
+
+IP_RT_TEXT void ip_kevents_drain(struct ip_thread *t, uint64_t tick) {
+  if (!t->kev || !t->ring) {
+    t->kev_drain_at = UINT64_MAX;
+    return;
+  }
+  if (t->in_flush || atomic_exchange(&t->busy, 1))
+    return; /* a flush is reading the ring */
+  collect(t, tick);
+  atomic_store(&t->busy, 0);
 }
 
 void ip_kevents_skip(struct ip_thread *t) {
-  if (t->ring)
-    t->kev_pos = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;
+  if (!t->ring)
+    return;
+  t->kev_pos = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;
+  if (t->kev)
+    set_drain_at(t);
 }

@@ -35,6 +35,7 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   atomic_store(&ip_st.final_flush, 1);
   ip_threads_flush_all(0);
   ip_thread_flush(&ip_tls, 0);
+  ip_exit_state(0, keep_going);
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
   if (keep_going)
@@ -48,6 +49,7 @@ void ip_finish_from_signal(int sig) {
   if (!ours() || atomic_exchange(&ip_st.trailer_written, 1))
     return;
   ip_threads_flush_all(1);
+  ip_exit_state(1, 0);
   char reason[24] = "signal ";
   char digits[8];
   int n = 0;

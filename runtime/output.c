@@ -284,6 +284,9 @@ void ip_write_trailer(int clean, const char *reason) {
     tr.has_ring_dropped_events = tr.has_ring_dropped_bytes = 1;
     ip_ring_dropped(&tr.ring_dropped_events, &tr.ring_dropped_bytes);
   }
+  char cmd[2048], *argv[64];
+  tr.n_argv = ip_exit_argv(cmd, sizeof cmd, argv, 64);
+  tr.argv = argv;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;

@@ -41,6 +41,8 @@ static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode, i
   ip_slow_flush(t);
 }
 
+/* kevents: once half the ring has come since it was last read, the probe
+ * reads it (a tail call, after its event). */
 static inline __attribute__((always_inline)) void record(uint64_t arg, int mode, int fenced) {
   struct ip_thread *t = &ip_tls;
   struct ip_event *p = ip_reserve(t);
@@ -49,6 +51,8 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode,
     return;
   }
   fill(t, p, arg, mode, fenced);
+  if (mode == MODE_KEV && IP_UNLIKELY(t->tr_last >= t->kev_drain_at))
+    ip_kevents_drain(t, p->tick & ~IP_T_BIT);
 }
 
 #define DESC(fn, k) ((uint64_t)(uintptr_t)(fn) | (k))
@@ -134,6 +138,8 @@ struct cal_site {
     uint64_t m = moved(t, mode);                                                                   \
     p->tick = (fenced ? ip_tick() : ip_tick_unfenced()) | m;                                       \
     p->arg = (uint64_t)(uintptr_t)s;                                                               \
+    if (mode == MODE_KEV && IP_UNLIKELY(t->tr_last >= t->kev_drain_at))                            \
+      t->pos = cal_buf; /* never: the same test as a probe's */                                    \
   }
 CAL_PROBE(none, MODE_NONE, 1)
 CAL_PROBE(kev, MODE_KEV, 1)
@@ -235,6 +241,7 @@ double ip_probe_calibrate(double *hidden) {
   struct ip_thread t = {.pos = cal_buf,
                         .end = cal_buf + CAL_EVENTS,
                         .tr_src = &cal_zero,
+                        .kev_drain_at = UINT64_MAX,
                         .pmu_page = (void *)&cal_page};
   static const cal_probe_fn probes[2][3] = {{cal_none, cal_kev, cal_pmu},
                                             {cal_none_fast, cal_kev_fast, cal_pmu_fast}};

@@ -4,6 +4,7 @@
  * handler can use them; writes under reg_lock), lazy naming of call-site
  * callees and indirect-call targets at flush time, and mark names. */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,73 +16,6 @@
 #define FN_FROM_ADDRESS 0x100u
 #define MAX_STR         1000 /* longer names are cut so a record fits a stack frame */
 
-/* ---- an open-addressing map uintptr_t -> uint32_t ---------------------- */
-struct slot {
-  _Atomic uintptr_t key;
-  _Atomic uint32_t val;
-};
-struct table {
-  size_t mask, used;
-  struct slot s[];
-};
-struct map {
-  struct table *_Atomic tab;
-};
-
-static size_t hash(uintptr_t k) {
-  uint64_t x = (uint64_t)k * 0x9E3779B97F4A7C15ull;
-  return (size_t)(x ^ (x >> 29));
-}
-
-static uint32_t map_get(struct map *m, uintptr_t k) {
-  struct table *t = atomic_load_explicit(&m->tab, memory_order_acquire);
-  if (!t)
-    return 0;
-  for (size_t i = hash(k) & t->mask;; i = (i + 1) & t->mask) {
-    uintptr_t kk = atomic_load_explicit(&t->s[i].key, memory_order_acquire);
-    if (kk == k)
-      return atomic_load_explicit(&t->s[i].val, memory_order_relaxed);
-    if (!kk)
-      return 0;
-  }
-}
-
-static void table_put(struct table *t, uintptr_t k, uint32_t v) {
-  for (size_t i = hash(k) & t->mask;; i = (i + 1) & t->mask) {
-    uintptr_t kk = atomic_load_explicit(&t->s[i].key, memory_order_relaxed);
-    if (kk == k || !kk) {
-      atomic_store_explicit(&t->s[i].val, v, memory_order_relaxed);
-      if (!kk) {
-        atomic_store_explicit(&t->s[i].key, k, memory_order_release);
-        t->used++;
-      }
-      return;
-    }
-  }
-}
-
-/* Caller holds reg_lock.  A grown table replaces the old one, which is
- * never freed: a reader may still be walking it. */
-static void map_put(struct map *m, uintptr_t k, uint32_t v) {
-  struct table *t = atomic_load_explicit(&m->tab, memory_order_relaxed);
-  if (!t || (t->used + 1) * 2 > t->mask + 1) {
-    size_t cap = t ? (t->mask + 1) * 2 : 1024;
-    struct table *n = calloc(1, sizeof *n + cap * sizeof n->s[0]);
-    if (!n)
-      return;
-    n->mask = cap - 1;
-    for (size_t i = 0; t && i <= t->mask; i++) {
-      uintptr_t kk = atomic_load_explicit(&t->s[i].key, memory_order_relaxed);
-      if (kk)
-        table_put(n, kk, atomic_load_explicit(&t->s[i].val, memory_order_relaxed));
-    }
-    table_put(n, k, v);
-    atomic_store_explicit(&m->tab, n, memory_order_release);
-    return;
-  }
-  table_put(t, k, v);
-}
-
 /* Guards every table below and the unit list; taken after ip_st.threads_lock,
  * before the output's log lock. */
 static pthread_mutex_t reg_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
@@ -90,7 +24,10 @@ void ip_registry_fork_prepare(void) { ip_lock(&reg_lock, 0); }
 void ip_registry_fork_parent(void) { ip_unlock(&reg_lock); }
 void ip_registry_fork_child(void) { ip_mutex_init(&reg_lock); }
 
-static struct map by_desc, by_addr, by_name; /* by_name: fnv(name)|1 of public instrumented fns */
+static struct ip_map by_desc, by_addr,
+    by_name; /* by_name: fnv(name)|1 of public instrumented fns */
+/* The entries by_desc and by_addr had for units since unloaded (retired.c). */
+static struct ip_map old_desc, old_addr;
 static _Atomic uint32_t next_gid;
 
 static uintptr_t name_key(const char *s) {
@@ -133,23 +70,89 @@ static void write_function(uint32_t gid, uint32_t module, const struct inclprof_
   ip_write_record(&rec, log_it);
 }
 
-/* ---- modules (caller holds reg_lock) --------------------------------- */
+/* ---- modules ---------------------------------------------------------- */
+/* A module is one file loaded at one base: the main program is told by its
+ * base (dladdr names it by argv[0]), a library by the file the kernel mapped
+ * (/proc/self/maps), whatever path it was found by (LD_LIBRARY_PATH=.libs,
+ * dlopen("./sub/libx.so")).  The same file at another base, or another file
+ * at the same base after a dlclose, is another module. */
 #define MAX_MODULES 4096
 static char *module_path[MAX_MODULES];
+static uintptr_t module_base[MAX_MODULES];
 static uint32_t n_modules;
+static _Atomic uintptr_t main_base; /* the main program's first loaded byte, once known */
 
-static uint32_t module_id(const char *path, uintptr_t base) {
-  char exe[1024];
-  if (!path || path[0] != '/') { /* the main program is named as it was run */
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    path = exe;
+static int first_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  uintptr_t lo = UINTPTR_MAX, page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+      uintptr_t at =
+          (uintptr_t)info->dlpi_addr + (uintptr_t)(info->dlpi_phdr[i].p_vaddr & ~(page - 1));
+      lo = at < lo ? at : lo;
+    }
+  *(uintptr_t *)data = lo;
+  return 1; /* the first object is the main program */
+}
+
+/* Takes the loader's lock: called before reg_lock. */
+static void note_main_base(void) {
+  if (atomic_load_explicit(&main_base, memory_order_relaxed))
+    return;
+  uintptr_t lo = 0;
+  dl_iterate_phdr(first_object, &lo);
+  if (lo && lo != UINTPTR_MAX)
+    atomic_store(&main_base, lo);
+}
+
+/* The file mapped at base, from /proc/self/maps; 0 when not found. */
+static int mapped_file(uintptr_t base, char *out, size_t len) {
+  FILE *f = fopen("/proc/self/maps", "re");
+  if (!f)
+    return 0;
+  char line[MAX_STR + 200];
+  int found = 0;
+  while (!found && fgets(line, sizeof line, f)) {
+    char *end;
+    if ((uintptr_t)strtoull(line, &end, 16) != base || *end != '-')
+      continue;
+    char *path = strchr(line, '/');
+    if (!path)
+      break;
+    path[strcspn(path, "\n")] = 0;
+    size_t n = strlen(path), del = sizeof " (deleted)" - 1;
+    if (n > del && !strcmp(path + n - del, " (deleted)"))
+      path[n - del] = 0;
+    snprintf(out, len, "%s", path);
+    found = 1;
   }
+  fclose(f);
+  return found;
+}
+
+/* The path of the object dladdr names `name` at base. */
+static void object_path(const char *name, uintptr_t base, char *out, size_t len) {
+  uintptr_t main = atomic_load_explicit(&main_base, memory_order_relaxed);
+  if (base == main || !name || !*name) {
+    ssize_t n = readlink("/proc/self/exe", out, len - 1);
+    out[n > 0 ? n : 0] = 0;
+  } else if (name[0] == '/' || !mapped_file(base, out, len)) {
+    char *real = name[0] == '/' ? NULL : realpath(name, NULL);
+    snprintf(out, len, "%s", real ? real : name);
+    free(real);
+  }
+}
+
+/* Caller holds reg_lock. */
+static uint32_t module_id(const char *name, uintptr_t base) {
+  char path[MAX_STR + 1];
+  object_path(name, base, path, sizeof path);
   for (uint32_t i = 0; i < n_modules; i++)
-    if (!strcmp(module_path[i], path))
+    if (module_base[i] == base && !strcmp(module_path[i], path))
       return i + 1;
   if (n_modules == MAX_MODULES || !(module_path[n_modules] = strdup(path)))
     return 0;
+  module_base[n_modules] = base;
   uint32_t id = ++n_modules;
   Inclprof__Module m = INCLPROF__MODULE__INIT;
   m.id = id;
@@ -169,6 +172,7 @@ static uint32_t module_id(const char *path, uintptr_t base) {
   return id;
 }
 
+/* Caller holds reg_lock. */
 static uint32_t module_of_addr(const void *addr) {
   Dl_info di;
   if (!dladdr(addr, &di))
@@ -198,7 +202,7 @@ struct pending {
   struct inclprof_fn *fn;
   uint32_t next;
 };
-static struct map pending_head;
+static struct ip_map pending_head;
 static struct pending *pending;
 static uint32_t n_pending, cap_pending;
 
@@ -209,7 +213,7 @@ static void mark_instrumented(struct inclprof_fn *callee) {
 /* Caller holds reg_lock.  A public callee of a unit being registered. */
 static void callee_registered(struct inclprof_fn *fn) {
   uintptr_t key = name_key(fn->name);
-  if (map_get(&by_name, key)) {
+  if (ip_map_get(&by_name, key)) {
     mark_instrumented(fn);
     return;
   }
@@ -222,18 +226,18 @@ static void callee_registered(struct inclprof_fn *fn) {
     cap_pending = cap;
   }
   pending[n_pending].fn = fn;
-  pending[n_pending].next = map_get(&pending_head, key);
-  map_put(&pending_head, key, ++n_pending);
+  pending[n_pending].next = ip_map_get(&pending_head, key);
+  ip_map_put(&pending_head, key, ++n_pending);
 }
 
 /* Caller holds reg_lock.  An instrumented public function registered:
  * the callees of its name waiting so far are marked (and the chain emptied). */
 static void instrumented_registered(const char *name) {
   uintptr_t key = name_key(name);
-  for (uint32_t i = map_get(&pending_head, key); i; i = pending[i - 1].next)
+  for (uint32_t i = ip_map_get(&pending_head, key); i; i = pending[i - 1].next)
     if (pending[i - 1].fn)
       mark_instrumented(pending[i - 1].fn);
-  map_put(&pending_head, key, 0);
+  ip_map_put(&pending_head, key, 0);
 }
 
 static int cmp_ptr(const void *a, const void *b) {
@@ -291,11 +295,11 @@ static void callee_object(const struct inclprof_fn *fn, Dl_info *di) {
 /* Caller holds reg_lock; resolves a callee (or an unregistered function).
  * obj: the callee's object from callee_object, or NULL. */
 static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info *obj, int log_it) {
-  uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
+  uint32_t gid = ip_map_get(&by_desc, (uintptr_t)fn);
   if (gid)
     return gid;
   if ((fn->flags & INCLPROF_FN_CALLEE) && fn->name)
-    gid = map_get(&by_name, name_key(fn->name));
+    gid = ip_map_get(&by_name, name_key(fn->name));
   if (!gid) {
     uint32_t module = 0;
     if (fn->addr)
@@ -307,9 +311,9 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info 
     /* An instrumented function first met at its probes (its descriptor lives
      * in a COMDAT group, outside the unit's table) is found by address too. */
     if ((fn->flags & INCLPROF_FN_INSTRUMENTED) && fn->addr)
-      map_put(&by_addr, (uintptr_t)fn->addr, gid);
+      ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
   }
-  map_put(&by_desc, (uintptr_t)fn, gid);
+  ip_map_put(&by_desc, (uintptr_t)fn, gid);
   return gid;
 }
 
@@ -332,6 +336,7 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
     note_probe_form(tu);
   if (!tu || !ip_init_once())
     return;
+  note_main_base();
   if (tu->abi_version != INCLPROF_ABI_VERSION) {
     static atomic_int said;
     if (!atomic_exchange(&said, 1))
@@ -345,15 +350,15 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
   uint32_t module = module_of_addr(tu);
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
-    if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || map_get(&by_desc, (uintptr_t)fn))
+    if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || ip_map_get(&by_desc, (uintptr_t)fn))
       continue;
     uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
     write_function(gid, module, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, 1);
-    map_put(&by_desc, (uintptr_t)fn, gid);
+    ip_map_put(&by_desc, (uintptr_t)fn, gid);
     if (fn->addr)
-      map_put(&by_addr, (uintptr_t)fn->addr, gid);
+      ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
     if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) {
-      map_put(&by_name, name_key(fn->name), gid);
+      ip_map_put(&by_name, name_key(fn->name), gid);
       instrumented_registered(fn->name);
     }
   }
@@ -372,21 +377,82 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
   ip_unlock(&reg_lock);
 }
 
+/* The loaded extent [lo, hi) of the object holding p. */
+struct extent {
+  uintptr_t p, lo, hi;
+};
+static int extent_of(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct extent *e = data;
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+      uintptr_t at = (uintptr_t)info->dlpi_addr + (uintptr_t)info->dlpi_phdr[i].p_vaddr;
+      uintptr_t end = at + (uintptr_t)info->dlpi_phdr[i].p_memsz;
+      lo = at < lo ? at : lo;
+      hi = end > hi ? end : hi;
+    }
+  if (e->p < lo || e->p >= hi)
+    return 0;
+  e->lo = lo;
+  e->hi = hi;
+  return 1;
+}
+
+static void retire_addr(uintptr_t key, uint32_t val, void *until) {
+  (void)val;
+  ip_retire(&by_addr, &old_addr, key, *(const uint64_t *)until);
+}
+
+static void retire_desc(uintptr_t key, uint32_t val, void *until) {
+  (void)val;
+  ip_retire(&by_desc, &old_desc, key, *(const uint64_t *)until);
+}
+
+/* Caller holds reg_lock.  The unit's descriptors, its functions' addresses
+ * and every code address of its object (e) leave the live maps: a library
+ * loaded later at the same addresses is named anew, events before `until`
+ * keep these names. */
+static void retire_unit(const struct inclprof_tu *tu, const struct extent *e, uint64_t until) {
+  for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (!fn)
+      continue;
+    uint32_t gid = ip_map_get(&by_desc, (uintptr_t)fn);
+    if ((fn->flags & INCLPROF_FN_INSTRUMENTED) && !(fn->flags & INCLPROF_FN_LOCAL) && fn->name &&
+        gid && ip_map_get(&by_name, name_key(fn->name)) == gid)
+      ip_map_put(&by_name, name_key(fn->name), 0);
+    ip_retire(&by_desc, &old_desc, (uintptr_t)fn, until);
+    if ((fn->flags & INCLPROF_FN_INSTRUMENTED) && fn->addr)
+      ip_retire(&by_addr, &old_addr, (uintptr_t)fn->addr, until);
+  }
+  if (e->hi) {
+    ip_map_each_in(&by_addr, e->lo, e->hi, retire_addr, &until);
+    /* descriptors outside the unit's table (in COMDAT groups) live there too */
+    ip_map_each_in(&by_desc, e->lo, e->hi, retire_desc, &until);
+  }
+}
+
 IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
   if (!tu || atomic_load(&ip_st.init_state) == 0)
     return;
   ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
-  /* Name the unit's callees now: their strings go away with the unit.  The
-   * pointer -> gid entries stay (events naming them may still be buffered). */
+  /* Name the unit's callees now: their strings go away with the unit. */
   for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++)
-    if (tu->fns[i])
-      ip_gid_of_desc(tu->fns[i], 0);
+    if (tu->fns[i]) {
+      int fixed = 1;
+      ip_gid_of_desc(tu->fns[i], UINT64_MAX, 0, &fixed);
+    }
+  struct extent e = {(uintptr_t)tu, 0, 0};
+  dl_iterate_phdr(extent_of, &e);
+  uint64_t until = ip_tick();
   if (!ip_lock(&reg_lock, 0)) {
     tu->hooks = ip_hooks_paused;
     return;
   }
   if (tu->abi_version == INCLPROF_ABI_VERSION)
     callees_unregistered(tu);
+  retire_unit(tu, &e, until);
   for (struct unit **pp = &units; *pp; pp = &(*pp)->next)
     if ((*pp)->tu == tu) {
       struct unit *dead = *pp;
@@ -422,15 +488,25 @@ void ip_units_set_paused(int on) {
   ip_unlock(&reg_lock);
 }
 
-uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal) {
-  uint32_t gid = map_get(&by_desc, (uintptr_t)fn);
+uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_signal, int *fixed) {
+  int had = 0;
+  uint32_t gid = ip_retired_gid(&old_desc, (uintptr_t)fn, tick, &had);
+  if (had)
+    *fixed = 0;
+  if (!gid)
+    gid = ip_map_get(&by_desc, (uintptr_t)fn);
   if (IP_LIKELY(gid))
     return gid;
   Dl_info obj;
   if (!in_signal)
     callee_object(fn, &obj);
   if (ip_lock(&reg_lock, in_signal)) {
-    gid = resolve_desc_locked(fn, in_signal ? NULL : &obj, !in_signal);
+    /* Retired meanwhile: the descriptor's unit may be gone. */
+    gid = ip_retired_gid(&old_desc, (uintptr_t)fn, tick, &had);
+    if (had)
+      *fixed = 0;
+    if (!gid)
+      gid = resolve_desc_locked(fn, in_signal ? NULL : &obj, !in_signal);
     ip_unlock(&reg_lock);
     return gid;
   }
@@ -440,8 +516,13 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal) {
   return gid;
 }
 
-uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal) {
-  uint32_t gid = map_get(&by_addr, addr);
+uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed) {
+  int had = 0;
+  uint32_t gid = ip_retired_gid(&old_addr, addr, tick, &had);
+  if (had)
+    *fixed = 0;
+  if (!gid)
+    gid = ip_map_get(&by_addr, addr);
   if (IP_LIKELY(gid))
     return gid;
   char name[2 * sizeof addr + 3];
@@ -451,7 +532,11 @@ uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal) {
     write_function(gid, 0, NULL, name, addr, FN_FROM_ADDRESS, 0);
     return gid;
   }
-  gid = map_get(&by_addr, addr);
+  gid = ip_retired_gid(&old_addr, addr, tick, &had);
+  if (had)
+    *fixed = 0;
+  if (!gid)
+    gid = ip_map_get(&by_addr, addr);
   if (!gid) {
     /* dladdr takes the loader's lock: not from a signal handler. */
     Dl_info di;
@@ -464,7 +549,7 @@ uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal) {
     }
     gid = atomic_fetch_add(&next_gid, 1) + 1;
     write_function(gid, module, NULL, sym, addr, FN_FROM_ADDRESS, !in_signal);
-    map_put(&by_addr, addr, gid);
+    ip_map_put(&by_addr, addr, gid);
   }
   ip_unlock(&reg_lock);
   return gid;

@@ -7,8 +7,9 @@
  * interpose (the libc interposers), state (ip_st, ip_tls), trace_write
  * (appending frames, size limits, stopping on a failed write), locks (how
  * locks are taken), sampling, control (inclprof.h), buffer_pool (event
- * buffers and spares) and writer (the writer thread that encodes full
- * buffers). */
+ * buffers and spares), writer (the writer thread that encodes full
+ * buffers), ptr_map (pointer -> gid maps) and retired (the gids of unloaded
+ * units). */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
 
@@ -81,7 +82,9 @@ struct ip_thread {
   struct ip_event *pos, *end;
   const volatile uint64_t *tr_src; /* kevents: &data_head; pmu: unused */
   uint64_t tr_last;
-  void *pmu_page; /* pmu: the event's user page */
+  uint64_t
+      kev_drain_at; /* kevents: data_head at which a probe drains the ring (UINT64_MAX: never) */
+  void *pmu_page;   /* pmu: the event's user page */
   /* cold */
   struct ip_event *buf, *hard_end; /* hard_end = junk slot */
   uint8_t *scratch;                /* encoding area */
@@ -93,7 +96,8 @@ struct ip_thread {
   /* kevents records saved at flush time (kevents.c) for the next batch */
   struct ip_kev *kev; /* kev_cap slots, kev_n filled */
   size_t kev_cap, kev_n;
-  int kev_lost;                            /* the ring wrapped: records missing */
+  int kev_lost;                            /* no room for records: the batch has none */
+  int kev_taken;                           /* kev holds a saved batch's records: start anew */
   uint64_t kev_pos;                        /* ring position read up to */
   uint64_t kev_pf_id;                      /* sample id of the page-fault event */
   uint64_t kev_anchor_tick, kev_anchor_ns; /* tick and CLOCK_MONOTONIC_RAW at the last save */
@@ -108,6 +112,7 @@ struct ip_thread {
   uint64_t dropped;
   int final_done;         /* taken by the running final flush (under threads_lock) */
   int key_rounds;         /* rounds of key destructors this thread has seen while exiting */
+  int ended_at_exit;      /* its ThreadEnd was written by the exit (under threads_lock) */
   void *timer;            /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
   int has_timer;          /* IP_SAMPLER_*: which sampler this thread has */
   int sample_fd;          /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
@@ -198,10 +203,14 @@ IP_HIDDEN void ip_fd_room_end(unsigned need);
  * at the current head.  pf_id: the page-fault event's sample id. */
 IP_HIDDEN void ip_kevents_open(struct ip_thread *t, uint64_t pf_id);
 IP_HIDDEN void ip_kevents_close(struct ip_thread *t);
-/* At flush time (the caller owns the buffer): the records that arrived since
- * the previous save, into t->kev / t->kev_n, or t->kev_lost if the ring
- * wrapped.  No system call, no allocation (safe in a signal handler). */
+/* At flush time (the caller owns the buffer): the records since the previous
+ * save (those probes drained meanwhile, then the rest), in t->kev / t->kev_n;
+ * a wrap of the ring leaves a KEV_LOST record where records are missing.  No
+ * system call, no allocation (safe in a signal handler). */
 IP_HIDDEN void ip_kevents_save(struct ip_thread *t);
+/* From a probe whose ring passed half full since the last read (tick: the
+ * probe's event): moves its records to t->kev, unless a flush owns them. */
+IP_HIDDEN void ip_kevents_drain(struct ip_thread *t, uint64_t tick);
 /* After the flush's own work: its records are not the program's. */
 IP_HIDDEN void ip_kevents_skip(struct ip_thread *t);
 
@@ -320,9 +329,31 @@ IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
 IP_HIDDEN void ip_ring_dropped(uint64_t *events, uint64_t *bytes);
 
+/* ptr_map.c */
+struct ip_map_table;
+struct ip_map {
+  struct ip_map_table *_Atomic tab;
+};
+IP_HIDDEN uint32_t ip_map_get(struct ip_map *m, uintptr_t k); /* 0: absent */
+IP_HIDDEN void ip_map_put(struct ip_map *m, uintptr_t k, uint32_t v);
+/* fn(key, value, ctx) for every present key in [lo, hi) */
+IP_HIDDEN void ip_map_each_in(struct ip_map *m, uintptr_t lo, uintptr_t hi,
+                              void (*fn)(uintptr_t key, uint32_t val, void *ctx), void *ctx);
+
+/* retired.c */
+/* Moves key's gid from live to the history hist, for events before until. */
+IP_HIDDEN void ip_retire(struct ip_map *live, struct ip_map *hist, uintptr_t key, uint64_t until);
+/* The gid key had for an event at tick, or 0 when it had none then; *had is
+ * set when key has a history (its answer depends on the tick). */
+IP_HIDDEN uint32_t ip_retired_gid(struct ip_map *hist, uintptr_t key, uint64_t tick, int *had);
+
 /* registry.c */
-IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, int in_signal);
-IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, int in_signal);
+/* The gid of a descriptor or code address named by an event at tick;
+ * *fixed is cleared when the answer depends on the tick (the pointer
+ * belonged to an unloaded unit), so it must not be remembered. */
+IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_signal,
+                                  int *fixed);
+IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed);
 IP_HIDDEN uint32_t ip_mark_id(const char *text);
 IP_HIDDEN void ip_units_set_paused(int on);
 IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet unregistered */
@@ -354,6 +385,15 @@ IP_HIDDEN char *const *ip_env_carry(char *const envp[], char **ptrs, char *chars
   char *const *carried = ip_env_carry(envp, carried##_ptrs, carried##_chars)
 IP_HIDDEN int ip_before_exec(void); /* 1 when the calling thread's sampler ran */
 IP_HIDDEN int ip_after_failed_exec(int had_sampler, int rc); /* returns rc, errno kept */
+
+/* exit_state.c */
+/* Before the Trailer: every other live thread's name as the kernel has it
+ * now, and (unless the process may go on: a failed exec) its ThreadEnd at
+ * the exit's tick. */
+IP_HIDDEN void ip_exit_state(int in_signal, int keep_going);
+/* The command line now, split into argv (at most max) inside buf: no
+ * allocation (a fatal-signal handler writes the Trailer).  Returns argc. */
+IP_HIDDEN size_t ip_exit_argv(char *buf, size_t len, char **argv, size_t max);
 
 /* signals.c */
 IP_HIDDEN void ip_signals_install(void);

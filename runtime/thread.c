@@ -333,7 +333,7 @@ void ip_thread_exit(struct ip_thread *t) {
     }
   t->state = IP_TS_DEAD;
   ip_unlock(&ip_st.threads_lock);
-  if (atomic_load(&ip_st.init_state) == 1) {
+  if (atomic_load(&ip_st.init_state) == 1 && !t->ended_at_exit) {
     name_follow(t);
     Inclprof__ThreadEnd te = INCLPROF__THREAD_END__INIT;
     te.tid = t->tid;

@@ -65,8 +65,8 @@ static void header(const ip_process *p) {
            "Elapsed values\n",
            p->threads_no_transitions, p->no_transitions_why);
   if (p->kernel_events)
-    printf("wait causes:  kernel-event records kept; %llu of %llu batches lost theirs (ring "
-           "wrapped)\n",
+    printf("wait causes:  kernel-event records kept; lost %llu times in %llu batches (the ring "
+           "wrapped: a whole batch's, or one interval's)\n",
            (unsigned long long)p->kernel_lost, (unsigned long long)p->batches);
   printf("calibration:  probe cost %.2f ns per event (removed unless --raw)\n", p->probe_cost_ns);
   if (p->probe_hidden_ns > 0)

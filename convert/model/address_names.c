@@ -14,15 +14,15 @@
 #define FUNCTION_FROM_ADDRESS 0x100u
 #define OUTSIDE_MODULES       "[code outside the recorded modules]"
 
-/* The process's record of a module, or (module unknown) the one whose loaded
- * extent holds addr; NULL if none. */
-static const ip_proc_module *module_of(ip_file *f, uint32_t module, uint64_t addr) {
+/* The process's record of module id (Module.id), or (id 0: unknown) the one
+ * whose loaded extent holds addr; NULL if none. */
+static const ip_proc_module *module_of(ip_file *f, uint32_t id, uint64_t addr) {
   const ip_process *p = &f->s->processes[f->proc];
   for (size_t i = 0; i < p->n_mods; i++) {
     const ip_proc_module *pm = &p->mods[i];
     ip_sym_module m = {f->s->modules[pm->module].path, pm->load_address, pm->has_stat, pm->mtime_ns,
                        pm->size};
-    if (module ? pm->module == module : ip_symbolize_contains(f->tabs->sym, &m, addr))
+    if (id ? pm->id == id : ip_symbolize_contains(f->tabs->sym, &m, addr))
       return pm;
   }
   return NULL;
@@ -41,7 +41,7 @@ int ip_file_name_address(ip_file *f, const Inclprof__Function *fn, ip_func *prot
   uint64_t addr = fn->has_addr ? fn->addr : strtoull(fn->name, NULL, 16);
   if (!f->tabs->sym)
     f->tabs->sym = ip_symbolizer_new();
-  const ip_proc_module *pm = module_of(f, proto->module, addr);
+  const ip_proc_module *pm = module_of(f, proto->module ? fn->module : 0, addr);
   if (!pm) {
     proto->name = proto->pretty = OUTSIDE_MODULES;
     proto->module = 0;

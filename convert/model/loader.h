@@ -51,6 +51,7 @@ typedef struct ip_kacc {
   uint64_t out_tick; /* when it went out */
   int in_taken;      /* an event closed the off-CPU time: its switch-in, which the
                         clock conversion placed after the event, adds nothing */
+  int lost;          /* a KEV_LOST record: this interval's records are missing */
 } ip_kacc;
 
 /* Replay state of one thread while its file is read. */
@@ -65,6 +66,7 @@ typedef struct ip_tstate {
   uint64_t el_ns, app_ns, smp; /* timeline: elapsed, application, samples */
   uint64_t wait[IP_WAIT_N];    /* timeline: the wait breakdown */
   ip_kacc kacc;
+  int kacc_known;       /* the last batch's kernel records were kept (not lost) */
   uint64_t pending_gap; /* gap ticks to remove from the next interval */
   uint64_t next_seq;
   int paused;
@@ -167,6 +169,10 @@ void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g);
 /* A thread first seen at the start of a ring segment: opens its frames
  * (not counted as calls) and continues its batch numbers from there. */
 void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st);
+/* A thread alive when its process ended (ThreadEnd.alive_at_exit): the time
+ * from its last event to the exit's tick is one more interval of the frames
+ * open then, transitional or not as the runtime saw. */
+void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int transitional);
 /* Closes the frames still open (counted as repairs) and frees the replay
  * memory; the state itself stays (a reused tid then starts a new thread). */
 void ip_replay_finish(ip_file *f, ip_tstate *ts);

@@ -61,6 +61,7 @@ typedef struct ip_module {
 /* A module as one process loaded it. */
 typedef struct ip_proc_module {
   uint32_t module;       /* index into ip_session.modules */
+  uint32_t id;           /* Module.id in the trace (one path may be loaded at two bases) */
   uint64_t load_address; /* 0 if not recorded */
   int has_stat;          /* the file's mtime and size when recorded are known */
   uint64_t mtime_ns, size;
@@ -105,7 +106,8 @@ typedef struct ip_thread {
   uint64_t gap_ns;               /* runtime time removed (0 when raw) */
   uint64_t samples_outside;      /* samples taken with an empty stack */
   char *no_transitions;          /* why it had no transition counter, or NULL */
-  uint64_t kernel_lost;          /* batches whose kernel-event records were lost (ring wrapped) */
+  uint64_t kernel_lost;          /* batches and intervals whose kernel-event records were lost */
+  int alive_at_exit;             /* alive when its process ended: closed at the exit */
   uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
                                     breakdown (inclusive, IP_W_*) */
 } ip_thread;
@@ -143,12 +145,14 @@ typedef struct ip_process {
   uint32_t threads_not_flushed;    /* trailer: threads the final flush gave up on */
   char *write_error;               /* trailer: why recording stopped early, or NULL */
   uint32_t threads_no_transitions; /* threads without a transition counter */
-  const char *no_transitions_why;  /* the first one's reason (owned by its thread) */
-  uint64_t bytes_written;          /* trailer: bytes of the file before it */
-  int has_writer_counts;           /* the trailer counts the writer thread's buffers */
-  uint64_t buffers_handed_off;     /* trailer: full buffers the writer thread wrote */
-  uint64_t inline_flushes;         /* trailer: full buffers encoded inline, writer behind */
-  uint64_t crowded_flushes;        /* trailer: ... encoded inline, every CPU busy */
+  uint32_t
+      threads_alive_at_exit; /* threads closed at the process's exit, not at their last event */
+  const char *no_transitions_why; /* the first one's reason (owned by its thread) */
+  uint64_t bytes_written;         /* trailer: bytes of the file before it */
+  int has_writer_counts;          /* the trailer counts the writer thread's buffers */
+  uint64_t buffers_handed_off;    /* trailer: full buffers the writer thread wrote */
+  uint64_t inline_flushes;        /* trailer: full buffers encoded inline, writer behind */
+  uint64_t crowded_flushes;       /* trailer: ... encoded inline, every CPU busy */
   /* The size limit (INCLPROF_MAX_SIZE) */
   char *size_policy;     /* "stop" or "ring" (trailer), or NULL: no limit set */
   uint64_t max_size;     /* bytes */

@@ -167,6 +167,10 @@ static void kernel_record(ip_kacc *a, uint32_t kind, uint64_t tick) {
       a->off[a->out_kind - 1] += tick - a->out_tick;
     a->out_kind = a->in_taken = 0;
     break;
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_LOST: /* read at a probe or a flush: on the CPU */
+    a->lost = 1;
+    a->out_kind = a->in_taken = 0;
+    break;
   default: /* a kind of a newer minor version */
     break;
   }
@@ -202,6 +206,10 @@ static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
 /* The wait breakdown of an interval of el ns (kevents traces): split it when
  * it is transitional and its records are known; the accumulator starts anew. */
 static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
+  if (ts->kacc.lost) { /* its records are missing: Non-Application in no column */
+    th->kernel_lost++;
+    split = ts->kacc.lost = 0;
+  }
   if (split) {
     uint64_t w[IP_WAIT_N];
     wait_split(f, &ts->kacc, el, w);
@@ -366,6 +374,7 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   int split = proc->kernel_events && !b->kernel_lost && !skip;
   if (proc->kernel_events && b->kernel_lost)
     th->kernel_lost++;
+  ts->kacc_known = split;
   if (!split)
     memset(&ts->kacc, 0, sizeof ts->kacc);
   kcursor kc = {b->kernel_dt, 0, b->n_kernel_dt, b->kernel_base_tick};
@@ -438,6 +447,21 @@ void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g) {
   th->gaps++;
   if (!(f->o && f->o->raw) && g->end_tick > g->start_tick)
     ts->pending_gap += g->end_tick - g->start_tick;
+}
+
+void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int transitional) {
+  ip_thread *th = &f->s->threads[ts->thread];
+  th->alive_at_exit = 1;
+  if (!ts->have_tick || ts->paused || tick <= ts->hwm)
+    return;
+  ip_kacc *a = &ts->kacc;
+  if (f->kernel_events && a->out_kind) { /* switched out and never back: off-CPU to the end */
+    if (tick > a->out_tick)
+      a->off[a->out_kind - 1] += tick - a->out_tick;
+    a->out_kind = 0;
+  }
+  interval(f, ts, th, tick - ts->hwm, transitional, 0, ts->kacc_known);
+  ts->hwm = tick;
 }
 
 void ip_replay_finish(ip_file *f, ip_tstate *ts) {

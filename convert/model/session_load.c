@@ -124,6 +124,7 @@ static void take_module(ip_file *f, const Inclprof__Module *m) {
   f->mod_index[m->id] = idx; /* unset entries are 0: the unknown module */
   ip_must_grow((void **)&p->mods, &p->cap_mods, p->n_mods + 1, sizeof *p->mods);
   p->mods[p->n_mods++] = (ip_proc_module){.module = idx,
+                                          .id = m->id,
                                           .load_address = m->load_address,
                                           .has_stat = m->has_file_mtime_ns && m->has_file_size,
                                           .mtime_ns = m->file_mtime_ns,
@@ -159,6 +160,10 @@ static void take_trailer(ip_file *f, ip_process *p, const Inclprof__Trailer *t) 
   else if (p->write_error && p->end_ns > p->stopped_ns)
     p->ran_on = 1;
   p->has_trailer = 1;
+  if (t->n_argv) { /* the command line at the end: a title set since the header */
+    free(p->cmdline);
+    p->cmdline = ip_cmdline_join(t->argv, t->n_argv);
+  }
   free(p->size_policy);
   p->size_policy = t->size_policy ? ip_must_strdup(t->size_policy) : NULL;
   p->max_size = t->max_size;
@@ -217,6 +222,8 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     break;
   case INCLPROF__RECORD__BODY_THREAD_END:
     ts = ip_replay_thread(f, rec->thread_end->tid);
+    if (rec->thread_end->alive_at_exit && rec->thread_end->has_end_tick)
+      ip_replay_alive_at_exit(f, ts, rec->thread_end->end_tick, rec->thread_end->transitional);
     ip_replay_finish(f, ts);
     break;
   case INCLPROF__RECORD__BODY_EVENTS:
@@ -394,6 +401,7 @@ static void sum_totals(ip_session *s) {
     if (th->no_transitions && !p->threads_no_transitions++)
       p->no_transitions_why = th->no_transitions;
     p->kernel_lost += th->kernel_lost;
+    p->threads_alive_at_exit += th->alive_at_exit;
     add_repairs(&s->rep, &th->rep);
   }
   for (size_t i = 0; i < s->n_processes; i++) {

@@ -144,10 +144,16 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
               "warning:      %s: %u threads without a transition counter (%s); their "
               "Application values equal Elapsed values\n",
               p->trace_path, p->threads_no_transitions, p->no_transitions_why);
+    if (p->threads_alive_at_exit)
+      fprintf(out,
+              "note:         %s: %u threads were alive when the process ended; each is closed "
+              "at the exit, its last calls still open\n",
+              p->trace_path, p->threads_alive_at_exit);
     if (p->kernel_lost)
       fprintf(out,
-              "warning:      %s: %llu event batches lost their kernel-event records (the "
-              "ring buffer wrapped); their kernel time is in no wait column\n",
+              "warning:      %s: kernel-event records were lost %llu times (the ring "
+              "buffer wrapped: a whole batch's, or one interval's); that kernel time is in no "
+              "wait column\n",
               p->trace_path, (unsigned long long)p->kernel_lost);
   }
   fputc('\n', out);

@@ -5,7 +5,11 @@
 # time of the wait), a thread sleeping in nanosleep (likewise), a thread
 # preempted by three busy threads per CPU (Off-CPU preempted = its schedstat
 # run_delay over the call), a thread faulting 2000 fresh pages (Page faults:
-# the count exactly, and the call's on-CPU Non-Application time as their time).
+# the count exactly, and the call's on-CPU Non-Application time as their time),
+# a thread sleeping after a burst of page faults that wraps the kevents ring
+# (the sleep is still Off-CPU blocked), a reader thread blocking in thousands
+# of read() calls between two flushes (their time is Off-CPU blocked and
+# system calls, none lost).
 # timing: its checks compare times measured within one run, with margins;
 # a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -65,7 +69,21 @@ offcpu=$(($(col faults toucher offcpu_preempted_inclusive_ns) + $(col faults tou
 check_eq "page faults: no system call, so the call's on-CPU kernel time is the faults' ($el ns elapsed)" \
   "$((nonapp - offcpu))" "$(col faults toucher page_fault_inclusive_ns)"
 
-check "info: the records were kept, none lost" sh -c "'$INCLPROF' info out-blocked | grep -q 'wait causes: .* 0 of [0-9]* batches lost'"
+# A burst of page faults inside one memset wraps the ring: that interval's
+# records are lost (counted), the sleep after it keeps its breakdown.
+truth=$(run burst 64)
+within5 "fault burst, then a sleep: napper's Off-CPU blocked = the sleep" "$truth" \
+  "$(col burst napper offcpu_blocked_inclusive_ns)"
+check "fault burst: info counts the interval whose records were lost" sh -c \
+  "'$INCLPROF' info out-burst | grep -q 'wait causes: .* lost [1-9][0-9]* times'"
+# A reader thread: one read() per byte, blocking each time - thousands of
+# records between two flushes, read from the ring by the probes around read().
+truth=$(run reader 4000)
+explained=$(($(col reader read offcpu_blocked_inclusive_ns) + $(col reader read syscall_inclusive_ns)))
+within5 "reader: read's Off-CPU blocked + system calls = the time in read()" "$truth" "$explained"
+check_eq "reader: no record was lost" "" "$("$INCLPROF" report out-reader 2>&1 | grep 'records were lost')"
+
+check "info: the records were kept, none lost" sh -c "'$INCLPROF' info out-blocked | grep -q 'wait causes: .* lost 0 times'"
 "$INCLPROF" report --wait --by thread out-blocked >report.txt 2>&1
 check "report --wait: the breakdown's columns" grep -q 'Non-App Incl .*Preempted .*Blocked .*Syscalls .*Faults' report.txt
 

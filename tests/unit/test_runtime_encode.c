@@ -95,11 +95,17 @@ static uint64_t rnd(void) {
   return rnd_state;
 }
 
+/* The gid of a descriptor now (no unit was unloaded: the same at any tick). */
+static uint32_t gid_now(const struct inclprof_fn *fn) {
+  int fixed = 1;
+  return ip_gid_of_desc(fn, UINT64_MAX, 0, &fixed);
+}
+
 /* The file's code of a filled slot's arg, by the format's definition. */
 static uint32_t code_by_definition(uint64_t a, uint32_t target_gid) {
   unsigned kind = (unsigned)(a & 7);
   if (kind <= IP_K_RET)
-    return ip_gid_of_desc((const struct inclprof_fn *)(uintptr_t)(a & ~7ull), 0) << 3 | kind;
+    return gid_now((const struct inclprof_fn *)(uintptr_t)(a & ~7ull)) << 3 | kind;
   if (kind == IP_K_CALL_IND)
     return target_gid << 3 | INCLPROF__EVENT_KIND__EV_CALL;
   if (kind == IP_K_RET_IND)
@@ -136,7 +142,7 @@ START_TEST(every_kind_and_size_reads_back_as_defined) {
   static struct ip_event ev[N];
   static uint64_t want_dt[N];
   static uint32_t want_code[N];
-  uint32_t target_gid = ip_gid_of_desc(&d[7], 0); /* the indirect target's function */
+  uint32_t target_gid = gid_now(&d[7]); /* the indirect target's function */
   uint64_t tick = 1000;
   for (size_t i = 0; i < N; i++)
     ev[i] = made_up(&tick);

@@ -110,12 +110,47 @@ START_TEST(records_across_the_end_and_a_wrapped_ring) {
   for (uint64_t i = 0; i <= per; i++) /* one more than the ring holds: the oldest is gone */
     put(PERF_RECORD_SAMPLE, 0, SYS_ID, now);
   ip_kevents_save(&t);
-  ck_assert_int_eq(t.kev_lost, 1);
-  ck_assert_uint_eq(t.kev_n, 0);
+  ck_assert_int_eq(t.kev_lost, 0); /* a KEV_LOST record stands in for them */
+  ck_assert_uint_eq(t.kev_n, 1);
+  ck_assert_uint_eq(t.kev[0].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST);
   put(PERF_RECORD_SAMPLE, 0, SYS_ID, raw_now()); /* and the save after that is whole again */
   ip_kevents_save(&t);
   ck_assert_int_eq(t.kev_lost, 0);
   ck_assert_uint_eq(t.kev_n, 1);
+  ip_kevents_close(&t);
+  munmap(t.ring, t.ring_len);
+}
+END_TEST
+
+/* A probe reads the ring once half of it came; what it read stays for the
+ * batch; a wrap between two reads leaves a KEV_LOST record at the probe's
+ * tick and keeps the records before and after it. */
+START_TEST(probes_drain_before_the_ring_wraps) {
+  open_ring(1);
+  uint64_t per = size / 24, now = raw_now();
+  const struct perf_event_mmap_page *pg = t.ring;
+  ck_assert_uint_eq(t.kev_drain_at, pg->data_head + size / 2);
+  for (uint64_t i = 0; i < per / 2 + 1; i++)
+    put(PERF_RECORD_SAMPLE, 0, SYS_ID, now);
+  ck_assert_uint_ge(pg->data_head, t.kev_drain_at); /* a probe would read now */
+  ip_kevents_drain(&t, 12345);
+  ck_assert_uint_eq(t.kev_n, per / 2 + 1);
+  ck_assert_uint_eq(t.kev_drain_at, pg->data_head + size / 2);
+  for (uint64_t i = 0; i <= per; i++) /* more than the ring holds before the next probe */
+    put(PERF_RECORD_SAMPLE, 0, PF_ID, now);
+  ip_kevents_drain(&t, 23456);
+  ck_assert_uint_eq(t.kev_n, per / 2 + 2);
+  ck_assert_uint_eq(t.kev[per / 2 + 1].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST);
+  ck_assert_uint_eq(t.kev[per / 2 + 1].tick, 23456);
+  put(PERF_RECORD_SWITCH, 0, SYS_ID, raw_now());
+  ip_kevents_save(&t); /* the flush: everything since the last batch */
+  ck_assert_int_eq(t.kev_lost, 0);
+  ck_assert_uint_eq(t.kev_n, per / 2 + 3);
+  ck_assert_uint_eq(t.kev[0].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL);
+  ck_assert_uint_eq(t.kev[per / 2 + 2].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  ip_kevents_skip(&t);
+  ip_kevents_drain(&t, 34567); /* the next batch starts empty */
+  ck_assert_uint_eq(t.kev_n, 0);
   ip_kevents_close(&t);
   munmap(t.ring, t.ring_len);
 }
@@ -126,6 +161,7 @@ int main(void) {
   TCase *tc = tcase_create("save");
   tcase_add_test(tc, kinds_order_and_ticks);
   tcase_add_test(tc, records_across_the_end_and_a_wrapped_ring);
+  tcase_add_test(tc, probes_drain_before_the_ring_wraps);
   suite_add_tcase(su, tc);
   return ip_check_run(su);
 }

@@ -7,7 +7,14 @@
  *   sleep MS    sleeper() sleeps MS ms in nanosleep: the wall time, ns;
  *   preempt MS  spinner() spins MS ms of wall time while 3 busy threads per
  *               CPU compete: its run_delay (schedstat field 2) over the call, ns;
- *   faults N    toucher() writes one byte to each of N fresh pages: N. */
+ *   faults N    toucher() writes one byte to each of N fresh pages: N;
+ *   burst MB    burster() clears MB fresh megabytes with one memset (a burst of
+ *               page faults inside one library call, far more than the
+ *               kevents ring holds), then napper() sleeps 40 ms: its wall
+ *               time, ns;
+ *   reader N    reader() reads N bytes from a pipe, one read() each, that
+ *               another thread fills a byte every 100 us: the wall time
+ *               reader() spent inside read(), ns. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
@@ -98,9 +105,45 @@ __attribute__((noinline)) void toucher(volatile char *p, long pages, long page) 
     p[i * page] = 1;
 }
 
+__attribute__((noinline)) void napper(void) {
+  struct timespec d = {0, 40000000};
+  while (nanosleep(&d, &d) != 0)
+    ;
+}
+
+__attribute__((noinline)) void burster(char *p, size_t len) { memset(p, 1, len); }
+
+static int pipe_fd[2];
+static long pipe_bytes;
+
+static void *feeder(void *arg) {
+  (void)arg;
+  struct timespec d = {0, 100000};
+  for (long i = 0; i < pipe_bytes; i++) {
+    nanosleep(&d, NULL);
+    if (write(pipe_fd[1], "x", 1) != 1)
+      break;
+  }
+  return NULL;
+}
+
+/* The time spent in read(), measured around each call. */
+__attribute__((noinline)) uint64_t reader(long n) {
+  uint64_t in_read = 0;
+  char c;
+  for (long i = 0; i < n; i++) {
+    uint64_t t0 = now_ns();
+    if (read(pipe_fd[0], &c, 1) != 1)
+      break;
+    in_read += now_ns() - t0;
+  }
+  return in_read;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: ground_truth blocked|sleep|preempt MS | faults N\n");
+    fprintf(stderr,
+            "usage: ground_truth blocked|sleep|preempt MS | faults N | burst MB | reader N\n");
     return 2;
   }
   long n = atol(argv[2]);
@@ -142,6 +185,25 @@ int main(int argc, char **argv) {
     toucher(p, 1, page); /* the function's own code and stack are now mapped */
     toucher(p + page, n, page);
     printf("truth toucher %ld\n", n + 1);
+  } else if (!strcmp(argv[1], "burst")) {
+    size_t len = (size_t)n << 20;
+    char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      return 1;
+    madvise(p, len, MADV_NOHUGEPAGE);
+    burster(p, len);
+    uint64_t t0 = now_ns();
+    napper();
+    printf("truth napper %llu\n", (unsigned long long)(now_ns() - t0));
+  } else if (!strcmp(argv[1], "reader")) {
+    pipe_bytes = n;
+    pthread_t th;
+    if (pipe(pipe_fd) != 0)
+      return 1;
+    pthread_create(&th, NULL, feeder, NULL);
+    uint64_t in_read = reader(n);
+    pthread_join(th, NULL);
+    printf("truth read %llu\n", (unsigned long long)in_read);
   } else {
     fprintf(stderr, "ground_truth: unknown mode %s\n", argv[1]);
     return 2;
