@@ -13,8 +13,11 @@
 B       ?= build
 SAN     ?= 0
 PREFIX  ?= /usr/local
-CC      := gcc
-CXX     := g++
+# GCC=gcc-14 builds everything with gcc-14 and g++-14, the plugin for that
+# GCC (CC= and CXX= set the two apart).
+GCC     ?= gcc
+CC      := $(GCC)
+CXX     := $(if $(findstring /,$(GCC)),$(dir $(GCC)))$(subst gcc,g++,$(notdir $(GCC)))
 NPROC   := $(shell nproc 2>/dev/null || echo 2)
 
 OPT      ?= -O2
