@@ -10,8 +10,9 @@ EX_B      = $(B)/examples
 EX_PLUGIN = $(abspath $(B)/inclprof.so)
 EXAMPLES  = $(EX_B)/wordfreq/wordfreq $(EX_B)/cpp-inventory/cpp-inventory \
             $(EX_B)/dlopen-filter/dlopen-host
-# Where `-fplugin=inclprof` looks: GCC's plugin directory.
-PLUGINDIR ?= $(shell $(CC) -print-file-name=plugin)
+# Where `-fplugin=inclprof` looks: the plugin directory of the GCC the plugin
+# is built for (make install GCC=gcc-14: gcc-14's).
+PLUGINDIR ?= $(shell $(PLUGIN_GCC) -print-file-name=plugin)
 
 .PHONY: examples demo install uninstall
 examples: $(EXAMPLES)
@@ -33,6 +34,6 @@ demo: $(DEPS_STAMP)
 	@sh scripts/demo.sh $(B) demo-out
 
 install: $(ALL_TARGETS) $(INSTALL_TARGETS)
-	@sh scripts/install.sh --build $(B) --prefix "$(PREFIX)" --plugindir "$(PLUGINDIR)" --destdir "$(DESTDIR)"
+	@INCLPROF_GCC="$(PLUGIN_GCC)" sh scripts/install.sh --build $(B) --prefix "$(PREFIX)" --plugindir "$(PLUGINDIR)" --destdir "$(DESTDIR)"
 uninstall:
 	@sh scripts/install.sh --uninstall --prefix "$(PREFIX)" --plugindir "$(PLUGINDIR)" --destdir "$(DESTDIR)"

@@ -27,7 +27,7 @@ static bool expands_inline(tree callee, gcall *call)
   if (!fndecl_built_in_p(callee, BUILT_IN_NORMAL) || is_inexpensive_builtin(callee))
     return true;
   const char *name = IDENTIFIER_POINTER(DECL_NAME(callee));
-  if (startswith(name, "__builtin_") || startswith(name, "__atomic_") || startswith(name, "__sync_"))
+  if (ip_startswith(name, "__builtin_") || ip_startswith(name, "__atomic_") || ip_startswith(name, "__sync_"))
     return true;
   switch (DECL_FUNCTION_CODE(callee)) {
   case BUILT_IN_MEMCPY: case BUILT_IN_MEMPCPY: case BUILT_IN_MEMMOVE: case BUILT_IN_MEMSET:

@@ -35,6 +35,8 @@
 #include "gimplify.h"
 #include "target.h"
 
+#include "ip_compat.h"
+
 #include "ip_options.h"
 
 /* The parsed plugin arguments (ip_plugin.cc). */

@@ -19,7 +19,7 @@ static void insert_return_probes(function *fun, tree desc)
   edge_iterator ei;
   FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
   {
-    gimple *last = last_stmt(e->src);
+    gimple *last = ip_last_stmt(e->src);
     if (!last || gimple_code(last) != GIMPLE_RETURN)
       continue;
     gimple_stmt_iterator gsi = gsi_for_stmt(last);
@@ -62,12 +62,12 @@ static void insert_exception_exit(function *fun, tree desc)
 
   for (gimple *stmt : throwers) {
     basic_block bb = gimple_bb(stmt);
-    if (stmt != gsi_stmt(gsi_last_bb(bb)))   /* not last_stmt: debug binds count */
+    if (stmt != gsi_stmt(gsi_last_bb(bb)))   /* not ip_last_stmt: debug binds count */
       split_block(bb, stmt);
     add_stmt_to_eh_lp(stmt, lp->index);
-    make_eh_edges(stmt);
+    ip_make_eh_edge(stmt);
   }
-  /* make_eh_edges keeps no dominator tree up to date. */
+  /* Making EH edges keeps no dominator tree up to date. */
   free_dominance_info(fun, CDI_DOMINATORS);
 }
 

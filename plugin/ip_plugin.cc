@@ -75,6 +75,10 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   }
   if (parse_arguments(info))
     return 1;
+  /* The descriptor table and the unit's inclprof_tu are emitted when the unit
+     ends, after GCC has written its section anchors' object blocks (AArch64
+     uses anchors from -O1 on): no anchors in an instrumented unit. */
+  flag_section_anchors = 0;
 
   struct register_pass_info pass;
   pass.pass = ip_make_pass(g);

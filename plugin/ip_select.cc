@@ -60,7 +60,7 @@ static unsigned estimate_size(function *fn, bool *loops)
   FOR_EACH_BB_FN(bb, fn)
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
       size += estimate_num_insns(gsi_stmt(gsi), &eni_size_weights);
-  *loops = mark_dfs_back_edges(fn);
+  *loops = ip_mark_dfs_back_edges(fn);
   pop_cfun();
   return size;
 }

@@ -23,6 +23,8 @@ static inline uint64_t ip_pmu_value(const volatile struct perf_event_mmap_page *
       __asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx - 1));
       count += (uint64_t)hi << 32 | lo;
     }
+#else
+    (void)idx; /* no user-space counter read here: the offset alone */
 #endif
     __asm__ __volatile__("" ::: "memory");
   } while (pc->lock != seq);

@@ -8,6 +8,9 @@
 # what was being fetched and how to retry.
 # Usage: scripts/deps.sh [build|test|bench|stress|field]   (test, bench and
 # field include the levels before them; stress is build plus its own)
+# Debian 12 (bookworm) and 13 (trixie) name some packages differently
+# (release_pkgs below).  INCLPROF_GCC=gcc-N (make GCC=gcc-N) installs that
+# GCC, its g++ and its plugin headers instead of the default gcc's.
 #   build  compilers, make, the GCC plugin headers, protobuf-c, zlib, libdeflate
 #          (the runtime's CRC-32 of event batches), elfutils
 #          (libdw, libelf) and libiberty (the converter names code addresses)
@@ -26,18 +29,35 @@ set -eu
 level=${1:-build}
 case "$level" in build|test|bench|stress|field) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress|field]" >&2; exit 2 ;; esac
 limit=${INCLPROF_APT_TIMEOUT:-1800}
-pkgs="gcc g++ make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev"
+gcc=${INCLPROF_GCC:-gcc}
+# release_pkgs LEVEL: the packages whose names depend on the release
+# (VERSION_CODENAME of /etc/os-release): LLVM's version, and clang-format-14,
+# the version the style is checked with (make lint), which Debian 13 no longer
+# has (lint says it skipped the formatting check there).
+release_pkgs() {
+  case "$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null)" in
+    bookworm) llvm=14 format=clang-format-14 ;;
+    *) llvm=19 format="" ;;
+  esac
+  case "$1" in
+    test|field) echo "$format" ;;
+    bench) echo "$format clang-$llvm llvm-$llvm libclang-rt-$llvm-dev" ;;
+    stress) echo "clang-$llvm libclang-rt-$llvm-dev" ;;
+  esac
+}
+pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev"
 case "$level" in
-  test|bench|field) pkgs="$pkgs check cppcheck clang-format-14 strace mount python3 golang-go valgrind nodejs npm cmake" ;;
+  test|bench|field) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake" ;;
 esac
 case "$level" in
   test|bench) pkgs="$pkgs chromium protobuf-compiler" ;;
 esac
 case "$level" in
-  bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;
-  stress) pkgs="$pkgs clang-14 libclang-rt-14-dev time" ;;
+  bench) pkgs="$pkgs uftrace" ;;
+  stress) pkgs="$pkgs time" ;;
   field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev xz-utils binutils" ;;
 esac
+pkgs="$pkgs $(release_pkgs "$level")"
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing_of() {
@@ -50,12 +70,16 @@ missing_of() {
   done
   echo "$m"
 }
-# The plugin headers must match the gcc that compiles the plugin: the one on
-# PATH, or (no gcc yet) the version Debian's gcc package depends on.
+# The compilers, and the plugin headers of the gcc that compiles the plugin:
+# gcc-N of INCLPROF_GCC=gcc-N; else the gcc on PATH, or (no gcc yet) the
+# version Debian's gcc package depends on.
 plugin_dev() {
+  case "$(basename "$gcc")" in
+    gcc-[0-9]*) v=${gcc##*gcc-}; echo "gcc-$v g++-$v gcc-$v-plugin-dev"; return ;;
+  esac
   if command -v gcc >/dev/null 2>&1; then v=$(gcc -dumpversion | cut -d. -f1)
   else v=$(apt-cache depends gcc 2>/dev/null | sed -n 's/^ *Depends: gcc-\([0-9][0-9]*\)$/\1/p' | head -n1); fi
-  if [ -n "$v" ]; then echo "gcc-$v-plugin-dev"; fi
+  echo "gcc g++${v:+ gcc-$v-plugin-dev}"
 }
 
 export DEBIAN_FRONTEND=noninteractive
@@ -81,10 +105,10 @@ update_lists() {
 }
 
 # shellcheck disable=SC2086
-missing=$(missing_of $pkgs "$(plugin_dev)")
+missing=$(missing_of $pkgs $(plugin_dev))
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
-  [ -n "$(plugin_dev)" ] || missing="$missing gcc-N-plugin-dev (N: the major version of gcc)"
+  plugin_dev | grep -q plugin-dev || missing="$missing gcc-N-plugin-dev (N: the major version of gcc)"
   echo "inclprof: missing Debian packages:$missing" >&2
   echo "inclprof: run as root: apt-get update && apt-get install -y --no-install-recommends$missing" >&2
   exit 1
@@ -92,12 +116,19 @@ fi
 update_lists
 # Without gcc the lists name the version its package brings.
 # shellcheck disable=SC2086
-missing=$(missing_of $pkgs "$(plugin_dev)")
+missing=$(missing_of $pkgs $(plugin_dev))
+for p in $missing; do
+  if ! apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    echo "inclprof: $p is not in the package archive of this release (apt sources in /etc/apt; the GCC versions of each release: README, Install)" >&2
+    exit 1
+  fi
+done
 echo "inclprof: installing Debian packages:$missing" >&2
 # shellcheck disable=SC2086
 apt_run "${missing# }" install -y -qq --no-install-recommends $missing
 # gcc installed above is the one whose plugin headers count.
-missing=$(missing_of "$(plugin_dev)")
+# shellcheck disable=SC2046
+missing=$(missing_of $(plugin_dev))
 if [ -n "$missing" ]; then
   echo "inclprof: installing Debian packages:$missing" >&2
   # shellcheck disable=SC2086

@@ -7,8 +7,8 @@
 #   PREFIX/lib/libinclprof.so, .a            the runtime
 #   PREFIX/lib/inclprof/inclprof.so          the GCC plugin
 #   PLUGINDIR/inclprof.so                    a second copy, so -fplugin=inclprof works
-#                                            (default: gcc -print-file-name=plugin;
-#                                            empty: skip)
+#                                            (default: gcc -print-file-name=plugin,
+#                                            of $INCLPROF_GCC if set; empty: skip)
 #   PREFIX/include/inclprof.h, inclprof_abi.h
 #   PREFIX/lib/pkgconfig/inclprof.pc
 set -eu
@@ -57,8 +57,9 @@ sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$src/scripts/inclprof
 if [ -n "$plugindir" ]; then
   install -d "$destdir$plugindir"
   install -m 755 "$build/inclprof.so" "$destdir$plugindir/inclprof.so"
-  if [ "$plugindir" = "$(gcc -print-file-name=plugin)" ]; then
-    echo "inclprof install: plugin also in $destdir$plugindir, so gcc -fplugin=inclprof finds it"
+  gcc=${INCLPROF_GCC:-gcc}
+  if [ "$plugindir" = "$($gcc -print-file-name=plugin 2>/dev/null)" ]; then
+    echo "inclprof install: plugin also in $destdir$plugindir, so $gcc -fplugin=inclprof finds it"
   else
     echo "inclprof install: plugin also in $destdir$plugindir"
   fi

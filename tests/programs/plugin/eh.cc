@@ -30,7 +30,7 @@ __attribute__((noinline)) int rethrow(int x)
     throw;
   }
 }
-__attribute__((noinline)) int nx(int x) noexcept { return x + 3; }
+__attribute__((noinline)) int nx(int x) noexcept { static volatile int n; n = n + 1; return x + 3; } // a side effect: no GCC moves the call
 __attribute__((noinline)) int ftb(int x) try {
   return rethrow(x);
 } catch (const std::exception &e) {
