@@ -4,7 +4,7 @@
  * nest in the viewer exactly as they did in the program.  A bounded export
  * (--max-size, by default IP_CHROME_DEFAULT_MAX_SIZE, or --max-events) first
  * replays the traces to size every call's event, then writes the longest
- * calls that fit (export/chrome_budget.h).  A call's event is sized by
+ * calls that fit (export/call_budget.h).  A call's event is sized by
  * arithmetic (call_size) and written from digits and each function's JSON
  * name, escaped once: formatting is the export's cost, done once per call
  * kept. */
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/chrome_budget.h"
+#include "export/call_budget.h"
 #include "export/json.h"
 #include "util/must_alloc.h"
 
@@ -86,31 +86,36 @@ static void put_tenths(FILE *out, uint64_t t) {
   fwrite(frac, 1, 2, out);
 }
 
-/* The function's name as a JSON string literal, escaped once. */
+/* The function's name as a JSON string literal, escaped once (the session's
+ * function table grows while the traces are read: so does the cache). */
 static const char *json_name(ip_chrome_writer *w, const ip_session *s, uint32_t func,
                              uint32_t *len) {
-  size_t slot = func < s->n_funcs ? func : s->n_funcs;
-  if (!w->names) {
-    w->n_names = s->n_funcs + 1;
-    w->names = ip_must_calloc(w->n_names, sizeof *w->names);
-    w->name_len = ip_must_calloc(w->n_names, sizeof *w->name_len);
+  if (func >= s->n_funcs) {
+    *len = 3;
+    return "\"?\"";
   }
-  if (slot >= w->n_names) /* a session grown since: no cache for it */
-    slot = w->n_names - 1;
-  if (!w->names[slot]) {
-    const ip_func *f = func < s->n_funcs ? &s->funcs[func] : NULL;
+  if (func >= w->n_names) {
+    size_t n = s->n_funcs;
+    w->names = ip_must_realloc(w->names, n, sizeof *w->names);
+    w->name_len = ip_must_realloc(w->name_len, n, sizeof *w->name_len);
+    for (size_t i = w->n_names; i < n; i++)
+      w->names[i] = NULL;
+    w->n_names = n;
+  }
+  if (!w->names[func]) {
+    const ip_func *f = &s->funcs[func];
     size_t n = 0;
-    FILE *m = open_memstream(&w->names[slot], &n);
+    FILE *m = open_memstream(&w->names[func], &n);
     if (!m) {
       fprintf(stderr, "inclprof: out of memory (a function name)\n");
       exit(1);
     }
-    ip_json_string(m, !f ? "?" : f->pretty && *f->pretty ? f->pretty : f->name);
+    ip_json_string(m, f->pretty && *f->pretty ? f->pretty : f->name);
     fclose(m);
-    w->name_len[slot] = (uint32_t)n;
+    w->name_len[func] = (uint32_t)n;
   }
-  *len = w->name_len[slot];
-  return w->names[slot];
+  *len = w->name_len[func];
+  return w->names[func];
 }
 
 static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
@@ -296,52 +301,9 @@ void ip_chrome_begin(ip_chrome_writer *w, FILE *out, const ip_session *surveyed)
   put_header(w);
 }
 
-/* "12.3 MiB" */
-static void put_size(char *buf, size_t len, uint64_t bytes) {
-  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  double v = (double)bytes;
-  size_t u = 0;
-  while (v >= 1024 && u + 1 < sizeof units / sizeof *units) {
-    v /= 1024;
-    u++;
-  }
-  snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
-}
-
-/* "12.345us" */
-static void put_duration(char *buf, size_t len, uint64_t ns) {
-  if (ns < 1000)
-    snprintf(buf, len, "%" PRIu64 "ns", ns);
-  else if (ns < 1000000)
-    snprintf(buf, len, "%.3fus", (double)ns / 1e3);
-  else if (ns < 1000000000)
-    snprintf(buf, len, "%.3fms", (double)ns / 1e6);
-  else
-    snprintf(buf, len, "%.3fs", (double)ns / 1e9);
-}
-
 void ip_chrome_report(const ip_chrome_writer *w, FILE *err) {
-  if (!w->left_out)
-    return;
-  char all[32], kept[32], shortest[32], limit[64], max[32];
-  const ip_budget_cut *c = &w->cut;
-  put_size(all, sizeof all, w->budget.bytes + w->fixed);
-  put_size(kept, sizeof kept, c->bytes + w->fixed);
-  put_duration(shortest, sizeof shortest, c->min_dur_ns);
-  uint64_t max_size = ip_chrome_max_size(w->o);
-  put_size(max, sizeof max, max_size);
-  int by_count = w->o->max_events && c->calls == w->o->max_events;
-  if (by_count)
-    snprintf(limit, sizeof limit, "--max-events %" PRIu64, w->o->max_events);
-  else
-    snprintf(limit, sizeof limit, "%s %s", w->o->max_size ? "--max-size" : "the default size limit",
-             max);
-  fprintf(err,
-          "inclprof export: chrome: all %" PRIu64 " calls would take %s, over %s: kept the %" PRIu64
-          " longest (%s and longer, %s), left out %" PRIu64 "; more with %s or --min-duration/"
-          "--time-range\n",
-          w->budget.calls, all, limit, c->calls, shortest, kept, w->left_out,
-          by_count ? "a larger --max-events N" : "--max-size SIZE (0: every call)");
+  ip_budget_say(err, "chrome", &w->budget, &w->cut, w->fixed, ip_chrome_max_size(w->o),
+                w->o->max_size != 0, w->o->max_events, w->left_out);
 }
 
 void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {

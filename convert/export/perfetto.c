@@ -11,12 +11,15 @@
  * time carries the rest (Elapsed - Application Inclusive: the kernel's work
  * and waiting) as the debug annotation transitional_ns; without it the call
  * was all Application time.  --min-duration and --time-range leave calls out
- * (with their callees, which are inside them). */
+ * (with their callees, which are inside them), and the slices keep the
+ * longest calls that fit in IP_PERFETTO_DEFAULT_MAX_SIZE (or --max-size /
+ * --max-events; export/timeline_budget.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export/call_log.h"
+#include "export/timeline_budget.h"
 #include "export/exporter.h"
 #include "export/tree.h"
 #include "perfetto_trace.pb-c.h"
@@ -31,9 +34,13 @@ enum {
 #define UUID_PROCESS(i) ((1ull << 40) | (uint64_t)(i))
 #define UUID_THREAD(i)  ((2ull << 40) | (uint64_t)(i))
 
+/* A trace the Perfetto UI loads in a browser tab's memory. */
+#define IP_PERFETTO_DEFAULT_MAX_SIZE (256ull << 20)
+
 typedef struct perfetto {
   const ip_session *s;
   FILE *out;
+  ip_timeline_budget *tb;
   uint8_t *buf;
   size_t cap;
   uint32_t seq;      /* the current thread's sequence */
@@ -189,31 +196,77 @@ static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   put_packet(x, &p);
 }
 
-static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 1); }
-static void on_close(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 0); }
-
-static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
-  job->stream = ip_call_log_new(job->opts, IP_CALL_LOG_MEMORY_CALLS);
-  return ip_call_log_visitor(job->stream);
+static void on_open(void *ctx, const ip_logged_call *c) {
+  perfetto *x = ctx;
+  if (ip_timeline_budget_open(x->tb, c))
+    put_event(ctx, c, 1);
+}
+static void on_close(void *ctx, const ip_logged_call *c) {
+  perfetto *x = ctx;
+  if (ip_timeline_budget_close(x->tb))
+    put_event(ctx, c, 0);
 }
 
-static void discard_perfetto(ip_export_job *job) { ip_call_log_free(job->stream); }
+static unsigned varint_len(uint64_t v) {
+  unsigned n = 1;
+  for (; v >= 0x80; v >>= 7)
+    n++;
+  return n;
+}
+
+/* A begin and an end packet: framing, the delta timestamps, the sequence's
+ * id and flags, the TrackEvent's type and name iid (26 bytes with one-byte
+ * varints, as measured), a little more for a debug annotation on average
+ * (the interned names are counted apart, as fixed). */
+static uint32_t call_size(const ip_session *s, const ip_thread *t, uint32_t func, uint64_t start_ns,
+                          uint64_t dur_ns) {
+  (void)s;
+  (void)t;
+  (void)start_ns;
+  return 2 * 13 + varint_len(dur_ns) + varint_len((uint64_t)func + 1);
+}
+
+static uint64_t fixed_size(const ip_session *s) {
+  uint64_t n = 4096;
+  for (size_t t = 0; t < s->n_threads; t++)
+    n += 128;
+  for (size_t i = 0; i < s->n_funcs; i++)
+    n += 16 + strlen(s->funcs[i].pretty ? s->funcs[i].pretty : s->funcs[i].name);
+  return n;
+}
+
+static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
+  ip_timeline_budget *tb = ip_must_calloc(1, sizeof *tb);
+  ip_timeline_budget_init(tb, "perfetto", job->opts, IP_PERFETTO_DEFAULT_MAX_SIZE, call_size);
+  job->stream = tb;
+  return &tb->visitor;
+}
+
+static void discard_perfetto(ip_export_job *job) {
+  ip_timeline_budget_free(job->stream);
+  free(job->stream);
+}
 
 static int write_perfetto(ip_export_job *job, const ip_session *s) {
-  perfetto x = {.s = s, .out = job->out};
+  ip_timeline_budget *tb = job->stream;
+  uint64_t fixed = fixed_size(s);
+  ip_timeline_budget_plan(tb, fixed);
+  perfetto x = {.s = s, .out = job->out, .tb = tb};
   put_descriptors(&x, job->opts);
   for (size_t t = 0; t < s->n_threads; t++) {
-    if (!ip_call_log_count(job->stream, t))
+    if (!ip_call_log_count(tb->log, t))
       continue;
     x.seq = SEQ_DESCRIPTORS + 1 + (uint32_t)t;
     x.interned = ip_must_calloc(s->n_funcs + 1, 1);
     start_sequence(&x, t);
     ip_timeline_fn fn = {&x, on_open, on_close};
-    ip_call_log_replay(job->stream, t, &fn);
+    ip_call_log_replay(tb->log, t, &fn);
     free(x.interned);
   }
   free(x.buf);
-  ip_call_log_free(job->stream);
+  ip_timeline_budget_report(tb, stderr, fixed);
+  ip_timeline_budget_free(tb);
+  free(tb);
   return 0;
 }
 
@@ -221,7 +274,8 @@ const ip_exporter ip_exporter_perfetto = {
     .name = "perfetto",
     .readers = "Perfetto UI",
     .default_output = "inclprof.perfetto-trace",
-    .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE,
+    .options =
+        IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE,
     .begin = begin_perfetto,
     .discard = discard_perfetto,
     .write = write_perfetto,

@@ -4,19 +4,28 @@
  * call path, weighted by its Exclusive value, so widths are Inclusive), then
  * one evented profile per thread: every call's exact open and close, in ns
  * after the session start (--min-duration and --time-range bound them; the
- * sampled profile always holds every call path). */
+ * sampled profile always holds every call path).  The evented profiles keep
+ * the longest calls that fit in IP_SPEEDSCOPE_DEFAULT_MAX_SIZE (or
+ * --max-size / --max-events; export/timeline_budget.h), and the file opens
+ * on the busiest thread's: its exact timeline, not the merged profile. */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "export/call_log.h"
+#include "export/timeline_budget.h"
 #include "export/exporter.h"
 #include "export/json.h"
 #include "export/tree.h"
 #include "util/must_alloc.h"
 
+/* A file speedscope opens in a browser tab (426 MB of 10 M calls did not). */
+#define IP_SPEEDSCOPE_DEFAULT_MAX_SIZE (128ull << 20)
+
 typedef struct speedscope {
   const ip_session *s;
   FILE *out;
+  ip_timeline_budget *tb;
   uint32_t *frame_of; /* func -> frame index, UINT32_MAX before its first use */
   uint32_t *frames;   /* frame index -> func */
   size_t n_frames;
@@ -87,9 +96,43 @@ static void put_event(speedscope *x, char type, const ip_logged_call *c, uint64_
   x->sep = ",\n";
 }
 
-static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, 'O', c, c->start_ns); }
+static void on_open(void *ctx, const ip_logged_call *c) {
+  speedscope *x = ctx;
+  if (ip_timeline_budget_open(x->tb, c))
+    put_event(ctx, 'O', c, c->start_ns);
+}
 static void on_close(void *ctx, const ip_logged_call *c) {
-  put_event(ctx, 'C', c, c->start_ns + c->dur_ns);
+  speedscope *x = ctx;
+  if (ip_timeline_budget_close(x->tb))
+    put_event(ctx, 'C', c, c->start_ns + c->dur_ns);
+}
+
+static unsigned digits(uint64_t v) {
+  unsigned n = 1;
+  for (; v >= 10; v /= 10)
+    n++;
+  return n;
+}
+
+/* ,\n{"type":"O","frame":F,"at":T} and its close */
+static uint32_t call_size(const ip_session *s, const ip_thread *t, uint32_t func, uint64_t start_ns,
+                          uint64_t dur_ns) {
+  (void)s;
+  (void)t;
+  return 2 * (2 + 20 + digits(func) + 6 + 1) + digits(start_ns) + digits(start_ns + dur_ns);
+}
+
+/* Bytes of the file besides the evented profiles' events: the frames (at
+ * most every function's name and file), the sampled profile's samples and
+ * weights (at most a path and a number per call path), and the rest. */
+static uint64_t fixed_size(const ip_session *s) {
+  uint64_t n = 4096;
+  for (size_t i = 0; i < s->n_funcs; i++)
+    n += 48 + strlen(s->funcs[i].pretty ? s->funcs[i].pretty : s->funcs[i].name) +
+         (s->funcs[i].file ? strlen(s->funcs[i].file) : 0);
+  for (size_t t = 0; t < s->n_threads; t++)
+    n += 160 + (uint64_t)s->threads[t].n_nodes * 32;
+  return n;
 }
 
 static void put_evented(speedscope *x, ip_call_log *log, size_t t) {
@@ -125,30 +168,58 @@ static void put_frames(speedscope *x) {
 }
 
 static const ip_call_visitor *begin_speedscope(ip_export_job *job) {
-  job->stream = ip_call_log_new(job->opts, IP_CALL_LOG_MEMORY_CALLS);
-  return ip_call_log_visitor(job->stream);
+  ip_timeline_budget *tb = ip_must_calloc(1, sizeof *tb);
+  ip_timeline_budget_init(tb, "speedscope", job->opts, IP_SPEEDSCOPE_DEFAULT_MAX_SIZE, call_size);
+  job->stream = tb;
+  return &tb->visitor;
 }
 
-static void discard_speedscope(ip_export_job *job) { ip_call_log_free(job->stream); }
+static void discard_speedscope(ip_export_job *job) {
+  ip_timeline_budget_free(job->stream);
+  free(job->stream);
+}
+
+/* The profile speedscope opens: the evented profile of the thread with the
+ * most Elapsed time among those with calls (profile 0 is the merged one). */
+static size_t busiest_profile(const ip_session *s, const ip_call_log *log) {
+  size_t index = 0, at = 0;
+  uint64_t most = 0;
+  for (size_t t = 0; t < s->n_threads; t++) {
+    if (!ip_call_log_count(log, t))
+      continue;
+    at++;
+    if (s->threads[t].total.el_incl > most || index == 0) {
+      most = s->threads[t].total.el_incl;
+      index = at;
+    }
+  }
+  return index;
+}
 
 static int write_speedscope(ip_export_job *job, const ip_session *s) {
-  speedscope x = {.s = s, .out = job->out, .value = job->opts->value};
+  ip_timeline_budget *tb = job->stream;
+  uint64_t fixed = fixed_size(s);
+  ip_timeline_budget_plan(tb, fixed);
+  speedscope x = {.s = s, .out = job->out, .value = job->opts->value, .tb = tb};
   x.frame_of = ip_must_realloc(NULL, s->n_funcs + 1, sizeof *x.frame_of);
   x.frames = ip_must_realloc(NULL, s->n_funcs + 1, sizeof *x.frames);
   for (size_t i = 0; i <= s->n_funcs; i++)
     x.frame_of[i] = UINT32_MAX;
-  fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
-        "\"exporter\":\"inclprof\",\"name\":\"inclprof\",\"activeProfileIndex\":0,"
-        "\"profiles\":[\n",
-        job->out);
+  fprintf(job->out,
+          "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+          "\"exporter\":\"inclprof\",\"name\":\"inclprof\",\"activeProfileIndex\":%zu,"
+          "\"profiles\":[\n",
+          busiest_profile(s, tb->log));
   put_sampled(&x, job->opts);
   for (size_t t = 0; t < s->n_threads; t++)
-    if (ip_call_log_count(job->stream, t))
-      put_evented(&x, job->stream, t);
+    if (ip_call_log_count(tb->log, t))
+      put_evented(&x, tb->log, t);
   put_frames(&x);
   free(x.frame_of);
   free(x.frames);
-  ip_call_log_free(job->stream);
+  ip_timeline_budget_report(tb, stderr, fixed);
+  ip_timeline_budget_free(tb);
+  free(tb);
   return 0;
 }
 
@@ -156,7 +227,8 @@ const ip_exporter ip_exporter_speedscope = {
     .name = "speedscope",
     .readers = "speedscope",
     .default_output = "inclprof.speedscope.json",
-    .options = IP_EXOPT_VALUE | IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE,
+    .options = IP_EXOPT_VALUE | IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_MAX_EVENTS |
+               IP_EXOPT_MAX_SIZE,
     .begin = begin_speedscope,
     .discard = discard_speedscope,
     .write = write_speedscope,

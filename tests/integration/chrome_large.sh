@@ -1,8 +1,10 @@
 #!/bin/sh
-# chrome_large.sh - the Chrome export of a large trace (15 015 001 calls, 2 GiB
-# as JSON; see chrome_large.c) stays under the default size limit, keeps the
-# longest calls that fit, callers first, says what it left out, and loads in
-# the DevTools trace engine.  About 25 s of CPU time, so it is not among the
+# chrome_large.sh - the timeline exports of a large trace (15 015 001 calls,
+# 2 GiB as Chrome JSON; see chrome_large.c) stay under their default size
+# limits (Chrome 256 MiB, speedscope 128 MiB, Perfetto 256 MiB), keep the
+# longest calls that fit, callers first, and say what they left out; the
+# Chrome file loads in the DevTools trace engine, and the speedscope file
+# opens on the thread's exact timeline.  About 25 s of CPU time, so it is not among the
 # tests make check repeats under ASan+UBSan (the unit tests cover the same
 # code there).
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -34,4 +36,31 @@ rm -f large.json
 "$INCLPROF" export -f chrome --max-events 15001 -o outer.json 2>/dev/null
 check_eq "--max-events 15001: main and the 15000 outer calls" "1 15000 0" \
   "$(grep -c '"name":"main","cat"' outer.json) $(grep -c '"name":"outer"' outer.json) $(grep -c '"name":"leaf"' outer.json)"
+
+# speedscope and Perfetto: the same rule, their own limits.
+"$INCLPROF" export -f speedscope -o large.speedscope.json 2>err.txt
+size=$(wc -c <large.speedscope.json)
+check "speedscope: under the default 128 MiB ($size bytes)" test "$size" -le 134217728
+check "speedscope: one line says what was left out" grep -Eq \
+  '^inclprof export: speedscope: all 15015001 calls would take [0-9.]+ [MG]iB, over the default size limit 128.0 MiB: kept the [0-9]+ longest \(40ns and longer, [0-9.]+ MiB\), left out [0-9]+; more with --max-size SIZE \(0: every call\)' err.txt
+check_eq "speedscope: opens on the thread's timeline; main and the 15000 outer calls kept, nested" \
+  "1 evented 1 15000" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["profiles"][d["activeProfileIndex"]]
+names = [f["name"] for f in d["shared"]["frames"]]
+opens = [names[e["frame"]] for e in p["events"] if e["type"] == "O"]
+depth, ok = 0, True
+for e in p["events"]:
+    depth += 1 if e["type"] == "O" else -1
+    ok = ok and depth >= 0
+print(d["activeProfileIndex"], p["type"], opens.count("main"), opens.count("outer") if ok and depth == 0 else -1)
+' large.speedscope.json)"
+rm -f large.speedscope.json
+"$INCLPROF" export -f perfetto -o large.perfetto-trace 2>err.txt
+size=$(wc -c <large.perfetto-trace)
+check "perfetto: under the default 256 MiB ($size bytes)" test "$size" -le "$cap"
+check "perfetto: one line says what was left out" grep -Eq \
+  '^inclprof export: perfetto: all 15015001 calls would take [0-9.]+ [MG]iB, over the default size limit 256.0 MiB: kept the [0-9]+ longest' err.txt
+rm -f large.perfetto-trace
 done_testing

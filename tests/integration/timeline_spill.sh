@@ -21,13 +21,14 @@ peak() {
 subprocess.run(sys.argv[2:], stderr=open(sys.argv[1], "w"), check=True)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$out.err" "$@"
 }
+# --max-size 0: every call, so that the spill holds all 2.7 M of them.
 mkdir tmp
 for format in perfetto speedscope; do
-  spilled=$(TMPDIR=$T_DIR/tmp peak "$format-spilled" "$INCLPROF" export --format "$format" -o "$format-spilled" data)
+  spilled=$(TMPDIR=$T_DIR/tmp peak "$format-spilled" "$INCLPROF" export --format "$format" --max-size 0 -o "$format-spilled" data)
   check_eq "$format: spilled to a temporary file, nothing said" "inclprof export: wrote $format-spilled" \
     "$(cat "$format-spilled.err")"
   check_eq "$format: the temporary file is gone" "" "$(ls tmp)"
-  memory=$(TMPDIR=/nonexistent peak "$format-memory" "$INCLPROF" export --format "$format" -o "$format-memory" data)
+  memory=$(TMPDIR=/nonexistent peak "$format-memory" "$INCLPROF" export --format "$format" --max-size 0 -o "$format-memory" data)
   check_eq "$format: without a usable TMPDIR, one line names the cause and keeps the calls in memory" \
     "inclprof export: cannot create a temporary file in /nonexistent (No such file or directory); keeping every call in memory (set TMPDIR to a writable directory with room)" \
     "$(head -n1 "$format-memory.err")"

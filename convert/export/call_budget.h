@@ -1,14 +1,15 @@
-/* export/chrome_budget.h - which calls a bounded Chrome export keeps: the
- * longest ones.  A first replay adds every call's rank and size; the plan
+/* export/call_budget.h - which calls a bounded timeline export (Chrome,
+ * speedscope, Perfetto) keeps: the longest ones.  A first replay adds every call's rank and size; the plan
  * then keeps calls from the longest down until the next would pass the
  * limits (a number of calls, a number of bytes).  Among equal durations the
  * shallower call ranks first, so a kept call's caller (never shorter) is
  * always kept too and the slices stay well nested. */
-#ifndef INCLPROF_EXPORT_CHROME_BUDGET_H
-#define INCLPROF_EXPORT_CHROME_BUDGET_H
+#ifndef INCLPROF_EXPORT_CALL_BUDGET_H
+#define INCLPROF_EXPORT_CALL_BUDGET_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/u64map.h"
 
@@ -60,5 +61,14 @@ static inline int ip_budget_keep(ip_budget_cut *cut, uint64_t rank) {
 }
 
 void ip_budget_free(ip_budget *b);
+
+/* The one stderr line of a bounded export that left calls out: what all
+ * calls would take, the bound that applied (max_size: the bytes bound, 0
+ * none; size_given: it came from --max-size; max_events: --max-events, 0
+ * none), what was kept and how to get more.  fixed: the export's bytes
+ * besides the calls. */
+void ip_budget_say(FILE *err, const char *format, const ip_budget *b, const ip_budget_cut *c,
+                   uint64_t fixed, uint64_t max_size, int size_given, uint64_t max_events,
+                   uint64_t left_out);
 
 #endif

@@ -1,8 +1,9 @@
-/* export/chrome_budget.c - the longest calls that fit a bounded Chrome
- * export (see export/chrome_budget.h): one bin per distinct rank, sorted
+/* export/call_budget.c - the longest calls that fit a bounded timeline
+ * export (see export/call_budget.h): one bin per distinct rank, sorted
  * from the highest rank down when the plan is made. */
-#include "export/chrome_budget.h"
+#include "export/call_budget.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "util/must_alloc.h"
@@ -80,4 +81,52 @@ void ip_budget_free(ip_budget *b) {
   ip_u64map_free(&b->by_key);
   free(b->bins);
   *b = (ip_budget){0};
+}
+
+/* "12.3 MiB", "850 bytes" */
+static void put_size(char *buf, size_t len, uint64_t bytes) {
+  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double v = (double)bytes;
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < sizeof units / sizeof *units) {
+    v /= 1024;
+    u++;
+  }
+  snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
+/* "12.345us" */
+static void put_duration(char *buf, size_t len, uint64_t ns) {
+  if (ns < 1000)
+    snprintf(buf, len, "%" PRIu64 "ns", ns);
+  else if (ns < 1000000)
+    snprintf(buf, len, "%.3fus", (double)ns / 1e3);
+  else if (ns < 1000000000)
+    snprintf(buf, len, "%.3fms", (double)ns / 1e6);
+  else
+    snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+}
+
+void ip_budget_say(FILE *err, const char *format, const ip_budget *b, const ip_budget_cut *c,
+                   uint64_t fixed, uint64_t max_size, int size_given, uint64_t max_events,
+                   uint64_t left_out) {
+  if (!left_out)
+    return;
+  char all[32], kept[32], shortest[32], limit[64], max[32];
+  put_size(all, sizeof all, b->bytes + fixed);
+  put_size(kept, sizeof kept, c->bytes + fixed);
+  put_duration(shortest, sizeof shortest, c->min_dur_ns);
+  put_size(max, sizeof max, max_size);
+  int by_count = max_events && c->calls == max_events;
+  if (by_count)
+    snprintf(limit, sizeof limit, "--max-events %" PRIu64, max_events);
+  else
+    snprintf(limit, sizeof limit, "%s %s", size_given ? "--max-size" : "the default size limit",
+             max);
+  fprintf(err,
+          "inclprof export: %s: all %" PRIu64 " calls would take %s, over %s: kept the %" PRIu64
+          " longest (%s and longer, %s), left out %" PRIu64 "; more with %s or --min-duration/"
+          "--time-range\n",
+          format, b->calls, all, limit, c->calls, shortest, kept, left_out,
+          by_count ? "a larger --max-events N" : "--max-size SIZE (0: every call)");
 }

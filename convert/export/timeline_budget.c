@@ -1,0 +1,78 @@
+/* export/timeline_budget.c - the size bound of the timeline exports (see
+ * export/timeline_budget.h).  The replay sizes every accepted call as it
+ * logs it; the plan is made once the sizes are known; the writer asks, call
+ * by call in time order, whether to write it.  Calls of the plan's cut-off
+ * rank are kept while its quota lasts, in the order they are written. */
+#include "export/timeline_budget.h"
+
+#include <stdlib.h>
+
+#include "util/must_alloc.h"
+
+static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
+                    uint64_t start, uint64_t dur) {
+  return dur >= o->min_duration_ns && ip_selected_thread(s, &o->sel, t) &&
+         ip_selected_call(&o->sel, start, dur);
+}
+
+static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
+                    uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+  ip_timeline_budget *tb = ctx;
+  if (accepted(tb->o, s, t, start_ns, dur_ns))
+    ip_budget_add(&tb->budget, ip_budget_rank(dur_ns, depth),
+                  tb->size(s, t, func, start_ns, dur_ns));
+  const ip_call_visitor *log = ip_call_log_visitor(tb->log);
+  log->on_call(log->ctx, s, t, func, depth, start_ns, dur_ns, app_ns);
+}
+
+void ip_timeline_budget_init(ip_timeline_budget *tb, const char *format, const ip_export_opts *o,
+                             uint64_t default_max, ip_call_size_fn size) {
+  *tb = (ip_timeline_budget){.format = format, .o = o, .default_max = default_max, .size = size};
+  tb->log = ip_call_log_new(o, IP_CALL_LOG_MEMORY_CALLS);
+  tb->visitor.ctx = tb;
+  tb->visitor.on_call = on_call;
+  tb->cut.all = 1;
+}
+
+static uint64_t max_size(const ip_timeline_budget *tb) {
+  return tb->o->max_size == UINT64_MAX ? 0 : tb->o->max_size ? tb->o->max_size : tb->default_max;
+}
+
+void ip_timeline_budget_plan(ip_timeline_budget *tb, uint64_t fixed) {
+  uint64_t max = max_size(tb);
+  if (!max && !tb->o->max_events)
+    return;
+  ip_budget_plan(&tb->budget, tb->o->max_events,
+                 !max          ? 0
+                 : max > fixed ? max - fixed
+                               : 1,
+                 &tb->cut);
+}
+
+int ip_timeline_budget_open(ip_timeline_budget *tb, const ip_logged_call *c) {
+  int keep = ip_budget_keep(&tb->cut, ip_budget_rank(c->dur_ns, c->depth));
+  /* a call whose caller was left out goes too (its rank cannot be higher) */
+  if (keep && tb->depth && !tb->keep_stack[tb->depth - 1])
+    keep = 0;
+  ip_must_grow((void **)&tb->keep_stack, &tb->cap, tb->depth + 1, 1);
+  tb->keep_stack[tb->depth++] = (uint8_t)keep;
+  tb->left_out += !keep;
+  return keep;
+}
+
+int ip_timeline_budget_close(ip_timeline_budget *tb) {
+  return tb->depth ? tb->keep_stack[--tb->depth] : 0;
+}
+
+void ip_timeline_budget_report(const ip_timeline_budget *tb, FILE *err, uint64_t fixed) {
+  ip_budget_say(err, tb->format, &tb->budget, &tb->cut, fixed, max_size(tb), tb->o->max_size != 0,
+                tb->o->max_events, tb->left_out);
+}
+
+void ip_timeline_budget_free(ip_timeline_budget *tb) {
+  ip_call_log_free(tb->log);
+  ip_budget_free(&tb->budget);
+  free(tb->keep_stack);
+  tb->log = NULL;
+  tb->keep_stack = NULL;
+}
