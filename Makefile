@@ -5,10 +5,10 @@
 #   make check-fresh  make demo + make check in a fresh minimal Debian 12 root (root only;
 #                   INCLPROF_FRESH_RELEASE=trixie: Debian 13)
 #   make check-gcc  the plugin and runtime tests with GCC 11 to 16, each in a fresh Debian root (root only)
-#   make lint       cppcheck, clang-format, every source file in a docs/*.md table
+#   make lint       cppcheck, clang-format, every source file in a docs/*.md table, the docs' links
 #   make bench      benchmarks (report figures; nothing is asserted)
 #   make demo       build, profile examples/, print the report, write demo-out/
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (with the man pages of docs/commands/)
 #   make fuzz       run the trace-reader fuzz harness for a while
 #   make stress     thread storm, > 4 GiB trace, 10 M fuzz inputs, 10-minute soak (figures)
 # Missing Debian packages are installed by scripts/deps.sh (as root).
@@ -68,6 +68,12 @@ $(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: proto/%.proto | $(DEPS_STAMP)
 	@mkdir -p $(B)/gen
 	protoc-c --proto_path=proto --c_out=$(B)/gen $<
 
+# --- man pages: each docs/commands/*.md converted by go-md2man (make install) --
+MAN_MD := $(wildcard docs/commands/*.md)
+$(B)/man/.stamp: $(MAN_MD) scripts/md2man.sh include/inclprof/version.h | $(DEPS_STAMP)
+	@rm -rf $(B)/man && sh scripts/md2man.sh $(B)/man $(MAN_MD) && touch $@
+INSTALL_TARGETS += $(B)/man/.stamp
+
 include runtime/build.mk
 include convert/build.mk
 include plugin/build.mk
@@ -102,6 +108,8 @@ lint: $(B)/gen/inclprof.pb-c.h
 	else echo "clang-format: skipped: this release has no clang-format-14 (the style's version; Debian 12 checks it)"; fi
 	@echo "== every source file in a docs/*.md Source layout table"
 	@scripts/check-source-map.sh
+	@echo "== every relative link and #anchor in README.md and docs/ resolves"
+	@scripts/check-links.sh
 
 # The unit tests, then the converter's and exports' integration tests, with
 # everything built under AddressSanitizer + UBSan in $(B)/san.  The sanitized

@@ -1,6 +1,7 @@
 #!/bin/sh
-# check-source-map.sh - every C/C++ source file of the repository is named in
-# a "Source layout" table of docs/*.md; prints those that are not and fails.
+# check-source-map.sh - every source file of the repository (C and C++, shell,
+# make, Python, protobuf schemas, JavaScript modules) is named in a "Source
+# layout" table of docs/*.md; prints those that are not and fails.
 # A table's first column names files in backticks, relative to the folder its
 # header gives as "(under `DIR/`)", else to the repository's top.
 # Usage: scripts/check-source-map.sh (from the top of the repository)
@@ -26,10 +27,12 @@ mapped=$(awk '
   { in_table = 0 }
 ' docs/*.md | sort -u)
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  sources=$(git ls-files -co --exclude-standard -- '*.c' '*.h' '*.cc' '*.cpp' '*.hpp')
+  sources=$(git ls-files -co --exclude-standard -- '*.c' '*.h' '*.cc' '*.cpp' '*.hpp' \
+    '*.sh' 'Makefile' '*/Makefile' '*.mk' '*.py' '*.proto' '*.mjs')
 else
   sources=$(find . \( -name build -o -name node_modules -o -name demo-out \) -prune -o \
-    -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' -o -name '*.hpp' \) \
+    -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' -o -name '*.hpp' \
+      -o -name '*.sh' -o -name Makefile -o -name '*.mk' -o -name '*.py' -o -name '*.proto' -o -name '*.mjs' \) \
     -print | sed 's|^\./||')
 fi
 missing=$(printf '%s\n' $sources | sort -u | comm -23 - "$(printf '%s\n' "$mapped" >"${TMPDIR:-/tmp}/ipmap.$$"; echo "${TMPDIR:-/tmp}/ipmap.$$")")
@@ -39,4 +42,4 @@ if [ -n "$missing" ]; then
   printf '  %s\n' $missing >&2
   exit 1
 fi
-echo "source map: every C/C++ file is in a docs/*.md table"
+echo "source map: every source file is in a docs/*.md table"

@@ -13,12 +13,14 @@
 # GCC, its g++ and its plugin headers instead of the default gcc's.
 #   build  compilers, make, the GCC plugin headers, protobuf-c, zlib, libdeflate
 #          (the runtime's CRC-32 of event batches), elfutils
-#          (libdw, libelf) and libiberty (the converter names code addresses)
+#          (libdw, libelf) and libiberty (the converter names code addresses),
+#          go-md2man (the man pages `make install` makes of docs/commands/)
 #   test   what `make check` runs: Check, cppcheck, strace, python3 (CSV and
 #          JSON checks), go (go tool pprof), valgrind (callgrind_annotate),
 #          node and npm (the DevTools trace engine), cmake, chromium (headless:
 #          the HTML and speedscope exports' tests), protobuf-compiler
-#          (protoc --decode of the Perfetto export)
+#          (protoc --decode of the Perfetto export), man-db (the installed
+#          man pages rendered)
 #   bench  clang-14 and LLVM XRay's runtime, uftrace
 #   stress what `make stress` adds: clang-14 and libFuzzer's runtime, GNU time
 #   field  what `make field` adds to test: redis-tools (redis-benchmark),
@@ -45,9 +47,9 @@ release_pkgs() {
     stress) echo "clang-$llvm libclang-rt-$llvm-dev" ;;
   esac
 }
-pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev"
+pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev go-md2man"
 case "$level" in
-  test|bench|field) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake" ;;
+  test|bench|field) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db" ;;
 esac
 case "$level" in
   test|bench) pkgs="$pkgs chromium protobuf-compiler" ;;
@@ -119,7 +121,7 @@ update_lists
 missing=$(missing_of $pkgs $(plugin_dev))
 for p in $missing; do
   if ! apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-    echo "inclprof: $p is not in the package archive of this release (apt sources in /etc/apt; the GCC versions of each release: README, Install)" >&2
+    echo "inclprof: $p is not in the package archive of this release (apt sources in /etc/apt; the GCC versions of each release: docs/guide.md, Install)" >&2
     exit 1
   fi
 done

@@ -11,6 +11,8 @@
 #                                            of $INCLPROF_GCC if set; empty: skip)
 #   PREFIX/include/inclprof.h, inclprof_abi.h
 #   PREFIX/lib/pkgconfig/inclprof.pc
+#   PREFIX/share/man/manN/NAME.N             the man pages (docs/commands/NAME.md,
+#                                            converted into BUILD/man/ by scripts/md2man.sh)
 set -eu
 die() { echo "inclprof install: $*" >&2; exit 1; }
 build=build prefix=/usr/local plugindir="" destdir="" uninstall=0
@@ -33,6 +35,10 @@ if [ "$uninstall" = 1 ]; then
            include/inclprof.h include/inclprof_abi.h lib/pkgconfig/inclprof.pc; do
     rm -f "$root/$f"
   done
+  for md in "$src"/docs/commands/*.md; do  # each page's "# NAME(SECTION)"
+    page=$(sed -n '1s/^# \([a-z0-9-]*\)(\([1-9]\))$/man\2\/\1.\2/p' "$md")
+    [ -z "$page" ] || rm -f "$root/share/man/$page"
+  done
   rmdir "$root/lib/inclprof" 2>/dev/null || true
   [ -z "$plugindir" ] || rm -f "$destdir$plugindir/inclprof.so"
   echo "inclprof uninstall: removed inclprof's files from $root${plugindir:+ and $destdir$plugindir}"
@@ -42,6 +48,7 @@ for f in "$build/inclprof" "$build/inclprof.so" "$build/libinclprof.so" "$build/
          "$src/runtime/inclprof.h" "$src/include/inclprof/inclprof_abi.h"; do
   [ -f "$f" ] || die "$f: missing (run 'make' first)"
 done
+ls "$build"/man/*.[1-9] >/dev/null 2>&1 || die "$build/man/: no man pages (run 'make install', which makes them)"
 version=$(sed -n 's/^#define INCLPROF_VERSION "\(.*\)"$/\1/p' "$src/include/inclprof/version.h")
 [ -n "$version" ] || die "$src/include/inclprof/version.h: no INCLPROF_VERSION"
 
@@ -52,6 +59,11 @@ install -m 755 "$build/libinclprof.so" "$root/lib/libinclprof.so"
 install -m 644 "$build/libinclprof.a" "$root/lib/libinclprof.a"
 install -m 755 "$build/inclprof.so" "$root/lib/inclprof/inclprof.so"
 install -m 644 "$src/runtime/inclprof.h" "$src/include/inclprof/inclprof_abi.h" "$root/include/"
+for page in "$build"/man/*.[1-9]; do
+  section=${page##*.}
+  install -d "$root/share/man/man$section"
+  install -m 644 "$page" "$root/share/man/man$section/"
+done
 sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$src/scripts/inclprof.pc.in" \
   > "$root/lib/pkgconfig/inclprof.pc"
 if [ -n "$plugindir" ]; then

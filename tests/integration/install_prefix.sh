@@ -17,6 +17,23 @@ for f in bin/inclprof lib/libinclprof.so lib/libinclprof.a lib/inclprof/inclprof
 done
 check "the installed command runs" "$prefix/bin/inclprof" --help
 
+# The man pages: one per docs/commands/*.md, found through MANPATH, rendered.
+for page in man1/inclprof.1 man1/inclprof-record.1 man1/inclprof-info.1 man1/inclprof-report.1 \
+            man1/inclprof-export.1 man1/inclprof-suggest.1 man1/inclprof-diff.1 \
+            man7/inclprof-plugin.7 man7/inclprof-runtime.7; do
+  check "installed man page $page" test -s "$prefix/share/man/$page"
+done
+check_eq "every docs/commands page is installed as a man page" \
+  "$(ls "$INCLPROF_SRC"/docs/commands/*.md | wc -l)" "$(ls "$prefix"/share/man/man[17]/inclprof*.[17] | wc -l)"
+check "man inclprof-record shows --max-size-policy" sh -c "MANPATH='$prefix/share/man' MANWIDTH=100 man inclprof-record 2>/dev/null | grep -q -- '--max-size-policy'"
+check "man inclprof names its commands" sh -c "MANPATH='$prefix/share/man' MANWIDTH=100 man inclprof 2>/dev/null | grep -q 'inclprof suggest'"
+check "man inclprof-plugin shows the probe-form key" sh -c "MANPATH='$prefix/share/man' MANWIDTH=100 man inclprof-plugin 2>/dev/null | grep -q 'probe-form=stub'"
+check "man inclprof-runtime shows INCLPROF_WRITER" sh -c "MANPATH='$prefix/share/man' MANWIDTH=100 man inclprof-runtime 2>/dev/null | grep -q 'INCLPROF_WRITER'"
+check "man -l renders inclprof-export.1 with --time-range" sh -c "MANWIDTH=100 man -l '$prefix/share/man/man1/inclprof-export.1' 2>/dev/null | grep -q -- '--time-range'"
+for opt in --output --transitions --sample-hz --max-size --max-size-policy; do
+  check "man inclprof-record documents $opt" sh -c "MANPATH='$prefix/share/man' MANWIDTH=200 man inclprof-record 2>/dev/null | grep -q -- '$opt'"
+done
+
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 check "pkg-config accepts inclprof.pc" pkg-config --validate inclprof
 check_eq "pkg-config --cflags names the installed plugin and headers" \
