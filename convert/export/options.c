@@ -34,7 +34,7 @@ static const ip_cli_opt options[] = {
     {"max-events", EXOPT_ID(IP_EXOPT_MAX_EVENTS), "N", "write the N longest calls"},
     {"max-size", EXOPT_ID(IP_EXOPT_MAX_SIZE), "SIZE",
      "write the longest calls that fit in SIZE bytes\n"
-     "(e.g. 64M, 1G; default 256M; 0: every call)"},
+     "(e.g. 64M, 1G; default 256M, speedscope 128M; 0: every call)"},
     {"time-range", EXOPT_ID(IP_EXOPT_TIME_RANGE), "A:B",
      "only calls overlapping [A,B) after the session start\n"
      "(either end may be empty, e.g. 1ms:  or :2.5s)"},
