@@ -39,7 +39,7 @@ static const ip_cli_opt options[] = {
      "(system calls, context switches, page faults) is detected"},
     {"sample-hz", OPT_SAMPLE_HZ, "N", "also take N CPU-time samples per second per thread"},
     {"max-size", OPT_MAX_SIZE, "SIZE",
-     "bound each process's trace to SIZE bytes (K, M, G suffixes: 500M)"},
+     "bound each process's trace to SIZE bytes (K, M, G, T suffixes: 500M)"},
     {"max-size-policy", OPT_MAX_SIZE_POLICY, "POLICY",
      "at the bound: stop (default) stops recording; ring keeps\n"
      "the newest data, dropping the oldest (SIZE at least 1M)"},
