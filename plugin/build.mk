@@ -21,7 +21,7 @@ $(B)/plugin/%.o: plugin/%.cc | $(DEPS_STAMP)
 	$(PLUGIN_CXX) $(PL_CXXFLAGS) -c -o $@ $<
 $(B)/plugin/%.o: plugin/%.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(PLUGIN_CC) $(CFLAGS) -Iplugin -c -o $@ $<
+	$(PLUGIN_CC) $(CFLAGS) $(SHARED_INC) -Iplugin -c -o $@ $<
 $(B)/inclprof.so: $(PL_OBJS)
 	$(PLUGIN_CXX) -shared -o $@ $^
 -include $(PL_OBJS:.o=.d)

@@ -4,16 +4,6 @@
 #include <ctype.h>
 #include <string.h>
 
-uint64_t ip_fnv1a64(uint64_t hash, const void *data, size_t len)
-{
-  const unsigned char *p = data;
-  for (size_t i = 0; i < len; i++) {
-    hash ^= p[i];
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
-
 /* Suffixes GCC appends to clones (ipa-cp, ipa-sra, ipa-split) and to
  * promoted statics under LTO; each is followed by ".N". */
 static const char *const clone_suffixes[] = { ".constprop", ".isra", ".part", ".lto_priv" };
@@ -49,12 +39,12 @@ size_t ip_normalized_len(const char *name)
 
 uint64_t ip_function_id(const char *asm_name, const char *file)
 {
-  uint64_t h = ip_fnv1a64(IP_FNV_OFFSET, asm_name, ip_normalized_len(asm_name));
+  uint64_t h = ip_fnv1a64(IP_FNV1A64_BASIS, asm_name, ip_normalized_len(asm_name));
   h = ip_fnv1a64(h, "", 1);
   return ip_fnv1a64(h, file, strlen(file));
 }
 
 uint64_t ip_callee_id(const char *asm_name)
 {
-  return ip_fnv1a64(IP_FNV_OFFSET, asm_name, ip_normalized_len(asm_name));
+  return ip_fnv1a64(IP_FNV1A64_BASIS, asm_name, ip_normalized_len(asm_name));
 }

@@ -11,10 +11,8 @@
 extern "C" {
 #endif
 
-/* 64-bit FNV-1a of LEN bytes, continuing from HASH (start with
- * IP_FNV_OFFSET). */
-#define IP_FNV_OFFSET 0xcbf29ce484222325ull
-uint64_t ip_fnv1a64(uint64_t hash, const void *data, size_t len);
+/* ip_fnv1a64 and its basis: fnv1a.h */
+#include "fnv1a.h"
 
 /* Length of NAME once GCC's clone and LTO suffixes (".constprop.N",
  * ".isra.N", ".part.N", ".lto_priv.N", in any combination) are stripped. */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fnv1a.h"
 #include "rt.h"
 
 #define FN_FROM_ADDRESS 0x100u
@@ -31,10 +32,7 @@ static struct ip_map old_desc, old_addr;
 static _Atomic uint32_t next_gid;
 
 static uintptr_t name_key(const char *s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-  return (uintptr_t)(h | 1);
+  return (uintptr_t)(ip_fnv1a64(IP_FNV1A64_BASIS, s, strlen(s)) | 1);
 }
 
 static const char *str(const char *s) { return s ? s : ""; }

@@ -1,4 +1,5 @@
 /* export/strtab.c - string interning with an open-addressing hash table. */
+#include "fnv1a.h"
 #include "export/strtab.h"
 
 #include <stdlib.h>
@@ -6,12 +7,7 @@
 
 #include "util/must_alloc.h"
 
-static uint64_t hash(const char *s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a 64 */
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
+static uint64_t hash(const char *s) { return ip_fnv1a64_str(IP_FNV1A64_BASIS, s); }
 
 static size_t slot_of(const ip_strtab *t, const char *s) {
   size_t mask = t->n_slots - 1, i = (size_t)hash(s) & mask;

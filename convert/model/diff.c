@@ -1,6 +1,7 @@
 /* model/diff.c - loads the runs of both sides one at a time, matches their
  * rows by name and computes medians, changes and the rank test (see
  * model/diff.h). */
+#include "fnv1a.h"
 #include "model/diff.h"
 
 #include <math.h>
@@ -14,13 +15,7 @@
 #include "util/u64map.h"
 
 static uint64_t fnv(const char *a, const char *b) {
-  uint64_t h = 1469598103934665603ull;
-  for (const char *p = a; *p; p++)
-    h = (h ^ (uint8_t)*p) * 1099511628211ull;
-  h = (h ^ 0x1f) * 1099511628211ull;
-  for (const char *p = b; *p; p++)
-    h = (h ^ (uint8_t)*p) * 1099511628211ull;
-  return h;
+  return ip_fnv1a64_str(ip_fnv1a64_str(IP_FNV1A64_BASIS, a), b);
 }
 
 static const char *base_name(const char *path) {

@@ -4,25 +4,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fnv1a.h"
 #include "model/loader.h"
 #include "model/symbolize.h"
 #include "util/must_alloc.h"
 
 #define MAX_DENSE_GID (1u << 22) /* larger gids are damage: not cached */
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-  const unsigned char *c = p;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ c[i]) * 0x100000001b3ULL;
-  return h;
-}
-
-static uint64_t fnv_str(uint64_t h, const char *s) {
-  return fnv(h, s ? s : "", strlen(s ? s : "") + 1);
-}
+static uint64_t fnv_str(uint64_t h, const char *s) { return ip_fnv1a64_str(h, s ? s : ""); }
 
 uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path) {
-  uint64_t h = fnv_str(0xcbf29ce484222325ULL, path);
+  uint64_t h = fnv_str(IP_FNV1A64_BASIS, path);
   for (;; h++) {
     uint32_t m = ip_u64map_get(&t->module_by_path, h);
     if (m == UINT32_MAX)
@@ -39,8 +31,8 @@ uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path) {
 
 uint32_t ip_tables_func(ip_session *s, ip_tables *t, const ip_func *proto) {
   const char *mpath = s->modules[proto->module].path;
-  uint64_t h = fnv_str(0xcbf29ce484222325ULL, mpath);
-  h = fnv(h, &proto->id, sizeof proto->id);
+  uint64_t h = fnv_str(IP_FNV1A64_BASIS, mpath);
+  h = ip_fnv1a64(h, &proto->id, sizeof proto->id);
   h = fnv_str(h, proto->name);
   for (;; h++) {
     uint32_t f = ip_u64map_get(&t->func_by_key, h);
