@@ -28,9 +28,13 @@ $(EX_B)/cpp-inventory/cpp-inventory: $(B)/inclprof.so $(wildcard examples/cpp-in
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -fplugin=$(EX_PLUGIN) -o $@ $(wildcard examples/cpp-inventory/*.cpp)
 
+# The build's compiler lines go to a log: the demo shows what it profiles.
 demo: $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory -j$(NPROC) build-all
-	@$(MAKE) --no-print-directory examples
+	@mkdir -p $(B)
+	@echo "inclprof demo: building the plugin, the runtime, the command and the examples (log: $(B)/demo-build.log)"
+	@{ $(MAKE) --no-print-directory -j$(NPROC) build-all && $(MAKE) --no-print-directory examples; } \
+	  >$(B)/demo-build.log 2>&1 || { tail -n 20 $(B)/demo-build.log; \
+	  echo "inclprof demo: the build failed (above: the end of $(B)/demo-build.log)"; exit 1; }
 	@sh scripts/demo.sh $(B) demo-out
 
 install: $(ALL_TARGETS) $(INSTALL_TARGETS)

@@ -2,7 +2,8 @@
 # demo.sh - the body of `make demo` (run after the build and `make examples`):
 # profiles examples/wordfreq with `inclprof record`, prints what was recorded
 # and the report, writes every export into OUT_DIR, then profiles the other two
-# examples briefly and says how to open each file.
+# examples briefly, says how to open each file, and ends with one sentence on
+# what this run shows (from its own CSV export).
 #   usage: scripts/demo.sh BUILD_DIR OUT_DIR
 set -eu
 [ $# -eq 2 ] || { echo "usage: scripts/demo.sh BUILD_DIR OUT_DIR" >&2; exit 2; }
@@ -77,9 +78,23 @@ cat <<TXT
   $out/wordfreq.html          flame graph in any browser, offline: value switch, search, click
                               to zoom, hover for every value; the blue band in each frame is
                               its Application share of Elapsed
-  $out/wordfreq.speedscope.json  drop it on https://www.speedscope.app: the merged call tree
-                              and each thread's timeline (calls under 1 us left out)
+  $out/wordfreq.speedscope.json  drop it on https://www.speedscope.app: it opens on the
+                              busiest thread's timeline; the merged call tree is a profile
+                              of its own (calls under 1 us left out)
   $out/wordfreq.perfetto-trace   every call, 6x smaller than Chrome JSON: open it in
                               https://ui.perfetto.dev
   $out/*.data/                the raw traces: inclprof report|info|export DIR
 TXT
+
+# What this run shows, in one sentence: the calls, the function with the
+# most Application Exclusive time (its own work on a CPU), and how much of the
+# threads' summed Elapsed time was not Application time.
+awk -F, -v wall="$("$inclprof" report --top 1 "$out/wordfreq.data" 2>/dev/null |
+    sed -n 's/^ *wall time \([^;]*\);.*/\1/p')" '
+  NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  { calls += $col["calls"]; el += $col["elapsed_exclusive_ns"]; app += $col["application_exclusive_ns"]
+    if ($col["application_exclusive_ns"] > top) { top = $col["application_exclusive_ns"]; name = $col["function"] } }
+  END {
+    printf "\nThis run: wordfreq made %d calls in %s of wall time; %s did the most work of its own on a CPU (%.0f%% of all Application Exclusive time), and %.0f%% of the threads\x27 summed Elapsed time was not Application time (waiting for locks, I/O or a CPU: report --wait says which).\n",
+      calls, wall, name, app ? 100 * top / app : 0, el ? 100 * (el - app) / el : 0
+  }' "$out/wordfreq.csv"

@@ -65,16 +65,17 @@ static void header(const ip_process *p) {
            "Elapsed values\n",
            p->threads_no_transitions, p->no_transitions_why);
   if (p->kernel_events)
-    printf("wait causes:  kernel-event records kept; lost %llu times in %llu batches (the ring "
-           "wrapped: a whole batch's, or one interval's)\n",
+    printf("waits:        why threads waited is known (report --wait); not known %llu times in "
+           "%llu batches (the kernel's event buffer overflowed: a whole batch, or one interval)\n",
            (unsigned long long)p->kernel_lost, (unsigned long long)p->batches);
   printf("calibration:  probe cost %.2f ns per event (removed unless --raw)\n", p->probe_cost_ns);
   if (p->probe_hidden_ns > 0)
-    printf("              up to %.2f ns of it hidden behind the code around a probe\n",
+    printf("              up to %.2f ns of it overlaps the program's own work around a probe (not "
+           "removed)\n",
            p->probe_hidden_ns);
   if (p->kevent_cost_ns > 0)
-    printf("              %.2f ns per kernel transition: the kevents record's own cost, removed "
-           "too\n",
+    printf("              %.2f ns per system call, switch or page fault: what recording it costs, "
+           "removed too\n",
            p->kevent_cost_ns);
 }
 
@@ -170,8 +171,8 @@ static void process(const ip_session *s, size_t pi) {
            "missing)\n",
            p->threads_not_flushed);
   if (p->has_writer_counts)
-    printf("writer:       %llu full buffers handed to the writer thread, %llu encoded on the "
-           "program's threads (%llu as its threads kept every CPU busy, %llu with the writer "
+    printf("writer:       %llu full buffers written by the runtime's writer thread, %llu by the "
+           "program's own threads (%llu while they kept every CPU busy, %llu while the writer was "
            "starting, behind or off)\n",
            (unsigned long long)p->buffers_handed_off,
            (unsigned long long)(p->inline_flushes + p->crowded_flushes),

@@ -52,7 +52,7 @@ else
   check "fsync: Application Inclusive is less than half its Elapsed Inclusive ($fs)" \
     sh -c "echo '$fs' | awk -F'\t' '{exit !(\$2 * 2 < \$1)}'"
 fi
-if "$INCLPROF" info wf.data | grep -q '^wait causes:'; then
+if "$INCLPROF" info wf.data | grep -q '^waits:'; then
   # main's pthread_join waits for the reader and for workers that count
   # for milliseconds: it sleeps on a futex, which is Off-CPU blocked.
   # (pthread_cond_wait is no good here: whether a worker ever finds the

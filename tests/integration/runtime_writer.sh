@@ -100,5 +100,5 @@ fi
 rm -rf out
 INCLPROF_OUTPUT=out ./abi_driver return "$N" >/dev/null 2>&1
 "$INCLPROF" info out >info 2>&1
-check "info: the writer line" grep -Eq "^writer: +[1-9][0-9]* full buffers handed to the writer thread, [1-9][0-9]* encoded on the program's threads \(0 as its threads kept every CPU busy, [1-9][0-9]* with the writer starting, behind or off\)" info
+check "info: the writer line" grep -Eq "^writer: +[1-9][0-9]* full buffers written by the runtime's writer thread, [1-9][0-9]* by the program's own threads \(0 while they kept every CPU busy, [1-9][0-9]* while the writer was starting, behind or off\)" info
 done_testing
