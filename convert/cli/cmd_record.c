@@ -24,6 +24,7 @@
 
 #include "cli/commands.h"
 #include "cli/record_dir.h"
+#include "cli/record_watch.h"
 #include "size_syntax.h"
 #include "read/trace_tail.h"
 #include "util/beside_command.h"
@@ -200,7 +201,7 @@ static int prepare_env(const record_args *a) {
  * -2 when it could not be run (the exec failed: said on stderr), or -1 when
  * it could not be started or waited for.  A close-on-exec pipe tells a failed
  * exec from the program's own status 127. */
-static int run(char **argv) {
+static int run(char **argv, const char *dir) {
   int ep[2];
   if (pipe2(ep, O_CLOEXEC) != 0) {
     fprintf(stderr, "inclprof record: cannot make a pipe: %s\n", strerror(errno));
@@ -235,11 +236,10 @@ static int run(char **argv) {
     ;
   close(ep[0]);
   int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) {
-      fprintf(stderr, "inclprof record: waitpid: %s\n", strerror(errno));
-      return -1;
-    }
+  if (record_watch_wait(pid, &st, dir) != 0) {
+    fprintf(stderr, "inclprof record: waitpid: %s\n", strerror(errno));
+    return -1;
+  }
   if (got > 0)
     return -2; /* the exec failed: the child said why */
   return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
@@ -316,7 +316,7 @@ int cmd_record(int argc, char **argv) {
   }
   char notes[PATH_MAX], note[600];
   notes_make(notes, sizeof notes);
-  int status = run(argv + first);
+  int status = run(argv + first, a.dir);
   notes_take(notes, note, sizeof note);
   if (status < 0) {
     if (made_dir)
