@@ -21,8 +21,10 @@ cat >bin/id <<'EOF2'
 #!/bin/sh
 echo 0
 EOF2
+# Every package is in the archive.
 cat >bin/apt-cache <<'EOF2'
 #!/bin/sh
+[ "$1" = policy ] && echo "  Candidate: 1.0"
 exit 0
 EOF2
 cat >bin/apt-get <<EOF2
