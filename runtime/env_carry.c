@@ -7,10 +7,13 @@
  * inherit the program's environment are recorded all the same).  The
  * settings are read when the library is loaded, whether or not the process
  * runs instrumented code itself (a launcher that is not built with the
- * plugin carries them too).
+ * plugin carries them too).  The run's id (INCLPROF_RUN) is carried the
+ * same way, so that every process of one run says it belongs to it.
  * Building the new environment allocates nothing: the caller holds the
  * arrays on its stack (an exec may run in the child of a threaded fork). */
 #include <dlfcn.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +23,7 @@
 static char *carried[MAX_CARRIED]; /* "INCLPROF_X=value", as at start */
 static unsigned n_carried;
 static char *preload; /* the LD_PRELOAD entry naming this library, or NULL */
+static int carry_off; /* INCLPROF_CARRY_ENV=0 */
 
 /* The LD_PRELOAD entry (':' or ' ' separated) that is this library. */
 static char *own_preload_entry(const char *list) {
@@ -44,8 +48,10 @@ static char *own_preload_entry(const char *list) {
 __attribute__((constructor)) static void env_carry_init(void) {
   extern char **environ;
   const char *off = getenv("INCLPROF_CARRY_ENV");
-  if (off && !strcmp(off, "0"))
+  if (off && !strcmp(off, "0")) {
+    carry_off = 1;
     return;
+  }
   for (char **e = environ; e && *e && n_carried < MAX_CARRIED; e++)
     if (!strncmp(*e, "INCLPROF_", 9) && strchr(*e, '='))
       carried[n_carried] = strdup(*e), n_carried += carried[n_carried] != NULL;
@@ -72,6 +78,24 @@ static int list_has(const char *list, const char *want) {
   }
   return 0;
 }
+
+static char run_entry[96]; /* "INCLPROF_RUN=ID" */
+
+void ip_run_begin(uint64_t start_unix_ns) {
+  const char *given = getenv("INCLPROF_RUN");
+  if (given && *given)
+    snprintf(run_entry, sizeof run_entry, "INCLPROF_RUN=%.80s", given);
+  else
+    snprintf(run_entry, sizeof run_entry, "INCLPROF_RUN=%ld-%llx", (long)getpid(),
+             (unsigned long long)start_unix_ns);
+  for (unsigned i = 0; i < n_carried; i++)
+    if (!strncmp(carried[i], "INCLPROF_RUN=", 13))
+      return;
+  if (n_carried < MAX_CARRIED && !carry_off)
+    carried[n_carried++] = run_entry;
+}
+
+const char *ip_run_id(void) { return run_entry + 13; }
 
 void ip_env_carry_size(char *const envp[], size_t *n_ptrs, size_t *n_chars) {
   size_t n = 0;

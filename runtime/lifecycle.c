@@ -144,6 +144,7 @@ static void init(void) {
     return;
   }
   ip_st.start_tick = ip_tick();
+  ip_run_begin(ip_now_ns_realtime());
   ip_write_header(0);
   ip_thread_key_init();
   pthread_atfork(fork_prepare, fork_parent, fork_child);

@@ -218,6 +218,8 @@ void ip_write_header(uint32_t from_pid) {
   h.hostname = host;
   h.sample_hz = ip_st.sample_hz;
   h.runtime_version = INCLPROF_VERSION;
+  if (*ip_run_id())
+    h.run = (char *)ip_run_id();
   if (from_pid) {
     h.has_forked_from = 1;
     h.forked_from = from_pid;

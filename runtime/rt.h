@@ -371,6 +371,11 @@ IP_HIDDEN void ip_finish_from_signal(int sig);
  * unless units are still registered, then at the last one's unregistering. */
 IP_HIDDEN void ip_exit_begun(void);
 
+/* env_carry.c: the run this process belongs to (INCLPROF_RUN, else made from
+ * the pid and start time, then carried into new processes like the settings),
+ * set once at start-up; its id for the Header. */
+IP_HIDDEN void ip_run_begin(uint64_t start_unix_ns);
+IP_HIDDEN const char *ip_run_id(void);
 /* env_carry.c: envp with the runtime's settings added where it lacks them.
  * ip_env_carry_size gives the sizes of the two arrays ip_env_carry fills
  * (the caller's, on its stack); the result is envp itself or ptrs. */

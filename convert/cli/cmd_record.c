@@ -185,8 +185,14 @@ static int prepare_env(const record_args *a) {
   const char *old = getenv("LD_PRELOAD");
   char preload[3 * PATH_MAX];
   snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+  /* The run every process of this recording says it belongs to. */
+  char run_id[64];
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  snprintf(run_id, sizeof run_id, "record-%ld-%llx", (long)getpid(),
+           (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
   if (set_env("LD_PRELOAD", preload) || set_env("INCLPROF_OUTPUT", a->dir) ||
-      (a->mode && set_env("INCLPROF_TRANSITIONS", a->mode)) ||
+      set_env("INCLPROF_RUN", run_id) || (a->mode && set_env("INCLPROF_TRANSITIONS", a->mode)) ||
       (a->hz && set_env("INCLPROF_SAMPLE_HZ", a->hz)) ||
       (a->max_size && set_env("INCLPROF_MAX_SIZE", a->max_size)) ||
       (a->policy && set_env("INCLPROF_MAX_SIZE_POLICY", a->policy)))

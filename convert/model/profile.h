@@ -133,6 +133,7 @@ typedef struct ip_process {
   int clock_unfenced; /* the probes read the clock without a fence (INCLPROF_CLOCK=fast) */
   double ticks_per_second;
   char *hostname, *runtime_version;
+  char *run;            /* the run it belongs to (Header.run), or NULL from an older runtime */
   uint32_t forked_from; /* 0 unless a fork child */
   uint32_t exec_from;   /* 1 + index of the process image this one replaced by exec, 0 if none */
   uint64_t n_functions, n_modules; /* table entries in the file */

@@ -83,6 +83,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->ticks_per_second = tps;
   p->hostname = ip_must_strdup(h->hostname);
   p->runtime_version = ip_must_strdup(h->runtime_version);
+  p->run = ip_must_strdup(h->run);
   p->forked_from = h->forked_from;
   p->kernel_events = f->kernel_events = h->has_kernel_events && h->kernel_events;
   f->ns_per_tick = 1e9 / tps;
@@ -417,6 +418,32 @@ static void sum_totals(ip_session *s) {
   s->total.smp_excl += s->samples_outside;
 }
 
+/* Traces of separate runs read together add up their values without a word
+ * unless they are named: the processes' run ids (Header.run) tell. */
+static void warn_runs(const ip_session *s, const ip_load_opts *o) {
+  const char *first = NULL;
+  size_t runs = 0;
+  for (size_t i = 0; i < s->n_processes; i++) {
+    const char *r = s->processes[i].run;
+    if (!r)
+      continue;
+    int seen = 0;
+    for (size_t j = 0; j < i && !seen; j++)
+      seen = s->processes[j].run && !strcmp(s->processes[j].run, r);
+    if (!seen && !runs++)
+      first = s->processes[i].trace_path;
+  }
+  if (runs < 2)
+    return;
+  char msg[1200];
+  snprintf(msg, sizeof msg,
+           "the traces read hold %zu separate runs (as %s and others show): their values are "
+           "added together; record each run into a directory of its own (inclprof record moves "
+           "an earlier run aside)",
+           runs, first);
+  warn(o, msg);
+}
+
 static void warn_lost(const ip_session *s, const ip_load_opts *o) {
   char msg[600];
   for (size_t i = 0; i < s->n_threads; i++) {
@@ -470,6 +497,7 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
   }
   sum_totals(s);
   ip_processes_link(s);
+  warn_runs(s, o);
   warn_lost(s, o);
   return 0;
 }
@@ -497,6 +525,7 @@ void ip_session_free(ip_session *s) {
     free(p->transitions_note);
     free(p->damage);
     free(p->hostname);
+    free(p->run);
     free(p->runtime_version);
     free(p->exit_reason);
     free(p->write_error);
