@@ -91,6 +91,13 @@ check_eq "speedscope: its importer read the file without errors" "errors 0" "$(g
 check_eq "speedscope: imported as its own format" "imported speedscope json file" "$(grep '^imported' speedscope.txt)"
 check_eq "speedscope: the merged tree and one evented profile per thread" \
   "$(($(csv_rows by-thread.csv tid | wc -l) + 1))" "$(grep -c '^profile ' speedscope.txt)"
+# It opens on the evented profile of the thread with the most Elapsed time.
+busiest=$(python3 -c 'import csv
+rows = list(csv.DictReader(open("by-thread.csv")))
+print(max(rows, key=lambda r: int(r["elapsed_inclusive_ns"]))["tid"])')
+opened=$(sed -n 's/^opened on \([0-9]*\).*/\1/p' speedscope.txt)
+check "speedscope: it opens on the busiest thread's timeline (tid $busiest), not the merged profile" \
+  grep -Eq "^profile $((opened - 1)) [0-9.]+ \"thread $busiest " speedscope.txt
 check "speedscope: profile weights and Sandwich Total/Self = CSV (to speedscope's 2 decimals)" python3 - <<'PY'
 import csv, json
 fns = {r['function']: r for r in csv.DictReader(open('inclprof.csv'))}

@@ -4,6 +4,7 @@
 // headless Chromium the way its own command line does: a script calling
 // speedscope.loadFileFromBase64) and print what speedscope shows:
 //   imported AS                    the importer's own "Importing as ..." line
+//   opened on INDEX                the profile shown first (1-based)
 //   profile INDEX WEIGHT_NS NAME   each profile of the profile list, total weight
 //   fn INDEX TOTAL_NS ROUND_NS SELF_NS ROUND_NS NAME   the Sandwich view of
 //                                  each profile: Total and Self per function,
@@ -47,14 +48,19 @@ try {
     if (m.type() === 'error') { errors++; out(`error ${t}`); }
   });
   await page.goto('file://' + app + '#localProfilePath=' + loader);
-  const counter = page.getByText(/\(1\/[0-9]+\)$/);
-  await counter.waitFor({ timeout: 60000 });
+  const anyCounter = page.getByText(/\([0-9]+\/[0-9]+\)$/);
+  await anyCounter.waitFor({ timeout: 60000 });
   out(`imported ${imported}`);
+  const first = /\(([0-9]+)\/[0-9]+\)$/.exec((await anyCounter.textContent()).trim()) || [];
+  out(`opened on ${first[1]}`);
   await page.getByText('Sandwich').click();
-  await counter.click();
+  await anyCounter.click();
   const list = await page.$$eval('tr[title]', (rows) => rows.map((r) => [r.title, r.cells[2]?.textContent ?? '']));
-  await counter.click();
   list.forEach(([name, weight], i) => out(`profile ${i} ${parse(weight)[0]} ${JSON.stringify(name)}`));
+  // From the first profile on, one after the other.
+  await page.locator(`tr[title=${JSON.stringify(list[0][0])}]`).click();
+  const counter = page.getByText(/\(1\/[0-9]+\)$/);
+  await counter.waitFor();
   for (let i = 0; i < list.length; i++) {
     if (i) {
       await page.getByText(new RegExp(`\\(${i}/${list.length}\\)$`)).click();
