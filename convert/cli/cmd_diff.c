@@ -11,6 +11,7 @@
 #include "export/diff_pprof.h"
 #include "model/diff.h"
 #include "model/noise_test.h"
+#include "model/ranktest.h"
 #include "util/cli_args.h"
 #include "util/must_alloc.h"
 #include "util/text_table.h"
@@ -40,9 +41,10 @@ static const ip_cli cli = {
     .intro = "Compare the profiles of two builds.  Each side is one or more runs (a trace\n"
              "directory or file per run); rows are matched by name.  Every value is the\n"
              "median over a side's runs; rows are sorted by the change of Exclusive time.\n"
-             "With 3 or more runs a side, Welch's t-test on the logarithms of the per-run\n"
-             "Exclusive values tells a change from run-to-run noise: a change is marked '*'\n"
-             "when p < 0.01 and it is at least --threshold % of BASE's session.  Builds\n"
+             "With 3 or more runs a side, a noise test on the per-run Exclusive values\n"
+             "tells a change from run-to-run noise (the smaller p of Welch's t-test on their\n"
+             "logarithms and the Mann-Whitney rank test): a change is marked '*' when\n"
+             "p < 0.01 and it is at least --threshold % of BASE's session.  Builds\n"
              "whose file names differ (app, app.v2) are compared as long as they share\n"
              "half of BASE's rows.",
     .epilog = "Exit status: 0 ok, 1 unusable input (unreadable, empty, programs that are\n"
@@ -150,6 +152,19 @@ static void print_csv(const ip_diff *d) {
   }
 }
 
+/* The rank test's p when the two sides do not overlap at all. */
+static double separated_p(size_t nx, size_t ny) {
+  double *x = ip_must_calloc(nx, sizeof *x), *y = ip_must_calloc(ny, sizeof *y);
+  for (size_t i = 0; i < nx; i++)
+    x[i] = (double)i;
+  for (size_t i = 0; i < ny; i++)
+    y[i] = (double)(nx + i);
+  double p = ip_mann_whitney_p(x, nx, y, ny);
+  free(x);
+  free(y);
+  return p;
+}
+
 static void fmt_delta(char *buf, size_t n, int64_t v) {
   char t[32];
   ip_fmt_ns(t, sizeof t, (uint64_t)llabs(v));
@@ -168,12 +183,15 @@ static void print_table(const ip_diff *d, const diff_args *a) {
   if (d->runs[0] < IP_DIFF_MIN_RUNS || d->runs[1] < IP_DIFF_MIN_RUNS) {
     printf("(fewer than %d runs a side: no noise test, nothing is marked)\n", IP_DIFF_MIN_RUNS);
   } else {
-    /* What the test can find with these runs: a change of this many standard
-     * errors of the runs' mean log (Welch's df is at most nx + ny - 2). */
+    /* What the tests can find with these runs: Welch's, a change of this many
+     * standard errors of the runs' mean log (its df is at most nx + ny - 2);
+     * the rank test, every run of one side above every run of the other. */
     double df = (double)(d->runs[0] + d->runs[1] - 2);
-    printf("noise test: Welch's t-test on the logarithms of the per-run times; with %zu + %zu "
-           "runs a change is marked when it reaches %.1f of its standard errors or more\n",
-           d->runs[0], d->runs[1], ip_t_critical(IP_DIFF_ALPHA, df));
+    printf("noise test: the smaller p of Welch's t-test on the logarithms of the per-run times "
+           "(with %zu + %zu runs it marks a change of %.1f standard errors or more) and the rank "
+           "test (every run of one side above the other's gives p = %.3f)\n",
+           d->runs[0], d->runs[1], ip_t_critical(IP_DIFF_ALPHA, df),
+           separated_p(d->runs[0], d->runs[1]));
   }
   printf("'*': beyond run-to-run noise (p < %g) and at least %g%% of the session\n\n",
          IP_DIFF_ALPHA, a->threshold);

@@ -5,8 +5,9 @@
  * per row every data value's median per side, the change of the compared
  * value's Exclusive and Inclusive time (Elapsed, or Application: without the
  * intervals in which the kernel worked for the thread, such as waiting for a
- * CPU), its share of the session, and Welch's t-test on the logarithms of
- * the per-run Exclusive values (model/noise_test.h).  The two sides may be
+ * CPU), its share of the session, and a noise test on the per-run Exclusive
+ * values: the smaller p of Welch's t-test on their logarithms
+ * (model/noise_test.h) and the Mann-Whitney rank test (model/ranktest.h).  The two sides may be
  * programs of different file names (two builds): their rows are matched by
  * name all the same, unless they share too few to be one program. */
 #ifndef INCLPROF_DIFF_H

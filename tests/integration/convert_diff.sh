@@ -47,7 +47,7 @@ else
   check_eq "3 + 3 runs are enough to mark gamma_ (three times the work)" "gamma_" \
     "$(awk '$1 == "*" {print $NF}' three.txt | tr '\n' ' ' | sed 's/ $//')"
   check "the noise test says what it can find with 3 + 3 runs" \
-    grep -Eq "^noise test: Welch's t-test on the logarithms of the per-run times; with 3 \+ 3 runs a change is marked when it reaches [0-9.]+ of its standard errors or more$" three.txt
+    grep -Eq "^noise test: the smaller p of Welch's t-test on the logarithms of the per-run times \(with 3 \+ 3 runs it marks a change of [0-9.]+ standard errors or more\) and the rank test \(every run of one side above the other's gives p = 0.100\)$" three.txt
   # shellcheck disable=SC2086
   "$INCLPROF" diff --csv --value application --threshold 5 $B -- slow1 slow2 slow3 slow4 slow5 >slow.csv
   check_eq "CSV: beyond_noise is 1 for gamma_ alone" "gamma_" \
