@@ -27,7 +27,8 @@ sh "$INCLPROF_SRC/scripts/arm64-libs.sh" "$A/libs" >arm64-libs.log 2>&1 ||
   { fail "the arm64 libraries: $(tail -n1 arm64-libs.log)"; exit 1; }
 # The host's packages were checked by the host build (no deps.sh build for
 # this build directory); the sub-make does not take make check's jobserver.
-mkdir -p "$A" && [ -f "$A/.deps-build" ] || touch "$A/.deps-build"
+mkdir -p "$A"
+[ -f "$A/.deps-build" ] || touch "$A/.deps-build"
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$INCLPROF_SRC" B="$A" GCC="$X" \
   PLUGIN_GCC="$X" PLUGIN_CXX="g++-$v" PLUGIN_CC="gcc-$v" PB_CFLAGS="-I$SYS/usr/include" \
   PB_LIBS="-L$SYS/usr/lib/aarch64-linux-gnu -Wl,-rpath,$LIBS -lprotobuf-c" \
@@ -45,11 +46,11 @@ cc_plugin calls_host -O2 "$PP/calls.c" || { fail "calls.c builds on the host"; e
 # run MODE PROGRAM...: record into trace-MODE with INCLPROF_TRANSITIONS=MODE
 run() {
   m=$1; shift
-  INCLPROF_OUTPUT=trace-$m INCLPROF_TRANSITIONS=$m "$@" >out-$m.txt 2>err-$m.txt
+  INCLPROF_OUTPUT=trace-$m INCLPROF_TRANSITIONS=$m "$@" >"out-$m.txt" 2>"err-$m.txt"
 }
 for m in none pmu kevents; do
   run "$m" qemu-aarch64 -L /usr/aarch64-linux-gnu ./calls_a64
-  check_eq "AArch64, transitions=$m: runs to the end with the runtime, its output" "0 153" "$? $(cat out-$m.txt)"
+  check_eq "AArch64, transitions=$m: runs to the end with the runtime, its output" "0 153" "$? $(cat "out-$m.txt")"
 done
 mv trace-none trace-a64
 INCLPROF_OUTPUT=trace-host INCLPROF_TRANSITIONS=none ./calls_host >/dev/null
