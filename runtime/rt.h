@@ -232,7 +232,8 @@ static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct 
   __asm__ __volatile__("xadd %0, %1" : "+r"(p), "+m"(t->pos) : : "memory");
   return (struct ip_event *)p;
 #else
-  return __atomic_fetch_add(&t->pos, 1, __ATOMIC_RELAXED);
+  /* GCC's __atomic builtins add to a pointer in bytes, unscaled. */
+  return __atomic_fetch_add(&t->pos, sizeof(struct ip_event), __ATOMIC_RELAXED);
 #endif
 }
 /* Slow path for a reservation p at or past end: the slot to fill (p in the

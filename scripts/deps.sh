@@ -20,7 +20,8 @@
 #          node and npm (the DevTools trace engine), cmake, chromium (headless:
 #          the HTML and speedscope exports' tests), protobuf-compiler
 #          (protoc --decode of the Perfetto export), man-db (the installed
-#          man pages rendered)
+#          man pages rendered), the AArch64 cross compiler with its plugin
+#          headers and qemu-user (cross_dev below)
 #   bench  clang-14 and LLVM XRay's runtime, uftrace
 #   stress what `make stress` adds: clang-14 and libFuzzer's runtime, GNU time
 #   field  what `make field` adds to test: redis-tools (redis-benchmark),
@@ -84,6 +85,16 @@ plugin_dev() {
   echo "gcc g++${v:+ gcc-$v-plugin-dev}"
 }
 
+# test: the AArch64 cross compiler of the plugin_dev GCC version, its plugin
+# headers, and qemu-user (tests/integration/cross_aarch64.sh; the arm64
+# builds of the runtime's libraries are unpacked into the build directory by
+# scripts/arm64-libs.sh, no arm64 architecture added to dpkg).
+cross_dev() {
+  case "$level" in test|bench|field) ;; *) return 0 ;; esac
+  v=$(plugin_dev | sed -n 's/.*gcc-\([0-9][0-9]*\)-plugin-dev.*/\1/p')
+  [ -z "$v" ] || echo "gcc-$v-aarch64-linux-gnu gcc-$v-plugin-dev-aarch64-linux-gnu qemu-user"
+}
+
 export DEBIAN_FRONTEND=noninteractive
 stamp=/var/lib/apt/periodic/inclprof-updated
 # apt-get stays in the terminal's foreground process group (timeout
@@ -107,7 +118,7 @@ update_lists() {
 }
 
 # shellcheck disable=SC2086
-missing=$(missing_of $pkgs $(plugin_dev))
+missing=$(missing_of $pkgs $(plugin_dev) $(cross_dev))
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   plugin_dev | grep -q plugin-dev || missing="$missing gcc-N-plugin-dev (N: the major version of gcc)"
@@ -118,7 +129,7 @@ fi
 update_lists
 # Without gcc the lists name the version its package brings.
 # shellcheck disable=SC2086
-missing=$(missing_of $pkgs $(plugin_dev))
+missing=$(missing_of $pkgs $(plugin_dev) $(cross_dev))
 for p in $missing; do
   if ! apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
     echo "inclprof: $p is not in the package archive of this release (apt sources in /etc/apt; the GCC versions of each release: docs/guide.md, Install)" >&2
@@ -130,7 +141,7 @@ echo "inclprof: installing Debian packages:$missing" >&2
 apt_run "${missing# }" install -y -qq --no-install-recommends $missing
 # gcc installed above is the one whose plugin headers count.
 # shellcheck disable=SC2046
-missing=$(missing_of $(plugin_dev))
+missing=$(missing_of $(plugin_dev) $(cross_dev))
 if [ -n "$missing" ]; then
   echo "inclprof: installing Debian packages:$missing" >&2
   # shellcheck disable=SC2086
