@@ -1,6 +1,8 @@
 /* interpose.c - every libc function the runtime interposes, each a thin
  * entry point into the machinery that does the work:
  *   _exit, _Exit          complete the trace (lifecycle.c), then exit_group;
+ *   syscall               the same for exit_group made through libc's
+ *                         syscall() (any other number passes straight on);
  *   daemon                the same steps as libc's, the parent leaving
  *                         through _exit above (libc's leaves through an
  *                         internal _exit that no interposer sees);
@@ -51,6 +53,32 @@ IP_EXPORT void _Exit(int status) {
   ip_finish("_exit", 1, 0);
   for (;;)
     syscall(SYS_exit_group, status);
+}
+
+typedef long (*syscall_fn)(long, ...);
+static syscall_fn real_syscall;
+
+void ip_interpose_init(void) {
+  if (!real_syscall)
+    real_syscall = (syscall_fn)next_fn("syscall");
+}
+
+/* libc's syscall() takes the number and up to six word-sized arguments. */
+IP_EXPORT long syscall(long n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  long a[6];
+  for (int i = 0; i < 6; i++)
+    a[i] = va_arg(ap, long);
+  va_end(ap);
+  if (n == SYS_exit_group)
+    ip_finish("exit_group", 1, 0);
+  ip_interpose_init(); /* before the runtime's start-up: no signal handler of ours yet */
+  if (!real_syscall) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 /* Detaches from the terminal in a child, as libc's daemon() does: fork, the

@@ -2,7 +2,8 @@
  * load time: the first __inclprof_register_tu (or inclprof.h call) runs
  * ip_init_once.  The trace is completed (all threads flushed, Trailer) at
  * exit/return from main after every destructor that can run instrumented
- * code (see ip_exit_begun), at _exit/_Exit, daemon's parent and exec*
+ * code (see ip_exit_begun), at _exit/_Exit, exit_group through syscall(),
+ * after the program's quick_exit handlers, at daemon's parent and exec*
  * (through the interposers of interpose.c; a failed exec carries on
  * recording), and fatal signals (signals.c).  fork gives the child a file of
  * its own.  In a vfork child (pid differs, no fork handler ran) nothing here
@@ -85,6 +86,11 @@ void ip_exit_begun(void) {
 
 static void at_exit(void) { ip_exit_begun(); }
 
+/* quick_exit runs its handlers, last registered first, then leaves through
+ * libc's internal _exit: this one, registered at start-up, runs after the
+ * program's. */
+static void at_quick_exit_last(void) { ip_finish("quick_exit", 1, 0); }
+
 __attribute__((destructor)) static void at_unload(void) {
   ip_exit_begun();
   if (ours() && !atomic_load(&ip_st.trailer_written))
@@ -149,6 +155,8 @@ static void init(void) {
   ip_thread_key_init();
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atexit(at_exit);
+  at_quick_exit(at_quick_exit_last);
+  ip_interpose_init();
   atomic_store(&ip_st.init_state, 1);
   ip_signals_install();
   ip_sampling_init();

@@ -371,6 +371,8 @@ IP_HIDDEN void ip_finish_from_signal(int sig);
 /* exit() has begun (or the runtime is being unloaded): the trace ends now
  * unless units are still registered, then at the last one's unregistering. */
 IP_HIDDEN void ip_exit_begun(void);
+/* interpose.c: libc's own definitions of what it interposes, found at start-up. */
+IP_HIDDEN void ip_interpose_init(void);
 
 /* env_carry.c: the run this process belongs to (INCLPROF_RUN, else made from
  * the pid and start time, then carried into new processes like the settings),

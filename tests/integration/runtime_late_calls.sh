@@ -10,6 +10,8 @@
 #     INCLPROF_CARRY_ENV=0;
 #   - daemon(): the parent's calls are in its trace, and record says that
 #     the daemon still runs;
+#   - exit_group made through syscall(), and quick_exit after its handlers
+#     (raw_exits.c): the trace keeps its events and ends with its reason;
 #   - a second record into the same directory moves the first run aside.
 . "$INCLPROF_SRC/tests/lib.sh"
 P=$INCLPROF_SRC/tests/programs/runtime
@@ -54,6 +56,20 @@ check_eq "the parent's main is recorded although it left through daemon()" 1 "$(
 check_eq "daemon() itself is recorded" 1 "$(calls dmn.csv daemon)"
 check_eq "work: once before daemon(), 7 times in the daemon" 8 "$(calls dmn.csv work)"
 check "no trace lacks its end" sh -c "! '$INCLPROF' report dmn 2>&1 | grep -q 'killed?'"
+
+# --- exit_group through syscall(), quick_exit -------------------------------------
+check "raw_exits builds" gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$P/raw_exits.c" -o raw_exits
+"$INCLPROF" record -o raw -- ./raw_exits syscall >raw.out 2>/dev/null
+check_eq "syscall(SYS_exit_group, 3): the program's status" 3 $?
+"$INCLPROF" export --format csv -o raw.csv raw 2>/dev/null
+check_eq "its 5 calls of work are in the trace" 5 "$(calls raw.csv work)"
+check "the trace ends with reason exit_group" sh -c "'$INCLPROF' info raw | grep -q 'clean shutdown, exit reason: exit_group'"
+"$INCLPROF" record -o quick -- ./raw_exits quick >quick.out 2>/dev/null
+check_eq "quick_exit(4): the program's status" 4 $?
+"$INCLPROF" export --format csv -o quick.csv quick 2>/dev/null
+check_eq "the 6 calls of work, the handler's included" 6 "$(calls quick.csv work)"
+check_eq "the quick_exit handler is recorded" 1 "$(calls quick.csv on_quick_exit)"
+check "the trace ends with reason quick_exit" sh -c "'$INCLPROF' info quick | grep -q 'clean shutdown, exit reason: quick_exit'"
 
 # --- a second run into the same directory -------------------------------------------------
 "$INCLPROF" record -o late -- ./late_calls >/dev/null 2>again.err
