@@ -155,7 +155,7 @@ static void init(void) {
   ip_thread_key_init();
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atexit(at_exit);
-  at_quick_exit(at_quick_exit_last);
+  (void)at_quick_exit(at_quick_exit_last); /* without room, quick_exit leaves no trailer */
   ip_interpose_init();
   atomic_store(&ip_st.init_state, 1);
   ip_signals_install();
