@@ -14,6 +14,21 @@ elsewhere=" "
 for a in "$@"; do elsewhere="$elsewhere${a%%=*} "; done
 results=$out/results.md
 doc_part=$out/results-doc.md
+# parts SKIP: every benchmark's fragment but those named in SKIP (" a b "),
+# then a line for each benchmark that did not complete.
+parts() {
+  for f in "$out"/*.md; do
+    [ -f "$f" ] && [ "$f" != "$results" ] && [ "$f" != "$doc_part" ] || continue
+    case "$1" in *" $(basename "$f" .md) "*) continue ;; esac
+    cat "$f"
+    echo
+  done
+  for f in "$out"/*.failed; do
+    [ -f "$f" ] || continue
+    echo "**$(basename "$f" .failed) did not complete:** $(cat "$f")"
+    echo
+  done
+}
 {
   echo "# inclprof benchmark results"
   echo
@@ -31,16 +46,7 @@ doc_part=$out/results-doc.md
   echo "| perf_event_paranoid | $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) |"
   echo "| load average at the end (1, 5, 15 min) | $(cut -d' ' -f1-3 /proc/loadavg) — other work on the machine inflates every figure alike |"
   echo
-  for f in "$out"/*.md; do
-    [ -f "$f" ] && [ "$f" != "$results" ] && [ "$f" != "$doc_part" ] || continue
-    cat "$f"
-    echo
-  done
-  for f in "$out"/*.failed; do
-    [ -f "$f" ] || continue
-    echo "**$(basename "$f" .failed) did not complete:** $(cat "$f")"
-    echo
-  done
+  parts " "
 } >"$results.tmp" && mv "$results.tmp" "$results"
 cat "$results"
 # fill DOC FILE DEMOTE: DOC's figures section becomes FILE, headings demoted
@@ -68,18 +74,7 @@ fill() {
 {
   sed -n '1,/^| load average/p' "$results"
   echo
-  for f in "$out"/*.md; do
-    [ -f "$f" ] && [ "$f" != "$results" ] && [ "$f" != "$doc_part" ] || continue
-    n=$(basename "$f" .md)
-    case "$elsewhere" in *" $n "*) continue ;; esac
-    cat "$f"
-    echo
-  done
-  for f in "$out"/*.failed; do
-    [ -f "$f" ] || continue
-    echo "**$(basename "$f" .failed) did not complete:** $(cat "$f")"
-    echo
-  done
+  parts "$elsewhere"
 } >"$doc_part"
 fill "$doc" "$doc_part" "##"
 for a in "$@"; do

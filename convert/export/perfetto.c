@@ -40,7 +40,6 @@ enum {
 typedef struct perfetto {
   const ip_session *s;
   FILE *out;
-  ip_timeline_budget *tb;
   uint8_t *buf;
   size_t cap;
   uint32_t seq;      /* the current thread's sequence */
@@ -196,16 +195,8 @@ static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   put_packet(x, &p);
 }
 
-static void on_open(void *ctx, const ip_logged_call *c) {
-  perfetto *x = ctx;
-  if (ip_timeline_budget_open(x->tb, c))
-    put_event(ctx, c, 1);
-}
-static void on_close(void *ctx, const ip_logged_call *c) {
-  perfetto *x = ctx;
-  if (ip_timeline_budget_close(x->tb))
-    put_event(ctx, c, 0);
-}
+static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 1); }
+static void on_close(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 0); }
 
 static unsigned varint_len(uint64_t v) {
   unsigned n = 1;
@@ -251,7 +242,7 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
   ip_timeline_budget *tb = job->stream;
   uint64_t fixed = fixed_size(s);
   ip_timeline_budget_plan(tb, fixed);
-  perfetto x = {.s = s, .out = job->out, .tb = tb};
+  perfetto x = {.s = s, .out = job->out};
   put_descriptors(&x, job->opts);
   for (size_t t = 0; t < s->n_threads; t++) {
     if (!ip_call_log_count(tb->log, t))
@@ -260,7 +251,7 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
     x.interned = ip_must_calloc(s->n_funcs + 1, 1);
     start_sequence(&x, t);
     ip_timeline_fn fn = {&x, on_open, on_close};
-    ip_call_log_replay(tb->log, t, &fn);
+    ip_timeline_budget_replay(tb, t, &fn);
     free(x.interned);
   }
   free(x.buf);

@@ -96,15 +96,9 @@ static void put_event(speedscope *x, char type, const ip_logged_call *c, uint64_
   x->sep = ",\n";
 }
 
-static void on_open(void *ctx, const ip_logged_call *c) {
-  speedscope *x = ctx;
-  if (ip_timeline_budget_open(x->tb, c))
-    put_event(ctx, 'O', c, c->start_ns);
-}
+static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, 'O', c, c->start_ns); }
 static void on_close(void *ctx, const ip_logged_call *c) {
-  speedscope *x = ctx;
-  if (ip_timeline_budget_close(x->tb))
-    put_event(ctx, 'C', c, c->start_ns + c->dur_ns);
+  put_event(ctx, 'C', c, c->start_ns + c->dur_ns);
 }
 
 static unsigned digits(uint64_t v) {
@@ -135,7 +129,7 @@ static uint64_t fixed_size(const ip_session *s) {
   return n;
 }
 
-static void put_evented(speedscope *x, ip_call_log *log, size_t t) {
+static void put_evented(speedscope *x, size_t t) {
   const ip_thread *th = &x->s->threads[t];
   char label[96];
   ip_thread_label(th, label, sizeof label);
@@ -147,7 +141,7 @@ static void put_evented(speedscope *x, ip_call_log *log, size_t t) {
           th->start_ns, th->end_ns);
   x->sep = "";
   ip_timeline_fn fn = {x, on_open, on_close};
-  ip_call_log_replay(log, t, &fn);
+  ip_timeline_budget_replay(x->tb, t, &fn);
   fputs("]}", x->out);
 }
 
@@ -213,7 +207,7 @@ static int write_speedscope(ip_export_job *job, const ip_session *s) {
   put_sampled(&x, job->opts);
   for (size_t t = 0; t < s->n_threads; t++)
     if (ip_call_log_count(tb->log, t))
-      put_evented(&x, tb->log, t);
+      put_evented(&x, t);
   put_frames(&x);
   free(x.frame_of);
   free(x.frames);

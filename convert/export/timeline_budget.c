@@ -49,7 +49,7 @@ void ip_timeline_budget_plan(ip_timeline_budget *tb, uint64_t fixed) {
                  &tb->cut);
 }
 
-int ip_timeline_budget_open(ip_timeline_budget *tb, const ip_logged_call *c) {
+static int keep_open(ip_timeline_budget *tb, const ip_logged_call *c) {
   int keep = ip_budget_keep(&tb->cut, ip_budget_rank(c->dur_ns, c->depth));
   /* a call whose caller was left out goes too (its rank cannot be higher) */
   if (keep && tb->depth && !tb->keep_stack[tb->depth - 1])
@@ -60,8 +60,31 @@ int ip_timeline_budget_open(ip_timeline_budget *tb, const ip_logged_call *c) {
   return keep;
 }
 
-int ip_timeline_budget_close(ip_timeline_budget *tb) {
+static int keep_close(ip_timeline_budget *tb) {
   return tb->depth ? tb->keep_stack[--tb->depth] : 0;
+}
+
+typedef struct gate {
+  ip_timeline_budget *tb;
+  const ip_timeline_fn *fn;
+} gate;
+
+static void gate_open(void *ctx, const ip_logged_call *c) {
+  gate *g = ctx;
+  if (keep_open(g->tb, c))
+    g->fn->open(g->fn->ctx, c);
+}
+
+static void gate_close(void *ctx, const ip_logged_call *c) {
+  gate *g = ctx;
+  if (keep_close(g->tb))
+    g->fn->close(g->fn->ctx, c);
+}
+
+void ip_timeline_budget_replay(ip_timeline_budget *tb, size_t t, const ip_timeline_fn *fn) {
+  gate g = {tb, fn};
+  ip_timeline_fn gated = {&g, gate_open, gate_close};
+  ip_call_log_replay(tb->log, t, &gated);
 }
 
 void ip_timeline_budget_report(const ip_timeline_budget *tb, FILE *err, uint64_t fixed) {

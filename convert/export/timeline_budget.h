@@ -38,10 +38,9 @@ void ip_timeline_budget_init(ip_timeline_budget *tb, const char *format, const i
                              uint64_t default_max, ip_call_size_fn size);
 /* After the replay: which calls fit; fixed is the bytes of everything else. */
 void ip_timeline_budget_plan(ip_timeline_budget *tb, uint64_t fixed);
-/* While a thread's calls are handed out in time order: whether this open
- * (or the close that matches the last open not yet closed) is written. */
-int ip_timeline_budget_open(ip_timeline_budget *tb, const ip_logged_call *c);
-int ip_timeline_budget_close(ip_timeline_budget *tb);
+/* Hands thread index t's calls to fn in time order (ip_call_log_replay),
+ * those the plan keeps. */
+void ip_timeline_budget_replay(ip_timeline_budget *tb, size_t t, const ip_timeline_fn *fn);
 /* One stderr line when calls were left out. */
 void ip_timeline_budget_report(const ip_timeline_budget *tb, FILE *err, uint64_t fixed);
 void ip_timeline_budget_free(ip_timeline_budget *tb);
