@@ -13,7 +13,7 @@ PL_C_SRCS  := $(wildcard plugin/*.c)
 PL_OBJS    := $(patsubst plugin/%.cc,$(B)/plugin/%.o,$(PL_CC_SRCS)) \
               $(patsubst plugin/%.c,$(B)/plugin/%.o,$(PL_C_SRCS))
 PL_CXXFLAGS = -std=gnu++14 -O2 -g -fPIC -fno-rtti -fno-exceptions $(WARN) -Wno-unused-parameter \
-              -MMD -MP -I$(PLUGIN_DIR)/include $(SHARED_INC) -Iplugin
+              -MMD -MP -I$(PLUGIN_DIR)/include $(SHARED_INC) -Iinclude -Iplugin
 ALL_TARGETS += $(B)/inclprof.so
 
 $(B)/plugin/%.o: plugin/%.cc | $(DEPS_STAMP)

@@ -8,10 +8,73 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char ip_valid_keys[] =
-    "include, exclude, include-file, exclude-file, min-size, filter, callsites, "
-    "report, system-headers, verbose, tail-recursion, partial-inlining, exclude-calls, "
-    "probe-form";
+/* Every key the plugin takes: the parser, the messages and the plugin's
+ * help text are all made from this table. */
+enum ip_key_kind { KEY_RULE, KEY_FLAG, KEY_NUMBER, KEY_CHOICE, KEY_REPORT, KEY_FILTER };
+struct ip_key {
+  const char *key;
+  enum ip_key_kind kind;
+  const char *values[3];   /* KEY_CHOICE: the values, their index is the setting */
+  int include;             /* KEY_RULE */
+  enum ip_rule_target target;
+  const char *help;
+};
+static const struct ip_key keys[] = {
+  { "include", KEY_RULE, { NULL }, 1, IP_RULE_NAME, "instrument only functions matching PAT" },
+  { "exclude", KEY_RULE, { NULL }, 0, IP_RULE_NAME, "no probes in functions matching PAT" },
+  { "include-file", KEY_RULE, { NULL }, 1, IP_RULE_FILE, "only functions from files matching PAT" },
+  { "exclude-file", KEY_RULE, { NULL }, 0, IP_RULE_FILE, "no functions from files matching PAT" },
+  { "exclude-calls", KEY_RULE, { NULL }, 0, IP_RULE_CALLS,
+    "no call-site probes around direct calls to functions matching PAT" },
+  { "min-size", KEY_NUMBER, { NULL }, 0, IP_RULE_NAME,
+    "skip functions of fewer GIMPLE instructions, unless they loop" },
+  { "filter", KEY_FILTER, { NULL }, 0, IP_RULE_NAME, "read KEY=VALUE lines from a filter file" },
+  { "callsites", KEY_CHOICE, { "none", "external", "all" }, 0, IP_RULE_NAME,
+    "which calls get call-site probes (default external)" },
+  { "report", KEY_REPORT, { NULL }, 0, IP_RULE_NAME,
+    "append every decision to a report file" },
+  { "system-headers", KEY_FLAG, { NULL }, 0, IP_RULE_NAME,
+    "also instrument functions from system headers" },
+  { "verbose", KEY_FLAG, { NULL }, 0, IP_RULE_NAME, "every decision on stderr too" },
+  { "tail-recursion", KEY_CHOICE, { "keep", "loop", NULL }, 0, IP_RULE_NAME,
+    "keep self-recursion as written, or let GCC make it a loop" },
+  { "partial-inlining", KEY_CHOICE, { "no", "yes", NULL }, 0, IP_RULE_NAME,
+    "let GCC split instrumented functions" },
+  { "probe-form", KEY_CHOICE, { "stub", "call", NULL }, 0, IP_RULE_NAME,
+    "x86-64 probes as a test and a stub, or as calls" },
+};
+#define N_KEYS (sizeof keys / sizeof keys[0])
+
+static void key_list(char *buf, size_t len)
+{
+  size_t at = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < N_KEYS && at < len; i++)
+    at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", keys[i].key);
+}
+
+const char *ip_config_help(void)
+{
+  static char help[2048];
+  if (help[0])
+    return help;
+  size_t at = (size_t)snprintf(help, sizeof help,
+                               "inclprof: entry/exit and call-site probes for the inclprof "
+                               "profiler; keys (-fplugin-arg-inclprof-KEY=VALUE):");
+  for (size_t i = 0; i < N_KEYS && at < sizeof help; i++) {
+    const struct ip_key *k = &keys[i];
+    const char *arg = k->kind == KEY_RULE ? "=PAT" : k->kind == KEY_NUMBER ? "=N"
+                      : k->kind == KEY_FLAG ? "" : k->kind == KEY_CHOICE ? "=" : "=FILE";
+    at += (size_t)snprintf(help + at, sizeof help - at, " %s%s", k->key, arg);
+    for (int v = 0; k->kind == KEY_CHOICE && v < 3 && k->values[v] && at < sizeof help; v++)
+      at += (size_t)snprintf(help + at, sizeof help - at, "%s%s", v ? "|" : "", k->values[v]);
+    if (at < sizeof help)
+      at += (size_t)snprintf(help + at, sizeof help - at, " (%s);", k->help);
+  }
+  if (at < sizeof help)
+    snprintf(help + at, sizeof help - at, " see man inclprof-plugin");
+  return help;
+}
 
 void ip_config_init(struct ip_config *cfg)
 {
@@ -82,66 +145,57 @@ static int parse_bool(const char *value, int *out)
 int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
                   const char *where, char *err, size_t errlen)
 {
-  static const struct { const char *key; int include; enum ip_rule_target target; } rule_keys[] = {
-    { "include", 1, IP_RULE_NAME },      { "exclude", 0, IP_RULE_NAME },
-    { "include-file", 1, IP_RULE_FILE }, { "exclude-file", 0, IP_RULE_FILE },
-    { "exclude-calls", 0, IP_RULE_CALLS },
-  };
-  int is_flag = strcmp(key, "verbose") == 0 || strcmp(key, "system-headers") == 0;
-  int known = is_flag || strcmp(key, "min-size") == 0 || strcmp(key, "filter") == 0 ||
-              strcmp(key, "callsites") == 0 || strcmp(key, "report") == 0 ||
-              strcmp(key, "tail-recursion") == 0 || strcmp(key, "partial-inlining") == 0 ||
-              strcmp(key, "probe-form") == 0;
-  for (size_t i = 0; i < sizeof rule_keys / sizeof rule_keys[0]; i++)
-    known |= strcmp(key, rule_keys[i].key) == 0;
-  if (!known) {
-    snprintf(err, errlen, "%s: unknown key '%s'; valid keys: %s", where, key, ip_valid_keys);
+  const struct ip_key *k = NULL;
+  for (size_t i = 0; i < N_KEYS && !k; i++)
+    if (strcmp(key, keys[i].key) == 0)
+      k = &keys[i];
+  if (!k) {
+    char list[512];
+    key_list(list, sizeof list);
+    snprintf(err, errlen, "%s: unknown key '%s'; valid keys: %s", where, key, list);
     return -1;
   }
-  if (!is_flag && (!value || *value == '\0')) {
+  if (k->kind != KEY_FLAG && (!value || *value == '\0')) {
     snprintf(err, errlen, "%s: key '%s' needs a value (%s=VALUE)", where, key, key);
     return -1;
   }
-  for (size_t i = 0; i < sizeof rule_keys / sizeof rule_keys[0]; i++)
-    if (strcmp(key, rule_keys[i].key) == 0)
-      return add_rules(cfg, rule_keys[i].include, rule_keys[i].target, key, value, where, err, errlen);
-  if (is_flag) {
+  switch (k->kind) {
+  case KEY_RULE:
+    return add_rules(cfg, k->include, k->target, key, value, where, err, errlen);
+  case KEY_FLAG: {
     int *flag = strcmp(key, "verbose") == 0 ? &cfg->verbose : &cfg->system_headers;
     if (parse_bool(value, flag) == 0)
       return 0;
     snprintf(err, errlen, "%s: bad value '%s' for %s (expected yes, no, 1 or 0)", where, value, key);
     return -1;
   }
-  if (strcmp(key, "min-size") == 0) {
+  case KEY_NUMBER:
     if (parse_unsigned(value, &cfg->min_size) == 0)
       return 0;
     snprintf(err, errlen, "%s: bad value '%s' for min-size (expected a number of GIMPLE instructions)",
              where, value);
     return -1;
-  }
-  static const struct { const char *key; const char *values[3]; const char *expected; } choices[] = {
-    { "callsites", { "none", "external", "all" }, "none, external or all" },
-    { "tail-recursion", { "keep", "loop", NULL }, "keep or loop" },
-    { "partial-inlining", { "no", "yes", NULL }, "no or yes" },
-    { "probe-form", { "stub", "call", NULL }, "stub or call" },
-  };
-  int *choice_out[] = { NULL, &cfg->tail_recursion_loop, &cfg->partial_inlining, &cfg->probe_calls };
-  for (size_t c = 0; c < sizeof choices / sizeof choices[0]; c++) {
-    if (strcmp(key, choices[c].key) != 0)
-      continue;
-    for (int m = 0; m < 3 && choices[c].values[m]; m++)
-      if (strcmp(value, choices[c].values[m]) == 0) {
-        if (choice_out[c])
-          *choice_out[c] = m;
-        else
+  case KEY_CHOICE: {
+    for (int m = 0; m < 3 && k->values[m]; m++)
+      if (strcmp(value, k->values[m]) == 0) {
+        if (strcmp(key, "callsites") == 0)
           cfg->callsites = (enum ip_callsites)m;
+        else if (strcmp(key, "tail-recursion") == 0)
+          cfg->tail_recursion_loop = m;
+        else if (strcmp(key, "partial-inlining") == 0)
+          cfg->partial_inlining = m;
+        else
+          cfg->probe_calls = m;
         return 0;
       }
-    snprintf(err, errlen, "%s: bad value '%s' for %s (expected %s)", where, value, key,
-             choices[c].expected);
+    char expected[128];
+    snprintf(expected, sizeof expected, "%s%s%s%s%s", k->values[0],
+             k->values[2] ? ", " : " or ", k->values[1], k->values[2] ? " or " : "",
+             k->values[2] ? k->values[2] : "");
+    snprintf(err, errlen, "%s: bad value '%s' for %s (expected %s)", where, value, key, expected);
     return -1;
   }
-  if (strcmp(key, "report") == 0) {
+  case KEY_REPORT: {
     char *copy = strdup(value);
     if (!copy) {
       snprintf(err, errlen, "%s: out of memory", where);
@@ -151,7 +205,9 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
     cfg->report_path = copy;
     return 0;
   }
-  return ip_config_read_filter_file(cfg, value, err, errlen);
+  default:
+    return ip_config_read_filter_file(cfg, value, err, errlen);
+  }
 }
 
 static char *trim(char *s)

@@ -40,8 +40,8 @@ struct ip_config {
   char *report_path;        /* NULL: no report */
 };
 
-/* The keys, comma-separated, for error messages. */
-extern const char ip_valid_keys[];
+/* The plugin's help text: every key with its values and what it does. */
+const char *ip_config_help(void);
 
 void ip_config_init(struct ip_config *cfg);
 void ip_config_free(struct ip_config *cfg);

@@ -3,16 +3,13 @@
 // callbacks.
 #include "ip_gcc.h"
 #include "plugin-version.h"
+#include "inclprof/version.h" /* not GCC's version.h, which the plugin headers hold */
 
 int plugin_is_GPL_compatible;
 
 struct ip_config ip_cfg;
 
-static struct plugin_info ip_info = {
-  "0.1", "inclprof: entry/exit and call-site probes for the inclprof profiler; "
-         "keys: include, exclude, include-file, exclude-file, min-size, filter, callsites, "
-         "report, system-headers, verbose, tail-recursion, partial-inlining (see docs/plugin.md)"
-};
+static struct plugin_info ip_info = { INCLPROF_VERSION, NULL };
 
 bool ip_in_lto1(void)
 {
@@ -87,6 +84,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   pass.pos_op = PASS_POS_INSERT_BEFORE;
 
   const char *name = info->base_name;
+  ip_info.help = ip_config_help();
   register_callback(name, PLUGIN_INFO, NULL, &ip_info);
   register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
   register_callback(name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)ip_ggc_roots);

@@ -54,10 +54,30 @@ END_TEST
 
 START_TEST(unknown_key_lists_valid_keys) {
   ck_assert_int_eq(set("inlcude", "foo"), -1);
-  ck_assert_str_eq(err,
-                   "argument: unknown key 'inlcude'; valid keys: include, exclude, include-file, "
-                   "exclude-file, min-size, filter, callsites, report, system-headers, verbose, "
-                   "tail-recursion, partial-inlining, exclude-calls, probe-form");
+  ck_assert_str_eq(err, "argument: unknown key 'inlcude'; valid keys: include, exclude, "
+                        "include-file, exclude-file, exclude-calls, min-size, filter, callsites, "
+                        "report, system-headers, verbose, tail-recursion, partial-inlining, "
+                        "probe-form");
+}
+END_TEST
+
+/* The help and the parser are made from one table: every key the parser
+ * names in its message is in the help, as KEY followed by '=' or ' '. */
+START_TEST(help_names_every_key) {
+  ck_assert_int_eq(set("nothing-of-the-kind", "1"), -1);
+  const char *list = strstr(err, "valid keys: ") + 12, *help = ip_config_help();
+  int n = 0;
+  for (const char *p = list; *p; n++) {
+    size_t len = strcspn(p, ",");
+    char want[64];
+    snprintf(want, sizeof want, " %.*s", (int)len, p);
+    const char *at = strstr(help, want);
+    ck_assert_msg(at && (at[len + 1] == '=' || at[len + 1] == ' '), "help lacks '%s': %s", want + 1,
+                  help);
+    p += len;
+    p += strspn(p, ", ");
+  }
+  ck_assert_int_eq(n, 14);
 }
 END_TEST
 
@@ -243,6 +263,7 @@ int main(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, defaults);
   tcase_add_test(tc, unknown_key_lists_valid_keys);
+  tcase_add_test(tc, help_names_every_key);
   tcase_add_test(tc, bad_values_are_rejected);
   tcase_add_test(tc, good_values_are_stored);
   tcase_add_test(tc, globs_split_on_commas_regexes_do_not);
