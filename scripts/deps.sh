@@ -86,13 +86,14 @@ plugin_dev() {
 }
 
 # test: the AArch64 cross compiler of the plugin_dev GCC version, its plugin
-# headers, and qemu-user (tests/integration/cross_aarch64.sh; the arm64
+# headers, its C library headers (libc6-dev-arm64-cross, only recommended
+# by the compiler), and qemu-user (tests/integration/cross_aarch64.sh; the arm64
 # builds of the runtime's libraries are unpacked into the build directory by
 # scripts/arm64-libs.sh, no arm64 architecture added to dpkg).
 cross_dev() {
   case "$level" in test|bench|field) ;; *) return 0 ;; esac
   v=$(plugin_dev | sed -n 's/.*gcc-\([0-9][0-9]*\)-plugin-dev.*/\1/p')
-  [ -z "$v" ] || echo "gcc-$v-aarch64-linux-gnu gcc-$v-plugin-dev-aarch64-linux-gnu qemu-user"
+  [ -z "$v" ] || echo "gcc-$v-aarch64-linux-gnu libc6-dev-arm64-cross gcc-$v-plugin-dev-aarch64-linux-gnu qemu-user"
 }
 
 export DEBIAN_FRONTEND=noninteractive

@@ -37,7 +37,7 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$INCLPROF_SRC" B="$
   PLUGIN_GCC="$X" PLUGIN_CXX="g++-$v" PLUGIN_CC="gcc-$v" PB_CFLAGS="-I$SYS/usr/include" \
   PB_LIBS="-L$SYS/usr/lib/aarch64-linux-gnu -Wl,-rpath,$LIBS -lprotobuf-c" \
   "$A/inclprof.so" "$A/libinclprof.so" >cross-build.log 2>&1; then
-  fail "the plugin and the runtime cross-build for AArch64: $(tail -n1 cross-build.log)"
+  fail "the plugin and the runtime cross-build for AArch64: $(grep -m1 -E 'error|Error' cross-build.log || tail -n1 cross-build.log)"
   exit 1
 fi
 ok "the plugin builds for $X, the runtime cross-compiles"
