@@ -20,8 +20,11 @@
 #   stress what `make stress` adds: clang-14 and libFuzzer's runtime, GNU time
 #   field  what `make field` adds to test: redis-tools (redis-benchmark),
 #          ninja, tcl (sqlite's amalgamation), googletest (leveldb's
-#          db_bench), xz-utils; the source packages themselves come through
-#          a private deb-src list (tests/field/field.sh), /etc/apt untouched
+#          db_bench; yaml-cpp's tests build it from /usr/src/googletest),
+#          xz-utils, autoconf, automake, libtool, bison, flex and oniguruma
+#          (jq), apache2-utils (ab, nginx's load); the source packages
+#          themselves come through a private deb-src list
+#          (tests/field/field.sh), /etc/apt untouched
 set -eu
 level=${1:-build}
 case "$level" in build|test|bench|stress|field) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress|field]" >&2; exit 2 ;; esac
@@ -36,7 +39,7 @@ esac
 case "$level" in
   bench) pkgs="$pkgs clang-14 llvm-14 libclang-rt-14-dev uftrace" ;;
   stress) pkgs="$pkgs clang-14 libclang-rt-14-dev time" ;;
-  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev xz-utils binutils" ;;
+  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils" ;;
 esac
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # field.sh - `make field`: real code bases from Debian's source packages
-# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb), each built plain, with
-# the plugin and with -pg (zstd also with the plugin at -O3 -flto), run on a
-# fixed workload.  It checks that every build behaves identically (outputs and
+# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb, jq), each built plain,
+# with the plugin and with -pg (zstd also with the plugin at -O3 -flto), run
+# on a fixed workload.  It checks that every build behaves identically (outputs and
 # checksums), that every export passes its viewer (go tool pprof, the DevTools
 # trace engine, callgrind_annotate, a strict CSV parser), and that the 30
 # most-called functions have gprof's call counts, apart from the mismatches
@@ -10,11 +10,13 @@
 # process that ended with _exit() (gprof has no profile of it), counts that
 # vary between runs of the same build, and calls gprof loses while threads
 # run at once (tests/field/mcount_race.c shows it; classify.py judges them).
+# Some programs have checks of their own (extra_PROGRAM): call counts that
+# follow from the workload, the modules and processes calls are charged to.
 # Then it prints one table row per
 # build: events, trace bytes, bytes/event, the run times plain, with the
 # plugin but without the runtime, and recording (slowdown), the converter's
 # speed, and the result.
-# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis...]  (from the top of the
+# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq...]  (from the top of the
 # repository, after make; default: all of them).  Needs the network once for
 # apt-get source (cached in build/debian-src).
 . "${INCLPROF_SRC:=$(pwd)}/tests/lib.sh"
@@ -26,10 +28,13 @@ KNOWN=$INCLPROF_SRC/tests/field/gprof-known.txt
 mkdir -p "$W" "$CACHE"
 ROWS=$W/table.txt
 : >"$ROWS"
-PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis}
+PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq}
 # The Debian source package of each program.
 pkg_of() {
-  case $1 in lua) echo lua5.4 ;; sqlite) echo sqlite3 ;; ninja) echo ninja-build ;; zstd) echo libzstd ;; *) echo "$1" ;; esac
+  case $1 in
+  lua) echo lua5.4 ;; sqlite) echo sqlite3 ;; ninja) echo ninja-build ;; zstd) echo libzstd ;;
+  *) echo "$1" ;;
+  esac
 }
 
 now() { date +%s.%N; }
@@ -57,6 +62,15 @@ fetch() {
 unpack() {
   rm -rf "$2" && mkdir -p "$2"
   tar xf "$(ls "$CACHE/$1"_*.orig.tar.* | grep -v '\.asc$' | grep -v www | head -1)" -C "$2" --strip-components=1
+}
+
+# debian_src PACKAGE DIR: the upstream tarball into DIR (fresh), with the
+# patches of Debian's debian/patches/series applied.
+debian_src() {
+  unpack "$1" "$2" && tar xJf "$(ls "$CACHE/$1"_*.debian.tar.xz | head -1)" -C "$2" || return 1
+  for patch in $(awk '!/^#/ && NF { print $1 }' "$2/debian/patches/series"); do
+    patch -d "$2" -p1 -s <"$2/debian/patches/$patch" || return 1
+  done
 }
 
 # The flavours: plain, plugin (probes, run without and with the runtime), pg.
@@ -163,6 +177,70 @@ run_redis() {
   done
   wait "$server"
   echo "server exit $?"
+}
+
+# jq: Debian's patches make libjq a shared library, which the libtool wrapper
+# ./jq runs uninstalled from .libs (LD_LIBRARY_PATH).  The -pg build links
+# libjq statically, since gprof profiles only the executable's own code, from
+# position-independent code as a shared libjq is: GCC inlines no call of a
+# global function there (it could be interposed), so both builds make the
+# same calls.  The configure script comes from autoreconf, once, in
+# $W/jq-src.
+build_jq() {
+  if [ ! -f "$W/jq-src/configure" ]; then
+    debian_src jq "$W/jq-src" && (cd "$W/jq-src" && autoreconf -fi) >"$W/jq-src.log" 2>&1 ||
+      { rm -f "$W/jq-src/configure"; return 1; }
+  fi
+  libs="--disable-static"
+  [ "$1" = pg ] && libs="--disable-shared --with-pic"
+  # shellcheck disable=SC2086
+  rm -rf "$2" && cp -a "$W/jq-src" "$2" &&
+    (cd "$2" && ./configure -q --disable-docs --disable-valgrind $libs CFLAGS="$(flags "$1")" LDFLAGS="$(flags "$1")" &&
+      make -j2) >"$2/build.log" 2>&1
+  BIN=$2/jq
+}
+# onig.test (the regular expressions) of jq's test suite, one process: every
+# test compiles its program with jq's builtins, some 8 M calls each, so the
+# whole suite (jq.test too, extra_jq) is run without recording.
+run_jq() { "$@" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/onig.test"; }
+
+# extra_jq: checks that only jq has, after field jq.
+extra_jq() {
+  # jq.test, the main part of the suite (340 tests), plain and with the plugin
+  cd "$dir/run/plain" && "$(exe plain)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
+  cd "$dir/run/plugin" && "$(exe plugin)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
+  check_eq "jq: jq.test, built with the plugin, has the plain build's results ($(tail -1 "$dir/run/plain/jq-test.txt"))" \
+    "$(cat "$dir/run/plain/jq-test.txt")" "$(cat "$dir/run/plugin/jq-test.txt")"
+  # run_jq_tests compiles each test's program once: jq_compile (libjq), once
+  # per test, as many as "N of M tests passed" says.
+  cd "$dir/run/rec"
+  tests=$(awk '/ tests passed / { print $3 }' out.txt)
+  check_eq "jq: jq_compile is called once per test (onig.test: ${tests:-none} tests)" "${tests:-none}" \
+    "$(csv_rows prof.csv function calls | awk -F '\t' '$1 == "jq_compile" { print $2 }')"
+  check_eq "jq: gprof counts one jq_compile per test too" "${tests:-none}" \
+    "$(awk -F '\t' '$1 == "jq_compile" { print $2 }' "$dir/run/pg/gprof.txt")"
+  # The module of every function: src/main.c is the executable's (.libs/jq),
+  # every other file of src/ is libjq's (.libs/libjq.so.1).
+  check_eq "jq: libjq's functions are charged to libjq, main.c's to the jq executable" \
+    "exe:main.c lib:libjq" "$(jq_modules prof.csv)"
+  # The same through a relative LD_LIBRARY_PATH, as `LD_LIBRARY_PATH=.libs
+  # .libs/jq` in the build directory runs it.
+  rm -rf "$dir/run/rel" && mkdir -p "$dir/run/rel" && cd "$dir/plugin" &&
+    LD_LIBRARY_PATH=.libs "$INCLPROF" record -o "$dir/run/rel/data" -- .libs/jq -n '[range(10)] | map(. * 2) | add' >"$dir/run/rel/out.txt" 2>&1
+  cd "$dir/run/rel" && "$INCLPROF" export -f csv -o prof.csv data 2>export.err
+  check_eq "jq: run with LD_LIBRARY_PATH=.libs, it prints 90" 90 "$(sed '/^inclprof/d' out.txt)"
+  check_eq "jq: with LD_LIBRARY_PATH=.libs (relative), libjq's functions are charged to libjq, main.c's to the jq executable" \
+    "exe:main.c lib:libjq" "$(jq_modules prof.csv)"
+}
+# jq_modules CSV: "exe:main.c lib:libjq" when the functions of src/main.c
+# are charged to the module .libs/jq and those of the other files of src/ to
+# .libs/libjq.so.1 (and there are both); otherwise the offending rows.
+jq_modules() {
+  csv_rows "$1" function module file | awk -F '\t' '
+    $3 == "src/main.c" { if ($2 ~ /\/\.libs\/jq$/) exe++; else bad = bad " " $1 "@" $2; next }
+    $3 ~ /^src\// { if ($2 ~ /\/\.libs\/libjq\.so\.1$/) lib++; else bad = bad " " $1 "@" $2 }
+    END { if (bad != "" || !exe || !lib) print "exe functions " exe + 0 ", libjq functions " lib + 0 ", charged elsewhere:" substr(bad, 1, 300)
+      else print "exe:main.c lib:libjq" }'
 }
 
 # --- checks ----------------------------------------------------------------
@@ -314,6 +392,7 @@ field() {
     [ "$T_FAILS" = "$fails_gprof" ] &&
       ok "$p: the 30 most-called functions have gprof's counts, apart from $explained mismatches explained as gprof's and $(wc -l <"$dir/run/pg/pending.txt") measured"
   fi
+  type "extra_$p" >/dev/null 2>&1 && "extra_$p"
   [ "$T_FAILS" = "${fails_before:-0}" ] || result=FAIL
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$events" "$bytes" "$plain_s" "$bare_s" "$rec_s" "$conv_s" "$result" >>"$ROWS"
 }
@@ -345,7 +424,7 @@ mcount_demo() {
 }
 
 check "viewers installed" viewers_ready
-need gprof redis-benchmark redis-cli ninja python3 cmake
+need gprof redis-benchmark redis-cli ninja python3 cmake autoreconf
 : >"$W/gprof-explained.txt"
 : >"$W/gprof-measured.txt"
 mcount_demo
