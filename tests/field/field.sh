@@ -1,22 +1,24 @@
 #!/bin/sh
 # field.sh - `make field`: real code bases from Debian's source packages
-# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb, jq), each built plain,
-# with the plugin and with -pg (zstd also with the plugin at -O3 -flto), run
-# on a fixed workload.  It checks that every build behaves identically (outputs and
+# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb, jq, nginx), each built
+# plain, with the plugin and with -pg (zstd also with the plugin at -O3
+# -flto), run on a fixed workload.  It checks that every build behaves identically (outputs and
 # checksums), that every export passes its viewer (go tool pprof, the DevTools
 # trace engine, callgrind_annotate, a strict CSV parser), and that the 30
 # most-called functions have gprof's call counts, apart from the mismatches
 # tests/field/gprof-known.txt explains and those it measures: calls made in a
 # process that ended with _exit() (gprof has no profile of it), counts that
 # vary between runs of the same build, and calls gprof loses while threads
-# run at once (tests/field/mcount_race.c shows it; classify.py judges them).
-# Some programs have checks of their own (extra_PROGRAM): call counts that
+# run at once (tests/field/mcount_race.c shows it; classify.py judges them);
+# the -pg runs of nginx, which forks its workers, preload gmon_fork.c, so
+# that each process's gmon file counts its own calls (fork_calls.c shows
+# why).  Some programs have checks of their own (extra_PROGRAM): call counts that
 # follow from the workload, the modules and processes calls are charged to.
 # Then it prints one table row per
 # build: events, trace bytes, bytes/event, the run times plain, with the
 # plugin but without the runtime, and recording (slowdown), the converter's
 # speed, and the result.
-# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq...]  (from the top of the
+# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq|nginx...]  (from the top of the
 # repository, after make; default: all of them).  Needs the network once for
 # apt-get source (cached in build/debian-src).
 . "${INCLPROF_SRC:=$(pwd)}/tests/lib.sh"
@@ -28,7 +30,7 @@ KNOWN=$INCLPROF_SRC/tests/field/gprof-known.txt
 mkdir -p "$W" "$CACHE"
 ROWS=$W/table.txt
 : >"$ROWS"
-PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq}
+PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq nginx}
 # The Debian source package of each program.
 pkg_of() {
   case $1 in
@@ -243,6 +245,85 @@ jq_modules() {
       else print "exe:main.c lib:libjq" }'
 }
 
+# nginx: the http core and static files only (rewrite needs PCRE, gzip zlib);
+# -Werror as nginx sets it.
+build_nginx() {
+  debian_src nginx "$2" &&
+    (cd "$2" && ./configure --without-http_rewrite_module --without-http_gzip_module \
+      --with-cc-opt="$(flags "$1")" --with-ld-opt="$(flags "$1")" && make -j2) >"$2/build.log" 2>&1
+  BIN=$2/objs/nginx
+}
+# A master and two workers on 127.0.0.1 (their user is the caller's, so that
+# they write their traces and gmon files where the master does), driven by ab
+# (4000 requests: 3000 of a page, 1000 of a missing one), then nginx -s
+# quit.  Every -pg process starts its gmon counts afresh when it is forked
+# (gmon_fork.c), so the files sum to the calls made; nginx clears its
+# workers' environment but for the variables env names, GMON_OUT_PREFIX
+# among them (else each worker writes gmon.out, over the other's).  Prints what ab
+# counted, the statuses of the access log and the page's checksum.
+NGINX_REQUESTS=4001 # 3000 + 1000 with ab, one with curl
+run_nginx() {
+  for nginx do :; done # the executable: the last argument
+  port=$((40000 + $$ % 10000))
+  mkdir -p html quit && cp "$dir/plain/html/index.html" html/ &&
+    printf 'user %s %s;\nworker_processes 2;\nenv GMON_OUT_PREFIX;\ndaemon off;\npid nginx.pid;\nerror_log error.log notice;\nevents { worker_connections 64; }\nhttp {\n  access_log access.log;\n  server {\n    listen 127.0.0.1:%s;\n    location / { root html; }\n  }\n}\n' \
+      "$(id -un)" "$(id -gn)" "$port" >nginx.conf || return 1
+  rm -f nginx.pid access.log error.log
+  preload=
+  [ -n "${GMON_OUT_PREFIX:-}" ] && preload=$W/gmon_fork.so
+  env ${preload:+LD_PRELOAD=$preload} "$@" -p "$PWD/" -e "$PWD/error.log" -c nginx.conf >server.log 2>&1 &
+  server=$!
+  i=0
+  until [ -s nginx.pid ] && [ "$(grep -c 'start worker process' error.log 2>/dev/null)" -ge 2 ]; do
+    i=$((i + 1)); [ "$i" -gt 300 ] && { kill "$server"; echo "nginx did not start"; return 1; }
+    sleep 0.1
+  done
+  url=http://127.0.0.1:$port
+  timeout 120 ab -q -s 10 -n 3000 -c 4 "$url/index.html" 2>&1 | grep -E '^(Document Length|Complete requests|Failed requests|Non-2xx responses):'
+  timeout 120 ab -q -s 10 -n 1000 -c 2 "$url/missing.html" 2>&1 | grep -E '^(Document Length|Complete requests|Failed requests|Non-2xx responses):'
+  curl -s --max-time 10 "$url/index.html" | cksum
+  (unset GMON_OUT_PREFIX; cd quit && "$nginx" -p "$PWD/../" -e "$PWD/../error.log" -c nginx.conf -s quit)
+  i=0
+  while kill -0 "$server" 2>/dev/null; do
+    i=$((i + 1))
+    [ "$i" -gt 300 ] && { echo "nginx still running 30 s after nginx -s quit"; kill -9 "$server"; break; }
+    sleep 0.1
+  done
+  wait "$server"
+  echo "nginx exit $?"
+  awk '{ n[$9]++ } END { for (s in n) print "status " s ": " n[s] }' access.log | sort
+}
+
+# extra_nginx: the recorded run's processes and its requests.
+extra_nginx() {
+  cd "$dir/run/rec"
+  "$INCLPROF" info data >info.txt 2>&1
+  check_eq "nginx: three traces, the master's and one per worker" 3 "$(ls data/*.ipb | wc -l)"
+  # Per process: the master's cycle, each worker's cycle, and the requests:
+  # ngx_http_handler runs once per request, when its header has been read
+  # (from ngx_http_process_request, which GCC inlines into its callers), and
+  # again only for an internal redirect, which this configuration makes none
+  # of.
+  : >processes.txt
+  for pid in $(awk '/^process:/ { pid = $3; sub(/,$/, "", pid); print pid }' info.txt); do
+    "$INCLPROF" export -f csv --process "$pid" -o "process-$pid.csv" data 2>/dev/null
+    csv_rows "process-$pid.csv" function calls | awk -F '\t' -v pid="$pid" '
+      $1 == "ngx_master_process_cycle" { m = $2 } $1 == "ngx_worker_process_cycle" { w = $2 }
+      $1 == "ngx_http_handler" { r = $2 }
+      END { print pid, "master " m + 0, "worker " w + 0, "requests " r + 0 }' >>processes.txt
+  done
+  check_eq "nginx: one master process and two workers, each in its own trace" \
+    "master 0 worker 1,master 0 worker 1,master 1 worker 0" "$(cut -d' ' -f2-5 processes.txt | sort | paste -sd, -)"
+  check_eq "nginx: ngx_http_handler is called once per request ($NGINX_REQUESTS)" "$NGINX_REQUESTS" "$(calls_of prof.csv ngx_http_handler)"
+  check_eq "nginx: the workers' requests add up to the $NGINX_REQUESTS sent ($(awk '$4 == "worker" && $5 == 1 { printf "%s%s", s, $7; s = " + " }' processes.txt))" \
+    "$NGINX_REQUESTS" "$(awk '$4 == "worker" && $5 == 1 { s += $7 } END { print s + 0 }' processes.txt)"
+  check_eq "nginx: gprof counts one ngx_http_handler per request too" "$NGINX_REQUESTS" \
+    "$(awk -F '\t' '$1 == "ngx_http_handler" { print $2 }' "$dir/run/pg/gprof.txt")"
+}
+
+# calls_of CSV FUNCTION: its calls in a CSV export.
+calls_of() { csv_rows "$1" function calls | awk -F '\t' -v f="$2" '$1 == f { print $2 }'; }
+
 # --- checks ----------------------------------------------------------------
 
 # gprof_calls BIN: "NAME<TAB>CALLS" from the gmon.* files in the current
@@ -423,11 +504,36 @@ mcount_demo() {
   fi
 }
 
+# gmon_fork_demo: tests/field/fork_calls.c built with -pg, run plain and
+# with gmon_fork.so (which the -pg runs of nginx preload): plain, the child's
+# gmon file counts the parent's calls made before the fork once more; with
+# it, the files sum to the calls made.
+gmon_fork_demo() {
+  d=$W/gmon-fork
+  rm -rf "$d" && mkdir -p "$d" && cd "$d" || return
+  if ! gcc -O2 -shared -fPIC -o "$W/gmon_fork.so" "$INCLPROF_SRC/tests/field/gmon_fork.c" >build.log 2>&1 ||
+    ! gcc -O2 -g -pg -o fork_calls "$INCLPROF_SRC/tests/field/fork_calls.c" >>build.log 2>&1; then
+    fail "gmon_fork.so or fork_calls does not build: $(head -3 build.log | tr '\n' ' ')"
+    return
+  fi
+  for preload in "" "$W/gmon_fork.so"; do
+    rm -f gmon.* && env ${preload:+LD_PRELOAD=$preload} GMON_OUT_PREFIX="$d/gmon" ./fork_calls 100000 3000
+    counts=$(gprof_calls ./fork_calls | awk -F '\t' '$1 == "tick" || $1 == "tock" { printf "%s %s ", $1, $2 }')
+    if [ -z "$preload" ]; then
+      check_eq "gprof counts a parent's calls again in the gmon file of a child it forked (fork_calls: 100000 tick before the fork)" \
+        "tick 200000 tock 6000 " "$counts"
+    else
+      check_eq "with gmon_fork.so, the gmon files of a parent and its child count the calls made" "tick 100000 tock 6000 " "$counts"
+    fi
+  done
+}
+
 check "viewers installed" viewers_ready
-need gprof redis-benchmark redis-cli ninja python3 cmake autoreconf
+need gprof redis-benchmark redis-cli ninja python3 cmake autoreconf ab curl
 : >"$W/gprof-explained.txt"
 : >"$W/gprof-measured.txt"
 mcount_demo
+case " $PROGRAMS " in *" nginx "*) gmon_fork_demo ;; esac
 start=$(now)
 for p in $PROGRAMS; do
   fails_before=$T_FAILS
