@@ -1,8 +1,9 @@
 #!/bin/sh
 # field.sh - `make field`: real code bases from Debian's source packages
-# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb, jq, nginx), each built
-# plain, with the plugin and with -pg (zstd also with the plugin at -O3
-# -flto), run on a fixed workload.  It checks that every build behaves identically (outputs and
+# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb, jq, nginx, yaml-cpp),
+# each built plain, with the plugin and with -pg (zstd also with the plugin
+# at -O3 -flto), run on a fixed workload.  It checks that every build
+# behaves identically (outputs and
 # checksums), that every export passes its viewer (go tool pprof, the DevTools
 # trace engine, callgrind_annotate, a strict CSV parser), and that the 30
 # most-called functions have gprof's call counts, apart from the mismatches
@@ -18,7 +19,7 @@
 # build: events, trace bytes, bytes/event, the run times plain, with the
 # plugin but without the runtime, and recording (slowdown), the converter's
 # speed, and the result.
-# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq|nginx...]  (from the top of the
+# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq|nginx|yamlcpp...]  (from the top of the
 # repository, after make; default: all of them).  Needs the network once for
 # apt-get source (cached in build/debian-src).
 . "${INCLPROF_SRC:=$(pwd)}/tests/lib.sh"
@@ -30,11 +31,11 @@ KNOWN=$INCLPROF_SRC/tests/field/gprof-known.txt
 mkdir -p "$W" "$CACHE"
 ROWS=$W/table.txt
 : >"$ROWS"
-PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq nginx}
+PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq nginx yamlcpp}
 # The Debian source package of each program.
 pkg_of() {
   case $1 in
-  lua) echo lua5.4 ;; sqlite) echo sqlite3 ;; ninja) echo ninja-build ;; zstd) echo libzstd ;;
+  lua) echo lua5.4 ;; sqlite) echo sqlite3 ;; ninja) echo ninja-build ;; zstd) echo libzstd ;; yamlcpp) echo yaml-cpp ;;
   *) echo "$1" ;;
   esac
 }
@@ -321,8 +322,40 @@ extra_nginx() {
     "$(awk -F '\t' '$1 == "ngx_http_handler" { print $2 }' "$dir/run/pg/gprof.txt")"
 }
 
+# yaml-cpp: its test binary, with Debian's googletest (use-archive-googletest
+# builds /usr/src/googletest into it, with the same flags).
+build_yamlcpp() {
+  rm -rf "$2" && debian_src yaml-cpp "$2/src" &&
+    (cmake -S "$2/src" -B "$2/build" -DCMAKE_BUILD_TYPE=None -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF \
+      -DINSTALL_GTEST=OFF -DCMAKE_C_FLAGS="$(flags "$1")" -DCMAKE_CXX_FLAGS="$(flags "$1")" \
+      -DCMAKE_EXE_LINKER_FLAGS="$(flags "$1")" && make -C "$2/build" -j2 yaml-cpp-tests) >"$2/build.log" 2>&1
+  BIN=$2/build/test/yaml-cpp-tests
+}
+# Every test's result and gtest's summary, without the times.
+run_yamlcpp() {
+  "$@" 2>&1 | sed 's/ ([0-9]* ms[^)]*)$//' | grep -E '^\[ *(OK|FAILED|DISABLED|PASSED) *\]|tests? from .* ran|DISABLED TESTS?$'
+}
+
 # calls_of CSV FUNCTION: its calls in a CSV export.
 calls_of() { csv_rows "$1" function calls | awk -F '\t' -v f="$2" '$1 == f { print $2 }'; }
+
+# extra_yamlcpp: gtest runs each test through testing::TestInfo::Run(),
+# once per test of every test suite that runs, a disabled test included (Run()
+# reports it as disabled and returns): as many calls as the tests that ran
+# and the disabled ones, when each disabled test is in a suite that runs
+# (gtest prints "[ DISABLED ]" for each disabled test Run() sees).
+extra_yamlcpp() {
+  cd "$dir/run/rec"
+  ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests* from .* ran\.$/\1/p' out.txt)
+  disabled=$(sed -n 's/^ *YOU HAVE \([0-9]*\) DISABLED TESTS*$/\1/p' out.txt)
+  check_eq "yamlcpp: every test that ran passed ($(grep -F '[  PASSED  ]' out.txt))" "[  PASSED  ] ${ran:-none} tests." \
+    "$(grep -F '[  PASSED  ]' out.txt)"
+  check_eq "yamlcpp: each of the ${disabled:-none} disabled tests is in a test suite that runs" "${disabled:-none}" \
+    "$(grep -c '^\[ DISABLED \]' out.txt)"
+  check_eq "yamlcpp: testing::TestInfo::Run() is called once per test, ${ran:-none} run and ${disabled:-none} disabled" \
+    "$((${ran:-0} + ${disabled:-0}))" "$(calls_of prof.csv 'testing::TestInfo::Run()')"
+  check_eq "yamlcpp: testing::Test::Run() is called once per test that ran" "${ran:-none}" "$(calls_of prof.csv 'testing::Test::Run()')"
+}
 
 # --- checks ----------------------------------------------------------------
 
