@@ -17,12 +17,17 @@ int main(int argc, char **argv) {
     return 2;
   }
   unsigned long n = strtoul(argv[1], NULL, 10), m = strtoul(argv[2], NULL, 10);
-  for (unsigned long i = 0; i < n; i++) tick(i);
+  for (unsigned long i = 0; i < n; i++)
+    tick(i);
   pid_t child = fork();
-  if (child < 0) return 1;
-  for (unsigned long i = 0; i < m; i++) tock(i);
-  if (child == 0) exit(0);
+  if (child < 0)
+    return 1;
+  for (unsigned long i = 0; i < m; i++)
+    tock(i);
+  if (child == 0)
+    exit(0);
   int status;
-  if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 1;
+  if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return 1;
   return 0;
 }

@@ -37,24 +37,29 @@ static void find_range(void) {
   int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
-    if (fd >= 0) close(fd);
+    if (fd >= 0)
+      close(fd);
     return;
   }
   const unsigned char *image = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
-  if (image == MAP_FAILED) return;
+  if (image == MAP_FAILED)
+    return;
   const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)image;
   const ElfW(Shdr) *sh = (const ElfW(Shdr) *)(image + eh->e_shoff);
   unsigned long start = 0, end = 0;
   int found = 0;
   for (int i = 0; i < eh->e_shnum; i++) {
-    if (sh[i].sh_type != SHT_SYMTAB) continue;
+    if (sh[i].sh_type != SHT_SYMTAB)
+      continue;
     const ElfW(Sym) *sym = (const ElfW(Sym) *)(image + sh[i].sh_offset);
     const char *names = (const char *)(image + sh[sh[i].sh_link].sh_offset);
     for (size_t k = 0; k < sh[i].sh_size / sizeof(*sym); k++) {
       const char *name = names + sym[k].st_name;
-      if (strcmp(name, "__executable_start") == 0) start = sym[k].st_value, found |= 1;
-      else if (strcmp(name, "etext") == 0) end = sym[k].st_value, found |= 2;
+      if (strcmp(name, "__executable_start") == 0)
+        start = sym[k].st_value, found |= 1;
+      else if (strcmp(name, "etext") == 0)
+        end = sym[k].st_value, found |= 2;
     }
   }
   munmap((void *)image, (size_t)st.st_size);
@@ -71,18 +76,22 @@ extern void _mcleanup(void);
 static void child_starts_afresh(void) {
   char prefix[4096] = "", scratch[64], file[96];
   const char *env = getenv("GMON_OUT_PREFIX");
-  if (env) snprintf(prefix, sizeof prefix, "%s", env);
+  if (env)
+    snprintf(prefix, sizeof prefix, "%s", env);
   snprintf(scratch, sizeof scratch, "/tmp/gmon-fork-scratch");
   snprintf(file, sizeof file, "%s.%ld", scratch, (long)getpid());
   setenv("GMON_OUT_PREFIX", scratch, 1);
   _mcleanup();
   unlink(file);
-  if (env) setenv("GMON_OUT_PREFIX", prefix, 1);
-  else unsetenv("GMON_OUT_PREFIX");
+  if (env)
+    setenv("GMON_OUT_PREFIX", prefix, 1);
+  else
+    unsetenv("GMON_OUT_PREFIX");
   monstartup(low_pc, high_pc);
 }
 
 __attribute__((constructor)) static void gmon_fork_init(void) {
   find_range();
-  if (high_pc) pthread_atfork(NULL, NULL, child_starts_afresh);
+  if (high_pc)
+    pthread_atfork(NULL, NULL, child_starts_afresh);
 }
