@@ -26,8 +26,11 @@
 #   stress what `make stress` adds: clang-14 and libFuzzer's runtime, GNU time
 #   field  what `make field` adds to test: redis-tools (redis-benchmark),
 #          ninja, tcl (sqlite's amalgamation), googletest (leveldb's
-#          db_bench), xz-utils; the source packages themselves come through
-#          a private deb-src list (tests/field/field.sh), /etc/apt untouched
+#          db_bench; yaml-cpp's tests build it from /usr/src/googletest),
+#          xz-utils, autoconf, automake, libtool, bison, flex and oniguruma
+#          (jq), apache2-utils (ab, nginx's load); the source packages
+#          themselves come through a private deb-src list
+#          (tests/field/field.sh), /etc/apt untouched
 set -eu
 level=${1:-build}
 case "$level" in build|test|bench|stress|field) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress|field]" >&2; exit 2 ;; esac
@@ -58,7 +61,7 @@ esac
 case "$level" in
   bench) pkgs="$pkgs uftrace" ;;
   stress) pkgs="$pkgs time" ;;
-  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev xz-utils binutils" ;;
+  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils" ;;
 esac
 pkgs="$pkgs $(release_pkgs "$level")"
 

@@ -1,20 +1,25 @@
 #!/bin/sh
 # field.sh - `make field`: real code bases from Debian's source packages
-# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb), each built plain, with
-# the plugin and with -pg (zstd also with the plugin at -O3 -flto), run on a
-# fixed workload.  It checks that every build behaves identically (outputs and
+# (sqlite3, zstd, ninja-build, lua5.4, redis, leveldb, jq, nginx, yaml-cpp),
+# each built plain, with the plugin and with -pg (zstd also with the plugin
+# at -O3 -flto), run on a fixed workload.  It checks that every build
+# behaves identically (outputs and
 # checksums), that every export passes its viewer (go tool pprof, the DevTools
 # trace engine, callgrind_annotate, a strict CSV parser), and that the 30
 # most-called functions have gprof's call counts, apart from the mismatches
 # tests/field/gprof-known.txt explains and those it measures: calls made in a
 # process that ended with _exit() (gprof has no profile of it), counts that
 # vary between runs of the same build, and calls gprof loses while threads
-# run at once (tests/field/mcount_race.c shows it; classify.py judges them).
+# run at once (tests/field/mcount_race.c shows it; classify.py judges them);
+# the -pg runs of nginx, which forks its workers, preload gmon_fork.c, so
+# that each process's gmon file counts its own calls (fork_calls.c shows
+# why).  Some programs have checks of their own (extra_PROGRAM): call counts that
+# follow from the workload, the modules and processes calls are charged to.
 # Then it prints one table row per
 # build: events, trace bytes, bytes/event, the run times plain, with the
 # plugin but without the runtime, and recording (slowdown), the converter's
 # speed, and the result.
-# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis...]  (from the top of the
+# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq|nginx|yamlcpp...]  (from the top of the
 # repository, after make; default: all of them).  Needs the network once for
 # apt-get source (cached in build/debian-src).
 . "${INCLPROF_SRC:=$(pwd)}/tests/lib.sh"
@@ -26,10 +31,13 @@ KNOWN=$INCLPROF_SRC/tests/field/gprof-known.txt
 mkdir -p "$W" "$CACHE"
 ROWS=$W/table.txt
 : >"$ROWS"
-PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis}
+PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq nginx yamlcpp}
 # The Debian source package of each program.
 pkg_of() {
-  case $1 in lua) echo lua5.4 ;; sqlite) echo sqlite3 ;; ninja) echo ninja-build ;; zstd) echo libzstd ;; *) echo "$1" ;; esac
+  case $1 in
+  lua) echo lua5.4 ;; sqlite) echo sqlite3 ;; ninja) echo ninja-build ;; zstd) echo libzstd ;; yamlcpp) echo yaml-cpp ;;
+  *) echo "$1" ;;
+  esac
 }
 
 now() { date +%s.%N; }
@@ -57,6 +65,15 @@ fetch() {
 unpack() {
   rm -rf "$2" && mkdir -p "$2"
   tar xf "$(ls "$CACHE/$1"_*.orig.tar.* | grep -v '\.asc$' | grep -v www | head -1)" -C "$2" --strip-components=1
+}
+
+# debian_src PACKAGE DIR: the upstream tarball into DIR (fresh), with the
+# patches of Debian's debian/patches/series applied.
+debian_src() {
+  unpack "$1" "$2" && tar xJf "$(ls "$CACHE/$1"_*.debian.tar.xz | head -1)" -C "$2" || return 1
+  for patch in $(awk '!/^#/ && NF { print $1 }' "$2/debian/patches/series"); do
+    patch -d "$2" -p1 -s <"$2/debian/patches/$patch" || return 1
+  done
 }
 
 # The flavours: plain, plugin (probes, run without and with the runtime), pg.
@@ -163,6 +180,181 @@ run_redis() {
   done
   wait "$server"
   echo "server exit $?"
+}
+
+# jq: Debian's patches make libjq a shared library, which the libtool wrapper
+# ./jq runs uninstalled from .libs (LD_LIBRARY_PATH).  The -pg build links
+# libjq statically, since gprof profiles only the executable's own code, from
+# position-independent code as a shared libjq is: GCC inlines no call of a
+# global function there (it could be interposed), so both builds make the
+# same calls.  The configure script comes from autoreconf, once, in
+# $W/jq-src.
+build_jq() {
+  if [ ! -f "$W/jq-src/configure" ]; then
+    debian_src jq "$W/jq-src" && (cd "$W/jq-src" && autoreconf -fi) >"$W/jq-src.log" 2>&1 ||
+      { rm -f "$W/jq-src/configure"; return 1; }
+  fi
+  libs="--disable-static"
+  [ "$1" = pg ] && libs="--disable-shared --with-pic"
+  # shellcheck disable=SC2086
+  rm -rf "$2" && cp -a "$W/jq-src" "$2" &&
+    (cd "$2" && ./configure -q --disable-docs --disable-valgrind $libs CFLAGS="$(flags "$1")" LDFLAGS="$(flags "$1")" &&
+      make -j2) >"$2/build.log" 2>&1
+  BIN=$2/jq
+}
+# onig.test (the regular expressions) of jq's test suite, one process: every
+# test compiles its program with jq's builtins, some 8 M calls each, so the
+# whole suite (jq.test too, extra_jq) is run without recording.
+run_jq() { "$@" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/onig.test"; }
+
+# extra_jq: checks that only jq has, after field jq.
+extra_jq() {
+  # jq.test, the main part of the suite (340 tests), plain and with the plugin
+  cd "$dir/run/plain" && "$(exe plain)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
+  cd "$dir/run/plugin" && "$(exe plugin)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
+  check_eq "jq: jq.test, built with the plugin, has the plain build's results ($(tail -1 "$dir/run/plain/jq-test.txt"))" \
+    "$(cat "$dir/run/plain/jq-test.txt")" "$(cat "$dir/run/plugin/jq-test.txt")"
+  # run_jq_tests compiles each test's program once: jq_compile (libjq), once
+  # per test, as many as "N of M tests passed" says.
+  cd "$dir/run/rec"
+  tests=$(awk '/ tests passed / { print $3 }' out.txt)
+  check_eq "jq: jq_compile is called once per test (onig.test: ${tests:-none} tests)" "${tests:-none}" \
+    "$(csv_rows prof.csv function calls | awk -F '\t' '$1 == "jq_compile" { print $2 }')"
+  check_eq "jq: gprof counts one jq_compile per test too" "${tests:-none}" \
+    "$(awk -F '\t' '$1 == "jq_compile" { print $2 }' "$dir/run/pg/gprof.txt")"
+  # The module of every function: src/main.c is the executable's (.libs/jq),
+  # every other file of src/ is libjq's (.libs/libjq.so.1).
+  check_eq "jq: libjq's functions are charged to libjq, main.c's to the jq executable" \
+    "exe:main.c lib:libjq" "$(jq_modules prof.csv)"
+  # The same through a relative LD_LIBRARY_PATH, as `LD_LIBRARY_PATH=.libs
+  # .libs/jq` in the build directory runs it.
+  rm -rf "$dir/run/rel" && mkdir -p "$dir/run/rel" && cd "$dir/plugin" &&
+    LD_LIBRARY_PATH=.libs "$INCLPROF" record -o "$dir/run/rel/data" -- .libs/jq -n '[range(10)] | map(. * 2) | add' >"$dir/run/rel/out.txt" 2>&1
+  cd "$dir/run/rel" && "$INCLPROF" export -f csv -o prof.csv data 2>export.err
+  check_eq "jq: run with LD_LIBRARY_PATH=.libs, it prints 90" 90 "$(sed '/^inclprof/d' out.txt)"
+  check_eq "jq: with LD_LIBRARY_PATH=.libs (relative), libjq's functions are charged to libjq, main.c's to the jq executable" \
+    "exe:main.c lib:libjq" "$(jq_modules prof.csv)"
+}
+# jq_modules CSV: "exe:main.c lib:libjq" when the functions of src/main.c
+# are charged to the module .libs/jq and those of the other files of src/ to
+# .libs/libjq.so.1 (and there are both); otherwise the offending rows.
+jq_modules() {
+  csv_rows "$1" function module file | awk -F '\t' '
+    $3 == "src/main.c" { if ($2 ~ /\/\.libs\/jq$/) exe++; else bad = bad " " $1 "@" $2; next }
+    $3 ~ /^src\// { if ($2 ~ /\/\.libs\/libjq\.so\.1$/) lib++; else bad = bad " " $1 "@" $2 }
+    END { if (bad != "" || !exe || !lib) print "exe functions " exe + 0 ", libjq functions " lib + 0 ", charged elsewhere:" substr(bad, 1, 300)
+      else print "exe:main.c lib:libjq" }'
+}
+
+# nginx: the http core and static files only (rewrite needs PCRE, gzip zlib);
+# -Werror as nginx sets it.
+build_nginx() {
+  debian_src nginx "$2" &&
+    (cd "$2" && ./configure --without-http_rewrite_module --without-http_gzip_module \
+      --with-cc-opt="$(flags "$1")" --with-ld-opt="$(flags "$1")" && make -j2) >"$2/build.log" 2>&1
+  BIN=$2/objs/nginx
+}
+# A master and two workers on 127.0.0.1 (their user is the caller's, so that
+# they write their traces and gmon files where the master does), driven by ab
+# (4000 requests: 3000 of a page, 1000 of a missing one), then nginx -s
+# quit.  Every -pg process starts its gmon counts afresh when it is forked
+# (gmon_fork.c), so the files sum to the calls made; nginx clears its
+# workers' environment but for the variables env names, GMON_OUT_PREFIX
+# among them (else each worker writes gmon.out, over the other's).  Prints what ab
+# counted, the statuses of the access log and the page's checksum.
+NGINX_REQUESTS=4001 # 3000 + 1000 with ab, one with curl
+run_nginx() {
+  for nginx do :; done # the executable: the last argument
+  port=$((40000 + $$ % 10000))
+  mkdir -p html quit && cp "$dir/plain/html/index.html" html/ &&
+    printf 'user %s %s;\nworker_processes 2;\nenv GMON_OUT_PREFIX;\ndaemon off;\npid nginx.pid;\nerror_log error.log notice;\nevents { worker_connections 64; }\nhttp {\n  access_log access.log;\n  server {\n    listen 127.0.0.1:%s;\n    location / { root html; }\n  }\n}\n' \
+      "$(id -un)" "$(id -gn)" "$port" >nginx.conf || return 1
+  rm -f nginx.pid access.log error.log
+  preload=
+  [ -n "${GMON_OUT_PREFIX:-}" ] && preload=$W/gmon_fork.so
+  env ${preload:+LD_PRELOAD=$preload} "$@" -p "$PWD/" -e "$PWD/error.log" -c nginx.conf >server.log 2>&1 &
+  server=$!
+  i=0
+  until [ -s nginx.pid ] && [ "$(grep -c 'start worker process' error.log 2>/dev/null)" -ge 2 ]; do
+    i=$((i + 1)); [ "$i" -gt 300 ] && { kill "$server"; echo "nginx did not start"; return 1; }
+    sleep 0.1
+  done
+  url=http://127.0.0.1:$port
+  timeout 120 ab -q -s 10 -n 3000 -c 4 "$url/index.html" 2>&1 | grep -E '^(Document Length|Complete requests|Failed requests|Non-2xx responses):'
+  timeout 120 ab -q -s 10 -n 1000 -c 2 "$url/missing.html" 2>&1 | grep -E '^(Document Length|Complete requests|Failed requests|Non-2xx responses):'
+  curl -s --max-time 10 "$url/index.html" | cksum
+  (unset GMON_OUT_PREFIX; cd quit && "$nginx" -p "$PWD/../" -e "$PWD/../error.log" -c nginx.conf -s quit)
+  i=0
+  while kill -0 "$server" 2>/dev/null; do
+    i=$((i + 1))
+    [ "$i" -gt 300 ] && { echo "nginx still running 30 s after nginx -s quit"; kill -9 "$server"; break; }
+    sleep 0.1
+  done
+  wait "$server"
+  echo "nginx exit $?"
+  awk '{ n[$9]++ } END { for (s in n) print "status " s ": " n[s] }' access.log | sort
+}
+
+# extra_nginx: the recorded run's processes and its requests.
+extra_nginx() {
+  cd "$dir/run/rec"
+  "$INCLPROF" info data >info.txt 2>&1
+  check_eq "nginx: three traces, the master's and one per worker" 3 "$(ls data/*.ipb | wc -l)"
+  # Per process: the master's cycle, each worker's cycle, and the requests:
+  # ngx_http_handler runs once per request, when its header has been read
+  # (from ngx_http_process_request, which GCC inlines into its callers), and
+  # again only for an internal redirect, which this configuration makes none
+  # of.
+  : >processes.txt
+  for pid in $(awk '/^process:/ { pid = $3; sub(/,$/, "", pid); print pid }' info.txt); do
+    "$INCLPROF" export -f csv --process "$pid" -o "process-$pid.csv" data 2>/dev/null
+    csv_rows "process-$pid.csv" function calls | awk -F '\t' -v pid="$pid" '
+      $1 == "ngx_master_process_cycle" { m = $2 } $1 == "ngx_worker_process_cycle" { w = $2 }
+      $1 == "ngx_http_handler" { r = $2 }
+      END { print pid, "master " m + 0, "worker " w + 0, "requests " r + 0 }' >>processes.txt
+  done
+  check_eq "nginx: one master process and two workers, each in its own trace" \
+    "master 0 worker 1,master 0 worker 1,master 1 worker 0" "$(cut -d' ' -f2-5 processes.txt | sort | paste -sd, -)"
+  check_eq "nginx: ngx_http_handler is called once per request ($NGINX_REQUESTS)" "$NGINX_REQUESTS" "$(calls_of prof.csv ngx_http_handler)"
+  check_eq "nginx: the workers' requests add up to the $NGINX_REQUESTS sent ($(awk '$4 == "worker" && $5 == 1 { printf "%s%s", s, $7; s = " + " }' processes.txt))" \
+    "$NGINX_REQUESTS" "$(awk '$4 == "worker" && $5 == 1 { s += $7 } END { print s + 0 }' processes.txt)"
+  check_eq "nginx: gprof counts one ngx_http_handler per request too" "$NGINX_REQUESTS" \
+    "$(awk -F '\t' '$1 == "ngx_http_handler" { print $2 }' "$dir/run/pg/gprof.txt")"
+}
+
+# yaml-cpp: its test binary, with Debian's googletest (use-archive-googletest
+# builds /usr/src/googletest into it, with the same flags).
+build_yamlcpp() {
+  rm -rf "$2" && debian_src yaml-cpp "$2/src" &&
+    (cmake -S "$2/src" -B "$2/build" -DCMAKE_BUILD_TYPE=None -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF \
+      -DINSTALL_GTEST=OFF -DCMAKE_C_FLAGS="$(flags "$1")" -DCMAKE_CXX_FLAGS="$(flags "$1")" \
+      -DCMAKE_EXE_LINKER_FLAGS="$(flags "$1")" && make -C "$2/build" -j2 yaml-cpp-tests) >"$2/build.log" 2>&1
+  BIN=$2/build/test/yaml-cpp-tests
+}
+# Every test's result and gtest's summary, without the times.
+run_yamlcpp() {
+  "$@" 2>&1 | sed 's/ ([0-9]* ms[^)]*)$//' | grep -E '^\[ *(OK|FAILED|DISABLED|PASSED) *\]|tests? from .* ran|DISABLED TESTS?$'
+}
+
+# calls_of CSV FUNCTION: its calls in a CSV export.
+calls_of() { csv_rows "$1" function calls | awk -F '\t' -v f="$2" '$1 == f { print $2 }'; }
+
+# extra_yamlcpp: gtest runs each test through testing::TestInfo::Run(),
+# once per test of every test suite that runs, a disabled test included (Run()
+# reports it as disabled and returns): as many calls as the tests that ran
+# and the disabled ones, when each disabled test is in a suite that runs
+# (gtest prints "[ DISABLED ]" for each disabled test Run() sees).
+extra_yamlcpp() {
+  cd "$dir/run/rec"
+  ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests* from .* ran\.$/\1/p' out.txt)
+  disabled=$(sed -n 's/^ *YOU HAVE \([0-9]*\) DISABLED TESTS*$/\1/p' out.txt)
+  check_eq "yamlcpp: every test that ran passed ($(grep -F '[  PASSED  ]' out.txt))" "[  PASSED  ] ${ran:-none} tests." \
+    "$(grep -F '[  PASSED  ]' out.txt)"
+  check_eq "yamlcpp: each of the ${disabled:-none} disabled tests is in a test suite that runs" "${disabled:-none}" \
+    "$(grep -c '^\[ DISABLED \]' out.txt)"
+  check_eq "yamlcpp: testing::TestInfo::Run() is called once per test, ${ran:-none} run and ${disabled:-none} disabled" \
+    "$((${ran:-0} + ${disabled:-0}))" "$(calls_of prof.csv 'testing::TestInfo::Run()')"
+  check_eq "yamlcpp: testing::Test::Run() is called once per test that ran" "${ran:-none}" "$(calls_of prof.csv 'testing::Test::Run()')"
 }
 
 # --- checks ----------------------------------------------------------------
@@ -314,6 +506,7 @@ field() {
     [ "$T_FAILS" = "$fails_gprof" ] &&
       ok "$p: the 30 most-called functions have gprof's counts, apart from $explained mismatches explained as gprof's and $(wc -l <"$dir/run/pg/pending.txt") measured"
   fi
+  type "extra_$p" >/dev/null 2>&1 && "extra_$p"
   [ "$T_FAILS" = "${fails_before:-0}" ] || result=FAIL
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$events" "$bytes" "$plain_s" "$bare_s" "$rec_s" "$conv_s" "$result" >>"$ROWS"
 }
@@ -344,11 +537,36 @@ mcount_demo() {
   fi
 }
 
+# gmon_fork_demo: tests/field/fork_calls.c built with -pg, run plain and
+# with gmon_fork.so (which the -pg runs of nginx preload): plain, the child's
+# gmon file counts the parent's calls made before the fork once more; with
+# it, the files sum to the calls made.
+gmon_fork_demo() {
+  d=$W/gmon-fork
+  rm -rf "$d" && mkdir -p "$d" && cd "$d" || return
+  if ! gcc -O2 -shared -fPIC -o "$W/gmon_fork.so" "$INCLPROF_SRC/tests/field/gmon_fork.c" >build.log 2>&1 ||
+    ! gcc -O2 -g -pg -o fork_calls "$INCLPROF_SRC/tests/field/fork_calls.c" >>build.log 2>&1; then
+    fail "gmon_fork.so or fork_calls does not build: $(head -3 build.log | tr '\n' ' ')"
+    return
+  fi
+  for preload in "" "$W/gmon_fork.so"; do
+    rm -f gmon.* && env ${preload:+LD_PRELOAD=$preload} GMON_OUT_PREFIX="$d/gmon" ./fork_calls 100000 3000
+    counts=$(gprof_calls ./fork_calls | awk -F '\t' '$1 == "tick" || $1 == "tock" { printf "%s %s ", $1, $2 }')
+    if [ -z "$preload" ]; then
+      check_eq "gprof counts a parent's calls again in the gmon file of a child it forked (fork_calls: 100000 tick before the fork)" \
+        "tick 200000 tock 6000 " "$counts"
+    else
+      check_eq "with gmon_fork.so, the gmon files of a parent and its child count the calls made" "tick 100000 tock 6000 " "$counts"
+    fi
+  done
+}
+
 check "viewers installed" viewers_ready
-need gprof redis-benchmark redis-cli ninja python3 cmake
+need gprof redis-benchmark redis-cli ninja python3 cmake autoreconf ab curl
 : >"$W/gprof-explained.txt"
 : >"$W/gprof-measured.txt"
 mcount_demo
+case " $PROGRAMS " in *" nginx "*) gmon_fork_demo ;; esac
 start=$(now)
 for p in $PROGRAMS; do
   fails_before=$T_FAILS
