@@ -237,11 +237,13 @@ extra_jq() {
 }
 # jq_modules CSV: "exe:main.c lib:libjq" when the functions of src/main.c
 # are charged to the module .libs/jq and those of the other files of src/ to
-# .libs/libjq.so.1 (and there are both); otherwise the offending rows.
+# libjq: .libs/libjq.so.1, or the file it links to (libjq.so.1.0.4), the
+# name the kernel's mappings give it (and there are both); otherwise the
+# offending rows.
 jq_modules() {
   csv_rows "$1" function module file | awk -F '\t' '
     $3 == "src/main.c" { if ($2 ~ /\/\.libs\/jq$/) exe++; else bad = bad " " $1 "@" $2; next }
-    $3 ~ /^src\// { if ($2 ~ /\/\.libs\/libjq\.so\.1$/) lib++; else bad = bad " " $1 "@" $2 }
+    $3 ~ /^src\// { if ($2 ~ /\/\.libs\/libjq\.so\.1(\.[0-9.]+)?$/) lib++; else bad = bad " " $1 "@" $2 }
     END { if (bad != "" || !exe || !lib) print "exe functions " exe + 0 ", libjq functions " lib + 0 ", charged elsewhere:" substr(bad, 1, 300)
       else print "exe:main.c lib:libjq" }'
 }
