@@ -227,15 +227,7 @@ static uint64_t fixed_size(const ip_session *s) {
 }
 
 static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
-  ip_timeline_budget *tb = ip_must_calloc(1, sizeof *tb);
-  ip_timeline_budget_init(tb, "perfetto", job->opts, IP_PERFETTO_DEFAULT_MAX_SIZE, call_size);
-  job->stream = tb;
-  return &tb->visitor;
-}
-
-static void discard_perfetto(ip_export_job *job) {
-  ip_timeline_budget_free(job->stream);
-  free(job->stream);
+  return ip_timeline_budget_begin(job, "perfetto", IP_PERFETTO_DEFAULT_MAX_SIZE, call_size);
 }
 
 static int write_perfetto(ip_export_job *job, const ip_session *s) {
@@ -256,8 +248,7 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
   }
   free(x.buf);
   ip_timeline_budget_report(tb, stderr, fixed);
-  ip_timeline_budget_free(tb);
-  free(tb);
+  ip_timeline_budget_discard(job);
   return 0;
 }
 
@@ -268,6 +259,6 @@ const ip_exporter ip_exporter_perfetto = {
     .options =
         IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE,
     .begin = begin_perfetto,
-    .discard = discard_perfetto,
+    .discard = ip_timeline_budget_discard,
     .write = write_perfetto,
 };

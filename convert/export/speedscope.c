@@ -162,15 +162,7 @@ static void put_frames(speedscope *x) {
 }
 
 static const ip_call_visitor *begin_speedscope(ip_export_job *job) {
-  ip_timeline_budget *tb = ip_must_calloc(1, sizeof *tb);
-  ip_timeline_budget_init(tb, "speedscope", job->opts, IP_SPEEDSCOPE_DEFAULT_MAX_SIZE, call_size);
-  job->stream = tb;
-  return &tb->visitor;
-}
-
-static void discard_speedscope(ip_export_job *job) {
-  ip_timeline_budget_free(job->stream);
-  free(job->stream);
+  return ip_timeline_budget_begin(job, "speedscope", IP_SPEEDSCOPE_DEFAULT_MAX_SIZE, call_size);
 }
 
 /* The profile speedscope opens: the evented profile of the thread with the
@@ -212,8 +204,7 @@ static int write_speedscope(ip_export_job *job, const ip_session *s) {
   free(x.frame_of);
   free(x.frames);
   ip_timeline_budget_report(tb, stderr, fixed);
-  ip_timeline_budget_free(tb);
-  free(tb);
+  ip_timeline_budget_discard(job);
   return 0;
 }
 
@@ -224,6 +215,6 @@ const ip_exporter ip_exporter_speedscope = {
     .options = IP_EXOPT_VALUE | IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_MAX_EVENTS |
                IP_EXOPT_MAX_SIZE,
     .begin = begin_speedscope,
-    .discard = discard_speedscope,
+    .discard = ip_timeline_budget_discard,
     .write = write_speedscope,
 };

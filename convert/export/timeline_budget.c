@@ -92,6 +92,20 @@ void ip_timeline_budget_report(const ip_timeline_budget *tb, FILE *err, uint64_t
                 tb->o->max_events, tb->left_out);
 }
 
+const ip_call_visitor *ip_timeline_budget_begin(ip_export_job *job, const char *format,
+                                                uint64_t default_max, ip_call_size_fn size) {
+  ip_timeline_budget *tb = ip_must_calloc(1, sizeof *tb);
+  ip_timeline_budget_init(tb, format, job->opts, default_max, size);
+  job->stream = tb;
+  return &tb->visitor;
+}
+
+void ip_timeline_budget_discard(ip_export_job *job) {
+  ip_timeline_budget_free(job->stream);
+  free(job->stream);
+  job->stream = NULL;
+}
+
 void ip_timeline_budget_free(ip_timeline_budget *tb) {
   ip_call_log_free(tb->log);
   ip_budget_free(&tb->budget);

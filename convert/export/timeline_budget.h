@@ -45,4 +45,10 @@ void ip_timeline_budget_replay(ip_timeline_budget *tb, size_t t, const ip_timeli
 void ip_timeline_budget_report(const ip_timeline_budget *tb, FILE *err, uint64_t fixed);
 void ip_timeline_budget_free(ip_timeline_budget *tb);
 
+/* An exporter's begin and discard: job->stream becomes a new budget (as
+ * ip_timeline_budget_init) and the replay's visitor is its; discard frees it. */
+const ip_call_visitor *ip_timeline_budget_begin(ip_export_job *job, const char *format,
+                                                uint64_t default_max, ip_call_size_fn size);
+void ip_timeline_budget_discard(ip_export_job *job);
+
 #endif
