@@ -86,6 +86,19 @@ flags() {
   esac
 }
 
+# await_exit PID NAME WHAT: waits up to 30 s for the server PID, asked to
+# stop by WHAT, to end (then kills it), and prints "NAME exit STATUS".
+await_exit() {
+  i=0
+  while kill -0 "$1" 2>/dev/null; do
+    i=$((i + 1))
+    [ "$i" -gt 300 ] && { echo "$2 still running 30 s after $3"; kill -9 "$1"; break; }
+    sleep 0.1
+  done
+  wait "$1"
+  echo "$2 exit $?"
+}
+
 # --- the programs: build_P FLAVOUR DIR (leaves $BIN), run_P BIN (prints
 # the behaviour to compare, in the current directory) -----------------------
 
@@ -172,14 +185,7 @@ run_redis() {
   redis-cli -p "$port" dbsize
   redis-cli -p "$port" get counter:__rand_int__
   redis-cli -p "$port" shutdown nosave >/dev/null 2>&1
-  i=0
-  while kill -0 "$server" 2>/dev/null; do
-    i=$((i + 1))
-    [ "$i" -gt 300 ] && { echo "server still running 30 s after SHUTDOWN"; kill -9 "$server"; break; }
-    sleep 0.1
-  done
-  wait "$server"
-  echo "server exit $?"
+  await_exit "$server" server SHUTDOWN
 }
 
 # jq: Debian's patches make libjq a shared library, which the libtool wrapper
@@ -286,14 +292,7 @@ run_nginx() {
   timeout 120 ab -q -s 10 -n 1000 -c 2 "$url/missing.html" 2>&1 | grep -E '^(Document Length|Complete requests|Failed requests|Non-2xx responses):'
   curl -s --max-time 10 "$url/index.html" | cksum
   (unset GMON_OUT_PREFIX; cd quit && "$nginx" -p "$PWD/../" -e "$PWD/../error.log" -c nginx.conf -s quit)
-  i=0
-  while kill -0 "$server" 2>/dev/null; do
-    i=$((i + 1))
-    [ "$i" -gt 300 ] && { echo "nginx still running 30 s after nginx -s quit"; kill -9 "$server"; break; }
-    sleep 0.1
-  done
-  wait "$server"
-  echo "nginx exit $?"
+  await_exit "$server" nginx "nginx -s quit"
   awk '{ n[$9]++ } END { for (s in n) print "status " s ": " n[s] }' access.log | sort
 }
 
