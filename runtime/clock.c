@@ -1,11 +1,11 @@
 /* clock.c - calibrates the tick rate against CLOCK_MONOTONIC_RAW and reads
  * the wall clock for the header.  CLOCK_MONOTONIC_RAW is never slewed (the
  * kernel derives it from the tick counter where that is its clocksource),
- * so two readings of both clocks 100 us apart give the rate: each reading is the tightest of a few tries
- * of tick, CLOCK_MONOTONIC_RAW, tick (an interrupt or preemption between the
- * reads spoils one try), taken as the ticks' midpoint.  On a 2-core VM,
- * 200 calibrations were within 21 ppm of the kernel's own rate (5-95 %:
- * 14 ppm). */
+ * so two readings of both clocks 100 us apart give the rate: each reading
+ * is the tightest of a few tries of tick, CLOCK_MONOTONIC_RAW, tick (an
+ * interrupt or preemption between the reads spoils one try), taken as the
+ * ticks' midpoint.  On a 2-core VM, 200 calibrations were within 21 ppm of
+ * the kernel's own rate (5-95 %: 14 ppm). */
 #include <time.h>
 
 #include "rt.h"
