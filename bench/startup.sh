@@ -5,9 +5,10 @@
 # and run plain, with the runtime preloaded (LD_PRELOAD, INCLPROF_OUTPUT)
 # and under `inclprof record`; each run's wall time is read by bash around
 # the command, runs alternate round-robin, and the figures are the median
-# and the fastest of BENCH_STARTUP_RUNS.  With perf, each variant's CPU time (task-clock of its
-# processes, mean of as many runs of `perf stat -r`, after the wall-time
-# rounds) too: what the machine's other work inflates less.  Two blocks:
+# and the fastest of BENCH_STARTUP_RUNS.  With perf, each variant's CPU time
+# too (task-clock of its processes, mean of as many runs of `perf stat -r`
+# after the wall-time rounds): what the machine's other work inflates less.
+# Two blocks:
 #   alone - nothing else holds the kevents tracepoint (the script first waits
 #           for a recent record's holder to go): each kevents process is its
 #           first and last perf user, so it registers and unregisters it;
