@@ -318,6 +318,8 @@ int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start
     dropped_events += prev_events;
     dropped_batches += prev_batches;
     dropped_bytes += prev_bytes;
+    atomic_store(&ip_st.ring_dropped_events, dropped_events);
+    atomic_store(&ip_st.ring_dropped_bytes, dropped_bytes);
   }
   have_prev = 1;
   prev_events = seg_events;
@@ -339,10 +341,7 @@ void ip_ring_start(uint64_t max_bytes) {
   seg_events = seg_batches = prev_events = prev_batches = prev_bytes = 0;
   have_prev = 0;
   dropped_events = dropped_bytes = dropped_batches = 0;
+  atomic_store(&ip_st.ring_dropped_events, 0);
+  atomic_store(&ip_st.ring_dropped_bytes, 0);
   max_size = max_bytes;
-}
-
-void ip_ring_dropped(uint64_t *events, uint64_t *bytes) {
-  *events = dropped_events;
-  *bytes = dropped_bytes;
 }
