@@ -1,12 +1,14 @@
 # convert/build.mk - the `inclprof` command ($(B)/inclprof): the commands in
 # convert/cli/ over $(B)/libipconvert.a, which holds every other stage
-# (read/, model/, views/, export/, util/) and which the unit tests link.
+# (read/, model/, views/, export/, util/) and the trace's framing and reading
+# rules (trace/), and which the unit tests link.
 CV_PROTOS := $(wildcard proto/*.proto)
 CV_GEN    := $(patsubst proto/%.proto,$(B)/gen/%.pb-c.c,$(CV_PROTOS))
 .SECONDARY: $(CV_GEN) $(CV_GEN:.c=.h)
 CV_STAGES := read model views export util
 CV_SRCS   := $(foreach d,$(CV_STAGES),$(wildcard convert/$(d)/*.c))
 CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
+             $(patsubst trace/%.c,$(B)/convert/trace/%.o,$(wildcard trace/*.c)) \
              $(patsubst $(B)/gen/%.c,$(B)/convert/gen/%.o,$(CV_GEN))
 CLI_OBJS  := $(patsubst convert/%.c,$(B)/convert/%.o,$(wildcard convert/cli/*.c))
 CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert
@@ -14,6 +16,9 @@ CV_CFLAGS  = $(CFLAGS) $(CV_INC) $(PB_CFLAGS)
 ALL_TARGETS += $(B)/inclprof
 
 $(B)/convert/%.o: convert/%.c | $(CV_GEN) $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CV_CFLAGS) -c -o $@ $<
+$(B)/convert/trace/%.o: trace/%.c | $(CV_GEN) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
 $(B)/convert/gen/%.o: $(B)/gen/%.c
@@ -44,7 +49,7 @@ FUZZ_SECONDS ?= 60
 # The loader and replay (ip_session_load and what it calls): the read, model
 # and util stages.
 FUZZ_SRCS = $(foreach d,read model util,$(wildcard convert/$(d)/*.c)) \
-            $(B)/gen/inclprof.pb-c.c runtime/trace_frame.c
+            $(B)/gen/inclprof.pb-c.c $(wildcard trace/*.c)
 FUZZ_CLANG := $(shell for c in clang-$(shell sh scripts/llvm-version.sh) clang; do command -v $$c >/dev/null 2>&1 && \
                 echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \
                 $$c -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null && { echo $$c; break; }; done)

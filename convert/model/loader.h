@@ -8,6 +8,7 @@
 
 #include "inclprof.pb-c.h"
 #include "model/profile.h"
+#include "stack_rules.h"
 #include "util/u64map.h"
 
 /* Tick arithmetic is fixed point with IP_FX fractional bits: exact for
@@ -33,11 +34,11 @@ typedef struct ip_warnings {
   size_t n, cap;
 } ip_warnings;
 
-/* One open frame of the shadow stack. */
+/* One open frame of the shadow stack: the stack rules' frame (its key is
+ * the session function), then the replay's. */
 typedef struct ip_frame {
-  uint32_t func, node;
-  uint8_t from_call;                    /* opened by a call-site probe */
-  uint8_t merged;                       /* call-site frame joined by the callee's entry probe */
+  ip_open_frame open;
+  uint32_t node;
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
   uint64_t push_wait[IP_WAIT_N];
 } ip_frame;
@@ -56,10 +57,9 @@ typedef struct ip_kacc {
 
 /* Replay state of one thread while its file is read. */
 typedef struct ip_tstate {
-  uint32_t thread; /* index into ip_session.threads */
-  int finished;    /* ThreadEnd seen (a reused tid starts a new thread) */
-  ip_frame *stack;
-  size_t depth, cap;
+  uint32_t thread;             /* index into ip_session.threads */
+  int finished;                /* ThreadEnd seen (a reused tid starts a new thread) */
+  ip_stack stk;                /* the open frames (ip_frame), by include/inclprof/stack_rules.h */
   int have_tick;               /* an event was seen: intervals can start */
   uint64_t hwm;                /* highest tick seen (earlier ones count 0) */
   uint64_t comp_fx;            /* compensated ticks elapsed on this thread, IP_FX fixed point */
@@ -69,11 +69,8 @@ typedef struct ip_tstate {
   int kacc_known;       /* the last batch's kernel records were kept (not lost) */
   uint64_t pending_gap; /* gap ticks to remove from the next interval */
   uint64_t next_seq;
-  int paused;
-  int call_open;       /* top frame came from CALL and awaits ENTER */
-  uint32_t expect_ret; /* func whose RET is absorbed by the last EXIT, or UINT32_MAX */
-  uint64_t origin_ns;  /* thread's first event, relative to the session start */
-  ip_u64map child;     /* (parent node << 32 | func) -> node */
+  uint64_t origin_ns; /* thread's first event, relative to the session start */
+  ip_u64map child;    /* (parent node << 32 | func) -> node */
 } ip_tstate;
 
 /* One trace file being read. */
