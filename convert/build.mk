@@ -10,7 +10,12 @@ CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
              $(patsubst $(B)/gen/%.c,$(B)/convert/gen/%.o,$(CV_GEN))
 CLI_OBJS  := $(patsubst convert/%.c,$(B)/convert/%.o,$(wildcard convert/cli/*.c))
 CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert
-CV_CFLAGS  = $(CFLAGS) $(CV_INC) $(PB_CFLAGS)
+# A build with a SIMD path turned off, for bench-convert to time it:
+# CV_NO_SSE2=1 compiles the converter without __SSE2__ (the batch check's
+# scalar continuation mask, read/batch_decode.c), CV_NO_AVX2=1 with IP_NO_AVX2
+# (the scalar code range of model/replay_pool.c).
+CV_SIMD_OFF = $(if $(CV_NO_SSE2),-U__SSE2__) $(if $(CV_NO_AVX2),-DIP_NO_AVX2)
+CV_CFLAGS  = $(CFLAGS) $(CV_INC) $(PB_CFLAGS) $(CV_SIMD_OFF)
 ALL_TARGETS += $(B)/inclprof
 
 $(B)/convert/%.o: convert/%.c | $(CV_GEN) $(DEPS_STAMP)
@@ -29,11 +34,18 @@ $(B)/inclprof: $(CLI_OBJS) $(B)/libipconvert.a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
 $(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
+# The same command built with each SIMD path off ($(B)/simd-off-sse2/,
+# $(B)/simd-off-avx2/), timed in pairs against it.
+CV_SIMD_PATHS := sse2 avx2
+$(B)/simd-off-%/inclprof: FORCE
+	@$(MAKE) --no-print-directory B=$(B)/simd-off-$* CV_NO_$(shell echo $* | tr a-z A-Z)=1 $@
 BENCH_TARGETS += bench-convert
-.PHONY: bench-convert
-bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/inclprof.so $(B)/libinclprof.so
+.PHONY: bench-convert FORCE
+bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/inclprof.so $(B)/libinclprof.so \
+               $(foreach p,$(CV_SIMD_PATHS),$(B)/simd-off-$(p)/inclprof)
 	@mkdir -p $(BENCH_OUT)
-	@sh convert/bench/bench_convert.sh $(abspath $(B)/inclprof) $(abspath $(B)/gen_trace) \
+	@CONVERT_SIMD_OFF="$(foreach p,$(CV_SIMD_PATHS),$(p)=$(abspath $(B)/simd-off-$(p)/inclprof))" \
+	  sh convert/bench/bench_convert.sh $(abspath $(B)/inclprof) $(abspath $(B)/gen_trace) \
 	  $(abspath $(B))/bench/convert $(BENCH_OUT)/bench-convert.md $(abspath $(B)/inclprof.so)
 
 # --- fuzzing the loader + replay (tests/fuzz/): libFuzzer with clang when it
