@@ -1,14 +1,14 @@
-# convert/build.mk - the `inclprof` command ($(B)/inclprof): the commands in
-# convert/cli/ over $(B)/libipconvert.a, which holds every other stage
-# (read/, model/, views/, export/, util/) and which the unit tests link.
+# convert/build.mk - the `inclprof` command ($(B)/inclprof): cli/main.c over
+# $(B)/libipconvert.a, which holds every stage (read/, model/, views/,
+# export/, util/ and the command line, cli/) and which the unit tests link.
 CV_PROTOS := $(wildcard proto/*.proto)
 CV_GEN    := $(patsubst proto/%.proto,$(B)/gen/%.pb-c.c,$(CV_PROTOS))
 .SECONDARY: $(CV_GEN) $(CV_GEN:.c=.h)
-CV_STAGES := read model views export util
-CV_SRCS   := $(foreach d,$(CV_STAGES),$(wildcard convert/$(d)/*.c))
+CV_STAGES := read model views export util cli
+CV_SRCS   := $(filter-out convert/cli/main.c,$(foreach d,$(CV_STAGES),$(wildcard convert/$(d)/*.c)))
 CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
              $(patsubst $(B)/gen/%.c,$(B)/convert/gen/%.o,$(CV_GEN))
-CLI_OBJS  := $(patsubst convert/%.c,$(B)/convert/%.o,$(wildcard convert/cli/*.c))
+CV_MAIN_OBJ  := $(B)/convert/cli/main.o
 CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert
 # A build with a SIMD path turned off, for bench-convert to time it:
 # CV_NO_SSE2=1 compiles the converter without __SSE2__ (the batch check's
@@ -26,9 +26,9 @@ $(B)/convert/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
 $(B)/libipconvert.a: $(CV_OBJS)
 	rm -f $@ && ar rcs $@ $^
-$(B)/inclprof: $(CLI_OBJS) $(B)/libipconvert.a
+$(B)/inclprof: $(CV_MAIN_OBJ) $(B)/libipconvert.a
 	$(CC) -o $@ $^ $(PB_LIBS) $(CV_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
--include $(CV_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(CV_OBJS:.o=.d) $(CV_MAIN_OBJ:.o=.d)
 
 # --- converter benchmark: events/s and peak RSS of `inclprof report` on a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------

@@ -12,7 +12,7 @@
 #include "model/diff.h"
 #include "model/noise_test.h"
 #include "model/ranktest.h"
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 #include "util/must_alloc.h"
 #include "util/text_table.h"
 

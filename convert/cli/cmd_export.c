@@ -6,10 +6,10 @@
 
 #include "cli/commands.h"
 #include "export/exporter.h"
-#include "export/options.h"
+#include "cli/export_options.h"
 #include "export/progress.h"
 #include "model/profile.h"
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 #include "util/output_file.h"
 
 /* What the loaded session must have for the options to make sense. */

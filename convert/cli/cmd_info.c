@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "util/text_table.h"
 #include "views/views.h"

@@ -28,7 +28,7 @@
 #include "size_syntax.h"
 #include "read/trace_tail.h"
 #include "util/beside_command.h"
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 #include "util/text_table.h"
 
 enum { OPT_TRANSITIONS = 256, OPT_SAMPLE_HZ, OPT_MAX_SIZE, OPT_MAX_SIZE_POLICY };

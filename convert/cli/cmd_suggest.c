@@ -12,7 +12,7 @@
 #include "model/aggregate.h"
 #include "model/suggest.h"
 #include "util/beside_command.h"
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 #include "util/must_alloc.h"
 #include "util/output_file.h"
 #include "util/text_table.h"

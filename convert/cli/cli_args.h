@@ -1,4 +1,4 @@
-/* util/cli_args.h - the command-line convention every `inclprof` command
+/* cli/cli_args.h - the command-line convention every `inclprof` command
  * follows: options described once in a table (getopt_long underneath, the
  * usage text generated from the same table), one error format
  * ("inclprof CMD: ...; try 'inclprof CMD --help'"), strict numbers, the
