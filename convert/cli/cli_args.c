@@ -12,7 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 #define HELP_ID 'h'
 

@@ -10,8 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/profile.h"
-#include "model/selection.h"
+#include "model/model.h"
 
 #define IP_EXIT_OK      0
 #define IP_EXIT_ERROR   1 /* nothing usable: unreadable, not a trace, ... */

@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "export/exporter.h"
+#include "export/export.h"
 #include "cli/export_options.h"
-#include "export/progress.h"
-#include "model/profile.h"
+#include "model/model.h"
 #include "cli/cli_args.h"
-#include "util/output_file.h"
+#include "util/util.h"
 
 /* What the loaded session must have for the options to make sense. */
 static int check_session(const ip_session *s, const ip_export_args *a) {

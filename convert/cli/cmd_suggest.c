@@ -9,13 +9,9 @@
 
 #include "cli/commands.h"
 #include "inclprof_abi.h"
-#include "model/aggregate.h"
-#include "model/suggest.h"
-#include "util/beside_command.h"
+#include "model/model.h"
+#include "util/util.h"
 #include "cli/cli_args.h"
-#include "util/must_alloc.h"
-#include "util/output_file.h"
-#include "util/text_table.h"
 
 enum { OPT_MAX_OVERHEAD = 256, OPT_KEEP, OPT_MAX_FOLD, OPT_TOP };
 

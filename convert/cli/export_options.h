@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "export/exporter.h"
+#include "export/export.h"
 #include "cli/cli_args.h"
 
 typedef struct ip_export_args {

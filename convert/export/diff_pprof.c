@@ -12,7 +12,7 @@
 
 #include "export/strtab.h"
 #include "profile.pb-c.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 #include "version.h"
 
 enum { KIND_BASE, KIND_NEW, KIND_DIFF };

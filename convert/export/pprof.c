@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 #include "export/strtab.h"
 #include "export/tree.h"
 #include "profile.pb-c.h"

@@ -11,9 +11,8 @@
 #include "model/loader.h"
 #include "model/replay_pool.h"
 #include "model/symbolize.h"
-#include "read/trace_reader.h"
-#include "util/must_alloc.h"
-#include "util/text_table.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define MAX_MODULE_ID (1u << 20)
 
@@ -344,4 +343,3 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
   close_file(&f);
   return 0;
 }
-

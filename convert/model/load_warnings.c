@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/loader.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 void ip_load_warn(const ip_load_opts *o, const char *msg) {
   if (!o || !o->quiet)

@@ -10,7 +10,7 @@
 
 #include "inclprof.pb-c.h"
 #include "model/profile.h"
-#include "util/u64map.h"
+#include "util/util.h"
 
 /* Tick arithmetic is fixed point with IP_FX fractional bits: exact for
  * integer probe costs and tick rates that are powers of two of 1 GHz. */

@@ -30,8 +30,8 @@
 #include <immintrin.h>
 #endif
 
-#include "read/batch_decode.h"
-#include "util/must_alloc.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define SLOTS_PER_JOB 8
 #define NONE          UINT32_MAX

@@ -7,7 +7,7 @@
 
 #include "model/aggregate.h"
 #include "model/loader.h"
-#include "read/trace_paths.h"
+#include "read/read.h"
 
 /* The earliest process start, time 0 of every thread's start_ns. */
 static int session_start(ip_session *s, const ip_paths *files, const ip_load_opts *o) {

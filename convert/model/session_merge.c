@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "model/loader.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
   size_t first_new = s->n_modules;
