@@ -97,7 +97,7 @@ int cmd_export(int argc, char **argv) {
     break;
   }
   ip_output out;
-  if (ip_output_open(&out, "export", a.output ? a.output : a.format->default_output))
+  if (ip_output_open(&out, "export", "-o", a.output ? a.output : a.format->default_output))
     return IP_EXIT_ERROR;
   int status = export(&a, &out);
   if (ip_output_close(&out, status >= 0))

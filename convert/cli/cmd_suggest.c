@@ -231,7 +231,7 @@ int cmd_suggest(int argc, char **argv) {
   }
   /* opened before the traces are read, so that an unwritable -o fails first */
   ip_output filter;
-  if (ip_output_open(&filter, "suggest", a.out)) {
+  if (ip_output_open(&filter, "suggest", "-o", a.out)) {
     free(a.keep);
     return IP_EXIT_ERROR;
   }
