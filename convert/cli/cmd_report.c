@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "views/views.h"
 

@@ -1,5 +1,7 @@
-/* model/loader.h - internals shared by the session loader (model/session_load.c), the
- * session tables (model/session_tables.c) and the replay (model/replay.c): the state kept
+/* model/loader.h - internals of loading, model/'s private header: the session
+ * (model/session_load.c, over model/session_files.c and model/session_merge.c),
+ * one file (model/file_load.c), the tables (model/session_tables.c), the replay
+ * (model/replay.c) and the warnings (model/load_warnings.c): the state kept
  * while one trace file is read, and per thread while its events stream. */
 #ifndef INCLPROF_LOADER_H
 #define INCLPROF_LOADER_H
@@ -9,7 +11,7 @@
 #include "inclprof.pb-c.h"
 #include "model/profile.h"
 #include "stack_rules.h"
-#include "util/u64map.h"
+#include "util/util.h"
 
 /* Tick arithmetic is fixed point with IP_FX fractional bits: exact for
  * integer probe costs and tick rates that are powers of two of 1 GHz. */
@@ -104,15 +106,28 @@ typedef struct ip_file {
 /* The module of functions whose module is not known: module 0 of a session. */
 #define IP_UNKNOWN_MODULE "[unknown]"
 
-/* model/session_load.c */
+/* model/load_warnings.c */
+/* Prints "inclprof: warning: MSG" unless o->quiet. */
+void ip_load_warn(const ip_load_opts *o, const char *msg);
+/* The error that stops a load: into o->error when given, else on stderr. */
+void ip_load_fail(const ip_load_opts *o, const char *msg);
 /* Prints "inclprof: warning: MSG" unless quiet, or keeps it in f->defer;
  * noted is the module file a symbolizer note is about, or NULL. */
 void ip_file_warn(const ip_file *f, const char *noted, const char *msg);
+/* Prints w's warnings and empties it; a note about a module file that an
+ * earlier file's note named (noted: those named so far, kept) is left out. */
+void ip_warnings_flush(ip_warnings *w, ip_warnings *noted);
+void ip_warnings_free(ip_warnings *w);
+
+/* model/file_load.c */
 /* Reads and replays one file into s (a directory's files one by one, or one
  * file apart).  Returns 0 (possibly with damage recorded) or -1 after the
  * error went to o->error or stderr. */
 int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_opts *o,
                  ip_warnings *defer);
+/* The start (Header.start_unix_ns) of the trace file at path: 0, or -1 with
+ * the reason in err. */
+int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_t errlen);
 
 /* model/session_files.c */
 struct ip_paths;
@@ -130,10 +145,6 @@ int ip_session_load_files(ip_session *s, ip_tables *t, const struct ip_paths *fi
 /* model/session_merge.c */
 /* Moves part, a session of one file read apart, into s; part is left empty. */
 void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part);
-/* Prints w's warnings and empties it; a note about a module file that an
- * earlier file's note named (noted: those named so far, kept) is left out. */
-void ip_warnings_flush(ip_warnings *w, ip_warnings *noted);
-void ip_warnings_free(ip_warnings *w);
 
 /* model/session_tables.c */
 uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path);

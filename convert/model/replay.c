@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "model/loader.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 #define NONE UINT32_MAX
 

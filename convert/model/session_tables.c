@@ -7,7 +7,7 @@
 #include "fnv1a.h"
 #include "model/loader.h"
 #include "model/symbolize.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 #define MAX_DENSE_GID (1u << 22) /* larger gids are damage: not cached */
 

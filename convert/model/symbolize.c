@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "model/symbolize.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 typedef struct sym_file {
   char *path;

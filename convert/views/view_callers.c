@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/must_alloc.h"
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 static int nested_in_same(const ip_node *nodes, uint32_t n) {

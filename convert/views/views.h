@@ -7,9 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model/aggregate.h"
-#include "model/profile.h"
-#include "model/skipped_fns.h"
+#include "model/model.h"
 
 typedef struct ip_view_opts {
   ip_level by;
