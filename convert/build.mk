@@ -12,11 +12,10 @@ CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
              $(patsubst $(B)/gen/%.c,$(B)/convert/gen/%.o,$(CV_GEN))
 CV_MAIN_OBJ  := $(B)/convert/cli/main.o
 CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert
-# A build with a SIMD path turned off, for bench-convert to time it:
-# CV_NO_SSE2=1 compiles the converter without __SSE2__ (the batch check's
-# scalar continuation mask, read/batch_decode.c), CV_NO_AVX2=1 with IP_NO_AVX2
-# (the scalar code range of model/replay_pool.c).
-CV_SIMD_OFF = $(if $(CV_NO_SSE2),-U__SSE2__) $(if $(CV_NO_AVX2),-DIP_NO_AVX2)
+# A build with the SIMD path turned off, for bench-convert to time it:
+# CV_NO_AVX2=1 compiles with IP_NO_AVX2 (the scalar code range of
+# model/replay_pool.c).
+CV_SIMD_OFF = $(if $(CV_NO_AVX2),-DIP_NO_AVX2)
 CV_CFLAGS  = $(CFLAGS) $(CV_INC) $(PB_CFLAGS) $(CV_SIMD_OFF)
 ALL_TARGETS += $(B)/inclprof
 
@@ -39,9 +38,9 @@ $(B)/inclprof: $(CV_MAIN_OBJ) $(B)/libipconvert.a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
 $(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
-# The same command built with each SIMD path off ($(B)/simd-off-sse2/,
-# $(B)/simd-off-avx2/), timed in pairs against it.
-CV_SIMD_PATHS := sse2 avx2
+# The same command built with each SIMD path off ($(B)/simd-off-avx2/), timed
+# in pairs against it.
+CV_SIMD_PATHS := avx2
 $(B)/simd-off-%/inclprof: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/simd-off-$* CV_NO_$(shell echo $* | tr a-z A-Z)=1 $@
 BENCH_TARGETS += bench-convert

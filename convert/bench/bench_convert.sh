@@ -138,7 +138,6 @@ fi
     echo "|---|---|---|---|---|"
     printf '%s' "$simd_rows"
     echo
-    echo "sse2: the batch check's continuation mask (read/batch_decode.c, built without __SSE2__);"
     echo "avx2: the code range of a batch before it is replayed (model/replay_pool.c, built with IP_NO_AVX2)."
     echo "A positive change: the build without the path needs more time."
   fi
