@@ -54,6 +54,17 @@ typedef struct ip_kacc {
   int lost;          /* a KEV_LOST record: this interval's records are missing */
 } ip_kacc;
 
+/* Finds a thread's ip_pc_sample entries by address (model/pc_samples.c):
+ * map from pc to its newest entry, next: the older entry of the same pc. */
+typedef struct ip_pc_index {
+  ip_u64map by_pc;
+  uint32_t *next;
+  size_t cap;
+} ip_pc_index;
+/* One more sample of call path node at pc on thread th. */
+void ip_pc_sample_add(ip_pc_index *ix, ip_thread *th, uint64_t pc, uint32_t node);
+void ip_pc_index_free(ip_pc_index *ix);
+
 /* Replay state of one thread while its file is read. */
 typedef struct ip_tstate {
   uint32_t thread; /* index into ip_session.threads */
@@ -74,6 +85,9 @@ typedef struct ip_tstate {
   uint32_t expect_ret; /* func whose RET is absorbed by the last EXIT, or UINT32_MAX */
   uint64_t origin_ns;  /* thread's first event, relative to the session start */
   ip_u64map child;     /* (parent node << 32 | func) -> node */
+  ip_pc_index pcs;     /* the thread's ip_pc_sample entries by address */
+  const uint64_t *sample_addr; /* the batch's sample addresses, n_sample_addr of them */
+  size_t n_sample_addr, next_sample;
 } ip_tstate;
 
 /* One trace file being read. */

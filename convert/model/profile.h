@@ -88,6 +88,14 @@ typedef struct ip_node {
   ip_values v;                        /* values of this exact path */
 } ip_node;
 
+/* Samples by instruction: `count` samples the call path `node` of a thread
+ * got while the thread executed the instruction at `pc` (an address of its
+ * process; the traces of older runtimes have none). */
+typedef struct ip_pc_sample {
+  uint64_t pc;
+  uint32_t node, count;
+} ip_pc_sample;
+
 typedef struct ip_thread {
   uint32_t process; /* index into ip_session.processes */
   uint32_t tid;
@@ -110,6 +118,8 @@ typedef struct ip_thread {
   int alive_at_exit;             /* alive when its process ended: closed at the exit */
   uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
                                     breakdown (inclusive, IP_W_*) */
+  ip_pc_sample *pcs;             /* samples by instruction and call path */
+  size_t n_pcs, cap_pcs;
 } ip_thread;
 
 typedef struct ip_process {

@@ -294,7 +294,7 @@ static void kernel_at_event(ip_kacc *a, uint64_t tick) {
   a->in_taken = 1;
 }
 
-static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
+static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, uint64_t pc, ip_session *s) {
   if (arg & 1) {
     s->samples_in_runtime++;
     return;
@@ -304,7 +304,10 @@ static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
     return;
   }
   ts->smp++;
-  th->nodes[ts->stack[ts->depth - 1].node].v.smp_excl++;
+  uint32_t node = ts->stack[ts->depth - 1].node;
+  th->nodes[node].v.smp_excl++;
+  if (pc)
+    ip_pc_sample_add(&ts->pcs, th, pc, node);
 }
 
 static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
@@ -338,10 +341,13 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
     ts->call_open = 0;
     ts->expect_ret = NONE;
     break;
-  case INCLPROF__EVENT_KIND__EV_SAMPLE:
+  case INCLPROF__EVENT_KIND__EV_SAMPLE: {
+    uint64_t pc = ts->next_sample < ts->n_sample_addr ? ts->sample_addr[ts->next_sample] : 0;
+    ts->next_sample++;
     if (!ts->paused)
-      sample(ts, th, arg, f->s);
+      sample(ts, th, arg, pc, f->s);
     break;
+  }
   case INCLPROF__EVENT_KIND__EV_PAUSE:
     ts->paused = 1;
     break;
@@ -364,6 +370,9 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     skip = 1;
   }
   ts->next_seq = b->seq + 1;
+  ts->sample_addr = b->sample_addr;
+  ts->n_sample_addr = b->n_sample_addr;
+  ts->next_sample = 0;
   th->batches++;
   th->events += n;
   uint64_t tick = b->base_tick;
@@ -476,6 +485,7 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
   ip_u64map_free(&ts->child);
+  ip_pc_index_free(&ts->pcs);
   free(ts->stack);
   ts->stack = NULL;
   ts->cap = 0;

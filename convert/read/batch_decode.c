@@ -78,13 +78,14 @@ static long packed_u32(const uint8_t *p, const uint8_t *end, uint32_t *arr) {
 void ip_batch_buf_init(ip_batch_buf *b) {
   inclprof__record__init(&b->rec);
   inclprof__event_batch__init(&b->batch);
-  b->cap_dt = b->cap_code = b->cap_kernel = 0;
+  b->cap_dt = b->cap_code = b->cap_kernel = b->cap_sample_addr = 0;
 }
 
 void ip_batch_buf_free(ip_batch_buf *b) {
   free(b->batch.dt);
   free(b->batch.code);
   free(b->batch.kernel_dt);
+  free(b->batch.sample_addr);
   ip_batch_buf_init(b);
 }
 
@@ -149,8 +150,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
       !get_varint(&p, end, &blen) || blen != (uint64_t)(end - p))
     return 0;
   Inclprof__EventBatch scratch = INCLPROF__EVENT_BATCH__INIT, *e = b ? &b->batch : &scratch;
-  int have = 0; /* bits: 1 tid, 2 seq, 4 base_tick; 8 dt, 16 code, 32 kernel_dt */
-  e->n_dt = e->n_code = e->n_kernel_dt = 0;
+  int have = 0; /* bits: 1 tid, 2 seq, 4 base_tick; 8 dt, 16 code, 32 kernel_dt, 64 sample_addr */
+  e->n_dt = e->n_code = e->n_kernel_dt = e->n_sample_addr = 0;
   e->has_kernel_base_tick = e->has_kernel_lost = 0;
   e->kernel_base_tick = 0;
   e->kernel_lost = 0;
@@ -177,11 +178,13 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
       break;
     case KEY(IP_TAG_BATCH_DT, IP_WIRE_LEN):
     case KEY(IP_TAG_BATCH_CODE, IP_WIRE_LEN):
-    case KEY(IP_TAG_BATCH_KERNEL_DT, IP_WIRE_LEN): {
+    case KEY(IP_TAG_BATCH_KERNEL_DT, IP_WIRE_LEN):
+    case KEY(IP_TAG_BATCH_SAMPLE_ADDR, IP_WIRE_LEN): {
       uint64_t n;
-      int bit = tag == KEY(IP_TAG_BATCH_DT, IP_WIRE_LEN)     ? 8
-                : tag == KEY(IP_TAG_BATCH_CODE, IP_WIRE_LEN) ? 16
-                                                             : 32;
+      int bit = tag == KEY(IP_TAG_BATCH_DT, IP_WIRE_LEN)          ? 8
+                : tag == KEY(IP_TAG_BATCH_CODE, IP_WIRE_LEN)      ? 16
+                : tag == KEY(IP_TAG_BATCH_KERNEL_DT, IP_WIRE_LEN) ? 32
+                                                                  : 64;
       if (!get_varint(&p, end, &n) || n > (uint64_t)(end - p) || (have & bit))
         return 0; /* a repeated field split in parts goes to protobuf-c */
       have |= bit;
@@ -194,12 +197,13 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
         got = packed_u32(p, p + n, e->code);
         e->n_code = got < 0 ? 0 : (size_t)got;
       } else {
-        uint64_t **arr = bit == 8 ? &e->dt : &e->kernel_dt;
-        size_t *cap = bit == 8 ? &b->cap_dt : &b->cap_kernel;
+        uint64_t **arr = bit == 8 ? &e->dt : bit == 32 ? &e->kernel_dt : &e->sample_addr;
+        size_t *cap = bit == 8 ? &b->cap_dt : bit == 32 ? &b->cap_kernel : &b->cap_sample_addr;
         if (!reserve((void **)arr, cap, (size_t)n, sizeof **arr))
           return -1;
         got = packed_u64(p, p + n, *arr);
-        *(bit == 8 ? &e->n_dt : &e->n_kernel_dt) = got < 0 ? 0 : (size_t)got;
+        *(bit == 8 ? &e->n_dt : bit == 32 ? &e->n_kernel_dt : &e->n_sample_addr) =
+            got < 0 ? 0 : (size_t)got;
       }
       if (got < 0)
         return 0;
