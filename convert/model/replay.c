@@ -71,6 +71,7 @@ static void push(const ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn, in
   fr->node = node;
   fr->from_call = (uint8_t)from_call;
   fr->merged = 0;
+  fr->site = 0;
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
@@ -97,6 +98,8 @@ static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
     v->min_call = el;
   if (el > v->max_call)
     v->max_call = el;
+  if (fr->site)
+    ip_site_call(ts, th, fr->node, fr->site, el, app);
   const ip_call_visitor *vis = f->visitor;
   if (vis)
     vis->on_call(vis->ctx, f->s, th, fr->func, (uint32_t)ts->depth, ts->origin_ns + fr->push_el, el,
@@ -325,6 +328,7 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
     break;
   case INCLPROF__EVENT_KIND__EV_CALL:
     push(f, ts, th, ip_file_func(f, arg), 1);
+    ts->stack[ts->depth - 1].site = ip_file_site(f, arg);
     ts->call_open = 1;
     ts->expect_ret = NONE;
     break;
@@ -486,6 +490,7 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   ip_thread_sums(s, th);
   ip_u64map_free(&ts->child);
   ip_pc_index_free(&ts->pcs);
+  ip_u64map_free(&ts->site_vals);
   free(ts->stack);
   ts->stack = NULL;
   ts->cap = 0;

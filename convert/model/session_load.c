@@ -147,6 +147,7 @@ static void take_function(ip_file *f, const Inclprof__Function *fn) {
   };
   ip_sym sym;
   ip_file_name_address(f, fn, &proto, &sym);
+  ip_file_call_site(f, fn->gid, &proto);
   ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
 }
 
@@ -259,6 +260,7 @@ static void close_file(ip_file *f) {
   }
   free(f->states);
   free(f->gid_func);
+  free(f->gid_site);
   free(f->mod_index);
   ip_u64map_free(&f->tid_state);
 }
@@ -510,11 +512,15 @@ void ip_session_free(ip_session *s) {
     free(s->funcs[i].pretty);
     free(s->funcs[i].file);
   }
+  for (size_t i = 0; i < s->n_sites; i++)
+    free(s->sites[i].file);
+  free(s->sites);
   for (size_t i = 0; i < s->n_threads; i++) {
     free(s->threads[i].name);
     free(s->threads[i].no_transitions);
     free(s->threads[i].nodes);
     free(s->threads[i].pcs);
+    free(s->threads[i].sites);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
   }

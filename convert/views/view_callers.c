@@ -89,5 +89,7 @@ int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const
   ip_tt_free(&t);
   free(list);
   free(rows);
+  if (callees)
+    ip_view_call_lines(out, s, o, fn);
   return 0;
 }
