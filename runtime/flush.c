@@ -212,8 +212,8 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   uint8_t *smp_start = code_start + n * 5;
   size_t tail_room = kl->n * 10 + 32;
   en.smp = smp_start;
-  en.smp_end = scratch + scratch_len > smp_start + tail_room ? scratch + scratch_len - tail_room
-                                                              : smp_start;
+  en.smp_end =
+      scratch + scratch_len > smp_start + tail_room ? scratch + scratch_len - tail_room : smp_start;
   memset(en.cache.key, 0xff, sizeof en.cache.key); /* every entry empty */
   encode_events(&en, ev, n, base << 1, &dp, &cp);
   size_t written = n - en.skipped;

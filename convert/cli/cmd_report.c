@@ -26,7 +26,7 @@ enum {
 static const ip_cli_opt options[] = {
     {"by", OPT_BY, "LEVEL",
      IP_LEVEL_NAMES " (default function), or\n"
-     "line|address: Exclusive samples per source line / instruction"},
+                    "line|address: Exclusive samples per source line / instruction"},
     {"function", OPT_FUNCTION, "FN", "with --by line|address: only the lines of FN"},
     {"sort", OPT_SORT, "COLUMN", IP_SORT_NAMES "\n(default elapsed-inclusive)"},
     {"top", OPT_TOP, "N", "only the first N rows (with --tree: N children per path)"},
@@ -66,8 +66,8 @@ typedef struct report_args {
   int tree, raw, samples, wait, missing;
   const char *fn;
   int callees;
-  int lines;          /* --by line: 1, --by address: 2 */
-  const char *in_fn;  /* --function */
+  int lines;             /* --by line: 1, --by address: 2 */
+  const char *in_fn;     /* --function */
   const char *view_name; /* the view option given (--tree, --callers, ...), or NULL */
   unsigned jobs;
 } report_args;

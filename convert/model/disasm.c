@@ -13,7 +13,7 @@
 static int disassembled(unsigned machine, uint64_t addr, const uint8_t *bytes, size_t n, char *out,
                         size_t len) {
   csh h;
-  cs_err e = machine == EM_AARCH64 ? cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &h)
+  cs_err e = machine == EM_AARCH64  ? cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &h)
              : machine == EM_X86_64 ? cs_open(CS_ARCH_X86, CS_MODE_64, &h)
                                     : CS_ERR_ARCH;
   if (e != CS_ERR_OK)

@@ -84,12 +84,12 @@ typedef struct ip_tstate {
   uint64_t pending_gap; /* gap ticks to remove from the next interval */
   uint64_t next_seq;
   int paused;
-  int call_open;       /* top frame came from CALL and awaits ENTER */
-  uint32_t expect_ret; /* func whose RET is absorbed by the last EXIT, or UINT32_MAX */
-  uint64_t origin_ns;  /* thread's first event, relative to the session start */
-  ip_u64map child;     /* (parent node << 32 | func) -> node */
-  ip_pc_index pcs;     /* the thread's ip_pc_sample entries by address */
-  ip_u64map site_vals; /* (node << 32 | site) -> index into its thread's sites */
+  int call_open;               /* top frame came from CALL and awaits ENTER */
+  uint32_t expect_ret;         /* func whose RET is absorbed by the last EXIT, or UINT32_MAX */
+  uint64_t origin_ns;          /* thread's first event, relative to the session start */
+  ip_u64map child;             /* (parent node << 32 | func) -> node */
+  ip_pc_index pcs;             /* the thread's ip_pc_sample entries by address */
+  ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */
   const uint64_t *sample_addr; /* the batch's sample addresses, n_sample_addr of them */
   size_t n_sample_addr, next_sample;
 } ip_tstate;
@@ -112,7 +112,7 @@ typedef struct ip_file {
   uint64_t proc_origin_ns; /* process start relative to the session start */
   uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */
   size_t n_gid;
-  uint32_t *gid_site;      /* Function.gid of a call-line callee -> 1 + its call line, 0 none */
+  uint32_t *gid_site; /* Function.gid of a call-line callee -> 1 + its call line, 0 none */
   size_t n_gid_site;
   uint32_t *mod_index; /* Module.id -> session module */
   size_t n_mod;

@@ -202,8 +202,9 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
         if (!reserve((void **)arr, cap, (size_t)n, sizeof **arr))
           return -1;
         got = packed_u64(p, p + n, *arr);
-        *(bit == 8 ? &e->n_dt : bit == 32 ? &e->n_kernel_dt : &e->n_sample_addr) =
-            got < 0 ? 0 : (size_t)got;
+        *(bit == 8    ? &e->n_dt
+          : bit == 32 ? &e->n_kernel_dt
+                      : &e->n_sample_addr) = got < 0 ? 0 : (size_t)got;
       }
       if (got < 0)
         return 0;

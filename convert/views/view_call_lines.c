@@ -50,7 +50,8 @@ void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, c
       if (!parent || parent == IP_NO_NODE || !ip_func_named(&s->funcs[th->nodes[parent].func], fn))
         continue;
       ip_must_grow((void **)&v, &cap, n + 1, sizeof *v);
-      v[n++] = (call_line){th->nodes[sv->node].func, sv->site, sv->calls, sv->el_incl, sv->app_incl};
+      v[n++] =
+          (call_line){th->nodes[sv->node].func, sv->site, sv->calls, sv->el_incl, sv->app_incl};
     }
   }
   if (!n)

@@ -51,8 +51,8 @@ extern "C" {
 #define INCLPROF_FN_LOCAL        0x4u  /* not TREE_PUBLIC (static / anonymous namespace) */
 #define INCLPROF_FN_HAS_LOOPS    0x8u  /* kept despite min-size because it has loops */
 #define INCLPROF_FN_STUB_PROBES  0x10u /* its probes are x86-64 stubs (probe_x86.h), not calls */
-#define INCLPROF_FN_CALL_SITE    0x20u /* a callee descriptor of one call line: file and line
-                                          are the call's (older plugins: "" and 0) */
+/* a callee descriptor of one call line: file and line are the call's (older plugins: "" and 0) */
+#define INCLPROF_FN_CALL_SITE 0x20u
 
 /* inclprof_fn.runtime_flags, written by the runtime (callee descriptors only,
  * which the plugin therefore keeps in writable memory) */

@@ -19,7 +19,7 @@ static inline __attribute__((always_inline)) unsigned long mix(unsigned long x) 
 
 __attribute__((noinline)) unsigned long work(unsigned long x) {
   for (long i = 0; i < 3 * UNIT; i++) x = STEP(x); /* HEAVY_LINE */
-  for (long i = 0; i < UNIT; i++) x = STEP(x ^ 1); /* LIGHT_LINE */
+  for (long i = 0; i < UNIT; i++) x = STEP(x); /* LIGHT_LINE */
   x = mix(x);
   for (int k = 0; k < 3; k++) x = note(x); /* NOTE3_LINE */
   x = note(x); /* NOTE1_LINE */
