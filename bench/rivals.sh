@@ -16,6 +16,8 @@ set -u
 B=$1 W=$2
 OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# The clang that scripts/deps.sh bench installs on this release (XRay).
+CLANG=clang-$(sh "$SRC/scripts/llvm-version.sh")
 RUNS=${BENCH_RUNS:-5} SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
 INCLPROF=$B/inclprof
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
@@ -65,14 +67,14 @@ else
   missing ip "inclprof" "${UNAVAILABLE[ip]}"
 fi
 if ! command -v clang++-14 >/dev/null; then
-  missing xray-fdr "XRay FDR" "clang-14 is not installed (scripts/deps.sh bench installs clang-14 and libclang-rt-14-dev)"
-elif try_build xray clang-14 $CF -fxray-instrument -fxray-instruction-threshold=1 -c "$SRC/bench/callheavy.c" -o xray.o &&
+  missing xray-fdr "XRay FDR" "$CLANG is not installed (scripts/deps.sh bench installs it with LLVM's XRay runtime)"
+elif try_build xray "$CLANG" $CF -fxray-instrument -fxray-instruction-threshold=1 -c "$SRC/bench/callheavy.c" -o xray.o &&
      try_build xray clang++-14 -O2 -c "$SRC/bench/xray_fdr_init.cc" -o xray_fdr_init.o &&
      try_build xray clang++-14 -fxray-instrument xray.o xray_fdr_init.o -o xray-fdr -lpthread &&
      try_build xray clang++-14 -fxray-instrument xray.o -o xray-basic -lpthread &&
-     try_build xray clang-14 $CF -c "$SRC/bench/callheavy.c" -o clang-plain.o &&
-     try_build xray clang-14 clang-plain.o -o clang-plain -lpthread; then
-  variant clang-plain "no instrumentation (clang-14 -O2), XRay's baseline" "$RUNS" none clang-plain "./clang-plain"
+     try_build xray "$CLANG" $CF -c "$SRC/bench/callheavy.c" -o clang-plain.o &&
+     try_build xray "$CLANG" clang-plain.o -o clang-plain -lpthread; then
+  variant clang-plain "no instrumentation ($CLANG -O2), XRay's baseline" "$RUNS" none clang-plain "./clang-plain"
   variant xray-fdr "XRay FDR mode, every call kept (func_duration_threshold_us=0, 1 GiB of buffers, flushed at exit)" \
     "$RUNS" after clang-plain "rm -f xr-fdr.* && XRAY_OPTIONS='xray_logfile_base=$W/xr-fdr.' ./xray-fdr"
   variant xray-basic "XRay basic mode, every call kept (func_duration_threshold_us=0)" "$SLOW_RUNS" after clang-plain \

@@ -41,7 +41,8 @@ parts() {
   echo "| kernel | $(uname -sr) |"
   echo "| OS | $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME") |"
   echo "| gcc | $(gcc -dumpfullversion) |"
-  echo "| clang-14 | $(clang-14 --version 2>/dev/null | head -n1 || echo 'not installed') |"
+  clang=clang-$(sh "$(dirname "$0")/../scripts/llvm-version.sh")
+  echo "| $clang | $($clang --version 2>/dev/null | head -n1 || echo 'not installed') |"
   echo "| uftrace | $(uftrace --version 2>/dev/null | head -n1 || echo 'not installed') |"
   echo "| perf_event_paranoid | $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) |"
   echo "| load average at the end (1, 5, 15 min) | $(cut -d' ' -f1-3 /proc/loadavg) — other work on the machine inflates every figure alike |"

@@ -13,6 +13,8 @@ set -u
 B=$1 W=$2
 OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# The clang that scripts/deps.sh bench installs on this release (XRay).
+CLANG=clang-$(sh "$SRC/scripts/llvm-version.sh")
 RUNS=${BENCH_RUNS:-5} SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
 DEPTH=${BENCH_DEPTH:-31} LOOPS=${BENCH_LOOPS:-3000000}
 INCLPROF=$B/inclprof
@@ -72,15 +74,15 @@ elif try_build uftrace gcc $CF -pg -c "$SRC/bench/callheavy.c" -o callheavy-pg.o
 else
   ORDER+=(uftrace)
 fi
-if ! command -v clang-14 >/dev/null; then
-  ORDER+=(xray); UNAVAILABLE[xray]="clang-14 is not installed (scripts/deps.sh bench installs clang-14 and libclang-rt-14-dev)"
-elif try_build xray clang-14 $CF -fxray-instrument -fxray-instruction-threshold=1 -c "$SRC/bench/callheavy.c" -o callheavy-xray.o &&
-     try_build xray clang-14 -fxray-instrument callheavy-xray.o -o xray &&
-     try_build xray clang-14 $CF -c "$SRC/bench/callheavy.c" -o callheavy-clang.o &&
-     try_build xray clang-14 callheavy-clang.o -o clang-plain; then
-  variant xray "LLVM XRay, xray-basic mode to disk (clang-14, threshold 1)" "$SLOW_RUNS" after \
+if ! command -v "$CLANG" >/dev/null; then
+  ORDER+=(xray); UNAVAILABLE[xray]="$CLANG is not installed (scripts/deps.sh bench installs it with LLVM's XRay runtime)"
+elif try_build xray "$CLANG" $CF -fxray-instrument -fxray-instruction-threshold=1 -c "$SRC/bench/callheavy.c" -o callheavy-xray.o &&
+     try_build xray "$CLANG" -fxray-instrument callheavy-xray.o -o xray &&
+     try_build xray "$CLANG" $CF -c "$SRC/bench/callheavy.c" -o callheavy-clang.o &&
+     try_build xray "$CLANG" callheavy-clang.o -o clang-plain; then
+  variant xray "LLVM XRay, xray-basic mode to disk ($CLANG, threshold 1)" "$SLOW_RUNS" after \
     "rm -f xray-log.* && XRAY_OPTIONS='patch_premain=true xray_mode=xray-basic xray_logfile_base=$W/xray-log.' XRAY_BASIC_OPTIONS='func_duration_threshold_us=0' ./xray $ARGS"
-  variant clang-plain "no instrumentation (clang-14 -O2), XRay's baseline" "$RUNS" none "./clang-plain $ARGS"
+  variant clang-plain "no instrumentation ($CLANG -O2), XRay's baseline" "$RUNS" none "./clang-plain $ARGS"
 else
   ORDER+=(xray)
 fi
@@ -183,7 +185,7 @@ sizerow "callheavy.o, gcc -O2" callheavy-plain.o callheavy-plain.o
 sizerow "callheavy.o, inclprof plugin" callheavy-ip.o callheavy-plain.o
 sizerow "callheavy.o, -finstrument-functions" callheavy-fi.o callheavy-plain.o
 sizerow "callheavy.o, -pg" callheavy-pg.o callheavy-plain.o
-sizerow "callheavy.o, clang-14 XRay (vs clang-14 -O2)" callheavy-xray.o callheavy-clang.o
+sizerow "callheavy.o, $CLANG XRay (vs $CLANG -O2)" callheavy-xray.o callheavy-clang.o
 } >"$OUT.tmp"
 
 # --- a real program: examples/wordfreq -------------------------------------------

@@ -46,7 +46,7 @@ FUZZ_SECONDS ?= 60
 # and util stages.
 FUZZ_SRCS = $(foreach d,read model util,$(wildcard convert/$(d)/*.c)) \
             $(B)/gen/inclprof.pb-c.c runtime/trace_frame.c
-FUZZ_CLANG := $(shell for c in clang-14 clang; do command -v $$c >/dev/null 2>&1 && \
+FUZZ_CLANG := $(shell for c in clang-$(shell sh scripts/llvm-version.sh) clang; do command -v $$c >/dev/null 2>&1 && \
                 echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \
                 $$c -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null && { echo $$c; break; }; done)
 FUZZ_MUTATOR = tests/fuzz/trace_mutator.c tests/fuzz/trace_mutator.h tests/unit/trace_gen.h

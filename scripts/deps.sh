@@ -23,8 +23,8 @@
 #          (protoc --decode of the Perfetto export), man-db (the installed
 #          man pages rendered), the AArch64 cross compiler with its plugin
 #          headers and qemu-user (cross_dev below)
-#   bench  clang-14 and LLVM XRay's runtime, uftrace
-#   stress what `make stress` adds: clang-14 and libFuzzer's runtime, GNU time
+#   bench  clang and LLVM XRay's runtime (scripts/llvm-version.sh), uftrace
+#   stress what `make stress` adds: clang and libFuzzer's runtime, GNU time
 #   field  what `make field` adds to test: redis-tools (redis-benchmark),
 #          ninja, tcl (sqlite's amalgamation), googletest (leveldb's
 #          db_bench; yaml-cpp's tests build it from /usr/src/googletest),
@@ -38,14 +38,13 @@ case "$level" in build|test|bench|stress|field) ;; *) echo "usage: scripts/deps.
 limit=${INCLPROF_APT_TIMEOUT:-1800}
 gcc=${INCLPROF_GCC:-gcc}
 # release_pkgs LEVEL: the packages whose names depend on the release
-# (VERSION_CODENAME of /etc/os-release): LLVM's version, and clang-format-14,
-# the version the style is checked with (make lint), which Debian 13 no longer
-# has (lint says it skipped the formatting check there).
+# (VERSION_CODENAME of /etc/os-release): LLVM's version (scripts/llvm-version.sh),
+# and clang-format-14, the version the style is checked with (make lint), which
+# Debian 13 no longer has (lint says it skipped the formatting check there).
 release_pkgs() {
-  case "$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null)" in
-    bookworm) llvm=14 format=clang-format-14 ;;
-    *) llvm=19 format="" ;;
-  esac
+  llvm=$(sh "$(dirname "$0")/llvm-version.sh")
+  format=""
+  [ "$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null)" = bookworm ] && format=clang-format-14
   case "$1" in
     test|field) echo "$format" ;;
     bench) echo "$format clang-$llvm llvm-$llvm libclang-rt-$llvm-dev" ;;
