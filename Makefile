@@ -42,7 +42,11 @@ PB_LIBS      = $(shell pkg-config --libs libprotobuf-c)
 # The converter names code addresses from module files: elfutils' libdwfl
 # (libdw, libelf) and libiberty's demangler; the reader checks crc32 with
 # libdeflate's (carry-less multiply, twice zlib's speed).
-CV_LIBS      = -ldw -lelf -liberty -ldeflate
+# report --by address disassembles with capstone when it is installed
+# (scripts/deps.sh installs it); without it an instruction shows as bytes.
+CS_FLAGS     = $(shell pkg-config --exists capstone 2>/dev/null && echo -DIP_HAVE_CAPSTONE)
+CS_LIBS      = $(shell pkg-config --exists capstone 2>/dev/null && echo -lcapstone)
+CV_LIBS      = -ldw -lelf -liberty -ldeflate $(CS_LIBS)
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 

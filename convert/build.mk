@@ -25,6 +25,7 @@ $(B)/convert/%.o: convert/%.c | $(CV_GEN) $(DEPS_STAMP)
 $(B)/convert/trace/%.o: trace/%.c | $(CV_GEN) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
+$(B)/convert/model/disasm.o: CV_CFLAGS += $(CS_FLAGS)
 $(B)/convert/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<

@@ -121,6 +121,7 @@ static void take_function(ip_file *f, const Inclprof__Function *fn) {
   };
   ip_sym sym;
   ip_file_name_address(f, fn, &proto, &sym);
+  ip_file_call_site(f, fn->gid, &proto);
   ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
 }
 
@@ -233,6 +234,7 @@ static void close_file(ip_file *f) {
   }
   free(f->states);
   free(f->gid_func);
+  free(f->gid_site);
   free(f->mod_index);
   ip_u64map_free(&f->tid_state);
 }

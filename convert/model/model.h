@@ -1,7 +1,8 @@
 /* model/model.h - the model floor's public header, what the floors above may
  * use: the loaded profile (model/profile.h), its sums per level
  * (model/aggregate.h), selections (model/selection.h), the functions without
- * a row (model/skipped_fns.h), two builds compared with their noise tests
+ * a row (model/skipped_fns.h), samples and calls by source line and
+ * instruction (model/line_rows.h), two builds compared with their noise tests
  * (model/diff.h, model/noise_test.h, model/ranktest.h) and the choice of
  * `inclprof suggest` (model/suggest.h).  Loading and replay stay behind it
  * (model/loader.h, model/replay_pool.h, model/symbolize.h).  The model floor
@@ -11,6 +12,7 @@
 
 #include "model/aggregate.h"
 #include "model/diff.h"
+#include "model/line_rows.h"
 #include "model/noise_test.h"
 #include "model/profile.h"
 #include "model/ranktest.h"

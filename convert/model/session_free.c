@@ -13,10 +13,15 @@ void ip_session_free(ip_session *s) {
     free(s->funcs[i].pretty);
     free(s->funcs[i].file);
   }
+  for (size_t i = 0; i < s->n_sites; i++)
+    free(s->sites[i].file);
+  free(s->sites);
   for (size_t i = 0; i < s->n_threads; i++) {
     free(s->threads[i].name);
     free(s->threads[i].no_transitions);
     free(s->threads[i].nodes);
+    free(s->threads[i].pcs);
+    free(s->threads[i].sites);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
   }

@@ -39,6 +39,7 @@ void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
     th->process += proc0;
     for (size_t n = 1; n < th->n_nodes; n++)
       th->nodes[n].func = fn[th->nodes[n].func];
+    ip_sites_merge(s, t, part, th);
     size_t n_mod = th->n_mod;
     free(th->fn);
     free(th->mod);
