@@ -321,7 +321,7 @@ int cmd_record(int argc, char **argv) {
       rmdir(a.dir);
     return IP_EXIT_USAGE;
   }
-  int hold = record_hold_join(a.mode);
+  int hold = record_hold_join(getenv("INCLPROF_TRANSITIONS")); /* set from --transitions */
   char notes[PATH_MAX], note[600];
   notes_make(notes, sizeof notes);
   int status = run(argv + first, a.dir);

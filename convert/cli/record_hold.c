@@ -69,13 +69,14 @@ static int tracepoint_id(void) {
   return -1;
 }
 
-/* Whether the runtime will choose kevents for mode (NULL: auto): auto takes
- * the PMU first, when the kernel gives a kernel-mode instruction counter. */
+/* Whether the runtime will choose kevents for mode (INCLPROF_TRANSITIONS;
+ * NULL or another word: auto, which takes the PMU first when the kernel
+ * gives a kernel-mode instruction counter). */
 static int kevents_likely(const char *mode) {
   if (mode && !strcmp(mode, "kevents"))
     return 1;
-  if (mode && strcmp(mode, "auto"))
-    return 0; /* pmu or none */
+  if (mode && (!strcmp(mode, "none") || !strcmp(mode, "pmu")))
+    return 0;
   struct perf_event_attr a;
   memset(&a, 0, sizeof a);
   a.size = sizeof a;
@@ -131,6 +132,10 @@ static void serve(int listener) {
 /* The holder process: registers, listens, says so on ready, serves. */
 static void hold(int ready, int tp_id) {
   prctl(PR_SET_NAME, "inclprof-hold");
+  if (ready < 3) /* record ran with a standard descriptor closed */
+    ready = fcntl(ready, F_DUPFD_CLOEXEC, 3);
+  if (ready < 0)
+    _exit(0);
   if (chdir("/") != 0)
     _exit(0);
   int null = open("/dev/null", O_RDWR | O_CLOEXEC);
