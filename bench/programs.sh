@@ -65,7 +65,8 @@ build() {
     rm -rf "$BW/$p.profile" && mkdir -p "$BW/$p.run" && OUTD=$BW/$p.profile && mkdir -p "$OUTD" &&
       (cd "$BW/$p.run" && "run_$p" tool_inclprof "${BINOF[$p/plugin]}" >/dev/null 2>&1)
     FIELD_FILTER=$BW/$p.filter
-    if ! "$INCLPROF" suggest "$BW/$p.profile" -o "$FIELD_FILTER" >"$BW/$p.suggest" 2>&1; then
+    # shellcheck disable=SC2046
+    if ! "$INCLPROF" suggest $(find "$BW/$p.profile" -name '*.ipb') -o "$FIELD_FILTER" >"$BW/$p.suggest" 2>&1; then
       WHY[$k]="inclprof suggest failed: $(tail -n1 "$BW/$p.suggest")"
       return
     fi
