@@ -207,17 +207,10 @@ static int has_value(const builder *b, const ip_values *v) {
   return 0;
 }
 
-/* The share of value v that falls to a part of weight w after parts of
- * weight `before`, of all parts' weight `all`: the parts' shares sum to v. */
-static int64_t share(int64_t v, uint64_t before, uint64_t w, uint64_t all) {
-  if (!all)
-    return before ? 0 : v;
-  unsigned __int128 x = (unsigned __int128)(uint64_t)v;
-  return (int64_t)(x * (before + w) / all - x * before / all);
-}
-
-static uint64_t part_weight(value_kind k, const site_part *p) {
-  return k == V_CALLS ? p->calls : k == V_APPLICATION ? p->app : p->el;
+/* A part's weight in the shares of value kind k: its calls, its Application
+ * or its Elapsed time (1 each when the kind's weights are all 0). */
+static uint64_t part_weight(value_kind k, const site_part *p, int flat) {
+  return flat ? 1 : k == V_CALLS ? p->calls : k == V_APPLICATION ? p->app : p->el;
 }
 
 static int cmp_part(const void *a, const void *b) {
@@ -253,21 +246,29 @@ static void add_call_lines(builder *b, const ip_values *v, size_t depth, uint32_
   int64_t whole[MAX_TYPES];
   memcpy(whole, b->values, sizeof whole);
   uint64_t all[MAX_TYPES] = {0}, before[MAX_TYPES] = {0};
-  for (size_t j = 0; j < n; j++)
-    for (size_t i = 0; i < b->n_kinds; i++)
-      all[i] += part_weight(b->kinds[i], &p[j]);
+  int flat[MAX_TYPES];
+  for (size_t i = 0; i < b->n_kinds; i++) {
+    for (size_t j = 0; j < n; j++)
+      all[i] += part_weight(b->kinds[i], &p[j], 0);
+    flat[i] = !all[i];
+    all[i] = flat[i] ? n : all[i];
+  }
   for (size_t j = 0; j < n; j++) {
     int any = 0;
     for (size_t i = 0; i < b->n_kinds; i++) {
-      uint64_t w = part_weight(b->kinds[i], &p[j]);
-      b->values[i] = share(whole[i], before[i], w, all[i]);
+      uint64_t w = part_weight(b->kinds[i], &p[j], flat[i]);
+      b->values[i] = (int64_t)ip_share((uint64_t)whole[i], before[i], w, all[i]);
       before[i] += w;
       any |= b->values[i] != 0;
     }
     if (!any)
       continue;
-    b->path[1] = p[j].site == UINT32_MAX ? location_id(b, caller)
-                                         : call_line_location(b, caller, b->s->sites[p[j].site].line);
+    const ip_site *site = p[j].site == UINT32_MAX ? NULL : &b->s->sites[p[j].site];
+    const char *file = b->s->funcs[caller].file;
+    /* a call line in another file (code inlined into the caller) is not one of its lines */
+    b->path[1] = site && file && !strcmp(site->file, file)
+                     ? call_line_location(b, caller, site->line)
+                     : location_id(b, caller);
     ip_pprof_sample(&b->prof, b->path, depth, b->values, b->labels);
   }
 }

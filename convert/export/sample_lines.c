@@ -36,11 +36,17 @@ size_t ip_sample_lines_at(ip_sample_lines *sl, const ip_session *s, uint32_t pro
 void ip_sample_lines_locate(void *sl, const ip_session *s, uint32_t process, uint64_t pc,
                             ip_src_loc *out) {
   ip_sample_lines *x = sl;
-  *out = x->locs[ip_sample_lines_at(x, s, process, pc)];
+  size_t k = ip_sample_lines_at(x, s, process, pc); /* may move x->locs */
+  *out = x->locs[k];
 }
 
 int ip_sample_in_func(const ip_src_loc *where, const ip_func *f) {
   if (!where->n_frames)
     return 0;
   return ip_func_named(f, where->frame[where->n_frames - 1].func);
+}
+
+uint64_t ip_share(uint64_t v, uint64_t before, uint64_t w, uint64_t all) {
+  unsigned __int128 x = v;
+  return (uint64_t)(x * (before + w) / all - x * before / all);
 }

@@ -1,7 +1,7 @@
-/* export/sample_lines.h - where the samples of an export landed: each
- * sampled instruction address of a process located once (source file, line
- * and inline chain, model/source_lines.h), for the exports that carry lines
- * (pprof, callgrind, html). */
+/* export/sample_lines.h - what the exports that carry source lines (pprof,
+ * callgrind, html) share: each sampled instruction address of a process
+ * located once (source file, line and inline chain, model/source_lines.h),
+ * and a value shared out over call lines. */
 #ifndef INCLPROF_EXPORT_SAMPLE_LINES_H
 #define INCLPROF_EXPORT_SAMPLE_LINES_H
 
@@ -33,5 +33,10 @@ void ip_sample_lines_locate(void *sl, const ip_session *s, uint32_t process, uin
 /* Whether where's outermost function is session function f: the sample's
  * code is f's own (or inlined into f), not a callee's without probes. */
 int ip_sample_in_func(const ip_src_loc *where, const ip_func *f);
+
+/* The share of value v that falls to a part of weight w after parts of
+ * weight `before`, of all parts' weight `all` (> 0): the shares of parts
+ * that cover `all` sum to exactly v. */
+uint64_t ip_share(uint64_t v, uint64_t before, uint64_t w, uint64_t all);
 
 #endif
