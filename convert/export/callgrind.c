@@ -63,10 +63,10 @@ typedef struct cg {
   frame *frames;
   uint32_t *firsts; /* positions of the frames with first set */
   size_t depth, n_firsts, cap;
-  uint32_t root; /* id of the current view's root */
-  ip_line_rows lines;  /* Exclusive samples by function and line, by function */
-  size_t *line_first;  /* per session function: its first row of lines (n_funcs + 1) */
-  call_line *sites;    /* by caller, callee and line */
+  uint32_t root;      /* id of the current view's root */
+  ip_line_rows lines; /* Exclusive samples by function and line, by function */
+  size_t *line_first; /* per session function: its first row of lines (n_funcs + 1) */
+  call_line *sites;   /* by caller, callee and line */
   size_t n_sites;
 } cg;
 
@@ -211,8 +211,9 @@ static void gather_call_lines(cg *g, const ip_selection *sel) {
       if (!parent || parent == IP_NO_NODE)
         continue;
       ip_must_grow((void **)&g->sites, &cap, g->n_sites + 1, sizeof *g->sites);
-      g->sites[g->n_sites++] = (call_line){t->nodes[parent].func, t->nodes[sv->node].func,
-                                           sv->site, sv->calls, sv->el_incl, sv->app_incl};
+      g->sites[g->n_sites++] = (call_line){
+          t->nodes[parent].func, t->nodes[sv->node].func, sv->site, sv->calls, sv->el_incl,
+          sv->app_incl};
     }
   }
   if (g->n_sites)
@@ -345,7 +346,10 @@ static void put_calls(FILE *out, const cg *g, names *nm, const edge *x, const in
     calls += parts[k].calls, el += parts[k].el, app += parts[k].app;
     k++;
   }
-  call_line rest = {x->caller, x->callee, UINT32_MAX, x->count > calls ? x->count - calls : 0,
+  call_line rest = {x->caller,
+                    x->callee,
+                    UINT32_MAX,
+                    x->count > calls ? x->count - calls : 0,
                     x->incl.c[EV_ELAPSED] > el ? x->incl.c[EV_ELAPSED] - el : 0,
                     x->incl.c[EV_APPLICATION] > app ? x->incl.c[EV_APPLICATION] - app : 0};
   if (!k || rest.calls || rest.el || rest.app)
@@ -367,8 +371,8 @@ static void put_calls(FILE *out, const cg *g, names *nm, const edge *x, const in
       c.c[e] = ip_share(x->incl.c[e], before[e], w, all[e]);
       before[e] += w;
     }
-    uint64_t count = k == 1 ? x->count
-                            : ip_share(x->count, before_calls, parts[j].calls, all_calls);
+    uint64_t count =
+        k == 1 ? x->count : ip_share(x->count, before_calls, parts[j].calls, all_calls);
     before_calls += parts[j].calls;
     const ip_site *site = parts[j].site == UINT32_MAX ? NULL : &g->s->sites[parts[j].site];
     int elsewhere = site && strcmp(site->file, own); /* a call in code inlined from elsewhere */

@@ -45,18 +45,18 @@ typedef struct builder {
   ip_pprof prof;
   value_kind kinds[MAX_TYPES];
   size_t n_kinds;
-  uint64_t *fn_of_func;        /* function id per session func, 0 = none yet */
-  uint64_t *loc_of_func;       /* location id per session func, 0 = none yet */
-  ip_strtab inlined_keys;      /* "NAME\nFILE" of the functions known from debug info only */
-  uint64_t *fn_of_inlined;     /* their function ids, by index in inlined_keys */
+  uint64_t *fn_of_func;    /* function id per session func, 0 = none yet */
+  uint64_t *loc_of_func;   /* location id per session func, 0 = none yet */
+  ip_strtab inlined_keys;  /* "NAME\nFILE" of the functions known from debug info only */
+  uint64_t *fn_of_inlined; /* their function ids, by index in inlined_keys */
   size_t cap_fn_of_inlined;
-  ip_sample_lines where;       /* the sampled addresses, located */
-  uint64_t *loc_of_addr;       /* location id per entry of where.locs, 0 = none yet */
-  uint32_t *loc_of_addr_func;  /* the session func it was made for */
+  ip_sample_lines where;      /* the sampled addresses, located */
+  uint64_t *loc_of_addr;      /* location id per entry of where.locs, 0 = none yet */
+  uint32_t *loc_of_addr_func; /* the session func it was made for */
   size_t cap_loc_of_addr, cap_loc_of_addr_func;
-  ip_u64map loc_of_line;       /* func << 32 | line -> location id of a call line */
-  uint64_t *known;             /* per node of the view: its samples with a known address */
-  site_part *parts;            /* the view's call paths with call lines, by node */
+  ip_u64map loc_of_line; /* func << 32 | line -> location id of a call line */
+  uint64_t *known;       /* per node of the view: its samples with a known address */
+  site_part *parts;      /* the view's call paths with call lines, by node */
   size_t n_parts, cap_parts;
   uint64_t *mapping_of_module; /* mapping id per module, 0 = none yet */
   uint32_t labels;             /* label set of the view being walked, 0 when merged */
@@ -120,9 +120,9 @@ static uint64_t mapping_id(builder *b, uint32_t module) {
 static uint64_t function_id(builder *b, uint32_t f) {
   if (!b->fn_of_func[f]) {
     const ip_func *src = &b->s->funcs[f];
-    b->fn_of_func[f] = ip_pprof_function(
-        &b->prof, src->pretty && *src->pretty ? src->pretty : src->name, src->name, src->file,
-        src->line);
+    b->fn_of_func[f] =
+        ip_pprof_function(&b->prof, src->pretty && *src->pretty ? src->pretty : src->name,
+                          src->name, src->file, src->line);
   }
   return b->fn_of_func[f];
 }
@@ -302,16 +302,14 @@ static void add_address_samples(builder *b, const ip_tree_view *v, const ip_thre
     if (vn == IP_NO_NODE)
       continue;
     uint32_t f = t->nodes[ps->node].func;
-    uint64_t loc =
-        address_location(b, ip_sample_lines_at(&b->where, b->s, t->process, ps->pc), f);
+    uint64_t loc = address_location(b, ip_sample_lines_at(&b->where, b->s, t->process, ps->pc), f);
     if (!loc)
       continue;
     b->known[vn] += ps->count;
     size_t n = 0;
     ip_must_grow((void **)&b->path, &b->cap_path, n + 1, sizeof *b->path);
     b->path[n++] = loc;
-    for (uint32_t x = t->nodes[ps->node].parent; x && x != IP_NO_NODE;
-         x = t->nodes[x].parent) {
+    for (uint32_t x = t->nodes[ps->node].parent; x && x != IP_NO_NODE; x = t->nodes[x].parent) {
       ip_must_grow((void **)&b->path, &b->cap_path, n + 1, sizeof *b->path);
       b->path[n++] = location_id(b, t->nodes[x].func);
     }
