@@ -200,9 +200,9 @@ static const char *base_name(const char *path) {
 }
 
 /* "lines": [[NAME INDEX, "FILE:LINE", SAMPLES, FUNCTION'S SAMPLES], ...],
- * most samples first: each function's HOT_LINES lines with the most
- * Exclusive samples in the selected threads, of its own code (" (inlined
- * NAME)" for a line of a function inlined into it). */
+ * when any line is known, most samples first: each function's HOT_LINES
+ * lines with the most Exclusive samples in the selected threads, of its own
+ * code (" (inlined NAME)" for a line of a function inlined into it). */
 static void put_lines(html *x, const ip_export_opts *o) {
   if (!ip_session_sampled(x->s))
     return;
@@ -212,8 +212,7 @@ static void put_lines(html *x, const ip_export_opts *o) {
   ip_line_rows_build(x->s, &o->sel, NULL, 0, ip_sample_lines_locate, &where, &rows);
   ip_sample_lines_free(&where);
   unsigned char *named = ip_must_calloc(x->s->n_funcs + 1, 1); /* lines named per function */
-  fputs(",\n\"lines\":[", x->out);
-  const char *sep = "";
+  size_t written = 0;
   for (size_t i = 0; i < rows.n; i++) {
     const ip_line_row *r = &rows.v[i];
     const ip_src_frame *fr = &r->where.frame[0];
@@ -226,12 +225,13 @@ static void put_lines(html *x, const ip_export_opts *o) {
     int n = snprintf(label, sizeof label, "%s:%u", base_name(fr->file), fr->line);
     if (r->where.n_frames > 1 && n > 0 && (size_t)n < sizeof label)
       snprintf(label + n, sizeof label - (size_t)n, " (inlined %s)", fr->func);
-    fprintf(x->out, "%s[%" PRIu32 ",", sep, k);
+    fputs(written++ ? "," : ",\n\"lines\":[", x->out);
+    fprintf(x->out, "[%" PRIu32 ",", k);
     put_string(x->out, label);
     fprintf(x->out, ",%" PRIu64 ",%" PRIu64 "]", r->samples, r->fn_total);
-    sep = ",";
   }
-  fputs("]", x->out);
+  if (written)
+    putc(']', x->out);
   free(named);
   ip_line_rows_free(&rows);
 }

@@ -1,6 +1,7 @@
 /* export/pprof.c - pprof export: one profile (export/pprof_builder.h) of a
  * sample per call path, its functions, locations and mappings created as
- * the call paths use them.  Memory is bounded by the call paths.
+ * the call paths use them.  Memory is bounded by the call paths and the
+ * distinct sampled addresses.
  *
  * Lines: the samples that know their instruction address become samples of
  * their own, leaf first the address's location (its source line and the
