@@ -114,7 +114,7 @@ static cost exclusive(const ip_values *v) {
 }
 
 static void pop_frame(cg *g) {
-  frame *f = &g->frames[--g->depth];
+  const frame *f = &g->frames[--g->depth];
   g->onstack[f->id]--;
   if (f->first)
     g->n_firsts--;
