@@ -71,7 +71,8 @@ static char *cat(char *p, const char *src, size_t n) {
 #define CAT(p, lit) cat(p, lit, sizeof lit - 1)
 
 static char *u64_at(char *p, uint64_t v) {
-  char b[24], *q = decimal(b + sizeof b, v);
+  char b[24];
+  const char *q = decimal(b + sizeof b, v);
   return cat(p, q, (size_t)(b + sizeof b - q));
 }
 

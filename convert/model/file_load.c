@@ -129,7 +129,7 @@ static uint64_t ns_after_start(const ip_file *f, uint64_t tick) {
   return tick > f->start_tick ? (uint64_t)((double)(tick - f->start_tick) * f->ns_per_tick) : 0;
 }
 
-void ip_file_take_trailer(ip_file *f, ip_process *p, const Inclprof__Trailer *t) {
+void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trailer *t) {
   p->end_ns = ns_after_start(f, t->end_tick);
   if (t->write_error && *t->write_error && !p->write_error)
     p->stopped_ns = p->end_ns;

@@ -151,7 +151,7 @@ int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_
 
 /* The records of a file's Module and Trailer into its process. */
 void ip_file_take_module(ip_file *f, const Inclprof__Module *m);
-void ip_file_take_trailer(ip_file *f, ip_process *p, const Inclprof__Trailer *t);
+void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trailer *t);
 
 /* model/index_load.c */
 /* Describes f's process from the Index its file ends with (o->from_index):
