@@ -152,6 +152,8 @@ static void process(const ip_session *s, size_t pi) {
          (unsigned long long)p->events, (unsigned long long)p->batches, (unsigned long long)p->gaps,
          gap, (unsigned long long)p->batches_lost);
   printf("repairs:      %llu exits reconciled\n", (unsigned long long)p->repairs);
+  if (p->windows)
+    printf("windows:      %u recorded: %s\n", p->n_windows, p->windows);
   char status[512];
   if (ip_trace_status(p, status, sizeof status))
     printf("trailer:      %s\n", status);

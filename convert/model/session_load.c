@@ -10,6 +10,7 @@
 #include "model/aggregate.h"
 #include "model/loader.h"
 #include "model/symbolize.h"
+#include "model/windows.h"
 #include "model/replay_pool.h"
 #include "read/trace_paths.h"
 #include "read/trace_reader.h"
@@ -241,6 +242,9 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
   case INCLPROF__RECORD__BODY_SEGMENT:
     take_segment(f, rec->segment);
     break;
+  case INCLPROF__RECORD__BODY_WINDOW:
+    ip_windows_take(f->win, rec->window);
+    break;
   case INCLPROF__RECORD__BODY_THREAD_STATE:
     ts = ip_replay_thread(f, rec->thread_state->tid);
     if (!ts->have_tick && !ts->next_seq)
@@ -267,6 +271,11 @@ static void close_file(ip_file *f) {
  * (end_err, or NULL): one warning, kept as the process's damage. */
 static void note_damage(ip_file *f, const ip_reader *r, const char *end_err) {
   const ip_reader_skips *k = ip_reader_skipped(r);
+  ip_process *p = &f->s->processes[f->proc];
+  /* A frame still being written ends a running process's trace. */
+  if (end_err && !k->regions && !p->has_trailer && strstr(end_err, "truncated frame") &&
+      ip_process_running(p))
+    end_err = NULL;
   if (!k->regions && !end_err)
     return;
   char msg[1200] = "";
@@ -282,7 +291,6 @@ static void note_damage(ip_file *f, const ip_reader *r, const char *end_err) {
   if (end_err)
     snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s%s (the records before it are used)",
              k->regions ? "; then " : "", end_err);
-  ip_process *p = &f->s->processes[f->proc];
   free(p->damage);
   p->damage = ip_must_strdup(msg);
   p->cut = end_err != NULL;
@@ -328,18 +336,20 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
     return -1;
   }
   const Inclprof__Header *h = first_header(r, err, sizeof err);
-  ip_file f = {.s = s, .tabs = t, .o = o, .path = path, .defer = defer};
+  ip_file f = {.s = s, .tabs = t, .o = o, .path = path, .defer = defer, .win = ip_windows_new()};
   if (o && o->visitor && o->visitor->on_call)
     f.visitor = o->visitor;
   if (!h) {
     fail(o, err);
     ip_reader_close(r);
+    ip_windows_finish(f.win, &f, NULL);
     return -1;
   }
   f.proc = ip_tables_process(s, t);
   if (take_header(&f, h, err, sizeof err)) {
     fail(o, err);
     ip_reader_close(r);
+    ip_windows_finish(f.win, &f, NULL);
     return -1;
   }
   s->n_files++;
@@ -358,6 +368,7 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
   note_damage(&f, r, rc < 0 ? err : NULL);
   ip_reader_close(r);
   close_file(&f);
+  ip_windows_finish(f.win, &f, &s->processes[f.proc]);
   return 0;
 }
 
@@ -523,6 +534,7 @@ void ip_session_free(ip_session *s) {
     free(p->cmdline);
     free(p->trace_path);
     free(p->transitions_note);
+    free(p->windows);
     free(p->damage);
     free(p->hostname);
     free(p->run);
