@@ -120,9 +120,9 @@ static long running_in(const char *dir) {
 
 /* Who to watch: PID (its directory from -o or its environment) or DIR. */
 static int target(const char *arg, const top_args *a, long *pid, char *dir, size_t len) {
-  char err[1200];
   uint64_t v;
   if (!ip_parse_u64(arg, 4194304, &v) && v > 0) {
+    char err[1200];
     *pid = (long)v;
     if (ip_ctl_find_dir((pid_t)v, a->dir, dir, len, err, sizeof err) == 0)
       return 0;
