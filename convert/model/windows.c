@@ -110,7 +110,7 @@ void ip_windows_finish(ip_windows *w, const ip_file *f, ip_process *p) {
       add_window(&text, &len, f, on, on_why, UINT64_MAX, "");
       n++;
     }
-    p->windows = text ? text : ip_must_strdup("none (recording was off throughout)");
+    p->windows = text ? text : ip_must_strdup("none: recording was off throughout");
     p->n_windows = n;
   }
   for (off_period *q = w->head, *next; q; q = next) {

@@ -10,6 +10,9 @@
 # without the runtime in one line with exit status 1.  Time while recording
 # was off is no thread's: the functions open across the off period (the
 # main thread's wait_command, the worker's worker_idle) read less than it.
+# A fork child (tests/programs/service/fork_pair.c) binds a socket of its
+# own and starts off like its parent; `ctl CHILD start` records the child's
+# 500 calls and not one of the parent's 300.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/programs/service/drive.sh"
 server_build || { fail "build phase_server"; exit 1; }
@@ -81,4 +84,26 @@ plain=$!
 check_eq "ctl to a process without the runtime: exit status 1" 1 "$?"
 check "ctl says it has no control socket" grep -q "has no control socket" plain.txt
 kill "$plain"
+
+cc_plugin fork_pair -O2 "$INCLPROF_SRC/tests/programs/service/fork_pair.c" || fail "build fork_pair"
+"$INCLPROF" record --paused -o forks -- ./fork_pair >fork.txt 2>&1 &
+rec=$!
+i=0
+while [ "$(ls forks 2>/dev/null | grep -c '\.ctl$')" -lt 2 ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+check_eq "parent and fork child each bound a control socket" 2 "$(ls forks | grep -c '\.ctl$')"
+parent=$(ls forks | sed -n 's/^\([0-9]*\)\.ctl$/\1/p' | sort -n | head -n1)
+child=$(ls forks | sed -n 's/^\([0-9]*\)\.ctl$/\1/p' | sort -n | tail -n1)
+"$INCLPROF" ctl "$child" status >child_status.txt 2>&1
+check "the fork child starts off like its parent" grep -q "recording off" child_status.txt
+"$INCLPROF" ctl "$child" start >/dev/null 2>&1
+: >go
+wait_file child-done && wait_file parent-done
+: >quit
+wait "$rec"
+"$INCLPROF" report --process "$child" forks >child.txt 2>&1
+check_eq "the child's trace: its 500 calls" 500 "$(calls child.txt work)"
+"$INCLPROF" report --process "$parent" forks >parent.txt 2>&1
+check_eq "the parent's trace: none of its 300 calls" 0 "$(calls parent.txt work)"
+check "the parent's header says recording was off throughout" \
+  grep -q "^windows: .*$parent.ipb: recording was off throughout" parent.txt
 done_testing
