@@ -39,8 +39,7 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   ip_exit_state(0, keep_going);
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
-  if (!keep_going)
-    ip_ctl_close();
+  ip_ctl_close();
   if (keep_going)
     atomic_store(&ip_st.trailer_written, 0);
   else
