@@ -143,7 +143,7 @@ int ip_output_open(char *err, size_t errlen) {
     ip_st.fd = -1;
     return -1;
   }
-  ip_trace_write_start(sizeof pre);
+  ip_trace_write_start(sizeof pre, ip_write_trailer);
   return 0;
 }
 
@@ -277,14 +277,15 @@ void ip_write_trailer(int clean, const char *reason) {
   tr.has_bytes_written = 1;
   tr.bytes_written = ip_trace_bytes_written();
   tr.has_buffers_handed_off = tr.has_inline_flushes = tr.has_crowded_flushes = 1;
-  tr.buffers_handed_off = ip_writer_handoffs();
-  tr.inline_flushes = ip_writer_inline_flushes();
-  tr.crowded_flushes = ip_writer_crowded_flushes();
+  tr.buffers_handed_off = atomic_load(&ip_st.handoffs);
+  tr.inline_flushes = atomic_load(&ip_st.inline_flushes);
+  tr.crowded_flushes = atomic_load(&ip_st.crowded_flushes);
   tr.size_policy = (char *)ip_trace_size_policy(&tr.max_size);
   tr.has_max_size = tr.size_policy != NULL;
   if (tr.size_policy && !strcmp(tr.size_policy, "ring")) {
     tr.has_ring_dropped_events = tr.has_ring_dropped_bytes = 1;
-    ip_ring_dropped(&tr.ring_dropped_events, &tr.ring_dropped_bytes);
+    tr.ring_dropped_events = atomic_load(&ip_st.ring_dropped_events);
+    tr.ring_dropped_bytes = atomic_load(&ip_st.ring_dropped_bytes);
   }
   char cmd[2048], *argv[64];
   tr.n_argv = ip_exit_argv(cmd, sizeof cmd, argv, 64);
@@ -321,7 +322,7 @@ void ip_output_fork_child(void) {
     ip_disable(err);
     return;
   }
-  ip_trace_write_start(sizeof pre);
+  ip_trace_write_start(sizeof pre, ip_write_trailer);
   ip_st.start_tick = ip_tick();
   ip_write_header(forked_from);
   ip_write_frame(table_log, log_len);

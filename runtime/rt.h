@@ -45,7 +45,7 @@ enum {
   IP_K_RET = 3,      /* descriptor | kind */
   IP_K_CALL_IND = 4, /* target << 3 */
   IP_K_RET_IND = 5,  /* target << 3 */
-  IP_K_SAMPLE = 6,   /* in_runtime << 3 */
+  IP_K_SAMPLE = 6,   /* pc << 4 | in_runtime << 3 */
   IP_K_CONTROL =
       7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME */
 };
@@ -148,7 +148,11 @@ struct ip_state {
   unsigned sample_hz;
   int tracepoint_id;                  /* raw_syscalls:sys_enter, -1 if unknown */
   const struct inclprof_hooks *hooks; /* the set for the mode */
+  /* Counters for the Trailer: each incremented where it happens (the
+   * producers, the writer, the ring policy), read by output.c. */
   atomic_uint_fast64_t events, batches, dropped, samples, samples_in_runtime;
+  atomic_uint_fast64_t handoffs, inline_flushes, crowded_flushes; /* writer.c */
+  atomic_uint_fast64_t ring_dropped_events, ring_dropped_bytes;   /* trace_ring.c */
   atomic_int dying; /* a fatal path is writing the trailer */
   atomic_int trailer_written;
   atomic_int final_flush; /* the exit's flush of every thread is running */
@@ -295,9 +299,6 @@ enum {
 };
 IP_HIDDEN int ip_writer_settle(struct ip_thread *t, int wait);
 IP_HIDDEN void ip_writer_after_fork_child(void);
-IP_HIDDEN uint64_t ip_writer_handoffs(void);
-IP_HIDDEN uint64_t ip_writer_inline_flushes(void);
-IP_HIDDEN uint64_t ip_writer_crowded_flushes(void);
 
 /* crowding.c */
 IP_HIDDEN void ip_crowding_init(void); /* counts the CPUs the process may run on */
@@ -321,8 +322,12 @@ IP_HIDDEN void ip_disable(const char *why);
 IP_HIDDEN void ip_say_unprofiled(const char *why); /* also into INCLPROF_RECORD_NOTES */
 
 /* trace_write.c */
-IP_HIDDEN void ip_trace_write_start(uint64_t preamble_bytes); /* after the file is opened */
-IP_HIDDEN const char *ip_trace_write_error(void);             /* NULL while recording works */
+/* Writes a Trailer (output.c's ip_write_trailer, handed down to the file
+ * writer, which ends the trace with it when recording stops at a limit). */
+typedef void ip_trailer_writer(int clean, const char *reason);
+/* After the file is opened. */
+IP_HIDDEN void ip_trace_write_start(uint64_t preamble_bytes, ip_trailer_writer *write_trailer);
+IP_HIDDEN const char *ip_trace_write_error(void); /* NULL while recording works */
 IP_HIDDEN uint64_t ip_trace_bytes_written(void);
 IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
 /* "stop" or "ring" when INCLPROF_MAX_SIZE is set, else NULL; the limit in bytes */
@@ -333,7 +338,6 @@ IP_HIDDEN void ip_ring_start(uint64_t max_size);
 IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 /* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
-IP_HIDDEN void ip_ring_dropped(uint64_t *events, uint64_t *bytes);
 
 /* ptr_map.c */
 struct ip_map_table;

@@ -7,8 +7,8 @@
  * Function and MarkName record written so far, and per live thread its last
  * Thread record and a ThreadState (next batch seq, last tick, open frames).
  * To know those, every frame written is looked at here: table records are
- * kept, batches are walked to follow each thread's stack the way the
- * converter's replay does.  The caller (trace_write.c) serializes writes
+ * kept, batches are walked to follow each thread's stack by the rules the
+ * converter's replay applies (include/inclprof/stack_rules.h).  The caller (trace_write.c) serializes writes
  * while the ring is on. */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
@@ -18,20 +18,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "event_batch_wire.h"
+#include "event_batch_read.h"
 #include "rt.h"
+#include "stack_rules.h"
 #include "trace_frame.h"
-
-#define NO_GID UINT32_MAX
+#include "wire_read.h"
 
 struct rthread {
   uint32_t tid; /* 0: free slot */
   uint64_t next_seq, tick;
-  uint32_t *open; /* event codes of the open frames, outermost first */
-  uint8_t *merged;
-  size_t depth, cap;
-  int paused, call_open;
-  uint32_t expect_ret;
+  ip_stack stack;        /* its open frames (ip_open_frame, keys are gids) */
   uint8_t *thread_frame; /* the thread's last Thread record, framed */
   size_t thread_frame_len;
 };
@@ -49,35 +45,6 @@ static uint64_t dropped_events, dropped_bytes, dropped_batches;
 static uint64_t max_size;
 
 /* ---- reading the frames written --------------------------------------- */
-static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
-  uint64_t r = 0;
-  for (int shift = 0; *p < end && shift < 64; shift += 7) {
-    uint8_t b = *(*p)++;
-    r |= (uint64_t)(b & 0x7f) << shift;
-    if (!(b & 0x80)) {
-      *v = r;
-      return 0;
-    }
-  }
-  return -1;
-}
-
-/* Next field of a message: its number, and its value (varint) or bytes. */
-static int next_field(const uint8_t **p, const uint8_t *end, uint32_t *field, uint64_t *v,
-                      const uint8_t **data) {
-  uint64_t key;
-  if (*p >= end || get_varint(p, end, &key))
-    return -1;
-  *field = (uint32_t)(key >> 3);
-  if ((key & 7) == IP_WIRE_VARINT)
-    return get_varint(p, end, v);
-  if ((key & 7) != IP_WIRE_LEN || get_varint(p, end, v) || *v > (uint64_t)(end - *p))
-    return -1;
-  *data = *p;
-  *p += *v;
-  return 0;
-}
-
 static struct rthread *find(uint32_t tid, int add) {
   if (n_used * 2 >= n_slots && add) {
     size_t n = n_slots ? n_slots * 2 : 64;
@@ -105,7 +72,7 @@ static struct rthread *find(uint32_t tid, int add) {
         return NULL;
       memset(&threads[j], 0, sizeof threads[j]);
       threads[j].tid = tid;
-      threads[j].expect_ret = NO_GID;
+      ip_stack_init(&threads[j].stack, NULL, sizeof(ip_open_frame), 0);
       n_used++;
       return &threads[j];
     }
@@ -116,8 +83,7 @@ static void forget(uint32_t tid) {
   struct rthread *t = find(tid, 0);
   if (!t)
     return;
-  free(t->open);
-  free(t->merged);
+  free(t->stack.frames);
   free(t->thread_frame);
   /* Re-insert the rest of the cluster so lookups keep finding them. */
   size_t j = (size_t)(t - threads);
@@ -133,103 +99,38 @@ static void forget(uint32_t tid) {
   }
 }
 
-static int push(struct rthread *t, uint32_t code) {
-  if (t->depth == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 64;
-    uint32_t *o = realloc(t->open, cap * sizeof *o);
-    if (o)
-      t->open = o;
-    uint8_t *m = o ? realloc(t->merged, cap) : NULL;
-    if (!m)
-      return -1;
-    t->merged = m;
-    t->cap = cap;
-  }
-  t->open[t->depth] = code;
-  t->merged[t->depth++] = 0;
-  return 0;
-}
-
-/* Pops down to and including the nearest frame of gid: its merged flag, or
- * -1 when gid is not open (the converter then ignores the exit too). */
-static int pop_to(struct rthread *t, uint32_t gid) {
-  size_t k = t->depth;
-  while (k > 0 && t->open[k - 1] >> 3 != gid)
-    k--;
-  if (!k)
-    return -1;
-  t->depth = k - 1;
-  return t->merged[k - 1];
-}
-
-/* The converter's stack rules (convert/model/replay.c), on event codes. */
-static void follow(struct rthread *t, uint32_t code) {
-  uint32_t gid = code >> 3;
-  int merged;
-  switch (code & 7) {
-  case INCLPROF__EVENT_KIND__EV_ENTER:
-    if (t->call_open && t->depth && t->open[t->depth - 1] >> 3 == gid)
-      t->merged[t->depth - 1] = 1;
-    else
-      (void)push(t, code);
-    t->call_open = 0;
-    t->expect_ret = NO_GID;
-    break;
-  case INCLPROF__EVENT_KIND__EV_CALL:
-    t->call_open = push(t, code) == 0;
-    t->expect_ret = NO_GID;
-    break;
-  case INCLPROF__EVENT_KIND__EV_EXIT:
-    merged = pop_to(t, gid);
-    t->call_open = 0;
-    t->expect_ret = merged > 0 ? gid : NO_GID;
-    break;
-  case INCLPROF__EVENT_KIND__EV_RET:
-    if (t->expect_ret != gid)
-      (void)pop_to(t, gid);
-    t->call_open = 0;
-    t->expect_ret = NO_GID;
-    break;
-  case INCLPROF__EVENT_KIND__EV_PAUSE:
-    t->paused = 1;
-    break;
-  case INCLPROF__EVENT_KIND__EV_RESUME:
-    t->paused = 0;
-    break;
-  default:
-    break;
+/* Room for one more open frame; without memory the frame is not opened
+ * (ip_stack_event: IP_STACK_FULL). */
+static void make_room(ip_stack *s) {
+  if (s->depth < s->cap)
+    return;
+  size_t cap = s->cap ? s->cap * 2 : 64;
+  ip_open_frame *f = realloc(s->frames, cap * sizeof *f);
+  if (f) {
+    s->frames = f;
+    s->cap = cap;
   }
 }
 
-static void see_batch(const uint8_t *p, const uint8_t *end) {
-  uint32_t field, tid = 0;
-  uint64_t v, seq = 0, base = 0;
-  const uint8_t *data = NULL, *dt = NULL, *dt_end = NULL, *code = NULL, *code_end = NULL;
-  while (p < end && next_field(&p, end, &field, &v, &data) == 0) {
-    if (field == IP_TAG_BATCH_TID)
-      tid = (uint32_t)v;
-    else if (field == IP_TAG_BATCH_SEQ)
-      seq = v;
-    else if (field == IP_TAG_BATCH_BASE_TICK)
-      base = v;
-    else if (field == IP_TAG_BATCH_DT)
-      dt = data, dt_end = data + v;
-    else if (field == IP_TAG_BATCH_CODE)
-      code = data, code_end = data + v;
-  }
-  struct rthread *t = find(tid, 1);
+static void see_batch(const uint8_t *p, size_t len) {
+  ip_batch_fields b;
+  if (!ip_batch_fields_read(p, len, &b))
+    return;
+  struct rthread *t = find((uint32_t)b.tid, 1);
   seg_batches++;
   if (!t)
     return;
-  t->next_seq = seq + 1;
-  uint64_t tick = base, d, c;
-  while (dt && dt < dt_end && get_varint(&dt, dt_end, &d) == 0) {
+  t->next_seq = b.seq + 1;
+  uint64_t tick = b.base_tick, d, c;
+  while (b.dt.p < b.dt.end && ip_wire_varint(&b.dt.p, b.dt.end, &d)) {
     tick += (uint64_t)((int64_t)d >> 1);
     if (tick > t->tick)
       t->tick = tick;
   }
-  while (code && code < code_end && get_varint(&code, code_end, &c) == 0) {
-    follow(t, (uint32_t)c);
+  while (b.code.p < b.code.end && ip_wire_varint(&b.code.p, b.code.end, &c)) {
+    uint32_t code = (uint32_t)c;
+    make_room(&t->stack);
+    (void)ip_stack_event(&t->stack, code & 7, code >> 3);
     seg_events++;
   }
 }
@@ -250,24 +151,21 @@ static void keep(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size
 }
 
 static uint32_t tid_of(const uint8_t *p, const uint8_t *end) {
-  uint32_t field;
-  uint64_t v;
-  const uint8_t *data;
-  while (p < end && next_field(&p, end, &field, &v, &data) == 0)
-    if (field == 1)
-      return (uint32_t)v;
+  ip_wire_field w;
+  while (p < end && ip_wire_next(&p, end, &w))
+    if (w.number == 1 && w.wire == IP_WIRE_VARINT)
+      return (uint32_t)w.value;
   return 0;
 }
 
 static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, size_t rlen) {
-  const uint8_t *p = rec, *end = rec + rlen, *body;
-  uint32_t field;
-  uint64_t v;
-  if (next_field(&p, end, &field, &v, &body) != 0)
+  const uint8_t *p = rec;
+  ip_wire_field w;
+  if (!ip_wire_next(&p, rec + rlen, &w) || w.wire != IP_WIRE_LEN)
     return;
-  const uint8_t *body_end = body + v;
+  const uint8_t *body = w.data, *body_end = w.data + w.value;
   struct rthread *t;
-  switch (field) {
+  switch (w.number) {
   case INCLPROF__RECORD__BODY_HEADER:
     if (!header_frame && (header_frame = malloc(flen)) != NULL) {
       memcpy(header_frame, frame, flen);
@@ -295,7 +193,7 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
     forget(tid_of(body, body_end));
     break;
   case INCLPROF__RECORD__BODY_EVENTS:
-    see_batch(body, body_end);
+    see_batch(body, (size_t)w.value);
     break;
   default:
     break;
@@ -307,7 +205,7 @@ void ip_ring_seen(const uint8_t *frames, size_t len) {
   while (p < end) {
     const uint8_t *start = p;
     uint64_t n;
-    if (get_varint(&p, end, &n) || n + 4 > (uint64_t)(end - p))
+    if (!ip_wire_varint(&p, end, &n) || n + 4 > (uint64_t)(end - p))
       return;
     see_frame(start, (size_t)(p - start) + (size_t)n + 4, p, (size_t)n);
     p += n + 4;
@@ -343,25 +241,21 @@ static int put_record(int fd, const Inclprof__Record *rec, uint64_t *total) {
 
 static int put_state(int fd, const struct rthread *t, uint64_t *total) {
   uint32_t stack_codes[256];
-  size_t n = 0, cap = t->depth * 2;
+  const ip_stack *st = &t->stack;
+  size_t cap = st->depth * 2;
   uint32_t *codes = cap <= 256 ? stack_codes : malloc(cap * sizeof *codes);
   if (!codes)
     return ENOMEM;
-  for (size_t i = 0; i < t->depth; i++) {
-    codes[n++] = t->open[i];
-    if (t->merged[i])
-      codes[n++] = t->open[i] & ~7u; /* ENTER of the same gid (EV_ENTER is 0) */
-  }
   Inclprof__ThreadState s = INCLPROF__THREAD_STATE__INIT;
   s.tid = t->tid;
   s.has_next_seq = s.has_tick = s.has_paused = s.has_call_open = s.has_expect_ret = 1;
   s.next_seq = t->next_seq;
   s.tick = t->tick;
-  s.n_open = n;
+  s.n_open = ip_stack_open_codes(st, codes);
   s.open = codes;
-  s.paused = t->paused != 0;
-  s.call_open = t->call_open != 0;
-  s.expect_ret = t->expect_ret == NO_GID ? 0 : t->expect_ret;
+  s.paused = st->paused != 0;
+  s.call_open = st->call_open != 0;
+  s.expect_ret = st->expect_ret == IP_STACK_NO_KEY ? 0 : st->expect_ret;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD_STATE;
   rec.thread_state = &s;
@@ -425,6 +319,8 @@ int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start
     dropped_events += prev_events;
     dropped_batches += prev_batches;
     dropped_bytes += prev_bytes;
+    atomic_store(&ip_st.ring_dropped_events, dropped_events);
+    atomic_store(&ip_st.ring_dropped_bytes, dropped_bytes);
   }
   have_prev = 1;
   prev_events = seg_events;
@@ -446,10 +342,7 @@ void ip_ring_start(uint64_t max_bytes) {
   seg_events = seg_batches = prev_events = prev_batches = prev_bytes = 0;
   have_prev = 0;
   dropped_events = dropped_bytes = dropped_batches = 0;
+  atomic_store(&ip_st.ring_dropped_events, 0);
+  atomic_store(&ip_st.ring_dropped_bytes, 0);
   max_size = max_bytes;
-}
-
-void ip_ring_dropped(uint64_t *events, uint64_t *bytes) {
-  *events = dropped_events;
-  *bytes = dropped_bytes;
 }

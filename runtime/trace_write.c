@@ -41,6 +41,7 @@ static pthread_mutex_t ring_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static int stopped_at_limit; /* recording stopped at a size limit: the exit gets a note */
 static int exit_note_set;    /* exit_note is registered (a fork child inherits it) */
 static __thread int writing_final __attribute__((tls_model("initial-exec")));
+static ip_trailer_writer *final_trailer; /* output.c's, given at the start */
 
 /* pwrite, not write: on a file opened O_APPEND Linux appends whatever the
  * offset, and pwrite skips the file-position mutex that write() takes on a
@@ -147,11 +148,12 @@ static void exit_note(void) {
     return;
   stopped_at_limit = 0;
   writing_final = 1;
-  ip_write_trailer(1, "exit");
+  final_trailer(1, "exit");
   writing_final = 0;
 }
 
-void ip_trace_write_start(uint64_t preamble_bytes) {
+void ip_trace_write_start(uint64_t preamble_bytes, ip_trailer_writer *write_trailer) {
+  final_trailer = write_trailer;
   stopped_at_limit = 0;
   atomic_store(&bytes_ok, preamble_bytes);
   atomic_store(&bytes_claimed, preamble_bytes);
@@ -195,7 +197,7 @@ static void stop_recording(const char *cause, int cut_torn_frame) {
   if (cut_torn_frame && fstat(ip_st.fd, &st) == 0 && (uint64_t)st.st_size > ok)
     (void)!ftruncate(ip_st.fd, (off_t)ok); /* if it fails, the reader reports the torn frame */
   writing_final = 1;
-  ip_write_trailer(0, "recording stopped");
+  final_trailer(0, "recording stopped");
   writing_final = 0;
   char size[32];
   fmt_bytes(size, sizeof size, ok);

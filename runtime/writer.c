@@ -58,7 +58,6 @@ static atomic_uint_fast64_t next_ticket;
 #define IDLE_POLLS   100    /* empty polls before it sleeps until woken */
 #define START_SPARES 4      /* buffers the thread that starts the writer puts in the pool */
 static atomic_int sleeping; /* the writer waits on work */
-static atomic_uint_fast64_t handoffs, inline_flushes, crowded_flushes;
 
 static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *ts) {
   syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, NULL, 0);
@@ -191,20 +190,20 @@ void ip_writer_init(void) {
 
 int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
   if (!atomic_load(&enabled)) {
-    atomic_fetch_add(&inline_flushes, 1);
+    atomic_fetch_add(&ip_st.inline_flushes, 1);
     return -1;
   }
   if (automatic && ip_crowding_note(t, ip_tick())) {
-    atomic_fetch_add(&crowded_flushes, 1);
+    atomic_fetch_add(&ip_st.crowded_flushes, 1);
     return -1;
   }
   if (!atomic_load(&started)) {
     start();
-    atomic_fetch_add(&inline_flushes, 1);
+    atomic_fetch_add(&ip_st.inline_flushes, 1);
     return -1;
   }
   if (atomic_load(&t->inflight) >= (int)IP_INFLIGHT || !(*fresh = ip_pool_take())) {
-    atomic_fetch_add(&inline_flushes, 1);
+    atomic_fetch_add(&ip_st.inline_flushes, 1);
     return -1;
   }
   for (unsigned i = 0; i < IP_JOBS; i++) {
@@ -213,7 +212,7 @@ int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
       return (int)i;
   }
   ip_pool_put(*fresh);
-  atomic_fetch_add(&inline_flushes, 1);
+  atomic_fetch_add(&ip_st.inline_flushes, 1);
   return -1;
 }
 
@@ -256,7 +255,7 @@ void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block, str
   j->ticket = atomic_fetch_add(&next_ticket, 1);
   int behind = atomic_fetch_add(&t->inflight, 1) + 1 >= (int)IP_INFLIGHT / 2;
   atomic_store(&j->state, JOB_QUEUED);
-  atomic_fetch_add(&handoffs, 1);
+  atomic_fetch_add(&ip_st.handoffs, 1);
   atomic_fetch_add(&work, 1);
   if (atomic_load(&sleeping) || behind)
     futex(&work, FUTEX_WAKE, 1, NULL);
@@ -315,12 +314,8 @@ void ip_writer_after_fork_child(void) {
   atomic_store(&ip_tls.inflight, 0);
   atomic_store(&started, 0);
   atomic_store(&sleeping, 0);
-  atomic_store(&handoffs, 0);
-  atomic_store(&inline_flushes, 0);
-  atomic_store(&crowded_flushes, 0);
+  atomic_store(&ip_st.handoffs, 0);
+  atomic_store(&ip_st.inline_flushes, 0);
+  atomic_store(&ip_st.crowded_flushes, 0);
   ip_crowding_after_fork_child();
 }
-
-uint64_t ip_writer_handoffs(void) { return atomic_load(&handoffs); }
-uint64_t ip_writer_inline_flushes(void) { return atomic_load(&inline_flushes); }
-uint64_t ip_writer_crowded_flushes(void) { return atomic_load(&crowded_flushes); }

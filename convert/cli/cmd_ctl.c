@@ -9,7 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/ctl_client.h"
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 
 static const ip_cli_opt options[] = {
     {"output", 'o', "DIR", "the process's trace directory (default: its INCLPROF_OUTPUT)"},

@@ -28,10 +28,9 @@
 #include "cli/record_watch.h"
 #include "duration_syntax.h"
 #include "size_syntax.h"
-#include "read/trace_tail.h"
-#include "util/beside_command.h"
-#include "util/cli_args.h"
-#include "util/text_table.h"
+#include "read/read.h"
+#include "util/util.h"
+#include "cli/cli_args.h"
 
 enum {
   OPT_TRANSITIONS = 256,

@@ -23,8 +23,9 @@
 #include "cli/ctl_client.h"
 #include "cli/top_rates.h"
 #include "duration_syntax.h"
-#include "util/cli_args.h"
-#include "util/text_table.h"
+#include "cli/cli_args.h"
+#include "model/model.h"
+#include "util/util.h"
 
 enum { OPT_SECONDS = 256, OPT_INTERVAL, OPT_SORT };
 

@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 
 static unsigned owner_of(pid_t pid) {
   char p[64];

@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/aggregate.h"
-#include "util/must_alloc.h"
-#include "util/text_table.h"
+#include "util/util.h"
 
 typedef struct top_entry {
   char *name;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/profile.h"
+#include "model/model.h"
 
 typedef struct top_snapshot top_snapshot;
 typedef struct top_history {

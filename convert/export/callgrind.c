@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 #include "export/pprof.h"
 #include "export/strtab.h"
 #include "export/tree.h"
@@ -96,7 +96,7 @@ static cost exclusive(const ip_values *v) {
 }
 
 static void pop_frame(cg *g) {
-  frame *f = &g->frames[--g->depth];
+  const frame *f = &g->frames[--g->depth];
   g->onstack[f->id]--;
   if (f->first)
     g->n_firsts--;

@@ -16,7 +16,7 @@
 
 #include "export/call_budget.h"
 #include "export/json.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 struct ip_chrome_writer {
   FILE *out;    /* the document; while surveying, a stream that only counts */
@@ -63,15 +63,16 @@ static char *decimal(char *end, uint64_t v) {
 }
 
 static void put_u64(FILE *out, uint64_t v) {
-  char b[24], *p = decimal(b + sizeof b, v);
+  char b[24];
+  const char *p = decimal(b + sizeof b, v);
   fwrite(p, 1, (size_t)(b + sizeof b - p), out);
 }
 
 /* Nanoseconds as microseconds with three exact decimals. */
 static void put_us(FILE *out, uint64_t ns) {
   put_u64(out, ns / 1000);
-  char frac[4] = {'.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
-                  (char)('0' + ns % 10)};
+  const char frac[4] = {'.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
+                        (char)('0' + ns % 10)};
   fwrite(frac, 1, 4, out);
 }
 static unsigned us_len(uint64_t ns) { return digits(ns / 1000) + 4; }
@@ -82,7 +83,7 @@ static uint64_t tenths(uint64_t part, uint64_t whole) {
 }
 static void put_tenths(FILE *out, uint64_t t) {
   put_u64(out, t / 10);
-  char frac[2] = {'.', (char)('0' + t % 10)};
+  const char frac[2] = {'.', (char)('0' + t % 10)};
   fwrite(frac, 1, 2, out);
 }
 

@@ -16,7 +16,7 @@
 
 #include "model/loader.h"
 #include "model/windows.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 #define NONE UINT32_MAX
 
@@ -26,7 +26,7 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
     return f->states[i];
   ip_tstate *ts = ip_must_calloc(1, sizeof *ts);
   ts->thread = ip_tables_thread(f->s, f->tabs, f->proc, tid);
-  ts->expect_ret = NONE;
+  ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
   if (i != NONE) { /* tid reused after ThreadEnd: a new thread */
     free(f->states[i]);
     f->states[i] = ts;
@@ -60,18 +60,30 @@ static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32
   return n;
 }
 
-static void push(const ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn, int from_call) {
-  uint32_t parent = ts->depth ? ts->stack[ts->depth - 1].node : 0;
-  uint32_t node = child_node(ts, th, parent, fn);
-  if (ts->depth == ts->cap) {
-    ts->cap = ts->cap ? ts->cap * 2 : 64;
-    ts->stack = ip_must_realloc(ts->stack, ts->cap, sizeof *ts->stack);
-  }
-  ip_frame *fr = &ts->stack[ts->depth++];
-  fr->func = fn;
+static inline ip_frame *frame_at(const ip_tstate *ts, size_t i) {
+  return (ip_frame *)ts->stk.frames + i;
+}
+
+/* The top frame's values (a frame is open). */
+static inline ip_values *top_values(const ip_tstate *ts, ip_thread *th) {
+  return &th->nodes[frame_at(ts, ts->stk.depth - 1)->node].v;
+}
+
+/* Room for one more frame before an event that may open one. */
+static void make_room(ip_tstate *ts) {
+  size_t cap = ts->stk.cap ? ts->stk.cap * 2 : 64;
+  ts->stk.frames = ip_must_realloc(ts->stk.frames, cap, sizeof(ip_frame));
+  ts->stk.cap = cap;
+}
+
+/* The frame the stack rules just opened at the top: its call path. */
+static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
+  size_t depth = ts->stk.depth;
+  ip_frame *fr = frame_at(ts, depth - 1);
+  uint32_t parent = depth > 1 ? frame_at(ts, depth - 2)->node : 0;
+  uint32_t node = child_node(ts, th, parent, fr->open.key);
   fr->node = node;
-  fr->from_call = (uint8_t)from_call;
-  fr->merged = 0;
+  fr->site = 0;
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
@@ -80,9 +92,9 @@ static void push(const ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn, in
   th->nodes[node].v.calls++;
 }
 
-/* Pops the top frame; returns whether it was a merged call-site frame. */
-static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
-  ip_frame *fr = &ts->stack[--ts->depth];
+/* The frame at depth i, just closed: its inclusive values. */
+static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
+  const ip_frame *fr = frame_at(ts, i);
   uint64_t el = ts->el_ns - fr->push_el, app = ts->app_ns - fr->push_app;
   uint64_t smp = ts->smp - fr->push_smp;
   ip_values *v = &th->nodes[fr->node].v;
@@ -98,35 +110,28 @@ static int pop(ip_file *f, ip_tstate *ts, ip_thread *th) {
     v->min_call = el;
   if (el > v->max_call)
     v->max_call = el;
+  if (fr->site)
+    ip_site_call(ts, th, fr->node, fr->site, el, app);
   const ip_call_visitor *vis = f->visitor;
   if (vis)
-    vis->on_call(vis->ctx, f->s, th, fr->func, (uint32_t)ts->depth, ts->origin_ns + fr->push_el, el,
+    vis->on_call(vis->ctx, f->s, th, fr->open.key, (uint32_t)i, ts->origin_ns + fr->push_el, el,
                  app);
-  return fr->merged;
 }
 
-/* Pops down to and including the nearest frame of fn (an exit that skipped
- * frames: longjmp, exceptions).  Returns the popped frame's merged flag, or
- * -1 when fn is not on the stack (the exit is ignored). */
-static int pop_to(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t fn) {
-  if (ts->depth && ts->stack[ts->depth - 1].func == fn) /* the usual case */
-    return pop(f, ts, th);
-  size_t k = ts->depth;
-  while (k > 0 && ts->stack[k - 1].func != fn)
-    k--;
-  if (k == 0) {
-    th->rep.unmatched++;
-    return -1;
-  }
-  while (ts->depth > k) {
-    const ip_frame *top = &ts->stack[ts->depth - 1];
-    if (top->from_call && !top->merged)
+/* The frames the stack rules closed, from the top before the event (was)
+ * down to the new depth: the innermost first.  Those above the last one were
+ * skipped by an exit (longjmp, exceptions). */
+static void closed_down(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) {
+  size_t target = ts->stk.depth;
+  for (size_t i = was - 1; i > target; i--) {
+    const ip_frame *fr = frame_at(ts, i);
+    if (fr->open.from_call && !fr->open.merged)
       th->rep.unwound++; /* a library call left by unwinding: expected, not a repair */
     else
       th->rep.popped++;
-    pop(f, ts, th);
+    closed(f, ts, th, i);
   }
-  return pop(f, ts, th);
+  closed(f, ts, th, target);
 }
 
 /* ticks in ns, rounded; UINT64_MAX where a damaged trace's ticks would
@@ -185,16 +190,16 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
 /* Splits the el ns of a transitional interval by the records taken since the
  * previous interval (the rules: "Wait breakdown" in docs/converter.md) into
  * w[IP_WAIT_N]. */
-static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
+static void wait_split(const ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
   uint64_t pre = ticks_ns(f, a->off[0]), blk = ticks_ns(f, a->off[1]);
   unsigned __int128 tot = (unsigned __int128)pre + blk;
   if (tot > el) { /* never more than the interval (nor wrapping, in a damaged trace) */
     pre = (uint64_t)((unsigned __int128)el * pre / tot);
     blk = el - pre;
   }
-  uint64_t rest = el - pre - blk;
   w[IP_W_SYSCALL] = w[IP_W_FAULT] = 0;
   if (a->sys + a->pf) {
+    uint64_t rest = el - pre - blk;
     w[IP_W_FAULT] = scale(rest, a->pf, a->sys + a->pf);
     w[IP_W_SYSCALL] = rest - w[IP_W_FAULT];
   } /* else the interval's on-CPU time has no cause among the four: it stays
@@ -206,7 +211,7 @@ static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
 
 /* The wait breakdown of an interval of el ns (kevents traces): split it when
  * it is transitional and its records are known; the accumulator starts anew. */
-static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
+static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
   if (ts->kacc.lost) { /* its records are missing: Non-Application in no column */
     th->kernel_lost++;
     split = ts->kacc.lost = 0;
@@ -214,7 +219,7 @@ static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el,
   if (split) {
     uint64_t w[IP_WAIT_N];
     wait_split(f, &ts->kacc, el, w);
-    ip_values *v = ts->depth ? &th->nodes[ts->stack[ts->depth - 1].node].v : NULL;
+    ip_values *v = ts->stk.depth ? top_values(ts, th) : NULL;
     for (int k = 0; k < IP_WAIT_N; k++) {
       ts->wait[k] += w[k];
       if (v)
@@ -228,7 +233,7 @@ static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el,
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes.
  * `split`: the interval's kernel records are known (wait breakdown). */
-static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional,
+static void interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional,
                      int probe, int split) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;
@@ -254,9 +259,9 @@ static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int
     ts->app_ns += el;
   if (f->kernel_events)
     interval_wait(f, ts, th, el, transitional && split);
-  if (!ts->depth)
+  if (!ts->stk.depth)
     return;
-  ip_values *v = &th->nodes[ts->stack[ts->depth - 1].node].v;
+  ip_values *v = top_values(ts, th);
   v->el_excl += el;
   v->app_excl += transitional ? 0 : el;
 }
@@ -295,61 +300,54 @@ static void kernel_at_event(ip_kacc *a, uint64_t tick) {
   a->in_taken = 1;
 }
 
-static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
+static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, uint64_t pc, ip_session *s) {
   if (arg & 1) {
     s->samples_in_runtime++;
     return;
   }
-  if (!ts->depth) {
+  if (!ts->stk.depth) {
     th->samples_outside++;
     return;
   }
   ts->smp++;
-  th->nodes[ts->stack[ts->depth - 1].node].v.smp_excl++;
+  uint32_t node = frame_at(ts, ts->stk.depth - 1)->node;
+  th->nodes[node].v.smp_excl++;
+  if (pc)
+    ip_pc_sample_add(&ts->pcs, th, pc, node);
 }
 
+/* One event: the stack rules (include/inclprof/stack_rules.h) on the
+ * session's functions, then what it opened or closed. */
 static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
-  uint32_t arg = code >> 3, fn;
-  int merged;
-  switch ((Inclprof__EventKind)(code & 7)) {
-  case INCLPROF__EVENT_KIND__EV_ENTER:
-    fn = ip_file_func(f, arg);
-    if (ts->call_open && ts->stack[ts->depth - 1].func == fn)
-      ts->stack[ts->depth - 1].merged = 1; /* CALL(g) + ENTER(g): one frame */
-    else
-      push(f, ts, th, fn, 0);
-    ts->call_open = 0;
-    ts->expect_ret = NONE;
+  uint32_t kind = code & 7;
+  if (kind == INCLPROF__EVENT_KIND__EV_SAMPLE) {
+    uint64_t pc = ts->next_sample < ts->n_sample_addr ? ts->sample_addr[ts->next_sample] : 0;
+    ts->next_sample++;
+    if (!ts->stk.paused)
+      sample(ts, th, code >> 3, pc, f->s);
+    return;
+  }
+  if (kind > INCLPROF__EVENT_KIND__EV_RET) { /* PAUSE, RESUME, MARK: no function */
+    (void)ip_stack_event(&ts->stk, kind, NONE);
+    return;
+  }
+  uint32_t fn = ip_file_func(f, code >> 3);
+  size_t was = ts->stk.depth;
+  if (was == ts->stk.cap)
+    make_room(ts);
+  switch (ip_stack_event(&ts->stk, kind, fn)) {
+  case IP_STACK_PUSHED:
+    opened(f, ts, th);
+    if (kind == INCLPROF__EVENT_KIND__EV_CALL)
+      frame_at(ts, ts->stk.depth - 1)->site = ip_file_site(f, code >> 3);
     break;
-  case INCLPROF__EVENT_KIND__EV_CALL:
-    push(f, ts, th, ip_file_func(f, arg), 1);
-    ts->call_open = 1;
-    ts->expect_ret = NONE;
+  case IP_STACK_POPPED:
+    closed_down(f, ts, th, was);
     break;
-  case INCLPROF__EVENT_KIND__EV_EXIT:
-    fn = ip_file_func(f, arg);
-    merged = pop_to(f, ts, th, fn);
-    ts->call_open = 0;
-    ts->expect_ret = merged > 0 ? fn : NONE; /* EXIT(g) + RET(g): one pop */
+  case IP_STACK_UNMATCHED:
+    th->rep.unmatched++;
     break;
-  case INCLPROF__EVENT_KIND__EV_RET:
-    fn = ip_file_func(f, arg);
-    if (ts->expect_ret != fn)
-      pop_to(f, ts, th, fn);
-    ts->call_open = 0;
-    ts->expect_ret = NONE;
-    break;
-  case INCLPROF__EVENT_KIND__EV_SAMPLE:
-    if (!ts->paused)
-      sample(ts, th, arg, f->s);
-    break;
-  case INCLPROF__EVENT_KIND__EV_PAUSE:
-    ts->paused = 1;
-    break;
-  case INCLPROF__EVENT_KIND__EV_RESUME:
-    ts->paused = 0;
-    break;
-  default: /* EV_MARK: a named instant, no change to the stack */
+  default: /* SAME, JOINED; never FULL: there is room */
     break;
   }
 }
@@ -365,6 +363,9 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     skip = 1;
   }
   ts->next_seq = b->seq + 1;
+  ts->sample_addr = b->sample_addr;
+  ts->n_sample_addr = b->n_sample_addr;
+  ts->next_sample = 0;
   th->batches++;
   th->events += n;
   uint64_t tick = b->base_tick;
@@ -411,7 +412,7 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
       if (ts->kacc.out_kind)
         kernel_at_event(&ts->kacc, tick);
     }
-    if (ts->paused || (skip && i == 0)) {
+    if (ts->stk.paused || (skip && i == 0)) {
       ts->pending_gap = 0;
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);
       ts->kacc.sys = ts->kacc.pf = 0;
@@ -434,14 +435,13 @@ void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st
   ts->origin_ns = ns < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + ns : UINT64_MAX;
   th->start_ns = ts->origin_ns;
   for (size_t i = 0; i < st->n_open; i++) {
-    size_t depth = ts->depth;
+    size_t depth = ts->stk.depth;
     event(f, ts, th, st->open[i]);
-    if (ts->depth > depth) /* the call began before the kept window */
-      th->nodes[ts->stack[ts->depth - 1].node].v.calls--;
+    if (ts->stk.depth > depth) /* the call began before the kept window */
+      top_values(ts, th)->calls--;
   }
-  ts->paused = st->paused;
-  ts->call_open = st->call_open && ts->depth;
-  ts->expect_ret = st->expect_ret ? ip_file_func(f, st->expect_ret) : NONE;
+  ip_stack_resume(&ts->stk, st->paused, st->call_open,
+                  st->expect_ret ? ip_file_func(f, st->expect_ret) : IP_STACK_NO_KEY);
   ts->next_seq = st->next_seq;
   f->s->processes[f->proc].threads_resumed++;
 }
@@ -456,7 +456,7 @@ void ip_replay_gap(ip_file *f, ip_tstate *ts, const Inclprof__Gap *g) {
 void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int transitional) {
   ip_thread *th = &f->s->threads[ts->thread];
   th->alive_at_exit = 1;
-  if (!ts->have_tick || ts->paused || tick <= ts->hwm)
+  if (!ts->have_tick || ts->stk.paused || tick <= ts->hwm)
     return;
   ip_kacc *a = &ts->kacc;
   if (f->kernel_events && a->out_kind) { /* switched out and never back: off-CPU to the end */
@@ -472,8 +472,8 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
 void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   ip_session *s = f->s;
   ip_thread *th = &s->threads[ts->thread];
-  while (ts->depth) {
-    pop(f, ts, th);
+  while (ts->stk.depth) {
+    closed(f, ts, th, --ts->stk.depth);
     th->rep.closed_at_end++;
   }
   ts->finished = 1;
@@ -481,7 +481,8 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
   ip_u64map_free(&ts->child);
-  free(ts->stack);
-  ts->stack = NULL;
-  ts->cap = 0;
+  ip_pc_index_free(&ts->pcs);
+  ip_u64map_free(&ts->site_vals);
+  free(ts->stk.frames);
+  ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
 }

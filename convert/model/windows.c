@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "model/loader.h"
-#include "util/must_alloc.h"
-#include "util/text_table.h"
+#include "util/util.h"
 
 typedef struct off_period {
   uint64_t off, on; /* on: UINT64_MAX while off */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 const char *ip_trace_status(const ip_process *p, char *buf, size_t len) {

@@ -1,7 +1,7 @@
 /* event_batch_wire.h - the protobuf wire layout of Record.events (an
  * EventBatch, proto/inclprof.proto), which the runtime encodes by hand
- * (runtime/flush.c) and the converter decodes by hand
- * (convert/read/batch_decode.c).  The field numbers are named here once;
+ * (runtime/flush.c) and which the converter's decoder and the runtime's ring
+ * policy read through event_batch_read.h.  The field numbers are named here once;
  * tests/unit/test_event_batch_wire.c checks them against the generated
  * protobuf-c descriptors. */
 #ifndef INCLPROF_EVENT_BATCH_WIRE_H
@@ -17,11 +17,12 @@ enum {
   IP_TAG_BATCH_CODE = 5,        /* EventBatch.code, packed varints */
   IP_TAG_BATCH_KERNEL_DT = 6,   /* EventBatch.kernel_dt, packed varints */
   IP_TAG_BATCH_KERNEL_BASE = 7, /* EventBatch.kernel_base_tick, varint */
-  IP_TAG_BATCH_KERNEL_LOST = 8  /* EventBatch.kernel_lost, varint */
+  IP_TAG_BATCH_KERNEL_LOST = 8, /* EventBatch.kernel_lost, varint */
+  IP_TAG_BATCH_SAMPLE_ADDR = 9  /* EventBatch.sample_addr, packed varints */
 };
 
 /* Wire types. */
-enum { IP_WIRE_VARINT = 0, IP_WIRE_LEN = 2 };
+enum { IP_WIRE_VARINT = 0, IP_WIRE_FIXED64 = 1, IP_WIRE_LEN = 2, IP_WIRE_FIXED32 = 5 };
 
 /* A field's key: field number << 3 | wire type (below 128 for every field
  * above: one byte as a varint). */

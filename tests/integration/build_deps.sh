@@ -31,7 +31,8 @@ stale $H/version.h convert/export/pprof.o
 fresh $H/version.h runtime/flush.o
 
 stale $H/trace_frame.h runtime/output.o
-stale $H/trace_frame.h runtime/trace_frame.o
+stale $H/trace_frame.h runtime/trace/trace_frame.o
+stale $H/trace_frame.h convert/trace/trace_frame.o
 stale $H/trace_frame.h convert/read/trace_reader.o
 fresh $H/trace_frame.h convert/read/batch_decode.o
 

@@ -30,6 +30,7 @@ static InclprofPprof__Profile *export_profile(void) {
   long n = ftell(f);
   rewind(f);
   unsigned char *gz = malloc((size_t)n);
+  ck_assert_ptr_nonnull(gz);
   ck_assert_uint_eq(fread(gz, 1, (size_t)n, f), (size_t)n);
   fclose(f);
   ck_assert(n > 2 && gz[0] == 0x1f && gz[1] == 0x8b); /* gzip magic */

@@ -1,0 +1,151 @@
+/* stack_rules.h - the rules by which a thread's events open and close its
+ * frames (the rules: "The values" in docs/converter.md), once for the
+ * converter's replay (convert/model/replay.c), which attributes time to the
+ * frames, and for the runtime's ring policy (runtime/sink/trace_ring.c), which
+ * writes each thread's open frames where a segment begins.
+ *
+ *   ENTER f   opens a frame of f; right after CALL f (the call site's frame
+ *             still waiting), joins that frame instead: one frame, merged
+ *   CALL f    opens a call-site frame of f (an uninstrumented callee)
+ *   EXIT f    closes the frames down to and including the nearest of f
+ *             (frames skipped by longjmp or unwinding); after a merged frame,
+ *             the RET f that follows closes nothing
+ *   RET f     closes like EXIT f
+ *   PAUSE, RESUME  the thread is paused between them; SAMPLE, MARK: nothing
+ *   an EXIT or RET of a function that is not open is ignored
+ *
+ * The frames live in the caller's storage: cap frames of `stride` bytes, each
+ * beginning with an ip_open_frame (the caller keeps its own data after it).
+ * A frame's key names its function: the converter's session function, the
+ * runtime's gid.  Inline: the converter's replay runs it for every event. */
+#ifndef INCLPROF_STACK_RULES_H
+#define INCLPROF_STACK_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inclprof.pb-c.h"
+
+#define IP_STACK_NO_KEY UINT32_MAX
+
+typedef struct ip_open_frame {
+  uint32_t key;
+  uint8_t from_call; /* opened by CALL */
+  uint8_t merged;    /* a CALL frame joined by its callee's ENTER */
+} ip_open_frame;
+
+typedef struct ip_stack {
+  void *frames; /* the caller's: cap frames of stride bytes */
+  size_t stride, cap;
+  size_t depth;        /* frames open */
+  uint32_t expect_ret; /* the key whose next RET closes nothing, or IP_STACK_NO_KEY */
+  uint8_t call_open;   /* the top frame came from CALL and awaits the ENTER */
+  uint8_t paused;      /* between PAUSE and RESUME */
+} ip_stack;
+
+/* What one event did to the frames. */
+typedef enum ip_stack_change {
+  IP_STACK_SAME,      /* opened and closed nothing */
+  IP_STACK_PUSHED,    /* opened the frame at depth - 1 (its caller data to fill) */
+  IP_STACK_JOINED,    /* merged the callee's ENTER into the top CALL frame */
+  IP_STACK_POPPED,    /* closed the frames from depth up to the depth before the
+                       * event; they stay readable there until the next push */
+  IP_STACK_UNMATCHED, /* an EXIT or RET whose function is not open: ignored */
+  IP_STACK_FULL       /* a frame to open found no room (depth == cap): not opened */
+} ip_stack_change;
+
+/* An empty stack over frames[0..cap) of stride bytes. */
+static inline void ip_stack_init(ip_stack *s, void *frames, size_t stride, size_t cap) {
+  s->frames = frames;
+  s->stride = stride;
+  s->cap = cap;
+  s->depth = 0;
+  s->expect_ret = IP_STACK_NO_KEY;
+  s->call_open = s->paused = 0;
+}
+
+static inline ip_open_frame *ip_stack_at(const ip_stack *s, size_t i) {
+  return (ip_open_frame *)((char *)s->frames + i * s->stride);
+}
+
+static inline ip_stack_change ip_stack_push(ip_stack *s, uint32_t key, int from_call) {
+  if (s->depth == s->cap)
+    return IP_STACK_FULL;
+  ip_open_frame *fr = ip_stack_at(s, s->depth++);
+  fr->key = key;
+  fr->from_call = (uint8_t)from_call;
+  fr->merged = 0;
+  return IP_STACK_PUSHED;
+}
+
+/* Closes down to and including the nearest frame of key. */
+static inline ip_stack_change ip_stack_pop_to(ip_stack *s, uint32_t key) {
+  size_t k = s->depth;
+  while (k > 0 && ip_stack_at(s, k - 1)->key != key)
+    k--;
+  if (!k)
+    return IP_STACK_UNMATCHED;
+  s->depth = k - 1;
+  return IP_STACK_POPPED;
+}
+
+/* Applies one event of kind (Inclprof__EventKind) whose function is key (any
+ * value for the kinds that name none). */
+static inline ip_stack_change ip_stack_event(ip_stack *s, uint32_t kind, uint32_t key) {
+  ip_stack_change c = IP_STACK_SAME;
+  switch (kind) {
+  case INCLPROF__EVENT_KIND__EV_ENTER:
+    if (s->call_open && ip_stack_at(s, s->depth - 1)->key == key) {
+      ip_stack_at(s, s->depth - 1)->merged = 1; /* CALL(f) + ENTER(f): one frame */
+      c = IP_STACK_JOINED;
+    } else {
+      c = ip_stack_push(s, key, 0);
+    }
+    s->call_open = 0;
+    s->expect_ret = IP_STACK_NO_KEY;
+    break;
+  case INCLPROF__EVENT_KIND__EV_CALL:
+    c = ip_stack_push(s, key, 1);
+    s->call_open = c == IP_STACK_PUSHED;
+    s->expect_ret = IP_STACK_NO_KEY;
+    break;
+  case INCLPROF__EVENT_KIND__EV_EXIT:
+    c = ip_stack_pop_to(s, key);
+    s->call_open = 0;
+    /* EXIT(f) + RET(f) of a merged frame: one close */
+    s->expect_ret =
+        c == IP_STACK_POPPED && ip_stack_at(s, s->depth)->merged ? key : IP_STACK_NO_KEY;
+    break;
+  case INCLPROF__EVENT_KIND__EV_RET:
+    if (s->expect_ret != key)
+      c = ip_stack_pop_to(s, key);
+    s->call_open = 0;
+    s->expect_ret = IP_STACK_NO_KEY;
+    break;
+  case INCLPROF__EVENT_KIND__EV_PAUSE:
+    s->paused = 1;
+    break;
+  case INCLPROF__EVENT_KIND__EV_RESUME:
+    s->paused = 0;
+    break;
+  default: /* SAMPLE, MARK, and kinds of a newer minor version */
+    break;
+  }
+  return c;
+}
+
+/* A thread's state where a ring segment begins (ThreadState): its open
+ * frames as the event codes that open them again through ip_stack_event
+ * (gid << 3 | kind: CALL or ENTER; a merged frame CALL then ENTER), written
+ * into codes[0..2 * depth); returns their count.  The keys are gids. */
+size_t ip_stack_open_codes(const ip_stack *s, uint32_t *codes);
+
+/* After the open codes of a ThreadState went through ip_stack_event: the
+ * rest of its state (expect_ret: IP_STACK_NO_KEY for none). */
+static inline void ip_stack_resume(ip_stack *s, int paused, int call_open, uint32_t expect_ret) {
+  s->paused = (uint8_t)(paused != 0);
+  s->call_open = (uint8_t)(call_open && s->depth);
+  s->expect_ret = expect_ret;
+}
+
+#endif
