@@ -76,6 +76,9 @@ static void chain_of(Dwfl_Module *mod, uint64_t v, ip_src_loc *out) {
     if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
       continue;
     die_name(&scopes[i], out->frame[k].func, sizeof out->frame[k].func);
+    int decl = 0;
+    if (dwarf_decl_line(&scopes[i], &decl) == 0 && decl > 0)
+      out->frame[k].start_line = (uint32_t)decl;
     k++;
     if (tag == DW_TAG_subprogram)
       break;
