@@ -237,6 +237,7 @@ static void close_file(ip_file *f) {
     free(f->states[i]);
   }
   free(f->states);
+  ip_windows_finish(f->win, f, &f->s->processes[f->proc]);
   free(f->gid_func);
   free(f->gid_site);
   free(f->mod_index);
@@ -358,6 +359,5 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
   note_damage(&f, r, rc < 0 ? err : NULL);
   ip_reader_close(r);
   close_file(&f);
-  ip_windows_finish(f.win, &f, &s->processes[f.proc]);
   return 0;
 }
