@@ -142,6 +142,7 @@ static void init(void) {
   ip_writer_init();
   ip_clock_calibrate();
   ip_transitions_choose();
+  ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
   ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);
   char err[1200];
   if (ip_output_open(err, sizeof err) != 0) {
@@ -156,7 +157,7 @@ static void init(void) {
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atexit(at_exit);
   (void)at_quick_exit(at_quick_exit_last); /* without room, quick_exit leaves no trailer */
-  ip_interpose_init();
+  ip_libc_init();
   atomic_store(&ip_st.init_state, 1);
   ip_signals_install();
   ip_sampling_init();

@@ -89,9 +89,6 @@ HOOK_SET(none_fast, MODE_NONE, 0)
 HOOK_SET(kev_fast, MODE_KEV, 0)
 HOOK_SET(pmu_fast, MODE_PMU, 0)
 
-/* Null hooks: the plugin's probes skip their call while a hook is null. */
-const struct inclprof_hooks ip_hooks_paused = {0};
-
 const struct inclprof_hooks *ip_hooks_for_mode(int mode) {
   int fast = ip_st.clock_unfenced;
   switch (mode) {

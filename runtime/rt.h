@@ -220,7 +220,6 @@ IP_HIDDEN void ip_kevents_skip(struct ip_thread *t);
 
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
-IP_HIDDEN extern const struct inclprof_hooks ip_hooks_paused;
 IP_HIDDEN void ip_append_private(uint64_t arg); /* control events */
 IP_HIDDEN double ip_probe_calibrate(double *hidden);
 
@@ -360,6 +359,12 @@ IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, i
                                   int *fixed);
 IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed);
 IP_HIDDEN uint32_t ip_mark_id(const char *text);
+/* A unit of this runtime's ABI joins the tables: its Function records are
+ * written and its hooks set. */
+IP_HIDDEN void ip_units_add(struct inclprof_tu *tu);
+/* A unit leaves (its functions keep their names for the events before now;
+ * its hooks are set null); 1 when no unit is left registered. */
+IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu);
 IP_HIDDEN void ip_units_set_paused(int on);
 IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet unregistered */
 IP_HIDDEN void ip_registry_fork_prepare(void);
@@ -375,8 +380,6 @@ IP_HIDDEN void ip_finish_from_signal(int sig);
 /* exit() has begun (or the runtime is being unloaded): the trace ends now
  * unless units are still registered, then at the last one's unregistering. */
 IP_HIDDEN void ip_exit_begun(void);
-/* interpose.c: libc's own definitions of what it interposes, found at start-up. */
-IP_HIDDEN void ip_interpose_init(void);
 
 /* env_carry.c: the run this process belongs to (INCLPROF_RUN, else made from
  * the pid and start time, then carried into new processes like the settings),
@@ -413,8 +416,12 @@ IP_HIDDEN void ip_signals_install(void);
 IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
                                            struct sigaction *old);
 
-/* interpose.c */
+/* libc_real.c: libc's own definitions of what interpose.c interposes and the
+ * runtime calls itself, found at start-up (ip_libc_init). */
+typedef long ip_syscall_fn(long, ...);
+IP_HIDDEN void ip_libc_init(void);
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
 
 /* sampling.c */
 IP_HIDDEN void ip_sampling_init(void);

@@ -271,8 +271,6 @@ void ip_transitions_choose(void) {
   }
   ip_st.mode =
       ip_transitions_decide(req, pmu_ok, kev_ok, pmu_why, kev_why, ip_st.note, sizeof ip_st.note);
-
-  ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
 }
 
 /* A thread whose counter cannot be opened keeps the static zero source set by
