@@ -85,6 +85,7 @@ int main(int argc, char **argv) {
   mkdir(argv[1], 0755);
   setenv("INCLPROF_OUTPUT", argv[1], 1);
   setenv("INCLPROF_TRANSITIONS", "none", 1);
+  ip_settings_reread();
   static char names[FNS][16];
   for (int i = 0; i < FNS; i++) {
     snprintf(names[i], sizeof names[i], "f%d", i);

@@ -122,7 +122,8 @@ static void fork_child(void) {
 
 static void init(void) {
   ip_st.pid = getpid();
-  const char *hz = getenv("INCLPROF_SAMPLE_HZ");
+  ip_settings_load();
+  const char *hz = ip_set.sample_hz;
   if (hz && *hz) {
     char *end;
     unsigned long v = strtoul(hz, &end, 10);
@@ -132,7 +133,7 @@ static void init(void) {
     else
       ip_st.sample_hz = (unsigned)v;
   }
-  const char *clk = getenv("INCLPROF_CLOCK");
+  const char *clk = ip_set.clock;
   if (clk && *clk && strcmp(clk, "fenced")) {
     if (!strcmp(clk, "fast"))
       ip_st.clock_unfenced = 1;

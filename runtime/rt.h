@@ -178,6 +178,27 @@ IP_HIDDEN void ip_exit_deadline_start(unsigned ms);
 IP_HIDDEN void ip_exit_deadline_end(void);
 IP_HIDDEN int ip_exit_deadline_passed(void);
 
+/* settings.c: the INCLPROF_* variables as the process had them when the
+ * runtime was loaded (copies; NULL when unset), read by ip_settings_load,
+ * once, from the first of the library's constructors or the first
+ * registration; ip_settings_reread reads them again (unit tests). */
+struct ip_settings {
+  char *output;          /* INCLPROF_OUTPUT: the trace directory */
+  char *transitions;     /* INCLPROF_TRANSITIONS: auto, pmu, kevents or none */
+  char *sample_hz;       /* INCLPROF_SAMPLE_HZ */
+  char *max_size;        /* INCLPROF_MAX_SIZE */
+  char *max_size_policy; /* INCLPROF_MAX_SIZE_POLICY: stop or ring */
+  char *clock;           /* INCLPROF_CLOCK: fenced or fast */
+  char *writer;          /* INCLPROF_WRITER: auto, thread or inline */
+  char *carry_env;       /* INCLPROF_CARRY_ENV: 0 turns the carrying off */
+  char *run;             /* INCLPROF_RUN: the run this process belongs to */
+  char *record_notes;    /* INCLPROF_RECORD_NOTES: where inclprof record wants the
+                            reason for a missing trace */
+};
+extern struct ip_settings ip_set IP_HIDDEN;
+IP_HIDDEN void ip_settings_load(void);
+IP_HIDDEN void ip_settings_reread(void);
+
 /* clock.c */
 IP_HIDDEN void ip_clock_calibrate(void);
 IP_HIDDEN uint64_t ip_now_ns_realtime(void);

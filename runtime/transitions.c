@@ -229,7 +229,7 @@ int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *p
 }
 
 void ip_transitions_choose(void) {
-  const char *req = getenv("INCLPROF_TRANSITIONS");
+  const char *req = ip_set.transitions;
   if (req && *req && strcmp(req, "auto") && strcmp(req, "pmu") && strcmp(req, "kevents") &&
       strcmp(req, "none"))
     fprintf(stderr,

@@ -32,6 +32,7 @@ static void start(void) {
   ck_assert_ptr_nonnull(mkdtemp(dir));
   setenv("INCLPROF_OUTPUT", dir, 1);
   setenv("INCLPROF_TRANSITIONS", "none", 1);
+  ip_settings_reread();
   for (int i = 0; i < FNS; i++) {
     snprintf(names[i], sizeof names[i], "f%d", i);
     d[i] = (struct inclprof_fn){(uint64_t)i + 1,
