@@ -452,6 +452,6 @@ IP_HIDDEN void ip_sampling_after_fork_child(struct ip_thread *t);
 IP_HIDDEN int ip_sampling_signal(void);
 IP_HIDDEN void ip_sample_handler(int sig, siginfo_t *si, void *uc);
 
-#include "clock.h"
+#include "base/clock.h"
 
 #endif

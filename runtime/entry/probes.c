@@ -4,7 +4,7 @@
  * probe's cost.  A probe reserves a slot (pos), reads the transition counter
  * and the clock, and fills the slot: no lock, no allocation, no system call.
  * The rare cases (first probe of a thread, full buffer) go to the slow path. */
-#include "pmu.h"
+#include "base/pmu.h"
 #include "probe_x86.h"
 #include "rt.h"
 
