@@ -1,15 +1,20 @@
 /* rt.h - internal interfaces of the inclprof runtime (not installed).
- * The runtime is split into: clock (ticks), transitions (pmu/kevents/none
- * counters), thread (per-thread buffers and their lifecycle), probes (the hot
- * path), flush (encoding buffers into EventBatch frames), output (the trace
- * file), registry (translation units, gids, name resolution), lifecycle
- * (init, exit, fork, exec), signals (fatal signals, the program's handlers),
- * interpose (the libc interposers), state (ip_st, ip_tls), trace_write
- * (appending frames, size limits, stopping on a failed write), locks (how
- * locks are taken), sampling, control (inclprof.h), buffer_pool (event
- * buffers and spares), writer (the writer thread that encodes full
- * buffers), ptr_map (pointer -> gid maps) and retired (the gids of unloaded
- * units). */
+ * The runtime is in layers, one folder each, top first (docs/runtime.md,
+ * "Layers"); a file calls its own layer and those below:
+ *   entry/    what the program, the plugin's code and libc call: probes
+ *             (the hot path), units (registration), interpose (the libc
+ *             interposers), signals, control (inclprof.h), lifecycle
+ *             (start-up, exit, exec, fork);
+ *   produce/  thread (per-thread buffers), buffer_pool, flush (encoding
+ *             EventBatch frames), writer (the writer thread), crowding,
+ *             kevents, sampling, transitions (pmu/kevents/none counters),
+ *             registry (units, gids, names) and retired (unloaded units' gids);
+ *   sink/     output (the trace file and its records), exit_state,
+ *             trace_write (appending frames, size limits), trace_ring;
+ *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
+ *             libc_real (libc's own sigaction, syscall), fd_reserve,
+ *             ptr_map (pointer -> gid maps), env_carry.
+ * The declarations below are grouped by file. */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
 

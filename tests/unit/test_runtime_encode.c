@@ -1,4 +1,4 @@
-/* test_runtime_encode.c - runtime/flush.c's ip_encode_batch against the
+/* test_runtime_encode.c - runtime/produce/flush.c's ip_encode_batch against the
  * format's own definition (docs/trace-format.md, EventBatch): the batch
  * written to a real trace and read back by the converter's reader (which
  * checks the CRC) has dt[i] = (tick[i] - tick[i-1]) << 1 | T and

@@ -1,5 +1,5 @@
 /* test_runtime_settings.c - the runtime's one reader of its INCLPROF_*
- * settings (runtime/settings.c): the values are those the process had when
+ * settings (runtime/base/settings.c): the values are those the process had when
  * the library was loaded, kept as copies, whatever the program sets later;
  * only the explicit re-read sees a change.  The binary runs itself again
  * with the environment under test, so that the load-time values are known. */
