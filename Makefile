@@ -5,7 +5,8 @@
 #   make check-fresh  make demo + make check in a fresh minimal Debian 12 root (root only;
 #                   INCLPROF_FRESH_RELEASE=trixie: Debian 13)
 #   make check-gcc  the plugin and runtime tests with GCC 11 to 16, each in a fresh Debian root (root only)
-#   make lint       cppcheck, clang-format, every source file in a docs/*.md table, the docs' links
+#   make lint       cppcheck, clang-format, the converter's floors, every source file in a docs/*.md table,
+#                   the docs' links
 #   make bench      benchmarks (report figures; nothing is asserted)
 #   make demo       build, profile examples/, print the report, write demo-out/
 #   make install PREFIX=/usr/local   (with the man pages of docs/commands/)
@@ -41,7 +42,11 @@ PB_LIBS      = $(shell pkg-config --libs libprotobuf-c)
 # The converter names code addresses from module files: elfutils' libdwfl
 # (libdw, libelf) and libiberty's demangler; the reader checks crc32 with
 # libdeflate's (carry-less multiply, twice zlib's speed).
-CV_LIBS      = -ldw -lelf -liberty -ldeflate
+# report --by address disassembles with capstone when it is installed
+# (scripts/deps.sh installs it); without it an instruction shows as bytes.
+CS_FLAGS     = $(shell pkg-config --exists capstone 2>/dev/null && echo -DIP_HAVE_CAPSTONE)
+CS_LIBS      = $(shell pkg-config --exists capstone 2>/dev/null && echo -lcapstone)
+CV_LIBS      = -ldw -lelf -liberty -ldeflate $(CS_LIBS)
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 
@@ -106,10 +111,12 @@ lint: $(B)/gen/inclprof.pb-c.h
 	@if command -v clang-format-14 >/dev/null || apt-cache show clang-format-14 >/dev/null 2>&1; then \
 	  clang-format-14 --dry-run --Werror $(FORMAT_SRCS) && echo "clang-format: formatted"; \
 	else echo "clang-format: skipped: this release has no clang-format-14 (the style's version; Debian 12 checks it)"; fi
-	@echo "== every source file in a docs/*.md Source layout table"
-	@scripts/check-source-map.sh
+	@echo "== the converter's floors include each other through public headers, downward only"
+	@scripts/check-layers.sh
 	@echo "== the runtime's calls go down its layers (docs/runtime.md, Layers)"
 	@python3 scripts/check-runtime-layers.py
+	@echo "== every source file in a docs/*.md Source layout table"
+	@scripts/check-source-map.sh
 	@echo "== every relative link and #anchor in README.md and docs/ resolves"
 	@scripts/check-links.sh
 

@@ -1,18 +1,22 @@
-# convert/build.mk - the `inclprof` command ($(B)/inclprof): the commands in
-# convert/cli/ over $(B)/libipconvert.a, which holds every other stage
-# (read/, model/, views/, export/, util/) and the trace's framing and reading
-# rules (trace/), and which the unit tests link.
+# convert/build.mk - the `inclprof` command ($(B)/inclprof): cli/main.c over
+# $(B)/libipconvert.a, which holds every stage (read/, model/, views/,
+# export/, util/ and the command line, cli/) and the trace's framing and
+# reading rules (trace/), and which the unit tests link.
 CV_PROTOS := $(wildcard proto/*.proto)
 CV_GEN    := $(patsubst proto/%.proto,$(B)/gen/%.pb-c.c,$(CV_PROTOS))
 .SECONDARY: $(CV_GEN) $(CV_GEN:.c=.h)
-CV_STAGES := read model views export util
-CV_SRCS   := $(foreach d,$(CV_STAGES),$(wildcard convert/$(d)/*.c))
+CV_STAGES := read model views export util cli
+CV_SRCS   := $(filter-out convert/cli/main.c,$(foreach d,$(CV_STAGES),$(wildcard convert/$(d)/*.c)))
 CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
              $(patsubst trace/%.c,$(B)/convert/trace/%.o,$(wildcard trace/*.c)) \
              $(patsubst $(B)/gen/%.c,$(B)/convert/gen/%.o,$(CV_GEN))
-CLI_OBJS  := $(patsubst convert/%.c,$(B)/convert/%.o,$(wildcard convert/cli/*.c))
+CV_MAIN_OBJ  := $(B)/convert/cli/main.o
 CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert
-CV_CFLAGS  = $(CFLAGS) $(CV_INC) $(PB_CFLAGS)
+# A build with the SIMD path turned off, for bench-convert to time it:
+# CV_NO_AVX2=1 compiles with IP_NO_AVX2 (the scalar code range of
+# model/replay_pool.c).
+CV_SIMD_OFF = $(if $(CV_NO_AVX2),-DIP_NO_AVX2)
+CV_CFLAGS  = $(CFLAGS) $(CV_INC) $(PB_CFLAGS) $(CV_SIMD_OFF)
 ALL_TARGETS += $(B)/inclprof
 
 $(B)/convert/%.o: convert/%.c | $(CV_GEN) $(DEPS_STAMP)
@@ -21,24 +25,32 @@ $(B)/convert/%.o: convert/%.c | $(CV_GEN) $(DEPS_STAMP)
 $(B)/convert/trace/%.o: trace/%.c | $(CV_GEN) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
+$(B)/convert/model/disasm.o: CV_CFLAGS += $(CS_FLAGS)
 $(B)/convert/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
 $(B)/libipconvert.a: $(CV_OBJS)
 	rm -f $@ && ar rcs $@ $^
-$(B)/inclprof: $(CLI_OBJS) $(B)/libipconvert.a
+$(B)/inclprof: $(CV_MAIN_OBJ) $(B)/libipconvert.a
 	$(CC) -o $@ $^ $(PB_LIBS) $(CV_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
--include $(CV_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(CV_OBJS:.o=.d) $(CV_MAIN_OBJ:.o=.d)
 
 # --- converter benchmark: events/s and peak RSS of `inclprof report` on a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
 $(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
+# The same command built with each SIMD path off ($(B)/simd-off-avx2/), timed
+# in pairs against it.
+CV_SIMD_PATHS := avx2
+$(B)/simd-off-%/inclprof: FORCE
+	@$(MAKE) --no-print-directory B=$(B)/simd-off-$* CV_NO_$(shell echo $* | tr a-z A-Z)=1 $@
 BENCH_TARGETS += bench-convert
-.PHONY: bench-convert
-bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/inclprof.so $(B)/libinclprof.so
+.PHONY: bench-convert FORCE
+bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/inclprof.so $(B)/libinclprof.so \
+               $(foreach p,$(CV_SIMD_PATHS),$(B)/simd-off-$(p)/inclprof)
 	@mkdir -p $(BENCH_OUT)
-	@sh convert/bench/bench_convert.sh $(abspath $(B)/inclprof) $(abspath $(B)/gen_trace) \
+	@CONVERT_SIMD_OFF="$(foreach p,$(CV_SIMD_PATHS),$(p)=$(abspath $(B)/simd-off-$(p)/inclprof))" \
+	  sh convert/bench/bench_convert.sh $(abspath $(B)/inclprof) $(abspath $(B)/gen_trace) \
 	  $(abspath $(B))/bench/convert $(BENCH_OUT)/bench-convert.md $(abspath $(B)/inclprof.so)
 
 # --- fuzzing the loader + replay (tests/fuzz/): libFuzzer with clang when it

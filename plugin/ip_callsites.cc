@@ -6,7 +6,8 @@
 #include "ip_names.h"
 #include "inclprof_abi.h"
 
-/* One descriptor per distinct callee in the unit. */
+/* One descriptor per distinct callee and call line in the unit, keyed by
+ * an identifier made of the callee's DECL_UID, file and line. */
 static hash_map<tree, tree> *callee_descs;
 
 void ip_clear_tail_calls(function *fun)
@@ -70,18 +71,27 @@ static const char *instrumented_name(tree callee)
   return name;
 }
 
-static tree callee_descriptor(tree callee)
+/* The descriptor of CALLEE called at CALL: its file and line are the
+ * call's, where the code of the call was written (INCLPROF_FN_CALL_SITE). */
+static tree callee_descriptor(tree callee, gcall *call)
 {
   if (!callee_descs)
     callee_descs = new hash_map<tree, tree>;
-  if (tree *known = callee_descs->get(callee))
+  expanded_location at = expand_location(gimple_location(call));
+  const char *file = at.file && at.line > 0 ? at.file : "";
+  unsigned line = *file ? (unsigned)at.line : 0;
+  char *key_text = xasprintf("%u\n%s\n%u", DECL_UID(callee), file, line);
+  tree key = get_identifier(key_text);
+  free(key_text);
+  if (tree *known = callee_descs->get(key))
     return *known;
   const char *name = instrumented_name(callee);
   char *pretty = ip_pretty_name(name);
-  unsigned flags = INCLPROF_FN_CALLEE | (TREE_PUBLIC(callee) ? 0 : INCLPROF_FN_LOCAL);
-  tree desc = ip_build_descriptor(ip_callee_id(name), name, pretty, "", 0, 0, flags, NULL_TREE);
+  unsigned flags = INCLPROF_FN_CALLEE | (TREE_PUBLIC(callee) ? 0 : INCLPROF_FN_LOCAL) |
+                   (*file ? INCLPROF_FN_CALL_SITE : 0);
+  tree desc = ip_build_descriptor(ip_callee_id(name), name, pretty, file, line, 0, flags, NULL_TREE);
   free(pretty);
-  callee_descs->put(callee, desc);
+  callee_descs->put(key, desc);
   return desc;
 }
 
@@ -174,7 +184,7 @@ unsigned ip_instrument_callsites(function *fun)
       continue;
     if (calls_excluded(callee))
       continue;
-    wrapped += wrap_call(call, IP_HOOK_CALL, IP_HOOK_RET, build_fold_addr_expr(callee_descriptor(callee)));
+    wrapped += wrap_call(call, IP_HOOK_CALL, IP_HOOK_RET, build_fold_addr_expr(callee_descriptor(callee, call)));
   }
   gsi_commit_edge_inserts();
   return wrapped;

@@ -50,7 +50,7 @@ enum {
   IP_K_RET = 3,      /* descriptor | kind */
   IP_K_CALL_IND = 4, /* target << 3 */
   IP_K_RET_IND = 5,  /* target << 3 */
-  IP_K_SAMPLE = 6,   /* in_runtime << 3 */
+  IP_K_SAMPLE = 6,   /* pc << 4 | in_runtime << 3 */
   IP_K_CONTROL =
       7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME */
 };

@@ -14,6 +14,7 @@
 #   build  compilers, make, the GCC plugin headers, protobuf-c, zlib, libdeflate
 #          (the runtime's CRC-32 of event batches), elfutils
 #          (libdw, libelf) and libiberty (the converter names code addresses),
+#          capstone (report --by address disassembles the sampled instructions),
 #          go-md2man (the man pages `make install` makes of docs/commands/)
 #   test   what `make check` runs: Check, cppcheck, strace, python3 (CSV and
 #          JSON checks), go (go tool pprof), valgrind (callgrind_annotate),
@@ -50,7 +51,7 @@ release_pkgs() {
     stress) echo "clang-$llvm libclang-rt-$llvm-dev" ;;
   esac
 }
-pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev go-md2man"
+pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev libcapstone-dev go-md2man"
 case "$level" in
   test|bench|field) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db" ;;
 esac

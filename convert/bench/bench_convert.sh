@@ -15,7 +15,12 @@
 # fragment.  Equal RSS for both sizes shows memory bounded by call paths,
 # not events.  CONVERT_RT=1 (as root) runs the timed commands under
 # SCHED_FIFO (chrt -f 10), so that other work on a loaded machine does not
-# stretch their wall clock.
+# stretch their wall clock.  CONVERT_SIMD_OFF="NAME=INCLPROF..." names the
+# command built with a SIMD path off: on the 100 M-event trace file each is
+# timed with --jobs 2 (where the batches are checked and their code ranges
+# taken) in $CONVERT_PAIRS runs (default 7), each paired with a run of
+# INCLPROF just before or after it, and reported as the median of the pairs'
+# CPU and wall ratios.
 set -eu
 inclprof=$1 gen=$2 work=$3 out=$4 plugin=${5:-}
 jobs_list=${CONVERT_JOBS:-1 2}
@@ -56,10 +61,46 @@ EOT
 "
   done
 }
+simd_rows=""
+# one_run COMMAND INPUT: "CPU_SECONDS WALL_SECONDS" of one report --jobs 2
+one_run() {
+  t0=$(date +%s%N)
+  $rt /usr/bin/time -f "%U %S" -o "$work/time" "$1" report "$2" --top 5 --jobs 2 > "$work/report-simd.txt"
+  t1=$(date +%s%N)
+  awk -v w="$(((t1 - t0) / 1000))" '{ printf "%.3f %.6f\n", $1 + $2, w / 1e6 }' "$work/time"
+}
+# median: the middle of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# simd INPUT: each CONVERT_SIMD_OFF command against INCLPROF in paired runs
+simd() {
+  input=$1
+  events=$(sed -n 's/.*events: \([0-9]*\).*/\1/p' "$work/report-$first.txt" | head -1)
+  for v in ${CONVERT_SIMD_OFF:-}; do
+    name=${v%%=*} off=${v#*=}
+    : > "$work/pairs"
+    for i in $(seq "${CONVERT_PAIRS:-7}"); do
+      if [ $((i % 2)) = 1 ]; then on=$(one_run "$inclprof" "$input"); offr=$(one_run "$off" "$input")
+      else offr=$(one_run "$off" "$input"); on=$(one_run "$inclprof" "$input"); fi
+      cmp -s "$work/report-$first.txt" "$work/report-simd.txt" ||
+        { echo "bench_convert: the build without $name printed another report" >&2; exit 1; }
+      echo "$on $offr" >> "$work/pairs"
+    done
+    row=$(awk -v e="$events" -v n="$name" -v pc="$(awk '{ print $3 / $1 }' "$work/pairs" | median)" \
+      -v pw="$(awk '{ print $4 / $2 }' "$work/pairs" | median)" -v lo="$(awk '{ print $3 / $1 }' "$work/pairs" | sort -g | head -1)" \
+      -v hi="$(awk '{ print $3 / $1 }' "$work/pairs" | sort -g | tail -1)" \
+      -v con="$(awk '{ print $1 }' "$work/pairs" | median)" -v coff="$(awk '{ print $3 }' "$work/pairs" | median)" 'BEGIN {
+      printf "| %s | %.1f M/s | %.1f M/s | %+.1f %% (%+.1f to %+.1f) | %+.1f %% |", n, e / con / 1e6, e / coff / 1e6,
+        (pc - 1) * 100, (lo - 1) * 100, (hi - 1) * 100, (pw - 1) * 100 }')
+    echo "$row"
+    simd_rows="$simd_rows$row
+"
+  done
+}
 for n in 10000000 100000000; do
   trace="$work/convert-$n.ipb"
   "$gen" "$trace" "$n" 4 gaps > /dev/null
   timed "$trace" "1 file, 4 threads"
+  [ "$n" != 100000000 ] || simd "$trace"
   rm -f "$trace"
   session="$work/session-$n"
   rm -rf "$session" && mkdir -p "$session"
@@ -89,5 +130,16 @@ fi
   echo "(peak RSS the same at 10 M and 100 M events). Every --jobs prints the same report;"
   echo "each row is the fastest of $runs runs${rt:+, under SCHED_FIFO ($rt)}."
   echo "Waits: voluntary context switches of that run (a thread of inclprof waiting for another)."
+  if [ -n "$simd_rows" ]; then
+    echo
+    echo "### SIMD paths (100 M events, 1 file, 4 threads, --jobs 2; ${CONVERT_PAIRS:-7} paired runs)"
+    echo
+    echo "| path off | events/s (CPU), with it | events/s (CPU), without it | CPU without it (median of pairs, range) | wall without it (median) |"
+    echo "|---|---|---|---|---|"
+    printf '%s' "$simd_rows"
+    echo
+    echo "avx2: the code range of a batch before it is replayed (model/replay_pool.c, built with IP_NO_AVX2)."
+    echo "A positive change: the build without the path needs more time."
+  fi
 } > "$out"
 cat "$out"

@@ -8,13 +8,10 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "export/diff_pprof.h"
-#include "model/diff.h"
-#include "model/noise_test.h"
-#include "model/ranktest.h"
-#include "util/cli_args.h"
-#include "util/must_alloc.h"
-#include "util/text_table.h"
+#include "export/export.h"
+#include "model/model.h"
+#include "cli/cli_args.h"
+#include "util/util.h"
 
 enum { OPT_BY = 256, OPT_THRESHOLD, OPT_CSV, OPT_PPROF, OPT_TOP, OPT_VALUE, OPT_FORCE };
 

@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "export/exporter.h"
-#include "export/options.h"
-#include "export/progress.h"
-#include "model/profile.h"
-#include "util/cli_args.h"
-#include "util/output_file.h"
+#include "export/export.h"
+#include "cli/export_options.h"
+#include "model/model.h"
+#include "cli/cli_args.h"
+#include "util/util.h"
 
 /* What the loaded session must have for the options to make sense. */
 static int check_session(const ip_session *s, const ip_export_args *a) {
@@ -98,7 +97,7 @@ int cmd_export(int argc, char **argv) {
     break;
   }
   ip_output out;
-  if (ip_output_open(&out, "export", a.output ? a.output : a.format->default_output))
+  if (ip_output_open(&out, "export", "-o", a.output ? a.output : a.format->default_output))
     return IP_EXIT_ERROR;
   int status = export(&a, &out);
   if (ip_output_close(&out, status >= 0))

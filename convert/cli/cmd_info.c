@@ -5,9 +5,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 #include "cli/commands.h"
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 static const ip_cli_opt options[] = {IP_CLI_JOBS_OPT};

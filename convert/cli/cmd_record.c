@@ -26,10 +26,9 @@
 #include "cli/record_dir.h"
 #include "cli/record_watch.h"
 #include "size_syntax.h"
-#include "read/trace_tail.h"
-#include "util/beside_command.h"
-#include "util/cli_args.h"
-#include "util/text_table.h"
+#include "read/read.h"
+#include "util/util.h"
+#include "cli/cli_args.h"
 
 enum { OPT_TRANSITIONS = 256, OPT_SAMPLE_HZ, OPT_MAX_SIZE, OPT_MAX_SIZE_POLICY };
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "views/views.h"
 
@@ -19,11 +19,15 @@ enum {
   OPT_WAIT,
   OPT_MISSING,
   OPT_PER_CALL,
-  OPT_EXCLUSIVE
+  OPT_EXCLUSIVE,
+  OPT_FUNCTION
 };
 
 static const ip_cli_opt options[] = {
-    {"by", OPT_BY, "LEVEL", IP_LEVEL_NAMES " (default function)"},
+    {"by", OPT_BY, "LEVEL",
+     IP_LEVEL_NAMES " (default function), or\n"
+                    "line|address: Exclusive samples per source line / instruction"},
+    {"function", OPT_FUNCTION, "FN", "with --by line|address: only the lines of FN"},
     {"sort", OPT_SORT, "COLUMN", IP_SORT_NAMES "\n(default elapsed-inclusive)"},
     {"top", OPT_TOP, "N", "only the first N rows (with --tree: N children per path)"},
     {"tree", OPT_TREE, NULL, "the call tree per thread, values per call path"},
@@ -62,6 +66,8 @@ typedef struct report_args {
   int tree, raw, samples, wait, missing;
   const char *fn;
   int callees;
+  int lines;             /* --by line: 1, --by address: 2 */
+  const char *in_fn;     /* --function */
   const char *view_name; /* the view option given (--tree, --callers, ...), or NULL */
   unsigned jobs;
 } report_args;
@@ -79,7 +85,13 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   uint64_t n;
   switch (id) {
   case OPT_BY:
+    a->lines = !strcmp(arg, "line") ? 1 : !strcmp(arg, "address") ? 2 : 0;
+    if (a->lines)
+      return 0;
     return ip_level_parse(arg, &a->view.by) ? ip_cli_fail(m, "bad --by level '%s'", arg) : 0;
+  case OPT_FUNCTION:
+    a->in_fn = arg;
+    return 0;
   case OPT_SORT:
     return ip_sort_parse(arg, &a->view.sort) ? ip_cli_fail(m, "bad --sort column '%s'", arg) : 0;
   case OPT_TOP:
@@ -130,6 +142,15 @@ int cmd_report(int argc, char **argv) {
   int rc = ip_cli_parse_or_exit(&cli, argc, argv, on_option, &a, &first);
   if (rc >= 0)
     return rc;
+  if (a.in_fn && !a.lines) {
+    fprintf(stderr, "inclprof report: --function goes with --by line or --by address\n");
+    return IP_EXIT_USAGE;
+  }
+  if (a.lines && a.view_name) {
+    fprintf(stderr, "inclprof report: --by %s and %s are different views; give one of them\n",
+            a.lines == 1 ? "line" : "address", a.view_name);
+    return IP_EXIT_USAGE;
+  }
   ip_session s;
   ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs};
   if (ip_load_inputs(&s, argc, argv, first, &lo))
@@ -149,7 +170,15 @@ int cmd_report(int argc, char **argv) {
   a.view.skipped = &skipped;
   ip_view_header(stdout, &s, &a.view);
   rc = ip_exit_status(&s);
-  if (a.fn) {
+  if (a.lines) {
+    if (ip_view_lines(stdout, &s, &a.view, a.in_fn, a.lines == 2)) {
+      fprintf(stderr,
+              "inclprof report: no sample with an instruction address%s%s (record with "
+              "--sample-hz N; traces of runtimes before this one have none)\n",
+              a.in_fn ? " in " : "", a.in_fn ? a.in_fn : "");
+      rc = IP_EXIT_ERROR;
+    }
+  } else if (a.fn) {
     if (ip_view_callers(stdout, &s, &a.view, a.fn, a.callees)) {
       fprintf(stderr,
               "inclprof report: no function named '%s' ran (names are the demangled or "

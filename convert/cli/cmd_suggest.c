@@ -9,13 +9,9 @@
 
 #include "cli/commands.h"
 #include "inclprof_abi.h"
-#include "model/aggregate.h"
-#include "model/suggest.h"
-#include "util/beside_command.h"
-#include "util/cli_args.h"
-#include "util/must_alloc.h"
-#include "util/output_file.h"
-#include "util/text_table.h"
+#include "model/model.h"
+#include "util/util.h"
+#include "cli/cli_args.h"
 
 enum { OPT_MAX_OVERHEAD = 256, OPT_KEEP, OPT_MAX_FOLD, OPT_TOP };
 
@@ -235,7 +231,7 @@ int cmd_suggest(int argc, char **argv) {
   }
   /* opened before the traces are read, so that an unwritable -o fails first */
   ip_output filter;
-  if (ip_output_open(&filter, "suggest", a.out)) {
+  if (ip_output_open(&filter, "suggest", "-o", a.out)) {
     free(a.keep);
     return IP_EXIT_ERROR;
   }

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "size_syntax.h"
-#include "util/text_table.h"
+#include "util/util.h"
 
 static uint64_t trace_bytes(const char *dir) {
   DIR *d = opendir(dir);

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 void ip_budget_add(ip_budget *b, uint64_t rank, uint32_t bytes) {
   uint32_t i = ip_u64map_get(&b->by_key, rank);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "util/u64map.h"
+#include "util/util.h"
 
 typedef struct ip_budget_bin {
   uint64_t key;       /* ip_budget_rank of its calls */

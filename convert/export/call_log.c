@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 enum { RUN_READ_CALLS = 4096 }; /* calls read at once from one run */
 

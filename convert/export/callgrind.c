@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 #include "export/pprof.h"
 #include "export/strtab.h"
 #include "export/tree.h"

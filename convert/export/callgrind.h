@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "export/exporter.h"
-#include "model/profile.h"
+#include "model/model.h"
 
 /* Writes the threads o selects.  Each function's self cost is our Exclusive
  * value; its calls= lines carry inclusive costs chosen so that the sum of a

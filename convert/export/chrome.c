@@ -16,7 +16,7 @@
 
 #include "export/call_budget.h"
 #include "export/json.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 struct ip_chrome_writer {
   FILE *out;    /* the document; while surveying, a stream that only counts */

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "export/exporter.h"
-#include "model/profile.h"
+#include "model/model.h"
 
 /* The size an export keeps under without --max-size: the DevTools trace
  * engine rejects a file of more than 0x1fffffe8 characters (512 MiB), and

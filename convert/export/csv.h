@@ -6,8 +6,7 @@
 #include <stdio.h>
 
 #include "export/exporter.h"
-#include "model/aggregate.h"
-#include "model/profile.h"
+#include "model/model.h"
 
 /* Writes the header line and one row per key with values in the threads sel
  * selects (NULL: all), sorted by Elapsed Inclusive (descending); percentages

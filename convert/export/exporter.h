@@ -12,9 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/aggregate.h"
-#include "model/profile.h"
-#include "model/selection.h"
+#include "model/model.h"
 
 /* Which measure a format puts first (pprof's default sample type, callgrind's
  * first event, the folded value). */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "export/exporter.h"
-#include "model/profile.h"
+#include "model/model.h"
 
 /* Writes the threads o selects.  VALUE is the path's exclusive --value
  * (elapsed or application nanoseconds, or samples), so the lines sum to the

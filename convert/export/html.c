@@ -14,7 +14,7 @@
 #include "export/html_page.h"
 #include "export/json.h"
 #include "export/tree.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 /* One value the page can size frames by and shows in every tooltip. */
 typedef struct html_column {

@@ -23,7 +23,7 @@
 #include "export/exporter.h"
 #include "export/tree.h"
 #include "perfetto_trace.pb-c.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 enum {
   CLOCK_BOOTTIME = 6,     /* Perfetto's BuiltinClock, its default trace clock */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "export/exporter.h"
-#include "model/profile.h"
+#include "model/model.h"
 
 /* Writes the profile of the threads o selects to out.  Sample types: calls,
  * application, elapsed (nanoseconds, exclusive of each path) and, when the

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "model/profile.h"
+#include "model/model.h"
 
 /* Inputs smaller than this (bytes, all files together) show no progress. */
 #define IP_PROGRESS_MIN_BYTES (64u << 20)

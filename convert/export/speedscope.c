@@ -17,7 +17,7 @@
 #include "export/exporter.h"
 #include "export/json.h"
 #include "export/tree.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 /* A file speedscope opens in a browser tab (426 MB of 10 M calls did not). */
 #define IP_SPEEDSCOPE_DEFAULT_MAX_SIZE (128ull << 20)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 static uint64_t hash(const char *s) { return ip_fnv1a64_str(IP_FNV1A64_BASIS, s); }
 

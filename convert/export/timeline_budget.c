@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
                     uint64_t start, uint64_t dur) {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/aggregate.h"
-#include "util/must_alloc.h"
+#include "model/model.h"
+#include "util/util.h"
 
 void ip_thread_label(const ip_thread *t, char *buf, size_t len) {
   if (t->name && *t->name)

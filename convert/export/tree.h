@@ -8,8 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/profile.h"
-#include "model/selection.h"
+#include "model/model.h"
 
 typedef struct ip_tree_view {
   const ip_node *nodes; /* nodes[0] is the root */

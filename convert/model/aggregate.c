@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 static const char *const level_names[] = {"function", "module", "thread", "process"};
 

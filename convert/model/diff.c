@@ -12,8 +12,7 @@
 
 #include "model/noise_test.h"
 #include "model/ranktest.h"
-#include "util/must_alloc.h"
-#include "util/u64map.h"
+#include "util/util.h"
 
 static uint64_t fnv(const char *a, const char *b) {
   return ip_fnv1a64_str(ip_fnv1a64_str(IP_FNV1A64_BASIS, a), b);

@@ -1,5 +1,7 @@
-/* model/loader.h - internals shared by the session loader (model/session_load.c), the
- * session tables (model/session_tables.c) and the replay (model/replay.c): the state kept
+/* model/loader.h - internals of loading, model/'s private header: the session
+ * (model/session_load.c, over model/session_files.c and model/session_merge.c),
+ * one file (model/file_load.c), the tables (model/session_tables.c), the replay
+ * (model/replay.c) and the warnings (model/load_warnings.c): the state kept
  * while one trace file is read, and per thread while its events stream. */
 #ifndef INCLPROF_LOADER_H
 #define INCLPROF_LOADER_H
@@ -9,7 +11,7 @@
 #include "inclprof.pb-c.h"
 #include "model/profile.h"
 #include "stack_rules.h"
-#include "util/u64map.h"
+#include "util/util.h"
 
 /* Tick arithmetic is fixed point with IP_FX fractional bits: exact for
  * integer probe costs and tick rates that are powers of two of 1 GHz. */
@@ -21,6 +23,8 @@ typedef struct ip_tables {
   ip_u64map func_by_key;    /* hash of (module path, id, name) -> func index */
   size_t cap_modules, cap_funcs, cap_threads, cap_processes;
   struct ip_symbolizer *sym; /* module files, opened when an address needs a name */
+  ip_u64map site_by_key;     /* hash of (file, line) -> index into ip_session.sites */
+  size_t cap_sites;
 } ip_tables;
 
 /* The warnings of a file read apart from the others (in parallel), printed
@@ -39,6 +43,7 @@ typedef struct ip_warnings {
 typedef struct ip_frame {
   ip_open_frame open;
   uint32_t node;
+  uint32_t site;                        /* call-site frame: 1 + its call line, 0 unknown */
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
   uint64_t push_wait[IP_WAIT_N];
 } ip_frame;
@@ -55,6 +60,17 @@ typedef struct ip_kacc {
   int lost;          /* a KEV_LOST record: this interval's records are missing */
 } ip_kacc;
 
+/* Finds a thread's ip_pc_sample entries by address (model/pc_samples.c):
+ * map from pc to its newest entry, next: the older entry of the same pc. */
+typedef struct ip_pc_index {
+  ip_u64map by_pc;
+  uint32_t *next;
+  size_t cap;
+} ip_pc_index;
+/* One more sample of call path node at pc on thread th. */
+void ip_pc_sample_add(ip_pc_index *ix, ip_thread *th, uint64_t pc, uint32_t node);
+void ip_pc_index_free(ip_pc_index *ix);
+
 /* Replay state of one thread while its file is read. */
 typedef struct ip_tstate {
   uint32_t thread;             /* index into ip_session.threads */
@@ -69,8 +85,12 @@ typedef struct ip_tstate {
   int kacc_known;       /* the last batch's kernel records were kept (not lost) */
   uint64_t pending_gap; /* gap ticks to remove from the next interval */
   uint64_t next_seq;
-  uint64_t origin_ns; /* thread's first event, relative to the session start */
-  ip_u64map child;    /* (parent node << 32 | func) -> node */
+  uint64_t origin_ns;          /* thread's first event, relative to the session start */
+  ip_u64map child;             /* (parent node << 32 | func) -> node */
+  ip_pc_index pcs;             /* the thread's ip_pc_sample entries by address */
+  ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */
+  const uint64_t *sample_addr; /* the batch's sample addresses, n_sample_addr of them */
+  size_t n_sample_addr, next_sample;
 } ip_tstate;
 
 /* One trace file being read. */
@@ -91,6 +111,8 @@ typedef struct ip_file {
   uint64_t proc_origin_ns; /* process start relative to the session start */
   uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */
   size_t n_gid;
+  uint32_t *gid_site; /* Function.gid of a call-line callee -> 1 + its call line, 0 none */
+  size_t n_gid_site;
   uint32_t *mod_index; /* Module.id -> session module */
   size_t n_mod;
   int ring;            /* a ring segment (its tables repeat those already read) */
@@ -104,15 +126,28 @@ typedef struct ip_file {
 /* The module of functions whose module is not known: module 0 of a session. */
 #define IP_UNKNOWN_MODULE "[unknown]"
 
-/* model/session_load.c */
+/* model/load_warnings.c */
+/* Prints "inclprof: warning: MSG" unless o->quiet. */
+void ip_load_warn(const ip_load_opts *o, const char *msg);
+/* The error that stops a load: into o->error when given, else on stderr. */
+void ip_load_fail(const ip_load_opts *o, const char *msg);
 /* Prints "inclprof: warning: MSG" unless quiet, or keeps it in f->defer;
  * noted is the module file a symbolizer note is about, or NULL. */
 void ip_file_warn(const ip_file *f, const char *noted, const char *msg);
+/* Prints w's warnings and empties it; a note about a module file that an
+ * earlier file's note named (noted: those named so far, kept) is left out. */
+void ip_warnings_flush(ip_warnings *w, ip_warnings *noted);
+void ip_warnings_free(ip_warnings *w);
+
+/* model/file_load.c */
 /* Reads and replays one file into s (a directory's files one by one, or one
  * file apart).  Returns 0 (possibly with damage recorded) or -1 after the
  * error went to o->error or stderr. */
 int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_opts *o,
                  ip_warnings *defer);
+/* The start (Header.start_unix_ns) of the trace file at path: 0, or -1 with
+ * the reason in err. */
+int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_t errlen);
 
 /* model/session_files.c */
 struct ip_paths;
@@ -130,14 +165,24 @@ int ip_session_load_files(ip_session *s, ip_tables *t, const struct ip_paths *fi
 /* model/session_merge.c */
 /* Moves part, a session of one file read apart, into s; part is left empty. */
 void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part);
-/* Prints w's warnings and empties it; a note about a module file that an
- * earlier file's note named (noted: those named so far, kept) is left out. */
-void ip_warnings_flush(ip_warnings *w, ip_warnings *noted);
-void ip_warnings_free(ip_warnings *w);
 
 /* model/session_tables.c */
 uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path);
 uint32_t ip_tables_func(ip_session *s, ip_tables *t, const ip_func *proto);
+/* model/call_sites.c */
+/* The call line of (file, line), interned in s->sites. */
+uint32_t ip_tables_site(ip_session *s, ip_tables *t, const char *file, uint32_t line);
+/* A Function record of a callee with INCLPROF_FN_CALL_SITE: remembers its
+ * gid's call line and clears file and line in proto (the callee's row). */
+void ip_file_call_site(ip_file *f, uint32_t gid, ip_func *proto);
+/* 1 + the call line of gid, or 0. */
+uint32_t ip_file_site(const ip_file *f, uint32_t gid);
+/* A call made at call line site (1 + index) closed: its path, Elapsed and
+ * Application Inclusive ns. */
+void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t el,
+                  uint64_t app);
+/* Renumbers the call lines of the threads of part merged into s. */
+void ip_sites_merge(ip_session *s, ip_tables *t, const ip_session *part, ip_thread *th);
 uint32_t ip_tables_thread(ip_session *s, ip_tables *t, uint32_t proc, uint32_t tid);
 uint32_t ip_tables_process(ip_session *s, ip_tables *t);
 void ip_tables_free(ip_tables *t);

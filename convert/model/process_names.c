@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/profile.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 char *ip_cmdline_join(char *const *argv, size_t n) {
   while (n && !*argv[n - 1])

@@ -88,6 +88,29 @@ typedef struct ip_node {
   ip_values v;                        /* values of this exact path */
 } ip_node;
 
+/* Samples by instruction: `count` samples the call path `node` of a thread
+ * got while the thread executed the instruction at `pc` (an address of its
+ * process; the traces of older runtimes have none). */
+typedef struct ip_pc_sample {
+  uint64_t pc;
+  uint32_t node, count;
+} ip_pc_sample;
+
+/* A call line: where a call with call-site probes was written (the plugin
+ * records it per call line; traces of older plugins have none). */
+typedef struct ip_site {
+  char *file;
+  uint32_t line;
+} ip_site;
+
+/* The calls a thread made at one call line: the callee's call path `node`
+ * (whose parent is the caller's), the line `site` (index into
+ * ip_session.sites), their count and Elapsed / Application Inclusive ns. */
+typedef struct ip_site_values {
+  uint32_t node, site;
+  uint64_t calls, el_incl, app_incl;
+} ip_site_values;
+
 typedef struct ip_thread {
   uint32_t process; /* index into ip_session.processes */
   uint32_t tid;
@@ -110,6 +133,10 @@ typedef struct ip_thread {
   int alive_at_exit;             /* alive when its process ended: closed at the exit */
   uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
                                     breakdown (inclusive, IP_W_*) */
+  ip_pc_sample *pcs;             /* samples by instruction and call path */
+  size_t n_pcs, cap_pcs;
+  ip_site_values *sites; /* calls by call line */
+  size_t n_sites, cap_sites;
 } ip_thread;
 
 typedef struct ip_process {
@@ -175,6 +202,8 @@ typedef struct ip_session {
   size_t n_modules;
   ip_func *funcs;
   size_t n_funcs;
+  ip_site *sites; /* call lines */
+  size_t n_sites;
   ip_process *processes;
   size_t n_processes;
   ip_thread *threads;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 enum { EXACT_MAX = 40 };
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "model/loader.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 #define NONE UINT32_MAX
 
@@ -82,6 +82,7 @@ static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
   uint32_t parent = depth > 1 ? frame_at(ts, depth - 2)->node : 0;
   uint32_t node = child_node(ts, th, parent, fr->open.key);
   fr->node = node;
+  fr->site = 0;
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
@@ -108,6 +109,8 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
     v->min_call = el;
   if (el > v->max_call)
     v->max_call = el;
+  if (fr->site)
+    ip_site_call(ts, th, fr->node, fr->site, el, app);
   const ip_call_visitor *vis = f->visitor;
   if (vis)
     vis->on_call(vis->ctx, f->s, th, fr->open.key, (uint32_t)i, ts->origin_ns + fr->push_el, el,
@@ -296,7 +299,7 @@ static void kernel_at_event(ip_kacc *a, uint64_t tick) {
   a->in_taken = 1;
 }
 
-static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
+static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, uint64_t pc, ip_session *s) {
   if (arg & 1) {
     s->samples_in_runtime++;
     return;
@@ -306,7 +309,10 @@ static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
     return;
   }
   ts->smp++;
-  top_values(ts, th)->smp_excl++;
+  uint32_t node = frame_at(ts, ts->stk.depth - 1)->node;
+  th->nodes[node].v.smp_excl++;
+  if (pc)
+    ip_pc_sample_add(&ts->pcs, th, pc, node);
 }
 
 /* One event: the stack rules (include/inclprof/stack_rules.h) on the
@@ -314,8 +320,10 @@ static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, ip_session *s) {
 static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
   uint32_t kind = code & 7;
   if (kind == INCLPROF__EVENT_KIND__EV_SAMPLE) {
+    uint64_t pc = ts->next_sample < ts->n_sample_addr ? ts->sample_addr[ts->next_sample] : 0;
+    ts->next_sample++;
     if (!ts->stk.paused)
-      sample(ts, th, code >> 3, f->s);
+      sample(ts, th, code >> 3, pc, f->s);
     return;
   }
   if (kind > INCLPROF__EVENT_KIND__EV_RET) { /* PAUSE, RESUME, MARK: no function */
@@ -329,6 +337,8 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
   switch (ip_stack_event(&ts->stk, kind, fn)) {
   case IP_STACK_PUSHED:
     opened(f, ts, th);
+    if (kind == INCLPROF__EVENT_KIND__EV_CALL)
+      frame_at(ts, ts->stk.depth - 1)->site = ip_file_site(f, code >> 3);
     break;
   case IP_STACK_POPPED:
     closed_down(f, ts, th, was);
@@ -352,6 +362,9 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     skip = 1;
   }
   ts->next_seq = b->seq + 1;
+  ts->sample_addr = b->sample_addr;
+  ts->n_sample_addr = b->n_sample_addr;
+  ts->next_sample = 0;
   th->batches++;
   th->events += n;
   uint64_t tick = b->base_tick;
@@ -463,6 +476,8 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
   ip_u64map_free(&ts->child);
+  ip_pc_index_free(&ts->pcs);
+  ip_u64map_free(&ts->site_vals);
   free(ts->stk.frames);
   ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
 }

@@ -24,12 +24,14 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#ifdef __x86_64__
+/* IP_NO_AVX2 (a benchmark build, see convert/build.mk) keeps the scalar code range. */
+#if defined(__x86_64__) && !defined(IP_NO_AVX2)
+#define IP_AVX2_CODE_RANGE 1
 #include <immintrin.h>
 #endif
 
-#include "read/batch_decode.h"
-#include "util/must_alloc.h"
+#include "read/read.h"
+#include "util/util.h"
 
 #define SLOTS_PER_JOB 8
 #define NONE          UINT32_MAX
@@ -109,7 +111,7 @@ static void code_range_of(const uint32_t *code, size_t n, uint32_t *min, uint32_
   }
 }
 
-#ifdef __x86_64__
+#ifdef IP_AVX2_CODE_RANGE
 /* The same, eight codes at a time (x86-64 with AVX2). */
 __attribute__((target("avx2"))) static void code_range_avx2(const uint32_t *code, size_t n,
                                                             uint32_t *min, uint32_t *max) {
@@ -133,7 +135,7 @@ __attribute__((target("avx2"))) static void code_range_avx2(const uint32_t *code
 static void code_range(const uint32_t *code, size_t n, uint32_t *min, uint32_t *max) {
   *min = UINT32_MAX;
   *max = 0;
-#ifdef __x86_64__
+#ifdef IP_AVX2_CODE_RANGE
   if (__builtin_cpu_supports("avx2")) {
     code_range_avx2(code, n, min, max);
     return;

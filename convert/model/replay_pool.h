@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "model/loader.h"
-#include "read/trace_reader.h"
+#include "read/read.h"
 
 /* Applies one record on the calling thread (the serial loader's step). */
 typedef void (*ip_take_record)(ip_file *f, const Inclprof__Record *rec);

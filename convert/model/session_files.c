@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 #include "model/loader.h"
-#include "read/trace_paths.h"
-#include "util/must_alloc.h"
+#include "read/read.h"
+#include "util/util.h"
 
 typedef struct part {
   ip_session s;

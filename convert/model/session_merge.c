@@ -3,46 +3,11 @@
  * read there: its modules and functions are interned in the order its own
  * tables interned them, which is the order a serial read interns them; its
  * process and threads are appended, their call trees and module lists
- * renumbered and their sums made again; its warnings are printed, a note
- * about a module file only when no earlier file gave one. */
-#include <stdio.h>
+ * renumbered and their sums made again. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "model/loader.h"
-#include "util/must_alloc.h"
-
-/* Whether an earlier file printed a note about this module file. */
-static int noted_before(const ip_warnings *noted, const char *path) {
-  for (size_t i = 0; i < noted->n; i++)
-    if (!strcmp(noted->v[i].noted, path))
-      return 1;
-  return 0;
-}
-
-void ip_warnings_flush(ip_warnings *w, ip_warnings *noted) {
-  for (size_t i = 0; i < w->n; i++) {
-    ip_warning *x = &w->v[i];
-    if (x->noted) {
-      if (noted_before(noted, x->noted))
-        continue;
-      ip_must_grow((void **)&noted->v, &noted->cap, noted->n + 1, sizeof *noted->v);
-      noted->v[noted->n++] = (ip_warning){NULL, x->noted};
-      x->noted = NULL;
-    }
-    fprintf(stderr, "inclprof: warning: %s\n", x->msg);
-  }
-  ip_warnings_free(w);
-}
-
-void ip_warnings_free(ip_warnings *w) {
-  for (size_t i = 0; i < w->n; i++) {
-    free(w->v[i].msg);
-    free(w->v[i].noted);
-  }
-  free(w->v);
-  memset(w, 0, sizeof *w);
-}
+#include "util/util.h"
 
 void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
   size_t first_new = s->n_modules;
@@ -74,6 +39,7 @@ void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
     th->process += proc0;
     for (size_t n = 1; n < th->n_nodes; n++)
       th->nodes[n].func = fn[th->nodes[n].func];
+    ip_sites_merge(s, t, part, th);
     size_t n_mod = th->n_mod;
     free(th->fn);
     free(th->mod);

@@ -7,7 +7,7 @@
 #include "fnv1a.h"
 #include "model/loader.h"
 #include "model/symbolize.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 #define MAX_DENSE_GID (1u << 22) /* larger gids are damage: not cached */
 
@@ -75,6 +75,7 @@ void ip_tables_free(ip_tables *t) {
   ip_symbolizer_free(t->sym);
   ip_u64map_free(&t->module_by_path);
   ip_u64map_free(&t->func_by_key);
+  ip_u64map_free(&t->site_by_key);
 }
 
 int ip_file_define_func(ip_file *f, uint32_t gid, uint32_t fn) {

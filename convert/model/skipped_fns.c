@@ -12,8 +12,7 @@
 #include <unistd.h>
 
 #include "fnv1a.h"
-#include "util/must_alloc.h"
-#include "util/u64map.h"
+#include "util/util.h"
 
 static const char *const kind_names[IP_SKIP_KINDS] = {"inlined", "unused", "excluded", "small"};
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "inclprof_abi.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 /* Per-thread scratch reused by every evaluation. */
 typedef struct scratch {

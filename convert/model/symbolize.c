@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "model/symbolize.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 typedef struct sym_file {
   char *path;
@@ -140,6 +140,15 @@ static uint64_t file_vaddr(const sym_file *f, const ip_sym_module *m, uint64_t a
 
 int ip_symbolize_contains(ip_symbolizer *z, const ip_sym_module *m, uint64_t addr) {
   return file_vaddr(file_of(z, m->path), m, addr) != 0;
+}
+
+struct Dwfl_Module *ip_symbolize_dwfl(ip_symbolizer *z, const ip_sym_module *m, uint64_t addr,
+                                      uint64_t *vaddr) {
+  sym_file *f = file_of(z, m->path);
+  if (f->usable && m->has_stat && (m->mtime_ns != f->mtime_ns || m->size != f->size))
+    return NULL;
+  *vaddr = file_vaddr(f, m, addr);
+  return *vaddr ? f->mod : NULL;
 }
 
 /* The name of the function whose code contains v, from the debug info. */

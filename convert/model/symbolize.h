@@ -40,6 +40,12 @@ void ip_symbolizer_free(ip_symbolizer *z);
 void ip_symbolize(ip_symbolizer *z, const ip_sym_module *m, uint64_t addr, ip_sym *out, char *note,
                   size_t note_len);
 
+/* The libdwfl module of m's file and, in *vaddr, the file's virtual address
+ * of addr; NULL when the file cannot be used (missing, changed since it was
+ * recorded, not ELF) or addr is outside it. */
+struct Dwfl_Module *ip_symbolize_dwfl(ip_symbolizer *z, const ip_sym_module *m, uint64_t addr,
+                                      uint64_t *vaddr);
+
 /* Whether addr lies in module m's loaded extent (its file's PT_LOAD span). */
 int ip_symbolize_contains(ip_symbolizer *z, const ip_sym_module *m, uint64_t addr);
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "model/loader.h"
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 typedef struct walk {
   const ip_session *s;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 #define TRACE_SUFFIX ".ipb"
 

@@ -11,13 +11,13 @@
 #include "util/must_alloc.h"
 
 static int cannot_write(const ip_output *out) {
-  fprintf(stderr, "inclprof %s: %s: cannot write: %s; give a writable path with -o\n", out->cmd,
-          out->name, strerror(errno));
+  fprintf(stderr, "inclprof %s: %s: cannot write: %s; give a writable path with %s\n", out->cmd,
+          out->name, strerror(errno), out->option);
   return -1;
 }
 
-int ip_output_open(ip_output *out, const char *cmd, const char *name) {
-  *out = (ip_output){.cmd = cmd, .name = name};
+int ip_output_open(ip_output *out, const char *cmd, const char *option, const char *name) {
+  *out = (ip_output){.cmd = cmd, .option = option, .name = name};
   if (!strcmp(name, "-")) {
     out->f = stdout;
     return 0;

@@ -9,14 +9,16 @@
 
 typedef struct ip_output {
   FILE *f;
-  const char *cmd;  /* for messages: "export", "suggest" */
-  const char *name; /* as the user gave it ("-" = stdout) */
-  char *part;       /* NAME.part while writing, NULL when written directly */
+  const char *cmd;    /* for messages: "export", "suggest", "diff" */
+  const char *option; /* for messages: the option that names it ("-o") */
+  const char *name;   /* as the user gave it ("-" = stdout) */
+  char *part;         /* NAME.part while writing, NULL when written directly */
 } ip_output;
 
-/* Opens name for command cmd.  Returns 0, or -1 after printing the one-line
- * error "inclprof CMD: NAME: cannot write: REASON; give a writable path with -o". */
-int ip_output_open(ip_output *out, const char *cmd, const char *name);
+/* Opens name for command cmd, given by its option.  Returns 0, or -1 after
+ * printing the one-line error "inclprof CMD: NAME: cannot write: REASON;
+ * give a writable path with OPTION". */
+int ip_output_open(ip_output *out, const char *cmd, const char *option, const char *name);
 
 /* Finishes the output: flushed and renamed when ok, removed otherwise.
  * Returns 0, or -1 (after a one-line error when ok was set). */

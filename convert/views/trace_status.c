@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 /* The process that wrote the trace still runs here: same host, the pid is

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/must_alloc.h"
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 static int nested_in_same(const ip_node *nodes, uint32_t n) {
@@ -27,14 +26,6 @@ static void add(ip_values *to, const ip_node *nodes, uint32_t n) {
   ip_values_add(to, &v);
 }
 
-/* FN names F by its pretty or assembler name; an assembler name with GCC's
- * "used as written" marker ('*', from traces of older plugin builds) also
- * matches without it. */
-static int is_named(const ip_func *f, const char *fn) {
-  return !strcmp(f->pretty, fn) || !strcmp(f->name, fn) ||
-         (f->name[0] == '*' && !strcmp(f->name + 1, fn));
-}
-
 static void collect(const ip_session *s, const ip_view_opts *o, const char *fn, int callees,
                     ip_values *rows, int *found) {
   size_t root = s->n_funcs; /* the row of "thread start" (no caller) */
@@ -44,7 +35,7 @@ static void collect(const ip_session *s, const ip_view_opts *o, const char *fn, 
       continue;
     for (uint32_t n = 1; n < th->n_nodes; n++) {
       const ip_func *f = &s->funcs[th->nodes[n].func];
-      if (!is_named(f, fn))
+      if (!ip_func_named(f, fn))
         continue;
       *found = 1;
       if (!callees) {
@@ -96,5 +87,7 @@ int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const
   ip_tt_free(&t);
   free(list);
   free(rows);
+  if (callees)
+    ip_view_call_lines(out, s, o, fn);
   return 0;
 }

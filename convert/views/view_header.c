@@ -3,7 +3,7 @@
  * and damage. */
 #include <string.h>
 
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 static const char *mode_name(int m) { return m == 2 ? "pmu" : m == 1 ? "kevents" : "none"; }

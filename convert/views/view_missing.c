@@ -4,7 +4,7 @@
  * header's one-line count of them. */
 #include <string.h>
 
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 static const char *why(const ip_skipped_fn *f) {

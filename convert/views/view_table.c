@@ -3,7 +3,7 @@
  * (for functions) per-call min/avg/max Elapsed Inclusive. */
 #include <stdlib.h>
 
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 static const char *const key_titles[] = {"Function", "Module", "Thread (pid/tid)", "Process"};

@@ -3,8 +3,7 @@
  * children sorted like the table, indented by depth. */
 #include <stdlib.h>
 
-#include "util/must_alloc.h"
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 typedef struct tree_ctx {

@@ -5,7 +5,7 @@
  * time none of them explains), inclusive, then exclusive with --exclusive. */
 #include <stdlib.h>
 
-#include "util/text_table.h"
+#include "util/util.h"
 #include "views/views.h"
 
 static const char *const key_titles[] = {"Function", "Module", "Thread (pid/tid)", "Process"};

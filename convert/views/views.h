@@ -7,9 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model/aggregate.h"
-#include "model/profile.h"
-#include "model/skipped_fns.h"
+#include "model/model.h"
 
 typedef struct ip_view_opts {
   ip_level by;
@@ -32,6 +30,16 @@ void ip_view_wait(FILE *out, const ip_session *s, const ip_view_opts *o);
  * demangled or assembler name is fn.  Returns -1 if no such function ran. */
 int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
                     int callees);
+
+/* report --callees FN's second table: FN's calls per call line (nothing
+ * when no call of FN has a known line). */
+void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn);
+
+/* Exclusive samples by source line (by_address = 0) or instruction of the
+ * function named fn (NULL: all).  Returns -1 when no sample has a known
+ * address there (no sampling, or a trace of an older runtime). */
+int ip_view_lines(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
+                  int by_address);
 
 /* The program's functions that have no row, and why (report --missing). */
 void ip_view_missing(FILE *out, const ip_skipped *k);

@@ -8,7 +8,9 @@
  *   - Every instrumented function F gets a static descriptor `struct
  *     inclprof_fn` (flags INCLPROF_FN_INSTRUMENTED).  Every direct callee C
  *     that gets call-site probes gets one too (flags INCLPROF_FN_CALLEE),
- *     one per distinct callee per TU.
+ *     one per distinct callee and call line per TU, whose file and line
+ *     are the call's (flag INCLPROF_FN_CALL_SITE; a plugin before it made
+ *     one per callee, file "" and line 0).
  *   - The TU has one static `struct inclprof_tu` whose `hooks` are null
  *     until a runtime registers the unit.
  *   - A constructor (priority 101) calls __inclprof_register_tu(&tu) if that
@@ -49,6 +51,8 @@ extern "C" {
 #define INCLPROF_FN_LOCAL        0x4u  /* not TREE_PUBLIC (static / anonymous namespace) */
 #define INCLPROF_FN_HAS_LOOPS    0x8u  /* kept despite min-size because it has loops */
 #define INCLPROF_FN_STUB_PROBES  0x10u /* its probes are x86-64 stubs (probe_x86.h), not calls */
+/* a callee descriptor of one call line: file and line are the call's (older plugins: "" and 0) */
+#define INCLPROF_FN_CALL_SITE 0x20u
 
 /* inclprof_fn.runtime_flags, written by the runtime (callee descriptors only,
  * which the plugin therefore keeps in writable memory) */
@@ -63,8 +67,8 @@ struct inclprof_fn {
                            DECL_SOURCE_FILE (callees: of the name alone) */
   const char *name;       /* assembler (mangled) name */
   const char *pretty;     /* demangled / printable name */
-  const char *file;       /* DECL_SOURCE_FILE, "" for callees */
-  uint32_t line;          /* DECL_SOURCE_LINE, 0 for callees */
+  const char *file;       /* DECL_SOURCE_FILE; callees: the call's file (INCLPROF_FN_CALL_SITE) */
+  uint32_t line;          /* DECL_SOURCE_LINE; callees: the call's line (INCLPROF_FN_CALL_SITE) */
   uint32_t size;          /* estimated GIMPLE instructions, 0 for callees */
   uint32_t flags;         /* INCLPROF_FN_* */
   uint32_t runtime_flags; /* 0; INCLPROF_RT_* set by the runtime */

@@ -101,7 +101,18 @@ struct encoder {
   size_t skipped; /* empty slots */
   int in_signal;
   struct code_cache cache;
+  uint8_t *smp, *smp_end; /* the samples' addresses as varints, and the end of their room */
 };
+
+/* Appends a sample's interrupted address (0 in the runtime's own code, or
+ * when the room is short: one byte then). */
+static void put_sample_addr(struct encoder *en, uint64_t arg) {
+  uint64_t pc = (arg >> 3) & 1 ? 0 : arg >> 4;
+  if (en->smp_end - en->smp < 10)
+    pc = 0;
+  if (en->smp < en->smp_end)
+    en->smp = ip_put_varint(en->smp, pc);
+}
 
 /* The code of an event that is not in the cache (entering it unless it
  * depends on the event's tick: a pointer of an unloaded unit), or EMPTY for
@@ -115,6 +126,8 @@ static __attribute__((noinline)) uint64_t next_code(struct encoder *en, uint64_t
     en->skipped++;
     return EMPTY;
   }
+  if ((arg & 7) == IP_K_SAMPLE)
+    put_sample_addr(en, arg);
   int fixed = 1;
   uint64_t code = code_of(arg, tick & ~IP_T_BIT, en->in_signal, &fixed);
   if ((arg & 7) < IP_K_SAMPLE && fixed) {
@@ -175,7 +188,7 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
  * the tests round-trip it. */
 void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
                      struct ip_event *ev, size_t n, const struct ip_kev_list *kl, int in_signal) {
-  if (n * 15 + 2 * HEADER_ROOM + kl->n * 10 >
+  if (n * 20 + 2 * HEADER_ROOM + kl->n * 10 >
       scratch_len) { /* cannot happen with IP_SCRATCH_BYTES */
     atomic_fetch_add(&ip_st.dropped, n);
     for (size_t i = 0; i < n; i++)
@@ -194,6 +207,13 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   struct encoder en; /* off[] is read only where key[] was set */
   en.skipped = 0;
   en.in_signal = in_signal;
+  /* The sample addresses go after the worst-case code bytes, less the room
+   * of the kernel-event records and the CRC. */
+  uint8_t *smp_start = code_start + n * 5;
+  size_t tail_room = kl->n * 10 + 32;
+  en.smp = smp_start;
+  en.smp_end =
+      scratch + scratch_len > smp_start + tail_room ? scratch + scratch_len - tail_room : smp_start;
   memset(en.cache.key, 0xff, sizeof en.cache.key); /* every entry empty */
   encode_events(&en, ev, n, base << 1, &dp, &cp);
   size_t written = n - en.skipped;
@@ -202,7 +222,15 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_CODE, IP_WIRE_LEN)); /* one byte */
   dp = ip_put_varint(dp, code_len);
   memmove(dp, code_start, code_len);
-  uint8_t *end = put_kernel_events(kl, dp + code_len);
+  dp += code_len;
+  size_t smp_len = (size_t)(en.smp - smp_start);
+  if (smp_len) { /* after the code bytes, which end before smp_start */
+    dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_SAMPLE_ADDR, IP_WIRE_LEN));
+    dp = ip_put_varint(dp, smp_len);
+    memmove(dp, smp_start, smp_len);
+    dp += smp_len;
+  }
+  uint8_t *end = put_kernel_events(kl, dp);
 
   size_t batch_len = 1 + ip_varint_len(tid) + 1 + ip_varint_len(seq) + 1 + ip_varint_len(base) + 1 +
                      ip_varint_len(dt_len) + (size_t)(end - dt_start);

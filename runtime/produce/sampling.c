@@ -1,6 +1,6 @@
 /* sampling.c - INCLPROF_SAMPLE_HZ: a per-thread CPU-time sampler whose
  * real-time signal, delivered to the thread itself, appends a SAMPLE event to
- * the thread's buffer.  A sample that lands in the runtime's own code (the
+ * the thread's buffer, with the interrupted instruction's address.  A sample that lands in the runtime's own code (the
  * inclprof_text section, or a flush) is marked so and counted apart.  The
  * program's SIGPROF/SIGALRM and setitimer are untouched: we use a real-time
  * signal of our own with SA_RESTART.
@@ -108,7 +108,7 @@ static IP_RT_TEXT void record_sample(struct ip_thread *t, const void *uc, uint64
   }
   p->tick = ip_tick() | sample_transition(t, in_rt, own_calls);
   __asm__ __volatile__("" ::: "memory");
-  p->arg = (uint64_t)in_rt << 3 | IP_K_SAMPLE;
+  p->arg = (uint64_t)pc << 4 | (uint64_t)in_rt << 3 | IP_K_SAMPLE;
 }
 
 IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {

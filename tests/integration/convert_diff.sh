@@ -10,7 +10,8 @@
 # to run far more than a 3x slowdown of a 3 ms function; --threshold 5 asks
 # for changes of at least 5 % of the session (gamma_'s is about 35 %).
 # Also: functions on one side only, CSV, the pprof files (read by
-# go tool pprof, -diff_base among them) and one-line errors on bad input.
+# go tool pprof, -diff_base among them, and written whole or not at all)
+# and one-line errors on bad input.
 # timing: its checks compare times measured within one run, with margins;
 # a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -105,6 +106,14 @@ bad "one operand" 2 'give BASE and NEW' base1
 bad "an empty NEW side" 2 'the NEW side has no run' base1 --
 bad "a bad --threshold" 2 "bad --threshold 'x'" --threshold x base1 base2
 bad "a bad --value" 2 "bad --value 'cpu'" --value cpu base1 base2
+# the --pprof files are written whole or not at all: with no room for a byte
+# (a file size limit of 0), diff names the file it could not write, exits 1
+# and leaves no file behind, not even an empty one
+mkdir full
+(cd full && sh -c "trap '' XFSZ; ulimit -f 0; '$INCLPROF' diff ../base1 ../base2 --pprof p >/dev/null; echo \"exit \$?\"" 2>&1 | cat >../full.out)
+check_eq "no room for --pprof: one line naming the file, exit 1" \
+  "inclprof diff: p.base.pb.gz: write failed: File too large|exit 1" "$(tr '\n' '|' <full.out | sed 's/|$//')"
+check_eq "no room for --pprof: no file left behind" "" "$(ls -A full)"
 # a run with 64 bytes of garbage after its end: read up to the damage, which
 # stderr names, and exit 3
 mkdir cut

@@ -64,7 +64,7 @@ check "tree path heavy > spin" grep -Eq '      spin$' tree.txt
 "$INCLPROF" report --callers spin data > callers.txt 2>&1
 check "callers of spin: light and heavy" sh -c 'grep -Eq " light$" callers.txt && grep -Eq " heavy$" callers.txt'
 "$INCLPROF" report --callees main --top 2 data > callees.txt 2>&1
-check "callees of main, top 2: heavy first" sh -c 'grep -A1 Callee callees.txt | tail -1 | grep -Eq " heavy$"'
+check "callees of main, top 2: heavy first" sh -c 'grep -m1 -A1 Callee callees.txt | tail -1 | grep -Eq " heavy$"'
 "$INCLPROF" report --by module data > module.txt 2>&1
 check "by module: the program at 100%" grep -Eq '100\.00%.*/prog$' module.txt
 "$INCLPROF" report --by thread data > thread.txt 2>&1

@@ -27,7 +27,8 @@ START_TEST(field_numbers_match_the_proto) {
   ck_assert_uint_eq(field(b, "kernel_dt")->id, IP_TAG_BATCH_KERNEL_DT);
   ck_assert_uint_eq(field(b, "kernel_base_tick")->id, IP_TAG_BATCH_KERNEL_BASE);
   ck_assert_uint_eq(field(b, "kernel_lost")->id, IP_TAG_BATCH_KERNEL_LOST);
-  ck_assert_uint_eq(b->n_fields, 8); /* no field that the encoder leaves out */
+  ck_assert_uint_eq(field(b, "sample_addr")->id, IP_TAG_BATCH_SAMPLE_ADDR);
+  ck_assert_uint_eq(b->n_fields, 9); /* no field that the encoder leaves out */
 }
 END_TEST
 

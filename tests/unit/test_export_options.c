@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/options.h"
+#include "cli/export_options.h"
 #include "check_main.h"
 
 static ip_export_args args;

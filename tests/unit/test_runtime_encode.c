@@ -4,7 +4,7 @@
  * checks the CRC) has dt[i] = (tick[i] - tick[i-1]) << 1 | T and
  * code[i] = gid << 3 | kind for every kind of event - ENTER..RET of 300
  * functions (one- and two-byte codes, more functions than the encoder's
- * cache has entries), indirect calls, samples, control events -, with
+ * cache has entries), indirect calls, samples (with their addresses), control events -, with
  * intervals of one to four bytes, a tick older than its predecessor (given
  * its predecessor's), empty slots left out, and every arg cleared after. */
 #include <check.h>
@@ -132,7 +132,8 @@ static struct ip_event made_up(uint64_t *tick) {
   uint64_t arg = what == 0   ? 0
                  : what == 1 ? (uint64_t)(uintptr_t)target << 3 | IP_K_CALL_IND
                  : what == 2 ? (uint64_t)(uintptr_t)target << 3 | IP_K_RET_IND
-                 : what == 3 ? (uint64_t)bit << 3 | IP_K_SAMPLE
+                 : what == 3 ? (0x7f0000000000ull + r / 16 % (1ull << 40)) << 4 |
+                                   (uint64_t)bit << 3 | IP_K_SAMPLE
                  : what == 4 ? (uint64_t)INCLPROF__EVENT_KIND__EV_PAUSE << 3 | IP_K_CONTROL
                              : (uint64_t)(uintptr_t)&d[r / 8192 % FNS] | what % 4;
   return (struct ip_event){t | t_bit, arg};
@@ -143,6 +144,8 @@ START_TEST(every_kind_and_size_reads_back_as_defined) {
   static struct ip_event ev[N];
   static uint64_t want_dt[N];
   static uint32_t want_code[N];
+  static uint64_t want_addr[N]; /* per sample: its address, 0 in the runtime */
+  size_t want_samples = 0;
   uint32_t target_gid = gid_now(&d[7]); /* the indirect target's function */
   uint64_t tick = 1000;
   for (size_t i = 0; i < N; i++)
@@ -159,6 +162,8 @@ START_TEST(every_kind_and_size_reads_back_as_defined) {
     uint64_t kept = t < prev ? prev : t; /* ticks never go backwards */
     want_dt[want_n] = (kept - prev) << 1 | ev[i].tick >> 63;
     want_code[want_n++] = code_by_definition(ev[i].arg, target_gid);
+    if ((ev[i].arg & 7) == IP_K_SAMPLE)
+      want_addr[want_samples++] = (ev[i].arg >> 3) & 1 ? 0 : ev[i].arg >> 4;
     prev = kept;
   }
   uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
@@ -182,6 +187,11 @@ START_TEST(every_kind_and_size_reads_back_as_defined) {
     ck_assert_msg(b->code[i] == want_code[i], "code[%zu] = %u, want %u", i, b->code[i],
                   want_code[i]);
   }
+  ck_assert_uint_gt(want_samples, 0);
+  ck_assert_uint_eq(b->n_sample_addr, want_samples);
+  for (size_t i = 0; i < want_samples; i++)
+    ck_assert_msg(b->sample_addr[i] == want_addr[i], "sample_addr[%zu] = %llx, want %llx", i,
+                  (unsigned long long)b->sample_addr[i], (unsigned long long)want_addr[i]);
   ip_reader_close(r);
   free(scratch);
   finish();

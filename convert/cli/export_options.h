@@ -1,4 +1,4 @@
-/* export/options.h - the command line of `inclprof export`, parsed and
+/* cli/export_options.h - the command line of `inclprof export`, parsed and
  * checked once (the format, which options fit it, durations, ranges) into
  * the writers' ip_export_opts.  The option table, the usage text and the
  * checks of which option fits which format come from export/exporters.c. */
@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "export/exporter.h"
-#include "util/cli_args.h"
+#include "export/export.h"
+#include "cli/cli_args.h"
 
 typedef struct ip_export_args {
   const ip_exporter *format;

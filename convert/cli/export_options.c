@@ -1,8 +1,8 @@
-/* export/options.c - the command line of `inclprof export` (see
- * export/options.h).  The format-specific options' ids are 256 + the bit
+/* cli/export_options.c - the command line of `inclprof export` (see
+ * cli/export_options.h).  The format-specific options' ids are 256 + the bit
  * number of their IP_EXOPT_* flag, so "does this option fit this format" is
  * one test against ip_exporter.options. */
-#include "export/options.h"
+#include "cli/export_options.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
-/* util/cli_args.c - the command-line convention of the converter's commands
- * (see util/cli_args.h): table-driven getopt_long, generated usage text, one
+/* cli/cli_args.c - the command-line convention of the converter's commands
+ * (see cli/cli_args.h): table-driven getopt_long, generated usage text, one
  * error format, numbers and inputs. */
-#include "util/cli_args.h"
+#include "cli/cli_args.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 #define HELP_ID 'h'
 

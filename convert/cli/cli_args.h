@@ -1,4 +1,4 @@
-/* util/cli_args.h - the command-line convention every `inclprof` command
+/* cli/cli_args.h - the command-line convention every `inclprof` command
  * follows: options described once in a table (getopt_long underneath, the
  * usage text generated from the same table), one error format
  * ("inclprof CMD: ...; try 'inclprof CMD --help'"), strict numbers, the
@@ -10,8 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/profile.h"
-#include "model/selection.h"
+#include "model/model.h"
 
 #define IP_EXIT_OK      0
 #define IP_EXIT_ERROR   1 /* nothing usable: unreadable, not a trace, ... */
