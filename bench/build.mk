@@ -98,3 +98,9 @@ bench-encode: $(BENCH_B)/encode_bench
 	@mkdir -p $(BENCH_OUT)
 	@bash bench/encode.sh $(abspath $(BENCH_B))/encode_bench $(abspath $(BENCH_B))/encode $(BENCH_OUT)/bench-encode.md
 	@cat $(BENCH_OUT)/bench-encode.md
+
+# --- start-up and exit of a traced process, and `inclprof record`'s own cost --
+BENCH_TARGETS += bench-startup
+.PHONY: bench-startup
+bench-startup: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@mkdir -p $(BENCH_OUT) && bash bench/startup.sh $(abspath $(B)) $(abspath $(BENCH_B))/startup $(BENCH_OUT)/bench-startup.md

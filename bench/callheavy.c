@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
   unsigned depth = (unsigned)strtoul(argv[1], NULL, 10);
   unsigned loops = (unsigned)strtoul(argv[2], NULL, 10);
   unsigned long calls = 0, inlinable = 0, result = 0;
-  struct node *root = NULL;
+  const struct node *root = NULL;
   if (!strcmp(mode, "tree")) {
     unsigned next = 0;
     root = build(depth, &next);

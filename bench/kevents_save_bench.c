@@ -28,7 +28,7 @@ static void fill(uint8_t *data, uint64_t size, uint64_t n) {
   uint64_t tm = now_ns();
   for (uint64_t i = 0; i < n; i++) {
     uint64_t pos = pg->data_head, h = PERF_RECORD_SAMPLE | (uint64_t)24 << 48;
-    uint64_t f[3] = {h, i & 1 ? PF_ID : SYS_ID, tm + i};
+    const uint64_t f[3] = {h, i & 1 ? PF_ID : SYS_ID, tm + i};
     for (int k = 0; k < 3; k++)
       memcpy(data + ((pos + 8 * (uint64_t)k) & (size - 1)), &f[k], 8);
     pg->data_head = pos + 24;

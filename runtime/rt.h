@@ -10,7 +10,8 @@
  *             kevents, sampling, transitions (pmu/kevents/none counters),
  *             registry (units, gids, names) and retired (unloaded units' gids);
  *   sink/     output (the trace file and its records), exit_state,
- *             trace_write (appending frames, size limits), trace_ring;
+ *             trace_write (appending frames, size limits), trace_ring,
+ *             trace_index (the Index of what was written);
  *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
  *             libc_real (libc's own sigaction, syscall), fd_reserve,
  *             ptr_map (pointer -> gid maps), env_carry.
@@ -352,6 +353,22 @@ IP_HIDDEN uint64_t ip_trace_bytes_written(void);
 IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
 /* "stop" or "ring" when INCLPROF_MAX_SIZE is set, else NULL; the limit in bytes */
 IP_HIDDEN const char *ip_trace_size_policy(uint64_t *max_size);
+
+/* What the final records may still take under the size limits (UINT64_MAX: no limit). */
+IP_HIDDEN uint64_t ip_trace_final_room(void);
+
+/* trace_index.c (the frames noted by trace_write.c, the Index written by output.c) */
+IP_HIDDEN void ip_index_start(int on); /* on: the file gets an Index (not under the ring policy) */
+/* Before frame is appended: 1 when it is a Thread record, whose append then
+ * holds the index's lock (the index lists threads in file order). */
+IP_HIDDEN int ip_index_hold(const uint8_t *frame, size_t len);
+/* After frames were appended (held: ip_index_hold's answer). */
+IP_HIDDEN void ip_index_seen(const uint8_t *frames, size_t len, int held);
+IP_HIDDEN void ip_index_release(int held);
+/* Writes Index, the Trailer record and the Footer as one write when their
+ * bytes fit in room; offset: the bytes of the file before them.  0 when it
+ * did not (no index kept, or no room): the caller writes the Trailer alone. */
+IP_HIDDEN int ip_index_write_with(const Inclprof__Record *trailer, uint64_t offset, uint64_t room);
 
 /* trace_ring.c (called by trace_write.c, which serializes them) */
 IP_HIDDEN void ip_ring_start(uint64_t max_size);

@@ -20,7 +20,11 @@
 # timed with --jobs 2 (where the batches are checked and their code ranges
 # taken) in $CONVERT_PAIRS runs (default 7), each paired with a run of
 # INCLPROF just before or after it, and reported as the median of the pairs'
-# CPU and wall ratios.
+# CPU and wall ratios.  On the 100 M-event trace file it also times `info`
+# (its index, the file's last bytes) against `info --scan` (every record),
+# and on the 10 M-event one each timeline export (chrome, speedscope,
+# perfetto, bounded by their default size) against the CSV export:
+# $CONVERT_PAIRS rounds, the formats interleaved in each, medians.
 set -eu
 inclprof=$1 gen=$2 work=$3 out=$4 plugin=${5:-}
 jobs_list=${CONVERT_JOBS:-1 2}
@@ -96,11 +100,54 @@ simd() {
 "
   done
 }
+# wall_s COMMAND...: the command's wall clock in seconds (its output discarded)
+wall_s() {
+  t0=$(date +%s%N)
+  $rt "$@" > /dev/null 2>&1 || true
+  t1=$(date +%s%N)
+  awk -v u="$(((t1 - t0) / 1000))" 'BEGIN { printf "%.6f\n", u / 1e6 }'
+}
+info_rows=""
+# info_times INPUT: info from the index against info --scan
+info_times() {
+  size=$(du -b -s "$1" | cut -f1)
+  : > "$work/info-idx"; : > "$work/info-scan"
+  for _ in $(seq "$runs"); do
+    wall_s "$inclprof" info "$1" >> "$work/info-idx"
+    wall_s "$inclprof" info --scan "$1" >> "$work/info-scan"
+  done
+  idx=$(median < "$work/info-idx") scan=$(median < "$work/info-scan")
+  info_rows=$(awk -v b="$size" -v i="$idx" -v s="$scan" 'BEGIN {
+    printf "| %.1f MB | %.4f s | %.3f s | %.0fx |", b / 1e6, i, s, s / (i > 0.0001 ? i : 0.0001) }')
+  echo "$info_rows"
+}
+export_rows=""
+# export_times INPUT: CSV and each timeline export, interleaved rounds
+export_times() {
+  formats="csv chrome speedscope perfetto"
+  for fmt in $formats; do : > "$work/exp-$fmt"; done
+  for _ in $(seq "${CONVERT_PAIRS:-7}"); do
+    for fmt in $formats; do
+      wall_s "$inclprof" export -f "$fmt" -o "$work/out.$fmt" "$1" >> "$work/exp-$fmt"
+    done
+  done
+  csv=$(median < "$work/exp-csv")
+  for fmt in $formats; do
+    t=$(median < "$work/exp-$fmt")
+    row=$(awk -v f="$fmt" -v t="$t" -v c="$csv" -v b="$(wc -c < "$work/out.$fmt")" 'BEGIN {
+      printf "| %s | %.1f MB | %.3f s | %.2fx |", f, b / 1e6, t, t / c }')
+    echo "$row"
+    export_rows="$export_rows$row
+"
+    rm -f "$work/out.$fmt"
+  done
+}
 for n in 10000000 100000000; do
   trace="$work/convert-$n.ipb"
   "$gen" "$trace" "$n" 4 gaps > /dev/null
   timed "$trace" "1 file, 4 threads"
-  [ "$n" != 100000000 ] || simd "$trace"
+  [ "$n" != 10000000 ] || export_times "$trace"
+  [ "$n" != 100000000 ] || { simd "$trace"; info_times "$trace"; }
   rm -f "$trace"
   session="$work/session-$n"
   rm -rf "$session" && mkdir -p "$session"
@@ -140,6 +187,26 @@ fi
     echo
     echo "avx2: the code range of a batch before it is replayed (model/replay_pool.c, built with IP_NO_AVX2)."
     echo "A positive change: the build without the path needs more time."
+  fi
+  if [ -n "$info_rows" ]; then
+    echo
+    echo "### info: from the index against every record (100 M events, 1 file, 4 threads)"
+    echo
+    echo "| bytes | info (its index) | info --scan | ratio |"
+    echo "|---|---|---|---|"
+    echo "$info_rows"
+    echo
+    echo "Medians of $runs runs each, wall clock."
+  fi
+  if [ -n "$export_rows" ]; then
+    echo
+    echo "### Export timing (10 M events, 1 file, 4 threads, default bounds)"
+    echo
+    echo "| format | output | wall (median) | against csv |"
+    echo "|---|---|---|---|"
+    printf '%s' "$export_rows"
+    echo
+    echo "Medians of ${CONVERT_PAIRS:-7} rounds, the formats interleaved in each round."
   fi
 } > "$out"
 cat "$out"

@@ -6,6 +6,7 @@
  * events per thread; with `gaps`, a runtime gap of 1 us after each batch,
  * as the runtime writes one for every buffer it flushes.
  *   usage: gen_trace OUT.ipb EVENTS [THREADS [gaps]]
+ * The file ends as the runtime ends one: Index, Trailer and Footer.
  * Deterministic (fixed seed), so runs are comparable.  Prints how many
  * events it wrote and how many calls they make (entries + library calls),
  * for the stress test's exact totals. */
@@ -33,7 +34,8 @@ static uint32_t next_rand(void) {
 static uint8_t *frame_buf;
 static size_t frame_cap;
 
-static void put(FILE *f, const Inclprof__Record *r) {
+/* Writes r as one frame; its length. */
+static size_t put(FILE *f, const Inclprof__Record *r) {
   size_t need = ip_frame_max_size(r);
   if (need > frame_cap) {
     frame_cap = need * 2;
@@ -48,6 +50,7 @@ static void put(FILE *f, const Inclprof__Record *r) {
     perror("gen_trace: write");
     exit(1);
   }
+  return n;
 }
 
 static void tables(FILE *f, uint32_t nthreads) {
@@ -101,8 +104,49 @@ static void tables(FILE *f, uint32_t nthreads) {
 typedef struct gen_thread {
   uint32_t stack[MAX_DEPTH + 1];
   int depth, lib_open;
-  uint64_t tick, seq, emitted;
+  uint64_t tick, seq, emitted, gaps;
 } gen_thread;
+
+/* The Index, Trailer and Footer that end the file (docs/trace-format.md). */
+static void finish(FILE *f, const gen_thread *threads, uint32_t nthreads, uint64_t events) {
+  Inclprof__IndexThread it[64], *itp[64];
+  for (uint32_t t = 0; t < nthreads; t++) {
+    inclprof__index_thread__init(&it[t]);
+    it[t].tid = 1000 + t;
+    it[t].has_events = it[t].has_batches = it[t].has_batches_lost = it[t].has_gaps = 1;
+    it[t].events = threads[t].emitted;
+    it[t].batches = threads[t].seq;
+    it[t].gaps = threads[t].gaps;
+    itp[t] = &it[t];
+  }
+  Inclprof__Module m = INCLPROF__MODULE__INIT, *mp = &m;
+  m.id = 1;
+  m.path = "/usr/bin/synthetic";
+  Inclprof__Index ix = INCLPROF__INDEX__INIT;
+  ix.n_threads = nthreads;
+  ix.threads = itp;
+  ix.n_modules = 1;
+  ix.modules = &mp;
+  ix.has_functions = ix.has_mark_names = ix.has_offset = 1;
+  ix.functions = N_FUNCS + N_LIBS;
+  ix.offset = (uint64_t)ftell(f);
+  Inclprof__Record r = INCLPROF__RECORD__INIT;
+  r.body_case = INCLPROF__RECORD__BODY_INDEX;
+  r.index = &ix;
+  Inclprof__Footer ft = INCLPROF__FOOTER__INIT;
+  ft.index_bytes = (uint32_t)put(f, &r);
+  Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
+  tr.has_clean = tr.has_events = 1;
+  tr.clean = 1;
+  tr.events = events;
+  tr.exit_reason = "exit";
+  r.body_case = INCLPROF__RECORD__BODY_TRAILER;
+  r.trailer = &tr;
+  ft.trailer_bytes = (uint32_t)put(f, &r);
+  r.body_case = INCLPROF__RECORD__BODY_FOOTER;
+  r.footer = &ft;
+  put(f, &r);
+}
 
 /* The next event of a thread: push, pop, library call pair or sample. */
 static uint32_t next_code(gen_thread *g, uint64_t remaining) {
@@ -190,21 +234,14 @@ int main(int argc, char **argv) {
         gp.tid = b.tid;
         gp.start_tick = g->tick;
         gp.end_tick = g->tick += 3000;
+        g->gaps++;
         r.body_case = INCLPROF__RECORD__BODY_GAP;
         r.gap = &gp;
         put(f, &r);
       }
     }
   }
-  Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
-  tr.has_clean = tr.has_events = 1;
-  tr.clean = 1;
-  tr.events = done;
-  tr.exit_reason = "exit";
-  Inclprof__Record r = INCLPROF__RECORD__INIT;
-  r.body_case = INCLPROF__RECORD__BODY_TRAILER;
-  r.trailer = &tr;
-  put(f, &r);
+  finish(f, threads, nthreads, done);
   free(frame_buf);
   if (fclose(f)) {
     perror(argv[1]);

@@ -54,7 +54,7 @@ static int survey(const ip_export_args *a, ip_export_job *job, ip_session *first
 
 /* Loads the traces (a streaming format writes while they are replayed),
  * then writes the export.  Returns the exit status, or -1 on failure. */
-static int export(const ip_export_args *a, ip_output *out) {
+static int export(const ip_export_args *a, const ip_output *out) {
   const ip_exporter *fmt = a->format;
   ip_export_job job = {.opts = &a->opts, .out = out->f, .out_name = out->name};
   ip_session first;

@@ -1,6 +1,9 @@
 /* cli/cmd_info.c - `inclprof info`: what a trace holds - header, clock, transition
  * mode, calibration, sampling, tables, modules and their load bases, threads,
- * events, gaps, lost batches, trailer and damage - per process. */
+ * events, gaps, lost batches, trailer and damage - per process: from the
+ * Index a file ends with (its last bytes), or from every record (--scan, or
+ * a file without a valid index), which also tells what only the replayed
+ * events show. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -10,14 +13,27 @@
 #include "util/util.h"
 #include "views/views.h"
 
-static const ip_cli_opt options[] = {IP_CLI_JOBS_OPT};
+enum { OPT_SCAN = 300 };
+
+static const ip_cli_opt options[] = {
+    {"scan", OPT_SCAN, NULL,
+     "read every record and replay the events, not just the index at the\n"
+     "end: damage inside the file, samples attributed, exits reconciled"},
+    IP_CLI_JOBS_OPT,
+};
+
+typedef struct info_args {
+  unsigned jobs;
+  int scan;
+} info_args;
 
 static const ip_cli cli = {
     .name = "info",
-    .synopsis = "[--jobs N] [TRACE|DIR...]",
+    .synopsis = "[--scan] [--jobs N] [TRACE|DIR...]",
     .intro = "Describe trace files: header, clock and tick rate, transition mode, probe-cost\n"
              "calibration, sampling, tables, modules (load base and path), threads, events,\n"
              "runtime gaps, lost batches, trailer (clean shutdown?) and any damage.\n"
+             "A trace that ends with its index is described from its last bytes alone.\n"
              "Default input: " IP_DEFAULT_INPUT " (a directory means every *.ipb file in it).",
     .epilog = "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 a trace is damaged.",
     .opts = options,
@@ -25,8 +41,12 @@ static const ip_cli cli = {
 };
 
 static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
-  (void)id; /* --jobs is the only option */
-  return ip_cli_jobs_opt(ctx, arg, m);
+  info_args *a = ctx;
+  if (id == OPT_SCAN) {
+    a->scan = 1;
+    return 0;
+  }
+  return ip_cli_jobs_opt(&a->jobs, arg, m);
 }
 
 static const char *clock_name(int c) {
@@ -48,6 +68,12 @@ static void header(const ip_process *p) {
   if (p->start_unix_ns && gmtime_r(&secs, &tm))
     strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
   printf("trace:        %s (format 1.%u)\n", p->trace_path, p->format_minor);
+  if (p->from_index)
+    printf("read:         its index (info --scan replays the events: damage inside the file, "
+           "samples attributed, exits reconciled)\n");
+  else
+    printf("read:         every record%s%s\n", p->scan_why ? ": " : " (--scan)",
+           p->scan_why ? p->scan_why : "");
   printf("process:      pid %u, parent %u", p->pid, p->ppid);
   if (p->forked_from)
     printf(", fork child of %u", p->forked_from);
@@ -64,7 +90,9 @@ static void header(const ip_process *p) {
     printf("              %u threads without a counter (%s): their Application values equal "
            "Elapsed values\n",
            p->threads_no_transitions, p->no_transitions_why);
-  if (p->kernel_events)
+  if (p->kernel_events && p->from_index)
+    printf("waits:        why threads waited is known (report --wait)\n");
+  else if (p->kernel_events)
     printf("waits:        why threads waited is known (report --wait); not known %llu times in "
            "%llu batches (the kernel's event buffer overflowed: a whole batch, or one interval)\n",
            (unsigned long long)p->kernel_lost, (unsigned long long)p->batches);
@@ -89,10 +117,13 @@ static void sampling(const ip_session *s, const ip_process *p, size_t pi) {
     if (s->threads[i].process == pi)
       attributed += s->threads[i].total.smp_excl;
   printf("sampling:     %u Hz per thread CPU time; taken %llu, in the runtime (discarded) %llu "
-         "(trailer); in events: %llu attributed, %llu outside instrumented code\n",
+         "(trailer)",
          p->sample_hz, (unsigned long long)p->samples_taken,
-         (unsigned long long)p->samples_in_runtime, (unsigned long long)attributed,
-         (unsigned long long)p->samples_outside);
+         (unsigned long long)p->samples_in_runtime);
+  if (!p->from_index)
+    printf("; in events: %llu attributed, %llu outside instrumented code",
+           (unsigned long long)attributed, (unsigned long long)p->samples_outside);
+  printf("\n");
 }
 
 static void threads(const ip_session *s, size_t pi) {
@@ -148,10 +179,13 @@ static void process(const ip_session *s, size_t pi) {
          (unsigned long long)p->n_functions);
   modules(s, p);
   threads(s, pi);
-  printf("events:       %llu in %llu batches; %llu runtime gaps (%s removed); %llu batches lost\n",
-         (unsigned long long)p->events, (unsigned long long)p->batches, (unsigned long long)p->gaps,
-         gap, (unsigned long long)p->batches_lost);
-  printf("repairs:      %llu exits reconciled\n", (unsigned long long)p->repairs);
+  printf("events:       %llu in %llu batches; %llu runtime gaps", (unsigned long long)p->events,
+         (unsigned long long)p->batches, (unsigned long long)p->gaps);
+  if (!p->from_index)
+    printf(" (%s removed)", gap);
+  printf("; %llu batches lost\n", (unsigned long long)p->batches_lost);
+  if (!p->from_index)
+    printf("repairs:      %llu exits reconciled\n", (unsigned long long)p->repairs);
   char status[512];
   if (ip_trace_status(p, status, sizeof status))
     printf("trailer:      %s\n", status);
@@ -177,17 +211,20 @@ static void process(const ip_session *s, size_t pi) {
            (unsigned long long)p->buffers_handed_off,
            (unsigned long long)(p->inline_flushes + p->crowded_flushes),
            (unsigned long long)p->crowded_flushes, (unsigned long long)p->inline_flushes);
-  printf("damage:       %s\n\n", p->damage ? p->damage : "none");
+  if (p->from_index)
+    printf("damage:       none at its end (info --scan checks every record)\n\n");
+  else
+    printf("damage:       %s\n\n", p->damage ? p->damage : "none");
 }
 
 int cmd_info(int argc, char **argv) {
   int first;
-  unsigned jobs = ip_cli_default_jobs();
-  int rc = ip_cli_parse_or_exit(&cli, argc, argv, on_option, &jobs, &first);
+  info_args a = {.jobs = ip_cli_default_jobs()};
+  int rc = ip_cli_parse_or_exit(&cli, argc, argv, on_option, &a, &first);
   if (rc >= 0)
     return rc;
   ip_session s;
-  ip_load_opts lo = {.jobs = jobs};
+  ip_load_opts lo = {.jobs = a.jobs, .from_index = !a.scan};
   if (ip_load_inputs(&s, argc, argv, first, &lo))
     return IP_EXIT_ERROR;
   for (size_t i = 0; i < s.n_processes; i++)

@@ -6,7 +6,8 @@
  * run in DIR are moved to DIR.old first; afterwards it counts the run's
  * trace files and the run's processes still running.  As root it mounts
  * tracefs when it is missing, so that the kevents mode can find its
- * tracepoint. */
+ * tracepoint, and the tracepoint's registration is held for the run
+ * (record_hold.c). */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 
 #include "cli/commands.h"
 #include "cli/record_dir.h"
+#include "cli/record_hold.h"
 #include "cli/record_watch.h"
 #include "size_syntax.h"
 #include "read/read.h"
@@ -319,10 +321,13 @@ int cmd_record(int argc, char **argv) {
       rmdir(a.dir);
     return IP_EXIT_USAGE;
   }
+  int hold = record_hold_join(getenv("INCLPROF_TRANSITIONS")); /* set from --transitions */
   char notes[PATH_MAX], note[600];
   notes_make(notes, sizeof notes);
   int status = run(argv + first, a.dir);
   notes_take(notes, note, sizeof note);
+  if (hold >= 0)
+    close(hold);
   if (status < 0) {
     if (made_dir)
       rmdir(a.dir); /* nothing ran: leave no empty directory behind */

@@ -5,7 +5,13 @@
  * function g on that path, to the edge into g's OUTERMOST frame.  The
  * incoming edges of g then sum to exactly our Inclusive value of g, even
  * under recursion, which is how callgrind_annotate and KCachegrind compute
- * inclusive costs. */
+ * inclusive costs.
+ *
+ * Lines: a function's Samples self cost is written per source line from the
+ * samples that know their address (an inlined function's lines under fi=
+ * its file, then fe= back), the rest at its first line with the times and
+ * calls.  A call edge made with call-site probes is written once per call
+ * line, its calls and costs shared by the line's calls and time. */
 #include "export/callgrind.h"
 
 #include <inttypes.h>
@@ -14,6 +20,7 @@
 
 #include "util/util.h"
 #include "export/pprof.h"
+#include "export/sample_lines.h"
 #include "export/strtab.h"
 #include "export/tree.h"
 #include "version.h"
@@ -35,6 +42,13 @@ typedef struct frame {
   int first; /* the outermost frame of its function on this path */
 } frame;
 
+/* The calls from caller to callee on one call line (site: UINT32_MAX for
+ * those on no known line). */
+typedef struct call_line {
+  uint32_t caller, callee, site;
+  uint64_t calls, el, app;
+} call_line;
+
 /* Function ids: session functions 0..n_funcs-1, then one root per view. */
 typedef struct cg {
   const ip_session *s;
@@ -49,7 +63,11 @@ typedef struct cg {
   frame *frames;
   uint32_t *firsts; /* positions of the frames with first set */
   size_t depth, n_firsts, cap;
-  uint32_t root; /* id of the current view's root */
+  uint32_t root;      /* id of the current view's root */
+  ip_line_rows lines; /* Exclusive samples by function and line, by function */
+  size_t *line_first; /* per session function: its first row of lines (n_funcs + 1) */
+  call_line *sites;   /* by caller, callee and line */
+  size_t n_sites;
 } cg;
 
 static size_t edge_slot(const cg *g, uint32_t caller, uint32_t callee) {
@@ -96,7 +114,7 @@ static cost exclusive(const ip_values *v) {
 }
 
 static void pop_frame(cg *g) {
-  frame *f = &g->frames[--g->depth];
+  const frame *f = &g->frames[--g->depth];
   g->onstack[f->id]--;
   if (f->first)
     g->n_firsts--;
@@ -129,6 +147,89 @@ static void visit(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t
     uint32_t p = g->firsts[k];
     cost_add(&edge_of(g, p ? g->frames[p - 1].id : g->root, g->frames[p].id)->incl, &unit);
   }
+}
+
+/* --- lines -------------------------------------------------------------- */
+
+static int cmp_row(const void *a, const void *b) {
+  const ip_line_row *x = a, *y = b;
+  if (x->func != y->func)
+    return x->func < y->func ? -1 : 1;
+  int c = strcmp(x->where.frame[0].file, y->where.frame[0].file);
+  if (c)
+    return c;
+  return (x->where.frame[0].line > y->where.frame[0].line) -
+         (x->where.frame[0].line < y->where.frame[0].line);
+}
+
+/* The selected threads' samples by function and source line, of the lines
+ * in the function's own code (and what was inlined into it): a sample in a
+ * callee without probes stays at its function's first line. */
+static void gather_lines(cg *g, const ip_selection *sel) {
+  ip_sample_lines where;
+  ip_sample_lines_init(&where, g->s);
+  ip_line_rows_build(g->s, sel, NULL, 0, ip_sample_lines_locate, &where, &g->lines);
+  ip_sample_lines_free(&where);
+  size_t m = 0;
+  for (size_t i = 0; i < g->lines.n; i++) {
+    const ip_line_row *r = &g->lines.v[i];
+    if (r->where.frame[0].file[0] && r->where.frame[0].line &&
+        ip_sample_in_func(&r->where, &g->s->funcs[r->func]))
+      g->lines.v[m++] = *r;
+  }
+  g->lines.n = m;
+  if (m)
+    qsort(g->lines.v, m, sizeof *g->lines.v, cmp_row);
+  g->line_first = ip_must_calloc(g->s->n_funcs + 1, sizeof *g->line_first);
+  size_t r = 0;
+  for (size_t f = 0; f <= g->s->n_funcs; f++) {
+    while (r < m && g->lines.v[r].func < f)
+      r++;
+    g->line_first[f] = r;
+  }
+}
+
+static int cmp_call_line(const void *a, const void *b) {
+  const call_line *x = a, *y = b;
+  if (x->caller != y->caller)
+    return x->caller < y->caller ? -1 : 1;
+  if (x->callee != y->callee)
+    return x->callee < y->callee ? -1 : 1;
+  return (x->site > y->site) - (x->site < y->site);
+}
+
+/* The selected threads' calls by caller, callee and call line. */
+static void gather_call_lines(cg *g, const ip_selection *sel) {
+  size_t cap = 0;
+  for (size_t i = 0; i < g->s->n_threads; i++) {
+    const ip_thread *t = &g->s->threads[i];
+    if (!ip_selected_thread(g->s, sel, t))
+      continue;
+    for (size_t k = 0; k < t->n_sites; k++) {
+      const ip_site_values *sv = &t->sites[k];
+      uint32_t parent = t->nodes[sv->node].parent;
+      if (!parent || parent == IP_NO_NODE)
+        continue;
+      ip_must_grow((void **)&g->sites, &cap, g->n_sites + 1, sizeof *g->sites);
+      g->sites[g->n_sites++] = (call_line){
+          t->nodes[parent].func, t->nodes[sv->node].func, sv->site, sv->calls, sv->el_incl,
+          sv->app_incl};
+    }
+  }
+  if (g->n_sites)
+    qsort(g->sites, g->n_sites, sizeof *g->sites, cmp_call_line);
+  size_t m = 0;
+  for (size_t i = 0; i < g->n_sites; i++) {
+    call_line *last = m ? &g->sites[m - 1] : NULL;
+    if (last && !cmp_call_line(last, &g->sites[i])) {
+      last->calls += g->sites[i].calls;
+      last->el += g->sites[i].el;
+      last->app += g->sites[i].app;
+    } else {
+      g->sites[m++] = g->sites[i];
+    }
+  }
+  g->n_sites = m;
 }
 
 /* --- writing ------------------------------------------------------------ */
@@ -175,6 +276,116 @@ static void put_cost(FILE *out, uint32_t line, const cost *c, const int *order, 
   for (int i = 0; i < n; i++)
     fprintf(out, " %" PRIu64, c->c[order[i]]);
   putc('\n', out);
+}
+
+/* A KEY=(ID) NAME line of a source file (fi=, fe=). */
+static void put_file(FILE *out, names *nm, const char *key, const char *file) {
+  uint32_t id = ip_strtab_intern(&nm->files, file);
+  ip_must_grow((void **)&nm->file_seen, &nm->file_cap, nm->files.n, 1);
+  put_name(out, key, id, nm->file_seen, file);
+}
+
+/* Function id's self cost: the times and calls at its first line with the
+ * samples of no known line, then its samples per line (fl= its file, fi=
+ * another file, fe= back to its own). */
+static void put_self(FILE *out, const cg *g, names *nm, uint32_t id, const int *order, int n) {
+  cost self = g->self[id];
+  size_t from = 0, to = 0;
+  if (g->line_first && id < g->s->n_funcs)
+    from = g->line_first[id], to = g->line_first[id + 1];
+  for (size_t r = from; r < to; r++)
+    self.c[EV_SAMPLES] -= g->lines.v[r].samples; /* every row's samples are counted in self */
+  put_cost(out, line_of(g, id), &self, order, n);
+  if (from == to)
+    return;
+  const ip_func *f = &g->s->funcs[id];
+  const char *own = f->file && *f->file ? f->file : "???", *at = own;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t r = from; r < to; r++) {
+      const ip_src_frame *fr = &g->lines.v[r].where.frame[0];
+      if (!strcmp(fr->file, own) != !pass)
+        continue;
+      if (strcmp(fr->file, at))
+        put_file(out, nm, "fi", fr->file);
+      at = fr->file;
+      cost c = {{0}};
+      c.c[EV_SAMPLES] = g->lines.v[r].samples;
+      put_cost(out, fr->line, &c, order, n);
+    }
+  if (strcmp(at, own))
+    put_file(out, nm, "fe", own);
+}
+
+/* The weight of a call line in the share of event e: its calls, its
+ * Application or its Elapsed time (1 each when all are 0). */
+static uint64_t call_line_weight(int e, const call_line *c, int flat) {
+  return flat ? 1 : e == EV_CALLS ? c->calls : e == EV_APPLICATION ? c->app : c->el;
+}
+
+/* Call edge x: once per call line of its calls (the rest at the caller's
+ * first line), calls and costs shared out by the lines' calls and time. */
+static void put_calls(FILE *out, const cg *g, names *nm, const edge *x, const int *order, int n) {
+  call_line key = {.caller = x->caller, .callee = x->callee};
+  size_t lo = 0, hi = g->n_sites;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (cmp_call_line(&g->sites[mid], &key) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const ip_func *f = x->caller < g->s->n_funcs ? &g->s->funcs[x->caller] : NULL;
+  const char *own = f && f->file && *f->file ? f->file : "???";
+  call_line parts[64];
+  size_t k = 0;
+  uint64_t calls = 0, el = 0, app = 0;
+  for (; lo < g->n_sites && k + 1 < sizeof parts / sizeof parts[0] &&
+         g->sites[lo].caller == x->caller && g->sites[lo].callee == x->callee;
+       lo++) {
+    parts[k] = g->sites[lo];
+    calls += parts[k].calls, el += parts[k].el, app += parts[k].app;
+    k++;
+  }
+  call_line rest = {x->caller,
+                    x->callee,
+                    UINT32_MAX,
+                    x->count > calls ? x->count - calls : 0,
+                    x->incl.c[EV_ELAPSED] > el ? x->incl.c[EV_ELAPSED] - el : 0,
+                    x->incl.c[EV_APPLICATION] > app ? x->incl.c[EV_APPLICATION] - app : 0};
+  if (!k || rest.calls || rest.el || rest.app)
+    parts[k++] = rest;
+  uint64_t all[N_EVENTS] = {0}, before[N_EVENTS] = {0}, all_calls = 0, before_calls = 0;
+  int flat[N_EVENTS];
+  for (size_t j = 0; j < k; j++)
+    all_calls += parts[j].calls;
+  for (int e = 0; e < N_EVENTS; e++) {
+    for (size_t j = 0; j < k; j++)
+      all[e] += call_line_weight(e, &parts[j], 0);
+    flat[e] = !all[e];
+    all[e] = flat[e] ? k : all[e];
+  }
+  for (size_t j = 0; j < k; j++) {
+    cost c;
+    for (int e = 0; e < N_EVENTS; e++) {
+      uint64_t w = call_line_weight(e, &parts[j], flat[e]);
+      c.c[e] = ip_share(x->incl.c[e], before[e], w, all[e]);
+      before[e] += w;
+    }
+    uint64_t count =
+        k == 1 ? x->count : ip_share(x->count, before_calls, parts[j].calls, all_calls);
+    before_calls += parts[j].calls;
+    const ip_site *site = parts[j].site == UINT32_MAX ? NULL : &g->s->sites[parts[j].site];
+    int elsewhere = site && strcmp(site->file, own); /* a call in code inlined from elsewhere */
+    if (elsewhere)
+      put_file(out, nm, "fi", site->file);
+    put_function(out, g, nm, x->callee, NULL, 1);
+    /* A path's frame is one call even when the trace never saw it return. */
+    fprintf(out, "calls=%" PRIu64 " %" PRIu32 "\n", k == 1 && !count ? 1 : count,
+            line_of(g, x->callee));
+    put_cost(out, site ? site->line : line_of(g, x->caller), &c, order, n);
+    if (elsewhere)
+      put_file(out, nm, "fe", own);
+  }
 }
 
 static int by_caller(const void *a, const void *b) {
@@ -232,6 +443,9 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
               : o->value == IP_VALUE_SAMPLES   ? EV_SAMPLES
                                                : EV_ELAPSED;
   int sampled = ip_session_sampled(s);
+  if (sampled)
+    gather_lines(&g, &o->sel);
+  gather_call_lines(&g, &o->sel);
   order[n_events++] = first;
   for (int e = 0; e < N_EVENTS; e++)
     if (e != first && (e != EV_SAMPLES || sampled))
@@ -249,16 +463,10 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
       continue;
     const char *root_name = id >= s->n_funcs ? root_names[id - s->n_funcs] : NULL;
     put_function(out, &g, &nm, id, root_name, 0);
-    put_cost(out, line_of(&g, id), &g.self[id], order, n_events);
+    put_self(out, &g, &nm, id, order, n_events);
     cost_add(&total, &g.self[id]);
-    for (; e < g.n_edges && g.edges[e].caller == id; e++) {
-      const edge *x = &g.edges[e];
-      put_function(out, &g, &nm, x->callee, NULL, 1);
-      /* A path's frame is one call even when the trace never saw it return. */
-      fprintf(out, "calls=%" PRIu64 " %" PRIu32 "\n", x->count ? x->count : 1,
-              line_of(&g, x->callee));
-      put_cost(out, line_of(&g, id), &x->incl, order, n_events);
-    }
+    for (; e < g.n_edges && g.edges[e].caller == id; e++)
+      put_calls(out, &g, &nm, &g.edges[e], order, n_events);
     putc('\n', out);
   }
   fputs("totals:", out);
@@ -279,6 +487,9 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
   free(g.slots);
   free(g.frames);
   free(g.firsts);
+  ip_line_rows_free(&g.lines);
+  free(g.line_first);
+  free(g.sites);
   ip_export_trees_free(&trees);
 }
 

@@ -62,28 +62,41 @@ static char *decimal(char *end, uint64_t v) {
   return end;
 }
 
-static void put_u64(FILE *out, uint64_t v) {
-  char b[24], *p = decimal(b + sizeof b, v);
-  fwrite(p, 1, (size_t)(b + sizeof b - p), out);
+/* The n bytes at src at p; the byte after them.  The writers below build a
+ * call's event in memory and hand it to stdio in a few writes. */
+static char *cat(char *p, const char *src, size_t n) {
+  memcpy(p, src, n);
+  return p + n;
+}
+#define CAT(p, lit) cat(p, lit, sizeof lit - 1)
+
+static char *u64_at(char *p, uint64_t v) {
+  char b[24];
+  const char *q = decimal(b + sizeof b, v);
+  return cat(p, q, (size_t)(b + sizeof b - q));
 }
 
 /* Nanoseconds as microseconds with three exact decimals. */
-static void put_us(FILE *out, uint64_t ns) {
-  put_u64(out, ns / 1000);
-  char frac[4] = {'.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
-                  (char)('0' + ns % 10)};
-  fwrite(frac, 1, 4, out);
+static char *us_at(char *p, uint64_t ns) {
+  p = u64_at(p, ns / 1000);
+  *p++ = '.';
+  *p++ = (char)('0' + ns / 100 % 10);
+  *p++ = (char)('0' + ns / 10 % 10);
+  *p++ = (char)('0' + ns % 10);
+  return p;
 }
+
 static unsigned us_len(uint64_t ns) { return digits(ns / 1000) + 4; }
 
 /* A share in tenths of a percent, rounded: "12.3". */
 static uint64_t tenths(uint64_t part, uint64_t whole) {
   return whole ? (uint64_t)(1000.0 * (double)part / (double)whole + 0.5) : 0;
 }
-static void put_tenths(FILE *out, uint64_t t) {
-  put_u64(out, t / 10);
-  char frac[2] = {'.', (char)('0' + t % 10)};
-  fwrite(frac, 1, 2, out);
+static char *tenths_at(char *p, uint64_t t) {
+  p = u64_at(p, t / 10);
+  *p++ = '.';
+  *p++ = (char)('0' + t % 10);
+  return p;
 }
 
 /* The function's name as a JSON string literal, escaped once (the session's
@@ -133,13 +146,13 @@ static const char *const wait_names[] = {",\"offcpu_preempted_us\":", ",\"offcpu
                                          ",\"syscall_us\":", ",\"page_fault_us\":"};
 static const char faults_name[] = ",\"page_faults\":";
 
-static void wait_args(FILE *out, const uint64_t *wait) {
+static char *wait_args_at(char *p, const uint64_t *wait) {
   for (int k = 0; k < IP_W_FAULTS; k++) {
-    fputs(wait_names[k], out);
-    put_us(out, wait[k]);
+    p = cat(p, wait_names[k], strlen(wait_names[k]));
+    p = us_at(p, wait[k]);
   }
-  fputs(faults_name, out);
-  put_u64(out, wait[IP_W_FAULTS]);
+  p = CAT(p, faults_name);
+  return u64_at(p, wait[IP_W_FAULTS]);
 }
 
 static size_t wait_len(const uint64_t *wait) {
@@ -168,24 +181,27 @@ static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *
                      uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   uint32_t len;
   const char *name = json_name(w, s, func, &len);
-  event_prefix(w);
-  fputs(CALL_HEAD, w->out);
+  char head[16], *h = head, tail[512], *p = tail; /* every field but the name: < 400 bytes */
+  h = w->events++ ? CAT(h, ",\n") : CAT(h, "\n");
+  h = CAT(h, CALL_HEAD);
+  fwrite(head, 1, (size_t)(h - head), w->out);
   fwrite(name, 1, len, w->out);
-  fputs(CALL_TS, w->out);
-  put_us(w->out, start_ns);
-  fputs(CALL_DUR, w->out);
-  put_us(w->out, dur_ns);
-  fputs(CALL_PID, w->out);
-  put_u64(w->out, pid_of(s, t));
-  fputs(CALL_TID, w->out);
-  put_u64(w->out, t->tid);
-  fputs(CALL_APP, w->out);
-  put_us(w->out, app_ns);
-  fputs(CALL_PCT, w->out);
-  put_tenths(w->out, tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns));
+  p = CAT(p, CALL_TS);
+  p = us_at(p, start_ns);
+  p = CAT(p, CALL_DUR);
+  p = us_at(p, dur_ns);
+  p = CAT(p, CALL_PID);
+  p = u64_at(p, pid_of(s, t));
+  p = CAT(p, CALL_TID);
+  p = u64_at(p, t->tid);
+  p = CAT(p, CALL_APP);
+  p = us_at(p, app_ns);
+  p = CAT(p, CALL_PCT);
+  p = tenths_at(p, tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns));
   if (with_waits(s, t))
-    wait_args(w->out, t->call_wait);
-  fputs(CALL_END, w->out);
+    p = wait_args_at(p, t->call_wait);
+  p = CAT(p, CALL_END);
+  fwrite(tail, 1, (size_t)(p - tail), w->out);
 }
 
 /* The bytes put_call writes for this call, with the ",\n" before it. */

@@ -30,7 +30,7 @@ static int write_one(const ip_diff *d, int kind, const char *path) {
     const ip_diff_row *r = &d->rows[i];
     ip_pprof_line line = {ip_pprof_function(&p, r->name, r->name, r->file, 0), 0};
     uint64_t loc = ip_pprof_location(&p, 0, 0, &line, 1);
-    int64_t values[2] = {value(d, r, kind, 0), value(d, r, kind, 1)};
+    const int64_t values[2] = {value(d, r, kind, 0), value(d, r, kind, 1)};
     if (values[0] || values[1])
       ip_pprof_sample(&p, &loc, 1, values, 0);
   }

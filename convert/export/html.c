@@ -5,7 +5,8 @@
  * function names once, then per tree its call paths in preorder (name index,
  * depth, calls and one Inclusive value per value column); the page derives
  * the Exclusive values and the layout.  The value columns are the table
- * below: a new column is one row there. */
+ * below: a new column is one row there.  When samples know their address,
+ * "lines" gives each function's hottest source lines for its tooltip. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "export/exporter.h"
 #include "export/html_page.h"
 #include "export/json.h"
+#include "export/sample_lines.h"
 #include "export/tree.h"
 #include "util/util.h"
 
@@ -190,6 +192,50 @@ static void put_names(html *x) {
   fputs("]", x->out);
 }
 
+enum { HOT_LINES = 3 }; /* lines named per function */
+
+static const char *base_name(const char *path) {
+  const char *b = strrchr(path, '/');
+  return b ? b + 1 : path;
+}
+
+/* "lines": [[NAME INDEX, "FILE:LINE", SAMPLES, FUNCTION'S SAMPLES], ...],
+ * when any line is known, most samples first: each function's HOT_LINES
+ * lines with the most Exclusive samples in the selected threads, of its own
+ * code (" (inlined NAME)" for a line of a function inlined into it). */
+static void put_lines(html *x, const ip_export_opts *o) {
+  if (!ip_session_sampled(x->s))
+    return;
+  ip_sample_lines where;
+  ip_line_rows rows;
+  ip_sample_lines_init(&where, x->s);
+  ip_line_rows_build(x->s, &o->sel, NULL, 0, ip_sample_lines_locate, &where, &rows);
+  ip_sample_lines_free(&where);
+  unsigned char *named = ip_must_calloc(x->s->n_funcs + 1, 1); /* lines named per function */
+  size_t written = 0;
+  for (size_t i = 0; i < rows.n; i++) {
+    const ip_line_row *r = &rows.v[i];
+    const ip_src_frame *fr = &r->where.frame[0];
+    uint32_t k = x->name_of[r->func];
+    if (!fr->file[0] || k == UINT32_MAX || named[r->func] == HOT_LINES ||
+        !ip_sample_in_func(&r->where, &x->s->funcs[r->func]))
+      continue;
+    named[r->func]++;
+    char label[1024];
+    int n = snprintf(label, sizeof label, "%s:%u", base_name(fr->file), fr->line);
+    if (r->where.n_frames > 1 && n > 0 && (size_t)n < sizeof label)
+      snprintf(label + n, sizeof label - (size_t)n, " (inlined %s)", fr->func);
+    fputs(written++ ? "," : ",\n\"lines\":[", x->out);
+    fprintf(x->out, "[%" PRIu32 ",", k);
+    put_string(x->out, label);
+    fprintf(x->out, ",%" PRIu64 ",%" PRIu64 "]", r->samples, r->fn_total);
+  }
+  if (written)
+    putc(']', x->out);
+  free(named);
+  ip_line_rows_free(&rows);
+}
+
 /* "prog" or "prog, other": the programs, for the title. */
 static void title(const ip_session *s, char *buf, size_t len) {
   size_t at = 0;
@@ -220,6 +266,7 @@ static int write_html(ip_export_job *job, const ip_session *s) {
   put_columns(&x);
   put_trees(&x, job->opts); /* names are numbered as the trees use them */
   put_names(&x);
+  put_lines(&x, job->opts);
   fputs("}\n", job->out);
   ip_html_page_tail(job->out);
   free(x.name_of);

@@ -12,7 +12,8 @@
  * and data-drawn, body's data-ready-ms (first drawing done, ms after the
  * navigation started), window.inclprofFlame.frames(NAME) (where each drawn
  * frame of NAME is), the tooltip rows' data-incl, data-excl, data-incl-pct
- * and data-excl-pct (exact values of each column). */
+ * and data-excl-pct (exact values of each column), and its hottest lines'
+ * data-line and data-samples. */
 #include "export/html_page.h"
 
 #include <string.h>
@@ -56,6 +57,8 @@ static const char script[] =
     "  var $ = function (id) { return document.getElementById(id); };\n"
     "  var canvas = $('flame'), ctx = canvas.getContext('2d'), tip = $('tip'), info = $('info');\n"
     "  var ROW = 18, cols = D.columns, names = D.names;\n"
+    "  var hot = []; /* per name: its hottest lines, [label, samples, its samples] */\n"
+    "  (D.lines || []).forEach(function (l) { (hot[l[0]] = hot[l[0]] || []).push(l.slice(1)); });\n"
     "  var state = { tree: null, col: 0, zoom: 0, search: null, hover: -1 };\n"
     "  var frames = []; /* drawn frames: [node, x, w, depth] */\n"
     "  var rows = [];   /* per depth: indices into frames, by x */\n"
@@ -227,6 +230,17 @@ static const char script[] =
     "    }\n"
     "    html += '</table><div data-calls=\"' + T.calls[k] + '\">calls: ' + T.calls[k] + "
     "'</div>';\n"
+    "    if (k > 0 && hot[T.func[k]]) {\n"
+    "      html += '<table class=lines><tr><th colspan=3>hottest lines (the function\\'s Exclusive "
+    "samples, every call path)</th></tr>';\n"
+    "      hot[T.func[k]].forEach(function (l) {\n"
+    "        html += '<tr data-line=\"' + esc(l[0]) + '\" data-samples=\"' + l[1] + '\"><td>' + "
+    "esc(l[0]) +\n"
+    "          '</td><td class=n>' + l[1] + ' samples</td><td class=n>' + pct(l[1], "
+    "l[2]).toFixed(0) + ' %</td></tr>';\n"
+    "      });\n"
+    "      html += '</table>';\n"
+    "    }\n"
     "    if (D.share && T.incl[D.share[1]][k] > 0)\n"
     "      html += '<div>' + cols[D.share[0]].name + ' share of ' + cols[D.share[1]].name + ': ' "
     "+\n"

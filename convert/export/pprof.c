@@ -1,12 +1,22 @@
 /* export/pprof.c - pprof export: one profile (export/pprof_builder.h) of a
  * sample per call path, its functions, locations and mappings created as
- * the call paths use them.  Memory is bounded by the call paths. */
+ * the call paths use them.  Memory is bounded by the call paths and the
+ * distinct sampled addresses.
+ *
+ * Lines: the samples that know their instruction address become samples of
+ * their own, leaf first the address's location (its source line and the
+ * functions inlined there, innermost first), then the instrumented callers;
+ * the call path's sample keeps the values they leave (its other samples,
+ * every time and call).  A call path whose function was called with
+ * call-site probes is one sample per call line, its caller's location at
+ * that line, the values shared by the line's calls and time. */
 #include "export/pprof.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "export/pprof_builder.h"
+#include "export/sample_lines.h"
 #include "export/tree.h"
 #include "version.h"
 
@@ -25,12 +35,30 @@ typedef enum {
   V_FAULTS
 } value_kind;
 
+/* The calls of one call path made on one call line (or on none). */
+typedef struct site_part {
+  uint32_t node, site; /* view node; site: index into ip_session.sites, UINT32_MAX: no line */
+  uint64_t calls, el, app;
+} site_part;
+
 typedef struct builder {
   const ip_session *s;
   ip_pprof prof;
   value_kind kinds[MAX_TYPES];
   size_t n_kinds;
-  uint64_t *loc_of_func;       /* location id per session func, 0 = none yet */
+  uint64_t *fn_of_func;    /* function id per session func, 0 = none yet */
+  uint64_t *loc_of_func;   /* location id per session func, 0 = none yet */
+  ip_strtab inlined_keys;  /* "NAME\nFILE" of the functions known from debug info only */
+  uint64_t *fn_of_inlined; /* their function ids, by index in inlined_keys */
+  size_t cap_fn_of_inlined;
+  ip_sample_lines where;      /* the sampled addresses, located */
+  uint64_t *loc_of_addr;      /* location id per entry of where.locs, 0 = none yet */
+  uint32_t *loc_of_addr_func; /* the session func it was made for */
+  size_t cap_loc_of_addr, cap_loc_of_addr_func;
+  ip_u64map loc_of_line; /* func << 32 | line -> location id of a call line */
+  uint64_t *known;       /* per node of the view: its samples with a known address */
+  site_part *parts;      /* the view's call paths with call lines, by node */
+  size_t n_parts, cap_parts;
   uint64_t *mapping_of_module; /* mapping id per module, 0 = none yet */
   uint32_t labels;             /* label set of the view being walked, 0 when merged */
   uint64_t *path;              /* the location ids of one sample, leaf first */
@@ -90,22 +118,86 @@ static uint64_t mapping_id(builder *b, uint32_t module) {
   return b->mapping_of_module[module];
 }
 
+static uint64_t function_id(builder *b, uint32_t f) {
+  if (!b->fn_of_func[f]) {
+    const ip_func *src = &b->s->funcs[f];
+    b->fn_of_func[f] =
+        ip_pprof_function(&b->prof, src->pretty && *src->pretty ? src->pretty : src->name,
+                          src->name, src->file, src->line);
+  }
+  return b->fn_of_func[f];
+}
+
 /* The location of session function f: one line, naming function f. */
 static uint64_t location_id(builder *b, uint32_t f) {
   if (b->loc_of_func[f])
     return b->loc_of_func[f];
   const ip_func *src = &b->s->funcs[f];
-  ip_pprof_line line = {ip_pprof_function(&b->prof,
-                                          src->pretty && *src->pretty ? src->pretty : src->name,
-                                          src->name, src->file, src->line),
-                        src->line};
+  ip_pprof_line line = {function_id(b, f), src->line};
   return b->loc_of_func[f] = ip_pprof_location(&b->prof, mapping_id(b, src->module), 0, &line, 1);
+}
+
+/* The location of session function f at call line `line`. */
+static uint64_t call_line_location(builder *b, uint32_t f, uint32_t line) {
+  uint64_t key = (uint64_t)f << 32 | line;
+  uint32_t id = ip_u64map_get(&b->loc_of_line, key);
+  if (id != UINT32_MAX)
+    return id;
+  ip_pprof_line l = {function_id(b, f), line};
+  id = (uint32_t)ip_pprof_location(&b->prof, mapping_id(b, b->s->funcs[f].module), 0, &l, 1);
+  ip_u64map_put(&b->loc_of_line, key, id);
+  return id;
+}
+
+/* A function known only from the debug info (an inlined one): one per
+ * name and file. */
+static uint64_t debug_function(builder *b, const ip_src_frame *fr) {
+  char key[sizeof fr->func + sizeof fr->file + 1];
+  snprintf(key, sizeof key, "%s\n%s", fr->func, fr->file);
+  uint32_t k = ip_strtab_intern(&b->inlined_keys, key);
+  size_t old = b->cap_fn_of_inlined;
+  ip_must_grow((void **)&b->fn_of_inlined, &b->cap_fn_of_inlined, (size_t)k + 1,
+               sizeof *b->fn_of_inlined);
+  memset(b->fn_of_inlined + old, 0, (b->cap_fn_of_inlined - old) * sizeof *b->fn_of_inlined);
+  if (!b->fn_of_inlined[k])
+    b->fn_of_inlined[k] = ip_pprof_function(&b->prof, fr->func, fr->func, fr->file, fr->start_line);
+  return b->fn_of_inlined[k];
+}
+
+/* The location of located address k (b->where.locs[k]) in a sample of
+ * session function f: its lines innermost first, the outermost naming f.
+ * 0 when the debug info does not put the address in f's code (nothing known
+ * there, or a callee without probes): the sample then stays its path's, so
+ * every function keeps exactly its Exclusive samples. */
+static uint64_t address_location(builder *b, size_t k, uint32_t f) {
+  const ip_src_loc *w = &b->where.locs[k];
+  if (!ip_sample_in_func(w, &b->s->funcs[f]))
+    return 0;
+  size_t old = b->cap_loc_of_addr;
+  ip_must_grow((void **)&b->loc_of_addr, &b->cap_loc_of_addr, k + 1, sizeof *b->loc_of_addr);
+  memset(b->loc_of_addr + old, 0, (b->cap_loc_of_addr - old) * sizeof *b->loc_of_addr);
+  ip_must_grow((void **)&b->loc_of_addr_func, &b->cap_loc_of_addr_func, k + 1,
+               sizeof *b->loc_of_addr_func);
+  if (b->loc_of_addr[k] && b->loc_of_addr_func[k] == f)
+    return b->loc_of_addr[k];
+  ip_pprof_line lines[IP_SRC_DEPTH];
+  for (size_t i = 0; i < w->n_frames; i++) {
+    lines[i].function = i + 1 == w->n_frames ? function_id(b, f) : debug_function(b, &w->frame[i]);
+    lines[i].line = w->frame[i].line;
+  }
+  b->loc_of_addr_func[k] = f;
+  return b->loc_of_addr[k] =
+             ip_pprof_location(&b->prof, mapping_id(b, w->module), w->offset, lines, w->n_frames);
+}
+
+static void fill_values(builder *b, const ip_values *v) {
+  for (size_t i = 0; i < b->n_kinds; i++)
+    b->values[i] = kind_value(b->kinds[i], v);
 }
 
 /* A sample of the path's n locations (b->path) with the values of v. */
 static void add_sample(builder *b, const ip_values *v, size_t n) {
-  for (size_t i = 0; i < b->n_kinds; i++)
-    b->values[i] = kind_value(b->kinds[i], v);
+  fill_values(b, v);
   ip_pprof_sample(&b->prof, b->path, n, b->values, b->labels);
 }
 
@@ -116,15 +208,166 @@ static int has_value(const builder *b, const ip_values *v) {
   return 0;
 }
 
+/* A part's weight in the shares of value kind k: its calls, its Application
+ * or its Elapsed time (1 each when the kind's weights are all 0). */
+static uint64_t part_weight(value_kind k, const site_part *p, int flat) {
+  return flat ? 1 : k == V_CALLS ? p->calls : k == V_APPLICATION ? p->app : p->el;
+}
+
+static int cmp_part(const void *a, const void *b) {
+  const site_part *x = a, *y = b;
+  if (x->node != y->node)
+    return x->node < y->node ? -1 : 1;
+  return (x->site > y->site) - (x->site < y->site);
+}
+
+/* The call-line parts of view node `node` (sorted by node), into *n. */
+static const site_part *parts_of(const builder *b, uint32_t node, size_t *n) {
+  site_part key = {.node = node};
+  size_t lo = 0, hi = b->n_parts;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (b->parts[mid].node < key.node)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  size_t end = lo;
+  while (end < b->n_parts && b->parts[end].node == node)
+    end++;
+  *n = end - lo;
+  return b->parts + lo;
+}
+
+/* The path's sample, one per call line when the leaf was called on known
+ * lines: the caller's location (b->path[1]) at that line. */
+static void add_call_lines(builder *b, const ip_values *v, size_t depth, uint32_t caller,
+                           const site_part *p, size_t n) {
+  fill_values(b, v);
+  int64_t whole[MAX_TYPES];
+  memcpy(whole, b->values, sizeof whole);
+  uint64_t all[MAX_TYPES] = {0}, before[MAX_TYPES] = {0};
+  int flat[MAX_TYPES];
+  for (size_t i = 0; i < b->n_kinds; i++) {
+    for (size_t j = 0; j < n; j++)
+      all[i] += part_weight(b->kinds[i], &p[j], 0);
+    flat[i] = !all[i];
+    all[i] = flat[i] ? n : all[i];
+  }
+  for (size_t j = 0; j < n; j++) {
+    int any = 0;
+    for (size_t i = 0; i < b->n_kinds; i++) {
+      uint64_t w = part_weight(b->kinds[i], &p[j], flat[i]);
+      b->values[i] = (int64_t)ip_share((uint64_t)whole[i], before[i], w, all[i]);
+      before[i] += w;
+      any |= b->values[i] != 0;
+    }
+    if (!any)
+      continue;
+    const ip_site *site = p[j].site == UINT32_MAX ? NULL : &b->s->sites[p[j].site];
+    const char *file = b->s->funcs[caller].file;
+    /* a call line in another file (code inlined into the caller) is not one of its lines */
+    b->path[1] = site && file && !strcmp(site->file, file)
+                     ? call_line_location(b, caller, site->line)
+                     : location_id(b, caller);
+    ip_pprof_sample(&b->prof, b->path, depth, b->values, b->labels);
+  }
+}
+
 static void add_path(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
   builder *b = ctx;
-  const ip_node *leaf = &v->nodes[path[depth - 1]];
-  if (!has_value(b, &leaf->v))
+  uint32_t node = path[depth - 1];
+  ip_values leaf = v->nodes[node].v;
+  leaf.smp_excl -= b->known ? b->known[node] : 0; /* given to the address samples */
+  if (!has_value(b, &leaf))
     return;
   ip_must_grow((void **)&b->path, &b->cap_path, depth, sizeof *b->path);
   for (size_t d = 0; d < depth; d++)
     b->path[depth - 1 - d] = location_id(b, v->nodes[path[d]].func);
-  add_sample(b, &leaf->v, depth);
+  size_t n = 0;
+  const site_part *p = depth > 1 ? parts_of(b, node, &n) : NULL;
+  if (n)
+    add_call_lines(b, &leaf, depth, v->nodes[path[depth - 2]].func, p, n);
+  else
+    add_sample(b, &leaf, depth);
+}
+
+/* The samples of thread t at known addresses, each a sample of its own
+ * (leaf: the address's location, then the instrumented frames), counted
+ * per node of view v in b->known. */
+static void add_address_samples(builder *b, const ip_tree_view *v, const ip_thread *t) {
+  const ip_values none = {0};
+  for (size_t k = 0; k < t->n_pcs; k++) {
+    const ip_pc_sample *ps = &t->pcs[k];
+    uint32_t vn = ip_tree_view_node(v, t, ps->node);
+    if (vn == IP_NO_NODE)
+      continue;
+    uint32_t f = t->nodes[ps->node].func;
+    uint64_t loc = address_location(b, ip_sample_lines_at(&b->where, b->s, t->process, ps->pc), f);
+    if (!loc)
+      continue;
+    b->known[vn] += ps->count;
+    size_t n = 0;
+    ip_must_grow((void **)&b->path, &b->cap_path, n + 1, sizeof *b->path);
+    b->path[n++] = loc;
+    for (uint32_t x = t->nodes[ps->node].parent; x && x != IP_NO_NODE; x = t->nodes[x].parent) {
+      ip_must_grow((void **)&b->path, &b->cap_path, n + 1, sizeof *b->path);
+      b->path[n++] = location_id(b, t->nodes[x].func);
+    }
+    fill_values(b, &none);
+    for (size_t i = 0; i < b->n_kinds; i++)
+      if (b->kinds[i] == V_SAMPLES)
+        b->values[i] = ps->count;
+    ip_pprof_sample(&b->prof, b->path, n, b->values, b->labels);
+  }
+}
+
+/* The call lines of thread t's call paths, as parts of view v's nodes. */
+static void add_thread_sites(builder *b, const ip_tree_view *v, const ip_thread *t) {
+  for (size_t k = 0; k < t->n_sites; k++) {
+    const ip_site_values *sv = &t->sites[k];
+    uint32_t vn = ip_tree_view_node(v, t, sv->node);
+    if (vn == IP_NO_NODE)
+      continue;
+    ip_must_grow((void **)&b->parts, &b->cap_parts, b->n_parts + 1, sizeof *b->parts);
+    b->parts[b->n_parts++] = (site_part){vn, sv->site, sv->calls, sv->el_incl, sv->app_incl};
+  }
+}
+
+/* Merges the parts of one node and line, and gives each node with call
+ * lines a part for its calls on no known line. */
+static void finish_parts(builder *b, const ip_tree_view *v) {
+  if (!b->n_parts)
+    return;
+  qsort(b->parts, b->n_parts, sizeof *b->parts, cmp_part);
+  size_t m = 0;
+  for (size_t i = 0; i < b->n_parts; i++) {
+    site_part *last = m ? &b->parts[m - 1] : NULL;
+    if (last && !cmp_part(last, &b->parts[i])) {
+      last->calls += b->parts[i].calls;
+      last->el += b->parts[i].el;
+      last->app += b->parts[i].app;
+    } else {
+      b->parts[m++] = b->parts[i];
+    }
+  }
+  size_t n = m;
+  for (size_t i = 0, j; i < n; i = j) {
+    site_part rest = {b->parts[i].node, UINT32_MAX, 0, 0, 0};
+    const ip_values *nv = &v->nodes[rest.node].v;
+    uint64_t calls = 0, el = 0, app = 0;
+    for (j = i; j < n && b->parts[j].node == rest.node; j++)
+      calls += b->parts[j].calls, el += b->parts[j].el, app += b->parts[j].app;
+    rest.calls = nv->calls > calls ? nv->calls - calls : 0;
+    rest.el = nv->el_incl > el ? nv->el_incl - el : 0;
+    rest.app = nv->app_incl > app ? nv->app_incl - app : 0;
+    if (rest.calls || rest.el || rest.app) {
+      ip_must_grow((void **)&b->parts, &b->cap_parts, m + 1, sizeof *b->parts);
+      b->parts[m++] = rest;
+    }
+  }
+  b->n_parts = m;
+  qsort(b->parts, b->n_parts, sizeof *b->parts, cmp_part);
 }
 
 /* The labels of a thread's samples: process, pid, thread name, tid. */
@@ -143,13 +386,25 @@ static uint32_t thread_labels(builder *b, const ip_thread *t) {
   return set;
 }
 
-static void add_view(builder *b, const ip_tree_view *v) {
+static void add_view(builder *b, const ip_tree_view *v, const ip_export_opts *o) {
   b->labels = v->thread ? thread_labels(b, v->thread) : 0;
+  b->known = ip_must_calloc(v->n_nodes ? v->n_nodes : 1, sizeof *b->known);
+  b->n_parts = 0;
+  for (size_t i = 0; i < b->s->n_threads; i++) {
+    const ip_thread *t = &b->s->threads[i];
+    if (v->thread ? v->thread != t : !ip_selected_thread(b->s, &o->sel, t))
+      continue;
+    add_address_samples(b, v, t);
+    add_thread_sites(b, v, t);
+  }
+  finish_parts(b, v);
   /* Time with no function on the stack: a sample without locations, so
    * pprof's total matches the threads' total. */
   if (v->n_nodes && has_value(b, &v->nodes[0].v))
     add_sample(b, &v->nodes[0].v, 0);
   ip_tree_walk(v, add_path, b);
+  free(b->known);
+  b->known = NULL;
 }
 
 /* Profile-wide fields: types, times, comments. */
@@ -174,16 +429,27 @@ int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, con
   ip_pprof_init(&b.prof);
   choose_types(&b, o);
   add_header(&b);
+  b.fn_of_func = ip_must_calloc(s->n_funcs ? s->n_funcs : 1, sizeof *b.fn_of_func);
   b.loc_of_func = ip_must_calloc(s->n_funcs ? s->n_funcs : 1, sizeof *b.loc_of_func);
+  ip_strtab_init(&b.inlined_keys);
+  ip_sample_lines_init(&b.where, s);
   b.mapping_of_module =
       ip_must_calloc(s->n_modules ? s->n_modules : 1, sizeof *b.mapping_of_module);
   ip_export_trees trees;
   ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
   for (size_t i = 0; i < trees.n_views; i++)
-    add_view(&b, &trees.views[i]);
+    add_view(&b, &trees.views[i], o);
   int rc = ip_pprof_write(&b.prof, out, "export", out_name);
   ip_export_trees_free(&trees);
+  free(b.fn_of_func);
   free(b.loc_of_func);
+  ip_strtab_free(&b.inlined_keys);
+  free(b.fn_of_inlined);
+  ip_sample_lines_free(&b.where);
+  free(b.loc_of_addr);
+  free(b.loc_of_addr_func);
+  ip_u64map_free(&b.loc_of_line);
+  free(b.parts);
   free(b.mapping_of_module);
   free(b.path);
   ip_pprof_free(&b.prof);

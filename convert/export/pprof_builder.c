@@ -59,6 +59,8 @@ uint64_t ip_pprof_mapping(ip_pprof *p, const char *filename) {
   m->filename = ip_strtab_intern(&p->strings, filename);
   m->has_functions = 1;
   m->has_filenames = 1;
+  m->has_line_numbers = 1;
+  m->has_inline_frames = 1;
   return m->id;
 }
 

@@ -38,7 +38,7 @@ uint64_t ip_progress_input_bytes(char *const *paths, size_t n_paths) {
     DIR *d = opendir(paths[i]);
     if (!d)
       continue;
-    for (struct dirent *e; (e = readdir(d));)
+    for (const struct dirent *e; (e = readdir(d));)
       if ((size_t)snprintf(file, sizeof file, "%s/%s", paths[i], e->d_name) < sizeof file &&
           !stat(file, &st) && S_ISREG(st.st_mode))
         total += (uint64_t)st.st_size;
@@ -59,7 +59,7 @@ const ip_call_visitor *ip_progress_start(ip_progress *p, const ip_call_visitor *
   return &p->self;
 }
 
-void ip_progress_finish(ip_progress *p) {
+void ip_progress_finish(const ip_progress *p) {
   if (p->active && p->shown != p->started)
     fputs("\r\033[K", stderr);
 }

@@ -28,7 +28,7 @@ const ip_call_visitor *ip_progress_start(ip_progress *p, const ip_call_visitor *
                                          char *const *paths, size_t n_paths);
 
 /* Erases the progress line. */
-void ip_progress_finish(ip_progress *p);
+void ip_progress_finish(const ip_progress *p);
 
 /* Total size in bytes of the files and directories (one level) named. */
 uint64_t ip_progress_input_bytes(char *const *paths, size_t n_paths);

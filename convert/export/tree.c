@@ -36,6 +36,27 @@ void ip_tree_walk(const ip_tree_view *v, ip_path_fn fn, void *ctx) {
   free(path);
 }
 
+uint32_t ip_tree_view_node(const ip_tree_view *v, const ip_thread *t, uint32_t node) {
+  if (v->thread == t)
+    return node;
+  size_t depth = 0, cap = 64;
+  uint32_t *chain = ip_must_realloc(NULL, cap, sizeof *chain); /* node's frames, innermost first */
+  for (uint32_t k = node; k && k != IP_NO_NODE && k < t->n_nodes; k = t->nodes[k].parent) {
+    if (depth == cap)
+      chain = ip_must_realloc(chain, cap *= 2, sizeof *chain);
+    chain[depth++] = k;
+  }
+  uint32_t at = 0;
+  while (depth && at != IP_NO_NODE) {
+    uint32_t func = t->nodes[chain[--depth]].func, c = v->nodes[at].first_child;
+    while (c != IP_NO_NODE && v->nodes[c].func != func)
+      c = v->nodes[c].next_sibling;
+    at = c;
+  }
+  free(chain);
+  return at;
+}
+
 /* The merged tree under construction: node identity is (parent, func). */
 typedef struct merger {
   ip_node *nodes;

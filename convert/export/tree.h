@@ -28,6 +28,11 @@ void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge,
                            const ip_selection *sel);
 void ip_export_trees_free(ip_export_trees *tr);
 
+/* The node of view v that is call path `node` of thread t (a thread v
+ * shows): node itself in t's own view, the path of the same functions in a
+ * merged one; IP_NO_NODE when v has no such path. */
+uint32_t ip_tree_view_node(const ip_tree_view *v, const ip_thread *t, uint32_t node);
+
 /* How exports name thread t: "thread TID (NAME)", or "thread TID" without a name. */
 void ip_thread_label(const ip_thread *t, char *buf, size_t len);
 

@@ -87,7 +87,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   return 0;
 }
 
-static void take_module(ip_file *f, const Inclprof__Module *m) {
+void ip_file_take_module(ip_file *f, const Inclprof__Module *m) {
   ip_process *p = &f->s->processes[f->proc];
   if (f->ring && m->id < f->n_mod && f->mod_index[m->id])
     return; /* repeated at the start of a ring segment */
@@ -129,7 +129,7 @@ static uint64_t ns_after_start(const ip_file *f, uint64_t tick) {
   return tick > f->start_tick ? (uint64_t)((double)(tick - f->start_tick) * f->ns_per_tick) : 0;
 }
 
-static void take_trailer(ip_file *f, ip_process *p, const Inclprof__Trailer *t) {
+void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trailer *t) {
   p->end_ns = ns_after_start(f, t->end_tick);
   if (t->write_error && *t->write_error && !p->write_error)
     p->stopped_ns = p->end_ns;
@@ -181,7 +181,7 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
   ip_tstate *ts;
   switch (rec->body_case) {
   case INCLPROF__RECORD__BODY_MODULE:
-    take_module(f, rec->module);
+    ip_file_take_module(f, rec->module);
     break;
   case INCLPROF__RECORD__BODY_FUNCTION:
     take_function(f, rec->function);
@@ -211,7 +211,7 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     ip_replay_gap(f, ts, rec->gap);
     break;
   case INCLPROF__RECORD__BODY_TRAILER:
-    take_trailer(f, &f->s->processes[f->proc], rec->trailer);
+    ip_file_take_trailer(f, &f->s->processes[f->proc], rec->trailer);
     break;
   case INCLPROF__RECORD__BODY_SEGMENT:
     take_segment(f, rec->segment);
@@ -328,6 +328,11 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
     return -1;
   }
   s->n_files++;
+  if (o && o->from_index && ip_file_from_index(&f) == 0) {
+    ip_reader_close(r);
+    close_file(&f);
+    return 0;
+  }
   Inclprof__Record *rec;
   int rc = ip_reader_next(r, &rec, err, sizeof err);
   if (rc > 0 && rec->body_case == INCLPROF__RECORD__BODY_SEGMENT && rec->segment->number > 0)

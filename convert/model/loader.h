@@ -149,6 +149,15 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
  * the reason in err. */
 int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_t errlen);
 
+/* The records of a file's Module and Trailer into its process. */
+void ip_file_take_module(ip_file *f, const Inclprof__Module *m);
+void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trailer *t);
+
+/* model/index_load.c */
+/* Describes f's process from the Index its file ends with (o->from_index):
+ * 0, or -1 with why not in the process's scan_why (the file is then read). */
+int ip_file_from_index(ip_file *f);
+
 /* model/session_files.c */
 struct ip_paths;
 /* How many threads should read these files in parallel with `jobs` cores:

@@ -151,9 +151,11 @@ typedef struct ip_process {
   double kevent_cost_ns;  /* kevents: one ring record's cost, removed per transitional interval */
   uint32_t sample_hz;
   uint64_t start_unix_ns;
-  int clean;    /* trailer says clean shutdown */
-  char *damage; /* NULL, or what was wrong with the file */
-  int cut;      /* the file ends in damage: whatever followed it is unknown */
+  int clean;      /* trailer says clean shutdown */
+  char *damage;   /* NULL, or what was wrong with the file */
+  int from_index; /* described from the file's Index: its events were not replayed */
+  char *scan_why; /* ip_load_opts.from_index, and the file was read through: why */
+  int cut;        /* the file ends in damage: whatever followed it is unknown */
   ip_values total;
   uint32_t format_minor;
   int clock;          /* inclprof_ClockSource */
@@ -237,6 +239,9 @@ typedef struct ip_load_opts {
   int quiet;                      /* no warnings on stderr */
   const ip_call_visitor *visitor; /* may be NULL */
   unsigned jobs; /* replay a file's threads on this many cores when > 1 and no visitor */
+  /* Describe a file from its Index when it ends with a valid one (info):
+   * threads, modules and counts without replaying the events. */
+  int from_index;
   /* When error is set, ip_session_load writes its one-line error
    * there (error_len bytes at most) instead of printing it. */
   char *error;

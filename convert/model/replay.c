@@ -189,16 +189,16 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
 /* Splits the el ns of a transitional interval by the records taken since the
  * previous interval (the rules: "Wait breakdown" in docs/converter.md) into
  * w[IP_WAIT_N]. */
-static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
+static void wait_split(const ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
   uint64_t pre = ticks_ns(f, a->off[0]), blk = ticks_ns(f, a->off[1]);
   unsigned __int128 tot = (unsigned __int128)pre + blk;
   if (tot > el) { /* never more than the interval (nor wrapping, in a damaged trace) */
     pre = (uint64_t)((unsigned __int128)el * pre / tot);
     blk = el - pre;
   }
-  uint64_t rest = el - pre - blk;
   w[IP_W_SYSCALL] = w[IP_W_FAULT] = 0;
   if (a->sys + a->pf) {
+    uint64_t rest = el - pre - blk;
     w[IP_W_FAULT] = scale(rest, a->pf, a->sys + a->pf);
     w[IP_W_SYSCALL] = rest - w[IP_W_FAULT];
   } /* else the interval's on-CPU time has no cause among the four: it stays
@@ -210,7 +210,7 @@ static void wait_split(ip_file *f, const ip_kacc *a, uint64_t el, uint64_t *w) {
 
 /* The wait breakdown of an interval of el ns (kevents traces): split it when
  * it is transitional and its records are known; the accumulator starts anew. */
-static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
+static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
   if (ts->kacc.lost) { /* its records are missing: Non-Application in no column */
     th->kernel_lost++;
     split = ts->kacc.lost = 0;
@@ -232,7 +232,7 @@ static void interval_wait(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el,
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes.
  * `split`: the interval's kernel records are known (wait breakdown). */
-static void interval(ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional,
+static void interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional,
                      int probe, int split) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;

@@ -32,6 +32,7 @@ void ip_session_free(ip_session *s) {
     free(p->trace_path);
     free(p->transitions_note);
     free(p->damage);
+    free(p->scan_why);
     free(p->hostname);
     free(p->run);
     free(p->runtime_version);

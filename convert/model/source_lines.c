@@ -76,6 +76,9 @@ static void chain_of(Dwfl_Module *mod, uint64_t v, ip_src_loc *out) {
     if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
       continue;
     die_name(&scopes[i], out->frame[k].func, sizeof out->frame[k].func);
+    int decl = 0;
+    if (dwarf_decl_line(&scopes[i], &decl) == 0 && decl > 0)
+      out->frame[k].start_line = (uint32_t)decl;
     k++;
     if (tag == DW_TAG_subprogram)
       break;
@@ -102,7 +105,7 @@ static size_t code_bytes(Dwfl_Module *mod, uint64_t v, uint8_t *buf, size_t n, u
     if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) ||
         v < sh.sh_addr || v >= sh.sh_addr + sh.sh_size)
       continue;
-    Elf_Data *d = elf_getdata(scn, NULL);
+    const Elf_Data *d = elf_getdata(scn, NULL);
     size_t at = (size_t)(v - sh.sh_addr);
     if (!d || !d->d_buf || at >= d->d_size)
       return 0;

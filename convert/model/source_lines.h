@@ -16,9 +16,10 @@
 
 /* One function of an address's inline chain and the line it is at there. */
 typedef struct ip_src_frame {
-  char func[256]; /* demangled name from the debug info */
-  char file[512]; /* "" when unknown */
-  uint32_t line;  /* 0 when unknown */
+  char func[256];      /* demangled name from the debug info */
+  char file[512];      /* "" when unknown */
+  uint32_t line;       /* 0 when unknown */
+  uint32_t start_line; /* the line func is declared on, 0 when unknown */
 } ip_src_frame;
 
 /* An instruction address of a process, located. */

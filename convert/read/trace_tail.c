@@ -1,13 +1,15 @@
 /* read/trace_tail.c - the Trailer a trace file ends with, read from its last
  * bytes alone (the frame whose length and CRC end exactly at the end of the
- * file), so that `record` can tell how each process's recording ended
- * without reading the whole trace. */
+ * file, or at the Footer that ends a file with an index), so that `record`
+ * can tell how each process's recording ended without reading the whole
+ * trace. */
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "read/trace_index.h"
 #include "read/trace_tail.h"
 
 #define TAIL 1024 /* a Trailer frame is far smaller */
@@ -41,9 +43,15 @@ Inclprof__Record *ip_trace_tail_trailer(const char *path) {
   struct stat st;
   Inclprof__Record *found = NULL;
   if (fstat(fd, &st) == 0 && st.st_size > 0) {
-    uint8_t buf[TAIL];
-    size_t n = st.st_size < TAIL ? (size_t)st.st_size : TAIL;
-    if (pread(fd, buf, n, st.st_size - (off_t)n) == (ssize_t)n)
+    uint8_t buf[TAIL], foot[IP_TRACE_FOOTER_LEN];
+    uint32_t ib, tb;
+    off_t end = st.st_size;
+    if (end >= (off_t)sizeof foot &&
+        pread(fd, foot, sizeof foot, end - (off_t)sizeof foot) == (ssize_t)sizeof foot &&
+        ip_trace_footer(foot, &ib, &tb))
+      end -= (off_t)sizeof foot;
+    size_t n = end < TAIL ? (size_t)end : TAIL;
+    if (pread(fd, buf, n, end - (off_t)n) == (ssize_t)n)
       for (size_t at = 0; at + 5 <= n && !found; at++) {
         found = frame_ending_at(buf + at, buf + n);
         if (found && found->body_case != INCLPROF__RECORD__BODY_TRAILER) {

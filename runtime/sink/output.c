@@ -2,7 +2,8 @@
  * ./inclprof.data) as <pid>.ipb or <pid>.<n>.ipb, never following a symlink
  * and never overwriting; opened O_APPEND so every frame lands with one
  * write() whichever thread writes it.  Also the header, thread, gap and
- * trailer records, the log of table records replayed into a fork child's new
+ * trailer records (the Trailer with the Index and Footer, trace_index.c),
+ * the log of table records replayed into a fork child's new
  * file, and disabling the runtime when the file cannot be written. */
 #include <errno.h>
 #include <fcntl.h>
@@ -293,7 +294,8 @@ void ip_write_trailer(int clean, const char *reason) {
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;
-  ip_write_record(&rec, 0);
+  if (!ip_index_write_with(&rec, tr.bytes_written, ip_trace_final_room()))
+    ip_write_record(&rec, 0);
 }
 
 /* In a fork child (the only thread; its locks made anew): a file of its own

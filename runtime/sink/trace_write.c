@@ -169,6 +169,14 @@ void ip_trace_write_start(uint64_t preamble_bytes, ip_trailer_writer *write_trai
   ip_mutex_init(&ring_lock); /* a fork child's may be held by a parent's thread */
   if (ring_on)
     ip_ring_start(max_bytes);
+  ip_index_start(!ring_on);
+}
+
+uint64_t ip_trace_final_room(void) {
+  if (size_cap == ~0ull)
+    return UINT64_MAX;
+  uint64_t limit = size_cap + FINAL_ROOM, ok = atomic_load(&bytes_ok);
+  return ok < limit ? limit - ok : 0;
 }
 
 const char *ip_trace_size_policy(uint64_t *max_size) {
@@ -281,13 +289,17 @@ static void write_frame(const uint8_t *frame, size_t len) {
     return;
   }
   size_t done;
+  int held = ip_index_hold(frame, len);
   int err = append(frame, len, &done);
   if (!err) {
     atomic_fetch_add(&bytes_ok, len);
     if (ring_on)
       ip_ring_seen(frame, len);
+    ip_index_seen(frame, len, held);
+    ip_index_release(held);
     return;
   }
+  ip_index_release(held);
   if (writing_final)
     return;
   char cause[128];

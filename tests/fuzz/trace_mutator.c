@@ -25,7 +25,7 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 #define MAX_FRAMES 4096
 #define MAX_FIELDS 64
-#define MAX_ELEMS 8192
+#define MAX_ELEMS  8192
 
 typedef struct span {
   const uint8_t *p;
@@ -40,8 +40,8 @@ typedef struct frames {
 
 typedef struct field {
   uint32_t key;
-  uint64_t v;  /* varint and fixed values */
-  span bytes;  /* length-delimited payload */
+  uint64_t v; /* varint and fixed values */
+  span bytes; /* length-delimited payload */
 } field;
 
 static uint64_t rs;
@@ -52,9 +52,9 @@ static uint32_t rnd(void) {
   return (uint32_t)(rs >> 11);
 }
 
-static const uint64_t edge[] = {0,          1,           2,          0x7f,        0x80,
-                                0xff,       0xffff,      0x7fffffff, 0x80000000u, 0xffffffffu,
-                                1ull << 32, 1ull << 62,  1ull << 63, UINT64_MAX,  UINT64_MAX - 1};
+static const uint64_t edge[] = {0,          1,          2,          0x7f,        0x80,
+                                0xff,       0xffff,     0x7fffffff, 0x80000000u, 0xffffffffu,
+                                1ull << 32, 1ull << 62, 1ull << 63, UINT64_MAX,  UINT64_MAX - 1};
 static uint64_t edge_value(uint64_t old) {
   switch (rnd() % 4) {
   case 0:
@@ -114,11 +114,12 @@ static void put(out *o, const void *p, size_t n) {
   o->n += n;
 }
 static void put_varint(out *o, uint64_t v) {
-  uint8_t b[10];
+  uint8_t b[10] = {0};
   put(o, b, (size_t)(ip_put_varint(b, v) - b));
 }
 static void put_crc(out *o, uint32_t crc) {
-  uint8_t c[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24)};
+  const uint8_t c[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16),
+                        (uint8_t)(crc >> 24)};
   put(o, c, 4);
 }
 static void put_frame(out *o, span rec) {

@@ -55,17 +55,19 @@ check "the estimate of the events after was within 5 % ($est, recorded $e2)" \
 r1=$(q wf1.csv '^word_table_add$' "$EX" "$EI" | awk -F'\t' '{printf "%.3f", $1 / $2}')
 r2=$(q wf2.csv '^word_table_add$' application_exclusive_ns application_inclusive_ns | awk -F'\t' '{printf "%.3f", $1 / $2}')
 # Before, find_slot's and strncmp's time is word_table_add's callees' (its
-# Exclusive was 0.15 to 0.52 of its Elapsed Inclusive in runs here).  After, their work is
-# word_table_add's own: its Application Exclusive is its Application
-# Inclusive but for a dozen calloc calls (0.99 to 1.00).  Application time,
-# the CPU's work, after: Elapsed also holds waits (four workers preempted on
-# two CPUs, page faults) whose share moves from run to run.
+# Exclusive was 0.15 to 0.52 of its Elapsed Inclusive in runs here).  After,
+# their work is word_table_add's own: its Application Exclusive is its
+# Application Inclusive but for its calls of strndup, strlen and calloc (0.93
+# to 1.00 in runs here, 0.93 with the machine's load at 18 on 2 CPUs: the
+# allocator's share grows when other work evicts its caches).  Application
+# time, the CPU's work, after: Elapsed also holds waits (four workers
+# preempted on two CPUs, page faults) whose share moves from run to run.
 check "word_table_add: Elapsed Exclusive / Inclusive below 0.65 before (find_slot's time its callee's: $r1)" awk -v r="$r1" 'BEGIN{exit !(r < 0.65)}'
 if "$INCLPROF" info wf2.data | grep -qi 'transitions*[^a-z]*none'; then
   ok "transition mode none: Application time is Elapsed time; skipping the Application check"
 else
-  check "... Application Exclusive / Inclusive at least 0.95 after (find_slot's and strncmp's work its own: $r2)" \
-    awk -v r="$r2" 'BEGIN{exit !(r >= 0.95)}'
+  check "... Application Exclusive / Inclusive at least 0.85 after (find_slot's and strncmp's work its own: $r2)" \
+    awk -v r="$r2" 'BEGIN{exit !(r >= 0.85)}'
 fi
 "$INCLPROF" suggest wf1.data --max-overhead 0.5 --max-fold 1 --top 1000 -o fold.filter >fold.out 2>&1
 check "--max-fold 1: find_slot kept, the table says it would fold its time into word_table_add" \

@@ -75,7 +75,7 @@ truth=$(run burst 64)
 within5 "fault burst, then a sleep: napper's Off-CPU blocked = the sleep" "$truth" \
   "$(col burst napper offcpu_blocked_inclusive_ns)"
 check "fault burst: info counts the interval whose records were lost" sh -c \
-  "'$INCLPROF' info out-burst | grep -q 'waits: .* not known [1-9][0-9]* times'"
+  "'$INCLPROF' info --scan out-burst | grep -q 'waits: .* not known [1-9][0-9]* times'"
 # A reader thread: one read() per byte, blocking each time - thousands of
 # records between two flushes, read from the ring by the probes around read().
 truth=$(run reader 4000)
@@ -83,7 +83,7 @@ explained=$(($(col reader read offcpu_blocked_inclusive_ns) + $(col reader read 
 within5 "reader: read's Off-CPU blocked + system calls = the time in read()" "$truth" "$explained"
 check_eq "reader: no record was lost" "" "$("$INCLPROF" report out-reader 2>&1 | grep 'records were lost')"
 
-check "info: the records were kept, none lost" sh -c "'$INCLPROF' info out-blocked | grep -q 'waits: .* not known 0 times'"
+check "info: the records were kept, none lost" sh -c "'$INCLPROF' info --scan out-blocked | grep -q 'waits: .* not known 0 times'"
 "$INCLPROF" report --wait --by thread out-blocked >report.txt 2>&1
 check "report --wait: the breakdown's columns" grep -q 'Non-App Incl .*Preempted .*Blocked .*Syscalls .*Faults' report.txt
 

@@ -35,7 +35,9 @@ START_TEST(agrees_with_protobuf_c) {
   for (int round = 0; round < 200; round++) {
     size_t n = rnd(&seed) % 5000;
     uint64_t *dt = malloc((n + 1) * sizeof *dt);
+    ck_assert_ptr_nonnull(dt);
     uint32_t *code = malloc((n + 1) * sizeof *code);
+    ck_assert_ptr_nonnull(code);
     for (size_t i = 0; i < n; i++) {
       int bits = (int)(rnd(&seed) % 64);
       dt[i] = rnd(&seed) >> bits; /* from 1 to 10 varint bytes */
@@ -51,6 +53,7 @@ START_TEST(agrees_with_protobuf_c) {
     /* kevents batches: kernel records in every other round, lost in some */
     size_t nk = round % 2 ? rnd(&seed) % 3000 : 0;
     uint64_t *kdt = malloc((nk + 1) * sizeof *kdt);
+    ck_assert_ptr_nonnull(kdt);
     for (size_t i = 0; i < nk; i++)
       kdt[i] = rnd(&seed) >> (rnd(&seed) % 64);
     e.n_kernel_dt = nk;
@@ -115,6 +118,7 @@ START_TEST(leaves_the_rest_to_protobuf_c) {
   }
   /* an unknown field appended to the batch (a newer minor version) */
   uint8_t *more = malloc(len + 2);
+  ck_assert_ptr_nonnull(more);
   memcpy(more, buf, len);
   more[1] = (uint8_t)(buf[1] + 2); /* the batch's length (one byte here) */
   more[len] = 15u << 3;            /* field 15, varint */

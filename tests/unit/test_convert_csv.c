@@ -39,7 +39,7 @@ static void load(ip_session *s) {
   tg_ev(&b, 370, 0, TG_RET, 3);
   tg_ev(&b, 400, 0, TG_EXIT, 1);
   tg_flush(&t, &b);
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   fx_load(s, fx_write(dir, "42.ipb", &t), 0);
   fx_cleanup(dir);
   tg_free(&t);

@@ -107,7 +107,7 @@ static void check_invariants(const ip_session *s) {
 START_TEST(random_mutations_never_crash) {
   tg_trace t;
   seed_trace(&t);
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   char path[128];
   snprintf(path, sizeof path, "%s/m.ipb", dir);
   size_t cap = t.len + 64;
@@ -152,7 +152,7 @@ END_TEST
 START_TEST(unmutated_seed_is_clean) {
   tg_trace t;
   seed_trace(&t);
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   ip_session s;
   fx_load(&s, fx_write(dir, "seed.ipb", &t), 0);
   ck_assert_uint_eq(s.n_damaged, 0);
@@ -171,7 +171,7 @@ END_TEST
 START_TEST(truncation_keeps_the_records_before_it) {
   tg_trace t;
   seed_trace(&t);
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   char path[128];
   snprintf(path, sizeof path, "%s/cut.ipb", dir);
   ip_session s;
@@ -221,7 +221,7 @@ START_TEST(ticks_beyond_64_bit_ns_saturate) {
   tg_ev(&b, (1ull << 62) + 4, 0, TG_EXIT, 1);
   tg_flush(&t, &b);
   tg_trailer(&t, 1, "exit");
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   ip_session s;
   fx_load(&s, fx_write(dir, "far.ipb", &t), 0);
   ck_assert_uint_eq(s.n_threads, 1);
@@ -242,7 +242,7 @@ START_TEST(fuzz_corpus_replays_cleanly) {
   DIR *d = opendir(dir);
   ck_assert_msg(d != NULL, "%s: cannot open the fuzz corpus", dir);
   int files = 0, loaded = 0;
-  for (struct dirent *e; (e = readdir(d));) {
+  for (const struct dirent *e; (e = readdir(d));) {
     if (e->d_name[0] == '.')
       continue;
     char path[8192];

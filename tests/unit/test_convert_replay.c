@@ -26,7 +26,7 @@ static void begin(tg_trace *t, uint32_t pid, double tps, double cost) {
 }
 
 static void load_one(ip_session *s, tg_trace *t, int raw) {
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   fx_load(s, fx_write(dir, "1.ipb", t), raw);
   fx_cleanup(dir);
   tg_free(t);
@@ -438,7 +438,7 @@ END_TEST
 /* Two threads in each of two processes of the same program: per-function
  * values and the session total are the sums; functions merge by identity. */
 START_TEST(threads_and_processes_summed) {
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   for (uint32_t pid = 1; pid <= 2; pid++) {
     tg_trace t;
     tg_batch b;
@@ -548,7 +548,7 @@ START_TEST(call_visitor_sees_nested_calls) {
   tg_ev(&b, 480, 0, TG_EXIT, F_FOO);
   tg_ev(&b, 500, 0, TG_EXIT, F_MAIN);
   tg_flush(&t, &b);
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   seen_call calls[4];
   memset(calls, 0, sizeof calls);
   ip_call_visitor vis = {calls, on_call};

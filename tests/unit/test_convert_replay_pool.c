@@ -66,7 +66,7 @@ static void thread_end(tg_trace *t, uint32_t tid) {
 static void threads_begin(tg_trace *tr, tg_batch *b, uint64_t *tick, uint32_t first) {
   for (unsigned i = 0; i < THREADS; i++) {
     tg_batch_init(&b[i], first + i);
-    tick[i] = 1000 * (i + 1);
+    tick[i] = 1000ull * (i + 1);
     tg_thread(tr, first + i, NULL);
   }
 }
@@ -167,7 +167,7 @@ static void assert_same(const ip_session *a, const ip_session *b) {
 }
 
 START_TEST(jobs_give_the_serial_session) {
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   const char *path = write_trace(dir);
   ip_session one, two, three;
   load_jobs(&one, path, 1);
@@ -223,7 +223,7 @@ START_TEST(gaps_and_functions_between_batches_give_the_serial_session) {
    * 20's batch of round 3 (thread 23 used it from round 2, before it was
    * defined; thread 22 from round 3, after), gid 7 after thread 22's batch
    * of round 5 (thread 21 used it from round 1). */
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   tg_trace t;
   tg_begin(&t, 91, 1e9, 3, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS);
   tg_module(&t, 1, "/bin/prog");
@@ -273,7 +273,7 @@ static uint32_t rnd(void) {
 }
 
 START_TEST(damaged_traces_give_the_serial_session) {
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   char path[128], err1[512], err2[512];
   snprintf(path, sizeof path, "%s/m.ipb", dir);
   tg_trace t;
@@ -325,7 +325,7 @@ static int load_dir(ip_session *s, const char *dir, unsigned jobs, char *err, si
 }
 
 START_TEST(files_read_in_parallel_give_the_serial_session) {
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   tg_trace t[3];
   for (unsigned v = 0; v < 3; v++) {
     char name[16];

@@ -47,7 +47,7 @@ static void load(ip_session *s, int kernel_events) {
   tg_ev(&b, 2000, 0, TG_ENTER, F_FOO);
   tg_ev(&b, 2500, 1, TG_EXIT, F_FOO);
   tg_flush(&t, &b);
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   fx_load(s, fx_write(dir, "1.ipb", &t), 0);
   fx_cleanup(dir);
   tg_free(&t);
@@ -125,7 +125,7 @@ START_TEST(late_switch_in_ends_at_the_event) {
   tg_ev(&b, 1000, 1, TG_ENTER, F_FOO);
   tg_ev(&b, 1100, 1, TG_EXIT, F_FOO);
   tg_flush(&t, &b);
-  char *dir = fx_dir();
+  const char *dir = fx_dir();
   ip_session s;
   fx_load(&s, fx_write(dir, "1.ipb", &t), 0);
   fx_cleanup(dir);

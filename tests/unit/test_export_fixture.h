@@ -29,10 +29,12 @@ enum { FX_MAIN, FX_FOO, FX_BAR, FX_FACT, FX_WRITE, FX_BOX, FX_NFUNCS };
 #define FX_BOX_NAME "ns::Box<int, \"q\\\\\">::get() const"
 
 static char *fx_dup(const char *s) {
-  char *d = malloc(strlen(s) + 1);
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
   if (!d)
     abort();
-  return strcpy(d, s);
+  memcpy(d, s, n);
+  return d;
 }
 
 static void fx_func(ip_session *s, int i, const char *name, const char *pretty, const char *file,

@@ -1,7 +1,8 @@
 /* test_export_pprof.c - the pprof writer on a hand-built session: the file
  * is gzip + profile.proto, pprof's flat/cum (computed here as pprof does)
  * equal the known Exclusive/Inclusive values, sample types, labels,
- * functions and mappings are as documented, --merge-threads merges. */
+ * functions and mappings are as documented, --merge-threads merges, a call
+ * path with call lines is one sample per line with its share of the values. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ static InclprofPprof__Profile *export_profile(void) {
   long n = ftell(f);
   rewind(f);
   unsigned char *gz = malloc((size_t)n);
+  ck_assert_ptr_nonnull(gz);
   ck_assert_uint_eq(fread(gz, 1, (size_t)n, f), (size_t)n);
   fclose(f);
   ck_assert(n > 2 && gz[0] == 0x1f && gz[1] == 0x8b); /* gzip magic */
@@ -101,6 +103,14 @@ static void expect(const InclprofPprof__Profile *p, const char *type, const char
   flat_cum(p, type, fn, &f, &c);
   ck_assert_msg(f == flat && c == cum, "%s %s: flat %lld cum %lld, expected %lld %lld", type, fn,
                 (long long)f, (long long)c, (long long)flat, (long long)cum);
+}
+
+/* The line of location loc_id (its first line). */
+static int64_t location_line(const InclprofPprof__Profile *p, uint64_t loc_id) {
+  for (size_t i = 0; i < p->n_location; i++)
+    if (p->location[i]->id == loc_id)
+      return p->location[i]->line[0]->line;
+  return -1;
 }
 
 static int64_t total(const InclprofPprof__Profile *p, const char *type) {
@@ -250,6 +260,42 @@ START_TEST(thread_filter) {
 }
 END_TEST
 
+/* ns::Box<int>::get() called 3 times from fact's lines 41 (2 calls, 3 ns)
+ * and 42 (1 call, 2 ns): two samples, fact's location at each line. */
+START_TEST(call_lines_share_the_values) {
+  ip_thread *t = &sess.threads[1];
+  uint32_t box = 5;
+  ck_assert_uint_eq(t->nodes[box].func, FX_BOX);
+  sess.sites = calloc(2, sizeof *sess.sites);
+  sess.sites[0] = (ip_site){strdup("demo.c"), 41};
+  sess.sites[1] = (ip_site){strdup("demo.c"), 42};
+  sess.n_sites = 2;
+  t->sites = calloc(2, sizeof *t->sites);
+  t->sites[0] = (ip_site_values){box, 0, 2, 3, 3};
+  t->sites[1] = (ip_site_values){box, 1, 1, 2, 2};
+  t->n_sites = t->cap_sites = 2;
+  InclprofPprof__Profile *p = export_profile();
+  expect(p, "elapsed", FX_BOX_NAME, 5, 5);
+  expect(p, "calls", FX_BOX_NAME, 3, 3);
+  expect(p, "elapsed", "fact(int)", 60, 105);
+  int el = type_index(p, "elapsed"), calls = type_index(p, "calls");
+  int seen = 0;
+  for (size_t i = 0; i < p->n_sample; i++) {
+    const InclprofPprof__Sample *x = p->sample[i];
+    if (!x->n_location_id || strcmp(location_name(p, x->location_id[0]), FX_BOX_NAME))
+      continue;
+    int64_t line = location_line(p, x->location_id[1]);
+    ck_assert_str_eq(location_name(p, x->location_id[1]), "fact(int)");
+    ck_assert_msg(line == 41 || line == 42, "call line %lld", (long long)line);
+    ck_assert_int_eq(x->value[calls], line == 41 ? 2 : 1);
+    ck_assert_int_eq(x->value[el], line == 41 ? 3 : 2);
+    seen |= line == 41 ? 1 : 2;
+  }
+  ck_assert_int_eq(seen, 3);
+  inclprof_pprof__profile__free_unpacked(p, NULL);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("export_pprof");
   TCase *tc = tcase_create("pprof");
@@ -259,6 +305,7 @@ int main(void) {
   tcase_add_test(tc, functions_locations_mappings);
   tcase_add_test(tc, thread_labels_and_merging);
   tcase_add_test(tc, thread_filter);
+  tcase_add_test(tc, call_lines_share_the_values);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

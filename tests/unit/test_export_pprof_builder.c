@@ -20,6 +20,7 @@ static InclprofPprof__Profile *written(ip_pprof *p) {
   long n = ftell(f);
   rewind(f);
   unsigned char *gz = malloc((size_t)n);
+  ck_assert_ptr_nonnull(gz);
   ck_assert_uint_eq(fread(gz, 1, (size_t)n, f), (size_t)n);
   fclose(f);
   size_t cap = 1 << 16;
@@ -60,8 +61,8 @@ START_TEST(location_of_several_lines) {
   uint32_t set = ip_pprof_label_set(&p);
   ip_pprof_label_str(&p, "thread", "worker");
   ip_pprof_label_num(&p, "tid", 42);
-  uint64_t path[2] = {loc_both, loc_outer};
-  int64_t v1[2] = {3, 700}, v0[2] = {0, 50};
+  const uint64_t path[2] = {loc_both, loc_outer};
+  const int64_t v1[2] = {3, 700}, v0[2] = {0, 50};
   ip_pprof_sample(&p, path, 2, v1, set);
   ip_pprof_sample(&p, NULL, 0, v0, 0);
   ip_pprof_comment(&p, "made by the test");

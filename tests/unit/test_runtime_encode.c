@@ -55,7 +55,7 @@ static Inclprof__EventBatch *read_batch(uint64_t seq, ip_reader **keep) {
   DIR *dd = opendir(dir);
   ck_assert_ptr_nonnull(dd);
   char path[512] = "";
-  for (struct dirent *e; (e = readdir(dd));)
+  for (const struct dirent *e; (e = readdir(dd));)
     if (strstr(e->d_name, ".ipb"))
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
   closedir(dd);
@@ -79,7 +79,7 @@ static void finish(void) {
   DIR *dd = opendir(dir);
   ck_assert_ptr_nonnull(dd);
   char path[512];
-  for (struct dirent *e; (e = readdir(dd));)
+  for (const struct dirent *e; (e = readdir(dd));)
     if (e->d_name[0] != '.') {
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
       unlink(path);

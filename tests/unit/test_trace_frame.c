@@ -82,6 +82,7 @@ static size_t write_stream(const char *path, struct gen *recs, size_t n) {
   for (size_t i = 0; i < n; i++) {
     size_t max = ip_frame_max_size(&recs[i].rec);
     uint8_t *buf = malloc(max);
+    ck_assert_ptr_nonnull(buf);
     size_t len = ip_frame_encode(&recs[i].rec, buf);
     ck_assert_uint_le(len, max);
     total += fwrite(buf, 1, len, f);
@@ -96,6 +97,8 @@ static int same_record(const Inclprof__Record *a, const Inclprof__Record *b) {
   if (la != lb)
     return 0;
   uint8_t *pa = malloc(la + 1), *pb = malloc(lb + 1);
+  ck_assert_ptr_nonnull(pa);
+  ck_assert_ptr_nonnull(pb);
   inclprof__record__pack(a, pa);
   inclprof__record__pack(b, pb);
   int same = memcmp(pa, pb, la) == 0;
@@ -160,7 +163,9 @@ START_TEST(truncation_at_every_byte) {
   recs[0].batch.n_dt = 0; /* keep the file small whatever the draw */
   size_t size = write_stream(tmp_path, recs, 4);
   FILE *f = fopen(tmp_path, "rb");
+  ck_assert_ptr_nonnull(f);
   uint8_t *whole = malloc(size);
+  ck_assert_ptr_nonnull(whole);
   ck_assert_uint_eq(fread(whole, 1, size, f), size);
   fclose(f);
   /* Frame boundaries: cutting exactly there is a clean (shorter) file. */
@@ -169,6 +174,7 @@ START_TEST(truncation_at_every_byte) {
     bound[i + 1] = bound[i] + ip_frame_max_size(&recs[i].rec);
   for (size_t cut = 0; cut < size; cut++) {
     f = fopen(tmp_path, "wb");
+    ck_assert_ptr_nonnull(f);
     fwrite(whole, 1, cut, f);
     fclose(f);
     int rc;
@@ -205,13 +211,16 @@ START_TEST(bit_flips_are_reported_with_offset) {
     make_record(&recs[i]);
   size_t size = write_stream(tmp_path, recs, 3);
   FILE *f = fopen(tmp_path, "rb");
+  ck_assert_ptr_nonnull(f);
   uint8_t *whole = malloc(size);
+  ck_assert_ptr_nonnull(whole);
   ck_assert_uint_eq(fread(whole, 1, size, f), size);
   fclose(f);
   for (size_t at = IP_TRACE_PREAMBLE_LEN; at < size; at++) {
     for (int bit = 0; bit < 8; bit += 3) {
       whole[at] ^= (uint8_t)(1u << bit);
       f = fopen(tmp_path, "wb");
+      ck_assert_ptr_nonnull(f);
       fwrite(whole, 1, size, f);
       fclose(f);
       whole[at] ^= (uint8_t)(1u << bit);
@@ -231,6 +240,7 @@ END_TEST
 
 static void write_bytes(const char *bytes, size_t n) {
   FILE *f = fopen(tmp_path, "wb");
+  ck_assert_ptr_nonnull(f);
   fwrite(bytes, 1, n, f);
   fclose(f);
 }

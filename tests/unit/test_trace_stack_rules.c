@@ -92,6 +92,7 @@ static void pair_end(pair *p) {
  * writes, to the replay as the decoded batch. */
 static void pair_batch(pair *p, uint64_t seq, const uint32_t *codes, size_t n) {
   uint64_t *dt = calloc(n ? n : 1, sizeof *dt);
+  ck_assert_ptr_nonnull(dt);
   for (size_t i = 0; i < n; i++)
     dt[i] = 10 << 1;
   Inclprof__EventBatch b = INCLPROF__EVENT_BATCH__INIT;
@@ -114,12 +115,13 @@ static void pair_batch(pair *p, uint64_t seq, const uint32_t *codes, size_t n) {
 
 /* The ring's ThreadState of TID where a new segment begins now (freed by
  * the caller with inclprof__record__free_unpacked). */
-static Inclprof__Record *ring_state(pair *p) {
+static Inclprof__Record *ring_state(const pair *p) {
   uint64_t start;
   ck_assert_int_eq(ip_ring_rotate(p->fd, p->path, 0, &start), 0);
   FILE *in = fopen(p->path, "rb");
   ck_assert_ptr_nonnull(in);
   uint8_t *buf = malloc(start);
+  ck_assert_ptr_nonnull(buf);
   ck_assert_uint_eq(fread(buf, 1, start, in), start);
   fclose(in);
   Inclprof__Record *found = NULL;
@@ -186,7 +188,7 @@ static void assert_agree(pair *p) {
   Inclprof__Record *r = ring_state(p);
   const Inclprof__ThreadState *st = r->thread_state;
   ip_tstate *ts = ip_replay_thread(&p->f, TID);
-  uint32_t codes[512];
+  uint32_t codes[512] = {0};
   size_t n = replay_codes(p, ts, codes);
   ck_assert_uint_eq(st->n_open, n);
   for (size_t i = 0; i < n; i++)
@@ -284,7 +286,7 @@ START_TEST(random_streams) {
   pair_begin(&p);
   uint64_t seq = 0;
   for (int batch = 0; batch < 60; batch++) {
-    uint32_t codes[40];
+    uint32_t codes[40] = {0};
     size_t n = 0;
     while (n < (size_t)(1 + batch % 37)) {
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;

@@ -9,6 +9,7 @@
 //   values NAME...                the entries of the value switch
 //   tip NAME calls N              hovering NAME's widest frame in the first view:
 //   tipcol NAME COLUMN INCL EXCL INCLPCT EXCLPCT   the tooltip's row per column
+//   tipline NAME SAMPLES LINE     the tooltip's hottest lines (sampled traces)
 //   zoom NAME WIDTH PAGEWIDTH     after clicking NAME: its frame's width and the canvas'
 //   search REGEX TEXT             the info line after typing REGEX in the search box
 // and saves a screenshot of the first view to PNG, and one with the tooltip
@@ -52,6 +53,9 @@ try {
     for (const r of await page.$$eval('#tip tr[data-col]', (rows) => rows.map((t) => [t.dataset.col,
       t.dataset.incl, t.dataset.excl, t.dataset.inclPct, t.dataset.exclPct])))
       out(`tipcol ${name} ${r.join(' ')}`);
+    for (const [line, samples] of await page.$$eval('#tip tr[data-line]', (rows) =>
+      rows.map((t) => [t.dataset.line, t.dataset.samples])))
+      out(`tipline ${name} ${samples} ${line}`);
     if (name === names[0])
       await page.screenshot({ path: png.replace(/(\.png)?$/, '-tip.png'), clip: { x: 0, y: 0, width: 1200, height: 420 } });
   }

@@ -1,0 +1,157 @@
+#!/bin/bash
+# startup.sh - `make bench-startup`: what start-up and exit add to a traced
+# process, and what `inclprof record` costs by itself.  A trivial program
+# (main calls one function: two events) is built plain and with the plugin
+# and run plain, with the runtime preloaded (LD_PRELOAD, INCLPROF_OUTPUT)
+# and under `inclprof record`; each run's wall time is read by bash around
+# the command, runs alternate round-robin, and the figures are the median
+# and the fastest of BENCH_STARTUP_RUNS.  With perf, each variant's CPU time
+# too (task-clock of its processes, mean of as many runs of `perf stat -r`
+# after the wall-time rounds): what the machine's other work inflates less.
+# Two blocks:
+#   alone - nothing else holds the kevents tracepoint (the script first waits
+#           for a recent record's holder to go): each kevents process is its
+#           first and last perf user, so it registers and unregisters it;
+#   held  - a background `inclprof record -- sleep` holds it, as `record`
+#           does for its own program.
+# The breakdown is the difference of two medians.  Writes Markdown to OUT_MD.
+#   usage: bench/startup.sh BUILD_DIR WORK_DIR OUT_MD
+#   env:   BENCH_STARTUP_RUNS (200)
+set -u
+[ $# -eq 3 ] || { echo "usage: bench/startup.sh BUILD_DIR WORK_DIR OUT_MD" >&2; exit 2; }
+B=$1 W=$2
+mkdir -p "$(dirname "$3")" || exit 1
+OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
+RUNS=${BENCH_STARTUP_RUNS:-200}
+INCLPROF=$B/inclprof LIB=$B/libinclprof.so
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+say() { echo "bench-startup: $*" >&2; }
+
+printf 'int work(int x) { return 2 * x + 1; }\nint main(void) { return work(0) - 1; }\n' >trivial.c
+gcc -O2 trivial.c -o plain && gcc -O2 -fplugin="$B/inclprof.so" trivial.c -o traced || exit 1
+
+# The variants: commands for eval (and for env, under perf stat).
+declare -A CMD=(
+  [plain]="./plain"
+  [loaded]="LD_PRELOAD=$LIB INCLPROF_OUTPUT=$W/pre ./plain"
+  [none]="LD_PRELOAD=$LIB INCLPROF_OUTPUT=$W/pre INCLPROF_TRANSITIONS=none ./traced"
+  [kevents]="LD_PRELOAD=$LIB INCLPROF_OUTPUT=$W/pre INCLPROF_TRANSITIONS=kevents ./traced"
+  [record]="$INCLPROF record -o rec --transitions kevents -- ./traced"
+  [record_none]="$INCLPROF record -o rec_none --transitions none -- ./traced"
+  [true]="/bin/true"
+  [record_true]="$INCLPROF record -o rec_true -- /bin/true")
+have_perf=no
+perf stat -x, -e task-clock -o /dev/null true >/dev/null 2>&1 && have_perf=yes
+
+# rounds BLOCK VARIANT...: RUNS rounds, each running every variant once
+# (BLOCK.VARIANT.t: each run's start and end time); then, with perf, each
+# variant's CPU time (BLOCK.VARIANT.cpu: perf stat's CSV).
+rounds() {
+  local block=$1 v t0 t1 i
+  shift
+  for v in "$@"; do : >"$block.$v.t"; done
+  for ((i = 0; i < RUNS; i++)); do
+    for v in "$@"; do
+      t0=$EPOCHREALTIME
+      eval "${CMD[$v]}" >/dev/null 2>&1
+      t1=$EPOCHREALTIME
+      echo "$t0 $t1" >>"$block.$v.t"
+    done
+  done
+  [ $have_perf = yes ] || return 0
+  for v in "$@"; do
+    eval "perf stat -r $RUNS -x, -e task-clock -o $block.$v.cpu env ${CMD[$v]}" >/dev/null 2>&1
+  done
+}
+# med BLOCK VARIANT: the median wall time in ms.
+med() {
+  awk '{ print ($2 - $1) * 1000 }' "$1.$2.t" | sort -n |
+    awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# fastest BLOCK VARIANT: the shortest wall time in ms.
+fastest() { awk '{ print ($2 - $1) * 1000 }' "$1.$2.t" | sort -n | awk 'NR == 1 { printf "%.2f", $1 }'; }
+# cpu BLOCK VARIANT: the mean CPU time in ms ("-" without perf).
+cpu() {
+  if [ -s "$1.$2.cpu" ]; then awk -F, '$3 == "task-clock" { printf "%.2f", $1 }' "$1.$2.cpu"; else printf -- -; fi
+}
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-") printf "-"; else printf "%+.2f", a - b }'; }
+
+if ! "$INCLPROF" record -o probe --transitions kevents -- ./traced >/dev/null 2>&1 ||
+  ! "$INCLPROF" info probe 2>/dev/null | grep -q 'transitions: *kevents'; then
+  kev_why=$("$INCLPROF" info probe 2>/dev/null | sed -n 's/^ *why: //p' | head -1)
+  say "kevents unavailable here (${kev_why:-no trace}): its rows are left out"
+  kev=no
+else
+  kev=yes
+fi
+
+for ((i = 0; i < 100; i++)); do pgrep -x inclprof-hold >/dev/null || break; sleep 0.1; done
+if pgrep -x inclprof-hold >/dev/null; then
+  alone_note=" (another record's holder was running: it may have been held)"
+else
+  alone_note=""
+fi
+say "block alone: $RUNS rounds"
+if [ $kev = yes ]; then rounds alone plain loaded none kevents; else rounds alone plain loaded none; fi
+
+"$INCLPROF" record -o hold -- sleep 100000 >/dev/null 2>&1 &
+holder_record=$!
+sleep 0.5
+say "block held: $RUNS rounds"
+if [ $kev = yes ]; then
+  rounds held plain kevents record record_none true record_true
+else
+  rounds held plain record_none true record_true
+fi
+sleeper=$(pgrep -P "$holder_record" -x sleep)
+[ -n "$sleeper" ] && kill "$sleeper"
+wait "$holder_record" 2>/dev/null
+
+# row LABEL BLOCK VARIANT [BASE]: a table row, with the difference to BASE's medians.
+row() {
+  local m f c
+  m=$(med "$2" "$3") f=$(fastest "$2" "$3") c=$(cpu "$2" "$3")
+  if [ $# -eq 4 ]; then
+    echo "| $1 | $2 | $m | $(sub "$m" "$(med "$2" "$4")") | $f | $(sub "$f" "$(fastest "$2" "$4")") | $c | $(sub "$c" "$(cpu "$2" "$4")") |"
+  else
+    echo "| $1 | $2 | $m | | $f | | $c | |"
+  fi
+}
+# over BLOCK VARIANT BASE: VARIANT's median less BASE's.
+over() { sub "$(med "$1" "$2")" "$(med "$1" "$3")"; }
+{
+  echo "## Start-up and exit (\`make bench-startup\`)"
+  echo
+  echo "A trivial program (\`main\` calls one function: two events): wall time of the"
+  echo "whole process from bash, median and fastest of $RUNS interleaved runs, and its"
+  echo "processes' CPU time (user + system, mean of as many runs), ms. *alone*: nothing else held the kevents"
+  echo "tracepoint, so each kevents process registered and unregistered it$alone_note;"
+  echo "*held*: a background \`inclprof record\` held it, as \`record\` does for its"
+  echo "own program. Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo
+  echo "| run | block | wall ms | over plain | fastest ms | over plain | CPU ms | over plain |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  row "plain" alone plain
+  row "preloaded, the runtime not started (program built without the plugin)" alone loaded plain
+  row "preloaded, \`INCLPROF_TRANSITIONS=none\`" alone none plain
+  [ $kev = yes ] && row "preloaded, kevents, the tracepoint's only user" alone kevents plain
+  row "plain" held plain
+  [ $kev = yes ] && row "preloaded, kevents" held kevents plain
+  [ $kev = yes ] && row "\`inclprof record\` (kevents)" held record plain
+  row "\`inclprof record --transitions none\`" held record_none plain
+  row "\`/bin/true\`" held true
+  row "\`inclprof record -- /bin/true\` (the runtime never starts)" held record_true true
+  echo
+  echo "| part (difference of wall medians) | ms |"
+  echo "|---|---:|"
+  echo "| loading the runtime and its libraries | $(over alone loaded plain) |"
+  echo "| the runtime's start-up and exit without kevents (calibration, trace file, flush) | $(over alone none loaded) |"
+  if [ $kev = yes ]; then
+    echo "| kevents, the tracepoint held (the trial ring, the thread's ring and events) | $(sub "$(over held kevents plain)" "$(over alone none plain)") |"
+    echo "| the kernel's registration and release of the tracepoint (its first and last user) | $(sub "$(over alone kevents plain)" "$(over held kevents plain)") |"
+    echo "| \`record\`'s own cost with a traced program (record − preloaded, held) | $(over held record kevents) |"
+  fi
+  echo "| \`record\`'s own cost, the runtime never starting (record -- /bin/true − /bin/true) | $(over held record_true true) |"
+} >"$OUT"
+rm -rf pre rec rec.old rec_none rec_none.old rec_true hold probe
+cat "$OUT"

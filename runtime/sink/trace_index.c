@@ -1,0 +1,355 @@
+/* trace_index.c - the trace's Index (docs/trace-format.md, "Index and
+ * Footer"): what the frames appended so far hold, noted as each is written -
+ * per thread its name, why it has no transition counter, its events,
+ * batches, skipped batch numbers and Gap records; the Module records; the
+ * Function and MarkName counts - and written with every Trailer as one
+ * write: Index, Trailer, then the fixed-size Footer that ends the file, so
+ * that a reader describes the trace from its last bytes.  Not kept under the
+ * ring policy (each segment repeats its tables).  No allocation while frames
+ * are noted (a flush may run in a signal handler); the final write maps its
+ * buffer. */
+#include <string.h>
+#include <sys/mman.h>
+#include <zlib.h>
+
+#include "event_batch_read.h"
+#include "rt.h"
+#include "trace_frame.h"
+#include "wire_read.h"
+
+#define MAX_THREADS  4096u  /* threads the index follows; more: it is incomplete */
+#define TID_SLOTS    8192u  /* open addressing, a power of two above MAX_THREADS */
+#define MODULE_BYTES 65536u /* Module records kept (as Index.modules fields) */
+#define NAME_LEN     64u
+#define WHY_LEN      64u
+#define FOOTER_LEN   17u /* varint 12, Record{footer: two fixed32}, crc32 */
+
+/* Record and message field numbers (proto/inclprof.proto). */
+enum {
+  REC_MODULE = 2,
+  REC_FUNCTION = 3,
+  REC_THREAD = 4,
+  REC_THREAD_END = 5,
+  REC_EVENTS = 6,
+  REC_GAP = 7,
+  REC_MARK = 8,
+  REC_INDEX = 12,
+  REC_FOOTER = 13
+};
+
+struct ix_thread {
+  uint32_t tid;
+  int ended, alive_at_exit;
+  uint64_t events, batches, lost, gaps, next_seq;
+  char name[NAME_LEN];
+  char why[WHY_LEN]; /* no_transitions */
+};
+
+static pthread_mutex_t index_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+static int index_on;
+static const char *incomplete; /* why the index does not describe the file */
+static struct ix_thread threads[MAX_THREADS];
+static uint32_t n_threads;
+static uint32_t tid_slot[TID_SLOTS]; /* 1 + index of the tid's newest thread, 0 empty */
+static uint8_t modules[MODULE_BYTES];
+static size_t modules_len;
+static uint64_t functions, marks;
+
+void ip_index_start(int on) {
+  ip_mutex_init(&index_lock); /* a fork child's may be held by a parent's thread */
+  index_on = on;
+  incomplete = NULL;
+  n_threads = 0;
+  memset(tid_slot, 0, sizeof tid_slot);
+  modules_len = 0;
+  functions = marks = 0;
+}
+
+/* The Record's field number and its body, from one frame's record bytes. */
+static uint32_t record_body(const uint8_t *rec, size_t len, ip_wire_field *body) {
+  const uint8_t *p = rec;
+  if (!ip_wire_next(&p, rec + len, body) || body->wire != IP_WIRE_LEN)
+    return 0;
+  return body->number;
+}
+
+/* The thread of tid, its newest; a new one when there is none or it ended. */
+static struct ix_thread *thread_of(uint32_t tid) {
+  uint32_t h = (tid * 2654435761u) & (TID_SLOTS - 1);
+  while (tid_slot[h] && threads[tid_slot[h] - 1].tid != tid)
+    h = (h + 1) & (TID_SLOTS - 1);
+  if (tid_slot[h] && !threads[tid_slot[h] - 1].ended)
+    return &threads[tid_slot[h] - 1];
+  if (n_threads == MAX_THREADS) {
+    incomplete = "more than 4096 threads";
+    return NULL;
+  }
+  struct ix_thread *t = &threads[n_threads++];
+  memset(t, 0, sizeof *t);
+  t->tid = tid;
+  tid_slot[h] = n_threads;
+  return t;
+}
+
+static void copy_text(char *to, size_t cap, const ip_wire_field *f) {
+  size_t n = f->value < cap - 1 ? (size_t)f->value : cap - 1;
+  memcpy(to, f->data, n);
+  to[n] = 0;
+}
+
+/* A Thread record: its thread (field 1), name (2) and no_transitions (4). */
+static void see_thread(const uint8_t *p, const uint8_t *end) {
+  ip_wire_field f;
+  uint64_t tid = 0;
+  const uint8_t *q = p;
+  while (q < end && ip_wire_next(&q, end, &f))
+    if (f.number == 1 && f.wire == IP_WIRE_VARINT)
+      tid = f.value;
+  struct ix_thread *t = thread_of((uint32_t)tid);
+  while (t && p < end && ip_wire_next(&p, end, &f))
+    if (f.number == 2 && f.wire == IP_WIRE_LEN)
+      copy_text(t->name, sizeof t->name, &f);
+    else if (f.number == 4 && f.wire == IP_WIRE_LEN && !t->why[0])
+      copy_text(t->why, sizeof t->why, &f);
+}
+
+static void see_thread_end(const uint8_t *p, const uint8_t *end) {
+  ip_wire_field f;
+  uint64_t tid = 0;
+  int alive = 0, has_tick = 0;
+  while (p < end && ip_wire_next(&p, end, &f))
+    if (f.number == 1)
+      tid = f.value;
+    else if (f.number == 2)
+      has_tick = 1;
+    else if (f.number == 3)
+      alive = f.value != 0;
+  struct ix_thread *t = thread_of((uint32_t)tid);
+  if (t) {
+    t->alive_at_exit |= alive && has_tick;
+    t->ended = 1;
+  }
+}
+
+static void see_gap(const uint8_t *p, const uint8_t *end) {
+  ip_wire_field f;
+  uint64_t tid = 0;
+  while (p < end && ip_wire_next(&p, end, &f))
+    if (f.number == 1)
+      tid = f.value;
+  struct ix_thread *t = thread_of((uint32_t)tid);
+  if (t)
+    t->gaps++;
+}
+
+static void see_batch(const ip_batch_fields *b, uint64_t events) {
+  struct ix_thread *t = thread_of((uint32_t)b->tid);
+  if (!t)
+    return;
+  if (b->seq > t->next_seq)
+    t->lost += b->seq - t->next_seq;
+  t->next_seq = b->seq + 1;
+  t->batches++;
+  t->events += events;
+}
+
+/* Varints in a packed array: its bytes that end one. */
+static uint64_t varints(ip_wire_span s) {
+  uint64_t n = 0;
+  for (const uint8_t *p = s.p; p < s.end; p++)
+    n += *p < 0x80;
+  return n;
+}
+
+/* One record; held: the caller holds index_lock. */
+static void see_record(const uint8_t *rec, size_t len, int held) {
+  ip_wire_field body;
+  const uint8_t *p, *end;
+  ip_batch_fields b;
+  uint64_t events = 0;
+  uint32_t kind = record_body(rec, len, &body);
+  if (kind == REC_EVENTS) { /* counted before the lock is taken */
+    if (!ip_batch_fields_read(body.data, (size_t)body.value, &b))
+      return;
+    uint64_t dt = varints(b.dt), code = varints(b.code);
+    events = dt < code ? dt : code;
+  }
+  if (!held && !ip_lock(&index_lock, 0)) {
+    incomplete = "a frame was written while the index was being updated (a signal handler)";
+    return;
+  }
+  p = body.data;
+  end = p + body.value;
+  switch (kind) {
+  case REC_MODULE:
+    if (modules_len + len > MODULE_BYTES)
+      incomplete = "more than 64 KB of Module records";
+    else { /* Record field 2 and Index field 2 alike: the bytes as they are */
+      memcpy(modules + modules_len, rec, len);
+      modules_len += len;
+    }
+    break;
+  case REC_FUNCTION:
+    functions++;
+    break;
+  case REC_MARK:
+    marks++;
+    break;
+  case REC_THREAD:
+    see_thread(p, end);
+    break;
+  case REC_THREAD_END:
+    see_thread_end(p, end);
+    break;
+  case REC_GAP:
+    see_gap(p, end);
+    break;
+  case REC_EVENTS:
+    see_batch(&b, events);
+    break;
+  default: /* header, trailer, index, footer: nothing to count */
+    break;
+  }
+  if (!held)
+    ip_unlock(&index_lock);
+}
+
+int ip_index_hold(const uint8_t *frame, size_t len) {
+  const uint8_t *p = frame, *end = frame + len;
+  uint64_t n;
+  ip_wire_field body;
+  if (!index_on || !ip_wire_varint(&p, end, &n) || n > (uint64_t)(end - p) ||
+      record_body(p, (size_t)n, &body) != REC_THREAD)
+    return 0;
+  if (ip_lock(&index_lock, 0))
+    return 1;
+  incomplete = "a frame was written while the index was being updated (a signal handler)";
+  return 0;
+}
+
+void ip_index_seen(const uint8_t *frames, size_t len, int held) {
+  if (!index_on)
+    return;
+  const uint8_t *p = frames, *end = frames + len;
+  while (p < end) {
+    uint64_t n;
+    if (!ip_wire_varint(&p, end, &n) || n + 4 > (uint64_t)(end - p))
+      return;
+    see_record(p, (size_t)n, held);
+    p += n + 4;
+  }
+}
+
+void ip_index_release(int held) {
+  if (held)
+    ip_unlock(&index_lock);
+}
+
+/* ---- writing ----------------------------------------------------------- */
+static uint8_t *put_tag(uint8_t *o, uint32_t field, uint32_t wire) {
+  return ip_put_varint(o, (uint64_t)field << 3 | wire);
+}
+static uint8_t *put_u64(uint8_t *o, uint32_t field, uint64_t v) {
+  return ip_put_varint(put_tag(o, field, IP_WIRE_VARINT), v);
+}
+static uint8_t *put_text(uint8_t *o, uint32_t field, const char *s) {
+  size_t n = strlen(s);
+  o = ip_put_varint(put_tag(o, field, IP_WIRE_LEN), n);
+  memcpy(o, s, n);
+  return o + n;
+}
+
+/* One IndexThread's bytes at o; the end. */
+static uint8_t *put_thread(uint8_t *o, const struct ix_thread *t) {
+  o = put_u64(o, 1, t->tid);
+  if (t->name[0])
+    o = put_text(o, 2, t->name);
+  if (t->why[0])
+    o = put_text(o, 3, t->why);
+  o = put_u64(o, 4, t->events);
+  o = put_u64(o, 5, t->batches);
+  o = put_u64(o, 6, t->lost);
+  o = put_u64(o, 7, t->gaps);
+  if (t->alive_at_exit)
+    o = put_u64(o, 8, 1);
+  return o;
+}
+
+#define THREAD_MAX (6 + 2 * 12 + NAME_LEN + WHY_LEN + 4 * 11)
+
+/* Frames the record bytes rec[0..n) moved to o + head (head: the varint of
+ * n's room); the frame's end. */
+static uint8_t *frame_at(uint8_t *o, size_t head, size_t n) {
+  uint8_t *rec = o + head;
+  uint8_t *start = ip_put_varint(o, n);
+  if (start != rec)
+    memmove(start, rec, n);
+  uint32_t crc = (uint32_t)crc32(0L, start, (uInt)n);
+  uint8_t *e = start + n;
+  for (int i = 0; i < 4; i++)
+    *e++ = (uint8_t)(crc >> (8 * i));
+  return e;
+}
+
+/* The Index frame at o (at most index_room() bytes); its end. */
+static uint8_t *put_index(uint8_t *o, uint64_t offset) {
+  size_t head = 10 + 1 + 10; /* frame length, Record tag, Index length */
+  uint8_t *body = o + head, *e = body;
+  for (uint32_t i = 0; i < n_threads; i++) {
+    uint8_t tmp[THREAD_MAX];
+    size_t tl = (size_t)(put_thread(tmp, &threads[i]) - tmp);
+    e = ip_put_varint(put_tag(e, 1, IP_WIRE_LEN), tl);
+    memcpy(e, tmp, tl);
+    e += tl;
+  }
+  memcpy(e, modules, modules_len);
+  e += modules_len;
+  e = put_u64(e, 3, functions);
+  e = put_u64(e, 4, marks);
+  e = put_u64(e, 5, offset);
+  if (incomplete)
+    e = put_text(e, 6, incomplete);
+  size_t body_len = (size_t)(e - body);
+  /* Record{index}: its tag and length right before the body */
+  size_t rec_head = 1 + ip_varint_len(body_len);
+  uint8_t *rec = body - rec_head;
+  ip_put_varint(put_tag(rec, REC_INDEX, IP_WIRE_LEN), body_len);
+  return frame_at(o, (size_t)(rec - o), rec_head + body_len);
+}
+
+static size_t index_room(void) {
+  return 21 + (size_t)n_threads * (2 + THREAD_MAX) + modules_len + 3 * 11 + 2 + WHY_LEN + 100;
+}
+
+static uint8_t *put_footer(uint8_t *o, uint32_t index_bytes, uint32_t trailer_bytes) {
+  uint8_t rec[12] = {REC_FOOTER << 3 | IP_WIRE_LEN, 10, 1 << 3 | IP_WIRE_FIXED32};
+  for (int i = 0; i < 4; i++)
+    rec[3 + i] = (uint8_t)(index_bytes >> (8 * i));
+  rec[7] = 2 << 3 | IP_WIRE_FIXED32;
+  for (int i = 0; i < 4; i++)
+    rec[8 + i] = (uint8_t)(trailer_bytes >> (8 * i));
+  memcpy(o + 1, rec, sizeof rec);
+  return frame_at(o, 1, sizeof rec);
+}
+
+int ip_index_write_with(const Inclprof__Record *trailer, uint64_t offset, uint64_t room) {
+  if (!index_on || !ip_lock(&index_lock, 0))
+    return 0;
+  size_t tmax = ip_frame_max_size(trailer);
+  size_t cap = index_room() + tmax + FOOTER_LEN;
+  uint8_t *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (buf == MAP_FAILED) {
+    ip_unlock(&index_lock);
+    return 0;
+  }
+  uint8_t *e = put_index(buf, offset);
+  size_t ilen = (size_t)(e - buf);
+  ip_unlock(&index_lock);
+  size_t tlen = ip_frame_encode(trailer, e);
+  e = put_footer(e + tlen, (uint32_t)ilen, (uint32_t)tlen);
+  int done = (uint64_t)(e - buf) <= room && ilen <= UINT32_MAX;
+  if (done)
+    ip_write_frame(buf, (size_t)(e - buf));
+  munmap(buf, cap);
+  return done;
+}

@@ -1,0 +1,67 @@
+#!/bin/sh
+# record_hold.sh - `inclprof record` holds the kevents tracepoint's
+# registration for its program (cli/record_hold.c): while the program runs, a
+# holder process listens on its socket; the program's wait breakdown is still
+# exact (its page faults counted one by one, tests/programs/wait/
+# ground_truth.c); the holder keeps no descriptor of record's (its stdio is
+# /dev/null, so a pipe from record is not held open), holds its two perf
+# events, and exits once no record has been connected for a while.
+. "$INCLPROF_SRC/tests/lib.sh"
+. "$INCLPROF_SRC/tests/viewers/viewers.sh"
+P="$INCLPROF_SRC/tests/programs/wait"
+
+if cc_plugin gt "$P/ground_truth.c" -O2 -pthread; then ok "compile with the plugin"
+else fail "compile with the plugin"; exit 1; fi
+
+name="@inclprof-hold-$(id -u)"
+# The program's parent (sh, not instrumented) looks at the holder while
+# record runs: the inode of the listening socket of that name (flags
+# __SO_ACCEPTCON), the inclprof-hold process that has it, and that process's
+# descriptors.  The pipe to cat is how a script reads record's stderr.
+cat >look.sh <<'EOF'
+inode=$(awk -v n="$1" '$4 == "00010000" && $NF == n { print $7 }' /proc/net/unix)
+echo "$inode" | grep -c . >held.txt
+for p in $(pgrep -x inclprof-hold); do
+  ls -l "/proc/$p/fd" 2>/dev/null | grep -q "socket:\[$inode\]" || continue
+  echo "$p" >holder.txt
+  ls -l "/proc/$p/fd" | awk 'NR > 1 { print $NF }' >holder-fds.txt
+  for fd in 0 1 2; do readlink "/proc/$p/fd/$fd"; done | paste -sd' ' - >holder-std.txt
+done
+exec ./gt faults 1500
+EOF
+"$INCLPROF" record -o out --transitions kevents -- sh look.sh "$name" 2>&1 >truth.txt | cat >rec.err
+if ! "$INCLPROF" info out 2>/dev/null | grep -q 'transitions: *kevents'; then
+  echo "ok - kevents unavailable here: $("$INCLPROF" info out 2>/dev/null | sed -n 's/^ *why: //p' | head -1) # SKIP"
+  done_testing
+  exit
+fi
+check_eq "a holder listens on $name while the program runs" 1 "$(cat held.txt)"
+"$INCLPROF" export -f csv -o faults.csv out 2>/dev/null
+check_eq "the program's page faults are counted exactly" "$(awk '$1 == "truth" { print $3 }' truth.txt)" \
+  "$(csv_rows faults.csv function page_faults_inclusive | awk -F'\t' '$1 == "toucher" { print $2 }')"
+if [ ! -s holder.txt ]; then
+  fail "no inclprof-hold process has the listening socket"
+  done_testing
+  exit
+fi
+holder=$(cat holder.txt)
+check_eq "the holder's stdin, stdout and stderr are /dev/null" "/dev/null /dev/null /dev/null" \
+  "$(cat holder-std.txt)"
+check_eq "the holder keeps two perf events open" 2 "$(grep -c 'perf_event' holder-fds.txt)"
+check_eq "the holder holds nothing but them, /dev/null and sockets" "" \
+  "$(grep -v -e perf_event -e '^/dev/null$' -e '^socket:' holder-fds.txt)"
+
+# Other records (other tests running at once) may keep it in use: then it
+# only has to outlive them.
+for _ in $(seq 300); do
+  [ -d "/proc/$holder" ] || break
+  sleep 0.2
+done
+if [ ! -d "/proc/$holder" ]; then
+  ok "the holder exits when no record uses it"
+elif [ "$(ls -l "/proc/$holder/fd" 2>/dev/null | grep -c 'socket:')" -gt 1 ]; then
+  echo "ok - the holder is still in use by other records after 60 s # SKIP"
+else
+  fail "the holder is still running 60 s after the last record, with no record connected"
+fi
+done_testing
