@@ -256,6 +256,7 @@ IP_HIDDEN double ip_probe_calibrate(double *hidden);
  * signal handler interrupting this thread, which is all a per-thread buffer
  * needs), so a probe in a handler can never be given the slot of the probe
  * it interrupted.  A result at or past end goes to the slow path. */
+/* cppcheck-suppress constParameterPointer ; t->pos is written by the asm */
 static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct ip_thread *t) {
 #if defined(__x86_64__)
   uintptr_t p = sizeof(struct ip_event);
