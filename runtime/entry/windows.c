@@ -19,14 +19,7 @@ static int recording = 1;
 static uint64_t start_at, stop_at, next_flush;
 static uint64_t duration_ns, flush_every_ns;
 
-uint64_t ip_monotonic_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t setting(const char *name) {
-  const char *v = getenv(name);
+static uint64_t setting(const char *name, const char *v) {
   uint64_t ns = 0;
   if (v && *v && ip_duration_parse(v, &ns) != 0) {
     fprintf(stderr, "inclprof: %s='%s' is not a duration (like 500ms, 10s, 2m); ignored\n", name,
@@ -75,10 +68,10 @@ int ip_recording_set(int on, const char *reason) {
 int ip_recording_on(void) { return __atomic_load_n(&recording, __ATOMIC_RELAXED); }
 
 void ip_windows_start(void) {
-  uint64_t delay = setting("INCLPROF_DELAY");
-  duration_ns = setting("INCLPROF_DURATION");
-  flush_every_ns = setting("INCLPROF_FLUSH_EVERY");
-  const char *p = getenv("INCLPROF_PAUSED");
+  uint64_t delay = setting("INCLPROF_DELAY", ip_set.delay);
+  duration_ns = setting("INCLPROF_DURATION", ip_set.duration);
+  flush_every_ns = setting("INCLPROF_FLUSH_EVERY", ip_set.flush_every);
+  const char *p = ip_set.paused;
   int paused = p && *p && strcmp(p, "0");
   uint64_t now = ip_monotonic_ns();
   if (flush_every_ns)

@@ -19,7 +19,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "inclprof.h"
 #include "rt.h"
 
 #define LIVE_FLUSH_MS 500u /* how long a flush waits for threads flushing themselves */
@@ -102,8 +101,10 @@ static void command(const char *cmd, char *out, size_t len) {
     int rc = ip_recording_set(on, on ? "ctl start" : "ctl stop");
     snprintf(out, len, "ok: recording %s%s", rc == 0 ? "was already " : "", on ? "on" : "off");
   } else if (!strncmp(cmd, "mark ", 5) && cmd[5]) {
-    inclprof_mark(cmd + 5);
-    snprintf(out, len, "ok: marked '%s'", cmd + 5);
+    uint32_t id = ip_mark_id(cmd + 5); /* as inclprof_mark: an event of this thread */
+    if (id)
+      ip_append_private(((uint64_t)id << 3 | INCLPROF__EVENT_KIND__EV_MARK) << 3 | IP_K_CONTROL);
+    snprintf(out, len, id ? "ok: marked '%s'" : "error: the mark '%s' could not be named", cmd + 5);
   } else if (!strcmp(cmd, "flush")) {
     flush_reply(out, len);
   } else if (!strcmp(cmd, "status")) {
@@ -152,7 +153,7 @@ static void *ctl_main(void *arg) {
 }
 
 static void start_thread(void) {
-  const char *ctl = getenv("INCLPROF_CTL");
+  const char *ctl = ip_set.ctl;
   if (!ctl || strcmp(ctl, "0"))
     bind_socket();
   if (listen_fd < 0 && !ip_windows_wanted())
