@@ -5,6 +5,7 @@
  * every thread on the way out, and the state reset in a fork child. */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -314,6 +315,33 @@ void ip_threads_flush_all(int in_signal) {
   }
   ip_unlock(&ip_st.threads_lock);
   atomic_store(&ip_st.threads_not_flushed, left_out);
+}
+
+unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
+  *left_out = 0;
+  if (atomic_load(&ip_st.init_state) != 1 || !ip_lock(&ip_st.threads_lock, 0))
+    return 0;
+  unsigned n = 0;
+  for (struct ip_thread *t = ip_st.threads; t; t = t->next)
+    n++;
+  struct ip_thread **left = malloc(n * sizeof *left + 1);
+  unsigned k = 0;
+  for (struct ip_thread *t = ip_st.threads; t && left; t = t->next)
+    if (atomic_load(&ip_st.final_flush) || !flush_other(t, 0))
+      left[k++] = t;
+  uint64_t until = ip_monotonic_ns() + (uint64_t)ms * 1000000u;
+  while (k && left && !atomic_load(&ip_st.final_flush) && ip_monotonic_ns() < until) {
+    nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL);
+    unsigned still = 0;
+    for (unsigned i = 0; i < k; i++)
+      if (!flush_other(left[i], 0))
+        left[still++] = left[i];
+    k = still;
+  }
+  ip_unlock(&ip_st.threads_lock);
+  *left_out = left ? k : n;
+  free(left);
+  return n;
 }
 
 void ip_thread_exit(struct ip_thread *t) {
