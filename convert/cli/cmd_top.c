@@ -101,7 +101,7 @@ static long running_in(const char *dir) {
     return 0;
   long best = 0;
   time_t newest = 0;
-  struct dirent *e;
+  const struct dirent *e;
   while ((e = readdir(d))) {
     char *end;
     long pid = strtol(e->d_name, &end, 10);
