@@ -39,6 +39,7 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   ip_exit_state(0, keep_going);
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
+  ip_ctl_close();
   if (keep_going)
     atomic_store(&ip_st.trailer_written, 0);
   else
@@ -61,6 +62,7 @@ void ip_finish_from_signal(int sig) {
     reason[at++] = digits[--n];
   reason[at] = 0;
   ip_write_trailer(0, reason);
+  ip_ctl_close();
   atomic_store(&ip_st.init_state, 2);
 }
 
@@ -115,14 +117,17 @@ static void fork_child(void) {
   ip_output_fork_child_locks();
   if (atomic_load(&ip_st.init_state) == 1) {
     ip_output_fork_child();
-    if (atomic_load(&ip_st.init_state) == 1)
+    if (atomic_load(&ip_st.init_state) == 1) {
       ip_thread_after_fork_child();
+      ip_ctl_after_fork_child();
+    }
   }
 }
 
 static void init(void) {
   ip_st.pid = getpid();
-  const char *hz = getenv("INCLPROF_SAMPLE_HZ");
+  ip_settings_load();
+  const char *hz = ip_set.sample_hz;
   if (hz && *hz) {
     char *end;
     unsigned long v = strtoul(hz, &end, 10);
@@ -132,7 +137,7 @@ static void init(void) {
     else
       ip_st.sample_hz = (unsigned)v;
   }
-  const char *clk = getenv("INCLPROF_CLOCK");
+  const char *clk = ip_set.clock;
   if (clk && *clk && strcmp(clk, "fenced")) {
     if (!strcmp(clk, "fast"))
       ip_st.clock_unfenced = 1;
@@ -142,6 +147,7 @@ static void init(void) {
   ip_writer_init();
   ip_clock_calibrate();
   ip_transitions_choose();
+  ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
   ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);
   char err[1200];
   if (ip_output_open(err, sizeof err) != 0) {
@@ -156,10 +162,11 @@ static void init(void) {
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atexit(at_exit);
   (void)at_quick_exit(at_quick_exit_last); /* without room, quick_exit leaves no trailer */
-  ip_interpose_init();
+  ip_libc_init();
   atomic_store(&ip_st.init_state, 1);
   ip_signals_install();
   ip_sampling_init();
+  ip_ctl_start();
 }
 
 int ip_init_once(void) {
