@@ -104,3 +104,11 @@ BENCH_TARGETS += bench-startup
 .PHONY: bench-startup
 bench-startup: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 	@mkdir -p $(BENCH_OUT) && bash bench/startup.sh $(abspath $(B)) $(abspath $(BENCH_B))/startup $(BENCH_OUT)/bench-startup.md
+
+# --- real programs side by side: Debian's lua, sqlite, zstd and jq plain, under
+# --- inclprof (defaults and suggest's filter), uftrace (-pg, -finstrument-functions)
+# --- and XRay FDR (bench/programs.sh; the sources as `make field` fetches them) --
+BENCH_TARGETS += bench-programs
+.PHONY: bench-programs
+bench-programs: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@mkdir -p $(BENCH_OUT) && bash bench/programs.sh $(abspath $(B)) $(abspath $(BENCH_B))/programs $(BENCH_OUT)/bench-programs.md

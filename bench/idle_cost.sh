@@ -28,7 +28,7 @@ median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 gcc -O2 "$SRC/bench/callheavy.c" -o ch_plain || exit 1
 # shellcheck disable=SC2086
 gcc -O2 -fplugin="$PLUGIN" $PARGS "$SRC/bench/callheavy.c" -o ch_plugin || exit 1
-calls=$(./ch_plain "$DEPTH" "$LOOPS" | sed -n 's/^work_ns=[0-9]* calls=\([0-9]*\).*/\1/p')
+calls=$(./ch_plain "$DEPTH" "$LOOPS" | sed -n 's/^work_ns=[0-9]* cpu_ns=[0-9]* calls=\([0-9]*\).*/\1/p')
 work() { sed -n 's/^work_ns=\([0-9]*\).*/\1/p'; }
 for i in $(seq "$RUNS"); do
   ./ch_plain "$DEPTH" "$LOOPS" | work >>ch_plain.ns

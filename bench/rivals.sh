@@ -3,32 +3,38 @@
 # strongest other tracers, in one interleaved run, on the recursive, tree and
 # multi-threaded workloads of bench/callheavy.c.  Every variant runs
 # BENCH_RUNS times per workload, round-robin; the Markdown table gives medians
-# of in-process ns per hooked call and the ratio of each to inclprof (kevents)
-# and to the floor (-finstrument-functions -> rdtsc + 16-byte TLS append).  A
-# second table gives start-up (`inclprof record` of a trivial program, and
-# each tool's wall time outside the workload) and the time from the end of
-# the workload to the end of the process (the exit-time flush).  A tool that
-# cannot run here is reported with the reason, never with a number.
+# of in-process ns per hooked call, their spread (lowest–highest run), the
+# ratio of each to inclprof (kevents, the defaults) and to the floor of the
+# same clock read (-finstrument-functions -> rdtsc + 16-byte TLS append; with
+# `lfence; rdtsc` for the fenced clock, inclprof's default, and for the
+# rivals, whose clocks are ordered reads too).  A second table gives start-up
+# (`inclprof record` of a trivial program, and each tool's wall time outside
+# the workload) and the time from the end of the workload to the end of the
+# process (the exit-time flush).  A tool that cannot run here is reported
+# with the reason, never with a number.
 #   usage: bench/rivals.sh BUILD_DIR WORK_DIR OUT_MD
-#   env:   BENCH_RUNS (5), BENCH_SLOW_RUNS (3: XRay basic, uftrace)
+#   env:   BENCH_RUNS (5), BENCH_SLOW_RUNS (3: XRay basic, uftrace),
+#          BENCH_WORKLOADS ("rec tree threads"), BENCH_VARIANTS (all; names as
+#          in the variant lines below, plain and the floors always run)
 set -u
 [ $# -eq 3 ] || { echo "usage: bench/rivals.sh BUILD_DIR WORK_DIR OUT_MD" >&2; exit 2; }
 B=$1 W=$2
 OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 # The clang that scripts/deps.sh bench installs on this release (XRay).
-CLANG=clang-$(sh "$SRC/scripts/llvm-version.sh")
+CLANG=clang-$(sh "$SRC/scripts/llvm-version.sh") CLANGXX=clang++-$(sh "$SRC/scripts/llvm-version.sh")
 RUNS=${BENCH_RUNS:-5} SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
 INCLPROF=$B/inclprof
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 say() { echo "bench-rivals: $*" >&2; }
 
 # workload NAME ARGS: the three workloads (about 7 M, 4.5 M and 16 M calls)
-WORKLOADS=(rec tree threads)
+read -r -a WORKLOADS <<<"${BENCH_WORKLOADS:-rec tree threads}"
 declare -A WARGS=([rec]="32 0 rec" [tree]="16 23 tree" [threads]="28 1500000 threads")
 
-declare -A CMD LABEL UNAVAILABLE RUNS_OF HOOKED BASE
+declare -A CMD LABEL UNAVAILABLE RUNS_OF HOOKED BASE CLOCK
 ORDER=()
+WANTED=" ${BENCH_VARIANTS:-} "
 try_build() {
   local name=$1; shift
   if ! "$@" >"$W/$name.build.log" 2>&1; then
@@ -36,25 +42,42 @@ try_build() {
     return 1
   fi
 }
-# variant NAME LABEL RUNS HOOKED BASELINE COMMAND (COMMAND gets the workload's
-# arguments appended; HOOKED: "after" inlining or "before")
-variant() { ORDER+=("$1"); LABEL[$1]=$2; RUNS_OF[$1]=$3; HOOKED[$1]=$4; BASE[$1]=$5; CMD[$1]=$6; }
+# variant NAME LABEL RUNS HOOKED BASELINE COMMAND [CLOCK] (COMMAND gets the
+# workload's arguments appended; HOOKED: "after" inlining or "before"; CLOCK:
+# the floor it is compared with, "fast" (bare rdtsc) or "fenced", the default)
+variant() {
+  case "$WANTED" in "  " | *" $1 "*) ;; *) case $1 in plain | clang-plain | floor*) ;; *) return ;; esac ;; esac
+  ORDER+=("$1"); LABEL[$1]=$2; RUNS_OF[$1]=$3; HOOKED[$1]=$4; BASE[$1]=$5; CMD[$1]=$6; CLOCK[$1]=${7:-fenced}
+}
 missing() { ORDER+=("$1"); LABEL[$1]=$2; UNAVAILABLE[$1]=$3; }
 
 CF="-O2 -g"
 gcc $CF -c "$SRC/bench/bare_record.c" -o bare_record.o &&
 gcc $CF -c "$SRC/bench/fi_bare_hooks.c" -o fi_bare_hooks.o &&
+gcc $CF -DBARE_FENCED -c "$SRC/bench/fi_bare_hooks.c" -o fi_bare_fenced_hooks.o &&
+gcc $CF -DBARE_WRITE -c "$SRC/bench/fi_bare_hooks.c" -o fi_bare_write_hooks.o &&
+gcc $CF -DBARE_WRITE -DBARE_FENCED -c "$SRC/bench/fi_bare_hooks.c" -o fi_bare_fenced_write_hooks.o &&
 gcc $CF -I"$SRC/include/inclprof" -c "$SRC/bench/bare_table.c" -o bare_table.o &&
+gcc $CF -DBARE_FENCED -I"$SRC/include/inclprof" -c "$SRC/bench/bare_table.c" -o bare_table_fenced.o &&
 gcc $CF -c "$SRC/bench/callheavy.c" -o plain.o && gcc plain.o -o plain -lpthread &&
 gcc $CF -finstrument-functions -c "$SRC/bench/callheavy.c" -o fi.o &&
 gcc fi.o fi_bare_hooks.o bare_record.o -o fi-bare -lpthread &&
+gcc fi.o fi_bare_fenced_hooks.o bare_record.o -o fi-bare-fenced -lpthread &&
+gcc fi.o fi_bare_write_hooks.o bare_record.o -o fi-bare-write -lpthread &&
+gcc fi.o fi_bare_fenced_write_hooks.o bare_record.o -o fi-bare-fenced-write -lpthread &&
 gcc fi.o -o fi-uf -lpthread || exit 1
 variant plain "no instrumentation (gcc -O2)" "$RUNS" none plain "./plain"
-variant floor "the floor: -finstrument-functions -> rdtsc + 16-byte TLS append" "$RUNS" before plain "./fi-bare"
+variant floor "the floor, bare clock: -finstrument-functions -> \`rdtsc\` + 16-byte TLS append" "$RUNS" before plain "./fi-bare" fast
+variant floor-fenced "the floor, fenced clock: the same with \`lfence; rdtsc\`" "$RUNS" before plain "./fi-bare-fenced" fenced
+variant floor-write "the writing floor, bare clock: the floor writing every full buffer raw (16 bytes per event)" \
+  "$RUNS" before plain "rm -f floor.raw && BARE_OUT=floor.raw ./fi-bare-write" fast
+variant floor-fenced-write "the writing floor, fenced clock" "$RUNS" before plain "rm -f floor.raw && BARE_OUT=floor.raw ./fi-bare-fenced-write" fenced
 if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o ip.o &&
    try_build ip gcc ip.o -o ip -lpthread &&
-   try_build ip gcc ip.o bare_table.o bare_record.o -o ip-bare -lpthread; then
-  variant ip-bare "plugin probes -> the same bare hook through the hook table" "$RUNS" after plain "./ip-bare"
+   try_build ip gcc ip.o bare_table.o bare_record.o -o ip-bare -lpthread &&
+   try_build ip gcc ip.o bare_table_fenced.o bare_record.o -o ip-bare-fenced -lpthread; then
+  variant ip-bare "plugin probes -> the bare hook (\`rdtsc\`) through the hook table" "$RUNS" after plain "./ip-bare" fast
+  variant ip-bare-fenced "plugin probes -> the fenced bare hook through the hook table" "$RUNS" after plain "./ip-bare-fenced"
   variant ip "inclprof record, kevents, writer auto (the defaults)" "$RUNS" after plain \
     "rm -rf ip.data && $INCLPROF record --transitions kevents -o ip.data -- ./ip"
   variant ip-thread "inclprof record, kevents, INCLPROF_WRITER=thread" "$RUNS" after plain \
@@ -63,15 +86,21 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
     "rm -rf ipi.data && INCLPROF_WRITER=inline $INCLPROF record --transitions kevents -o ipi.data -- ./ip"
   variant ip-none "inclprof record, --transitions none, writer auto" "$RUNS" after plain \
     "rm -rf ipn.data && $INCLPROF record --transitions none -o ipn.data -- ./ip"
+  variant ip-fast "inclprof record, kevents, writer auto, INCLPROF_CLOCK=fast" "$RUNS" after plain \
+    "rm -rf ipf.data && INCLPROF_CLOCK=fast $INCLPROF record --transitions kevents -o ipf.data -- ./ip" fast
+  variant ip-fast-thread "inclprof record, kevents, INCLPROF_CLOCK=fast INCLPROF_WRITER=thread" "$RUNS" after plain \
+    "rm -rf ipft.data && INCLPROF_CLOCK=fast INCLPROF_WRITER=thread $INCLPROF record --transitions kevents -o ipft.data -- ./ip" fast
+  variant ip-fast-inline "inclprof record, kevents, INCLPROF_CLOCK=fast INCLPROF_WRITER=inline" "$RUNS" after plain \
+    "rm -rf ipfi.data && INCLPROF_CLOCK=fast INCLPROF_WRITER=inline $INCLPROF record --transitions kevents -o ipfi.data -- ./ip" fast
 else
   missing ip "inclprof" "${UNAVAILABLE[ip]}"
 fi
-if ! command -v clang++-14 >/dev/null; then
+if ! command -v "$CLANGXX" >/dev/null; then
   missing xray-fdr "XRay FDR" "$CLANG is not installed (scripts/deps.sh bench installs it with LLVM's XRay runtime)"
 elif try_build xray "$CLANG" $CF -fxray-instrument -fxray-instruction-threshold=1 -c "$SRC/bench/callheavy.c" -o xray.o &&
-     try_build xray clang++-14 -O2 -c "$SRC/bench/xray_fdr_init.cc" -o xray_fdr_init.o &&
-     try_build xray clang++-14 -fxray-instrument xray.o xray_fdr_init.o -o xray-fdr -lpthread &&
-     try_build xray clang++-14 -fxray-instrument xray.o -o xray-basic -lpthread &&
+     try_build xray "$CLANGXX" -O2 -c "$SRC/bench/xray_fdr_init.cc" -o xray_fdr_init.o &&
+     try_build xray "$CLANGXX" -fxray-instrument xray.o xray_fdr_init.o -o xray-fdr -lpthread &&
+     try_build xray "$CLANGXX" -fxray-instrument xray.o -o xray-basic -lpthread &&
      try_build xray "$CLANG" $CF -c "$SRC/bench/callheavy.c" -o clang-plain.o &&
      try_build xray "$CLANG" clang-plain.o -o clang-plain -lpthread; then
   variant clang-plain "no instrumentation ($CLANG -O2), XRay's baseline" "$RUNS" none clang-plain "./clang-plain"
@@ -93,7 +122,7 @@ else
 fi
 
 # --- running: every workload, every variant, round-robin ----------------------
-declare -A WORK EXIT START FAILED CALLS INL
+declare -A WORK CPU EXIT START FAILED CALLS INL
 for ((r = 1; r <= (RUNS > SLOW_RUNS ? RUNS : SLOW_RUNS); r++)); do
   for wl in "${WORKLOADS[@]}"; do
     for v in "${ORDER[@]}"; do
@@ -104,6 +133,7 @@ for ((r = 1; r <= (RUNS > SLOW_RUNS ? RUNS : SLOW_RUNS); r++)); do
       sh -c "${CMD[$v]} ${WARGS[$wl]}" >"$v.out" 2>"$v.err"; rc=$?
       t1=$EPOCHREALTIME
       work=$(sed -n 's/^work_ns=\([0-9]*\) .*/\1/p' "$v.out")
+      cpu=$(sed -n 's/.* cpu_ns=\([0-9]*\) .*/\1/p' "$v.out")
       end=$(sed -n 's/.* end_unix_ns=\([0-9]*\)$/\1/p' "$v.out")
       if [ $rc -ne 0 ] || [ -z "$work" ] || [ -z "$end" ]; then
         FAILED[$k]="exit $rc: $(tail -n1 "$v.err")"
@@ -112,6 +142,7 @@ for ((r = 1; r <= (RUNS > SLOW_RUNS ? RUNS : SLOW_RUNS); r++)); do
       CALLS[$wl]=$(sed -n 's/.* calls=\([0-9]*\) .*/\1/p' "$v.out")
       INL[$wl]=$(sed -n 's/.*inlinable_calls=\([0-9]*\) .*/\1/p' "$v.out")
       WORK[$k]="${WORK[$k]:-} $work"
+      CPU[$k]="${CPU[$k]:-} $cpu"
       ex=$(awk -v e="$end" -v b="$t1" 'BEGIN{printf "%.0f", b*1e9-e}')
       EXIT[$k]="${EXIT[$k]:-} $ex"
       START[$k]="${START[$k]:-} $(awk -v a="$t0" -v b="$t1" -v w="$work" -v x="$ex" 'BEGIN{printf "%.0f", (b-a)*1e9-w-x}')"
@@ -119,17 +150,30 @@ for ((r = 1; r <= (RUNS > SLOW_RUNS ? RUNS : SLOW_RUNS); r++)); do
   done
 done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{v[NR]=$1} END{if(NR==0)exit 1; print (NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2}'; }
-# ns per hooked call of variant $1 on workload $2 (empty when not measured)
-declare -A NS
-for wl in "${WORKLOADS[@]}"; do
-  for v in "${ORDER[@]}"; do
-    k=$v/$wl
-    [ -n "${WORK[$k]:-}" ] && [ "${HOOKED[$v]}" != none ] || continue
-    w=$(echo "${WORK[$k]}" | median); w0=$(echo "${WORK[${BASE[$v]}/$wl]:-}" | median) || continue
-    n=${CALLS[$wl]}; [ "${HOOKED[$v]}" = before ] && n=$((n + ${INL[$wl]}))
-    NS[$k]=$(awk -v w="$w" -v w0="$w0" -v n="$n" 'BEGIN{printf "%.2f", (w-w0)/n}')
+# per_call TIMES NS SPREAD: for every variant and workload, ns per hooked call
+# of the median of TIMES (WORK: wall, CPU: the process's CPU time) over the
+# baseline's median, into NS[variant/workload], and of the lowest and highest
+# run, into SPREAD
+per_call() {
+  local -n times=$1 ns=$2 spread=$3
+  local wl v k w w0 n
+  for wl in "${WORKLOADS[@]}"; do
+    for v in "${ORDER[@]}"; do
+      k=$v/$wl
+      [ -n "${times[$k]:-}" ] && [ "${HOOKED[$v]}" != none ] || continue
+      w=$(echo "${times[$k]}" | median); w0=$(echo "${times[${BASE[$v]}/$wl]:-}" | median) || continue
+      n=${CALLS[$wl]}; [ "${HOOKED[$v]}" = before ] && n=$((n + ${INL[$wl]}))
+      ns[$k]=$(awk -v w="$w" -v w0="$w0" -v n="$n" 'BEGIN{printf "%.2f", (w-w0)/n}')
+      spread[$k]=$(echo "${times[$k]}" | tr ' ' '\n' | grep . | sort -n | sed -n '1p;$p' | tr '\n' ' ' |
+        awk -v w0="$w0" -v n="$n" '{printf "%.1f–%.1f", ($1-w0)/n, ($2-w0)/n}')
+    done
   done
-done
+}
+declare -A NS SPREAD NS_CPU SPREAD_CPU
+per_call WORK NS SPREAD
+per_call CPU NS_CPU SPREAD_CPU
+# floor_of VARIANT: the floor it is compared with
+floor_of() { [ "${CLOCK[$1]:-fenced}" = fast ] && echo floor || echo floor-fenced; }
 
 {
 echo "## inclprof against the floor and the strongest rivals"
@@ -137,32 +181,55 @@ echo
 echo "\`bench/rivals.sh\` (\`make bench-rivals\`): $(for wl in "${WORKLOADS[@]}"; do printf '%s (`callheavy %s`, %s calls), ' "$wl" "${WARGS[$wl]}" "${CALLS[$wl]:-?}"; done | sed 's/, $//')."
 echo "In-process ns per hooked call (entry + exit) = (work − uninstrumented work) ÷ hooked calls,"
 echo "medians of $RUNS runs ($SLOW_RUNS for XRay basic and uftrace), all variants interleaved."
-echo "*× ip*: ratio to inclprof (kevents, the defaults); *× floor*: ratio to the bare hook through -finstrument-functions."
+echo "*range*: the lowest and highest run. *× ip*: ratio to inclprof (kevents, the defaults). *× floor*: ratio to the"
+echo "floor of the same clock read: the bare hook through -finstrument-functions reading \`rdtsc\` for INCLPROF_CLOCK=fast"
+echo "and the bare-clock rows, \`lfence; rdtsc\` for inclprof's default fenced clock and for the rivals (XRay reads"
+echo "\`rdtscp\`, uftrace \`clock_gettime\`: ordered reads too; gprof reads no clock)."
 echo
-printf '| method |'; for wl in "${WORKLOADS[@]}"; do printf ' %s ns/call | × ip | × floor |' "$wl"; done; echo
-printf '|---|'; for wl in "${WORKLOADS[@]}"; do printf -- '---:|---:|---:|'; done; echo
-for v in "${ORDER[@]}"; do
-  [ "${HOOKED[$v]:-}" = none ] && continue
-  if [ -n "${UNAVAILABLE[$v]:-}" ]; then echo "| ${LABEL[$v]} | not run: ${UNAVAILABLE[$v]//|/\\|} |"; continue; fi
-  printf '| %s |' "${LABEL[$v]}"
-  for wl in "${WORKLOADS[@]}"; do
-    x=${NS[$v/$wl]:-}
-    if [ -z "$x" ]; then printf ' failed: %s | – | – |' "${FAILED[$v/$wl]:-not measured}" | tr -d '\n'; continue; fi
-    awk -v x="$x" -v ip="${NS[ip/$wl]:-}" -v fl="${NS[floor/$wl]:-}" 'BEGIN{
-      printf " %.1f | %s | %s |", x, (ip > 0 ? sprintf("%.2f×", x/ip) : "–"), (fl > 0 ? sprintf("%.2f×", x/fl) : "–") }'
+# table NS SPREAD: one row per variant, four columns per workload
+table() {
+  local -n ns=$1 spread=$2
+  local v wl x
+  printf '| method |'; for wl in "${WORKLOADS[@]}"; do printf ' %s ns/call | range | × ip | × floor |' "$wl"; done; echo
+  printf '|---|'; for wl in "${WORKLOADS[@]}"; do printf -- '---:|---:|---:|---:|'; done; echo
+  for v in "${ORDER[@]}"; do
+    [ "${HOOKED[$v]:-}" = none ] && continue
+    if [ -n "${UNAVAILABLE[$v]:-}" ]; then echo "| ${LABEL[$v]} | not run: ${UNAVAILABLE[$v]//|/\\|} |"; continue; fi
+    printf '| %s |' "${LABEL[$v]}"
+    for wl in "${WORKLOADS[@]}"; do
+      x=${ns[$v/$wl]:-}
+      if [ -z "$x" ]; then printf ' failed: %s | – | – | – |' "${FAILED[$v/$wl]:-not measured}" | tr -d '\n'; continue; fi
+      awk -v x="$x" -v r="${spread[$v/$wl]}" -v ip="${ns[ip/$wl]:-}" -v fl="${ns[$(floor_of "$v")/$wl]:-}" 'BEGIN{
+        printf " %.1f | %s | %s | %s |", x, r, (ip > 0 ? sprintf("%.2f×", x/ip) : "–"), (fl > 0 ? sprintf("%.2f×", x/fl) : "–") }'
+    done
+    echo
   done
   echo
-done
+}
+table NS SPREAD
+echo "The same in CPU time: (the process's CPU time in the workload − the uninstrumented one's) ÷ hooked calls,"
+echo "every thread of the process counted (inclprof's writer thread too: its encoding is part of the cost wherever it"
+echo "runs; the floor writes nothing). On a machine that other work keeps busy this is the steadier figure: wall time"
+echo "then measures the scheduler's share as much as the code."
 echo
-if [ -n "${NS[ip/rec]:-}" ] && [ -n "${NS[ip-bare/rec]:-}" ] && [ -n "${NS[floor/rec]:-}" ]; then
-  echo "Where inclprof's cost over the floor goes (ns per call): the hook call (on x86-64 the stub and trampoline) = ip-bare − floor; the rest"
-  echo "(transition counter, slot reservation, hand-off or encoding) = inclprof − ip-bare."
+table NS_CPU SPREAD_CPU
+if [ -n "${NS[ip-bare/${WORKLOADS[0]}]:-}" ]; then
+  echo "Where inclprof's cost over the floor of its clock goes (ns per call, wall): the hook call (on x86-64 the stub"
+  echo "and trampoline) = plugin probes → bare hook − floor; the rest (transition counter, slot reservation, hand-off or"
+  echo "encoding) = inclprof (writer auto) − plugin probes → bare hook. *CPU × floor*: the same ratio in CPU time;"
+  echo "*CPU × writing floor*: against the floor that also writes its records out (raw, 16 bytes per event)."
   echo
-  echo "| workload | floor | hook call | the rest | inclprof |"
-  echo "|---|---:|---:|---:|---:|"
+  echo "| workload | clock | floor | hook call | the rest | inclprof | × floor | CPU × floor | CPU × writing floor |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
   for wl in "${WORKLOADS[@]}"; do
-    awk -v wl="$wl" -v f="${NS[floor/$wl]:-0}" -v b="${NS[ip-bare/$wl]:-0}" -v i="${NS[ip/$wl]:-0}" \
-      'BEGIN{printf "| %s | %.1f | %+.1f | %+.1f | %.1f |\n", wl, f, b-f, i-b, i}'
+    for c in "fast:floor:ip-bare:ip-fast" "fenced:floor-fenced:ip-bare-fenced:ip"; do
+      IFS=: read -r clk fl bare ipv <<<"$c"
+      [ -n "${NS[$fl/$wl]:-}" ] && [ -n "${NS[$bare/$wl]:-}" ] && [ -n "${NS[$ipv/$wl]:-}" ] || continue
+      awk -v wl="$wl" -v c="$clk" -v f="${NS[$fl/$wl]}" -v b="${NS[$bare/$wl]}" -v i="${NS[$ipv/$wl]}" \
+        -v cf="${NS_CPU[$fl/$wl]:-}" -v ci="${NS_CPU[$ipv/$wl]:-}" -v cw="${NS_CPU[$fl-write/$wl]:-}" \
+        'BEGIN{printf "| %s | %s | %.1f | %+.1f | %+.1f | %.1f | %.2f× | %s | %s |\n", wl, c, f, b-f, i-b, i, i/f,
+          (cf > 0 ? sprintf("%.2f×", ci/cf) : "–"), (cw > 0 ? sprintf("%.2f×", ci/cw) : "–")}'
+    done
   done
   echo
 fi
@@ -180,6 +247,7 @@ for v in "${ORDER[@]}"; do
   k=$v/threads
   [ -n "${WORK[$k]:-}" ] || continue
   case $v in ip) d=ip.data ;; ip-thread) d=ipt.data ;; ip-inline) d=ipi.data ;; ip-none) d=ipn.data ;; xray-fdr) d="xr-fdr.*" ;;
+    floor-write | floor-fenced-write) d=floor.raw ;; ip-fast) d=ipf.data ;; ip-fast-thread) d=ipft.data ;; ip-fast-inline) d=ipfi.data ;;
     xray-basic) d="xr-basic.*" ;; uftrace-pg) d=uf-pg.data ;; uftrace-fi) d=uf-fi.data ;; gprof) d=gmon.out ;; *) d= ;; esac
   # shellcheck disable=SC2086
   size=$([ -n "$d" ] && du -cb $d 2>/dev/null | tail -n1 | cut -f1)

@@ -21,7 +21,11 @@
 # speed, and the result.
 # Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq|nginx|yamlcpp...]  (from the top of the
 # repository, after make; default: all of them).  Needs the network once for
-# apt-get source (cached in build/debian-src).
+# apt-get source (cached in build/debian-src).  With FIELD_DEFINITIONS_ONLY
+# set, sourcing it only defines the fetching, building and running of each
+# program (bench/programs.sh builds lua, sqlite, zstd and jq with them, also
+# as the fi and xray flavours: -finstrument-functions, and clang's XRay with
+# FIELD_XRAY_LINK added to the link).
 . "${INCLPROF_SRC:=$(pwd)}/tests/lib.sh"
 . "$INCLPROF_SRC/tests/viewers/viewers.sh"
 
@@ -76,15 +80,24 @@ debian_src() {
   done
 }
 
-# The flavours: plain, plugin (probes, run without and with the runtime), pg.
+# The flavours: plain, plugin (probes, run without and with the runtime), pg;
+# for bench/programs.sh also filtered (the plugin with FIELD_FILTER), fi and
+# xray.
 flags() {
   case $1 in
   plain) echo "-O2 -g" ;;
   plugin) echo "-O2 -g -fplugin=$INCLPROF_PLUGIN" ;;
+  filtered) echo "-O2 -g -fplugin=$INCLPROF_PLUGIN -fplugin-arg-inclprof-filter=$FIELD_FILTER" ;;
   lto) echo "-O3 -flto -g -fplugin=$INCLPROF_PLUGIN" ;;
   pg) echo "-O2 -g -pg" ;;
+  fi) echo "-O2 -g -finstrument-functions" ;;
+  xray) echo "-O2 -g -fxray-instrument -fxray-instruction-threshold=1" ;;
   esac
 }
+# ldflags FLAVOUR: the flags of its link.
+ldflags() { if [ "$1" = xray ]; then echo "$(flags xray) ${FIELD_XRAY_LINK:-}"; else flags "$1"; fi; }
+# cc_of FLAVOUR: its C compiler.
+cc_of() { if [ "$1" = xray ]; then echo "clang-$(sh "$INCLPROF_SRC/scripts/llvm-version.sh")"; else echo gcc; fi; }
 
 # await_exit PID NAME WHAT: waits up to 30 s for the server PID, asked to
 # stop by WHAT, to end (then kills it), and prints "NAME exit STATUS".
@@ -103,7 +116,8 @@ await_exit() {
 # the behaviour to compare, in the current directory) -----------------------
 
 build_lua() {
-  unpack lua5.4 "$2" && make -C "$2/src" -j2 linux-noreadline MYCFLAGS="$(flags "$1")" MYLDFLAGS="$(flags "$1")" >"$2/build.log" 2>&1
+  unpack lua5.4 "$2" && make -C "$2/src" -j2 linux-noreadline CC="$(cc_of "$1") -std=gnu99" MYCFLAGS="$(flags "$1")" \
+    MYLDFLAGS="$(ldflags "$1")" >"$2/build.log" 2>&1
   BIN=$2/src/lua
 }
 run_lua() { "$@" "$INCLPROF_SRC/tests/field/work.lua"; }
@@ -115,15 +129,15 @@ build_sqlite() {
   fi
   mkdir -p "$2" && cp "$W/sqlite3-amalg/sqlite3.c" "$W/sqlite3-amalg/sqlite3.h" "$W/sqlite3-amalg/shell.c" "$2/" &&
     # shellcheck disable=SC2046
-    gcc $(flags "$1") -D_FILE_OFFSET_BITS=64 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
+    "$(cc_of "$1")" $(ldflags "$1") -D_FILE_OFFSET_BITS=64 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
       -o "$2/sqlite3" "$2/shell.c" "$2/sqlite3.c" -lm >"$2/build.log" 2>&1
   BIN=$2/sqlite3
 }
 run_sqlite() { rm -f work.db && "$@" work.db <"$INCLPROF_SRC/tests/field/work.sql"; }
 
 build_zstd() {
-  unpack libzstd "$2" && make -C "$2/programs" -j2 zstd-release MOREFLAGS="$(flags "$1")" \
-    CFLAGS="$(flags "$1")" LDFLAGS="$(flags "$1")" >"$2/build.log" 2>&1
+  unpack libzstd "$2" && make -C "$2/programs" -j2 zstd-release CC="$(cc_of "$1")" MOREFLAGS="$(flags "$1")" \
+    CFLAGS="$(flags "$1")" LDFLAGS="$(ldflags "$1")" >"$2/build.log" 2>&1
   BIN=$2/programs/zstd
 }
 zstd_input() {
@@ -201,10 +215,12 @@ build_jq() {
       { rm -f "$W/jq-src/configure"; return 1; }
   fi
   libs="--disable-static"
-  [ "$1" = pg ] && libs="--disable-shared --with-pic"
+  # static for -pg and XRay (whose runtime instruments no shared library)
+  case $1 in pg | xray) libs="--disable-shared --with-pic" ;; esac
   # shellcheck disable=SC2086
   rm -rf "$2" && cp -a "$W/jq-src" "$2" &&
-    (cd "$2" && ./configure -q --disable-docs --disable-valgrind $libs CFLAGS="$(flags "$1")" LDFLAGS="$(flags "$1")" &&
+    (cd "$2" && ./configure -q --disable-docs --disable-valgrind $libs CC="$(cc_of "$1")" CFLAGS="$(flags "$1")" \
+      LDFLAGS="$(ldflags "$1")" &&
       make -j2) >"$2/build.log" 2>&1
   BIN=$2/jq
 }
@@ -562,6 +578,7 @@ gmon_fork_demo() {
   done
 }
 
+[ -n "${FIELD_DEFINITIONS_ONLY:-}" ] && return 0
 check "viewers installed" viewers_ready
 need gprof redis-benchmark redis-cli ninja python3 cmake autoreconf ab curl
 : >"$W/gprof-explained.txt"
