@@ -166,7 +166,7 @@ static uint64_t varints(ip_wire_span s) {
 static void see_record(const uint8_t *rec, size_t len, int held) {
   ip_wire_field body;
   const uint8_t *p, *end;
-  ip_batch_fields b;
+  ip_batch_fields b = {0};
   uint64_t events = 0;
   uint32_t kind = record_body(rec, len, &body);
   if (kind == REC_EVENTS) { /* counted before the lock is taken */
