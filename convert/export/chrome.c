@@ -44,24 +44,6 @@ static ssize_t count_bytes(void *cookie, const char *buf, size_t n) {
   return (ssize_t)n;
 }
 
-static unsigned digits(uint64_t v) {
-  unsigned n = 1;
-  while (v >= 10) {
-    v /= 10;
-    n++;
-  }
-  return n;
-}
-
-/* v in decimal at the end of buf[0..20); returns where it starts. */
-static char *decimal(char *end, uint64_t v) {
-  do {
-    *--end = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  return end;
-}
-
 /* The n bytes at src at p; the byte after them.  The writers below build a
  * call's event in memory and hand it to stdio in a few writes. */
 static char *cat(char *p, const char *src, size_t n) {
@@ -70,15 +52,9 @@ static char *cat(char *p, const char *src, size_t n) {
 }
 #define CAT(p, lit) cat(p, lit, sizeof lit - 1)
 
-static char *u64_at(char *p, uint64_t v) {
-  char b[24];
-  const char *q = decimal(b + sizeof b, v);
-  return cat(p, q, (size_t)(b + sizeof b - q));
-}
-
 /* Nanoseconds as microseconds with three exact decimals. */
 static char *us_at(char *p, uint64_t ns) {
-  p = u64_at(p, ns / 1000);
+  p = ip_json_u64(p, ns / 1000);
   *p++ = '.';
   *p++ = (char)('0' + ns / 100 % 10);
   *p++ = (char)('0' + ns / 10 % 10);
@@ -86,14 +62,14 @@ static char *us_at(char *p, uint64_t ns) {
   return p;
 }
 
-static unsigned us_len(uint64_t ns) { return digits(ns / 1000) + 4; }
+static unsigned us_len(uint64_t ns) { return ip_json_digits(ns / 1000) + 4; }
 
 /* A share in tenths of a percent, rounded: "12.3". */
 static uint64_t tenths(uint64_t part, uint64_t whole) {
   return whole ? (uint64_t)(1000.0 * (double)part / (double)whole + 0.5) : 0;
 }
 static char *tenths_at(char *p, uint64_t t) {
-  p = u64_at(p, t / 10);
+  p = ip_json_u64(p, t / 10);
   *p++ = '.';
   *p++ = (char)('0' + t % 10);
   return p;
@@ -152,11 +128,11 @@ static char *wait_args_at(char *p, const uint64_t *wait) {
     p = us_at(p, wait[k]);
   }
   p = CAT(p, faults_name);
-  return u64_at(p, wait[IP_W_FAULTS]);
+  return ip_json_u64(p, wait[IP_W_FAULTS]);
 }
 
 static size_t wait_len(const uint64_t *wait) {
-  size_t n = sizeof faults_name - 1 + digits(wait[IP_W_FAULTS]);
+  size_t n = sizeof faults_name - 1 + ip_json_digits(wait[IP_W_FAULTS]);
   for (int k = 0; k < IP_W_FAULTS; k++)
     n += strlen(wait_names[k]) + us_len(wait[k]);
   return n;
@@ -191,9 +167,9 @@ static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *
   p = CAT(p, CALL_DUR);
   p = us_at(p, dur_ns);
   p = CAT(p, CALL_PID);
-  p = u64_at(p, pid_of(s, t));
+  p = ip_json_u64(p, pid_of(s, t));
   p = CAT(p, CALL_TID);
-  p = u64_at(p, t->tid);
+  p = ip_json_u64(p, t->tid);
   p = CAT(p, CALL_APP);
   p = us_at(p, app_ns);
   p = CAT(p, CALL_PCT);
@@ -209,11 +185,12 @@ static uint32_t call_size(ip_chrome_writer *w, const ip_session *s, const ip_thr
                           uint32_t func, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   uint32_t len;
   json_name(w, s, func, &len);
-  size_t n =
-      2 + sizeof CALL_HEAD - 1 + len + sizeof CALL_TS - 1 + us_len(start_ns) + sizeof CALL_DUR - 1 +
-      us_len(dur_ns) + sizeof CALL_PID - 1 + digits(pid_of(s, t)) + sizeof CALL_TID - 1 +
-      digits(t->tid) + sizeof CALL_APP - 1 + us_len(app_ns) + sizeof CALL_PCT - 1 +
-      digits(tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns) / 10) + 2 + sizeof CALL_END - 1;
+  size_t n = 2 + sizeof CALL_HEAD - 1 + len + sizeof CALL_TS - 1 + us_len(start_ns) +
+             sizeof CALL_DUR - 1 + us_len(dur_ns) + sizeof CALL_PID - 1 +
+             ip_json_digits(pid_of(s, t)) + sizeof CALL_TID - 1 + ip_json_digits(t->tid) +
+             sizeof CALL_APP - 1 + us_len(app_ns) + sizeof CALL_PCT - 1 +
+             ip_json_digits(tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns) / 10) + 2 +
+             sizeof CALL_END - 1;
   if (with_waits(s, t))
     n += wait_len(t->call_wait);
   return (uint32_t)n;
