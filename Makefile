@@ -96,10 +96,10 @@ check: deps-test
 	@sh tests/run-check.sh B=$(B)
 
 # Static analysis: every C file of the project, no warnings allowed.
-CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard trace/*.c runtime/*.c convert/*/*.c plugin/*.c tests/unit/*.c tests/fuzz/*.c tests/stress/*.c bench/*.c examples/*/*.c))
+CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard trace/*.c runtime/*/*.c convert/*/*.c plugin/*.c tests/unit/*.c tests/fuzz/*.c tests/stress/*.c bench/*.c examples/*/*.c))
 # The C code in .clang-format's style.  plugin/ is left out: it follows GCC's
 # own style (C++ mixed with GCC's macros).
-FORMAT_SRCS = $(wildcard trace/*.[ch] convert/*/*.[ch] runtime/*.[ch] include/inclprof/*.h tests/unit/*.[ch] \
+FORMAT_SRCS = $(wildcard trace/*.[ch] convert/*/*.[ch] runtime/*.[ch] runtime/*/*.[ch] include/inclprof/*.h tests/unit/*.[ch] \
                 bench/*.[ch] examples/*/*.[ch] examples/*/*.cpp examples/*/*.hpp)
 lint: $(B)/gen/inclprof.pb-c.h
 	@echo "== cppcheck"
@@ -113,6 +113,8 @@ lint: $(B)/gen/inclprof.pb-c.h
 	else echo "clang-format: skipped: this release has no clang-format-14 (the style's version; Debian 12 checks it)"; fi
 	@echo "== the converter's floors include each other through public headers, downward only"
 	@scripts/check-layers.sh
+	@echo "== the runtime's calls go down its layers (docs/runtime.md, Layers)"
+	@python3 scripts/check-runtime-layers.py
 	@echo "== every source file in a docs/*.md Source layout table"
 	@scripts/check-source-map.sh
 	@echo "== every relative link and #anchor in README.md and docs/ resolves"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # encode.sh - `make bench-encode`: what encoding one full buffer of 16 384
-# events costs (bench/encode_bench.c: runtime/flush.c's ip_encode_batch, its
+# events costs (bench/encode_bench.c: runtime/produce/flush.c's ip_encode_batch, its
 # CRC and write, and readying the buffer for reuse), for a call-heavy
 # program and for one whose calls spread over 400 functions.  The time is
 # the best of BENCH_ENCODE_RUNS runs (default 200) on this machine; the

@@ -1,6 +1,6 @@
 /* encode_bench.c - the cost of encoding one full buffer (`make bench-encode`):
  * what the writer thread does per buffer, or a program's thread with
- * INCLPROF_WRITER=inline - runtime/flush.c's ip_encode_batch (gids, the batch,
+ * INCLPROF_WRITER=inline - runtime/produce/flush.c's ip_encode_batch (gids, the batch,
  * its CRC, the write) and leaving the buffer ready for reuse - on 16 384
  * events of a made-up call tree (a transition on 1 event in 200), the same
  * events every run.  Two kinds of program:
@@ -85,6 +85,7 @@ int main(int argc, char **argv) {
   mkdir(argv[1], 0755);
   setenv("INCLPROF_OUTPUT", argv[1], 1);
   setenv("INCLPROF_TRANSITIONS", "none", 1);
+  ip_settings_reread();
   static char names[FNS][16];
   for (int i = 0; i < FNS; i++) {
     snprintf(names[i], sizeof names[i], "f%d", i);

@@ -1,5 +1,5 @@
 /* kevents_save_bench.c - the cost of saving a thread's kevents records at a
- * flush (`make bench-kevents-save`): runtime/kevents.c's ip_kevents_save on
+ * flush (`make bench-kevents-save`): runtime/produce/kevents.c's ip_kevents_save on
  * a ring built in memory with the runtime's geometry (16 data pages) and
  * records as the kernel writes them (24 bytes: header, sample id, time), full
  * and empty; best of 200 runs each.  Prints a Markdown table on stdout. */

@@ -1,6 +1,9 @@
 # runtime/build.mk - the recording runtime: $(B)/libinclprof.so and $(B)/libinclprof.a.
-# With the trace's framing and reading rules (trace/), built with its flags.
-RT_SRCS := $(wildcard runtime/*.c)
+# Its layers are folders (docs/runtime.md, "Layers"): entry/, produce/,
+# sink/, base/.  With the trace's framing and reading rules (trace/), built
+# with its flags.
+RT_LAYERS := entry produce sink base
+RT_SRCS := $(foreach l,$(RT_LAYERS),$(wildcard runtime/$(l)/*.c))
 RT_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RT_SRCS)) $(B)/runtime/inclprof.pb-c.o \
            $(patsubst trace/%.c,$(B)/runtime/trace/%.o,$(wildcard trace/*.c))
 RT_INC    := -I$(B)/gen $(SHARED_INC) -Iruntime

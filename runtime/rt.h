@@ -1,15 +1,21 @@
 /* rt.h - internal interfaces of the inclprof runtime (not installed).
- * The runtime is split into: clock (ticks), transitions (pmu/kevents/none
- * counters), thread (per-thread buffers and their lifecycle), probes (the hot
- * path), flush (encoding buffers into EventBatch frames), output (the trace
- * file), registry (translation units, gids, name resolution), lifecycle
- * (init, exit, fork, exec), signals (fatal signals, the program's handlers),
- * interpose (the libc interposers), state (ip_st, ip_tls), trace_write
- * (appending frames, size limits, stopping on a failed write), locks (how
- * locks are taken), sampling, control (inclprof.h), buffer_pool (event
- * buffers and spares), writer (the writer thread that encodes full
- * buffers), ptr_map (pointer -> gid maps) and retired (the gids of unloaded
- * units). */
+ * The runtime is in layers, one folder each, top first (docs/runtime.md,
+ * "Layers"); a file calls its own layer and those below:
+ *   entry/    what the program, the plugin's code and libc call: probes
+ *             (the hot path), units (registration), interpose (the libc
+ *             interposers), signals, control (inclprof.h), lifecycle
+ *             (start-up, exit, exec, fork);
+ *   produce/  thread (per-thread buffers), buffer_pool, flush (encoding
+ *             EventBatch frames), writer (the writer thread), crowding,
+ *             kevents, sampling, transitions (pmu/kevents/none counters),
+ *             registry (units, gids, names) and retired (unloaded units' gids);
+ *   sink/     output (the trace file and its records), exit_state,
+ *             trace_write (appending frames, size limits), trace_ring,
+ *             trace_index (the Index of what was written);
+ *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
+ *             libc_real (libc's own sigaction, syscall), fd_reserve,
+ *             ptr_map (pointer -> gid maps), env_carry.
+ * The declarations below are grouped by file. */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
 
@@ -178,6 +184,27 @@ IP_HIDDEN void ip_exit_deadline_start(unsigned ms);
 IP_HIDDEN void ip_exit_deadline_end(void);
 IP_HIDDEN int ip_exit_deadline_passed(void);
 
+/* settings.c: the INCLPROF_* variables as the process had them when the
+ * runtime was loaded (copies; NULL when unset), read by ip_settings_load,
+ * once, from the first of the library's constructors or the first
+ * registration; ip_settings_reread reads them again (unit tests). */
+struct ip_settings {
+  char *output;          /* INCLPROF_OUTPUT: the trace directory */
+  char *transitions;     /* INCLPROF_TRANSITIONS: auto, pmu, kevents or none */
+  char *sample_hz;       /* INCLPROF_SAMPLE_HZ */
+  char *max_size;        /* INCLPROF_MAX_SIZE */
+  char *max_size_policy; /* INCLPROF_MAX_SIZE_POLICY: stop or ring */
+  char *clock;           /* INCLPROF_CLOCK: fenced or fast */
+  char *writer;          /* INCLPROF_WRITER: auto, thread or inline */
+  char *carry_env;       /* INCLPROF_CARRY_ENV: 0 turns the carrying off */
+  char *run;             /* INCLPROF_RUN: the run this process belongs to */
+  char *record_notes;    /* INCLPROF_RECORD_NOTES: where inclprof record wants the
+                            reason for a missing trace */
+};
+extern struct ip_settings ip_set IP_HIDDEN;
+IP_HIDDEN void ip_settings_load(void);
+IP_HIDDEN void ip_settings_reread(void);
+
 /* clock.c */
 IP_HIDDEN void ip_clock_calibrate(void);
 IP_HIDDEN uint64_t ip_now_ns_realtime(void);
@@ -220,7 +247,6 @@ IP_HIDDEN void ip_kevents_skip(struct ip_thread *t);
 
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
-IP_HIDDEN extern const struct inclprof_hooks ip_hooks_paused;
 IP_HIDDEN void ip_append_private(uint64_t arg); /* control events */
 IP_HIDDEN double ip_probe_calibrate(double *hidden);
 
@@ -376,6 +402,12 @@ IP_HIDDEN uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, i
                                   int *fixed);
 IP_HIDDEN uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed);
 IP_HIDDEN uint32_t ip_mark_id(const char *text);
+/* A unit of this runtime's ABI joins the tables: its Function records are
+ * written and its hooks set. */
+IP_HIDDEN void ip_units_add(struct inclprof_tu *tu);
+/* A unit leaves (its functions keep their names for the events before now;
+ * its hooks are set null); 1 when no unit is left registered. */
+IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu);
 IP_HIDDEN void ip_units_set_paused(int on);
 IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet unregistered */
 IP_HIDDEN void ip_registry_fork_prepare(void);
@@ -391,8 +423,6 @@ IP_HIDDEN void ip_finish_from_signal(int sig);
 /* exit() has begun (or the runtime is being unloaded): the trace ends now
  * unless units are still registered, then at the last one's unregistering. */
 IP_HIDDEN void ip_exit_begun(void);
-/* interpose.c: libc's own definitions of what it interposes, found at start-up. */
-IP_HIDDEN void ip_interpose_init(void);
 
 /* env_carry.c: the run this process belongs to (INCLPROF_RUN, else made from
  * the pid and start time, then carried into new processes like the settings),
@@ -429,8 +459,12 @@ IP_HIDDEN void ip_signals_install(void);
 IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
                                            struct sigaction *old);
 
-/* interpose.c */
+/* libc_real.c: libc's own definitions of what interpose.c interposes and the
+ * runtime calls itself, found at start-up (ip_libc_init). */
+typedef long ip_syscall_fn(long, ...);
+IP_HIDDEN void ip_libc_init(void);
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
 
 /* sampling.c */
 IP_HIDDEN void ip_sampling_init(void);
@@ -440,6 +474,6 @@ IP_HIDDEN void ip_sampling_after_fork_child(struct ip_thread *t);
 IP_HIDDEN int ip_sampling_signal(void);
 IP_HIDDEN void ip_sample_handler(int sig, siginfo_t *si, void *uc);
 
-#include "clock.h"
+#include "base/clock.h"
 
 #endif

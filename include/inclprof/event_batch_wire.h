@@ -1,6 +1,6 @@
 /* event_batch_wire.h - the protobuf wire layout of Record.events (an
  * EventBatch, proto/inclprof.proto), which the runtime encodes by hand
- * (runtime/flush.c) and which the converter's decoder and the runtime's ring
+ * (runtime/produce/flush.c) and which the converter's decoder and the runtime's ring
  * policy read through event_batch_read.h.  The field numbers are named here once;
  * tests/unit/test_event_batch_wire.c checks them against the generated
  * protobuf-c descriptors. */

@@ -25,23 +25,23 @@ fresh() {
 }
 
 H=include/inclprof
-stale $H/version.h runtime/output.o
+stale $H/version.h runtime/sink/output.o
 stale $H/version.h convert/cli/main.o
 stale $H/version.h convert/export/pprof.o
-fresh $H/version.h runtime/flush.o
+fresh $H/version.h runtime/produce/flush.o
 
-stale $H/trace_frame.h runtime/output.o
+stale $H/trace_frame.h runtime/sink/output.o
 stale $H/trace_frame.h runtime/trace/trace_frame.o
 stale $H/trace_frame.h convert/trace/trace_frame.o
 stale $H/trace_frame.h convert/read/trace_reader.o
 fresh $H/trace_frame.h convert/read/batch_decode.o
 
-stale $H/event_batch_wire.h runtime/flush.o
+stale $H/event_batch_wire.h runtime/produce/flush.o
 stale $H/event_batch_wire.h convert/read/batch_decode.o
-fresh $H/event_batch_wire.h runtime/output.o
+fresh $H/event_batch_wire.h runtime/sink/output.o
 
 stale $H/inclprof_abi.h plugin/ip_abi.o
-stale $H/inclprof_abi.h runtime/registry.o
+stale $H/inclprof_abi.h runtime/produce/registry.o
 fresh $H/inclprof_abi.h plugin/ip_names.o
 fresh $H/inclprof_abi.h convert/util/u64map.o
 
@@ -49,7 +49,7 @@ fresh $H/inclprof_abi.h convert/util/u64map.o
 for h in "$INCLPROF_SRC"/$H/*.h; do
   h=$H/${h##*/}
   n=0
-  for o in "$INCLPROF_LIBDIR"/runtime/*.o "$INCLPROF_LIBDIR"/plugin/*.o; do
+  for o in "$INCLPROF_LIBDIR"/runtime/*/*.o "$INCLPROF_LIBDIR"/plugin/*.o; do
     make -s -C "$INCLPROF_SRC" -q B="$B" -W "$h" "$B/${o#"$INCLPROF_LIBDIR"/}" >/dev/null 2>&1 || n=$((n + 1))
   done
   [ "$n" -gt 0 ] && ok "$h has $n users in runtime/ and plugin/" || fail "$h: no object of runtime/ or plugin/ depends on it"

@@ -1,4 +1,4 @@
-/* test_runtime_encode.c - runtime/flush.c's ip_encode_batch against the
+/* test_runtime_encode.c - runtime/produce/flush.c's ip_encode_batch against the
  * format's own definition (docs/trace-format.md, EventBatch): the batch
  * written to a real trace and read back by the converter's reader (which
  * checks the CRC) has dt[i] = (tick[i] - tick[i-1]) << 1 | T and
@@ -32,6 +32,7 @@ static void start(void) {
   ck_assert_ptr_nonnull(mkdtemp(dir));
   setenv("INCLPROF_OUTPUT", dir, 1);
   setenv("INCLPROF_TRANSITIONS", "none", 1);
+  ip_settings_reread();
   for (int i = 0; i < FNS; i++) {
     snprintf(names[i], sizeof names[i], "f%d", i);
     d[i] = (struct inclprof_fn){(uint64_t)i + 1,

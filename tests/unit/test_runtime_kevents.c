@@ -1,5 +1,5 @@
 /* test_runtime_kevents.c - saving a kevents ring's records at flush time
- * (runtime/kevents.c) on a ring built here: each record's kind (system call,
+ * (runtime/produce/kevents.c) on a ring built here: each record's kind (system call,
  * page fault by its sample id, switch-out preempted or blocked from the
  * kernel's flags, switch-in), other record types skipped, records that wrap
  * around the ring's end, times converted to ticks in order, only the records

@@ -1,4 +1,4 @@
-/* test_trace_frame.c - the frame encoder (runtime/trace_frame.c) and the
+/* test_trace_frame.c - the frame encoder (trace/trace_frame.c) and the
  * streaming reader (convert/read/trace_reader.c): round trips of random record
  * streams, and damaged files (truncation at every byte, bit flips, bad
  * preambles) that must end in a one-line error with an offset, never a crash. */

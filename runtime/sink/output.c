@@ -48,7 +48,7 @@ void ip_say_unprofiled(const char *why) {
     return;
   size_t n = (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1;
   write_all(2, (const uint8_t *)msg, n);
-  const char *notes = getenv("INCLPROF_RECORD_NOTES");
+  const char *notes = ip_set.record_notes;
   int fd = notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
   if (fd >= 0) {
     write_all(fd, (const uint8_t *)msg, n);
@@ -123,7 +123,7 @@ static int open_in_dir(char *err, size_t errlen) {
 }
 
 int ip_output_open(char *err, size_t errlen) {
-  const char *dir = getenv("INCLPROF_OUTPUT");
+  const char *dir = ip_set.output;
   if (!dir || !*dir)
     dir = "inclprof.data";
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {

@@ -12,8 +12,8 @@
  *                         runtime's settings (env_carry.c);
  *   posix_spawn(p)        the same for the environment of the new process;
  *   sigaction, signal     the program's handlers, wrapped (signals.c).
- * It also finds libc's own definitions (dlsym(RTLD_NEXT)); the runtime's
- * own handler installs call ip_real_sigaction, never the interposer. */
+ * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
+ * for those the runtime calls itself). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -29,19 +29,6 @@
 
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-
-int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
-  static sigaction_fn real;
-  if (!real)
-    real = (sigaction_fn)next_fn("sigaction");
-  if (!real) {
-    errno = ENOSYS;
-    return -1;
-  }
-  return real(sig, act, old);
-}
-
 /* ---- exits ---------------------------------------------------------------- */
 IP_EXPORT void _exit(int status) {
   ip_finish("_exit", 1, 0);
@@ -55,14 +42,6 @@ IP_EXPORT void _Exit(int status) {
     syscall(SYS_exit_group, status);
 }
 
-typedef long (*syscall_fn)(long, ...);
-static syscall_fn real_syscall;
-
-void ip_interpose_init(void) {
-  if (!real_syscall)
-    real_syscall = (syscall_fn)next_fn("syscall");
-}
-
 /* libc's syscall() takes the number and up to six word-sized arguments. */
 IP_EXPORT long syscall(long n, ...) {
   va_list ap;
@@ -73,7 +52,7 @@ IP_EXPORT long syscall(long n, ...) {
   va_end(ap);
   if (n == SYS_exit_group)
     ip_finish("exit_group", 1, 0);
-  ip_interpose_init(); /* before the runtime's start-up: no signal handler of ours yet */
+  ip_syscall_fn *real_syscall = ip_real_syscall();
   if (!real_syscall) {
     errno = ENOSYS;
     return -1;

@@ -229,7 +229,7 @@ int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *p
 }
 
 void ip_transitions_choose(void) {
-  const char *req = getenv("INCLPROF_TRANSITIONS");
+  const char *req = ip_set.transitions;
   if (req && *req && strcmp(req, "auto") && strcmp(req, "pmu") && strcmp(req, "kevents") &&
       strcmp(req, "none"))
     fprintf(stderr,
@@ -271,8 +271,6 @@ void ip_transitions_choose(void) {
   }
   ip_st.mode =
       ip_transitions_decide(req, pmu_ok, kev_ok, pmu_why, kev_why, ip_st.note, sizeof ip_st.note);
-
-  ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
 }
 
 /* A thread whose counter cannot be opened keeps the static zero source set by

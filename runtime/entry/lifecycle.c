@@ -122,7 +122,8 @@ static void fork_child(void) {
 
 static void init(void) {
   ip_st.pid = getpid();
-  const char *hz = getenv("INCLPROF_SAMPLE_HZ");
+  ip_settings_load();
+  const char *hz = ip_set.sample_hz;
   if (hz && *hz) {
     char *end;
     unsigned long v = strtoul(hz, &end, 10);
@@ -132,7 +133,7 @@ static void init(void) {
     else
       ip_st.sample_hz = (unsigned)v;
   }
-  const char *clk = getenv("INCLPROF_CLOCK");
+  const char *clk = ip_set.clock;
   if (clk && *clk && strcmp(clk, "fenced")) {
     if (!strcmp(clk, "fast"))
       ip_st.clock_unfenced = 1;
@@ -142,6 +143,7 @@ static void init(void) {
   ip_writer_init();
   ip_clock_calibrate();
   ip_transitions_choose();
+  ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
   ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);
   char err[1200];
   if (ip_output_open(err, sizeof err) != 0) {
@@ -156,7 +158,7 @@ static void init(void) {
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atexit(at_exit);
   (void)at_quick_exit(at_quick_exit_last); /* without room, quick_exit leaves no trailer */
-  ip_interpose_init();
+  ip_libc_init();
   atomic_store(&ip_st.init_state, 1);
   ip_signals_install();
   ip_sampling_init();

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pmu.h"
+#include "base/pmu.h"
 #include "rt.h"
 
 static __thread struct ip_event junk_slot __attribute__((tls_model("initial-exec")));

@@ -72,7 +72,7 @@ static void fmt_bytes(char *out, size_t len, uint64_t b) {
 
 /* 1 for ring, 0 for stop (the default). */
 static int read_policy(const char *max) {
-  const char *pol = getenv("INCLPROF_MAX_SIZE_POLICY");
+  const char *pol = ip_set.max_size_policy;
   if (!pol || !*pol || !strcmp(pol, "stop"))
     return 0;
   if (strcmp(pol, "ring")) {
@@ -92,7 +92,7 @@ static void read_limits(void) {
   size_cap = ~0ull;
   cap_is_max_size = 0;
   max_bytes = 0;
-  const char *max = getenv("INCLPROF_MAX_SIZE");
+  const char *max = ip_set.max_size;
   int ring = read_policy(max);
   if (max && *max) {
     uint64_t v = 0;

@@ -4,7 +4,7 @@
  * probe's cost.  A probe reserves a slot (pos), reads the transition counter
  * and the clock, and fills the slot: no lock, no allocation, no system call.
  * The rare cases (first probe of a thread, full buffer) go to the slow path. */
-#include "pmu.h"
+#include "base/pmu.h"
 #include "probe_x86.h"
 #include "rt.h"
 
@@ -88,9 +88,6 @@ HOOK_SET(pmu, MODE_PMU, 1)
 HOOK_SET(none_fast, MODE_NONE, 0)
 HOOK_SET(kev_fast, MODE_KEV, 0)
 HOOK_SET(pmu_fast, MODE_PMU, 0)
-
-/* Null hooks: the plugin's probes skip their call while a hook is null. */
-const struct inclprof_hooks ip_hooks_paused = {0};
 
 const struct inclprof_hooks *ip_hooks_for_mode(int mode) {
   int fast = ip_st.clock_unfenced;

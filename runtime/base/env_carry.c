@@ -47,7 +47,8 @@ static char *own_preload_entry(const char *list) {
 /* At load, before the program can change its environment. */
 __attribute__((constructor)) static void env_carry_init(void) {
   extern char **environ;
-  const char *off = getenv("INCLPROF_CARRY_ENV");
+  ip_settings_load();
+  const char *off = ip_set.carry_env;
   if (off && !strcmp(off, "0")) {
     carry_off = 1;
     return;
@@ -82,7 +83,7 @@ static int list_has(const char *list, const char *want) {
 static char run_entry[96]; /* "INCLPROF_RUN=ID" */
 
 void ip_run_begin(uint64_t start_unix_ns) {
-  const char *given = getenv("INCLPROF_RUN");
+  const char *given = ip_set.run;
   if (given && *given)
     snprintf(run_entry, sizeof run_entry, "INCLPROF_RUN=%.80s", given);
   else

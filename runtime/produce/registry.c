@@ -1,5 +1,6 @@
-/* registry.c - translation units and identities: registration of a unit's
- * descriptors (Function and Module records, gids), the maps from descriptor
+/* registry.c - translation units and identities: the units registered (see
+ * units.c for the plugin's entry points), their descriptors (Function and
+ * Module records, gids), the maps from descriptor
  * pointer and code address to gid (lock-free reads, so a flush in a signal
  * handler can use them; writes under reg_lock), lazy naming of call-site
  * callees and indirect-call targets at flush time, and mark names. */
@@ -186,9 +187,12 @@ struct unit {
 static struct unit *units;
 static int paused;
 
+/* Null hooks: the plugin's probes skip their call while a hook is null. */
+static const struct inclprof_hooks hooks_off = {0};
+
 static void set_hooks(struct inclprof_tu *tu) {
   const struct inclprof_hooks *h =
-      paused || atomic_load(&ip_st.init_state) != 1 ? &ip_hooks_paused : ip_st.hooks;
+      paused || atomic_load(&ip_st.init_state) != 1 ? &hooks_off : ip_st.hooks;
   tu->hooks = *h;
 }
 
@@ -315,34 +319,8 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info 
   return gid;
 }
 
-/* Before the process is set up: are the first unit's probes calls, not
- * x86-64 stubs?  The probe-cost calibration times the kind the program has. */
-static void note_probe_form(const struct inclprof_tu *tu) {
-  if (atomic_load(&ip_st.init_state) != 0 || tu->abi_version != INCLPROF_ABI_VERSION)
-    return;
-  for (uint32_t i = 0; i < tu->n_fns; i++) {
-    const struct inclprof_fn *fn = tu->fns[i];
-    if (fn && (fn->flags & INCLPROF_FN_INSTRUMENTED)) {
-      ip_st.probe_calls = !(fn->flags & INCLPROF_FN_STUB_PROBES);
-      return;
-    }
-  }
-}
-
-IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
-  if (tu)
-    note_probe_form(tu);
-  if (!tu || !ip_init_once())
-    return;
+void ip_units_add(struct inclprof_tu *tu) {
   note_main_base();
-  if (tu->abi_version != INCLPROF_ABI_VERSION) {
-    static atomic_int said;
-    if (!atomic_exchange(&said, 1))
-      fprintf(stderr,
-              "inclprof: %s was built for runtime ABI %u, this runtime has ABI %u: not profiled\n",
-              tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
-    return;
-  }
   if (!ip_lock(&reg_lock, 0))
     return; /* re-entered from a signal handler: the unit stays unprofiled */
   uint32_t module = module_of_addr(tu);
@@ -431,10 +409,7 @@ static void retire_unit(const struct inclprof_tu *tu, const struct extent *e, ui
   }
 }
 
-IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
-  if (!tu || atomic_load(&ip_st.init_state) == 0)
-    return;
-  ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
+int ip_units_remove(struct inclprof_tu *tu) {
   /* Name the unit's callees now: their strings go away with the unit. */
   for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++)
     if (tu->fns[i]) {
@@ -445,8 +420,8 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
   dl_iterate_phdr(extent_of, &e);
   uint64_t until = ip_tick();
   if (!ip_lock(&reg_lock, 0)) {
-    tu->hooks = ip_hooks_paused;
-    return;
+    tu->hooks = hooks_off;
+    return 0;
   }
   if (tu->abi_version == INCLPROF_ABI_VERSION)
     callees_unregistered(tu);
@@ -458,11 +433,10 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
       free(dead);
       break;
     }
-  tu->hooks = ip_hooks_paused;
+  tu->hooks = hooks_off;
   int last = units == NULL;
   ip_unlock(&reg_lock);
-  if (last && atomic_load(&ip_st.exiting))
-    ip_finish("exit", 1, 0);
+  return last;
 }
 
 unsigned ip_units_registered(void) {

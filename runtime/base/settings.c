@@ -1,0 +1,45 @@
+/* settings.c - the one reader of the runtime's INCLPROF_* settings: every
+ * variable's value is copied into ip_set once, when the library is loaded
+ * (or, in a program linked with the static library whose instrumented
+ * constructors run first, at the first registration), before the program
+ * can change its environment.  The files that use a setting read ip_set
+ * and say, where they use it, what a value they do not understand means.
+ * ip_settings_reread is for unit tests that set variables at run time. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+struct ip_settings ip_set;
+
+static const struct {
+  const char *name;
+  size_t field;
+} variables[] = {
+    {"INCLPROF_OUTPUT", offsetof(struct ip_settings, output)},
+    {"INCLPROF_TRANSITIONS", offsetof(struct ip_settings, transitions)},
+    {"INCLPROF_SAMPLE_HZ", offsetof(struct ip_settings, sample_hz)},
+    {"INCLPROF_MAX_SIZE", offsetof(struct ip_settings, max_size)},
+    {"INCLPROF_MAX_SIZE_POLICY", offsetof(struct ip_settings, max_size_policy)},
+    {"INCLPROF_CLOCK", offsetof(struct ip_settings, clock)},
+    {"INCLPROF_WRITER", offsetof(struct ip_settings, writer)},
+    {"INCLPROF_CARRY_ENV", offsetof(struct ip_settings, carry_env)},
+    {"INCLPROF_RUN", offsetof(struct ip_settings, run)},
+    {"INCLPROF_RECORD_NOTES", offsetof(struct ip_settings, record_notes)},
+};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+void ip_settings_reread(void) {
+  for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++) {
+    char **value = (char **)((char *)&ip_set + variables[i].field);
+    free(*value);
+    const char *env = getenv(variables[i].name);
+    *value = env ? strdup(env) : NULL;
+  }
+}
+
+void ip_settings_load(void) { pthread_once(&once, ip_settings_reread); }
+
+__attribute__((constructor)) static void settings_at_load(void) { ip_settings_load(); }

@@ -1,0 +1,47 @@
+/* units.c - the plugin's entry points: every instrumented translation unit
+ * registers itself from its constructor (the first registration starts the
+ * runtime) and unregisters from its destructor (at exit, or when dlclose
+ * unloads it); the tables themselves are registry.c's. */
+#include <stdio.h>
+
+#include "rt.h"
+
+/* Before the process is set up: are the first unit's probes calls, not
+ * x86-64 stubs?  The probe-cost calibration times the kind the program has. */
+static void note_probe_form(const struct inclprof_tu *tu) {
+  if (atomic_load(&ip_st.init_state) != 0 || tu->abi_version != INCLPROF_ABI_VERSION)
+    return;
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (fn && (fn->flags & INCLPROF_FN_INSTRUMENTED)) {
+      ip_st.probe_calls = !(fn->flags & INCLPROF_FN_STUB_PROBES);
+      return;
+    }
+  }
+}
+
+IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
+  if (tu)
+    note_probe_form(tu);
+  if (!tu || !ip_init_once())
+    return;
+  if (tu->abi_version != INCLPROF_ABI_VERSION) {
+    static atomic_int said;
+    if (!atomic_exchange(&said, 1))
+      fprintf(stderr,
+              "inclprof: %s was built for runtime ABI %u, this runtime has ABI %u: not profiled\n",
+              tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
+    return;
+  }
+  ip_units_add(tu);
+}
+
+/* The trace ends when the last unit leaves after exit began (lifecycle.c's
+ * ip_exit_begun). */
+IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
+  if (!tu || atomic_load(&ip_st.init_state) == 0)
+    return;
+  ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
+  if (ip_units_remove(tu) && atomic_load(&ip_st.exiting))
+    ip_finish("exit", 1, 0);
+}
