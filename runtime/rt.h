@@ -200,6 +200,11 @@ struct ip_settings {
   char *run;             /* INCLPROF_RUN: the run this process belongs to */
   char *record_notes;    /* INCLPROF_RECORD_NOTES: where inclprof record wants the
                             reason for a missing trace */
+  char *paused;          /* INCLPROF_PAUSED: 1 starts with recording off */
+  char *delay;           /* INCLPROF_DELAY: recording starts this long after start-up */
+  char *duration;        /* INCLPROF_DURATION: and stops this long after it starts */
+  char *flush_every;     /* INCLPROF_FLUSH_EVERY: every thread's events written this often */
+  char *ctl;             /* INCLPROF_CTL: 0 leaves the control socket out */
 };
 extern struct ip_settings ip_set IP_HIDDEN;
 IP_HIDDEN void ip_settings_load(void);
@@ -208,6 +213,7 @@ IP_HIDDEN void ip_settings_reread(void);
 /* clock.c */
 IP_HIDDEN void ip_clock_calibrate(void);
 IP_HIDDEN uint64_t ip_now_ns_realtime(void);
+IP_HIDDEN uint64_t ip_monotonic_ns(void); /* CLOCK_MONOTONIC, ns */
 
 /* transitions.c */
 struct perf_event_mmap_page;
@@ -256,6 +262,7 @@ IP_HIDDEN double ip_probe_calibrate(double *hidden);
  * signal handler interrupting this thread, which is all a per-thread buffer
  * needs), so a probe in a handler can never be given the slot of the probe
  * it interrupted.  A result at or past end goes to the slow path. */
+/* cppcheck-suppress constParameterPointer ; t->pos is written by the asm */
 static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct ip_thread *t) {
 #if defined(__x86_64__)
   uintptr_t p = sizeof(struct ip_event);
@@ -282,6 +289,11 @@ IP_HIDDEN void ip_thread_flush(struct ip_thread *t, int in_signal);
 IP_HIDDEN void ip_thread_flush_bounded(struct ip_thread *t);
 IP_HIDDEN void ip_thread_exit(struct ip_thread *t);
 IP_HIDDEN void ip_threads_flush_all(int in_signal);
+/* While the program runs: every thread's events so far (those stored before
+ * its buffer is looked at, handed-off buffers included), waiting up to ms
+ * for threads flushing themselves.  Returns the threads, *left_out those
+ * given up on. */
+IP_HIDDEN unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out);
 IP_HIDDEN void ip_thread_after_fork_child(void);
 IP_HIDDEN void ip_thread_key_init(void);
 
@@ -413,6 +425,23 @@ IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet un
 IP_HIDDEN void ip_registry_fork_prepare(void);
 IP_HIDDEN void ip_registry_fork_parent(void);
 IP_HIDDEN void ip_registry_fork_child(void);
+
+/* windows.c: recording on and off (every unit's hooks), each switch a
+ * Window record; the timed window and the periodic flush's deadlines. */
+/* 1 when it switched, 0 when it already was so, -1 when the lock was refused */
+IP_HIDDEN int ip_recording_set(int on, const char *reason);
+IP_HIDDEN int ip_recording_on(void);
+IP_HIDDEN void ip_windows_start(void); /* INCLPROF_PAUSED, _DELAY, _DURATION, _FLUSH_EVERY */
+IP_HIDDEN int ip_windows_wanted(void); /* a deadline to wait for, or recording off */
+IP_HIDDEN void ip_windows_after_fork_child(void);
+/* Switches what is due; *flush when a periodic flush is.  Milliseconds to
+ * the next deadline, -1 when there is none. */
+IP_HIDDEN int64_t ip_windows_due(int *flush);
+
+/* ctl_channel.c: the control thread and its socket INCLPROF_OUTPUT/<pid>.ctl */
+IP_HIDDEN void ip_ctl_start(void); /* at start-up, after the Header */
+IP_HIDDEN void ip_ctl_after_fork_child(void);
+IP_HIDDEN void ip_ctl_close(void); /* removes the socket (async-signal-safe) */
 
 /* lifecycle.c */
 IP_HIDDEN int ip_init_once(void);

@@ -186,6 +186,8 @@ static void process(const ip_session *s, size_t pi) {
   printf("; %llu batches lost\n", (unsigned long long)p->batches_lost);
   if (!p->from_index)
     printf("repairs:      %llu exits reconciled\n", (unsigned long long)p->repairs);
+  if (p->windows)
+    printf("windows:      %u recorded: %s\n", p->n_windows, p->windows);
   char status[512];
   if (ip_trace_status(p, status, sizeof status))
     printf("trailer:      %s\n", status);

@@ -1,5 +1,6 @@
 /* cli/cmd_record.c - `inclprof record [-o DIR] [--transitions MODE] [--sample-hz N]
- * [--max-size SIZE [--max-size-policy stop|ring]] -- PROG [ARGS...]`: runs
+ * [--max-size SIZE [--max-size-policy stop|ring]] [--paused] [--delay D]
+ * [--duration D] [--flush-every D] -- PROG [ARGS...]`: runs
  * PROG with the runtime preloaded (libinclprof.so
  * found next to this command, or in ../lib), tracing into DIR, and exits
  * with PROG's status (128+N when killed by signal N).  Traces of an earlier
@@ -27,12 +28,22 @@
 #include "cli/record_dir.h"
 #include "cli/record_hold.h"
 #include "cli/record_watch.h"
+#include "duration_syntax.h"
 #include "size_syntax.h"
 #include "read/read.h"
 #include "util/util.h"
 #include "cli/cli_args.h"
 
-enum { OPT_TRANSITIONS = 256, OPT_SAMPLE_HZ, OPT_MAX_SIZE, OPT_MAX_SIZE_POLICY };
+enum {
+  OPT_TRANSITIONS = 256,
+  OPT_SAMPLE_HZ,
+  OPT_MAX_SIZE,
+  OPT_MAX_SIZE_POLICY,
+  OPT_PAUSED,
+  OPT_DELAY,
+  OPT_DURATION,
+  OPT_FLUSH_EVERY
+};
 
 static const ip_cli_opt options[] = {
     {"output", 'o', "DIR", "trace directory (default: " IP_DEFAULT_INPUT ")"},
@@ -45,12 +56,19 @@ static const ip_cli_opt options[] = {
     {"max-size-policy", OPT_MAX_SIZE_POLICY, "POLICY",
      "at the bound: stop (default) stops recording; ring keeps\n"
      "the newest data, dropping the oldest (SIZE at least 1M)"},
+    {"paused", OPT_PAUSED, NULL, "start with recording off ('inclprof ctl PID start' turns it on)"},
+    {"delay", OPT_DELAY, "DURATION", "start recording DURATION after start-up (500ms, 10s, 2m)"},
+    {"duration", OPT_DURATION, "DURATION", "stop recording DURATION after it starts"},
+    {"flush-every", OPT_FLUSH_EVERY, "DURATION",
+     "write every thread's buffered events this often, so that\n"
+     "report, info and export see the trace while it runs"},
 };
 
 static const ip_cli cli = {
     .name = "record",
     .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
-                "        [--max-size-policy stop|ring]] [--] PROG [ARGS...]",
+                "        [--max-size-policy stop|ring]] [--paused] [--delay DURATION]\n"
+                "        [--duration DURATION] [--flush-every DURATION] [--] PROG [ARGS...]",
     .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
     .epilog = "The exit status is PROG's (128+N if a signal N ended it; 127 if it cannot be run);\n"
               "2 for bad usage or a trace directory that cannot be written.",
@@ -61,6 +79,8 @@ static const ip_cli cli = {
 
 typedef struct record_args {
   const char *dir, *mode, *hz, *max_size, *policy;
+  const char *delay, *duration, *flush_every;
+  int paused;
 } record_args;
 
 /* A size as the runtime reads it (size_syntax.h); 0 when it is not one. */
@@ -85,6 +105,20 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     if (size_value(arg) <= 4096)
       return ip_cli_fail(m, "bad --max-size '%s' (a size above 4K, e.g. 500M)", arg);
     a->max_size = arg;
+    return 0;
+  case OPT_PAUSED:
+    a->paused = 1;
+    return 0;
+  case OPT_DELAY:
+  case OPT_DURATION:
+  case OPT_FLUSH_EVERY:
+    if (ip_duration_parse(arg, &v) || (id != OPT_DELAY && v < 1000000))
+      return ip_cli_fail(m, "bad --%s '%s' (a duration like 500ms, 10s or 2m%s)",
+                         id == OPT_DELAY      ? "delay"
+                         : id == OPT_DURATION ? "duration"
+                                              : "flush-every",
+                         arg, id == OPT_DELAY ? "" : ", at least 1ms");
+    *(id == OPT_DELAY ? &a->delay : id == OPT_DURATION ? &a->duration : &a->flush_every) = arg;
     return 0;
   case OPT_MAX_SIZE_POLICY:
     if (strcmp(arg, "stop") && strcmp(arg, "ring"))
@@ -196,7 +230,11 @@ static int prepare_env(const record_args *a) {
       set_env("INCLPROF_RUN", run_id) || (a->mode && set_env("INCLPROF_TRANSITIONS", a->mode)) ||
       (a->hz && set_env("INCLPROF_SAMPLE_HZ", a->hz)) ||
       (a->max_size && set_env("INCLPROF_MAX_SIZE", a->max_size)) ||
-      (a->policy && set_env("INCLPROF_MAX_SIZE_POLICY", a->policy)))
+      (a->policy && set_env("INCLPROF_MAX_SIZE_POLICY", a->policy)) ||
+      (a->paused && set_env("INCLPROF_PAUSED", "1")) ||
+      (a->delay && set_env("INCLPROF_DELAY", a->delay)) ||
+      (a->duration && set_env("INCLPROF_DURATION", a->duration)) ||
+      (a->flush_every && set_env("INCLPROF_FLUSH_EVERY", a->flush_every)))
     return -1;
   if (!a->mode || strcmp(a->mode, "none"))
     mount_tracefs_if_missing();

@@ -10,5 +10,7 @@ int cmd_report(int argc, char **argv);  /* the data values as a table / tree */
 int cmd_export(int argc, char **argv);  /* csv, pprof, chrome, callgrind, folded */
 int cmd_suggest(int argc, char **argv); /* a filter file from the probe cost */
 int cmd_diff(int argc, char **argv);    /* compare the runs of two builds */
+int cmd_ctl(int argc, char **argv);     /* control a running process's recording */
+int cmd_top(int argc, char **argv);     /* a running process's hottest functions, live */
 
 #endif

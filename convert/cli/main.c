@@ -17,6 +17,8 @@ static const struct {
      "write csv, pprof, chrome, callgrind, folded, html, speedscope or perfetto files"},
     {"suggest", cmd_suggest, "write a filter file that removes the costliest probes"},
     {"diff", cmd_diff, "compare two builds' runs: changes beyond run-to-run noise"},
+    {"ctl", cmd_ctl, "switch a running process's recording on/off, mark, flush"},
+    {"top", cmd_top, "a running process's hottest functions, refreshed live"},
 };
 
 static void usage(FILE *out) {

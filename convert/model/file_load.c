@@ -11,6 +11,7 @@
 #include "model/loader.h"
 #include "model/replay_pool.h"
 #include "model/symbolize.h"
+#include "model/windows.h"
 #include "read/read.h"
 #include "util/util.h"
 
@@ -216,6 +217,9 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
   case INCLPROF__RECORD__BODY_SEGMENT:
     take_segment(f, rec->segment);
     break;
+  case INCLPROF__RECORD__BODY_WINDOW:
+    ip_windows_take(f->win, rec->window);
+    break;
   case INCLPROF__RECORD__BODY_THREAD_STATE:
     ts = ip_replay_thread(f, rec->thread_state->tid);
     if (!ts->have_tick && !ts->next_seq)
@@ -233,6 +237,7 @@ static void close_file(ip_file *f) {
     free(f->states[i]);
   }
   free(f->states);
+  ip_windows_finish(f->win, f, &f->s->processes[f->proc]);
   free(f->gid_func);
   free(f->gid_site);
   free(f->mod_index);
@@ -243,6 +248,11 @@ static void close_file(ip_file *f) {
  * (end_err, or NULL): one warning, kept as the process's damage. */
 static void note_damage(ip_file *f, const ip_reader *r, const char *end_err) {
   const ip_reader_skips *k = ip_reader_skipped(r);
+  ip_process *p = &f->s->processes[f->proc];
+  /* A frame still being written ends a running process's trace. */
+  if (end_err && !k->regions && !p->has_trailer && strstr(end_err, "truncated frame") &&
+      ip_process_running(p))
+    end_err = NULL;
   if (!k->regions && !end_err)
     return;
   char msg[1200] = "";
@@ -258,7 +268,6 @@ static void note_damage(ip_file *f, const ip_reader *r, const char *end_err) {
   if (end_err)
     snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s%s (the records before it are used)",
              k->regions ? "; then " : "", end_err);
-  ip_process *p = &f->s->processes[f->proc];
   free(p->damage);
   p->damage = ip_must_strdup(msg);
   p->cut = end_err != NULL;
@@ -313,18 +322,20 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
     return -1;
   }
   const Inclprof__Header *h = first_header(r, err, sizeof err);
-  ip_file f = {.s = s, .tabs = t, .o = o, .path = path, .defer = defer};
+  ip_file f = {.s = s, .tabs = t, .o = o, .path = path, .defer = defer, .win = ip_windows_new()};
   if (o && o->visitor && o->visitor->on_call)
     f.visitor = o->visitor;
   if (!h) {
     ip_load_fail(o, err);
     ip_reader_close(r);
+    ip_windows_finish(f.win, &f, NULL);
     return -1;
   }
   f.proc = ip_tables_process(s, t);
   if (take_header(&f, h, err, sizeof err)) {
     ip_load_fail(o, err);
     ip_reader_close(r);
+    ip_windows_finish(f.win, &f, NULL);
     return -1;
   }
   s->n_files++;

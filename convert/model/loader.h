@@ -120,7 +120,8 @@ typedef struct ip_file {
   ip_u64map tid_state; /* tid -> index into states */
   ip_tstate **states;
   size_t n_states, cap_states;
-  ip_warnings *defer; /* NULL: warnings go to stderr at once */
+  ip_warnings *defer;     /* NULL: warnings go to stderr at once */
+  struct ip_windows *win; /* when recording was off (model/windows.c) */
 } ip_file;
 
 /* The module of functions whose module is not known: module 0 of a session. */

@@ -195,6 +195,8 @@ typedef struct ip_process {
   uint64_t stopped_ns;      /* recording stopped early at this time (first trailer saying why) */
   int ran_on;               /* a later trailer says when the process, unrecorded, ended */
   uint32_t threads_resumed; /* ring: threads whose replay began from a ThreadState */
+  char *windows;            /* when it recorded (Window records), or NULL: from start to end */
+  unsigned n_windows;       /* how many windows that is */
   ip_proc_module *mods;     /* the modules this process recorded, in order */
   size_t n_mods, cap_mods;
 } ip_process;
@@ -282,5 +284,9 @@ const char *ip_process_label(const ip_session *s, uint32_t k, char *buf, size_t 
 /* The name a trace viewer shows next to the pid it shows anyway: the
  * executable's base name with the same fork and exec suffixes (base names). */
 const char *ip_process_viewer_name(const ip_session *s, uint32_t k, char *buf, size_t n);
+
+/* model/process_alive.c: the process that wrote p's trace still runs here
+ * (same host, pid, executable, and start time no later than the trace's). */
+int ip_process_running(const ip_process *p);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/loader.h"
+#include "model/windows.h"
 #include "util/util.h"
 
 #define NONE UINT32_MAX
@@ -391,13 +392,16 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     memset(&ts->kacc, 0, sizeof ts->kacc);
     event(f, ts, th, b->code[i++]);
   }
-  uint64_t hwm = ts->hwm; /* the highest tick so far, in a register */
+  uint64_t hwm = ts->hwm;               /* the highest tick so far, in a register */
+  int windows = ip_windows_any(f->win); /* recording was off at some time before this batch */
   for (; i < n; i++) {
     uint64_t d = b->dt[i];
     tick += (uint64_t)((int64_t)d >> 1); /* a negative delta wraps back */
     uint64_t raw = 0;
     if (tick >= hwm) {
       raw = tick - hwm;
+      if (__builtin_expect(windows, 0))
+        raw -= ip_windows_off_ticks(f->win, hwm, tick);
       hwm = tick;
     } else {
       th->rep.clock_back++;
@@ -460,7 +464,8 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
       a->off[a->out_kind - 1] += tick - a->out_tick;
     a->out_kind = 0;
   }
-  interval(f, ts, th, tick - ts->hwm, transitional, 0, ts->kacc_known);
+  interval(f, ts, th, tick - ts->hwm - ip_windows_off_ticks(f->win, ts->hwm, tick), transitional, 0,
+           ts->kacc_known);
   ts->hwm = tick;
 }
 

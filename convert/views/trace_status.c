@@ -3,32 +3,11 @@
  * the process is still running and writing it, or it never finished (killed);
  * and one on the size limit (INCLPROF_MAX_SIZE) and what it dropped.  info
  * and report print the same words. */
-#include <errno.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "util/util.h"
 #include "views/views.h"
-
-/* The process that wrote the trace still runs here: same host, the pid is
- * alive and runs the same executable. */
-static int still_running(const ip_process *p) {
-  char host[256] = "";
-  if (gethostname(host, sizeof host - 1) != 0 || !p->hostname || strcmp(host, p->hostname))
-    return 0;
-  if (kill((pid_t)p->pid, 0) != 0 && errno != EPERM)
-    return 0;
-  char link[64], exe[PATH_MAX];
-  snprintf(link, sizeof link, "/proc/%u/exe", p->pid);
-  ssize_t n = readlink(link, exe, sizeof exe - 1);
-  if (n <= 0)
-    return errno == EACCES; /* alive, but not ours to look at */
-  exe[n] = 0;
-  return p->executable && !strcmp(exe, p->executable);
-}
 
 const char *ip_trace_status(const ip_process *p, char *buf, size_t len) {
   if (p->write_error) {
@@ -47,9 +26,11 @@ const char *ip_trace_status(const ip_process *p, char *buf, size_t len) {
              "no trailer: the file ends in a damaged record, so whether pid %u shut down cleanly "
              "is not known",
              p->pid);
-  else if (still_running(p))
-    snprintf(buf, len, "no trailer yet: pid %u is still running (the trace is being written)",
-             p->pid);
+  else if (ip_process_running(p))
+    snprintf(buf, len,
+             "no trailer yet: pid %u is still running (the trace is being written); read up to its "
+             "last complete batch ('inclprof ctl %u flush' writes what its threads hold)",
+             p->pid, p->pid);
   else
     snprintf(buf, len, "no trailer: pid %u did not shut down cleanly (killed?)", p->pid);
   return buf;

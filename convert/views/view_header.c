@@ -118,6 +118,12 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
             o->sel.tid);
   for (size_t i = 0; i < s->n_processes; i++) {
     const ip_process *p = &s->processes[i];
+    if (p->windows && p->n_windows)
+      fprintf(out, "windows:      %s: recorded in %u window%s only: %s\n", p->trace_path,
+              p->n_windows, p->n_windows == 1 ? "" : "s", p->windows);
+    else if (p->windows)
+      fprintf(out, "windows:      %s: recording was off throughout: no call is counted\n",
+              p->trace_path);
     if (p->damage)
       fprintf(out, "warning:      %s\n", p->damage);
     if (p->batches_lost)

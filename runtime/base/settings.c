@@ -27,6 +27,11 @@ static const struct {
     {"INCLPROF_CARRY_ENV", offsetof(struct ip_settings, carry_env)},
     {"INCLPROF_RUN", offsetof(struct ip_settings, run)},
     {"INCLPROF_RECORD_NOTES", offsetof(struct ip_settings, record_notes)},
+    {"INCLPROF_PAUSED", offsetof(struct ip_settings, paused)},
+    {"INCLPROF_DELAY", offsetof(struct ip_settings, delay)},
+    {"INCLPROF_DURATION", offsetof(struct ip_settings, duration)},
+    {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
+    {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -1,6 +1,7 @@
-/* control.c - the public calls of inclprof.h: pause/resume (swapping every
- * unit's hooks: paused, a probe tests a null hook and skips its call), marks and
- * thread names.  Each starts the runtime if no unit has yet. */
+/* control.c - the public calls of inclprof.h: pause/resume (a PAUSE or
+ * RESUME event of the calling thread, and the process-wide switch of
+ * windows.c: paused, a probe tests a null hook and skips its call), marks
+ * and thread names.  Each starts the runtime if no unit has yet. */
 #include <string.h>
 #include <sys/prctl.h>
 
@@ -15,13 +16,13 @@ IP_EXPORT void inclprof_stop(void) {
   if (!ip_init_once())
     return;
   ip_append_private(control(INCLPROF__EVENT_KIND__EV_PAUSE, 0));
-  ip_units_set_paused(1);
+  ip_recording_set(0, "inclprof_stop()");
 }
 
 IP_EXPORT void inclprof_start(void) {
   if (!ip_init_once())
     return;
-  ip_units_set_paused(0);
+  ip_recording_set(1, "inclprof_start()");
   ip_append_private(control(INCLPROF__EVENT_KIND__EV_RESUME, 0));
 }
 

@@ -39,6 +39,7 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   ip_exit_state(0, keep_going);
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
+  ip_ctl_close();
   if (keep_going)
     atomic_store(&ip_st.trailer_written, 0);
   else
@@ -61,6 +62,7 @@ void ip_finish_from_signal(int sig) {
     reason[at++] = digits[--n];
   reason[at] = 0;
   ip_write_trailer(0, reason);
+  ip_ctl_close();
   atomic_store(&ip_st.init_state, 2);
 }
 
@@ -115,8 +117,10 @@ static void fork_child(void) {
   ip_output_fork_child_locks();
   if (atomic_load(&ip_st.init_state) == 1) {
     ip_output_fork_child();
-    if (atomic_load(&ip_st.init_state) == 1)
+    if (atomic_load(&ip_st.init_state) == 1) {
       ip_thread_after_fork_child();
+      ip_ctl_after_fork_child();
+    }
   }
 }
 
@@ -162,6 +166,7 @@ static void init(void) {
   atomic_store(&ip_st.init_state, 1);
   ip_signals_install();
   ip_sampling_init();
+  ip_ctl_start();
 }
 
 int ip_init_once(void) {

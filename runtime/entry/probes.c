@@ -213,6 +213,7 @@ static __attribute__((noinline)) uint64_t cal_probed_calls(struct cal_site *s, u
   s->probe(s);
   return x;
 }
+/* cppcheck-suppress constParameterCallback ; the type of cal_time's fn */
 static __attribute__((noinline)) uint64_t cal_plain(struct cal_site *s, uint64_t x, int steps) {
   __asm__ __volatile__("" ::"r"(s));
   return cal_chain(x, steps);

@@ -111,6 +111,7 @@ static IP_RT_TEXT void record_sample(struct ip_thread *t, const void *uc, uint64
   p->arg = (uint64_t)pc << 4 | (uint64_t)in_rt << 3 | IP_K_SAMPLE;
 }
 
+/* cppcheck-suppress constParameterCallback ; a sigaction handler's type */
 IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {
   (void)sig;
   (void)si;

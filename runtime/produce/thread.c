@@ -5,6 +5,7 @@
  * every thread on the way out, and the state reset in a fork child. */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -125,7 +126,7 @@ static IP_RT_TEXT int handoff(struct ip_thread *t) {
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   struct ip_event *block = t->buf;
-  struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
+  const struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
   t->buf = fresh;
   t->hard_end = fresh + IP_BUF_EVENTS + IP_HEADROOM;
   t->end = fresh + IP_BUF_EVENTS;
@@ -208,7 +209,7 @@ static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
   size_t n = stop > from ? (size_t)(stop - from) : 0;
   /* Encoding leaves every arg of [from, stop) 0: what is left to clear
    * below is [buf, from), written by flush_other while the owner ran. */
-  struct ip_event *dirty_end = stop;
+  const struct ip_event *dirty_end = stop;
   if (n && atomic_load(&ip_st.init_state) == 1) {
     ip_encode_and_write(t, from, n, in_signal);
     dirty_end = from;
@@ -218,7 +219,8 @@ static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
    * compare-and-swap, because a handler may append again at any moment; if
    * one did, pos moved and we copy again.  Handlers now append behind the
    * moved events, never inside [stop, now), which is cleared last. */
-  struct ip_event *raw, *now;
+  struct ip_event *raw;
+  const struct ip_event *now;
   size_t extra;
   for (;;) {
     raw = t->pos;
@@ -269,7 +271,7 @@ static int flush_other(struct ip_thread *t, int in_signal) {
     atomic_store(&t->busy, 0);
     return 0;
   }
-  struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
+  const struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
   struct ip_event *from = t->buf + t->skip;
   while (stop > from && stop[-1].arg == 0)
     stop--;
@@ -313,6 +315,33 @@ void ip_threads_flush_all(int in_signal) {
   }
   ip_unlock(&ip_st.threads_lock);
   atomic_store(&ip_st.threads_not_flushed, left_out);
+}
+
+unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
+  *left_out = 0;
+  if (atomic_load(&ip_st.init_state) != 1 || !ip_lock(&ip_st.threads_lock, 0))
+    return 0;
+  unsigned n = 0;
+  for (struct ip_thread *t = ip_st.threads; t; t = t->next)
+    n++;
+  struct ip_thread **left = malloc(n * sizeof *left + 1);
+  unsigned k = 0;
+  for (struct ip_thread *t = ip_st.threads; t && left; t = t->next)
+    if (atomic_load(&ip_st.final_flush) || !flush_other(t, 0))
+      left[k++] = t;
+  uint64_t until = ip_monotonic_ns() + (uint64_t)ms * 1000000u;
+  while (k && left && !atomic_load(&ip_st.final_flush) && ip_monotonic_ns() < until) {
+    nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL);
+    unsigned still = 0;
+    for (unsigned i = 0; i < k; i++)
+      if (!flush_other(left[i], 0))
+        left[still++] = left[i];
+    k = still;
+  }
+  ip_unlock(&ip_st.threads_lock);
+  *left_out = left ? k : n;
+  free(left);
+  return n;
 }
 
 void ip_thread_exit(struct ip_thread *t) {

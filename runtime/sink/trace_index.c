@@ -34,7 +34,8 @@ enum {
   REC_GAP = 7,
   REC_MARK = 8,
   REC_INDEX = 12,
-  REC_FOOTER = 13
+  REC_FOOTER = 13,
+  REC_WINDOW = 14,
 };
 
 struct ix_thread {
@@ -194,6 +195,9 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
     break;
   case REC_MARK:
     marks++;
+    break;
+  case REC_WINDOW: /* the windows are in the records only */
+    incomplete = "recording was switched on or off (Window records)";
     break;
   case REC_THREAD:
     see_thread(p, end);

@@ -175,6 +175,7 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
   case INCLPROF__RECORD__BODY_MODULE:
   case INCLPROF__RECORD__BODY_FUNCTION:
   case INCLPROF__RECORD__BODY_MARK:
+  case INCLPROF__RECORD__BODY_WINDOW:
     keep(&tables, &tables_len, &tables_cap, frame, flen);
     break;
   case INCLPROF__RECORD__BODY_THREAD:

@@ -109,13 +109,18 @@ excluded=$(sed -n 's/^exclude-calls = //p' lua.filter | tr '\n' '|' | sed 's/|$/
 # the executable's symbol table: Lua's allocator l_alloc.
 check_eq "no excluded function has a row of its own in the new trace" "" \
   "$(q lua2.csv "^($excluded)\$" file | grep -v '^$')"
-check_eq "the excluded functions left are indirect-call targets only: l_alloc" "l_alloc" \
-  "$(q lua2.csv "^($excluded)\$" function | sort -u | tr '\n' ' ' | sed 's/ $//')"
+# (Whether suggest excludes l_alloc depends on its measured cost, which a
+# loaded machine moves; no other excluded function may be left.)
+left=$(q lua2.csv "^($excluded)\$" function | sort -u | tr '\n' ' ' | sed 's/ $//')
+check "the excluded functions left are indirect-call targets only: l_alloc, or none (${left:-none})" \
+  test "$left" = "" -o "$left" = l_alloc
 kept='^(main|auxsort|luaV_execute|str_format|gmatch_aux)$'
 check_eq "kept functions: the same calls before and after" "$(q lua1.csv "$kept" function calls | sort | tr '\n' ' ')" \
   "$(q lua2.csv "$kept" function calls | sort | tr '\n' ' ')"
 e1=$(events lua1.data) e2=$(events lua2.data)
-check "the new trace has under a fifth of the events ($e1 -> $e2)" test "$((e2 * 5))" -lt "$e1"
+# (4.6 to 7 times fewer in runs here, the least with the machine's load at 15
+# on 2 CPUs, where fewer functions cost over 0.5 % of their own time.)
+check "the new trace has under a quarter of the events ($e1 -> $e2)" test "$((e2 * 4))" -lt "$e1"
 est=$(sed -n 's/^estimate: .*events \([0-9]*\) -> \([0-9]*\);.*/\2/p' lsuggest.out)
 check "the estimate of the events after was within 5 % ($est, recorded $e2)" \
   awk -v a="$est" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 20 <= b) }'

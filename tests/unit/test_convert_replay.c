@@ -572,10 +572,44 @@ START_TEST(call_visitor_sees_nested_calls) {
 }
 END_TEST
 
+/* Recording off from 200 to 700 (Window records, written when it happened:
+ * before the batches): no thread's time is taken from then, the thread
+ * whose events do not mark it included; the process lists its windows. */
+START_TEST(windows_off_for_every_thread) {
+  tg_trace t;
+  tg_batch b;
+  begin(&t, 1, 1e9, 0);
+  tg_thread(&t, 200, "worker");
+  tg_window(&t, 200, 0, "ctl stop");
+  tg_window(&t, 700, 1, "ctl start");
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 1000, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  tg_batch_init(&b, 200);
+  tg_ev(&b, 100, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 150, 0, TG_ENTER, F_BAR);
+  tg_ev(&b, 800, 0, TG_EXIT, F_BAR); /* 650, of which 500 off */
+  tg_ev(&b, 900, 0, TG_EXIT, F_FOO);
+  tg_flush(&t, &b);
+  tg_trailer(&t, 1, "exit");
+  ip_session s;
+  load_one(&s, &t, 0);
+  fx_assert_values(fx_func(&s, "main"), 500, 500, 500, 500);
+  fx_assert_values(fx_func(&s, "foo"), 300, 150, 300, 150);
+  fx_assert_values(fx_func(&s, "bar"), 150, 150, 150, 150);
+  ck_assert_uint_eq(s.processes[0].n_windows, 2);
+  ck_assert_str_eq(s.processes[0].windows,
+                   "0 ns to 200 ns (start, ctl stop); 700 ns to the end (ctl start)");
+  ip_session_free(&s);
+}
+END_TEST
+
 int main(void) {
   Suite *su = suite_create("convert_replay");
   TCase *tc = tcase_create("values");
   tcase_add_test(tc, example1_inclusive_exclusive);
+  tcase_add_test(tc, windows_off_for_every_thread);
   tcase_add_test(tc, example2_application_values);
   tcase_add_test(tc, example2_raw_and_tick_rate);
   tcase_add_test(tc, recursion_counted_once);

@@ -150,6 +150,18 @@ static inline void tg_gap(tg_trace *t, uint32_t tid, uint64_t start, uint64_t en
   tg_record(t, &r);
 }
 
+static inline void tg_window(tg_trace *t, uint64_t tick, int recording, const char *reason) {
+  Inclprof__Window w = INCLPROF__WINDOW__INIT;
+  w.has_tick = w.has_recording = 1;
+  w.tick = tick;
+  w.recording = recording != 0;
+  w.reason = (char *)reason;
+  Inclprof__Record r = INCLPROF__RECORD__INIT;
+  r.body_case = INCLPROF__RECORD__BODY_WINDOW;
+  r.window = &w;
+  tg_record(t, &r);
+}
+
 static inline void tg_trailer(tg_trace *t, int clean, const char *reason) {
   Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
   tr.has_clean = 1;

@@ -1,0 +1,157 @@
+/* cli/ctl_client.c - finds a running process's trace directory and sends
+ * one command to the control socket its runtime bound there (a unix
+ * seqpacket socket, <pid>.ctl), waiting for the one-line answer.  Every
+ * failure becomes one line naming the cause: not running, another user's
+ * process, no runtime listening, no answer in time. */
+#include "cli/ctl_client.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cli/cli_args.h"
+
+static unsigned owner_of(pid_t pid) {
+  char p[64];
+  struct stat st;
+  snprintf(p, sizeof p, "/proc/%d", (int)pid);
+  return stat(p, &st) == 0 ? (unsigned)st.st_uid : 0;
+}
+
+static int not_running(pid_t pid, char *err, size_t errlen) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) {
+    snprintf(err, errlen, "pid %d is not running", (int)pid);
+    return 1;
+  }
+  return 0;
+}
+
+/* INCLPROF_OUTPUT from pid's environment into out ("" when not set). */
+static int env_output(pid_t pid, char *out, size_t len, char *err, size_t errlen) {
+  char p[64];
+  snprintf(p, sizeof p, "/proc/%d/environ", (int)pid);
+  FILE *f = fopen(p, "r");
+  if (!f) {
+    if (errno == EACCES || errno == EPERM)
+      snprintf(err, errlen, "pid %d belongs to another user (uid %u); run as that user or root",
+               (int)pid, owner_of(pid));
+    else
+      snprintf(err, errlen, "pid %d is not running", (int)pid);
+    return -1;
+  }
+  out[0] = 0;
+  char *var = NULL;
+  size_t cap = 0;
+  while (getdelim(&var, &cap, 0, f) > 0)
+    if (!strncmp(var, "INCLPROF_OUTPUT=", 16) && var[16]) {
+      snprintf(out, len, "%s", var + 16);
+      break;
+    }
+  free(var);
+  fclose(f);
+  return 0;
+}
+
+int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err, size_t errlen) {
+  if (not_running(pid, err, errlen))
+    return -1;
+  if (dir) {
+    snprintf(out, len, "%s", dir);
+    return 0;
+  }
+  char env[4096];
+  if (env_output(pid, env, sizeof env, err, errlen) != 0)
+    return -1;
+  const char *d = env[0] ? env : IP_DEFAULT_INPUT;
+  if (d[0] == '/')
+    snprintf(out, len, "%s", d);
+  else
+    snprintf(out, len, "/proc/%d/cwd/%s", (int)pid, d);
+  return 0;
+}
+
+/* The socket's address: its path, or one through /proc/self/fd when the
+ * path does not fit in sun_path. */
+static int sock_addr(struct sockaddr_un *a, const char *path, const char *dir, pid_t pid,
+                     int *dir_fd) {
+  memset(a, 0, sizeof *a);
+  a->sun_family = AF_UNIX;
+  *dir_fd = -1;
+  if (strlen(path) < sizeof a->sun_path) {
+    strcpy(a->sun_path, path);
+    return 0;
+  }
+  *dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (*dir_fd < 0)
+    return -1;
+  snprintf(a->sun_path, sizeof a->sun_path, "/proc/self/fd/%d/%d.ctl", *dir_fd, (int)pid);
+  return 0;
+}
+
+static int connect_to(pid_t pid, const char *dir, char *reply, size_t len) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%d.ctl", dir, (int)pid);
+  struct sockaddr_un a;
+  int dir_fd, fd = -1;
+  if (sock_addr(&a, path, dir, pid, &dir_fd) == 0 &&
+      (fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) >= 0 &&
+      connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
+    if (dir_fd >= 0)
+      close(dir_fd);
+    return fd;
+  }
+  int e = errno;
+  if (fd >= 0)
+    close(fd);
+  if (dir_fd >= 0)
+    close(dir_fd);
+  if (not_running(pid, reply, len))
+    return -1;
+  if (e == EACCES || e == EPERM)
+    snprintf(reply, len,
+             "%s: permission denied: pid %d belongs to uid %u; run as that user or root", path,
+             (int)pid, owner_of(pid));
+  else if (e == ENOENT || e == ENOTDIR)
+    snprintf(reply, len,
+             "pid %d has no control socket %s: it does not run with the inclprof runtime, or "
+             "writes its trace elsewhere (give -o DIR), or has INCLPROF_CTL=0",
+             (int)pid, path);
+  else if (e == ECONNREFUSED)
+    snprintf(reply, len, "nothing answers on %s: the runtime of pid %d has ended its trace", path,
+             (int)pid);
+  else
+    snprintf(reply, len, "cannot connect to %s: %s", path, strerror(e));
+  return -1;
+}
+
+int ip_ctl_request(pid_t pid, const char *dir, const char *cmd, int timeout_ms, char *reply,
+                   size_t len) {
+  int fd = connect_to(pid, dir, reply, len);
+  if (fd < 0)
+    return -1;
+  if (send(fd, cmd, strlen(cmd), MSG_NOSIGNAL) < 0 && errno != EPIPE) {
+    snprintf(reply, len, "cannot send to pid %d: %s", (int)pid, strerror(errno));
+    close(fd);
+    return -1;
+  }
+  struct pollfd p = {.fd = fd, .events = POLLIN};
+  int r;
+  while ((r = poll(&p, 1, timeout_ms)) < 0 && errno == EINTR)
+    ;
+  ssize_t n = r > 0 ? recv(fd, reply, len - 1, 0) : -1;
+  close(fd);
+  if (n <= 0) {
+    snprintf(reply, len, "pid %d did not answer within %d ms", (int)pid, timeout_ms);
+    return -1;
+  }
+  reply[n] = 0;
+  return 0;
+}

@@ -1,0 +1,21 @@
+/* cli/ctl_client.h - talking to a running process's runtime through its
+ * control socket, INCLPROF_OUTPUT/<pid>.ctl (ctl_client.c): what `inclprof
+ * ctl` and `inclprof top` send. */
+#ifndef INCLPROF_CTL_CLIENT_H
+#define INCLPROF_CTL_CLIENT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The trace directory of pid: dir when given, else its INCLPROF_OUTPUT
+ * (/proc/PID/environ; relative to /proc/PID/cwd), else its ./inclprof.data.
+ * 0, or -1 with one line in err saying why (not running, another user's). */
+int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err, size_t errlen);
+
+/* Sends cmd to pid's runtime in dir and waits up to timeout_ms for its
+ * answer ("ok: ...", "refused: ...", "error: ...").  0 with the answer in
+ * reply, or -1 with one line in reply saying why none came. */
+int ip_ctl_request(pid_t pid, const char *dir, const char *cmd, int timeout_ms, char *reply,
+                   size_t len);
+
+#endif

@@ -1,0 +1,197 @@
+/* ctl_channel.c - the control thread (`inclprof-ctl`): it binds the
+ * process's control socket, INCLPROF_OUTPUT/<pid>.ctl (a unix seqpacket
+ * socket, mode 0600), answers `inclprof ctl` (start, stop, mark TEXT, flush,
+ * status) from the process's own user or root (SO_PEERCRED), and runs the
+ * deadlines of windows.c (the timed window, the periodic flush).  It blocks
+ * every signal and waits in poll(): the probes never see it.  A fork child
+ * binds a socket and starts a thread of its own; the socket is removed when
+ * the trace ends.  INCLPROF_CTL=0 leaves the socket out. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+#define LIVE_FLUSH_MS 500u /* how long a flush waits for threads flushing themselves */
+
+static int listen_fd = -1;
+static char sock_path[1200];
+
+/* A path bind() and connect() take: the socket's own when it fits in
+ * sun_path, else one through /proc/self/fd of the directory (dir_fd). */
+static int sock_addr(struct sockaddr_un *a, int dir_fd) {
+  memset(a, 0, sizeof *a);
+  a->sun_family = AF_UNIX;
+  if (strlen(sock_path) < sizeof a->sun_path) {
+    strcpy(a->sun_path, sock_path);
+    return 0;
+  }
+  if (dir_fd < 0)
+    return -1;
+  snprintf(a->sun_path, sizeof a->sun_path, "/proc/self/fd/%d/%d.ctl", dir_fd, (int)getpid());
+  return 0;
+}
+
+static void bind_socket(void) {
+  snprintf(sock_path, sizeof sock_path, "%s/%d.ctl", ip_st.dir, (int)getpid());
+  int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct sockaddr_un a;
+  int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && sock_addr(&a, dir_fd) == 0) {
+    unlink(a.sun_path); /* a process of the same pid before an exec, or long gone */
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && chmod(a.sun_path, 0600) == 0 &&
+        listen(fd, 8) == 0) {
+      int high = fcntl(fd, F_DUPFD_CLOEXEC, 900); /* away from the program's low numbers */
+      if (high >= 0) {
+        close(fd);
+        fd = high;
+      }
+      listen_fd = fd;
+      fd = -1;
+    } else {
+      unlink(a.sun_path);
+    }
+  }
+  if (fd >= 0)
+    close(fd);
+  if (dir_fd >= 0)
+    close(dir_fd);
+  if (listen_fd < 0)
+    sock_path[0] = 0;
+}
+
+static int peer_allowed(int c, char *why, size_t len) {
+  struct ucred cr;
+  socklen_t n = sizeof cr;
+  if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &n) != 0) {
+    snprintf(why, len, "refused: the sender's credentials are not known");
+    return 0;
+  }
+  if (cr.uid == 0 || cr.uid == geteuid() || cr.uid == getuid())
+    return 1;
+  snprintf(why, len, "refused: uid %u may not control pid %d (uid %u); run as that user or root",
+           (unsigned)cr.uid, (int)getpid(), (unsigned)geteuid());
+  return 0;
+}
+
+static void flush_reply(char *out, size_t len) {
+  unsigned left = 0;
+  unsigned n = ip_threads_flush_live(LIVE_FLUSH_MS, &left);
+  if (left)
+    snprintf(out, len, "ok: flushed %u threads; %u were busy for %u ms and are left out", n - left,
+             left, LIVE_FLUSH_MS);
+  else
+    snprintf(out, len, "ok: flushed %u threads", n);
+}
+
+static void command(const char *cmd, char *out, size_t len) {
+  if (atomic_load(&ip_st.init_state) != 1) {
+    snprintf(out, len, "error: the trace has ended");
+  } else if (!strcmp(cmd, "start") || !strcmp(cmd, "stop")) {
+    int on = !strcmp(cmd, "start");
+    int rc = ip_recording_set(on, on ? "ctl start" : "ctl stop");
+    snprintf(out, len, "ok: recording %s%s", rc == 0 ? "was already " : "", on ? "on" : "off");
+  } else if (!strncmp(cmd, "mark ", 5) && cmd[5]) {
+    uint32_t id = ip_mark_id(cmd + 5); /* as inclprof_mark: an event of this thread */
+    if (id)
+      ip_append_private(((uint64_t)id << 3 | INCLPROF__EVENT_KIND__EV_MARK) << 3 | IP_K_CONTROL);
+    snprintf(out, len, id ? "ok: marked '%s'" : "error: the mark '%s' could not be named", cmd + 5);
+  } else if (!strcmp(cmd, "flush")) {
+    flush_reply(out, len);
+  } else if (!strcmp(cmd, "status")) {
+    snprintf(out, len, "ok: recording %s, trace %s", ip_recording_on() ? "on" : "off", ip_st.path);
+  } else {
+    snprintf(out, len, "error: unknown command '%s' (start, stop, mark TEXT, flush, status)", cmd);
+  }
+}
+
+/* The command is read first, whoever sent it, so that the answer (a
+ * refusal too) reaches a sender that is still sending. */
+static void serve(int c) {
+  char cmd[512];
+  struct timeval tv = {.tv_sec = 2};
+  setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ssize_t n = recv(c, cmd, sizeof cmd - 1, 0);
+  if (n > 0) {
+    cmd[n] = 0;
+    cmd[strcspn(cmd, "\n")] = 0;
+    char reply[1400];
+    if (peer_allowed(c, reply, sizeof reply))
+      command(cmd, reply, sizeof reply);
+    send(c, reply, strlen(reply), MSG_NOSIGNAL);
+  }
+  close(c);
+}
+
+static void *ctl_main(void *arg) {
+  (void)arg;
+  prctl(PR_SET_NAME, "inclprof-ctl");
+  while (atomic_load(&ip_st.init_state) == 1) {
+    int flush;
+    int64_t ms = ip_windows_due(&flush);
+    if (flush)
+      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0});
+    struct pollfd p = {.fd = listen_fd, .events = POLLIN};
+    if (listen_fd < 0 && ms < 0)
+      break; /* nothing left to wait for */
+    if (poll(&p, listen_fd >= 0, ms > INT32_MAX ? INT32_MAX : (int)ms) <= 0)
+      continue;
+    int c = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (c >= 0)
+      serve(c);
+  }
+  return NULL;
+}
+
+static void start_thread(void) {
+  const char *ctl = ip_set.ctl;
+  if (!ctl || strcmp(ctl, "0"))
+    bind_socket();
+  if (listen_fd < 0 && !ip_windows_wanted())
+    return;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old); /* inherited: the thread takes no signal */
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&at, 64 * 1024);
+  pthread_t id;
+  if (pthread_create(&id, &at, ctl_main, NULL) != 0)
+    ip_ctl_close();
+  pthread_attr_destroy(&at);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void ip_ctl_start(void) {
+  ip_windows_start();
+  start_thread();
+}
+
+void ip_ctl_after_fork_child(void) {
+  if (listen_fd >= 0)
+    close(listen_fd); /* the parent's */
+  listen_fd = -1;
+  ip_windows_after_fork_child();
+  start_thread();
+}
+
+void ip_ctl_close(void) {
+  if (listen_fd < 0)
+    return;
+  int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct sockaddr_un a;
+  if (sock_addr(&a, dir_fd) == 0)
+    unlink(a.sun_path);
+  if (dir_fd >= 0)
+    close(dir_fd);
+}
