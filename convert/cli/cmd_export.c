@@ -30,53 +30,23 @@ static int check_session(const ip_session *s, const ip_export_args *a) {
   return 0;
 }
 
-/* A format that plans its export (Chrome: which calls fit) replays the
- * traces once first, quietly; first keeps that session for its begin.
- * Returns 0, or -1 after a one-line error (the format's state freed). */
-static int survey(const ip_export_args *a, ip_export_job *job, ip_session *first) {
-  const ip_exporter *fmt = a->format;
-  const ip_call_visitor *v = fmt->survey ? fmt->survey(job) : NULL;
-  if (!v)
-    return 0;
-  ip_progress progress;
-  ip_load_opts lo = {.raw = a->raw, .quiet = 1};
-  lo.visitor = ip_progress_start(&progress, v, a->inputs, a->n_inputs);
-  int ok = !ip_session_load(first, a->inputs, a->n_inputs, &lo);
-  ip_progress_finish(&progress);
-  ok = ok && !check_session(first, a);
-  if (!ok) {
-    fmt->discard(job);
-    return -1;
-  }
-  job->surveyed = first;
-  return 0;
-}
-
-/* Loads the traces (a streaming format writes while they are replayed),
- * then writes the export.  Returns the exit status, or -1 on failure. */
+/* Loads the traces (a streaming format sees every call as they are
+ * replayed), then writes the export.  Returns the exit status, or -1 on
+ * failure. */
 static int export(const ip_export_args *a, const ip_output *out) {
   const ip_exporter *fmt = a->format;
   ip_export_job job = {.opts = &a->opts, .out = out->f, .out_name = out->name};
-  ip_session first;
-  memset(&first, 0, sizeof first);
-  int surveyed = !survey(a, &job, &first);
   ip_progress progress;
   ip_load_opts lo = {.raw = a->raw, .jobs = a->jobs};
   ip_session s;
   memset(&s, 0, sizeof s);
-  int ok = 0;
-  if (surveyed) {
-    lo.visitor =
-        ip_progress_start(&progress, fmt->begin ? fmt->begin(&job) : NULL, a->inputs, a->n_inputs);
-    ip_session_free(&first);
-    ok = !ip_session_load(&s, a->inputs, a->n_inputs, &lo);
-    ip_progress_finish(&progress);
-    ok = ok && !check_session(&s, a);
-    if (!ok && fmt->begin)
-      fmt->discard(&job);
-  } else {
-    ip_session_free(&first);
-  }
+  lo.visitor =
+      ip_progress_start(&progress, fmt->begin ? fmt->begin(&job) : NULL, a->inputs, a->n_inputs);
+  int ok = !ip_session_load(&s, a->inputs, a->n_inputs, &lo);
+  ip_progress_finish(&progress);
+  ok = ok && !check_session(&s, a);
+  if (!ok && fmt->begin)
+    fmt->discard(&job);
   ok = ok && !fmt->write(&job, &s);
   int status = ip_exit_status(&s);
   ip_session_free(&s);

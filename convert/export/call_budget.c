@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 
@@ -33,21 +34,16 @@ static int higher_first(const void *a, const void *b) {
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
-void ip_budget_plan(ip_budget *b, uint64_t max_calls, uint64_t max_bytes, ip_budget_cut *cut) {
-  *cut = (ip_budget_cut){.all = 1, .calls = b->calls, .bytes = b->bytes};
-  if ((!max_calls || b->calls <= max_calls) && (!max_bytes || b->bytes <= max_bytes)) {
-    if (b->n_bins) {
-      qsort(b->bins, b->n_bins, sizeof *b->bins, higher_first);
-      cut->min_dur_ns = b->bins[b->n_bins - 1].key >> 16;
-    }
-    return;
-  }
-  qsort(b->bins, b->n_bins, sizeof *b->bins, higher_first);
+/* The walk of the bins, from the highest rank down: fills cut with what
+ * fits; returns the rank of the first bin not wholly taken (0 when every
+ * bin was). */
+static uint64_t walk(const ip_budget_bin *bins, size_t n_bins, uint64_t max_calls,
+                     uint64_t max_bytes, ip_budget_cut *cut) {
   uint64_t calls_left = max_calls ? max_calls : UINT64_MAX;
   uint64_t bytes_left = max_bytes ? max_bytes : UINT64_MAX;
   *cut = (ip_budget_cut){.key = UINT64_MAX};
-  for (size_t i = 0; i < b->n_bins; i++) {
-    const ip_budget_bin *bin = &b->bins[i];
+  for (size_t i = 0; i < n_bins; i++) {
+    const ip_budget_bin *bin = &bins[i];
     uint64_t take = bin->calls;
     if (take > calls_left)
       take = calls_left;
@@ -73,8 +69,34 @@ void ip_budget_plan(ip_budget *b, uint64_t max_calls, uint64_t max_bytes, ip_bud
       cut->quota = take;
       cut->min_dur_ns = bin->key >> 16;
     }
-    break;
+    return bin->key;
   }
+  return 0;
+}
+
+void ip_budget_plan(ip_budget *b, uint64_t max_calls, uint64_t max_bytes, ip_budget_cut *cut) {
+  *cut = (ip_budget_cut){.all = 1, .calls = b->calls, .bytes = b->bytes};
+  if ((!max_calls || b->calls <= max_calls) && (!max_bytes || b->bytes <= max_bytes)) {
+    if (b->n_bins) {
+      qsort(b->bins, b->n_bins, sizeof *b->bins, higher_first);
+      cut->min_dur_ns = b->bins[b->n_bins - 1].key >> 16;
+    }
+    return;
+  }
+  qsort(b->bins, b->n_bins, sizeof *b->bins, higher_first);
+  walk(b->bins, b->n_bins, max_calls, max_bytes, cut);
+}
+
+uint64_t ip_budget_floor(const ip_budget *b, uint64_t max_calls, uint64_t max_bytes) {
+  if ((!max_calls || b->calls <= max_calls) && (!max_bytes || b->bytes <= max_bytes))
+    return 0;
+  ip_budget_bin *bins = ip_must_realloc(NULL, b->n_bins, sizeof *bins);
+  memcpy(bins, b->bins, b->n_bins * sizeof *bins);
+  qsort(bins, b->n_bins, sizeof *bins, higher_first);
+  ip_budget_cut cut;
+  uint64_t floor = walk(bins, b->n_bins, max_calls, max_bytes, &cut);
+  free(bins);
+  return floor;
 }
 
 void ip_budget_free(ip_budget *b) {

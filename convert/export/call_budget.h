@@ -60,6 +60,13 @@ static inline int ip_budget_keep(ip_budget_cut *cut, uint64_t rank) {
   return 1;
 }
 
+/* While calls are still being added: the rank below which no call can be
+ * kept by the plan of every call, whatever calls are added later (with the
+ * same or larger limits), or 0 when every call so far would be kept.  More
+ * calls only fill the limits sooner, so the first rank the plan cannot take
+ * whole never moves down; calls of that rank itself may still be kept. */
+uint64_t ip_budget_floor(const ip_budget *b, uint64_t max_calls, uint64_t max_bytes);
+
 void ip_budget_free(ip_budget *b);
 
 /* The one stderr line of a bounded export that left calls out: what all

@@ -5,6 +5,8 @@
  * merges its runs and what is still in memory. */
 #include "export/call_log.h"
 
+#include "export/call_spool.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +25,9 @@ typedef struct call_run {
 typedef struct thread_calls {
   ip_logged_call *calls; /* in memory, in the order they ended */
   size_t n, cap;
-  uint64_t ended; /* calls logged so far: the next one's seq */
-  call_run *runs; /* spilled, each sorted */
+  uint64_t ended;   /* calls logged so far: the next one's seq */
+  uint64_t dropped; /* calls counted but not kept (ip_call_log_drop) */
+  call_run *runs;   /* spilled, each sorted */
   size_t n_runs, cap_runs;
 } thread_calls;
 
@@ -52,21 +55,7 @@ static int by_begin(const void *a, const void *b) {
 }
 
 static int spill_open(ip_call_log *log) {
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir)
-    dir = "/tmp";
-  size_t len = strlen(dir) + sizeof "/inclprof-calls-XXXXXX";
-  char *path = ip_must_calloc(len, 1);
-  snprintf(path, len, "%s/inclprof-calls-XXXXXX", dir);
-  log->spill_fd = mkstemp(path);
-  if (log->spill_fd < 0)
-    fprintf(stderr,
-            "inclprof export: cannot create a temporary file in %s (%s); keeping every call in "
-            "memory (set TMPDIR to a writable directory with room)\n",
-            dir, strerror(errno));
-  else
-    unlink(path);
-  free(path);
+  log->spill_fd = ip_spool_temp_file();
   return log->spill_fd < 0 ? -1 : 0;
 }
 
@@ -133,6 +122,12 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   log->in_memory++;
 }
 
+void ip_call_log_drop(ip_call_log *log, const ip_session *s, const ip_thread *t) {
+  size_t k = (size_t)(t - s->threads);
+  ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
+  log->threads[k].dropped++;
+}
+
 ip_call_log *ip_call_log_new(const ip_export_opts *o, size_t max_in_memory) {
   ip_call_log *log = ip_must_calloc(1, sizeof *log);
   log->o = o;
@@ -166,7 +161,7 @@ size_t ip_call_log_count(const ip_call_log *log, size_t t) {
   if (t >= log->n_threads)
     return 0;
   const thread_calls *tc = &log->threads[t];
-  size_t n = tc->n;
+  size_t n = tc->n + tc->dropped;
   for (size_t i = 0; i < tc->n_runs; i++)
     n += tc->runs[i].n;
   return n;

@@ -43,7 +43,12 @@ typedef struct ip_timeline_fn {
   void (*close)(void *ctx, const ip_logged_call *c);
 } ip_timeline_fn;
 
-/* The number of calls logged for thread index t of s (0 when none). */
+/* A call of thread t that the log's visitor would keep, left out by the
+ * caller (it cannot be written): counted, not kept. */
+void ip_call_log_drop(ip_call_log *log, const ip_session *s, const ip_thread *t);
+
+/* The number of calls logged for thread index t of s, dropped ones
+ * included (0 when none). */
 size_t ip_call_log_count(const ip_call_log *log, size_t t);
 
 /* Sorts thread index t's calls into time order, hands them to fn and

@@ -1,13 +1,14 @@
-/* export/chrome.c - Chrome Trace Event JSON, streamed: each completed call
- * becomes an "X" event as soon as the replay reports it.  Times are
+/* export/chrome.c - Chrome Trace Event JSON: each completed call becomes an
+ * "X" event, in the order the replay reported them.  Times are
  * microseconds written as exact decimals of the nanosecond values, so calls
- * nest in the viewer exactly as they did in the program.  A bounded export
- * (--max-size, by default IP_CHROME_DEFAULT_MAX_SIZE, or --max-events) first
- * replays the traces to size every call's event, then writes the longest
- * calls that fit (export/call_budget.h).  A call's event is sized by
- * arithmetic (call_size) and written from digits and each function's JSON
- * name, escaped once: formatting is the export's cost, done once per call
- * kept. */
+ * nest in the viewer exactly as they did in the program.  The one replay
+ * sizes every accepted call's event and keeps the call in a spool
+ * (export/call_spool.h); the export then writes, from the spool, the calls
+ * that fit its bound (--max-size, by default IP_CHROME_DEFAULT_MAX_SIZE, or
+ * --max-events; export/call_budget.h), the longest first.  A call's event is
+ * sized by arithmetic (call_size) and written from digits and each
+ * function's JSON name, escaped once: formatting is the export's cost, done
+ * once per call kept. */
 #include "export/chrome.h"
 
 #include <inttypes.h>
@@ -15,51 +16,110 @@
 #include <string.h>
 
 #include "export/call_budget.h"
+#include "export/call_spool.h"
 #include "export/json.h"
 #include "util/util.h"
 
 struct ip_chrome_writer {
-  FILE *out;    /* the document; while surveying, a stream that only counts */
+  FILE *out;    /* the document; while sizing the rest, a stream that only counts */
   char **names; /* func -> its JSON string literal, made at first use */
   uint32_t *name_len;
   size_t n_names;
   const ip_export_opts *o;
   ip_call_visitor visitor;
-  int surveying;
-  uint64_t counted;  /* bytes written to the counting stream */
-  uint64_t events;   /* events of any kind written (for the commas) */
-  uint64_t fixed;    /* bytes of everything but the calls */
-  ip_budget budget;  /* every accepted call's rank and size */
-  ip_budget_cut cut; /* the calls to write */
+  int streaming;       /* unbounded: each call written as the replay reports it */
+  ip_spool *calls;     /* every accepted call (chrome_call, its waits), in replay order */
+  uint64_t events;     /* events of any kind written (for the commas) */
+  uint64_t fixed;      /* bytes of everything but the calls */
+  ip_budget budget;    /* every accepted call's rank and size */
+  ip_budget_cut cut;   /* the calls to write */
+  uint64_t floor;      /* calls ranked lower cannot be kept (ip_budget_floor): not spooled */
+  uint64_t next_floor; /* the number of calls at which floor is found again */
+  uint64_t last_start; /* of the call spooled or read back last */
   uint64_t written, left_out;
 };
 
+/* A call between the replay and the writing. */
+typedef struct chrome_call {
+  uint64_t start_ns, dur_ns, app_ns;
+  uint32_t thread, func, depth, has_waits;
+  uint64_t wait[IP_WAIT_N];
+} chrome_call;
+
+/* A call as the spool keeps it: its length in one byte, then varints of the
+ * thread, the function, depth << 1 | has_waits, the start's difference to
+ * the previous call's (zigzag), the duration, Elapsed - Application
+ * (zigzag, mostly 0) and the waits: about 10 bytes where the call takes 40. */
+enum { SPOOLED_MAX = 1 + 10 * (6 + IP_WAIT_N) };
+
+static uint8_t *varint_at(uint8_t *p, uint64_t v) {
+  for (; v >= 0x80; v >>= 7)
+    *p++ = (uint8_t)(v | 0x80);
+  *p++ = (uint8_t)v;
+  return p;
+}
+
+static const uint8_t *varint_from(const uint8_t *p, uint64_t *v) {
+  uint64_t x = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    x |= (uint64_t)(*p & 0x7f) << shift;
+    if (!(*p++ & 0x80))
+      break;
+  }
+  *v = x;
+  return p;
+}
+
+static uint64_t zigzag(uint64_t d) { return d << 1 ^ (uint64_t) - (int64_t)(d >> 63); }
+static uint64_t unzigzag(uint64_t z) { return z >> 1 ^ (uint64_t) - (int64_t)(z & 1); }
+
+static void spool_call(ip_spool *sp, const chrome_call *c, uint64_t *last_start) {
+  uint8_t b[SPOOLED_MAX], *p = b + 1;
+  p = varint_at(p, c->thread);
+  p = varint_at(p, c->func);
+  p = varint_at(p, (uint64_t)c->depth << 1 | c->has_waits);
+  p = varint_at(p, zigzag(c->start_ns - *last_start));
+  p = varint_at(p, c->dur_ns);
+  p = varint_at(p, zigzag(c->dur_ns - c->app_ns));
+  for (int k = 0; c->has_waits && k < IP_WAIT_N; k++)
+    p = varint_at(p, c->wait[k]);
+  *last_start = c->start_ns;
+  b[0] = (uint8_t)(p - b - 1);
+  ip_spool_put(sp, b, (size_t)(p - b));
+}
+
+/* The next call of the spool into c: 1, or 0 at its end. */
+static int unspool_call(ip_spool *sp, chrome_call *c, uint64_t *last_start) {
+  uint8_t b[SPOOLED_MAX];
+  if (!ip_spool_get(sp, b, 1) || !ip_spool_get(sp, b + 1, b[0]))
+    return 0;
+  const uint8_t *p = b + 1;
+  uint64_t v;
+  p = varint_from(p, &v);
+  c->thread = (uint32_t)v;
+  p = varint_from(p, &v);
+  c->func = (uint32_t)v;
+  p = varint_from(p, &v);
+  c->depth = (uint32_t)(v >> 1);
+  c->has_waits = (uint32_t)(v & 1);
+  p = varint_from(p, &v);
+  c->start_ns = *last_start += unzigzag(v);
+  p = varint_from(p, &c->dur_ns);
+  p = varint_from(p, &v);
+  c->app_ns = c->dur_ns - unzigzag(v);
+  for (int k = 0; c->has_waits && k < IP_WAIT_N; k++)
+    p = varint_from(p, &c->wait[k]);
+  return 1;
+}
+
+/* The spool's memory: 64 MiB, some 6 M calls. */
+#define CHROME_SPOOL_MEMORY ((size_t)64 << 20)
+/* The floor is found again after this many calls, or four per bin (finding
+ * it sorts the bins). */
+#define FLOOR_EVERY ((uint64_t)1 << 18)
+
 uint64_t ip_chrome_max_size(const ip_export_opts *o) {
   return o->max_size == UINT64_MAX ? 0 : o->max_size ? o->max_size : IP_CHROME_DEFAULT_MAX_SIZE;
-}
-
-static ssize_t count_bytes(void *cookie, const char *buf, size_t n) {
-  (void)buf;
-  *(uint64_t *)cookie += n;
-  return (ssize_t)n;
-}
-
-static unsigned digits(uint64_t v) {
-  unsigned n = 1;
-  while (v >= 10) {
-    v /= 10;
-    n++;
-  }
-  return n;
-}
-
-/* v in decimal at the end of buf[0..20); returns where it starts. */
-static char *decimal(char *end, uint64_t v) {
-  do {
-    *--end = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  return end;
 }
 
 /* The n bytes at src at p; the byte after them.  The writers below build a
@@ -70,15 +130,9 @@ static char *cat(char *p, const char *src, size_t n) {
 }
 #define CAT(p, lit) cat(p, lit, sizeof lit - 1)
 
-static char *u64_at(char *p, uint64_t v) {
-  char b[24];
-  const char *q = decimal(b + sizeof b, v);
-  return cat(p, q, (size_t)(b + sizeof b - q));
-}
-
 /* Nanoseconds as microseconds with three exact decimals. */
 static char *us_at(char *p, uint64_t ns) {
-  p = u64_at(p, ns / 1000);
+  p = ip_json_u64(p, ns / 1000);
   *p++ = '.';
   *p++ = (char)('0' + ns / 100 % 10);
   *p++ = (char)('0' + ns / 10 % 10);
@@ -86,14 +140,14 @@ static char *us_at(char *p, uint64_t ns) {
   return p;
 }
 
-static unsigned us_len(uint64_t ns) { return digits(ns / 1000) + 4; }
+static unsigned us_len(uint64_t ns) { return ip_json_digits(ns / 1000) + 4; }
 
 /* A share in tenths of a percent, rounded: "12.3". */
 static uint64_t tenths(uint64_t part, uint64_t whole) {
   return whole ? (uint64_t)(1000.0 * (double)part / (double)whole + 0.5) : 0;
 }
 static char *tenths_at(char *p, uint64_t t) {
-  p = u64_at(p, t / 10);
+  p = ip_json_u64(p, t / 10);
   *p++ = '.';
   *p++ = (char)('0' + t % 10);
   return p;
@@ -152,11 +206,11 @@ static char *wait_args_at(char *p, const uint64_t *wait) {
     p = us_at(p, wait[k]);
   }
   p = CAT(p, faults_name);
-  return u64_at(p, wait[IP_W_FAULTS]);
+  return ip_json_u64(p, wait[IP_W_FAULTS]);
 }
 
 static size_t wait_len(const uint64_t *wait) {
-  size_t n = sizeof faults_name - 1 + digits(wait[IP_W_FAULTS]);
+  size_t n = sizeof faults_name - 1 + ip_json_digits(wait[IP_W_FAULTS]);
   for (int k = 0; k < IP_W_FAULTS; k++)
     n += strlen(wait_names[k]) + us_len(wait[k]);
   return n;
@@ -178,7 +232,7 @@ static int with_waits(const ip_session *s, const ip_thread *t) {
 }
 
 static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *t, uint32_t func,
-                     uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+                     uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns, const uint64_t *wait) {
   uint32_t len;
   const char *name = json_name(w, s, func, &len);
   char head[16], *h = head, tail[512], *p = tail; /* every field but the name: < 400 bytes */
@@ -191,15 +245,15 @@ static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *
   p = CAT(p, CALL_DUR);
   p = us_at(p, dur_ns);
   p = CAT(p, CALL_PID);
-  p = u64_at(p, pid_of(s, t));
+  p = ip_json_u64(p, pid_of(s, t));
   p = CAT(p, CALL_TID);
-  p = u64_at(p, t->tid);
+  p = ip_json_u64(p, t->tid);
   p = CAT(p, CALL_APP);
   p = us_at(p, app_ns);
   p = CAT(p, CALL_PCT);
   p = tenths_at(p, tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns));
-  if (with_waits(s, t))
-    p = wait_args_at(p, t->call_wait);
+  if (wait)
+    p = wait_args_at(p, wait);
   p = CAT(p, CALL_END);
   fwrite(tail, 1, (size_t)(p - tail), w->out);
 }
@@ -209,11 +263,12 @@ static uint32_t call_size(ip_chrome_writer *w, const ip_session *s, const ip_thr
                           uint32_t func, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   uint32_t len;
   json_name(w, s, func, &len);
-  size_t n =
-      2 + sizeof CALL_HEAD - 1 + len + sizeof CALL_TS - 1 + us_len(start_ns) + sizeof CALL_DUR - 1 +
-      us_len(dur_ns) + sizeof CALL_PID - 1 + digits(pid_of(s, t)) + sizeof CALL_TID - 1 +
-      digits(t->tid) + sizeof CALL_APP - 1 + us_len(app_ns) + sizeof CALL_PCT - 1 +
-      digits(tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns) / 10) + 2 + sizeof CALL_END - 1;
+  size_t n = 2 + sizeof CALL_HEAD - 1 + len + sizeof CALL_TS - 1 + us_len(start_ns) +
+             sizeof CALL_DUR - 1 + us_len(dur_ns) + sizeof CALL_PID - 1 +
+             ip_json_digits(pid_of(s, t)) + sizeof CALL_TID - 1 + ip_json_digits(t->tid) +
+             sizeof CALL_APP - 1 + us_len(app_ns) + sizeof CALL_PCT - 1 +
+             ip_json_digits(tenths(dur_ns > app_ns ? dur_ns - app_ns : 0, dur_ns) / 10) + 2 +
+             sizeof CALL_END - 1;
   if (with_waits(s, t))
     n += wait_len(t->call_wait);
   return (uint32_t)n;
@@ -224,39 +279,52 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   ip_chrome_writer *w = ctx;
   if (!accepted(w->o, s, t, start_ns, dur_ns))
     return;
-  uint64_t rank = ip_budget_rank(dur_ns, depth);
-  if (w->surveying) {
-    ip_budget_add(&w->budget, rank, call_size(w, s, t, func, start_ns, dur_ns, app_ns));
-    w->events++;
+  if (w->streaming) {
+    w->written++;
+    put_call(w, s, t, func, start_ns, dur_ns, app_ns, with_waits(s, t) ? t->call_wait : NULL);
     return;
   }
-  if (!ip_budget_keep(&w->cut, rank)) {
+  w->events++;
+  uint64_t rank = ip_budget_rank(dur_ns, depth);
+  ip_budget_add(&w->budget, rank, call_size(w, s, t, func, start_ns, dur_ns, app_ns));
+  if (w->budget.calls >= w->next_floor) {
+    w->floor = ip_budget_floor(&w->budget, w->o->max_events, ip_chrome_max_size(w->o));
+    w->next_floor =
+        w->budget.calls + (FLOOR_EVERY > 4 * w->budget.n_bins ? FLOOR_EVERY : 4 * w->budget.n_bins);
+  }
+  if (rank < w->floor) {
     w->left_out++;
     return;
   }
-  w->written++;
-  put_call(w, s, t, func, start_ns, dur_ns, app_ns);
+  chrome_call c = {
+      start_ns, dur_ns, app_ns, (uint32_t)(t - s->threads), func, depth, (uint32_t)with_waits(s, t),
+      {0}};
+  if (c.has_waits)
+    memcpy(c.wait, t->call_wait, sizeof c.wait);
+  spool_call(w->calls, &c, &w->last_start);
 }
 
-ip_chrome_writer *ip_chrome_new(const ip_export_opts *o) {
+static void put_header(ip_chrome_writer *w) {
+  fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", w->out);
+}
+
+ip_chrome_writer *ip_chrome_new(const ip_export_opts *o, FILE *out) {
   ip_chrome_writer *w = ip_must_calloc(1, sizeof *w);
   w->o = o;
   w->visitor.ctx = w;
   w->visitor.on_call = on_call;
   w->cut.all = 1;
-  if (o->max_events || ip_chrome_max_size(o)) {
-    w->out = fopencookie(&w->counted, "w", (cookie_io_functions_t){.write = count_bytes});
-    if (!w->out) {
-      fprintf(stderr, "inclprof: out of memory (opening a counting stream)\n");
-      exit(1);
-    }
-    w->surveying = 1;
-    w->events = 1; /* every call measured with its separator */
+  if (!o->max_events && !ip_chrome_max_size(o)) {
+    w->streaming = 1;
+    w->out = out;
+    put_header(w);
+    return w;
   }
+  w->calls = ip_spool_new(CHROME_SPOOL_MEMORY);
+  w->events = 1; /* every call measured with its separator */
   return w;
 }
 
-int ip_chrome_surveying(const ip_chrome_writer *w) { return w->surveying; }
 const ip_call_visitor *ip_chrome_visitor(ip_chrome_writer *w) { return &w->visitor; }
 uint64_t ip_chrome_written(const ip_chrome_writer *w) { return w->written; }
 uint64_t ip_chrome_left_out(const ip_chrome_writer *w) { return w->left_out; }
@@ -270,10 +338,6 @@ static void name_event(ip_chrome_writer *w, const char *kind, uint32_t pid, uint
           kind, pid, tid);
   ip_json_string(w->out, name);
   fputs("}}", w->out);
-}
-
-static void put_header(ip_chrome_writer *w) {
-  fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", w->out);
 }
 
 /* The process and thread names, and the end of the document. */
@@ -293,28 +357,54 @@ static void put_names(ip_chrome_writer *w, const ip_session *s) {
   fputs("\n]}\n", w->out);
 }
 
-void ip_chrome_begin(ip_chrome_writer *w, FILE *out, const ip_session *surveyed) {
-  if (w->surveying) {
-    if (surveyed) {
-      uint64_t calls = w->counted;
-      put_header(w);
-      put_names(w, surveyed);
-      fflush(w->out);
-      /* every event was measured after a ",\n"; the document's first has "\n" */
-      w->fixed = w->counted - calls - (w->events > 1);
-      uint64_t max = ip_chrome_max_size(w->o);
-      ip_budget_plan(&w->budget, w->o->max_events,
-                     !max             ? 0
-                     : max > w->fixed ? max - w->fixed
-                                      : 1,
-                     &w->cut);
-    }
-    fclose(w->out);
-    w->surveying = 0;
+static ssize_t count_bytes(void *cookie, const char *buf, size_t n) {
+  (void)buf;
+  *(uint64_t *)cookie += n;
+  return (ssize_t)n;
+}
+
+/* Which calls fit: the bytes of everything but the calls are measured by
+ * writing them to a stream that only counts. */
+static void plan(ip_chrome_writer *w, const ip_session *s) {
+  uint64_t max = ip_chrome_max_size(w->o), counted = 0;
+  w->out = fopencookie(&counted, "w", (cookie_io_functions_t){.write = count_bytes});
+  if (!w->out) {
+    fprintf(stderr, "inclprof: out of memory (opening a counting stream)\n");
+    exit(1);
   }
+  put_header(w);
+  put_names(w, s);
+  fclose(w->out);
+  /* every event was measured after a ",\n"; the document's first has "\n" */
+  w->fixed = counted - (w->events > 1);
+  ip_budget_plan(&w->budget, w->o->max_events,
+                 !max             ? 0
+                 : max > w->fixed ? max - w->fixed
+                                  : 1,
+                 &w->cut);
+}
+
+void ip_chrome_write(ip_chrome_writer *w, FILE *out, const ip_session *s) {
+  if (w->streaming) {
+    put_names(w, s);
+    return;
+  }
+  plan(w, s);
   w->out = out;
   w->events = 0;
   put_header(w);
+  chrome_call c;
+  w->last_start = 0;
+  while (unspool_call(w->calls, &c, &w->last_start)) {
+    if (!ip_budget_keep(&w->cut, ip_budget_rank(c.dur_ns, c.depth))) {
+      w->left_out++;
+      continue;
+    }
+    w->written++;
+    put_call(w, s, &s->threads[c.thread], c.func, c.start_ns, c.dur_ns, c.app_ns,
+             c.has_waits ? c.wait : NULL);
+  }
+  put_names(w, s);
 }
 
 void ip_chrome_report(const ip_chrome_writer *w, FILE *err) {
@@ -322,14 +412,8 @@ void ip_chrome_report(const ip_chrome_writer *w, FILE *err) {
                 w->o->max_size != 0, w->o->max_events, w->left_out);
 }
 
-void ip_chrome_end(ip_chrome_writer *w, const ip_session *s) {
-  put_names(w, s);
-  ip_chrome_discard(w);
-}
-
-void ip_chrome_discard(ip_chrome_writer *w) {
-  if (w->surveying)
-    fclose(w->out);
+void ip_chrome_free(ip_chrome_writer *w) {
+  ip_spool_free(w->calls);
   ip_budget_free(&w->budget);
   for (size_t i = 0; i < w->n_names; i++)
     free(w->names[i]);
@@ -338,24 +422,20 @@ void ip_chrome_discard(ip_chrome_writer *w) {
   free(w);
 }
 
-/* `inclprof export --format chrome`: surveyed by a first replay when
- * bounded, then written while the traces are replayed again. */
-static const ip_call_visitor *survey_chrome(ip_export_job *job) {
-  ip_chrome_writer *w = ip_chrome_new(job->opts);
-  job->stream = w;
-  return ip_chrome_surveying(w) ? ip_chrome_visitor(w) : NULL;
-}
-
+/* `inclprof export --format chrome`: every call sized and kept while the
+ * traces are replayed, then written. */
 static const ip_call_visitor *begin_chrome(ip_export_job *job) {
-  ip_chrome_begin(job->stream, job->out, job->surveyed);
-  return ip_chrome_visitor(job->stream);
+  ip_chrome_writer *w = ip_chrome_new(job->opts, job->out);
+  job->stream = w;
+  return ip_chrome_visitor(w);
 }
 
-static void discard_chrome(ip_export_job *job) { ip_chrome_discard(job->stream); }
+static void discard_chrome(ip_export_job *job) { ip_chrome_free(job->stream); }
 
 static int write_chrome(ip_export_job *job, const ip_session *s) {
+  ip_chrome_write(job->stream, job->out, s);
   ip_chrome_report(job->stream, stderr);
-  ip_chrome_end(job->stream, s);
+  ip_chrome_free(job->stream);
   return 0;
 }
 
@@ -365,7 +445,6 @@ const ip_exporter ip_exporter_chrome = {
     .default_output = "inclprof.trace.json",
     .options =
         IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE | IP_EXOPT_TIME_RANGE,
-    .survey = survey_chrome,
     .begin = begin_chrome,
     .discard = discard_chrome,
     .write = write_chrome,

@@ -1,9 +1,11 @@
 /* export/chrome.h - `inclprof export --format chrome`: Chrome Trace Event
  * JSON ({"traceEvents":[...],"displayTimeUnit":"ns"}) with one complete
- * ("X") event per call, written while the traces are replayed (memory does
- * not grow with the number of calls), then "M" events naming processes and
- * threads.  A bounded export (the default) keeps the longest calls that fit
- * its size and --max-events: a first replay measures every call's event. */
+ * ("X") event per call, in the order the replay reported them, then "M"
+ * events naming processes and threads.  A bounded export (the default)
+ * keeps the longest calls that fit its size and --max-events: the one replay
+ * measures every call's event and keeps the call (in memory up to a bound,
+ * then in a temporary file), and the calls that fit are written after it.
+ * An unbounded one writes each call as the replay reports it. */
 #ifndef INCLPROF_EXPORT_CHROME_H
 #define INCLPROF_EXPORT_CHROME_H
 
@@ -21,21 +23,21 @@
 typedef struct ip_chrome_writer ip_chrome_writer;
 
 /* A writer for the options o (--thread, --min-duration, --max-events,
- * --max-size, --time-range).  When they bound the export it starts by
- * surveying: its visitor measures the calls of a first replay. */
-ip_chrome_writer *ip_chrome_new(const ip_export_opts *o);
-int ip_chrome_surveying(const ip_chrome_writer *w);
+ * --max-size, --time-range) of a document on out; unbounded, it starts the
+ * document on out at once. */
+ip_chrome_writer *ip_chrome_new(const ip_export_opts *o, FILE *out);
 
 /* The byte limit of o: --max-size, the default, or 0 (none). */
 uint64_t ip_chrome_max_size(const ip_export_opts *o);
 
-/* The visitor to hand to ip_session_load: it measures every call it accepts
- * while surveying, then writes the ones the survey kept. */
+/* The visitor to hand to ip_session_load: it measures and keeps every call
+ * it accepts (unbounded: writes it). */
 const ip_call_visitor *ip_chrome_visitor(ip_chrome_writer *w);
 
-/* Ends the survey of the session surveyed (NULL: no survey was made, every
- * accepted call is written) and starts the JSON document on out. */
-void ip_chrome_begin(ip_chrome_writer *w, FILE *out, const ip_session *surveyed);
+/* After the replay of s: writes the calls that fit (unbounded: those not yet
+ * written), the process and thread names of s, and the document's end, on
+ * out. */
+void ip_chrome_write(ip_chrome_writer *w, FILE *out, const ip_session *s);
 
 /* Calls written so far and calls left out to respect the bounds. */
 uint64_t ip_chrome_written(const ip_chrome_writer *w);
@@ -45,10 +47,6 @@ uint64_t ip_chrome_left_out(const ip_chrome_writer *w);
  * which bound, and the options that show more. */
 void ip_chrome_report(const ip_chrome_writer *w, FILE *err);
 
-/* Writes the process and thread names of s, closes the document, frees w. */
-void ip_chrome_end(ip_chrome_writer *w, const ip_session *s);
-
-/* Frees w without finishing the document (the load failed). */
-void ip_chrome_discard(ip_chrome_writer *w);
+void ip_chrome_free(ip_chrome_writer *w);
 
 #endif

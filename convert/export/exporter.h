@@ -49,9 +49,8 @@ enum {
 typedef struct ip_export_job {
   const ip_export_opts *opts;
   FILE *out;
-  const char *out_name;       /* for messages: the file's name, "-" for stdout */
-  void *stream;               /* a streaming format's state, from its survey or begin */
-  const ip_session *surveyed; /* for begin: the session its survey loaded, or NULL */
+  const char *out_name; /* for messages: the file's name, "-" for stdout */
+  void *stream;         /* a streaming format's state, from its begin */
 } ip_export_job;
 
 typedef struct ip_exporter {
@@ -59,10 +58,6 @@ typedef struct ip_exporter {
   const char *readers;        /* for --help: the tools that open it */
   const char *default_output; /* when there is no --output */
   unsigned options;           /* IP_EXOPT_* it accepts */
-  /* Optional, with begin: called first; sets job->stream and returns the
-   * visitor of a first replay that plans the export (NULL: none needed).
-   * begin then sees that replay's session in job->surveyed. */
-  const ip_call_visitor *(*survey)(ip_export_job *job);
   /* Streaming formats only (else NULL): called before the traces are loaded;
    * sets job->stream and returns the visitor that sees every replayed call. */
   const ip_call_visitor *(*begin)(ip_export_job *job);

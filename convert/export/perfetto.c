@@ -13,7 +13,10 @@
  * was all Application time.  --min-duration and --time-range leave calls out
  * (with their callees, which are inside them), and the slices keep the
  * longest calls that fit in IP_PERFETTO_DEFAULT_MAX_SIZE (or --max-size /
- * --max-events; export/timeline_budget.h). */
+ * --max-events; export/timeline_budget.h).  The descriptors and each
+ * sequence's first packet are packed by protobuf-c; the slice packets, one
+ * per begin and end and most of the file, are encoded directly
+ * (perfetto_wire.h), in the field order protobuf-c writes. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@
 #include "export/call_log.h"
 #include "export/timeline_budget.h"
 #include "export/exporter.h"
+#include "export/perfetto_wire.h"
 #include "export/tree.h"
 #include "perfetto_trace.pb-c.h"
 #include "util/util.h"
@@ -39,7 +43,7 @@ enum {
 
 typedef struct perfetto {
   const ip_session *s;
-  FILE *out;
+  ip_pb_out out;
   uint8_t *buf;
   size_t cap;
   uint32_t seq;      /* the current thread's sequence */
@@ -52,13 +56,7 @@ static void put_packet(perfetto *x, const Perfetto__Protos__TracePacket *p) {
   if (n > x->cap)
     x->buf = ip_must_realloc(x->buf, x->cap = 2 * n, 1);
   perfetto__protos__trace_packet__pack(p, x->buf);
-  uint8_t head[11];
-  size_t h = 0;
-  head[h++] = 1 << 3 | 2; /* Trace.packet, length-delimited */
-  for (uint64_t v = n; h == 1 || v; v >>= 7)
-    head[h++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-  fwrite(head, 1, h, x->out);
-  fwrite(x->buf, 1, n, x->out);
+  ip_pb_out_packet(&x->out, x->buf, n);
 }
 
 static const char *func_name(const ip_session *s, uint32_t f) {
@@ -153,57 +151,63 @@ static void start_sequence(perfetto *x, size_t t) {
   x->last_ns = 0;
 }
 
+/* A slice's begin or end: what protobuf-c would pack for a TracePacket of
+ * timestamp, trusted_packet_sequence_id, track_event (its debug annotation,
+ * type, name_iid), interned_data (the name at its first use) and
+ * sequence_flags, in field-number order. */
 static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   uint64_t at = begin ? c->start_ns : c->start_ns + c->dur_ns;
-  Perfetto__Protos__TrackEvent ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-  ev.has_type = 1;
-  ev.type = begin ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
-                  : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-  Perfetto__Protos__DebugAnnotation rest = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
-  Perfetto__Protos__DebugAnnotation *args[] = {&rest};
-  Perfetto__Protos__EventName name = PERFETTO__PROTOS__EVENT_NAME__INIT;
-  Perfetto__Protos__EventName *names[] = {&name};
-  Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
-  Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
   uint32_t f = c->func < x->s->n_funcs ? c->func : (uint32_t)x->s->n_funcs;
+  uint8_t ev[48], *e = ev; /* the TrackEvent */
+  const char *name = NULL;
   if (begin) {
-    ev.has_name_iid = 1;
-    ev.name_iid = (uint64_t)f + 1;
     if (c->dur_ns > c->app_ns) {
-      args[0]->has_name_iid = args[0]->has_uint_value = 1;
-      args[0]->name_iid = IID_TRANSITIONAL;
-      args[0]->uint_value = c->dur_ns - c->app_ns;
-      ev.n_debug_annotations = 1;
-      ev.debug_annotations = args;
+      uint8_t an[24], *a = an;
+      a = ip_pb_varint_field(a, 1, IID_TRANSITIONAL);
+      a = ip_pb_varint_field(a, 3, c->dur_ns - c->app_ns);
+      e = ip_pb_bytes_field(e, 4, an, (size_t)(a - an));
     }
+    e = ip_pb_varint_field(e, 9, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN);
+    e = ip_pb_varint_field(e, 10, (uint64_t)f + 1);
     if (!x->interned[f]) {
       x->interned[f] = 1;
-      names[0]->has_iid = 1;
-      names[0]->iid = ev.name_iid;
-      names[0]->name = (char *)func_name(x->s, c->func);
-      in.n_event_names = 1;
-      in.event_names = names;
-      p.interned_data = &in;
+      name = func_name(x->s, c->func);
     }
+  } else {
+    e = ip_pb_varint_field(e, 9, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
   }
-  p.has_timestamp = p.has_trusted_packet_sequence_id = p.has_sequence_flags = 1;
-  p.timestamp = at - x->last_ns; /* calls nest, so times never go back */
+  size_t name_len = name ? strlen(name) : 0;
+  uint8_t *p = ip_pb_out_reserve(&x->out, 96 + (size_t)(e - ev) + name_len);
+  uint8_t head[80], *h = head;                   /* the packet's fields before interned_data */
+  h = ip_pb_varint_field(h, 8, at - x->last_ns); /* calls nest: times never go back */
   x->last_ns = at;
-  p.trusted_packet_sequence_id = x->seq;
-  p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
-  p.track_event = &ev;
-  put_packet(x, &p);
+  h = ip_pb_varint_field(h, 10, x->seq);
+  h = ip_pb_bytes_field(h, 11, ev, (size_t)(e - ev));
+  size_t interned = 0, event_name = 0;
+  if (name) {
+    event_name = 1 + ip_pb_varint_len((uint64_t)f + 1) + 1 + ip_pb_varint_len(name_len) + name_len;
+    interned = 1 + ip_pb_varint_len(event_name) + event_name;
+  }
+  size_t n = (size_t)(h - head) + (name ? 1 + ip_pb_varint_len(interned) + interned : 0) + 2;
+  p = ip_pb_tag(p, 1, 2); /* Trace.packet */
+  p = ip_pb_varint(p, n);
+  memcpy(p, head, (size_t)(h - head));
+  p += h - head;
+  if (name) {
+    p = ip_pb_tag(p, 12, 2);
+    p = ip_pb_varint(p, interned);
+    p = ip_pb_tag(p, 2, 2);
+    p = ip_pb_varint(p, event_name);
+    p = ip_pb_varint_field(p, 1, (uint64_t)f + 1);
+    p = ip_pb_bytes_field(p, 2, name, name_len);
+  }
+  p = ip_pb_varint_field(
+      p, 13, PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE);
+  ip_pb_out_commit(&x->out, p);
 }
 
 static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 1); }
 static void on_close(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 0); }
-
-static unsigned varint_len(uint64_t v) {
-  unsigned n = 1;
-  for (; v >= 0x80; v >>= 7)
-    n++;
-  return n;
-}
 
 /* A begin and an end packet: framing, the delta timestamps, the sequence's
  * id and flags, the TrackEvent's type and name iid (26 bytes with one-byte
@@ -214,7 +218,8 @@ static uint32_t call_size(const ip_session *s, const ip_thread *t, uint32_t func
   (void)s;
   (void)t;
   (void)start_ns;
-  return 2 * 13 + varint_len(dur_ns) + varint_len((uint64_t)func + 1);
+  return 2 * 13 + (uint32_t)ip_pb_varint_len(dur_ns) +
+         (uint32_t)ip_pb_varint_len((uint64_t)func + 1);
 }
 
 static uint64_t fixed_size(const ip_session *s) {
@@ -234,7 +239,8 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
   ip_timeline_budget *tb = job->stream;
   uint64_t fixed = fixed_size(s);
   ip_timeline_budget_plan(tb, fixed);
-  perfetto x = {.s = s, .out = job->out};
+  perfetto x = {.s = s};
+  ip_pb_out_init(&x.out, job->out);
   put_descriptors(&x, job->opts);
   for (size_t t = 0; t < s->n_threads; t++) {
     if (!ip_call_log_count(tb->log, t))
@@ -246,6 +252,7 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
     ip_timeline_budget_replay(tb, t, &fn);
     free(x.interned);
   }
+  ip_pb_out_flush(&x.out);
   free(x.buf);
   ip_timeline_budget_report(tb, stderr, fixed);
   ip_timeline_budget_discard(job);

@@ -90,9 +90,25 @@ static void put_sampled(speedscope *x, const ip_export_opts *o) {
   ip_export_trees_free(&trees);
 }
 
+/* ,\n{"type":"O","frame":F,"at":T} (the first event without ",\n") */
+#define EVENT_TYPE  "{\"type\":\""
+#define EVENT_FRAME "\",\"frame\":"
+#define EVENT_AT    ",\"at\":"
+
 static void put_event(speedscope *x, char type, const ip_logged_call *c, uint64_t at) {
-  fprintf(x->out, "%s{\"type\":\"%c\",\"frame\":%" PRIu32 ",\"at\":%" PRIu64 "}", x->sep, type,
-          frame(x, c->func), at);
+  char b[96], *p = b;
+  size_t sep = strlen(x->sep);
+  memcpy(p, x->sep, sep);
+  p += sep;
+  memcpy(p, EVENT_TYPE, sizeof EVENT_TYPE - 1);
+  p += sizeof EVENT_TYPE - 1;
+  *p++ = type;
+  memcpy(p, EVENT_FRAME, sizeof EVENT_FRAME - 1);
+  p = ip_json_u64(p + sizeof EVENT_FRAME - 1, frame(x, c->func));
+  memcpy(p, EVENT_AT, sizeof EVENT_AT - 1);
+  p = ip_json_u64(p + sizeof EVENT_AT - 1, at);
+  *p++ = '}';
+  fwrite(b, 1, (size_t)(p - b), x->out);
   x->sep = ",\n";
 }
 
@@ -101,19 +117,13 @@ static void on_close(void *ctx, const ip_logged_call *c) {
   put_event(ctx, 'C', c, c->start_ns + c->dur_ns);
 }
 
-static unsigned digits(uint64_t v) {
-  unsigned n = 1;
-  for (; v >= 10; v /= 10)
-    n++;
-  return n;
-}
-
 /* ,\n{"type":"O","frame":F,"at":T} and its close */
 static uint32_t call_size(const ip_session *s, const ip_thread *t, uint32_t func, uint64_t start_ns,
                           uint64_t dur_ns) {
   (void)s;
   (void)t;
-  return 2 * (2 + 20 + digits(func) + 6 + 1) + digits(start_ns) + digits(start_ns + dur_ns);
+  return 2 * (2 + 20 + ip_json_digits(func) + 6 + 1) + ip_json_digits(start_ns) +
+         ip_json_digits(start_ns + dur_ns);
 }
 
 /* Bytes of the file besides the evented profiles' events: the frames (at

@@ -15,12 +15,31 @@ static int accepted(const ip_export_opts *o, const ip_session *s, const ip_threa
          ip_selected_call(&o->sel, start, dur);
 }
 
+static uint64_t max_size(const ip_timeline_budget *tb) {
+  return tb->o->max_size == UINT64_MAX ? 0 : tb->o->max_size ? tb->o->max_size : tb->default_max;
+}
+
+/* The floor is found again after this many calls, or four per bin (finding
+ * it sorts the bins). */
+#define FLOOR_EVERY ((uint64_t)1 << 18)
+
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_timeline_budget *tb = ctx;
-  if (accepted(tb->o, s, t, start_ns, dur_ns))
-    ip_budget_add(&tb->budget, ip_budget_rank(dur_ns, depth),
-                  tb->size(s, t, func, start_ns, dur_ns));
+  if (accepted(tb->o, s, t, start_ns, dur_ns)) {
+    uint64_t rank = ip_budget_rank(dur_ns, depth);
+    ip_budget_add(&tb->budget, rank, tb->size(s, t, func, start_ns, dur_ns));
+    if (tb->budget.calls >= tb->next_floor) {
+      tb->floor = ip_budget_floor(&tb->budget, tb->o->max_events, max_size(tb));
+      tb->next_floor = tb->budget.calls +
+                       (FLOOR_EVERY > 4 * tb->budget.n_bins ? FLOOR_EVERY : 4 * tb->budget.n_bins);
+    }
+    if (rank < tb->floor) { /* never written: neither logged nor sorted */
+      tb->left_out++;
+      ip_call_log_drop(tb->log, s, t);
+      return;
+    }
+  }
   const ip_call_visitor *log = ip_call_log_visitor(tb->log);
   log->on_call(log->ctx, s, t, func, depth, start_ns, dur_ns, app_ns);
 }
@@ -32,10 +51,6 @@ void ip_timeline_budget_init(ip_timeline_budget *tb, const char *format, const i
   tb->visitor.ctx = tb;
   tb->visitor.on_call = on_call;
   tb->cut.all = 1;
-}
-
-static uint64_t max_size(const ip_timeline_budget *tb) {
-  return tb->o->max_size == UINT64_MAX ? 0 : tb->o->max_size ? tb->o->max_size : tb->default_max;
 }
 
 void ip_timeline_budget_plan(ip_timeline_budget *tb, uint64_t fixed) {

@@ -27,6 +27,8 @@ typedef struct ip_timeline_budget {
   ip_call_visitor visitor; /* sizes each kept call, then hands it to the log */
   ip_budget budget;
   ip_budget_cut cut;
+  uint64_t floor;      /* calls ranked lower cannot be kept (ip_budget_floor): not logged */
+  uint64_t next_floor; /* the number of calls at which floor is found again */
   uint8_t *keep_stack; /* the open calls' verdicts, by depth in the thread */
   size_t depth, cap;
   uint64_t left_out;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/call_budget.h"
+#include "export/call_spool.h"
 #include "export/callgrind.h"
 #include "export/chrome.h"
 #include "export/folded.h"
@@ -222,16 +224,13 @@ static void chrome_replay(const ip_call_visitor *v) {
   v->on_call(v->ctx, &sess, worker, FX_BOX, 0, 2000123456, 5, 5);
 }
 
-/* The export of chrome_replay's calls, surveyed first as the command does. */
+/* The export of chrome_replay's calls, replayed once as the command does. */
 static const char *chrome_calls(void) {
   FILE *f = start();
-  ip_chrome_writer *w = ip_chrome_new(&opts);
-  int surveying = ip_chrome_surveying(w);
-  if (surveying)
-    chrome_replay(ip_chrome_visitor(w));
-  ip_chrome_begin(w, f, surveying ? &sess : NULL);
+  ip_chrome_writer *w = ip_chrome_new(&opts, f);
   chrome_replay(ip_chrome_visitor(w));
-  ip_chrome_end(w, &sess);
+  ip_chrome_write(w, f, &sess);
+  ip_chrome_free(w);
   return finish(f);
 }
 
@@ -289,17 +288,14 @@ END_TEST
 START_TEST(chrome_keeps_callers) {
   opts.max_events = 1;
   FILE *f = start();
-  ip_chrome_writer *w = ip_chrome_new(&opts);
+  ip_chrome_writer *w = ip_chrome_new(&opts, f);
   const ip_call_visitor *v = ip_chrome_visitor(w);
-  for (int pass = 0; pass < 2; pass++) {
-    v->on_call(v->ctx, &sess, &sess.threads[0], FX_BAR, 1, 1000, 70, 70);
-    v->on_call(v->ctx, &sess, &sess.threads[0], FX_FOO, 0, 1000, 70, 70);
-    if (!pass)
-      ip_chrome_begin(w, f, &sess);
-  }
+  v->on_call(v->ctx, &sess, &sess.threads[0], FX_BAR, 1, 1000, 70, 70);
+  v->on_call(v->ctx, &sess, &sess.threads[0], FX_FOO, 0, 1000, 70, 70);
+  ip_chrome_write(w, f, &sess);
   ck_assert_uint_eq(ip_chrome_written(w), 1);
   ck_assert_uint_eq(ip_chrome_left_out(w), 1);
-  ip_chrome_end(w, &sess);
+  ip_chrome_free(w);
   const char *t = finish(f);
   ck_assert_ptr_nonnull(strstr(t, "\"name\":\"foo\""));
   ck_assert_ptr_null(strstr(t, "\"name\":\"bar\""));
@@ -309,15 +305,15 @@ END_TEST
 /* --max-size: the longest calls that fit, the size estimated before writing,
  * and the one line saying so. */
 START_TEST(chrome_max_size) {
-  opts.max_size = UINT64_MAX; /* --max-size 0: every call, no survey */
+  opts.max_size = UINT64_MAX; /* --max-size 0: every call, written as the replay reports it */
   FILE *f = start();
-  ip_chrome_writer *w = ip_chrome_new(&opts);
-  ck_assert(!ip_chrome_surveying(w));
-  ip_chrome_begin(w, f, NULL);
+  ip_chrome_writer *w = ip_chrome_new(&opts, f);
   chrome_replay(ip_chrome_visitor(w));
-  ip_chrome_end(w, &sess);
+  ck_assert_uint_eq(ip_chrome_written(w), 5);
+  ip_chrome_write(w, f, &sess);
+  ip_chrome_free(w);
   size_t full = strlen(finish(f));
-  opts.max_size = 0; /* the default bound: surveyed, nothing left out */
+  opts.max_size = 0; /* the default bound: sized, nothing left out */
   ck_assert_uint_eq(strlen(chrome_calls()), full);
   opts.max_size = full; /* exactly the full size: nothing left out */
   ck_assert_uint_eq(strlen(chrome_calls()), full);
@@ -328,16 +324,15 @@ START_TEST(chrome_max_size) {
   ck_assert_uint_le(strlen(four), full - 1);
   /* the report of a writer that left calls out */
   f = start();
-  ip_chrome_writer *r = ip_chrome_new(&opts);
+  ip_chrome_writer *r = ip_chrome_new(&opts, f);
   chrome_replay(ip_chrome_visitor(r));
-  ip_chrome_begin(r, f, &sess);
-  chrome_replay(ip_chrome_visitor(r));
+  ip_chrome_write(r, f, &sess);
   char *err_text = NULL;
   size_t err_len = 0;
   FILE *e = open_memstream(&err_text, &err_len);
   ip_chrome_report(r, e);
   fclose(e);
-  ip_chrome_end(r, &sess);
+  ip_chrome_free(r);
   finish(f);
   char want[256];
   snprintf(want, sizeof want,
@@ -348,6 +343,69 @@ START_TEST(chrome_max_size) {
   ck_assert_ptr_nonnull(strstr(err_text, "left out 1; more with --max-size SIZE (0: every call)"));
   ck_assert_int_eq(count(err_text, "\n"), 1);
   free(err_text);
+}
+END_TEST
+
+/* The floor while calls are added: 0 while all fit, then the first rank not
+ * taken whole, which later calls (a smaller rank above it) never push
+ * below the final plan's cut, and whose own calls may still be kept. */
+START_TEST(budget_floor_under_final_cut) {
+  ip_budget b = {0};
+  ip_budget_add(&b, 100, 50);
+  ck_assert_uint_eq(ip_budget_floor(&b, 0, 120), 0);
+  ip_budget_add(&b, 80, 40);
+  ip_budget_add(&b, 80, 40);
+  ck_assert_uint_eq(ip_budget_floor(&b, 0, 120), 80); /* 50 + 80 > 120 */
+  ck_assert_uint_eq(ip_budget_floor(&b, 2, 0), 80);   /* two calls at most */
+  ip_budget_add(&b, 90, 10);
+  ck_assert_uint_eq(ip_budget_floor(&b, 0, 120), 80);
+  ip_budget_cut cut;
+  ip_budget_plan(&b, 0, 120, &cut);
+  ck_assert_uint_eq(cut.key, 80); /* 50 + 10 + one call of rank 80 */
+  ck_assert_uint_eq(cut.quota, 1);
+  ck_assert_uint_eq(cut.calls, 3);
+  ip_budget_free(&b);
+}
+END_TEST
+
+/* Records of two sizes past a 100-byte memory bound: read back in the order
+ * they were put, from the temporary file and then the memory. */
+START_TEST(spool_order_past_memory) {
+  ip_spool *sp = ip_spool_new(100);
+  for (uint64_t i = 0; i < 1000; i++) {
+    ip_spool_put(sp, &i, sizeof i);
+    if (i % 3 == 0) {
+      uint32_t extra[3] = {(uint32_t)i, (uint32_t)i + 1, (uint32_t)i + 2};
+      ip_spool_put(sp, extra, sizeof extra);
+    }
+  }
+  uint64_t v;
+  uint32_t extra[3];
+  for (uint64_t i = 0; i < 1000; i++) {
+    ck_assert(ip_spool_get(sp, &v, sizeof v));
+    ck_assert_uint_eq(v, i);
+    if (i % 3 == 0) {
+      ck_assert(ip_spool_get(sp, extra, sizeof extra));
+      ck_assert_uint_eq(extra[0], i);
+      ck_assert_uint_eq(extra[2], i + 2);
+    }
+  }
+  ck_assert(!ip_spool_get(sp, &v, sizeof v));
+  ip_spool_free(sp);
+}
+END_TEST
+
+/* Decimal integers at every digit count's edges, and the digit count. */
+START_TEST(json_integers) {
+  static const uint64_t v[] = {0, 9, 10, 99, 100, 999, 1000, 12345, 1000000007, UINT64_MAX};
+  static const char *const want[] = {"0",   "9",    "10",    "99",         "100",
+                                     "999", "1000", "12345", "1000000007", "18446744073709551615"};
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    char b[24];
+    *ip_json_u64(b, v[i]) = 0;
+    ck_assert_str_eq(b, want[i]);
+    ck_assert_uint_eq(ip_json_digits(v[i]), strlen(want[i]));
+  }
 }
 END_TEST
 
@@ -379,7 +437,10 @@ int main(void) {
   tcase_add_test(tc, chrome_bounds);
   tcase_add_test(tc, chrome_keeps_callers);
   tcase_add_test(tc, chrome_max_size);
+  tcase_add_test(tc, budget_floor_under_final_cut);
+  tcase_add_test(tc, spool_order_past_memory);
   tcase_add_test(tc, json_strings);
+  tcase_add_test(tc, json_integers);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

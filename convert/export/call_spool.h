@@ -1,0 +1,26 @@
+/* export/call_spool.h - records kept in the order they are put and read
+ * back once in that order: in memory up to a bound, past it appended to an
+ * unlinked temporary file ($TMPDIR, else /tmp), so memory stays bounded on
+ * any trace.  The Chrome export keeps its accepted calls here between the
+ * one replay that sizes them and the writing of those that fit. */
+#ifndef INCLPROF_EXPORT_CALL_SPOOL_H
+#define INCLPROF_EXPORT_CALL_SPOOL_H
+
+#include <stddef.h>
+
+typedef struct ip_spool ip_spool;
+
+/* A spool holding at most max_in_memory bytes in memory. */
+ip_spool *ip_spool_new(size_t max_in_memory);
+/* Appends the n bytes at rec. */
+void ip_spool_put(ip_spool *sp, const void *rec, size_t n);
+/* The next n bytes, in the order they were put, into rec: 1, or 0 at the
+ * end.  The first read ends the putting. */
+int ip_spool_get(ip_spool *sp, void *rec, size_t n);
+void ip_spool_free(ip_spool *sp);
+
+/* An unlinked temporary file in $TMPDIR (else /tmp), or -1 after one line on
+ * stderr saying every call stays in memory. */
+int ip_spool_temp_file(void);
+
+#endif
