@@ -15,6 +15,8 @@
  * count does not see it. */
 #include "cli/record_hold.h"
 
+#include "pmu_attr.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -78,12 +80,7 @@ static int kevents_likely(const char *mode) {
   if (mode && (!strcmp(mode, "none") || !strcmp(mode, "pmu")))
     return 0;
   struct perf_event_attr a;
-  memset(&a, 0, sizeof a);
-  a.size = sizeof a;
-  a.type = PERF_TYPE_HARDWARE;
-  a.config = PERF_COUNT_HW_INSTRUCTIONS;
-  a.exclude_user = 1;
-  a.exclude_hv = 1;
+  ip_pmu_kernel_instructions(&a);
   int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd >= 0)
     close(fd);

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pmu_attr.h"
 #include "rt.h"
 
 static const char *const tracepoint_paths[] = {
@@ -57,12 +58,7 @@ int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen) {
 /* ---- pmu --------------------------------------------------------------- */
 static int pmu_open(void **page, char *why, size_t whylen) {
   struct perf_event_attr a;
-  memset(&a, 0, sizeof a);
-  a.size = sizeof a;
-  a.type = PERF_TYPE_HARDWARE;
-  a.config = PERF_COUNT_HW_INSTRUCTIONS;
-  a.exclude_user = 1;
-  a.exclude_hv = 1;
+  ip_pmu_kernel_instructions(&a);
   int fd = perf_open(&a);
   if (fd < 0) {
     snprintf(why, whylen, "pmu: perf_event_open(instructions, kernel only): %s", strerror(errno));
