@@ -14,7 +14,7 @@
 
 enum { DATA_PAGES = 16, RUNS = 200, PF_ID = 77, SYS_ID = 5 };
 
-static struct ip_thread t;
+static struct ip_rt_thread t;
 
 static uint64_t now_ns(void) {
   struct timespec ts;

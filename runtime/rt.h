@@ -83,7 +83,7 @@ struct ip_kev_list {
 };
 
 /* ---- per-thread state (initial-exec TLS) ------------------------------- */
-struct ip_thread {
+struct ip_rt_thread {
   /* hot: touched by every probe */
   struct ip_event *pos, *end;
   const volatile uint64_t *tr_src; /* kevents: &data_head; pmu: unused */
@@ -116,15 +116,15 @@ struct ip_thread {
   volatile int sig_depth; /* >0 inside a (wrapped) signal handler */
   atomic_int busy;        /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
-  int final_done;         /* taken by the running final flush (under threads_lock) */
-  int key_rounds;         /* rounds of key destructors this thread has seen while exiting */
-  int ended_at_exit;      /* its ThreadEnd was written by the exit (under threads_lock) */
-  void *timer;            /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
-  int has_timer;          /* IP_SAMPLER_*: which sampler this thread has */
-  int sample_fd;          /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
-  atomic_int inflight;    /* buffers handed to the writer and not yet written */
-  unsigned crowd_window;  /* the last crowding window this thread filled a buffer in */
-  struct ip_thread *next; /* global list */
+  int final_done;            /* taken by the running final flush (under threads_lock) */
+  int key_rounds;            /* rounds of key destructors this thread has seen while exiting */
+  int ended_at_exit;         /* its ThreadEnd was written by the exit (under threads_lock) */
+  void *timer;               /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
+  int has_timer;             /* IP_SAMPLER_*: which sampler this thread has */
+  int sample_fd;             /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  atomic_int inflight;       /* buffers handed to the writer and not yet written */
+  unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
+  struct ip_rt_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
  * handler that interrupts it is dropped (counted) rather than re-entering. */
@@ -133,7 +133,7 @@ enum { IP_SAMPLER_NONE = 0, IP_SAMPLER_TIMER = 1, IP_SAMPLER_PERF = 2 };
 /* Why a thread has no transition counter although the mode has one. */
 enum { IP_NC_NONE = 0, IP_NC_FD_RESERVE = 1, IP_NC_OPEN_FAILED = 2 };
 
-extern __thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
+extern __thread struct ip_rt_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
 
 /* ---- process state ----------------------------------------------------- */
 struct ip_state {
@@ -164,7 +164,7 @@ struct ip_state {
   atomic_int final_flush; /* the exit's flush of every thread is running */
   atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
-  struct ip_thread *threads;
+  struct ip_rt_thread *threads;
   atomic_uint n_threads;           /* length of the thread list */
   atomic_uint threads_not_flushed; /* other threads the final flush gave up on */
   pthread_key_t key;
@@ -220,8 +220,8 @@ struct perf_event_mmap_page;
 IP_HIDDEN extern const volatile uint64_t ip_zero_head;            /* a counter that never moves */
 IP_HIDDEN extern const struct perf_event_mmap_page ip_dummy_page; /* reads as 0 */
 IP_HIDDEN void ip_transitions_choose(void);                       /* sets ip_st.mode/note */
-IP_HIDDEN void ip_transitions_thread_open(struct ip_thread *t);
-IP_HIDDEN void ip_transitions_thread_close(struct ip_thread *t);
+IP_HIDDEN void ip_transitions_thread_open(struct ip_rt_thread *t);
+IP_HIDDEN void ip_transitions_thread_close(struct ip_rt_thread *t);
 IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen);
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);
@@ -238,18 +238,18 @@ IP_HIDDEN void ip_fd_room_end(unsigned need);
 /* kevents.c */
 /* After the thread's ring is mapped: room for the records, reading starts
  * at the current head.  pf_id: the page-fault event's sample id. */
-IP_HIDDEN void ip_kevents_open(struct ip_thread *t, uint64_t pf_id);
-IP_HIDDEN void ip_kevents_close(struct ip_thread *t);
+IP_HIDDEN void ip_kevents_open(struct ip_rt_thread *t, uint64_t pf_id);
+IP_HIDDEN void ip_kevents_close(struct ip_rt_thread *t);
 /* At flush time (the caller owns the buffer): the records since the previous
  * save (those probes drained meanwhile, then the rest), in t->kev / t->kev_n;
  * a wrap of the ring leaves a KEV_LOST record where records are missing.  No
  * system call, no allocation (safe in a signal handler). */
-IP_HIDDEN void ip_kevents_save(struct ip_thread *t);
+IP_HIDDEN void ip_kevents_save(struct ip_rt_thread *t);
 /* From a probe whose ring passed half full since the last read (tick: the
  * probe's event): moves its records to t->kev, unless a flush owns them. */
-IP_HIDDEN void ip_kevents_drain(struct ip_thread *t, uint64_t tick);
+IP_HIDDEN void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick);
 /* After the flush's own work: its records are not the program's. */
-IP_HIDDEN void ip_kevents_skip(struct ip_thread *t);
+IP_HIDDEN void ip_kevents_skip(struct ip_rt_thread *t);
 
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
@@ -263,7 +263,7 @@ IP_HIDDEN double ip_probe_calibrate(double *hidden);
  * needs), so a probe in a handler can never be given the slot of the probe
  * it interrupted.  A result at or past end goes to the slow path. */
 /* cppcheck-suppress constParameterPointer ; t->pos is written by the asm */
-static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct ip_thread *t) {
+static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct ip_rt_thread *t) {
 #if defined(__x86_64__)
   uintptr_t p = sizeof(struct ip_event);
   __asm__ __volatile__("xadd %0, %1" : "+r"(p), "+m"(t->pos) : : "memory");
@@ -276,18 +276,18 @@ static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct 
 /* Slow path for a reservation p at or past end: the slot to fill (p in the
  * headroom; a fresh slot on a thread's first event, after setting it up; or
  * a junk slot when the event cannot be kept). */
-IP_HIDDEN struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p);
+IP_HIDDEN struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event *p);
 /* After filling a slow-path slot: flush if the buffer is full and this
  * context may (not in a signal handler, not inside a flush). */
-IP_HIDDEN void ip_slow_flush(struct ip_thread *t);
+IP_HIDDEN void ip_slow_flush(struct ip_rt_thread *t);
 /* Sets the calling thread up if it is not yet; 0 when it is ready. */
 IP_HIDDEN int ip_thread_ensure(void);
-IP_HIDDEN void ip_thread_flush(struct ip_thread *t, int in_signal);
+IP_HIDDEN void ip_thread_flush(struct ip_rt_thread *t, int in_signal);
 /* The same where the caller may hold a lock the writer thread can wait for
  * (the loader's, in dlclose or a constructor): waits for the writer 100 ms at
  * most, and leaves the events buffered if that is not enough. */
-IP_HIDDEN void ip_thread_flush_bounded(struct ip_thread *t);
-IP_HIDDEN void ip_thread_exit(struct ip_thread *t);
+IP_HIDDEN void ip_thread_flush_bounded(struct ip_rt_thread *t);
+IP_HIDDEN void ip_thread_exit(struct ip_rt_thread *t);
 IP_HIDDEN void ip_threads_flush_all(int in_signal);
 /* While the program runs: every thread's events so far (those stored before
  * its buffer is looked at, handed-off buffers included), waiting up to ms
@@ -298,7 +298,7 @@ IP_HIDDEN void ip_thread_after_fork_child(void);
 IP_HIDDEN void ip_thread_key_init(void);
 
 /* flush.c: both leave the arg of every event of ev[0..n) 0 (an empty slot). */
-IP_HIDDEN void ip_encode_and_write(struct ip_thread *t, struct ip_event *ev, size_t n,
+IP_HIDDEN void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n,
                                    int in_signal);
 
 IP_HIDDEN void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
@@ -318,8 +318,8 @@ IP_HIDDEN void ip_writer_init(void); /* reads INCLPROF_WRITER */
 /* A job slot and a spare buffer (*fresh) for handing t's full buffer off, or
  * -1: encode inline (the writer is off, starting, behind, or the program's
  * threads keep every CPU busy), counted as such. */
-IP_HIDDEN int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh);
-IP_HIDDEN void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block,
+IP_HIDDEN int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh);
+IP_HIDDEN void ip_writer_submit(int slot, struct ip_rt_thread *t, struct ip_event *block,
                                 struct ip_event *ev, size_t n, uint64_t g0, uint64_t g1);
 /* Before t's events are encoded inline: t's queued jobs are taken back and
  * written first, the one being written waited for as `wait` allows.  1 when
@@ -330,14 +330,14 @@ enum {
   IP_SETTLE_SPIN = 2,    /* in a signal handler: spin, 100 ms at most */
   IP_SETTLE_BOUNDED = 3, /* yield, 100 ms at most (the caller may hold the loader's lock) */
 };
-IP_HIDDEN int ip_writer_settle(struct ip_thread *t, int wait);
+IP_HIDDEN int ip_writer_settle(struct ip_rt_thread *t, int wait);
 IP_HIDDEN void ip_writer_after_fork_child(void);
 
 /* crowding.c */
 IP_HIDDEN void ip_crowding_init(void); /* counts the CPUs the process may run on */
 /* Notes that t filled a buffer at tick now; 1 while as many threads as
  * those CPUs filled one in the last complete window. */
-IP_HIDDEN int ip_crowding_note(struct ip_thread *t, uint64_t now);
+IP_HIDDEN int ip_crowding_note(struct ip_rt_thread *t, uint64_t now);
 IP_HIDDEN void ip_crowding_after_fork_child(void);
 
 /* output.c */
@@ -497,9 +497,9 @@ IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
 
 /* sampling.c */
 IP_HIDDEN void ip_sampling_init(void);
-IP_HIDDEN void ip_sampling_thread_start(struct ip_thread *t);
-IP_HIDDEN void ip_sampling_thread_stop(struct ip_thread *t);
-IP_HIDDEN void ip_sampling_after_fork_child(struct ip_thread *t);
+IP_HIDDEN void ip_sampling_thread_start(struct ip_rt_thread *t);
+IP_HIDDEN void ip_sampling_thread_stop(struct ip_rt_thread *t);
+IP_HIDDEN void ip_sampling_after_fork_child(struct ip_rt_thread *t);
 IP_HIDDEN int ip_sampling_signal(void);
 IP_HIDDEN void ip_sample_handler(int sig, siginfo_t *si, void *uc);
 

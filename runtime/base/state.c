@@ -5,4 +5,4 @@
 
 struct ip_state ip_st = {.fd = -1, .threads_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP};
 
-__thread struct ip_thread ip_tls __attribute__((tls_model("initial-exec")));
+__thread struct ip_rt_thread ip_tls __attribute__((tls_model("initial-exec")));

@@ -11,7 +11,7 @@
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
 
 /* Returns IP_T_BIT when the thread's transition counter moved. */
-static inline __attribute__((always_inline)) uint64_t moved(struct ip_thread *t, int mode) {
+static inline __attribute__((always_inline)) uint64_t moved(struct ip_rt_thread *t, int mode) {
   uint64_t now;
   if (mode == MODE_NONE)
     return 0;
@@ -24,7 +24,7 @@ static inline __attribute__((always_inline)) uint64_t moved(struct ip_thread *t,
   return m;
 }
 
-static inline __attribute__((always_inline)) void fill(struct ip_thread *t, struct ip_event *p,
+static inline __attribute__((always_inline)) void fill(struct ip_rt_thread *t, struct ip_event *p,
                                                        uint64_t arg, int mode, int fenced) {
   uint64_t m = moved(t, mode);
   p->tick = (fenced ? ip_tick() : ip_tick_unfenced()) | m;
@@ -36,7 +36,7 @@ static inline __attribute__((always_inline)) void fill(struct ip_thread *t, stru
  * the slot the slow path gives, then the buffer is flushed if it may be.  Out
  * of line and reached by a tail call, so the fast path needs no stack frame. */
 static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode, int fenced) {
-  struct ip_thread *t = &ip_tls;
+  struct ip_rt_thread *t = &ip_tls;
   fill(t, ip_slow_slot(t, p), arg, mode, fenced);
   ip_slow_flush(t);
 }
@@ -44,7 +44,7 @@ static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode, i
 /* kevents: once half the ring has come since it was last read, the probe
  * reads it (a tail call, after its event). */
 static inline __attribute__((always_inline)) void record(uint64_t arg, int mode, int fenced) {
-  struct ip_thread *t = &ip_tls;
+  struct ip_rt_thread *t = &ip_tls;
   struct ip_event *p = ip_reserve(t);
   if (IP_UNLIKELY(p >= t->end)) {
     record_slow(p, arg, mode, fenced);
@@ -126,12 +126,12 @@ struct cal_site;
 typedef void (*cal_probe_fn)(const struct cal_site *);
 struct cal_site {
   cal_probe_fn volatile probe;
-  struct ip_thread *t;
+  struct ip_rt_thread *t;
 };
 
 #define CAL_PROBE(suffix, mode, fenced)                                                            \
   static __attribute__((noinline)) void cal_##suffix(const struct cal_site *s) {                   \
-    struct ip_thread *t = s->t;                                                                    \
+    struct ip_rt_thread *t = s->t;                                                                 \
     if (t->pos >= t->end)                                                                          \
       t->pos = cal_buf;                                                                            \
     struct ip_event *p = t->pos;                                                                   \
@@ -240,11 +240,11 @@ static uint64_t cal_time(uint64_t (*fn)(struct cal_site *, uint64_t, int), struc
  * leaves the core idle - what the two probes add to an empty function less
  * what they add to such a function. */
 double ip_probe_calibrate(double *hidden) {
-  struct ip_thread t = {.pos = cal_buf,
-                        .end = cal_buf + CAL_EVENTS,
-                        .tr_src = &cal_zero,
-                        .kev_drain_at = UINT64_MAX,
-                        .pmu_page = (void *)&cal_page};
+  struct ip_rt_thread t = {.pos = cal_buf,
+                           .end = cal_buf + CAL_EVENTS,
+                           .tr_src = &cal_zero,
+                           .kev_drain_at = UINT64_MAX,
+                           .pmu_page = (void *)&cal_page};
   static const cal_probe_fn probes[2][3] = {{cal_none, cal_kev, cal_pmu},
                                             {cal_none_fast, cal_kev_fast, cal_pmu_fast}};
   int m = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? MODE_KEV

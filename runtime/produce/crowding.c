@@ -28,7 +28,7 @@ void ip_crowding_init(void) {
   }
 }
 
-int ip_crowding_note(struct ip_thread *t, uint64_t now) {
+int ip_crowding_note(struct ip_rt_thread *t, uint64_t now) {
   uint64_t length = (uint64_t)(ip_st.ticks_per_second * CROWD_WINDOW_SECONDS);
   uint_fast64_t start = atomic_load(&window_start);
   unsigned w = atomic_load(&window);

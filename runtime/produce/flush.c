@@ -260,7 +260,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   atomic_fetch_add(&ip_st.batches, 1);
 }
 
-void ip_encode_and_write(struct ip_thread *t, struct ip_event *ev, size_t n, int in_signal) {
+void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal) {
   size_t first = 0;
   while (first < n && ev[first].arg == 0)
     first++;

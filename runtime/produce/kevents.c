@@ -32,7 +32,7 @@ static uint64_t raw_ns(void) {
 
 /* The tick clock and CLOCK_MONOTONIC_RAW read together: the tightest of
  * three tries (an interrupt or preemption between the reads spoils one). */
-static void anchor(struct ip_thread *t) {
+static void anchor(struct ip_rt_thread *t) {
   uint64_t best = UINT64_MAX;
   for (int i = 0; i < 3; i++) {
     uint64_t a = ip_tick(), ns = raw_ns(), b = ip_tick();
@@ -44,16 +44,16 @@ static void anchor(struct ip_thread *t) {
   }
 }
 
-static uint64_t ring_data_size(const struct ip_thread *t) {
+static uint64_t ring_data_size(const struct ip_rt_thread *t) {
   return t->ring_len - (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 /* A probe reads the ring again once half of it has come. */
-static void set_drain_at(struct ip_thread *t) {
+static void set_drain_at(struct ip_rt_thread *t) {
   t->kev_drain_at = t->kev_pos + ring_data_size(t) / 2;
 }
 
-void ip_kevents_open(struct ip_thread *t, uint64_t pf_id) {
+void ip_kevents_open(struct ip_rt_thread *t, uint64_t pf_id) {
   size_t cap = KEV_BATCH_MAX, ring = ring_data_size(t) / KEV_RECORD_MIN + 1;
   t->kev_drain_at = UINT64_MAX;
   void *m = mmap(NULL, cap * sizeof(struct ip_kev), PROT_READ | PROT_WRITE,
@@ -73,7 +73,7 @@ void ip_kevents_open(struct ip_thread *t, uint64_t pf_id) {
   anchor(t);
 }
 
-void ip_kevents_close(struct ip_thread *t) {
+void ip_kevents_close(struct ip_rt_thread *t) {
   if (t->kev)
     munmap(t->kev, t->kev_cap * sizeof(struct ip_kev));
   t->kev = NULL;
@@ -89,7 +89,7 @@ static uint64_t ring_u64(const uint8_t *data, uint64_t mask, uint64_t pos) {
 
 /* Appends a record; when the batch is full, the last slot says the rest
  * is lost (its tick the latest loss). */
-static void put(struct ip_thread *t, uint64_t tick, uint32_t kind) {
+static void put(struct ip_rt_thread *t, uint64_t tick, uint32_t kind) {
   if (t->kev_n + 1 >= t->kev_cap) {
     if (t->kev_n && t->kev[t->kev_n - 1].kind == INCLPROF__KERNEL_EVENT_KIND__KEV_LOST)
       t->kev_n--;
@@ -102,7 +102,7 @@ static void put(struct ip_thread *t, uint64_t tick, uint32_t kind) {
 
 /* Appends the records since the last read to t->kev; lost_tick: where a
  * KEV_LOST record goes if the ring wrapped meanwhile. */
-static void collect(struct ip_thread *t, uint64_t lost_tick) {
+static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
   if (t->kev_taken) { /* the last save's records went into a batch */
     t->kev_n = 0;
     t->kev_lost = t->kev_taken = 0;
@@ -159,7 +159,7 @@ static void collect(struct ip_thread *t, uint64_t lost_tick) {
   }
 }
 
-void ip_kevents_save(struct ip_thread *t) {
+void ip_kevents_save(struct ip_rt_thread *t) {
   if (t->kev_taken) {
     t->kev_n = 0;
     t->kev_lost = t->kev_taken = 0;
@@ -173,7 +173,7 @@ void ip_kevents_save(struct ip_thread *t) {
   t->kev_taken = 1;
 }
 
-IP_RT_TEXT void ip_kevents_drain(struct ip_thread *t, uint64_t tick) {
+IP_RT_TEXT void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick) {
   if (!t->kev || !t->ring) {
     t->kev_drain_at = UINT64_MAX;
     return;
@@ -184,7 +184,7 @@ IP_RT_TEXT void ip_kevents_drain(struct ip_thread *t, uint64_t tick) {
   atomic_store(&t->busy, 0);
 }
 
-void ip_kevents_skip(struct ip_thread *t) {
+void ip_kevents_skip(struct ip_rt_thread *t) {
   if (!t->ring)
     return;
   t->kev_pos = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;

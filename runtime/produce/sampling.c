@@ -51,12 +51,12 @@ static uintptr_t interrupted_pc(const void *ucv) {
 /* Bytes one system call adds to a kevents ring's data_head (0: unknown). */
 static atomic_uint_fast64_t syscall_record_bytes;
 
-static uint64_t ring_head(const struct ip_thread *t) { return *t->tr_src; }
+static uint64_t ring_head(const struct ip_rt_thread *t) { return *t->tr_src; }
 
 /* Measures syscall_record_bytes on a thread whose kevents ring is open: the
  * smallest data_head step over a few getppid() calls (a context switch
  * during one only makes that step larger). */
-static void measure_syscall_record(const struct ip_thread *t) {
+static void measure_syscall_record(const struct ip_rt_thread *t) {
   if (ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS || t->tr_src == &ip_zero_head ||
       atomic_load(&syscall_record_bytes))
     return;
@@ -78,7 +78,8 @@ static void measure_syscall_record(const struct ip_thread *t) {
  * are taken out of the interval after it.  A sample that interrupted the
  * runtime (perhaps a probe between its counter read and its store) keeps
  * any pending transition for the next event instead of taking it. */
-static IP_RT_TEXT uint64_t sample_transition(struct ip_thread *t, int in_rt, uint64_t own_calls) {
+static IP_RT_TEXT uint64_t sample_transition(struct ip_rt_thread *t, int in_rt,
+                                             uint64_t own_calls) {
   uint64_t own = atomic_load(&syscall_record_bytes) * own_calls;
   if (ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS || !own)
     return 0;
@@ -93,7 +94,7 @@ static IP_RT_TEXT uint64_t sample_transition(struct ip_thread *t, int in_rt, uin
   return moved << 63;
 }
 
-static IP_RT_TEXT void record_sample(struct ip_thread *t, const void *uc, uint64_t own_calls) {
+static IP_RT_TEXT void record_sample(struct ip_rt_thread *t, const void *uc, uint64_t own_calls) {
   uintptr_t pc = interrupted_pc(uc);
   int in_rt = t->in_flush ||
               (pc >= (uintptr_t)__start_inclprof_text && pc < (uintptr_t)__stop_inclprof_text);
@@ -115,7 +116,7 @@ static IP_RT_TEXT void record_sample(struct ip_thread *t, const void *uc, uint64
 IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {
   (void)sig;
   (void)si;
-  struct ip_thread *t = &ip_tls;
+  struct ip_rt_thread *t = &ip_tls;
   int perf = t->has_timer == IP_SAMPLER_PERF;
   if (t->state == IP_TS_READY && atomic_load(&ip_st.init_state) == 1)
     record_sample(t, uc, perf ? 2 : 1);
@@ -179,7 +180,7 @@ static int timer_sampler(uint32_t tid, timer_t *id) {
   return 0;
 }
 
-void ip_sampling_thread_start(struct ip_thread *t) {
+void ip_sampling_thread_start(struct ip_rt_thread *t) {
   if (!ip_st.sample_hz || t->has_timer)
     return;
   measure_syscall_record(t);
@@ -199,7 +200,7 @@ void ip_sampling_thread_start(struct ip_thread *t) {
   t->has_timer = IP_SAMPLER_TIMER;
 }
 
-void ip_sampling_thread_stop(struct ip_thread *t) {
+void ip_sampling_thread_stop(struct ip_rt_thread *t) {
   int kind = t->has_timer;
   t->has_timer = IP_SAMPLER_NONE; /* first: a signal still pending must not re-arm */
   __asm__ __volatile__("" ::: "memory");
@@ -211,7 +212,7 @@ void ip_sampling_thread_stop(struct ip_thread *t) {
 
 /* A fork child inherits no timer, and its copy of the perf sampler's
  * descriptor refers to the parent's thread: close it, make new ones. */
-void ip_sampling_after_fork_child(struct ip_thread *t) {
+void ip_sampling_after_fork_child(struct ip_rt_thread *t) {
   int kind = t->has_timer;
   t->has_timer = IP_SAMPLER_NONE;
   __asm__ __volatile__("" ::: "memory");

@@ -18,7 +18,7 @@
 
 static __thread struct ip_event junk_slot __attribute__((tls_model("initial-exec")));
 
-static uint64_t tr_read(struct ip_thread *t) {
+static uint64_t tr_read(struct ip_rt_thread *t) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
     return *t->tr_src;
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
@@ -34,7 +34,7 @@ static void thread_name(char out[17]) {
 
 /* A name given since the last look (pthread_setname_np, prctl) is written
  * as a Thread record, which renames the thread in the trace. */
-static void name_follow(struct ip_thread *t) {
+static void name_follow(struct ip_rt_thread *t) {
   char now[17];
   thread_name(now);
   if (memcmp(now, t->name, sizeof now) != 0) {
@@ -43,7 +43,7 @@ static void name_follow(struct ip_thread *t) {
   }
 }
 
-static int thread_setup(struct ip_thread *t) {
+static int thread_setup(struct ip_rt_thread *t) {
   /* The scratch area is touched only when this thread encodes inline. */
   void *m = mmap(NULL, IP_SCRATCH_BYTES, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -85,7 +85,7 @@ static int thread_setup(struct ip_thread *t) {
   return 0;
 }
 
-IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p) {
+IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event *p) {
   if (t->state != IP_TS_READY) {
     if (ip_thread_ensure() != 0) {
       t->dropped++;
@@ -106,7 +106,7 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_thread *t, struct ip_event *p
  * buffer is the writer's from then on.  The stall (two sigprocmask calls, the
  * writer's wake-up when it sleeps, the thread-name check) is written as the
  * batch's Gap. */
-static IP_RT_TEXT int handoff(struct ip_thread *t) {
+static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
   if (t->skip || atomic_exchange(&t->busy, 1))
     return 0;
   /* From here probes of this thread (in code that starting the writer calls,
@@ -147,7 +147,7 @@ static IP_RT_TEXT int handoff(struct ip_thread *t) {
  * events that happen meanwhile come after the end of the trace.  Once
  * recording has stopped (a write failed, a size limit, exit), a full buffer
  * sets every unit's hooks null: the probes skip their calls. */
-IP_RT_TEXT void ip_slow_flush(struct ip_thread *t) {
+IP_RT_TEXT void ip_slow_flush(struct ip_rt_thread *t) {
   if (IP_UNLIKELY(atomic_load(&ip_st.init_state) == 2) && !t->sig_depth && !t->in_flush) {
     ip_units_set_paused(1);
     return;
@@ -158,7 +158,7 @@ IP_RT_TEXT void ip_slow_flush(struct ip_thread *t) {
 }
 
 int ip_thread_ensure(void) {
-  struct ip_thread *t = &ip_tls;
+  struct ip_rt_thread *t = &ip_tls;
   if (t->state == IP_TS_READY)
     return 0;
   if (t->state != IP_TS_NEW || atomic_load(&ip_st.init_state) != 1) {
@@ -187,7 +187,7 @@ int ip_thread_ensure(void) {
  * writing when another context owns the buffer, or the writer thread is
  * writing this thread's previous batch, and we may not wait longer (in_signal,
  * the exit deadline). */
-static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
+static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
   if (t->state != IP_TS_READY)
     return;
   while (atomic_exchange(&t->busy, 1)) {
@@ -251,18 +251,18 @@ static void flush_inline(struct ip_thread *t, int in_signal, int settle) {
   atomic_store(&t->busy, 0);
 }
 
-void ip_thread_flush(struct ip_thread *t, int in_signal) {
+void ip_thread_flush(struct ip_rt_thread *t, int in_signal) {
   flush_inline(t, in_signal, in_signal ? IP_SETTLE_SPIN : IP_SETTLE_WAIT);
 }
 
-void ip_thread_flush_bounded(struct ip_thread *t) { flush_inline(t, 0, IP_SETTLE_BOUNDED); }
+void ip_thread_flush_bounded(struct ip_rt_thread *t) { flush_inline(t, 0, IP_SETTLE_BOUNDED); }
 
 /* Flushes another thread's filled events without touching its pointers
  * (it may be running): only slots whose arg is set (a probe writes arg last;
  * flushed slots are emptied), and records how far we got in its skip.
  * 0 when its owner is flushing the buffer right now, or the writer thread is
  * writing its previous batch (it is taken on a later pass). */
-static int flush_other(struct ip_thread *t, int in_signal) {
+static int flush_other(struct ip_rt_thread *t, int in_signal) {
   if (t->state != IP_TS_READY)
     return 1;
   if (atomic_exchange(&t->busy, 1))
@@ -291,7 +291,7 @@ static int flush_other(struct ip_thread *t, int in_signal) {
  * the caller's exit deadline.  Threads left out are counted in
  * ip_st.threads_not_flushed. */
 void ip_threads_flush_all(int in_signal) {
-  struct ip_thread *self = &ip_tls;
+  struct ip_rt_thread *self = &ip_tls;
   if (!self->in_flush)
     ip_thread_flush(self, in_signal);
   unsigned others = atomic_load(&ip_st.n_threads) - (self->state == IP_TS_READY);
@@ -299,12 +299,12 @@ void ip_threads_flush_all(int in_signal) {
     atomic_store(&ip_st.threads_not_flushed, others);
     return;
   }
-  for (struct ip_thread *t = ip_st.threads; t; t = t->next)
+  for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next)
     t->final_done = t == self;
   unsigned left_out;
   for (;;) {
     left_out = 0;
-    for (struct ip_thread *t = ip_st.threads; t; t = t->next)
+    for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next)
       if (!t->final_done && !(t->final_done = flush_other(t, in_signal)))
         left_out++;
     if (!left_out || in_signal || ip_exit_deadline_passed())
@@ -322,11 +322,11 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
   if (atomic_load(&ip_st.init_state) != 1 || !ip_lock(&ip_st.threads_lock, 0))
     return 0;
   unsigned n = 0;
-  for (struct ip_thread *t = ip_st.threads; t; t = t->next)
+  for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next)
     n++;
-  struct ip_thread **left = malloc(n * sizeof *left + 1);
+  struct ip_rt_thread **left = malloc(n * sizeof *left + 1);
   unsigned k = 0;
-  for (struct ip_thread *t = ip_st.threads; t && left; t = t->next)
+  for (struct ip_rt_thread *t = ip_st.threads; t && left; t = t->next)
     if (atomic_load(&ip_st.final_flush) || !flush_other(t, 0))
       left[k++] = t;
   uint64_t until = ip_monotonic_ns() + (uint64_t)ms * 1000000u;
@@ -344,7 +344,7 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
   return n;
 }
 
-void ip_thread_exit(struct ip_thread *t) {
+void ip_thread_exit(struct ip_rt_thread *t) {
   if (t->state != IP_TS_READY)
     return;
   ip_sampling_thread_stop(t);
@@ -354,7 +354,7 @@ void ip_thread_exit(struct ip_thread *t) {
   ip_lock(&ip_st.threads_lock, 0);
   while (atomic_exchange(&t->busy, 1)) /* a final flush may be reading this buffer */
     sched_yield();
-  for (struct ip_thread **pp = &ip_st.threads; *pp; pp = &(*pp)->next)
+  for (struct ip_rt_thread **pp = &ip_st.threads; *pp; pp = &(*pp)->next)
     if (*pp == t) {
       *pp = t->next;
       atomic_fetch_sub(&ip_st.n_threads, 1);
@@ -386,7 +386,7 @@ void ip_thread_exit(struct ip_thread *t) {
  * it sets itself again until the last round, and the thread keeps recording
  * while the program's key destructors run. */
 static void key_destructor(void *v) {
-  struct ip_thread *t = v;
+  struct ip_rt_thread *t = v;
   if (++t->key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(ip_st.key, t) == 0)
     return;
   ip_thread_exit(t);
@@ -401,7 +401,7 @@ void ip_thread_after_fork_child(void) {
   ip_st.threads = NULL;
   atomic_store(&ip_st.n_threads, 0);
   ip_writer_after_fork_child();
-  struct ip_thread *t = &ip_tls;
+  struct ip_rt_thread *t = &ip_tls;
   if (t->state != IP_TS_READY)
     return;
   ip_transitions_thread_close(t);

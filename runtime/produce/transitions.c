@@ -271,7 +271,7 @@ void ip_transitions_choose(void) {
 
 /* A thread whose counter cannot be opened keeps the static zero source set by
  * thread.c: its intervals are never transitional. */
-void ip_transitions_thread_open(struct ip_thread *t) {
+void ip_transitions_thread_open(struct ip_rt_thread *t) {
   char why[300];
   t->no_counter = IP_NC_NONE;
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
@@ -299,7 +299,7 @@ void ip_transitions_thread_open(struct ip_thread *t) {
 const volatile uint64_t ip_zero_head;
 const struct perf_event_mmap_page ip_dummy_page;
 
-void ip_transitions_thread_close(struct ip_thread *t) {
+void ip_transitions_thread_close(struct ip_rt_thread *t) {
   ip_kevents_close(t);
   if (t->ring) {
     munmap(t->ring, t->ring_len);

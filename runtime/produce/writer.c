@@ -42,7 +42,7 @@ struct job {
   uint32_t tid;
   uint64_t ticket;      /* hand-off order */
   uint64_t seq, g0, g1; /* the batch's seq; the hand-off's stall, written as a Gap */
-  _Atomic(struct ip_thread *) owner;
+  _Atomic(struct ip_rt_thread *) owner;
   struct ip_kev *kev; /* a copy of the batch's kernel-event records (kevents mode) */
   size_t kev_cap;     /* slots of kev, kept for the slot's next jobs */
   struct ip_kev_list kl;
@@ -77,7 +77,7 @@ static void write_job(struct job *j, uint8_t *scratch, size_t scratch_len, int i
   struct ip_event *block = j->block;
   j->block = NULL; /* a fork child unmaps the blocks of unfinished jobs only */
   ip_pool_put(block);
-  struct ip_thread *owner = atomic_exchange(&j->owner, NULL);
+  struct ip_rt_thread *owner = atomic_exchange(&j->owner, NULL);
   atomic_store(&j->state, JOB_FREE);
   atomic_fetch_sub(&owner->inflight, 1);
 }
@@ -188,7 +188,7 @@ void ip_writer_init(void) {
   ip_crowding_init();
 }
 
-int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
+int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh) {
   if (!atomic_load(&enabled)) {
     atomic_fetch_add(&ip_st.inline_flushes, 1);
     return -1;
@@ -219,7 +219,7 @@ int ip_writer_begin(struct ip_thread *t, struct ip_event **fresh) {
 /* The thread's saved kernel-event records go with the job: the thread's own
  * array is refilled at its next flush.  Without room for them the batch says
  * they were lost. */
-static void take_kernel_events(struct job *j, const struct ip_thread *t) {
+static void take_kernel_events(struct job *j, const struct ip_rt_thread *t) {
   j->kl = (struct ip_kev_list){j->kev, 0, t->kev_lost};
   if (!t->kev_n)
     return;
@@ -240,7 +240,7 @@ static void take_kernel_events(struct job *j, const struct ip_thread *t) {
   j->kl = (struct ip_kev_list){j->kev, t->kev_n, 0};
 }
 
-void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block, struct ip_event *ev,
+void ip_writer_submit(int slot, struct ip_rt_thread *t, struct ip_event *block, struct ip_event *ev,
                       size_t n, uint64_t g0, uint64_t g1) {
   struct job *j = &jobs[slot];
   take_kernel_events(j, t);
@@ -264,7 +264,7 @@ void ip_writer_submit(int slot, struct ip_thread *t, struct ip_event *block, str
 /* Takes back t's queued jobs, newest first (the writer takes the oldest
  * queued job, so what it takes meanwhile is older than what we hold), waits
  * for the one being written, then writes the taken-back ones oldest first. */
-int ip_writer_settle(struct ip_thread *t, int wait) {
+int ip_writer_settle(struct ip_rt_thread *t, int wait) {
   if (!atomic_load(&t->inflight))
     return 1;
   struct job *mine[IP_INFLIGHT] = {NULL};

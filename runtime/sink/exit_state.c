@@ -30,7 +30,7 @@ static int task_comm(uint32_t tid, char out[17]) {
 }
 
 /* The kernel worked for t since its last event: its ring moved. */
-static int moved_since_last_event(const struct ip_thread *t) {
+static int moved_since_last_event(const struct ip_rt_thread *t) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
     return 1;
   return ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS && *t->tr_src != t->tr_last;
@@ -40,7 +40,7 @@ void ip_exit_state(int in_signal, int keep_going) {
   if (!ip_lock(&ip_st.threads_lock, in_signal))
     return;
   uint64_t now = ip_tick();
-  for (struct ip_thread *t = ip_st.threads; t; t = t->next) {
+  for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next) {
     if (t == &ip_tls || t->state != IP_TS_READY || t->ended_at_exit)
       continue;
     char comm[17];

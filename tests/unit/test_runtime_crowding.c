@@ -21,7 +21,7 @@ START_TEST(crowded_only_when_every_cpu_has_a_filler) {
   ip_st.ticks_per_second = 1e9;
   ip_crowding_init();
   unsigned n = cpus();
-  static struct ip_thread th[64];
+  static struct ip_rt_thread th[64];
   ck_assert_uint_le(n, 63);
   uint64_t t0 = 1000 * MS;
   /* the first note closes the empty window before it */
@@ -46,7 +46,7 @@ START_TEST(fork_child_starts_uncrowded) {
   ip_st.ticks_per_second = 1e9;
   ip_crowding_init();
   unsigned n = cpus();
-  static struct ip_thread th[64];
+  static struct ip_rt_thread th[64];
   uint64_t t0 = 5000 * MS;
   ip_crowding_note(&th[0], t0);
   for (unsigned i = 0; i < n; i++)

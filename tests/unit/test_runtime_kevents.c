@@ -17,7 +17,7 @@
 
 enum { PF_ID = 77, SYS_ID = 5 };
 
-static struct ip_thread t;
+static struct ip_rt_thread t;
 static uint8_t *data;
 static uint64_t size;
 
