@@ -1,6 +1,9 @@
 /* cli/ctl_client.c - finds a running process's trace directory and sends
  * one command to the control socket its runtime bound there (a unix
- * seqpacket socket, <pid>.ctl), waiting for the one-line answer.  Every
+ * seqpacket socket, <pid>.ctl), waiting for the one-line answer.  The
+ * directory is the one of the socket the process holds (its descriptors and
+ * /proc/net/unix), else INCLPROF_OUTPUT of its environment: a server that
+ * writes its title over its environment (redis, nginx) keeps the first.  Every
  * failure becomes one line naming the cause: not running, another user's
  * process, no runtime listening, no answer in time. */
 #include "cli/ctl_client.h"
@@ -16,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <dirent.h>
 
 #include "cli/cli_args.h"
 
@@ -60,6 +64,61 @@ static int env_output(pid_t pid, char *out, size_t len, char *err, size_t errlen
   return 0;
 }
 
+/* Whether pid holds the socket whose inode is ino. */
+static int holds_socket(pid_t pid, unsigned long ino) {
+  char p[64], want[48], link[64];
+  snprintf(p, sizeof p, "/proc/%d/fd", (int)pid);
+  snprintf(want, sizeof want, "socket:[%lu]", ino);
+  DIR *d = opendir(p);
+  if (!d)
+    return 0;
+  int found = 0;
+  for (const struct dirent *e; !found && (e = readdir(d));) {
+    char fd[352];
+    snprintf(fd, sizeof fd, "%s/%s", p, e->d_name);
+    ssize_t n = readlink(fd, link, sizeof link - 1);
+    if (n > 0) {
+      link[n] = 0;
+      found = !strcmp(link, want);
+    }
+  }
+  closedir(d);
+  return found;
+}
+
+/* The directory of the <pid>.ctl socket that pid has bound (as
+ * /proc/net/unix names it, seen from pid: relative to its cwd, or through
+ * its own /proc/self), into out; 0 when there is none. */
+static int bound_socket_dir(pid_t pid, char *out, size_t len) {
+  FILE *f = fopen("/proc/net/unix", "r");
+  if (!f)
+    return 0;
+  char line[4400], suffix[32];
+  int n_suffix = snprintf(suffix, sizeof suffix, "/%d.ctl", (int)pid), found = 0;
+  while (!found && fgets(line, sizeof line, f)) {
+    unsigned long ino;
+    int path_at = 0;
+    if (sscanf(line, "%*s %*s %*s %*s %*s %*s %lu %n", &ino, &path_at) != 1 || !path_at)
+      continue;
+    char *path = line + path_at;
+    path[strcspn(path, "\n")] = 0;
+    size_t plen = strlen(path);
+    if (plen <= (size_t)n_suffix || strcmp(path + plen - (size_t)n_suffix, suffix) ||
+        !holds_socket(pid, ino))
+      continue;
+    path[plen - (size_t)n_suffix] = 0;
+    if (!strncmp(path, "/proc/self/", 11))
+      snprintf(out, len, "/proc/%d/%s", (int)pid, path + 11);
+    else if (path[0] == '/')
+      snprintf(out, len, "%s", path);
+    else
+      snprintf(out, len, "/proc/%d/cwd/%s", (int)pid, path);
+    found = 1;
+  }
+  fclose(f);
+  return found;
+}
+
 int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err, size_t errlen) {
   if (not_running(pid, err, errlen))
     return -1;
@@ -67,6 +126,8 @@ int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err
     snprintf(out, len, "%s", dir);
     return 0;
   }
+  if (bound_socket_dir(pid, out, len))
+    return 0;
   char env[4096];
   if (env_output(pid, env, sizeof env, err, errlen) != 0)
     return -1;
