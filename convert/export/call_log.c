@@ -176,26 +176,10 @@ typedef struct cursor {
   size_t left; /* calls of the run not yet read */
 } cursor;
 
-/* Reading back what this process wrote fails only on an I/O error. */
-static void read_back_failed(void) {
-  fprintf(stderr,
-          "inclprof export: cannot read back the temporary file of calls (%s); "
-          "set TMPDIR to a directory on a sound disk\n",
-          errno ? strerror(errno) : "file shorter than written");
-  exit(1);
-}
-
 static void cursor_fill(int fd, cursor *c) {
   size_t want = c->left < RUN_READ_CALLS ? c->left : RUN_READ_CALLS;
-  size_t bytes = want * sizeof *c->buf, got = 0;
-  while (got < bytes) {
-    ssize_t r = pread(fd, (char *)c->buf + got, bytes - got, c->next + (off_t)got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      read_back_failed();
-    got += (size_t)r;
-  }
+  size_t bytes = want * sizeof *c->buf;
+  ip_spool_read_back(fd, c->buf, bytes, c->next);
   c->pos = 0, c->len = want;
   c->next += (off_t)bytes, c->left -= want;
 }

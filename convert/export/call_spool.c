@@ -94,23 +94,27 @@ static void read_back_failed(void) {
   exit(1);
 }
 
-/* Refills the buffer from the file's unread part. */
-static void refill(ip_spool *sp) {
-  size_t want = sp->end - sp->next < (off_t)sp->cap ? (size_t)(sp->end - sp->next) : sp->cap;
-  size_t rest = sp->len - sp->pos, got = rest;
-  memmove(sp->buf, sp->buf + sp->pos, rest);
-  if (want > sp->cap - rest)
-    want = sp->cap - rest;
-  while (got < rest + want) {
-    ssize_t r = pread(sp->fd, sp->buf + got, rest + want - got, sp->next);
+void ip_spool_read_back(int fd, void *p, size_t n, off_t at) {
+  for (size_t got = 0; got < n;) {
+    ssize_t r = pread(fd, (char *)p + got, n - got, at + (off_t)got);
     if (r < 0 && errno == EINTR)
       continue;
     if (r <= 0)
       read_back_failed();
     got += (size_t)r;
-    sp->next += r;
   }
-  sp->pos = 0, sp->len = got;
+}
+
+/* Refills the buffer from the file's unread part. */
+static void refill(ip_spool *sp) {
+  size_t want = sp->end - sp->next < (off_t)sp->cap ? (size_t)(sp->end - sp->next) : sp->cap;
+  size_t rest = sp->len - sp->pos;
+  memmove(sp->buf, sp->buf + sp->pos, rest);
+  if (want > sp->cap - rest)
+    want = sp->cap - rest;
+  ip_spool_read_back(sp->fd, sp->buf + rest, want, sp->next);
+  sp->next += (off_t)want;
+  sp->pos = 0, sp->len = rest + want;
 }
 
 int ip_spool_get(ip_spool *sp, void *rec, size_t n) {

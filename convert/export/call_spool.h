@@ -7,6 +7,7 @@
 #define INCLPROF_EXPORT_CALL_SPOOL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct ip_spool ip_spool;
 
@@ -22,5 +23,8 @@ void ip_spool_free(ip_spool *sp);
 /* An unlinked temporary file in $TMPDIR (else /tmp), or -1 after one line on
  * stderr saying every call stays in memory. */
 int ip_spool_temp_file(void);
+/* Reads n bytes at offset at of such a file into p; on an I/O error (the file
+ * is this process's own) one line on stderr and exit 1. */
+void ip_spool_read_back(int fd, void *p, size_t n, off_t at);
 
 #endif
