@@ -1,4 +1,4 @@
-/* slowfn.c - four compute functions of equal work, called in turn 20 times;
+/* slowfn.c - four compute functions of equal work, called in turn 200 times;
  * `--slow NAME` makes that one do three times its work.  The workload of
  * tests/integration/convert_diff.sh. */
 #include <stdio.h>
@@ -23,7 +23,7 @@ __attribute__((noinline)) void delta(void) { spin("delta"); }
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "--slow"))
     slow = argv[2];
-  for (int r = 0; r < 20; r++) {
+  for (int r = 0; r < 200; r++) {
     alpha();
     beta();
     gamma_();
