@@ -11,7 +11,8 @@
  *             registry (units, gids, names) and retired (unloaded units' gids);
  *   sink/     output (the trace file and its records), exit_state,
  *             trace_write (appending frames, size limits), trace_ring,
- *             trace_index (the Index of what was written);
+ *             trace_index (the Index of what was written),
+ *             calibration_cache (one calibration per output directory);
  *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
  *             libc_real (libc's own sigaction, syscall), fd_reserve,
  *             ptr_map (pointer -> gid maps), env_carry.
@@ -353,6 +354,13 @@ IP_HIDDEN void ip_output_unlock_log(void);
 IP_HIDDEN void ip_output_fork_child_locks(void);
 IP_HIDDEN void ip_disable(const char *why);
 IP_HIDDEN void ip_say_unprofiled(const char *why); /* also into INCLPROF_RECORD_NOTES */
+
+/* calibration_cache.c */
+/* 1 when the output directory (ip_st.dir) holds a calibration of this boot,
+ * runtime, clock, transition mode and probe form: then it is in ip_st's
+ * ticks_per_second, probe_cost_ticks and probe_hidden_ticks. */
+IP_HIDDEN int ip_calibration_load(void);
+IP_HIDDEN void ip_calibration_save(void); /* leaves ip_st's for the next process */
 
 /* trace_write.c */
 /* Writes a Trailer (output.c's ip_write_trailer, handed down to the file

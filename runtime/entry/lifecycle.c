@@ -145,15 +145,19 @@ static void init(void) {
       fprintf(stderr, "inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
   }
   ip_writer_init();
-  ip_clock_calibrate();
   ip_transitions_choose();
   ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
-  ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);
   char err[1200];
   if (ip_output_open(err, sizeof err) != 0) {
     ip_say_unprofiled(err);
     atomic_store(&ip_st.init_state, 2);
     return;
+  }
+  ip_st.clock = IP_CLOCK_SOURCE;
+  if (!ip_calibration_load()) {
+    ip_clock_calibrate();
+    ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);
+    ip_calibration_save();
   }
   ip_st.start_tick = ip_tick();
   ip_run_begin(ip_now_ns_realtime());
