@@ -1,6 +1,6 @@
 /* calibration_cache.c - the processes of one output directory share one
  * calibration.  The first process to start measures the tick rate and the
- * probe's cost (clock.c, probes.c: about 0.35 ms of CPU) and leaves them in
+ * probe's cost (clock.c, probes.c: about 0.2 ms of CPU) and leaves them in
  * DIR/.calibration-<key>; a later process of the same boot, built against
  * the same runtime, with the same clock, transition mode and probe form,
  * reads them instead of measuring again.  A build, a shell script or a test
