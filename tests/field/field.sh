@@ -215,8 +215,10 @@ build_jq() {
       { rm -f "$W/jq-src/configure"; return 1; }
   fi
   libs="--disable-static"
-  # static for -pg and XRay (whose runtime instruments no shared library)
-  case $1 in pg | xray) libs="--disable-shared --with-pic" ;; esac
+  # libjq static for -pg and XRay (whose runtime instruments no shared
+  # library), and for -finstrument-functions: uftrace refuses the libtool
+  # wrapper script that a shared build leaves as ./jq
+  case $1 in pg | xray | fi) libs="--disable-shared --with-pic" ;; esac
   # shellcheck disable=SC2086
   rm -rf "$2" && cp -a "$W/jq-src" "$2" &&
     (cd "$2" && ./configure -q --disable-docs --disable-valgrind $libs CC="$(cc_of "$1")" CFLAGS="$(flags "$1")" \
