@@ -6,17 +6,7 @@
 # of another key or with anything else in it is not used and is written
 # anew, and another clock mode keeps a file of its own.
 . "$INCLPROF_SRC/tests/lib.sh"
-cat >calls.c <<'SRC'
-#include <stdio.h>
-__attribute__((noinline)) static unsigned f(unsigned x) { return x * 2654435761u + 1; }
-int main(void) {
-  unsigned s = 0;
-  for (unsigned i = 0; i < 1000; i++) s = f(s);
-  printf("%u\n", s);
-  return 0;
-}
-SRC
-check "compile with the plugin" cc_plugin calls calls.c -O2
+check "compile with the plugin" cc_plugin calls "$INCLPROF_SRC/tests/programs/runtime/thousand_calls.c" -O2
 # count GLOB...: how many files the glob matched
 count() { if [ -e "$1" ]; then echo $#; else echo 0; fi; }
 # header_values DIR: "TICKS/S PROBE-COST" of each trace in DIR, one line each
@@ -26,7 +16,7 @@ header_values() {
   done
 }
 
-"$INCLPROF" record -o one -- sh -c './calls && ./calls && ./calls' >/dev/null 2>&1
+"$INCLPROF" record -o one -- sh -c './calls; ./calls; ./calls' >/dev/null 2>&1
 check_eq "three processes of one session: three traces" 3 "$(count one/*.ipb)"
 check_eq "and one calibration file" 1 "$(count one/.calibration-*)"
 cache=$(basename one/.calibration-*)

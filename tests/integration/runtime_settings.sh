@@ -4,17 +4,7 @@
 # instead, and the program's output and exit status stay its own;
 # INCLPROF_CLOCK=fast is recorded in the header and said by info and report.
 . "$INCLPROF_SRC/tests/lib.sh"
-cat >calls.c <<'SRC'
-#include <stdio.h>
-__attribute__((noinline)) static unsigned f(unsigned x) { return x * 2654435761u + 1; }
-int main(void) {
-  unsigned s = 0;
-  for (unsigned i = 0; i < 1000; i++) s = f(s);
-  printf("%u\n", s);
-  return 7;
-}
-SRC
-check "compile with the plugin" cc_plugin calls calls.c -O2
+check "compile with the plugin" cc_plugin calls "$INCLPROF_SRC/tests/programs/runtime/thousand_calls.c" -O2
 ./calls >plain.out 2>/dev/null
 plain_status=$?
 setting() { # setting VAR=VALUE EXPECTED-STDERR-LINE
