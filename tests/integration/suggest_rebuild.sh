@@ -17,7 +17,6 @@
 # a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
 q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
-EI=elapsed_inclusive_ns EX=elapsed_exclusive_ns
 events() { "$INCLPROF" info "$1" | sed -n 's/^events: *\([0-9]*\).*/\1/p'; }
 
 # --- wordfreq ------------------------------------------------------------------
@@ -52,20 +51,22 @@ e1=$(events wf1.data) e2=$(events wf2.data)
 check "the new trace has under a third of the events ($e1 -> $e2)" test "$((e2 * 3))" -lt "$e1"
 check "the estimate of the events after was within 5 % ($est, recorded $e2)" \
   awk -v a="$est" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 20 <= b) }'
-r1=$(q wf1.csv '^word_table_add$' "$EX" "$EI" | awk -F'\t' '{printf "%.3f", $1 / $2}')
+r1=$(q wf1.csv '^word_table_add$' application_exclusive_ns application_inclusive_ns | awk -F'\t' '{printf "%.3f", $1 / $2}')
 r2=$(q wf2.csv '^word_table_add$' application_exclusive_ns application_inclusive_ns | awk -F'\t' '{printf "%.3f", $1 / $2}')
 # Before, find_slot's and strncmp's time is word_table_add's callees' (its
-# Exclusive was 0.15 to 0.52 of its Elapsed Inclusive in runs here).  After,
-# their work is word_table_add's own: its Application Exclusive is its
-# Application Inclusive but for its calls of strndup, strlen and calloc (0.93
-# to 1.00 in runs here, 0.93 with the machine's load at 18 on 2 CPUs: the
-# allocator's share grows when other work evicts its caches).  Application
-# time, the CPU's work, after: Elapsed also holds waits (four workers
-# preempted on two CPUs, page faults) whose share moves from run to run.
-check "word_table_add: Elapsed Exclusive / Inclusive below 0.65 before (find_slot's time its callee's: $r1)" awk -v r="$r1" 'BEGIN{exit !(r < 0.65)}'
+# Application Exclusive was 0.01 to 0.53 of its Application Inclusive in 10
+# runs here at a load of 5 on 2 CPUs).  After, their work is
+# word_table_add's own: its Application Exclusive is its Application
+# Inclusive but for its calls of strndup, strlen and calloc (0.93 to 1.00 in
+# runs here, 0.93 with the machine's load at 18 on 2 CPUs: the allocator's
+# share grows when other work evicts its caches).  Application time, the
+# CPU's work, on both sides: Elapsed also holds waits (four workers preempted
+# on two CPUs, page faults) whose share moves from run to run (Elapsed
+# Exclusive before reached 0.68 under load).
 if "$INCLPROF" info wf2.data | grep -qi 'transitions*[^a-z]*none'; then
-  ok "transition mode none: Application time is Elapsed time; skipping the Application check"
+  ok "transition mode none: Application time is Elapsed time; skipping the Application checks"
 else
+  check "word_table_add: Application Exclusive / Inclusive below 0.75 before (find_slot's time its callee's: $r1)" awk -v r="$r1" 'BEGIN{exit !(r < 0.75)}'
   check "... Application Exclusive / Inclusive at least 0.85 after (find_slot's and strncmp's work its own: $r2)" \
     awk -v r="$r2" 'BEGIN{exit !(r >= 0.85)}'
 fi
