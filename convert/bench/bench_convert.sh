@@ -191,7 +191,7 @@ fi
   printf '%s' "$rows"
   echo
   echo "Targets: >= 30 M events/s on one core, >= 1.8x with --jobs 2 on 2 cores, and flat memory"
-  echo "(peak RSS the same at 10 M and 100 M events). Every --jobs prints the same report;"
+  echo "(peak RSS the same at 10 M, 100 M and 1 G events). Every --jobs prints the same report;"
   echo "each row is the fastest of $runs runs${rt:+, under SCHED_FIFO ($rt)}."
   echo "Waits: voluntary context switches of that run (a thread of inclprof waiting for another)."
   [ -z "$big_note" ] || echo "$big_note"
