@@ -360,7 +360,8 @@ IP_HIDDEN void ip_say_unprofiled(const char *why); /* also into INCLPROF_RECORD_
  * runtime, clock, transition mode and probe form: then it is in ip_st's
  * ticks_per_second, probe_cost_ticks and probe_hidden_ticks. */
 IP_HIDDEN int ip_calibration_load(void);
-IP_HIDDEN void ip_calibration_save(void); /* leaves ip_st's for the next process */
+/* After a load that found none: leaves ip_st's for the next process. */
+IP_HIDDEN void ip_calibration_save(void);
 
 /* trace_write.c */
 /* Writes a Trailer (output.c's ip_write_trailer, handed down to the file

@@ -105,11 +105,18 @@ static int cache_path(char *path, size_t len, const char *key) {
   return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
+/* The key and the file's path, found once by ip_calibration_load for
+ * ip_calibration_save; shared_key[0] is 0 when this process cannot share. */
+static char shared_key[128], shared_path[1300];
+
 int ip_calibration_load(void) {
-  char key[128], path[1300], line[512];
-  if (cache_key(key, sizeof key) != 0 || cache_path(path, sizeof path, key) != 0)
+  char line[512];
+  if (cache_key(shared_key, sizeof shared_key) != 0 ||
+      cache_path(shared_path, sizeof shared_path, shared_key) != 0) {
+    shared_key[0] = 0;
     return 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  }
+  int fd = open(shared_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0)
     return 0;
   ssize_t n = read(fd, line, sizeof line - 1);
@@ -121,7 +128,7 @@ int ip_calibration_load(void) {
   char got_key[128], tps[64], cost[64], hidden[64];
   if (sscanf(line, CACHE_TAG " %d %127s %63s %63s %63s", &version, got_key, tps, cost, hidden) !=
           5 ||
-      version != CACHE_VERSION || strcmp(got_key, key))
+      version != CACHE_VERSION || strcmp(got_key, shared_key))
     return 0;
   char *e1, *e2, *e3;
   double t = strtod(tps, &e1), c = strtod(cost, &e2), h = strtod(hidden, &e3);
@@ -134,13 +141,13 @@ int ip_calibration_load(void) {
 }
 
 void ip_calibration_save(void) {
-  char key[128], path[1300], tmp[1400], line[512];
-  if (cache_key(key, sizeof key) != 0 || cache_path(path, sizeof path, key) != 0)
+  char tmp[1400], line[512];
+  if (!shared_key[0])
     return;
-  int n = snprintf(tmp, sizeof tmp, "%s.%d", path, (int)ip_st.pid);
+  int n = snprintf(tmp, sizeof tmp, "%s.%d", shared_path, (int)ip_st.pid);
   if (n <= 0 || (size_t)n >= sizeof tmp)
     return;
-  int len = snprintf(line, sizeof line, CACHE_TAG " %d %s %a %a %a\n", CACHE_VERSION, key,
+  int len = snprintf(line, sizeof line, CACHE_TAG " %d %s %a %a %a\n", CACHE_VERSION, shared_key,
                      ip_st.ticks_per_second, ip_st.probe_cost_ticks, ip_st.probe_hidden_ticks);
   struct rlimit rl; /* a file-size limit's SIGXFSZ would kill the program */
   if (len <= 0 || (size_t)len >= sizeof line ||
@@ -152,6 +159,6 @@ void ip_calibration_save(void) {
     return;
   int ok = write(fd, line, (size_t)len) == len;
   ok = close(fd) == 0 && ok;
-  if (!ok || rename(tmp, path) != 0)
+  if (!ok || rename(tmp, shared_path) != 0)
     unlink(tmp);
 }
