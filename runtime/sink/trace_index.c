@@ -145,10 +145,18 @@ static void see_batch(const ip_batch_fields *b, uint64_t events) {
   t->events += events;
 }
 
-/* Varints in a packed array: its bytes that end one. */
+/* Varints in a packed array: its bytes that end one (below 0x80), counted
+ * eight at a time (each byte's top bit moved to its lowest, the eight summed
+ * by one multiplication): the index sees every batch on the flush path. */
 static uint64_t varints(ip_wire_span s) {
   uint64_t n = 0;
-  for (const uint8_t *p = s.p; p < s.end; p++)
+  const uint8_t *p = s.p;
+  for (; s.end - p >= 8; p += 8) {
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    n += 8 - ((((w & 0x8080808080808080ull) >> 7) * 0x0101010101010101ull) >> 56);
+  }
+  for (; p < s.end; p++)
     n += *p < 0x80;
   return n;
 }
