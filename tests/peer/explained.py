@@ -1,0 +1,50 @@
+"""explained.py - reads explained.txt, the reviewed list of differences that
+are not defects, and finds the entry that explains one difference."""
+import fnmatch
+import shlex
+
+
+class Rule:
+    def __init__(self, line, text, fields, open_defect):
+        self.line = line
+        self.text = text
+        self.program, self.variant, self.kind, self.function = fields[:4]
+        self.reason = " ".join(fields[4:])
+        self.open_defect = open_defect
+
+
+def load(path):
+    """Entries: PROGRAM VARIANT KIND FUNCTION REASON..., with shell quoting
+    for a function name with spaces; PROGRAM and VARIANT may be patterns
+    (fnmatch). Entries after the line `[open defects]` are known defects."""
+    rules, open_defect = [], False
+    for n, line in enumerate(open(path), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if text == "[open defects]":
+            open_defect = True
+            continue
+        fields = shlex.split(text)
+        if len(fields) < 5:
+            raise SystemExit("%s:%d: expected PROGRAM VARIANT KIND FUNCTION REASON, got '%s'" % (path, n, text))
+        rules.append(Rule(n, text, fields, open_defect))
+    return rules
+
+
+def match(rules, program, variant, kind, function, detail):
+    """The first entry that names this difference: its program and option
+    set, its kind, its function (for `plugin-skip`, the function `*` with the
+    reason the plugin's report gave)."""
+    for r in rules:
+        if not fnmatch.fnmatchcase(program, r.program) or not fnmatch.fnmatchcase(variant, r.variant):
+            continue
+        if r.kind != kind:
+            continue
+        if kind == "plugin-skip" and r.function == "*":
+            if detail.startswith(r.reason):
+                return r
+            continue
+        if r.function == function:
+            return r
+    return None
