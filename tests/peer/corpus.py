@@ -98,7 +98,7 @@ def _x(path):
 def valgrind_programs(root):
     """valgrind's callgrind, cachegrind and perf test programs, with the
     arguments of their .vgtest / .vgperf files and their Makefile.am options."""
-    inc = ["-I" + root, "-I" + root + "/include", "-I" + root + "/tests", "-Wno-inline"]
+    inc = ["-I" + root, "-I" + root + "/include", "-Wno-inline"]
     cg = root + "/callgrind/tests/"
     ca = root + "/cachegrind/tests/"
     pf = root + "/perf/"
@@ -111,7 +111,6 @@ def valgrind_programs(root):
         Program("valgrind-cachegrind", "dlclose", [ca + "dlclose.c"], flags=inc, libs=["-ldl"],
                 shared=(ca + "myprint.c", "myprint.so")),
         Program("valgrind-perf", "bigcode", [pf + "bigcode.c"], flags=inc),
-        Program("valgrind-perf", "bigcode-0", [pf + "bigcode.c"], flags=inc, args=["0"]),
         Program("valgrind-perf", "bz2", [pf + "bz2.c"], flags=inc),
         Program("valgrind-perf", "fbench", [pf + "fbench.c"], flags=inc, libs=["-lm"]),
         Program("valgrind-perf", "ffbench", [pf + "ffbench.c"], flags=inc, libs=["-lm"]),

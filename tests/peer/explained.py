@@ -35,16 +35,18 @@ def load(path):
 def match(rules, program, variant, kind, function, detail):
     """The first entry that names this difference: its program and option
     set, its kind, its function (for `plugin-skip`, the function `*` with the
-    reason the plugin's report gave)."""
+    reason the plugin's report gave).  KIND and FUNCTION `*` name every
+    difference of a run whose program cannot be compared at all (say it
+    rewrites its own machine code), with that reason."""
     for r in rules:
         if not fnmatch.fnmatchcase(program, r.program) or not fnmatch.fnmatchcase(variant, r.variant):
             continue
-        if r.kind != kind:
+        if not fnmatch.fnmatchcase(kind, r.kind):
             continue
-        if kind == "plugin-skip" and r.function == "*":
+        if kind == "plugin-skip" and r.kind == kind and r.function == "*":
             if detail.startswith(r.reason):
                 return r
             continue
-        if r.function == function:
+        if r.function in (function, "*"):
             return r
     return None

@@ -56,6 +56,10 @@ def main():
         progs = [p for p in progs if p.key() in wanted]
     if a.only:
         progs = [p for p in progs if a.only in p.key()]
+    # The smaller suites first, valgrind's long perf programs last: a run cut
+    # short has seen every kind of program.
+    size = collections.Counter(p.suite for p in progs)
+    progs.sort(key=lambda p: (p.suite == "valgrind-perf", size[p.suite]))
     jobs = [(p, v, a.work, tools) for p in progs for v in p.variants]
 
     log = open(os.path.join(a.work, "results.jsonl"), "w")
@@ -66,6 +70,7 @@ def main():
         for key, suite, variant, outcome, diffs in pool.imap_unordered(_one, jobs):
             s = per_suite[suite]
             log.write(json.dumps({"program": key, "variant": variant, "outcome": outcome, "diffs": diffs}) + "\n")
+            log.flush()
             if outcome != "compared":
                 s["skipped" if outcome.startswith("skipped") else "not built/run"] += 1
                 continue

@@ -97,6 +97,13 @@ class Run:
             return None, None
         return callgrind_out.read(files)
 
+    def modules(self, exe):
+        """The program's own files: the executable and the library it loads."""
+        out = {os.path.realpath(exe)}
+        if self.prog.shared:
+            out.add(os.path.realpath(os.path.join(os.path.dirname(exe), self.prog.shared[1])))
+        return out
+
     def go(self):
         p = self.prog
         if p.skip:
@@ -144,7 +151,7 @@ class Run:
                                % (len(out0), len(out1))))
         if rc1 is None:
             return self
-        ip = self.inclprof_calls(rec, inst)
+        ip = self.inclprof_calls(rec, self.modules(inst))
         if ip is None:
             self.diffs.append(("export", "-", "inclprof export failed"))
             return self
@@ -153,8 +160,8 @@ class Run:
             self.diffs.append(("callgrind", "-", "callgrind cannot run the plain build"))
             return self
         skipped = _plugin_report(report)
-        own = _own_functions(objs)
-        cg = _calls_of(calls, arcs, plain, set(ip[0]))
+        own = _own_functions(objs + sorted(self.modules(plain) - {os.path.realpath(plain)}))
+        cg = _calls_of(calls, arcs, self.modules(plain), set(ip[0]))
         first = _differences(ip, cg, own, skipped)
         if not first:
             return self
@@ -162,7 +169,7 @@ class Run:
         if icalls is None:
             self.diffs.append(("callgrind", "-", "callgrind cannot run the instrumented build"))
             return self
-        icg = _calls_of(icalls, iarcs, inst, set(ip[0]))
+        icg = _calls_of(icalls, iarcs, self.modules(inst), set(ip[0]))
         for side, f, a, b in first:
             ci = (icg[0] if side == "program" else icg[1]).get(f, 0)
             if side == "program" and f in skipped and b == 0:
@@ -172,7 +179,7 @@ class Run:
                 kind = "code-change"
                 detail = "callgrind %d plain, %d instrumented = inclprof %d" % (a, ci, b)
                 if side == "program":
-                    detail += _evidence(f, arcs, plain, iarcs, inst, objs)
+                    detail += _evidence(f, arcs, self.modules(plain), iarcs, self.modules(inst), objs)
             elif side == "library" and b == 0:
                 kind = "unwrapped"
                 detail = "callgrind %d plain, %d instrumented; inclprof 0" % (a, ci)
@@ -182,16 +189,15 @@ class Run:
             self.diffs.append((kind if side == "program" or kind == "unwrapped" else "library-" + kind, f, detail))
         return self
 
-    def inclprof_calls(self, rec, exe):
+    def inclprof_calls(self, rec, modules):
         rc, out, _ = _sh([self.tools["inclprof"], "export", "--format", "csv", "-o", "-", rec],
                          self.dir, 300)
         if rc != 0:
             return None
         own, lib = {}, {}
-        exe = os.path.realpath(exe)
         for row in csv.DictReader(io.StringIO(out.decode(errors="replace"))):
             n = int(row["calls"])
-            if os.path.realpath(row["module"]) == exe:
+            if os.path.realpath(row["module"]) in modules:
                 k = names.program(row["function"])
                 own[k] = own.get(k, 0) + n
             elif "libinclprof" not in row["module"]:
@@ -232,17 +238,16 @@ def _own_functions(objs):
     return out
 
 
-def _calls_of(calls, arcs, exe, instrumented):
-    """callgrind's counts: calls of each function of the executable, and calls
-    from its instrumented functions to each function outside it."""
-    exe = os.path.realpath(exe)
+def _calls_of(calls, arcs, modules, instrumented):
+    """callgrind's counts: calls of each function of the program's modules,
+    and calls from its instrumented functions to each function outside them."""
     own, lib = {}, {}
     for (obj, fn), n in calls.items():
-        if os.path.realpath(obj) == exe:
+        if os.path.realpath(obj) in modules:
             k = names.program(fn)
             own[k] = own.get(k, 0) + n
     for (obj, fn, cobj, cfn), n in arcs.items():
-        if os.path.realpath(obj) != exe or os.path.realpath(cobj) == exe:
+        if os.path.realpath(obj) not in modules or os.path.realpath(cobj) in modules:
             continue
         if names.program(fn) not in instrumented or cfn.startswith("_dl_runtime_resolve"):
             continue
@@ -251,11 +256,10 @@ def _calls_of(calls, arcs, exe, instrumented):
     return own, lib
 
 
-def _self_calls(arcs, exe, f):
-    exe = os.path.realpath(exe)
+def _self_calls(arcs, modules, f):
     return sum(n for (o, fn, co, cfn), n in arcs.items()
                if names.program(fn) == f and names.program(cfn) == f and
-               os.path.realpath(o) == exe and os.path.realpath(co) == exe)
+               os.path.realpath(o) in modules and os.path.realpath(co) in modules)
 
 
 def _evidence(f, arcs, plain, iarcs, inst, objs):
