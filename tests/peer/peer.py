@@ -10,6 +10,7 @@ import collections
 import json
 import multiprocessing
 import os
+import resource
 import sys
 
 import corpus
@@ -17,15 +18,21 @@ import explained
 import run_program
 
 
+def _cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def _one(job):
     prog, variant, work, tools = job
     r = run_program.Run(prog, variant, work, tools)
+    start = _cpu()
     try:
         r.go()
     except Exception as e:  # a harness failure is a difference, not a crash
         r.outcome = "compared"
         r.diffs.append(("harness", "-", "%s: %s" % (type(e).__name__, e)))
-    return prog.key(), prog.suite, variant, r.outcome, r.diffs
+    return prog.key(), prog.suite, variant, r.outcome, r.diffs, _cpu() - start
 
 
 def main():
@@ -66,10 +73,13 @@ def main():
     per_suite = collections.defaultdict(collections.Counter)
     unexplained, open_defects, programs_run = [], [], set()
     used = set()
+    cpu_total = 0.0
     with multiprocessing.Pool(a.jobs) as pool:
-        for key, suite, variant, outcome, diffs in pool.imap_unordered(_one, jobs):
+        for key, suite, variant, outcome, diffs, cpu in pool.imap_unordered(_one, jobs):
             s = per_suite[suite]
-            log.write(json.dumps({"program": key, "variant": variant, "outcome": outcome, "diffs": diffs}) + "\n")
+            cpu_total += cpu
+            log.write(json.dumps({"program": key, "variant": variant, "outcome": outcome, "diffs": diffs,
+                                  "cpu_s": round(cpu, 2)}) + "\n")
             log.flush()
             if outcome != "compared":
                 s["skipped" if outcome.startswith("skipped") else "not built/run"] += 1
@@ -112,6 +122,8 @@ def main():
             if r.line not in used:
                 print("note: %s:%d matched nothing: %s" % (os.path.basename(a.explained), r.line, r.text))
     runs = sum(per_suite[s]["runs"] for s in per_suite)
+    # The tools' CPU time: what the run takes on an otherwise idle machine.
+    print("peer: the tools used %.0f s of CPU (%.1f min on %d cores)" % (cpu_total, cpu_total / 60 / a.jobs, a.jobs))
     print("peer: %d programs, %d runs, %d unexplained" % (len(programs_run), runs, len(unexplained)))
     if open_defects:
         print("peer: %d differences from open defects (explained.txt, section [open defects])" % len(open_defects))

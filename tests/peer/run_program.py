@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 
 import callgrind_out
 import names
@@ -77,11 +78,13 @@ class Run:
                 return None, err.decode(errors="replace")
         return exe, objs
 
-    def execute(self, cmd, exe, env=None):
+    def execute(self, cmd, exe, timeout=RUN_TIMEOUT):
         d = os.path.dirname(exe)
         for f in self.prog.files:
             shutil.copy(f, d)
-        rc, out, err = _sh(cmd + self.prog.args, d, RUN_TIMEOUT, env=env)
+        start = time.monotonic()
+        rc, out, err = _sh(cmd + self.prog.args, d, timeout)
+        self.elapsed = time.monotonic() - start
         return _status(rc), out, err
 
     def callgrind(self, exe, tag):
@@ -142,15 +145,21 @@ class Run:
         rec = os.path.join(self.dir, "inst", "rec")
         shutil.rmtree(rec, ignore_errors=True)
         shutil.rmtree(rec + ".old", ignore_errors=True)
-        rc1, out1, err1 = self.execute([self.tools["inclprof"], "record", "-o", rec, inst], inst)
+        # Recording a program that makes tens of millions of calls takes a
+        # while: its time limit grows with the plain run's.
+        plain_elapsed = self.elapsed
+        limit = RUN_TIMEOUT + 30 * plain_elapsed
+        rc1, out1, err1 = self.execute([self.tools["inclprof"], "record", "-o", rec, inst], inst, limit)
         self.outcome = "compared"
+        if rc1 is None:
+            self.diffs.append(("behaviour", "-", "the recorded run did not end within %.0f s (plain: %.1f s)"
+                               % (limit, plain_elapsed)))
+            return self
         if rc1 != rc0:
             self.diffs.append(("behaviour", "-", "exit status %s plain, %s recorded" % (rc0, rc1)))
         if out1 != out0:
             self.diffs.append(("behaviour", "-", "standard output differs (%d bytes plain, %d recorded)"
                                % (len(out0), len(out1))))
-        if rc1 is None:
-            return self
         ip = self.inclprof_calls(rec, self.modules(inst))
         if ip is None:
             self.diffs.append(("export", "-", "inclprof export failed"))
