@@ -209,7 +209,7 @@ class Run:
             if os.path.realpath(row["module"]) in modules:
                 k = names.program(row["function"])
                 own[k] = own.get(k, 0) + n
-            elif "libinclprof" not in row["module"]:
+            else:  # a library function (the runtime's module for those it interposes)
                 k = names.library(row["function"])
                 lib[k] = lib.get(k, 0) + n
         return own, lib
