@@ -1,6 +1,7 @@
 #!/bin/sh
-# peer_quick.sh - make peer's quick subset (tests/peer/quick.txt, 91 runs of GCC's torture and tree-prof tests and valgrind's programs,
-# from Debian's source packages cached in build/debian-src): every run exits
+# peer_quick.sh - make peer's quick subset (tests/peer/quick.txt: 91 runs
+# of GCC's torture and tree-prof tests and valgrind's programs, from Debian's
+# source packages cached in build/debian-src): every run exits
 # and prints as it does plain, and every function's calls are callgrind's or
 # an explained difference (tests/peer/explained.txt).  Skipped, saying why on
 # one line, when the source packages cannot be fetched.
