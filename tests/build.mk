@@ -38,8 +38,9 @@ field: $(ALL_TARGETS)
 # make peer: other tools' test programs (GCC's torture and tree-prof tests,
 # valgrind's and uftrace's programs, from Debian's source packages) built
 # plain and with the plugin, compared with callgrind (tests/peer/; needs the
-# network once; projected from its CPU time: 15-20 minutes on 2 idle cores).  make peer-quick: a fixed subset
-# (tests/peer/quick.txt), also run by make check (tests/integration/peer_quick.sh).
+# network once; about 0.4 s of CPU per run).  make peer-quick: a fixed
+# subset (tests/peer/quick.txt), also run by make check
+# (tests/integration/peer_quick.sh).
 .PHONY: peer peer-quick
 peer: $(ALL_TARGETS)
 	@scripts/deps.sh peer
