@@ -1,0 +1,75 @@
+# cpython.sh - CPython 3.11 in `make field` (sourced by field.sh): the
+# interpreter built from Debian's python3.11 source (the upstream tree), run
+# in its build directory.
+
+# build_cpython FLAVOUR DIR: ./python at the flavour's -O2 (OPT keeps
+# CPython's -fwrapv and NDEBUG, not its -O3), without pip.
+build_cpython() {
+  unpack python3.11 "$2" &&
+    (cd "$2" && ./configure -q --without-ensurepip OPT="-DNDEBUG -fwrapv" CC=gcc CFLAGS="$(flags "$1")" \
+      LDFLAGS="$(ldflags "$1")" && make -j2 -s) >"$2/build.log" 2>&1
+  BIN=$2/python
+}
+
+CPYTHON_CALLS=100000
+# The regression test files run plain and recorded (extra_cpython).
+CPYTHON_TESTS="test_subprocess test_threading test_os test_signal test_fork1 test_wait4 test_list test_dict test_json test_re test_math test_exceptions"
+
+run_cpython() { "$@" "$INCLPROF_SRC/tests/field/work.py" "$CPYTHON_CALLS"; }
+
+# callgrind_calls OUT: "NAME<TAB>CALLS" for every function callgrind's
+# output OUT (--compress-strings=no) saw called, clones under their source
+# name, recursion levels ('2) together.
+callgrind_calls() {
+  awk '/^cfn=/ { f = substr($0, 5); sub(/'"'"'[0-9]+$/, "", f); gsub(/\.(constprop|part|cold|isra)\.[0-9]+/, "", f) }
+    /^calls=/ { split(substr($0, 7), w, " "); c[f] += w[1] }
+    END { for (f in c) printf "%s\t%s\n", f, c[f] }' "$1" | sort
+}
+
+# regrtest_results EXE [DATA]: the result of every test of $CPYTHON_TESTS,
+# run one file after another, each file recorded into DATA/FILE with DATA.
+regrtest_results() {
+  for t in $CPYTHON_TESTS; do
+    if [ -n "${2:-}" ]; then regrtest_file "$t" "$INCLPROF" record -o "$2/$t" -- "$1"; else regrtest_file "$t" "$1"; fi
+  done
+}
+
+# regrtest_file FILE CMD...: the result of each test of FILE run by CMD -m
+# test -v, without times, each line led by FILE.
+regrtest_file() {
+  t=$1
+  shift
+  timeout -k 10 1200 "$@" -m test -v "$t" 2>&1 | tr -d '\r' |
+    sed -n 's/^\(test[A-Za-z0-9_]* ([A-Za-z0-9_.]*)\) \.\.\. \(ok\|FAIL\|ERROR\|skipped\|expected failure\|unexpected success\).*/\1 \2/p; s/^\(Ran [0-9]* tests\?\) in .*/\1/p; /^== Tests result: /p; /^Tests result: /p' |
+    sed "s/^/$t: /"
+}
+
+# extra_cpython: the C functions run a given number of times for each call
+# of step() have callgrind's counts on the plain interpreter; the regression
+# test files give the same results recorded as plain.
+extra_cpython() {
+  cd "$dir/run/plain" &&
+    valgrind --tool=callgrind --compress-strings=no --callgrind-out-file=cg.out "$(exe plain)" \
+      "$INCLPROF_SRC/tests/field/work.py" "$CPYTHON_CALLS" >cg-run.txt 2>&1
+  callgrind_calls cg.out >callgrind.txt
+  cd "$dir/run/rec"
+  csv_rows prof.csv function calls | sort >inclprof.txt
+  # the interpreter's functions callgrind counts at least once per call of step()
+  awk -F '\t' -v n="$CPYTHON_CALLS" 'NR == FNR { ours[$1] = $2; next } $2 >= n && ($1 in ours) { print $1 "\t" $2 "\t" ours[$1] }' \
+    inclprof.txt "$dir/run/plain/callgrind.txt" >compared.txt
+  check_eq "cpython: builtin_divmod is called once per call of step() ($CPYTHON_CALLS), as callgrind counts on the plain interpreter" \
+    "$(awk -F '\t' '$1 == "builtin_divmod" { print $2 }' "$dir/run/plain/callgrind.txt")" "$(calls_of prof.csv builtin_divmod)"
+  check_eq "cpython: the $(wc -l <compared.txt) interpreter functions callgrind counts at least $CPYTHON_CALLS times on the plain interpreter have its counts recorded" \
+    "" "$(awk -F '\t' '$2 != $3 { printf "%s: callgrind %s, inclprof %s; ", $1, $2, $3 }' compared.txt | cut -c1-600)"
+  mkdir -p "$dir/run/tests-plain" "$dir/run/tests-rec"
+  cd "$dir/run/tests-plain" && t0=$(now) && regrtest_results "$(exe plain)" >results.txt && since "$t0" >time.txt
+  cd "$dir/run/tests-rec" && rm -rf data && t0=$(now) &&
+    regrtest_results "$(exe plugin)" "$dir/run/tests-rec/data" >results.txt && since "$t0" >time.txt
+  for t in $CPYTHON_TESTS; do
+    check_eq "cpython: $t recorded gives the plain results ($(grep -c "^$t: .* ok$" "$dir/run/tests-plain/results.txt") tests ok; $(cat "$dir/run/tests-plain/time.txt") s plain for all, $(cat time.txt) s recorded)" \
+      "$(grep "^$t: " "$dir/run/tests-plain/results.txt")" "$(grep "^$t: " results.txt)"
+  done
+  trace_facts data/* >facts.txt
+  check_eq "cpython: every process of the regression tests is recorded whole ($(wc -l <facts.txt) traces): clean ends, no event dropped, no batch lost" \
+    "" "$(awk -F '\t' '$4 != 0 || $5 != 0 || $6 != "clean" { printf "pid %s (%s): %s dropped, %s lost, %s; ", $1, substr($7, 1, 60), $4, $5, $6 }' facts.txt | cut -c1-600)"
+}
