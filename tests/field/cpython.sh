@@ -72,4 +72,5 @@ extra_cpython() {
   trace_facts data/* >facts.txt
   check_eq "cpython: every process of the regression tests is recorded whole ($(wc -l <facts.txt) traces): clean ends, no event dropped, no batch lost" \
     "" "$(awk -F '\t' '$4 != 0 || $5 != 0 || $6 != "clean" { printf "pid %s (%s): %s dropped, %s lost, %s; ", $1, substr($7, 1, 60), $4, $5, $6 }' facts.txt | cut -c1-600)"
+  suite_row "cpython: 12 regression files" "$(cat "$dir/run/tests-plain/time.txt")" "$(cat time.txt)" data/*
 }

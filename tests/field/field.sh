@@ -239,12 +239,16 @@ extra_jq() {
   # jq.test, the main part of the suite (340 tests), plain and recorded: some
   # 5 G events, so each trace stops at 1 GB (--max-size; the run goes on
   # with the runtime loaded and recording off)
-  cd "$dir/run/plain" && "$(exe plain)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
-  cd "$dir/run/plugin" && rm -rf jq-test.data &&
+  cd "$dir/run/plain" && t0=$(now) &&
+    "$(exe plain)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
+  jq_plain_s=$(since "$t0")
+  cd "$dir/run/plugin" && rm -rf jq-test.data && t0=$(now) &&
     "$INCLPROF" record --max-size 1G -o jq-test.data -- "$(exe plugin)" -L "$W/jq-src/tests/modules" \
       --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
+  jq_rec_s=$(since "$t0")
   check_eq "jq: jq.test, recorded, has the plain build's results ($(tail -1 "$dir/run/plain/jq-test.txt"))" \
     "$(cat "$dir/run/plain/jq-test.txt")" "$(sed '/^inclprof/d' "$dir/run/plugin/jq-test.txt")"
+  suite_row "jq: jq.test (1 GB bound)" "$jq_plain_s" "$jq_rec_s" jq-test.data
   rm -rf jq-test.data
   # run_jq_tests compiles each test's program once: jq_compile (libjq), once
   # per test, as many as "N of M tests passed" says.
@@ -377,6 +381,18 @@ trace_facts() {
       if (t ~ /^clean shutdown, .* dropped$/) { n = split(t, w, " "); dropped = w[n - 1]; t = "clean" }
       size = 0; stat = "stat -c %s \"" file "\""; stat | getline size; close(stat)
       printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", pid, size, events, dropped, lost, t, cmd }'
+}
+
+# suite_row NAME PLAIN_S REC_S DATA...: a table row for a test suite run
+# plain and recorded into DATA (no plugin-only run, no conversion); its
+# result is that of the checks since fails_before.
+suite_row() {
+  name=$1 plain_s=$2 rec_s=$3
+  shift 3
+  result=ok
+  [ "$T_FAILS" = "${fails_before:-0}" ] || result=FAIL
+  printf '%s\t%s\t%s\t%s\t-\t%s\t-\t%s\n' "$name" "$(trace_facts "$@" | awk -F '\t' '{ s += $3 } END { print s + 0 }')" \
+    "$(du -scb "$@" | tail -1 | cut -f1)" "$plain_s" "$rec_s" "$result" >>"$ROWS"
 }
 
 # calls_of CSV FUNCTION: its calls in a CSV export.
@@ -656,6 +672,8 @@ awk -F '\t' 'BEGIN {
     printf "|---|---:|---:|---:|---:|---:|---:|---:|---|\n" }
   { bpe = $2 ? $3 / $2 : 0; slow = $4 > 0 ? $6 / $4 : 0; bare = $4 > 0 ? $5 / $4 : 0
     eps = $7 > 0 ? $2 / $7 / 1e6 : 0
-    printf "| %s | %.1f M | %.1f MB | %.2f | %.2f s | %.2f s (%.2fx) | %.2f s (%.1fx) | %.1f M | %s |\n",
-      $1, $2 / 1e6, $3 / 1e6, bpe, $4, $5, bare, $6, slow, eps, $8 }' "$ROWS"
+    plugin = $5 == "-" ? "–" : sprintf("%.2f s (%.2fx)", $5, bare)
+    conv = $7 == "-" ? "–" : sprintf("%.1f M", eps)
+    printf "| %s | %.1f M | %.1f MB | %.2f | %.2f s | %s | %.2f s (%.1fx) | %s | %s |\n",
+      $1, $2 / 1e6, $3 / 1e6, bpe, $4, plugin, $6, slow, conv, $8 }' "$ROWS"
 done_testing

@@ -40,5 +40,6 @@ extra_sqlite() {
     since "$t0" >time.txt
   check_eq "sqlite: $(echo "$SQLITE_TESTS" | wc -w) files of its TCL test suite give the plain results recorded ($(awk '{ s += $6 } END { print s + 0 }' "$dir/run/tcl-plain/results.txt") tests; $(cat "$dir/run/tcl-plain/time.txt") s plain, $(cat time.txt) s recorded)" \
     "$(cat "$dir/run/tcl-plain/results.txt")" "$(cat results.txt)"
+  suite_row "sqlite: TCL suite subset" "$(cat "$dir/run/tcl-plain/time.txt")" "$(cat time.txt)" data
   rm -rf data
 }
