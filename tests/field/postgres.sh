@@ -23,8 +23,14 @@ build_postgres() {
 # when that is not root.
 as_pg() {
   if [ "$(id -u)" != 0 ]; then "$@"; return; fi
-  id "$PG_USER" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$PG_USER" || return 1
-  runuser -u "$PG_USER" -- "$@"
+  pg_user && runuser -u "$PG_USER" -- "$@"
+}
+
+# pg_user: $PG_USER exists (as root: made once, a system user without a home
+# or a login shell).
+pg_user() {
+  [ "$(id -u)" != 0 ] || id "$PG_USER" >/dev/null 2>&1 ||
+    useradd --system --no-create-home --shell /usr/sbin/nologin "$PG_USER"
 }
 
 # The regression tests pg_regress runs (they need only test_setup's tables).
@@ -37,7 +43,7 @@ PG_REGRESS_TESTS="test_setup boolean char name varchar text int2 int4 int8 oid f
 pg_template() {
   t=$W/postgres/pgdata-template
   [ -f "$t/PG_VERSION" ] && return 0
-  rm -rf "$t" && mkdir -p "$t" && chmod 700 "$t" && { [ "$(id -u)" != 0 ] || chown "$PG_USER" "$t"; } &&
+  pg_user && rm -rf "$t" && mkdir -p "$t" && chmod 700 "$t" && { [ "$(id -u)" != 0 ] || chown "$PG_USER" "$t"; } &&
     as_pg "$W/postgres/plain/inst/bin/initdb" -D "$t" -A trust --no-locale -E UTF8 -U postgres --no-sync \
       >"$W/postgres/initdb.log" 2>&1 &&
     printf "log_min_messages = debug3\nlog_connections = on\nlog_line_prefix = '%%p '\nlisten_addresses = ''\nfsync = off\n" \
@@ -79,10 +85,10 @@ run_postgres() {
     --dbname=regression $PG_REGRESS_TESTS >regress.log 2>&1
   sed -n 's/^\(test\|ok\|not ok\)\{0,1\} *\([a-z0-9_]*\) *\.\.\. *\([a-z ]*[a-z]\) .*/\2 \3/p; /tests passed\|tests failed/p' \
     regress.log | sed 's/^ *//'
-  t0=$(now)
+  stop_t0=$(now)
   as_pg "$plain/inst/bin/pg_ctl" stop -D "$PWD/pgdata" -m fast -w -t 300 >stop.log 2>&1
   await_exit "$server" server "pg_ctl stop" 3000
-  since "$t0" >shutdown.txt
+  since "$stop_t0" >shutdown.txt
 }
 
 # pg_calls CSV FUNCTION: its calls in CSV (0 when it has no row).
@@ -144,14 +150,14 @@ extra_postgres() {
 pg_exit_costs() {
   for i in 1 2 3; do
     for fl in plain plugin; do
-      t0=$(now)
+      exit_t0=$(now)
       if [ "$fl" = plain ]; then as_pg "$(exe plain)" -C shared_buffers -D "$dir/run/rec/pgdata" >/dev/null 2>&1
       else as_pg "$INCLPROF" record -o "$dir/run/rec/exit-$i" -- "$(exe plugin)" -C shared_buffers -D "$dir/run/rec/pgdata" >/dev/null 2>&1; fi
-      echo "$fl $(since "$t0")"
+      echo "$fl $(since "$exit_t0")"
     done
   done >exit-costs.txt
-  p=$(awk '$1 == "plain" { print $2 }' exit-costs.txt | sort -n | sed -n 2p)
-  r=$(awk '$1 == "plugin" { print $2 }' exit-costs.txt | sort -n | sed -n 2p)
-  check "postgres: postgres -C shared_buffers exits within 50 ms of plain recorded (median of 3: plain $p s, recorded $r s)" \
-    awk -v p="$p" -v r="$r" 'BEGIN { exit !(r - p <= 0.05) }'
+  exit_plain=$(awk '$1 == "plain" { print $2 }' exit-costs.txt | sort -n | sed -n 2p)
+  exit_rec=$(awk '$1 == "plugin" { print $2 }' exit-costs.txt | sort -n | sed -n 2p)
+  check "postgres: postgres -C shared_buffers exits within 50 ms of plain recorded (median of 3: plain $exit_plain s, recorded $exit_rec s)" \
+    awk -v p="$exit_plain" -v r="$exit_rec" 'BEGIN { exit !(r - p <= 0.05) }'
 }
