@@ -44,13 +44,17 @@ regrtest_results() {
 }
 
 # regrtest_file FILE CMD...: the result of each test of FILE run by CMD -m
-# test -v, without times, each line led by FILE.
+# test -v (at most 10 minutes: status 124), without times, and its exit
+# status, each line led by FILE; its whole output in regrtest-FILE.txt.
 regrtest_file() {
   t=$1
   shift
-  timeout -k 10 1200 "$@" -m test -v "$t" 2>&1 | tr -d '\r' |
-    sed -n 's/^\(test[A-Za-z0-9_]* ([A-Za-z0-9_.]*)\) \.\.\. \(ok\|FAIL\|ERROR\|skipped\|expected failure\|unexpected success\).*/\1 \2/p; s/^\(Ran [0-9]* tests\?\) in .*/\1/p; /^== Tests result: /p; /^Tests result: /p' |
+  timeout -k 10 600 "$@" -m test -v "$t" >"regrtest-$t.txt" 2>&1
+  rc=$?
+  tr -d '\r' <"regrtest-$t.txt" |
+    sed -n 's/^\(test[A-Za-z0-9_]* ([A-Za-z0-9_.]*)\) \.\.\. \(ok\|FAIL\|ERROR\|skipped\|expected failure\|unexpected success\).*/\1 \2/p; s/^\(Ran [0-9]* tests\?\) in .*/\1/p; /^Tests result: /p' |
     sed "s/^/$t: /"
+  echo "$t: exit $rc"
 }
 
 # extra_cpython: the C functions run a given number of times for each call
