@@ -57,23 +57,36 @@ regrtest_file() {
   echo "$t: exit $rc"
 }
 
-# extra_cpython: the C functions run a given number of times for each call
-# of step() have callgrind's counts on the plain interpreter; the regression
-# test files give the same results recorded as plain.
+# extra_cpython: the C functions run for each call of step() (the calls
+# with 2N calls less those with N: what start-up and the environment cost
+# cancels out) have callgrind's counts on the plain interpreter; the
+# regression test files give the same results recorded as plain.
 extra_cpython() {
-  cd "$dir/run/plain" &&
-    valgrind --tool=callgrind --compress-strings=no --callgrind-out-file=cg.out "$(exe plain)" \
-      "$INCLPROF_SRC/tests/field/work.py" "$CPYTHON_CALLS" >cg-run.txt 2>&1
-  callgrind_calls cg.out >callgrind.txt
-  cd "$dir/run/rec"
-  csv_rows prof.csv function calls | sort >inclprof.txt
-  # the interpreter's functions callgrind counts at least once per call of step()
-  awk -F '\t' -v n="$CPYTHON_CALLS" 'NR == FNR { ours[$1] = $2; next } $2 >= n && ($1 in ours) { print $1 "\t" $2 "\t" ours[$1] }' \
-    inclprof.txt "$dir/run/plain/callgrind.txt" >compared.txt
+  cd "$dir/run/plain" || return
+  for n in "$CPYTHON_CALLS" "$((2 * CPYTHON_CALLS))"; do
+    valgrind --tool=callgrind --compress-strings=no --callgrind-out-file="cg-$n.out" "$(exe plain)" \
+      "$INCLPROF_SRC/tests/field/work.py" "$n" >"cg-run-$n.txt" 2>&1
+    callgrind_calls "cg-$n.out" >"callgrind-$n.txt"
+  done
+  cd "$dir/run/rec" && rm -rf data-2n &&
+    "$INCLPROF" record -o data-2n -- "$(exe plugin)" "$INCLPROF_SRC/tests/field/work.py" "$((2 * CPYTHON_CALLS))" >out-2n.txt 2>&1 &&
+    "$INCLPROF" export -f csv -o prof-2n.csv data-2n 2>>export.err
+  rm -rf data-2n
+  # per function: callgrind's calls for N and 2N, then inclprof's
+  csv_rows prof.csv function calls | sort >inclprof-1.txt
+  csv_rows prof-2n.csv function calls | sort >inclprof-2.txt
+  awk -F '\t' -v n="$CPYTHON_CALLS" '
+    FILENAME ~ /callgrind-/ && FNR == 1 { part++ }
+    FILENAME ~ /inclprof-1/ { o1[$1] = $2; next }
+    FILENAME ~ /inclprof-2/ { o2[$1] = $2; next }
+    part == 1 { c1[$1] = $2; next }
+    part == 2 { if ($2 - c1[$1] >= n && ($1 in o2)) print $1 "\t" $2 - c1[$1] "\t" o2[$1] - o1[$1] }' \
+    inclprof-1.txt inclprof-2.txt "$dir/run/plain/callgrind-$CPYTHON_CALLS.txt" \
+    "$dir/run/plain/callgrind-$((2 * CPYTHON_CALLS)).txt" | sort >compared.txt
   check_eq "cpython: builtin_divmod is called once per call of step() ($CPYTHON_CALLS), as callgrind counts on the plain interpreter" \
-    "$(awk -F '\t' '$1 == "builtin_divmod" { print $2 }' "$dir/run/plain/callgrind.txt")" "$(calls_of prof.csv builtin_divmod)"
-  check_eq "cpython: the $(wc -l <compared.txt) interpreter functions callgrind counts at least $CPYTHON_CALLS times on the plain interpreter have its counts recorded" \
-    "" "$(awk -F '\t' '$2 != $3 { printf "%s: callgrind %s, inclprof %s; ", $1, $2, $3 }' compared.txt | cut -c1-600)"
+    "$(awk -F '\t' '$1 == "builtin_divmod" { print $2 }' "$dir/run/plain/callgrind-$CPYTHON_CALLS.txt")" "$(calls_of prof.csv builtin_divmod)"
+  check_eq "cpython: the $(wc -l <compared.txt) interpreter functions that $CPYTHON_CALLS more calls of step() run $CPYTHON_CALLS times more or oftener on the plain interpreter (callgrind) run as often more recorded" \
+    "" "$(awk -F '\t' '$2 != $3 { printf "%s: callgrind +%s, inclprof +%s; ", $1, $2, $3 }' compared.txt | cut -c1-600)"
   mkdir -p "$dir/run/tests-plain" "$dir/run/tests-rec"
   cd "$dir/run/tests-plain" && t0=$(now) && regrtest_results "$(exe plain)" >results.txt && since "$t0" >time.txt
   cd "$dir/run/tests-rec" && rm -rf data && t0=$(now) &&
