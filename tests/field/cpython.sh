@@ -89,7 +89,7 @@ extra_cpython() {
     "" "$(awk -F '\t' '$2 != $3 { printf "%s: callgrind +%s, inclprof +%s; ", $1, $2, $3 }' compared.txt | cut -c1-600)"
   mkdir -p "$dir/run/tests-plain" "$dir/run/tests-rec"
   cd "$dir/run/tests-plain" && t0=$(now) && regrtest_results "$(exe plain)" >results.txt && since "$t0" >time.txt
-  cd "$dir/run/tests-rec" && rm -rf data && t0=$(now) &&
+  cd "$dir/run/tests-rec" && rm -rf data && mkdir data && t0=$(now) &&
     regrtest_results "$(exe plugin)" "$dir/run/tests-rec/data" >results.txt && since "$t0" >time.txt
   for t in $CPYTHON_TESTS; do
     check_eq "cpython: $t recorded gives the plain results ($(grep -c "^$t: .* ok$" "$dir/run/tests-plain/results.txt") tests ok; $(cat "$dir/run/tests-plain/time.txt") s plain for all, $(cat time.txt) s recorded)" \

@@ -381,12 +381,12 @@ trace_facts() {
 # plain and recorded into DATA (no plugin-only run, no conversion); its
 # result is that of the checks since fails_before.
 suite_row() {
-  name=$1 plain_s=$2 rec_s=$3
+  suite_name=$1 suite_plain_s=$2 suite_rec_s=$3
   shift 3
-  result=ok
-  [ "$T_FAILS" = "${fails_before:-0}" ] || result=FAIL
-  printf '%s\t%s\t%s\t%s\t-\t%s\t-\t%s\n' "$name" "$(trace_facts "$@" | awk -F '\t' '{ s += $3 } END { print s + 0 }')" \
-    "$(du -scb "$@" | tail -1 | cut -f1)" "$plain_s" "$rec_s" "$result" >>"$ROWS"
+  suite_result=ok
+  [ "$T_FAILS" = "${fails_before:-0}" ] || suite_result=FAIL
+  printf '%s\t%s\t%s\t%s\t-\t%s\t-\t%s\n' "$suite_name" "$(trace_facts "$@" | awk -F '\t' '{ s += $3 } END { print s + 0 }')" \
+    "$(du -scb "$@" | tail -1 | cut -f1)" "$suite_plain_s" "$suite_rec_s" "$suite_result" >>"$ROWS"
 }
 
 # calls_of CSV FUNCTION: its calls in a CSV export.

@@ -13,13 +13,20 @@ build_sqlitetcl() {
   BIN=$2/testfixture
 }
 
-# sqlite_tcl_results CMD...: each test file's errors and tests ("0 errors out
-# of 123 tests"), run by CMD (testfixture, or inclprof record ... -- it) in
-# the current directory.
+# sqlite_tcl_results TESTFIXTURE [DATA]: each test file's errors and tests
+# ("0 errors out of 123 tests") and its failures, each run in a directory of
+# its own under the current one; with DATA, recorded into DATA/FILE (each
+# trace bounded to 1 GB).
 sqlite_tcl_results() {
   for t in $SQLITE_TESTS; do
-    rm -rf "tcl-$t" && mkdir "tcl-$t" && (cd "tcl-$t" && "$@" "$W/sqlite/tcl-plain/test/$t.test" 2>&1) |
-      sed -n "s/^\\([0-9]* errors* out of [0-9]* tests\\).*/$t: \\1/p; s/^! \\(.*\\)/$t: failed \\1/p"
+    rm -rf "tcl-$t" && mkdir "tcl-$t" && cd "tcl-$t" || return 1
+    if [ -n "${2:-}" ]; then
+      "$INCLPROF" record --max-size 1G -o "$2/$t" -- "$1" "$W/sqlite/tcl-plain/test/$t.test" >out.txt 2>&1
+    else
+      "$1" "$W/sqlite/tcl-plain/test/$t.test" >out.txt 2>&1
+    fi
+    sed -n "s/^\([0-9]* errors* out of [0-9]* tests\).*/$t: \1/p; s/^! \(.*\)/$t: failed \1/p" out.txt
+    cd ..
   done
 }
 
@@ -35,11 +42,10 @@ extra_sqlite() {
   done
   mkdir -p "$dir/run/tcl-plain" "$dir/run/tcl-rec"
   cd "$dir/run/tcl-plain" && t0=$(now) && sqlite_tcl_results "$dir/tcl-plain/testfixture" >results.txt && since "$t0" >time.txt
-  cd "$dir/run/tcl-rec" && rm -rf data && t0=$(now) &&
-    sqlite_tcl_results "$INCLPROF" record --max-size 1G -o "$dir/run/tcl-rec/data" -- "$dir/tcl-plugin/testfixture" >results.txt &&
-    since "$t0" >time.txt
+  cd "$dir/run/tcl-rec" && rm -rf data && mkdir data && t0=$(now) &&
+    sqlite_tcl_results "$dir/tcl-plugin/testfixture" "$dir/run/tcl-rec/data" >results.txt && since "$t0" >time.txt
   check_eq "sqlite: $(echo "$SQLITE_TESTS" | wc -w) files of its TCL test suite give the plain results recorded ($(awk '{ s += $6 } END { print s + 0 }' "$dir/run/tcl-plain/results.txt") tests; $(cat "$dir/run/tcl-plain/time.txt") s plain, $(cat time.txt) s recorded)" \
     "$(cat "$dir/run/tcl-plain/results.txt")" "$(cat results.txt)"
-  suite_row "sqlite: TCL suite subset" "$(cat "$dir/run/tcl-plain/time.txt")" "$(cat time.txt)" data
+  suite_row "sqlite: TCL suite subset" "$(cat "$dir/run/tcl-plain/time.txt")" "$(cat time.txt)" data/*
   rm -rf data
 }
