@@ -7,6 +7,8 @@
 # CACHE (a deb-src list of its own and its lists), so the system's apt
 # sources and lists stay as they are; apt's configuration (proxies) applies.
 # INCLPROF_APT_TIMEOUT limits each apt-get run (seconds, default 600).
+# A package counts as present when its .dsc and every file the .dsc lists
+# are in CACHE; a download that failed part-way is removed.
 # Exit status: 0 all present, 1 a download failed (one line on stderr names
 # the package, the mirror and the log; the log is CACHE/fetch-PACKAGE.log).
 set -eu
@@ -24,8 +26,17 @@ limit=${INCLPROF_APT_TIMEOUT:-600}
 # never reads one's index for the other.
 state=$cache/apt-$suite
 updated=""
+# present PACKAGE: its .dsc is in the cache with every file it lists
+present() {
+  for dsc in "$cache/$1"_*.dsc; do
+    [ -f "$dsc" ] || return 1
+    for f in $(awk '/^Files:/ { on = 1; next } /^[^ ]/ { on = 0 } on && NF == 3 { print $3 }' "$dsc"); do
+      [ -f "$cache/$f" ] || return 1
+    done
+  done
+}
 for pkg in "$@"; do
-  ls "$cache/${pkg}"_*.dsc >/dev/null 2>&1 && continue
+  present "$pkg" && continue
   mirror=$(apt_mirror_or_die debian-source.sh)
   mkdir -p "$state/parts" "$state/lists/partial"
   printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
@@ -38,7 +49,9 @@ for pkg in "$@"; do
   (cd "$cache" &&
     { [ -n "$updated" ] || timeout --foreground -k 10 "$limit" apt-get $apt update -qq; } &&
     timeout --foreground -k 10 "$limit" apt-get $apt source --download-only "$pkg") >"$log" 2>&1 || rc=$?
+  present "$pkg" || { [ "$rc" -ne 0 ] || rc=1; }
   if [ "$rc" -ne 0 ]; then
+    rm -f "$cache/${pkg}"_*.dsc
     if [ "$rc" = 124 ]; then why="timed out after ${limit}s (INCLPROF_APT_TIMEOUT sets the limit)"; else why="failed (exit $rc)"; fi
     echo "debian-source.sh: apt-get source $pkg ($suite) from $mirror $why: see $log; check that the mirror is reachable from here, then rerun" >&2
     exit 1

@@ -53,8 +53,6 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 # the mirror of this machine's apt sources, a private apt state; the checks
 # below expect bookworm's versions).
 fetch() {
-  ls "$CACHE/$1"_*.dsc >/dev/null 2>&1 && return 0
-  echo "field: fetching the Debian source package $1 (once)" >&2
   if ! sh "$INCLPROF_SRC/scripts/debian-source.sh" "$CACHE" --suite bookworm "$1" 2>"$W/fetch-$1.log"; then
     fail "$(tail -n1 "$W/fetch-$1.log"), then rerun make field"
     return 1

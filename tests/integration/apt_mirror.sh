@@ -36,6 +36,15 @@ check_eq "debian-source.sh: a failed fetch exits 1" 1 "$rc"
 check "debian-source.sh: its private list names the machine's mirror" grep -q "^URIs: file:$T_DIR/empty/debian$" cache/apt-bookworm/parts/src.sources
 check "debian-source.sh: one line names the package, the mirror and the log" \
   sh -c 'echo "$1" | tail -n1 | grep -q "apt-get source hello (bookworm) from file:.*/empty/debian failed (exit [0-9]*): see .*/cache/fetch-hello.log"' _ "$msg"
+# A download that stopped after the .dsc is not taken for a complete one.
+printf 'Format: 3.0 (quilt)\nSource: hello\nFiles:\n 0123 10 hello_2.10.orig.tar.gz\n 4567 20 hello_2.10-3.debian.tar.xz\n' >cache/hello_2.10-3.dsc
+: >cache/hello_2.10.orig.tar.gz
+APT_ETC=d INCLPROF_APT_TIMEOUT=60 sh "$INCLPROF_SRC/scripts/debian-source.sh" cache --suite bookworm hello 2>/dev/null; rc=$?
+check_eq "a .dsc without all its files: fetched again (and failing here: exit 1)" 1 "$rc"
+check "... and the incomplete .dsc is removed" test ! -e cache/hello_2.10-3.dsc
+printf 'Format: 3.0 (quilt)\nSource: hello\nFiles:\n 0123 10 hello_2.10.orig.tar.gz\n' >cache/hello_2.10-3.dsc
+APT_ETC=d sh "$INCLPROF_SRC/scripts/debian-source.sh" cache --suite bookworm hello 2>/dev/null; rc=$?
+check_eq "a .dsc with all its files: present, nothing fetched" 0 "$rc"
 msg=$(sh "$INCLPROF_SRC/scripts/debian-source.sh" cache 2>&1); rc=$?
 check_eq "debian-source.sh without a package: usage, exit 2" "2 usage: scripts/debian-source.sh CACHE [--suite SUITE] PACKAGE..." "$rc $msg"
 
