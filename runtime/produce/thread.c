@@ -61,6 +61,7 @@ static int thread_setup(struct ip_rt_thread *t) {
   t->tr_src = &ip_zero_head;
   t->pmu_page = (void *)&ip_dummy_page;
   t->ring_fd2 = -1;
+  t->wake_fd[0] = t->wake_fd[1] = -1;
   t->seq = 0;
   t->skip = 0;
   /* On the list from now; flushes of other threads skip it until READY. */
