@@ -23,7 +23,8 @@ enum {
   OPT_FUNCTION,
   OPT_LATENCY,
   OPT_SLOWEST,
-  OPT_VALUE
+  OPT_VALUE,
+  OPT_CRITICAL
 };
 
 static const ip_cli_opt options[] = {
@@ -48,6 +49,10 @@ static const ip_cli_opt options[] = {
     {"wait", OPT_WAIT, NULL,
      "where the non-Application time went: off-CPU preempted, off-CPU blocked,\n"
      "system calls, page faults (time and count); needs kevents"},
+    {"critical", OPT_CRITICAL, NULL,
+     "what the wall time waited on: per function its time on the critical path\n"
+     "across threads (Critical Exclusive / Inclusive), then the waits the path\n"
+     "went through; needs kevents with wake-ups (record as root)"},
     {"latency", OPT_LATENCY, NULL,
      "per function (with --tree: per call path) the distribution of its calls'\n"
      "Inclusive time: p50, p90, p99, p99.9, max and a histogram"},
@@ -74,7 +79,8 @@ static const ip_cli cli = {
 
 typedef struct report_args {
   ip_view_opts view;
-  int tree, raw, samples, wait, missing;
+  int tree, raw, samples, wait, missing, critical;
+  int sort_given; /* --sort was given */
   const char *fn;
   const char *slowest; /* --slowest FN */
   int callees;
@@ -105,6 +111,7 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     a->in_fn = arg;
     return 0;
   case OPT_SORT:
+    a->sort_given = 1;
     return ip_sort_parse(arg, &a->view.sort) ? ip_cli_fail(m, "bad --sort column '%s'", arg) : 0;
   case OPT_TOP:
     if (ip_parse_u64(arg, SIZE_MAX, &n))
@@ -140,6 +147,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_LATENCY:
     a->view.latency = 1;
     return 0;
+  case OPT_CRITICAL:
+    a->critical = 1;
+    return choose_view(a, "--critical", m);
   case OPT_SLOWEST:
     a->slowest = arg;
     return choose_view(a, "--slowest", m);
@@ -201,11 +211,25 @@ int cmd_report(int argc, char **argv) {
       return IP_EXIT_ERROR;
     }
   }
-  if (ip_load_inputs(&s, argc, argv, first, &lo)) {
+  ip_critical crit = {0};
+  if (a.critical ? ip_load_inputs_critical(&s, argc, argv, first, &lo, &crit)
+                 : ip_load_inputs(&s, argc, argv, first, &lo)) {
     if (a.slowest)
       ip_slowest_free(&slow);
+    ip_critical_free(&crit);
     return IP_EXIT_ERROR;
   }
+  if (a.critical && !crit.any_edges) {
+    fprintf(stderr,
+            "inclprof report: --critical needs the threads' wake-ups, which these traces do not "
+            "have (record in kevents mode as root, with this version: 'inclprof info' says "
+            "\"wake-ups\" under transitions)\n");
+    ip_session_free(&s);
+    ip_critical_free(&crit);
+    return IP_EXIT_ERROR;
+  }
+  if (a.critical && a.view.sort == IP_SORT_ELAPSED_INCL && !a.sort_given)
+    a.view.sort = IP_SORT_CRIT_EXCL;
   char why[128];
   if (ip_selection_check(&s, &a.view.sel, why, sizeof why)) {
     fprintf(stderr, "inclprof report: %s in %s%s (inclprof info lists them)\n", why,
@@ -244,6 +268,8 @@ int cmd_report(int argc, char **argv) {
     ip_view_missing(stdout, &skipped);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
+  } else if (a.critical) {
+    ip_view_critical(stdout, &s, &a.view, &crit);
   } else if (a.tree) {
     ip_view_tree(stdout, &s, &a.view);
   } else if (a.view.latency) {
@@ -253,5 +279,6 @@ int cmd_report(int argc, char **argv) {
   }
   ip_skipped_free(&skipped);
   ip_session_free(&s);
+  ip_critical_free(&crit);
   return rc;
 }

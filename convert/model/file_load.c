@@ -61,6 +61,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->run = ip_must_strdup(h->run);
   p->forked_from = h->forked_from;
   p->kernel_events = f->kernel_events = h->has_kernel_events && h->kernel_events;
+  p->wake_edges = f->wake_edges = p->kernel_events && h->has_wake_edges && h->wake_edges;
   f->ns_per_tick = 1e9 / tps;
   if (f->ns_per_tick > 1e6) { /* below 1 kHz: no real clock */
     snprintf(err, errlen, "%s: offset 12: header: implausible ticks_per_second %g", f->path, tps);
@@ -201,6 +202,8 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     ts = ip_replay_thread(f, rec->thread_end->tid);
     if (rec->thread_end->alive_at_exit && rec->thread_end->has_end_tick)
       ip_replay_alive_at_exit(f, ts, rec->thread_end->end_tick, rec->thread_end->transitional);
+    if (rec->thread_end->has_end_tick)
+      ip_kline_ended(f, ts, rec->thread_end->end_tick);
     ip_replay_finish(f, ts);
     break;
   case INCLPROF__RECORD__BODY_EVENTS:

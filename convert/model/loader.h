@@ -46,6 +46,7 @@ typedef struct ip_frame {
   uint32_t site;                        /* call-site frame: 1 + its call line, 0 unknown */
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
   uint64_t push_wait[IP_WAIT_N];
+  uint64_t push_crit;
 } ip_frame;
 
 /* Kernel-event records taken since the last interval ended (kevents mode):
@@ -91,6 +92,9 @@ typedef struct ip_tstate {
   ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */
   const uint64_t *sample_addr; /* the batch's sample addresses, n_sample_addr of them */
   size_t n_sample_addr, next_sample;
+  struct ip_kline *kl; /* its kernel timeline, when collected for the critical path */
+  size_t crit_at;      /* the critical path's first piece of this thread not yet passed */
+  uint64_t crit_ns;    /* timeline: critical time */
 } ip_tstate;
 
 /* One trace file being read. */
@@ -108,6 +112,7 @@ typedef struct ip_file {
   uint64_t kevent_fx;      /* kevents record cost removed from a transitional interval, IP_FX */
   uint64_t start_tick;
   int kernel_events;       /* batches carry kernel-event records (wait breakdown) */
+  int wake_edges;          /* ... and the threads' wake-ups of each other */
   uint64_t proc_origin_ns; /* process start relative to the session start */
   uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */
   size_t n_gid;
@@ -228,6 +233,20 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
 /* Closes the frames still open (counted as repairs) and frees the replay
  * memory; the state itself stays (a reused tid then starts a new thread). */
 void ip_replay_finish(ip_file *f, ip_tstate *ts);
+
+/* model/kline.c: a thread's kernel timeline for the critical path
+ * (model/critical.h), kept while the first replay streams. */
+struct ip_kline *ip_kline_new(void);
+/* One kernel-event record of kind at tick (a KEV_WAKE's woken tid: wakee)
+ * while the thread's call path was node. */
+void ip_kline_record(struct ip_kline *k, uint32_t kind, uint64_t tick, uint32_t wakee,
+                     uint32_t node);
+/* An event at tick: the thread ran then (a switch-out still open ends). */
+void ip_kline_event(struct ip_kline *k, uint64_t tick);
+/* ThreadEnd's tick. */
+void ip_kline_ended(ip_file *f, ip_tstate *ts, uint64_t tick);
+/* The thread's last event was at tick: an open switch-out ends there. */
+void ip_kline_finish(struct ip_kline *k, uint64_t tick);
 
 /* model/thread_sums.c: a finished thread's function, module and thread values
  * from its call tree. */

@@ -23,6 +23,8 @@ void ip_values_add(ip_values *to, const ip_values *v) {
     to->wait_incl[k] += v->wait_incl[k];
     to->wait_excl[k] += v->wait_excl[k];
   }
+  to->crit_incl += v->crit_incl;
+  to->crit_excl += v->crit_excl;
 }
 
 int ip_session_has_wait(const ip_session *s) {
