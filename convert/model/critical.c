@@ -74,11 +74,16 @@ void ip_critical_walk(const ip_kline *const *lines, const uint32_t *index, size_
                       uint64_t t0, uint64_t t1, ip_critical *c) {
   size_t steps = 16;
   for (size_t i = 0; i < n; i++)
-    steps += 4 * (lines[i]->n_off + 1);
+    steps += 8 * (lines[i]->n_off + 1);
   uint32_t x = root, woke = IP_NO_THREAD; /* woke: the thread the path just left for x */
   uint64_t t = t1;
-  /* Every step lowers t or moves to an earlier off-CPU time of x. */
-  while (t > t0 && steps--) {
+  /* Every step lowers t or moves to an earlier off-CPU time of x; a jump
+   * lowers t. */
+  while (t > t0) {
+    if (!steps--) { /* cannot happen: the rest stays whole, as x's */
+      emit(c, index[x], t0, t, IP_CP_EXTERNAL, woke);
+      break;
+    }
     const ip_kline *k = lines[x];
     long at = last_out_before(k, t);
     if (at < 0) { /* back to the thread's start */
@@ -114,15 +119,20 @@ void ip_critical_walk(const ip_kline *const *lines, const uint32_t *index, size_
       if (t <= t0)
         break;
     }
-    if (!o->blocked || o->waker == IP_NO_THREAD) {
+    /* The wake-up must come before t: when the sleep ended at t, a wake-up
+     * at its very end counts one tick before it; when the path came back
+     * into the sleep through a later wake-up (clocks that disagree), the
+     * sleep's own waker cannot be behind it. */
+    uint64_t w = o->wake < o->out ? o->out : o->wake;
+    int jump = o->blocked && o->waker != IP_NO_THREAD && (w < t || o->in <= t);
+    if (!jump) {
       uint64_t from = o->out > t0 ? o->out : t0;
       emit(c, index[x], from, t, o->blocked ? IP_CP_EXTERNAL : IP_CP_RUNNABLE, woke);
       woke = IP_NO_THREAD;
       t = from;
       continue;
     }
-    uint64_t w = o->wake < o->out ? o->out : o->wake;
-    if (w >= t) /* no time between the wake-up and the run: one tick, so the walk moves on */
+    if (w >= t)
       w = t - 1;
     uint64_t from = w > t0 ? w : t0;
     emit(c, index[x], from, t, IP_CP_RUNNABLE, woke);
@@ -222,7 +232,7 @@ void ip_critical_edges(ip_kline *const *lines, const uint32_t *tids, size_t n, u
         continue; /* a thread of another process, or untraced */
       c->edges++;
       ip_kline *k = lines[x];
-      if (wk->tick + tol < k->first) { /* before its first event: it was being started */
+      if (wk->tick < k->first) { /* before its first event: it was being started */
         if (k->creator == IP_NO_THREAD || k->created < wk->tick) {
           k->creator = (uint32_t)w;
           k->created = wk->tick;

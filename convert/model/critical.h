@@ -45,6 +45,7 @@ typedef struct ip_kline {
   uint64_t first, last; /* its first and last event */
   uint64_t end;         /* ThreadEnd's tick (0: none), at or after last */
   int pending;          /* switched out, not yet back: off[n_off] is being filled */
+  int started;          /* first is known */
   uint32_t creator;     /* the thread that started it (as waker), IP_NO_THREAD if unknown */
   uint64_t created;     /* ... at this tick */
 } ip_kline;

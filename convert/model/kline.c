@@ -56,8 +56,10 @@ void ip_kline_record(ip_kline *k, uint32_t kind, uint64_t tick, uint32_t wakee, 
 }
 
 void ip_kline_event(ip_kline *k, uint64_t tick) {
-  if (!k->first)
+  if (!k->started) {
+    k->started = 1;
     k->first = tick;
+  }
   if (tick > k->last)
     k->last = tick;
   if (k->pending && tick > k->off[k->n_off].out)
