@@ -53,8 +53,9 @@ enum {
 typedef struct ip_export_job {
   const ip_export_opts *opts;
   FILE *out;
-  const char *out_name; /* for messages: the file's name, "-" for stdout */
-  void *stream;         /* a streaming format's state, from its begin */
+  const char *out_name;        /* for messages: the file's name, "-" for stdout */
+  void *stream;                /* a streaming format's state, from its begin */
+  const ip_critical *critical; /* the critical path (formats with ip_exporter.critical) */
 } ip_export_job;
 
 typedef struct ip_exporter {
@@ -63,6 +64,8 @@ typedef struct ip_exporter {
   const char *default_output; /* when there is no --output */
   unsigned options;           /* IP_EXOPT_* it accepts */
   unsigned latency;           /* the per-call distributions it writes (ip_load_opts.latency) */
+  int critical; /* it shows the critical path: traces with wake edges are replayed twice
+                   (ip_session_load_critical) */
   /* Streaming formats only (else NULL): called before the traces are loaded;
    * sets job->stream and returns the visitor that sees every replayed call. */
   const ip_call_visitor *(*begin)(ip_export_job *job);

@@ -316,6 +316,15 @@ int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_
   return h ? 0 : -1;
 }
 
+int ip_file_wake_edges(const char *path) {
+  char err[512];
+  ip_reader *r = ip_reader_open(path, err, sizeof err);
+  const Inclprof__Header *h = r ? first_header(r, err, sizeof err) : NULL;
+  int edges = h && h->kernel_events && h->wake_edges;
+  ip_reader_close(r);
+  return edges;
+}
+
 int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_opts *o,
                  ip_warnings *defer) {
   char err[512];

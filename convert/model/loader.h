@@ -155,6 +155,10 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
  * the reason in err. */
 int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_t errlen);
 
+/* Whether the header of the trace file at path says its batches carry wake
+ * edges (0 also when it cannot be read: the load then says why). */
+int ip_file_wake_edges(const char *path);
+
 /* The records of a file's Module and Trailer into its process. */
 void ip_file_take_module(ip_file *f, const Inclprof__Module *m);
 void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trailer *t);

@@ -34,6 +34,13 @@ int ip_session_has_wait(const ip_session *s) {
   return 0;
 }
 
+int ip_session_has_critical(const ip_session *s) {
+  for (size_t i = 0; i < s->n_processes; i++)
+    if (s->processes[i].wake_edges)
+      return 1;
+  return 0;
+}
+
 int ip_session_sampled(const ip_session *s) {
   if (s->total.smp_incl || s->samples_in_runtime)
     return 1;

@@ -280,6 +280,9 @@ void ip_values_add(ip_values *to, const ip_values *v);
 /* Whether any process of the session recorded kernel-event records (the
  * wait columns are then shown). */
 int ip_session_has_wait(const ip_session *s);
+/* Whether any process recorded wake edges: the critical path's values are
+ * known when the session was loaded by ip_session_load_critical. */
+int ip_session_has_critical(const ip_session *s);
 /* Whether the session has sampling data: a process recorded at a sampling
  * rate, or samples counted (sample columns and types are then shown). */
 int ip_session_sampled(const ip_session *s);
