@@ -2,6 +2,7 @@
  * function, module, thread or process, as a call tree, or as the callers /
  * callees of one function. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_args.h"
@@ -24,7 +25,8 @@ enum {
   OPT_LATENCY,
   OPT_SLOWEST,
   OPT_VALUE,
-  OPT_CRITICAL
+  OPT_CRITICAL,
+  OPT_WHAT_IF
 };
 
 static const ip_cli_opt options[] = {
@@ -53,6 +55,10 @@ static const ip_cli_opt options[] = {
      "what the wall time waited on: per function its time on the critical path\n"
      "across threads (Critical Exclusive / Inclusive), then the waits the path\n"
      "went through; needs kevents with wake-ups (record as root)"},
+    {"what-if", OPT_WHAT_IF, "FN=FACTOR",
+     "an estimate of the wall time had FN's running time been FACTOR times\n"
+     "shorter (2: twice as fast), from the threads' timelines and wake-ups;\n"
+     "needs kevents with wake-ups"},
     {"latency", OPT_LATENCY, NULL,
      "per function (with --tree: per call path) the distribution of its calls'\n"
      "Inclusive time: p50, p90, p99, p99.9, max and a histogram"},
@@ -80,7 +86,9 @@ static const ip_cli cli = {
 typedef struct report_args {
   ip_view_opts view;
   int tree, raw, samples, wait, missing, critical;
-  int sort_given; /* --sort was given */
+  int sort_given;        /* --sort was given */
+  char what_if[512];     /* --what-if's function */
+  double what_if_factor; /* ... and factor */
   const char *fn;
   const char *slowest; /* --slowest FN */
   int callees;
@@ -150,6 +158,19 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_CRITICAL:
     a->critical = 1;
     return choose_view(a, "--critical", m);
+  case OPT_WHAT_IF: {
+    const char *eq = strrchr(arg, '=');
+    char *end = NULL;
+    double f = eq ? strtod(eq + 1, &end) : 0;
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof a->what_if || end == eq + 1 || *end ||
+        !(f > 0) || f > 1e9)
+      return ip_cli_fail(m, "bad --what-if '%s' (FUNCTION=FACTOR, e.g. word_table_add=2)", arg);
+    memcpy(a->what_if, arg, (size_t)(eq - arg));
+    a->what_if[eq - arg] = 0;
+    a->what_if_factor = f;
+    a->critical = 1;
+    return choose_view(a, "--what-if", m);
+  }
   case OPT_SLOWEST:
     a->slowest = arg;
     return choose_view(a, "--slowest", m);
@@ -212,6 +233,8 @@ int cmd_report(int argc, char **argv) {
     }
   }
   ip_critical crit = {0};
+  if (a.what_if[0])
+    crit.what_if = a.what_if;
   if (a.critical ? ip_load_inputs_critical(&s, argc, argv, first, &lo, &crit)
                  : ip_load_inputs(&s, argc, argv, first, &lo)) {
     if (a.slowest)
@@ -221,9 +244,10 @@ int cmd_report(int argc, char **argv) {
   }
   if (a.critical && !crit.any_edges) {
     fprintf(stderr,
-            "inclprof report: --critical needs the threads' wake-ups, which these traces do not "
+            "inclprof report: %s needs the threads' wake-ups, which these traces do not "
             "have (record in kevents mode as root, with this version: 'inclprof info' says "
-            "\"wake-ups\" under transitions)\n");
+            "\"wake-ups\" under transitions)\n",
+            a.view_name);
     ip_session_free(&s);
     ip_critical_free(&crit);
     return IP_EXIT_ERROR;
@@ -268,6 +292,8 @@ int cmd_report(int argc, char **argv) {
     ip_view_missing(stdout, &skipped);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
+  } else if (a.what_if[0]) {
+    ip_view_what_if(stdout, &s, &crit, a.what_if, a.what_if_factor);
   } else if (a.critical) {
     ip_view_critical(stdout, &s, &a.view, &crit);
   } else if (a.tree) {

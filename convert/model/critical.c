@@ -31,12 +31,21 @@ void ip_critical_free(ip_critical *c) {
   free(c->thread_first);
   free(c->thread_n);
   free(c->by_thread);
-  for (size_t i = 0; i < c->n_klines; i++)
+  for (size_t i = 0; i < c->n_klines; i++) {
     ip_kline_free(c->klines[i]);
+    if (c->whatif) {
+      free(c->whatif[i].cut);
+      free(c->whatif[i].f);
+    }
+  }
   free(c->klines);
+  free(c->whatif);
+  free(c->whatif_target);
   int collect = c->collect;
+  const char *what_if = c->what_if;
   memset(c, 0, sizeof *c);
   c->collect = collect;
+  c->what_if = what_if;
 }
 
 /* The last off-CPU time of k that began before t, or -1. */

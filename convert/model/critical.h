@@ -68,6 +68,14 @@ typedef struct ip_cp_piece {
   uint8_t kind;
 } ip_cp_piece;
 
+/* One thread's timeline for the what-if (model/what_if.c): its cuts (ticks,
+ * sorted) and, per stretch between cut i and i + 1, the ticks the function
+ * was on its stack. */
+typedef struct ip_whatif_line {
+  uint64_t *cut, *f;
+  size_t n;
+} ip_whatif_line;
+
 /* The critical path of each process's whole run (its main thread's first
  * event to its last: the root), walked back from the end. */
 typedef struct ip_critical {
@@ -85,6 +93,13 @@ typedef struct ip_critical {
   int any_edges;                   /* a process recorded wake edges */
   ip_kline **klines;               /* per thread (session index): its kernel timeline, or NULL */
   size_t n_klines;
+  /* report --what-if: the function's name (set by the caller), the session
+   * functions of that name, and the threads' timelines the second replay
+   * fills */
+  const char *what_if;
+  uint8_t *whatif_target;
+  size_t n_whatif_target;
+  ip_whatif_line *whatif;
 } ip_critical;
 
 /* model/critical.c */
@@ -113,6 +128,18 @@ void ip_critical_free(ip_critical *c);
  * timelines).  Returns 0 or -1 after the error was printed. */
 int ip_session_load_critical(struct ip_session *s, char *const *paths, size_t n_paths,
                              const struct ip_load_opts *o, ip_critical *c);
+
+/* model/what_if.c */
+/* The functions named c->what_if in s (the first replay's session) and the
+ * threads' cuts; -1 when no function has that name. */
+int ip_whatif_prepare(const struct ip_session *s, ip_critical *c);
+/* The second replay: the raw ticks (a, b] of thread had the function on its
+ * stack; *at is the thread's cursor into its cuts. */
+void ip_whatif_share(const ip_critical *c, uint32_t thread, size_t *at, uint64_t a, uint64_t b);
+/* The roots' wall time as observed and as predicted with the function's
+ * running time divided by factor, summed over the processes, ns. */
+void ip_whatif_predict(const struct ip_session *s, const ip_critical *c, double factor,
+                       uint64_t *observed_ns, uint64_t *predicted_ns);
 void ip_kline_free(ip_kline *k);
 
 /* The per-thread pieces of c for the second replay (ip_critical_find makes

@@ -4,6 +4,7 @@
  * them, and a second replay gives each call path its share of the path's
  * pieces (Critical Inclusive / Exclusive).  Traces without wake edges are
  * loaded once, as ip_session_load does. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "model/critical.h"
@@ -43,6 +44,15 @@ int ip_session_load_critical(ip_session *s, char *const *paths, size_t n_paths,
   for (size_t i = 0; i < s->n_threads; i++) {
     c->klines[i] = s->threads[i].kline;
     s->threads[i].kline = NULL;
+  }
+  if (c->what_if && ip_whatif_prepare(s, c)) {
+    char msg[600];
+    snprintf(msg, sizeof msg,
+             "--what-if: no function named '%s' ran (names are the demangled or assembler names "
+             "of the table)",
+             c->what_if);
+    ip_load_fail(o, msg);
+    return -1; /* s stays loaded: the caller frees it */
   }
   ip_session_free(s);
   ip_load_opts second = *o;

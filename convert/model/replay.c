@@ -99,6 +99,9 @@ static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
   fr->push_crit = ts->crit_ns;
+  const ip_critical *c = f->o ? f->o->critical : NULL;
+  if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key])
+    ts->wf_depth++;
   if (f->kernel_events) /* else the wait timeline stays 0 */
     memcpy(fr->push_wait, ts->wait, sizeof fr->push_wait);
   th->nodes[node].v.calls++;
@@ -114,6 +117,10 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
   v->app_incl += app;
   v->smp_incl += smp;
   v->crit_incl += ts->crit_ns - fr->push_crit;
+  const ip_critical *c = f->o ? f->o->critical : NULL;
+  if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key] &&
+      ts->wf_depth)
+    ts->wf_depth--;
   if (f->kernel_events)
     for (int k = 0; k < IP_WAIT_N; k++) {
       th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
@@ -479,8 +486,11 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     } else {
       uint64_t el = interval(f, ts, th, raw, (int)(d & 1),
                              (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split);
-      if (crit && tick > from)
+      if (crit && tick > from) {
         critical_share(crit, ts, th, from, tick, el);
+        if (ts->wf_depth)
+          ip_whatif_share(crit, ts->thread, &ts->wf_at, from, tick);
+      }
     }
     event(f, ts, th, b->code[i]);
   }

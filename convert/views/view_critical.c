@@ -222,3 +222,29 @@ void ip_view_critical(FILE *out, const ip_session *s, const ip_view_opts *o, con
   free(rows);
   waits(out, s, c, o->top, o->width);
 }
+
+void ip_view_what_if(FILE *out, const ip_session *s, const ip_critical *c, const char *fn,
+                     double factor) {
+  uint64_t observed, predicted;
+  ip_whatif_predict(s, c, factor, &observed, &predicted);
+  char o[32], p[32], crit[32];
+  ip_fmt_ns(o, sizeof o, observed);
+  ip_fmt_ns(p, sizeof p, predicted);
+  uint64_t on_path = 0;
+  ip_row *rows;
+  size_t n = ip_aggregate(s, IP_BY_FUNCTION, NULL, &rows);
+  for (size_t i = 0; i < n; i++)
+    if (c->n_whatif_target > rows[i].key && c->whatif_target[rows[i].key])
+      on_path += rows[i].v.crit_incl;
+  free(rows);
+  ip_fmt_ns(crit, sizeof crit, on_path);
+  fprintf(out,
+          "what if %s ran %g times faster (an estimate: it keeps the observed order of the "
+          "wake-ups and the machine's load):\n"
+          "  wall time observed  %s\n"
+          "  wall time predicted %s (%+.1f%%)\n"
+          "  %s was on the critical path for %s (Critical Inclusive)\n",
+          fn, factor, o, p,
+          observed ? 100.0 * ((double)predicted - (double)observed) / (double)observed : 0.0, fn,
+          crit);
+}

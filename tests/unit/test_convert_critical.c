@@ -4,7 +4,8 @@
  * nanosecond per function (the decoy gets none, the thread exit that ends
  * the join is followed, the creation of a thread is followed back to its
  * creator); and on many random timelines, that the walk's pieces partition
- * the root's time exactly: contiguous, in order, summing to its length. */
+ * the root's time exactly: contiguous, in order, summing to its length; the
+ * what-if's prediction on the pipeline, worked by hand. */
 #include "convert_fixture.h"
 #include "check_main.h"
 #include "model/critical.h"
@@ -151,6 +152,41 @@ START_TEST(no_wake_edges_no_path) {
 }
 END_TEST
 
+/* The what-if on the pipeline, worked by hand: stage_a twice as fast ends
+ * A's run to its wake-up (200-2050, all in stage_a) 925 us earlier, and B,
+ * main's join and main with it; the decoy and a factor of 1 change nothing;
+ * stage_b's time asleep inside it (320-2080) is not shortened, its running
+ * time after the wake-up (2080-4800) is halved; the 10 us it saves before
+ * its sleep are spent waiting for A all the same. */
+static uint64_t predict(const char *fn, double factor, uint64_t *observed) {
+  tg_trace t;
+  write_pipeline(&t);
+  const char *dir = fx_dir();
+  char *path = (char *)fx_write(dir, "1.ipb", &t);
+  ip_session s;
+  ip_critical c = {.what_if = fn};
+  ip_load_opts o = {.quiet = 1, .jobs = 1};
+  uint64_t predicted = UINT64_MAX;
+  if (!ip_session_load_critical(&s, &path, 1, &o, &c))
+    ip_whatif_predict(&s, &c, factor, observed, &predicted);
+  ip_critical_free(&c);
+  ip_session_free(&s);
+  fx_cleanup(dir);
+  tg_free(&t);
+  return predicted;
+}
+
+START_TEST(what_if_pipeline) {
+  uint64_t observed = 0;
+  ck_assert_uint_eq(predict("stage_a", 2, &observed), (5100 - 925) * US);
+  ck_assert_uint_eq(observed, 5100 * US);
+  ck_assert_uint_eq(predict("stage_a", 1, &observed), 5100 * US);
+  ck_assert_uint_eq(predict("decoy", 4, &observed), 5100 * US);
+  ck_assert_uint_eq(predict("stage_b", 2, &observed), (5100 - 1360) * US);
+  ck_assert_uint_eq(predict("no_such", 2, &observed), UINT64_MAX);
+}
+END_TEST
+
 /* A small deterministic generator. */
 static uint64_t rnd(uint64_t *x) {
   *x ^= *x << 13;
@@ -273,6 +309,7 @@ int main(void) {
   tcase_add_test(tc, no_wake_edges_no_path);
   tcase_add_test(tc, random_partitions);
   tcase_add_test(tc, edges_matching);
+  tcase_add_test(tc, what_if_pipeline);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

@@ -1,0 +1,118 @@
+#!/bin/sh
+# critical_path.sh - the critical path across threads against programs that
+# measure their own stages (tests/programs/critical/stages.c), each stage's
+# Critical Inclusive time within 10% of the stage's own wall time: a
+# pipeline (stage_a, then stage_b woken by a condition) with a decoy nobody
+# waits for (its critical time is near 0), a lock chain, producer/consumer
+# through a queue (the consumer is the bottleneck: only the first item's
+# production is waited for), a condition broadcast, a chain ending in a
+# sleep (an external wait: no traced waker).  The path's pieces add up to
+# the program's wall time.  report --what-if stage_a=2 against the program
+# rebuilt with stage_a doing half the work, within 15% (medians of three
+# runs of each, alternated).  Without kernel events there is no path, and
+# report says why.  Needs kevents with wake-ups (root, as make check runs).
+# timing: the stages measure wall time, the path is found in the same run;
+# the what-if compares separate runs, alternated, by their medians.
+. "$INCLPROF_SRC/tests/lib.sh"
+P="$INCLPROF_SRC/tests/programs/critical"
+ROUNDS=30000000
+
+if cc_plugin st "$P/stages.c" -O2 -pthread; then ok "compile with the plugin"
+else fail "compile with the plugin"; exit 1; fi
+
+# run MODE: records one run of ./st into out-MODE, its truths into truth-MODE
+run() {
+  rm -rf "out-$1"
+  "$INCLPROF" record -o "out-$1" --transitions kevents -- ./st "$1" "$ROUNDS" >"truth-$1.txt" 2>"rec-$1.err"
+  "$INCLPROF" export -f csv -o "$1.csv" "out-$1" 2>/dev/null
+}
+truth() { awk -v n="$2" '$1 == "truth" && $2 == n { print $3 }' "truth-$1.txt"; }
+# col MODE FUNCTION COLUMN: the function's column in MODE's CSV
+col() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$1.csv" "^$2\$" "$3"; }
+# within PCT DESC TRUTH VALUE
+within() {
+  if awk -v p="$1" -v t="$3" -v v="$4" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(t > 0 && v != "" && d <= p / 100 * t) }'; then
+    ok "$2 ($4 ns, truth $3 ns)"
+  else fail "$2: ${4:-nothing} is not within $1% of $3 ns"; fi
+}
+
+run pipeline
+if ! "$INCLPROF" info out-pipeline 2>/dev/null | grep -q 'why:.*wake-ups'; then
+  echo "ok - kevents with wake-ups unavailable here: $("$INCLPROF" info out-pipeline 2>/dev/null | sed -n 's/^ *why: //p' | head -1) # SKIP"
+  done_testing
+  exit
+fi
+within 10 "pipeline: stage_a's critical time = its wall time" "$(truth pipeline stage_a)" \
+  "$(col pipeline stage_a critical_inclusive_ns)"
+within 10 "pipeline: stage_b's critical time = its wall time" "$(truth pipeline stage_b)" \
+  "$(col pipeline stage_b critical_inclusive_ns)"
+decoy=$(col pipeline decoy critical_inclusive_ns)
+check "pipeline: nobody waits for the decoy (${decoy:-?} ns of $(truth pipeline decoy) ns critical)" \
+  awk -v d="${decoy:-x}" -v t="$(truth pipeline decoy)" 'BEGIN { exit !(d ~ /^[0-9]+$/ && d * 50 < t) }'
+sum=$(python3 "$INCLPROF_SRC/scripts/csv_query.py" pipeline.csv --all critical_exclusive_ns | awk '{ s += $1 } END { print s }')
+check "pipeline: the path's pieces in traced code add up to the wall time ($sum ns of $(truth pipeline wall) ns)" \
+  awk -v s="$sum" -v w="$(truth pipeline wall)" 'BEGIN { exit !(s <= 1.005 * w && s >= 0.9 * w) }'
+
+run lockchain
+within 10 "lock chain: link_work's critical time = the three links' wall time" \
+  "$(truth lockchain link_work)" "$(col lockchain link_work critical_inclusive_ns)"
+
+run queue
+within 10 "producer/consumer: consume_item's critical time = all its wall time" \
+  "$(truth queue consume_item)" "$(col queue consume_item critical_inclusive_ns)"
+produce=$(col queue produce_item critical_inclusive_ns)
+check "producer/consumer: only the first items' production is waited for (${produce:-?} ns of $(truth queue produce_item) ns)" \
+  awk -v c="${produce:-x}" -v t="$(truth queue produce_item)" 'BEGIN { exit !(c ~ /^[0-9]+$/ && c * 4 < t) }'
+
+run broadcast
+within 10 "broadcast: prepare's critical time = its wall time" "$(truth broadcast prepare)" \
+  "$(col broadcast prepare critical_inclusive_ns)"
+within 10 "broadcast: waiter_work's critical time = the last waiter's wall time" \
+  "$(truth broadcast waiter_work)" "$(col broadcast waiter_work critical_inclusive_ns)"
+
+run sleep
+within 10 "sleep: nanosleep's critical time = the sleep" "$(truth sleep nanosleep)" \
+  "$(col sleep nanosleep critical_inclusive_ns)"
+"$INCLPROF" report --critical out-sleep >report-sleep.txt 2>&1
+check "report --critical: the sleep is external (no traced waker)" \
+  grep -Eq 'asleep with no traced waker (6[0-9]|[7-9][0-9])\.[0-9]+ ms' report-sleep.txt
+
+"$INCLPROF" report --critical out-pipeline >report.txt 2>&1
+check "report --critical: the summary and the columns" \
+  grep -q 'Crit Excl .*%Wall .*Crit Incl .*%Wall .*El Incl .*Function' report.txt
+check "report --critical: sorted by Critical Exclusive, stage_a or stage_b first" \
+  sh -c "sed -n '/^Crit Excl/{n;p;}' report.txt | grep -Eq 'stage_(a|b)\$'"
+check "report --critical: the wait on the condition, woken by stage_a's thread" \
+  grep -Eq 'pthread_cond_wait < thread_b +pthread_cond_signal < thread_a' report.txt
+check "report --critical: main's join ended by thread_b's exit" grep -q 'pthread_join < main .*\[thread exit\]' report.txt
+
+# what-if: stage_a twice as fast, predicted from a run, against runs of the
+# program rebuilt with stage_a doing half its rounds
+if cc_plugin st2 "$P/stages.c" -O2 -pthread -DSTAGE_A_SHARE=2; then ok "compile the faster stage_a"
+else fail "compile the faster stage_a"; fi
+: >predicted.txt
+: >actual.txt
+for i in 1 2 3; do
+  rm -rf w1 w2
+  "$INCLPROF" record -o w1 --transitions kevents -- ./st pipeline "$ROUNDS" >/dev/null 2>&1
+  "$INCLPROF" report --what-if stage_a=2 w1 2>/dev/null |
+    awk '/wall time predicted/ { v = $4; u = $5; print (u == "s" ? v * 1e9 : u == "ms" ? v * 1e6 : v * 1e3) }' >>predicted.txt
+  "$INCLPROF" record -o w2 --transitions kevents -- ./st2 pipeline "$ROUNDS" 2>/dev/null | awk '$2 == "wall" { print $3 }' >>actual.txt
+done
+median() { sort -n "$1" | sed -n 2p; }
+within 15 "what-if stage_a=2: the predicted wall time = the faster program's (medians of 3)" \
+  "$(median actual.txt)" "$(median predicted.txt)"
+check "what-if: labelled an estimate" sh -c "'$INCLPROF' report --what-if stage_a=2 w1 | grep -q 'an estimate'"
+check_eq "what-if: an unknown function is named" \
+  "inclprof: --what-if: no function named 'no_such' ran (names are the demangled or assembler names of the table)" \
+  "$("$INCLPROF" report --what-if no_such=2 w1 2>&1 >/dev/null | head -1)"
+check "what-if: a bad factor is refused (exit 2)" sh -c "'$INCLPROF' report --what-if stage_a=0 w1; test \$? -eq 2"
+
+# Without kernel events: no path, and report says why.
+"$INCLPROF" record -o out-none --transitions none -- ./st pipeline 1000000 >/dev/null 2>&1
+"$INCLPROF" export -f csv -o none.csv out-none 2>/dev/null
+check_eq "transitions none: no critical columns in the CSV" "" \
+  "$(python3 "$INCLPROF_SRC/scripts/csv_query.py" none.csv --header | grep critical)"
+check "transitions none: report --critical says what it needs (exit 1)" sh -c \
+  "'$INCLPROF' report --critical out-none 2>&1 >/dev/null | grep -q 'needs the threads. wake-ups'; '$INCLPROF' report --critical out-none >/dev/null 2>&1; test \$? -eq 1"
+done_testing
