@@ -83,6 +83,12 @@ struct ip_kev_list {
   int lost;
 };
 
+/* What a descriptor of the runtime holds (fd_own.c), to tell whether the
+ * number still holds it before closing. */
+struct ip_fd_id {
+  uint64_t dev, ino, perf; /* perf: a perf event's id, 0 for other files */
+};
+
 /* ---- per-thread state (initial-exec TLS) ------------------------------- */
 struct ip_rt_thread {
   /* hot: touched by every probe */
@@ -98,7 +104,8 @@ struct ip_rt_thread {
   size_t scratch_len;
   void *ring; /* kevents ring mapping */
   size_t ring_len;
-  int ring_fd2;   /* page-fault event (kept open: see transitions.c) */
+  int ring_fd2; /* page-fault event (kept open: see transitions.c) */
+  struct ip_fd_id ring_fd2_id;
   int no_counter; /* IP_NC_*: why this thread has no transition counter */
   /* kevents records saved at flush time (kevents.c) for the next batch */
   struct ip_kev *kev; /* kev_cap slots, kev_n filled */
@@ -123,6 +130,7 @@ struct ip_rt_thread {
   void *timer;               /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
   int has_timer;             /* IP_SAMPLER_*: which sampler this thread has */
   int sample_fd;             /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  struct ip_fd_id sample_fd_id;
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
   struct ip_rt_thread *next; /* global list */
@@ -235,6 +243,25 @@ IP_HIDDEN uint64_t ip_pmu_read(void *page);
  * ip_fd_room_end(need) once they are opened (or failed to open). */
 IP_HIDDEN int ip_fd_room_begin(unsigned need);
 IP_HIDDEN void ip_fd_room_end(unsigned need);
+
+/* fd_own.c: the runtime's long-lived descriptors, above the program's
+ * numbers and skipped by its close calls. */
+/* Moves fd above the program's numbers (closing the original), makes it
+ * close-on-exec and the runtime's own; returns its number. */
+IP_HIDDEN int ip_fd_own(int fd);
+IP_HIDDEN int ip_fd_is_own(int fd);
+IP_HIDDEN void ip_fd_identify(int fd, struct ip_fd_id *id);
+/* Not the runtime's any more; closed only if it still holds id. */
+IP_HIDDEN void ip_fd_release(int fd, const struct ip_fd_id *id);
+IP_HIDDEN void ip_fd_forget(int fd); /* not the runtime's any more (closed elsewhere) */
+IP_HIDDEN void ip_fd_libc_init(void);
+/* The program's close, close_range and closefrom, each passing over the
+ * runtime's numbers (range: how a piece is closed; NULL for libc's). */
+typedef int ip_close_range_fn(unsigned first, unsigned last, int flags);
+IP_HIDDEN int ip_fd_program_close(int fd);
+IP_HIDDEN int ip_fd_close_range_around(unsigned first, unsigned last, int flags,
+                                       ip_close_range_fn *range);
+IP_HIDDEN void ip_fd_program_closefrom(int lowfd);
 
 /* kevents.c */
 /* After the thread's ring is mapped: room for the records, reading starts
@@ -371,6 +398,10 @@ typedef void ip_trailer_writer(int clean, const char *reason);
 IP_HIDDEN void ip_trace_write_start(uint64_t preamble_bytes, ip_trailer_writer *write_trailer);
 IP_HIDDEN const char *ip_trace_write_error(void); /* NULL while recording works */
 IP_HIDDEN uint64_t ip_trace_bytes_written(void);
+IP_HIDDEN const struct ip_fd_id *ip_trace_fd_id(void); /* what the trace descriptor holds */
+/* on: recording that stops now (an exec is ending the trace, whose Trailer
+ * names the cause) says so in record's notes only, not on stderr. */
+IP_HIDDEN void ip_trace_write_quiet(int on);
 IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
 /* "stop" or "ring" when INCLPROF_MAX_SIZE is set, else NULL; the limit in bytes */
 IP_HIDDEN const char *ip_trace_size_policy(uint64_t *max_size);
@@ -496,6 +527,10 @@ IP_HIDDEN void ip_signals_install(void);
 /* The program's sigaction(), as its interposer passes it on. */
 IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
                                            struct sigaction *old);
+
+/* say.c: a line (ending in a newline) on stderr when on_stderr, and in
+ * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
+IP_HIDDEN void ip_say(const char *line, int on_stderr);
 
 /* libc_real.c: libc's own definitions of what interpose.c interposes and the
  * runtime calls itself, found at start-up (ip_libc_init). */

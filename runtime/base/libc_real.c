@@ -28,6 +28,7 @@ static ip_syscall_fn *real_syscall;
 void ip_libc_init(void) {
   if (!real_syscall)
     real_syscall = (ip_syscall_fn *)next_fn("syscall");
+  ip_fd_libc_init();
 }
 
 ip_syscall_fn *ip_real_syscall(void) {

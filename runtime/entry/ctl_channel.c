@@ -24,6 +24,7 @@
 #define LIVE_FLUSH_MS 500u /* how long a flush waits for threads flushing themselves */
 
 static int listen_fd = -1;
+static struct ip_fd_id listen_id;
 static char sock_path[1200];
 
 /* A path bind() and connect() take: the socket's own when it fits in
@@ -50,12 +51,8 @@ static void bind_socket(void) {
     unlink(a.sun_path); /* a process of the same pid before an exec, or long gone */
     if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && chmod(a.sun_path, 0600) == 0 &&
         listen(fd, 8) == 0) {
-      int high = fcntl(fd, F_DUPFD_CLOEXEC, 900); /* away from the program's low numbers */
-      if (high >= 0) {
-        close(fd);
-        fd = high;
-      }
-      listen_fd = fd;
+      listen_fd = ip_fd_own(fd); /* away from the program's low numbers */
+      ip_fd_identify(listen_fd, &listen_id);
       fd = -1;
     } else {
       unlink(a.sun_path);
@@ -178,8 +175,7 @@ void ip_ctl_start(void) {
 }
 
 void ip_ctl_after_fork_child(void) {
-  if (listen_fd >= 0)
-    close(listen_fd); /* the parent's */
+  ip_fd_release(listen_fd, &listen_id); /* the parent's */
   listen_fd = -1;
   ip_windows_after_fork_child();
   start_thread();

@@ -11,7 +11,9 @@
  *                         environment of the program's choosing gets the
  *                         runtime's settings (env_carry.c);
  *   posix_spawn(p)        the same for the environment of the new process;
- *   sigaction, signal     the program's handlers, wrapped (signals.c).
+ *   sigaction, signal     the program's handlers, wrapped (signals.c);
+ *   close, close_range,   pass over the runtime's own descriptors, as if
+ *   closefrom             they were not open (fd_own.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
  * for those the runtime calls itself). */
 #include <dlfcn.h>
@@ -42,6 +44,16 @@ IP_EXPORT void _Exit(int status) {
     syscall(SYS_exit_group, status);
 }
 
+/* close_range made as a system call through libc's syscall(). */
+static int raw_close_range(unsigned first, unsigned last, int flags) {
+  ip_syscall_fn *real_syscall = ip_real_syscall();
+  if (!real_syscall) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return (int)real_syscall(SYS_close_range, first, last, flags);
+}
+
 /* libc's syscall() takes the number and up to six word-sized arguments. */
 IP_EXPORT long syscall(long n, ...) {
   va_list ap;
@@ -52,6 +64,12 @@ IP_EXPORT long syscall(long n, ...) {
   va_end(ap);
   if (n == SYS_exit_group)
     ip_finish("exit_group", 1, 0);
+  if (n == SYS_close && ip_fd_is_own((int)a[0])) {
+    errno = EBADF;
+    return -1;
+  }
+  if (n == SYS_close_range)
+    return ip_fd_close_range_around((unsigned)a[0], (unsigned)a[1], (int)a[2], raw_close_range);
   ip_syscall_fn *real_syscall = ip_real_syscall();
   if (!real_syscall) {
     errno = ENOSYS;
@@ -219,3 +237,12 @@ IP_EXPORT __sighandler_t signal(int sig, __sighandler_t handler) {
     return SIG_ERR;
   return old.sa_handler;
 }
+
+/* ---- descriptors ----------------------------------------------------------------- */
+IP_EXPORT int close(int fd) { return ip_fd_program_close(fd); }
+
+IP_EXPORT int close_range(unsigned first, unsigned last, int flags) {
+  return ip_fd_close_range_around(first, last, flags, NULL);
+}
+
+IP_EXPORT void closefrom(int lowfd) { ip_fd_program_closefrom(lowfd); }

@@ -187,7 +187,9 @@ int ip_before_exec(void) {
     return 0;
   int had = ip_tls.has_timer != IP_SAMPLER_NONE;
   ip_sampling_thread_stop(&ip_tls);
+  ip_trace_write_quiet(1);
   ip_finish("exec", 1, 1);
+  ip_trace_write_quiet(0);
   return had;
 }
 

@@ -398,6 +398,14 @@ void ip_thread_key_init(void) { pthread_key_create(&ip_st.key, key_destructor); 
  * the parent's (already the parent's to write): drop them; counters and the
  * sampling timer are per thread and must be made anew. */
 void ip_thread_after_fork_child(void) {
+  /* The other threads' perf events came with the descriptor table: they
+   * count the parent's threads and would keep them alive here. */
+  for (struct ip_rt_thread *o = ip_st.threads; o; o = o->next)
+    if (o != &ip_tls && o->state == IP_TS_READY) {
+      ip_fd_release(o->ring_fd2, &o->ring_fd2_id);
+      if (o->has_timer == IP_SAMPLER_PERF)
+        ip_fd_release(o->sample_fd, &o->sample_fd_id);
+    }
   ip_st.threads = NULL;
   atomic_store(&ip_st.n_threads, 0);
   ip_writer_after_fork_child();

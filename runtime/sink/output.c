@@ -38,22 +38,12 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
-/* "inclprof: WHY; the program continues unprofiled" on stderr.  Under
- * `inclprof record` the line also goes to record's notes file, so that its
- * summary names the runtime's reason rather than guessing one. */
+/* "inclprof: WHY; the program continues unprofiled" on stderr (and in
+ * record's notes: say.c). */
 void ip_say_unprofiled(const char *why) {
   char msg[1400];
-  int len = snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why);
-  if (len <= 0)
-    return;
-  size_t n = (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1;
-  write_all(2, (const uint8_t *)msg, n);
-  const char *notes = ip_set.record_notes;
-  int fd = notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
-  if (fd >= 0) {
-    write_all(fd, (const uint8_t *)msg, n);
-    close(fd);
-  }
+  if (snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why) > 0)
+    ip_say(msg, 1);
 }
 
 void ip_disable(const char *why) {
@@ -104,15 +94,8 @@ static int open_in_dir(char *err, size_t errlen) {
       snprintf(ip_st.path, sizeof ip_st.path, "%s/%d.%d.ipb", ip_st.dir, (int)ip_st.pid, n);
     int fd =
         open(ip_st.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
-    if (fd >= 0) {
-      /* Move far from the low numbers programs close and reuse. */
-      int high = fcntl(fd, F_DUPFD_CLOEXEC, 900);
-      if (high >= 0) {
-        close(fd);
-        fd = high;
-      }
-      return fd;
-    }
+    if (fd >= 0)
+      return ip_fd_own(fd); /* far from the low numbers programs close and reuse */
     if (errno != EEXIST) {
       snprintf(err, errlen, "cannot create %s: %s", ip_st.path, strerror(errno));
       return -1;
@@ -140,6 +123,7 @@ int ip_output_open(char *err, size_t errlen) {
   ip_frame_preamble(pre);
   if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
     snprintf(err, errlen, "cannot write %s: %s", ip_st.path, strerror(errno));
+    ip_fd_forget(ip_st.fd);
     close(ip_st.fd);
     ip_st.fd = -1;
     return -1;
@@ -310,7 +294,7 @@ void ip_output_fork_child(void) {
   atomic_store(&ip_st.samples_in_runtime, 0);
   atomic_store(&ip_st.trailer_written, 0);
   if (ip_st.fd >= 0)
-    close(ip_st.fd);
+    ip_fd_release(ip_st.fd, ip_trace_fd_id()); /* the parent's */
   char err[sizeof ip_st.path + 100];
   ip_st.fd = open_in_dir(err, sizeof err);
   if (ip_st.fd < 0) {
