@@ -528,6 +528,16 @@ IP_HIDDEN void ip_signals_install(void);
 IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
                                            struct sigaction *old);
 
+/* own_threads.c: the runtime's threads, off glibc's count of the threads
+ * whose end ends the process. */
+/* Starts fn detached, with every signal blocked (stack: its size, 0 for
+ * the default); pthread_create's result. */
+IP_HIDDEN int ip_own_thread_start(void *(*fn)(void *), size_t stack);
+IP_HIDDEN void ip_own_thread_end(void); /* the runtime's thread, just before it returns */
+/* The program's threads alive (glibc's count, the runtime's left out), -1
+ * when not known. */
+IP_HIDDEN long ip_program_threads(void);
+
 /* say.c: a line (ending in a newline) on stderr when on_stderr, and in
  * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
 IP_HIDDEN void ip_say(const char *line, int on_stderr);

@@ -146,6 +146,7 @@ static void *ctl_main(void *arg) {
     if (c >= 0)
       serve(c);
   }
+  ip_own_thread_end();
   return NULL;
 }
 
@@ -155,18 +156,8 @@ static void start_thread(void) {
     bind_socket();
   if (listen_fd < 0 && !ip_windows_wanted())
     return;
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old); /* inherited: the thread takes no signal */
-  pthread_attr_t at;
-  pthread_attr_init(&at);
-  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-  pthread_attr_setstacksize(&at, 64 * 1024);
-  pthread_t id;
-  if (pthread_create(&id, &at, ctl_main, NULL) != 0)
+  if (ip_own_thread_start(ctl_main, 64 * 1024) != 0)
     ip_ctl_close();
-  pthread_attr_destroy(&at);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 void ip_ctl_start(void) {

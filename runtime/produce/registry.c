@@ -106,7 +106,9 @@ static void note_main_base(void) {
 
 /* The file mapped at base, from /proc/self/maps; 0 when not found. */
 static int mapped_file(uintptr_t base, char *out, size_t len) {
-  FILE *f = fopen("/proc/self/maps", "re");
+  FILE *f = fopen("/proc/thread-self/maps", "re"); /* /proc/self ends with the main thread */
+  if (!f)
+    f = fopen("/proc/self/maps", "re");
   if (!f)
     return 0;
   char line[MAX_STR + 200];

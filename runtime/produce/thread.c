@@ -384,10 +384,14 @@ void ip_thread_exit(struct ip_rt_thread *t) {
  * PTHREAD_DESTRUCTOR_ITERATIONS, while any key still holds a value.  This key
  * is made at start-up, before the program's, so it comes first in a round:
  * it sets itself again until the last round, and the thread keeps recording
- * while the program's key destructors run. */
+ * while the program's key destructors run.  The program's last thread is
+ * left as it is: glibc then calls exit(0) on it (own_threads.c), whose
+ * handlers and destructors it records, and the exit writes its events. */
 static void key_destructor(void *v) {
   struct ip_rt_thread *t = v;
   if (++t->key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(ip_st.key, t) == 0)
+    return;
+  if (ip_program_threads() == 1 && atomic_load(&ip_st.init_state) == 1)
     return;
   ip_thread_exit(t);
 }
