@@ -61,12 +61,16 @@ static void dispatch(int sig, siginfo_t *si, void *uc) {
       prog_act[sig].sa_handler = SIG_DFL;
       prog_act[sig].sa_flags &= ~SA_SIGINFO;
     }
-    ip_tls.sig_depth++;
+    /* Restored rather than decremented: a fork child made inside the
+     * handler starts outside any handler (thread.c), and returns to this
+     * depth. */
+    int depth = ip_tls.sig_depth;
+    ip_tls.sig_depth = depth + 1;
     if (a.sa_flags & SA_SIGINFO)
       a.sa_sigaction(sig, si, uc);
     else
       a.sa_handler(sig);
-    ip_tls.sig_depth--;
+    ip_tls.sig_depth = depth;
     return;
   }
   if (a.sa_handler == SIG_DFL && is_fatal(sig)) {

@@ -400,7 +400,10 @@ void ip_thread_key_init(void) { pthread_key_create(&ip_st.key, key_destructor); 
 
 /* In a fork child: only the calling thread exists.  Its buffered events are
  * the parent's (already the parent's to write): drop them; counters and the
- * sampling timer are per thread and must be made anew. */
+ * sampling timer are per thread and must be made anew.  A child forked in a
+ * signal handler often never returns from it (a server starting workers
+ * from its SIGCHLD or SIGUSR1 handler): the child is not inside a handler
+ * of its own, so its probes flush as any thread's do. */
 void ip_thread_after_fork_child(void) {
   /* The other threads' perf events came with the descriptor table: they
    * count the parent's threads and would keep them alive here. */
@@ -414,6 +417,9 @@ void ip_thread_after_fork_child(void) {
   atomic_store(&ip_st.n_threads, 0);
   ip_writer_after_fork_child();
   struct ip_rt_thread *t = &ip_tls;
+  t->sig_depth = 0;
+  t->in_flush = 0;
+  atomic_store(&t->busy, 0);
   if (t->state != IP_TS_READY)
     return;
   ip_transitions_thread_close(t);
