@@ -122,14 +122,16 @@ struct ip_rt_thread {
   int state;   /* IP_TS_* */
   volatile int in_flush;
   volatile int sig_depth; /* >0 inside a (wrapped) signal handler */
-  atomic_int busy;        /* flush ownership (owner thread or a fatal-signal flush) */
+  int lent;               /* a child runs on this thread's state: nothing is recorded */
+  struct ip_event *lent_pos, *lent_end; /* pos and end while lent */
+  atomic_int busy;                      /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
-  int final_done;            /* taken by the running final flush (under threads_lock) */
-  int key_rounds;            /* rounds of key destructors this thread has seen while exiting */
-  int ended_at_exit;         /* its ThreadEnd was written by the exit (under threads_lock) */
-  void *timer;               /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
-  int has_timer;             /* IP_SAMPLER_*: which sampler this thread has */
-  int sample_fd;             /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  int final_done;    /* taken by the running final flush (under threads_lock) */
+  int key_rounds;    /* rounds of key destructors this thread has seen while exiting */
+  int ended_at_exit; /* its ThreadEnd was written by the exit (under threads_lock) */
+  void *timer;       /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
+  int has_timer;     /* IP_SAMPLER_*: which sampler this thread has */
+  int sample_fd;     /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
   struct ip_fd_id sample_fd_id;
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
@@ -303,7 +305,8 @@ static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct 
 }
 /* Slow path for a reservation p at or past end: the slot to fill (p in the
  * headroom; a fresh slot on a thread's first event, after setting it up; or
- * a junk slot when the event cannot be kept). */
+ * a junk slot when the event cannot be kept), NULL when the event is not to
+ * be recorded at all (the thread's state is lent to a child). */
 IP_HIDDEN struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event *p);
 /* After filling a slow-path slot: flush if the buffer is full and this
  * context may (not in a signal handler, not inside a flush). */
@@ -323,6 +326,12 @@ IP_HIDDEN void ip_threads_flush_all(int in_signal);
  * given up on. */
 IP_HIDDEN unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out);
 IP_HIDDEN void ip_thread_after_fork_child(void);
+/* A vfork child runs on t's state from ip_thread_lend to
+ * ip_thread_take_back (both by t itself); a child with a copy of the
+ * parent's memory and no fork handler declines it for good. */
+IP_HIDDEN void ip_thread_lend(struct ip_rt_thread *t);
+IP_HIDDEN void ip_thread_take_back(struct ip_rt_thread *t);
+IP_HIDDEN void ip_thread_decline(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_key_init(void);
 
 /* flush.c: both leave the arg of every event of ev[0..n) 0 (an empty slot). */
@@ -376,6 +385,10 @@ IP_HIDDEN void ip_write_thread(uint32_t tid, const char *name, uint64_t tick);
 IP_HIDDEN void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end);
 IP_HIDDEN void ip_write_trailer(int clean, const char *reason);
 IP_HIDDEN void ip_output_fork_child(void);
+/* The trace of a child the runtime does not record (started by how without
+ * fork's handlers): its Header and a Trailer saying so, written by the
+ * parent in the output directory. */
+IP_HIDDEN void ip_write_child_trace(uint32_t pid, const char *how);
 IP_HIDDEN void ip_output_lock_log(void);
 IP_HIDDEN void ip_output_unlock_log(void);
 IP_HIDDEN void ip_output_fork_child_locks(void);
@@ -478,6 +491,18 @@ IP_HIDDEN void ip_windows_after_fork_child(void);
  * the next deadline, -1 when there is none. */
 IP_HIDDEN int64_t ip_windows_due(int *flush);
 
+/* children.c: processes started without fork's handlers */
+IP_HIDDEN void ip_vfork_prepare(void);
+IP_HIDDEN long ip_vfork_resume(long rc);
+IP_HIDDEN int ip_clone(int (*fn)(void *), void *stack, int flags, void *arg, pid_t *ptid, void *tls,
+                       pid_t *ctid);
+IP_HIDDEN pid_t ip_fork_bare(void); /* _Fork */
+/* 1 when syscall(n, a...) starts a process with a copy of the caller's
+ * memory and stack (clone, clone3 without CLONE_VM or a stack; fork); then
+ * ip_syscall_forked(its result, how) after it, in the child and the parent. */
+IP_HIDDEN int ip_syscall_forks(long n, const long a[6], const char **how);
+IP_HIDDEN void ip_syscall_forked(long rc, const char *how);
+
 /* ctl_channel.c: the control thread and its socket INCLPROF_OUTPUT/<pid>.ctl */
 IP_HIDDEN void ip_ctl_start(void); /* at start-up, after the Header */
 IP_HIDDEN void ip_ctl_after_fork_child(void);
@@ -485,6 +510,12 @@ IP_HIDDEN void ip_ctl_close(void); /* removes the socket (async-signal-safe) */
 
 /* lifecycle.c */
 IP_HIDDEN int ip_init_once(void);
+/* The runtime records this process (started, and not a child running on
+ * the state of the process it records: getpid() is ip_st.pid). */
+IP_HIDDEN int ip_process_is_ours(void);
+/* A child of the recorded process running on its state or a copy of it
+ * without fork's handlers (vfork, clone, _Fork). */
+IP_HIDDEN int ip_process_is_child(void);
 /* Flushes every thread and writes the Trailer, once; keep_going: the process
  * may continue (a failed exec) and recording goes on. */
 IP_HIDDEN void ip_finish(const char *reason, int clean, int keep_going);
@@ -546,6 +577,7 @@ IP_HIDDEN void ip_say(const char *line, int on_stderr);
  * runtime calls itself, found at start-up (ip_libc_init). */
 typedef long ip_syscall_fn(long, ...);
 IP_HIDDEN void ip_libc_init(void);
+IP_HIDDEN void *ip_libc_next(const char *name); /* dlsym(RTLD_NEXT, name) */
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
 

@@ -10,6 +10,8 @@
 
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 
+void *ip_libc_next(const char *name) { return next_fn(name); }
+
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
 int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {

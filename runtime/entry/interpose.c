@@ -3,6 +3,10 @@
  *   _exit, _Exit          complete the trace (lifecycle.c), then exit_group;
  *   syscall               the same for exit_group made through libc's
  *                         syscall() (any other number passes straight on);
+ *   vfork, clone, _Fork   a child that runs on the caller's thread state or
+ *                         a copy of it without fork's handlers records
+ *                         nothing (children.c; syscall() does the same for
+ *                         clone, clone3 and fork system calls);
  *   daemon                the same steps as libc's, the parent leaving
  *                         through _exit above (libc's leaves through an
  *                         internal _exit that no interposer sees);
@@ -75,7 +79,14 @@ IP_EXPORT long syscall(long n, ...) {
     errno = ENOSYS;
     return -1;
   }
-  return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+  const char *how;
+  if (!ip_syscall_forks(n, a, &how))
+    return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+  long rc = real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+  int saved = errno;
+  ip_syscall_forked(rc, how);
+  errno = saved;
+  return rc;
 }
 
 /* Detaches from the terminal in a child, as libc's daemon() does: fork, the
@@ -110,6 +121,20 @@ IP_EXPORT int daemon(int nochdir, int noclose) {
     close(fd);
   return 0;
 }
+
+/* ---- new processes without fork's handlers (children.c) ---------------------- */
+/* vfork itself is in children.c, in assembly. */
+IP_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...) {
+  va_list ap;
+  va_start(ap, arg); /* read as libc's clone reads them: whether passed or not */
+  pid_t *ptid = va_arg(ap, pid_t *);
+  void *tls = va_arg(ap, void *);
+  pid_t *ctid = va_arg(ap, pid_t *);
+  va_end(ap);
+  return ip_clone(fn, stack, flags, arg, ptid, tls, ctid);
+}
+
+IP_EXPORT pid_t _Fork(void) { return ip_fork_bare(); }
 
 /* ---- the exec family -------------------------------------------------------- */
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);

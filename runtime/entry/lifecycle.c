@@ -20,6 +20,10 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int ours(void) { return atomic_load(&ip_st.init_state) == 1 && getpid() == ip_st.pid; }
 
+int ip_process_is_ours(void) { return ours(); }
+
+int ip_process_is_child(void) { return ip_st.pid && getpid() != ip_st.pid; }
+
 /* Flushes every thread and writes the Trailer, once.  keep_going: the
  * process may continue (a failed exec): recording goes on.  The flush waits
  * for locks and busy buffers at most IP_EXIT_FLUSH_MS; what it could not

@@ -118,7 +118,7 @@ IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {
   (void)si;
   struct ip_rt_thread *t = &ip_tls;
   int perf = t->has_timer == IP_SAMPLER_PERF;
-  if (t->state == IP_TS_READY && atomic_load(&ip_st.init_state) == 1)
+  if (t->state == IP_TS_READY && !t->lent && atomic_load(&ip_st.init_state) == 1)
     record_sample(t, uc, perf ? 2 : 1);
   if (perf) { /* after the sample: the ioctl is one of the handler's own calls */
     int saved = errno;
