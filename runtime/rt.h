@@ -174,6 +174,7 @@ struct ip_state {
   atomic_int trailer_written;
   atomic_int final_flush; /* the exit's flush of every thread is running */
   atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
+  int declined;           /* a child started without fork's handlers (clone, _Fork): not recorded */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
   struct ip_rt_thread *threads;
   atomic_uint n_threads;           /* length of the thread list */

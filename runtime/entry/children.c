@@ -100,8 +100,13 @@ __asm__(".pushsection .text\n"
 #endif
 
 /* ---- children with a copy of the memory ---------------------------------- */
-/* In the child: the calling thread's state is declined (thread.c). */
-static void child_declines(void) { ip_thread_decline(&ip_tls); }
+/* In the child: the calling thread's state is declined (thread.c), and the
+ * process's: a fork in it gives a child that is not recorded either
+ * (lifecycle.c). */
+static void child_declines(void) {
+  ip_thread_decline(&ip_tls);
+  ip_st.declined = 1;
+}
 
 /* In the parent: the child's trace says why it is not recorded. */
 static void parent_notes(long pid, const char *how) {
@@ -131,6 +136,8 @@ int ip_clone(int (*fn)(void *), void *stack, int flags, void *arg, pid_t *ptid, 
     errno = ENOSYS;
     return -1;
   }
+  if (!fn || !stack) /* libc's answer: EINVAL */
+    return real(fn, stack, flags, arg, ptid, tls, ctid);
   if (flags & CLONE_VM) {
     if (flags & CLONE_SETTLS)
       return real(fn, stack, flags, arg, ptid, tls, ctid); /* a thread of its own */

@@ -104,18 +104,26 @@ __attribute__((destructor)) static void at_unload(void) {
 }
 
 /* fork takes every runtime lock in their order (docs/runtime.md, "Locks"),
- * so the child starts with consistent tables and makes the locks anew. */
+ * so the child starts with consistent tables and makes the locks anew.  In
+ * a child that is not recorded (clone, _Fork), whose copies of the locks
+ * may be held for good, a fork gives another such child. */
 static void fork_prepare(void) {
+  if (ip_st.declined)
+    return;
   ip_lock(&ip_st.threads_lock, 0);
   ip_registry_fork_prepare();
   ip_output_lock_log();
 }
 static void fork_parent(void) {
+  if (ip_st.declined)
+    return;
   ip_output_unlock_log();
   ip_registry_fork_parent();
   ip_unlock(&ip_st.threads_lock);
 }
 static void fork_child(void) {
+  if (ip_st.declined)
+    return;
   ip_mutex_init(&ip_st.threads_lock);
   ip_registry_fork_child();
   ip_output_fork_child_locks();

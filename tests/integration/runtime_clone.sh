@@ -7,14 +7,15 @@
 # its parent's kevents ring, which is not in its copy of the memory); it is
 # not recorded, and its trace says so; the parent's trace holds exactly the
 # parent's own calls.  A clone() child that execs an instrumented program
-# gives that program a complete trace.
+# gives that program a complete trace; one that forks has a child that runs
+# as plain too.
 . "$INCLPROF_SRC/tests/lib.sh"
 q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
 gcc -O2 -fplugin="$INCLPROF_PLUGIN" -o clone_child \
   "$INCLPROF_SRC/tests/programs/runtime/clone_child.c" || { fail "build clone_child"; exit 1; }
-for how in clone clone3 fork-syscall _Fork; do
+for how in clone clone3 fork-syscall _Fork clone-fork; do
   case $how in
-  clone) says="clone()" ;; clone3) says="a clone3 system call" ;;
+  clone | clone-fork) says="clone()" ;; clone3) says="a clone3 system call" ;;
   fork-syscall) says="a fork system call" ;; _Fork) says="_Fork()" ;;
   esac
   ./clone_child $how 1000 >plain.out 2>&1

@@ -7,6 +7,8 @@
  *     ended.
  *   clone_child clone-exec N: the clone() child execs this program, which
  *     calls work() N times ("exec'd work N").
+ *   clone_child clone-fork N: the clone() child forks; its child calls
+ *     work() N times, and the clone child exits with its status.
  * Output: "child: status S, parent work 10". */
 #define _GNU_SOURCE
 #include <linux/sched.h>
@@ -33,6 +35,14 @@ static int child_main(void *arg) {
   return work_calls == n ? 0 : 1;
 }
 
+static int fork_main(void *arg) {
+  pid_t pid = fork();
+  if (pid == 0)
+    _exit(child_main(arg));
+  int st;
+  return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
 static int exec_main(void *arg) {
   (void)arg;
   char count[32];
@@ -42,10 +52,13 @@ static int exec_main(void *arg) {
 }
 
 __attribute__((noinline)) long start(const char *how) {
-  if (!strcmp(how, "clone") || !strcmp(how, "clone-exec")) {
+  if (!strncmp(how, "clone-", 6) || !strcmp(how, "clone")) {
     size_t size = 2 * (size_t)getpagesize();
     char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return clone(strcmp(how, "clone") ? exec_main : child_main, stack + size, SIGCHLD, NULL);
+    int (*fn)(void *) = !strcmp(how, "clone")        ? child_main
+                        : !strcmp(how, "clone-exec") ? exec_main
+                                                     : fork_main;
+    return clone(fn, stack + size, SIGCHLD, NULL);
   }
   long pid;
   if (!strcmp(how, "clone3")) {
