@@ -118,10 +118,10 @@ static close_fn *real_close;
 static close_range_fn *real_close_range;
 static closefrom_fn *real_closefrom;
 
-/* libc's definitions, found before the runtime installs a signal handler
- * (close is async-signal-safe: a handler may call it, dlsym may not run
- * there) and again lazily for calls made before that. */
-void ip_fd_libc_init(void) {
+/* libc's definitions, found when the library is loaded (close is
+ * async-signal-safe: a handler may call it, dlsym may not run there), and
+ * lazily for calls made by constructors that run before that. */
+__attribute__((constructor)) void ip_fd_libc_init(void) {
   if (!real_close)
     real_close = (close_fn *)dlsym(RTLD_NEXT, "close");
   if (!real_close_range)
