@@ -570,9 +570,9 @@ IP_HIDDEN void ip_own_thread_end(void); /* the runtime's thread, just before it 
  * when not known. */
 IP_HIDDEN long ip_program_threads(void);
 
-/* say.c: a line (ending in a newline) on stderr when on_stderr, and in
+/* notes.c: a line (ending in a newline) on stderr when on_stderr, and in
  * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
-IP_HIDDEN void ip_say(const char *line, int on_stderr);
+IP_HIDDEN void ip_notes_line(const char *line, int on_stderr);
 
 /* libc_real.c: libc's own definitions of what interpose.c interposes and the
  * runtime calls itself, found at start-up (ip_libc_init). */

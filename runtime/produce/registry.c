@@ -276,8 +276,10 @@ static void callees_unregistered(const struct inclprof_tu *tu) {
  * the dynamic linker finds for its name (the global scope, else the scope of
  * the caller's object, for a library opened with RTLD_LOCAL), else the
  * caller's own object (a direct call to a name no object exports stays in the
- * caller's).  Found once per descriptor, before reg_lock is taken: dlsym and
- * dladdr take the loader's lock.  di is zeroed when nothing is found. */
+ * caller's).  A libc function the runtime interposes (close, execve, ...)
+ * is the program's call of libc's: its object is the next definition's.
+ * Found once per descriptor, before reg_lock is taken: dlsym and dladdr take
+ * the loader's lock.  di is zeroed when nothing is found. */
 static void callee_object(const struct inclprof_fn *fn, Dl_info *di) {
   memset(di, 0, sizeof *di);
   Dl_info caller;
@@ -286,6 +288,10 @@ static void callee_object(const struct inclprof_fn *fn, Dl_info *di) {
   void *def = NULL;
   if (fn->name && !(fn->flags & INCLPROF_FN_LOCAL)) {
     def = dlsym(RTLD_DEFAULT, fn->name);
+    Dl_info at, self;
+    if (def && dladdr(def, &at) && dladdr((const void *)callee_object, &self) &&
+        at.dli_fbase == self.dli_fbase)
+      def = dlsym(RTLD_NEXT, fn->name);
     void *h = def ? NULL : dlopen(caller.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
     if (h) {
       def = dlsym(h, fn->name);

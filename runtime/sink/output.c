@@ -39,11 +39,11 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
 }
 
 /* "inclprof: WHY; the program continues unprofiled" on stderr (and in
- * record's notes: say.c). */
+ * record's notes: notes.c). */
 void ip_say_unprofiled(const char *why) {
   char msg[1400];
   if (snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why) > 0)
-    ip_say(msg, 1);
+    ip_notes_line(msg, 1);
 }
 
 void ip_disable(const char *why) {

@@ -269,7 +269,7 @@ static void stop_recording(const char *cause, int cut_torn_frame) {
                "inclprof: recording stopped: %s (%s); after %s and %llu events; the trace "
                "up to there is complete; the program continues unprofiled\n",
                cause, ip_st.path, size, (unsigned long long)atomic_load(&ip_st.events)) > 0)
-    ip_say(msg, !quiet);
+    ip_notes_line(msg, !quiet);
 }
 
 void ip_trace_write_quiet(int on) { quiet = on; }

@@ -1,4 +1,4 @@
-/* say.c - the runtime's own messages: one line on the program's stderr,
+/* notes.c - the runtime's lines for the user: one on the program's stderr,
  * and under `inclprof record` the same line in record's notes file
  * (INCLPROF_RECORD_NOTES), so that record's summary gives the runtime's
  * reason rather than guessing one.  A line the trace itself records (a
@@ -23,7 +23,7 @@ static void write_all(int fd, const char *p, size_t n) {
   }
 }
 
-void ip_say(const char *line, int on_stderr) {
+void ip_notes_line(const char *line, int on_stderr) {
   size_t n = strlen(line);
   if (on_stderr)
     write_all(2, line, n);
