@@ -154,7 +154,7 @@ IP_RT_TEXT void ip_slow_flush(struct ip_rt_thread *t) {
    * program's own making) writes nothing into its parent's trace: it
    * declines its state.  (A fork child whose fork handler has not run yet
    * gets it back from the handler.) */
-  if (IP_UNLIKELY(t->pos > t->end) && getpid() != ip_st.pid) {
+  if (IP_UNLIKELY(t->pos > t->end) && t->state == IP_TS_READY && getpid() != ip_st.pid) {
     ip_thread_decline(t);
     return;
   }
@@ -179,6 +179,10 @@ int ip_thread_ensure(void) {
       t->tr_src = &ip_zero_head;
       t->pmu_page = (void *)&ip_dummy_page;
     }
+    return -1;
+  }
+  if (getpid() != ip_st.pid) { /* a child the runtime did not see start: see ip_slow_flush */
+    ip_thread_decline(t);
     return -1;
   }
   t->state = IP_TS_SETTING_UP;
