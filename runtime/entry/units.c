@@ -39,8 +39,8 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
 /* The trace ends when the last unit leaves after exit began (lifecycle.c's
  * ip_exit_begun). */
 IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
-  if (!tu || atomic_load(&ip_st.init_state) == 0)
-    return;
+  if (!tu || atomic_load(&ip_st.init_state) == 0 || ip_process_is_child())
+    return; /* a vfork or clone child's exit(): the tables are the parent's */
   ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
   if (ip_units_remove(tu) && atomic_load(&ip_st.exiting))
     ip_finish("exit", 1, 0);

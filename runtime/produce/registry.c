@@ -106,7 +106,9 @@ static void note_main_base(void) {
 
 /* The file mapped at base, from /proc/self/maps; 0 when not found. */
 static int mapped_file(uintptr_t base, char *out, size_t len) {
-  FILE *f = fopen("/proc/self/maps", "re");
+  FILE *f = fopen("/proc/thread-self/maps", "re"); /* /proc/self ends with the main thread */
+  if (!f)
+    f = fopen("/proc/self/maps", "re");
   if (!f)
     return 0;
   char line[MAX_STR + 200];
@@ -274,8 +276,10 @@ static void callees_unregistered(const struct inclprof_tu *tu) {
  * the dynamic linker finds for its name (the global scope, else the scope of
  * the caller's object, for a library opened with RTLD_LOCAL), else the
  * caller's own object (a direct call to a name no object exports stays in the
- * caller's).  Found once per descriptor, before reg_lock is taken: dlsym and
- * dladdr take the loader's lock.  di is zeroed when nothing is found. */
+ * caller's).  A libc function the runtime interposes (close, execve, ...)
+ * is the program's call of libc's: its object is the next definition's.
+ * Found once per descriptor, before reg_lock is taken: dlsym and dladdr take
+ * the loader's lock.  di is zeroed when nothing is found. */
 static void callee_object(const struct inclprof_fn *fn, Dl_info *di) {
   memset(di, 0, sizeof *di);
   Dl_info caller;
@@ -284,6 +288,10 @@ static void callee_object(const struct inclprof_fn *fn, Dl_info *di) {
   void *def = NULL;
   if (fn->name && !(fn->flags & INCLPROF_FN_LOCAL)) {
     def = dlsym(RTLD_DEFAULT, fn->name);
+    Dl_info at, self;
+    if (def && dladdr(def, &at) && dladdr((const void *)callee_object, &self) &&
+        at.dli_fbase == self.dli_fbase)
+      def = dlsym(RTLD_NEXT, fn->name);
     void *h = def ? NULL : dlopen(caller.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
     if (h) {
       def = dlsym(h, fn->name);

@@ -148,10 +148,10 @@ static void open_keepers(void) {
   struct perf_event_attr a;
   ip_pmu_sys_enter(&a, (uint64_t)ip_st.tracepoint_id);
   a.disabled = 1;
-  perf_open(&a);
+  ip_fd_own(perf_open(&a));
   ip_pmu_page_faults(&a);
   a.disabled = 1;
-  perf_open(&a);
+  ip_fd_own(perf_open(&a));
 }
 
 /* The smallest time of a getppid() system call, in ticks. */
@@ -272,6 +272,8 @@ void ip_transitions_thread_open(struct ip_rt_thread *t) {
     if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, &pf_id, why, sizeof why) == 0) {
       t->tr_src =
           (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
+      t->ring_fd2 = ip_fd_own(t->ring_fd2);
+      ip_fd_identify(t->ring_fd2, &t->ring_fd2_id);
       ip_kevents_open(t, pf_id);
     } else
       t->no_counter = IP_NC_OPEN_FAILED;
@@ -294,10 +296,8 @@ void ip_transitions_thread_close(struct ip_rt_thread *t) {
     munmap(t->ring, t->ring_len);
     t->ring = NULL;
   }
-  if (t->ring_fd2 >= 0) {
-    close(t->ring_fd2);
-    t->ring_fd2 = -1;
-  }
+  ip_fd_release(t->ring_fd2, &t->ring_fd2_id);
+  t->ring_fd2 = -1;
   if (t->pmu_page && t->pmu_page != (const void *)&ip_dummy_page)
     munmap(t->pmu_page, (size_t)sysconf(_SC_PAGESIZE));
   /* Probes may still run on this thread (later destructors): safe sources. */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,12 +102,14 @@ static void top_up(void) {
  * that handed it the buffer, for as long as encoding takes). */
 static void *writer_main(void *arg) {
   (void)arg;
+  prctl(PR_SET_NAME, "inclprof-writer");
   sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){.sched_priority = 0});
   size_t len = IP_SCRATCH_BYTES;
   uint8_t *scratch =
       mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (scratch == MAP_FAILED) {
     atomic_store(&enabled, 0); /* every thread encodes inline */
+    ip_own_thread_end();
     return NULL;
   }
   for (unsigned idle = 0;;) {
@@ -149,26 +152,15 @@ static void *writer_main(void *arg) {
 
 /* Started by a thread's first full buffer (that one is encoded inline),
  * which also puts START_SPARES buffers in the pool, so that the next
- * hand-offs need not wait for the new thread to run.  It receives no signal:
- * every signal is blocked while it is created. */
+ * hand-offs need not wait for the new thread to run.  It receives no
+ * signal and does not keep the process alive (own_threads.c). */
 static void start(void) {
   if (atomic_exchange(&started, 1))
     return;
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  pthread_attr_t a;
-  pthread_attr_init(&a);
-  pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-  pthread_t th;
-  int rc = pthread_create(&th, &a, writer_main, NULL);
-  pthread_attr_destroy(&a);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (rc != 0) {
+  if (ip_own_thread_start(writer_main, 0) != 0) {
     atomic_store(&enabled, 0);
     return;
   }
-  pthread_setname_np(th, "inclprof-writer");
   for (int i = 0; i < START_SPARES; i++) {
     struct ip_event *b = ip_buffer_new();
     if (b)
