@@ -15,7 +15,8 @@
  *             calibration_cache (one calibration per output directory);
  *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
  *             libc_real (libc's own sigaction, syscall), fd_reserve,
- *             ptr_map (pointer -> gid maps), env_carry.
+ *             ptr_map (pointer -> gid maps), env_carry, arena (the
+ *             runtime's own memory).
  * The declarations below are grouped by file. */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
@@ -396,6 +397,14 @@ IP_HIDDEN void ip_ring_start(uint64_t max_size);
 IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 /* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
+
+/* arena.c: the runtime's own memory (never the program's malloc, which it
+ * may define itself): zeroed blocks, lock-free, safe in a signal handler. */
+IP_HIDDEN void *ip_alloc(size_t n); /* zeroed; NULL when out of memory */
+IP_HIDDEN void *ip_realloc(void *p, size_t n);
+IP_HIDDEN void ip_free(void *p);
+IP_HIDDEN char *ip_strdup(const char *s);
+IP_HIDDEN char *ip_strndup(const char *s, size_t max);
 
 /* ptr_map.c */
 struct ip_map_table;

@@ -37,7 +37,7 @@ static char *own_preload_entry(const char *list) {
     const char *slash = memrchr(p, '/', len);
     const char *name = slash ? slash + 1 : p;
     if (len && (size_t)(p + len - name) == strlen(base) && !memcmp(name, base, strlen(base)))
-      return strndup(p, len);
+      return ip_strndup(p, len);
     p += len;
     p += *p != 0;
   }
@@ -55,7 +55,7 @@ __attribute__((constructor)) static void env_carry_init(void) {
   }
   for (char **e = environ; e && *e && n_carried < MAX_CARRIED; e++)
     if (!strncmp(*e, "INCLPROF_", 9) && strchr(*e, '='))
-      carried[n_carried] = strdup(*e), n_carried += carried[n_carried] != NULL;
+      carried[n_carried] = ip_strdup(*e), n_carried += carried[n_carried] != NULL;
   preload = own_preload_entry(getenv("LD_PRELOAD"));
 }
 

@@ -149,7 +149,7 @@ static uint32_t module_id(const char *name, uintptr_t base) {
   for (uint32_t i = 0; i < n_modules; i++)
     if (module_base[i] == base && !strcmp(module_path[i], path))
       return i + 1;
-  if (n_modules == MAX_MODULES || !(module_path[n_modules] = strdup(path)))
+  if (n_modules == MAX_MODULES || !(module_path[n_modules] = ip_strdup(path)))
     return 0;
   module_base[n_modules] = base;
   uint32_t id = ++n_modules;
@@ -221,7 +221,7 @@ static void callee_registered(struct inclprof_fn *fn) {
   }
   if (n_pending == cap_pending) {
     uint32_t cap = cap_pending ? cap_pending * 2 : 256;
-    struct pending *p = realloc(pending, cap * sizeof *p);
+    struct pending *p = ip_realloc(pending, cap * sizeof *p);
     if (!p)
       return; /* the callee keeps its probes: slower, still right */
     pending = p;
@@ -252,7 +252,7 @@ static int cmp_ptr(const void *a, const void *b) {
 static void callees_unregistered(const struct inclprof_tu *tu) {
   if (!n_pending || !tu->n_fns)
     return;
-  const struct inclprof_fn **mine = malloc(tu->n_fns * sizeof *mine);
+  const struct inclprof_fn **mine = ip_alloc(tu->n_fns * sizeof *mine);
   if (!mine) { /* cannot sort: the slow way */
     for (uint32_t n = 0; n < n_pending; n++)
       for (uint32_t i = 0; i < tu->n_fns; i++)
@@ -267,7 +267,7 @@ static void callees_unregistered(const struct inclprof_tu *tu) {
     if (key && bsearch(&key, mine, tu->n_fns, sizeof *mine, cmp_ptr))
       pending[n].fn = NULL;
   }
-  free(mine);
+  ip_free(mine);
 }
 
 /* The object a callee named at call-site probes binds to: the definition
@@ -343,7 +343,7 @@ void ip_units_add(struct inclprof_tu *tu) {
     if (fn && (fn->flags & INCLPROF_FN_CALLEE) && !(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
       callee_registered((struct inclprof_fn *)fn); /* the plugin keeps callees writable */
   }
-  struct unit *u = malloc(sizeof *u);
+  struct unit *u = ip_alloc(sizeof *u);
   if (u) {
     u->tu = tu;
     u->next = units;
@@ -430,7 +430,7 @@ int ip_units_remove(struct inclprof_tu *tu) {
     if ((*pp)->tu == tu) {
       struct unit *dead = *pp;
       *pp = dead->next;
-      free(dead);
+      ip_free(dead);
       break;
     }
   tu->hooks = hooks_off;
@@ -541,7 +541,7 @@ uint32_t ip_mark_id(const char *text) {
   for (uint32_t i = 0; i < n_marks && !id; i++)
     if (!strcmp(mark_text[i], text))
       id = i + 1;
-  if (!id && n_marks < MAX_MARKS && (mark_text[n_marks] = strndup(text, MAX_STR))) {
+  if (!id && n_marks < MAX_MARKS && (mark_text[n_marks] = ip_strndup(text, MAX_STR))) {
     id = ++n_marks;
     Inclprof__MarkName m = INCLPROF__MARK_NAME__INIT;
     m.id = id;

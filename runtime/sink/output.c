@@ -69,7 +69,7 @@ static void log_frame(const uint8_t *frame, size_t len) {
     size_t cap = log_cap ? log_cap * 2 : 65536;
     while (cap < log_len + len)
       cap *= 2;
-    uint8_t *n = realloc(table_log, cap);
+    uint8_t *n = ip_realloc(table_log, cap);
     if (!n) {
       ip_unlock(&log_lock);
       return;
@@ -85,7 +85,7 @@ static void log_frame(const uint8_t *frame, size_t len) {
 void ip_write_record(const Inclprof__Record *rec, int log_it) {
   uint8_t stack[STACK_FRAME];
   size_t max = ip_frame_max_size(rec);
-  uint8_t *buf = max <= sizeof stack ? stack : malloc(max);
+  uint8_t *buf = max <= sizeof stack ? stack : ip_alloc(max);
   if (!buf)
     return;
   size_t len = ip_frame_encode(rec, buf);
@@ -93,7 +93,7 @@ void ip_write_record(const Inclprof__Record *rec, int log_it) {
   if (log_it)
     log_frame(buf, len);
   if (buf != stack)
-    free(buf);
+    ip_free(buf);
 }
 
 static int open_in_dir(char *err, size_t errlen) {
@@ -154,16 +154,16 @@ static char *slurp(const char *path, size_t *len) {
   if (fd < 0)
     return NULL;
   size_t cap = 4096, n = 0;
-  char *buf = malloc(cap + 1);
+  char *buf = ip_alloc(cap + 1);
   while (buf) {
     ssize_t r = read(fd, buf + n, cap - n);
     if (r <= 0)
       break;
     n += (size_t)r;
     if (n == cap) {
-      char *nb = realloc(buf, cap * 2 + 1);
+      char *nb = ip_realloc(buf, cap * 2 + 1);
       if (!nb) {
-        free(buf);
+        ip_free(buf);
         buf = NULL;
         break;
       }
@@ -229,7 +229,7 @@ void ip_write_header(uint32_t from_pid) {
   rec.body_case = INCLPROF__RECORD__BODY_HEADER;
   rec.header = &h;
   ip_write_record(&rec, 0);
-  free(cmd);
+  ip_free(cmd);
 }
 
 void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
