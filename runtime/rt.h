@@ -16,7 +16,7 @@
  *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
  *             libc_real (libc's own sigaction, syscall), fd_reserve,
  *             ptr_map (pointer -> gid maps), env_carry, arena (the
- *             runtime's own memory).
+ *             runtime's own memory), objects (the loaded objects).
  * The declarations below are grouped by file. */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
@@ -406,6 +406,28 @@ IP_HIDDEN void ip_free(void *p);
 IP_HIDDEN char *ip_strdup(const char *s);
 IP_HIDDEN char *ip_strndup(const char *s, size_t max);
 
+/* objects.c: the objects the loader has mapped, found without dladdr or
+ * dlsym (docs/runtime.md, "Modules and unloading").  in_signal: only the
+ * objects loaded with the program are known (ip_objects_keep copied them). */
+#define IP_OBJECT_NAME 1024
+struct ip_object {
+  uintptr_t lo, hi;          /* loaded extent */
+  uintptr_t base;            /* first mapped byte: the module's load address */
+  int is_main;               /* the program itself */
+  char name[IP_OBJECT_NAME]; /* the loader's name for it ("" for the program) */
+};
+IP_HIDDEN void ip_objects_keep(void); /* once, where the loader may be called */
+/* The object holding addr; 0 when none does. */
+IP_HIDDEN int ip_object_of(uintptr_t addr, struct ip_object *out, int in_signal);
+/* The object a call of name from code at caller binds to, and (*at, 0 when
+ * it defines none) the definition; 0 when neither it nor the caller's
+ * object is known. */
+IP_HIDDEN int ip_object_binding(const char *name, uintptr_t caller, struct ip_object *out,
+                                uintptr_t *at, int in_signal);
+/* 1 when malloc, calloc, realloc or free is not libc's (the program's own,
+ * or a preloaded allocator's): what creating a thread would call. */
+IP_HIDDEN int ip_objects_program_allocator(void);
+
 /* ptr_map.c */
 struct ip_map_table;
 struct ip_map {
@@ -435,9 +457,11 @@ IP_HIDDEN uint32_t ip_mark_id(const char *text);
 /* A unit of this runtime's ABI joins the tables: its Function records are
  * written and its hooks set. */
 IP_HIDDEN void ip_units_add(struct inclprof_tu *tu);
-/* A unit leaves (its functions keep their names for the events before now;
- * its hooks are set null); 1 when no unit is left registered. */
-IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu);
+/* A unit leaves (its hooks are set null); 1 when no unit is left
+ * registered.  unloading: its object is being unmapped (dlclose), so its
+ * callees are named now and its functions keep their names only for the
+ * events before now; otherwise (exit) nothing is named or moved. */
+IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu, int unloading);
 IP_HIDDEN void ip_units_set_paused(int on);
 IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet unregistered */
 IP_HIDDEN void ip_registry_fork_prepare(void);
@@ -460,6 +484,10 @@ IP_HIDDEN int64_t ip_windows_due(int *flush);
 IP_HIDDEN void ip_ctl_start(void); /* at start-up, after the Header */
 IP_HIDDEN void ip_ctl_after_fork_child(void);
 IP_HIDDEN void ip_ctl_close(void); /* removes the socket (async-signal-safe) */
+
+/* units.c: dlclose (interpose.c) is unmapping what its destructors unregister */
+IP_HIDDEN void ip_unloading_begin(void);
+IP_HIDDEN void ip_unloading_end(void);
 
 /* lifecycle.c */
 IP_HIDDEN int ip_init_once(void);

@@ -11,9 +11,13 @@
  *                         environment of the program's choosing gets the
  *                         runtime's settings (env_carry.c);
  *   posix_spawn(p)        the same for the environment of the new process;
- *   sigaction, signal     the program's handlers, wrapped (signals.c).
+ *   sigaction, signal     the program's handlers, wrapped (signals.c);
+ *   dlclose               notes that the units its destructors unregister
+ *                         are being unmapped (units.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
- * for those the runtime calls itself). */
+ * for those the runtime calls itself).  Every function this file exports is
+ * in section inclprof_interpose: a call of one is the program's call of
+ * libc's function, and is reported in libc's module (objects.c). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +30,9 @@
 #include <unistd.h>
 
 #include "rt.h"
+
+#undef IP_EXPORT
+#define IP_EXPORT __attribute__((visibility("default"), section("inclprof_interpose")))
 
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 
@@ -218,4 +225,17 @@ IP_EXPORT __sighandler_t signal(int sig, __sighandler_t handler) {
   if (ip_signals_program_sigaction(sig, &act, &old) != 0)
     return SIG_ERR;
   return old.sa_handler;
+}
+
+/* ---- dlclose ------------------------------------------------------------------ */
+typedef int (*dlclose_fn)(void *);
+
+IP_EXPORT int dlclose(void *handle) {
+  dlclose_fn real = (dlclose_fn)next_fn("dlclose");
+  if (!real)
+    return -1;
+  ip_unloading_begin();
+  int rc = real(handle);
+  ip_unloading_end();
+  return rc;
 }

@@ -1,0 +1,350 @@
+/* objects.c - the objects the loader has mapped (the program, its
+ * libraries, those opened with dlopen), as the registry needs them: which
+ * object holds an address, and which object a call of a name binds to.
+ * Both are answered from the objects themselves (dl_iterate_phdr, then each
+ * object's own GNU or SysV symbol hash table), never with dladdr, whose
+ * linear scan of the dynamic symbols cost a program linked with
+ * -rdynamic seconds at exit, nor with dlsym, which allocates through the
+ * program's malloc when a name is missing.  A name's lookup costs about as
+ * much as the dynamic linker's own: one hash and a few probes per object.
+ *
+ * While the program runs, every answer comes from inside dl_iterate_phdr,
+ * which keeps the objects it shows mapped until it returns.  A signal
+ * handler cannot call it (it takes the loader's lock): it reads instead a
+ * copy of the objects loaded with the program (the runtime's own load or
+ * first use), which are never unloaded, made once when that is safe.
+ *
+ * A name binds as the dynamic linker binds it: to the first object loaded
+ * with the program that defines it (the program, LD_PRELOAD libraries, then
+ * the libraries in load order), else to the caller's own object (a library
+ * opened RTLD_LOCAL), else to a library opened later, else to the caller's
+ * object.  A definition that is one of the runtime's interposers (section
+ * inclprof_interpose, entry/interpose.c) is passed over: the function the
+ * program called is the next definition, libc's. */
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+/* The runtime's interposers (the linker names the section's bounds; a
+ * build without them has none). */
+extern const char __start_inclprof_interpose[] __attribute__((weak)) IP_HIDDEN;
+extern const char __stop_inclprof_interpose[] __attribute__((weak)) IP_HIDDEN;
+
+static int is_interposer(uintptr_t a) {
+  return a >= (uintptr_t)__start_inclprof_interpose && a < (uintptr_t)__stop_inclprof_interpose;
+}
+
+/* An object's dynamic symbols, as its dynamic section points at them. */
+struct symbols {
+  const ElfW(Sym) * sym;
+  const char *str;
+  const ElfW(Half) * ver;
+  const uint32_t *gnu;
+  const ElfW(Word) * sysv;
+  uintptr_t bias;
+};
+
+/* An object as a walk sees it (name: the loader's, or a kept copy). */
+struct view {
+  uintptr_t lo, hi, base;
+  const char *name;
+  int is_main;
+};
+
+/* One object as a copy keeps it (for signal handlers). */
+struct kept {
+  struct view o;
+  struct symbols s;
+};
+
+static struct kept *kept;       /* the objects loaded with the program */
+static _Atomic unsigned n_kept; /* set once, after kept is filled */
+static atomic_int kept_taken;
+
+/* ---- an object's extent and symbols ------------------------------------ */
+static void describe(const struct dl_phdr_info *info, struct view *o) {
+  uintptr_t lo = UINTPTR_MAX, hi = 0, page = (uintptr_t)getpagesize();
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+      uintptr_t at = (uintptr_t)info->dlpi_addr + (uintptr_t)info->dlpi_phdr[i].p_vaddr;
+      uintptr_t end = at + (uintptr_t)info->dlpi_phdr[i].p_memsz;
+      lo = at < lo ? at : lo;
+      hi = end > hi ? end : hi;
+    }
+  o->base = lo == UINTPTR_MAX ? 0 : lo & ~(page - 1);
+  o->lo = o->base;
+  o->hi = hi;
+  o->name = info->dlpi_name ? info->dlpi_name : "";
+}
+
+/* A copy the caller keeps after the walk (the loader's name is freed with
+ * the object). */
+static void copy_out(struct ip_object *to, const struct view *from) {
+  to->lo = from->lo, to->hi = from->hi, to->base = from->base, to->is_main = from->is_main;
+  size_t n = strnlen(from->name, sizeof to->name - 1);
+  memcpy(to->name, from->name, n);
+  to->name[n] = 0;
+}
+
+/* A dynamic-section pointer: glibc relocates them in place, other loaders
+ * (and glibc on some targets) leave the link-time value. */
+static const void *dyn_ptr(ElfW(Addr) v, const struct dl_phdr_info *info, const struct view *o) {
+  uintptr_t p = (uintptr_t)v;
+  if (p < (uintptr_t)info->dlpi_addr)
+    p += (uintptr_t)info->dlpi_addr;
+  return p >= o->lo && p < o->hi ? (const void *)p : NULL;
+}
+
+static void symbols_of(const struct dl_phdr_info *info, const struct view *o, struct symbols *s) {
+  memset(s, 0, sizeof *s);
+  s->bias = (uintptr_t)info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+      continue;
+    const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    for (; d->d_tag != DT_NULL; d++)
+      switch (d->d_tag) {
+      case DT_SYMTAB:
+        s->sym = dyn_ptr(d->d_un.d_ptr, info, o);
+        break;
+      case DT_STRTAB:
+        s->str = dyn_ptr(d->d_un.d_ptr, info, o);
+        break;
+      case DT_VERSYM:
+        s->ver = dyn_ptr(d->d_un.d_ptr, info, o);
+        break;
+      case DT_GNU_HASH:
+        s->gnu = dyn_ptr(d->d_un.d_ptr, info, o);
+        break;
+      case DT_HASH:
+        s->sysv = dyn_ptr(d->d_un.d_ptr, info, o);
+        break;
+      default:
+        break;
+      }
+  }
+  if (!s->sym || !s->str)
+    s->gnu = NULL, s->sysv = NULL;
+}
+
+/* The address symbol ix defines for name, or 0: a definition (not an
+ * undefined reference, not a local, not a non-default version). */
+static uintptr_t defines(const struct symbols *s, uint32_t ix, const char *name) {
+  const ElfW(Sym) *sym = &s->sym[ix];
+  unsigned bind = ELF64_ST_BIND(sym->st_info), type = ELF64_ST_TYPE(sym->st_info);
+  if (sym->st_shndx == SHN_UNDEF || !sym->st_value || bind == STB_LOCAL || type == STT_TLS ||
+      type == STT_SECTION || type == STT_FILE || (s->ver && (s->ver[ix] & 0x8000)) ||
+      strcmp(s->str + sym->st_name, name))
+    return 0;
+  return s->bias + (uintptr_t)sym->st_value;
+}
+
+static uint32_t gnu_hash(const char *name) {
+  uint32_t h = 5381;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    h = h * 33 + *p;
+  return h;
+}
+
+static uint32_t sysv_hash(const char *name) {
+  uint32_t h = 0;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+    h = (h << 4) + *p;
+    uint32_t g = h & 0xf0000000u;
+    if (g)
+      h ^= g >> 24;
+    h &= ~g;
+  }
+  return h;
+}
+
+/* The address of the object's own definition of name, or 0: its interposer
+ * definitions skipped.  h: gnu_hash(name). */
+static uintptr_t lookup(const struct symbols *s, const char *name, uint32_t h) {
+  uintptr_t at = 0;
+  if (s->gnu) {
+    const uint32_t *t = s->gnu;
+    uint32_t nbuckets = t[0], symoffset = t[1], bloom_size = t[2], shift = t[3];
+    if (!nbuckets || !bloom_size)
+      return 0;
+    const ElfW(Addr) *bloom = (const ElfW(Addr) *)(t + 4);
+    const uint32_t *buckets = (const uint32_t *)(bloom + bloom_size);
+    const uint32_t *chain = buckets + nbuckets;
+    const unsigned bits = sizeof(ElfW(Addr)) * 8;
+    ElfW(Addr) word = bloom[(h / bits) % bloom_size];
+    ElfW(Addr) mask = ((ElfW(Addr))1 << (h % bits)) | ((ElfW(Addr))1 << ((h >> shift) % bits));
+    if ((word & mask) != mask)
+      return 0;
+    uint32_t ix = buckets[h % nbuckets];
+    if (ix < symoffset)
+      return 0;
+    for (;; ix++) {
+      uint32_t c = chain[ix - symoffset];
+      if ((c | 1) == (h | 1) && (at = defines(s, ix, name)) && !is_interposer(at))
+        return at;
+      if (c & 1)
+        return 0;
+    }
+  }
+  if (s->sysv) {
+    const ElfW(Word) *t = s->sysv;
+    ElfW(Word) nbucket = t[0];
+    if (!nbucket)
+      return 0;
+    const ElfW(Word) *bucket = t + 2, *chain = bucket + nbucket;
+    for (ElfW(Word) ix = bucket[sysv_hash(name) % nbucket]; ix; ix = chain[ix])
+      if ((at = defines(s, ix, name)) && !is_interposer(at))
+        return at;
+  }
+  return 0;
+}
+
+/* ---- the objects loaded with the program, for signal handlers ----------- */
+static int count_objects(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)info, (void)size;
+  (*(unsigned *)data)++;
+  return 0;
+}
+
+struct keep_walk {
+  unsigned n, cap;
+};
+
+static int keep_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct keep_walk *w = data;
+  if (w->n == w->cap)
+    return 1;
+  struct kept *k = &kept[w->n];
+  describe(info, &k->o);
+  symbols_of(info, &k->o, &k->s);
+  const char *name = ip_strndup(k->o.name, IP_OBJECT_NAME - 1);
+  k->o.name = name ? name : "";
+  k->o.is_main = w->n == 0;
+  w->n++;
+  return 0;
+}
+
+void ip_objects_keep(void) {
+  if (atomic_exchange(&kept_taken, 1))
+    return;
+  unsigned n = 0;
+  dl_iterate_phdr(count_objects, &n);
+  if (!n || !(kept = ip_alloc(n * sizeof *kept)))
+    return;
+  struct keep_walk w = {0, n};
+  dl_iterate_phdr(keep_object, &w);
+  atomic_store(&n_kept, w.n);
+}
+
+/* Is the object starting at base one of those loaded with the program? */
+static int is_kept(uintptr_t base) {
+  unsigned n = atomic_load(&n_kept);
+  for (unsigned i = 0; i < n; i++)
+    if (kept[i].o.base == base)
+      return 1;
+  return 0;
+}
+
+/* ---- lookups ---------------------------------------------------------- */
+/* What one walk over the objects finds: the object holding addr and, for
+ * a name, its definitions (see the top of this file). */
+struct walk {
+  uintptr_t addr;
+  const char *name;
+  uint32_t h;
+  unsigned index;
+  int have_holder, have_first, have_own, have_later;
+  struct ip_object holder, first, later;
+  uintptr_t first_at, own_at, later_at;
+};
+
+static void consider(struct walk *w, const struct view *o, const struct symbols *s,
+                     int loaded_with_program) {
+  int holds = w->addr >= o->lo && w->addr < o->hi;
+  if (holds && !w->have_holder) {
+    copy_out(&w->holder, o);
+    w->have_holder = 1;
+  }
+  if (!w->name || (w->have_first && w->have_holder))
+    return;
+  uintptr_t at;
+  if (loaded_with_program && !w->have_first && (at = lookup(s, w->name, w->h))) {
+    copy_out(&w->first, o);
+    w->first_at = at, w->have_first = 1;
+  } else if (holds && (at = lookup(s, w->name, w->h))) {
+    w->own_at = at, w->have_own = 1;
+  } else if (!loaded_with_program && !w->have_later && (at = lookup(s, w->name, w->h))) {
+    copy_out(&w->later, o);
+    w->later_at = at, w->have_later = 1;
+  }
+}
+
+static int walk_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct walk *w = data;
+  struct view o;
+  describe(info, &o);
+  o.is_main = w->index++ == 0;
+  struct symbols s;
+  symbols_of(info, &o, &s);
+  unsigned kept_n = atomic_load(&n_kept);
+  consider(w, &o, &s, kept_n ? is_kept(o.base) : 1);
+  return !w->name && w->have_holder;
+}
+
+static void walk(struct walk *w, int in_signal) {
+  if (!in_signal) {
+    dl_iterate_phdr(walk_object, w);
+    return;
+  }
+  unsigned n = atomic_load(&n_kept);
+  for (unsigned i = 0; i < n && !(!w->name && w->have_holder); i++)
+    consider(w, &kept[i].o, &kept[i].s, 1);
+}
+
+int ip_object_of(uintptr_t addr, struct ip_object *out, int in_signal) {
+  struct walk w = {.addr = addr};
+  walk(&w, in_signal);
+  if (w.have_holder)
+    *out = w.holder;
+  return w.have_holder;
+}
+
+int ip_object_binding(const char *name, uintptr_t caller, struct ip_object *out, uintptr_t *at,
+                      int in_signal) {
+  struct walk w = {.addr = caller, .name = name, .h = gnu_hash(name)};
+  walk(&w, in_signal);
+  *at = 0;
+  if (w.have_first)
+    *out = w.first, *at = w.first_at;
+  else if (w.have_own && w.have_holder)
+    *out = w.holder, *at = w.own_at;
+  else if (w.have_later)
+    *out = w.later, *at = w.later_at;
+  else if (w.have_holder)
+    *out = w.holder;
+  else
+    return 0;
+  return 1;
+}
+
+/* ---- the allocator the loader calls ------------------------------------- */
+/* glibc allocates a new thread's TLS vector through the malloc the program's
+ * symbols bind to: the program's own, when it defines one. */
+int ip_objects_program_allocator(void) {
+  static const char *const names[] = {"malloc", "calloc", "realloc", "free"};
+  struct ip_object libc_obj, o;
+  uintptr_t at;
+  if (!ip_object_binding("__libc_calloc", 0, &libc_obj, &at, 0) || !at)
+    return 0; /* not glibc */
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (ip_object_binding(names[i], 0, &o, &at, 0) && at && o.base != libc_obj.base)
+      return 1;
+  return 0;
+}
+
+__attribute__((constructor)) static void keep_at_load(void) { ip_objects_keep(); }
