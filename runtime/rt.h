@@ -165,6 +165,8 @@ struct ip_state {
   atomic_int trailer_written;
   atomic_int final_flush; /* the exit's flush of every thread is running */
   atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
+  int program_allocator;  /* malloc & co. are not libc's: creating a thread would call them, so
+                             the runtime starts a thread of its own only when a setting asks */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
   struct ip_rt_thread *threads;
   atomic_uint n_threads;           /* length of the thread list */

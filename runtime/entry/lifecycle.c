@@ -144,6 +144,7 @@ static void init(void) {
     else
       fprintf(stderr, "inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
   }
+  ip_st.program_allocator = ip_objects_program_allocator();
   ip_writer_init();
   ip_transitions_choose();
   ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
