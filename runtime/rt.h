@@ -16,7 +16,8 @@
  *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
  *             libc_real (libc's own sigaction, syscall), fd_reserve,
  *             ptr_map (pointer -> gid maps), env_carry, arena (the
- *             runtime's own memory), objects (the loaded objects).
+ *             runtime's own memory), objects (the loaded objects), say
+ *             (messages on stderr).
  * The declarations below are grouped by file. */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
@@ -399,6 +400,9 @@ IP_HIDDEN void ip_ring_start(uint64_t max_size);
 IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 /* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
+
+/* say.c: one line on stderr, with write() (printf-style format) */
+IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* arena.c: the runtime's own memory (never the program's malloc, which it
  * may define itself): zeroed blocks, lock-free, safe in a signal handler. */

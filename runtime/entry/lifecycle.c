@@ -132,8 +132,7 @@ static void init(void) {
     char *end;
     unsigned long v = strtoul(hz, &end, 10);
     if (*end || v > 100000)
-      fprintf(stderr,
-              "inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n", hz);
+      ip_say("inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n", hz);
     else
       ip_st.sample_hz = (unsigned)v;
   }
@@ -142,7 +141,7 @@ static void init(void) {
     if (!strcmp(clk, "fast"))
       ip_st.clock_unfenced = 1;
     else
-      fprintf(stderr, "inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
+      ip_say("inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
   }
   ip_st.program_allocator = ip_objects_program_allocator();
   ip_writer_init();

@@ -28,9 +28,8 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
   if (tu->abi_version != INCLPROF_ABI_VERSION) {
     static atomic_int said;
     if (!atomic_exchange(&said, 1))
-      fprintf(stderr,
-              "inclprof: %s was built for runtime ABI %u, this runtime has ABI %u: not profiled\n",
-              tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
+      ip_say("inclprof: %s was built for runtime ABI %u, this runtime has ABI %u: not profiled\n",
+             tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
     return;
   }
   ip_units_add(tu);

@@ -228,9 +228,8 @@ void ip_transitions_choose(void) {
   const char *req = ip_set.transitions;
   if (req && *req && strcmp(req, "auto") && strcmp(req, "pmu") && strcmp(req, "kevents") &&
       strcmp(req, "none"))
-    fprintf(stderr,
-            "inclprof: INCLPROF_TRANSITIONS='%s' is not auto, pmu, kevents or none; using auto\n",
-            req);
+    ip_say("inclprof: INCLPROF_TRANSITIONS='%s' is not auto, pmu, kevents or none; using auto\n",
+           req);
   char pmu_why[200] = "pmu: not tried", kev_why[400] = "kevents: not tried";
   int is_none = req && !strcmp(req, "none"), is_kev = req && !strcmp(req, "kevents");
   int want_pmu = !is_none && !is_kev, want_kev = !is_none;

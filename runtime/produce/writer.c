@@ -185,8 +185,7 @@ static void start(void) {
 void ip_writer_init(void) {
   const char *w = ip_set.writer;
   if (w && *w && strcmp(w, "auto") && strcmp(w, "inline") && strcmp(w, "thread")) {
-    fprintf(stderr, "inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n",
-            w);
+    ip_say("inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n", w);
     w = NULL;
   }
   int thread = w && !strcmp(w, "thread");
