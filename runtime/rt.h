@@ -144,7 +144,7 @@ struct ip_state {
   int fd;                /* trace file, O_APPEND */
   pid_t pid;
   int mode;           /* Inclprof__TransitionMode */
-  char note[256];     /* transitions_note */
+  char note[640];     /* transitions_note */
   int clock;          /* Inclprof__ClockSource */
   int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
   double ticks_per_second;
@@ -231,6 +231,12 @@ IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whyle
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);
 IP_HIDDEN uint64_t ip_pmu_read(void *page);
+
+/* perf_access.c: why the kernel refuses a transition counter */
+/* 1, with why, when the process may not open kernel perf events. */
+IP_HIDDEN int ip_perf_refusal(char *why, size_t len);
+/* The tracepoint's id file (path) could not be read for want of permission. */
+IP_HIDDEN void ip_tracefs_refusal(const char *path, char *why, size_t len);
 
 /* fd_reserve.c */
 #define IP_FD_RESERVE      64 /* descriptors below RLIMIT_NOFILE left to the program */
