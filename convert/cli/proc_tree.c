@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/must_alloc.h"
+#include "util/util.h"
 
 struct proc {
   pid_t pid, ppid;

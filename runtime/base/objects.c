@@ -28,6 +28,25 @@
 
 #include "rt.h"
 
+/* The ELF types of this process's word size. */
+#if UINTPTR_MAX > 0xffffffffu
+typedef Elf64_Sym elf_sym;
+typedef Elf64_Dyn elf_dyn;
+typedef Elf64_Addr elf_addr;
+typedef Elf64_Half elf_half;
+typedef Elf64_Word elf_word;
+#define ELF_ST_BIND ELF64_ST_BIND
+#define ELF_ST_TYPE ELF64_ST_TYPE
+#else
+typedef Elf32_Sym elf_sym;
+typedef Elf32_Dyn elf_dyn;
+typedef Elf32_Addr elf_addr;
+typedef Elf32_Half elf_half;
+typedef Elf32_Word elf_word;
+#define ELF_ST_BIND ELF32_ST_BIND
+#define ELF_ST_TYPE ELF32_ST_TYPE
+#endif
+
 /* The runtime's interposers (the linker names the section's bounds; a
  * build without them has none). */
 extern const char __start_inclprof_interpose[] __attribute__((weak)) IP_HIDDEN;
@@ -39,11 +58,11 @@ static int is_interposer(uintptr_t a) {
 
 /* An object's dynamic symbols, as its dynamic section points at them. */
 struct symbols {
-  const ElfW(Sym) * sym;
+  const elf_sym *sym;
   const char *str;
-  const ElfW(Half) * ver;
+  const elf_half *ver;
   const uint32_t *gnu;
-  const ElfW(Word) * sysv;
+  const elf_word *sysv;
   uintptr_t bias;
 };
 
@@ -91,7 +110,7 @@ static void copy_out(struct ip_object *to, const struct view *from) {
 
 /* A dynamic-section pointer: glibc relocates them in place, other loaders
  * (and glibc on some targets) leave the link-time value. */
-static const void *dyn_ptr(ElfW(Addr) v, const struct dl_phdr_info *info, const struct view *o) {
+static const void *dyn_ptr(elf_addr v, const struct dl_phdr_info *info, const struct view *o) {
   uintptr_t p = (uintptr_t)v;
   if (p < (uintptr_t)info->dlpi_addr)
     p += (uintptr_t)info->dlpi_addr;
@@ -104,7 +123,7 @@ static void symbols_of(const struct dl_phdr_info *info, const struct view *o, st
   for (int i = 0; i < info->dlpi_phnum; i++) {
     if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
       continue;
-    const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    const elf_dyn *d = (const elf_dyn *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
     for (; d->d_tag != DT_NULL; d++)
       switch (d->d_tag) {
       case DT_SYMTAB:
@@ -133,8 +152,8 @@ static void symbols_of(const struct dl_phdr_info *info, const struct view *o, st
 /* The address symbol ix defines for name, or 0: a definition (not an
  * undefined reference, not a local, not a non-default version). */
 static uintptr_t defines(const struct symbols *s, uint32_t ix, const char *name) {
-  const ElfW(Sym) *sym = &s->sym[ix];
-  unsigned bind = ELF64_ST_BIND(sym->st_info), type = ELF64_ST_TYPE(sym->st_info);
+  const elf_sym *sym = &s->sym[ix];
+  unsigned bind = ELF_ST_BIND(sym->st_info), type = ELF_ST_TYPE(sym->st_info);
   if (sym->st_shndx == SHN_UNDEF || !sym->st_value || bind == STB_LOCAL || type == STT_TLS ||
       type == STT_SECTION || type == STT_FILE || (s->ver && (s->ver[ix] & 0x8000)) ||
       strcmp(s->str + sym->st_name, name))
@@ -164,18 +183,18 @@ static uint32_t sysv_hash(const char *name) {
 /* The address of the object's own definition of name, or 0: its interposer
  * definitions skipped.  h: gnu_hash(name). */
 static uintptr_t lookup(const struct symbols *s, const char *name, uint32_t h) {
-  uintptr_t at = 0;
+  uintptr_t at;
   if (s->gnu) {
     const uint32_t *t = s->gnu;
     uint32_t nbuckets = t[0], symoffset = t[1], bloom_size = t[2], shift = t[3];
     if (!nbuckets || !bloom_size)
       return 0;
-    const ElfW(Addr) *bloom = (const ElfW(Addr) *)(t + 4);
+    const elf_addr *bloom = (const elf_addr *)(t + 4);
     const uint32_t *buckets = (const uint32_t *)(bloom + bloom_size);
     const uint32_t *chain = buckets + nbuckets;
-    const unsigned bits = sizeof(ElfW(Addr)) * 8;
-    ElfW(Addr) word = bloom[(h / bits) % bloom_size];
-    ElfW(Addr) mask = ((ElfW(Addr))1 << (h % bits)) | ((ElfW(Addr))1 << ((h >> shift) % bits));
+    const unsigned bits = sizeof(elf_addr) * 8;
+    elf_addr word = bloom[(h / bits) % bloom_size];
+    elf_addr mask = ((elf_addr)1 << (h % bits)) | ((elf_addr)1 << ((h >> shift) % bits));
     if ((word & mask) != mask)
       return 0;
     uint32_t ix = buckets[h % nbuckets];
@@ -190,12 +209,12 @@ static uintptr_t lookup(const struct symbols *s, const char *name, uint32_t h) {
     }
   }
   if (s->sysv) {
-    const ElfW(Word) *t = s->sysv;
-    ElfW(Word) nbucket = t[0];
+    const elf_word *t = s->sysv;
+    elf_word nbucket = t[0];
     if (!nbucket)
       return 0;
-    const ElfW(Word) *bucket = t + 2, *chain = bucket + nbucket;
-    for (ElfW(Word) ix = bucket[sysv_hash(name) % nbucket]; ix; ix = chain[ix])
+    const elf_word *bucket = t + 2, *chain = bucket + nbucket;
+    for (elf_word ix = bucket[sysv_hash(name) % nbucket]; ix; ix = chain[ix])
       if ((at = defines(s, ix, name)) && !is_interposer(at))
         return at;
   }
