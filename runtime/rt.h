@@ -421,7 +421,7 @@ IP_HIDDEN char *ip_strndup(const char *s, size_t max);
 /* objects.c: the objects the loader has mapped, found without dladdr or
  * dlsym (docs/runtime.md, "Modules and unloading").  in_signal: only the
  * objects loaded with the program are known (ip_objects_keep copied them). */
-#define IP_OBJECT_NAME 1024
+#define IP_OBJECT_NAME 512
 struct ip_object {
   uintptr_t lo, hi;          /* loaded extent */
   uintptr_t base;            /* first mapped byte: the module's load address */
@@ -436,6 +436,12 @@ IP_HIDDEN int ip_object_of(uintptr_t addr, struct ip_object *out, int in_signal)
  * object is known. */
 IP_HIDDEN int ip_object_binding(const char *name, uintptr_t caller, struct ip_object *out,
                                 uintptr_t *at, int in_signal);
+/* The object holding addr and the dynamic symbol at exactly addr (name, ""
+ * when none; from a table sorted once per object); for one of the
+ * runtime's interposers, the definition it passes on to (*real, libc's)
+ * and its object.  0 when no object holds addr. */
+IP_HIDDEN int ip_object_named(uintptr_t addr, struct ip_object *out, char *name, size_t len,
+                              uintptr_t *real, int in_signal);
 /* 1 when malloc, calloc, realloc or free is not libc's (the program's own,
  * or a preloaded allocator's): what creating a thread would call. */
 IP_HIDDEN int ip_objects_program_allocator(void);

@@ -23,6 +23,7 @@
  * program called is the next definition, libc's. */
 #include <elf.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -268,11 +269,157 @@ static int is_kept(uintptr_t base) {
   return 0;
 }
 
+/* ---- names of code addresses ------------------------------------------- */
+/* Per object, made once when a first address of it is named: its dynamic
+ * symbols sorted by address (as dladdr would pick among aliases: the first
+ * in the table), so that each later name is a binary search instead of
+ * dladdr's scan of every symbol.  A table is looked up by the object's base,
+ * extent and symbol table; the symbol it answers is checked against the
+ * object before its name is read, so one for an object since unloaded never
+ * names another.  Tables are never freed (a signal handler may read one). */
+struct named {
+  uintptr_t addr;
+  uint32_t ix;
+};
+struct name_table {
+  uintptr_t base, hi;
+  const elf_sym *sym;
+  struct named *e;
+  uint32_t n;
+  struct name_table *next;
+};
+static struct name_table *_Atomic name_tables;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* How many entries the dynamic symbol table has (its hash tables say). */
+static uint32_t symbol_count(const struct symbols *s) {
+  if (s->sysv)
+    return s->sysv[1];
+  if (!s->gnu)
+    return 0;
+  const uint32_t *t = s->gnu;
+  uint32_t nbuckets = t[0], symoffset = t[1], bloom_size = t[2], last = 0;
+  const uint32_t *buckets = (const uint32_t *)((const elf_addr *)(t + 4) + bloom_size);
+  const uint32_t *chain = buckets + nbuckets;
+  for (uint32_t i = 0; i < nbuckets; i++)
+    last = buckets[i] > last ? buckets[i] : last;
+  if (last < symoffset)
+    return symoffset;
+  while (!(chain[last - symoffset] & 1))
+    last++;
+  return last + 1;
+}
+
+/* A symbol dladdr would name an address by. */
+static int nameable(const elf_sym *sym) {
+  unsigned bind = ELF_ST_BIND(sym->st_info), type = ELF_ST_TYPE(sym->st_info);
+  unsigned vis = sym->st_other & 3;
+  return (bind == STB_GLOBAL || bind == STB_WEAK) && type != STT_TLS && type != STT_SECTION &&
+         type != STT_FILE && sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS &&
+         sym->st_value && vis != STV_HIDDEN && vis != STV_INTERNAL;
+}
+
+static int named_before(const struct named *a, const struct named *b) {
+  return a->addr < b->addr || (a->addr == b->addr && a->ix < b->ix);
+}
+
+static void sift_down(struct named *e, size_t at, size_t n) {
+  for (;;) {
+    size_t big = at, l = 2 * at + 1, r = l + 1;
+    if (l < n && named_before(&e[big], &e[l]))
+      big = l;
+    if (r < n && named_before(&e[big], &e[r]))
+      big = r;
+    if (big == at)
+      return;
+    struct named t = e[at];
+    e[at] = e[big], e[big] = t;
+    at = big;
+  }
+}
+
+/* Heapsort: no allocation (qsort may call malloc). */
+static void sort_named(struct named *e, size_t n) {
+  for (size_t i = n / 2; i-- > 0;)
+    sift_down(e, i, n);
+  for (size_t end = n; end > 1; end--) {
+    struct named t = e[0];
+    e[0] = e[end - 1], e[end - 1] = t;
+    sift_down(e, 0, end - 1);
+  }
+}
+
+static struct name_table *find_table(const struct view *o, const struct symbols *s) {
+  for (struct name_table *t = atomic_load(&name_tables); t; t = t->next)
+    if (t->base == o->base && t->hi == o->hi && t->sym == s->sym)
+      return t;
+  return NULL;
+}
+
+/* Caller holds tables_lock, inside dl_iterate_phdr (o is mapped). */
+static struct name_table *make_table(const struct view *o, const struct symbols *s) {
+  uint32_t count = symbol_count(s);
+  struct name_table *t = ip_alloc(sizeof *t);
+  struct named *e = count ? ip_alloc(count * sizeof *e) : NULL;
+  if (!t || (count && !e)) {
+    ip_free(t);
+    ip_free(e);
+    return NULL;
+  }
+  uint32_t n = 0;
+  for (uint32_t ix = 1; ix < count; ix++)
+    if (nameable(&s->sym[ix]))
+      e[n++] = (struct named){s->bias + (uintptr_t)s->sym[ix].st_value, ix};
+  sort_named(e, n);
+  uint32_t kept_n = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (!kept_n || e[kept_n - 1].addr != e[i].addr)
+      e[kept_n++] = e[i];
+  *t = (struct name_table){o->base, o->hi, s->sym, e, kept_n, atomic_load(&name_tables)};
+  atomic_store(&name_tables, t);
+  return t;
+}
+
+/* The name of the symbol at exactly addr in object o, into name; 0 when
+ * none.  In a signal handler only a table already made is read. */
+static int name_at(const struct view *o, const struct symbols *s, uintptr_t addr, char *name,
+                   size_t len, int in_signal) {
+  if (!s->sym || !s->str || !len)
+    return 0;
+  struct name_table *t = find_table(o, s);
+  if (!t && !in_signal) {
+    pthread_mutex_lock(&tables_lock);
+    if (!(t = find_table(o, s)))
+      t = make_table(o, s);
+    pthread_mutex_unlock(&tables_lock);
+  }
+  if (!t)
+    return 0;
+  size_t lo = 0, hi = t->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (t->e[mid].addr < addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == t->n || t->e[lo].addr != addr)
+    return 0;
+  const elf_sym *sym = &s->sym[t->e[lo].ix];
+  if (s->bias + (uintptr_t)sym->st_value != addr || !nameable(sym))
+    return 0;
+  snprintf(name, len, "%s", s->str + sym->st_name);
+  return 1;
+}
+
 /* ---- lookups ---------------------------------------------------------- */
 /* What one walk over the objects finds: the object holding addr and, for
  * a name, its definitions (see the top of this file). */
 struct walk {
   uintptr_t addr;
+  char *addr_name; /* when wanted: the symbol at exactly addr (addr_name_len bytes) */
+  size_t addr_name_len;
+  int in_signal;
   const char *name;
   uint32_t h;
   unsigned index;
@@ -287,6 +434,8 @@ static void consider(struct walk *w, const struct view *o, const struct symbols 
   if (holds && !w->have_holder) {
     copy_out(&w->holder, o);
     w->have_holder = 1;
+    if (w->addr_name && !name_at(o, s, w->addr, w->addr_name, w->addr_name_len, w->in_signal))
+      w->addr_name[0] = 0;
   }
   if (!w->name || (w->have_first && w->have_holder))
     return;
@@ -331,6 +480,24 @@ int ip_object_of(uintptr_t addr, struct ip_object *out, int in_signal) {
   if (w.have_holder)
     *out = w.holder;
   return w.have_holder;
+}
+
+int ip_object_named(uintptr_t addr, struct ip_object *out, char *name, size_t len, uintptr_t *real,
+                    int in_signal) {
+  struct walk w = {.addr = addr, .addr_name = name, .addr_name_len = len, .in_signal = in_signal};
+  name[0] = 0;
+  *real = addr;
+  walk(&w, in_signal);
+  if (!w.have_holder)
+    return 0;
+  *out = w.holder;
+  /* One of the runtime's interposers: the function the program meant is
+   * the next definition of its name (libc's). */
+  struct ip_object next;
+  uintptr_t at;
+  if (name[0] && is_interposer(addr) && ip_object_binding(name, addr, &next, &at, in_signal) && at)
+    *out = next, *real = at;
+  return 1;
 }
 
 int ip_object_binding(const char *name, uintptr_t caller, struct ip_object *out, uintptr_t *at,

@@ -492,11 +492,14 @@ uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed
     gid = ip_map_get(&by_addr, addr);
   if (IP_LIKELY(gid))
     return gid;
-  /* Named by the converter from the module's file. */
-  char name[2 * sizeof addr + 3];
-  snprintf(name, sizeof name, "0x%lx", (unsigned long)addr);
+  /* Named by its dynamic symbol, else by the converter from the module's
+   * file. */
+  char name[IP_OBJECT_NAME];
   struct ip_object obj;
-  int have_obj = ip_object_of(addr, &obj, in_signal);
+  uintptr_t real;
+  int have_obj = ip_object_named(addr, &obj, name, sizeof name, &real, in_signal);
+  if (!name[0])
+    snprintf(name, sizeof name, "0x%lx", (unsigned long)addr);
   if (!ip_lock(&reg_lock, in_signal)) {
     gid = atomic_fetch_add(&next_gid, 1) + 1;
     write_function(gid, 0, NULL, name, addr, FN_FROM_ADDRESS, 0);
@@ -510,7 +513,7 @@ uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed
   if (!gid) {
     uint32_t module = module_of(have_obj ? &obj : NULL, addr, in_signal);
     gid = atomic_fetch_add(&next_gid, 1) + 1;
-    write_function(gid, module, NULL, name, addr, FN_FROM_ADDRESS, !in_signal);
+    write_function(gid, module, NULL, name, real, FN_FROM_ADDRESS, !in_signal);
     ip_map_put(&by_addr, addr, gid);
   }
   ip_unlock(&reg_lock);

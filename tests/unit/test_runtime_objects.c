@@ -2,8 +2,9 @@
  * checked against the dynamic linker's own answers (dladdr, dlsym): the
  * object holding an address, the object a name binds to (libc's puts,
  * from the loader's objects and from the copy a signal handler reads),
- * the caller's own object for a name nothing exports, and no allocator of
- * the program's own in this test. */
+ * the caller's own object for a name nothing exports, the name of an
+ * address as dladdr gives it (and none inside a function), and no
+ * allocator of the program's own in this test. */
 #include <check.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -54,6 +55,34 @@ START_TEST(a_name_nothing_exports_stays_with_the_caller) {
 }
 END_TEST
 
+START_TEST(an_address_is_named_as_dladdr_names_it) {
+  static const char *const names[] = {"puts", "malloc", "getpid", "qsort", "fopen", "strtol"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    void *at = dlsym(RTLD_DEFAULT, names[i]);
+    Dl_info di;
+    ck_assert(at && dladdr(at, &di));
+    struct ip_object o;
+    char name[IP_OBJECT_NAME];
+    uintptr_t real;
+    ck_assert_int_eq(ip_object_named((uintptr_t)at, &o, name, sizeof name, &real, 0), 1);
+    ck_assert_uint_eq(real, (uintptr_t)at);
+    ck_assert_uint_eq(o.base, (uintptr_t)di.dli_fbase);
+    if (di.dli_sname && di.dli_saddr == at)
+      ck_assert_str_eq(name, di.dli_sname);
+    /* the table made above serves a signal handler too */
+    ck_assert_int_eq(ip_object_named((uintptr_t)at, &o, name, sizeof name, &real, 1), 1);
+    if (di.dli_sname && di.dli_saddr == at)
+      ck_assert_str_eq(name, di.dli_sname);
+  }
+  struct ip_object o;
+  char name[IP_OBJECT_NAME];
+  uintptr_t real;
+  void *puts_at = dlsym(RTLD_DEFAULT, "puts");
+  ck_assert_int_eq(ip_object_named((uintptr_t)puts_at + 1, &o, name, sizeof name, &real, 0), 1);
+  ck_assert_str_eq(name, ""); /* inside a function: no name */
+}
+END_TEST
+
 START_TEST(libc_allocates_here) { ck_assert_int_eq(ip_objects_program_allocator(), 0); }
 END_TEST
 
@@ -63,6 +92,7 @@ int main(void) {
   tcase_add_test(tc, the_holder_of_an_address);
   tcase_add_test(tc, a_name_binds_to_its_definition);
   tcase_add_test(tc, a_name_nothing_exports_stays_with_the_caller);
+  tcase_add_test(tc, an_address_is_named_as_dladdr_names_it);
   tcase_add_test(tc, libc_allocates_here);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
