@@ -429,6 +429,7 @@ struct ip_object {
   char name[IP_OBJECT_NAME]; /* the loader's name for it ("" for the program) */
 };
 IP_HIDDEN void ip_objects_keep(void); /* once, where the loader may be called */
+IP_HIDDEN void ip_objects_fork_child(void);
 /* The object holding addr; 0 when none does. */
 IP_HIDDEN int ip_object_of(uintptr_t addr, struct ip_object *out, int in_signal);
 /* The object a call of name from code at caller binds to, and (*at, 0 when

@@ -291,6 +291,13 @@ struct name_table {
 static struct name_table *_Atomic name_tables;
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Another thread may have been making a table at the fork: the child's lock
+ * is made anew (a table is in the list only once it is complete). */
+void ip_objects_fork_child(void) {
+  pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+  tables_lock = fresh;
+}
+
 /* How many entries the dynamic symbol table has (its hash tables say). */
 static uint32_t symbol_count(const struct symbols *s) {
   if (s->sysv)

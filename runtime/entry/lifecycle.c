@@ -115,6 +115,7 @@ static void fork_child(void) {
   ip_mutex_init(&ip_st.threads_lock);
   ip_registry_fork_child();
   ip_output_fork_child_locks();
+  ip_objects_fork_child();
   if (atomic_load(&ip_st.init_state) == 1) {
     ip_output_fork_child();
     if (atomic_load(&ip_st.init_state) == 1) {
