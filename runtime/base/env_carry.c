@@ -11,7 +11,6 @@
  * same way, so that every process of one run says it belongs to it.
  * Building the new environment allocates nothing: the caller holds the
  * arrays on its stack (an exec may run in the child of a threaded fork). */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -27,11 +26,11 @@ static int carry_off; /* INCLPROF_CARRY_ENV=0 */
 
 /* The LD_PRELOAD entry (':' or ' ' separated) that is this library. */
 static char *own_preload_entry(const char *list) {
-  Dl_info di;
-  if (!list || !dladdr((void *)own_preload_entry, &di) || !di.dli_fname)
+  struct ip_object self;
+  if (!list || !ip_object_of((uintptr_t)own_preload_entry, &self, 0) || !self.name[0])
     return NULL;
-  const char *base = strrchr(di.dli_fname, '/');
-  base = base ? base + 1 : di.dli_fname;
+  const char *base = strrchr(self.name, '/');
+  base = base ? base + 1 : self.name;
   for (const char *p = list; *p;) {
     size_t len = strcspn(p, ": ");
     const char *slash = memrchr(p, '/', len);
