@@ -14,6 +14,7 @@
 #include "cli/ctl_client.h"
 #include "cli/cli_args.h"
 #include "cli/proc_tree.h"
+#include "ctl_protocol.h"
 
 #define MAX_CHILDREN 65536
 
@@ -73,7 +74,7 @@ static int has_socket(pid_t pid, const char *dir) {
   struct stat st;
   if (ip_ctl_find_dir(pid, dir, path, sizeof path, err, sizeof err) != 0)
     return 0;
-  snprintf(sock, sizeof sock, "%s/%d.ctl", path, (int)pid);
+  ip_ctl_path(sock, sizeof sock, path, (int)pid);
   return stat(sock, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
@@ -85,8 +86,9 @@ static int send_to(pid_t pid, const char *dir, const char *cmd) {
     fprintf(stderr, "inclprof ctl: %s\n", reply);
     return 0;
   }
-  int ok = !strncmp(reply, "ok: ", 4);
-  fprintf(ok ? stdout : stderr, "inclprof ctl: pid %d: %s\n", (int)pid, ok ? reply + 4 : reply);
+  size_t ok_len = sizeof IP_CTL_OK - 1;
+  int ok = !strncmp(reply, IP_CTL_OK, ok_len);
+  fprintf(ok ? stdout : stderr, "inclprof ctl: pid %d: %s\n", (int)pid, ok ? reply + ok_len : reply);
   return ok;
 }
 
@@ -130,20 +132,20 @@ int cmd_ctl(int argc, char **argv) {
   if (ip_parse_u64(argv[first], 4194304, &pid) || pid < 1)
     return usage_error("bad PID '%s'", argv[first]);
   const char *what = argv[first + 1];
-  char cmd[512];
+  char cmd[IP_CTL_COMMAND_MAX];
   if (!strcmp(what, "mark")) {
     if (argc - first != 3 || !argv[first + 2][0])
       return usage_error("%s", "mark needs one TEXT");
-    snprintf(cmd, sizeof cmd, "mark %.500s", argv[first + 2]);
-  } else if (!strcmp(what, "start") || !strcmp(what, "stop") || !strcmp(what, "flush") ||
-             !strcmp(what, "status")) {
+    snprintf(cmd, sizeof cmd, IP_CTL_MARK "%s", argv[first + 2]);
+  } else if (!strcmp(what, IP_CTL_START) || !strcmp(what, IP_CTL_STOP) ||
+             !strcmp(what, IP_CTL_FLUSH) || !strcmp(what, IP_CTL_STATUS)) {
     if (argc - first == 3 && !strcmp(argv[first + 2], "--children"))
       o.children = 1;
     else if (argc - first != 2)
       return usage_error("%s takes no argument but --children", what);
     snprintf(cmd, sizeof cmd, "%s", what);
   } else {
-    return usage_error("unknown command '%s' (start, stop, mark TEXT, flush, status)", what);
+    return usage_error("unknown command '%s' (" IP_CTL_COMMANDS ")", what);
   }
   if (o.children)
     return send_to_tree((pid_t)pid, o.dir, cmd);
