@@ -15,7 +15,9 @@
  *             calibration_cache (one calibration per output directory);
  *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
  *             libc_real (libc's own sigaction, syscall), fd_reserve,
- *             ptr_map (pointer -> gid maps), env_carry.
+ *             ptr_map (pointer -> gid maps), env_carry, arena (the
+ *             runtime's own memory), objects (the loaded objects), say
+ *             (messages on stderr).
  * The declarations below are grouped by file. */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
@@ -152,7 +154,7 @@ struct ip_state {
   int fd;                /* trace file, O_APPEND */
   pid_t pid;
   int mode;           /* Inclprof__TransitionMode */
-  char note[256];     /* transitions_note */
+  char note[640];     /* transitions_note */
   int clock;          /* Inclprof__ClockSource */
   int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
   double ticks_per_second;
@@ -175,6 +177,8 @@ struct ip_state {
   atomic_int final_flush; /* the exit's flush of every thread is running */
   atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
   int declined;           /* a child started without fork's handlers (clone, _Fork): not recorded */
+  int program_allocator;  /* malloc & co. are not libc's: creating a thread would call them, so
+                             the runtime starts a thread of its own only when a setting asks */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
   struct ip_rt_thread *threads;
   atomic_uint n_threads;           /* length of the thread list */
@@ -238,6 +242,12 @@ IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whyle
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);
 IP_HIDDEN uint64_t ip_pmu_read(void *page);
+
+/* perf_access.c: why the kernel refuses a transition counter */
+/* 1, with why, when the process may not open kernel perf events. */
+IP_HIDDEN int ip_perf_refusal(char *why, size_t len);
+/* The tracepoint's id file (path) could not be read for want of permission. */
+IP_HIDDEN void ip_tracefs_refusal(const char *path, char *why, size_t len);
 
 /* fd_reserve.c */
 #define IP_FD_RESERVE      64 /* descriptors below RLIMIT_NOFILE left to the program */
@@ -446,6 +456,46 @@ IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 /* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
 
+/* say.c: one line on stderr, with write() (printf-style format) */
+IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* arena.c: the runtime's own memory (never the program's malloc, which it
+ * may define itself): zeroed blocks, lock-free, safe in a signal handler. */
+IP_HIDDEN void *ip_alloc(size_t n); /* zeroed; NULL when out of memory */
+IP_HIDDEN void *ip_realloc(void *p, size_t n);
+IP_HIDDEN void ip_free(void *p);
+IP_HIDDEN char *ip_strdup(const char *s);
+IP_HIDDEN char *ip_strndup(const char *s, size_t max);
+
+/* objects.c: the objects the loader has mapped, found without dladdr or
+ * dlsym (docs/runtime.md, "Modules and unloading").  in_signal: only the
+ * objects loaded with the program are known (ip_objects_keep copied them). */
+#define IP_OBJECT_NAME 512
+struct ip_object {
+  uintptr_t lo, hi;          /* loaded extent */
+  uintptr_t base;            /* first mapped byte: the module's load address */
+  int is_main;               /* the program itself */
+  char name[IP_OBJECT_NAME]; /* the loader's name for it ("" for the program) */
+};
+IP_HIDDEN void ip_objects_keep(void); /* once, where the loader may be called */
+IP_HIDDEN void ip_objects_fork_child(void);
+/* The object holding addr; 0 when none does. */
+IP_HIDDEN int ip_object_of(uintptr_t addr, struct ip_object *out, int in_signal);
+/* The object a call of name from code at caller binds to, and (*at, 0 when
+ * it defines none) the definition; 0 when neither it nor the caller's
+ * object is known. */
+IP_HIDDEN int ip_object_binding(const char *name, uintptr_t caller, struct ip_object *out,
+                                uintptr_t *at, int in_signal);
+/* The object holding addr and the dynamic symbol at exactly addr (name, ""
+ * when none; from a table sorted once per object); for one of the
+ * runtime's interposers, the definition it passes on to (*real, libc's)
+ * and its object.  0 when no object holds addr. */
+IP_HIDDEN int ip_object_named(uintptr_t addr, struct ip_object *out, char *name, size_t len,
+                              uintptr_t *real, int in_signal);
+/* 1 when malloc, calloc, realloc or free is not libc's (the program's own,
+ * or a preloaded allocator's): what creating a thread would call. */
+IP_HIDDEN int ip_objects_program_allocator(void);
+
 /* ptr_map.c */
 struct ip_map_table;
 struct ip_map {
@@ -475,9 +525,11 @@ IP_HIDDEN uint32_t ip_mark_id(const char *text);
 /* A unit of this runtime's ABI joins the tables: its Function records are
  * written and its hooks set. */
 IP_HIDDEN void ip_units_add(struct inclprof_tu *tu);
-/* A unit leaves (its functions keep their names for the events before now;
- * its hooks are set null); 1 when no unit is left registered. */
-IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu);
+/* A unit leaves (its hooks are set null); 1 when no unit is left
+ * registered.  unloading: its object is being unmapped (dlclose), so its
+ * callees are named now and its functions keep their names only for the
+ * events before now; otherwise (exit) nothing is named or moved. */
+IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu, int unloading);
 IP_HIDDEN void ip_units_set_paused(int on);
 IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet unregistered */
 IP_HIDDEN void ip_registry_fork_prepare(void);
@@ -512,6 +564,10 @@ IP_HIDDEN void ip_syscall_forked(long rc, const char *how);
 IP_HIDDEN void ip_ctl_start(void); /* at start-up, after the Header */
 IP_HIDDEN void ip_ctl_after_fork_child(void);
 IP_HIDDEN void ip_ctl_close(void); /* removes the socket (async-signal-safe) */
+
+/* units.c: dlclose (interpose.c) is unmapping what its destructors unregister */
+IP_HIDDEN void ip_unloading_begin(void);
+IP_HIDDEN void ip_unloading_end(void);
 
 /* lifecycle.c */
 IP_HIDDEN int ip_init_once(void);

@@ -6,7 +6,9 @@
  *     in it (sigaction, exec, _exit, ...) pass straight to libc.  vfork is
  *     interposed in assembly: the child returns from it on the caller's
  *     stack before the parent does, so the return address waits in a
- *     register, as in libc's own vfork, never on the stack.
+ *     register, as in libc's own vfork, never on the stack.  Its code is in
+ *     section inclprof_interpose with interpose.c's: a call of it is the
+ *     program's call of libc's vfork, reported in libc's module.
  *   clone without CLONE_VM, a clone or clone3 system call made through
  *     syscall() with no stack of its own, _Fork: the child has a copy of the
  *     parent's memory, but no fork handler made it a state of its own
@@ -46,7 +48,7 @@ long ip_vfork_resume(long rc) {
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define VFORK_NR IP_STR(SYS_vfork)
-__asm__(".pushsection .text\n"
+__asm__(".pushsection inclprof_interpose, \"ax\", @progbits\n"
         ".globl vfork\n"
         ".type vfork, @function\n"
         "vfork:\n"
@@ -72,7 +74,7 @@ __asm__(".pushsection .text\n"
         ".popsection");
 #elif defined(__aarch64__)
 #define CLONE_NR IP_STR(SYS_clone)
-__asm__(".pushsection .text\n"
+__asm__(".pushsection inclprof_interpose, \"ax\", %progbits\n"
         ".globl vfork\n"
         ".type vfork, %function\n"
         "vfork:\n"

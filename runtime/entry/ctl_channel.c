@@ -6,7 +6,10 @@
  * deadlines of windows.c (the timed window, the periodic flush).  It blocks
  * every signal and waits in poll(): the probes never see it.  A fork child
  * binds a socket and starts a thread of its own; the socket is removed when
- * the trace ends.  INCLPROF_CTL=0 leaves the socket out. */
+ * the trace ends.  INCLPROF_CTL=0 leaves the socket out.  A program that
+ * defines its own allocator gets no socket and no thread unless
+ * INCLPROF_CTL=1 or a deadline asks for them: creating a thread calls that
+ * allocator (glibc allocates the thread's TLS vector with it). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -145,7 +148,8 @@ static void *ctl_main(void *arg) {
 
 static void start_thread(void) {
   const char *ctl = ip_set.ctl;
-  if (!ctl || strcmp(ctl, "0"))
+  int asked = ctl && !strcmp(ctl, "1");
+  if ((!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || ip_windows_wanted()))
     bind_socket();
   if (listen_fd < 0 && !ip_windows_wanted())
     return;

@@ -17,9 +17,13 @@
  *   posix_spawn(p)        the same for the environment of the new process;
  *   sigaction, signal     the program's handlers, wrapped (signals.c);
  *   close, close_range,   pass over the runtime's own descriptors, as if
- *   closefrom             they were not open (fd_own.c).
+ *   closefrom             they were not open (fd_own.c);
+ *   dlclose               notes that the units its destructors unregister
+ *                         are being unmapped (units.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
- * for those the runtime calls itself). */
+ * for those the runtime calls itself).  Every function this file exports is
+ * in section inclprof_interpose: a call of one is the program's call of
+ * libc's function, and is reported in libc's module (objects.c). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,9 @@
 #include <unistd.h>
 
 #include "rt.h"
+
+#undef IP_EXPORT
+#define IP_EXPORT __attribute__((visibility("default"), section("inclprof_interpose")))
 
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 
@@ -271,3 +278,15 @@ IP_EXPORT int close_range(unsigned first, unsigned last, int flags) {
 }
 
 IP_EXPORT void closefrom(int lowfd) { ip_fd_program_closefrom(lowfd); }
+/* ---- dlclose ------------------------------------------------------------------ */
+typedef int (*dlclose_fn)(void *);
+
+IP_EXPORT int dlclose(void *handle) {
+  dlclose_fn real = (dlclose_fn)next_fn("dlclose");
+  if (!real)
+    return -1;
+  ip_unloading_begin();
+  int rc = real(handle);
+  ip_unloading_end();
+  return rc;
+}

@@ -127,6 +127,7 @@ static void fork_child(void) {
   ip_mutex_init(&ip_st.threads_lock);
   ip_registry_fork_child();
   ip_output_fork_child_locks();
+  ip_objects_fork_child();
   if (atomic_load(&ip_st.init_state) == 1) {
     ip_output_fork_child();
     if (atomic_load(&ip_st.init_state) == 1) {
@@ -144,8 +145,7 @@ static void init(void) {
     char *end;
     unsigned long v = strtoul(hz, &end, 10);
     if (*end || v > 100000)
-      fprintf(stderr,
-              "inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n", hz);
+      ip_say("inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n", hz);
     else
       ip_st.sample_hz = (unsigned)v;
   }
@@ -154,8 +154,9 @@ static void init(void) {
     if (!strcmp(clk, "fast"))
       ip_st.clock_unfenced = 1;
     else
-      fprintf(stderr, "inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
+      ip_say("inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
   }
+  ip_st.program_allocator = ip_objects_program_allocator();
   ip_writer_init();
   ip_transitions_choose();
   ip_st.hooks = ip_hooks_for_mode(ip_st.mode);

@@ -338,7 +338,7 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
   unsigned n = 0;
   for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next)
     n++;
-  struct ip_rt_thread **left = malloc(n * sizeof *left + 1);
+  struct ip_rt_thread **left = ip_alloc(n * sizeof *left + 1);
   unsigned k = 0;
   for (struct ip_rt_thread *t = ip_st.threads; t && left; t = t->next)
     if (atomic_load(&ip_st.final_flush) || !flush_other(t, 0))
@@ -354,7 +354,7 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
   }
   ip_unlock(&ip_st.threads_lock);
   *left_out = left ? k : n;
-  free(left);
+  ip_free(left);
   return n;
 }
 

@@ -19,7 +19,13 @@
  * INCLPROF_WRITER=auto (the default) also encodes inline while the program's
  * threads keep every CPU busy (crowding.c): the writer would then only take
  * CPU time from them, and each hand-off would add its own cost.  `thread`
- * hands off even then; `inline` turns the writer off. */
+ * hands off even then; `inline` turns the writer off.
+ *
+ * A program that defines its own allocator would see the thread's creation
+ * call it (glibc allocates a thread's TLS vector with the malloc the
+ * program's symbols bind to), from whatever probe filled a buffer first,
+ * perhaps one inside that allocator: then `auto` encodes inline, and only
+ * `thread` starts the writer, at start-up. */
 #include <linux/futex.h>
 #include <stdio.h>
 #include <sched.h>
@@ -171,13 +177,15 @@ static void start(void) {
 void ip_writer_init(void) {
   const char *w = ip_set.writer;
   if (w && *w && strcmp(w, "auto") && strcmp(w, "inline") && strcmp(w, "thread")) {
-    fprintf(stderr, "inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n",
-            w);
+    ip_say("inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n", w);
     w = NULL;
   }
-  atomic_store(&enabled, !(w && strcmp(w, "inline") == 0));
+  int thread = w && !strcmp(w, "thread");
+  atomic_store(&enabled, !(w && strcmp(w, "inline") == 0) && (thread || !ip_st.program_allocator));
   automatic = !w || !*w || strcmp(w, "auto") == 0;
   ip_crowding_init();
+  if (thread && ip_st.program_allocator)
+    start();
 }
 
 int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh) {

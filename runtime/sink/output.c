@@ -59,7 +59,7 @@ static void log_frame(const uint8_t *frame, size_t len) {
     size_t cap = log_cap ? log_cap * 2 : 65536;
     while (cap < log_len + len)
       cap *= 2;
-    uint8_t *n = realloc(table_log, cap);
+    uint8_t *n = ip_realloc(table_log, cap);
     if (!n) {
       ip_unlock(&log_lock);
       return;
@@ -75,7 +75,7 @@ static void log_frame(const uint8_t *frame, size_t len) {
 void ip_write_record(const Inclprof__Record *rec, int log_it) {
   uint8_t stack[STACK_FRAME];
   size_t max = ip_frame_max_size(rec);
-  uint8_t *buf = max <= sizeof stack ? stack : malloc(max);
+  uint8_t *buf = max <= sizeof stack ? stack : ip_alloc(max);
   if (!buf)
     return;
   size_t len = ip_frame_encode(rec, buf);
@@ -83,7 +83,7 @@ void ip_write_record(const Inclprof__Record *rec, int log_it) {
   if (log_it)
     log_frame(buf, len);
   if (buf != stack)
-    free(buf);
+    ip_free(buf);
 }
 
 /* A new trace file for pid in the output directory (its name in path):
@@ -145,16 +145,16 @@ static char *slurp(const char *path, size_t *len) {
   if (fd < 0)
     return NULL;
   size_t cap = 4096, n = 0;
-  char *buf = malloc(cap + 1);
+  char *buf = ip_alloc(cap + 1);
   while (buf) {
     ssize_t r = read(fd, buf + n, cap - n);
     if (r <= 0)
       break;
     n += (size_t)r;
     if (n == cap) {
-      char *nb = realloc(buf, cap * 2 + 1);
+      char *nb = ip_realloc(buf, cap * 2 + 1);
       if (!nb) {
-        free(buf);
+        ip_free(buf);
         buf = NULL;
         break;
       }
@@ -180,12 +180,12 @@ static void emit_to_trace(const Inclprof__Record *rec, void *ctx) {
 static void emit_to_fd(const Inclprof__Record *rec, void *ctx) {
   uint8_t stack[STACK_FRAME];
   size_t max = ip_frame_max_size(rec);
-  uint8_t *buf = max <= sizeof stack ? stack : malloc(max);
+  uint8_t *buf = max <= sizeof stack ? stack : ip_alloc(max);
   if (!buf)
     return;
   write_all(*(const int *)ctx, buf, ip_frame_encode(rec, buf));
   if (buf != stack)
-    free(buf);
+    ip_free(buf);
 }
 
 /* The Header of pid's trace: this process's executable, command line,
@@ -242,7 +242,7 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
   rec.body_case = INCLPROF__RECORD__BODY_HEADER;
   rec.header = &h;
   emit(&rec, ctx);
-  free(cmd);
+  ip_free(cmd);
 }
 
 void ip_write_header(uint32_t from_pid) {

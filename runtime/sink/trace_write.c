@@ -135,13 +135,12 @@ static int read_policy(const char *max) {
   if (!pol || !*pol || !strcmp(pol, "stop"))
     return 0;
   if (strcmp(pol, "ring")) {
-    fprintf(stderr, "inclprof: INCLPROF_MAX_SIZE_POLICY='%s' is not stop or ring; using stop\n",
-            pol);
+    ip_say("inclprof: INCLPROF_MAX_SIZE_POLICY='%s' is not stop or ring; using stop\n", pol);
     return 0;
   }
   if (!max || !*max) {
-    fprintf(stderr, "inclprof: INCLPROF_MAX_SIZE_POLICY=ring needs INCLPROF_MAX_SIZE (e.g. "
-                    "500M); no size limit\n");
+    ip_say("inclprof: INCLPROF_MAX_SIZE_POLICY=ring needs INCLPROF_MAX_SIZE (e.g. "
+           "500M); no size limit\n");
     return 0;
   }
   return 1;
@@ -156,16 +155,14 @@ static void read_limits(void) {
   if (max && *max) {
     uint64_t v = 0;
     if (ip_size_parse(max, &v) || v <= FINAL_ROOM) {
-      fprintf(stderr,
-              "inclprof: INCLPROF_MAX_SIZE='%s' is not a size above 4K (e.g. 500M); "
-              "no size limit\n",
-              max);
+      ip_say("inclprof: INCLPROF_MAX_SIZE='%s' is not a size above 4K (e.g. 500M); "
+             "no size limit\n",
+             max);
     } else {
       if (ring && v < RING_MIN) {
-        fprintf(stderr,
-                "inclprof: INCLPROF_MAX_SIZE='%s' is below 1M, too small for the ring "
-                "policy (two segments, each holding whole batches); using stop\n",
-                max);
+        ip_say("inclprof: INCLPROF_MAX_SIZE='%s' is below 1M, too small for the ring "
+               "policy (two segments, each holding whole batches); using stop\n",
+               max);
         ring = 0;
       }
       max_bytes = v;
