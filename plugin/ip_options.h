@@ -31,7 +31,7 @@ struct ip_config {
   struct ip_rule *rules;    /* in the order given; the last match decides */
   size_t n_rules, cap_rules;
   unsigned min_size;        /* 0: no size threshold */
-  enum ip_callsites callsites;
+  int callsites;            /* enum ip_callsites */
   int system_headers;       /* 1: also instrument functions from system headers */
   int tail_recursion_loop;  /* 1: let GCC turn self-recursion into loops (tail-recursion=loop) */
   int partial_inlining;     /* 1: let GCC split instrumented functions (partial-inlining=yes) */
