@@ -98,6 +98,7 @@ struct ip_decision {
   unsigned size;           /* estimated GIMPLE instructions */
   const char *reason;      /* why skipped (static or GC-stable storage) */
   const char *kind;        /* how the unit's skipped list names it, or NULL */
+  const char *note;        /* instrumented over a skip rule: which include rule, over what */
 };
 
 /* Decide for FNDECL (cached: the same function always gets the same answer).
@@ -119,6 +120,12 @@ const char *ip_function_name(tree fndecl);
 
 /* Demangled name of NAME for FNDECL (malloc'd). */
 char *ip_pretty_name(const char *name);
+
+/* The name FNDECL is shown by (malloc'd): demangled with its parameters; a
+ * coroutine's body and destroy function as "RAMP [coroutine body]" and
+ * "RAMP [coroutine destroy]", a deleting destructor as "C::~C() [deleting
+ * destructor]". */
+char *ip_decl_pretty(tree fndecl);
 
 /* One line in the report file and (verbose) on stderr. */
 void ip_report(const char *fmt, ...) ATTRIBUTE_PRINTF_1;
