@@ -159,6 +159,26 @@ unsigned ip_instrument_callsites(function *fun);
 /* Clear the tail-call flag on every call of FUN. */
 void ip_clear_tail_calls(function *fun);
 
+/* --- ip_libcalls.cc: library calls that remain calls --- */
+enum ip_libcall {
+  IP_LIBCALL_NOT_BUILTIN, /* an ordinary function */
+  IP_LIBCALL_NONE,        /* a builtin that is never a call: no probes */
+  IP_LIBCALL_CALL,        /* a library function GCC leaves a call */
+  IP_LIBCALL_MAYBE        /* a library function GCC may still expand inline */
+};
+/* How CALLEE, called at CALL, is compiled; *NAME: the function a MAYBE call
+ * calls when it is not CALLEE's own (sincos for sin and cos), or NULL. */
+enum ip_libcall ip_libcall_kind(tree callee, gcall *call, const char **name);
+/* The library function (memcpy or memset) an aggregate copy or clear STMT
+ * may become, or NULL_TREE. */
+tree ip_aggregate_libcall(gimple *stmt);
+/* A call site of CALLEE's name at STMT whose probes stay only if a call
+ * remains there after expansion: the markers to put before its "before" and
+ * after its "after" probe. */
+unsigned ip_libcall_site(const char *callee, gimple *stmt, gimple **begin, gimple **end);
+/* The RTL pass, right after "expand", that keeps those probes or deletes them. */
+opt_pass *ip_make_libcall_pass(gcc::context *ctxt);
+
 /* --- ip_pass.cc --- */
 opt_pass *ip_make_pass(gcc::context *ctxt);
 
