@@ -109,6 +109,10 @@ struct ip_decision ip_decide(tree fndecl, function *fn);
  * min-size)?  Usable before IPA, when its body is not final. */
 bool ip_may_instrument(tree fndecl);
 
+/* Is there a noinline rule?  Does one name FNDECL (never inline it)? */
+bool ip_cfg_has_noinline(void);
+bool ip_noinline(tree fndecl);
+
 /* PLUGIN_OVERRIDE_GATE: keep GCC from folding calls of instrumented functions
  * away (ip_gates.cc). */
 void ip_override_gate(void *gcc_data, void *user_data);
@@ -136,8 +140,21 @@ void ip_report(const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 void ip_note_functions(void *gcc_data, void *user_data);
 void ip_note_parsed(void *gcc_data, void *user_data);
 
+/* Is FNDECL one of the program's own functions (not code the compiler made
+ * up, not from a system header unless system-headers=yes)? */
+bool ip_program_function(tree fndecl);
+
+/* --- ip_inlined.cc: where the program's functions were inlined --- */
+/* Notes the functions inlined into FUN (after IPA inlining) and at how many
+ * call sites. */
+void ip_note_inlined(function *fun);
+/* At the end of the unit: a report line and an "inlined-at" line of
+ * .inclprof.skipped per function inlined in the unit. */
+void ip_inlined_emit(void);
+
 /* --- ip_skipped.cc: the unit's functions without probes, for the converter --- */
-/* KIND: inlined, unused, excluded or small; DETAIL: callers or reason. */
+/* KIND: inlined, unused, excluded, small or inlined-at; DETAIL: callers, reason
+ * or the functions it was inlined into. */
 void ip_skipped_note(const char *kind, const char *pretty, const char *file, int line,
                      const char *detail);
 /* At the end of the unit: the .inclprof.skipped section, if any was noted. */

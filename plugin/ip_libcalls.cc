@@ -111,7 +111,8 @@ enum ip_libcall ip_libcall_kind(tree callee, gcall *call, const char **name)
 
 tree ip_aggregate_libcall(gimple *stmt)
 {
-  if (!gimple_assign_single_p(stmt) || stmt_ends_bb_p(stmt) || cfun->can_throw_non_call_exceptions)
+  if (!gimple_assign_single_p(stmt) || gimple_clobber_p(stmt) || stmt_ends_bb_p(stmt) ||
+      cfun->can_throw_non_call_exceptions)
     return NULL_TREE;
   tree lhs = gimple_assign_lhs(stmt), rhs = gimple_assign_rhs1(stmt);
   if (!AGGREGATE_TYPE_P(TREE_TYPE(lhs)) || TYPE_MODE(TREE_TYPE(lhs)) != BLKmode)

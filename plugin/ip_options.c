@@ -32,6 +32,8 @@ static const struct ip_key keys[] = {
   { "exclude-file", KEY_RULE, 0, { NULL }, 0, IP_RULE_FILE, "no functions from files matching PAT" },
   { "exclude-calls", KEY_RULE, 0, { NULL }, 0, IP_RULE_CALLS,
     "no call-site probes around direct calls to functions matching PAT" },
+  { "noinline", KEY_RULE, 0, { NULL }, 1, IP_RULE_NOINLINE,
+    "never inline functions matching PAT, so that every call is counted" },
   { "min-size", KEY_NUMBER, FIELD(min_size), { "a number of GIMPLE instructions" }, 0, IP_RULE_NAME,
     "skip functions of fewer GIMPLE instructions, unless they loop" },
   { "filter", KEY_FILTER, 0, { NULL }, 0, IP_RULE_NAME, "read KEY=VALUE lines from a filter file" },

@@ -83,6 +83,7 @@ static unsigned instrument(function *fun)
   tree fndecl = fun->decl;
   if (ip_emitting_unit())
     return 0;
+  ip_note_inlined(fun);
   ip_decision d = ip_decide(fndecl, fun);
   const char *name = ip_function_name(fndecl);
   const char *file = DECL_SOURCE_FILE(fndecl);

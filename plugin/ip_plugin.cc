@@ -40,6 +40,7 @@ static void on_finish_unit(void *, void *)
     ip_emit_unit();
     ip_asm_emit_trampoline();
     ip_report_vanished();
+    ip_inlined_emit();
     ip_skipped_emit();
   }
   ip_report_close();

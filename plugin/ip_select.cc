@@ -286,6 +286,34 @@ static ip_decision decide(tree fndecl, function *fn)
   return d;
 }
 
+bool ip_cfg_has_noinline(void)
+{
+  for (size_t i = 0; i < ip_cfg.n_rules; i++)
+    if (ip_cfg.rules[i].target == IP_RULE_NOINLINE)
+      return true;
+  return false;
+}
+
+bool ip_noinline(tree fndecl)
+{
+  static hash_map<tree, bool> *known;
+  if (!ip_cfg_has_noinline())
+    return false;
+  if (!known)
+    known = new hash_map<tree, bool>;
+  if (bool *cached = known->get(fndecl))
+    return *cached;
+  tree origin = origin_decl(fndecl);
+  char *pretty = ip_decl_pretty(origin);
+  char *short_pretty = short_pretty_of(origin);
+  const char *names[] = { ip_function_name(origin), pretty, short_pretty };
+  bool yes = ip_config_noinline(&ip_cfg, names, 3);
+  free(pretty);
+  free(short_pretty);
+  known->put(fndecl, yes);
+  return yes;
+}
+
 bool ip_may_instrument(tree fndecl)
 {
   static hash_map<tree, bool> *known;
@@ -373,12 +401,17 @@ static char *caller_names(cgraph_node *node)
   return out;
 }
 
+bool ip_program_function(tree fndecl)
+{
+  return !generated_reason(fndecl, cgraph_node::get(fndecl)) && !is_lambda_invoker(fndecl) &&
+         (ip_cfg.system_headers || !DECL_IN_SYSTEM_HEADER(fndecl));
+}
+
 /* A function of the source, the first time it is seen (after parsing, or
  * when IPA starts); its callers as IPA starts them. */
 static void note(tree fndecl, cgraph_node *node)
 {
-  if (generated_reason(fndecl, node) || is_lambda_invoker(fndecl) ||
-      (!ip_cfg.system_headers && DECL_IN_SYSTEM_HEADER(fndecl)))
+  if (!ip_program_function(fndecl))
     return;
   for (ip_known_fn &k : known_fns)
     if (k.uid == DECL_UID(fndecl)) {

@@ -75,12 +75,13 @@ START_TEST(coroutine_parts_name_their_ramp) {
       ramp_of("_Z14handle_requestPZ14handle_requestiE25_Z14handle_requesti.Frame.destroy",
               IP_CORO_DESTROY),
       "_Z14handle_requesti");
-  ck_assert_str_eq(ramp_of("_ZN3srv1S5serveEPZNS0_5serveEiE23_ZN3srv1S5serveEi.Frame.actor.constprop.0",
-                           IP_CORO_BODY),
-                   "_ZN3srv1S5serveEi");
-  ck_assert_str_eq(ramp_of("_Z4tmplPZ4tmplIdE4taskT_E23_Z4tmplIdE4taskT_.Frame.destroy",
-                           IP_CORO_DESTROY),
-                   "_Z4tmplIdE4taskT_");
+  ck_assert_str_eq(
+      ramp_of("_ZN3srv1S5serveEPZNS0_5serveEiE23_ZN3srv1S5serveEi.Frame.actor.constprop.0",
+              IP_CORO_BODY),
+      "_ZN3srv1S5serveEi");
+  ck_assert_str_eq(
+      ramp_of("_Z4tmplPZ4tmplIdE4taskT_E23_Z4tmplIdE4taskT_.Frame.destroy", IP_CORO_DESTROY),
+      "_Z4tmplIdE4taskT_");
   ck_assert_str_eq(
       ramp_of("_ZN3lamMUliE_clEPZNKS_clEiE24_ZNK3lamMUliE_clEi.Frame.actor", IP_CORO_BODY),
       "_ZNK3lamMUliE_clEi");
