@@ -66,9 +66,11 @@ static tree callee_descriptor(tree callee, gimple *call, const char *name)
   free(key_text);
   if (tree *known = callee_descs->get(key))
     return *known;
+  /* Named as the callee's own descriptor names it (a coroutine's parts, a
+     deleting destructor), or after the function really called. */
+  char *pretty = name ? ip_pretty_name(name) : ip_decl_pretty(callee);
   if (!name)
     name = instrumented_name(callee);
-  char *pretty = ip_pretty_name(name);
   unsigned flags = INCLPROF_FN_CALLEE | (TREE_PUBLIC(callee) ? 0 : INCLPROF_FN_LOCAL) |
                    (*file ? INCLPROF_FN_CALL_SITE : 0);
   tree desc = ip_build_descriptor(ip_callee_id(name), name, pretty, file, line, 0, flags, NULL_TREE);
