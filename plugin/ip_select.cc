@@ -442,10 +442,27 @@ void ip_note_functions(void *, void *)
   }
 }
 
+/* K's name, file and line, as one key. */
+static tree known_key(const ip_known_fn &k)
+{
+  char *text = xasprintf("%s\n%s\n%d", k.pretty, k.file, k.line);
+  tree key = get_identifier(text);
+  free(text);
+  return key;
+}
+
 void ip_report_vanished(void)
 {
+  /* A C++ constructor or destructor is several functions of one name (the
+     complete- and base-object variants, the abstract one they are cloned
+     from): it vanished when none of them reached the pass. */
+  hash_set<tree> reached, reported;
+  for (ip_known_fn &k : known_fns)
+    if (considered && considered->contains(k.uid + 1))
+      reached.add(known_key(k));
   for (ip_known_fn &k : known_fns) {
-    if (!considered || !considered->contains(k.uid + 1)) {
+    tree key = known_key(k);
+    if (!reached.contains(key) && !reported.add(key)) {
       ip_report("skipped\t%s\t%s:%d\tno out-of-line copy (inlined into %s)", k.pretty, k.file,
                 k.line, k.callers ? k.callers : "every caller, or unused");
       ip_skipped_note(k.callers ? "inlined" : "unused", k.pretty, k.file, k.line, k.callers);
