@@ -123,6 +123,8 @@ struct ip_rt_thread {
   void *timer;               /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
   int has_timer;             /* IP_SAMPLER_*: which sampler this thread has */
   int sample_fd;             /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  uint64_t sample_rng;       /* xorshift state of the sampler's varying period */
+  uint64_t sample_due;       /* the sampler's clock (ns of CPU time) at the next sample */
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
   struct ip_rt_thread *next; /* global list */
