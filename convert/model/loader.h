@@ -86,6 +86,8 @@ typedef struct ip_tstate {
   uint64_t pending_gap; /* gap ticks to remove from the next interval */
   uint64_t next_seq;
   uint64_t origin_ns;          /* thread's first event, relative to the session start */
+  uint64_t first_tick;         /* the tick of the thread's first event */
+  uint64_t probe_removed_fx;   /* probe cost taken from the non-transitional intervals, IP_FX */
   ip_u64map child;             /* (parent node << 32 | func) -> node */
   ip_pc_index pcs;             /* the thread's ip_pc_sample entries by address */
   ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */

@@ -116,6 +116,9 @@ typedef struct ip_thread {
   uint32_t tid;
   char *name;                /* may be NULL */
   uint64_t start_ns, end_ns; /* relative to the session start */
+  uint64_t wall_end_ns;      /* its last event by the clock, uncompensated (end_ns: compensated) */
+  uint64_t probe_removed_ns; /* the probe cost removed from its Application (non-transitional)
+                                intervals */
   ip_values total;           /* thread-level values */
   ip_node *nodes;            /* call tree, nodes[0] is the root */
   size_t n_nodes;
