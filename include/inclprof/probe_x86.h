@@ -44,8 +44,8 @@
  * call-site probe of such a callee records nothing, so a stub (a
  * single-probe one before it calls the trampoline) and the trampoline skip
  * it. */
-#define INCLPROF_X86_RUNTIME_FLAGS         "44"
-#define INCLPROF_X86_CALLEE_INSTRUMENTED   "1"
+#define INCLPROF_X86_RUNTIME_FLAGS       "44"
+#define INCLPROF_X86_CALLEE_INSTRUMENTED "1"
 
 /* The stub's code after the call, up to the jump's rel32: its bytes are part
  * of the layout the trampolines read.  leaq 136(%rsp), %rsp; jmp: */
