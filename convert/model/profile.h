@@ -136,10 +136,13 @@ typedef struct ip_thread {
   int alive_at_exit;             /* alive when its process ended: closed at the exit */
   uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
                                     breakdown (inclusive, IP_W_*) */
+  uint32_t call_node;            /* ... and its call path (index into nodes) */
   ip_pc_sample *pcs;             /* samples by instruction and call path */
   size_t n_pcs, cap_pcs;
   ip_site_values *sites; /* calls by call line */
   size_t n_sites, cap_sites;
+  struct ip_lat_pair *lat; /* per call path (indexed like nodes): its calls' distributions
+                              (model/latency.h), when loaded with ip_load_opts.latency */
 } ip_thread;
 
 typedef struct ip_process {
@@ -239,11 +242,16 @@ typedef struct ip_call_visitor {
                   uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
 } ip_call_visitor;
 
+enum { IP_LAT_ELAPSED = 1, IP_LAT_APPLICATION = 2 };
+
 typedef struct ip_load_opts {
   int raw;                        /* keep probe cost and gaps (no compensation) */
   int quiet;                      /* no warnings on stderr */
   const ip_call_visitor *visitor; /* may be NULL */
   unsigned jobs; /* replay a file's threads on this many cores when > 1 and no visitor */
+  /* Keep each call path's distribution of per-call times (ip_thread.lat):
+   * IP_LAT_ELAPSED, IP_LAT_APPLICATION or both (0: none). */
+  unsigned latency;
   /* Describe a file from its Index when it ends with a valid one (info):
    * threads, modules and counts without replaying the events. */
   int from_index;
