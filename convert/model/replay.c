@@ -263,8 +263,11 @@ static void interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t ra
     x = x > f->kevent_fx ? x - f->kevent_fx : 0;
   if (probe) {
     uint64_t y = probe_compensated(x, f->cost_fx, f->hidden_fx);
-    if (!transitional)
+    if (!transitional) {
       ts->probe_removed_fx += x - y;
+      ts->app_intervals++;
+      ts->dense_intervals += y < f->dense_fx;
+    }
     x = y;
   }
   ts->comp_fx += x;
@@ -501,6 +504,8 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   th->end_ns = th->start_ns + ts->el_ns;
   th->wall_end_ns = th->start_ns + ticks_ns(f, ts->hwm - ts->first_tick);
   th->probe_removed_ns = ticks_ns(f, ts->probe_removed_fx >> IP_FX);
+  th->app_intervals = ts->app_intervals;
+  th->dense_intervals = ts->dense_intervals;
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
   ip_u64map_free(&ts->child);

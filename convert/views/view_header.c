@@ -64,56 +64,72 @@ static void compensation(FILE *out, const ip_session *s) {
             fast, s->n_processes);
 }
 
-/* Where the probe cost taken out rivals the time left, the values rest on
- * its calibration: a cost r times the time left, off by e %, puts the
- * values r * e % off. */
-#define PROBE_SHARE_WARN       0.5   /* removed / remaining from which the header warns */
+/* Where the probe cost taken out rivals the time left, or most intervals
+ * between probes hold a few ns of the program, the values rest on the
+ * probe cost's calibration: a cost r times the time left, off by e %, puts
+ * the values r * e % off. */
+#define PROBE_SHARE_WARN       0.5 /* removed / remaining, or dense intervals, from which it warns */
 #define PROBE_SHARE_MIN_EVENTS 10000 /* fewer events say nothing of the code's density */
 
 typedef struct probe_share {
-  uint64_t removed, remaining, events;
+  uint64_t removed, remaining, events, intervals, dense;
 } probe_share;
 
 static double share_ratio(const probe_share *p) {
   return p->remaining ? (double)p->removed / (double)p->remaining : 0;
 }
 
+/* The share of the Application intervals between probes left with under
+ * IP_DENSE_NS of the program's time: unlike the ratio, the same on a
+ * loaded machine, whose time slices stretch a few intervals. */
+static double dense_share(const probe_share *p) {
+  return p->intervals ? (double)p->dense / (double)p->intervals : 0;
+}
+
+static int warns(const probe_share *p) {
+  return p->events >= PROBE_SHARE_MIN_EVENTS &&
+         (share_ratio(p) >= PROBE_SHARE_WARN || dense_share(p) >= PROBE_SHARE_WARN);
+}
+
 static void probe_share_line(FILE *out, const ip_session *s) {
-  probe_share all = {0, 0, 0}, worst = {0, 0, 0};
+  probe_share all = {0, 0, 0, 0, 0}, worst = {0, 0, 0, 0, 0};
   size_t worst_th = SIZE_MAX;
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
-    probe_share t = {th->probe_removed_ns, th->total.app_incl, th->events};
+    probe_share t = {th->probe_removed_ns, th->total.app_incl, th->events, th->app_intervals,
+                     th->dense_intervals};
     all.removed += t.removed;
     all.remaining += t.remaining;
     all.events += t.events;
+    all.intervals += t.intervals;
+    all.dense += t.dense;
     /* a thread with at least a millisecond of Application time */
-    if (t.remaining >= 1000000 && share_ratio(&t) > share_ratio(&worst)) {
+    if (t.remaining >= 1000000 && warns(&t) &&
+        (worst_th == SIZE_MAX || dense_share(&t) > dense_share(&worst))) {
       worst = t;
       worst_th = i;
     }
   }
   const probe_share *p = &all;
   char who[600] = "";
-  if (share_ratio(&all) < PROBE_SHARE_WARN && worst_th != SIZE_MAX &&
-      share_ratio(&worst) >= PROBE_SHARE_WARN) {
+  if (!warns(&all) && worst_th != SIZE_MAX) {
     char name[512];
     p = &worst;
     snprintf(who, sizeof who, " in thread %s",
              ip_row_name(s, IP_BY_THREAD, (uint32_t)worst_th, name, sizeof name));
   }
-  if (!s->compensated || p->events < PROBE_SHARE_MIN_EVENTS || share_ratio(p) < PROBE_SHARE_WARN)
+  if (!s->compensated || !warns(p))
     return;
   char removed[32], left[32];
   ip_fmt_ns(removed, sizeof removed, p->removed);
   ip_fmt_ns(left, sizeof left, p->remaining);
   fprintf(out,
           "warning:      probe cost%s: %s taken out of the Application time, %.2f times the %s "
-          "left (%.1f ns left per event): the values of call-dense code rest on that cost and can "
-          "read several times too high; 'inclprof suggest' names the functions to leave "
+          "left, and %.0f%% of the intervals between probes hold under %.0f ns of the "
+          "program's own time: the values of call-dense code rest on that cost and can read "
+          "several times too high; 'inclprof suggest' names the functions to leave "
           "uninstrumented (a filter file for the plugin)\n",
-          who, removed, share_ratio(p), left,
-          p->events ? (double)p->remaining / (double)p->events : 0);
+          who, removed, share_ratio(p), left, 100 * dense_share(p), IP_DENSE_NS);
 }
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
