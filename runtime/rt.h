@@ -128,12 +128,14 @@ struct ip_rt_thread {
   struct ip_event *lent_pos, *lent_end; /* pos and end while lent */
   atomic_int busy;                      /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
-  int final_done;    /* taken by the running final flush (under threads_lock) */
-  int key_rounds;    /* rounds of key destructors this thread has seen while exiting */
-  int ended_at_exit; /* its ThreadEnd was written by the exit (under threads_lock) */
-  void *timer;       /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
-  int has_timer;     /* IP_SAMPLER_*: which sampler this thread has */
-  int sample_fd;     /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  int final_done;      /* taken by the running final flush (under threads_lock) */
+  int key_rounds;      /* rounds of key destructors this thread has seen while exiting */
+  int ended_at_exit;   /* its ThreadEnd was written by the exit (under threads_lock) */
+  void *timer;         /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
+  int has_timer;       /* IP_SAMPLER_*: which sampler this thread has */
+  int sample_fd;       /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  uint64_t sample_rng; /* xorshift state of the sampler's varying period */
+  uint64_t sample_due; /* the sampler's clock (ns of CPU time) at the next sample */
   struct ip_fd_id sample_fd_id;
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
