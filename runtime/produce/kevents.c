@@ -10,7 +10,9 @@
  * previous read by interpolating between the two readings.  The ring is
  * read-only (the kernel overwrites it), so it is read before it wraps: at
  * flush time, and by a probe that finds it half full since the last read
- * (an I/O thread makes thousands of system calls between two flushes).
+ * (an I/O thread makes thousands of system calls between two flushes);
+ * when its records nearly fill what one batch can carry, that probe has the
+ * next one flush the batch early.
  * When more than the ring's size came between two reads (a page-fault burst
  * inside one call), those records are missing: a KEV_LOST record stands in
  * for them, and the records after it are kept. */
@@ -209,6 +211,10 @@ IP_RT_TEXT void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick) {
   if (t->in_flush || atomic_exchange(&t->busy, 1))
     return; /* a flush is reading the ring */
   collect(t, tick);
+  /* Less than a ring's worth of room left in the batch (a thread that makes
+   * many system calls and wake-ups per event): the next probe flushes. */
+  if (t->kev_n + ring_data_size(t) / KEV_RECORD_MIN >= t->kev_cap && t->end > t->pos)
+    t->end = t->pos;
   atomic_store(&t->busy, 0);
 }
 

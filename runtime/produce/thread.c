@@ -253,6 +253,8 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
    * buffer), where handlers may be appending already. */
   if (now > stop && t->buf + extra <= stop)
     memset(stop, 0, (size_t)(now - stop) * sizeof *stop);
+  if (t->end >= t->buf && t->end < t->buf + IP_BUF_EVENTS) /* a flush asked early (kevents.c) */
+    t->end = t->buf + IP_BUF_EVENTS;
   t->skip = 0;
   if (!in_signal && atomic_load(&ip_st.init_state) == 1)
     name_follow(t);
