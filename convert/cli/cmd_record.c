@@ -1,6 +1,6 @@
 /* cli/cmd_record.c - `inclprof record [-o DIR] [--transitions MODE] [--sample-hz N]
  * [--max-size SIZE [--max-size-policy stop|ring]] [--paused] [--delay D]
- * [--duration D] [--flush-every D] -- PROG [ARGS...]`: runs
+ * [--duration D] [--flush-every D] [--user NAME] -- PROG [ARGS...]`: runs
  * PROG with the runtime preloaded (libinclprof.so
  * found next to this command, or in ../lib), tracing into DIR, and exits
  * with PROG's status (128+N when killed by signal N).  Traces of an earlier
@@ -8,7 +8,11 @@
  * trace files and the run's processes still running.  As root it mounts
  * tracefs when it is missing, so that the kevents mode can find its
  * tracepoint, and the tracepoint's registration is held for the run
- * (record_hold.c). */
+ * (record_hold.c).  A program that does not run as root gets its kernel
+ * events from a grant server: `sudo inclprof record --user NAME` serves them
+ * itself and runs the rest as NAME (record_user.c); a user without the
+ * permission has `record` run through inclprof-perfmon when it is installed
+ * (record_perfmon.c). */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -28,6 +32,8 @@
 #include "cli/ctl_client.h"
 #include "cli/record_dir.h"
 #include "cli/record_hold.h"
+#include "cli/record_perfmon.h"
+#include "cli/record_user.h"
 #include "cli/record_watch.h"
 #include "duration_syntax.h"
 #include "size_syntax.h"
@@ -43,7 +49,8 @@ enum {
   OPT_PAUSED,
   OPT_DELAY,
   OPT_DURATION,
-  OPT_FLUSH_EVERY
+  OPT_FLUSH_EVERY,
+  OPT_USER
 };
 
 static const ip_cli_opt options[] = {
@@ -63,13 +70,17 @@ static const ip_cli_opt options[] = {
     {"flush-every", OPT_FLUSH_EVERY, "DURATION",
      "write every thread's buffered events this often, so that\n"
      "report, info and export see the trace while it runs"},
+    {"user", OPT_USER, "NAME",
+     "as root: run PROG as user NAME (a name or a uid), its kernel\n"
+     "events opened by this root process"},
 };
 
 static const ip_cli cli = {
     .name = "record",
     .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
                 "        [--max-size-policy stop|ring]] [--paused] [--delay DURATION]\n"
-                "        [--duration DURATION] [--flush-every DURATION] [--] PROG [ARGS...]",
+                "        [--duration DURATION] [--flush-every DURATION] [--user NAME]\n"
+                "        [--] PROG [ARGS...]",
     .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
     .epilog = "The exit status is PROG's (128+N if a signal N ended it; 127 if it cannot be run);\n"
               "2 for bad usage or a trace directory that cannot be written.",
@@ -80,7 +91,7 @@ static const ip_cli cli = {
 
 typedef struct record_args {
   const char *dir, *mode, *hz, *max_size, *policy;
-  const char *delay, *duration, *flush_every;
+  const char *delay, *duration, *flush_every, *user;
   int paused;
 } record_args;
 
@@ -109,6 +120,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case OPT_PAUSED:
     a->paused = 1;
+    return 0;
+  case OPT_USER:
+    a->user = arg;
     return 0;
   case OPT_DELAY:
   case OPT_DURATION:
@@ -354,6 +368,25 @@ int cmd_record(int argc, char **argv) {
     fprintf(stderr, "%s\n", m.text);
     return IP_EXIT_USAGE;
   }
+  if (a.user) {
+    struct record_user u;
+    if (record_user_lookup(a.user, &u) != 0)
+      return IP_EXIT_USAGE;
+    if (geteuid() != 0) {
+      fprintf(stderr,
+              "inclprof record: --user needs root (it runs PROG as %s and opens its kernel "
+              "events): sudo inclprof record --user %s -- PROG\n",
+              u.name, a.user);
+      return IP_EXIT_USAGE;
+    }
+    if (u.uid != 0) {
+      if (!a.mode || strcmp(a.mode, "none"))
+        mount_tracefs_if_missing();
+      if (record_user_start(&u, a.mode) != 0)
+        return IP_EXIT_USAGE;
+    }
+  } else
+    record_perfmon_exec(a.mode, argc, argv);
   int made_dir;
   if (!output_dir_usable(a.dir, &made_dir) || record_dir_set_aside(a.dir) != 0 || prepare_env(&a)) {
     if (made_dir)
