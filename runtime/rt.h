@@ -221,6 +221,7 @@ IP_HIDDEN int ip_exit_deadline_passed(void);
 struct ip_settings {
   char *output;          /* INCLPROF_OUTPUT: the trace directory */
   char *transitions;     /* INCLPROF_TRANSITIONS: auto, pmu, kevents or none */
+  char *wake_edges;      /* INCLPROF_WAKE_EDGES: 0 leaves kevents' wake-up events out */
   char *sample_hz;       /* INCLPROF_SAMPLE_HZ */
   char *max_size;        /* INCLPROF_MAX_SIZE */
   char *max_size_policy; /* INCLPROF_MAX_SIZE_POLICY: stop or ring */

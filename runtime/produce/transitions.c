@@ -89,11 +89,16 @@ static int pid_offset(const char *format) {
 }
 
 /* The ids of sched_waking and sched_wakeup_new and where their raw data
- * holds the woken thread's pid, into ip_st (wake_tp -1 and why when not). */
+ * holds the woken thread's pid, into ip_st (wake_tp -1 and why when not).
+ * INCLPROF_WAKE_EDGES=0 leaves them out; any other value changes nothing. */
 static void wake_tracepoints(char *why, size_t whylen) {
   static const char *const dirs[] = {IP_SCHED_TRACEPOINT_DIRS};
   static const char *const names[2] = {"sched_waking", "sched_wakeup_new"};
   ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
+  if (ip_set.wake_edges && !strcmp(ip_set.wake_edges, "0")) {
+    snprintf(why, whylen, "INCLPROF_WAKE_EDGES=0");
+    return;
+  }
   snprintf(why, whylen, "tracepoint sched:sched_waking not found");
   for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
     char path[128], buf[4096];
