@@ -33,6 +33,7 @@ typedef struct ip_export_opts {
   ip_selection sel;         /* --thread, --process, --time-range (and --slowest's calls) */
   const char *slowest;      /* --slowest FN: only FN's slowest calls and what ran inside them */
   uint64_t slowest_calls;   /* --slowest-calls N: how many (0: 10) */
+  int critical;             /* --critical: the wake-up flows and the critical-path track */
 } ip_export_opts;
 
 /* The format-specific options, as bits of ip_exporter.options.  The options
@@ -47,6 +48,7 @@ enum {
   IP_EXOPT_MAX_SIZE = 1u << 6,
   IP_EXOPT_SLOWEST = 1u << 7,
   IP_EXOPT_SLOWEST_CALLS = 1u << 8,
+  IP_EXOPT_CRITICAL = 1u << 9,
 };
 
 /* One export being written. */

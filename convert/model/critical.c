@@ -23,6 +23,8 @@ void ip_kline_free(ip_kline *k) {
     return;
   free(k->off);
   free(k->wake);
+  free(k->wake_ns);
+  free(k->in_ns);
   free(k);
 }
 
@@ -41,6 +43,7 @@ void ip_critical_free(ip_critical *c) {
   free(c->klines);
   free(c->whatif);
   free(c->whatif_target);
+  free(c->piece_ns);
   int collect = c->collect;
   const char *what_if = c->what_if;
   memset(c, 0, sizeof *c);

@@ -48,6 +48,10 @@ typedef struct ip_kline {
   int started;          /* first is known */
   uint32_t creator;     /* the thread that started it (as waker), IP_NO_THREAD if unknown */
   uint64_t created;     /* ... at this tick */
+  /* The second replay: the time (ns after the session start, as the
+   * exports' calls) of each wake-up and of each off-CPU time's end, or
+   * UINT64_MAX where no interval of the thread held it */
+  uint64_t *wake_ns, *in_ns;
 } ip_kline;
 
 /* What a stretch of the path was on its thread. */
@@ -100,7 +104,18 @@ typedef struct ip_critical {
   uint8_t *whatif_target;
   size_t n_whatif_target;
   ip_whatif_line *whatif;
+  /* The second replay: each piece's start and end (ns after the session
+   * start; UINT64_MAX where no interval of its thread held them) */
+  uint64_t *piece_ns;
 } ip_critical;
+
+/* A wake edge for the timeline exports: the waker's thread and the woken
+ * one (session indexes), the wake-up and the woken thread's return to a
+ * CPU (or its first event, for a thread's start), ns after the session start. */
+typedef struct ip_wake_flow {
+  uint32_t waker, wakee;
+  uint64_t wake_ns, run_ns;
+} ip_wake_flow;
 
 /* model/critical.c */
 /* Finds the sleeps' wakers and the path of each process of s (whose threads'
@@ -128,6 +143,22 @@ void ip_critical_free(ip_critical *c);
  * timelines).  Returns 0 or -1 after the error was printed. */
 int ip_session_load_critical(struct ip_session *s, char *const *paths, size_t n_paths,
                              const struct ip_load_opts *o, ip_critical *c);
+
+/* model/critical_times.c */
+/* Before the second replay: the arrays of the times it fills. */
+void ip_critical_times_prepare(ip_critical *c);
+/* The second replay: the raw ticks (a, b] of thread took el ns from ns0
+ * (its time at a): the pieces, wake-ups and off-CPU ends in it get their
+ * times; at[3] is the thread's cursor. */
+void ip_critical_times(const ip_critical *c, uint32_t thread, size_t at[3], uint64_t a, uint64_t b,
+                       uint64_t ns0, uint64_t el);
+/* The piece's start and end in ns after the session start (pieces outside
+ * every interval of their thread from their length); 0 when unknown. */
+int ip_critical_piece_ns(const struct ip_session *s, const ip_critical *c, size_t i, uint64_t *from,
+                         uint64_t *to);
+/* The wake edges between traced threads of s whose both ends have a time
+ * (sleeps a traced thread ended, thread starts), into *out; their number. */
+size_t ip_critical_flows(const struct ip_session *s, const ip_critical *c, ip_wake_flow **out);
 
 /* model/what_if.c */
 /* The functions named c->what_if in s (the first replay's session) and the

@@ -54,6 +54,7 @@ int ip_session_load_critical(ip_session *s, char *const *paths, size_t n_paths,
     ip_load_fail(o, msg);
     return -1; /* s stays loaded: the caller frees it */
   }
+  ip_critical_times_prepare(c);
   ip_session_free(s);
   ip_load_opts second = *o;
   second.critical = c;

@@ -98,6 +98,7 @@ typedef struct ip_tstate {
   size_t n_sample_addr, next_sample;
   struct ip_kline *kl; /* its kernel timeline, when collected for the critical path */
   size_t crit_at;      /* the critical path's first piece of this thread not yet passed */
+  size_t ct_at[3];     /* the path's times: its pieces, wake-ups, off-CPU ends reached */
   size_t wf_at;        /* the what-if: the thread's stretch reached */
   uint32_t wf_depth;   /* ... and the frames of its function open */
   uint64_t crit_ns;    /* timeline: critical time */

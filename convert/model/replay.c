@@ -496,6 +496,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
                              (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split);
       if (crit && tick > from) {
         critical_share(crit, ts, th, from, tick, el);
+        ip_critical_times(crit, ts->thread, ts->ct_at, from, tick, ts->origin_ns + ts->el_ns - el,
+                          el);
         if (ts->wf_depth)
           ip_whatif_share(crit, ts->thread, &ts->wf_at, from, tick);
       }

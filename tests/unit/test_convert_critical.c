@@ -5,7 +5,8 @@
  * the join is followed, the creation of a thread is followed back to its
  * creator); and on many random timelines, that the walk's pieces partition
  * the root's time exactly: contiguous, in order, summing to its length; the
- * what-if's prediction on the pipeline, worked by hand. */
+ * what-if's prediction on the pipeline, worked by hand; the path and the
+ * wake edges placed on the exports' timeline. */
 #include "convert_fixture.h"
 #include "check_main.h"
 #include "model/critical.h"
@@ -187,6 +188,50 @@ START_TEST(what_if_pipeline) {
 }
 END_TEST
 
+/* The path and its edges on the exports' timeline (probes cost nothing
+ * here: ticks are microseconds from the session start): the pieces cover
+ * the run from 0 to 5100 us, and the wake edges are main's start of A
+ * (50 us, A's first event at 200 us) and A's wake-up of B (2050 us, B back
+ * on a CPU at 2080 us); the exit that ended main's join is no arrow. */
+START_TEST(timeline_times) {
+  tg_trace t;
+  write_pipeline(&t);
+  const char *dir = fx_dir();
+  char *path = (char *)fx_write(dir, "1.ipb", &t);
+  ip_session s;
+  ip_critical c = {0};
+  ip_load_opts o = {.quiet = 1, .jobs = 1};
+  ck_assert_int_eq(ip_session_load_critical(&s, &path, 1, &o, &c), 0);
+  uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+  for (size_t i = 0; i < c.n_pieces; i++) {
+    uint64_t from, to;
+    ck_assert(ip_critical_piece_ns(&s, &c, i, &from, &to));
+    ck_assert_uint_eq(to - from, (c.pieces[i].to - c.pieces[i].from) * US);
+    lo = from < lo ? from : lo;
+    hi = to > hi ? to : hi;
+    sum += to - from;
+  }
+  ck_assert_uint_eq(lo, 0);
+  ck_assert_uint_eq(hi, 5100 * US);
+  ck_assert_uint_eq(sum, 5100 * US);
+  ip_wake_flow *f;
+  size_t n = ip_critical_flows(&s, &c, &f);
+  ck_assert_uint_eq(n, 2);
+  int start_a = 0, wake_b = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t from = s.threads[f[i].waker].tid, to = s.threads[f[i].wakee].tid;
+    start_a += from == T_MAIN && to == T_A && f[i].wake_ns == 50 * US && f[i].run_ns == 200 * US;
+    wake_b += from == T_A && to == T_B && f[i].wake_ns == 2050 * US && f[i].run_ns == 2080 * US;
+  }
+  ck_assert(start_a == 1 && wake_b == 1);
+  free(f);
+  ip_critical_free(&c);
+  ip_session_free(&s);
+  fx_cleanup(dir);
+  tg_free(&t);
+}
+END_TEST
+
 /* A small deterministic generator. */
 static uint64_t rnd(uint64_t *x) {
   *x ^= *x << 13;
@@ -310,6 +355,7 @@ int main(void) {
   tcase_add_test(tc, random_partitions);
   tcase_add_test(tc, edges_matching);
   tcase_add_test(tc, what_if_pipeline);
+  tcase_add_test(tc, timeline_times);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }
