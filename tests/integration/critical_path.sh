@@ -117,6 +117,39 @@ track=$(awk '$1 == "track" { print $2 }' chrome.txt)
 wall=$("$INCLPROF" report --critical out-pipeline 2>/dev/null | awk '/^critical path:/ { v = $3; u = $4; print (u == "s" ? v * 1e9 : u == "ms" ? v * 1e6 : v * 1e3) }')
 within 0.5 "chrome: the critical-path track covers the wall time" "$wall" "$track"
 
+# The Perfetto export with --critical (decoded by protoc): the same arrows
+# between instant events, the same track, a child of the process's.
+"$INCLPROF" export -f perfetto --critical -o pipeline.pftrace out-pipeline 2>/dev/null
+if command -v protoc >/dev/null; then
+  protoc --decode=perfetto.protos.Trace -I"$INCLPROF_SRC/proto" "$INCLPROF_SRC/proto/perfetto_trace.proto" \
+    <pipeline.pftrace >pipeline.pftrace.txt
+  python3 - pipeline.pftrace.txt >perfetto.txt <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+packets = text.split("\npacket {")
+track, begins, ends, starts, finishes = None, [], [], 0, 0
+for p in packets:
+    if 'name: "critical path"' in p:
+        track = re.search(r"uuid: (\d+)", p).group(1)
+        parent = re.search(r"parent_uuid: (\d+)", p)
+        print("parent", "yes" if parent else "no")
+for p in packets:
+    ts = re.search(r"timestamp: (\d+)", p)
+    if track and "track_uuid: " + track in p:
+        (begins if "TYPE_SLICE_BEGIN" in p else ends).append(int(ts.group(1)))
+    starts += " flow_ids:" in p and "terminating" not in p
+    finishes += "terminating_flow_ids:" in p
+print("track", sum(ends) - sum(begins) if len(begins) == len(ends) else -1)
+print("flows", starts, finishes)
+PY
+  check_eq "perfetto: the critical-path track is the process's child" "parent yes" "$(grep '^parent' perfetto.txt)"
+  within 0.5 "perfetto: the critical-path track covers the wall time" "$wall" "$(awk '$1 == "track" { print $2 }' perfetto.txt)"
+  check_eq "perfetto: as many flows as the chrome export, each begun and ended" \
+    "flows $(grep -c '^flow ' chrome.txt) $(grep -c '^flow ' chrome.txt)" "$(grep '^flows' perfetto.txt)"
+else
+  echo "ok - perfetto export: protoc is not installed # SKIP"
+fi
+
 # what-if: stage_a twice as fast, predicted from a run, against a run of
 # the program rebuilt with stage_a doing half its rounds next to it (after
 # it, then before it, in turn).  The machine's load changes between runs:
