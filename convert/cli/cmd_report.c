@@ -23,7 +23,11 @@ enum {
   OPT_FUNCTION,
   OPT_LATENCY,
   OPT_SLOWEST,
-  OPT_VALUE
+  OPT_VALUE,
+  OPT_FIELDS,
+  OPT_WIDE,
+  OPT_VERBOSE,
+  OPT_HOT
 };
 
 static const ip_cli_opt options[] = {
@@ -34,6 +38,9 @@ static const ip_cli_opt options[] = {
     {"sort", OPT_SORT, "COLUMN", IP_SORT_NAMES "\n(default elapsed-inclusive)"},
     {"top", OPT_TOP, "N", "only the first N rows (with --tree: N children per path)"},
     {"tree", OPT_TREE, NULL, "the call tree per thread, values per call path"},
+    {"hot", OPT_HOT, NULL,
+     "with --tree: only the hottest path, each level's child with the most\n"
+     "Inclusive time (--value), to its end; --top N: N children a level"},
     {"callers", OPT_CALLERS, "FN", "who called FN, and FN's time under each caller"},
     {"callees", OPT_CALLEES, "FN", "what FN called, and their time when called from FN"},
     IP_CLI_SELECTION_OPTS,
@@ -55,7 +62,12 @@ static const ip_cli_opt options[] = {
      "FN's slowest calls (--top N of them, default 10): when, on which thread,\n"
      "and where each one's time went"},
     {"value", OPT_VALUE, "elapsed|application",
-     "with --latency and --slowest: the time per call they rank (default elapsed)"},
+     "with --latency, --slowest and --hot: the time they rank (default elapsed)"},
+    {"fields", OPT_FIELDS, "LIST",
+     "the columns, in this order (names below); the default is the full set,\n"
+     "or the compact one where the full set leaves names under 40 characters"},
+    {"wide", OPT_WIDE, NULL, "whole names and every column, however wide the lines"},
+    {"verbose", OPT_VERBOSE, NULL, "a header line for each process, never one for many"},
 };
 
 static const ip_cli cli = {
@@ -82,6 +94,7 @@ typedef struct report_args {
   const char *in_fn;     /* --function */
   const char *view_name; /* the view option given (--tree, --callers, ...), or NULL */
   unsigned jobs;
+  int wide;
 } report_args;
 
 /* --tree, --callers, --callees and --wait each choose the whole view. */
@@ -150,6 +163,22 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case IP_CLI_JOBS:
     return ip_cli_jobs_opt(&a->jobs, arg, m);
+  case OPT_FIELDS: {
+    char why[128], names[1024];
+    if (!ip_fields_parse(arg, &a->view.fields, why, sizeof why))
+      return 0;
+    ip_field_names(names, sizeof names);
+    return ip_cli_fail(m, "bad --fields '%s': %s (fields: %s)", arg, why, names);
+  }
+  case OPT_WIDE:
+    a->wide = 1;
+    return 0;
+  case OPT_VERBOSE:
+    a->view.verbose = 1;
+    return 0;
+  case OPT_HOT:
+    a->view.hot = 1;
+    return 0;
   default:
     return ip_cli_selection_opt(&a->view.sel, id, arg, m);
   }
@@ -172,6 +201,27 @@ int cmd_report(int argc, char **argv) {
   if (a.view.latency && a.view_name && !a.tree) {
     fprintf(stderr, "inclprof report: --latency goes with the table or --tree, not with %s\n",
             a.view_name);
+    return IP_EXIT_USAGE;
+  }
+  if (a.view.hot && !a.tree) {
+    fprintf(stderr, "inclprof report: --hot goes with --tree\n");
+    return IP_EXIT_USAGE;
+  }
+  if (a.view.fields.n && (a.lines || a.view.latency || a.slowest || a.missing)) {
+    fprintf(stderr,
+            "inclprof report: --fields chooses the columns of the table, --tree, --callers, "
+            "--callees and --wait, not of %s\n",
+            a.lines          ? "--by line|address"
+            : a.view.latency ? "--latency"
+            : a.slowest      ? "--slowest"
+                             : "--missing");
+    return IP_EXIT_USAGE;
+  }
+  char bad[160];
+  if (a.view.fields.n &&
+      ip_fields_check(&a.view.fields, a.tree || a.fn ? IP_BY_FUNCTION : a.view.by, bad,
+                      sizeof bad)) {
+    fprintf(stderr, "inclprof report: --fields: %s\n", bad);
     return IP_EXIT_USAGE;
   }
   if (a.lines && a.view_name) {
@@ -215,7 +265,7 @@ int cmd_report(int argc, char **argv) {
     return IP_EXIT_ERROR;
   }
   a.view.samples = a.samples || ip_session_sampled(&s);
-  a.view.width = ip_cli_terminal_width();
+  a.view.width = a.wide ? 0 : ip_cli_terminal_width();
   ip_skipped skipped;
   ip_skipped_load(&s, &skipped);
   a.view.skipped = &skipped;
@@ -241,7 +291,7 @@ int cmd_report(int argc, char **argv) {
     ip_view_slowest(stdout, &s, &a.view, &slow);
     ip_slowest_free(&slow);
   } else if (a.missing) {
-    ip_view_missing(stdout, &skipped);
+    ip_view_missing(stdout, &skipped, a.view.width);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
   } else if (a.tree) {

@@ -73,6 +73,7 @@ void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, c
           fn);
   ip_ttable t;
   ip_tt_init(&t, 5);
+  ip_tt_names(&t, 3, 0);
   ip_tt_add(&t, "Calls");
   ip_tt_add(&t, "El Incl");
   ip_tt_add(&t, "App Incl");

@@ -20,13 +20,14 @@ static const char *why(const ip_skipped_fn *f) {
   }
 }
 
-void ip_view_missing(FILE *out, const ip_skipped *k) {
+void ip_view_missing(FILE *out, const ip_skipped *k, size_t width) {
   if (!k || !k->n) {
     fprintf(out, "every function the plugin saw in the program's files has a row\n");
     return;
   }
   ip_ttable t;
   ip_tt_init(&t, 3);
+  ip_tt_names(&t, 1, 0);
   ip_tt_add(&t, "Defined at");
   ip_tt_add(&t, "Function");
   ip_tt_add(&t, "Why it has no row");
@@ -40,7 +41,7 @@ void ip_view_missing(FILE *out, const ip_skipped *k) {
       ip_tt_add(&t, "%s", f->pretty);
       ip_tt_add(&t, "%s%s%s", why(f), f->detail[0] ? " " : "", f->detail);
     }
-  ip_tt_print(&t, out, 2);
+  ip_tt_print_fit(&t, out, 2, width);
   ip_tt_free(&t);
   if (k->count[IP_SKIP_INLINED])
     fprintf(out,
