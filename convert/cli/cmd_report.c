@@ -64,8 +64,9 @@ static const ip_cli_opt options[] = {
     {"value", OPT_VALUE, "elapsed|application",
      "with --latency, --slowest and --hot: the time they rank (default elapsed)"},
     {"fields", OPT_FIELDS, "LIST",
-     "the columns, in this order (names below); the default is the full set,\n"
-     "or the compact one where the full set leaves names under 40 characters"},
+     "the columns, in this order, of:\n" IP_FIELD_NAMES "\n"
+     "(default: the full set, or the compact one where\n"
+     "the full set leaves names under 40 characters)"},
     {"wide", OPT_WIDE, NULL, "whole names and every column, however wide the lines"},
     {"verbose", OPT_VERBOSE, NULL, "a header line for each process, never one for many"},
 };
@@ -164,11 +165,10 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case IP_CLI_JOBS:
     return ip_cli_jobs_opt(&a->jobs, arg, m);
   case OPT_FIELDS: {
-    char why[128], names[1024];
+    char why[128];
     if (!ip_fields_parse(arg, &a->view.fields, why, sizeof why))
       return 0;
-    ip_field_names(names, sizeof names);
-    return ip_cli_fail(m, "bad --fields '%s': %s (fields: %s)", arg, why, names);
+    return ip_cli_fail(m, "bad --fields '%s': %s", arg, why); /* --help lists them */
   }
   case OPT_WIDE:
     a->wide = 1;

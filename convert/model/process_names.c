@@ -47,6 +47,8 @@ static char *cmdline_now(uint32_t pid) {
   return argc ? ip_cmdline_join(argv, argc) : NULL;
 }
 
+/* In this order: a title written over the argv while recorded, the main
+ * thread renamed while recorded, a title inherited from the parent. */
 static void find_title(ip_session *s, size_t i) {
   ip_process *p = &s->processes[i];
   const ip_process *origin = p; /* the first ancestor in the session: its start is the program's */
@@ -58,14 +60,17 @@ static void find_title(ip_session *s, size_t i) {
   }
   char *now = !p->has_trailer && ip_process_running(p) ? cmdline_now(p->pid) : NULL;
   const char *end = now ? now : p->cmdline;
-  if (end && *end && origin->start_cmdline && strcmp(end, origin->start_cmdline))
+  int has_end = end && *end;
+  if (has_end && p->start_cmdline && strcmp(end, p->start_cmdline))
     p->title = ip_must_strdup(end);
   for (size_t t = 0; !p->title && t < s->n_threads; t++) {
     const ip_thread *th = &s->threads[t];
     if (th->process == i && th->tid == p->pid && th->name && *th->name && th->first_name &&
         strcmp(th->name, th->first_name))
-      p->title = ip_must_strdup(th->name); /* renamed while recorded */
+      p->title = ip_must_strdup(th->name);
   }
+  if (!p->title && has_end && origin->start_cmdline && strcmp(end, origin->start_cmdline))
+    p->title = ip_must_strdup(end);
   free(now);
 }
 
@@ -133,8 +138,8 @@ const char *ip_process_viewer_name(const ip_session *s, uint32_t k, char *buf, s
 const char *ip_thread_title(const ip_session *s, uint32_t k, char *buf, size_t n) {
   const ip_thread *t = &s->threads[k];
   const ip_process *p = &s->processes[t->process];
+  const char *title = p->title && !(t->name && !strcmp(t->name, p->title)) ? p->title : NULL;
   snprintf(buf, n, "%u/%u%s%s%s%s%s%s", p->pid, t->tid, t->name ? " (" : "", t->name ? t->name : "",
-           t->name ? ")" : "", p->title ? " of \"" : "", p->title ? p->title : "",
-           p->title ? "\"" : "");
+           t->name ? ")" : "", title ? " of \"" : "", title ? title : "", title ? "\"" : "");
   return buf;
 }

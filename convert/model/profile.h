@@ -288,11 +288,11 @@ const ip_process *ip_session_process(const ip_session *s, uint32_t pid);
  * (empty trailing arguments, trailing blanks).  Caller frees. */
 char *ip_cmdline_join(char *const *argv, size_t n);
 /* Sets every process's exec_from and title (ip_session_load does).  A
- * title is the command line at the end where it is not the one the program
- * was started with (argv written over, as PostgreSQL and nginx do: for a
- * fork child, the one its first ancestor in the session started with), else
- * its main thread's name where the process renamed it (prctl(PR_SET_NAME))
- * while recorded.
+ * title is, first, the command line at the end where the process wrote one
+ * over its argv while recorded (PostgreSQL, nginx); else its main thread's
+ * name where it renamed it while recorded (prctl(PR_SET_NAME)); else the
+ * command line at the end where it is not the one the program was started
+ * with (a fork child keeps its parent's title).
  * For a process still running here without a trailer: what ps shows now. */
 void ip_processes_link(ip_session *s);
 /* "PID EXECUTABLE", then " (fork of PID)" for a fork child and " (after exec
@@ -304,7 +304,7 @@ const char *ip_process_label(const ip_session *s, uint32_t k, char *buf, size_t 
  * or the title with them. */
 const char *ip_process_viewer_name(const ip_session *s, uint32_t k, char *buf, size_t n);
 /* A call tree's heading: "PID/TID (NAME)", with " of \"TITLE\"" when its
- * process has a title. */
+ * process has a title other than NAME. */
 const char *ip_thread_title(const ip_session *s, uint32_t k, char *buf, size_t n);
 
 /* model/process_alive.c: the process that wrote p's trace still runs here

@@ -254,11 +254,62 @@ static size_t splice(const char *r, size_t len, size_t x, size_t end, char *out)
   return x + MARK_LEN + len - end;
 }
 
-/* r[0, len) cut to width by one run of bytes replaced by "...", placed
- * at the start of the scopes before the own name (o), else at the start of
- * the parameters (po, pc),
- * else a third in; never inside [kf, kt) where another place exists, or two
- * runs either side of it. */
+static size_t cut_run(const char *r, size_t len, size_t width, size_t o, size_t po, size_t pc,
+                      size_t kf, size_t kt, char *out);
+
+/* "...", the part kept [kf, kt) (before the own name), then the rest cut. */
+static size_t keep_first(const char *r, size_t len, size_t width, size_t o, size_t po, size_t pc,
+                         size_t kf, size_t kt, char *out) {
+  size_t n = 0, rest = width - (kt - kf) - (kf ? MARK_LEN : 0);
+  if (kf)
+    memcpy(out, MARK, MARK_LEN), n = MARK_LEN;
+  memcpy(out + n, r + kf, kt - kf);
+  n += kt - kf;
+  return n + cut_run(r + kt, len - kt, rest, o - kt, po == NONE ? NONE : po - kt,
+                     po == NONE ? NONE : pc - kt, 0, 0, out + n);
+}
+
+/* A head, "...", the part kept [kf, kt), "...", a tail. */
+static size_t keep_between(const char *r, size_t len, size_t width, size_t kf, size_t kt,
+                           char *out) {
+  size_t room = width - 2 * MARK_LEN;
+  size_t head = (room - (kt - kf)) / 3, tail = room - (kt - kf) - head;
+  if (head > kf)
+    tail += head - kf, head = kf;
+  if (tail > len - kt)
+    head += tail - (len - kt), tail = len - kt;
+  while (head && ((unsigned char)r[head] & 0xC0) == 0x80)
+    head--;
+  while (tail && ((unsigned char)r[len - tail] & 0xC0) == 0x80)
+    tail--;
+  size_t n = 0;
+  memcpy(out, r, head);
+  n += head;
+  if (head < kf)
+    memcpy(out + n, MARK, MARK_LEN), n += MARK_LEN;
+  memcpy(out + n, r + kf, kt - kf);
+  n += kt - kf;
+  if (kt < len - tail)
+    memcpy(out + n, MARK, MARK_LEN), n += MARK_LEN;
+  memcpy(out + n, r + len - tail, tail);
+  n += tail;
+  out[n] = 0;
+  return n;
+}
+
+/* Whether removing gone bytes at x leaves the own name's start (o) and the
+ * part kept [kf, kt). */
+static int leaves(size_t x, size_t len, size_t gone, size_t o, size_t kf, size_t kt) {
+  return x + gone <= len && (kt <= kf || x + gone <= kf || x >= kt) &&
+         (o == 0 || x > o || x + gone <= o);
+}
+
+/* r[0, len) cut to width, in the first of these ways that leaves the own
+ * name's start (o) and the part kept [kf, kt): one run of bytes replaced by
+ * "..." at the start of the scopes before the own name; "..." and the part
+ * kept, then the rest cut, when it comes before the own name; one run at
+ * the start of the parameters (po, pc), a third in, or either side of the
+ * part kept; a head, the part kept and a tail; a run a third in. */
 static size_t cut_run(const char *r, size_t len, size_t width, size_t o, size_t po, size_t pc,
                       size_t kf, size_t kt, char *out) {
   if (len <= width) {
@@ -276,8 +327,10 @@ static size_t cut_run(const char *r, size_t len, size_t width, size_t o, size_t 
   }
   int keep = kt > kf;
   size_t gone = len - width + MARK_LEN, at[5], n_at = 0;
-  if (o >= gone)
-    at[n_at++] = 0; /* the start of the scopes goes, the end of them stays */
+  if (o >= gone && leaves(0, len, gone, o, kf, kt))
+    return splice(r, len, 0, gone, out); /* the start of the scopes goes, their end stays */
+  if (keep && kt <= o && kt - kf + MARK_LEN + 4 < width)
+    return keep_first(r, len, width, o, po, pc, kf, kt, out);
   if (po != NONE && po + 1 + gone <= pc)
     at[n_at++] = po + 1;
   at[n_at++] = (width - MARK_LEN) / 3;
@@ -286,50 +339,11 @@ static size_t cut_run(const char *r, size_t len, size_t width, size_t o, size_t 
   if (keep && kt + gone <= len)
     at[n_at++] = kt;
   for (size_t k = 0; k < n_at; k++)
-    if (at[k] <= len - gone && (!keep || at[k] + gone <= kf || at[k] >= kt) &&
-        (o == 0 || at[k] > o || at[k] + gone <= o)) /* the own name's start stays */
+    if (leaves(at[k], len, gone, o, kf, kt))
       return splice(r, len, at[k], at[k] + gone, out);
-  if (keep && kt <= o && kt - kf + MARK_LEN + 4 < width) {
-    /* the part kept comes before the own name: "...", it, then the rest cut */
-    size_t n = 0, rest = width - (kt - kf) - (kf ? MARK_LEN : 0);
-    if (kf)
-      memcpy(out, MARK, MARK_LEN), n = MARK_LEN;
-    memcpy(out + n, r + kf, kt - kf);
-    n += kt - kf;
-    if (len - kt <= rest) {
-      memcpy(out + n, r + kt, len - kt + 1);
-      return n + len - kt;
-    }
-    return n + cut_run(r + kt, len - kt, rest, o - kt, po == NONE ? NONE : po - kt,
-                       po == NONE ? NONE : pc - kt, 0, 0, out + n);
-  }
-  size_t room = width - 2 * MARK_LEN; /* a head, "...", [kf, kt), "...", a tail */
-  if (keep && kt - kf <= room && kf > 0 && kt < len) {
-    size_t head = (room - (kt - kf)) / 3, tail = room - (kt - kf) - head;
-    if (head > kf)
-      tail += head - kf, head = kf;
-    if (tail > len - kt)
-      head += tail - (len - kt), tail = len - kt;
-    while (head && ((unsigned char)r[head] & 0xC0) == 0x80)
-      head--;
-    while (tail && ((unsigned char)r[len - tail] & 0xC0) == 0x80)
-      tail--;
-    size_t n = 0;
-    memcpy(out, r, head);
-    n += head;
-    if (head < kf)
-      memcpy(out + n, MARK, MARK_LEN), n += MARK_LEN;
-    memcpy(out + n, r + kf, kt - kf);
-    n += kt - kf;
-    if (kt < len - tail)
-      memcpy(out + n, MARK, MARK_LEN), n += MARK_LEN;
-    memcpy(out + n, r + len - tail, tail);
-    n += tail;
-    out[n] = 0;
-    return n;
-  }
-  return splice(r, len, at[0] <= len - gone ? at[0] : (width - MARK_LEN) / 3,
-                (at[0] <= len - gone ? at[0] : (width - MARK_LEN) / 3) + gone, out);
+  if (keep && kt - kf <= width - 2 * MARK_LEN && kf > 0 && kt < len)
+    return keep_between(r, len, width, kf, kt, out);
+  return splice(r, len, (width - MARK_LEN) / 3, (width - MARK_LEN) / 3 + gone, out);
 }
 
 /* A mark next to another reads as one: runs of more than three dots become

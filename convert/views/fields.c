@@ -92,17 +92,6 @@ int ip_fields_check(const ip_fields *f, ip_level rows, char *err, size_t errlen)
   return 0;
 }
 
-void ip_field_names(char *buf, size_t len) {
-  size_t at = 0;
-  buf[0] = 0;
-  for (size_t f = 0; f < IP_F_N && at < len; f++) {
-    int n = snprintf(buf + at, len - at, "%s%s", f ? "," : "", fields[f].name);
-    if (n < 0)
-      break;
-    at += (size_t)n;
-  }
-}
-
 static void time_cell(ip_ttable *t, uint64_t ns) {
   char b[32];
   ip_fmt_ns(b, sizeof b, ns);

@@ -14,8 +14,10 @@
 #include "views/views.h"
 
 /* Below this room for names, a terminal too narrow for the full set gets
- * the compact one. */
+ * the compact one; below the second, the compact set's last columns are
+ * left out too (a line under the table says so). */
 #define ROOM_FOR_NAMES 40
+#define ROOM_AT_LEAST  24
 
 static size_t add(ip_field *to, size_t n, ip_field f) {
   for (size_t k = 0; k < n; k++)
@@ -253,6 +255,15 @@ static size_t columns(const ip_vtable *v, const ip_field *f, size_t n, int modul
   return k;
 }
 
+/* The room the columns cols[0, n - 1) leave the names in width. */
+static size_t room_left(const ip_vtable *v, const size_t *cols, size_t n, int indent,
+                        size_t width) {
+  size_t used = (size_t)indent;
+  for (size_t k = 0; k + 1 < n; k++)
+    used += ip_tt_col_width(&v->t, cols[k]) + 2;
+  return width > used ? width - used : 0;
+}
+
 void ip_vtable_print(ip_vtable *v, FILE *out, int indent) {
   const ip_view_opts *o = v->o;
   size_t width = o->width;
@@ -265,7 +276,7 @@ void ip_vtable_print(ip_vtable *v, FILE *out, int indent) {
   if (module != SIZE_MAX)
     module_cells(v, module, twin);
   free(twin);
-  size_t *cols = ip_must_calloc(v->n_col + 2, sizeof *cols), n = 0;
+  size_t *cols = ip_must_calloc(v->n_col + 2, sizeof *cols), n = 0, left_out = 0;
   if (o->fields.n) {
     for (size_t k = 0; k < o->fields.n; k++)
       cols[n++] = col_of(v, o->fields.f[k]);
@@ -275,17 +286,23 @@ void ip_vtable_print(ip_vtable *v, FILE *out, int indent) {
   } else {
     ip_field set[IP_F_N];
     n = columns(v, set, full_set(v, set), show_module, cols);
-    if (width) {
-      size_t used = (size_t)indent;
-      for (size_t k = 0; k + 1 < n; k++)
-        used += ip_tt_col_width(&v->t, cols[k]) + 2;
-      size_t room = width > used ? width - used : 0;
-      if (ip_tt_col_width(&v->t, v->n_col) > room && room < ROOM_FOR_NAMES)
-        n = columns(v, set, compact_set(v, set), show_module, cols);
+    size_t names = ip_tt_col_width(&v->t, v->n_col);
+    if (width && names > room_left(v, cols, n, indent, width) &&
+        room_left(v, cols, n, indent, width) < ROOM_FOR_NAMES) {
+      size_t nf = compact_set(v, set);
+      n = columns(v, set, nf, show_module, cols);
+      while (nf > 1 && names > room_left(v, cols, n, indent, width) &&
+             room_left(v, cols, n, indent, width) < ROOM_AT_LEAST) {
+        n = columns(v, set, --nf, show_module, cols);
+        left_out++;
+      }
     }
   }
   ip_tt_layout l = {indent, width, cols, n};
   ip_tt_print_layout(&v->t, out, &l);
+  if (left_out)
+    fprintf(out, "%*s(%zu column%s left out to fit; --wide or --fields shows them)\n", indent, "",
+            left_out, left_out == 1 ? "" : "s");
   free(cols);
 }
 

@@ -6,6 +6,7 @@
  * with no callee; --top N shows the next N-1 children of each level beside
  * it, collapsed; a line under the table names where the path ends. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 #include "views/views.h"
@@ -94,6 +95,20 @@ static void emit(tree_ctx *c, uint32_t node, int depth, int expand) {
   free(kids);
 }
 
+/* fn, cut so that a line of prefix, fn and suffix fits width (at least
+ * 16 characters of it), into buf. */
+static const char *fit(const char *fn, size_t width, const char *prefix, const char *suffix,
+                       char *buf, size_t len) {
+  size_t other = strlen(prefix) + strlen(suffix);
+  if (!width) {
+    snprintf(buf, len, "%s", fn);
+    return buf;
+  }
+  size_t room = width > other + 16 ? width - other : 16;
+  ip_name_cut(fn, room < len ? room : len - 1, 0, 0, 0, buf, len);
+  return buf;
+}
+
 /* Under a thread's --hot table: where the path ends and where on it most
  * of its own time went. */
 static void hot_line(FILE *out, const tree_ctx *c) {
@@ -101,26 +116,25 @@ static void hot_line(FILE *out, const tree_ctx *c) {
     return;
   const ip_node *nodes = c->th->nodes;
   int app = c->o->app_value;
-  char end[32], excl[32], total[32];
+  const char *kind = app ? "Application" : "Elapsed";
+  char end[32], excl[32], total[32], prefix[160], suffix[128], name[1024];
   ip_fmt_ns(end, sizeof end, hot_value(&nodes[c->hot_end].v, app));
   ip_fmt_ns(excl, sizeof excl, hot_excl(&nodes[c->hot_excl].v, app));
   ip_fmt_ns(total, sizeof total, hot_value(&c->th->total, app));
-  size_t room = c->o->width > 40 ? c->o->width / 2 : 0;
-  char a[512], b[512];
-  const char *fa = c->s->funcs[nodes[c->hot_end].func].pretty;
-  const char *fb = c->s->funcs[nodes[c->hot_excl].func].pretty;
-  if (room) {
-    ip_name_cut(fa, room, 0, 0, 0, a, sizeof a);
-    ip_name_cut(fb, room, 0, 0, 0, b, sizeof b);
-  } else {
-    snprintf(a, sizeof a, "%s", fa);
-    snprintf(b, sizeof b, "%s", fb);
-  }
-  fprintf(out, "  hot path: %zu level%s by %s Inclusive, down to %s (%s of the thread's %s)\n",
-          c->hot_levels, c->hot_levels == 1 ? "" : "s", app ? "Application" : "Elapsed", a, end,
-          total);
-  fprintf(out, "            most %s Exclusive on it: %s (%s)\n", app ? "Application" : "Elapsed", b,
-          excl);
+  fprintf(out, "  hot path: %zu level%s by %s Inclusive\n", c->hot_levels,
+          c->hot_levels == 1 ? "" : "s", kind);
+  snprintf(prefix, sizeof prefix, "  its end: ");
+  snprintf(suffix, sizeof suffix, " (%s of the thread's %s)", end, total);
+  fprintf(out, "%s%s%s\n", prefix,
+          fit(c->s->funcs[nodes[c->hot_end].func].pretty, c->o->width, prefix, suffix, name,
+              sizeof name),
+          suffix);
+  snprintf(prefix, sizeof prefix, "  most %s Exclusive on it: ", kind);
+  snprintf(suffix, sizeof suffix, " (%s)", excl);
+  fprintf(out, "%s%s%s\n", prefix,
+          fit(c->s->funcs[nodes[c->hot_excl].func].pretty, c->o->width, prefix, suffix, name,
+              sizeof name),
+          suffix);
 }
 
 void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o) {

@@ -124,8 +124,17 @@ const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int
 int ip_fields_parse(const char *list, ip_fields *out, char *err, size_t errlen);
 /* 0 when every field goes with rows of this level, else -1 (err says which). */
 int ip_fields_check(const ip_fields *f, ip_level rows, char *err, size_t errlen);
-/* Every field's name, comma-separated (the usage text). */
-void ip_field_names(char *buf, size_t len);
+/* Every field's name, for the usage text (the same as the table in
+ * views/fields.c, in its order). */
+#define IP_FIELD_NAMES                                                                             \
+  "calls, el-incl, el-incl%, el-excl, el-excl%,\n"                                                 \
+  "app-incl, app-incl%, app-excl, app-excl%,\n"                                                    \
+  "smp-incl, smp-incl%, smp-excl, smp-excl%,\n"                                                    \
+  "avg, min, max, wall, el/wall, app/wall,\n"                                                      \
+  "non-app, preempted, blocked, syscalls, faults,\n"                                               \
+  "faults#, other, non-app-excl, preempted-excl,\n"                                                \
+  "blocked-excl, syscalls-excl, faults-excl,\n"                                                    \
+  "faults#-excl, other-excl, module"
 const char *ip_field_title(ip_field f);
 /* Appends f's cell for values v (th: the row's thread, for its wall time). */
 struct ip_ttable;
