@@ -30,7 +30,11 @@
 #          ninja, tcl (sqlite's amalgamation), googletest (leveldb's
 #          db_bench; yaml-cpp's tests build it from /usr/src/googletest),
 #          xz-utils, autoconf, automake, libtool, bison, flex and oniguruma
-#          (jq), apache2-utils (ab, nginx's load); the source packages
+#          (jq), apache2-utils (ab, nginx's load), libasio-dev (the
+#          coroutine server), libffi-dev (CPython's ctypes), tcl-dev
+#          (SQLite's testfixture), valgrind
+#          (callgrind, CPython's counts), util-linux (runuser: PostgreSQL
+#          runs as a system user); the source packages
 #          themselves come through a private deb-src list
 #          (tests/field/field.sh), /etc/apt untouched
 #   peer   what `make peer` needs: test's packages (valgrind is the
@@ -66,7 +70,7 @@ esac
 case "$level" in
   bench) pkgs="$pkgs uftrace" ;;
   stress) pkgs="$pkgs time" ;;
-  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils" ;;
+  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
 esac
 pkgs="$pkgs $(release_pkgs "$level")"
 

@@ -1,7 +1,9 @@
 /* cli/cmd_report.c - `inclprof report`: the data values as an aligned table per
  * function, module, thread or process, as a call tree, or as the callers /
  * callees of one function. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_args.h"
@@ -21,6 +23,8 @@ enum {
   OPT_PER_CALL,
   OPT_EXCLUSIVE,
   OPT_FUNCTION,
+  OPT_DEPTH,
+  OPT_MIN_PERCENT,
   OPT_LATENCY,
   OPT_SLOWEST,
   OPT_VALUE,
@@ -37,10 +41,20 @@ static const ip_cli_opt options[] = {
     {"function", OPT_FUNCTION, "FN", "with --by line|address: only the lines of FN"},
     {"sort", OPT_SORT, "COLUMN", IP_SORT_NAMES "\n(default elapsed-inclusive)"},
     {"top", OPT_TOP, "N", "only the first N rows (with --tree: N children per path)"},
-    {"tree", OPT_TREE, NULL, "the call tree per thread, values per call path"},
+    {"tree", OPT_TREE, NULL,
+     "the call tree per thread, values per call path, children by the tree's\n"
+     "value: Elapsed Inclusive, or Application Inclusive or Inclusive samples\n"
+     "with a --sort of that kind, or Application Inclusive with --value"},
+    {"depth", OPT_DEPTH, "N",
+     "with --tree: only the call paths down to N levels (--hot: the path\n"
+     "cut at level N)"},
+    {"min-percent", OPT_MIN_PERCENT, "P",
+     "with --tree: leave out the subtrees under P % of the session's total\n"
+     "of the tree's value (--hot: the path stops where it drops under P %)"},
     {"hot", OPT_HOT, NULL,
-     "with --tree: only the hottest path, each level's child with the most\n"
-     "Inclusive time (--value), to its end; --top N: N children a level"},
+     "with --tree: only the hottest path, each level's child of most value,\n"
+     "to its end or to where --depth or --min-percent cut it; --top N: N\n"
+     "children a level, the N-1 beside the path collapsed"},
     {"callers", OPT_CALLERS, "FN", "who called FN, and FN's time under each caller"},
     {"callees", OPT_CALLEES, "FN", "what FN called, and their time when called from FN"},
     IP_CLI_SELECTION_OPTS,
@@ -62,7 +76,7 @@ static const ip_cli_opt options[] = {
      "FN's slowest calls (--top N of them, default 10): when, on which thread,\n"
      "and where each one's time went"},
     {"value", OPT_VALUE, "elapsed|application",
-     "with --latency, --slowest and --hot: the time they rank (default elapsed)"},
+     "with --latency, --slowest and --tree: the time they rank (default elapsed)"},
     {"fields", OPT_FIELDS, "LIST",
      "the columns, in this order, of:\n" IP_FIELD_NAMES "\n"
      "(default: the full set, or the compact one where\n"
@@ -94,6 +108,9 @@ typedef struct report_args {
   int lines;             /* --by line: 1, --by address: 2 */
   const char *in_fn;     /* --function */
   const char *view_name; /* the view option given (--tree, --callers, ...), or NULL */
+  const char *tree_opt;  /* --depth, --min-percent or --hot, which need --tree */
+  const char *sort_arg;  /* --sort's and --value's words, or NULL */
+  const char *value_arg;
   unsigned jobs;
   int wide;
 } report_args;
@@ -119,6 +136,7 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     a->in_fn = arg;
     return 0;
   case OPT_SORT:
+    a->sort_arg = arg;
     return ip_sort_parse(arg, &a->view.sort) ? ip_cli_fail(m, "bad --sort column '%s'", arg) : 0;
   case OPT_TOP:
     if (ip_parse_u64(arg, SIZE_MAX, &n))
@@ -133,6 +151,22 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_TREE:
     a->tree = 1;
     return choose_view(a, "--tree", m);
+  case OPT_DEPTH:
+    if (ip_parse_u64(arg, SIZE_MAX, &n) || !n)
+      return ip_cli_fail(m, "bad --depth '%s' (a number of levels from 1)", arg);
+    a->view.depth = (size_t)n;
+    a->tree_opt = "--depth";
+    return 0;
+  case OPT_MIN_PERCENT: {
+    char *end;
+    errno = 0;
+    double p = strtod(arg, &end);
+    if (errno || end == arg || *end || !(p >= 0 && p <= 100))
+      return ip_cli_fail(m, "bad --min-percent '%s' (a percentage, 0 to 100)", arg);
+    a->view.min_percent = p;
+    a->tree_opt = "--min-percent";
+    return 0;
+  }
   case IP_CLI_RAW:
     a->raw = 1;
     return 0;
@@ -161,6 +195,7 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     if (strcmp(arg, "elapsed") && strcmp(arg, "application"))
       return ip_cli_fail(m, "bad --value '%s' (elapsed or application)", arg);
     a->view.app_value = !strcmp(arg, "application");
+    a->value_arg = arg;
     return 0;
   case IP_CLI_JOBS:
     return ip_cli_jobs_opt(&a->jobs, arg, m);
@@ -178,9 +213,28 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case OPT_HOT:
     a->view.hot = 1;
+    a->tree_opt = "--hot";
     return 0;
   default:
     return ip_cli_selection_opt(&a->view.sel, id, arg, m);
+  }
+}
+
+/* The value a --sort column names for the tree: 0 Elapsed, 1 Application,
+ * 2 samples, -1 none. */
+static int sort_kind(ip_sort by) {
+  switch (by) {
+  case IP_SORT_ELAPSED_INCL:
+  case IP_SORT_ELAPSED_EXCL:
+    return 0;
+  case IP_SORT_APP_INCL:
+  case IP_SORT_APP_EXCL:
+    return 1;
+  case IP_SORT_SAMPLES_INCL:
+  case IP_SORT_SAMPLES_EXCL:
+    return 2;
+  default:
+    return -1;
   }
 }
 
@@ -198,13 +252,21 @@ int cmd_report(int argc, char **argv) {
     fprintf(stderr, "inclprof report: --function goes with --by line or --by address\n");
     return IP_EXIT_USAGE;
   }
+  if (a.tree_opt && !a.tree) {
+    fprintf(stderr, "inclprof report: %s goes with --tree\n", a.tree_opt);
+    return IP_EXIT_USAGE;
+  }
   if (a.view.latency && a.view_name && !a.tree) {
     fprintf(stderr, "inclprof report: --latency goes with the table or --tree, not with %s\n",
             a.view_name);
     return IP_EXIT_USAGE;
   }
-  if (a.view.hot && !a.tree) {
-    fprintf(stderr, "inclprof report: --hot goes with --tree\n");
+  if (a.tree && a.sort_arg && a.value_arg && sort_kind(a.view.sort) >= 0 &&
+      sort_kind(a.view.sort) != a.view.app_value) {
+    fprintf(stderr,
+            "inclprof report: --sort %s and --value %s name different values for the tree; give "
+            "one of them\n",
+            a.sort_arg, a.value_arg);
     return IP_EXIT_USAGE;
   }
   if (a.view.fields.n && (a.lines || a.view.latency || a.slowest || a.missing)) {

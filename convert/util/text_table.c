@@ -44,6 +44,17 @@ void ip_tt_add_level(ip_ttable *t, unsigned level, const char *fmt, ...) {
   va_end(ap);
 }
 
+void ip_tt_add_tail(ip_ttable *t, const char *fmt, ...) {
+  size_t row = t->n ? (t->n - 1) / t->ncols : 0;
+  ip_must_grow((void **)&t->tails, &t->cap_tails, row + 1, sizeof *t->tails);
+  free(t->tails[row]);
+  va_list ap;
+  va_start(ap, fmt);
+  if (vasprintf(&t->tails[row], fmt, ap) < 0)
+    t->tails[row] = NULL;
+  va_end(ap);
+}
+
 size_t ip_tt_rows(const ip_ttable *t) { return (t->n + t->ncols - 1) / t->ncols; }
 
 static size_t name_column(const ip_ttable *t) {
@@ -52,6 +63,10 @@ static size_t name_column(const ip_ttable *t) {
 
 static unsigned level_of(const ip_ttable *t, size_t row) {
   return t->levels && row < t->cap_levels ? t->levels[row] : 0;
+}
+
+static const char *tail_of(const ip_ttable *t, size_t row) {
+  return t->tails && row < t->cap_tails && t->tails[row] ? t->tails[row] : "";
 }
 
 static const char *cell_at(const ip_ttable *t, size_t row, size_t col) {
@@ -67,7 +82,8 @@ char **ip_tt_cell(ip_ttable *t, size_t row, size_t col) {
 size_t ip_tt_col_width(const ip_ttable *t, size_t col) {
   size_t w = 0, rows = ip_tt_rows(t), names = name_column(t);
   for (size_t r = 0; r < rows; r++) {
-    size_t len = strlen(cell_at(t, r, col)) + (col == names ? 2 * level_of(t, r) : 0);
+    size_t len = strlen(cell_at(t, r, col)) +
+                 (col == names ? 2 * level_of(t, r) + strlen(tail_of(t, r)) : 0);
     if (len > w)
       w = len;
   }
@@ -115,14 +131,14 @@ void ip_tt_print_layout(const ip_ttable *t, FILE *out, const ip_tt_layout *l) {
       indentation(level_of(t, r), room, ind, sizeof ind);
       prefix[r] = ip_must_strdup(ind);
       list[r] = cell_at(t, r, names);
-      size_t pl = strlen(ind);
+      size_t pl = strlen(ind) + strlen(tail_of(t, r));
       widths[r] = !room || r == 0 ? 0 : room > pl + 4 ? room - pl : 4;
     }
     cut[0] = ip_must_strdup(list[0]); /* the title */
     if (rows > 1)
       ip_names_cut(list + 1, widths + 1, rows - 1, t->name_flags, cut + 1);
     for (size_t r = 0; r < rows; r++) {
-      size_t len = strlen(prefix[r]) + strlen(cut[r]);
+      size_t len = strlen(prefix[r]) + strlen(cut[r]) + strlen(tail_of(t, r));
       if (len > w[name_at])
         w[name_at] = len;
     }
@@ -136,7 +152,7 @@ void ip_tt_print_layout(const ip_ttable *t, FILE *out, const ip_tt_layout *l) {
     for (size_t k = 0; k < n_cols; k++) {
       int last = k + 1 == n_cols;
       if (k == name_at) {
-        int len = fprintf(out, "%s%s", prefix[r], cut[r]);
+        int len = fprintf(out, "%s%s%s", prefix[r], cut[r], tail_of(t, r));
         if (!last && len >= 0 && (size_t)len < w[k])
           fprintf(out, "%*s", (int)(w[k] - (size_t)len), "");
       } else if (last)
@@ -169,6 +185,9 @@ void ip_tt_free(ip_ttable *t) {
     free(t->cells[i]);
   free(t->cells);
   free(t->levels);
+  for (size_t r = 0; r < t->cap_tails; r++)
+    free(t->tails[r]);
+  free(t->tails);
   memset(t, 0, sizeof *t);
 }
 

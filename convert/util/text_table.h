@@ -27,6 +27,8 @@ typedef struct ip_ttable {
   unsigned name_flags; /* IP_CUT_* for its cells */
   unsigned *levels;    /* per row: the name cell's indentation level */
   size_t cap_levels;
+  char **tails; /* per row: text after the name, never cut, or NULL */
+  size_t cap_tails;
 } ip_ttable;
 
 /* Which columns to print and how wide the lines may be. */
@@ -47,6 +49,9 @@ void ip_tt_add(ip_ttable *t, const char *fmt, ...) __attribute__((format(printf,
 /* Appends the next cell, a name indented by level (two blanks a level). */
 void ip_tt_add_level(ip_ttable *t, unsigned level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Gives the name of the last row begun a tail kept whole after it (a mark
+ * such as " [note 1]"): a name fitted to a width is cut to leave it room. */
+void ip_tt_add_tail(ip_ttable *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints every row, each line prefixed by indent spaces. */
 void ip_tt_print(const ip_ttable *t, FILE *out, int indent);
 /* The same, with the names cut so that lines fit width (0 cuts nothing). */

@@ -1,13 +1,21 @@
 /* views/view_table.c - the report's flat table: one row per function, module,
  * thread or process with its values (views/fields.c: calls, Elapsed and
  * Application Inclusive / Exclusive with their percentages, samples, the
- * per-call columns with --per-call, each thread's wall time). */
+ * per-call columns with --per-call, each thread's wall time); a function GCC
+ * also inlined at some call sites is marked, and a note under the table says
+ * where those calls went. */
 #include <stdlib.h>
 
 #include "util/util.h"
 #include "views/views.h"
 
 static const char *const key_titles[] = {"Function", "Module", "Thread (pid/tid)", "Process"};
+
+/* Was the function of row KEY also inlined (its row misses those calls)? */
+static const ip_skipped_fn *partly_inlined(const ip_session *s, const ip_view_opts *o,
+                                           uint32_t key) {
+  return ip_skipped_partly(o->skipped, s->funcs[key].pretty, s->funcs[key].file);
+}
 
 /* One row per key of o->by, sorted and cut to --top; wait: the wait
  * breakdown's columns (report --wait). */
@@ -19,19 +27,29 @@ static void level_table(FILE *out, const ip_session *s, const ip_view_opts *o, i
     n = o->top;
   ip_vtable v;
   ip_vtable_init(&v, s, o, o->by, wait, key_titles[o->by]);
+  size_t partly = 0;
   for (size_t i = 0; i < n; i++) {
     char buf[1024];
     const char *name = ip_row_name(s, o->by, rows[i].key, buf, sizeof buf);
     const ip_thread *th = o->by == IP_BY_THREAD ? &s->threads[rows[i].key] : NULL;
-    char marked[1100];
-    if (th && th->no_transitions) {
-      snprintf(marked, sizeof marked, "%s [no transition counter]", name);
-      name = marked;
-    }
     ip_vtable_row(&v, &rows[i].v, th, o->by == IP_BY_FUNCTION ? rows[i].key : UINT32_MAX, 0, name);
+    if (th && th->no_transitions)
+      ip_tt_add_tail(&v.t, " [no transition counter]");
+    else if (o->by == IP_BY_FUNCTION && partly_inlined(s, o, rows[i].key))
+      ip_tt_add_tail(&v.t, " [also inlined: note %zu]", ++partly);
   }
   ip_vtable_print(&v, out, 0);
   ip_vtable_free(&v);
+  partly = 0;
+  for (size_t i = 0; i < n && o->by == IP_BY_FUNCTION; i++) {
+    const ip_skipped_fn *f = partly_inlined(s, o, rows[i].key);
+    if (f) {
+      partly++;
+      fprintf(out,
+              "%s%zu. %s: also inlined into %s: those calls are counted there, not in its row\n",
+              partly == 1 ? "\nnotes:\n" : "", partly, f->pretty, f->detail);
+    }
+  }
   free(rows);
 }
 

@@ -66,6 +66,8 @@ typedef struct ip_view_opts {
   int exclusive;             /* --wait: the exclusive breakdown too */
   size_t width;              /* the terminal's width: names are shortened to fit (0: never, and
                                 the full set of columns) */
+  size_t depth;              /* tree: call paths down to this many levels (0: all) */
+  double min_percent;        /* tree: subtrees under this % of the session's total left out */
   int latency;               /* --latency: per-call distributions instead of the values */
   int app_value;             /* --value application: rank and distribute Application time */
   ip_fields fields;          /* --fields: the columns, in order (n 0: the default set) */

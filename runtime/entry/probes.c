@@ -10,6 +10,10 @@
 
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
 
+_Static_assert(offsetof(struct inclprof_fn, runtime_flags) == 44 &&
+                   INCLPROF_RT_CALLEE_INSTRUMENTED == 1,
+               "probe_x86.h: INCLPROF_X86_RUNTIME_FLAGS and INCLPROF_X86_CALLEE_INSTRUMENTED");
+
 /* Returns IP_T_BIT when the thread's transition counter moved. */
 static inline __attribute__((always_inline)) uint64_t moved(struct ip_rt_thread *t, int mode) {
   uint64_t now;
@@ -32,12 +36,16 @@ static inline __attribute__((always_inline)) void fill(struct ip_rt_thread *t, s
   p->arg = arg;
 }
 
-/* The rare path (first probe of a thread, full buffer): the event goes into
- * the slot the slow path gives, then the buffer is flushed if it may be.  Out
- * of line and reached by a tail call, so the fast path needs no stack frame. */
+/* The rare path (first probe of a thread, full buffer, a child running on
+ * the thread's state): the event goes into the slot the slow path gives,
+ * then the buffer is flushed if it may be.  Out of line and reached by a
+ * tail call, so the fast path needs no stack frame. */
 static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode, int fenced) {
   struct ip_rt_thread *t = &ip_tls;
-  fill(t, ip_slow_slot(t, p), arg, mode, fenced);
+  struct ip_event *slot = ip_slow_slot(t, p);
+  if (IP_UNLIKELY(!slot))
+    return;
+  fill(t, slot, arg, mode, fenced);
   ip_slow_flush(t);
 }
 
