@@ -43,8 +43,8 @@ static const ip_cli_opt options[] = {
     {"top", OPT_TOP, "N", "only the first N rows (with --tree: N children per path)"},
     {"tree", OPT_TREE, NULL,
      "the call tree per thread, values per call path, children by the tree's\n"
-     "value: Elapsed Inclusive, or Application Inclusive or Inclusive samples\n"
-     "with a --sort of that kind, or Application Inclusive with --value"},
+     "value: Elapsed Inclusive, or Application Inclusive (--value application\n"
+     "or an application --sort), or Inclusive samples (a samples --sort)"},
     {"depth", OPT_DEPTH, "N",
      "with --tree: only the call paths down to N levels (--hot: the path\n"
      "cut at level N)"},
