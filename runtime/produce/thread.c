@@ -116,8 +116,9 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event
  * is blocked while the thread's pointers move to the new buffer, so no
  * handler appends meanwhile: the batch is everything up to pos, and the
  * buffer is the writer's from then on.  The stall (two sigprocmask calls, the
- * writer's wake-up when it sleeps, the thread-name check) is written as the
- * batch's Gap. */
+ * thread-name check) is written as the batch's Gap; the writer's wake-up
+ * when it sleeps comes after the Gap, and a switch there is the program's
+ * next interval's (tr_after_flush). */
 static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
   if (t->skip || atomic_exchange(&t->busy, 1))
     return 0;
