@@ -221,6 +221,9 @@ struct ip_settings {
   char *duration;        /* INCLPROF_DURATION: and stops this long after it starts */
   char *flush_every;     /* INCLPROF_FLUSH_EVERY: every thread's events written this often */
   char *ctl;             /* INCLPROF_CTL: 0 leaves the control socket out */
+  char *snapshot_if;     /* INCLPROF_SNAPSHOT_IF: FUNCTION>DURATION[,...] */
+  char *snapshot_margin; /* INCLPROF_SNAPSHOT_MARGIN: time kept before and after the call */
+  char *snapshot_keep;   /* INCLPROF_SNAPSHOT_KEEP: the most snapshots kept */
 };
 extern struct ip_settings ip_set IP_HIDDEN;
 IP_HIDDEN void ip_settings_load(void);
@@ -455,6 +458,51 @@ IP_HIDDEN void ip_ring_start(uint64_t max_size);
 IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 /* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
+
+/* snapshot_watch.c: the conditions of INCLPROF_SNAPSHOT_IF, the calls
+ * found slower than their bound as the ring walks the frames written, and
+ * the snapshots kept (see docs/runtime.md, "Snapshots of slow calls"). */
+IP_HIDDEN void ip_snapshots_start(void); /* reads the settings; a fork child forgets its parent's */
+IP_HIDDEN int ip_snapshots_on(void);
+/* A Function record written (trace_ring.c): is its name watched? */
+IP_HIDDEN void ip_snapshot_function(uint32_t gid, const uint8_t *name, size_t name_len,
+                                    const uint8_t *pretty, size_t pretty_len);
+/* The watch of gid: 0 when no condition names it, else its condition + 1. */
+IP_HIDDEN extern uint8_t *ip_snapshot_watch;
+IP_HIDDEN extern size_t ip_snapshot_watch_len;
+/* A call of a watched gid ended (trace_ring.c, under ring_lock). */
+IP_HIDDEN void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
+                                uint64_t exit_tick);
+/* 1 when a wanted window has ended (its margin after the call passed). */
+IP_HIDDEN int ip_snapshots_ripe(void);
+/* Writes the snapshots of the ripe windows (all: every wanted one, at the
+ * end of the trace). */
+IP_HIDDEN void ip_snapshots_save(int all);
+
+/* snapshot_write.c: one snapshot written from the ring's segment files. */
+struct ip_snapshot_want {
+  unsigned cond, number;
+  uint32_t tid, gid;
+  uint64_t enter_tick, exit_tick, from_tick, to_tick;
+};
+/* The ring's files, open for reading, and what a snapshot starts with
+ * (trace_write.c takes them under ring_lock; close and free them with
+ * ip_snapshot_source_free). */
+struct ip_snapshot_source {
+  int cur_fd, prev_fd; /* -1: none */
+  uint64_t cur_len;    /* whole frames of the newest segment */
+  uint8_t *header;     /* the Header frame */
+  size_t header_len;
+  uint8_t *tables; /* Module, Function and MarkName frames so far */
+  size_t tables_len;
+};
+IP_HIDDEN int ip_trace_snapshot_source(struct ip_snapshot_source *src);
+IP_HIDDEN int ip_ring_snapshot_source(struct ip_snapshot_source *src);
+IP_HIDDEN void ip_snapshot_source_free(struct ip_snapshot_source *src);
+/* Writes the window of w into dir/<pid>.ipb; 0 or an errno. */
+IP_HIDDEN int ip_snapshot_write(const struct ip_snapshot_source *src,
+                                const struct ip_snapshot_want *w, const char *function,
+                                uint64_t bound_ns, const char *dir);
 
 /* say.c: one line on stderr, with write() (printf-style format) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

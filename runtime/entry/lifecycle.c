@@ -43,6 +43,7 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   ip_exit_state(0, keep_going);
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
+  ip_snapshots_save(1); /* the windows still waiting end here */
   ip_ctl_close();
   if (keep_going)
     atomic_store(&ip_st.trailer_written, 0);

@@ -9,7 +9,9 @@
  * To know those, every frame written is looked at here: table records are
  * kept, batches are walked to follow each thread's stack by the rules the
  * converter's replay applies (include/inclprof/stack_rules.h).  The caller (trace_write.c) serializes writes
- * while the ring is on. */
+ * while the ring is on.  Each open frame keeps the tick of its call, so that
+ * the end of a call of a function INCLPROF_SNAPSHOT_IF watches gives its
+ * duration (snapshot_watch.c). */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
@@ -26,10 +28,16 @@
 #include "trace_frame.h"
 #include "wire_read.h"
 
+/* An open frame and when it opened. */
+typedef struct ring_frame {
+  ip_open_frame f;
+  uint64_t tick;
+} ring_frame;
+
 struct rthread {
   uint32_t tid; /* 0: free slot */
   uint64_t next_seq, tick;
-  ip_stack stack;        /* its open frames (ip_open_frame, keys are gids) */
+  ip_stack stack;        /* its open frames (ring_frame, keys are gids) */
   uint8_t *thread_frame; /* the thread's last Thread record, framed */
   size_t thread_frame_len;
 };
@@ -74,7 +82,7 @@ static struct rthread *find(uint32_t tid, int add) {
         return NULL;
       memset(&threads[j], 0, sizeof threads[j]);
       threads[j].tid = tid;
-      ip_stack_init(&threads[j].stack, NULL, sizeof(ip_open_frame), 0);
+      ip_stack_init(&threads[j].stack, NULL, sizeof(ring_frame), 0);
       n_used++;
       return &threads[j];
     }
@@ -107,7 +115,7 @@ static void make_room(ip_stack *s) {
   if (s->depth < s->cap)
     return;
   size_t cap = s->cap ? s->cap * 2 : 64;
-  ip_open_frame *f = ip_realloc(s->frames, cap * sizeof *f);
+  ring_frame *f = ip_realloc(s->frames, cap * sizeof *f);
   if (f) {
     s->frames = f;
     s->cap = cap;
@@ -123,18 +131,40 @@ static void see_batch(const uint8_t *p, size_t len) {
   if (!t)
     return;
   t->next_seq = b.seq + 1;
-  uint64_t tick = b.base_tick, d, c;
-  while (b.dt.p < b.dt.end && ip_wire_varint(&b.dt.p, b.dt.end, &d)) {
-    tick += (uint64_t)((int64_t)d >> 1);
+  uint64_t tick = b.base_tick, d = 0, c;
+  ip_stack *s = &t->stack;
+  while (b.code.p < b.code.end && ip_wire_varint(&b.code.p, b.code.end, &c)) {
+    if (b.dt.p < b.dt.end && ip_wire_varint(&b.dt.p, b.dt.end, &d))
+      tick += (uint64_t)((int64_t)d >> 1);
     if (tick > t->tick)
       t->tick = tick;
-  }
-  while (b.code.p < b.code.end && ip_wire_varint(&b.code.p, b.code.end, &c)) {
-    uint32_t code = (uint32_t)c;
-    make_room(&t->stack);
-    (void)ip_stack_event(&t->stack, code & 7, code >> 3);
+    uint32_t code = (uint32_t)c, gid = code >> 3;
+    make_room(s);
+    ip_stack_change ch = ip_stack_event(s, code & 7, gid);
+    if (ch == IP_STACK_PUSHED)
+      ((ring_frame *)ip_stack_at(s, s->depth - 1))->tick = t->tick;
+    else if (ch == IP_STACK_POPPED && gid < ip_snapshot_watch_len && ip_snapshot_watch[gid])
+      ip_snapshot_call(ip_snapshot_watch[gid] - 1u, gid, t->tid,
+                       ((ring_frame *)ip_stack_at(s, s->depth))->tick, t->tick);
     seg_events++;
   }
+}
+
+/* A Function record: its gid and names, for the snapshot conditions. */
+static void see_function(const uint8_t *p, const uint8_t *end) {
+  ip_wire_field w;
+  uint32_t gid = 0;
+  const uint8_t *name = NULL, *pretty = NULL;
+  size_t name_len = 0, pretty_len = 0;
+  while (p < end && ip_wire_next(&p, end, &w)) {
+    if (w.number == 1 && w.wire == IP_WIRE_VARINT)
+      gid = (uint32_t)w.value;
+    else if (w.number == 4 && w.wire == IP_WIRE_LEN)
+      name = w.data, name_len = (size_t)w.value;
+    else if (w.number == 5 && w.wire == IP_WIRE_LEN)
+      pretty = w.data, pretty_len = (size_t)w.value;
+  }
+  ip_snapshot_function(gid, name, name_len, pretty, pretty_len);
 }
 
 static void keep(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size_t n) {
@@ -175,8 +205,11 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
       header_len = flen;
     }
     break;
-  case IP_TAG_RECORD_MODULE:
   case IP_TAG_RECORD_FUNCTION:
+    if (ip_snapshots_on())
+      see_function(body, body_end);
+    /* fall through */
+  case IP_TAG_RECORD_MODULE:
   case IP_TAG_RECORD_MARK:
   case IP_TAG_RECORD_WINDOW:
     keep(&tables, &tables_len, &tables_cap, frame, flen);
@@ -343,4 +376,28 @@ void ip_ring_start(uint64_t max_bytes) {
   atomic_store(&ip_st.ring_dropped_events, 0);
   atomic_store(&ip_st.ring_dropped_bytes, 0);
   max_size = max_bytes;
+}
+
+/* What a snapshot starts with: copies of the Header and of the table
+ * records so far, Window records left out (a snapshot is its own window). */
+int ip_ring_snapshot_source(struct ip_snapshot_source *src) {
+  src->header = header_len ? ip_alloc(header_len) : NULL;
+  src->tables = tables_len ? ip_alloc(tables_len) : NULL;
+  if ((header_len && !src->header) || (tables_len && !src->tables))
+    return -1;
+  if (header_len)
+    memcpy(src->header, header_frame, header_len);
+  src->header_len = header_len;
+  ip_frame_view f;
+  for (size_t at = 0;
+       at < tables_len && ip_frame_next(tables + at, tables_len - at, &f) == IP_FRAME_OK;
+       at += f.size) {
+    const uint8_t *p = f.record;
+    ip_wire_field w;
+    if (ip_wire_next(&p, f.record + f.record_len, &w) && w.number == IP_TAG_RECORD_WINDOW)
+      continue;
+    memcpy(src->tables + src->tables_len, tables + at, f.size);
+    src->tables_len += f.size;
+  }
+  return 0;
 }
