@@ -178,6 +178,26 @@ static void take_segment(ip_file *f, const Inclprof__Segment *sg) {
   p->ring_dropped_batches = sg->dropped_batches;
 }
 
+/* A snapshot's description: the slow call and the window kept around it. */
+static void take_snapshot(ip_file *f, const Inclprof__Snapshot *sn) {
+  ip_process *p = &f->s->processes[f->proc];
+  char took[32], bound[32], at[32], from[32], to[32], text[1024];
+  ip_fmt_ns(took, sizeof took,
+            (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick) * f->ns_per_tick));
+  ip_fmt_ns(bound, sizeof bound, sn->bound_ns);
+  ip_fmt_ns(at, sizeof at, ns_after_start(f, sn->call_start_tick));
+  ip_fmt_ns(from, sizeof from, ns_after_start(f, sn->window_start_tick));
+  ip_fmt_ns(to, sizeof to, ns_after_start(f, sn->window_end_tick));
+  snprintf(text, sizeof text,
+           "#%u: a call of %s took %s (over %s), from %s on thread %u; every thread from %s to "
+           "%s%s",
+           sn->number, sn->function ? sn->function : "?", took, bound, at, sn->tid, from, to,
+           sn->partial ? " (the ring no longer held the window's start: it begins later)" : "");
+  free(p->snapshot);
+  p->snapshot = ip_must_strdup(text);
+  p->snapshot_ns = (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick) * f->ns_per_tick);
+}
+
 static void take_record(ip_file *f, const Inclprof__Record *rec) {
   ip_tstate *ts;
   switch (rec->body_case) {
@@ -219,6 +239,9 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     break;
   case INCLPROF__RECORD__BODY_WINDOW:
     ip_windows_take(f->win, rec->window);
+    break;
+  case INCLPROF__RECORD__BODY_SNAPSHOT:
+    take_snapshot(f, rec->snapshot);
     break;
   case INCLPROF__RECORD__BODY_THREAD_STATE:
     ts = ip_replay_thread(f, rec->thread_state->tid);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# record_snapshot.sh - record --snapshot-if keeps exactly the windows around
+# the slow calls of a long run, against the program's own measurement
+# (tests/programs/latency/slow_requests.c: 20 000 requests, 10 of them slow,
+# 6 to 10.5 ms, each timed by the program; a second thread works throughout):
+# one snapshot per call over 5 ms (the slow ones, and on a busy machine
+# fast ones that waited for a CPU that long), each holding that call whole
+# with the program's duration within 2 %, the other thread's calls of the
+# window, and only the window (the call plus the margin on each side), while
+# a 2 MB ring turns over; --snapshot-keep bounds the snapshots to the slowest N; bad
+# conditions are refused with one line and exit 2.
+. "$INCLPROF_SRC/tests/lib.sh"
+need python3
+cc_plugin slow_requests -O2 -g -pthread "$INCLPROF_SRC/tests/programs/latency/slow_requests.c"
+
+"$INCLPROF" record -o rec --max-size 2M --snapshot-if 'handle>5ms' --snapshot-keep 1000 ./slow_requests >own.txt 2>err.txt
+rc=$?
+check_eq "the program ran recorded" 0 "$rc"
+check "record says how many snapshots it kept" grep -q "snapshots\? of slow calls kept in rec/snapshots/" err.txt
+check_eq "the program made its 10 slow calls" 10 "$(awk '$1 == "slow" && $2 % 2000 == 1999' own.txt | wc -l)"
+check "the ring turned over (the trace kept only its newest part)" test -f rec/*.ipb.prev
+
+# Each snapshot, in call order, against the calls the program timed over
+# 5 ms, in order (on a busy machine fast calls that waited that long for a
+# CPU count too).  A call within 2 % of the bound may fall either side of it:
+# such a call may be passed over; every other must have its snapshot.
+"$INCLPROF" info rec >info.txt 2>&1
+n=$(ls rec/snapshots | wc -l)
+check "info lists the snapshots" grep -q "^snapshots: *$n in rec/snapshots/" info.txt
+for name in $(awk '/^snapshots:/ { on = 1; next } on && $2 == "handle" { print $1 }' info.txt); do
+  d=rec/snapshots/$name
+  "$INCLPROF" report --slowest handle --top 1 "$d" >"$name.slowest" 2>&1
+  "$INCLPROF" export --format csv -o "$name.csv" "$d" 2>/dev/null
+  "$INCLPROF" report "$d" >"$name.report" 2>&1
+  echo "$name"
+done >names.txt
+python3 - >check.txt <<'PY'
+import csv, re
+def ns(v, u): return float(v) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[u]
+own = [(int(l.split()[1]), int(l.split()[2])) for l in open("own.txt") if l.startswith("slow ")]
+own = [c for c in own if c[1] > 4.9e6]
+matched = bad = 0
+for name in open("names.txt").read().split():
+    m = re.search(r"^#1 +([0-9.]+) (ns|us|ms|s) Elapsed", open(name + ".slowest").read(), re.M)
+    took = ns(*m.groups()) if m else 0
+    while own and own[0][1] < 5.1e6 and abs(own[0][1] - took) > 0.02 * own[0][1]:
+        own.pop(0)  # near the bound: no snapshot
+    i, mine = own.pop(0) if own else (-1, 0)
+    rows = list(csv.DictReader(open(name + ".csv")))
+    calls = {r["function"]: int(r["calls"]) for r in rows}
+    handle = [r for r in rows if r["function"] == "handle"]
+    w = re.search(r"wall time ([0-9.]+) (ns|us|ms|s);", open(name + ".report").read())
+    wall = ns(*w.groups()) if w else 0
+    print("%s call %d: snapshot %d ns, program %d ns" % (name, i, took, mine))
+    print(" within2", int(mine > 0 and abs(took - mine) <= 0.02 * mine))
+    print(" whole", int(bool(handle) and int(handle[0]["max_ns"]) > 5e6 and
+                        (i % 2000 != 1999 or calls.get("slow_part") == 1)))
+    print(" work", int(calls.get("work", 0) > 100))
+    print(" window", int(abs(wall - (took + 2e6)) <= 0.02 * (took + 2e6)))
+print("left", sum(1 for c in own if c[1] >= 5.1e6))
+PY
+check_eq "every snapshot is a call the program timed over 5 ms, within 2 % ($n snapshots)" "" "$(awk '/ within2 0/ { print prev } { prev = $0 }' check.txt)"
+check_eq "... each holds that call whole (with its slow_part for the slow ones)" "" "$(awk '/ whole 0/ { print prev }' check.txt)"
+check_eq "... and the other thread's calls of the window" "" "$(awk '/ work 0/ { print prev }' check.txt)"
+check_eq "... and only the window: the call and 1 ms on each side" "" "$(awk '/ window 0/ { print prev }' check.txt)"
+check_eq "no call over 5 ms is without its snapshot" "left 0" "$(tail -1 check.txt)"
+check "each snapshot was checked" test "$(grep -c ' within2 ' check.txt)" = "$n"
+check "the ring's own trace still reads" sh -c '"$INCLPROF" report rec >/dev/null 2>&1'
+
+# --snapshot-keep 3 bounds what is kept: the three slowest (the last three
+# slow calls sleep longest).
+"$INCLPROF" record -o keep --max-size 2M --snapshot-if 'handle>5ms' --snapshot-keep 3 ./slow_requests >own3.txt 2>/dev/null
+check_eq "--snapshot-keep 3: three kept" 3 "$(ls keep/snapshots | wc -l)"
+"$INCLPROF" info keep >info3.txt 2>&1
+kept=$(awk '/^snapshots:/ { on = 1; next } on && $2 == "handle" { print $3 * 1e6 }' info3.txt | sort -n | head -1)
+third=$(awk '$1 == "slow" && $3 > 5000000 { print $3 }' own3.txt | sort -n | tail -3 | head -1)
+check "... the slowest three (the least kept $kept ns, the program's third slowest $third ns)" \
+  awk -v a="$kept" -v b="$third" 'BEGIN { exit !(a >= b * 0.98) }'
+
+# Bad conditions: one line naming the cause, exit 2, nothing run.
+for c in 'nosuch>5ms:./slow_requests defines no function named .nosuch.' 'handle>abc:.abc. in .handle>abc. is not a duration' \
+  'handle>5:the duration .5. in .handle>5. has no unit' 'handle:.handle. is not FUNCTION>DURATION'; do
+  cond=${c%%:*} why=${c#*:}
+  msg=$("$INCLPROF" record -o bad --snapshot-if "$cond" ./slow_requests 2>&1 >/dev/null); rc=$?
+  check_eq "--snapshot-if '$cond': exit 2" 2 "$rc"
+  check "... one line naming the cause" sh -c 'test "$(echo "$1" | wc -l)" = 1 && echo "$1" | grep -q "^inclprof record: bad --snapshot-if: $2"' _ "$msg" "$why"
+done
+check "... and the program did not run" test ! -e bad/snapshots
+done_testing

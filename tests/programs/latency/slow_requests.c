@@ -1,0 +1,73 @@
+/* slow_requests.c - a server-like program for snapshots of slow calls: the
+ * main thread handles REQUESTS requests (argument 1, default 20000), each a
+ * call of handle() that computes about 30 us; every EVERY-th (argument 2,
+ * default 2000) also calls slow_part(), which sleeps 6 ms plus 0.5 ms more
+ * for each slow call before it, so that the slow calls' durations differ.
+ * A second thread calls work() (a few microseconds) until the requests are
+ * done.  The program times every handle() call itself (CLOCK_MONOTONIC
+ * around it) and prints, in order, "slow I NS" for each that took more than
+ * 4 ms (a slow call, or a fast one that waited that long for a CPU), then
+ * "work CALLS". */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static volatile uint64_t sink;
+static volatile int done;
+static uint64_t work_calls;
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+__attribute__((noinline)) static void compute(int n) {
+  uint64_t x = 0;
+  for (int i = 0; i < n; i++)
+    x = x * 6364136223846793005ull + (uint64_t)i;
+  sink = x;
+}
+
+__attribute__((noinline)) static void slow_part(int k) {
+  struct timespec t = {0, 6000000 + 500000L * k};
+  nanosleep(&t, NULL);
+}
+
+__attribute__((noinline)) static void handle(int i, int every) {
+  compute(20000);
+  if (i % every == every - 1)
+    slow_part(i / every);
+}
+
+__attribute__((noinline)) static void work(void) { compute(2000); }
+
+static void *worker(void *arg) {
+  (void)arg;
+  while (!done) {
+    work();
+    work_calls++;
+  }
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  int requests = argc > 1 ? atoi(argv[1]) : 20000;
+  int every = argc > 2 ? atoi(argv[2]) : 2000;
+  pthread_t t;
+  if (pthread_create(&t, NULL, worker, NULL) != 0)
+    return 1;
+  for (int i = 0; i < requests; i++) {
+    uint64_t t0 = now_ns();
+    handle(i, every);
+    uint64_t took = now_ns() - t0;
+    if (took > 4000000)
+      printf("slow %d %llu\n", i, (unsigned long long)took);
+  }
+  done = 1;
+  pthread_join(t, NULL);
+  printf("work %llu\n", (unsigned long long)work_calls);
+  return 0;
+}
