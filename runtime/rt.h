@@ -459,26 +459,6 @@ IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 /* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
 
-/* snapshot_watch.c: the conditions of INCLPROF_SNAPSHOT_IF, the calls
- * found slower than their bound as the ring walks the frames written, and
- * the snapshots kept (see docs/runtime.md, "Snapshots of slow calls"). */
-IP_HIDDEN void ip_snapshots_start(void); /* reads the settings; a fork child forgets its parent's */
-IP_HIDDEN int ip_snapshots_on(void);
-/* A Function record written (trace_ring.c): is its name watched? */
-IP_HIDDEN void ip_snapshot_function(uint32_t gid, const uint8_t *name, size_t name_len,
-                                    const uint8_t *pretty, size_t pretty_len);
-/* The watch of gid: 0 when no condition names it, else its condition + 1. */
-IP_HIDDEN extern uint8_t *ip_snapshot_watch;
-IP_HIDDEN extern size_t ip_snapshot_watch_len;
-/* A call of a watched gid ended (trace_ring.c, under ring_lock). */
-IP_HIDDEN void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
-                                uint64_t exit_tick);
-/* 1 when a wanted window has ended (its margin after the call passed). */
-IP_HIDDEN int ip_snapshots_ripe(void);
-/* Writes the snapshots of the ripe windows (all: every wanted one, at the
- * end of the trace). */
-IP_HIDDEN void ip_snapshots_save(int all);
-
 /* snapshot_write.c: one snapshot written from the ring's segment files. */
 struct ip_snapshot_want {
   unsigned cond, number;
@@ -503,6 +483,34 @@ IP_HIDDEN void ip_snapshot_source_free(struct ip_snapshot_source *src);
 IP_HIDDEN int ip_snapshot_write(const struct ip_snapshot_source *src,
                                 const struct ip_snapshot_want *w, const char *function,
                                 uint64_t bound_ns, const char *dir);
+
+/* snapshot_watch.c: the conditions of INCLPROF_SNAPSHOT_IF, the calls
+ * found slower than their bound as the ring walks the frames written, and
+ * the snapshots kept (see docs/runtime.md, "Snapshots of slow calls"). */
+IP_HIDDEN void ip_snapshots_start(void); /* reads the settings; a fork child forgets its parent's */
+IP_HIDDEN int ip_snapshots_on(void);
+/* A Function record written (trace_ring.c): is its name watched? */
+IP_HIDDEN void ip_snapshot_function(uint32_t gid, const uint8_t *name, size_t name_len,
+                                    const uint8_t *pretty, size_t pretty_len);
+/* The watch of gid: 0 when no condition names it, else its condition + 1. */
+IP_HIDDEN extern uint8_t *ip_snapshot_watch;
+IP_HIDDEN extern size_t ip_snapshot_watch_len;
+/* A call of a watched gid ended (trace_ring.c, under ring_lock). */
+IP_HIDDEN void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
+                                uint64_t exit_tick);
+/* 1 when a wanted window has ended (its margin after the call passed). */
+IP_HIDDEN int ip_snapshots_ripe(void);
+#define IP_SNAPSHOTS_WANTED 32 /* windows waiting to be written, at most */
+/* Takes the windows that have ended (all: every one, cut at now, at the end
+ * of the trace) into out, in the order their calls ended; their count. */
+IP_HIDDEN unsigned ip_snapshots_take(int all, struct ip_snapshot_want *out, unsigned max);
+/* Writes w's window under DIR/snapshots/ unless KEEP slower ones are kept,
+ * dropping the least slow kept when there are KEEP already. */
+IP_HIDDEN void ip_snapshot_save(const struct ip_snapshot_source *src, struct ip_snapshot_want *w);
+
+/* entry/snapshots.c: writes the snapshots whose windows have ended (all:
+ * every window still wanted, at the end of the trace). */
+IP_HIDDEN void ip_snapshots_save(int all);
 
 /* say.c: one line on stderr, with write() (printf-style format) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

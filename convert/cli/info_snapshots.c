@@ -87,7 +87,8 @@ void info_snapshots(const char *dir) {
       unreadable++;
   }
   closedir(d);
-  qsort(rows, n, sizeof *rows, by_name);
+  if (n)
+    qsort(rows, n, sizeof *rows, by_name);
   printf("snapshots:    %zu in %s/ ('inclprof report %s/NAME' reads one)", n, top, top);
   if (unreadable)
     printf("; %zu more without a readable Snapshot record", unreadable);

@@ -5,8 +5,8 @@
  * the frames written (trace_ring.c) finds longer than their bound, each a
  * window wanted from its start less the margin to its end plus the margin;
  * and the snapshots kept.  A window is written (snapshot_write.c) once it
- * has ended, by the control thread after a flush of every thread, or at the
- * end of the trace.  At most KEEP snapshots are kept per process: past that
+ * has ended (entry/snapshots.c: by the control thread after a flush of
+ * every thread, or at the end of the trace).  At most KEEP snapshots are kept per process: past that
  * a new one replaces the least slow kept, and a call no slower than every
  * kept one is not written at all.  The probes are not involved. */
 #include <errno.h>
@@ -20,7 +20,6 @@
 #include "rt.h"
 
 #define MAX_CONDS         8
-#define MAX_WANTED        32
 #define DEFAULT_MARGIN_NS 1000000u
 #define DEFAULT_KEEP      16u
 #define MAX_KEEP          10000u
@@ -45,8 +44,7 @@ size_t ip_snapshot_watch_len;
 
 /* wanted[] and kept[]: taken briefly, after ring_lock when both are held */
 static pthread_mutex_t snap_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
-static pthread_mutex_t save_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP; /* one writer */
-static struct ip_snapshot_want wanted[MAX_WANTED];
+static struct ip_snapshot_want wanted[IP_SNAPSHOTS_WANTED];
 static unsigned n_wanted;
 static struct kept *kept;
 static unsigned n_kept, next_number;
@@ -101,7 +99,6 @@ void ip_snapshots_start(void) {
   kept = NULL;
   n_kept = n_wanted = next_number = 0;
   ip_mutex_init(&snap_lock); /* a fork child's may be held by a parent's thread */
-  ip_mutex_init(&save_lock);
   const char *v = ip_set.snapshot_if;
   if (!v || !*v)
     return;
@@ -200,7 +197,7 @@ void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_
                                .from_tick =
                                    enter_tick > margin_ticks ? enter_tick - margin_ticks : 0,
                                .to_tick = exit_tick + margin_ticks};
-  if (n_wanted < MAX_WANTED) {
+  if (n_wanted < IP_SNAPSHOTS_WANTED) {
     wanted[n_wanted++] = w;
   } else { /* the least slow window waiting gives way */
     unsigned least = 0;
@@ -235,7 +232,7 @@ static void remove_snapshot(const char *name) {
 
 /* Writes one window under DIR/snapshots/<pid>-<number>/, made whole in a
  * hidden directory first; then it takes its place among the kept. */
-static void save_one(const struct ip_snapshot_source *src, struct ip_snapshot_want *w) {
+void ip_snapshot_save(const struct ip_snapshot_source *src, struct ip_snapshot_want *w) {
   uint64_t took = w->exit_tick - w->enter_tick;
   unsigned at = 0;
   if (!ip_lock(&snap_lock, 0))
@@ -289,38 +286,29 @@ static void save_one(const struct ip_snapshot_source *src, struct ip_snapshot_wa
     remove_snapshot(gone);
 }
 
-void ip_snapshots_save(int all) {
-  if (!n_conds || !ip_lock(&save_lock, 0))
-    return;
-  struct ip_snapshot_want ripe[MAX_WANTED];
+unsigned ip_snapshots_take(int all, struct ip_snapshot_want *out, unsigned max) {
   unsigned n = 0;
   uint64_t now = ip_tick();
-  if (ip_lock(&snap_lock, 0)) {
-    for (unsigned i = 0; i < n_wanted;) {
-      if (all || wanted[i].to_tick <= now) {
-        ripe[n] = wanted[i];
-        if (ripe[n].to_tick > now)
-          ripe[n].to_tick = now; /* the trace ends here */
-        n++;
-        wanted[i] = wanted[--n_wanted];
-      } else {
-        i++;
-      }
+  if (!n_conds || !ip_lock(&snap_lock, 0))
+    return 0;
+  for (unsigned i = 0; i < n_wanted && n < max;) {
+    if (all || wanted[i].to_tick <= now) {
+      out[n] = wanted[i];
+      if (out[n].to_tick > now)
+        out[n].to_tick = now; /* the trace ends here */
+      n++;
+      wanted[i] = wanted[--n_wanted];
+    } else {
+      i++;
     }
-    ip_unlock(&snap_lock);
   }
-  struct ip_snapshot_source src;
-  if (n && ip_trace_snapshot_source(&src) == 0) {
-    for (unsigned i = 0; i < n; i++) /* in the order the calls ended */
-      for (unsigned j = i + 1; j < n; j++)
-        if (ripe[j].exit_tick < ripe[i].exit_tick) {
-          struct ip_snapshot_want t = ripe[i];
-          ripe[i] = ripe[j];
-          ripe[j] = t;
-        }
-    for (unsigned i = 0; i < n; i++)
-      save_one(&src, &ripe[i]);
-    ip_snapshot_source_free(&src);
-  }
-  ip_unlock(&save_lock);
+  ip_unlock(&snap_lock);
+  for (unsigned i = 0; i < n; i++) /* in the order the calls ended */
+    for (unsigned j = i + 1; j < n; j++)
+      if (out[j].exit_tick < out[i].exit_tick) {
+        struct ip_snapshot_want t = out[i];
+        out[i] = out[j];
+        out[j] = t;
+      }
+  return n;
 }

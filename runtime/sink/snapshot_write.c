@@ -205,7 +205,8 @@ static void take_batch(struct snap *s, const uint8_t *body, size_t len) {
   if (!x || x->ended || x->past)
     return;
   x->next_seq = b.seq + 1;
-  uint64_t tick = b.base_tick, last = b.base_tick, d = 0, c, sa;
+  uint64_t tick = b.base_tick, d = 0, c, sa;
+  uint64_t last = tick; /* the tick before the next event kept */
   size_t n = 0, ns = 0;
   const uint8_t *dp = b.dt.p, *sp = b.sample_addr.p;
   for (const uint8_t *cp = b.code.p; cp < b.code.end && ip_wire_varint(&cp, b.code.end, &c);) {
