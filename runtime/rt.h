@@ -495,6 +495,9 @@ IP_HIDDEN void ip_snapshot_function(uint32_t gid, const uint8_t *name, size_t na
 /* The watch of gid: 0 when no condition names it, else its condition + 1. */
 IP_HIDDEN extern uint8_t *ip_snapshot_watch;
 IP_HIDDEN extern size_t ip_snapshot_watch_len;
+#define IP_SNAPSHOT_CONDS 8
+/* Each condition's bound in ticks: a call no longer than it is not slow. */
+IP_HIDDEN extern uint64_t ip_snapshot_bound[IP_SNAPSHOT_CONDS];
 /* A call of a watched gid ended (trace_ring.c, under ring_lock). */
 IP_HIDDEN void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
                                 uint64_t exit_tick);

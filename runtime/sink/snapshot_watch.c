@@ -19,14 +19,14 @@
 #include "duration_syntax.h"
 #include "rt.h"
 
-#define MAX_CONDS         8
+#define MAX_CONDS         IP_SNAPSHOT_CONDS
 #define DEFAULT_MARGIN_NS 1000000u
 #define DEFAULT_KEEP      16u
 #define MAX_KEEP          10000u
 
 struct cond {
   char *function;
-  uint64_t bound_ns, bound_ticks;
+  uint64_t bound_ns;
 };
 
 struct kept {
@@ -38,9 +38,23 @@ static struct cond conds[MAX_CONDS];
 static unsigned n_conds;
 static uint64_t margin_ns, margin_ticks;
 static int ticks_known; /* the bounds in ticks: the clock is calibrated after the trace opens */
+
+static uint64_t to_ticks(uint64_t ns) {
+  return (uint64_t)((double)ns * ip_st.ticks_per_second / 1e9);
+}
+
+static void know_ticks(void) {
+  if (ticks_known)
+    return;
+  for (unsigned i = 0; i < n_conds; i++)
+    ip_snapshot_bound[i] = to_ticks(conds[i].bound_ns);
+  margin_ticks = to_ticks(margin_ns);
+  ticks_known = 1;
+}
 static unsigned keep;
 uint8_t *ip_snapshot_watch;
 size_t ip_snapshot_watch_len;
+uint64_t ip_snapshot_bound[IP_SNAPSHOT_CONDS];
 
 /* wanted[] and kept[]: taken briefly, after ring_lock when both are held */
 static pthread_mutex_t snap_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
@@ -48,10 +62,6 @@ static struct ip_snapshot_want wanted[IP_SNAPSHOTS_WANTED];
 static unsigned n_wanted;
 static struct kept *kept;
 static unsigned n_kept, next_number;
-
-static uint64_t to_ticks(uint64_t ns) {
-  return (uint64_t)((double)ns * ip_st.ticks_per_second / 1e9);
-}
 
 /* "handle>5ms": 0 when it is one (a duration with its unit), else -1. */
 static int parse_cond(const char *text, size_t len, struct cond *c) {
@@ -145,6 +155,7 @@ void ip_snapshot_function(uint32_t gid, const uint8_t *name, size_t name_len, co
     if (!same_name(conds[i].function, name, name_len) &&
         !same_pretty(conds[i].function, pretty, pretty_len))
       continue;
+    know_ticks(); /* a unit's Function records come after the calibration */
     if (gid >= ip_snapshot_watch_len) {
       size_t n = ip_snapshot_watch_len ? ip_snapshot_watch_len : 256;
       while (n <= gid)
@@ -173,13 +184,8 @@ static uint64_t least_kept(unsigned *at) {
 
 void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
                       uint64_t exit_tick) {
-  if (!ticks_known) {
-    for (unsigned i = 0; i < n_conds; i++)
-      conds[i].bound_ticks = to_ticks(conds[i].bound_ns);
-    margin_ticks = to_ticks(margin_ns);
-    ticks_known = 1;
-  }
-  if (cond >= n_conds || exit_tick - enter_tick <= conds[cond].bound_ticks)
+  know_ticks();
+  if (cond >= n_conds || exit_tick - enter_tick <= ip_snapshot_bound[cond])
     return;
   uint64_t took = exit_tick - enter_tick;
   if (!ip_lock(&snap_lock, 0))

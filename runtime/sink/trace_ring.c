@@ -122,6 +122,49 @@ static void make_room(ip_stack *s) {
   }
 }
 
+/* The ticks and the stack of a batch apart: without snapshot conditions
+ * nothing is timed.  Both walks have the stack rules inlined (flatten): a
+ * call per event would cost the ring more than the timing does. */
+__attribute__((flatten)) static void follow_batch(struct rthread *t, ip_batch_fields *b) {
+  uint64_t tick = b->base_tick, d, c;
+  while (b->dt.p < b->dt.end && ip_wire_varint(&b->dt.p, b->dt.end, &d)) {
+    tick += (uint64_t)((int64_t)d >> 1);
+    if (tick > t->tick)
+      t->tick = tick;
+  }
+  while (b->code.p < b->code.end && ip_wire_varint(&b->code.p, b->code.end, &c)) {
+    uint32_t code = (uint32_t)c;
+    make_room(&t->stack);
+    (void)ip_stack_event(&t->stack, code & 7, code >> 3);
+    seg_events++;
+  }
+}
+
+/* Each event with its tick: a frame keeps the tick of its call, and the end
+ * of a call of a watched function is timed. */
+__attribute__((flatten)) static void time_batch(struct rthread *t, ip_batch_fields *b) {
+  uint64_t tick = b->base_tick, d = 0, c;
+  ip_stack *s = &t->stack;
+  while (b->code.p < b->code.end && ip_wire_varint(&b->code.p, b->code.end, &c)) {
+    if (b->dt.p < b->dt.end && ip_wire_varint(&b->dt.p, b->dt.end, &d))
+      tick += (uint64_t)((int64_t)d >> 1);
+    if (tick > t->tick)
+      t->tick = tick;
+    uint32_t code = (uint32_t)c, gid = code >> 3;
+    make_room(s);
+    ip_stack_change ch = ip_stack_event(s, code & 7, gid);
+    if (ch == IP_STACK_PUSHED) {
+      ((ring_frame *)ip_stack_at(s, s->depth - 1))->tick = t->tick;
+    } else if (ch == IP_STACK_POPPED && gid < ip_snapshot_watch_len && ip_snapshot_watch[gid]) {
+      unsigned cond = ip_snapshot_watch[gid] - 1u;
+      uint64_t enter = ((ring_frame *)ip_stack_at(s, s->depth))->tick;
+      if (t->tick - enter > ip_snapshot_bound[cond])
+        ip_snapshot_call(cond, gid, t->tid, enter, t->tick);
+    }
+    seg_events++;
+  }
+}
+
 static void see_batch(const uint8_t *p, size_t len) {
   ip_batch_fields b;
   if (!ip_batch_fields_read(p, len, &b))
@@ -131,23 +174,10 @@ static void see_batch(const uint8_t *p, size_t len) {
   if (!t)
     return;
   t->next_seq = b.seq + 1;
-  uint64_t tick = b.base_tick, d = 0, c;
-  ip_stack *s = &t->stack;
-  while (b.code.p < b.code.end && ip_wire_varint(&b.code.p, b.code.end, &c)) {
-    if (b.dt.p < b.dt.end && ip_wire_varint(&b.dt.p, b.dt.end, &d))
-      tick += (uint64_t)((int64_t)d >> 1);
-    if (tick > t->tick)
-      t->tick = tick;
-    uint32_t code = (uint32_t)c, gid = code >> 3;
-    make_room(s);
-    ip_stack_change ch = ip_stack_event(s, code & 7, gid);
-    if (ch == IP_STACK_PUSHED)
-      ((ring_frame *)ip_stack_at(s, s->depth - 1))->tick = t->tick;
-    else if (ch == IP_STACK_POPPED && gid < ip_snapshot_watch_len && ip_snapshot_watch[gid])
-      ip_snapshot_call(ip_snapshot_watch[gid] - 1u, gid, t->tid,
-                       ((ring_frame *)ip_stack_at(s, s->depth))->tick, t->tick);
-    seg_events++;
-  }
+  if (ip_snapshots_on())
+    time_batch(t, &b);
+  else
+    follow_batch(t, &b);
 }
 
 /* A Function record: its gid and names, for the snapshot conditions. */
