@@ -11,6 +11,10 @@ static pthread_mutex_t save_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 void ip_snapshots_save(int all) {
   if (!ip_snapshots_on() || !ip_lock(&save_lock, 0))
     return;
+  if (!all && atomic_load(&ip_st.init_state) != 1) { /* the trace has ended: so have its windows */
+    ip_unlock(&save_lock);
+    return;
+  }
   struct ip_snapshot_want w[IP_SNAPSHOTS_WANTED];
   unsigned n = ip_snapshots_take(all, w, IP_SNAPSHOTS_WANTED);
   struct ip_snapshot_source src;

@@ -268,28 +268,28 @@ static void take_state(struct snap *s, const uint8_t *p, const uint8_t *end) {
   struct sthread *x = NULL;
   uint64_t paused = 0, call_open = 0, expect_ret = 0;
   while (p < end && ip_wire_next(&p, end, &w)) {
-    if (w.number == 1 && w.wire == IP_WIRE_VARINT) {
+    if (w.number == IP_TAG_THREAD_STATE_TID && w.wire == IP_WIRE_VARINT) {
       x = thread_of(s, (uint32_t)w.value);
       if (!x || x->known || x->emitted || x->ended)
         return;
     } else if (!x) {
       return; /* the tid comes first */
-    } else if (w.number == 2 && w.wire == IP_WIRE_VARINT) {
+    } else if (w.number == IP_TAG_THREAD_STATE_NEXT_SEQ && w.wire == IP_WIRE_VARINT) {
       x->next_seq = w.value;
-    } else if (w.number == 3 && w.wire == IP_WIRE_VARINT) {
+    } else if (w.number == IP_TAG_THREAD_STATE_TICK && w.wire == IP_WIRE_VARINT) {
       x->tick = w.value;
-    } else if (w.number == 4 && w.wire == IP_WIRE_LEN) {
+    } else if (w.number == IP_TAG_THREAD_STATE_OPEN && w.wire == IP_WIRE_LEN) {
       uint64_t code;
       for (const uint8_t *q = w.data;
            q < w.data + w.value && ip_wire_varint(&q, w.data + w.value, &code);)
         stack_event(x, (uint32_t)code);
-    } else if (w.number == 4 && w.wire == IP_WIRE_VARINT) {
+    } else if (w.number == IP_TAG_THREAD_STATE_OPEN && w.wire == IP_WIRE_VARINT) {
       stack_event(x, (uint32_t)w.value);
-    } else if (w.number == 5) {
+    } else if (w.number == IP_TAG_THREAD_STATE_PAUSED) {
       paused = w.value;
-    } else if (w.number == 6) {
+    } else if (w.number == IP_TAG_THREAD_STATE_CALL_OPEN) {
       call_open = w.value;
-    } else if (w.number == 7) {
+    } else if (w.number == IP_TAG_THREAD_STATE_EXPECT_RET) {
       expect_ret = w.value;
     }
   }
@@ -347,11 +347,11 @@ static void take_gap(struct snap *s, const uint8_t *p, const uint8_t *end) {
   ip_wire_field w;
   Inclprof__Gap g = INCLPROF__GAP__INIT;
   while (p < end && ip_wire_next(&p, end, &w))
-    if (w.wire == IP_WIRE_VARINT && w.number == 1)
+    if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_TID)
       g.tid = (uint32_t)w.value;
-    else if (w.wire == IP_WIRE_VARINT && w.number == 2)
+    else if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_START_TICK)
       g.start_tick = w.value;
-    else if (w.wire == IP_WIRE_VARINT && w.number == 3)
+    else if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_END_TICK)
       g.end_tick = w.value;
   struct sthread *x = thread_of(s, g.tid);
   if (!x || !x->emitted || x->ended || g.end_tick <= s->from || g.start_tick >= s->to)
@@ -413,9 +413,9 @@ static uint64_t segment_start(const uint8_t *bytes, size_t len) {
     const uint8_t *q = w.data, *end = w.data + w.value;
     ip_wire_field g;
     while (q < end && ip_wire_next(&q, end, &g))
-      if (g.number == 1 && g.wire == IP_WIRE_VARINT)
+      if (g.number == IP_TAG_SEGMENT_NUMBER && g.wire == IP_WIRE_VARINT)
         number = g.value;
-      else if (g.number == 2 && g.wire == IP_WIRE_VARINT)
+      else if (g.number == IP_TAG_SEGMENT_START_TICK && g.wire == IP_WIRE_VARINT)
         start = g.value;
     return number ? start : 0;
   }

@@ -187,11 +187,11 @@ static void see_function(const uint8_t *p, const uint8_t *end) {
   const uint8_t *name = NULL, *pretty = NULL;
   size_t name_len = 0, pretty_len = 0;
   while (p < end && ip_wire_next(&p, end, &w)) {
-    if (w.number == 1 && w.wire == IP_WIRE_VARINT)
+    if (w.number == IP_TAG_FUNCTION_GID && w.wire == IP_WIRE_VARINT)
       gid = (uint32_t)w.value;
-    else if (w.number == 4 && w.wire == IP_WIRE_LEN)
+    else if (w.number == IP_TAG_FUNCTION_NAME && w.wire == IP_WIRE_LEN)
       name = w.data, name_len = (size_t)w.value;
-    else if (w.number == 5 && w.wire == IP_WIRE_LEN)
+    else if (w.number == IP_TAG_FUNCTION_PRETTY && w.wire == IP_WIRE_LEN)
       pretty = w.data, pretty_len = (size_t)w.value;
   }
   ip_snapshot_function(gid, name, name_len, pretty, pretty_len);
