@@ -464,12 +464,15 @@ struct ip_snapshot_want {
   unsigned cond, number;
   uint32_t tid, gid;
   uint64_t enter_tick, exit_tick, from_tick, to_tick;
+  uint64_t took; /* ticks: exit less enter less gap_ticks, the runtime's holds */
+  uint64_t gap_ticks;
 };
 /* The ring's files, open for reading, and what a snapshot starts with
  * (trace_write.c takes them under ring_lock; close and free them with
  * ip_snapshot_source_free). */
 struct ip_snapshot_source {
   int cur_fd, prev_fd; /* -1: none */
+  int held_fd;         /* the segment before the .prev, kept for a window waiting; -1: none */
   uint64_t cur_len;    /* whole frames of the newest segment */
   uint8_t *header;     /* the Header frame */
   size_t header_len;
@@ -478,6 +481,10 @@ struct ip_snapshot_source {
 };
 IP_HIDDEN int ip_trace_snapshot_source(struct ip_snapshot_source *src);
 IP_HIDDEN int ip_ring_snapshot_source(struct ip_snapshot_source *src);
+/* After windows were written: the segment kept aside for them goes when no
+ * window waiting needs it (all: at the end of the trace). */
+IP_HIDDEN void ip_trace_snapshot_release(int all);
+IP_HIDDEN void ip_ring_snapshot_release(int all);
 IP_HIDDEN void ip_snapshot_source_free(struct ip_snapshot_source *src);
 /* Writes the window of w into dir/<pid>.ipb; 0 or an errno. */
 IP_HIDDEN int ip_snapshot_write(const struct ip_snapshot_source *src,
@@ -500,10 +507,12 @@ IP_HIDDEN extern size_t ip_snapshot_watch_len;
 IP_HIDDEN extern uint64_t ip_snapshot_bound[IP_SNAPSHOT_CONDS];
 /* A call of a watched gid ended (trace_ring.c, under ring_lock). */
 IP_HIDDEN void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
-                                uint64_t exit_tick);
+                                uint64_t exit_tick, uint64_t gap_ticks);
 /* 1 when a wanted window has ended (its margin after the call passed). */
 IP_HIDDEN int ip_snapshots_ripe(void);
-#define IP_SNAPSHOTS_WANTED 32 /* windows waiting to be written, at most */
+/* 1 when a window waiting begins before tick (its data older than that). */
+IP_HIDDEN int ip_snapshots_need(uint64_t tick);
+#define IP_SNAPSHOTS_WANTED 256 /* windows waiting to be written, at most */
 /* Takes the windows that have ended (all: every one, cut at now, at the end
  * of the trace) into out, in the order their calls ended; their count. */
 IP_HIDDEN unsigned ip_snapshots_take(int all, struct ip_snapshot_want *out, unsigned max);

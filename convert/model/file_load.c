@@ -183,7 +183,8 @@ static void take_snapshot(ip_file *f, const Inclprof__Snapshot *sn) {
   ip_process *p = &f->s->processes[f->proc];
   char took[32], bound[32], at[32], from[32], to[32], text[1024];
   ip_fmt_ns(took, sizeof took,
-            (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick) * f->ns_per_tick));
+            (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick - sn->call_gap_ticks) *
+                       f->ns_per_tick));
   ip_fmt_ns(bound, sizeof bound, sn->bound_ns);
   ip_fmt_ns(at, sizeof at, ns_after_start(f, sn->call_start_tick));
   ip_fmt_ns(from, sizeof from, ns_after_start(f, sn->window_start_tick));
@@ -195,7 +196,9 @@ static void take_snapshot(ip_file *f, const Inclprof__Snapshot *sn) {
            sn->partial ? " (the ring no longer held the window's start: it begins later)" : "");
   free(p->snapshot);
   p->snapshot = ip_must_strdup(text);
-  p->snapshot_ns = (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick) * f->ns_per_tick);
+  p->snapshot_ns =
+      (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick - sn->call_gap_ticks) *
+                 f->ns_per_tick);
 }
 
 static void take_record(ip_file *f, const Inclprof__Record *rec) {

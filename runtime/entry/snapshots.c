@@ -15,13 +15,16 @@ void ip_snapshots_save(int all) {
     ip_unlock(&save_lock);
     return;
   }
-  struct ip_snapshot_want w[IP_SNAPSHOTS_WANTED];
-  unsigned n = ip_snapshots_take(all, w, IP_SNAPSHOTS_WANTED);
+  /* The files first: a window taken is no longer waiting, and a rotation
+   * keeps aside only the segment of a window waiting. */
   struct ip_snapshot_source src;
-  if (n && ip_trace_snapshot_source(&src) == 0) {
+  if (ip_trace_snapshot_source(&src) == 0) {
+    struct ip_snapshot_want w[IP_SNAPSHOTS_WANTED];
+    unsigned n = ip_snapshots_take(all, w, IP_SNAPSHOTS_WANTED);
     for (unsigned i = 0; i < n; i++)
       ip_snapshot_save(&src, &w[i]);
     ip_snapshot_source_free(&src);
+    ip_trace_snapshot_release(all);
   }
   ip_unlock(&save_lock);
 }

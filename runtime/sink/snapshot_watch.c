@@ -183,12 +183,10 @@ static uint64_t least_kept(unsigned *at) {
 }
 
 void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
-                      uint64_t exit_tick) {
+                      uint64_t exit_tick, uint64_t gap_ticks) {
   know_ticks();
-  if (cond >= n_conds || exit_tick - enter_tick <= ip_snapshot_bound[cond])
-    return;
-  uint64_t took = exit_tick - enter_tick;
-  if (!ip_lock(&snap_lock, 0))
+  uint64_t took = exit_tick - enter_tick - gap_ticks;
+  if (cond >= n_conds || took <= ip_snapshot_bound[cond] || !ip_lock(&snap_lock, 0))
     return;
   unsigned at = 0;
   if (n_kept == keep && took <= least_kept(&at)) {
@@ -202,16 +200,17 @@ void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_
                                .exit_tick = exit_tick,
                                .from_tick =
                                    enter_tick > margin_ticks ? enter_tick - margin_ticks : 0,
-                               .to_tick = exit_tick + margin_ticks};
+                               .to_tick = exit_tick + margin_ticks,
+                               .took = took,
+                               .gap_ticks = gap_ticks};
   if (n_wanted < IP_SNAPSHOTS_WANTED) {
     wanted[n_wanted++] = w;
   } else { /* the least slow window waiting gives way */
     unsigned least = 0;
     for (unsigned i = 1; i < n_wanted; i++)
-      if (wanted[i].exit_tick - wanted[i].enter_tick <
-          wanted[least].exit_tick - wanted[least].enter_tick)
+      if (wanted[i].took < wanted[least].took)
         least = i;
-    if (wanted[least].exit_tick - wanted[least].enter_tick < took)
+    if (wanted[least].took < took)
       wanted[least] = w;
   }
   ip_unlock(&snap_lock);
@@ -228,6 +227,16 @@ int ip_snapshots_ripe(void) {
   return ripe;
 }
 
+int ip_snapshots_need(uint64_t tick) {
+  if (!n_conds || !ip_lock(&snap_lock, 0))
+    return 0;
+  int need = 0;
+  for (unsigned i = 0; i < n_wanted && !need; i++)
+    need = wanted[i].from_tick < tick;
+  ip_unlock(&snap_lock);
+  return need;
+}
+
 static void remove_snapshot(const char *name) {
   char path[sizeof ip_st.dir + 160];
   snprintf(path, sizeof path, "%s/snapshots/%s/%d.ipb", ip_st.dir, name, (int)ip_st.pid);
@@ -239,7 +248,7 @@ static void remove_snapshot(const char *name) {
 /* Writes one window under DIR/snapshots/<pid>-<number>/, made whole in a
  * hidden directory first; then it takes its place among the kept. */
 void ip_snapshot_save(const struct ip_snapshot_source *src, struct ip_snapshot_want *w) {
-  uint64_t took = w->exit_tick - w->enter_tick;
+  uint64_t took = w->took;
   unsigned at = 0;
   if (!ip_lock(&snap_lock, 0))
     return;

@@ -398,10 +398,11 @@ static void take_frames(struct snap *s, const uint8_t *bytes, size_t len) {
   }
 }
 
-/* The start tick of a segment file whose Segment number is above 0 (its
- * data begins there), else 0: the process's start. */
-static uint64_t segment_start(const uint8_t *bytes, size_t len) {
+/* A segment file's number and start tick (its Segment record; the first
+ * segment, which has none, is number 0 and starts with the process: 0). */
+static void segment_of(const uint8_t *bytes, size_t len, uint64_t *number, uint64_t *start) {
   ip_frame_view f;
+  *number = *start = 0;
   for (size_t at = IP_TRACE_PREAMBLE_LEN, k = 0;
        k < 2 && at < len && ip_frame_next(bytes + at, len - at, &f) == IP_FRAME_OK;
        at += f.size, k++) {
@@ -409,17 +410,17 @@ static uint64_t segment_start(const uint8_t *bytes, size_t len) {
     ip_wire_field w;
     if (!ip_wire_next(&p, f.record + f.record_len, &w) || w.number != IP_TAG_RECORD_SEGMENT)
       continue;
-    uint64_t number = 0, start = 0;
     const uint8_t *q = w.data, *end = w.data + w.value;
     ip_wire_field g;
     while (q < end && ip_wire_next(&q, end, &g))
       if (g.number == IP_TAG_SEGMENT_NUMBER && g.wire == IP_WIRE_VARINT)
-        number = g.value;
+        *number = g.value;
       else if (g.number == IP_TAG_SEGMENT_START_TICK && g.wire == IP_WIRE_VARINT)
-        start = g.value;
-    return number ? start : 0;
+        *start = g.value;
+    if (!*number)
+      *start = 0;
+    return;
   }
-  return 0;
 }
 
 static const uint8_t *map(int fd, size_t *len) {
@@ -453,6 +454,8 @@ static void put_start(struct snap *s, const struct ip_snapshot_source *src,
   sn.window_start_tick = s->from;
   sn.window_end_tick = s->to;
   sn.partial = partial != 0;
+  sn.has_call_gap_ticks = want->gap_ticks > 0;
+  sn.call_gap_ticks = want->gap_ticks;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_SNAPSHOT;
   rec.snapshot = &sn;
@@ -487,26 +490,44 @@ int ip_snapshot_write(const struct ip_snapshot_source *src, const struct ip_snap
   char path[sizeof ip_st.dir + 256];
   snprintf(path, sizeof path, "%s/%d.ipb", dir, (int)ip_st.pid);
   struct snap s = {.from = w->from_tick, .to = w->to_tick};
-  size_t prev_len = 0, cur_map = 0;
-  const uint8_t *prev = map(src->prev_fd, &prev_len), *cur = map(src->cur_fd, &cur_map);
+  size_t held_len = 0, prev_len = 0, cur_map = 0;
+  const uint8_t *held = map(src->held_fd, &held_len), *prev = map(src->prev_fd, &prev_len);
+  const uint8_t *cur = map(src->cur_fd, &cur_map);
+  uint64_t n_held = 0, n_prev = 0, start;
+  if (held)
+    segment_of(held, held_len, &n_held, &start);
+  if (prev)
+    segment_of(prev, prev_len, &n_prev, &start);
+  if (held && (!prev || n_held + 1 != n_prev)) { /* not the segment right before the .prev */
+    munmap((void *)held, held_len);
+    held = NULL;
+  }
   size_t cur_len = cur_map < src->cur_len ? cur_map : (size_t)src->cur_len;
   if (!cur) {
     if (prev)
       munmap((void *)prev, prev_len);
+    if (held)
+      munmap((void *)held, held_len);
     return EIO;
   }
-  uint64_t kept_from = segment_start(prev ? prev : cur, prev ? prev_len : cur_len);
+  const uint8_t *oldest = held ? held : prev ? prev : cur;
+  uint64_t n_oldest, kept_from;
+  segment_of(oldest, held ? held_len : prev ? prev_len : cur_len, &n_oldest, &kept_from);
   s.fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (s.fd < 0) {
     s.err = errno;
   } else {
     put_start(&s, src, w, function, bound_ns, kept_from > s.from);
+    if (held)
+      take_frames(&s, held, held_len);
     if (prev)
       take_frames(&s, prev, prev_len);
     take_frames(&s, cur, cur_len);
     put_end(&s);
     close(s.fd);
   }
+  if (held)
+    munmap((void *)held, held_len);
   if (prev)
     munmap((void *)prev, prev_len);
   munmap((void *)cur, cur_map);
@@ -529,8 +550,10 @@ void ip_snapshot_source_free(struct ip_snapshot_source *src) {
     close(src->cur_fd);
   if (src->prev_fd >= 0)
     close(src->prev_fd);
+  if (src->held_fd >= 0)
+    close(src->held_fd);
   ip_free(src->header);
   ip_free(src->tables);
   memset(src, 0, sizeof *src);
-  src->cur_fd = src->prev_fd = -1;
+  src->cur_fd = src->prev_fd = src->held_fd = -1;
 }

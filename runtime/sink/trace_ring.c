@@ -28,15 +28,16 @@
 #include "trace_frame.h"
 #include "wire_read.h"
 
-/* An open frame and when it opened. */
+/* An open frame, when it opened and the thread's gaps until then. */
 typedef struct ring_frame {
   ip_open_frame f;
-  uint64_t tick;
+  uint64_t tick, gaps;
 } ring_frame;
 
 struct rthread {
   uint32_t tid; /* 0: free slot */
   uint64_t next_seq, tick;
+  uint64_t gaps;         /* ticks the runtime held it (Gap records), with snapshot conditions */
   ip_stack stack;        /* its open frames (ring_frame, keys are gids) */
   uint8_t *thread_frame; /* the thread's last Thread record, framed */
   size_t thread_frame_len;
@@ -51,6 +52,8 @@ static uint64_t seg_events, seg_batches;   /* in the newest segment */
 static uint64_t prev_events, prev_batches; /* in the .prev segment */
 static uint64_t prev_bytes;
 static int have_prev;
+/* when the newest and the .prev segments began (0: the process's start) */
+static uint64_t seg_start_tick, prev_start_tick;
 static uint64_t dropped_events, dropped_bytes, dropped_batches;
 static uint64_t max_size;
 
@@ -154,12 +157,15 @@ __attribute__((flatten)) static void time_batch(struct rthread *t, ip_batch_fiel
     make_room(s);
     ip_stack_change ch = ip_stack_event(s, code & 7, gid);
     if (ch == IP_STACK_PUSHED) {
-      ((ring_frame *)ip_stack_at(s, s->depth - 1))->tick = t->tick;
+      ring_frame *f = (ring_frame *)ip_stack_at(s, s->depth - 1);
+      f->tick = t->tick;
+      f->gaps = t->gaps;
     } else if (ch == IP_STACK_POPPED && gid < ip_snapshot_watch_len && ip_snapshot_watch[gid]) {
+      /* the call's time as report gives it: less the runtime's holds */
+      const ring_frame *f = (const ring_frame *)ip_stack_at(s, s->depth);
       unsigned cond = ip_snapshot_watch[gid] - 1u;
-      uint64_t enter = ((ring_frame *)ip_stack_at(s, s->depth))->tick;
-      if (t->tick - enter > ip_snapshot_bound[cond])
-        ip_snapshot_call(cond, gid, t->tid, enter, t->tick);
+      if (t->tick - f->tick - (t->gaps - f->gaps) > ip_snapshot_bound[cond])
+        ip_snapshot_call(cond, gid, t->tid, f->tick, t->tick, t->gaps - f->gaps);
     }
     seg_events++;
   }
@@ -178,6 +184,23 @@ static void see_batch(const uint8_t *p, size_t len) {
     time_batch(t, &b);
   else
     follow_batch(t, &b);
+}
+
+/* A Gap record: the time the runtime held a thread, which the calls open
+ * then do not count. */
+static void see_gap(const uint8_t *p, const uint8_t *end) {
+  ip_wire_field w;
+  uint64_t tid = 0, start = 0, stop = 0;
+  while (p < end && ip_wire_next(&p, end, &w))
+    if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_TID)
+      tid = w.value;
+    else if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_START_TICK)
+      start = w.value;
+    else if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_END_TICK)
+      stop = w.value;
+  struct rthread *t = find((uint32_t)tid, 0);
+  if (t && stop > start)
+    t->gaps += stop - start;
 }
 
 /* A Function record: its gid and names, for the snapshot conditions. */
@@ -261,6 +284,10 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
   case IP_TAG_RECORD_EVENTS:
     see_batch(body, (size_t)w.value);
     break;
+  case IP_TAG_RECORD_GAP:
+    if (ip_snapshots_on())
+      see_gap(body, body_end);
+    break;
   default:
     break;
   }
@@ -337,7 +364,7 @@ static int put_start(int fd, uint64_t *total) {
   sg.number = segment;
   sg.has_start_tick = sg.has_max_size = sg.has_dropped_bytes = sg.has_dropped_events = 1;
   sg.has_dropped_batches = 1;
-  sg.start_tick = ip_tick();
+  sg.start_tick = seg_start_tick = ip_tick();
   sg.max_size = max_size;
   sg.dropped_bytes = dropped_bytes;
   sg.dropped_events = dropped_events;
@@ -362,9 +389,17 @@ static int put_start(int fd, uint64_t *total) {
 }
 
 int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes) {
-  char prev[sizeof ip_st.path + 8];
+  char prev[sizeof ip_st.path + 8], held[sizeof ip_st.path + 8];
   snprintf(prev, sizeof prev, "%s.prev", path);
+  snprintf(held, sizeof held, "%s.held", path);
   *start_bytes = UINT64_MAX; /* until fd is the new segment */
+  /* A window waiting for its snapshot needs the .prev about to be deleted:
+   * it is kept aside until the snapshot is written (replacing an older one). */
+  if (have_prev && ip_snapshots_need(seg_start_tick))
+    (void)rename(prev, held);
+  else
+    unlink(held); /* no window needs it, nor the .prev it came before */
+  prev_start_tick = seg_start_tick;
   if (rename(path, prev) != 0)
     return errno;
   int nfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
@@ -402,6 +437,7 @@ void ip_ring_start(uint64_t max_bytes) {
   segment = 0;
   seg_events = seg_batches = prev_events = prev_batches = prev_bytes = 0;
   have_prev = 0;
+  seg_start_tick = prev_start_tick = 0;
   dropped_events = dropped_bytes = dropped_batches = 0;
   atomic_store(&ip_st.ring_dropped_events, 0);
   atomic_store(&ip_st.ring_dropped_bytes, 0);
@@ -411,6 +447,9 @@ void ip_ring_start(uint64_t max_bytes) {
 /* What a snapshot starts with: copies of the Header and of the table
  * records so far, Window records left out (a snapshot is its own window). */
 int ip_ring_snapshot_source(struct ip_snapshot_source *src) {
+  char held[sizeof ip_st.path + 8];
+  snprintf(held, sizeof held, "%s.held", ip_st.path);
+  src->held_fd = open(held, O_RDONLY | O_CLOEXEC);
   src->header = header_len ? ip_alloc(header_len) : NULL;
   src->tables = tables_len ? ip_alloc(tables_len) : NULL;
   if ((header_len && !src->header) || (tables_len && !src->tables))
@@ -430,4 +469,13 @@ int ip_ring_snapshot_source(struct ip_snapshot_source *src) {
     src->tables_len += f.size;
   }
   return 0;
+}
+
+/* The segment kept aside for the windows waiting, once none needs it. */
+void ip_ring_snapshot_release(int all) {
+  if (!all && ip_snapshots_need(prev_start_tick))
+    return;
+  char held[sizeof ip_st.path + 8];
+  snprintf(held, sizeof held, "%s.held", ip_st.path);
+  unlink(held);
 }

@@ -384,7 +384,7 @@ static void write_frame(const uint8_t *frame, size_t len) {
  * the Header and the tables so far. */
 int ip_trace_snapshot_source(struct ip_snapshot_source *src) {
   memset(src, 0, sizeof *src);
-  src->cur_fd = src->prev_fd = -1;
+  src->cur_fd = src->prev_fd = src->held_fd = -1;
   if (!ring_on || !ip_lock(&ring_lock, 0))
     return -1;
   char prev[sizeof ip_st.path + 8];
@@ -397,4 +397,11 @@ int ip_trace_snapshot_source(struct ip_snapshot_source *src) {
   if (rc)
     ip_snapshot_source_free(src);
   return rc;
+}
+
+void ip_trace_snapshot_release(int all) {
+  if (!ring_on || !ip_lock(&ring_lock, 0))
+    return;
+  ip_ring_snapshot_release(all);
+  ip_unlock(&ring_lock);
 }

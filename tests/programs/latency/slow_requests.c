@@ -4,10 +4,13 @@
  * default 2000) also calls slow_part(), which sleeps 6 ms plus 0.5 ms more
  * for each slow call before it, so that the slow calls' durations differ.
  * A second thread calls work() (a few microseconds) until the requests are
- * done.  The program times every handle() call itself (CLOCK_MONOTONIC
- * around it) and prints, in order, "slow I NS" for each that took more than
- * 4 ms (a slow call, or a fast one that waited that long for a CPU), then
- * "work CALLS". */
+ * done.  The program times every handle() call itself, twice
+ * (CLOCK_MONOTONIC): around the call (OUTSIDE) and inside handle() from its
+ * first statement to its last (INSIDE), so that the call's time as its
+ * probes see it lies between the two even when the thread waits for a CPU
+ * between a probe and a clock read; it prints, in order, "slow I OUTSIDE
+ * INSIDE" (ns) for each call over 4 ms outside (a slow call, or a fast one
+ * that waited that long for a CPU), then "work CALLS". */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 static volatile uint64_t sink;
 static volatile int done;
 static uint64_t work_calls;
+static uint64_t inside_ns; /* the last handle() call's own measure */
 
 static uint64_t now_ns(void) {
   struct timespec t;
@@ -37,9 +41,11 @@ __attribute__((noinline)) static void slow_part(int k) {
 }
 
 __attribute__((noinline)) static void handle(int i, int every) {
+  uint64_t t0 = now_ns();
   compute(20000);
   if (i % every == every - 1)
     slow_part(i / every);
+  inside_ns = now_ns() - t0;
 }
 
 __attribute__((noinline)) static void work(void) { compute(2000); }
@@ -64,7 +70,7 @@ int main(int argc, char **argv) {
     handle(i, every);
     uint64_t took = now_ns() - t0;
     if (took > 4000000)
-      printf("slow %d %llu\n", i, (unsigned long long)took);
+      printf("slow %d %llu %llu\n", i, (unsigned long long)took, (unsigned long long)inside_ns);
   }
   done = 1;
   pthread_join(t, NULL);
