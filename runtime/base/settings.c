@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perf_grant.h"
 #include "rt.h"
 
 struct ip_settings ip_set;
@@ -32,6 +33,7 @@ static const struct {
     {"INCLPROF_DURATION", offsetof(struct ip_settings, duration)},
     {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
+    {IP_GRANT_ENV, offsetof(struct ip_settings, grant)},
     {"INCLPROF_SNAPSHOT_IF", offsetof(struct ip_settings, snapshot_if)},
     {"INCLPROF_SNAPSHOT_MARGIN", offsetof(struct ip_settings, snapshot_margin)},
     {"INCLPROF_SNAPSHOT_KEEP", offsetof(struct ip_settings, snapshot_keep)},
