@@ -473,8 +473,8 @@ struct ip_snapshot_want {
   unsigned cond, number;
   uint32_t tid, gid;
   uint64_t enter_tick, exit_tick, from_tick, to_tick;
-  uint64_t took; /* ticks: exit less enter less gap_ticks, the runtime's holds */
-  uint64_t gap_ticks;
+  uint64_t took;      /* ticks: exit less enter, by the clock */
+  uint64_t gap_ticks; /* of which the runtime held the thread (its Gap records) */
 };
 /* The ring's files, open for reading, and what a snapshot starts with
  * (trace_write.c takes them under ring_lock; close and free them with
@@ -495,10 +495,17 @@ IP_HIDDEN int ip_ring_snapshot_source(struct ip_snapshot_source *src);
 IP_HIDDEN void ip_trace_snapshot_release(int all);
 IP_HIDDEN void ip_ring_snapshot_release(int all);
 IP_HIDDEN void ip_snapshot_source_free(struct ip_snapshot_source *src);
-/* Writes the window of w into dir/<pid>.ipb; 0 or an errno. */
-IP_HIDDEN int ip_snapshot_write(const struct ip_snapshot_source *src,
-                                const struct ip_snapshot_want *w, const char *function,
-                                uint64_t bound_ns, const char *dir);
+/* One snapshot to write: its window, and where (dir/<pid>.ipb). */
+struct ip_snapshot_out {
+  const struct ip_snapshot_want *want;
+  const char *function;
+  uint64_t bound_ns;
+  char dir[1200];
+  int err; /* 0, or why it could not be written (an errno) */
+};
+/* Writes every window of out[0..n) in one pass over the ring's files. */
+IP_HIDDEN void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_out *out,
+                                 size_t n);
 
 /* snapshot_watch.c: the conditions of INCLPROF_SNAPSHOT_IF, the calls
  * found slower than their bound as the ring walks the frames written, and
@@ -525,9 +532,10 @@ IP_HIDDEN int ip_snapshots_need(uint64_t tick);
 /* Takes the windows that have ended (all: every one, cut at now, at the end
  * of the trace) into out, in the order their calls ended; their count. */
 IP_HIDDEN unsigned ip_snapshots_take(int all, struct ip_snapshot_want *out, unsigned max);
-/* Writes w's window under DIR/snapshots/ unless KEEP slower ones are kept,
- * dropping the least slow kept when there are KEEP already. */
-IP_HIDDEN void ip_snapshot_save(const struct ip_snapshot_source *src, struct ip_snapshot_want *w);
+/* Writes the windows w[0..n) under DIR/snapshots/, but none no slower than
+ * KEEP snapshots kept, dropping the least slow kept past KEEP. */
+IP_HIDDEN void ip_snapshots_save_all(const struct ip_snapshot_source *src,
+                                     struct ip_snapshot_want *w, unsigned n);
 
 /* entry/snapshots.c: writes the snapshots whose windows have ended (all:
  * every window still wanted, at the end of the trace). */

@@ -190,10 +190,16 @@ static void take_snapshot(ip_file *f, const Inclprof__Snapshot *sn) {
   ip_fmt_ns(at, sizeof at, ns_after_start(f, sn->call_start_tick));
   ip_fmt_ns(from, sizeof from, ns_after_start(f, sn->window_start_tick));
   ip_fmt_ns(to, sizeof to, ns_after_start(f, sn->window_end_tick));
+  char held[96] = "";
+  if (sn->call_gap_ticks) {
+    char g[32];
+    ip_fmt_ns(g, sizeof g, (uint64_t)((double)sn->call_gap_ticks * f->ns_per_tick));
+    snprintf(held, sizeof held, ", %s of it the runtime's holds of the thread (not counted)", g);
+  }
   snprintf(text, sizeof text,
-           "#%u: a call of %s took %s (over %s), from %s on thread %u; every thread from %s to "
-           "%s%s",
-           sn->number, sn->function ? sn->function : "?", took, bound, at, sn->tid, from, to,
+           "#%u: a call of %s took %s by the clock (over %s%s), from %s on thread %u; every "
+           "thread from %s to %s%s",
+           sn->number, sn->function ? sn->function : "?", took, bound, held, at, sn->tid, from, to,
            sn->partial ? " (the ring no longer held the window's start: it begins later)" : "");
   free(p->snapshot);
   p->snapshot = ip_must_strdup(text);

@@ -21,8 +21,7 @@ void ip_snapshots_save(int all) {
   if (ip_trace_snapshot_source(&src) == 0) {
     struct ip_snapshot_want w[IP_SNAPSHOTS_WANTED];
     unsigned n = ip_snapshots_take(all, w, IP_SNAPSHOTS_WANTED);
-    for (unsigned i = 0; i < n; i++)
-      ip_snapshot_save(&src, &w[i]);
+    ip_snapshots_save_all(&src, w, n);
     ip_snapshot_source_free(&src);
     ip_trace_snapshot_release(all);
   }

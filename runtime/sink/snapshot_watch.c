@@ -185,7 +185,7 @@ static uint64_t least_kept(unsigned *at) {
 void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
                       uint64_t exit_tick, uint64_t gap_ticks) {
   know_ticks();
-  uint64_t took = exit_tick - enter_tick - gap_ticks;
+  uint64_t took = exit_tick - enter_tick;
   if (cond >= n_conds || took <= ip_snapshot_bound[cond] || !ip_lock(&snap_lock, 0))
     return;
   unsigned at = 0;
@@ -245,47 +245,13 @@ static void remove_snapshot(const char *name) {
   rmdir(path);
 }
 
-/* Writes one window under DIR/snapshots/<pid>-<number>/, made whole in a
- * hidden directory first; then it takes its place among the kept. */
-void ip_snapshot_save(const struct ip_snapshot_source *src, struct ip_snapshot_want *w) {
-  uint64_t took = w->took;
+/* Keeps a snapshot written, dropping the least slow kept past KEEP (or
+ * this one, when slower ones were kept meanwhile). */
+static void keep_one(const char *name, uint64_t took) {
   unsigned at = 0;
-  if (!ip_lock(&snap_lock, 0))
-    return;
-  int skip = n_kept == keep && took <= least_kept(&at);
-  ip_unlock(&snap_lock);
-  if (skip)
-    return;
-  char top[sizeof ip_st.dir + 16], tmp[sizeof top + 64], name[48], final[sizeof top + 64];
-  snprintf(top, sizeof top, "%s/snapshots", ip_st.dir);
-  if (mkdir(top, 0777) != 0 && errno != EEXIST)
-    return;
-  snprintf(tmp, sizeof tmp, "%s/.%d-writing", top, (int)ip_st.pid);
-  char old[sizeof tmp + 32];
-  snprintf(old, sizeof old, "%s/%d.ipb", tmp, (int)ip_st.pid);
-  unlink(old);
-  rmdir(tmp);
-  if (mkdir(tmp, 0777) != 0)
-    return;
-  w->number = ++next_number;
-  int err = ip_snapshot_write(src, w, conds[w->cond].function, conds[w->cond].bound_ns, tmp);
-  for (int tries = 0; !err && tries < 1000; tries++) {
-    snprintf(name, sizeof name, "%d-%u", (int)ip_st.pid, w->number);
-    snprintf(final, sizeof final, "%s/%s", top, name);
-    if (rename(tmp, final) == 0)
-      break;
-    if (errno != EEXIST && errno != ENOTEMPTY)
-      err = errno;
-    w->number = ++next_number; /* taken by the image before an exec: the next */
-  }
-  if (err) {
-    unlink(old);
-    rmdir(tmp);
-    return;
-  }
-  if (!ip_lock(&snap_lock, 0))
-    return;
   char gone[48] = "";
+  if (!ip_lock(&snap_lock, 0))
+    return;
   if (n_kept == keep && least_kept(&at) < took) {
     memcpy(gone, kept[at].name, sizeof gone);
     kept[at] = kept[--n_kept];
@@ -294,11 +260,67 @@ void ip_snapshot_save(const struct ip_snapshot_source *src, struct ip_snapshot_w
     snprintf(kept[n_kept].name, sizeof kept[n_kept].name, "%s", name);
     kept[n_kept++].ticks = took;
   } else {
-    memcpy(gone, name, sizeof gone); /* a slower one was kept meanwhile */
+    snprintf(gone, sizeof gone, "%s", name);
   }
   ip_unlock(&snap_lock);
   if (gone[0])
     remove_snapshot(gone);
+}
+
+/* Each window is written in a hidden directory, .<pid>-writing-<k>, then
+ * renamed DIR/snapshots/<pid>-<number> when whole. */
+void ip_snapshots_save_all(const struct ip_snapshot_source *src, struct ip_snapshot_want *w,
+                           unsigned n) {
+  char top[sizeof ip_st.dir + 16];
+  snprintf(top, sizeof top, "%s/snapshots", ip_st.dir);
+  if (!n || (mkdir(top, 0777) != 0 && errno != EEXIST))
+    return;
+  struct ip_snapshot_out *out = ip_alloc(n * sizeof *out);
+  if (!out)
+    return;
+  unsigned m = 0, at = 0;
+  for (unsigned i = 0; i < n; i++) {
+    if (!ip_lock(&snap_lock, 0))
+      continue;
+    int skip = n_kept == keep && w[i].took <= least_kept(&at);
+    ip_unlock(&snap_lock);
+    struct ip_snapshot_out *o = &out[m];
+    snprintf(o->dir, sizeof o->dir, "%s/.%d-writing-%u", top, (int)ip_st.pid, m);
+    char old[sizeof o->dir + 32];
+    snprintf(old, sizeof old, "%s/%d.ipb", o->dir, (int)ip_st.pid);
+    unlink(old); /* left by a process that ended while writing */
+    rmdir(o->dir);
+    if (skip || mkdir(o->dir, 0777) != 0)
+      continue;
+    w[i].number = ++next_number;
+    o->want = &w[i];
+    o->function = conds[w[i].cond].function;
+    o->bound_ns = conds[w[i].cond].bound_ns;
+    m++;
+  }
+  ip_snapshot_write(src, out, m);
+  for (unsigned i = 0; i < m; i++) {
+    struct ip_snapshot_want *x = (struct ip_snapshot_want *)out[i].want;
+    char name[48], final[sizeof top + 64], old[sizeof out[i].dir + 32];
+    int err = out[i].err;
+    for (int tries = 0; !err && tries < 1000; tries++) {
+      snprintf(name, sizeof name, "%d-%u", (int)ip_st.pid, x->number);
+      snprintf(final, sizeof final, "%s/%s", top, name);
+      if (rename(out[i].dir, final) == 0)
+        break;
+      if (errno != EEXIST && errno != ENOTEMPTY)
+        err = errno;
+      x->number = ++next_number; /* taken by the image before an exec: the next */
+    }
+    if (err) {
+      snprintf(old, sizeof old, "%s/%d.ipb", out[i].dir, (int)ip_st.pid);
+      unlink(old);
+      rmdir(out[i].dir);
+      continue;
+    }
+    keep_one(name, x->took);
+  }
+  ip_free(out);
 }
 
 unsigned ip_snapshots_take(int all, struct ip_snapshot_want *out, unsigned max) {

@@ -1,12 +1,14 @@
-/* snapshot_write.c - writes one snapshot: the window [from, to] around a
- * slow call, read back from the ring's segment files (the .prev, then the
- * newest up to its last whole frame), as a trace of its own that every
- * reader takes as it is: the Header, a Snapshot record, the tables, then per
- * thread alive in the window its Thread record and a ThreadState at `from`
- * (its open frames then, followed through its events before the window by
- * the replay's rules, include/inclprof/stack_rules.h), its events inside the
- * window (batches cut to it, with their numbers), its Gap records inside
- * it, a ThreadEnd at `to` for a thread still alive then, and a Trailer. */
+/* snapshot_write.c - writes snapshots: the windows [from, to] around slow
+ * calls, read back from the ring's segment files in one pass for all of
+ * them, each as a trace of its own that every reader takes as it is: the
+ * Header, a Snapshot record, the tables, then per thread alive in the window
+ * its Thread record and a ThreadState at `from` (its open frames then), its
+ * events inside the window (batches cut to it, with their numbers), its Gap
+ * records inside it, a ThreadEnd at `to` for a thread still alive then, and
+ * a Trailer.  One tracker follows every thread's stack through the frames
+ * by the replay's rules (include/inclprof/stack_rules.h), from the start of
+ * the newest segment that begins before the earliest window (a segment
+ * other than the first begins with each live thread's state). */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
@@ -24,76 +26,108 @@
 #include "trace_frame.h"
 #include "wire_read.h"
 
-struct sthread {
+/* A thread as the frames read so far leave it. */
+struct tthread {
   uint32_t tid;
   uint8_t *thread_frame; /* its last Thread record, framed */
   size_t thread_frame_len;
-  ip_stack stack; /* its open frames before the window */
+  ip_stack stack;
   uint64_t next_seq, tick;
-  uint8_t known;   /* its state before the window is known */
+  uint8_t known; /* its state is known (events or a ThreadState read) */
+};
+
+/* A thread as one window has it. */
+struct wthread {
   uint8_t emitted; /* its Thread record and state are written */
   uint8_t ended;   /* its ThreadEnd is written, or it ended before the window */
-  uint8_t past;    /* an event after the window was seen */
+  uint8_t past;    /* an event after the window was read */
 };
 
-struct snap {
-  int fd, err;
+/* One window being written. */
+struct win {
+  struct ip_snapshot_out *out;
+  int fd;
   uint64_t from, to, events, batches;
-  struct sthread *th;
-  size_t n_th, cap_th;
-  /* one batch cut to the window */
-  uint64_t *dt, *samples, *kdt;
+  struct wthread *wt; /* by tracker index */
+  size_t cap_wt;
+  /* the batch being cut to the window */
+  uint64_t *dt, *samples, last;
   uint32_t *code;
-  size_t cap_ev, cap_k;
+  size_t n, ns, cap;
 };
 
-static void put(struct snap *s, const uint8_t *p, size_t n) {
-  while (n && !s->err) {
-    ssize_t w = write(s->fd, p, n);
-    if (w < 0 && errno == EINTR)
+struct walk {
+  struct tthread *th;
+  size_t n_th, cap_th;
+  struct win *w;
+  size_t n_w;
+  uint64_t *ticks, *kdt; /* one batch's ticks; kernel records cut to a window */
+  size_t cap_ticks, cap_k;
+  struct win **hit; /* the windows a batch reaches */
+};
+
+static void put(struct win *w, const uint8_t *p, size_t n) {
+  while (n && !w->out->err) {
+    ssize_t k = write(w->fd, p, n);
+    if (k < 0 && errno == EINTR)
       continue;
-    if (w <= 0) {
-      s->err = w < 0 ? errno : ENOSPC;
+    if (k <= 0) {
+      w->out->err = k < 0 ? errno : ENOSPC;
       return;
     }
-    p += w;
-    n -= (size_t)w;
+    p += k;
+    n -= (size_t)k;
   }
 }
 
-static void put_record(struct snap *s, const Inclprof__Record *rec) {
+static void put_record(struct win *w, const Inclprof__Record *rec) {
   uint8_t stack[4096];
   size_t max = ip_frame_max_size(rec);
   uint8_t *buf = max <= sizeof stack ? stack : ip_alloc(max);
   if (!buf) {
-    s->err = ENOMEM;
+    w->out->err = ENOMEM;
     return;
   }
-  put(s, buf, ip_frame_encode(rec, buf));
+  put(w, buf, ip_frame_encode(rec, buf));
   if (buf != stack)
     ip_free(buf);
 }
 
-static struct sthread *thread_of(struct snap *s, uint32_t tid) {
-  for (size_t i = 0; i < s->n_th; i++)
-    if (s->th[i].tid == tid)
-      return &s->th[i];
-  if (s->n_th == s->cap_th) {
-    size_t cap = s->cap_th ? s->cap_th * 2 : 16;
-    struct sthread *t = ip_realloc(s->th, cap * sizeof *t);
-    if (!t)
-      return NULL;
-    s->th = t;
-    s->cap_th = cap;
-  }
-  struct sthread *x = &s->th[s->n_th++];
+static int grow(void **p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap)
+    return 1;
+  size_t c = *cap ? *cap : 64;
+  while (c < need)
+    c *= 2;
+  void *q = ip_realloc(*p, c * size);
+  if (!q)
+    return 0;
+  memset((char *)q + *cap * size, 0, (c - *cap) * size);
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
+/* The tracker's index of tid, added when new; -1 without memory. */
+static long thread_of(struct walk *k, uint32_t tid) {
+  for (size_t i = 0; i < k->n_th; i++)
+    if (k->th[i].tid == tid)
+      return (long)i;
+  if (!grow((void **)&k->th, &k->cap_th, k->n_th + 1, sizeof *k->th))
+    return -1;
+  struct tthread *x = &k->th[k->n_th];
   memset(x, 0, sizeof *x);
   x->tid = tid;
   ip_stack_init(&x->stack, NULL, sizeof(ip_open_frame), 0);
-  return x;
+  return (long)k->n_th++;
 }
 
-static void stack_event(struct sthread *x, uint32_t code) {
+static struct wthread *wt_of(struct win *w, size_t i) {
+  static struct wthread none = {.ended = 1};
+  return grow((void **)&w->wt, &w->cap_wt, i + 1, sizeof *w->wt) ? &w->wt[i] : &none;
+}
+
+static void stack_event(struct tthread *x, uint32_t code) {
   ip_stack *st = &x->stack;
   if (st->depth == st->cap) {
     size_t cap = st->cap ? st->cap * 2 : 64;
@@ -106,25 +140,26 @@ static void stack_event(struct sthread *x, uint32_t code) {
   (void)ip_stack_event(st, code & 7, code >> 3);
 }
 
-/* The thread's Thread record and, when its past is known, its state at
- * the window's start; seq: the number of its first batch written. */
-static void emit(struct snap *s, struct sthread *x, uint64_t seq) {
-  x->emitted = 1;
+/* The thread's Thread record and, when its past is known, its state as the
+ * tracker has it now (the window's start: no event of it in between); seq:
+ * the number of its first batch in the window. */
+static void emit(struct win *w, const struct tthread *x, struct wthread *wt, uint64_t seq) {
+  wt->emitted = 1;
   if (x->thread_frame)
-    put(s, x->thread_frame, x->thread_frame_len);
+    put(w, x->thread_frame, x->thread_frame_len);
   if (!x->known)
     return;
   const ip_stack *st = &x->stack;
   uint32_t *codes = st->depth ? ip_alloc(st->depth * 2 * sizeof *codes) : NULL;
   if (st->depth && !codes) {
-    s->err = ENOMEM;
+    w->out->err = ENOMEM;
     return;
   }
   Inclprof__ThreadState ts = INCLPROF__THREAD_STATE__INIT;
   ts.tid = x->tid;
   ts.has_next_seq = ts.has_tick = ts.has_paused = ts.has_call_open = ts.has_expect_ret = 1;
   ts.next_seq = seq;
-  ts.tick = s->from;
+  ts.tick = w->from;
   ts.n_open = st->depth ? ip_stack_open_codes(st, codes) : 0;
   ts.open = codes;
   ts.paused = st->paused != 0;
@@ -133,164 +168,189 @@ static void emit(struct snap *s, struct sthread *x, uint64_t seq) {
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD_STATE;
   rec.thread_state = &ts;
-  put_record(s, &rec);
+  put_record(w, &rec);
   ip_free(codes);
 }
 
-static void put_thread_end(struct snap *s, uint32_t tid, uint64_t tick, int alive) {
+static void put_thread_end(struct win *w, uint32_t tid) {
   Inclprof__ThreadEnd e = INCLPROF__THREAD_END__INIT;
   e.tid = tid;
   e.has_end_tick = e.has_alive_at_exit = 1;
-  e.end_tick = tick;
-  e.alive_at_exit = alive != 0;
+  e.end_tick = w->to;
+  e.alive_at_exit = 1;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD_END;
   rec.thread_end = &e;
-  put_record(s, &rec);
+  put_record(w, &rec);
 }
 
-static int room(struct snap *s, size_t n) {
-  if (n <= s->cap_ev)
-    return 1;
-  size_t cap = s->cap_ev ? s->cap_ev : 16384;
-  while (cap < n)
-    cap *= 2;
-  uint64_t *dt = ip_realloc(s->dt, cap * sizeof *dt),
-           *sa = dt ? ip_realloc(s->samples, cap * 8) : 0;
-  uint32_t *code = sa ? ip_realloc(s->code, cap * sizeof *code) : NULL;
-  if (dt)
-    s->dt = dt;
-  if (sa)
-    s->samples = sa;
-  if (!code)
-    return 0;
-  s->code = code;
-  s->cap_ev = cap;
-  return 1;
-}
-
-/* The kernel-event records of b inside the window, into eb. */
-static void cut_kernel(struct snap *s, const ip_batch_fields *b, Inclprof__EventBatch *eb) {
+/* The kernel-event records of b inside w, into eb. */
+static void cut_kernel(struct walk *k, const struct win *w, const ip_batch_fields *b,
+                       Inclprof__EventBatch *eb) {
   uint64_t ktick = b->kernel_base_tick, v, prev = 0;
   size_t n = 0;
   for (const uint8_t *p = b->kernel_dt.p;
        p < b->kernel_dt.end && ip_wire_varint(&p, b->kernel_dt.end, &v);) {
     ktick += v >> 3;
-    if (ktick < s->from || ktick > s->to)
+    if (ktick < w->from || ktick > w->to || !grow((void **)&k->kdt, &k->cap_k, n + 1, 8))
       continue;
-    if (n == s->cap_k) {
-      size_t cap = s->cap_k ? s->cap_k * 2 : 1024;
-      uint64_t *k = ip_realloc(s->kdt, cap * sizeof *k);
-      if (!k)
-        break;
-      s->kdt = k;
-      s->cap_k = cap;
-    }
     if (!n)
       eb->kernel_base_tick = prev = ktick;
-    s->kdt[n++] = (ktick - prev) << 3 | (v & 7);
+    k->kdt[n++] = (ktick - prev) << 3 | (v & 7);
     prev = ktick;
   }
   eb->has_kernel_base_tick = n > 0;
   eb->n_kernel_dt = n;
-  eb->kernel_dt = s->kdt;
+  eb->kernel_dt = k->kdt;
   eb->has_kernel_lost = eb->kernel_lost = b->kernel_lost != 0;
 }
 
-static void take_batch(struct snap *s, const uint8_t *body, size_t len) {
+static void put_batch(struct walk *k, struct win *w, uint32_t tid, const ip_batch_fields *b) {
+  Inclprof__EventBatch eb = INCLPROF__EVENT_BATCH__INIT;
+  eb.tid = tid;
+  eb.seq = b->seq;
+  eb.base_tick = b->base_tick > w->from ? b->base_tick : w->from;
+  eb.n_dt = eb.n_code = w->n;
+  eb.dt = w->dt;
+  eb.code = w->code;
+  if (b->have & IP_BATCH_SAMPLE_ADDR) {
+    eb.n_sample_addr = w->ns;
+    eb.sample_addr = w->samples;
+  }
+  if (b->have & (IP_BATCH_KERNEL_DT | IP_BATCH_KERNEL_LOST))
+    cut_kernel(k, w, b, &eb);
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_EVENTS;
+  rec.events = &eb;
+  put_record(w, &rec);
+  w->events += w->n;
+  w->batches++;
+}
+
+/* Room for n events in w's batch. */
+static int room(struct win *w, size_t n) {
+  if (n <= w->cap)
+    return 1;
+  size_t cap = w->cap ? w->cap * 2 : 1024;
+  while (cap < n)
+    cap *= 2;
+  uint64_t *dt = ip_realloc(w->dt, cap * sizeof *dt);
+  if (dt)
+    w->dt = dt;
+  uint64_t *sa = dt ? ip_realloc(w->samples, cap * sizeof *sa) : NULL;
+  if (sa)
+    w->samples = sa;
+  uint32_t *code = sa ? ip_realloc(w->code, cap * sizeof *code) : NULL;
+  if (!code)
+    return 0;
+  w->code = code;
+  w->cap = cap;
+  return 1;
+}
+
+/* One event of thread xi for window w (the tracker not yet moved by it). */
+static void event_in(struct win *w, struct tthread *x, size_t xi, uint64_t seq, uint64_t prev,
+                     uint64_t tick, uint64_t d, uint32_t code, int sample, uint64_t sa) {
+  struct wthread *wt = wt_of(w, xi);
+  if (wt->ended || wt->past || tick < w->from)
+    return;
+  if (tick > w->to) { /* no event inside: alive through the window, as it was at its start */
+    if (!wt->emitted && x->known)
+      emit(w, x, wt, seq);
+    wt->past = 1;
+    return;
+  }
+  if (!wt->emitted)
+    emit(w, x, wt, seq);
+  if (!room(w, w->n + 1))
+    return;
+  if (!w->n)
+    w->last = prev > w->from ? prev : w->from;
+  w->dt[w->n] = (tick - w->last) << 1 | (d & 1);
+  w->code[w->n++] = code;
+  if (sample)
+    w->samples[w->ns++] = sa;
+  w->last = tick;
+}
+
+static void take_batch(struct walk *k, const uint8_t *body, size_t len) {
   ip_batch_fields b;
   if (!ip_batch_fields_read(body, len, &b))
     return;
-  struct sthread *x = thread_of(s, (uint32_t)b.tid);
-  if (!x || x->ended || x->past)
+  long xi = thread_of(k, (uint32_t)b.tid);
+  if (xi < 0)
     return;
-  x->next_seq = b.seq + 1;
-  uint64_t tick = b.base_tick, d = 0, c, sa;
-  uint64_t last = tick; /* the tick before the next event kept */
-  size_t n = 0, ns = 0;
+  /* the ticks first: which windows the batch reaches */
+  size_t n = 0;
+  uint64_t tick = b.base_tick, d, c;
+  for (const uint8_t *p = b.dt.p; p < b.dt.end && ip_wire_varint(&p, b.dt.end, &d); n++) {
+    if (!grow((void **)&k->ticks, &k->cap_ticks, n + 1, 8))
+      return;
+    tick += (uint64_t)((int64_t)d >> 1);
+    k->ticks[n] = tick;
+  }
+  size_t hits = 0; /* begun by now, and not over for this thread */
+  for (size_t i = 0; n && i < k->n_w; i++) {
+    const struct wthread *wt = wt_of(&k->w[i], (size_t)xi);
+    if (k->w[i].from <= k->ticks[n - 1] && !wt->past && !wt->ended) {
+      k->w[i].n = k->w[i].ns = 0;
+      k->hit[hits++] = &k->w[i];
+    }
+  }
+  struct tthread *x = &k->th[xi];
   const uint8_t *dp = b.dt.p, *sp = b.sample_addr.p;
-  for (const uint8_t *cp = b.code.p; cp < b.code.end && ip_wire_varint(&cp, b.code.end, &c);) {
-    if (dp < b.dt.end && ip_wire_varint(&dp, b.dt.end, &d))
-      tick += (uint64_t)((int64_t)d >> 1);
+  uint64_t prev = b.base_tick, sa;
+  d = 0;
+  for (size_t j = 0; j < n && b.code.p < b.code.end && ip_wire_varint(&b.code.p, b.code.end, &c);
+       j++) {
+    (void)ip_wire_varint(&dp, b.dt.end, &d);
     uint32_t code = (uint32_t)c;
     int sample = (code & 7) == INCLPROF__EVENT_KIND__EV_SAMPLE;
     sa = 0;
     if (sample && sp < b.sample_addr.end)
       (void)ip_wire_varint(&sp, b.sample_addr.end, &sa);
-    if (tick < s->from) {
-      stack_event(x, code);
-      x->known = 1;
-      last = x->tick = tick;
-      continue;
-    }
-    if (tick > s->to) {
-      x->past = 1;
-      break;
-    }
-    if (!room(s, n + 1))
-      break;
-    if (!n && last < s->from)
-      last = s->from;
-    s->dt[n] = (tick - last) << 1 | (d & 1);
-    s->code[n++] = code;
-    if (sample)
-      s->samples[ns++] = sa;
-    last = x->tick = tick;
+    for (size_t h = 0; h < hits; h++)
+      event_in(k->hit[h], x, (size_t)xi, b.seq, prev, k->ticks[j], d, code, sample, sa);
+    stack_event(x, code);
+    x->known = 1;
+    prev = x->tick = k->ticks[j];
   }
-  if (!n)
-    return;
-  if (!x->emitted)
-    emit(s, x, b.seq);
-  Inclprof__EventBatch eb = INCLPROF__EVENT_BATCH__INIT;
-  eb.tid = x->tid;
-  eb.seq = b.seq;
-  eb.base_tick = b.base_tick > s->from ? b.base_tick : s->from;
-  eb.n_dt = eb.n_code = n;
-  eb.dt = s->dt;
-  eb.code = s->code;
-  if (b.have & IP_BATCH_SAMPLE_ADDR) {
-    eb.n_sample_addr = ns;
-    eb.sample_addr = s->samples;
-  }
-  if (b.have & (IP_BATCH_KERNEL_DT | IP_BATCH_KERNEL_LOST))
-    cut_kernel(s, &b, &eb);
-  Inclprof__Record rec = INCLPROF__RECORD__INIT;
-  rec.body_case = INCLPROF__RECORD__BODY_EVENTS;
-  rec.events = &eb;
-  put_record(s, &rec);
-  s->events += n;
-  s->batches++;
+  x->next_seq = b.seq + 1;
+  for (size_t h = 0; h < hits; h++)
+    if (k->hit[h]->n)
+      put_batch(k, k->hit[h], x->tid, &b);
 }
 
 /* A ThreadState where a segment begins, for a thread whose past is not known yet. */
-static void take_state(struct snap *s, const uint8_t *p, const uint8_t *end) {
-  ip_wire_field w;
-  struct sthread *x = NULL;
+static void take_state(struct walk *k, const uint8_t *p, const uint8_t *end) {
+  ip_wire_field f;
+  struct tthread *x = NULL;
   uint64_t paused = 0, call_open = 0, expect_ret = 0;
-  while (p < end && ip_wire_next(&p, end, &w)) {
-    if (w.number == IP_TAG_THREAD_STATE_TID && w.wire == IP_WIRE_VARINT) {
-      x = thread_of(s, (uint32_t)w.value);
-      if (!x || x->known || x->emitted || x->ended)
+  while (p < end && ip_wire_next(&p, end, &f)) {
+    if (f.number == IP_TAG_THREAD_STATE_TID && f.wire == IP_WIRE_VARINT) {
+      long xi = thread_of(k, (uint32_t)f.value);
+      if (xi < 0 || k->th[xi].known)
         return;
+      x = &k->th[xi];
     } else if (!x) {
       return; /* the tid comes first */
-    } else if (w.number == IP_TAG_THREAD_STATE_NEXT_SEQ && w.wire == IP_WIRE_VARINT) {
-      x->next_seq = w.value;
-    } else if (w.number == IP_TAG_THREAD_STATE_TICK && w.wire == IP_WIRE_VARINT) {
-      x->tick = w.value;
-    } else if (w.number == IP_TAG_THREAD_STATE_OPEN && w.wire == IP_WIRE_LEN) {
+    } else if (f.number == IP_TAG_THREAD_STATE_NEXT_SEQ && f.wire == IP_WIRE_VARINT) {
+      x->next_seq = f.value;
+    } else if (f.number == IP_TAG_THREAD_STATE_TICK && f.wire == IP_WIRE_VARINT) {
+      x->tick = f.value;
+    } else if (f.number == IP_TAG_THREAD_STATE_OPEN && f.wire == IP_WIRE_LEN) {
       uint64_t code;
-      for (const uint8_t *q = w.data;
-           q < w.data + w.value && ip_wire_varint(&q, w.data + w.value, &code);)
+      for (const uint8_t *q = f.data;
+           q < f.data + f.value && ip_wire_varint(&q, f.data + f.value, &code);)
         stack_event(x, (uint32_t)code);
-    } else if (w.number == IP_TAG_THREAD_STATE_OPEN && w.wire == IP_WIRE_VARINT) {
-      stack_event(x, (uint32_t)w.value);
-    } else if (w.number == IP_TAG_THREAD_STATE_PAUSED) {
-      paused = w.value;
-    } else if (w.number == IP_TAG_THREAD_STATE_CALL_OPEN) {
-      call_open = w.value;
-    } else if (w.number == IP_TAG_THREAD_STATE_EXPECT_RET) {
-      expect_ret = w.value;
+    } else if (f.number == IP_TAG_THREAD_STATE_OPEN && f.wire == IP_WIRE_VARINT) {
+      stack_event(x, (uint32_t)f.value);
+    } else if (f.number == IP_TAG_THREAD_STATE_PAUSED) {
+      paused = f.value;
+    } else if (f.number == IP_TAG_THREAD_STATE_CALL_OPEN) {
+      call_open = f.value;
+    } else if (f.number == IP_TAG_THREAD_STATE_EXPECT_RET) {
+      expect_ret = f.value;
     }
   }
   if (!x)
@@ -300,77 +360,85 @@ static void take_state(struct snap *s, const uint8_t *p, const uint8_t *end) {
   x->known = 1;
 }
 
-static void take_thread(struct snap *s, const uint8_t *frame, size_t flen, const uint8_t *p,
+static void take_thread(struct walk *k, const uint8_t *frame, size_t flen, const uint8_t *p,
                         const uint8_t *end) {
-  ip_wire_field w;
-  while (p < end && ip_wire_next(&p, end, &w))
-    if (w.number == IP_TAG_THREAD_TID && w.wire == IP_WIRE_VARINT) {
-      struct sthread *x = thread_of(s, (uint32_t)w.value);
-      uint8_t *c = x ? ip_realloc(x->thread_frame, flen) : NULL;
+  ip_wire_field f;
+  while (p < end && ip_wire_next(&p, end, &f))
+    if (f.number == IP_TAG_THREAD_TID && f.wire == IP_WIRE_VARINT) {
+      long xi = thread_of(k, (uint32_t)f.value);
+      uint8_t *c = xi >= 0 ? ip_realloc(k->th[xi].thread_frame, flen) : NULL;
       if (c) {
         memcpy(c, frame, flen);
-        x->thread_frame = c;
-        x->thread_frame_len = flen;
+        k->th[xi].thread_frame = c;
+        k->th[xi].thread_frame_len = flen;
       }
       return;
     }
 }
 
-static void take_thread_end(struct snap *s, const uint8_t *frame, size_t flen, const uint8_t *p,
+static void take_thread_end(struct walk *k, const uint8_t *frame, size_t flen, const uint8_t *p,
                             const uint8_t *end) {
-  ip_wire_field w;
+  ip_wire_field f;
   uint32_t tid = 0;
   uint64_t tick = 0;
-  while (p < end && ip_wire_next(&p, end, &w))
-    if (w.number == IP_TAG_THREAD_END_TID && w.wire == IP_WIRE_VARINT)
-      tid = (uint32_t)w.value;
-    else if (w.number == IP_TAG_THREAD_END_TICK && w.wire == IP_WIRE_VARINT)
-      tick = w.value;
-  struct sthread *x = thread_of(s, tid);
-  if (!x || x->ended)
+  while (p < end && ip_wire_next(&p, end, &f))
+    if (f.number == IP_TAG_THREAD_END_TID && f.wire == IP_WIRE_VARINT)
+      tid = (uint32_t)f.value;
+    else if (f.number == IP_TAG_THREAD_END_TICK && f.wire == IP_WIRE_VARINT)
+      tick = f.value;
+  long xi = thread_of(k, tid);
+  if (xi < 0)
     return;
+  struct tthread *x = &k->th[xi];
   if (!tick)
     tick = x->tick;
-  if (tick < s->from || (!x->emitted && !x->known)) {
-    x->ended = 1; /* ended before the window */
-    return;
+  for (size_t i = 0; i < k->n_w; i++) {
+    struct win *w = &k->w[i];
+    struct wthread *wt = wt_of(w, (size_t)xi);
+    if (wt->ended || wt->past || tick > w->to)
+      continue; /* alive past the window: ended at its end */
+    if (tick < w->from || (!wt->emitted && !x->known)) {
+      wt->ended = 1; /* ended before the window */
+      continue;
+    }
+    if (!wt->emitted)
+      emit(w, x, wt, x->next_seq);
+    put(w, frame, flen);
+    wt->ended = 1;
   }
-  if (tick > s->to || x->past)
-    return; /* lived past the window: ended at its end */
-  if (!x->emitted)
-    emit(s, x, x->next_seq);
-  put(s, frame, flen);
-  x->ended = 1;
 }
 
-static void take_gap(struct snap *s, const uint8_t *p, const uint8_t *end) {
-  ip_wire_field w;
-  Inclprof__Gap g = INCLPROF__GAP__INIT;
-  while (p < end && ip_wire_next(&p, end, &w))
-    if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_TID)
-      g.tid = (uint32_t)w.value;
-    else if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_START_TICK)
-      g.start_tick = w.value;
-    else if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_END_TICK)
-      g.end_tick = w.value;
-  struct sthread *x = thread_of(s, g.tid);
-  if (!x || !x->emitted || x->ended || g.end_tick <= s->from || g.start_tick >= s->to)
-    return;
-  if (g.start_tick < s->from)
-    g.start_tick = s->from;
-  if (g.end_tick > s->to)
-    g.end_tick = s->to;
-  Inclprof__Record rec = INCLPROF__RECORD__INIT;
-  rec.body_case = INCLPROF__RECORD__BODY_GAP;
-  rec.gap = &g;
-  put_record(s, &rec);
+static void take_gap(struct walk *k, const uint8_t *p, const uint8_t *end) {
+  ip_wire_field f;
+  uint64_t tid = 0, start = 0, stop = 0;
+  while (p < end && ip_wire_next(&p, end, &f))
+    if (f.wire == IP_WIRE_VARINT && f.number == IP_TAG_GAP_TID)
+      tid = f.value;
+    else if (f.wire == IP_WIRE_VARINT && f.number == IP_TAG_GAP_START_TICK)
+      start = f.value;
+    else if (f.wire == IP_WIRE_VARINT && f.number == IP_TAG_GAP_END_TICK)
+      stop = f.value;
+  long xi = thread_of(k, (uint32_t)tid);
+  for (size_t i = 0; xi >= 0 && i < k->n_w; i++) {
+    struct win *w = &k->w[i];
+    struct wthread *wt = wt_of(w, (size_t)xi);
+    if (!wt->emitted || wt->ended || stop <= w->from || start >= w->to)
+      continue;
+    Inclprof__Gap g = INCLPROF__GAP__INIT;
+    g.tid = (uint32_t)tid;
+    g.start_tick = start > w->from ? start : w->from;
+    g.end_tick = stop < w->to ? stop : w->to;
+    Inclprof__Record rec = INCLPROF__RECORD__INIT;
+    rec.body_case = INCLPROF__RECORD__BODY_GAP;
+    rec.gap = &g;
+    put_record(w, &rec);
+  }
 }
 
-static void take_frames(struct snap *s, const uint8_t *bytes, size_t len) {
+static void take_frames(struct walk *k, const uint8_t *bytes, size_t len) {
   ip_frame_view f;
   for (size_t at = IP_TRACE_PREAMBLE_LEN;
-       at < len && !s->err && ip_frame_next(bytes + at, len - at, &f) == IP_FRAME_OK;
-       at += f.size) {
+       at < len && ip_frame_next(bytes + at, len - at, &f) == IP_FRAME_OK; at += f.size) {
     const uint8_t *p = f.record, *rend = f.record + f.record_len;
     ip_wire_field w;
     if (!ip_wire_next(&p, rend, &w) || w.wire != IP_WIRE_LEN)
@@ -378,19 +446,19 @@ static void take_frames(struct snap *s, const uint8_t *bytes, size_t len) {
     const uint8_t *body = w.data, *body_end = w.data + w.value;
     switch (w.number) {
     case IP_TAG_RECORD_THREAD:
-      take_thread(s, bytes + at, f.size, body, body_end);
+      take_thread(k, bytes + at, f.size, body, body_end);
       break;
     case IP_TAG_RECORD_THREAD_STATE:
-      take_state(s, body, body_end);
+      take_state(k, body, body_end);
       break;
     case IP_TAG_RECORD_THREAD_END:
-      take_thread_end(s, bytes + at, f.size, body, body_end);
+      take_thread_end(k, bytes + at, f.size, body, body_end);
       break;
     case IP_TAG_RECORD_EVENTS:
-      take_batch(s, body, (size_t)w.value);
+      take_batch(k, body, (size_t)w.value);
       break;
     case IP_TAG_RECORD_GAP:
-      take_gap(s, body, body_end);
+      take_gap(k, body, body_end);
       break;
     default:
       break;
@@ -403,9 +471,9 @@ static void take_frames(struct snap *s, const uint8_t *bytes, size_t len) {
 static void segment_of(const uint8_t *bytes, size_t len, uint64_t *number, uint64_t *start) {
   ip_frame_view f;
   *number = *start = 0;
-  for (size_t at = IP_TRACE_PREAMBLE_LEN, k = 0;
-       k < 2 && at < len && ip_frame_next(bytes + at, len - at, &f) == IP_FRAME_OK;
-       at += f.size, k++) {
+  for (size_t at = IP_TRACE_PREAMBLE_LEN, i = 0;
+       i < 2 && at < len && ip_frame_next(bytes + at, len - at, &f) == IP_FRAME_OK;
+       at += f.size, i++) {
     const uint8_t *p = f.record;
     ip_wire_field w;
     if (!ip_wire_next(&p, f.record + f.record_len, &w) || w.number != IP_TAG_RECORD_SEGMENT)
@@ -433,116 +501,132 @@ static const uint8_t *map(int fd, size_t *len) {
   return m == MAP_FAILED ? NULL : m;
 }
 
-static void put_start(struct snap *s, const struct ip_snapshot_source *src,
-                      const struct ip_snapshot_want *want, const char *function, uint64_t bound_ns,
-                      int partial) {
+static void put_start(struct win *w, const struct ip_snapshot_source *src, int partial) {
+  const struct ip_snapshot_want *want = w->out->want;
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
-  put(s, pre, sizeof pre);
-  put(s, src->header, src->header_len);
+  put(w, pre, sizeof pre);
+  put(w, src->header, src->header_len);
   Inclprof__Snapshot sn = INCLPROF__SNAPSHOT__INIT;
   sn.has_number = sn.has_bound_ns = sn.has_tid = sn.has_gid = 1;
   sn.has_call_start_tick = sn.has_call_end_tick = sn.has_window_start_tick = 1;
   sn.has_window_end_tick = sn.has_partial = 1;
   sn.number = want->number;
-  sn.function = (char *)function;
-  sn.bound_ns = bound_ns;
+  sn.function = (char *)w->out->function;
+  sn.bound_ns = w->out->bound_ns;
   sn.tid = want->tid;
   sn.gid = want->gid;
   sn.call_start_tick = want->enter_tick;
   sn.call_end_tick = want->exit_tick;
-  sn.window_start_tick = s->from;
-  sn.window_end_tick = s->to;
+  sn.window_start_tick = w->from;
+  sn.window_end_tick = w->to;
   sn.partial = partial != 0;
   sn.has_call_gap_ticks = want->gap_ticks > 0;
   sn.call_gap_ticks = want->gap_ticks;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_SNAPSHOT;
   rec.snapshot = &sn;
-  put_record(s, &rec);
-  put(s, src->tables, src->tables_len);
+  put_record(w, &rec);
+  put(w, src->tables, src->tables_len);
 }
 
-static void put_end(struct snap *s) {
-  for (size_t i = 0; i < s->n_th && !s->err; i++) {
-    struct sthread *x = &s->th[i];
-    if (x->ended || (!x->emitted && !x->known))
+static void put_end(struct walk *k, struct win *w) {
+  for (size_t i = 0; i < k->n_th; i++) {
+    const struct tthread *x = &k->th[i];
+    struct wthread *wt = wt_of(w, i);
+    if (wt->ended || (!wt->emitted && (wt->past || !x->known)))
       continue;
-    if (!x->emitted)
-      emit(s, x, x->next_seq); /* alive through the window without an event in it */
-    put_thread_end(s, x->tid, s->to, 1);
+    if (!wt->emitted)
+      emit(w, x, wt, x->next_seq); /* alive through the window, no event after it */
+    put_thread_end(w, x->tid);
   }
   Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
   tr.has_end_tick = tr.has_events = tr.has_batches = tr.has_clean = 1;
-  tr.end_tick = s->to;
-  tr.events = s->events;
-  tr.batches = s->batches;
+  tr.end_tick = w->to;
+  tr.events = w->events;
+  tr.batches = w->batches;
   tr.clean = 1;
   tr.exit_reason = "snapshot";
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;
-  put_record(s, &rec);
+  put_record(w, &rec);
 }
 
-int ip_snapshot_write(const struct ip_snapshot_source *src, const struct ip_snapshot_want *w,
-                      const char *function, uint64_t bound_ns, const char *dir) {
-  char path[sizeof ip_st.dir + 256];
-  snprintf(path, sizeof path, "%s/%d.ipb", dir, (int)ip_st.pid);
-  struct snap s = {.from = w->from_tick, .to = w->to_tick};
-  size_t held_len = 0, prev_len = 0, cur_map = 0;
-  const uint8_t *held = map(src->held_fd, &held_len), *prev = map(src->prev_fd, &prev_len);
-  const uint8_t *cur = map(src->cur_fd, &cur_map);
-  uint64_t n_held = 0, n_prev = 0, start;
-  if (held)
-    segment_of(held, held_len, &n_held, &start);
-  if (prev)
-    segment_of(prev, prev_len, &n_prev, &start);
-  if (held && (!prev || n_held + 1 != n_prev)) { /* not the segment right before the .prev */
-    munmap((void *)held, held_len);
-    held = NULL;
+void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_out *out,
+                       size_t n) {
+  if (!n)
+    return;
+  const int fds[3] = {src->held_fd, src->prev_fd, src->cur_fd};
+  const uint8_t *bytes[3];
+  size_t len[3], mapped[3];
+  uint64_t number[3] = {0}, start[3] = {0};
+  for (int f = 0; f < 3; f++) {
+    bytes[f] = map(fds[f], &mapped[f]);
+    len[f] = f == 2 && mapped[f] > src->cur_len ? (size_t)src->cur_len : mapped[f];
+    if (bytes[f])
+      segment_of(bytes[f], len[f], &number[f], &start[f]);
   }
-  size_t cur_len = cur_map < src->cur_len ? cur_map : (size_t)src->cur_len;
-  if (!cur) {
-    if (prev)
-      munmap((void *)prev, prev_len);
-    if (held)
-      munmap((void *)held, held_len);
-    return EIO;
+  if (bytes[0] && (!bytes[1] || number[0] + 1 != number[1])) { /* not right before the .prev */
+    munmap((void *)bytes[0], mapped[0]);
+    bytes[0] = NULL;
   }
-  const uint8_t *oldest = held ? held : prev ? prev : cur;
-  uint64_t n_oldest, kept_from;
-  segment_of(oldest, held ? held_len : prev ? prev_len : cur_len, &n_oldest, &kept_from);
-  s.fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (s.fd < 0) {
-    s.err = errno;
-  } else {
-    put_start(&s, src, w, function, bound_ns, kept_from > s.from);
-    if (held)
-      take_frames(&s, held, held_len);
-    if (prev)
-      take_frames(&s, prev, prev_len);
-    take_frames(&s, cur, cur_len);
-    put_end(&s);
-    close(s.fd);
+  struct walk k = {0};
+  k.w = ip_alloc(n * sizeof *k.w);
+  k.hit = ip_alloc(n * sizeof *k.hit);
+  uint64_t earliest = UINT64_MAX;
+  for (size_t i = 0; i < n; i++) {
+    out[i].err = k.w && k.hit && bytes[2] ? 0 : ENOMEM;
+    if (out[i].want->from_tick < earliest)
+      earliest = out[i].want->from_tick;
   }
-  if (held)
-    munmap((void *)held, held_len);
-  if (prev)
-    munmap((void *)prev, prev_len);
-  munmap((void *)cur, cur_map);
-  for (size_t i = 0; i < s.n_th; i++) {
-    ip_free(s.th[i].thread_frame);
-    ip_free(s.th[i].stack.frames);
+  /* from the newest segment that begins before every window */
+  int first = 2;
+  while (first > 0 && bytes[first - 1] && start[first] > earliest)
+    first--;
+  for (size_t i = 0; k.w && k.hit && bytes[2] && i < n; i++) {
+    struct win *w = &k.w[k.n_w];
+    char path[sizeof out[i].dir + 32];
+    snprintf(path, sizeof path, "%s/%d.ipb", out[i].dir, (int)ip_st.pid);
+    w->out = &out[i];
+    w->from = out[i].want->from_tick;
+    w->to = out[i].want->to_tick;
+    w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (w->fd < 0) {
+      out[i].err = errno;
+      continue;
+    }
+    put_start(w, src, start[first] > w->from);
+    k.n_w++;
   }
-  ip_free(s.th);
-  ip_free(s.dt);
-  ip_free(s.code);
-  ip_free(s.samples);
-  ip_free(s.kdt);
-  if (s.err)
-    unlink(path);
-  return s.err;
+  for (int f = first; f < 3 && k.n_w; f++)
+    if (bytes[f])
+      take_frames(&k, bytes[f], len[f]);
+  for (size_t i = 0; i < k.n_w; i++) {
+    put_end(&k, &k.w[i]);
+    close(k.w[i].fd);
+    if (k.w[i].out->err) {
+      char path[sizeof k.w[i].out->dir + 32];
+      snprintf(path, sizeof path, "%s/%d.ipb", k.w[i].out->dir, (int)ip_st.pid);
+      unlink(path);
+    }
+    ip_free(k.w[i].wt);
+    ip_free(k.w[i].dt);
+    ip_free(k.w[i].code);
+    ip_free(k.w[i].samples);
+  }
+  for (size_t i = 0; i < k.n_th; i++) {
+    ip_free(k.th[i].thread_frame);
+    ip_free(k.th[i].stack.frames);
+  }
+  ip_free(k.th);
+  ip_free(k.w);
+  ip_free(k.hit);
+  ip_free(k.ticks);
+  ip_free(k.kdt);
+  for (int f = 0; f < 3; f++)
+    if (bytes[f])
+      munmap((void *)bytes[f], mapped[f]);
 }
 
 void ip_snapshot_source_free(struct ip_snapshot_source *src) {

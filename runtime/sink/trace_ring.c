@@ -161,10 +161,10 @@ __attribute__((flatten)) static void time_batch(struct rthread *t, ip_batch_fiel
       f->tick = t->tick;
       f->gaps = t->gaps;
     } else if (ch == IP_STACK_POPPED && gid < ip_snapshot_watch_len && ip_snapshot_watch[gid]) {
-      /* the call's time as report gives it: less the runtime's holds */
+      /* the call's time by the clock, the runtime's holds of it included */
       const ring_frame *f = (const ring_frame *)ip_stack_at(s, s->depth);
       unsigned cond = ip_snapshot_watch[gid] - 1u;
-      if (t->tick - f->tick - (t->gaps - f->gaps) > ip_snapshot_bound[cond])
+      if (t->tick - f->tick > ip_snapshot_bound[cond])
         ip_snapshot_call(cond, gid, t->tid, f->tick, t->tick, t->gaps - f->gaps);
     }
     seg_events++;
