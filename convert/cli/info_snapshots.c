@@ -54,8 +54,7 @@ static int read_row(const char *top, const char *name, snap_row *row) {
     } else if (rec->body_case == INCLPROF__RECORD__BODY_SNAPSHOT && tps > 0) {
       const Inclprof__Snapshot *sn = rec->snapshot;
       snprintf(row->function, sizeof row->function, "%s", sn->function ? sn->function : "?");
-      ip_fmt_ns(row->took, sizeof row->took,
-                ns_of(sn->call_end_tick - sn->call_start_tick, tps));
+      ip_fmt_ns(row->took, sizeof row->took, ns_of(sn->call_end_tick - sn->call_start_tick, tps));
       ip_fmt_ns(row->bound, sizeof row->bound, sn->bound_ns);
       ip_fmt_ns(row->at, sizeof row->at, ns_of(sn->call_start_tick - start, tps));
       ip_fmt_ns(row->from, sizeof row->from, ns_of(sn->window_start_tick - start, tps));

@@ -301,7 +301,7 @@ void ip_snapshots_save_all(const struct ip_snapshot_source *src, struct ip_snaps
   ip_snapshot_write(src, out, m);
   for (unsigned i = 0; i < m; i++) {
     struct ip_snapshot_want *x = (struct ip_snapshot_want *)out[i].want;
-    char name[48], final[sizeof top + 64], old[sizeof out[i].dir + 32];
+    char name[48], final[sizeof top + 64];
     int err = out[i].err;
     for (int tries = 0; !err && tries < 1000; tries++) {
       snprintf(name, sizeof name, "%d-%u", (int)ip_st.pid, x->number);
@@ -313,6 +313,7 @@ void ip_snapshots_save_all(const struct ip_snapshot_source *src, struct ip_snaps
       x->number = ++next_number; /* taken by the image before an exec: the next */
     }
     if (err) {
+      char old[sizeof out[i].dir + 32];
       snprintf(old, sizeof old, "%s/%d.ipb", out[i].dir, (int)ip_st.pid);
       unlink(old);
       rmdir(out[i].dir);
