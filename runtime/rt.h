@@ -245,6 +245,7 @@ IP_HIDDEN extern const struct perf_event_mmap_page ip_dummy_page; /* reads as 0 
 IP_HIDDEN void ip_transitions_choose(void);                       /* sets ip_st.mode/note */
 IP_HIDDEN void ip_transitions_thread_open(struct ip_rt_thread *t);
 IP_HIDDEN void ip_transitions_thread_close(struct ip_rt_thread *t);
+IP_HIDDEN void ip_transitions_fork_child_forget(struct ip_rt_thread *t);
 IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen);
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);

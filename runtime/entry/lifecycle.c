@@ -126,6 +126,8 @@ static void fork_child(void) {
   if (ip_st.declined)
     return;
   ip_mutex_init(&ip_st.threads_lock);
+  if (ip_tls.state == IP_TS_READY) /* first: before the child maps anything */
+    ip_transitions_fork_child_forget(&ip_tls);
   ip_registry_fork_child();
   ip_output_fork_child_locks();
   ip_objects_fork_child();

@@ -7,8 +7,10 @@
 # fast ones that waited for a CPU that long), each holding that call whole
 # with the program's duration within 2 %, the other thread throughout the
 # window, and only the window (the call plus the margin on each side), while
-# a 2 MB ring turns over; --snapshot-keep bounds the snapshots to the slowest N; bad
-# conditions are refused with one line and exit 2.
+# a 2 MB ring turns over; --snapshot-keep bounds the snapshots to the
+# slowest N; the runtime's variables do the same for a program linked with
+# it; a fork child keeps its own snapshots; bad conditions are refused with
+# one line and exit 2.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3
 cc_plugin slow_requests -O2 -g -pthread "$INCLPROF_SRC/tests/programs/latency/slow_requests.c"
@@ -103,6 +105,16 @@ for d in env/snapshots/*; do
     bad_windows="$bad_windows $d ($wall ns for a call of $took ns)"
 done
 check_eq "... each window the call and INCLPROF_SNAPSHOT_MARGIN=3ms on each side" "" "$bad_windows"
+
+# A fork child keeps its own ring and its own snapshots: one per call of its
+# own over 5 ms, as for the parent, and both traces end cleanly.
+cc_plugin fork_requests -O2 -g "$INCLPROF_SRC/tests/programs/latency/fork_requests.c"
+"$INCLPROF" record -o forked --snapshot-if 'handle>5ms' ./fork_requests >own_fork.txt 2>/dev/null
+check_eq "both processes ran" 2 "$(wc -l <own_fork.txt)"
+while read -r pid over; do
+  check_eq "process $pid: one snapshot per call over 5 ms" "$over" "$(ls forked/snapshots | grep -c "^$pid-")"
+  check "process $pid: its trace ends cleanly" sh -c '"$INCLPROF" info "forked/$1.ipb" 2>&1 | grep -q "^trailer: *clean shutdown"' _ "$pid"
+done <own_fork.txt
 
 # Bad conditions: one line naming the cause, exit 2, nothing run.
 for c in 'nosuch>5ms:./slow_requests defines no function named .nosuch.' 'handle>abc:.abc. in .handle>abc. is not a duration' \
