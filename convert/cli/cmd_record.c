@@ -78,11 +78,12 @@ static const ip_cli_opt options[] = {
     {"user", OPT_USER, "NAME",
      "as root: run PROG as user NAME (a name or a uid), its kernel\n"
      "events opened by this root process"},
-    {"snapshot-if", OPT_SNAPSHOT_IF, "FUNCTION>DURATION",
-     "keep the trace in a ring (--max-size, 64M by default) and\n"
-     "save the window around each call of FUNCTION longer than\n"
-     "DURATION (handle>5ms; several: comma-separated) as a trace\n"
-     "of its own in DIR/snapshots/PID-N/"},
+    {"snapshot-if", OPT_SNAPSHOT_IF, "COND",
+     "COND is FUNCTION>DURATION (handle>5ms; several: comma-\n"
+     "separated): keep the trace in a ring (--max-size, 64M by\n"
+     "default) and save the window around each call of FUNCTION\n"
+     "longer than DURATION as a trace of its own in\n"
+     "DIR/snapshots/PID-N/"},
     {"snapshot-margin", OPT_SNAPSHOT_MARGIN, "DURATION",
      "time kept before and after the slow call (default 1ms)"},
     {"snapshot-keep", OPT_SNAPSHOT_KEEP, "N",
