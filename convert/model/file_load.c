@@ -315,17 +315,17 @@ static void note_damage(ip_file *f, const ip_reader *r, const char *end_err) {
 /* A ring trace's newest segment PATH begins with Segment n > 0: the segment
  * before it, PATH.prev, is read first when it is there and belongs to the
  * same process.  Without it the newest segment alone is replayed. */
-static void load_prev(ip_file *f, const Inclprof__Header *h, uint32_t n) {
+static void load_prev(ip_file *f, uint32_t pid, uint64_t start_unix_ns, uint32_t n) {
   char path[4200], err[512];
   snprintf(path, sizeof path, "%.4000s.prev", f->path);
   f->ring = 1;
   ip_reader *r = ip_reader_open(path, err, sizeof err);
   const Inclprof__Header *ph = r ? first_header(r, err, sizeof err) : NULL;
   f->s->processes[f->proc].ring_prev_missing =
-      !ph || ph->pid != h->pid || ph->start_unix_ns != h->start_unix_ns;
+      !ph || ph->pid != pid || ph->start_unix_ns != start_unix_ns;
   if (!r)
     return;
-  if (ph && ph->pid == h->pid && ph->start_unix_ns == h->start_unix_ns) {
+  if (ph && ph->pid == pid && ph->start_unix_ns == start_unix_ns) {
     ip_process *p = &f->s->processes[f->proc];
     Inclprof__Record *rec;
     int rc;
@@ -382,9 +382,11 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
     return 0;
   }
   Inclprof__Record *rec;
+  uint32_t pid = h->pid; /* the header goes with the next record read */
+  uint64_t start_unix_ns = h->start_unix_ns;
   int rc = ip_reader_next(r, &rec, err, sizeof err);
   if (rc > 0 && rec->body_case == INCLPROF__RECORD__BODY_SEGMENT && rec->segment->number > 0)
-    load_prev(&f, h, rec->segment->number);
+    load_prev(&f, pid, start_unix_ns, rec->segment->number);
   if (rc > 0) {
     take_record(&f, rec);
     if (o && o->jobs > 1 && !f.visitor)
