@@ -27,7 +27,8 @@ enum {
   OPT_MIN_PERCENT,
   OPT_LATENCY,
   OPT_SLOWEST,
-  OPT_VALUE
+  OPT_VALUE,
+  OPT_OPERATIONS
 };
 
 static const ip_cli_opt options[] = {
@@ -63,6 +64,10 @@ static const ip_cli_opt options[] = {
     {"slowest", OPT_SLOWEST, "FN",
      "FN's slowest calls (--top N of them, default 10): when, on which thread,\n"
      "and where each one's time went"},
+    {"operations", OPT_OPERATIONS, NULL,
+     "per coroutine, its operations (one per frame, from the ramp to the final\n"
+     "suspension, across threads): count, runs, latency (total, p50, p90, p99,\n"
+     "max), time ran and time suspended"},
     {"value", OPT_VALUE, "elapsed|application",
      "with --latency and --slowest: the time per call they rank (default elapsed)"},
 };
@@ -83,7 +88,7 @@ static const ip_cli cli = {
 
 typedef struct report_args {
   ip_view_opts view;
-  int tree, raw, samples, wait, missing;
+  int tree, raw, samples, wait, missing, operations;
   const char *fn;
   const char *slowest; /* --slowest FN */
   int callees;
@@ -163,6 +168,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_WAIT:
     a->wait = 1;
     return choose_view(a, "--wait", m);
+  case OPT_OPERATIONS:
+    a->operations = 1;
+    return choose_view(a, "--operations", m);
   case OPT_LATENCY:
     a->view.latency = 1;
     return 0;
@@ -210,7 +218,7 @@ int cmd_report(int argc, char **argv) {
     return IP_EXIT_USAGE;
   }
   ip_session s;
-  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs};
+  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs, .operations = a.operations};
   if (a.view.latency)
     lo.latency = a.view.app_value ? IP_LAT_APPLICATION : IP_LAT_ELAPSED;
   ip_slowest slow;
@@ -274,6 +282,13 @@ int cmd_report(int argc, char **argv) {
     ip_view_missing(stdout, &skipped);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
+  } else if (a.operations) {
+    if (ip_view_operations(stdout, &s, &a.view)) {
+      fprintf(stderr, "inclprof report: no coroutine operation in the traces (a coroutine body's "
+                      "frame is recorded from trace format 1.1 on, by units built with this "
+                      "plugin)\n");
+      rc = IP_EXIT_ERROR;
+    }
   } else if (a.tree) {
     ip_view_tree(stdout, &s, &a.view);
   } else if (a.view.latency) {

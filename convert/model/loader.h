@@ -46,6 +46,8 @@ typedef struct ip_frame {
   uint32_t site;                        /* call-site frame: 1 + its call line, 0 unknown */
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
   uint64_t push_wait[IP_WAIT_N];
+  uint64_t push_tick; /* the tick of the event that opened it */
+  uint32_t coro;      /* a coroutine body's run: 1 + its index in the thread's coro, else 0 */
 } ip_frame;
 
 /* Kernel-event records taken since the last interval ended (kevents mode):
@@ -95,6 +97,11 @@ typedef struct ip_tstate {
   ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */
   const uint64_t *sample_addr; /* the batch's sample addresses, n_sample_addr of them */
   size_t n_sample_addr, next_sample;
+  uint64_t now_tick;          /* the tick of the event being replayed */
+  const uint64_t *coro_frame; /* the batch's (index delta, frame) pairs, n_coro_frame values */
+  size_t n_coro_frame, next_coro_frame;
+  uint64_t frame_event; /* the index of the event the next pair names (UINT64_MAX: none) */
+  uint64_t event_frame; /* the frame of the event being replayed, or 0 */
 } ip_tstate;
 
 /* One trace file being read. */

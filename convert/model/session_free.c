@@ -23,6 +23,7 @@ void ip_session_free(ip_session *s) {
     free(s->threads[i].nodes);
     free(s->threads[i].pcs);
     free(s->threads[i].sites);
+    free(s->threads[i].coro);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
     if (s->threads[i].lat)

@@ -58,6 +58,10 @@ void ip_view_latency_cells(struct ip_ttable *t, const ip_lat *h);
  * and the call paths inside it. */
 void ip_view_slowest(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_slowest *w);
 
+/* Per coroutine, its operations (report --operations; the session loaded
+ * with ip_load_opts.operations).  Returns -1 when there are none. */
+int ip_view_operations(FILE *out, const ip_session *s, const ip_view_opts *o);
+
 /* The program's functions that have no row, and why (report --missing). */
 void ip_view_missing(FILE *out, const ip_skipped *k);
 /* The header's line counting them (nothing when there are none). */

@@ -18,7 +18,8 @@ enum {
   IP_TAG_BATCH_KERNEL_DT = 6,   /* EventBatch.kernel_dt, packed varints */
   IP_TAG_BATCH_KERNEL_BASE = 7, /* EventBatch.kernel_base_tick, varint */
   IP_TAG_BATCH_KERNEL_LOST = 8, /* EventBatch.kernel_lost, varint */
-  IP_TAG_BATCH_SAMPLE_ADDR = 9  /* EventBatch.sample_addr, packed varints */
+  IP_TAG_BATCH_SAMPLE_ADDR = 9, /* EventBatch.sample_addr, packed varints */
+  IP_TAG_BATCH_CORO_FRAME = 10  /* EventBatch.coroutine_frame, packed varints (pairs) */
 };
 
 /* Wire types. */
