@@ -63,6 +63,7 @@ typedef struct ip_exporter {
   const char *default_output; /* when there is no --output */
   unsigned options;           /* IP_EXOPT_* it accepts */
   unsigned latency;           /* the per-call distributions it writes (ip_load_opts.latency) */
+  int operations;             /* it writes coroutine operations (ip_load_opts.operations) */
   /* Streaming formats only (else NULL): called before the traces are loaded;
    * sets job->stream and returns the visitor that sees every replayed call. */
   const ip_call_visitor *(*begin)(ip_export_job *job);

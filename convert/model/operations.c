@@ -6,8 +6,11 @@
  * operation of its frame (or begins one whose start is not in the trace); a
  * run flagged as destroying the frame (an odd resume index: the destroy
  * function's call) ends it, and is no part of it.  An operation ends where
- * its last run ends: its final suspension, or, for a frame destroyed while
- * suspended, the suspension before that. */
+ * its latest run ends: its final suspension, or, for a frame destroyed while
+ * suspended, the suspension before that.  Its latency is the time it ran
+ * (the ramp's time before the body's first run, and the runs' Elapsed
+ * Inclusive, from which the probes' cost is removed like everywhere) plus
+ * the time it was suspended (by the clock, between its runs). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,30 +49,47 @@ static ip_operation *op_new(ip_operations *o, size_t *cap) {
   return op;
 }
 
+/* The latest run of an operation being linked, not yet counted. */
+typedef struct last_run {
+  uint64_t start, end, el;
+  int closed; /* the frame was destroyed, or made anew */
+} last_run;
+
+/* Counts op's latest run l, up to next (the next run's start, or
+ * UINT64_MAX): a run can go on after the coroutine suspended (posted to
+ * another thread before its body returns, it is resumed there at once),
+ * and that rest is the thread's, not the operation's. */
+static void count_last(ip_operation *op, const last_run *l, uint64_t next) {
+  uint64_t until = l->end < next ? l->end : next;
+  uint64_t wall = until > l->start ? until - l->start : 0;
+  op->ran += l->el < wall || next == UINT64_MAX ? l->el : wall;
+  if (next != UINT64_MAX && next > l->end)
+    op->suspended += next - l->end;
+}
+
 /* The operations of process p's runs refs[0..n), in clock order. */
 static void link_process(const ip_session *s, uint32_t p, run_ref *refs, size_t n, ip_operations *o,
                          size_t *cap) {
   qsort(refs, n, sizeof *refs, by_start);
-  ip_u64map open = {0}; /* frame -> index into o->ops, of an operation still open */
-  size_t first = o->n_ops;
-  unsigned char *closed = NULL;
-  size_t cap_closed = 0;
+  ip_u64map open = {0}; /* frame -> index into o->ops of its latest operation */
+  size_t first = o->n_ops, cap_last = 0;
+  last_run *last = NULL; /* per operation of this process */
   for (size_t i = 0; i < n; i++) {
     const ip_coro_run *r = refs[i].r;
     const ip_thread *th = &s->threads[refs[i].thread];
     uint64_t frame = r->frame & ~(uint64_t)INCLPROF_CORO_BITS;
     uint32_t at = ip_u64map_get(&open, frame);
-    if (at != UINT32_MAX && closed[at - first])
+    if (at != UINT32_MAX && last[at - first].closed)
       at = UINT32_MAX;
     if (r->frame & INCLPROF_CORO_DESTROY) {
       if (at != UINT32_MAX)
-        closed[at - first] = 1;
+        last[at - first].closed = 1;
       continue;
     }
     uint32_t func = th->nodes[r->node].func;
     if (at == UINT32_MAX || (r->frame & INCLPROF_CORO_START)) {
       if (at != UINT32_MAX) /* freed by its own final suspension, unseen */
-        closed[at - first] = 1;
+        last[at - first].closed = 1;
       ip_operation *op = op_new(o, cap);
       op->func = func;
       op->process = p;
@@ -84,22 +104,29 @@ static void link_process(const ip_session *s, uint32_t p, run_ref *refs, size_t 
           op->tl_start = r->caller_tl;
         }
       }
+      /* the ramp's time before the body's first run */
+      op->ran = r->wall_start > op->wall_start ? r->wall_start - op->wall_start : 0;
       at = (uint32_t)(o->n_ops - 1);
       ip_u64map_put(&open, frame, at);
-      ip_must_grow((void **)&closed, &cap_closed, o->n_ops - first, 1);
-      closed[at - first] = 0;
+      ip_must_grow((void **)&last, &cap_last, o->n_ops - first, sizeof *last);
+      memset(&last[at - first], 0, sizeof *last);
     }
     ip_operation *op = &o->ops[at];
-    op->ran += r->el;
+    last_run *l = &last[at - first];
+    if (op->runs)
+      count_last(op, l, r->wall_start);
+    l->start = r->wall_start;
+    l->end = r->wall_end;
+    l->el = r->el;
     op->runs++;
-    if (r->wall_end >= op->wall_end) {
-      op->wall_end = r->wall_end;
-      op->thread_end = refs[i].thread;
-      op->tl_end = r->tl_start + r->el;
-    }
+    op->wall_end = r->wall_end;
+    op->thread_end = refs[i].thread;
+    op->tl_end = r->tl_start + r->el;
   }
+  for (size_t i = first; i < o->n_ops; i++)
+    count_last(&o->ops[i], &last[i - first], UINT64_MAX);
   ip_u64map_free(&open);
-  free(closed);
+  free(last);
 }
 
 static int by_latency(const void *a, const void *b) {
@@ -139,13 +166,13 @@ void ip_operations_build(const ip_session *s, ip_operations *out) {
       slot[op->func] = (uint32_t)++out->n_coro;
     }
     ip_coro_ops *c = &out->by_coro[slot[op->func] - 1];
-    uint64_t latency = op->wall_end > op->wall_start ? op->wall_end - op->wall_start : 0;
+    uint64_t latency = op->ran + op->suspended;
     c->n++;
     c->unstarted += !op->start_seen;
     c->runs += op->runs;
     c->latency_ns += latency;
     c->ran_ns += op->ran;
-    c->suspended_ns += latency > op->ran ? latency - op->ran : 0;
+    c->suspended_ns += op->suspended;
     ip_lat_add(&c->latency, latency);
   }
   free(slot);

@@ -15,13 +15,14 @@
 
 /* One operation. */
 typedef struct ip_operation {
-  uint32_t func;                     /* the coroutine body's function */
-  uint32_t process;                  /* index into ip_session.processes */
-  uint64_t frame;                    /* the frame's address */
-  uint64_t wall_start, wall_end;     /* by the clock, ns from the session start */
-  uint64_t ran;                      /* the Elapsed Inclusive time of its runs */
-  uint32_t runs;                     /* the body's runs (its start and resumptions) */
-  int start_seen;                    /* its start (the ramp's run of the body) is in the trace */
+  uint32_t func;                 /* the coroutine body's function */
+  uint32_t process;              /* index into ip_session.processes */
+  uint64_t frame;                /* the frame's address */
+  uint64_t wall_start, wall_end; /* by the clock, ns from the session start */
+  uint64_t ran;       /* the ramp's time before the first run, and the runs' Elapsed Inclusive */
+  uint64_t suspended; /* the clock time between its runs; its latency: ran + suspended */
+  uint32_t runs;      /* the body's runs (its start and resumptions) */
+  int start_seen;     /* its start (the ramp's run of the body) is in the trace */
   uint32_t thread_start, thread_end; /* the threads of its first and last runs */
   uint64_t tl_start, tl_end;         /* where they begin and end on their threads' timelines */
 } ip_operation;
@@ -33,8 +34,8 @@ typedef struct ip_coro_ops {
   uint64_t unstarted;    /* of them, those whose start is not in the trace */
   uint64_t runs;         /* the body's runs */
   uint64_t latency_ns;   /* their latencies, summed */
-  uint64_t ran_ns;       /* the time their runs took */
-  uint64_t suspended_ns; /* latency less ran, summed */
+  uint64_t ran_ns;       /* the time they ran, summed */
+  uint64_t suspended_ns; /* the time they were suspended, summed */
   ip_lat latency;        /* the distribution of their latencies */
 } ip_coro_ops;
 

@@ -83,7 +83,7 @@ static inline __attribute__((always_inline)) void record_frame(uint64_t arg) {
 #define ADDR(a, k)  ((uint64_t)(uintptr_t)(a) << 3 | (k))
 
 IP_RT_TEXT static void coroutine_frame(const void *frame) {
-  record_frame((uint64_t)(uintptr_t)frame << 6 | IP_C_CORO_FRAME << 3 | IP_K_CONTROL);
+  record_frame((uint64_t)(uintptr_t)frame << 6 | IP_CORO_FRAME_TAG);
 }
 
 #define HOOK_SET(suffix, mode, fenced)                                                             \
