@@ -8,8 +8,11 @@
 # operations and three runs of the body each, their latency p50 and max lie
 # within 5 % of the program's own measurement (its first line to its
 # co_return), Ran and Suspended add up to the latency, and the timer
-# operations' 2 ms waits are Suspended; at -O0 and at -O2.
+# operations' 2 ms waits are Suspended; the Chrome export draws each
+# operation as one async slice, and the DevTools trace engine loads it; at
+# -O0 and at -O2.
 . "$INCLPROF_SRC/tests/lib.sh"
+. "$INCLPROF_SRC/tests/viewers/viewers.sh"
 need python3
 PP="$INCLPROF_SRC/tests/programs/plugin"
 
@@ -50,6 +53,23 @@ for opt in -O0 -O2; do
     test "$(col handle_timer operation_suspended_ns)" -ge 90000000
   check "$opt: handle_plain: runs 2 x 500 us of work per operation" \
     test "$(col handle_plain operation_ran_ns)" -ge 150000000
+
+  # The Chrome export: the DevTools trace engine loads it without an error,
+  # and each operation is one async slice ("b" then "e", one id each).
+  "$INCLPROF" export --format chrome -o ops.json rec 2>/dev/null || fail "$opt: export chrome"
+  if [ "$opt" = -O2 ]; then
+    check "viewers installed (node + trace engine)" viewers_ready
+    check "$opt: the trace engine loads the Chrome export without an error" sh -c \
+      'node "$1/trace-engine-load.mjs" ops.json >engine.txt' _ "$VIEWERS_DIR"
+  fi
+  check_eq "$opt: Chrome: one async slice per operation, ending after it begins" \
+    "handle_plain(int) 150|handle_timer(int) 50" "$(python3 -c 'import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "coroutine"]
+begin = {e["id"]: e for e in ev if e["ph"] == "b"}
+end = {e["id"]: e for e in ev if e["ph"] == "e"}
+good = [b["name"] for i, b in begin.items() if i in end and end[i]["ts"] >= b["ts"] and end[i]["pid"] == b["pid"]]
+ok = len(ev) == 2 * len(begin) == 2 * len(end) == 2 * len(good)
+print("|".join("%s %d" % (n, good.count(n)) for n in sorted(set(good))) if ok else "unpaired")' ops.json)"
 
   "$INCLPROF" report --operations rec >report.txt 2>/dev/null || fail "$opt: report --operations"
   check "$opt: report --operations says what an operation is" grep -q \
