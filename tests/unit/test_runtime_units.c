@@ -57,7 +57,7 @@ START_TEST(every_known_abi_registers) {
   ck_assert_ptr_nonnull(dd);
   char path[512];
   for (const struct dirent *e; (e = readdir(dd));)
-    if (e->d_name[0] != '.') {
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
       unlink(path);
     }
