@@ -82,7 +82,7 @@ static void finish(void) {
   ck_assert_ptr_nonnull(dd);
   char path[512];
   for (const struct dirent *e; (e = readdir(dd));)
-    if (e->d_name[0] != '.') {
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) { /* the calibration cache too */
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
       unlink(path);
     }
