@@ -101,36 +101,29 @@ struct encoder {
   int in_signal;
   struct code_cache cache;
   uint8_t *smp, *smp_end; /* the samples' addresses as varints, and the end of their room */
-  /* The coroutine frames as (index delta, frame) pairs, and the end of their
-   * room; the ENTER slot the next pair belongs to (NULL: none), its frame,
-   * and the index of the previous pair's event. */
+  /* The coroutine frames as (index delta, frame) pairs, the end of their
+   * room, and the index of the previous pair's event. */
   uint8_t *frm, *frm_end;
-  const struct ip_event *frame_at;
-  uint64_t frame, frame_prev;
+  uint64_t frame_prev;
 };
 
-/* A coroutine frame's slot at e: its frame belongs to the ENTER event that
- * follows it (samples, which a signal handler may have put between them,
- * aside); with any other event next, or none, the frame is dropped. */
-static __attribute__((noinline)) void frame_slot(struct encoder *en, const struct ip_event *e,
+/* A coroutine frame's slot at e (of the batch ev): its frame belongs to the
+ * ENTER event that follows it (samples, which a signal handler may have put
+ * between them, aside), whose index in the batch is known now: the slots
+ * before it less the empty and frame slots.  With any other event next, or
+ * none, the frame is dropped; so is a pair the room cannot take. */
+static __attribute__((noinline)) void frame_slot(struct encoder *en, const struct ip_event *ev,
+                                                 const struct ip_event *e,
                                                  const struct ip_event *stop) {
   const struct ip_event *next = e + 1;
   while (next < stop && (next->arg & 7) == IP_K_SAMPLE)
     next++;
   en->skipped++;
-  if (next < stop && next->arg && (next->arg & 7) == IP_K_ENTER) {
-    en->frame_at = next;
-    en->frame = e->arg >> 6;
-  }
-}
-
-/* Appends the pair of the ENTER event at index (none when the room is short). */
-static __attribute__((noinline)) void put_frame(struct encoder *en, uint64_t index) {
-  en->frame_at = NULL;
-  if (en->frm_end - en->frm < 20)
+  if (next >= stop || !next->arg || (next->arg & 7) != IP_K_ENTER || en->frm_end - en->frm < 20)
     return;
+  uint64_t index = (uint64_t)(next - ev) - en->skipped;
   en->frm = ip_put_varint(en->frm, index - en->frame_prev);
-  en->frm = ip_put_varint(en->frm, en->frame);
+  en->frm = ip_put_varint(en->frm, e->arg >> 6);
   en->frame_prev = index;
 }
 
@@ -184,7 +177,7 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
     if (IP_LIKELY(en->cache.key[h] == (arg & ~1ull))) {
       code = (uint32_t)arg + en->cache.off[h];
     } else if (IP_UNLIKELY(ip_is_coro_frame(arg))) {
-      frame_slot(en, e, stop);
+      frame_slot(en, ev, e, stop);
       e->arg = 0;
       continue;
     } else {
@@ -192,8 +185,6 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
       if (IP_UNLIKELY(code == EMPTY))
         continue;
     }
-    if (IP_UNLIKELY(e == en->frame_at))
-      put_frame(en, (uint64_t)(e - ev) - en->skipped);
     e->arg = 0;
     uint64_t r = e->tick << 1 | e->tick >> 63, dt = r - prev2;
     if (IP_LIKELY(dt < 0x80)) {
@@ -259,8 +250,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   en.frm_end = en.smp_end;
   en.smp_end = en.frm;
   uint8_t *frm_start = en.frm;
-  en.frame_at = NULL;
-  en.frame = en.frame_prev = 0;
+  en.frame_prev = 0;
   memset(en.cache.key, 0xff, sizeof en.cache.key); /* every entry empty */
   encode_events(&en, ev, n, base << 1, &dp, &cp);
   size_t written = n - en.skipped;
