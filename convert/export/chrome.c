@@ -350,15 +350,9 @@ static const char *us_text(char *b, uint64_t ns) {
 /* One async event of operation number id: "b" at its start, "e" at its end. */
 static void operation_event(ip_chrome_writer *w, const ip_session *s, const ip_operation *op,
                             size_t id, int begin) {
-  static const char suffix[] = " [coroutine body]";
   const ip_thread *t = &s->threads[begin ? op->thread_start : op->thread_end];
   uint64_t end = op->tl_end > op->tl_start ? op->tl_end : op->tl_start;
-  const char *name = s->funcs[op->func].pretty;
-  size_t len = strlen(name);
-  if (len > sizeof suffix - 1 && !strcmp(name + len - (sizeof suffix - 1), suffix))
-    len -= sizeof suffix - 1;
-  char *coroutine = ip_must_calloc(len + 1, 1);
-  memcpy(coroutine, name, len);
+  char *coroutine = ip_operation_name(s->funcs[op->func].pretty);
   char us[32];
   event_prefix(w);
   fputs("{\"name\":", w->out);

@@ -136,6 +136,20 @@ static int by_latency(const void *a, const void *b) {
   return x->func < y->func ? -1 : x->func > y->func;
 }
 
+size_t ip_coroutine_name_len(const char *body) {
+  size_t len = strlen(body), ls = strlen(BODY_SUFFIX);
+  return len > ls && !strcmp(body + len - ls, BODY_SUFFIX) ? len - ls : len;
+}
+
+char *ip_operation_name(const char *body) {
+  static const char suffix[] = " [coroutine operation]";
+  size_t len = ip_coroutine_name_len(body);
+  char *name = ip_must_calloc(len + sizeof suffix, 1);
+  memcpy(name, body, len);
+  memcpy(name + len, suffix, sizeof suffix);
+  return name;
+}
+
 void ip_operations_build(const ip_session *s, ip_operations *out) {
   memset(out, 0, sizeof *out);
   size_t cap_ops = 0;

@@ -47,6 +47,14 @@ typedef struct ip_operations {
   uint64_t runs_without_frame; /* runs of coroutine bodies whose frame is unknown */
 } ip_operations;
 
+/* The length of a coroutine body's name without its " [coroutine body]"
+ * suffix: the coroutine's (its ramp's) name. */
+size_t ip_coroutine_name_len(const char *body);
+/* The name of an operation of the coroutine body `body` in the timeline
+ * exports (malloc'd): "RAMP [coroutine operation]", apart from the ramp's
+ * own calls. */
+char *ip_operation_name(const char *body);
+
 /* Links the runs of s's coroutine bodies into operations. */
 void ip_operations_build(const ip_session *s, ip_operations *out);
 void ip_operations_free(ip_operations *o);

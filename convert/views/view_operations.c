@@ -7,8 +7,6 @@
 #include "util/util.h"
 #include "views/views.h"
 
-#define BODY_SUFFIX " [coroutine body]"
-
 static void time_cell(ip_ttable *t, uint64_t ns) {
   char b[32];
   ip_fmt_ns(b, sizeof b, ns);
@@ -44,10 +42,7 @@ int ip_view_operations(FILE *out, const ip_session *s, const ip_view_opts *o) {
     time_cell(&t, c->ran_ns);
     time_cell(&t, c->suspended_ns);
     const char *name = s->funcs[c->func].pretty;
-    size_t len = strlen(name), ls = strlen(BODY_SUFFIX);
-    if (len > ls && !strcmp(name + len - ls, BODY_SUFFIX))
-      len -= ls;
-    ip_tt_add(&t, "%.*s", (int)len, name);
+    ip_tt_add(&t, "%.*s", (int)ip_coroutine_name_len(name), name);
     unstarted += c->unstarted;
   }
   ip_tt_print_fit(&t, out, 0, o->width);

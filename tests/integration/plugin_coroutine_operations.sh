@@ -9,11 +9,12 @@
 # within 5 % of the program's own measurement (its first line to its
 # co_return), Ran and Suspended add up to the latency, and the timer
 # operations' 2 ms waits are Suspended; the Chrome export draws each
-# operation as one async slice, and the DevTools trace engine loads it; at
-# -O0 and at -O2.
+# operation as one async slice, and the DevTools trace engine loads it; the
+# Perfetto export as one slice of an async track; at -O0 and at -O2.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/viewers/viewers.sh"
 need python3
+need protoc
 PP="$INCLPROF_SRC/tests/programs/plugin"
 
 # within PCT % of the program's figure: NAME OURS THEIRS PCT
@@ -63,13 +64,23 @@ for opt in -O0 -O2; do
       'node "$1/trace-engine-load.mjs" ops.json >engine.txt' _ "$VIEWERS_DIR"
   fi
   check_eq "$opt: Chrome: one async slice per operation, ending after it begins" \
-    "handle_plain(int) 150|handle_timer(int) 50" "$(python3 -c 'import json, sys
+    "handle_plain(int) [coroutine operation] 150|handle_timer(int) [coroutine operation] 50" "$(python3 -c 'import json, sys
 ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "coroutine"]
 begin = {e["id"]: e for e in ev if e["ph"] == "b"}
 end = {e["id"]: e for e in ev if e["ph"] == "e"}
 good = [b["name"] for i, b in begin.items() if i in end and end[i]["ts"] >= b["ts"] and end[i]["pid"] == b["pid"]]
 ok = len(ev) == 2 * len(begin) == 2 * len(end) == 2 * len(good)
 print("|".join("%s %d" % (n, good.count(n)) for n in sorted(set(good))) if ok else "unpaired")' ops.json)"
+
+  # The Perfetto export: the same operations as slices of the process's
+  # async tracks, every begin ended, as the trace processor reads them.
+  "$INCLPROF" export --format perfetto -o ops.pftrace rec 2>/dev/null || fail "$opt: export perfetto"
+  protoc --decode=perfetto.protos.Trace -I"$INCLPROF_SRC/proto" "$INCLPROF_SRC/proto/perfetto_trace.proto" \
+    <ops.pftrace | python3 "$INCLPROF_SRC/tests/viewers/pictures/perfetto-check.py" >pf.txt
+  check_eq "$opt: Perfetto: no problem, one slice per operation" \
+    "0|handle_plain(int) [coroutine operation] 150|handle_timer(int) [coroutine operation] 50" \
+    "$(awk '$1 == "slices" { p = $NF } $1 == "fn" && $0 ~ /^fn handle_[a-z]*\(int\) \[coroutine operation\]\t/ { sub(/^fn /, ""); split($0, f, "\t"); r = r "|" f[1] " " f[2] }
+      END { print p r }' pf.txt)"
 
   "$INCLPROF" report --operations rec >report.txt 2>/dev/null || fail "$opt: report --operations"
   check "$opt: report --operations says what an operation is" grep -q \
