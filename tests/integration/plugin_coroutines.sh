@@ -57,11 +57,12 @@ fi
 # 1 for the ramp's start, 0 for a resumption, 2 for the destroy function's run.
 . "$INCLPROF_SRC/tests/programs/plugin/common.sh"
 pcxx coro_log "$PP/coroutines.cc" -std=c++20 -fcoroutines -O2 -pthread || fail "logrt: build coroutines.cc"
-run frames.log ./coro_log >/dev/null
+LOGRT_TID=1 run frames.log ./coro_log >/dev/null
+# Lines are "TID KIND NAME": the frame of each thread's next entry.
 check_eq "logrt: the frame's bits before each entry of the body: starts, resumptions, destructions" \
-  "500 1500 500" "$(awk '$1 == "F" { f = $2; next }
-    $1 == "E" && $2 ~ /Frame\.actor$/ { n[f]++; f = "none" }
+  "500 1500 500" "$(awk '$2 == "F" { f[$1] = $3; next }
+    $2 == "E" && $3 ~ /Frame\.actor$/ { n[f[$1]]++; f[$1] = "none" }
     END { printf "%d %d %d", n[1], n[0], n[2] }' frames.log)"
-check_eq "logrt: no entry of the body without its frame" 0 "$(awk '$1 == "F" { f = 1; next }
-    $1 == "E" && $2 ~ /Frame\.actor$/ { if (!f) bad++; f = 0 } END { print bad + 0 }' frames.log)"
+check_eq "logrt: no entry of the body without its frame" 0 "$(awk '$2 == "F" { f[$1] = 1; next }
+    $2 == "E" && $3 ~ /Frame\.actor$/ { if (!f[$1]) bad++; f[$1] = 0 } END { print bad + 0 }' frames.log)"
 done_testing
