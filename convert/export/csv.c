@@ -5,9 +5,11 @@
  * and their percentages (of the session's samples), then the wait breakdown
  * (inclusive and exclusive, 0 without kernel-event records); per function,
  * the distribution of its calls' Elapsed Inclusive time (p50, p90, p99,
- * p99.9, max: model/latency.h); per coroutine body, when the traces hold
- * coroutine operations, its operations (model/operations.h: count, runs,
- * latency total, p50, p90, p99, max, ran, suspended; 0 on other rows).
+ * p99.9, max: model/latency.h); when a process recorded wake edges, the
+ * critical path's Critical Inclusive and Exclusive time (model/critical.h);
+ * per coroutine body, when the traces hold coroutine operations, its
+ * operations (model/operations.h: count, runs, latency total, p50, p90,
+ * p99, max, ran, suspended; 0 on other rows).
  * Lines end in LF. */
 #include "export/csv.h"
 
@@ -26,7 +28,8 @@ static const char *const key_columns[] = {"function,module,file,line", "module",
   "offcpu_blocked_inclusive_ns,offcpu_blocked_exclusive_ns,syscall_inclusive_ns,"                  \
   "syscall_exclusive_ns,page_fault_inclusive_ns,page_fault_exclusive_ns,"                          \
   "page_faults_inclusive,page_faults_exclusive"
-#define LATENCY_COLUMNS ",p50_ns,p90_ns,p99_ns,p999_ns,max_ns"
+#define LATENCY_COLUMNS  ",p50_ns,p90_ns,p99_ns,p999_ns,max_ns"
+#define CRITICAL_COLUMNS ",critical_inclusive_ns,critical_exclusive_ns"
 #define OPERATION_COLUMNS                                                                          \
   ",operations,operation_runs,operation_latency_ns,operation_p50_ns,operation_p90_ns,"             \
   "operation_p99_ns,operation_max_ns,operation_ran_ns,operation_suspended_ns"
@@ -123,13 +126,17 @@ int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, 
         coro_of[ops.by_coro[i].func] = (uint32_t)i + 1;
     }
   }
-  fprintf(out, "%s," VALUE_COLUMNS "%s%s\n", key_columns[level], lat ? LATENCY_COLUMNS : "",
-          coro_of ? OPERATION_COLUMNS : "");
+  int critical = ip_session_has_critical(s);
+  fprintf(out, "%s," VALUE_COLUMNS "%s%s%s\n", key_columns[level], lat ? LATENCY_COLUMNS : "",
+          critical ? CRITICAL_COLUMNS : "", coro_of ? OPERATION_COLUMNS : "");
   for (size_t i = 0; i < n; i++) {
     keys(out, s, level, rows[i].key);
     values(out, s, &rows[i].v);
     if (lat)
       quantiles(out, &lat[rows[i].key].el);
+    if (critical)
+      fprintf(out, ",%llu,%llu", (unsigned long long)rows[i].v.crit_incl,
+              (unsigned long long)rows[i].v.crit_excl);
     if (coro_of)
       operation_cells(out, coro_of[rows[i].key] ? &ops.by_coro[coro_of[rows[i].key] - 1] : NULL);
     fputc('\n', out);
@@ -152,6 +159,7 @@ const ip_exporter ip_exporter_csv = {
     .default_output = "inclprof.csv",
     .options = IP_EXOPT_BY,
     .latency = IP_LAT_ELAPSED,
+    .critical = 1,
     .operations = 1,
     .write = write_csv,
 };

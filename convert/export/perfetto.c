@@ -26,6 +26,7 @@
 #include "export/call_log.h"
 #include "export/timeline_budget.h"
 #include "export/exporter.h"
+#include "export/perfetto_critical.h"
 #include "export/perfetto_wire.h"
 #include "export/tree.h"
 #include "perfetto_trace.pb-c.h"
@@ -37,9 +38,9 @@ enum {
   SEQ_DESCRIPTORS = 1,    /* the track descriptors' sequence; threads' are 2... */
   IID_TRANSITIONAL = 1,   /* the debug annotation name's iid */
 };
-#define UUID_PROCESS(i) ((1ull << 40) | (uint64_t)(i))
-#define UUID_THREAD(i)  ((2ull << 40) | (uint64_t)(i))
-#define UUID_LANE(i)    ((3ull << 40) | (uint64_t)(i)) /* a coroutine's operations */
+#define UUID_PROCESS(i) IP_PERFETTO_UUID_PROCESS(i)
+#define UUID_THREAD(i)  IP_PERFETTO_UUID_THREAD(i)
+#define UUID_LANE(i)    ((4ull << 40) | (uint64_t)(i)) /* a coroutine's operations */
 
 /* A trace the Perfetto UI loads in a browser tab's memory. */
 #define IP_PERFETTO_DEFAULT_MAX_SIZE (256ull << 20)
@@ -210,6 +211,8 @@ static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   ip_pb_out_commit(&x->out, p);
 }
 
+static void put_packet_cb(void *ctx, const Perfetto__Protos__TracePacket *p) { put_packet(ctx, p); }
+
 static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 1); }
 static void on_close(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 0); }
 
@@ -305,7 +308,7 @@ static void put_op_event(perfetto *x, const ip_operation *op, const op_event *e)
  * of their process: one track per lane, a lane being a coroutine's track
  * that holds one operation at a time (as many lanes as operations of it
  * overlap), named after the coroutine's body; on a sequence of their own
- * after the threads'.  With --slowest, none. */
+ * after the threads' and the critical path's.  With --slowest, none. */
 static void put_operations(perfetto *x, const ip_export_opts *o) {
   if (o->sel.n_windows)
     return;
@@ -356,7 +359,7 @@ static void put_operations(perfetto *x, const ip_export_opts *o) {
     ev[k].lane = (uint32_t)l;
   }
   if (n_ev) {
-    x->seq = SEQ_DESCRIPTORS + 1 + (uint32_t)x->s->n_threads;
+    x->seq = SEQ_DESCRIPTORS + 2 + (uint32_t)x->s->n_threads; /* after the critical path's */
     x->interned = ip_must_calloc(x->s->n_funcs + 1, 1);
     start_sequence(x, ops.ops[ev[0].op].thread_start);
     for (size_t k = 0; k < n_ev; k++) {
@@ -378,7 +381,12 @@ static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
 
 static int write_perfetto(ip_export_job *job, const ip_session *s) {
   ip_timeline_budget *tb = job->stream;
-  uint64_t fixed = fixed_size(s);
+  const ip_critical *crit =
+      job->opts->critical && job->critical && job->critical->piece_ns ? job->critical : NULL;
+  ip_wake_flow *flows = NULL;
+  size_t n_flows = crit ? ip_critical_flows(s, crit, &flows) : 0;
+  /* the path's slices and the flows' instants: about 60 bytes each */
+  uint64_t fixed = fixed_size(s) + (crit ? 120 * (crit->n_pieces + n_flows) : 0);
   ip_timeline_budget_plan(tb, fixed);
   perfetto x = {.s = s};
   ip_pb_out_init(&x.out, job->out);
@@ -393,6 +401,10 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
     ip_timeline_budget_replay(tb, t, &fn);
     free(x.interned);
   }
+  if (crit)
+    ip_perfetto_critical(s, crit, &job->opts->sel, flows, n_flows,
+                         SEQ_DESCRIPTORS + 1 + (uint32_t)s->n_threads, put_packet_cb, &x);
+  free(flows);
   put_operations(&x, job->opts);
   ip_pb_out_flush(&x.out);
   free(x.buf);
@@ -407,7 +419,7 @@ const ip_exporter ip_exporter_perfetto = {
     .default_output = "inclprof.perfetto-trace",
     .operations = 1,
     .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST |
-               IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE,
+               IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE | IP_EXOPT_CRITICAL,
     .begin = begin_perfetto,
     .discard = ip_timeline_budget_discard,
     .write = write_perfetto,

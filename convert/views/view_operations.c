@@ -54,7 +54,7 @@ int ip_view_operations(FILE *out, const ip_session *s, const ip_view_opts *o) {
             (unsigned long long)unstarted);
   if (ops.runs_without_frame)
     fprintf(out,
-            "\n%llu runs of coroutine bodies name no frame (a trace before format 1.1, or a "
+            "\n%llu runs of coroutine bodies name no frame (a trace before format 1.2, or a "
             "batch's frames lost): no operation holds them\n",
             (unsigned long long)ops.runs_without_frame);
   ip_operations_free(&ops);
