@@ -51,20 +51,28 @@ static ip_operation *op_new(ip_operations *o, size_t *cap) {
 
 /* The latest run of an operation being linked, not yet counted. */
 typedef struct last_run {
-  uint64_t start, end, el;
+  uint64_t start, end, el, app;
   int closed; /* the frame was destroyed, or made anew */
 } last_run;
 
 /* Counts op's latest run l, up to next (the next run's start, or
- * UINT64_MAX): a run can go on after the coroutine suspended (posted to
- * another thread before its body returns, it is resumed there at once),
- * and that rest is the thread's, not the operation's. */
+ * UINT64_MAX).  A run can go on after the coroutine suspended (posted to
+ * another thread before its body returns, it is resumed there at once), and
+ * that rest is the thread's: the run counts up to the next one's start, and
+ * of that time only its Application time (its time on the CPU without the
+ * kernel's work, such as a preemption after the coroutine was handed on)
+ * as Ran, the rest as Suspended. */
 static void count_last(ip_operation *op, const last_run *l, uint64_t next) {
-  uint64_t until = l->end < next ? l->end : next;
-  uint64_t wall = until > l->start ? until - l->start : 0;
-  op->ran += l->el < wall || next == UINT64_MAX ? l->el : wall;
-  if (next != UINT64_MAX && next > l->end)
-    op->suspended += next - l->end;
+  if (next == UINT64_MAX || next >= l->end) {
+    op->ran += l->el;
+    if (next != UINT64_MAX)
+      op->suspended += next - l->end;
+    return;
+  }
+  uint64_t wall = next > l->start ? next - l->start : 0;
+  uint64_t ran = l->app < wall ? l->app : wall;
+  op->ran += ran;
+  op->suspended += wall - ran;
 }
 
 /* The operations of process p's runs refs[0..n), in clock order. */
@@ -118,6 +126,7 @@ static void link_process(const ip_session *s, uint32_t p, run_ref *refs, size_t 
     l->start = r->wall_start;
     l->end = r->wall_end;
     l->el = r->el;
+    l->app = r->app;
     op->runs++;
     op->wall_end = r->wall_end;
     op->thread_end = refs[i].thread;

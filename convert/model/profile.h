@@ -124,6 +124,7 @@ typedef struct ip_coro_run {
   uint64_t frame;                  /* its frame's address with INCLPROF_CORO_* bits */
   uint64_t wall_start, wall_end;   /* by the clock, ns from the session start */
   uint64_t tl_start, el;           /* on the thread's timeline, and its Elapsed Inclusive */
+  uint64_t app;                    /* its Application Inclusive */
   uint64_t caller_wall, caller_tl; /* where its caller's frame began (clock, timeline) */
   uint32_t node, caller_node;      /* its call path and its caller's (IP_NO_NODE: none) */
 } ip_coro_run;

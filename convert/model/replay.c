@@ -177,6 +177,7 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
   if (fr->coro) {
     ip_coro_run *r = &th->coro[fr->coro - 1];
     r->el = el;
+    r->app = app;
     r->wall_end = wall_ns(f, ts->now_tick);
   }
   const ip_call_visitor *vis = f->visitor;
