@@ -22,8 +22,8 @@ int ip_view_operations(FILE *out, const ip_session *s, const ip_view_opts *o) {
   }
   fprintf(out, "operations: one per coroutine frame, from its ramp's start to the end of its "
                "body's last run (the final suspension), across threads; Ran: its runs' Elapsed "
-               "Inclusive time; Suspended: Latency less Ran (quantiles within 0.8 %%, Max "
-               "exact)\n\n");
+               "Inclusive time (the probe cost removed); Suspended: the clock time between its "
+               "runs; Latency = Ran + Suspended (quantiles within 0.8 %%, Max exact)\n\n");
   ip_ttable t;
   ip_tt_init(&t, 10);
   for (const char *q = "Operations\0Runs\0Latency\0p50\0p90\0p99\0Max\0Ran\0Suspended\0Coroutine\0";
