@@ -326,8 +326,12 @@ IP_HIDDEN void ip_kevents_save(struct ip_rt_thread *t);
 /* From a probe whose ring passed half full since the last read (tick: the
  * probe's event): moves its records to t->kev, unless a flush owns them. */
 IP_HIDDEN void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick);
-/* After the flush's own work: its records are not the program's. */
-IP_HIDDEN void ip_kevents_skip(struct ip_rt_thread *t);
+/* After the flush's own work: its records are not the program's.  Those
+ * from `from` (the ring's head when the flush's Gap ended) to the head are
+ * skipped too unless one is a context switch, which then reaches the next
+ * batch with them.  Returns the position skipped to: the thread's transition
+ * counter as the flush leaves it. */
+IP_HIDDEN uint64_t ip_kevents_skip(struct ip_rt_thread *t, uint64_t from);
 
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
