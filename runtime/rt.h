@@ -55,9 +55,19 @@ enum {
   IP_K_CALL_IND = 4, /* target << 3 */
   IP_K_RET_IND = 5,  /* target << 3 */
   IP_K_SAMPLE = 6,   /* pc << 4 | in_runtime << 3 */
-  IP_K_CONTROL =
-      7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME */
+  IP_K_CONTROL = 7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME;
+            or with EventKind EV_ENTER (IP_CORO_FRAME_TAG), the coroutine frame of the ENTER
+            event that follows (payload: the coroutine_frame probe's value) */
 };
+/* The low six bits of a coroutine frame's slot: EV_ENTER << 3 | IP_K_CONTROL. */
+#define IP_CORO_FRAME_TAG 7u
+/* A coroutine frame's slot: no event of its own, and no tick (0). */
+static inline int ip_is_coro_frame(uint64_t arg) { return (arg & 63) == IP_CORO_FRAME_TAG; }
+
+/* Units of these ABI versions are registered; an older one has fewer hooks. */
+static inline int ip_abi_known(const struct inclprof_tu *tu) {
+  return tu->abi_version >= INCLPROF_ABI_OLDEST && tu->abi_version <= INCLPROF_ABI_VERSION;
+}
 
 /* Buffer geometry: IP_BUF_EVENTS normal slots, then headroom for events
  * appended from signal handlers while a flush is not allowed, then one junk
