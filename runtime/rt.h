@@ -137,6 +137,7 @@ struct ip_rt_thread {
   struct ip_fd_id sample_fd_id;
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
+  struct ip_agg *agg;        /* INCLPROF_MODE=aggregate: the thread's call-path tree */
   struct ip_rt_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
@@ -157,6 +158,7 @@ struct ip_state {
   char note[640];     /* transitions_note */
   int clock;          /* Inclprof__ClockSource */
   int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
+  int aggregate;      /* INCLPROF_MODE=aggregate: call-path trees in memory, no events written */
   double ticks_per_second;
   double probe_cost_ticks;
   double probe_hidden_ticks;
@@ -221,6 +223,7 @@ struct ip_settings {
   char *duration;        /* INCLPROF_DURATION: and stops this long after it starts */
   char *flush_every;     /* INCLPROF_FLUSH_EVERY: every thread's events written this often */
   char *ctl;             /* INCLPROF_CTL: 0 leaves the control socket out */
+  char *mode;            /* INCLPROF_MODE: trace or aggregate */
 };
 extern struct ip_settings ip_set IP_HIDDEN;
 IP_HIDDEN void ip_settings_load(void);
@@ -344,6 +347,20 @@ IP_HIDDEN void ip_thread_lend(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_take_back(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_decline(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_key_init(void);
+
+/* aggregate.c (INCLPROF_MODE=aggregate): a thread's events folded into its
+ * call-path tree, which is written as a ThreadProfile record. */
+/* Folds ev[0..n) into t's tree and empties their slots (as encoding does). */
+IP_HIDDEN void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal);
+/* The runtime held t from start to end (folding a full buffer): taken from
+ * its next interval, as the converter takes a Gap. */
+IP_HIDDEN void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end);
+/* Closes t's open frames (alive_until_now: after one more interval up to
+ * now, for a thread alive when the process ends) and writes its tree, once. */
+IP_HIDDEN void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now);
+/* At the process's end, after the final flush: every thread's tree. */
+IP_HIDDEN void ip_agg_write_all(int in_signal);
+IP_HIDDEN void ip_agg_free(struct ip_rt_thread *t);
 
 /* flush.c: both leave the arg of every event of ev[0..n) 0 (an empty slot). */
 IP_HIDDEN void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n,

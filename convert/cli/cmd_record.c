@@ -1,4 +1,4 @@
-/* cli/cmd_record.c - `inclprof record [-o DIR] [--transitions MODE] [--sample-hz N]
+/* cli/cmd_record.c - `inclprof record [-o DIR] [--aggregate] [--transitions MODE] [--sample-hz N]
  * [--max-size SIZE [--max-size-policy stop|ring]] [--paused] [--delay D]
  * [--duration D] [--flush-every D] -- PROG [ARGS...]`: runs
  * PROG with the runtime preloaded (libinclprof.so
@@ -43,11 +43,16 @@ enum {
   OPT_PAUSED,
   OPT_DELAY,
   OPT_DURATION,
-  OPT_FLUSH_EVERY
+  OPT_FLUSH_EVERY,
+  OPT_AGGREGATE
 };
 
 static const ip_cli_opt options[] = {
     {"output", 'o', "DIR", "trace directory (default: " IP_DEFAULT_INPUT ")"},
+    {"aggregate", OPT_AGGREGATE, NULL,
+     "keep each thread's call-path tree in the process and write it\n"
+     "at the end instead of every event: a profile whose size does not\n"
+     "grow with the run (report, CSV, pprof...; no timeline)"},
     {"transitions", OPT_TRANSITIONS, "MODE",
      "auto (default), pmu, kevents or none: how kernel activity\n"
      "(system calls, context switches, page faults) is detected"},
@@ -67,7 +72,7 @@ static const ip_cli_opt options[] = {
 
 static const ip_cli cli = {
     .name = "record",
-    .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
+    .synopsis = "[-o DIR] [--aggregate] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
                 "        [--max-size-policy stop|ring]] [--paused] [--delay DURATION]\n"
                 "        [--duration DURATION] [--flush-every DURATION] [--] PROG [ARGS...]",
     .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
@@ -81,7 +86,7 @@ static const ip_cli cli = {
 typedef struct record_args {
   const char *dir, *mode, *hz, *max_size, *policy;
   const char *delay, *duration, *flush_every;
-  int paused;
+  int paused, aggregate;
 } record_args;
 
 /* A size as the runtime reads it (size_syntax.h); 0 when it is not one. */
@@ -109,6 +114,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case OPT_PAUSED:
     a->paused = 1;
+    return 0;
+  case OPT_AGGREGATE:
+    a->aggregate = 1;
     return 0;
   case OPT_DELAY:
   case OPT_DURATION:
@@ -233,6 +241,7 @@ static int prepare_env(const record_args *a) {
       (a->max_size && set_env("INCLPROF_MAX_SIZE", a->max_size)) ||
       (a->policy && set_env("INCLPROF_MAX_SIZE_POLICY", a->policy)) ||
       (a->paused && set_env("INCLPROF_PAUSED", "1")) ||
+      (a->aggregate && set_env("INCLPROF_MODE", "aggregate")) ||
       (a->delay && set_env("INCLPROF_DELAY", a->delay)) ||
       (a->duration && set_env("INCLPROF_DURATION", a->duration)) ||
       (a->flush_every && set_env("INCLPROF_FLUSH_EVERY", a->flush_every)))

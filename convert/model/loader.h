@@ -228,6 +228,15 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
 /* Closes the frames still open (counted as repairs) and frees the replay
  * memory; the state itself stays (a reused tid then starts a new thread). */
 void ip_replay_finish(ip_file *f, ip_tstate *ts);
+/* The call path of fn under parent, made (values 0) when new. */
+uint32_t ip_replay_child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn);
+/* Compensated ticks with IP_FX fractional bits in ns, as the replay rounds them. */
+uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx);
+
+/* model/profile_load.c: a ThreadProfile (aggregate mode) taken into its
+ * thread as the replay of its events would have left it; the thread ends
+ * as a replayed one does (ip_replay_finish). */
+void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p);
 
 /* model/thread_sums.c: a finished thread's function, module and thread values
  * from its call tree. */

@@ -41,7 +41,7 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   return ts;
 }
 
-static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
+uint32_t ip_replay_child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
   uint64_t key = (uint64_t)parent << 32 | fn;
   uint32_t n = ip_u64map_get(&ts->child, key);
   if (n != NONE)
@@ -89,7 +89,7 @@ static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
   size_t depth = ts->stk.depth;
   ip_frame *fr = frame_at(ts, depth - 1);
   uint32_t parent = depth > 1 ? frame_at(ts, depth - 2)->node : 0;
-  uint32_t node = child_node(ts, th, parent, fr->open.key);
+  uint32_t node = ip_replay_child_node(ts, th, parent, fr->open.key);
   fr->node = node;
   fr->site = 0;
   fr->push_el = ts->el_ns;
@@ -154,6 +154,13 @@ static void closed_down(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) {
 static uint64_t ticks_ns(const ip_file *f, uint64_t ticks) {
   double ns = (double)ticks * f->ns_per_tick + 0.5;
   return ns < 18446744073709551616.0 ? (uint64_t)ns : UINT64_MAX;
+}
+
+/* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
+uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx) {
+  return (uint64_t)(((unsigned __int128)fx * f->ns_per_tick_fx +
+                     ((unsigned __int128)1 << (IP_FX + 31))) >>
+                    (IP_FX + 32));
 }
 
 /* An interval of x ticks (IP_FX) ending at a probe, less the probe's cost c,
@@ -264,10 +271,7 @@ static void interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t ra
   if (probe)
     x = probe_compensated(x, f->cost_fx, f->hidden_fx);
   ts->comp_fx += x;
-  /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
-  uint64_t now = (uint64_t)(((unsigned __int128)ts->comp_fx * f->ns_per_tick_fx +
-                             ((unsigned __int128)1 << (IP_FX + 31))) >>
-                            (IP_FX + 32));
+  uint64_t now = ip_replay_fx_ns(f, ts->comp_fx);
   uint64_t el = now - ts->el_ns;
   ts->el_ns = now;
   if (!transitional)

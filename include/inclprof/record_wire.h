@@ -27,7 +27,8 @@ enum {
   IP_TAG_RECORD_THREAD_STATE = 11,
   IP_TAG_RECORD_INDEX = 12,
   IP_TAG_RECORD_FOOTER = 13,
-  IP_TAG_RECORD_WINDOW = 14
+  IP_TAG_RECORD_WINDOW = 14,
+  IP_TAG_RECORD_THREAD_PROFILE = 15
 };
 
 /* Thread, ThreadEnd and Gap: the fields the index reads. */

@@ -32,6 +32,7 @@ static const struct {
     {"INCLPROF_DURATION", offsetof(struct ip_settings, duration)},
     {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
+    {"INCLPROF_MODE", offsetof(struct ip_settings, mode)},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -109,7 +109,7 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event
  * writer's wake-up when it sleeps, the thread-name check) is written as the
  * batch's Gap. */
 static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
-  if (t->skip || atomic_exchange(&t->busy, 1))
+  if (ip_st.aggregate || t->skip || atomic_exchange(&t->busy, 1))
     return 0;
   /* From here probes of this thread (in code that starting the writer calls,
    * e.g. an instrumented allocator) use the headroom and never flush. */
@@ -256,8 +256,12 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
   if (!in_signal && atomic_load(&ip_st.init_state) == 1)
     name_follow(t);
   uint64_t g1 = ip_tick();
-  if (n && atomic_load(&ip_st.init_state) == 1)
-    ip_write_gap(t->tid, g0, g1);
+  if (n && atomic_load(&ip_st.init_state) == 1) {
+    if (ip_st.aggregate)
+      ip_agg_gap(t, g0, g1);
+    else
+      ip_write_gap(t->tid, g0, g1);
+  }
   uint64_t after = tr_read(t);
   ip_kevents_skip(t);
   t->tr_last = pending ? after - 1 : after; /* keep a transition that came before the flush */
@@ -378,6 +382,7 @@ void ip_thread_exit(struct ip_rt_thread *t) {
   ip_unlock(&ip_st.threads_lock);
   if (atomic_load(&ip_st.init_state) == 1 && !t->ended_at_exit) {
     name_follow(t);
+    ip_agg_write(t, 0, 0); /* before its ThreadEnd, which ends it for the converter */
     Inclprof__ThreadEnd te = INCLPROF__THREAD_END__INIT;
     te.tid = t->tid;
     te.has_end_tick = 1;
@@ -387,6 +392,7 @@ void ip_thread_exit(struct ip_rt_thread *t) {
     rec.thread_end = &te;
     ip_write_record(&rec, 0);
   }
+  ip_agg_free(t);
   ip_transitions_thread_close(t);
   atomic_fetch_add(&ip_st.dropped, t->dropped);
   t->pos = t->end = NULL;
@@ -469,6 +475,7 @@ void ip_thread_after_fork_child(void) {
   atomic_store(&t->busy, 0);
   if (t->state != IP_TS_READY)
     return;
+  ip_agg_free(t); /* the parent's calls */
   ip_transitions_thread_close(t);
   ip_sampling_after_fork_child(t);
   t->tid = (uint32_t)gettid();

@@ -1,0 +1,75 @@
+/* model/profile_load.c - a thread's call-path tree as the runtime's
+ * aggregate mode summed it (a ThreadProfile record): taken into the
+ * session's call tree straight from its paths, with no events to replay.
+ * The runtime kept the values in compensated ticks with IP_FX fractional
+ * bits, as the replay does; here they become ns.  Two paths of the record
+ * that name the same session function under the same parent (a library
+ * callee's call lines have a gid each) become one path, their values
+ * summed. */
+#include <stdlib.h>
+
+#include "model/latency.h"
+#include "model/loader.h"
+#include "util/util.h"
+
+static uint64_t at(const uint64_t *v, size_t n, size_t i) { return i < n ? v[i] : 0; }
+
+/* The per-call histogram of path i of p (Elapsed, ns) into lat. */
+static void take_latency(const Inclprof__ThreadProfile *p, size_t *k, uint32_t i, uint64_t min,
+                         uint64_t max, ip_lat *lat) {
+  size_t n = p->n_latency_path;
+  if (p->n_latency_bucket < n)
+    n = p->n_latency_bucket;
+  if (p->n_latency_count < n)
+    n = p->n_latency_count;
+  ip_lat path = {0};
+  for (; *k < n && p->latency_path[*k] == i; (*k)++)
+    ip_lat_add_bucket(&path, p->latency_bucket[*k], p->latency_count[*k], min, max);
+  ip_lat_merge(lat, &path);
+  ip_lat_free(&path);
+}
+
+void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p) {
+  ip_thread *th = &f->s->threads[ts->thread];
+  size_t n = p->n_parent < p->n_gid ? p->n_parent : p->n_gid;
+  uint32_t *node = ip_must_calloc(n + 1, sizeof *node);
+  uint64_t since = p->start_tick > f->start_tick ? p->start_tick - f->start_tick : 0;
+  uint64_t origin = (uint64_t)((double)since * f->ns_per_tick + 0.5);
+  ts->origin_ns = origin < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + origin : UINT64_MAX;
+  th->start_ns = ts->origin_ns;
+  ts->el_ns = ip_replay_fx_ns(f, p->elapsed);
+  th->events += p->events;
+  th->gaps += p->gaps;
+  th->gap_ns += ip_replay_fx_ns(f, p->gap_ticks << IP_FX);
+  th->rep.popped += p->popped;
+  th->rep.closed_at_end += p->closed_at_end;
+  th->rep.unmatched += p->unmatched;
+  th->rep.unwound += p->unwound;
+  th->samples_outside += p->samples_outside;
+  size_t k = 0; /* the next latency entry: they come in path order */
+  for (size_t i = 0; i < n; i++) {
+    uint32_t parent = p->parent[i];
+    if (parent > i) /* a parent comes first: damage */
+      parent = 0;
+    uint32_t nd = ip_replay_child_node(ts, th, node[parent], ip_file_func(f, p->gid[i]));
+    node[i + 1] = nd;
+    ip_values *v = &th->nodes[nd].v;
+    uint64_t calls = at(p->calls, p->n_calls, i);
+    uint64_t min = ip_replay_fx_ns(f, at(p->min_call, p->n_min_call, i));
+    uint64_t max = ip_replay_fx_ns(f, at(p->max_call, p->n_max_call, i));
+    v->calls += calls;
+    v->el_incl += ip_replay_fx_ns(f, at(p->elapsed_inclusive, p->n_elapsed_inclusive, i));
+    v->el_excl += ip_replay_fx_ns(f, at(p->elapsed_exclusive, p->n_elapsed_exclusive, i));
+    v->app_incl += ip_replay_fx_ns(f, at(p->application_inclusive, p->n_application_inclusive, i));
+    v->app_excl += ip_replay_fx_ns(f, at(p->application_exclusive, p->n_application_exclusive, i));
+    v->smp_incl += at(p->samples_inclusive, p->n_samples_inclusive, i);
+    v->smp_excl += at(p->samples_exclusive, p->n_samples_exclusive, i);
+    if (calls && min < v->min_call)
+      v->min_call = min;
+    if (calls && max > v->max_call)
+      v->max_call = max;
+    if (th->lat && (f->o->latency & IP_LAT_ELAPSED))
+      take_latency(p, &k, (uint32_t)i, min, max, &th->lat[nd].el);
+  }
+  free(node);
+}

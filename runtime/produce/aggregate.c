@@ -1,0 +1,563 @@
+/* aggregate.c - INCLPROF_MODE=aggregate: instead of being encoded into the
+ * trace, each full buffer of a thread is folded, on that thread, into the
+ * thread's call-path tree (per path: calls, Elapsed and Application
+ * Inclusive and Exclusive, per-call minimum and maximum, samples, and a
+ * histogram of the per-call times), by the rules the converter replays a
+ * trace with (the stack rules of include/inclprof/stack_rules.h, the same
+ * compensation of the probe's cost, the kevents record's cost and the
+ * runtime's own stops), so the values are the trace's.  The probes are the
+ * trace mode's: nothing is added to the hot path; the tree's memory comes
+ * from the runtime's arena while a buffer is folded.  The tree is written as
+ * one ThreadProfile record when the thread ends, and for the threads alive
+ * then when the process ends.  See "Aggregate mode" in docs/runtime.md. */
+#include <sched.h>
+#include <string.h>
+
+#include "latency_buckets.h"
+#include "rt.h"
+#include "stack_rules.h"
+
+#define FX      8 /* fractional bits of the tree's tick values (IP_PROFILE_FX_BITS) */
+#define NO_NODE UINT32_MAX
+
+struct agg_node {
+  uint32_t gid, parent; /* parent: index of the parent path, NO_NODE for an outermost frame */
+  uint64_t calls, el_incl, el_excl, app_incl, app_excl, min_call, max_call, smp_incl, smp_excl;
+  /* The histogram of its per-call Elapsed Inclusive ns: the rows of
+   * IP_LAT_SUB buckets that hold a call, in row order (rows[i] is row k for
+   * the i-th bit k set in lat_rows). */
+  uint64_t lat_rows;
+  uint32_t (*rows)[IP_LAT_SUB];
+  uint32_t hot_gid, hot_child; /* the child made or found last: most calls repeat it */
+};
+
+struct agg_frame {
+  ip_open_frame open; /* the stack rules' part: its key is the gid */
+  uint32_t node;
+  uint64_t push_el, push_app, push_smp; /* the thread's timeline at the push */
+};
+
+/* A cache of gids by event arg without bit 0 (ENTER and EXIT, CALL and RET
+ * share an entry), emptied for every buffer: an unloaded unit's pointer may
+ * name another function in the next. */
+enum { GID_CACHE = 256 };
+#define GID_SLOT(key) ((size_t)(((key)*0x9e3779b97f4a7c15ull) >> 56))
+
+struct ip_agg {
+  struct agg_node *nodes;
+  size_t n_nodes, cap_nodes;
+  uint64_t *child_key; /* open addressing: (parent + 1) << 32 | gid -> child_val */
+  uint32_t *child_val;
+  size_t child_cap; /* a power of two, at most half full */
+  ip_stack stk;     /* frames: struct agg_frame */
+  int have_tick, broken, written;
+  uint64_t cost, hidden, kevent; /* the compensation (ticks << FX), from the Header's values */
+  uint64_t ns_per_tick_fx;       /* ns per tick << 32, for the histograms */
+  uint64_t start_tick, hwm;
+  uint64_t el, app, smp; /* the thread's timeline: compensated ticks << FX, samples */
+  uint64_t pending_gap;  /* the runtime's stop, taken from the next interval */
+  uint64_t events, gaps, gap_ticks, popped, closed_at_end, unmatched, unwound, samples_outside;
+  uint64_t gid_key[GID_CACHE];
+  uint32_t gid_val[GID_CACHE];
+};
+
+/* The compensation, as the converter computes it from the Header. */
+static uint64_t fx_of(double ticks) {
+  return ticks > 0 && ticks < 1e9 ? (uint64_t)(ticks * (1 << FX) + 0.5) : 0;
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap)
+    return p;
+  size_t n = *cap ? *cap * 2 : 64;
+  while (n < need)
+    n *= 2;
+  void *q = ip_realloc(p, n * size);
+  if (q)
+    *cap = n;
+  return q;
+}
+
+static struct ip_agg *agg_of(struct ip_rt_thread *t) {
+  if (!t->agg) {
+    t->agg = ip_alloc(sizeof *t->agg);
+    if (t->agg) {
+      struct ip_agg *a = t->agg;
+      ip_stack_init(&a->stk, NULL, sizeof(struct agg_frame), 0);
+      a->cost = fx_of(ip_st.probe_cost_ticks);
+      double h = ip_st.probe_hidden_ticks;
+      a->hidden = a->cost && h <= ip_st.probe_cost_ticks ? fx_of(h) : 0;
+      a->kevent = fx_of(ip_st.kevent_cost_ticks);
+      a->ns_per_tick_fx = (uint64_t)(1e9 / ip_st.ticks_per_second * 4294967296.0 + 0.5);
+    }
+  }
+  return t->agg;
+}
+
+static uint64_t child_hash(uint64_t key, size_t cap) {
+  return (key * 0x9e3779b97f4a7c15ull) >> 17 & (cap - 1);
+}
+
+static int child_table_grow(struct ip_agg *a) {
+  size_t cap = a->child_cap ? a->child_cap * 2 : 256;
+  uint64_t *keys = ip_alloc(cap * sizeof *keys);
+  uint32_t *vals = ip_alloc(cap * sizeof *vals);
+  if (!keys || !vals) {
+    ip_free(keys);
+    ip_free(vals);
+    return -1;
+  }
+  for (size_t i = 0; i < a->child_cap; i++)
+    if (a->child_key[i]) {
+      size_t h = child_hash(a->child_key[i], cap);
+      while (keys[h])
+        h = (h + 1) & (cap - 1);
+      keys[h] = a->child_key[i];
+      vals[h] = a->child_val[i];
+    }
+  ip_free(a->child_key);
+  ip_free(a->child_val);
+  a->child_key = keys;
+  a->child_val = vals;
+  a->child_cap = cap;
+  return 0;
+}
+
+/* The path of gid under parent (NO_NODE: outermost), made when new;
+ * NO_NODE when no memory is left. */
+static uint32_t child_lookup(struct ip_agg *a, uint32_t parent, uint32_t gid) {
+  uint64_t key = (uint64_t)(parent + 1u) << 32 | gid; /* never 0: gid 0 names nothing */
+  if (a->child_cap) {
+    for (size_t h = child_hash(key, a->child_cap); a->child_key[h];
+         h = (h + 1) & (a->child_cap - 1))
+      if (a->child_key[h] == key)
+        return a->child_val[h];
+  }
+  if ((a->n_nodes + 1) * 2 > a->child_cap && child_table_grow(a) != 0)
+    return NO_NODE;
+  struct agg_node *nodes = grow(a->nodes, &a->cap_nodes, a->n_nodes + 1, sizeof *nodes);
+  if (!nodes)
+    return NO_NODE;
+  a->nodes = nodes;
+  uint32_t n = (uint32_t)a->n_nodes++;
+  memset(&nodes[n], 0, sizeof nodes[n]);
+  nodes[n].gid = gid;
+  nodes[n].parent = parent;
+  nodes[n].min_call = UINT64_MAX;
+  size_t h = child_hash(key, a->child_cap);
+  while (a->child_key[h])
+    h = (h + 1) & (a->child_cap - 1);
+  a->child_key[h] = key;
+  a->child_val[h] = n;
+  return n;
+}
+
+/* child_lookup, the parent's last answer first. */
+static uint32_t child_node(struct ip_agg *a, uint32_t parent, uint32_t gid) {
+  if (parent != NO_NODE && gid && a->nodes[parent].hot_gid == gid)
+    return a->nodes[parent].hot_child;
+  uint32_t n = child_lookup(a, parent, gid);
+  if (parent != NO_NODE && n != NO_NODE) {
+    a->nodes[parent].hot_gid = gid;
+    a->nodes[parent].hot_child = n;
+  }
+  return n;
+}
+
+static struct agg_frame *frame_at(const struct ip_agg *a, size_t i) {
+  return (struct agg_frame *)a->stk.frames + i;
+}
+
+/* One more call of node in bucket b of its histogram. */
+static void lat_add(struct agg_node *nd, uint32_t b) {
+  unsigned row = b / IP_LAT_SUB;
+  unsigned at = (unsigned)__builtin_popcountll(nd->lat_rows & ((1ull << row) - 1));
+  if (!(nd->lat_rows >> row & 1)) {
+    unsigned n = (unsigned)__builtin_popcountll(nd->lat_rows);
+    uint32_t(*rows)[IP_LAT_SUB] = ip_realloc(nd->rows, (n + 1) * sizeof *rows);
+    if (!rows)
+      return; /* the histogram misses the call; calls and times keep it */
+    memmove(&rows[at + 1], &rows[at], (n - at) * sizeof *rows);
+    memset(&rows[at], 0, sizeof *rows);
+    nd->rows = rows;
+    nd->lat_rows |= 1ull << row;
+  }
+  nd->rows[at][b % IP_LAT_SUB]++;
+}
+
+/* Ticks << FX in ns, rounded as the converter rounds them. */
+static uint64_t fx_ns(const struct ip_agg *a, uint64_t v) {
+  return (
+      uint64_t)(((unsigned __int128)v * a->ns_per_tick_fx + ((unsigned __int128)1 << (FX + 31))) >>
+                (FX + 32));
+}
+
+/* The frame at depth i closes: its inclusive values. */
+static void closed(struct ip_agg *a, size_t i) {
+  const struct agg_frame *fr = frame_at(a, i);
+  if (fr->node == NO_NODE)
+    return;
+  struct agg_node *nd = &a->nodes[fr->node];
+  uint64_t el = a->el - fr->push_el;
+  nd->el_incl += el;
+  nd->app_incl += a->app - fr->push_app;
+  nd->smp_incl += a->smp - fr->push_smp;
+  if (el < nd->min_call)
+    nd->min_call = el;
+  if (el > nd->max_call)
+    nd->max_call = el;
+  lat_add(nd, ip_lat_bucket(fx_ns(a, el)));
+}
+
+static void opened(struct ip_agg *a) {
+  size_t depth = a->stk.depth;
+  struct agg_frame *fr = frame_at(a, depth - 1);
+  uint32_t parent = depth > 1 ? frame_at(a, depth - 2)->node : NO_NODE;
+  fr->node = depth > 1 && parent == NO_NODE ? NO_NODE : child_node(a, parent, fr->open.key);
+  fr->push_el = a->el;
+  fr->push_app = a->app;
+  fr->push_smp = a->smp;
+  if (fr->node == NO_NODE)
+    a->broken = 1;
+  else
+    a->nodes[fr->node].calls++;
+}
+
+static struct agg_node *top(const struct ip_agg *a) {
+  if (!a->stk.depth)
+    return NULL;
+  uint32_t n = frame_at(a, a->stk.depth - 1)->node;
+  return n == NO_NODE ? NULL : &a->nodes[n];
+}
+
+/* The probe's cost c, of which it hides up to h behind the interval's code
+ * (the converter's probe_compensated). */
+static uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
+  if (x <= c)
+    return 0;
+  if (x - c < h)
+    return 2 * (x - c);
+  return x - (c - h);
+}
+
+/* One interval of raw ticks ending at an event (a probe's, or a sample's:
+ * probe 0), as the converter attributes it. */
+static void interval(struct ip_agg *a, uint64_t raw, int transitional, int probe) {
+  if (raw > UINT64_MAX >> (FX + 1))
+    raw = 0;
+  if (a->pending_gap) {
+    uint64_t g = a->pending_gap < raw ? a->pending_gap : raw;
+    a->gap_ticks += g;
+    a->pending_gap = 0;
+    raw -= g;
+  }
+  uint64_t x = raw << FX;
+  if (transitional) /* the kernel's kevents record for it */
+    x = x > a->kevent ? x - a->kevent : 0;
+  if (probe)
+    x = probe_compensated(x, a->cost, a->hidden);
+  a->el += x;
+  if (!transitional)
+    a->app += x;
+  struct agg_node *nd = top(a);
+  if (nd) {
+    nd->el_excl += x;
+    if (!transitional)
+      nd->app_excl += x;
+  }
+}
+
+/* The frames the stack rules closed, innermost first; those above the last
+ * were skipped by an exit (longjmp, an exception). */
+static void closed_down(struct ip_agg *a, size_t was) {
+  size_t target = a->stk.depth;
+  for (size_t i = was - 1; i > target; i--) {
+    const struct agg_frame *fr = frame_at(a, i);
+    if (fr->open.from_call && !fr->open.merged)
+      a->unwound++;
+    else
+      a->popped++;
+    closed(a, i);
+  }
+  closed(a, target);
+}
+
+static uint32_t gid_of(struct ip_agg *a, uint64_t arg, uint64_t tick, int in_signal) {
+  uint64_t key = arg & ~1ull;
+  size_t s = GID_SLOT(key);
+  if (a->gid_key[s] == key)
+    return a->gid_val[s];
+  int fixed = 1;
+  unsigned kind = (unsigned)(arg & 7);
+  uint32_t gid = kind <= IP_K_RET
+                     ? ip_gid_of_desc((const struct inclprof_fn *)(uintptr_t)(arg & ~7ull), tick,
+                                      in_signal, &fixed)
+                     : ip_gid_of_addr((uintptr_t)(arg >> 3), tick, in_signal, &fixed);
+  if (fixed) {
+    a->gid_key[s] = key;
+    a->gid_val[s] = gid;
+  }
+  return gid;
+}
+
+/* One event after its interval: the stack rules, then what they opened or
+ * closed. */
+static void event(struct ip_agg *a, uint64_t arg, uint64_t tick, int in_signal) {
+  unsigned kind = (unsigned)(arg & 7);
+  uint32_t ev_kind, key = IP_STACK_NO_KEY;
+  switch (kind) {
+  case IP_K_SAMPLE:
+    if (a->stk.paused || (arg >> 3 & 1))
+      return; /* a sample in the runtime's own code: counted by the Trailer */
+    if (!top(a)) {
+      a->samples_outside += !a->stk.depth;
+      return;
+    }
+    a->smp++;
+    top(a)->smp_excl++;
+    return;
+  case IP_K_CONTROL:
+    (void)ip_stack_event(&a->stk, (uint32_t)(arg >> 3) & 7, IP_STACK_NO_KEY);
+    return;
+  case IP_K_CALL_IND:
+    ev_kind = INCLPROF__EVENT_KIND__EV_CALL;
+    break;
+  case IP_K_RET_IND:
+    ev_kind = INCLPROF__EVENT_KIND__EV_RET;
+    break;
+  default:
+    ev_kind = kind; /* ENTER, EXIT, CALL, RET are the file's kinds */
+    break;
+  }
+  key = gid_of(a, arg, tick, in_signal);
+  size_t was = a->stk.depth;
+  if (was == a->stk.cap) {
+    void *frames = grow(a->stk.frames, &a->stk.cap, was + 1, sizeof(struct agg_frame));
+    if (frames)
+      a->stk.frames = frames;
+  }
+  switch (ip_stack_event(&a->stk, ev_kind, key)) {
+  case IP_STACK_PUSHED:
+    opened(a);
+    break;
+  case IP_STACK_POPPED:
+    closed_down(a, was);
+    break;
+  case IP_STACK_UNMATCHED:
+    a->unmatched++;
+    break;
+  case IP_STACK_FULL:
+    a->broken = 1;
+    break;
+  default:
+    break;
+  }
+}
+
+void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal) {
+  struct ip_agg *a = agg_of(t);
+  if (a)
+    memset(a->gid_key, 0xff, sizeof a->gid_key); /* every entry empty */
+  uint64_t folded = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t arg = ev[i].arg;
+    if (!arg)
+      continue; /* an empty slot */
+    ev[i].arg = 0;
+    if (!a) {
+      atomic_fetch_add(&ip_st.dropped, 1);
+      continue;
+    }
+    uint64_t tick = ev[i].tick & ~IP_T_BIT;
+    folded++;
+    if (!a->have_tick) { /* the thread's first event: no interval before it */
+      a->have_tick = 1;
+      a->start_tick = a->hwm = tick;
+    } else {
+      uint64_t raw = 0;
+      if (tick > a->hwm) { /* a signal handler's event may be older: no time */
+        raw = tick - a->hwm;
+        a->hwm = tick;
+      }
+      if (a->stk.paused)
+        a->pending_gap = 0;
+      else
+        interval(a, raw, (ev[i].tick & IP_T_BIT) != 0, (arg & 7) != IP_K_SAMPLE);
+    }
+    event(a, arg, tick, in_signal);
+  }
+  if (a)
+    a->events += folded;
+  atomic_fetch_add(&ip_st.events, folded);
+}
+
+void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end) {
+  struct ip_agg *a = agg_of(t);
+  if (a && end > start) {
+    a->gaps++;
+    a->pending_gap += end - start;
+  }
+}
+
+/* ---- the ThreadProfile record ---------------------------------------- */
+
+/* The arrays of the record, one allocation. */
+enum { COLUMNS = 9 };
+struct columns {
+  uint32_t *parent, *gid;
+  uint64_t *v[COLUMNS]; /* calls ... samples_exclusive, in the record's order */
+  uint32_t *lat_path, *lat_bucket;
+  uint64_t *lat_count;
+  size_t n_lat;
+};
+
+static int columns_fill(const struct ip_agg *a, struct columns *c) {
+  size_t n = a->n_nodes, nl = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned rows = (unsigned)__builtin_popcountll(a->nodes[i].lat_rows);
+    for (unsigned r = 0; r < rows; r++)
+      for (unsigned k = 0; k < IP_LAT_SUB; k++)
+        nl += a->nodes[i].rows[r][k] != 0;
+  }
+  c->parent = ip_alloc(n * (2 * sizeof(uint32_t) + COLUMNS * sizeof(uint64_t)) + 1);
+  c->lat_path = ip_alloc(nl * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + 1);
+  if (!c->parent || !c->lat_path) {
+    ip_free(c->parent);
+    ip_free(c->lat_path);
+    return -1;
+  }
+  c->gid = c->parent + n;
+  uint64_t *at = (uint64_t *)(void *)(c->gid + n + (n & 1)); /* 8-byte aligned */
+  for (int k = 0; k < COLUMNS; k++)
+    c->v[k] = at + (size_t)k * n;
+  c->lat_bucket = c->lat_path + nl;
+  c->lat_count = (uint64_t *)(void *)(c->lat_bucket + nl + (nl & 1));
+  c->n_lat = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct agg_node *nd = &a->nodes[i];
+    c->parent[i] = nd->parent == NO_NODE ? 0 : nd->parent + 1;
+    c->gid[i] = nd->gid;
+    const uint64_t v[COLUMNS] = {nd->calls,    nd->el_incl,  nd->el_excl,
+                                 nd->app_incl, nd->app_excl, nd->calls ? nd->min_call : 0,
+                                 nd->max_call, nd->smp_incl, nd->smp_excl};
+    for (int k = 0; k < COLUMNS; k++)
+      c->v[k][i] = v[k];
+    unsigned r = 0;
+    for (uint64_t p = nd->lat_rows; p; p &= p - 1, r++)
+      for (unsigned k = 0; k < IP_LAT_SUB; k++)
+        if (nd->rows[r][k]) {
+          c->lat_path[c->n_lat] = (uint32_t)i;
+          c->lat_bucket[c->n_lat] = (uint32_t)__builtin_ctzll(p) * IP_LAT_SUB + k;
+          c->lat_count[c->n_lat++] = nd->rows[r][k];
+        }
+  }
+  return 0;
+}
+
+/* Whether the kernel worked for t since its last event (its ring moved;
+ * always in pmu mode, which cannot tell). */
+static int moved_since_last_event(const struct ip_rt_thread *t) {
+  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
+    return 1;
+  return ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS && *t->tr_src != t->tr_last;
+}
+
+void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
+  struct ip_agg *a = t->agg;
+  if (!a || a->written || !a->have_tick)
+    return;
+  a->written = 1;
+  /* A thread alive at the exit: the time since its last event is one more
+   * interval of its open frames, as the converter closes such a thread. */
+  if (alive_until_now && !a->stk.paused && now > a->hwm)
+    interval(a, now - a->hwm, moved_since_last_event(t), 0);
+  while (a->stk.depth) {
+    closed(a, --a->stk.depth);
+    a->closed_at_end++;
+  }
+  if (a->broken)
+    ip_say("aggregate mode: thread %u ran out of memory for its call paths; some calls are missing "
+           "from its profile",
+           (unsigned)t->tid);
+  struct columns c;
+  if (columns_fill(a, &c) != 0) {
+    ip_say("aggregate mode: no memory to write thread %u's profile", (unsigned)t->tid);
+    return;
+  }
+  Inclprof__ThreadProfile p = INCLPROF__THREAD_PROFILE__INIT;
+  p.tid = t->tid;
+  p.has_start_tick = p.has_elapsed = p.has_events = p.has_gaps = p.has_gap_ticks = 1;
+  p.has_popped = p.has_closed_at_end = p.has_unmatched = p.has_unwound = 1;
+  p.has_samples_outside = 1;
+  p.start_tick = a->start_tick;
+  p.elapsed = a->el;
+  p.events = a->events;
+  p.gaps = a->gaps;
+  p.gap_ticks = a->gap_ticks;
+  p.popped = a->popped;
+  p.closed_at_end = a->closed_at_end;
+  p.unmatched = a->unmatched;
+  p.unwound = a->unwound;
+  p.samples_outside = a->samples_outside;
+  size_t n = a->n_nodes;
+  p.n_parent = p.n_gid = n;
+  p.parent = c.parent;
+  p.gid = c.gid;
+  p.n_calls = p.n_elapsed_inclusive = p.n_elapsed_exclusive = p.n_application_inclusive =
+      p.n_application_exclusive = p.n_min_call = p.n_max_call = p.n_samples_inclusive =
+          p.n_samples_exclusive = n;
+  p.calls = c.v[0];
+  p.elapsed_inclusive = c.v[1];
+  p.elapsed_exclusive = c.v[2];
+  p.application_inclusive = c.v[3];
+  p.application_exclusive = c.v[4];
+  p.min_call = c.v[5];
+  p.max_call = c.v[6];
+  p.samples_inclusive = c.v[7];
+  p.samples_exclusive = c.v[8];
+  p.n_latency_path = p.n_latency_bucket = p.n_latency_count = c.n_lat;
+  p.latency_path = c.lat_path;
+  p.latency_bucket = c.lat_bucket;
+  p.latency_count = c.lat_count;
+  Inclprof__Record rec = INCLPROF__RECORD__INIT;
+  rec.body_case = INCLPROF__RECORD__BODY_THREAD_PROFILE;
+  rec.thread_profile = &p;
+  ip_write_record(&rec, 0);
+  ip_free(c.parent);
+  ip_free(c.lat_path);
+}
+
+void ip_agg_free(struct ip_rt_thread *t) {
+  struct ip_agg *a = t->agg;
+  if (!a)
+    return;
+  t->agg = NULL;
+  for (size_t i = 0; i < a->n_nodes; i++)
+    ip_free(a->nodes[i].rows);
+  ip_free(a->nodes);
+  ip_free(a->child_key);
+  ip_free(a->child_val);
+  ip_free(a->stk.frames);
+  ip_free(a);
+}
+
+void ip_agg_write_all(int in_signal) {
+  if (!ip_lock(&ip_st.threads_lock, in_signal))
+    return;
+  uint64_t now = ip_tick();
+  for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next) {
+    if (t->state != IP_TS_READY || !t->agg)
+      continue;
+    /* Its owner may be folding its last buffer: wait for it, as the final
+     * flush does, up to the exit's deadline. */
+    while (atomic_exchange(&t->busy, 1)) {
+      if (in_signal || ip_exit_deadline_passed())
+        goto next;
+      sched_yield();
+    }
+    ip_agg_write(t, t != &ip_tls, now);
+    atomic_store(&t->busy, 0);
+  next:;
+  }
+  ip_unlock(&ip_st.threads_lock);
+}
