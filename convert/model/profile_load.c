@@ -14,17 +14,19 @@
 
 static uint64_t at(const uint64_t *v, size_t n, size_t i) { return i < n ? v[i] : 0; }
 
-/* The per-call histogram of path i of p (Elapsed, ns) into lat. */
-static void take_latency(const Inclprof__ThreadProfile *p, size_t *k, uint32_t i, uint64_t min,
+/* The per-call histogram of path i of p (Elapsed, ns) into lat; *k: its
+ * first bucket entry, then the next path's. */
+static void take_latency(const Inclprof__ThreadProfile *p, size_t *k, size_t i, uint64_t min,
                          uint64_t max, ip_lat *lat) {
-  size_t n = p->n_latency_path;
-  if (p->n_latency_bucket < n)
-    n = p->n_latency_bucket;
-  if (p->n_latency_count < n)
-    n = p->n_latency_count;
+  size_t n = p->n_latency_bucket < p->n_latency_count ? p->n_latency_bucket : p->n_latency_count;
+  size_t cells = i < p->n_latency_buckets ? p->latency_buckets[i] : 0;
   ip_lat path = {0};
-  for (; *k < n && p->latency_path[*k] == i; (*k)++)
-    ip_lat_add_bucket(&path, p->latency_bucket[*k], p->latency_count[*k], min, max);
+  uint64_t b = 0;
+  for (size_t j = 0; j < cells && *k < n; j++, (*k)++) {
+    b = j ? b + 1 + p->latency_bucket[*k] : p->latency_bucket[*k];
+    if (b < UINT32_MAX)
+      ip_lat_add_bucket(&path, (uint32_t)b, p->latency_count[*k], min, max);
+  }
   ip_lat_merge(lat, &path);
   ip_lat_free(&path);
 }
@@ -69,7 +71,9 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
     if (calls && max > v->max_call)
       v->max_call = max;
     if (th->lat && (f->o->latency & IP_LAT_ELAPSED))
-      take_latency(p, &k, (uint32_t)i, min, max, &th->lat[nd].el);
+      take_latency(p, &k, i, min, max, &th->lat[nd].el);
+    else
+      k += i < p->n_latency_buckets ? p->latency_buckets[i] : 0;
   }
   free(node);
 }

@@ -406,7 +406,7 @@ enum { COLUMNS = 9 };
 struct columns {
   uint32_t *parent, *gid;
   uint64_t *v[COLUMNS]; /* calls ... samples_exclusive, in the record's order */
-  uint32_t *lat_path, *lat_bucket;
+  uint32_t *lat_buckets, *lat_bucket;
   uint64_t *lat_count;
   size_t n_lat;
 };
@@ -420,18 +420,18 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
         nl += a->nodes[i].rows[r][k] != 0;
   }
   c->parent = ip_alloc(n * (2 * sizeof(uint32_t) + COLUMNS * sizeof(uint64_t)) + 1);
-  c->lat_path = ip_alloc(nl * (2 * sizeof(uint32_t) + sizeof(uint64_t)) + 1);
-  if (!c->parent || !c->lat_path) {
+  c->lat_bucket = ip_alloc(nl * (sizeof(uint32_t) + sizeof(uint64_t)) + n * sizeof(uint32_t) + 1);
+  if (!c->parent || !c->lat_bucket) {
     ip_free(c->parent);
-    ip_free(c->lat_path);
+    ip_free(c->lat_bucket);
     return -1;
   }
   c->gid = c->parent + n;
   uint64_t *at = (uint64_t *)(void *)(c->gid + n + (n & 1)); /* 8-byte aligned */
   for (int k = 0; k < COLUMNS; k++)
     c->v[k] = at + (size_t)k * n;
-  c->lat_bucket = c->lat_path + nl;
   c->lat_count = (uint64_t *)(void *)(c->lat_bucket + nl + (nl & 1));
+  c->lat_buckets = (uint32_t *)(void *)(c->lat_count + nl);
   c->n_lat = 0;
   for (size_t i = 0; i < n; i++) {
     const struct agg_node *nd = &a->nodes[i];
@@ -443,13 +443,17 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
     for (int k = 0; k < COLUMNS; k++)
       c->v[k][i] = v[k];
     unsigned r = 0;
+    size_t first = c->n_lat;
+    uint32_t prev = 0;
     for (uint64_t p = nd->lat_rows; p; p &= p - 1, r++)
       for (unsigned k = 0; k < IP_LAT_SUB; k++)
         if (nd->rows[r][k]) {
-          c->lat_path[c->n_lat] = (uint32_t)i;
-          c->lat_bucket[c->n_lat] = (uint32_t)__builtin_ctzll(p) * IP_LAT_SUB + k;
+          uint32_t b = (uint32_t)__builtin_ctzll(p) * IP_LAT_SUB + k;
+          c->lat_bucket[c->n_lat] = c->n_lat == first ? b : b - prev - 1;
           c->lat_count[c->n_lat++] = nd->rows[r][k];
+          prev = b;
         }
+    c->lat_buckets[i] = (uint32_t)(c->n_lat - first);
   }
   return 0;
 }
@@ -515,8 +519,9 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
   p.max_call = c.v[6];
   p.samples_inclusive = c.v[7];
   p.samples_exclusive = c.v[8];
-  p.n_latency_path = p.n_latency_bucket = p.n_latency_count = c.n_lat;
-  p.latency_path = c.lat_path;
+  p.n_latency_buckets = n;
+  p.latency_buckets = c.lat_buckets;
+  p.n_latency_bucket = p.n_latency_count = c.n_lat;
   p.latency_bucket = c.lat_bucket;
   p.latency_count = c.lat_count;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
@@ -524,7 +529,7 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
   rec.thread_profile = &p;
   ip_write_record(&rec, 0);
   ip_free(c.parent);
-  ip_free(c.lat_path);
+  ip_free(c.lat_bucket);
 }
 
 void ip_agg_free(struct ip_rt_thread *t) {

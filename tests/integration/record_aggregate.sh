@@ -1,0 +1,88 @@
+#!/bin/sh
+# record_aggregate.sh - `inclprof record --aggregate` side by side with the
+# trace mode on one deterministic C++ program (tests/programs/runtime/
+# aggregate_paths.cc: three threads, recursion, an exception thrown through
+# three frames): every function's calls in the profile's CSV are the
+# program's own counts and the trace's, exactly; its times lie within the
+# spread of three trace runs, widened for a busy machine (the same values
+# within 1 ns per interval are checked on one event stream by
+# tests/unit/test_runtime_aggregate.c); the profile's size is bounded by
+# its call paths and their histograms' buckets, not by the calls (four
+# times the rounds: the same paths, both profiles under 100 KB while the
+# histograms' tails fill, where the trace grows about four times); report, CSV, pprof, callgrind,
+# folded, HTML, diff and suggest read it; the timeline exports refuse it
+# with exit 2.
+. "$INCLPROF_SRC/tests/lib.sh"
+need python3 g++
+
+check "compile with the plugin" g++ -O1 -fplugin="$INCLPROF_PLUGIN" \
+  "$INCLPROF_SRC/tests/programs/runtime/aggregate_paths.cc" -o paths -pthread
+for r in t1 a1 t2 a2 t3; do
+  case $r in a*) agg=--aggregate ;; *) agg= ;; esac
+  check "record $r $agg" sh -c "'$INCLPROF' record $agg -o $r -- ./paths > $r.out"
+  check "export csv $r" "$INCLPROF" export --format csv -o $r.csv $r
+done
+check_eq "the program counts the same calls each run" "$(cat t1.out)" "$(cat a1.out)"
+
+# compare.py: per function of the program, calls equal to its own count in
+# every CSV; the Application Exclusive time of the functions that only
+# compute (no system call: only a context switch makes an interval
+# transitional) within the trace runs' spread, widened by 15 % for a busy
+# machine, where runs of either mode differ that much.
+cat > compare.py <<'PY'
+import csv, re, sys
+own = dict(kv.split("=") for kv in open("t1.out").read().split())
+def rows(name):
+    return {r["function"].split("(")[0]: r for r in csv.DictReader(open(name))}
+runs = {n: rows(n + ".csv") for n in ["t1", "t2", "t3", "a1", "a2"]}
+fail = 0
+for fn, calls in sorted(own.items()):
+    for n, t in runs.items():
+        got = t.get(fn, {}).get("calls")
+        if got != calls:
+            print(f"FAIL - {n}: {fn} has {got} calls, the program counted {calls}"); fail += 1
+    if not fail:
+        print(f"ok - {fn}: {calls} calls in every trace and profile")
+cols = ["application_exclusive_ns"]
+for fn in ["work", "thrower", "catcher"]:
+    for c in cols:
+        tr = sorted(int(runs[n][fn][c]) for n in ["t1", "t2", "t3"])
+        med, spread = tr[1], tr[2] - tr[0]
+        margin = 2 * spread + med * 15 // 100 + 2000
+        for n in ["a1", "a2"]:
+            v = int(runs[n][fn][c])
+            ok = abs(v - med) <= margin
+            print(f"{'ok' if ok else 'FAIL'} - {n}: {fn} {c} {v} ns, traces {tr} (margin {margin})")
+            fail += not ok
+sys.exit(1 if fail else 0)
+PY
+python3 compare.py
+
+s1=$(cat a1/*.ipb | wc -c); t1=$(cat t1/*.ipb | wc -c)
+check "a longer run (4 x the rounds) under --aggregate" sh -c "'$INCLPROF' record --aggregate -o a4 -- ./paths 800 > a4.out"
+check "... and traced" sh -c "'$INCLPROF' record -o t4 -- ./paths 800 > t4.out"
+s4=$(cat a4/*.ipb | wc -c); t4=$(cat t4/*.ipb | wc -c)
+check "the profile is a few KB ($s1 bytes)" test "$s1" -lt 102400
+check "... and stays so with 4 x the calls ($s4 bytes)" test "$s4" -lt 102400
+check_eq "... with the same call paths" "$("$INCLPROF" report --tree a1 | grep -c '[a-z](')" \
+  "$("$INCLPROF" report --tree a4 | grep -c '[a-z](')"
+check "the trace does ($t1 -> $t4 bytes)" test "$t4" -ge $((t1 * 3))
+
+check "report reads a profile" sh -c "'$INCLPROF' report a1 > report.txt"
+check "report: fib's row" grep -q ' fib(int, int)$' report.txt
+check "report --tree" sh -c "'$INCLPROF' report --tree a1 | grep -q 'thrower(int, int)'"
+check "report --latency: fib's quantiles" sh -c "'$INCLPROF' report --latency a1 | grep -q 'fib(int, int)'"
+check "report --by thread: three threads" sh -c "test \$('$INCLPROF' export --format csv --by thread -o - a1 | wc -l) -eq 4"
+for f in pprof callgrind folded html; do
+  check "export --format $f" "$INCLPROF" export --format $f -o out.$f a1
+done
+check "callgrind: fib's calls" sh -c "grep -q '^calls=' out.callgrind"
+check "diff of a trace and a profile" sh -c "'$INCLPROF' diff t1 a1 > diff.txt"
+check "suggest reads a profile" sh -c "'$INCLPROF' suggest -o filter.txt a1"
+for f in chrome perfetto speedscope; do
+  "$INCLPROF" export --format $f -o out.$f a1 2> err.$f; rc=$?
+  check_eq "export --format $f of a profile: exit 2" 2 "$rc"
+  check "... saying it needs a trace" grep -q "needs a trace: .* is an aggregate profile" err.$f
+  check "... and writing no file" test ! -e out.$f
+done
+done_testing
