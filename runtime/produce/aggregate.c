@@ -23,11 +23,10 @@
 struct agg_node {
   uint32_t gid, parent; /* parent: index of the parent path, NO_NODE for an outermost frame */
   uint64_t calls, el_incl, el_excl, app_incl, app_excl, min_call, max_call, smp_incl, smp_excl;
-  /* The histogram of its per-call Elapsed Inclusive ns: the rows of
-   * IP_LAT_SUB buckets that hold a call, in row order (rows[i] is row k for
-   * the i-th bit k set in lat_rows). */
-  uint64_t lat_rows;
+  /* The histogram of its per-call Elapsed Inclusive ns: rows lat_lo to
+   * lat_lo + lat_n - 1 of IP_LAT_SUB buckets each (rows[0] is row lat_lo). */
   uint32_t (*rows)[IP_LAT_SUB];
+  uint8_t lat_lo, lat_n;
   uint32_t hot_gid, hot_child; /* the child made or found last: most calls repeat it */
 };
 
@@ -50,6 +49,7 @@ struct ip_agg {
   uint32_t *child_val;
   size_t child_cap; /* a power of two, at most half full */
   ip_stack stk;     /* frames: struct agg_frame */
+  uint32_t cur;     /* the top frame's path, NO_NODE when none (or out of memory) */
   int have_tick, broken, written;
   uint64_t cost, hidden, kevent; /* the compensation (ticks << FX), from the Header's values */
   uint64_t ns_per_tick_fx;       /* ns per tick << 32, for the histograms */
@@ -84,6 +84,7 @@ static struct ip_agg *agg_of(struct ip_rt_thread *t) {
     if (t->agg) {
       struct ip_agg *a = t->agg;
       ip_stack_init(&a->stk, NULL, sizeof(struct agg_frame), 0);
+      a->cur = NO_NODE;
       a->cost = fx_of(ip_st.probe_cost_ticks);
       double h = ip_st.probe_hidden_ticks;
       a->hidden = a->cost && h <= ip_st.probe_cost_ticks ? fx_of(h) : 0;
@@ -125,7 +126,8 @@ static int child_table_grow(struct ip_agg *a) {
 
 /* The path of gid under parent (NO_NODE: outermost), made when new;
  * NO_NODE when no memory is left. */
-static uint32_t child_lookup(struct ip_agg *a, uint32_t parent, uint32_t gid) {
+static __attribute__((noinline)) uint32_t child_lookup(struct ip_agg *a, uint32_t parent,
+                                                       uint32_t gid) {
   uint64_t key = (uint64_t)(parent + 1u) << 32 | gid; /* never 0: gid 0 names nothing */
   if (a->child_cap) {
     for (size_t h = child_hash(key, a->child_cap); a->child_key[h];
@@ -153,7 +155,7 @@ static uint32_t child_lookup(struct ip_agg *a, uint32_t parent, uint32_t gid) {
 }
 
 /* child_lookup, the parent's last answer first. */
-static uint32_t child_node(struct ip_agg *a, uint32_t parent, uint32_t gid) {
+static inline uint32_t child_node(struct ip_agg *restrict a, uint32_t parent, uint32_t gid) {
   if (parent != NO_NODE && gid && a->nodes[parent].hot_gid == gid)
     return a->nodes[parent].hot_child;
   uint32_t n = child_lookup(a, parent, gid);
@@ -168,21 +170,33 @@ static struct agg_frame *frame_at(const struct ip_agg *a, size_t i) {
   return (struct agg_frame *)a->stk.frames + i;
 }
 
+/* Room in nd's histogram for row (its rows then span row); 0 when no
+ * memory is left. */
+static __attribute__((noinline)) int lat_rows_span(struct agg_node *nd, unsigned row) {
+  unsigned lo = nd->lat_n ? nd->lat_lo : row, hi = nd->lat_n ? nd->lat_lo + nd->lat_n - 1u : row;
+  if (row < lo)
+    lo = row;
+  if (row > hi)
+    hi = row;
+  unsigned n = hi - lo + 1, shift = nd->lat_n ? nd->lat_lo - lo : 0;
+  uint32_t(*rows)[IP_LAT_SUB] = ip_realloc(nd->rows, n * sizeof *rows);
+  if (!rows)
+    return 0;
+  memmove(&rows[shift], &rows[0], nd->lat_n * sizeof *rows);
+  memset(&rows[0], 0, shift * sizeof *rows);
+  memset(&rows[shift + nd->lat_n], 0, (n - shift - nd->lat_n) * sizeof *rows);
+  nd->rows = rows;
+  nd->lat_lo = (uint8_t)lo;
+  nd->lat_n = (uint8_t)n;
+  return 1;
+}
+
 /* One more call of node in bucket b of its histogram. */
-static void lat_add(struct agg_node *nd, uint32_t b) {
+static inline void lat_add(struct agg_node *nd, uint32_t b) {
   unsigned row = b / IP_LAT_SUB;
-  unsigned at = (unsigned)__builtin_popcountll(nd->lat_rows & ((1ull << row) - 1));
-  if (!(nd->lat_rows >> row & 1)) {
-    unsigned n = (unsigned)__builtin_popcountll(nd->lat_rows);
-    uint32_t(*rows)[IP_LAT_SUB] = ip_realloc(nd->rows, (n + 1) * sizeof *rows);
-    if (!rows)
-      return; /* the histogram misses the call; calls and times keep it */
-    memmove(&rows[at + 1], &rows[at], (n - at) * sizeof *rows);
-    memset(&rows[at], 0, sizeof *rows);
-    nd->rows = rows;
-    nd->lat_rows |= 1ull << row;
-  }
-  nd->rows[at][b % IP_LAT_SUB]++;
+  if (IP_UNLIKELY(row - nd->lat_lo >= nd->lat_n) && !lat_rows_span(nd, row))
+    return; /* the histogram misses the call; calls and times keep it */
+  nd->rows[row - nd->lat_lo][b % IP_LAT_SUB]++;
 }
 
 /* Ticks << FX in ns, rounded as the converter rounds them. */
@@ -193,7 +207,7 @@ static uint64_t fx_ns(const struct ip_agg *a, uint64_t v) {
 }
 
 /* The frame at depth i closes: its inclusive values. */
-static void closed(struct ip_agg *a, size_t i) {
+static inline void closed(struct ip_agg *restrict a, size_t i) {
   const struct agg_frame *fr = frame_at(a, i);
   if (fr->node == NO_NODE)
     return;
@@ -209,7 +223,7 @@ static void closed(struct ip_agg *a, size_t i) {
   lat_add(nd, ip_lat_bucket(fx_ns(a, el)));
 }
 
-static void opened(struct ip_agg *a) {
+static inline void opened(struct ip_agg *restrict a) {
   size_t depth = a->stk.depth;
   struct agg_frame *fr = frame_at(a, depth - 1);
   uint32_t parent = depth > 1 ? frame_at(a, depth - 2)->node : NO_NODE;
@@ -217,22 +231,25 @@ static void opened(struct ip_agg *a) {
   fr->push_el = a->el;
   fr->push_app = a->app;
   fr->push_smp = a->smp;
+  a->cur = fr->node;
   if (fr->node == NO_NODE)
     a->broken = 1;
   else
     a->nodes[fr->node].calls++;
 }
 
+/* The top frame's path after frames closed. */
+static void top_again(struct ip_agg *restrict a) {
+  a->cur = a->stk.depth ? frame_at(a, a->stk.depth - 1)->node : NO_NODE;
+}
+
 static struct agg_node *top(const struct ip_agg *a) {
-  if (!a->stk.depth)
-    return NULL;
-  uint32_t n = frame_at(a, a->stk.depth - 1)->node;
-  return n == NO_NODE ? NULL : &a->nodes[n];
+  return a->cur == NO_NODE ? NULL : &a->nodes[a->cur];
 }
 
 /* The probe's cost c, of which it hides up to h behind the interval's code
  * (the converter's probe_compensated). */
-static uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
+static inline uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
   if (x <= c)
     return 0;
   if (x - c < h)
@@ -242,10 +259,10 @@ static uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
 
 /* One interval of raw ticks ending at an event (a probe's, or a sample's:
  * probe 0), as the converter attributes it. */
-static void interval(struct ip_agg *a, uint64_t raw, int transitional, int probe) {
-  if (raw > UINT64_MAX >> (FX + 1))
+static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transitional, int probe) {
+  if (IP_UNLIKELY(raw > UINT64_MAX >> (FX + 1)))
     raw = 0;
-  if (a->pending_gap) {
+  if (IP_UNLIKELY(a->pending_gap)) {
     uint64_t g = a->pending_gap < raw ? a->pending_gap : raw;
     a->gap_ticks += g;
     a->pending_gap = 0;
@@ -269,7 +286,7 @@ static void interval(struct ip_agg *a, uint64_t raw, int transitional, int probe
 
 /* The frames the stack rules closed, innermost first; those above the last
  * were skipped by an exit (longjmp, an exception). */
-static void closed_down(struct ip_agg *a, size_t was) {
+static void closed_down(struct ip_agg *restrict a, size_t was) {
   size_t target = a->stk.depth;
   for (size_t i = was - 1; i > target; i--) {
     const struct agg_frame *fr = frame_at(a, i);
@@ -280,13 +297,13 @@ static void closed_down(struct ip_agg *a, size_t was) {
     closed(a, i);
   }
   closed(a, target);
+  top_again(a);
 }
 
-static uint32_t gid_of(struct ip_agg *a, uint64_t arg, uint64_t tick, int in_signal) {
+static __attribute__((noinline)) uint32_t gid_miss(struct ip_agg *restrict a, uint64_t arg,
+                                                   uint64_t tick, int in_signal) {
   uint64_t key = arg & ~1ull;
   size_t s = GID_SLOT(key);
-  if (a->gid_key[s] == key)
-    return a->gid_val[s];
   int fixed = 1;
   unsigned kind = (unsigned)(arg & 7);
   uint32_t gid = kind <= IP_K_RET
@@ -300,9 +317,16 @@ static uint32_t gid_of(struct ip_agg *a, uint64_t arg, uint64_t tick, int in_sig
   return gid;
 }
 
+static inline uint32_t gid_of(struct ip_agg *restrict a, uint64_t arg, uint64_t tick,
+                              int in_signal) {
+  uint64_t key = arg & ~1ull;
+  size_t s = GID_SLOT(key);
+  return a->gid_key[s] == key ? a->gid_val[s] : gid_miss(a, arg, tick, in_signal);
+}
+
 /* One event after its interval: the stack rules, then what they opened or
  * closed. */
-static void event(struct ip_agg *a, uint64_t arg, uint64_t tick, int in_signal) {
+static void event_slow(struct ip_agg *restrict a, uint64_t arg, uint64_t tick, int in_signal) {
   unsigned kind = (unsigned)(arg & 7);
   uint32_t ev_kind, key = IP_STACK_NO_KEY;
   switch (kind) {
@@ -352,42 +376,152 @@ static void event(struct ip_agg *a, uint64_t arg, uint64_t tick, int in_signal) 
   default:
     break;
   }
+  top_again(a);
 }
 
-void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal) {
-  struct ip_agg *a = agg_of(t);
-  if (a)
-    memset(a->gid_key, 0xff, sizeof a->gid_key); /* every entry empty */
+/* One event after its interval.  The two that make most of a buffer go
+ * straight: an ENTER that joins no call site's frame opens a frame, an EXIT
+ * of the top frame (not a joined one) closes it - what the stack rules do
+ * in those cases; every other event goes through the rules. */
+static inline void event(struct ip_agg *restrict a, uint64_t arg, uint64_t tick, int in_signal) {
+  unsigned kind = (unsigned)(arg & 7);
+  ip_stack *s = &a->stk;
+  if (kind == IP_K_ENTER && !s->call_open && s->depth < s->cap) {
+    ip_open_frame *fr = ip_stack_at(s, s->depth++);
+    fr->key = gid_of(a, arg, tick, in_signal);
+    fr->from_call = fr->merged = 0;
+    s->expect_ret = IP_STACK_NO_KEY;
+    opened(a);
+    return;
+  }
+  if (kind == IP_K_EXIT && s->depth) {
+    const ip_open_frame *fr = ip_stack_at(s, s->depth - 1);
+    if (fr->key == gid_of(a, arg, tick, in_signal) && !fr->merged) {
+      s->depth--;
+      s->call_open = 0;
+      s->expect_ret = IP_STACK_NO_KEY;
+      closed(a, s->depth);
+      top_again(a);
+      return;
+    }
+  }
+  event_slow(a, arg, tick, in_signal);
+}
+
+/* One event, every case: its interval, then the stack rules. */
+static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg, int in_signal) {
+  uint64_t tick = tick_t & ~IP_T_BIT;
+  if (!a->have_tick) { /* the thread's first event: no interval before it */
+    a->have_tick = 1;
+    a->start_tick = a->hwm = tick;
+  } else {
+    uint64_t raw = 0;
+    if (tick > a->hwm) { /* a signal handler's event may be older: no time */
+      raw = tick - a->hwm;
+      a->hwm = tick;
+    }
+    if (a->stk.paused)
+      a->pending_gap = 0;
+    else
+      interval(a, raw, (tick_t & IP_T_BIT) != 0, (arg & 7) != IP_K_SAMPLE);
+  }
+  event(a, arg, tick, in_signal);
+}
+
+/* The loop keeps the thread's timeline, its top path and its frames in
+ * locals (the compiler cannot keep them in registers across the stores to
+ * the paths' values otherwise) and takes the two events that make most of
+ * a buffer - an ENTER that joins no call site's frame, the EXIT of the top
+ * frame - straight, as fold_event would; every other case goes through
+ * fold_event with the locals written back. */
+void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n, int in_signal) {
+  struct ip_agg *restrict a = agg_of(t);
   uint64_t folded = 0;
+  if (!a) {
+    for (size_t i = 0; i < n; i++)
+      if (ev[i].arg) {
+        ev[i].arg = 0;
+        folded++;
+      }
+    atomic_fetch_add(&ip_st.dropped, folded);
+    return;
+  }
+  memset(a->gid_key, 0xff, sizeof a->gid_key); /* every entry empty */
+  const uint64_t cost = a->cost, hidden = a->hidden, kevent = a->kevent;
+  uint64_t el = a->el, app = a->app, hwm = a->hwm;
+  uint32_t cur = a->cur;
+  ip_stack *s = &a->stk;
+  /* What only fold_event changes: whether an ENTER or EXIT may go straight. */
+  int plain = a->have_tick && !s->paused && !a->pending_gap && !s->call_open;
   for (size_t i = 0; i < n; i++) {
     uint64_t arg = ev[i].arg;
     if (!arg)
       continue; /* an empty slot */
     ev[i].arg = 0;
-    if (!a) {
-      atomic_fetch_add(&ip_st.dropped, 1);
+    folded++;
+    uint64_t tick_t = ev[i].tick, tick = tick_t & ~IP_T_BIT;
+    unsigned kind = (unsigned)(arg & 7);
+    if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || tick - hwm > UINT64_MAX >> (FX + 1))) {
+    slow:
+      a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
+      fold_event(a, tick_t, arg, in_signal);
+      el = a->el, app = a->app, hwm = a->hwm, cur = a->cur;
+      plain = a->have_tick && !s->paused && !a->pending_gap && !s->call_open;
       continue;
     }
-    uint64_t tick = ev[i].tick & ~IP_T_BIT;
-    folded++;
-    if (!a->have_tick) { /* the thread's first event: no interval before it */
-      a->have_tick = 1;
-      a->start_tick = a->hwm = tick;
-    } else {
-      uint64_t raw = 0;
-      if (tick > a->hwm) { /* a signal handler's event may be older: no time */
-        raw = tick - a->hwm;
-        a->hwm = tick;
-      }
-      if (a->stk.paused)
-        a->pending_gap = 0;
-      else
-        interval(a, raw, (ev[i].tick & IP_T_BIT) != 0, (arg & 7) != IP_K_SAMPLE);
+    uint32_t gid = gid_of(a, arg, tick, in_signal);
+    struct agg_frame *frames = s->frames;
+    if (kind == IP_K_ENTER
+            ? s->depth == s->cap
+            : !s->depth || frames[s->depth - 1].open.key != gid || frames[s->depth - 1].open.merged)
+      goto slow;
+    /* the interval ending here */
+    uint64_t raw = tick > hwm ? tick - hwm : 0;
+    hwm = tick > hwm ? tick : hwm;
+    uint64_t x = raw << FX;
+    int tr = (tick_t & IP_T_BIT) != 0;
+    if (tr)
+      x = x > kevent ? x - kevent : 0;
+    x = probe_compensated(x, cost, hidden);
+    el += x;
+    uint64_t ax = tr ? 0 : x;
+    app += ax;
+    if (cur != NO_NODE) {
+      a->nodes[cur].el_excl += x;
+      a->nodes[cur].app_excl += ax;
     }
-    event(a, arg, tick, in_signal);
+    s->expect_ret = IP_STACK_NO_KEY;
+    if (kind == IP_K_ENTER) {
+      struct agg_frame *fr = &frames[s->depth];
+      uint32_t node = s->depth && cur == NO_NODE ? NO_NODE : child_node(a, cur, gid);
+      fr->open = (ip_open_frame){gid, 0, 0};
+      fr->node = node;
+      fr->push_el = el;
+      fr->push_app = app;
+      fr->push_smp = a->smp;
+      s->depth++;
+      if (node == NO_NODE)
+        a->broken = 1;
+      else
+        a->nodes[node].calls++;
+      cur = node;
+    } else {
+      const struct agg_frame *fr = &frames[--s->depth];
+      if (fr->node != NO_NODE) {
+        struct agg_node *nd = &a->nodes[fr->node];
+        uint64_t call = el - fr->push_el;
+        nd->el_incl += call;
+        nd->app_incl += app - fr->push_app;
+        nd->smp_incl += a->smp - fr->push_smp;
+        nd->min_call = call < nd->min_call ? call : nd->min_call;
+        nd->max_call = call > nd->max_call ? call : nd->max_call;
+        lat_add(nd, ip_lat_bucket(fx_ns(a, call)));
+      }
+      cur = s->depth ? frames[s->depth - 1].node : NO_NODE;
+    }
   }
-  if (a)
-    a->events += folded;
+  a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
+  a->events += folded;
   atomic_fetch_add(&ip_st.events, folded);
 }
 
@@ -413,12 +547,10 @@ struct columns {
 
 static int columns_fill(const struct ip_agg *a, struct columns *c) {
   size_t n = a->n_nodes, nl = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned rows = (unsigned)__builtin_popcountll(a->nodes[i].lat_rows);
-    for (unsigned r = 0; r < rows; r++)
+  for (size_t i = 0; i < n; i++)
+    for (unsigned r = 0; r < a->nodes[i].lat_n; r++)
       for (unsigned k = 0; k < IP_LAT_SUB; k++)
         nl += a->nodes[i].rows[r][k] != 0;
-  }
   c->parent = ip_alloc(n * (2 * sizeof(uint32_t) + COLUMNS * sizeof(uint64_t)) + 1);
   c->lat_bucket = ip_alloc(nl * (sizeof(uint32_t) + sizeof(uint64_t)) + n * sizeof(uint32_t) + 1);
   if (!c->parent || !c->lat_bucket) {
@@ -442,13 +574,12 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
                                  nd->max_call, nd->smp_incl, nd->smp_excl};
     for (int k = 0; k < COLUMNS; k++)
       c->v[k][i] = v[k];
-    unsigned r = 0;
     size_t first = c->n_lat;
     uint32_t prev = 0;
-    for (uint64_t p = nd->lat_rows; p; p &= p - 1, r++)
+    for (unsigned r = 0; r < nd->lat_n; r++)
       for (unsigned k = 0; k < IP_LAT_SUB; k++)
         if (nd->rows[r][k]) {
-          uint32_t b = (uint32_t)__builtin_ctzll(p) * IP_LAT_SUB + k;
+          uint32_t b = (nd->lat_lo + r) * IP_LAT_SUB + k;
           c->lat_bucket[c->n_lat] = c->n_lat == first ? b : b - prev - 1;
           c->lat_count[c->n_lat++] = nd->rows[r][k];
           prev = b;
