@@ -80,6 +80,10 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
   variant ip-bare-fenced "plugin probes -> the fenced bare hook through the hook table" "$RUNS" after plain "./ip-bare-fenced"
   variant ip "inclprof record, kevents, writer auto (the defaults)" "$RUNS" after plain \
     "rm -rf ip.data && $INCLPROF record --transitions kevents -o ip.data -- ./ip"
+  variant ip-agg "inclprof record --aggregate, kevents (call-path trees in the process, no trace)" "$RUNS" after plain \
+    "rm -rf ipa.data && $INCLPROF record --aggregate --transitions kevents -o ipa.data -- ./ip"
+  variant ip-agg-fast "inclprof record --aggregate, kevents, INCLPROF_CLOCK=fast" "$RUNS" after plain \
+    "rm -rf ipaf.data && INCLPROF_CLOCK=fast $INCLPROF record --aggregate --transitions kevents -o ipaf.data -- ./ip" fast
   variant ip-thread "inclprof record, kevents, INCLPROF_WRITER=thread" "$RUNS" after plain \
     "rm -rf ipt.data && INCLPROF_WRITER=thread $INCLPROF record --transitions kevents -o ipt.data -- ./ip"
   variant ip-inline "inclprof record, kevents, INCLPROF_WRITER=inline" "$RUNS" after plain \

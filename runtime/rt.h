@@ -358,6 +358,9 @@ IP_HIDDEN void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end);
 /* Closes t's open frames (alive_until_now: after one more interval up to
  * now, for a thread alive when the process ends) and writes its tree, once. */
 IP_HIDDEN void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now);
+/* A running thread's tree so far (its open frames counted up to its last
+ * event), for `inclprof ctl flush`: t's busy flag held. */
+IP_HIDDEN void ip_agg_snapshot(struct ip_rt_thread *t);
 /* At the process's end, after the final flush: every thread's tree. */
 IP_HIDDEN void ip_agg_write_all(int in_signal);
 IP_HIDDEN void ip_agg_free(struct ip_rt_thread *t);

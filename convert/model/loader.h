@@ -75,6 +75,7 @@ void ip_pc_index_free(ip_pc_index *ix);
 typedef struct ip_tstate {
   uint32_t thread;             /* index into ip_session.threads */
   int finished;                /* ThreadEnd seen (a reused tid starts a new thread) */
+  int profiled;                /* a ThreadProfile was taken (aggregate mode) */
   ip_stack stk;                /* the open frames (ip_frame), by include/inclprof/stack_rules.h */
   int have_tick;               /* an event was seen: intervals can start */
   uint64_t hwm;                /* highest tick seen (earlier ones count 0) */

@@ -5,8 +5,10 @@
  * bits, as the replay does; here they become ns.  Two paths of the record
  * that name the same session function under the same parent (a library
  * callee's call lines have a gid each) become one path, their values
- * summed. */
+ * summed.  A thread's later ThreadProfile (`inclprof ctl flush` writes the
+ * trees so far, the end the whole) replaces the earlier one. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/latency.h"
 #include "model/loader.h"
@@ -31,8 +33,25 @@ static void take_latency(const Inclprof__ThreadProfile *p, size_t *k, size_t i, 
   ip_lat_free(&path);
 }
 
+/* Forgets the tree and counts of an earlier ThreadProfile of th. */
+static void forget(ip_tstate *ts, ip_thread *th) {
+  for (size_t i = 0; th->lat && i < th->n_nodes; i++) {
+    ip_lat_free(&th->lat[i].el);
+    ip_lat_free(&th->lat[i].app);
+  }
+  th->n_nodes = 1;
+  memset(&th->nodes[0].v, 0, sizeof th->nodes[0].v);
+  th->nodes[0].first_child = IP_NO_NODE;
+  ip_u64map_free(&ts->child);
+  th->events = th->gaps = th->gap_ns = th->samples_outside = 0;
+  memset(&th->rep, 0, sizeof th->rep);
+}
+
 void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p) {
   ip_thread *th = &f->s->threads[ts->thread];
+  if (ts->profiled)
+    forget(ts, th);
+  ts->profiled = 1;
   size_t n = p->n_parent < p->n_gid ? p->n_parent : p->n_gid;
   uint32_t *node = ip_must_calloc(n + 1, sizeof *node);
   uint64_t since = p->start_tick > f->start_tick ? p->start_tick - f->start_tick : 0;

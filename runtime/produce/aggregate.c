@@ -597,27 +597,23 @@ static int moved_since_last_event(const struct ip_rt_thread *t) {
   return ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS && *t->tr_src != t->tr_last;
 }
 
-void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
-  struct ip_agg *a = t->agg;
-  if (!a || a->written || !a->have_tick)
-    return;
-  a->written = 1;
-  /* A thread alive at the exit: the time since its last event is one more
-   * interval of its open frames, as the converter closes such a thread. */
-  if (alive_until_now && !a->stk.paused && now > a->hwm)
-    interval(a, now - a->hwm, moved_since_last_event(t), 0);
-  while (a->stk.depth) {
-    closed(a, --a->stk.depth);
-    a->closed_at_end++;
-  }
-  if (a->broken)
-    ip_say("aggregate mode: thread %u ran out of memory for its call paths; some calls are missing "
-           "from its profile",
-           (unsigned)t->tid);
+/* Writes a's tree as t's ThreadProfile.  open: a's frames still open
+ * count as closed at its last event (a snapshot of a running thread: their
+ * time so far is in their paths' inclusive values, the calls' durations are
+ * not in the histograms yet), without changing a. */
+static void write_profile(const struct ip_rt_thread *t, const struct ip_agg *a) {
   struct columns c;
   if (columns_fill(a, &c) != 0) {
     ip_say("aggregate mode: no memory to write thread %u's profile", (unsigned)t->tid);
     return;
+  }
+  for (size_t i = 0; i < a->stk.depth; i++) {
+    const struct agg_frame *fr = frame_at(a, i);
+    if (fr->node == NO_NODE)
+      continue;
+    c.v[1][fr->node] += a->el - fr->push_el;
+    c.v[3][fr->node] += a->app - fr->push_app;
+    c.v[7][fr->node] += a->smp - fr->push_smp;
   }
   Inclprof__ThreadProfile p = INCLPROF__THREAD_PROFILE__INIT;
   p.tid = t->tid;
@@ -630,7 +626,7 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
   p.gaps = a->gaps;
   p.gap_ticks = a->gap_ticks;
   p.popped = a->popped;
-  p.closed_at_end = a->closed_at_end;
+  p.closed_at_end = a->closed_at_end + a->stk.depth;
   p.unmatched = a->unmatched;
   p.unwound = a->unwound;
   p.samples_outside = a->samples_outside;
@@ -661,6 +657,33 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
   ip_write_record(&rec, 0);
   ip_free(c.parent);
   ip_free(c.lat_bucket);
+}
+
+void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
+  struct ip_agg *a = t->agg;
+  if (!a || a->written || !a->have_tick)
+    return;
+  a->written = 1;
+  /* A thread alive at the exit: the time since its last event is one more
+   * interval of its open frames, as the converter closes such a thread. */
+  if (alive_until_now && !a->stk.paused && now > a->hwm)
+    interval(a, now - a->hwm, moved_since_last_event(t), 0);
+  while (a->stk.depth) {
+    closed(a, --a->stk.depth);
+    a->closed_at_end++;
+  }
+  top_again(a);
+  if (a->broken)
+    ip_say("aggregate mode: thread %u ran out of memory for its call paths; some calls are missing "
+           "from its profile",
+           (unsigned)t->tid);
+  write_profile(t, a);
+}
+
+void ip_agg_snapshot(struct ip_rt_thread *t) {
+  const struct ip_agg *a = t->agg;
+  if (a && !a->written && a->have_tick)
+    write_profile(t, a);
 }
 
 void ip_agg_free(struct ip_rt_thread *t) {

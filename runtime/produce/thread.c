@@ -356,6 +356,18 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
         left[still++] = left[i];
     k = still;
   }
+  /* Aggregate mode: every thread whose events were folded writes its tree
+   * so far (a later one of the same thread replaces it for the reader). */
+  for (struct ip_rt_thread *t = ip_st.threads; ip_st.aggregate && t && left; t = t->next) {
+    int skipped = 0;
+    for (unsigned i = 0; i < k; i++)
+      skipped |= left[i] == t;
+    if (skipped || t->state != IP_TS_READY || atomic_exchange(&t->busy, 1))
+      continue;
+    if (!atomic_load(&ip_st.final_flush))
+      ip_agg_snapshot(t);
+    atomic_store(&t->busy, 0);
+  }
   ip_unlock(&ip_st.threads_lock);
   *left_out = left ? k : n;
   ip_free(left);
