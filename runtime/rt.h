@@ -159,6 +159,14 @@ struct ip_state {
   int clock;          /* Inclprof__ClockSource */
   int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
   int aggregate;      /* INCLPROF_MODE=aggregate: call-path trees in memory, no events written */
+  /* The periods recording was off, [off, on) in ticks (on = UINT64_MAX while
+   * off), the first IP_OFF_PERIODS of them: written by windows.c under its
+   * lock, read by the aggregate mode's fold, which takes them from the
+   * intervals as the converter takes a trace's Window records. */
+  struct ip_off_period {
+    uint64_t off, on;
+  } off_periods[64];
+  atomic_uint n_off_periods;
   double ticks_per_second;
   double probe_cost_ticks;
   double probe_hidden_ticks;

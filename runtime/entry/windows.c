@@ -28,7 +28,20 @@ static uint64_t setting(const char *name, const char *v) {
   return ns;
 }
 
+/* The off periods the aggregate mode's fold takes from the intervals. */
+static void note_period(int on, uint64_t tick) {
+  unsigned n = atomic_load(&ip_st.n_off_periods);
+  struct ip_off_period *p = ip_st.off_periods;
+  if (!on && n < sizeof ip_st.off_periods / sizeof *p) {
+    p[n] = (struct ip_off_period){tick, UINT64_MAX};
+    atomic_store(&ip_st.n_off_periods, n + 1);
+  } else if (on && n && __atomic_load_n(&p[n - 1].on, __ATOMIC_RELAXED) == UINT64_MAX) {
+    __atomic_store_n(&p[n - 1].on, tick, __ATOMIC_RELEASE);
+  }
+}
+
 static void write_window(int on, const char *reason, uint64_t tick) {
+  note_period(on, tick);
   Inclprof__Window w = INCLPROF__WINDOW__INIT;
   w.has_tick = w.has_recording = 1;
   w.tick = tick;

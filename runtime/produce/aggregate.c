@@ -408,6 +408,20 @@ static inline void event(struct ip_agg *restrict a, uint64_t arg, uint64_t tick,
   event_slow(a, arg, tick, in_signal);
 }
 
+/* The ticks of [from, to) during which recording was off. */
+static uint64_t off_ticks(uint64_t from, uint64_t to) {
+  uint64_t sum = 0;
+  unsigned n = atomic_load(&ip_st.n_off_periods);
+  for (unsigned i = 0; i < n && ip_st.off_periods[i].off < to; i++) {
+    uint64_t on = __atomic_load_n(&ip_st.off_periods[i].on, __ATOMIC_ACQUIRE);
+    uint64_t a = ip_st.off_periods[i].off > from ? ip_st.off_periods[i].off : from;
+    uint64_t b = on < to ? on : to;
+    if (b > a)
+      sum += b - a;
+  }
+  return sum;
+}
+
 /* One event, every case: its interval, then the stack rules. */
 static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg, int in_signal) {
   uint64_t tick = tick_t & ~IP_T_BIT;
@@ -418,6 +432,8 @@ static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg,
     uint64_t raw = 0;
     if (tick > a->hwm) { /* a signal handler's event may be older: no time */
       raw = tick - a->hwm;
+      if (IP_UNLIKELY(atomic_load(&ip_st.n_off_periods)))
+        raw -= off_ticks(a->hwm, tick);
       a->hwm = tick;
     }
     if (a->stk.paused)
@@ -426,6 +442,14 @@ static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg,
       interval(a, raw, (tick_t & IP_T_BIT) != 0, (arg & 7) != IP_K_SAMPLE);
   }
   event(a, arg, tick, in_signal);
+}
+
+/* Whether an ENTER or EXIT may go straight (only fold_event changes it):
+ * no pause, stop of the runtime, call site's frame awaiting its callee, or
+ * time with recording off to take out. */
+static int plain_now(const struct ip_agg *restrict a) {
+  return a->have_tick && !a->stk.paused && !a->pending_gap && !a->stk.call_open &&
+         !atomic_load(&ip_st.n_off_periods);
 }
 
 /* The loop keeps the thread's timeline, its top path and its frames in
@@ -451,8 +475,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
   uint64_t el = a->el, app = a->app, hwm = a->hwm;
   uint32_t cur = a->cur;
   ip_stack *s = &a->stk;
-  /* What only fold_event changes: whether an ENTER or EXIT may go straight. */
-  int plain = a->have_tick && !s->paused && !a->pending_gap && !s->call_open;
+  int plain = plain_now(a);
   for (size_t i = 0; i < n; i++) {
     uint64_t arg = ev[i].arg;
     if (!arg)
@@ -466,7 +489,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
       fold_event(a, tick_t, arg, in_signal);
       el = a->el, app = a->app, hwm = a->hwm, cur = a->cur;
-      plain = a->have_tick && !s->paused && !a->pending_gap && !s->call_open;
+      plain = plain_now(a);
       continue;
     }
     uint32_t gid = gid_of(a, arg, tick, in_signal);
@@ -667,7 +690,7 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
   /* A thread alive at the exit: the time since its last event is one more
    * interval of its open frames, as the converter closes such a thread. */
   if (alive_until_now && !a->stk.paused && now > a->hwm)
-    interval(a, now - a->hwm, moved_since_last_event(t), 0);
+    interval(a, now - a->hwm - off_ticks(a->hwm, now), moved_since_last_event(t), 0);
   while (a->stk.depth) {
     closed(a, --a->stk.depth);
     a->closed_at_end++;
