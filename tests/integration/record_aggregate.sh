@@ -70,6 +70,8 @@ check "the trace does ($t1 -> $t4 bytes)" test "$t4" -ge $((t1 * 3))
 
 check "report reads a profile" sh -c "'$INCLPROF' report a1 > report.txt"
 check "report: fib's row" grep -q ' fib(int, int)$' report.txt
+check "report: the header says it is a profile" grep -q '^profiles: *1 of 1 processes recorded with --aggregate' report.txt
+check "info says so" sh -c "'$INCLPROF' info a1 | grep -q '^kind: *an aggregate profile'"
 check "report --tree" sh -c "'$INCLPROF' report --tree a1 | grep -q 'thrower(int, int)'"
 check "report --latency: fib's quantiles" sh -c "'$INCLPROF' report --latency a1 | grep -q 'fib(int, int)'"
 check "report --by thread: three threads" sh -c "test \$('$INCLPROF' export --format csv --by thread -o - a1 | wc -l) -eq 4"
