@@ -251,7 +251,7 @@ for v in "${ORDER[@]}"; do
   k=$v/threads
   [ -n "${WORK[$k]:-}" ] || continue
   case $v in ip) d=ip.data ;; ip-thread) d=ipt.data ;; ip-inline) d=ipi.data ;; ip-none) d=ipn.data ;; xray-fdr) d="xr-fdr.*" ;;
-    floor-write | floor-fenced-write) d=floor.raw ;; ip-fast) d=ipf.data ;; ip-fast-thread) d=ipft.data ;; ip-fast-inline) d=ipfi.data ;;
+    floor-write | floor-fenced-write) d=floor.raw ;; ip-fast) d=ipf.data ;; ip-fast-thread) d=ipft.data ;; ip-fast-inline) d=ipfi.data ;; ip-agg) d=ipa.data ;; ip-agg-fast) d=ipaf.data ;;
     xray-basic) d="xr-basic.*" ;; uftrace-pg) d=uf-pg.data ;; uftrace-fi) d=uf-fi.data ;; gprof) d=gmon.out ;; *) d= ;; esac
   # shellcheck disable=SC2086
   size=$([ -n "$d" ] && du -cb $d 2>/dev/null | tail -n1 | cut -f1)
