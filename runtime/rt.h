@@ -169,6 +169,8 @@ struct ip_state {
     uint64_t off, on;
   } off_periods[64];
   atomic_uint n_off_periods;
+  unsigned intervals; /* --interval files written (the control thread's) */
+  int intervals_on;   /* INCLPROF_INTERVAL is in force (windows.c) */
   double ticks_per_second;
   double probe_cost_ticks;
   double probe_hidden_ticks;
@@ -235,6 +237,7 @@ struct ip_settings {
   char *flush_every;     /* INCLPROF_FLUSH_EVERY: every thread's events written this often */
   char *ctl;             /* INCLPROF_CTL: 0 leaves the control socket out */
   char *mode;            /* INCLPROF_MODE: trace or aggregate */
+  char *interval;        /* INCLPROF_INTERVAL: aggregate mode: a profile file this often */
   char *grant;           /* INCLPROF_GRANT: the recording's grant server (perf_grant.h) */
 };
 extern struct ip_settings ip_set IP_HIDDEN;
@@ -355,7 +358,7 @@ IP_HIDDEN void ip_threads_flush_all(int in_signal);
  * its buffer is looked at, handed-off buffers included), waiting up to ms
  * for threads flushing themselves.  Returns the threads, *left_out those
  * given up on. */
-IP_HIDDEN unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out);
+IP_HIDDEN unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval);
 IP_HIDDEN void ip_thread_after_fork_child(void);
 /* A vfork child runs on t's state from ip_thread_lend to
  * ip_thread_take_back (both by t itself); a child with a copy of the
@@ -378,7 +381,15 @@ IP_HIDDEN void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_
 /* A running thread's tree so far (its open frames counted up to its last
  * event), for `inclprof ctl flush`: t's busy flag held. */
 IP_HIDDEN void ip_agg_snapshot(struct ip_rt_thread *t);
-/* At the process's end, after the final flush: every thread's tree. */
+/* --interval: what t's tree gained since the last interval, as a Thread and
+ * a ThreadProfile frame appended to *buf (grown to *cap; *len used); t's
+ * busy flag held. */
+IP_HIDDEN void ip_agg_interval(struct ip_rt_thread *t, uint8_t **buf, size_t *len, size_t *cap);
+/* The frames of the threads that ended since the last interval's file
+ * (their last part), taken: *buf to ip_free. */
+IP_HIDDEN void ip_agg_interval_ended(uint8_t **buf, size_t *len, size_t *cap);
+/* At the process's end, after the final flush: every thread's tree (and,
+ * with INCLPROF_INTERVAL, the last interval's file). */
 IP_HIDDEN void ip_agg_write_all(int in_signal);
 IP_HIDDEN void ip_agg_free(struct ip_rt_thread *t);
 
@@ -428,6 +439,10 @@ IP_HIDDEN void ip_crowding_after_fork_child(void);
 /* output.c */
 IP_HIDDEN int ip_output_open(char *err, size_t errlen);
 IP_HIDDEN void ip_write_record(const Inclprof__Record *rec, int log_it);
+/* Aggregate mode's --interval: OUTPUT/<pid>.intervals/<seq>.ipb, a file of
+ * its own with the Header, the table records so far, frames (the
+ * interval's Thread and ThreadProfile records) and a Trailer; 0 or -1. */
+IP_HIDDEN int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len);
 IP_HIDDEN void ip_write_header(uint32_t forked_from);
 IP_HIDDEN void ip_write_thread(uint32_t tid, const char *name, uint64_t tick);
 IP_HIDDEN void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end);
@@ -578,11 +593,13 @@ IP_HIDDEN void ip_registry_fork_child(void);
 /* 1 when it switched, 0 when it already was so, -1 when the lock was refused */
 IP_HIDDEN int ip_recording_set(int on, const char *reason);
 IP_HIDDEN int ip_recording_on(void);
-IP_HIDDEN void ip_windows_start(void); /* INCLPROF_PAUSED, _DELAY, _DURATION, _FLUSH_EVERY */
+IP_HIDDEN void
+ip_windows_start(void); /* INCLPROF_PAUSED, _DELAY, _DURATION, _FLUSH_EVERY, _INTERVAL */
 IP_HIDDEN int ip_windows_wanted(void); /* a deadline to wait for, or recording off */
 IP_HIDDEN void ip_windows_after_fork_child(void);
-/* Switches what is due; *flush when a periodic flush is.  Milliseconds to
- * the next deadline, -1 when there is none. */
+/* Switches what is due; *flush: the periodic work due (IP_DUE_*).
+ * Milliseconds to the next deadline, -1 when there is none. */
+enum { IP_DUE_FLUSH = 1, IP_DUE_INTERVAL = 2 }; /* INCLPROF_FLUSH_EVERY, INCLPROF_INTERVAL */
 IP_HIDDEN int64_t ip_windows_due(int *flush);
 
 /* children.c: processes started without fork's handlers */

@@ -51,6 +51,7 @@ enum {
   OPT_DURATION,
   OPT_FLUSH_EVERY,
   OPT_AGGREGATE,
+  OPT_INTERVAL,
   OPT_USER
 };
 
@@ -60,6 +61,9 @@ static const ip_cli_opt options[] = {
      "keep each thread's call-path tree in the process and write it\n"
      "at the end instead of every event: a profile whose size does not\n"
      "grow with the run (report, CSV, pprof...; no timeline)"},
+    {"interval", OPT_INTERVAL, "DURATION",
+     "with --aggregate: also write what each DURATION added, one\n"
+     "profile per interval in DIR/PID.intervals/ (a time series)"},
     {"transitions", OPT_TRANSITIONS, "MODE",
      "auto (default), pmu, kevents or none: how kernel activity\n"
      "(system calls, context switches, page faults) is detected"},
@@ -82,7 +86,8 @@ static const ip_cli_opt options[] = {
 
 static const ip_cli cli = {
     .name = "record",
-    .synopsis = "[-o DIR] [--aggregate] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
+    .synopsis = "[-o DIR] [--aggregate [--interval D]] [--transitions MODE] [--sample-hz N] "
+                "[--max-size SIZE\n"
                 "        [--max-size-policy stop|ring]] [--paused] [--delay DURATION]\n"
                 "        [--duration DURATION] [--flush-every DURATION] [--user NAME]\n"
                 "        [--] PROG [ARGS...]",
@@ -96,7 +101,7 @@ static const ip_cli cli = {
 
 typedef struct record_args {
   const char *dir, *mode, *hz, *max_size, *policy;
-  const char *delay, *duration, *flush_every, *user;
+  const char *delay, *duration, *flush_every, *user, *interval;
   int paused, aggregate;
 } record_args;
 
@@ -135,13 +140,18 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_DELAY:
   case OPT_DURATION:
   case OPT_FLUSH_EVERY:
+  case OPT_INTERVAL:
     if (ip_duration_parse(arg, &v) || (id != OPT_DELAY && v < 1000000))
       return ip_cli_fail(m, "bad --%s '%s' (a duration like 500ms, 10s or 2m%s)",
                          id == OPT_DELAY      ? "delay"
                          : id == OPT_DURATION ? "duration"
+                         : id == OPT_INTERVAL ? "interval"
                                               : "flush-every",
                          arg, id == OPT_DELAY ? "" : ", at least 1ms");
-    *(id == OPT_DELAY ? &a->delay : id == OPT_DURATION ? &a->duration : &a->flush_every) = arg;
+    *(id == OPT_DELAY      ? &a->delay
+      : id == OPT_DURATION ? &a->duration
+      : id == OPT_INTERVAL ? &a->interval
+                           : &a->flush_every) = arg;
     return 0;
   case OPT_MAX_SIZE_POLICY:
     if (strcmp(arg, "stop") && strcmp(arg, "ring"))
@@ -304,6 +314,7 @@ static int prepare_env(const record_args *a) {
       (a->policy && set_env("INCLPROF_MAX_SIZE_POLICY", a->policy)) ||
       (a->paused && set_env("INCLPROF_PAUSED", "1")) ||
       (a->aggregate && set_env("INCLPROF_MODE", "aggregate")) ||
+      (a->interval && set_env("INCLPROF_INTERVAL", a->interval)) ||
       (a->delay && set_env("INCLPROF_DELAY", a->delay)) ||
       (a->duration && set_env("INCLPROF_DURATION", a->duration)) ||
       (a->flush_every && set_env("INCLPROF_FLUSH_EVERY", a->flush_every)))
@@ -410,6 +421,12 @@ int cmd_record(int argc, char **argv) {
   if (first >= argc) {
     ip_cli_msg m = {.cli = &cli};
     ip_cli_fail(&m, "no program to run");
+    fprintf(stderr, "%s\n", m.text);
+    return IP_EXIT_USAGE;
+  }
+  if (a.interval && !a.aggregate) {
+    ip_cli_msg m = {.cli = &cli};
+    ip_cli_fail(&m, "--interval needs --aggregate (a trace holds every call already)");
     fprintf(stderr, "%s\n", m.text);
     return IP_EXIT_USAGE;
   }

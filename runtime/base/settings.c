@@ -34,6 +34,7 @@ static const struct {
     {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
     {"INCLPROF_MODE", offsetof(struct ip_settings, mode)},
+    {"INCLPROF_INTERVAL", offsetof(struct ip_settings, interval)},
     {IP_GRANT_ENV, offsetof(struct ip_settings, grant)},
 };
 

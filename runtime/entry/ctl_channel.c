@@ -73,7 +73,7 @@ static int peer_allowed(int c, char *why, size_t len) {
 
 static void flush_reply(char *out, size_t len) {
   unsigned left = 0;
-  unsigned n = ip_threads_flush_live(LIVE_FLUSH_MS, &left);
+  unsigned n = ip_threads_flush_live(LIVE_FLUSH_MS, &left, 0);
   if (left)
     snprintf(out, len, IP_CTL_OK "flushed %u threads; %u were busy for %u ms and are left out",
              n - left, left, LIVE_FLUSH_MS);
@@ -131,8 +131,10 @@ static void *ctl_main(void *arg) {
   while (atomic_load(&ip_st.init_state) == 1) {
     int flush;
     int64_t ms = ip_windows_due(&flush);
-    if (flush)
-      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0});
+    if (flush & IP_DUE_FLUSH)
+      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0}, 0);
+    if (flush & IP_DUE_INTERVAL)
+      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0}, 1);
     struct pollfd p = {.fd = listen_fd, .events = POLLIN};
     if (listen_fd < 0 && ms < 0)
       break; /* nothing left to wait for */

@@ -8,58 +8,12 @@
  * runtime's own stops), so the values are the trace's.  The probes are the
  * trace mode's: nothing is added to the hot path; the tree's memory comes
  * from the runtime's arena while a buffer is folded.  The tree is written as
- * one ThreadProfile record when the thread ends, and for the threads alive
- * then when the process ends.  See "Aggregate mode" in docs/runtime.md. */
-#include <sched.h>
+ * one ThreadProfile record (produce/aggregate_write.c).  See "Aggregate
+ * mode" in docs/runtime.md. */
 #include <string.h>
 
 #include "latency_buckets.h"
-#include "rt.h"
-#include "stack_rules.h"
-
-#define FX      8 /* fractional bits of the tree's tick values (IP_PROFILE_FX_BITS) */
-#define NO_NODE UINT32_MAX
-
-struct agg_node {
-  uint32_t gid, parent; /* parent: index of the parent path, NO_NODE for an outermost frame */
-  uint64_t calls, el_incl, el_excl, app_incl, app_excl, min_call, max_call, smp_incl, smp_excl;
-  /* The histogram of its per-call Elapsed Inclusive ns: rows lat_lo to
-   * lat_lo + lat_n - 1 of IP_LAT_SUB buckets each (rows[0] is row lat_lo). */
-  uint32_t (*rows)[IP_LAT_SUB];
-  uint8_t lat_lo, lat_n;
-  uint32_t hot_gid, hot_child; /* the child made or found last: most calls repeat it */
-};
-
-struct agg_frame {
-  ip_open_frame open; /* the stack rules' part: its key is the gid */
-  uint32_t node;
-  uint64_t push_el, push_app, push_smp; /* the thread's timeline at the push */
-};
-
-/* A cache of gids by event arg without bit 0 (ENTER and EXIT, CALL and RET
- * share an entry), emptied for every buffer: an unloaded unit's pointer may
- * name another function in the next. */
-enum { GID_CACHE = 256 };
-#define GID_SLOT(key) ((size_t)(((key)*0x9e3779b97f4a7c15ull) >> 56))
-
-struct ip_agg {
-  struct agg_node *nodes;
-  size_t n_nodes, cap_nodes;
-  uint64_t *child_key; /* open addressing: (parent + 1) << 32 | gid -> child_val */
-  uint32_t *child_val;
-  size_t child_cap; /* a power of two, at most half full */
-  ip_stack stk;     /* frames: struct agg_frame */
-  uint32_t cur;     /* the top frame's path, NO_NODE when none (or out of memory) */
-  int have_tick, broken, written;
-  uint64_t cost, hidden, kevent; /* the compensation (ticks << FX), from the Header's values */
-  uint64_t ns_per_tick_fx;       /* ns per tick << 32, for the histograms */
-  uint64_t start_tick, hwm;
-  uint64_t el, app, smp; /* the thread's timeline: compensated ticks << FX, samples */
-  uint64_t pending_gap;  /* the runtime's stop, taken from the next interval */
-  uint64_t events, gaps, gap_ticks, popped, closed_at_end, unmatched, unwound, samples_outside;
-  uint64_t gid_key[GID_CACHE];
-  uint32_t gid_val[GID_CACHE];
-};
+#include "produce/aggregate.h"
 
 /* The compensation, as the converter computes it from the Header. */
 static uint64_t fx_of(double ticks) {
@@ -166,10 +120,6 @@ static inline uint32_t child_node(struct ip_agg *restrict a, uint32_t parent, ui
   return n;
 }
 
-static struct agg_frame *frame_at(const struct ip_agg *a, size_t i) {
-  return (struct agg_frame *)a->stk.frames + i;
-}
-
 /* Room in nd's histogram for row (its rows then span row); 0 when no
  * memory is left. */
 static __attribute__((noinline)) int lat_rows_span(struct agg_node *nd, unsigned row) {
@@ -199,16 +149,9 @@ static inline void lat_add(struct agg_node *nd, uint32_t b) {
   nd->rows[row - nd->lat_lo][b % IP_LAT_SUB]++;
 }
 
-/* Ticks << FX in ns, rounded as the converter rounds them. */
-static uint64_t fx_ns(const struct ip_agg *a, uint64_t v) {
-  return (
-      uint64_t)(((unsigned __int128)v * a->ns_per_tick_fx + ((unsigned __int128)1 << (FX + 31))) >>
-                (FX + 32));
-}
-
 /* The frame at depth i closes: its inclusive values. */
 static inline void closed(struct ip_agg *restrict a, size_t i) {
-  const struct agg_frame *fr = frame_at(a, i);
+  const struct agg_frame *fr = ip_agg_frame(a, i);
   if (fr->node == NO_NODE)
     return;
   struct agg_node *nd = &a->nodes[fr->node];
@@ -220,13 +163,13 @@ static inline void closed(struct ip_agg *restrict a, size_t i) {
     nd->min_call = el;
   if (el > nd->max_call)
     nd->max_call = el;
-  lat_add(nd, ip_lat_bucket(fx_ns(a, el)));
+  lat_add(nd, ip_lat_bucket(ip_agg_fx_ns(a, el)));
 }
 
 static inline void opened(struct ip_agg *restrict a) {
   size_t depth = a->stk.depth;
-  struct agg_frame *fr = frame_at(a, depth - 1);
-  uint32_t parent = depth > 1 ? frame_at(a, depth - 2)->node : NO_NODE;
+  struct agg_frame *fr = ip_agg_frame(a, depth - 1);
+  uint32_t parent = depth > 1 ? ip_agg_frame(a, depth - 2)->node : NO_NODE;
   fr->node = depth > 1 && parent == NO_NODE ? NO_NODE : child_node(a, parent, fr->open.key);
   fr->push_el = a->el;
   fr->push_app = a->app;
@@ -240,7 +183,7 @@ static inline void opened(struct ip_agg *restrict a) {
 
 /* The top frame's path after frames closed. */
 static void top_again(struct ip_agg *restrict a) {
-  a->cur = a->stk.depth ? frame_at(a, a->stk.depth - 1)->node : NO_NODE;
+  a->cur = a->stk.depth ? ip_agg_frame(a, a->stk.depth - 1)->node : NO_NODE;
 }
 
 static struct agg_node *top(const struct ip_agg *a) {
@@ -289,7 +232,7 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
 static void closed_down(struct ip_agg *restrict a, size_t was) {
   size_t target = a->stk.depth;
   for (size_t i = was - 1; i > target; i--) {
-    const struct agg_frame *fr = frame_at(a, i);
+    const struct agg_frame *fr = ip_agg_frame(a, i);
     if (fr->open.from_call && !fr->open.merged)
       a->unwound++;
     else
@@ -538,7 +481,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
         nd->smp_incl += a->smp - fr->push_smp;
         nd->min_call = call < nd->min_call ? call : nd->min_call;
         nd->max_call = call > nd->max_call ? call : nd->max_call;
-        lat_add(nd, ip_lat_bucket(fx_ns(a, call)));
+        lat_add(nd, ip_lat_bucket(ip_agg_fx_ns(a, call)));
       }
       cur = s->depth ? frames[s->depth - 1].node : NO_NODE;
     }
@@ -556,159 +499,6 @@ void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end) {
   }
 }
 
-/* ---- the ThreadProfile record ---------------------------------------- */
-
-/* The arrays of the record, one allocation. */
-enum { COLUMNS = 9 };
-struct columns {
-  uint32_t *parent, *gid;
-  uint64_t *v[COLUMNS]; /* calls ... samples_exclusive, in the record's order */
-  uint32_t *lat_buckets, *lat_bucket;
-  uint64_t *lat_count;
-  size_t n_lat;
-};
-
-static int columns_fill(const struct ip_agg *a, struct columns *c) {
-  size_t n = a->n_nodes, nl = 0;
-  for (size_t i = 0; i < n; i++)
-    for (unsigned r = 0; r < a->nodes[i].lat_n; r++)
-      for (unsigned k = 0; k < IP_LAT_SUB; k++)
-        nl += a->nodes[i].rows[r][k] != 0;
-  c->parent = ip_alloc(n * (2 * sizeof(uint32_t) + COLUMNS * sizeof(uint64_t)) + 1);
-  c->lat_bucket = ip_alloc(nl * (sizeof(uint32_t) + sizeof(uint64_t)) + n * sizeof(uint32_t) + 1);
-  if (!c->parent || !c->lat_bucket) {
-    ip_free(c->parent);
-    ip_free(c->lat_bucket);
-    return -1;
-  }
-  c->gid = c->parent + n;
-  uint64_t *at = (uint64_t *)(void *)(c->gid + n + (n & 1)); /* 8-byte aligned */
-  for (int k = 0; k < COLUMNS; k++)
-    c->v[k] = at + (size_t)k * n;
-  c->lat_count = (uint64_t *)(void *)(c->lat_bucket + nl + (nl & 1));
-  c->lat_buckets = (uint32_t *)(void *)(c->lat_count + nl);
-  c->n_lat = 0;
-  for (size_t i = 0; i < n; i++) {
-    const struct agg_node *nd = &a->nodes[i];
-    c->parent[i] = nd->parent == NO_NODE ? 0 : nd->parent + 1;
-    c->gid[i] = nd->gid;
-    const uint64_t v[COLUMNS] = {nd->calls,    nd->el_incl,  nd->el_excl,
-                                 nd->app_incl, nd->app_excl, nd->calls ? nd->min_call : 0,
-                                 nd->max_call, nd->smp_incl, nd->smp_excl};
-    for (int k = 0; k < COLUMNS; k++)
-      c->v[k][i] = v[k];
-    size_t first = c->n_lat;
-    uint32_t prev = 0;
-    for (unsigned r = 0; r < nd->lat_n; r++)
-      for (unsigned k = 0; k < IP_LAT_SUB; k++)
-        if (nd->rows[r][k]) {
-          uint32_t b = (nd->lat_lo + r) * IP_LAT_SUB + k;
-          c->lat_bucket[c->n_lat] = c->n_lat == first ? b : b - prev - 1;
-          c->lat_count[c->n_lat++] = nd->rows[r][k];
-          prev = b;
-        }
-    c->lat_buckets[i] = (uint32_t)(c->n_lat - first);
-  }
-  return 0;
-}
-
-/* Whether the kernel worked for t since its last event (its ring moved;
- * always in pmu mode, which cannot tell). */
-static int moved_since_last_event(const struct ip_rt_thread *t) {
-  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
-    return 1;
-  return ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS && *t->tr_src != t->tr_last;
-}
-
-/* Writes a's tree as t's ThreadProfile.  open: a's frames still open
- * count as closed at its last event (a snapshot of a running thread: their
- * time so far is in their paths' inclusive values, the calls' durations are
- * not in the histograms yet), without changing a. */
-static void write_profile(const struct ip_rt_thread *t, const struct ip_agg *a) {
-  struct columns c;
-  if (columns_fill(a, &c) != 0) {
-    ip_say("aggregate mode: no memory to write thread %u's profile", (unsigned)t->tid);
-    return;
-  }
-  for (size_t i = 0; i < a->stk.depth; i++) {
-    const struct agg_frame *fr = frame_at(a, i);
-    if (fr->node == NO_NODE)
-      continue;
-    c.v[1][fr->node] += a->el - fr->push_el;
-    c.v[3][fr->node] += a->app - fr->push_app;
-    c.v[7][fr->node] += a->smp - fr->push_smp;
-  }
-  Inclprof__ThreadProfile p = INCLPROF__THREAD_PROFILE__INIT;
-  p.tid = t->tid;
-  p.has_start_tick = p.has_elapsed = p.has_events = p.has_gaps = p.has_gap_ticks = 1;
-  p.has_popped = p.has_closed_at_end = p.has_unmatched = p.has_unwound = 1;
-  p.has_samples_outside = 1;
-  p.start_tick = a->start_tick;
-  p.elapsed = a->el;
-  p.events = a->events;
-  p.gaps = a->gaps;
-  p.gap_ticks = a->gap_ticks;
-  p.popped = a->popped;
-  p.closed_at_end = a->closed_at_end + a->stk.depth;
-  p.unmatched = a->unmatched;
-  p.unwound = a->unwound;
-  p.samples_outside = a->samples_outside;
-  size_t n = a->n_nodes;
-  p.n_parent = p.n_gid = n;
-  p.parent = c.parent;
-  p.gid = c.gid;
-  p.n_calls = p.n_elapsed_inclusive = p.n_elapsed_exclusive = p.n_application_inclusive =
-      p.n_application_exclusive = p.n_min_call = p.n_max_call = p.n_samples_inclusive =
-          p.n_samples_exclusive = n;
-  p.calls = c.v[0];
-  p.elapsed_inclusive = c.v[1];
-  p.elapsed_exclusive = c.v[2];
-  p.application_inclusive = c.v[3];
-  p.application_exclusive = c.v[4];
-  p.min_call = c.v[5];
-  p.max_call = c.v[6];
-  p.samples_inclusive = c.v[7];
-  p.samples_exclusive = c.v[8];
-  p.n_latency_buckets = n;
-  p.latency_buckets = c.lat_buckets;
-  p.n_latency_bucket = p.n_latency_count = c.n_lat;
-  p.latency_bucket = c.lat_bucket;
-  p.latency_count = c.lat_count;
-  Inclprof__Record rec = INCLPROF__RECORD__INIT;
-  rec.body_case = INCLPROF__RECORD__BODY_THREAD_PROFILE;
-  rec.thread_profile = &p;
-  ip_write_record(&rec, 0);
-  ip_free(c.parent);
-  ip_free(c.lat_bucket);
-}
-
-void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
-  struct ip_agg *a = t->agg;
-  if (!a || a->written || !a->have_tick)
-    return;
-  a->written = 1;
-  /* A thread alive at the exit: the time since its last event is one more
-   * interval of its open frames, as the converter closes such a thread. */
-  if (alive_until_now && !a->stk.paused && now > a->hwm)
-    interval(a, now - a->hwm - off_ticks(a->hwm, now), moved_since_last_event(t), 0);
-  while (a->stk.depth) {
-    closed(a, --a->stk.depth);
-    a->closed_at_end++;
-  }
-  top_again(a);
-  if (a->broken)
-    ip_say("aggregate mode: thread %u ran out of memory for its call paths; some calls are missing "
-           "from its profile",
-           (unsigned)t->tid);
-  write_profile(t, a);
-}
-
-void ip_agg_snapshot(struct ip_rt_thread *t) {
-  const struct ip_agg *a = t->agg;
-  if (a && !a->written && a->have_tick)
-    write_profile(t, a);
-}
-
 void ip_agg_free(struct ip_rt_thread *t) {
   struct ip_agg *a = t->agg;
   if (!a)
@@ -720,26 +510,18 @@ void ip_agg_free(struct ip_rt_thread *t) {
   ip_free(a->child_key);
   ip_free(a->child_val);
   ip_free(a->stk.frames);
+  ip_agg_prev_free(a->prev);
   ip_free(a);
 }
 
-void ip_agg_write_all(int in_signal) {
-  if (!ip_lock(&ip_st.threads_lock, in_signal))
-    return;
-  uint64_t now = ip_tick();
-  for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next) {
-    if (t->state != IP_TS_READY || !t->agg)
-      continue;
-    /* Its owner may be folding its last buffer: wait for it, as the final
-     * flush does, up to the exit's deadline. */
-    while (atomic_exchange(&t->busy, 1)) {
-      if (in_signal || ip_exit_deadline_passed())
-        goto next;
-      sched_yield();
-    }
-    ip_agg_write(t, t != &ip_tls, now);
-    atomic_store(&t->busy, 0);
-  next:;
+void ip_agg_close_all(struct ip_agg *a, int alive_until_now, uint64_t now, int transitional) {
+  /* A thread alive at the exit: the time since its last event is one more
+   * interval of its open frames, as the converter closes such a thread. */
+  if (alive_until_now && !a->stk.paused && now > a->hwm)
+    interval(a, now - a->hwm - off_ticks(a->hwm, now), transitional, 0);
+  while (a->stk.depth) {
+    closed(a, --a->stk.depth);
+    a->closed_at_end++;
   }
-  ip_unlock(&ip_st.threads_lock);
+  top_again(a);
 }

@@ -335,7 +335,7 @@ void ip_threads_flush_all(int in_signal) {
   atomic_store(&ip_st.threads_not_flushed, left_out);
 }
 
-unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
+unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
   *left_out = 0;
   if (atomic_load(&ip_st.init_state) != 1 || !ip_lock(&ip_st.threads_lock, 0))
     return 0;
@@ -357,17 +357,31 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
     k = still;
   }
   /* Aggregate mode: every thread whose events were folded writes its tree
-   * so far (a later one of the same thread replaces it for the reader). */
+   * so far (a later one of the same thread replaces it for the reader), or,
+   * for an interval, what it gained since the last one into the interval's
+   * file. */
+  uint8_t *frames = NULL;
+  size_t len = 0, cap = 0;
+  if (interval && ip_st.aggregate)
+    ip_agg_interval_ended(&frames, &len, &cap);
   for (struct ip_rt_thread *t = ip_st.threads; ip_st.aggregate && t && left; t = t->next) {
     int skipped = 0;
     for (unsigned i = 0; i < k; i++)
       skipped |= left[i] == t;
     if (skipped || t->state != IP_TS_READY || atomic_exchange(&t->busy, 1))
       continue;
-    if (!atomic_load(&ip_st.final_flush))
-      ip_agg_snapshot(t);
+    if (!atomic_load(&ip_st.final_flush)) {
+      if (interval)
+        ip_agg_interval(t, &frames, &len, &cap);
+      else
+        ip_agg_snapshot(t);
+    }
     atomic_store(&t->busy, 0);
   }
+  if (interval && ip_st.aggregate && ip_write_interval_file(ip_st.intervals++, frames, len) != 0)
+    ip_say("inclprof: cannot write interval %u's profile in %s/%u.intervals\n", ip_st.intervals,
+           ip_st.dir, (unsigned)ip_st.pid);
+  ip_free(frames);
   ip_unlock(&ip_st.threads_lock);
   *left_out = left ? k : n;
   ip_free(left);

@@ -283,6 +283,42 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
   close(fd);
 }
 
+int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
+  char dir[sizeof ip_st.dir + 32], path[sizeof dir + 32];
+  snprintf(dir, sizeof dir, "%s/%u.intervals", ip_st.dir, (unsigned)ip_st.pid);
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return -1;
+  snprintf(path, sizeof path, "%s/%06u.ipb", dir, seq);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return -1;
+  uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  ip_frame_preamble(pre);
+  int rc = write_all(fd, pre, sizeof pre);
+  if (rc == 0) {
+    emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), 0, ip_st.start_tick, emit_to_fd, &fd);
+    ip_output_lock_log();
+    rc = write_all(fd, table_log, log_len);
+    ip_output_unlock_log();
+  }
+  if (rc == 0)
+    rc = write_all(fd, frames, len);
+  if (rc == 0) {
+    Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
+    tr.has_end_tick = tr.has_end_unix_ns = tr.has_clean = 1;
+    tr.end_tick = ip_tick();
+    tr.end_unix_ns = ip_now_ns_realtime();
+    tr.clean = 1;
+    tr.exit_reason = "interval";
+    Inclprof__Record rec = INCLPROF__RECORD__INIT;
+    rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
+    rec.trailer = &tr;
+    emit_to_fd(&rec, &fd);
+  }
+  close(fd);
+  return rc;
+}
+
 void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
   Inclprof__Thread th = INCLPROF__THREAD__INIT;
   th.tid = tid;

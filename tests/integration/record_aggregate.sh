@@ -11,7 +11,8 @@
 # times the rounds: the same paths, both profiles under 100 KB while the
 # histograms' tails fill, where the trace grows about four times); report, CSV, pprof, callgrind,
 # folded, HTML, diff and suggest read it; the timeline exports refuse it
-# with exit 2.
+# with exit 2; --interval writes a profile per interval whose calls sum to
+# the program's count.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3 g++
 
@@ -68,6 +69,29 @@ check "... and stays so with 4 x the calls ($s4 bytes)" test "$s4" -lt 102400
 check_eq "... with the same call paths" "$("$INCLPROF" report --tree a1 | grep -c '[a-z](')" \
   "$("$INCLPROF" report --tree a4 | grep -c '[a-z](')"
 check "the trace does ($t1 -> $t4 bytes)" test "$t4" -ge $((t1 * 3))
+
+# --interval: one profile per interval, what each added; their calls sum to
+# the program's own count.
+check "record --aggregate --interval 100ms" sh -c "'$INCLPROF' record --aggregate --interval 100ms -o iv -- ./paths 800 > iv.out"
+n=$(ls iv/*.intervals/*.ipb | wc -l)
+check "several interval files ($n)" test "$n" -ge 2
+for f in iv/*.intervals/*.ipb; do "$INCLPROF" export --format csv -o "$f.csv" "$f" 2>/dev/null || fail "export $f"; done
+cat > sum.py <<'PY'
+import csv, glob
+own = dict(kv.split("=") for kv in open("iv.out").read().split())
+tot = {}
+for name in glob.glob("iv/*.intervals/*.ipb.csv"):
+    for r in csv.DictReader(open(name)):
+        fn = r["function"].split("(")[0]
+        tot[fn] = tot.get(fn, 0) + int(r["calls"])
+for fn, calls in sorted(own.items()):
+    ok = tot.get(fn) == int(calls)
+    print(f"{'ok' if ok else 'FAIL'} - intervals: {fn} {tot.get(fn)} calls in all, the program counted {calls}")
+PY
+python3 sum.py
+"$INCLPROF" record --interval 1s -o bad -- ./paths 2> bad.err; rc=$?
+check_eq "--interval without --aggregate: exit 2" 2 "$rc"
+check "... saying it needs --aggregate" grep -q -- "--interval needs --aggregate" bad.err
 
 check "report reads a profile" sh -c "'$INCLPROF' report a1 > report.txt"
 check "report: fib's row" grep -q ' fib(int, int)$' report.txt

@@ -1,0 +1,77 @@
+/* produce/aggregate.h - the aggregate mode's call-path tree of a thread,
+ * shared by the fold (produce/aggregate.c) and the ThreadProfile writer
+ * (produce/aggregate_write.c); see "Aggregate mode" in docs/runtime.md. */
+#ifndef INCLPROF_PRODUCE_AGGREGATE_H
+#define INCLPROF_PRODUCE_AGGREGATE_H
+
+#include "latency_buckets.h"
+#include "rt.h"
+#include "stack_rules.h"
+
+#define FX      8 /* fractional bits of the tree's tick values (IP_PROFILE_FX_BITS) */
+#define NO_NODE UINT32_MAX
+
+struct agg_node {
+  uint32_t gid, parent; /* parent: index of the parent path, NO_NODE for an outermost frame */
+  uint64_t calls, el_incl, el_excl, app_incl, app_excl, min_call, max_call, smp_incl, smp_excl;
+  /* The histogram of its per-call Elapsed Inclusive ns: rows lat_lo to
+   * lat_lo + lat_n - 1 of IP_LAT_SUB buckets each (rows[0] is row lat_lo). */
+  uint32_t (*rows)[IP_LAT_SUB];
+  uint8_t lat_lo, lat_n;
+  uint32_t hot_gid, hot_child; /* the child made or found last: most calls repeat it */
+};
+
+struct agg_frame {
+  ip_open_frame open; /* the stack rules' part: its key is the gid */
+  uint32_t node;
+  uint64_t push_el, push_app, push_smp; /* the thread's timeline at the push */
+};
+
+/* A cache of gids by event arg without bit 0 (ENTER and EXIT, CALL and RET
+ * share an entry), emptied for every buffer: an unloaded unit's pointer may
+ * name another function in the next. */
+enum { GID_CACHE = 256 };
+#define GID_SLOT(key) ((size_t)(((key)*0x9e3779b97f4a7c15ull) >> 56))
+
+struct ip_agg {
+  struct agg_node *nodes;
+  size_t n_nodes, cap_nodes;
+  uint64_t *child_key; /* open addressing: (parent + 1) << 32 | gid -> child_val */
+  uint32_t *child_val;
+  size_t child_cap; /* a power of two, at most half full */
+  ip_stack stk;     /* frames: struct agg_frame */
+  uint32_t cur;     /* the top frame's path, NO_NODE when none (or out of memory) */
+  int have_tick, broken, written;
+  uint64_t cost, hidden, kevent; /* the compensation (ticks << FX), from the Header's values */
+  uint64_t ns_per_tick_fx;       /* ns per tick << 32, for the histograms */
+  uint64_t start_tick, hwm;
+  uint64_t el, app, smp; /* the thread's timeline: compensated ticks << FX, samples */
+  uint64_t pending_gap;  /* the runtime's stop, taken from the next interval */
+  uint64_t events, gaps, gap_ticks, popped, closed_at_end, unmatched, unwound, samples_outside;
+  uint64_t gid_key[GID_CACHE];
+  uint32_t gid_val[GID_CACHE];
+  struct agg_prev *prev; /* --interval: the tree as the last interval's file had it */
+};
+
+struct agg_prev;
+
+static inline struct agg_frame *ip_agg_frame(const struct ip_agg *a, size_t i) {
+  return (struct agg_frame *)a->stk.frames + i;
+}
+
+/* Ticks << FX in ns, rounded as the converter rounds them. */
+static inline uint64_t ip_agg_fx_ns(const struct ip_agg *a, uint64_t v) {
+  return (
+      uint64_t)(((unsigned __int128)v * a->ns_per_tick_fx + ((unsigned __int128)1 << (FX + 31))) >>
+                (FX + 32));
+}
+
+/* The thread ends (or the process, alive_until_now: after one more
+ * interval up to now, transitional or not): its open frames close, counted
+ * as closed at its end. */
+void ip_agg_close_all(struct ip_agg *a, int alive_until_now, uint64_t now, int transitional);
+
+/* produce/aggregate_write.c: frees what the last interval's file kept. */
+void ip_agg_prev_free(struct agg_prev *p);
+
+#endif
