@@ -371,7 +371,8 @@ IP_HIDDEN void ip_thread_key_init(void);
 /* aggregate.c (INCLPROF_MODE=aggregate): a thread's events folded into its
  * call-path tree, which is written as a ThreadProfile record. */
 /* Folds ev[0..n) into t's tree and empties their slots (as encoding does). */
-IP_HIDDEN void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal);
+IP_HIDDEN void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *ev, size_t n,
+                           const struct ip_kev_list *kl, int in_signal);
 /* The runtime held t from start to end (folding a full buffer): taken from
  * its next interval, as the converter takes a Gap. */
 IP_HIDDEN void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end);

@@ -43,7 +43,7 @@ static void forget(ip_tstate *ts, ip_thread *th) {
   memset(&th->nodes[0].v, 0, sizeof th->nodes[0].v);
   th->nodes[0].first_child = IP_NO_NODE;
   ip_u64map_free(&ts->child);
-  th->events = th->gaps = th->gap_ns = th->samples_outside = 0;
+  th->events = th->gaps = th->gap_ns = th->samples_outside = th->kernel_lost = 0;
   memset(&th->rep, 0, sizeof th->rep);
 }
 
@@ -67,6 +67,14 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
   th->rep.unmatched += p->unmatched;
   th->rep.unwound += p->unwound;
   th->samples_outside += p->samples_outside;
+  th->kernel_lost += p->kernel_lost;
+  /* the thread's end by the clock, and what the report's warning about
+   * call-dense code reads, as a replay leaves them */
+  ts->first_tick = p->start_tick;
+  ts->hwm = p->end_tick > p->start_tick ? p->end_tick : p->start_tick;
+  ts->probe_removed_fx = p->probe_removed;
+  ts->app_intervals = p->app_intervals;
+  ts->dense_intervals = p->dense_intervals;
   size_t k = 0; /* the next latency entry: they come in path order */
   for (size_t i = 0; i < n; i++) {
     uint32_t parent = p->parent[i];
@@ -85,6 +93,12 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
     v->app_excl += ip_replay_fx_ns(f, at(p->application_exclusive, p->n_application_exclusive, i));
     v->smp_incl += at(p->samples_inclusive, p->n_samples_inclusive, i);
     v->smp_excl += at(p->samples_exclusive, p->n_samples_exclusive, i);
+    for (int k = 0; k < IP_WAIT_N; k++) {
+      uint64_t wi = at(p->wait_inclusive, p->n_wait_inclusive, i * IP_WAIT_N + (size_t)k);
+      uint64_t we = at(p->wait_exclusive, p->n_wait_exclusive, i * IP_WAIT_N + (size_t)k);
+      v->wait_incl[k] += k == IP_W_FAULTS ? wi : ip_replay_fx_ns(f, wi);
+      v->wait_excl[k] += k == IP_W_FAULTS ? we : ip_replay_fx_ns(f, we);
+    }
     if (calls && min < v->min_call)
       v->min_call = min;
     if (calls && max > v->max_call)

@@ -43,7 +43,9 @@ static struct ip_agg *agg_of(struct ip_rt_thread *t) {
       double h = ip_st.probe_hidden_ticks;
       a->hidden = a->cost && h <= ip_st.probe_cost_ticks ? fx_of(h) : 0;
       a->kevent = fx_of(ip_st.kevent_cost_ticks);
+      a->kernel_events = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
       a->ns_per_tick_fx = (uint64_t)(1e9 / ip_st.ticks_per_second * 4294967296.0 + 0.5);
+      a->dense = (uint64_t)(5.0 / (1e9 / ip_st.ticks_per_second) * (1 << FX) + 0.5); /* as read */
     }
   }
   return t->agg;
@@ -164,6 +166,9 @@ static inline void closed(struct ip_agg *restrict a, size_t i) {
   if (el > nd->max_call)
     nd->max_call = el;
   lat_add(nd, ip_lat_bucket(ip_agg_fx_ns(a, el)));
+  if (a->kernel_events)
+    for (int k = 0; k < AGG_WAIT_N; k++)
+      nd->wait_incl[k] += a->wait[k] - fr->push_wait[k];
 }
 
 static inline void opened(struct ip_agg *restrict a) {
@@ -174,6 +179,8 @@ static inline void opened(struct ip_agg *restrict a) {
   fr->push_el = a->el;
   fr->push_app = a->app;
   fr->push_smp = a->smp;
+  if (a->kernel_events)
+    memcpy(fr->push_wait, a->wait, sizeof fr->push_wait);
   a->cur = fr->node;
   if (fr->node == NO_NODE)
     a->broken = 1;
@@ -200,6 +207,101 @@ static inline uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
   return x - (c - h);
 }
 
+/* ---- the wait breakdown (kevents mode), as the converter splits it ------ */
+
+static void kernel_record(struct agg_kacc *k, uint32_t kind, uint64_t tick) {
+  switch (kind) {
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL:
+    k->sys++;
+    break;
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT:
+    k->pf++;
+    break;
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED:
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED:
+    k->out_kind = 1 + (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED);
+    k->out_tick = tick;
+    k->in_taken = 0;
+    break;
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN:
+    if (k->out_kind && tick > k->out_tick)
+      k->off[k->out_kind - 1] += tick - k->out_tick;
+    k->out_kind = k->in_taken = 0;
+    break;
+  default: /* KEV_LOST */
+    k->lost = 1;
+    k->out_kind = k->in_taken = 0;
+    break;
+  }
+}
+
+/* The next record's tick, kept from going back (as a batch's are). */
+static uint64_t next_kev_tick(const struct ip_agg *a) {
+  uint64_t t = a->kev[a->kev_i].tick;
+  return t > a->kev_tick ? t : a->kev_tick;
+}
+
+/* Takes the buffer's records at or before tick into the accumulator. */
+static void kernel_upto(struct ip_agg *a, uint64_t tick) {
+  while (a->kev_i < a->kev_n) {
+    uint64_t t = next_kev_tick(a);
+    if (t > tick)
+      break;
+    uint32_t kind = a->kev[a->kev_i++].kind;
+    a->kev_tick = t;
+    if (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN && a->kacc.in_taken)
+      a->kacc.in_taken = 0; /* closed at the event before it already */
+    else
+      kernel_record(&a->kacc, kind, t);
+  }
+}
+
+/* An event at tick: the thread ran then; a switch-out still open ends here. */
+static void kernel_at_event(struct agg_kacc *k, uint64_t tick) {
+  if (tick > k->out_tick)
+    k->off[k->out_kind - 1] += tick - k->out_tick;
+  k->out_kind = 0;
+  k->in_taken = 1;
+}
+
+static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
+  return (uint64_t)((unsigned __int128)x * num / den);
+}
+
+/* The wait breakdown of an interval of x (ticks << FX): split it when it is
+ * transitional and its records are known; the accumulator starts anew. */
+static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
+  struct agg_kacc *k = &a->kacc;
+  if (k->lost) { /* its records are missing: in no column */
+    a->kernel_lost++;
+    split = k->lost = 0;
+  }
+  if (split) {
+    uint64_t w[AGG_WAIT_N] = {0};
+    uint64_t pre = k->off[0] << FX, blk = k->off[1] << FX;
+    unsigned __int128 tot = (unsigned __int128)pre + blk;
+    if (tot > x) { /* never more than the interval */
+      pre = (uint64_t)((unsigned __int128)x * pre / tot);
+      blk = x - pre;
+    }
+    if (k->sys + k->pf) {
+      uint64_t rest = x - pre - blk;
+      w[AGG_FAULT] = scale(rest, k->pf, k->sys + k->pf);
+      w[AGG_SYSCALL] = rest - w[AGG_FAULT];
+    }
+    w[AGG_PREEMPTED] = pre;
+    w[AGG_BLOCKED] = blk;
+    w[AGG_FAULTS] = k->pf;
+    struct agg_node *nd = top(a);
+    for (int j = 0; j < AGG_WAIT_N; j++) {
+      a->wait[j] += w[j];
+      if (nd)
+        nd->wait_excl[j] += w[j];
+    }
+  }
+  k->off[0] = k->off[1] = k->sys = k->pf = 0;
+}
+
 /* One interval of raw ticks ending at an event (a probe's, or a sample's:
  * probe 0), as the converter attributes it. */
 static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transitional, int probe) {
@@ -214,11 +316,20 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
   uint64_t x = raw << FX;
   if (transitional) /* the kernel's kevents record for it */
     x = x > a->kevent ? x - a->kevent : 0;
-  if (probe)
-    x = probe_compensated(x, a->cost, a->hidden);
+  if (probe) {
+    uint64_t y = probe_compensated(x, a->cost, a->hidden);
+    if (!transitional) {
+      a->probe_removed += x - y;
+      a->app_intervals++;
+      a->dense_intervals += y < a->dense;
+    }
+    x = y;
+  }
   a->el += x;
   if (!transitional)
     a->app += x;
+  if (a->kernel_events)
+    interval_wait(a, x, transitional && a->kacc_known);
   struct agg_node *nd = top(a);
   if (nd) {
     nd->el_excl += x;
@@ -371,6 +482,10 @@ static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg,
   if (!a->have_tick) { /* the thread's first event: no interval before it */
     a->have_tick = 1;
     a->start_tick = a->hwm = tick;
+    if (a->kernel_events) {
+      kernel_upto(a, tick);
+      memset(&a->kacc, 0, sizeof a->kacc);
+    }
   } else {
     uint64_t raw = 0;
     if (tick > a->hwm) { /* a signal handler's event may be older: no time */
@@ -379,10 +494,17 @@ static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg,
         raw -= off_ticks(a->hwm, tick);
       a->hwm = tick;
     }
-    if (a->stk.paused)
+    if (a->kernel_events) { /* at the event's tick as a batch has it: never older */
+      kernel_upto(a, a->hwm);
+      if (a->kacc.out_kind)
+        kernel_at_event(&a->kacc, a->hwm);
+    }
+    if (a->stk.paused) {
       a->pending_gap = 0;
-    else
+      a->kacc.off[0] = a->kacc.off[1] = a->kacc.sys = a->kacc.pf = 0;
+    } else {
       interval(a, raw, (tick_t & IP_T_BIT) != 0, (arg & 7) != IP_K_SAMPLE);
+    }
   }
   event(a, arg, tick, in_signal);
 }
@@ -392,7 +514,8 @@ static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg,
  * time with recording off to take out. */
 static int plain_now(const struct ip_agg *restrict a) {
   return a->have_tick && !a->stk.paused && !a->pending_gap && !a->stk.call_open &&
-         !atomic_load(&ip_st.n_off_periods);
+         !atomic_load(&ip_st.n_off_periods) &&
+         !(a->kernel_events && (a->kacc.out_kind || a->kacc.lost));
 }
 
 /* The loop keeps the thread's timeline, its top path and its frames in
@@ -401,7 +524,8 @@ static int plain_now(const struct ip_agg *restrict a) {
  * a buffer - an ENTER that joins no call site's frame, the EXIT of the top
  * frame - straight, as fold_event would; every other case goes through
  * fold_event with the locals written back. */
-void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n, int in_signal) {
+void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
+                 const struct ip_kev_list *kl, int in_signal) {
   struct ip_agg *restrict a = agg_of(t);
   uint64_t folded = 0;
   if (!a) {
@@ -414,7 +538,19 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     return;
   }
   memset(a->gid_key, 0xff, sizeof a->gid_key); /* every entry empty */
-  const uint64_t cost = a->cost, hidden = a->hidden, kevent = a->kevent;
+  if (a->kernel_events) { /* a buffer that lost its records leaves its intervals unsplit */
+    a->kacc_known = !kl->lost;
+    if (kl->lost) {
+      a->kernel_lost++;
+      memset(&a->kacc, 0, sizeof a->kacc);
+    }
+    a->kev = kl->lost ? NULL : kl->kev;
+    a->kev_n = kl->lost ? 0 : kl->n;
+    a->kev_i = 0;
+    a->kev_tick = a->kev_n ? a->kev[0].tick : 0;
+  }
+  const uint64_t cost = a->cost, hidden = a->hidden, kevent = a->kevent, dense_at = a->dense;
+  uint64_t removed = 0, appn = 0, dense = 0;
   uint64_t el = a->el, app = a->app, hwm = a->hwm;
   uint32_t cur = a->cur;
   ip_stack *s = &a->stk;
@@ -427,7 +563,10 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     folded++;
     uint64_t tick_t = ev[i].tick, tick = tick_t & ~IP_T_BIT;
     unsigned kind = (unsigned)(arg & 7);
-    if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || tick - hwm > UINT64_MAX >> (FX + 1))) {
+    if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || tick - hwm > UINT64_MAX >> (FX + 1) ||
+                    (a->kernel_events &&
+                     ((tick_t & IP_T_BIT) ||
+                      (a->kev_i < a->kev_n && next_kev_tick(a) <= (tick > hwm ? tick : hwm)))))) {
     slow:
       a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
       fold_event(a, tick_t, arg, in_signal);
@@ -448,7 +587,13 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     int tr = (tick_t & IP_T_BIT) != 0;
     if (tr)
       x = x > kevent ? x - kevent : 0;
-    x = probe_compensated(x, cost, hidden);
+    uint64_t y = probe_compensated(x, cost, hidden);
+    if (!tr) {
+      removed += x - y;
+      appn++;
+      dense += y < dense_at;
+    }
+    x = y;
     el += x;
     uint64_t ax = tr ? 0 : x;
     app += ax;
@@ -465,6 +610,8 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       fr->push_el = el;
       fr->push_app = app;
       fr->push_smp = a->smp;
+      if (a->kernel_events)
+        memcpy(fr->push_wait, a->wait, sizeof fr->push_wait);
       s->depth++;
       if (node == NO_NODE)
         a->broken = 1;
@@ -482,11 +629,22 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
         nd->min_call = call < nd->min_call ? call : nd->min_call;
         nd->max_call = call > nd->max_call ? call : nd->max_call;
         lat_add(nd, ip_lat_bucket(ip_agg_fx_ns(a, call)));
+        if (a->kernel_events)
+          for (int k = 0; k < AGG_WAIT_N; k++)
+            nd->wait_incl[k] += a->wait[k] - fr->push_wait[k];
       }
       cur = s->depth ? frames[s->depth - 1].node : NO_NODE;
     }
   }
   a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
+  a->probe_removed += removed;
+  a->app_intervals += appn;
+  a->dense_intervals += dense;
+  if (a->kernel_events) { /* records after the last event: the next interval's */
+    kernel_upto(a, UINT64_MAX);
+    a->kev = NULL;
+    a->kev_i = a->kev_n = 0;
+  }
   a->events += folded;
   atomic_fetch_add(&ip_st.events, folded);
 }
@@ -517,8 +675,14 @@ void ip_agg_free(struct ip_rt_thread *t) {
 void ip_agg_close_all(struct ip_agg *a, int alive_until_now, uint64_t now, int transitional) {
   /* A thread alive at the exit: the time since its last event is one more
    * interval of its open frames, as the converter closes such a thread. */
-  if (alive_until_now && !a->stk.paused && now > a->hwm)
+  if (alive_until_now && !a->stk.paused && now > a->hwm) {
+    if (a->kernel_events && a->kacc.out_kind) { /* switched out and never back */
+      if (now > a->kacc.out_tick)
+        a->kacc.off[a->kacc.out_kind - 1] += now - a->kacc.out_tick;
+      a->kacc.out_kind = 0;
+    }
     interval(a, now - a->hwm - off_ticks(a->hwm, now), transitional, 0);
+  }
   while (a->stk.depth) {
     closed(a, --a->stk.depth);
     a->closed_at_end++;

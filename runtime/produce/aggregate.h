@@ -11,9 +11,16 @@
 #define FX      8 /* fractional bits of the tree's tick values (IP_PROFILE_FX_BITS) */
 #define NO_NODE UINT32_MAX
 
+/* The wait breakdown (kevents mode), in the converter's order: off-CPU
+ * preempted, off-CPU blocked, system calls, page faults (ticks << FX), and
+ * the page faults' count. */
+enum { AGG_PREEMPTED, AGG_BLOCKED, AGG_SYSCALL, AGG_FAULT, AGG_FAULTS, AGG_WAIT_N };
+_Static_assert(AGG_WAIT_N == 5, "ThreadProfile.wait_inclusive: five entries per path");
+
 struct agg_node {
   uint32_t gid, parent; /* parent: index of the parent path, NO_NODE for an outermost frame */
   uint64_t calls, el_incl, el_excl, app_incl, app_excl, min_call, max_call, smp_incl, smp_excl;
+  uint64_t wait_incl[AGG_WAIT_N], wait_excl[AGG_WAIT_N];
   /* The histogram of its per-call Elapsed Inclusive ns: rows lat_lo to
    * lat_lo + lat_n - 1 of IP_LAT_SUB buckets each (rows[0] is row lat_lo). */
   uint32_t (*rows)[IP_LAT_SUB];
@@ -25,6 +32,18 @@ struct agg_frame {
   ip_open_frame open; /* the stack rules' part: its key is the gid */
   uint32_t node;
   uint64_t push_el, push_app, push_smp; /* the thread's timeline at the push */
+  uint64_t push_wait[AGG_WAIT_N];
+};
+
+/* Kernel-event records taken since the last interval ended: what the next
+ * transitional interval is split by (the converter's ip_kacc). */
+struct agg_kacc {
+  uint64_t off[2];   /* off-CPU ticks: preempted, blocked */
+  uint64_t sys, pf;  /* system calls, page faults */
+  int out_kind;      /* 0 on CPU; 1 + (0 preempted, 1 blocked) after a switch-out */
+  uint64_t out_tick; /* when it went out */
+  int in_taken;      /* an event closed the off-CPU time: its switch-in adds nothing */
+  int lost;          /* a KEV_LOST record: this interval's records are missing */
 };
 
 /* A cache of gids by event arg without bit 0 (ENTER and EXIT, CALL and RET
@@ -48,6 +67,17 @@ struct ip_agg {
   uint64_t el, app, smp; /* the thread's timeline: compensated ticks << FX, samples */
   uint64_t pending_gap;  /* the runtime's stop, taken from the next interval */
   uint64_t events, gaps, gap_ticks, popped, closed_at_end, unmatched, unwound, samples_outside;
+  /* kevents mode: the wait breakdown, from the records a buffer carries */
+  int kernel_events, kacc_known; /* the records of the buffer being folded are known */
+  struct agg_kacc kacc;
+  uint64_t wait[AGG_WAIT_N]; /* the thread's timeline of it */
+  uint64_t kernel_lost;      /* buffers and intervals whose records were lost */
+  /* non-transitional intervals ending at a probe: the probe cost taken from
+   * them, their count, those left with under 5 ns (dense: ticks << FX) */
+  uint64_t probe_removed, app_intervals, dense_intervals, dense;
+  const struct ip_kev *kev; /* the buffer's records, while it is folded: kev_i of kev_n taken */
+  size_t kev_i, kev_n;
+  uint64_t kev_tick; /* the last one's tick (kept from going back, as a batch's are) */
   uint64_t gid_key[GID_CACHE];
   uint32_t gid_val[GID_CACHE];
   struct agg_prev *prev; /* --interval: the tree as the last interval's file had it */

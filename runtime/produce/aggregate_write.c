@@ -16,6 +16,7 @@ struct columns {
   size_t n;
   uint32_t *parent, *gid;
   uint64_t *v[COLUMNS];  /* calls ... samples_exclusive, in the record's order */
+  uint64_t *wait[2];     /* inclusive, exclusive: AGG_WAIT_N per path */
   uint32_t *lat_buckets; /* per path: how many of lat_bucket are its */
   uint32_t *lat_bucket;  /* absolute bucket numbers, each path's in order */
   uint64_t *lat_count;
@@ -24,7 +25,8 @@ struct columns {
 
 /* A thread's counts besides its paths. */
 struct counts {
-  uint64_t el, events, gaps, gap_ticks, popped, unmatched, unwound, samples_outside;
+  uint64_t el, events, gaps, gap_ticks, popped, unmatched, unwound, samples_outside, kernel_lost;
+  uint64_t probe_removed, app_intervals, dense_intervals;
 };
 
 /* What the last interval's file had: its snapshot, to subtract. */
@@ -42,7 +44,8 @@ static void columns_free(struct columns *c) {
 
 /* Room for n paths and nl buckets; -1 when no memory is left. */
 static int columns_alloc(struct columns *c, size_t n, size_t nl) {
-  c->parent = ip_alloc(n * (2 * sizeof(uint32_t) + COLUMNS * sizeof(uint64_t)) + 8);
+  c->parent =
+      ip_alloc(n * (2 * sizeof(uint32_t) + (COLUMNS + 2 * AGG_WAIT_N) * sizeof(uint64_t)) + 8);
   c->lat_bucket = ip_alloc(nl * (sizeof(uint32_t) + sizeof(uint64_t)) + n * sizeof(uint32_t) + 8);
   if (!c->parent || !c->lat_bucket) {
     columns_free(c);
@@ -53,6 +56,8 @@ static int columns_alloc(struct columns *c, size_t n, size_t nl) {
   uint64_t *at = (uint64_t *)(void *)(c->gid + n + (n & 1)); /* 8-byte aligned */
   for (int k = 0; k < COLUMNS; k++)
     c->v[k] = at + (size_t)k * n;
+  c->wait[0] = at + (size_t)COLUMNS * n;
+  c->wait[1] = c->wait[0] + (size_t)AGG_WAIT_N * n;
   c->lat_count = (uint64_t *)(void *)(c->lat_bucket + nl + (nl & 1));
   c->lat_buckets = (uint32_t *)(void *)(c->lat_count + nl);
   c->n_lat = 0;
@@ -79,6 +84,8 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
                                  nd->max_call, nd->smp_incl, nd->smp_excl};
     for (int k = 0; k < COLUMNS; k++)
       c->v[k][i] = v[k];
+    memcpy(&c->wait[0][i * AGG_WAIT_N], nd->wait_incl, sizeof nd->wait_incl);
+    memcpy(&c->wait[1][i * AGG_WAIT_N], nd->wait_excl, sizeof nd->wait_excl);
     size_t first = c->n_lat;
     for (unsigned r = 0; r < nd->lat_n; r++)
       for (unsigned k = 0; k < IP_LAT_SUB; k++)
@@ -95,22 +102,26 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
     c->v[C_EL_INCL][fr->node] += a->el - fr->push_el;
     c->v[C_APP_INCL][fr->node] += a->app - fr->push_app;
     c->v[C_SMP][fr->node] += a->smp - fr->push_smp;
+    for (int k = 0; k < AGG_WAIT_N; k++)
+      c->wait[0][fr->node * AGG_WAIT_N + k] += a->wait[k] - fr->push_wait[k];
   }
   return 0;
 }
 
 static struct counts counts_of(const struct ip_agg *a) {
-  return (struct counts){a->el,     a->events,    a->gaps,    a->gap_ticks,
-                         a->popped, a->unmatched, a->unwound, a->samples_outside};
+  return (struct counts){a->el,          a->events,        a->gaps,          a->gap_ticks,
+                         a->popped,      a->unmatched,     a->unwound,       a->samples_outside,
+                         a->kernel_lost, a->probe_removed, a->app_intervals, a->dense_intervals};
 }
 
 /* The record of t's columns c and counts k, started at start_tick with
- * `open` frames open at its end, framed into *buf (grown; *len bytes used),
+ * its last event at end_tick and closed_at_end frames open at its end
+ * (counted as closed there), framed into *buf (grown; *len bytes used),
  * or, with buf NULL, appended to the trace.  Each path's buckets are
  * delta-coded here, in c. */
 static void emit(const struct ip_rt_thread *t, struct columns *c, const struct counts *k,
-                 uint64_t start_tick, uint64_t closed_at_end, uint8_t **buf, size_t *len,
-                 size_t *cap) {
+                 uint64_t start_tick, uint64_t end_tick, uint64_t closed_at_end, uint8_t **buf,
+                 size_t *len, size_t *cap) {
   for (size_t i = 0, at = 0; i < c->n; at += c->lat_buckets[i++])
     for (size_t j = at + c->lat_buckets[i]; j-- > at + 1;)
       c->lat_bucket[j] -= c->lat_bucket[j - 1] + 1;
@@ -129,6 +140,18 @@ static void emit(const struct ip_rt_thread *t, struct columns *c, const struct c
   p.unmatched = k->unmatched;
   p.unwound = k->unwound;
   p.samples_outside = k->samples_outside;
+  p.has_kernel_lost = p.has_end_tick = p.has_probe_removed = p.has_app_intervals = 1;
+  p.has_dense_intervals = 1;
+  p.kernel_lost = k->kernel_lost;
+  p.end_tick = end_tick;
+  p.probe_removed = k->probe_removed;
+  p.app_intervals = k->app_intervals;
+  p.dense_intervals = k->dense_intervals;
+  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
+    p.n_wait_inclusive = p.n_wait_exclusive = c->n * AGG_WAIT_N;
+    p.wait_inclusive = c->wait[0];
+    p.wait_exclusive = c->wait[1];
+  }
   size_t n = c->n;
   p.n_parent = p.n_gid = n;
   p.parent = c->parent;
@@ -178,7 +201,7 @@ static void write_profile(const struct ip_rt_thread *t, const struct ip_agg *a) 
     return;
   }
   struct counts k = counts_of(a);
-  emit(t, &c, &k, a->start_tick, a->closed_at_end + a->stk.depth, NULL, NULL, NULL);
+  emit(t, &c, &k, a->start_tick, a->hwm, a->closed_at_end + a->stk.depth, NULL, NULL, NULL);
   columns_free(&c);
 }
 
@@ -200,7 +223,7 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
   struct ip_agg *a = t->agg;
   if (!a || a->written || !a->have_tick)
     return;
-  ip_agg_close_all(a, alive_until_now, now, moved_since_last_event(t));
+  ip_agg_close_all(a, alive_until_now, now, alive_until_now && moved_since_last_event(t));
   if (ip_st.intervals_on && ip_lock(&ended_lock, 0)) {
     ip_agg_interval(t, &ended, &ended_len, &ended_cap);
     ip_unlock(&ended_lock);
@@ -242,6 +265,9 @@ static int delta(const struct ip_agg *a, const struct columns *c, const struct c
     return -1;
   memcpy(d->parent, c->parent, c->n * sizeof *c->parent);
   memcpy(d->gid, c->gid, c->n * sizeof *c->gid);
+  for (int w = 0; w < 2; w++)
+    for (size_t j = 0; j < c->n * AGG_WAIT_N; j++)
+      d->wait[w][j] = c->wait[w][j] - (j < p->n * AGG_WAIT_N ? p->wait[w][j] : 0);
   size_t ci = 0, pi = 0;
   for (size_t i = 0; i < c->n; i++) {
     int old = i < p->n;
@@ -284,10 +310,18 @@ void ip_agg_interval(struct ip_rt_thread *t, uint8_t **buf, size_t *len, size_t 
     return;
   }
   struct counts now = counts_of(a), was = p->k;
-  struct counts k = {now.el - was.el,           now.events - was.events,
-                     now.gaps - was.gaps,       now.gap_ticks - was.gap_ticks,
-                     now.popped - was.popped,   now.unmatched - was.unmatched,
-                     now.unwound - was.unwound, now.samples_outside - was.samples_outside};
+  struct counts k = {now.el - was.el,
+                     now.events - was.events,
+                     now.gaps - was.gaps,
+                     now.gap_ticks - was.gap_ticks,
+                     now.popped - was.popped,
+                     now.unmatched - was.unmatched,
+                     now.unwound - was.unwound,
+                     now.samples_outside - was.samples_outside,
+                     now.kernel_lost - was.kernel_lost,
+                     now.probe_removed - was.probe_removed,
+                     now.app_intervals - was.app_intervals,
+                     now.dense_intervals - was.dense_intervals};
   Inclprof__Thread th = INCLPROF__THREAD__INIT;
   th.tid = t->tid;
   th.name = (char *)t->name;
@@ -302,7 +336,7 @@ void ip_agg_interval(struct ip_rt_thread *t, uint8_t **buf, size_t *len, size_t 
   }
   if (b) {
     *len += ip_frame_encode(&rec, *buf + *len);
-    emit(t, &d, &k, p->tick ? p->tick : a->start_tick, a->stk.depth, buf, len, cap);
+    emit(t, &d, &k, p->tick ? p->tick : a->start_tick, a->hwm, a->stk.depth, buf, len, cap);
   }
   columns_free(&d);
   columns_free(&p->c);

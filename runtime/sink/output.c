@@ -222,9 +222,7 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
   h.transitions = ip_st.mode;
   h.transitions_note = ip_st.note;
   h.has_kernel_events = 1;
-  /* A profile keeps no kernel-event records: no wait breakdown yet */
-  h.kernel_events =
-      ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS && !ip_st.aggregate;
+  h.kernel_events = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
   h.has_aggregate = ip_st.aggregate;
   h.aggregate = ip_st.aggregate;
   h.probe_cost_ticks = ip_st.probe_cost_ticks;

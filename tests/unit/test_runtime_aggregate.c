@@ -3,7 +3,8 @@
  * events: one made-up event stream (nesting, recursion, call sites joined by
  * their callee's entry, exits that skip frames as an exception does, exits
  * of functions not open, transitional intervals, samples, a pause, empty
- * slots, a tick older than its predecessor, the runtime's own stops) is
+ * slots, a tick older than its predecessor, the runtime's own stops; with
+ * kevents, kernel-event records and a buffer that lost them) is
  * written once as event batches of one thread and once folded into the tree
  * of another thread and written as its ThreadProfile; the converter reads
  * both from the one file.  Every function's calls, samples and repairs are
@@ -30,10 +31,10 @@ static char dir[] = "/tmp/ip_aggregate_XXXXXX";
 
 __attribute__((noinline)) static void target(void) {}
 
-static void start(void) {
+static void start(const char *transitions) {
   ck_assert_ptr_nonnull(mkdtemp(dir));
   setenv("INCLPROF_OUTPUT", dir, 1);
-  setenv("INCLPROF_TRANSITIONS", "none", 1);
+  setenv("INCLPROF_TRANSITIONS", transitions, 1);
   ip_settings_reread();
   for (int i = 0; i < FNS; i++) {
     snprintf(names[i], sizeof names[i], "f%d", i);
@@ -106,26 +107,77 @@ static void near(const char *what, uint32_t f, uint64_t trace, uint64_t profile,
                 (unsigned long long)trace, (unsigned long long)profile, (unsigned long long)slack);
 }
 
-START_TEST(the_profile_holds_the_values_of_the_trace) {
-  start();
+/* Kernel-event records of a buffer whose events end at tick: about one
+ * per 20 events, in tick order within (from, to]: system calls, page
+ * faults, a switch-out (preempted or blocked) and its switch-in, now and
+ * then a lost stretch. */
+static size_t made_up_records(struct ip_kev *k, size_t cap, uint64_t from, uint64_t to) {
+  size_t n = 0;
+  for (uint64_t t = from; n + 2 < cap;) {
+    uint64_t r = rnd();
+    t += 1 + (to - from) / 200 + r % ((to - from) / 100 + 1);
+    if (t >= to)
+      break;
+    unsigned what = (unsigned)(r >> 20) % 100;
+    if (what < 40)
+      k[n++] = (struct ip_kev){t, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL};
+    else if (what < 60)
+      k[n++] = (struct ip_kev){t, INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT};
+    else if (what < 99) {
+      k[n++] = (struct ip_kev){t, what < 80 ? INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED
+                                            : INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED};
+      t += 1 + r % 50000;
+      k[n++] = (struct ip_kev){t, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN};
+    } else
+      k[n++] = (struct ip_kev){t, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST};
+  }
+  return n;
+}
+
+/* The stream through both ways, compared; kevents: with kernel-event
+ * records (the wait breakdown), when the machine lets the runtime use them. */
+static void compare(int kevents) {
+  start(kevents ? "kevents" : "none");
+  if (kevents && ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
+    printf("skipped: the wait breakdown: kevents is not usable here (%s)\n", ip_st.note);
+    fflush(stdout);
+    return;
+  }
   uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
   ck_assert_ptr_nonnull(scratch);
   struct ip_rt_thread folder;
   memset(&folder, 0, sizeof folder);
   folder.tid = 2002;
   static struct ip_event ev[N], copy[N];
-  uint64_t tick = ip_tick(), events = 0;
-  struct ip_kev_list kl = {NULL, 0, 0};
+  uint64_t tick = ip_tick(), events = 0, records = 0;
+  static struct ip_kev kev[N];
   for (int b = 0; b < BUFS; b++) {
+    uint64_t from = tick;
     for (int i = 0; i < N; i++)
       ev[i] = next_event(&tick);
+    /* records up to a little after the buffer's last event (the next
+     * interval's), and one buffer whose records were lost */
+    struct ip_kev_list kl = {kev, kevents ? made_up_records(kev, N, from, tick + 3000) : 0,
+                             kevents && b == 3};
+    records += kl.lost ? 0 : kl.n;
+    /* the kernel's work shows at the next probe: its interval is transitional */
+    for (size_t r = 0, i = 0; r < kl.n; r++) {
+      while (i < N && (ev[i].tick & ~IP_T_BIT) < kev[r].tick)
+        i++;
+      if (i < N)
+        ev[i].tick |= IP_T_BIT;
+    }
     if (b == 0 && ev[0].arg == 0)
       ev[0].arg = desc(0, IP_K_ENTER);
     memcpy(copy, ev, sizeof ev);
     for (int i = 0; i < N; i++)
       events += ev[i].arg != 0;
     ip_encode_batch(scratch, IP_SCRATCH_BYTES, 2001, (uint64_t)b, ev, N, &kl, 0);
-    ip_agg_fold(&folder, copy, N, 0);
+    ip_agg_fold(&folder, copy, N, &kl, 0);
+    if (tick < from + 1)
+      tick = from + 1;
+    if (kl.n && kev[kl.n - 1].tick > tick)
+      tick = kev[kl.n - 1].tick; /* the next buffer starts after its records */
     for (int i = 0; i < N; i++)
       ck_assert_uint_eq(copy[i].arg, 0); /* every slot emptied, as encoding does */
     /* the runtime's stop after the buffer: a Gap, and the same to the tree */
@@ -151,6 +203,13 @@ START_TEST(the_profile_holds_the_values_of_the_trace) {
   ck_assert_uint_eq(pr->rep.unwound, tr->rep.unwound);
   ck_assert_uint_eq(pr->rep.closed_at_end, tr->rep.closed_at_end);
   ck_assert_uint_eq(pr->samples_outside, tr->samples_outside);
+  ck_assert_uint_eq(pr->kernel_lost, tr->kernel_lost);
+  ck_assert_uint_eq(pr->wall_end_ns, tr->wall_end_ns);
+  ck_assert_uint_eq(pr->app_intervals, tr->app_intervals);
+  ck_assert_uint_eq(pr->dense_intervals, tr->dense_intervals);
+  near("probe cost removed", 0, tr->probe_removed_ns, pr->probe_removed_ns, 1);
+  if (kevents)
+    ck_assert_uint_gt(tr->kernel_lost, 1);                 /* a lost buffer, KEV_LOST records */
   ck_assert_uint_gt(tr->rep.popped + tr->rep.unwound, 10); /* the stream skips frames */
   ck_assert_uint_gt(tr->rep.unmatched, 10);
   /* The replay rounds each interval to ns: up to 1 ns per event apart. */
@@ -177,6 +236,13 @@ START_TEST(the_profile_holds_the_values_of_the_trace) {
     near("Elapsed Exclusive", f, a->el_excl, b->el_excl, slack);
     near("Application Inclusive", f, a->app_incl, b->app_incl, slack);
     near("Application Exclusive", f, a->app_excl, b->app_excl, slack);
+    /* a wait is split from an interval's ns here, its ticks there: 2 ns
+     * apart at most per interval that records split */
+    for (int k = 0; k < IP_WAIT_N; k++) {
+      uint64_t w = k == IP_W_FAULTS ? 0 : 2 * records;
+      near("a wait (inclusive)", f, a->wait_incl[k], b->wait_incl[k], w);
+      near("a wait (exclusive)", f, a->wait_excl[k], b->wait_excl[k], w);
+    }
     if (!a->calls)
       continue;
     calls += a->calls;
@@ -187,10 +253,21 @@ START_TEST(the_profile_holds_the_values_of_the_trace) {
     near("median call", f, q, qp, q / 64 + 2); /* one bucket */
   }
   ck_assert_uint_gt(calls, 1000);
+  if (kevents) { /* the records made a breakdown */
+    ck_assert_uint_gt(tr->total.wait_incl[IP_W_PREEMPTED], 100 * records);
+    ck_assert_uint_gt(tr->total.wait_incl[IP_W_BLOCKED], 100 * records);
+    ck_assert_uint_gt(tr->total.wait_incl[IP_W_SYSCALL], 300 * records);
+    ck_assert_uint_gt(tr->total.wait_incl[IP_W_FAULTS], 10);
+  }
   ip_lat_free_all(lt, s.n_funcs);
   ip_lat_free_all(lp, s.n_funcs);
   ip_session_free(&s);
 }
+
+START_TEST(the_profile_holds_the_values_of_the_trace) { compare(0); }
+END_TEST
+
+START_TEST(and_its_wait_breakdown) { compare(1); }
 END_TEST
 
 int main(void) {
@@ -198,6 +275,7 @@ int main(void) {
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, the_profile_holds_the_values_of_the_trace);
+  tcase_add_test(tc, and_its_wait_breakdown);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }
