@@ -555,6 +555,10 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
   uint32_t cur = a->cur;
   ip_stack *s = &a->stk;
   int plain = plain_now(a);
+  /* kevents: a transitional interval, or one that a record falls in, is
+   * split by the records: the slow path */
+  const uint64_t t_slow = a->kernel_events ? IP_T_BIT : 0;
+  uint64_t kev_next = a->kev_i < a->kev_n ? next_kev_tick(a) : UINT64_MAX;
   for (size_t i = 0; i < n; i++) {
     uint64_t arg = ev[i].arg;
     if (!arg)
@@ -563,15 +567,15 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     folded++;
     uint64_t tick_t = ev[i].tick, tick = tick_t & ~IP_T_BIT;
     unsigned kind = (unsigned)(arg & 7);
-    if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || tick - hwm > UINT64_MAX >> (FX + 1) ||
-                    (a->kernel_events &&
-                     ((tick_t & IP_T_BIT) ||
-                      (a->kev_i < a->kev_n && next_kev_tick(a) <= (tick > hwm ? tick : hwm)))))) {
+    /* (an older tick wraps tick - hwm: the slow path gives it no time) */
+    if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || (tick_t & t_slow) || tick >= kev_next ||
+                    tick - hwm > UINT64_MAX >> (FX + 1))) {
     slow:
       a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
       fold_event(a, tick_t, arg, in_signal);
       el = a->el, app = a->app, hwm = a->hwm, cur = a->cur;
       plain = plain_now(a);
+      kev_next = a->kev_i < a->kev_n ? next_kev_tick(a) : UINT64_MAX;
       continue;
     }
     uint32_t gid = gid_of(a, arg, tick, in_signal);
