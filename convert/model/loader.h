@@ -193,10 +193,10 @@ uint32_t ip_tables_site(ip_session *s, ip_tables *t, const char *file, uint32_t 
 void ip_file_call_site(ip_file *f, uint32_t gid, ip_func *proto);
 /* 1 + the call line of gid, or 0. */
 uint32_t ip_file_site(const ip_file *f, uint32_t gid);
-/* A call made at call line site (1 + index) closed: its path, Elapsed and
+/* calls made at call line site (1 + index) closed: their path, Elapsed and
  * Application Inclusive ns. */
-void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t el,
-                  uint64_t app);
+void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t calls,
+                  uint64_t el, uint64_t app);
 /* Renumbers the call lines of the threads of part merged into s. */
 void ip_sites_merge(ip_session *s, ip_tables *t, const ip_session *part, ip_thread *th);
 uint32_t ip_tables_thread(ip_session *s, ip_tables *t, uint32_t proc, uint32_t tid);

@@ -43,6 +43,8 @@ static void forget(ip_tstate *ts, ip_thread *th) {
   memset(&th->nodes[0].v, 0, sizeof th->nodes[0].v);
   th->nodes[0].first_child = IP_NO_NODE;
   ip_u64map_free(&ts->child);
+  ip_u64map_free(&ts->site_vals);
+  th->n_sites = 0;
   th->events = th->gaps = th->gap_ns = th->samples_outside = th->kernel_lost = 0;
   memset(&th->rep, 0, sizeof th->rep);
 }
@@ -103,6 +105,11 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
       v->min_call = min;
     if (calls && max > v->max_call)
       v->max_call = max;
+    uint32_t site = ip_file_site(f, p->gid[i]); /* a call-site callee's call line */
+    if (site && calls)
+      ip_site_call(ts, th, nd, site, calls,
+                   ip_replay_fx_ns(f, at(p->elapsed_inclusive, p->n_elapsed_inclusive, i)),
+                   ip_replay_fx_ns(f, at(p->application_inclusive, p->n_application_inclusive, i)));
     if (th->lat && (f->o->latency & IP_LAT_ELAPSED))
       take_latency(p, &k, i, min, max, &th->lat[nd].el);
     else

@@ -125,7 +125,7 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
       ip_lat_add(&th->lat[fr->node].app, app);
   }
   if (fr->site)
-    ip_site_call(ts, th, fr->node, fr->site, el, app);
+    ip_site_call(ts, th, fr->node, fr->site, 1, el, app);
   const ip_call_visitor *vis = f->visitor;
   th->call_node = fr->node;
   if (vis)

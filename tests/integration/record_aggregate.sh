@@ -97,6 +97,10 @@ check "report reads a profile" sh -c "'$INCLPROF' report a1 > report.txt"
 check "report: fib's row" grep -q ' fib(int, int)$' report.txt
 check "report: the header says it is a profile" grep -q '^profiles: *1 of 1 processes recorded with --aggregate' report.txt
 check "info says so" sh -c "'$INCLPROF' info a1 | grep -q '^kind: *an aggregate profile'"
+# call lines: the same calls per line of catcher's library calls as the trace
+lines() { "$INCLPROF" report --callees catcher "$1" | sed -n '/^call lines of/,$p' | awk 'NR > 2 {print $1, $(NF-1), $NF}'; }
+check_eq "report --callees: catcher's call lines as in the trace" "$(lines t1)" "$(lines a1)"
+check "... two of them, 600 calls each" test "$(lines a1 | grep -c '^600 ')" -eq 2
 check "report --tree" sh -c "'$INCLPROF' report --tree a1 | grep -q 'thrower(int, int)'"
 check "report --latency: fib's quantiles" sh -c "'$INCLPROF' report --latency a1 | grep -q 'fib(int, int)'"
 check "report --by thread: three threads" sh -c "test \$('$INCLPROF' export --format csv --by thread -o - a1 | wc -l) -eq 4"
