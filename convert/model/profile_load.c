@@ -45,6 +45,8 @@ static void forget(ip_tstate *ts, ip_thread *th) {
   ip_u64map_free(&ts->child);
   ip_u64map_free(&ts->site_vals);
   th->n_sites = 0;
+  ip_pc_index_free(&ts->pcs);
+  th->n_pcs = 0;
   th->events = th->gaps = th->gap_ns = th->samples_outside = th->kernel_lost = 0;
   memset(&th->rep, 0, sizeof th->rep);
 }
@@ -115,5 +117,11 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
     else
       k += i < p->n_latency_buckets ? p->latency_buckets[i] : 0;
   }
+  size_t np = p->n_sample_pc < p->n_sample_path ? p->n_sample_pc : p->n_sample_path;
+  if (p->n_sample_count < np)
+    np = p->n_sample_count;
+  for (size_t j = 0; j < np; j++) /* samples by address, per path */
+    for (uint32_t c = 0; p->sample_path[j] < n && c < p->sample_count[j]; c++)
+      ip_pc_sample_add(&ts->pcs, th, p->sample_pc[j], node[p->sample_path[j] + 1]);
   free(node);
 }

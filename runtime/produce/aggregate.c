@@ -378,6 +378,36 @@ static inline uint32_t gid_of(struct ip_agg *restrict a, uint64_t arg, uint64_t 
   return a->gid_key[s] == key ? a->gid_val[s] : gid_miss(a, arg, tick, in_signal);
 }
 
+/* One more sample at pc in path node (samples are rare: a slow path). */
+static void pc_sample(struct ip_agg *a, uint64_t pc, uint32_t node) {
+  if ((a->n_pcs + 1) * 2 > a->cap_pcs) {
+    size_t cap = a->cap_pcs ? a->cap_pcs * 2 : 64;
+    struct agg_pc *t = ip_alloc(cap * sizeof *t);
+    if (!t)
+      return; /* the sample counts, its address is not kept */
+    for (size_t i = 0; i < a->cap_pcs; i++)
+      if (a->pcs[i].pc) {
+        uint64_t k = a->pcs[i].pc * 0x9e3779b97f4a7c15ull ^ a->pcs[i].node;
+        size_t h = (size_t)(k >> 20) & (cap - 1);
+        while (t[h].pc)
+          h = (h + 1) & (cap - 1);
+        t[h] = a->pcs[i];
+      }
+    ip_free(a->pcs);
+    a->pcs = t;
+    a->cap_pcs = cap;
+  }
+  uint64_t key = pc * 0x9e3779b97f4a7c15ull ^ node;
+  size_t h = (size_t)(key >> 20) & (a->cap_pcs - 1);
+  while (a->pcs[h].pc && !(a->pcs[h].pc == pc && a->pcs[h].node == node))
+    h = (h + 1) & (a->cap_pcs - 1);
+  if (!a->pcs[h].pc) {
+    a->pcs[h] = (struct agg_pc){pc, node, 0};
+    a->n_pcs++;
+  }
+  a->pcs[h].count++;
+}
+
 /* One event after its interval: the stack rules, then what they opened or
  * closed. */
 static void event_slow(struct ip_agg *restrict a, uint64_t arg, uint64_t tick, int in_signal) {
@@ -393,6 +423,8 @@ static void event_slow(struct ip_agg *restrict a, uint64_t arg, uint64_t tick, i
     }
     a->smp++;
     top(a)->smp_excl++;
+    if (arg >> 4)
+      pc_sample(a, arg >> 4, a->cur);
     return;
   case IP_K_CONTROL:
     (void)ip_stack_event(&a->stk, (uint32_t)(arg >> 3) & 7, IP_STACK_NO_KEY);
@@ -672,6 +704,7 @@ void ip_agg_free(struct ip_rt_thread *t) {
   ip_free(a->child_key);
   ip_free(a->child_val);
   ip_free(a->stk.frames);
+  ip_free(a->pcs);
   ip_agg_prev_free(a->prev);
   ip_free(a);
 }

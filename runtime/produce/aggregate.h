@@ -75,6 +75,12 @@ struct ip_agg {
   /* non-transitional intervals ending at a probe: the probe cost taken from
    * them, their count, those left with under 5 ns (dense: ticks << FX) */
   uint64_t probe_removed, app_intervals, dense_intervals, dense;
+  /* samples by the address they interrupted: open addressing on (pc, path) */
+  struct agg_pc {
+    uint64_t pc; /* 0: an empty slot */
+    uint32_t node, count;
+  } * pcs;
+  size_t n_pcs, cap_pcs;    /* cap_pcs a power of two, at most half full */
   const struct ip_kev *kev; /* the buffer's records, while it is folded: kev_i of kev_n taken */
   size_t kev_i, kev_n;
   uint64_t kev_tick; /* the last one's tick (kept from going back, as a batch's are) */

@@ -21,6 +21,9 @@ struct columns {
   uint32_t *lat_bucket;  /* absolute bucket numbers, each path's in order */
   uint64_t *lat_count;
   size_t n_lat;
+  const uint64_t *pc; /* samples by address: n_pcs of (pc, path, count), or none */
+  const uint32_t *pc_path, *pc_count;
+  size_t n_pcs;
 };
 
 /* A thread's counts besides its paths. */
@@ -61,6 +64,9 @@ static int columns_alloc(struct columns *c, size_t n, size_t nl) {
   c->lat_count = (uint64_t *)(void *)(c->lat_bucket + nl + (nl & 1));
   c->lat_buckets = (uint32_t *)(void *)(c->lat_count + nl);
   c->n_lat = 0;
+  c->pc = NULL;
+  c->pc_path = c->pc_count = NULL;
+  c->n_pcs = 0;
   return 0;
 }
 
@@ -175,6 +181,10 @@ static void emit(const struct ip_rt_thread *t, struct columns *c, const struct c
   p.n_latency_bucket = p.n_latency_count = c->n_lat;
   p.latency_bucket = c->lat_bucket;
   p.latency_count = c->lat_count;
+  p.n_sample_pc = p.n_sample_path = p.n_sample_count = c->n_pcs;
+  p.sample_pc = (uint64_t *)c->pc;
+  p.sample_path = (uint32_t *)c->pc_path;
+  p.sample_count = (uint32_t *)c->pc_count;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD_PROFILE;
   rec.thread_profile = &p;
@@ -200,8 +210,23 @@ static void write_profile(const struct ip_rt_thread *t, const struct ip_agg *a) 
     ip_say("aggregate mode: no memory to write thread %u's profile", (unsigned)t->tid);
     return;
   }
+  /* the samples by address, whole (an interval's file has none) */
+  uint64_t *pc = ip_alloc(a->n_pcs * (sizeof *pc + 2 * sizeof(uint32_t)) + 8);
+  uint32_t *path = pc ? (uint32_t *)(void *)(pc + a->n_pcs) : NULL;
+  uint32_t *count = path ? path + a->n_pcs : NULL;
+  for (size_t i = 0, j = 0; pc && i < a->cap_pcs; i++)
+    if (a->pcs[i].pc) {
+      pc[j] = a->pcs[i].pc;
+      path[j] = a->pcs[i].node;
+      count[j++] = a->pcs[i].count;
+    }
+  c.n_pcs = pc ? a->n_pcs : 0;
+  c.pc = pc;
+  c.pc_path = path;
+  c.pc_count = count;
   struct counts k = counts_of(a);
   emit(t, &c, &k, a->start_tick, a->hwm, a->closed_at_end + a->stk.depth, NULL, NULL, NULL);
+  ip_free(pc);
   columns_free(&c);
 }
 

@@ -204,6 +204,18 @@ static void compare(int kevents) {
   ck_assert_uint_eq(pr->rep.closed_at_end, tr->rep.closed_at_end);
   ck_assert_uint_eq(pr->samples_outside, tr->samples_outside);
   ck_assert_uint_eq(pr->kernel_lost, tr->kernel_lost);
+  /* samples by address: the same (address, function) pairs and counts */
+  ck_assert_uint_eq(pr->n_pcs, tr->n_pcs);
+  ck_assert_uint_gt(tr->n_pcs, 10);
+  for (size_t i = 0; i < tr->n_pcs; i++) {
+    const ip_pc_sample *x = &tr->pcs[i];
+    size_t j = 0;
+    while (j < pr->n_pcs &&
+           !(pr->pcs[j].pc == x->pc && pr->nodes[pr->pcs[j].node].func == tr->nodes[x->node].func))
+      j++;
+    ck_assert_msg(j < pr->n_pcs && pr->pcs[j].count == x->count, "samples at %#llx",
+                  (unsigned long long)x->pc);
+  }
   ck_assert_uint_eq(pr->wall_end_ns, tr->wall_end_ns);
   ck_assert_uint_eq(pr->app_intervals, tr->app_intervals);
   ck_assert_uint_eq(pr->dense_intervals, tr->dense_intervals);
