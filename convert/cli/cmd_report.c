@@ -221,6 +221,16 @@ int cmd_report(int argc, char **argv) {
       ip_slowest_free(&slow);
       return IP_EXIT_ERROR;
     }
+    const ip_process *agg = ip_session_aggregate(&s);
+    if (agg) { /* its calls were summed in the process */
+      fprintf(stderr,
+              "inclprof report: --slowest needs a trace: %s is an aggregate profile (recorded "
+              "with --aggregate), which keeps no single call; record without --aggregate\n",
+              agg->trace_path);
+      ip_session_free(&s);
+      ip_slowest_free(&slow);
+      return IP_EXIT_USAGE;
+    }
     ip_session_free(&s);
     if (!ip_slowest_found(&slow)) {
       fprintf(stderr,
@@ -235,6 +245,15 @@ int cmd_report(int argc, char **argv) {
     if (a.slowest)
       ip_slowest_free(&slow);
     return IP_EXIT_ERROR;
+  }
+  const ip_process *agg = ip_session_aggregate(&s);
+  if (agg && a.view.latency && a.view.app_value) {
+    fprintf(stderr,
+            "inclprof report: --latency --value application needs a trace: %s is an aggregate "
+            "profile, which keeps the calls' Elapsed distribution only (report --latency)\n",
+            agg->trace_path);
+    ip_session_free(&s);
+    return IP_EXIT_USAGE;
   }
   char why[128];
   if (ip_selection_check(&s, &a.view.sel, why, sizeof why)) {

@@ -110,6 +110,12 @@ done
 check "callgrind: fib's calls" sh -c "grep -q '^calls=' out.callgrind"
 check "diff of a trace and a profile" sh -c "'$INCLPROF' diff t1 a1 > diff.txt"
 check "suggest reads a profile" sh -c "'$INCLPROF' suggest -o filter.txt a1"
+"$INCLPROF" report --slowest fib a1 > /dev/null 2> slow.err; rc=$?
+check_eq "report --slowest of a profile: exit 2" 2 "$rc"
+check "... saying it needs a trace" grep -q -- "--slowest needs a trace: .* is an aggregate profile" slow.err
+"$INCLPROF" report --latency --value application a1 > /dev/null 2> lat.err; rc=$?
+check_eq "report --latency --value application of a profile: exit 2" 2 "$rc"
+check "... saying it keeps the Elapsed distribution" grep -q "keeps the calls' Elapsed distribution only" lat.err
 for f in chrome perfetto speedscope; do
   "$INCLPROF" export --format $f -o out.$f a1 2> err.$f; rc=$?
   check_eq "export --format $f of a profile: exit 2" 2 "$rc"
