@@ -166,7 +166,7 @@ static inline void closed(struct ip_agg *restrict a, size_t i) {
   if (el > nd->max_call)
     nd->max_call = el;
   lat_add(nd, ip_lat_bucket(ip_agg_fx_ns(a, el)));
-  if (a->kernel_events)
+  if (ip_agg_waited(a, fr))
     for (int k = 0; k < AGG_WAIT_N; k++)
       nd->wait_incl[k] += a->wait[k] - fr->push_wait[k];
 }
@@ -179,8 +179,7 @@ static inline void opened(struct ip_agg *restrict a) {
   fr->push_el = a->el;
   fr->push_app = a->app;
   fr->push_smp = a->smp;
-  if (a->kernel_events)
-    memcpy(fr->push_wait, a->wait, sizeof fr->push_wait);
+  fr->push_seq = a->wait_seq;
   a->cur = fr->node;
   if (fr->node == NO_NODE)
     a->broken = 1;
@@ -292,6 +291,10 @@ static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
     w[AGG_PREEMPTED] = pre;
     w[AGG_BLOCKED] = blk;
     w[AGG_FAULTS] = k->pf;
+    /* the frames pushed since the timeline last moved keep where it was */
+    for (size_t i = a->stk.depth; i-- > 0 && !ip_agg_waited(a, ip_agg_frame(a, i));)
+      memcpy(ip_agg_frame(a, i)->push_wait, a->wait, sizeof a->wait);
+    a->wait_seq++;
     struct agg_node *nd = top(a);
     for (int j = 0; j < AGG_WAIT_N; j++) {
       a->wait[j] += w[j];
@@ -646,8 +649,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       fr->push_el = el;
       fr->push_app = app;
       fr->push_smp = a->smp;
-      if (a->kernel_events)
-        memcpy(fr->push_wait, a->wait, sizeof fr->push_wait);
+      fr->push_seq = a->wait_seq;
       s->depth++;
       if (node == NO_NODE)
         a->broken = 1;
@@ -665,7 +667,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
         nd->min_call = call < nd->min_call ? call : nd->min_call;
         nd->max_call = call > nd->max_call ? call : nd->max_call;
         lat_add(nd, ip_lat_bucket(ip_agg_fx_ns(a, call)));
-        if (a->kernel_events)
+        if (ip_agg_waited(a, fr))
           for (int k = 0; k < AGG_WAIT_N; k++)
             nd->wait_incl[k] += a->wait[k] - fr->push_wait[k];
       }

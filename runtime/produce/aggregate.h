@@ -32,6 +32,9 @@ struct agg_frame {
   ip_open_frame open; /* the stack rules' part: its key is the gid */
   uint32_t node;
   uint64_t push_el, push_app, push_smp; /* the thread's timeline at the push */
+  /* the wait timeline at the push: push_wait is filled only once the
+   * timeline moves on from push_seq (most frames close before it does) */
+  uint64_t push_seq;
   uint64_t push_wait[AGG_WAIT_N];
 };
 
@@ -71,6 +74,7 @@ struct ip_agg {
   int kernel_events, kacc_known; /* the records of the buffer being folded are known */
   struct agg_kacc kacc;
   uint64_t wait[AGG_WAIT_N]; /* the thread's timeline of it */
+  uint64_t wait_seq;         /* how many times that timeline moved */
   uint64_t kernel_lost;      /* buffers and intervals whose records were lost */
   /* non-transitional intervals ending at a probe: the probe cost taken from
    * them, their count, those left with under 5 ns (dense: ticks << FX) */
@@ -93,6 +97,12 @@ struct agg_prev;
 
 static inline struct agg_frame *ip_agg_frame(const struct ip_agg *a, size_t i) {
   return (struct agg_frame *)a->stk.frames + i;
+}
+
+/* The wait timeline has moved since frame fr was pushed (its push_wait is
+ * then filled). */
+static inline int ip_agg_waited(const struct ip_agg *a, const struct agg_frame *fr) {
+  return fr->push_seq != a->wait_seq;
 }
 
 /* Ticks << FX in ns, rounded as the converter rounds them. */

@@ -108,7 +108,7 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
     c->v[C_EL_INCL][fr->node] += a->el - fr->push_el;
     c->v[C_APP_INCL][fr->node] += a->app - fr->push_app;
     c->v[C_SMP][fr->node] += a->smp - fr->push_smp;
-    for (int k = 0; k < AGG_WAIT_N; k++)
+    for (int k = 0; ip_agg_waited(a, fr) && k < AGG_WAIT_N; k++)
       c->wait[0][fr->node * AGG_WAIT_N + k] += a->wait[k] - fr->push_wait[k];
   }
   return 0;
