@@ -97,11 +97,11 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
     v->app_excl += ip_replay_fx_ns(f, at(p->application_exclusive, p->n_application_exclusive, i));
     v->smp_incl += at(p->samples_inclusive, p->n_samples_inclusive, i);
     v->smp_excl += at(p->samples_exclusive, p->n_samples_exclusive, i);
-    for (int k = 0; k < IP_WAIT_N; k++) {
-      uint64_t wi = at(p->wait_inclusive, p->n_wait_inclusive, i * IP_WAIT_N + (size_t)k);
-      uint64_t we = at(p->wait_exclusive, p->n_wait_exclusive, i * IP_WAIT_N + (size_t)k);
-      v->wait_incl[k] += k == IP_W_FAULTS ? wi : ip_replay_fx_ns(f, wi);
-      v->wait_excl[k] += k == IP_W_FAULTS ? we : ip_replay_fx_ns(f, we);
+    for (int w = 0; w < IP_WAIT_N; w++) {
+      uint64_t wi = at(p->wait_inclusive, p->n_wait_inclusive, i * IP_WAIT_N + (size_t)w);
+      uint64_t we = at(p->wait_exclusive, p->n_wait_exclusive, i * IP_WAIT_N + (size_t)w);
+      v->wait_incl[w] += w == IP_W_FAULTS ? wi : ip_replay_fx_ns(f, wi);
+      v->wait_excl[w] += w == IP_W_FAULTS ? we : ip_replay_fx_ns(f, we);
     }
     if (calls && min < v->min_call)
       v->min_call = min;
