@@ -56,7 +56,7 @@ static int columns_alloc(struct columns *c, size_t n, size_t nl) {
   }
   c->n = n;
   c->gid = c->parent + n;
-  uint64_t *at = (uint64_t *)(void *)(c->gid + n + (n & 1)); /* 8-byte aligned */
+  uint64_t *at = (uint64_t *)(void *)(c->gid + n); /* 2n uint32_t: 8-byte aligned */
   for (int k = 0; k < COLUMNS; k++)
     c->v[k] = at + (size_t)k * n;
   c->wait[0] = at + (size_t)COLUMNS * n;
