@@ -395,7 +395,9 @@ void ip_agg_write_all(int in_signal) {
         goto next;
       sched_yield();
     }
-    ip_agg_write(t, t != &ip_tls, now);
+    /* and its buffers handed to the writer folded */
+    if (ip_writer_settle(t, in_signal ? IP_SETTLE_SPIN : IP_SETTLE_WAIT))
+      ip_agg_write(t, t != &ip_tls, now);
     atomic_store(&t->busy, 0);
   next:;
   }

@@ -109,7 +109,7 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event
  * writer's wake-up when it sleeps, the thread-name check) is written as the
  * batch's Gap. */
 static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
-  if (ip_st.aggregate || t->skip || atomic_exchange(&t->busy, 1))
+  if (t->skip || atomic_exchange(&t->busy, 1))
     return 0;
   /* From here probes of this thread (in code that starting the writer calls,
    * e.g. an instrumented allocator) use the headroom and never flush. */
@@ -370,7 +370,8 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
       skipped |= left[i] == t;
     if (skipped || t->state != IP_TS_READY || atomic_exchange(&t->busy, 1))
       continue;
-    if (!atomic_load(&ip_st.final_flush)) {
+    /* its buffers handed to the writer folded first: none is folded meanwhile */
+    if (!atomic_load(&ip_st.final_flush) && ip_writer_settle(t, IP_SETTLE_BOUNDED)) {
       if (interval)
         ip_agg_interval(t, &frames, &len, &cap);
       else
