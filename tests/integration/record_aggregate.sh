@@ -89,6 +89,27 @@ for fn, calls in sorted(own.items()):
     print(f"{'ok' if ok else 'FAIL'} - intervals: {fn} {tot.get(fn)} calls in all, the program counted {calls}")
 PY
 python3 sum.py
+# threads that end between intervals and snapshots, buffers folded by the
+# writer: the whole profile and the intervals' sum both hold every call
+check "compile the threads program" cc_plugin threads "$INCLPROF_SRC/tests/programs/runtime/aggregate_threads.c" -O1 -pthread
+check "record it with --interval 50ms --flush-every 30ms" sh -c "'$INCLPROF' record --aggregate --interval 50ms --flush-every 30ms -o th -- ./threads > th.out"
+"$INCLPROF" export --format csv -o th.csv th 2>/dev/null || fail "export th"
+for f in th/*.intervals/*.ipb; do "$INCLPROF" export --format csv -o "$f.csv" "$f" 2>/dev/null || fail "export $f"; done
+cat > th.py <<'PY'
+import csv, glob
+own = dict(kv.split("=") for kv in open("th.out").read().split())
+whole = {r["function"]: int(r["calls"]) for r in csv.DictReader(open("th.csv"))}
+parts = {}
+for name in glob.glob("th/*.intervals/*.ipb.csv"):
+    for r in csv.DictReader(open(name)):
+        parts[r["function"]] = parts.get(r["function"], 0) + int(r["calls"])
+for fn, calls in sorted(own.items()):
+    for what, got in (("the profile", whole.get(fn)), ("the intervals", parts.get(fn))):
+        ok = got == int(calls)
+        print(f"{'ok' if ok else 'FAIL'} - threads: {fn} {got} calls in {what}, the program counted {calls}")
+PY
+python3 th.py
+
 "$INCLPROF" record --interval 1s -o bad -- ./paths 2> bad.err; rc=$?
 check_eq "--interval without --aggregate: exit 2" 2 "$rc"
 check "... saying it needs --aggregate" grep -q -- "--interval needs --aggregate" bad.err
