@@ -695,22 +695,6 @@ void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end) {
   }
 }
 
-void ip_agg_free(struct ip_rt_thread *t) {
-  struct ip_agg *a = t->agg;
-  if (!a)
-    return;
-  t->agg = NULL;
-  for (size_t i = 0; i < a->n_nodes; i++)
-    ip_free(a->nodes[i].rows);
-  ip_free(a->nodes);
-  ip_free(a->child_key);
-  ip_free(a->child_val);
-  ip_free(a->stk.frames);
-  ip_free(a->pcs);
-  ip_agg_prev_free(a->prev);
-  ip_free(a);
-}
-
 void ip_agg_close_all(struct ip_agg *a, int alive_until_now, uint64_t now, int transitional) {
   /* A thread alive at the exit: the time since its last event is one more
    * interval of its open frames, as the converter closes such a thread. */

@@ -117,7 +117,4 @@ static inline uint64_t ip_agg_fx_ns(const struct ip_agg *a, uint64_t v) {
  * as closed at its end. */
 void ip_agg_close_all(struct ip_agg *a, int alive_until_now, uint64_t now, int transitional);
 
-/* produce/aggregate_write.c: frees what the last interval's file kept. */
-void ip_agg_prev_free(struct agg_prev *p);
-
 #endif

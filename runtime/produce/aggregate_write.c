@@ -269,7 +269,7 @@ void ip_agg_snapshot(struct ip_rt_thread *t) {
 
 /* ---- --interval: what changed since the last interval ------------------ */
 
-void ip_agg_prev_free(struct agg_prev *p) {
+static void prev_free(struct agg_prev *p) {
   if (!p)
     return;
   columns_free(&p->c);
@@ -409,4 +409,20 @@ void ip_agg_write_all(int in_signal) {
     ip_write_interval_file(ip_st.intervals++, frames, len);
     ip_free(frames);
   }
+}
+
+void ip_agg_free(struct ip_rt_thread *t) {
+  struct ip_agg *a = t->agg;
+  if (!a)
+    return;
+  t->agg = NULL;
+  for (size_t i = 0; i < a->n_nodes; i++)
+    ip_free(a->nodes[i].rows);
+  ip_free(a->nodes);
+  ip_free(a->child_key);
+  ip_free(a->child_val);
+  ip_free(a->stk.frames);
+  ip_free(a->pcs);
+  prev_free(a->prev);
+  ip_free(a);
 }
