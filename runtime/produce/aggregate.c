@@ -227,9 +227,11 @@ static void kernel_record(struct agg_kacc *k, uint32_t kind, uint64_t tick) {
       k->off[k->out_kind - 1] += tick - k->out_tick;
     k->out_kind = k->in_taken = 0;
     break;
-  default: /* KEV_LOST */
+  case INCLPROF__KERNEL_EVENT_KIND__KEV_LOST:
     k->lost = 1;
     k->out_kind = k->in_taken = 0;
+    break;
+  default: /* a wake-up of another thread (the critical path's): no wait */
     break;
   }
 }

@@ -109,27 +109,36 @@ static void near(const char *what, uint32_t f, uint64_t trace, uint64_t profile,
 
 /* Kernel-event records of a buffer whose events end at tick: about one
  * per 20 events, in tick order within (from, to]: system calls, page
- * faults, a switch-out (preempted or blocked) and its switch-in, now and
- * then a lost stretch. */
-static size_t made_up_records(struct ip_kev *k, size_t cap, uint64_t from, uint64_t to) {
+ * faults, a switch-out (preempted or blocked) and its switch-in, wake-ups
+ * of another thread (no wait), now and then a lost stretch; *wakes: how
+ * many wake-ups. */
+static size_t made_up_records(struct ip_kev *k, size_t cap, uint64_t from, uint64_t to,
+                              size_t *wakes) {
   size_t n = 0;
+  *wakes = 0;
   for (uint64_t t = from; n + 2 < cap;) {
     uint64_t r = rnd();
     t += 1 + (to - from) / 200 + r % ((to - from) / 100 + 1);
     if (t >= to)
       break;
     unsigned what = (unsigned)(r >> 20) % 100;
-    if (what < 40)
-      k[n++] = (struct ip_kev){t, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL};
-    else if (what < 60)
-      k[n++] = (struct ip_kev){t, INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT};
-    else if (what < 99) {
-      k[n++] = (struct ip_kev){t, what < 80 ? INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED
+    if (what < 35)
+      k[n++] = (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL};
+    else if (what < 55)
+      k[n++] = (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT};
+    else if (what < 60) {
+      k[n++] =
+          (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE, .wakee = 77};
+      ++*wakes;
+    } else if (what < 99) {
+      k[n++] =
+          (struct ip_kev){.tick = t,
+                          .kind = what < 80 ? INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED
                                             : INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED};
       t += 1 + r % 50000;
-      k[n++] = (struct ip_kev){t, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN};
+      k[n++] = (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN};
     } else
-      k[n++] = (struct ip_kev){t, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST};
+      k[n++] = (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_LOST};
   }
   return n;
 }
@@ -157,8 +166,10 @@ static void compare(int kevents) {
       ev[i] = next_event(&tick);
     /* records up to a little after the buffer's last event (the next
      * interval's), and one buffer whose records were lost */
-    struct ip_kev_list kl = {kev, kevents ? made_up_records(kev, N, from, tick + 3000) : 0,
-                             kevents && b == 3};
+    size_t wakes = 0;
+    struct ip_kev_list kl = {kev, kevents ? made_up_records(kev, N, from, tick + 3000, &wakes) : 0,
+                             kevents && b == 3, 0};
+    kl.n_wake = wakes;
     records += kl.lost ? 0 : kl.n;
     /* the kernel's work shows at the next probe: its interval is transitional */
     for (size_t r = 0, i = 0; r < kl.n; r++) {
