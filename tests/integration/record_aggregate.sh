@@ -134,6 +134,9 @@ check "suggest reads a profile" sh -c "'$INCLPROF' suggest -o filter.txt a1"
 "$INCLPROF" report --slowest fib a1 > /dev/null 2> slow.err; rc=$?
 check_eq "report --slowest of a profile: exit 2" 2 "$rc"
 check "... saying it needs a trace" grep -q -- "--slowest needs a trace: .* is an aggregate profile" slow.err
+"$INCLPROF" report --critical a1 > /dev/null 2> crit.err; rc=$?
+check_eq "report --critical of a profile: exit 2" 2 "$rc"
+check "... saying it keeps no wake-ups" grep -q -- "--critical needs a trace: .* keeps no wake-up" crit.err
 "$INCLPROF" report --latency --value application a1 > /dev/null 2> lat.err; rc=$?
 check_eq "report --latency --value application of a profile: exit 2" 2 "$rc"
 check "... saying it keeps the Elapsed distribution" grep -q "keeps the calls' Elapsed distribution only" lat.err
