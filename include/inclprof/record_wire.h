@@ -28,7 +28,8 @@ enum {
   IP_TAG_RECORD_INDEX = 12,
   IP_TAG_RECORD_FOOTER = 13,
   IP_TAG_RECORD_WINDOW = 14,
-  IP_TAG_RECORD_SNAPSHOT = 15
+  IP_TAG_RECORD_SNAPSHOT = 15,
+  IP_TAG_RECORD_THREAD_PROFILE = 16
 };
 
 /* Thread, ThreadEnd and Gap: the fields the index reads (and a Gap's ticks). */

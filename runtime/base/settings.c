@@ -34,6 +34,8 @@ static const struct {
     {"INCLPROF_DURATION", offsetof(struct ip_settings, duration)},
     {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
+    {"INCLPROF_MODE", offsetof(struct ip_settings, mode)},
+    {"INCLPROF_INTERVAL", offsetof(struct ip_settings, interval)},
     {IP_GRANT_ENV, offsetof(struct ip_settings, grant)},
     {"INCLPROF_SNAPSHOT_IF", offsetof(struct ip_settings, snapshot_if)},
     {"INCLPROF_SNAPSHOT_MARGIN", offsetof(struct ip_settings, snapshot_margin)},

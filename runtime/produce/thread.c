@@ -269,8 +269,12 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
     name_follow(t);
   uint64_t at_end = tr_read(t);
   uint64_t g1 = ip_tick();
-  if (n && atomic_load(&ip_st.init_state) == 1)
-    ip_write_gap(t->tid, g0, g1);
+  if (n && atomic_load(&ip_st.init_state) == 1) {
+    if (ip_st.aggregate)
+      ip_agg_gap(t, g0, g1);
+    else
+      ip_write_gap(t->tid, g0, g1);
+  }
   uint64_t after = tr_after_flush(t, at_end);
   t->tr_last = pending ? after - 1 : after; /* keep a transition that came before the flush */
   t->in_flush = 0;
@@ -343,7 +347,7 @@ void ip_threads_flush_all(int in_signal) {
   atomic_store(&ip_st.threads_not_flushed, left_out);
 }
 
-unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
+unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
   *left_out = 0;
   if (atomic_load(&ip_st.init_state) != 1 || !ip_lock(&ip_st.threads_lock, 0))
     return 0;
@@ -364,6 +368,33 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
         left[still++] = left[i];
     k = still;
   }
+  /* Aggregate mode: every thread whose events were folded writes its tree
+   * so far (a later one of the same thread replaces it for the reader), or,
+   * for an interval, what it gained since the last one into the interval's
+   * file. */
+  uint8_t *frames = NULL;
+  size_t len = 0, cap = 0;
+  if (interval && ip_st.aggregate)
+    ip_agg_interval_ended(&frames, &len, &cap);
+  for (struct ip_rt_thread *t = ip_st.threads; ip_st.aggregate && t && left; t = t->next) {
+    int skipped = 0;
+    for (unsigned i = 0; i < k; i++)
+      skipped |= left[i] == t;
+    if (skipped || t->state != IP_TS_READY || atomic_exchange(&t->busy, 1))
+      continue;
+    /* its buffers handed to the writer folded first: none is folded meanwhile */
+    if (!atomic_load(&ip_st.final_flush) && ip_writer_settle(t, IP_SETTLE_BOUNDED)) {
+      if (interval)
+        ip_agg_interval(t, &frames, &len, &cap);
+      else
+        ip_agg_snapshot(t);
+    }
+    atomic_store(&t->busy, 0);
+  }
+  if (interval && ip_st.aggregate && ip_write_interval_file(ip_st.intervals++, frames, len) != 0)
+    ip_say("inclprof: cannot write interval %u's profile in %s/%u.intervals\n", ip_st.intervals,
+           ip_st.dir, (unsigned)ip_st.pid);
+  ip_free(frames);
   ip_unlock(&ip_st.threads_lock);
   *left_out = left ? k : n;
   ip_free(left);
@@ -390,6 +421,7 @@ void ip_thread_exit(struct ip_rt_thread *t) {
   ip_unlock(&ip_st.threads_lock);
   if (atomic_load(&ip_st.init_state) == 1 && !t->ended_at_exit) {
     name_follow(t);
+    ip_agg_write(t, 0, 0); /* before its ThreadEnd, which ends it for the converter */
     Inclprof__ThreadEnd te = INCLPROF__THREAD_END__INIT;
     te.tid = t->tid;
     te.has_end_tick = 1;
@@ -399,6 +431,7 @@ void ip_thread_exit(struct ip_rt_thread *t) {
     rec.thread_end = &te;
     ip_write_record(&rec, 0);
   }
+  ip_agg_free(t);
   ip_transitions_thread_close(t);
   atomic_fetch_add(&ip_st.dropped, t->dropped);
   t->pos = t->end = NULL;
@@ -483,6 +516,7 @@ void ip_thread_after_fork_child(void) {
   atomic_store(&t->busy, 0);
   if (t->state != IP_TS_READY)
     return;
+  ip_agg_free(t); /* the parent's calls */
   ip_transitions_thread_close(t);
   ip_sampling_after_fork_child(t);
   t->tid = (uint32_t)gettid();
