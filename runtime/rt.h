@@ -467,6 +467,10 @@ IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint6
 
 /* say.c: one line on stderr, with write() (printf-style format) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* strerror's text for error number e, without calling strerror (a program
+ * may define its own): in a buffer of the calling thread, good until its
+ * next call. */
+IP_HIDDEN const char *ip_errno_text(int e);
 
 /* arena.c: the runtime's own memory (never the program's malloc, which it
  * may define itself): zeroed blocks, lock-free, safe in a signal handler. */

@@ -10,7 +10,10 @@
  * shared runtime: in libinclprof.a they would clash with a program's own
  * (docs/runtime.md, "Memory").  The copies, fills and compares move 32 or
  * 8 bytes at a time; the string functions, called only for settings, paths
- * and names, go a byte at a time and never read past the string. */
+ * and names, go a byte at a time and never read past the string.  strtod is
+ * not among them: the runtime reads its one floating-point file with sscanf. */
+#include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +37,9 @@ OWN int strncmp(const char *a, const char *b, size_t n);
 OWN char *strcpy(char *restrict dst, const char *restrict src);
 OWN char *strncpy(char *restrict dst, const char *restrict src, size_t n);
 OWN size_t strcspn(const char *s, const char *reject);
+OWN long strtol(const char *s, char **end, int base);
+OWN unsigned long strtoul(const char *s, char **end, int base);
+OWN unsigned long long strtoull(const char *s, char **end, int base);
 
 /* Forward, 32 bytes at a time, each block loaded whole before it is
  * stored: right for dst below src even when they overlap. */
@@ -194,4 +200,72 @@ size_t strcspn(const char *s, const char *reject) {
   while (s[n] && !in_set(s[n], reject))
     n++;
   return n;
+}
+
+static int digit_value(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'z')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'Z')
+    return c - 'A' + 10;
+  return 99;
+}
+
+/* As strtoull: white space, a sign, the base's prefix (0x for 16 or 0; a 0
+ * for 8 with base 0), the digits; *neg set for a minus sign, *over when the
+ * digits exceed limit (the value is then limit).  *end stays at s without a
+ * digit. */
+static unsigned long long parse(const char *s, char **end, int base, unsigned long long limit,
+                                int *neg, int *over) {
+  const char *p = s;
+  while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+    p++;
+  *neg = *p == '-';
+  if (*p == '-' || *p == '+')
+    p++;
+  if ((base == 0 || base == 16) && p[0] == '0' && (p[1] | 0x20) == 'x' && digit_value(p[2]) < 16) {
+    p += 2;
+    base = 16;
+  } else if (base == 0)
+    base = p[0] == '0' ? 8 : 10;
+  const char *first = p;
+  unsigned long long v = 0;
+  *over = 0;
+  for (int d; (d = digit_value(*p)) < base; p++) {
+    if (v > (limit - (unsigned)d) / (unsigned)base)
+      *over = 1;
+    else
+      v = v * (unsigned)base + (unsigned)d;
+  }
+  if (end)
+    *end = (char *)(p == first ? s : p);
+  return *over ? limit : v;
+}
+
+unsigned long long strtoull(const char *s, char **end, int base) {
+  int neg, over;
+  unsigned long long v = parse(s, end, base, ULLONG_MAX, &neg, &over);
+  if (over)
+    errno = ERANGE;
+  return neg && !over ? -v : v;
+}
+
+unsigned long strtoul(const char *s, char **end, int base) {
+  int neg, over;
+  unsigned long v = (unsigned long)parse(s, end, base, ULONG_MAX, &neg, &over);
+  if (over)
+    errno = ERANGE;
+  return neg && !over ? -v : v;
+}
+
+long strtol(const char *s, char **end, int base) {
+  int neg, over;
+  unsigned long long limit = (unsigned long long)LONG_MAX + 1u;
+  unsigned long long v = parse(s, end, base, limit, &neg, &over);
+  if (over || (!neg && v == limit)) {
+    errno = ERANGE;
+    return neg ? LONG_MIN : LONG_MAX;
+  }
+  return neg ? (long)(0 - v) : (long)v;
 }

@@ -67,14 +67,15 @@ static int pmu_open(void **page, char *why, size_t whylen) {
   ip_pmu_kernel_instructions(&a);
   int fd = perf_open(&a);
   if (fd < 0) {
-    snprintf(why, whylen, "pmu: perf_event_open(instructions, kernel only): %s", strerror(errno));
+    snprintf(why, whylen, "pmu: perf_event_open(instructions, kernel only): %s",
+             ip_errno_text(errno));
     return -1;
   }
   long pg = sysconf(_SC_PAGESIZE);
   void *m = mmap(NULL, (size_t)pg, PROT_READ, MAP_SHARED, fd, 0);
   close(fd);
   if (m == MAP_FAILED) {
-    snprintf(why, whylen, "pmu: mmap of the counter page: %s", strerror(errno));
+    snprintf(why, whylen, "pmu: mmap of the counter page: %s", ip_errno_text(errno));
     return -1;
   }
   const struct perf_event_mmap_page *pc = m;
@@ -113,9 +114,10 @@ static int kev_events(int fds[2], char *why, size_t whylen) {
                "kevents: perf_event_open(raw_syscalls:sys_enter): %s: %s; run as root, record it "
                "with 'sudo inclprof record --user NAME' or through inclprof-perfmon, or use "
                "--transitions none",
-               strerror(e), perf);
+               ip_errno_text(e), perf);
     else
-      snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s", strerror(e));
+      snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s",
+               ip_errno_text(e));
     return -1;
   }
   ip_pmu_kevents_faults(&a);
@@ -136,7 +138,7 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
     m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
   }
   if (m == MAP_FAILED) {
-    snprintf(why, whylen, "kevents: mmap of the ring buffer: %s", strerror(errno));
+    snprintf(why, whylen, "kevents: mmap of the ring buffer: %s", ip_errno_text(errno));
     close(fd);
     if (fd2 >= 0)
       close(fd2);
