@@ -207,18 +207,25 @@ int ip_thread_ensure(void) {
  * writing this thread's previous batch, and we may not wait longer (in_signal,
  * the exit deadline). */
 static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
-  if (t->state != IP_TS_READY)
+  /* Not inside a flush of this thread's own: one below on the stack holds
+   * the buffer, and waiting for it would never end (a handler that
+   * interrupted it; an instrumented function of the program's that the
+   * flush called, in a program linked with libinclprof.a). */
+  if (t->state != IP_TS_READY || t->in_flush)
     return;
+  t->in_flush = 1;
   while (atomic_exchange(&t->busy, 1)) {
-    if (in_signal || ip_exit_deadline_passed())
+    if (in_signal || ip_exit_deadline_passed()) {
+      t->in_flush = 0;
       return;
+    }
     sched_yield();
   }
   if (!ip_writer_settle(t, settle)) {
+    t->in_flush = 0;
     atomic_store(&t->busy, 0);
     return;
   }
-  t->in_flush = 1;
   ip_kevents_save(t);
   uint64_t before = tr_read(t);
   int pending = before != t->tr_last;
