@@ -10,10 +10,12 @@
 #    libdeflate made no call of them), and the profile counts each of the
 #    five as the program does;
 #  - the same program linked with libinclprof.a, where the runtime's calls
-#    do reach the program's functions (docs/runtime.md, "Memory"): an inline
-#    flush, whose move of the events appended meanwhile calls the program's
-#    instrumented memmove, which appends events each time, ends (it used to
-#    retry for ever) and the output is the plain run's;
+#    do reach the program's functions (docs/runtime.md, "Memory"), with the
+#    writer thread and inline: its flushes end (the move of the events
+#    appended meanwhile calls the program's instrumented memmove, which
+#    appends events each time; a probe in a function the flush calls fills
+#    the buffer and asks for a flush of its own), and the sum and the
+#    program's check are the plain run's;
 #  - libinclprof.so imports none of the mem* and str* functions.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3
@@ -50,10 +52,12 @@ gcc -O2 -Wall -Werror -fplugin="$INCLPROF_PLUGIN" "$P" -o own_libc_linked \
   $(pkg-config --libs libprotobuf-c) -ldeflate -lpthread -ldl ||
   fail "build own_libc.c with libinclprof.a"
 plain=$(./own_libc-O2)
-rec=$(INCLPROF_OUTPUT=linked INCLPROF_WRITER=inline timeout -k 5 60 ./own_libc_linked 2>/dev/null)
-check_eq "libinclprof.a, inline flushes through the program's memmove: they end" "0" "$?"
-check_eq "libinclprof.a: the sum and the program's check are the plain run's" \
-  "$(field sum "$plain") 0" "$(field sum "$rec") $(field wrong "$rec")"
+for writer in auto inline; do
+  rec=$(INCLPROF_OUTPUT=linked-$writer INCLPROF_WRITER=$writer timeout -k 5 60 ./own_libc_linked 2>/dev/null)
+  check_eq "libinclprof.a, writer $writer: flushes through the program's functions end" "0" "$?"
+  check_eq "libinclprof.a, writer $writer: the sum and the program's check are the plain run's" \
+    "$(field sum "$plain") 0" "$(field sum "$rec") $(field wrong "$rec")"
+done
 
 taken=$(nm -D --undefined-only "$INCLPROF_LIBDIR/libinclprof.so" | awk '{ sub(/@.*/, "", $2); print $2 }' |
   grep -E '^(mem|str|bcmp|bcopy|bzero|stp|wmem|wcs)' | paste -sd' ' -)
