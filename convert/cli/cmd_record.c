@@ -197,11 +197,59 @@ static void say_if_stopped_early(const char *dir, const char *name) {
   inclprof__record__free_unpacked(rec, NULL);
 }
 
-/* The trace directory exists (or is made: *made says so) and this user may
- * create files in it: else there is no point in running the program. */
-static int output_dir_usable(const char *dir, int *made) {
-  *made = mkdir(dir, 0777) == 0;
-  if (!*made && errno != EEXIST) {
+/* Makes dir and its missing parents; *first_made: the length of the first
+ * directory of the path this made (0: none), for remove_made_dirs. */
+static int make_dirs(const char *dir, size_t *first_made) {
+  char path[PATH_MAX];
+  size_t n = strlen(dir);
+  *first_made = 0;
+  if (n >= sizeof path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(path, dir, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (path[i] != '/' && path[i] != 0)
+      continue;
+    if (path[i - 1] == '/')
+      continue;
+    char c = path[i];
+    path[i] = 0;
+    int rc = mkdir(path, 0777);
+    path[i] = c;
+    if (rc == 0 && !*first_made)
+      *first_made = i;
+    else if (rc != 0 && errno != EEXIST)
+      return -1;
+  }
+  return *first_made ? 0 : (errno = EEXIST, -1);
+}
+
+/* Removes the empty directories make_dirs made, deepest first. */
+static void remove_made_dirs(const char *dir, size_t first_made) {
+  if (!first_made)
+    return;
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s", dir);
+  size_t n = strlen(path);
+  while (n > 1 && path[n - 1] == '/')
+    path[--n] = 0;
+  while (rmdir(path) == 0 && n > first_made) {
+    while (n > 0 && path[n - 1] != '/') /* up one level */
+      n--;
+    while (n > 1 && path[n - 1] == '/')
+      n--;
+    path[n] = 0;
+    if (n < first_made)
+      return;
+  }
+}
+
+/* The trace directory exists (or is made with its missing parents:
+ * *made says from where) and this user may create files in it: else there
+ * is no point in running the program. */
+static int output_dir_usable(const char *dir, size_t *made) {
+  if (make_dirs(dir, made) != 0 && errno != EEXIST) {
     fprintf(stderr,
             "inclprof record: cannot create the trace directory %s: %s; choose another "
             "with -o DIR\n",
@@ -387,10 +435,9 @@ int cmd_record(int argc, char **argv) {
     }
   } else
     record_perfmon_exec(a.mode, argc, argv);
-  int made_dir;
+  size_t made_dir;
   if (!output_dir_usable(a.dir, &made_dir) || record_dir_set_aside(a.dir) != 0 || prepare_env(&a)) {
-    if (made_dir)
-      rmdir(a.dir);
+    remove_made_dirs(a.dir, made_dir);
     return IP_EXIT_USAGE;
   }
   int hold = record_hold_join(getenv("INCLPROF_TRANSITIONS")); /* set from --transitions */
@@ -401,8 +448,7 @@ int cmd_record(int argc, char **argv) {
   if (hold >= 0)
     close(hold);
   if (status < 0) {
-    if (made_dir)
-      rmdir(a.dir); /* nothing ran: leave no empty directory behind */
+    remove_made_dirs(a.dir, made_dir); /* nothing ran: leave no empty directory behind */
     return status == -2 ? 127 : IP_EXIT_USAGE;
   }
   ip_ctl_sweep(a.dir); /* sockets of processes killed before their runtime could remove them */

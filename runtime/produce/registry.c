@@ -92,7 +92,8 @@ static _Atomic uint32_t n_modules;
 /* The file mapped at base, from /proc/self/maps (read without stdio, whose
  * buffers come from malloc); 0 when not found. */
 static int mapped_file(uintptr_t base, char *out, size_t len) {
-  int fd = open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC); /* /proc/self ends with the main thread */
+  int fd = open("/proc/thread-self/maps",
+                O_RDONLY | O_CLOEXEC); /* /proc/self ends with the main thread */
   if (fd < 0)
     fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
