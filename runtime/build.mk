@@ -6,12 +6,14 @@ RT_LAYERS := entry produce sink base
 RT_SRCS := $(foreach l,$(RT_LAYERS),$(wildcard runtime/$(l)/*.c))
 RT_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RT_SRCS)) $(B)/runtime/inclprof.pb-c.o \
            $(patsubst trace/%.c,$(B)/runtime/trace/%.o,$(wildcard trace/*.c))
-# Only in libinclprof.so: the runtime's own mem*/str* functions and malloc,
-# hidden, which the runtime's calls and those of protobuf-c and libdeflate
+# Only in libinclprof.so: the runtime's own mem*/str* functions, malloc,
+# snprintf and vsnprintf (onto libc's own vsnprintf), hidden, which the
+# runtime's calls and those of protobuf-c and libdeflate
 # (linked in from their static archives, their symbols kept out of the
 # exports) bind to instead of the program's (docs/runtime.md, "Memory"); in
 # libinclprof.a they would clash with a program's own definitions.
-RT_SO_ONLY := $(B)/runtime/base/own_string.o $(B)/runtime/base/own_malloc.o
+RT_SO_ONLY := $(B)/runtime/base/own_string.o $(B)/runtime/base/own_malloc.o \
+              $(B)/runtime/base/own_stdio.o
 RT_A_OBJS  := $(filter-out $(RT_SO_ONLY),$(RT_OBJS))
 RT_STATIC_LIBS = -Wl,--exclude-libs,ALL -Wl,-Bstatic $(PB_LIBS) -ldeflate -Wl,-Bdynamic
 RT_INC    := -I$(B)/gen $(SHARED_INC) -Iruntime

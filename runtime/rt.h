@@ -24,6 +24,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -656,6 +657,10 @@ IP_HIDDEN void ip_libc_init(void);
 IP_HIDDEN void *ip_libc_next(const char *name); /* dlsym(RTLD_NEXT, name) */
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
+/* libc's own vsnprintf (own_stdio.c's snprintf and vsnprintf call it), never
+ * a program's; NULL when it cannot be found. */
+typedef int ip_vsnprintf_fn(char *, size_t, const char *, va_list);
+IP_HIDDEN ip_vsnprintf_fn *ip_real_vsnprintf(void);
 
 /* sampling.c */
 IP_HIDDEN void ip_sampling_init(void);
