@@ -1,14 +1,15 @@
 #!/bin/sh
 # runtime_own_libc.sh - the runtime never calls the program's own memory and
 # string functions:
-#  - a program that defines memmove, memcpy, memset, strlen and strcmp
-#    itself, each counting its calls (tests/programs/runtime/own_libc.c),
+#  - a program that defines memmove, memcpy, memset, strlen, strcmp,
+#    snprintf and vsnprintf itself, each counting its calls
+#    (tests/programs/runtime/own_libc.c),
 #    built at -O0 and -O2, prints under `record` (the writer thread, and
 #    INCLPROF_WRITER=inline, which moves the events signal handlers append
 #    during a flush with memmove) exactly what it prints plain, with the same
 #    exit status: its own counts unchanged (the runtime, protobuf-c and
 #    libdeflate made no call of them), and the profile counts each of the
-#    five as the program does;
+#    first five (instrumented) as the program does;
 #  - the same program linked with libinclprof.a, where the runtime's calls
 #    do reach the program's functions (docs/runtime.md, "Memory"), with the
 #    writer thread and inline: its flushes end (the move of the events
@@ -16,7 +17,8 @@
 #    appends events each time; a probe in a function the flush calls fills
 #    the buffer and asks for a flush of its own), and the sum and the
 #    program's check are the plain run's;
-#  - libinclprof.so imports none of the mem* and str* functions.
+#  - libinclprof.so imports none of the mem* and str* functions, nor
+#    snprintf or vsnprintf.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3
 P="$INCLPROF_SRC/tests/programs/runtime/own_libc.c"
@@ -60,6 +62,6 @@ for writer in auto inline; do
 done
 
 taken=$(nm -D --undefined-only "$INCLPROF_LIBDIR/libinclprof.so" | awk '{ sub(/@.*/, "", $2); print $2 }' |
-  grep -E '^(mem|str|bcmp|bcopy|bzero|stp|wmem|wcs)' | paste -sd' ' -)
-check_eq "libinclprof.so takes no mem* or str* function from libc" "" "$taken"
+  grep -E '^(mem|str|bcmp|bcopy|bzero|stp|wmem|wcs)|^v?snprintf$' | paste -sd' ' -)
+check_eq "libinclprof.so takes no mem* or str* function, snprintf or vsnprintf from libc" "" "$taken"
 done_testing
