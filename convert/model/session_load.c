@@ -126,7 +126,9 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
   if (!rc)
     rc = session_start(s, &files, o);
   unsigned readers = 0;
-  if (!rc && o && o->jobs > 1 && !(o->visitor && o->visitor->on_call))
+  /* The critical path's pieces name threads by their final index: files one
+   * after another (each file's threads still replay in parallel). */
+  if (!rc && o && o->jobs > 1 && !(o->visitor && o->visitor->on_call) && !o->critical)
     readers = ip_files_readers(&files, o->jobs);
   if (!rc && readers) {
     rc = ip_session_load_files(s, &t, &files, o, readers, err, sizeof err);

@@ -16,7 +16,7 @@
 #define IP_TRACE_MAGIC_LEN    8
 #define IP_TRACE_PREAMBLE_LEN 12
 #define IP_FORMAT_MAJOR       1u
-#define IP_FORMAT_MINOR       0u
+#define IP_FORMAT_MINOR       1u
 #define IP_FRAME_CRC_LEN      4u /* the CRC after a frame's record, little-endian */
 
 /* Bytes of v as a protobuf varint. */
