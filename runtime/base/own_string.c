@@ -37,6 +37,7 @@ OWN int strncmp(const char *a, const char *b, size_t n);
 OWN char *strcpy(char *restrict dst, const char *restrict src);
 OWN char *strncpy(char *restrict dst, const char *restrict src, size_t n);
 OWN size_t strcspn(const char *s, const char *reject);
+OWN char *strstr(const char *s, const char *part);
 OWN long strtol(const char *s, char **end, int base);
 OWN unsigned long strtoul(const char *s, char **end, int base);
 OWN unsigned long long strtoull(const char *s, char **end, int base);
@@ -200,6 +201,18 @@ size_t strcspn(const char *s, const char *reject) {
   while (s[n] && !in_set(s[n], reject))
     n++;
   return n;
+}
+
+char *strstr(const char *s, const char *part) {
+  for (;; s++) {
+    size_t i = 0;
+    while (part[i] && s[i] == part[i])
+      i++;
+    if (!part[i])
+      return (char *)s;
+    if (!*s)
+      return NULL;
+  }
 }
 
 static int digit_value(char c) {

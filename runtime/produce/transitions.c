@@ -282,7 +282,8 @@ static int kev_trial(char *why, size_t whylen, char *wake_why, size_t wake_whyle
   if (kev_open(&ring, &len, &fd2, &pf_id, wake_fd, wake_id, why, whylen) != 0)
     return 0;
   if (ip_st.wake_tp[0] >= 0 && wake_fd[0] < 0) {
-    snprintf(wake_why, wake_whylen, "perf_event_open(sched:sched_waking): %s", strerror(errno));
+    snprintf(wake_why, wake_whylen, "perf_event_open(sched:sched_waking): %s",
+             ip_errno_text(errno));
     ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
   }
   for (int k = 0; k < 2; k++)

@@ -28,6 +28,7 @@
 #define strcpy   own_strcpy
 #define strncpy  own_strncpy
 #define strcspn  own_strcspn
+#define strstr   own_strstr
 #define strtol   own_strtol
 #define strtoul  own_strtoul
 #define strtoull own_strtoull
@@ -46,6 +47,7 @@
 #undef strcpy
 #undef strncpy
 #undef strcspn
+#undef strstr
 #undef strtol
 #undef strtoul
 #undef strtoull
@@ -123,6 +125,9 @@ START_TEST(string_functions_match_libc) {
       }
     ck_assert_uint_eq(own_strcspn(s[i], "/="), strcspn(s[i], "/="));
     ck_assert_uint_eq(own_strcspn(s[i], ""), strcspn(s[i], ""));
+    for (size_t j = 0; j < sizeof s / sizeof s[0]; j++)
+      ck_assert_ptr_eq(own_strstr(s[i], s[j]), strstr(s[i], s[j]));
+    ck_assert_ptr_eq(own_strstr(s[i], "b/"), strstr(s[i], "b/"));
     for (size_t j = 0; j < sizeof s / sizeof s[0]; j++) {
       ck_assert_int_eq(sign(own_strcmp(s[i], s[j])), sign(strcmp(s[i], s[j])));
       for (size_t m = 0; m < 5; m++)
