@@ -357,6 +357,21 @@ static void kernel_upto(ip_tstate *ts, kcursor *k, uint64_t tick) {
   }
 }
 
+/* Off-CPU time below this is within what the clock conversion of the
+ * records may misplace (a few microseconds): it never moves a T bit. */
+#define OFF_CPU_FLOOR_NS 20000
+
+/* Whether the records taken into a non-transitional interval of raw ticks
+ * hold a switch for most of it.  A probe loads the ring's head before it
+ * reads the clock: a preemption between the two lands in the interval that
+ * ends at that probe, while the head it moved marks the next interval
+ * instead.  The records still place the switch-out and its switch-in here,
+ * and the interval is transitional. */
+static int off_cpu_inside(const ip_file *f, const ip_kacc *a, uint64_t raw) {
+  uint64_t off = a->off[0] + a->off[1];
+  return off > raw / 2 && ticks_ns(f, off) >= OFF_CPU_FLOOR_NS;
+}
+
 /* An event at tick: the thread was running then.  A switch-out whose
  * switch-in the records place later (the records' times are converted from
  * another clock, which can put them a few microseconds off) ends here. */
@@ -492,7 +507,10 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);
       ts->kacc.sys = ts->kacc.pf = 0;
     } else {
-      uint64_t el = interval(f, ts, th, raw, (int)(d & 1),
+      int transitional = (int)(d & 1);
+      if (!transitional && f->kernel_events && off_cpu_inside(f, &ts->kacc, raw))
+        transitional = 1;
+      uint64_t el = interval(f, ts, th, raw, transitional,
                              (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split);
       if (crit && tick > from) {
         critical_share(crit, ts, th, from, tick, el);
