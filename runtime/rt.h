@@ -24,6 +24,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -616,6 +617,10 @@ IP_HIDDEN void ip_snapshots_save(int all);
 
 /* say.c: one line on stderr, with write() (printf-style format) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* strerror's text for error number e, without calling strerror (a program
+ * may define its own): in a buffer of the calling thread, good until its
+ * next call. */
+IP_HIDDEN const char *ip_errno_text(int e);
 
 /* arena.c: the runtime's own memory (never the program's malloc, which it
  * may define itself): zeroed blocks, lock-free, safe in a signal handler. */
@@ -801,6 +806,10 @@ IP_HIDDEN void ip_libc_init(void);
 IP_HIDDEN void *ip_libc_next(const char *name); /* dlsym(RTLD_NEXT, name) */
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
+/* libc's own vsnprintf (own_stdio.c's snprintf and vsnprintf call it), never
+ * a program's; NULL when it cannot be found. */
+typedef int ip_vsnprintf_fn(char *, size_t, const char *, va_list);
+IP_HIDDEN ip_vsnprintf_fn *ip_real_vsnprintf(void);
 
 /* sampling.c */
 IP_HIDDEN void ip_sampling_init(void);

@@ -99,7 +99,7 @@ static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, si
     if (fd >= 0)
       return fd;
     if (errno != EEXIST) {
-      snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+      snprintf(err, errlen, "cannot create %s: %s", path, ip_errno_text(errno));
       return -1;
     }
   }
@@ -117,7 +117,7 @@ int ip_output_open(char *err, size_t errlen) {
   if (!dir || !*dir)
     dir = "inclprof.data";
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    snprintf(err, errlen, "cannot create directory %s: %s", dir, strerror(errno));
+    snprintf(err, errlen, "cannot create directory %s: %s", dir, ip_errno_text(errno));
     return -1;
   }
   char abs[PATH_MAX];
@@ -129,7 +129,7 @@ int ip_output_open(char *err, size_t errlen) {
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
   if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
-    snprintf(err, errlen, "cannot write %s: %s", ip_st.path, strerror(errno));
+    snprintf(err, errlen, "cannot write %s: %s", ip_st.path, ip_errno_text(errno));
     ip_fd_forget(ip_st.fd);
     close(ip_st.fd);
     ip_st.fd = -1;
@@ -413,7 +413,7 @@ void ip_output_fork_child(void) {
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
   if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
-    snprintf(err, sizeof err, "cannot write %s: %s", ip_st.path, strerror(errno));
+    snprintf(err, sizeof err, "cannot write %s: %s", ip_st.path, ip_errno_text(errno));
     ip_disable(err);
     return;
   }
