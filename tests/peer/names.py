@@ -38,6 +38,16 @@ _ALIASES = {
 }
 
 
+_COLD_PART = re.compile(r"(\.cold(\.\d+)?| \[clone \.cold(\.\d+)?\])$")
+
+
+def cold_part(name):
+    """True for the cold part GCC moved out of a function (`f.cold`): it is
+    entered by a jump from the function (or from the unwinder, for a landing
+    pad), never called, though callgrind counts the jump as a call."""
+    return bool(_COLD_PART.search(name))
+
+
 def program(name):
     """A function of the program: clone and cold-part suffixes removed, the
     C++ deleting destructor named as the destructor (callgrind's demangled

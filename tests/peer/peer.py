@@ -5,8 +5,10 @@ on -j workers, judges each difference against the explained differences
 (exit 1 when K > 0) after a table per suite.
 Usage: python3 peer.py --gcc-testsuite DIR --valgrind DIR [--uftrace DIR]
        --work DIR [--jobs N] [--quick LIST] [--table FILE] [--only SUBSTRING]
-       python3 peer.py --judge RESULTS.jsonl [--table FILE]   (the runs of a
-       run, finished or not, judged against explained.txt as it stands)"""
+       python3 peer.py --judge RESULTS.jsonl... [--table FILE]   (the runs of
+       a run, finished or not, judged against explained.txt as it stands; a
+       later file's run replaces an earlier one's of the same program and
+       option set)"""
 import argparse
 import collections
 import json
@@ -43,7 +45,9 @@ def main():
     ap.add_argument("--valgrind")
     ap.add_argument("--uftrace")
     ap.add_argument("--work", help="the runs' directory (results.jsonl is written there)")
-    ap.add_argument("--judge", metavar="RESULTS", help="judge the runs of a results.jsonl again, run nothing")
+    ap.add_argument("--judge", metavar="RESULTS", nargs="+",
+                    help="judge the runs of results.jsonl files again, run nothing; a run of a later file "
+                         "replaces the same program and option set of an earlier one")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quick", help="file listing the programs of the quick subset")
     ap.add_argument("--table", help="write the per-suite table (Markdown) here")
@@ -52,9 +56,12 @@ def main():
     a = ap.parse_args()
     rules = explained.load(a.explained)
     if a.judge:
-        with open(a.judge) as f:
-            return judge((json.loads(l) for l in f if l.strip()), rules, a.jobs, a.table, a.explained,
-                         whole=False)
+        runs = {}
+        for path in a.judge:
+            with open(path) as f:
+                for rec in (json.loads(l) for l in f if l.strip()):
+                    runs[(rec["program"], rec["variant"])] = rec
+        return judge(runs.values(), rules, a.jobs, a.table, a.explained, whole=False)
     if not a.work:
         ap.error("--work DIR is needed to run the programs")
     tools = {"inclprof": os.environ["INCLPROF"], "plugin": os.environ["INCLPROF_PLUGIN"]}

@@ -279,7 +279,7 @@ def _calls_of(calls, arcs, modules, instrumented):
     and calls from its instrumented functions to each function outside them."""
     own, lib = {}, {}
     for (obj, fn), n in calls.items():
-        if os.path.realpath(obj) in modules:
+        if os.path.realpath(obj) in modules and not names.cold_part(fn):
             k = names.program(fn)
             own[k] = own.get(k, 0) + n
     for (obj, fn, cobj, cfn), n in arcs.items():
