@@ -52,6 +52,8 @@ def main():
     ap.add_argument("--quick", help="file listing the programs of the quick subset")
     ap.add_argument("--table", help="write the per-suite table (Markdown) here")
     ap.add_argument("--only", help="only programs whose suite/name contains this")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the runs already in WORK/results.jsonl (a run cut short) and make only the others")
     ap.add_argument("--explained", default=os.path.join(os.path.dirname(__file__), "explained.txt"))
     a = ap.parse_args()
     rules = explained.load(a.explained)
@@ -85,9 +87,18 @@ def main():
     progs.sort(key=lambda p: (p.suite == "valgrind-perf", size[p.suite]))
     jobs = [(p, v, a.work, tools) for p in progs for v in p.variants]
 
-    log = open(os.path.join(a.work, "results.jsonl"), "w")
+    results = os.path.join(a.work, "results.jsonl")
+    done = []
+    if a.resume and os.path.exists(results):
+        with open(results) as f:
+            done = [json.loads(l) for l in f if l.strip()]
+        made = {(r["program"], r["variant"]) for r in done}
+        jobs = [j for j in jobs if (j[0].key(), j[1]) not in made]
+        print("peer: %d runs kept from %s, %d to make" % (len(done), results, len(jobs)), flush=True)
+    log = open(results, "a" if a.resume else "w")
 
     def records():
+        yield from done
         with multiprocessing.Pool(a.jobs) as pool:
             for key, suite, variant, outcome, diffs, cpu in pool.imap_unordered(_one, jobs):
                 rec = {"program": key, "suite": suite, "variant": variant, "outcome": outcome, "diffs": diffs,
