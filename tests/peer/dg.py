@@ -188,7 +188,8 @@ def x_file(text):
                 break
             m = re.match(r"(?:set|lappend)\s+additional_flags\s+(.*)$", s)
             if m:
-                flags.extend(shlex.split(m.group(1).strip('"')))
+                # Tcl words, each a list of options: "-a -b" or "-a" "-b"
+                flags.extend(f for word in shlex.split(m.group(1)) for f in word.split())
         net = opens - closes
         while net < 0 and depth > 0:
             cond_true.pop()
