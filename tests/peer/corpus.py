@@ -54,6 +54,13 @@ def _gcc_test(suite, path, extra_sources=(), extra_flags=(), lang="c", fdo=False
     return Program(suite, name, srcs, flags=flags, libs=libs, lang=lang, variants=variants, skip=skip)
 
 
+# Programs whose plain build takes callgrind longer than its limit: they
+# are skipped, with the reason.
+TOO_LONG_FOR_CALLGRIND = {
+    "tree-prof/split-1": "10^10 stores (a million calls of foo, 10 000 each): callgrind needs over 10 minutes",
+}
+
+
 def gcc_programs(root):
     """GCC's gcc.c-torture/execute (with ieee/ and builtins/), gcc.dg/tree-prof
     and g++.dg/tree-prof, from the unpacked testsuite at ROOT."""
@@ -81,6 +88,7 @@ def gcc_programs(root):
         p = _gcc_test("tree-prof", path, fdo=True)
         if "DOJOB" in open(path, errors="replace").read() and path.endswith("a.c"):
             continue  # the second unit of a two-unit test
+        p.skip = p.skip or TOO_LONG_FOR_CALLGRIND.get(p.key())
         out.append(p)
     for path in sorted(glob.glob(root + "/g++.dg/tree-prof/*.C")):
         out.append(_gcc_test("g++-tree-prof", path, lang="c++", fdo=True))

@@ -191,7 +191,8 @@ class Run:
             return self
         calls, arcs, rc2 = self.callgrind(plain, "plain")
         if calls is None:
-            self.diffs.append(("callgrind", "-", "callgrind cannot run the plain build"))
+            self.diffs.append(("callgrind", "-", "callgrind cannot run the plain build (or not within %d s)"
+                               % CALLGRIND_TIMEOUT))
             return self
         if rc2 != rc0:
             # valgrind's simulated CPU took another path (it computes x87
