@@ -194,7 +194,7 @@ class Run:
             self.diffs.append(("callgrind", "-", "callgrind cannot run the plain build (or not within %d s)"
                                % CALLGRIND_TIMEOUT))
             return self
-        if rc2 != rc0:
+        if rc2 != (rc0 if p.valgrind_status is None else p.valgrind_status):
             # valgrind's simulated CPU took another path (it computes x87
             # long double arithmetic in double precision): no count compares
             self.diffs.append(("valgrind-behaviour", "-", "the plain build exits %s under callgrind, %s natively"
