@@ -167,6 +167,11 @@ static void serve_one(const struct grant_server *s, int conn) {
     snprintf(why, sizeof why, "the sender is not the recording's user (uid %lu)",
              (unsigned long)s->policy.uid);
     reply(conn, IP_GRANT_NOT_USER, why, NULL, 0);
+    /* Its request, when already there, is taken without waiting: a socket
+     * closed with unread data resets its peer, whose read of the reply
+     * then fails. */
+    struct ip_grant_request unread;
+    (void)recv(conn, &unread, sizeof unread, MSG_DONTWAIT | MSG_TRUNC);
     return;
   }
   struct timeval tv = {IP_GRANT_TIMEOUT_MS / 1000, IP_GRANT_TIMEOUT_MS % 1000 * 1000};
