@@ -199,7 +199,8 @@ void ip_operations_build(const ip_session *s, ip_operations *out) {
     ip_lat_add(&c->latency, latency);
   }
   free(slot);
-  qsort(out->by_coro, out->n_coro, sizeof *out->by_coro, by_latency);
+  if (out->n_coro)
+    qsort(out->by_coro, out->n_coro, sizeof *out->by_coro, by_latency);
   uint64_t body_calls = 0, framed = 0;
   for (size_t t = 0; t < s->n_threads; t++) {
     const ip_thread *th = &s->threads[t];
