@@ -51,6 +51,7 @@ check "fork-worker: the child's trace ends cleanly at exit" \
   grep -q '^trailer:      clean shutdown, exit reason: exit;' info
 
 # signal MODE: the process with main gone gets SIGTERM once it says ready
+# (waited for up to a minute: a loaded machine may take seconds to start it)
 signal() {
   for who in plain rec; do
     if [ $who = plain ]; then ./last_plain "$1" 10 >$who.out 2>&1 &
@@ -58,7 +59,7 @@ signal() {
     fi
     pid=$!
     i=0
-    while ! grep -q ready $who.out && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+    while ! grep -q ready $who.out && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
     kill -TERM $pid
     t0=$(now_ms)
     i=0
