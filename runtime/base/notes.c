@@ -11,26 +11,14 @@
 
 #include "rt.h"
 
-static void write_all(int fd, const char *p, size_t n) {
-  while (n) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return;
-    p += w;
-    n -= (size_t)w;
-  }
-}
-
 void ip_notes_line(const char *line, int on_stderr) {
   size_t n = strlen(line);
   if (on_stderr)
-    write_all(2, line, n);
+    ip_write_all(2, line, n);
   const char *notes = ip_set.record_notes;
   int fd = notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
   if (fd >= 0) {
-    write_all(fd, line, n);
+    ip_write_all(fd, line, n);
     close(fd);
   }
 }

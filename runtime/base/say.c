@@ -21,15 +21,20 @@ void ip_say(const char *fmt, ...) {
     return;
   size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
   int saved = errno;
-  for (size_t done = 0; done < len;) {
-    ssize_t w = write(2, line + done, len - done);
+  ip_write_all(2, line, len);
+  errno = saved;
+}
+
+void ip_write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, p, n);
     if (w < 0 && errno == EINTR)
       continue;
     if (w <= 0)
-      break;
-    done += (size_t)w;
+      return;
+    p += w;
+    n -= (size_t)w;
   }
-  errno = saved;
 }
 
 const char *ip_errno_text(int e) {
