@@ -19,6 +19,7 @@ check "export --format html" "$INCLPROF" export --format html -o page.html data
 node "$PICS/butterfly-probe.mjs" page.html bf.png transform qsort '[libc.so.6]' compare_ints usleep >probe.txt 2>probe.err
 check_eq "Chromium opened the page without errors, no request beyond it" "requests 0
 errors 0" "$(tail -n 2 probe.txt)"
+grep -q '^errors 0$' probe.txt || sed 's/^/# probe: /' probe.err
 # ns as the report writes a time (util/text_table.c's ip_fmt_ns)
 readable() {
   awk '{ v = $NF; $NF = "";

@@ -31,5 +31,5 @@ if ! cmp -s "$here/package-lock.json" "$dir/package-lock.json" || [ ! -d "$dir/n
     exit 1
   fi
 fi
-cp "$here/flame-probe.mjs" "$here/speedscope-load.mjs" "$dir/"
+cp "$here"/*.mjs "$dir/"
 echo "$dir"
