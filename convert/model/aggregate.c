@@ -36,7 +36,7 @@ size_t ip_aggregate(const ip_session *s, ip_level l, const ip_selection *sel, ip
       continue;
     if (l == IP_BY_FUNCTION)
       for (size_t f = 0; f < t->n_fn; f++)
-        ip_values_add(&sum[f], &t->fn[f]);
+        ip_values_add(&sum[t->fn[f].func], &t->fn[f].v);
     else if (l == IP_BY_MODULE)
       for (size_t m = 0; m < t->n_mod; m++)
         ip_values_add(&sum[m], &t->mod[m]);

@@ -111,6 +111,12 @@ typedef struct ip_site_values {
   uint64_t calls, el_incl, app_incl;
 } ip_site_values;
 
+/* The values of one function on one thread. */
+typedef struct ip_fn_values {
+  uint32_t func; /* index into ip_session.funcs */
+  ip_values v;
+} ip_fn_values;
+
 typedef struct ip_thread {
   uint32_t process; /* index into ip_session.processes */
   uint32_t tid;
@@ -119,8 +125,8 @@ typedef struct ip_thread {
   ip_values total;           /* thread-level values */
   ip_node *nodes;            /* call tree, nodes[0] is the root */
   size_t n_nodes;
-  ip_values *fn;    /* per-function values, indexed by func, n_fn long */
-  size_t n_fn;      /* <= n_funcs: functions beyond it have no values here */
+  ip_fn_values *fn; /* per-function values of the functions on its call paths, by func */
+  size_t n_fn;
   uint64_t repairs; /* exits reconciled on this thread */
   ip_values *mod;   /* per-module values, indexed by module, n_mod long */
   size_t n_mod;     /* <= n_modules, likewise */

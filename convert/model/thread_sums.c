@@ -6,7 +6,10 @@
  *   - inclusive values: sums over the function's outermost paths only (those
  *     with no ancestor of the same function), so a recursive function counts
  *     each interval once; modules likewise with "any function of the module";
- *   - the thread's values: its non-empty-stack time, the sum of exclusives. */
+ *   - the thread's values: its non-empty-stack time, the sum of exclusives.
+ * The function values are kept for the functions on the thread's paths only
+ * (sorted by function), so a thread costs memory by its own call paths, not
+ * by the session's function count. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +19,8 @@
 typedef struct walk {
   const ip_session *s;
   ip_thread *th;
-  uint32_t *fn_open, *mod_open; /* open paths per function / module on the walk */
+  uint32_t *slot;               /* func -> index into th->fn */
+  uint32_t *fn_open, *mod_open; /* open paths per th->fn entry / module on the walk */
 } walk;
 
 static void add_exclusive(ip_values *to, const ip_values *v) {
@@ -38,8 +42,8 @@ static void add_inclusive(ip_values *to, const ip_values *v) {
 
 static void enter(walk *w, uint32_t n) {
   const ip_node *nd = &w->th->nodes[n];
-  uint32_t f = nd->func, m = w->s->funcs[f].module;
-  ip_values *fv = &w->th->fn[f], *mv = &w->th->mod[m];
+  uint32_t f = w->slot[nd->func], m = w->s->funcs[nd->func].module;
+  ip_values *fv = &w->th->fn[f].v, *mv = &w->th->mod[m];
   if (!fv->calls || nd->v.min_call < fv->min_call)
     fv->min_call = nd->v.min_call;
   if (nd->v.max_call > fv->max_call)
@@ -55,23 +59,37 @@ static void enter(walk *w, uint32_t n) {
 
 static void leave(walk *w, uint32_t n) {
   uint32_t f = w->th->nodes[n].func;
-  w->fn_open[f]--;
+  w->fn_open[w->slot[f]]--;
   w->mod_open[w->s->funcs[f].module]--;
 }
 
 void ip_thread_sums(const ip_session *s, ip_thread *th) {
   const ip_node *nodes = th->nodes;
+  size_t max_func = 0;
+  for (size_t i = 1; i < th->n_nodes; i++)
+    if (nodes[i].func >= max_func)
+      max_func = (size_t)nodes[i].func + 1;
+  uint8_t *on_path = ip_must_calloc(max_func + 1, 1);
   size_t nf = 0;
   for (size_t i = 1; i < th->n_nodes; i++)
-    if (nodes[i].func >= nf)
-      nf = (size_t)nodes[i].func + 1;
+    if (!on_path[nodes[i].func]) {
+      on_path[nodes[i].func] = 1;
+      nf++;
+    }
+  walk w = {s, th, ip_must_calloc(max_func + 1, sizeof(uint32_t)),
+            ip_must_calloc(nf + 1, sizeof(uint32_t)), NULL};
   th->n_fn = nf;
+  th->fn = ip_must_calloc(nf + 1, sizeof *th->fn);
+  for (size_t f = 0, k = 0; f < max_func; f++)
+    if (on_path[f]) {
+      w.slot[f] = (uint32_t)k;
+      th->fn[k++].func = (uint32_t)f;
+    }
+  free(on_path);
   th->n_mod = th->n_nodes > 1 ? s->n_modules : 0;
-  th->fn = ip_must_calloc(th->n_fn, sizeof *th->fn);
   th->mod = ip_must_calloc(th->n_mod, sizeof *th->mod);
+  w.mod_open = ip_must_calloc(th->n_mod, sizeof(uint32_t));
   memset(&th->total, 0, sizeof th->total);
-  walk w = {s, th, ip_must_calloc(th->n_fn, sizeof(uint32_t)),
-            ip_must_calloc(th->n_mod, sizeof(uint32_t))};
   /* Depth-first, without recursion (call trees can be deep). */
   uint32_t n = nodes[0].first_child;
   while (n != IP_NO_NODE) {
@@ -97,6 +115,7 @@ void ip_thread_sums(const ip_session *s, ip_thread *th) {
   th->total.app_incl = th->total.app_excl;
   th->total.smp_incl = th->total.smp_excl;
   memcpy(th->total.wait_incl, th->total.wait_excl, sizeof th->total.wait_incl);
+  free(w.slot);
   free(w.fn_open);
   free(w.mod_open);
 }
