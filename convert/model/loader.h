@@ -17,6 +17,24 @@
  * integer probe costs and tick rates that are powers of two of 1 GHz. */
 #define IP_FX 8
 
+/* A table file's entries interned for one module of the session. */
+typedef struct ip_table_use {
+  uint32_t module; /* the session module of the object */
+  uint32_t *func;  /* entry -> session func */
+  uint32_t *site;  /* entry -> 1 + its call line (ip_session.sites), 0 none */
+} ip_table_use;
+
+/* A function table file (model/table_load.c), read at its first use. */
+typedef struct ip_table {
+  char *path;
+  char *error;      /* why it cannot be used, or NULL */
+  int warned;       /* a trace naming it was warned about */
+  ip_func *entries; /* its Function records; module: 1 the object, 0 a callee */
+  size_t n;
+  ip_table_use *uses;
+  size_t n_uses;
+} ip_table;
+
 /* Session-wide lookup tables, alive while loading. */
 typedef struct ip_tables {
   ip_u64map module_by_path; /* hash of path -> module index */
@@ -25,6 +43,8 @@ typedef struct ip_tables {
   struct ip_symbolizer *sym; /* module files, opened when an address needs a name */
   ip_u64map site_by_key;     /* hash of (file, line) -> index into ip_session.sites */
   size_t cap_sites;
+  ip_table **files; /* the table files read */
+  size_t n_files, cap_files;
 } ip_tables;
 
 /* The warnings of a file read apart from the others (in parallel), printed
@@ -154,6 +174,15 @@ int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_
 void ip_file_take_module(ip_file *f, const Inclprof__Module *m);
 void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trailer *t);
 
+/* model/table_load.c */
+/* A TableRef: its gids named from the table file beside the trace (a
+ * warning, kept in the process, when it cannot be used). */
+void ip_file_take_table_ref(ip_file *f, const Inclprof__TableRef *r);
+/* The same for a TableRef of an Index: the functions counted, the table
+ * file looked for (info). */
+void ip_file_count_table_ref(ip_file *f, const Inclprof__TableRef *r);
+void ip_table_files_free(ip_tables *t);
+
 /* model/index_load.c */
 /* Describes f's process from the Index its file ends with (o->from_index):
  * 0, or -1 with why not in the process's scan_why (the file is then read). */
@@ -187,6 +216,8 @@ uint32_t ip_tables_site(ip_session *s, ip_tables *t, const char *file, uint32_t 
 void ip_file_call_site(ip_file *f, uint32_t gid, ip_func *proto);
 /* 1 + the call line of gid, or 0. */
 uint32_t ip_file_site(const ip_file *f, uint32_t gid);
+/* Sets gid's call line: site1 is 1 + its index in s->sites. */
+void ip_file_gid_site(ip_file *f, uint32_t gid, uint32_t site1);
 /* A call made at call line site (1 + index) closed: its path, Elapsed and
  * Application Inclusive ns. */
 void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t el,

@@ -163,7 +163,7 @@ typedef struct ip_process {
   char *scan_why; /* ip_load_opts.from_index, and the file was read through: why */
   int cut;        /* the file ends in damage: whatever followed it is unknown */
   ip_values total;
-  uint32_t format_minor;
+  uint32_t format_major, format_minor;
   int clock;          /* inclprof_ClockSource */
   int clock_unfenced; /* the probes read the clock without a fence (INCLPROF_CLOCK=fast) */
   double ticks_per_second;
@@ -171,7 +171,8 @@ typedef struct ip_process {
   char *run;            /* the run it belongs to (Header.run), or NULL from an older runtime */
   uint32_t forked_from; /* 0 unless a fork child */
   uint32_t exec_from;   /* 1 + index of the process image this one replaced by exec, 0 if none */
-  uint64_t n_functions, n_modules; /* table entries in the file */
+  uint64_t n_functions, n_modules; /* table entries in the file (and its table files) */
+  char *tables_missing; /* a table file it names could not be used: the first one and why */
   uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
   int kernel_events;    /* batches carry kernel-event records: the wait breakdown is known */
   uint64_t kernel_lost; /* batches whose kernel-event records were lost */

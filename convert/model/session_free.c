@@ -33,6 +33,7 @@ void ip_session_free(ip_session *s) {
     free(p->transitions_note);
     free(p->windows);
     free(p->damage);
+    free(p->tables_missing);
     free(p->scan_why);
     free(p->hostname);
     free(p->run);

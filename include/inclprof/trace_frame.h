@@ -11,11 +11,12 @@
 
 #include "inclprof.pb-c.h"
 
-#define IP_TRACE_MAGIC        "INCLPROF"
-#define IP_TRACE_MAGIC_LEN    8
-#define IP_TRACE_PREAMBLE_LEN 12
-#define IP_FORMAT_MAJOR       1u
-#define IP_FORMAT_MINOR       0u
+#define IP_TRACE_MAGIC         "INCLPROF"
+#define IP_TRACE_MAGIC_LEN     8
+#define IP_TRACE_PREAMBLE_LEN  12
+#define IP_FORMAT_MAJOR        2u /* 2: function tables may live in shared table files */
+#define IP_FORMAT_MINOR        0u
+#define IP_FORMAT_MAJOR_OLDEST 1u /* the oldest major version readers still read */
 
 /* Bytes of v as a protobuf varint. */
 static inline size_t ip_varint_len(uint64_t v) {

@@ -32,6 +32,7 @@ static const struct {
     {"INCLPROF_DURATION", offsetof(struct ip_settings, duration)},
     {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
+    {"INCLPROF_TABLES", offsetof(struct ip_settings, tables)},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -37,6 +37,7 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   ip_threads_flush_all(0);
   ip_thread_flush(&ip_tls, 0);
   ip_exit_state(0, keep_going);
+  ip_tables_close_pending(0); /* units that registered and never ran */
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
   ip_ctl_close();

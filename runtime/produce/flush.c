@@ -202,7 +202,8 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   while (first < n && ev[first].arg == 0) /* empty slots: see next_code */
     first++;
   if (first == n)
-    return; /* nothing to write; the seq is not used */
+    return;                           /* nothing to write; the seq is not used */
+  ip_tables_close_pending(in_signal); /* the tables of the functions it may name first */
   uint64_t base = ev[first].tick & ~IP_T_BIT;
   struct encoder en; /* off[] is read only where key[] was set */
   en.skipped = 0;

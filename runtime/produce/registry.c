@@ -16,7 +16,7 @@
 #include "rt.h"
 
 #define FN_FROM_ADDRESS 0x100u
-#define MAX_STR         1000 /* longer names are cut so a record fits a stack frame */
+#define MAX_STR         IP_NAME_MAX
 
 /* Guards every table below and the unit list; taken after ip_st.threads_lock,
  * before the output's log lock. */
@@ -36,27 +36,14 @@ static uintptr_t name_key(const char *s) {
   return (uintptr_t)(ip_fnv1a64(IP_FNV1A64_BASIS, s, strlen(s)) | 1);
 }
 
-static const char *str(const char *s) { return s ? s : ""; }
-
 static void write_function(uint32_t gid, uint32_t module, const struct inclprof_fn *fn,
                            const char *name, uint64_t addr, uint32_t flags, int log_it) {
-  char nb[MAX_STR + 1], pb[MAX_STR + 1], fb[MAX_STR + 1];
+  struct ip_fn_text t;
   Inclprof__Function f = INCLPROF__FUNCTION__INIT;
+  ip_function_fill(&f, &t, fn, name);
   f.gid = gid;
   f.has_module = 1;
   f.module = module;
-  snprintf(nb, sizeof nb, "%s", fn ? str(fn->name) : name);
-  f.name = nb;
-  snprintf(pb, sizeof pb, "%s", fn ? str(fn->pretty && *fn->pretty ? fn->pretty : fn->name) : name);
-  f.pretty = pb;
-  if (fn) {
-    snprintf(fb, sizeof fb, "%s", str(fn->file));
-    f.file = fb;
-    f.has_id = f.has_line = f.has_size = 1;
-    f.id = fn->id;
-    f.line = fn->line;
-    f.size = fn->size;
-  }
   f.has_flags = 1;
   f.flags = flags;
   if (addr) {
@@ -212,11 +199,24 @@ static void mark_instrumented(struct inclprof_fn *callee) {
   callee->runtime_flags |= INCLPROF_RT_CALLEE_INSTRUMENTED;
 }
 
+/* Caller holds reg_lock.  A table callee of a name whose instrumented
+ * function has gid `gid`: its events share that gid, unless a batch named
+ * the callee's own gid already. */
+static void share_gid(const struct inclprof_fn *callee, uint32_t gid) {
+  uint32_t own = ip_map_get(&by_desc, (uintptr_t)callee);
+  if (own && own != gid && ip_bind_state(own) == IP_BIND_TODO) {
+    ip_bind_set(own, 0);
+    ip_map_put(&by_desc, (uintptr_t)callee, gid);
+  }
+}
+
 /* Caller holds reg_lock.  A public callee of a unit being registered. */
 static void callee_registered(struct inclprof_fn *fn) {
   uintptr_t key = name_key(fn->name);
-  if (ip_map_get(&by_name, key)) {
+  uint32_t gid = ip_map_get(&by_name, key);
+  if (gid) {
     mark_instrumented(fn);
+    share_gid(fn, gid);
     return;
   }
   if (n_pending == cap_pending) {
@@ -234,11 +234,13 @@ static void callee_registered(struct inclprof_fn *fn) {
 
 /* Caller holds reg_lock.  An instrumented public function registered:
  * the callees of its name waiting so far are marked (and the chain emptied). */
-static void instrumented_registered(const char *name) {
+static void instrumented_registered(const char *name, uint32_t gid) {
   uintptr_t key = name_key(name);
   for (uint32_t i = ip_map_get(&pending_head, key); i; i = pending[i - 1].next)
-    if (pending[i - 1].fn)
+    if (pending[i - 1].fn) {
       mark_instrumented(pending[i - 1].fn);
+      share_gid(pending[i - 1].fn, gid);
+    }
   ip_map_put(&pending_head, key, 0);
 }
 
@@ -319,30 +321,49 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info 
   return gid;
 }
 
-void ip_units_add(struct inclprof_tu *tu) {
-  note_main_base();
-  if (!ip_lock(&reg_lock, 0))
-    return; /* re-entered from a signal handler: the unit stays unprofiled */
-  uint32_t module = module_of_addr(tu);
+/* Caller holds reg_lock.  The unit's descriptors that no earlier unit
+ * listed join its object's table: the instrumented functions (by
+ * descriptor, address and public name) and the call-site callees (by
+ * descriptor: the table's gid, whose binding is written at its first use). */
+static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
     if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || ip_map_get(&by_desc, (uintptr_t)fn))
       continue;
     uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
-    write_function(gid, module, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, 1);
+    ip_tables_add(fn, gid, module);
     ip_map_put(&by_desc, (uintptr_t)fn, gid);
     if (fn->addr)
       ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
     if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) {
       ip_map_put(&by_name, name_key(fn->name), gid);
-      instrumented_registered(fn->name);
+      instrumented_registered(fn->name, gid);
     }
   }
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
-    if (fn && (fn->flags & INCLPROF_FN_CALLEE) && !(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
+    if (!fn || !(fn->flags & INCLPROF_FN_CALLEE) || fn->addr || ip_map_get(&by_desc, (uintptr_t)fn))
+      continue;
+    uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
+    ip_tables_add(fn, gid, module);
+    ip_bind_set(gid, IP_BIND_TODO);
+    ip_map_put(&by_desc, (uintptr_t)fn, gid);
+    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
       callee_registered((struct inclprof_fn *)fn); /* the plugin keeps callees writable */
   }
+}
+
+void ip_units_add(struct inclprof_tu *tu) {
+  note_main_base();
+  uint8_t build_id[IP_BUILD_ID_MAX];
+  size_t build_id_len = ip_build_id_of(tu, build_id, sizeof build_id);
+  if (!ip_lock(&reg_lock, 0))
+    return; /* re-entered from a signal handler: the unit stays unprofiled */
+  uint32_t module = module_of_addr(tu);
+  if (module)
+    ip_tables_object(module, module_path[module - 1], module_base[module - 1], build_id,
+                     build_id_len);
+  unit_entries(tu, module);
   struct unit *u = malloc(sizeof *u);
   if (u) {
     u->tu = tu;
@@ -350,6 +371,13 @@ void ip_units_add(struct inclprof_tu *tu) {
     units = u;
   }
   set_hooks(tu);
+  ip_unlock(&reg_lock);
+}
+
+void ip_tables_close_pending(int in_signal) {
+  if (!ip_tables_pending() || !ip_lock(&reg_lock, in_signal))
+    return; /* the tables follow at a later batch */
+  ip_tables_close_locked(in_signal);
   ip_unlock(&reg_lock);
 }
 
@@ -409,13 +437,50 @@ static void retire_unit(const struct inclprof_tu *tu, const struct extent *e, ui
   }
 }
 
+/* Finds the object a table callee's name binds to, once, unless a batch
+ * named it already (state IP_BIND_TODO); not under reg_lock (callee_object
+ * takes the loader's lock). */
+static void bind_known(const struct inclprof_fn *fn, uint32_t gid) {
+  Dl_info obj;
+  callee_object(fn, &obj);
+  if (!ip_lock(&reg_lock, 0))
+    return;
+  if (ip_bind_state(gid) == IP_BIND_TODO)
+    ip_bind_set(gid, IP_BIND_KNOWN +
+                         (obj.dli_fname ? module_id(obj.dli_fname, (uintptr_t)obj.dli_fbase) : 0));
+  ip_unlock(&reg_lock);
+}
+
+/* Before the first batch that names a table callee: the object its name
+ * binds to (found now unless known; unknown when its unit is gone or in a
+ * signal handler), as a Function record of its gid and module only.  Two
+ * threads may both write it: the same record twice. */
+static void bind_callee(const struct inclprof_fn *fn, uint32_t gid, int retired, int in_signal) {
+  if (ip_bind_state(gid) == IP_BIND_TODO && !retired && !in_signal)
+    bind_known(fn, gid);
+  uint32_t st = ip_bind_state(gid);
+  if (!st)
+    return;
+  ip_bind_write(gid, st >= IP_BIND_KNOWN ? st - IP_BIND_KNOWN : 0, !in_signal);
+  ip_bind_set(gid, 0);
+}
+
 int ip_units_remove(struct inclprof_tu *tu) {
-  /* Name the unit's callees now: their strings go away with the unit. */
-  for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++)
-    if (tu->fns[i]) {
+  /* Name the unit's callees now: their strings go away with the unit (those
+   * of a table only need the object their name binds to). */
+  for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    uint32_t gid = fn ? ip_map_get(&by_desc, (uintptr_t)fn) : 0;
+    int retired = 0; /* named, and retired when another unit of its object left */
+    if (fn && !gid)
+      ip_retired_gid(&old_desc, (uintptr_t)fn, 0, &retired);
+    if (gid && ip_bind_state(gid) == IP_BIND_TODO) {
+      bind_known(fn, gid);
+    } else if (fn && !gid && !retired) {
       int fixed = 1;
-      ip_gid_of_desc(tu->fns[i], UINT64_MAX, 0, &fixed);
+      ip_gid_of_desc(fn, UINT64_MAX, 0, &fixed);
     }
+  }
   struct extent e = {(uintptr_t)tu, 0, 0};
   dl_iterate_phdr(extent_of, &e);
   uint64_t until = ip_tick();
@@ -467,8 +532,11 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
     *fixed = 0;
   if (!gid)
     gid = ip_map_get(&by_desc, (uintptr_t)fn);
-  if (IP_LIKELY(gid))
+  if (IP_LIKELY(gid)) {
+    if (IP_UNLIKELY(ip_bind_state(gid)))
+      bind_callee(fn, gid, had, in_signal);
     return gid;
+  }
   Dl_info obj;
   if (!in_signal)
     callee_object(fn, &obj);

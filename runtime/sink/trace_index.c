@@ -1,8 +1,8 @@
 /* trace_index.c - the trace's Index (docs/trace-format.md, "Index and
  * Footer"): what the frames appended so far hold, noted as each is written -
  * per thread its name, why it has no transition counter, its events,
- * batches, skipped batch numbers and Gap records; the Module records; the
- * Function and MarkName counts - and written with every Trailer as one
+ * batches, skipped batch numbers and Gap records; the Module and TableRef
+ * records; the Function and MarkName counts - and written with every Trailer as one
  * write: Index, Trailer, then the fixed-size Footer that ends the file, so
  * that a reader describes the trace from its last bytes.  Not kept under the
  * ring policy (each segment repeats its tables).  No allocation while frames
@@ -20,6 +20,7 @@
 #define MAX_THREADS  4096u  /* threads the index follows; more: it is incomplete */
 #define TID_SLOTS    8192u  /* open addressing, a power of two above MAX_THREADS */
 #define MODULE_BYTES 65536u /* Module records kept (as Index.modules fields) */
+#define TABLE_BYTES  16384u /* TableRef records kept (as Index.tables fields) */
 #define NAME_LEN     64u
 #define WHY_LEN      64u
 #define FOOTER_LEN   17u /* varint 12, Record{footer: two fixed32}, crc32 */
@@ -36,6 +37,8 @@ enum {
   REC_INDEX = 12,
   REC_FOOTER = 13,
   REC_WINDOW = 14,
+  REC_TABLE_REF = 16,
+  INDEX_TABLES = 7, /* Index.tables */
 };
 
 struct ix_thread {
@@ -54,6 +57,8 @@ static uint32_t n_threads;
 static uint32_t tid_slot[TID_SLOTS]; /* 1 + index of the tid's newest thread, 0 empty */
 static uint8_t modules[MODULE_BYTES];
 static size_t modules_len;
+static uint8_t tables[TABLE_BYTES];
+static size_t tables_len;
 static uint64_t functions, marks;
 
 void ip_index_start(int on) {
@@ -62,7 +67,7 @@ void ip_index_start(int on) {
   incomplete = NULL;
   n_threads = 0;
   memset(tid_slot, 0, sizeof tid_slot);
-  modules_len = 0;
+  modules_len = tables_len = 0;
   functions = marks = 0;
 }
 
@@ -164,7 +169,7 @@ static uint64_t varints(ip_wire_span s) {
 
 /* One record; held: the caller holds index_lock. */
 static void see_record(const uint8_t *rec, size_t len, int held) {
-  ip_wire_field body;
+  ip_wire_field body, f;
   const uint8_t *p, *end;
   ip_batch_fields b = {0};
   uint64_t events = 0;
@@ -190,8 +195,22 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
       modules_len += len;
     }
     break;
-  case REC_FUNCTION:
-    functions++;
+  case REC_TABLE_REF:
+    if (tables_len + 12 + body.value > TABLE_BYTES) {
+      incomplete = "more than 16 KB of TableRef records";
+    } else { /* the body as an Index.tables field */
+      uint8_t *o = ip_put_varint(tables + tables_len, INDEX_TABLES << 3 | IP_WIRE_LEN);
+      o = ip_put_varint(o, body.value);
+      memcpy(o, body.data, (size_t)body.value);
+      tables_len = (size_t)(o + body.value - tables);
+    }
+    break;
+  case REC_FUNCTION: /* a named one: a call-site callee's binding adds no function */
+    while (p < end && ip_wire_next(&p, end, &f))
+      if (f.number == 4) {
+        functions++;
+        break;
+      }
     break;
   case REC_MARK:
     marks++;
@@ -313,6 +332,8 @@ static uint8_t *put_index(uint8_t *o, uint64_t offset) {
   e = put_u64(e, 5, offset);
   if (incomplete)
     e = put_text(e, 6, incomplete);
+  memcpy(e, tables, tables_len);
+  e += tables_len;
   size_t body_len = (size_t)(e - body);
   /* Record{index}: its tag and length right before the body */
   size_t rec_head = 1 + ip_varint_len(body_len);
@@ -322,7 +343,8 @@ static uint8_t *put_index(uint8_t *o, uint64_t offset) {
 }
 
 static size_t index_room(void) {
-  return 21 + (size_t)n_threads * (2 + THREAD_MAX) + modules_len + 3 * 11 + 2 + WHY_LEN + 100;
+  return 21 + (size_t)n_threads * (2 + THREAD_MAX) + modules_len + tables_len + 3 * 11 + 2 +
+         WHY_LEN + 100;
 }
 
 static uint8_t *put_footer(uint8_t *o, uint32_t index_bytes, uint32_t trailer_bytes) {
