@@ -152,7 +152,8 @@ int cmd_report(int argc, char **argv) {
     return IP_EXIT_USAGE;
   }
   ip_session s;
-  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs};
+  /* The table, --wait and --missing show no call path: a thread keeps its sums. */
+  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs, .sums_only = !a.lines && !a.fn && !a.tree};
   if (ip_load_inputs(&s, argc, argv, first, &lo))
     return IP_EXIT_ERROR;
   char why[128];

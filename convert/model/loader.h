@@ -191,8 +191,8 @@ int ip_file_from_index(ip_file *f);
 /* model/session_files.c */
 struct ip_paths;
 /* How many threads should read these files in parallel with `jobs` cores:
- * 0 (one file after another) unless there are two files or more and none
- * holds more than half of their bytes. */
+ * 0 (one file after another) unless there are two files or more, none holds
+ * more than half of their bytes and they average 1 MB or more. */
 unsigned ip_files_readers(const struct ip_paths *files, unsigned jobs);
 /* Reads the files on `readers` threads and merges them into s (which has
  * its start_unix_ns) in file order, each file's threads replayed on
@@ -202,8 +202,9 @@ int ip_session_load_files(ip_session *s, ip_tables *t, const struct ip_paths *fi
                           const ip_load_opts *o, unsigned readers, char *err, size_t errlen);
 
 /* model/session_merge.c */
-/* Moves part, a session of one file read apart, into s; part is left empty. */
-void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part);
+/* Moves part, a session of one file read apart, into s; part is left empty.
+ * sums_only: its threads' call paths are freed once summed in s. */
+void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part, int sums_only);
 
 /* model/session_tables.c */
 uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path);
@@ -263,5 +264,8 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts);
 /* model/thread_sums.c: a finished thread's function, module and thread values
  * from its call tree. */
 void ip_thread_sums(const ip_session *s, ip_thread *th);
+/* Frees what only the call paths need (ip_load_opts.sums_only): the tree
+ * but its root, the samples by instruction, the call lines. */
+void ip_thread_drop_paths(ip_thread *th);
 
 #endif

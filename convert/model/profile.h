@@ -251,6 +251,11 @@ typedef struct ip_load_opts {
   /* Describe a file from its Index when it ends with a valid one (info):
    * threads, modules and counts without replaying the events. */
   int from_index;
+  /* Keep per thread its sums (function, module and thread values), not its
+   * call paths: each thread's call tree, samples by instruction and call
+   * lines are freed once summed, so memory grows with the functions each
+   * thread ran, not its paths (report's table, --wait, --missing, diff). */
+  int sums_only;
   /* When error is set, ip_session_load writes its one-line error
    * there (error_len bytes at most) instead of printing it. */
   char *error;

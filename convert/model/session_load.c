@@ -2,6 +2,7 @@
  * named (model/file_load.c reads each; model/session_files.c reads several
  * in parallel), its threads summed into processes and the session, and the
  * warnings about the whole: files named twice, separate runs, lost batches. */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,6 +106,11 @@ static void warn_lost(const ip_session *s, const ip_load_opts *o) {
 }
 
 int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_load_opts *o) {
+  /* A file's call trees and maps are large arrays, freed when it is merged:
+   * a fixed threshold keeps them mapped apart, so that their memory goes
+   * back to the system then (glibc's adaptive threshold would keep the
+   * freed arrays in the heap for the next, growing the heap by file). */
+  mallopt(M_MMAP_THRESHOLD, 256 << 10);
   memset(s, 0, sizeof *s);
   s->compensated = !(o && o->raw);
   ip_tables t = {0};

@@ -63,6 +63,23 @@ static void leave(walk *w, uint32_t n) {
   w->mod_open[w->s->funcs[f].module]--;
 }
 
+void ip_thread_drop_paths(ip_thread *th) {
+  if (!th->nodes)
+    return;
+  ip_node root = th->nodes[0];
+  root.first_child = IP_NO_NODE;
+  free(th->nodes);
+  th->nodes = ip_must_calloc(1, sizeof *th->nodes);
+  th->nodes[0] = root;
+  th->n_nodes = 1;
+  free(th->pcs);
+  th->pcs = NULL;
+  th->n_pcs = th->cap_pcs = 0;
+  free(th->sites);
+  th->sites = NULL;
+  th->n_sites = th->cap_sites = 0;
+}
+
 void ip_thread_sums(const ip_session *s, ip_thread *th) {
   const ip_node *nodes = th->nodes;
   size_t max_func = 0;
