@@ -7,10 +7,12 @@
  * function (which no other calls) down to DEPTH frames, taken at random
  * with a seed of its own, so
  * that the processes share some call paths and not others.  Every file ends
- * as the runtime ends one (Index, Trailer, Footer).  Deterministic.  Prints
- * the events and calls written and the calls of the first function (every
- * walk starts there), for exact checks.
- *   usage: gen_session DIR PROCS EVENTS FUNCS [DEPTH] */
+ * as the runtime ends one (Index, Trailer, Footer).  With `inline`, every
+ * trace carries the Function records itself instead, as format 1 (what
+ * runtimes wrote before the table files, for comparing with readers of
+ * then).  Deterministic.  Prints the events and calls written and the calls
+ * of the first function (every walk starts there), for exact checks.
+ *   usage: gen_session DIR PROCS EVENTS FUNCS [DEPTH [inline]] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,7 @@ static uint32_t next_rand(void) {
   return (uint32_t)(rng >> 32);
 }
 
+static int inline_tables; /* the Function records in every trace, format 1 */
 static uint8_t *frame_buf;
 static size_t frame_cap;
 
@@ -66,6 +69,8 @@ static FILE *create(const char *dir, const char *name) {
   }
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
+  if (inline_tables)
+    pre[8] = 1, pre[9] = 0;
   fwrite(pre, 1, sizeof pre, f);
   return f;
 }
@@ -77,25 +82,17 @@ static void finish(FILE *f, const char *path) {
   }
 }
 
-/* The table file: FUNCS functions (gid 1..FUNCS), then the library callees. */
-static void write_table(const char *dir, uint32_t funcs) {
-  FILE *f = create(dir, TABLE);
+/* The Function records: FUNCS functions (gid 1..FUNCS), then the library
+ * callees (module 2 in a trace, whose binding a table file leaves out). */
+static void write_functions(FILE *f, uint32_t funcs) {
   Inclprof__Record r = INCLPROF__RECORD__INIT;
-  Inclprof__Table t = INCLPROF__TABLE__INIT;
-  t.key = TABLE_KEY;
-  t.path = "/usr/bin/synthetic";
-  t.has_functions = 1;
-  t.functions = funcs + N_LIBS;
-  r.body_case = INCLPROF__RECORD__BODY_TABLE;
-  r.table = &t;
-  put(f, &r);
   for (uint32_t g = 1; g <= funcs + N_LIBS; g++) {
     char name[48], file[48];
     int lib = g > funcs;
     Inclprof__Function fn = INCLPROF__FUNCTION__INIT;
     fn.gid = g;
     fn.has_module = fn.has_id = fn.has_line = fn.has_flags = 1;
-    fn.module = lib ? 0 : 1;
+    fn.module = lib ? (inline_tables ? 2 : 0) : 1;
     fn.id = g;
     fn.flags = lib ? 0x02 : 0x01; /* INCLPROF_FN_CALLEE, INCLPROF_FN_INSTRUMENTED */
     snprintf(name, sizeof name, lib ? "lib_call_%u" : "synthetic_function_%u", g);
@@ -107,6 +104,21 @@ static void write_table(const char *dir, uint32_t funcs) {
     r.function = &fn;
     put(f, &r);
   }
+}
+
+/* The table file the traces name. */
+static void write_table(const char *dir, uint32_t funcs) {
+  FILE *f = create(dir, TABLE);
+  Inclprof__Record r = INCLPROF__RECORD__INIT;
+  Inclprof__Table t = INCLPROF__TABLE__INIT;
+  t.key = TABLE_KEY;
+  t.path = "/usr/bin/synthetic";
+  t.has_functions = 1;
+  t.functions = funcs + N_LIBS;
+  r.body_case = INCLPROF__RECORD__BODY_TABLE;
+  r.table = &t;
+  put(f, &r);
+  write_functions(f, funcs);
   finish(f, TABLE);
 }
 
@@ -197,8 +209,11 @@ static void write_process(const char *dir, uint32_t k, uint64_t events, uint32_t
   ref.gid_runs = runs;
   r.body_case = INCLPROF__RECORD__BODY_TABLE_REF;
   r.table_ref = &ref;
-  put(f, &r);
-  for (uint32_t g = funcs + 1; g <= funcs + N_LIBS; g++) { /* the callees' binding */
+  if (inline_tables)
+    write_functions(f, funcs);
+  else
+    put(f, &r);
+  for (uint32_t g = funcs + 1; g <= funcs + N_LIBS && !inline_tables; g++) { /* bindings */
     Inclprof__Function b = INCLPROF__FUNCTION__INIT;
     b.gid = g;
     b.has_module = 1;
@@ -249,9 +264,10 @@ static void write_process(const char *dir, uint32_t k, uint64_t events, uint32_t
   ix.threads = &itp;
   ix.n_modules = 2;
   ix.modules = mods;
-  ix.n_tables = 1;
+  ix.n_tables = !inline_tables;
   ix.tables = &refs;
   ix.has_functions = ix.has_mark_names = ix.has_offset = 1;
+  ix.functions = inline_tables ? funcs + N_LIBS : 0;
   ix.offset = (uint64_t)ftell(f);
   r.body_case = INCLPROF__RECORD__BODY_INDEX;
   r.index = &ix;
@@ -274,20 +290,22 @@ static void write_process(const char *dir, uint32_t k, uint64_t events, uint32_t
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: gen_session DIR PROCS EVENTS FUNCS [DEPTH]\n");
+    fprintf(stderr, "usage: gen_session DIR PROCS EVENTS FUNCS [DEPTH [inline]]\n");
     return 2;
   }
   const char *dir = argv[1];
   uint32_t procs = (uint32_t)strtoul(argv[2], NULL, 10);
   uint64_t events = strtoull(argv[3], NULL, 10);
   uint32_t funcs = (uint32_t)strtoul(argv[4], NULL, 10);
-  int depth = argc > 5 ? atoi(argv[5]) : 24;
+  int depth = argc > 5 ? atoi(argv[5]) : 12;
+  inline_tables = argc > 6 && !strcmp(argv[6], "inline");
   if (!procs || events < 8 || funcs < 2 || funcs > (1u << 20) || depth < 2 || depth > MAX_DEPTH) {
     fprintf(stderr, "gen_session: PROCS >= 1, EVENTS >= 8, FUNCS in 2..1048576, DEPTH in "
                     "2..64\n");
     return 2;
   }
-  write_table(dir, funcs);
+  if (!inline_tables)
+    write_table(dir, funcs);
   uint64_t all_events = 0, calls = 0, roots = 0;
   walk w;
   for (uint32_t k = 0; k < procs; k++) {

@@ -152,8 +152,13 @@ int cmd_report(int argc, char **argv) {
     return IP_EXIT_USAGE;
   }
   ip_session s;
-  /* The table, --wait and --missing show no call path: a thread keeps its sums. */
-  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs, .sums_only = !a.lines && !a.fn && !a.tree};
+  /* The table, --wait and --missing show no call path: a thread keeps its
+   * sums, and without a selection of threads or processes only the
+   * session's sums of each function and module are needed. */
+  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs};
+  if (!a.lines && !a.fn && !a.tree)
+    lo.keep = a.view.sel.has_tid || a.view.sel.has_pid || a.view.sel.has_range ? IP_KEEP_SUMS
+                                                                               : IP_KEEP_TOTALS;
   if (ip_load_inputs(&s, argc, argv, first, &lo))
     return IP_EXIT_ERROR;
   char why[128];

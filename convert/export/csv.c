@@ -97,5 +97,6 @@ const ip_exporter ip_exporter_csv = {
     .readers = "any spreadsheet",
     .default_output = "inclprof.csv",
     .options = IP_EXOPT_BY,
+    .sums_only = 1,
     .write = write_csv,
 };

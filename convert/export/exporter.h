@@ -58,6 +58,7 @@ typedef struct ip_exporter {
   const char *readers;        /* for --help: the tools that open it */
   const char *default_output; /* when there is no --output */
   unsigned options;           /* IP_EXOPT_* it accepts */
+  int sums_only;              /* it writes sums, no call path (see ip_keep) */
   /* Streaming formats only (else NULL): called before the traces are loaded;
    * sets job->stream and returns the visitor that sees every replayed call. */
   const ip_call_visitor *(*begin)(ip_export_job *job);

@@ -116,10 +116,13 @@ void ip_file_take_module(ip_file *f, const Inclprof__Module *m) {
 }
 
 /* A table callee's binding (a Function record of gid and module only):
- * the object its name binds to in this process.  0 when fn is none. */
+ * the object its name binds to in this process (nothing when its table
+ * could not be read: its gid reads as unknown).  0 when fn is none. */
 static int take_binding(ip_file *f, const Inclprof__Function *fn) {
-  if (fn->name || fn->gid >= f->n_gid || f->gid_func[fn->gid] == UINT32_MAX)
+  if (fn->name)
     return 0;
+  if (fn->gid >= f->n_gid || f->gid_func[fn->gid] == UINT32_MAX)
+    return 1;
   ip_func proto = f->s->funcs[f->gid_func[fn->gid]];
   proto.module = fn->module < f->n_mod ? f->mod_index[fn->module] : 0;
   ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));

@@ -192,8 +192,14 @@ int ip_file_from_index(ip_file *f);
 struct ip_paths;
 /* How many threads should read these files in parallel with `jobs` cores:
  * 0 (one file after another) unless there are two files or more, none holds
- * more than half of their bytes and they average 1 MB or more. */
-unsigned ip_files_readers(const struct ip_paths *files, unsigned jobs);
+ * more than half of their bytes and they average min_average bytes or more
+ * (IP_PARALLEL_MIN_AVERAGE, unless ip_load_opts.small_files_in_parallel). */
+unsigned ip_files_readers(const struct ip_paths *files, unsigned jobs, uint64_t min_average);
+/* Files smaller than this on average are read one after another: each then
+ * costs mostly its tables, which a file read apart interns twice (into its
+ * own session, then when merged), so reading them in parallel costs more
+ * CPU time than it saves. */
+#define IP_PARALLEL_MIN_AVERAGE (1u << 20)
 /* Reads the files on `readers` threads and merges them into s (which has
  * its start_unix_ns) in file order, each file's threads replayed on
  * o->jobs / readers cores.  Returns 0, or -1 with the first failing file's
@@ -203,8 +209,8 @@ int ip_session_load_files(ip_session *s, ip_tables *t, const struct ip_paths *fi
 
 /* model/session_merge.c */
 /* Moves part, a session of one file read apart, into s; part is left empty.
- * sums_only: its threads' call paths are freed once summed in s. */
-void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part, int sums_only);
+ * keep: what of its threads is kept once summed in s. */
+void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part, ip_keep keep);
 
 /* model/session_tables.c */
 uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path);
@@ -264,8 +270,9 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts);
 /* model/thread_sums.c: a finished thread's function, module and thread values
  * from its call tree. */
 void ip_thread_sums(const ip_session *s, ip_thread *th);
-/* Frees what only the call paths need (ip_load_opts.sums_only): the tree
- * but its root, the samples by instruction, the call lines. */
-void ip_thread_drop_paths(ip_thread *th);
+/* Keeps of a summed thread what `keep` says (ip_keep): frees its tree but
+ * the root, samples by instruction and call lines (IP_KEEP_SUMS), and adds
+ * its function and module values into s's and frees them (IP_KEEP_TOTALS). */
+void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep);
 
 #endif

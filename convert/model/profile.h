@@ -228,6 +228,11 @@ typedef struct ip_session {
   uint64_t samples_outside;    /* samples with an empty stack: in total.smp_* only */
   uint64_t batches_lost, gaps;
   ip_repairs rep;
+  /* IP_KEEP_TOTALS: the function and module values of every thread, summed
+   * (indexed by func / module; threads keep none of their own) */
+  ip_values *fn_sums, *mod_sums;
+  size_t n_fn_sums, n_mod_sums;
+  int sums_folded;  /* they are: ip_aggregate by function or module ignores the selection */
   size_t n_files;   /* trace files read */
   size_t n_damaged; /* files read only up to damage */
 } ip_session;
@@ -243,6 +248,16 @@ typedef struct ip_call_visitor {
                   uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
 } ip_call_visitor;
 
+/* What a load keeps of each thread once its events are summed: views that
+ * show no call path need less, and so a session of many processes takes
+ * the memory of its functions rather than of every thread's paths. */
+typedef enum ip_keep {
+  IP_KEEP_PATHS,  /* every thread's call tree, samples by instruction, call lines and sums */
+  IP_KEEP_SUMS,   /* per thread its function, module and thread values */
+  IP_KEEP_TOTALS, /* per thread its values; function and module values summed over the
+                     session (ip_session.fn_sums), which then no view takes apart by thread */
+} ip_keep;
+
 typedef struct ip_load_opts {
   int raw;                        /* keep probe cost and gaps (no compensation) */
   int quiet;                      /* no warnings on stderr */
@@ -251,11 +266,10 @@ typedef struct ip_load_opts {
   /* Describe a file from its Index when it ends with a valid one (info):
    * threads, modules and counts without replaying the events. */
   int from_index;
-  /* Keep per thread its sums (function, module and thread values), not its
-   * call paths: each thread's call tree, samples by instruction and call
-   * lines are freed once summed, so memory grows with the functions each
-   * thread ran, not its paths (report's table, --wait, --missing, diff). */
-  int sums_only;
+  ip_keep keep; /* what is kept of a thread once summed */
+  /* Read several files in parallel however small (the tests of that path);
+   * by default files under 1 MB on average are read one after another. */
+  int small_files_in_parallel;
   /* When error is set, ip_session_load writes its one-line error
    * there (error_len bytes at most) instead of printing it. */
   char *error;

@@ -480,8 +480,8 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   th->end_ns = th->start_ns + ts->el_ns;
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
-  if (f->o && f->o->sums_only)
-    ip_thread_drop_paths(th);
+  if (f->o)
+    ip_thread_keep(s, th, f->o->keep);
   ip_u64map_free(&ts->child);
   ip_pc_index_free(&ts->pcs);
   ip_u64map_free(&ts->site_vals);

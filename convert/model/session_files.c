@@ -44,25 +44,19 @@ typedef struct run {
   part *parts;
 } run;
 
-/* Files smaller than this on average are read one after another: each then
- * costs mostly its tables, which a file read apart interns twice (into its
- * own session, then when merged), so reading them in parallel costs more
- * CPU time than it saves. */
-#define MIN_AVERAGE_BYTES (1u << 20)
-
 static uint64_t file_size(const char *path) {
   struct stat st;
   return stat(path, &st) ? 0 : (uint64_t)st.st_size;
 }
 
-unsigned ip_files_readers(const ip_paths *files, unsigned jobs) {
+unsigned ip_files_readers(const ip_paths *files, unsigned jobs, uint64_t min_average) {
   uint64_t total = 0, largest = 0;
   for (size_t i = 0; i < files->n; i++) {
     uint64_t n = file_size(files->v[i]);
     total += n;
     largest = n > largest ? n : largest;
   }
-  if (jobs < 2 || files->n < 2 || largest > total / 2 || total / files->n < MIN_AVERAGE_BYTES)
+  if (jobs < 2 || files->n < 2 || largest > total / 2 || total / files->n < min_average)
     return 0;
   return files->n < jobs ? (unsigned)files->n : jobs;
 }
@@ -98,7 +92,7 @@ static void *reader(void *arg) {
     pthread_mutex_unlock(&r->mu);
     part *pt = &r->parts[i];
     ip_load_opts o = r->o;
-    o.sums_only = 0; /* the paths are summed again when merged */
+    o.keep = IP_KEEP_PATHS; /* the paths are summed again when merged */
     o.error = pt->err;
     o.error_len = sizeof pt->err;
     pt->s.compensated = !o.raw;
@@ -178,7 +172,7 @@ int ip_session_load_files(ip_session *s, ip_tables *t, const ip_paths *files, co
       pthread_mutex_unlock(&r.mu);
       break;
     }
-    ip_session_merge(s, t, &pt->s, o->sums_only);
+    ip_session_merge(s, t, &pt->s, o->keep);
     ip_tables_free(&pt->t);
     pthread_mutex_lock(&r.mu);
     r.held--;

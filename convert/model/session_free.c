@@ -43,6 +43,8 @@ void ip_session_free(ip_session *s) {
     free(p->size_policy);
     free(p->mods);
   }
+  free(s->fn_sums);
+  free(s->mod_sums);
   free(s->modules);
   free(s->funcs);
   free(s->threads);

@@ -2,7 +2,6 @@
  * named (model/file_load.c reads each; model/session_files.c reads several
  * in parallel), its threads summed into processes and the session, and the
  * warnings about the whole: files named twice, separate runs, lost batches. */
-#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,11 +105,6 @@ static void warn_lost(const ip_session *s, const ip_load_opts *o) {
 }
 
 int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_load_opts *o) {
-  /* A file's call trees and maps are large arrays, freed when it is merged:
-   * a fixed threshold keeps them mapped apart, so that their memory goes
-   * back to the system then (glibc's adaptive threshold would keep the
-   * freed arrays in the heap for the next, growing the heap by file). */
-  mallopt(M_MMAP_THRESHOLD, 256 << 10);
   memset(s, 0, sizeof *s);
   s->compensated = !(o && o->raw);
   ip_tables t = {0};
@@ -133,7 +127,8 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
     rc = session_start(s, &files, o);
   unsigned readers = 0;
   if (!rc && o && o->jobs > 1 && !(o->visitor && o->visitor->on_call))
-    readers = ip_files_readers(&files, o->jobs);
+    readers =
+        ip_files_readers(&files, o->jobs, o->small_files_in_parallel ? 0 : IP_PARALLEL_MIN_AVERAGE);
   if (!rc && readers) {
     rc = ip_session_load_files(s, &t, &files, o, readers, err, sizeof err);
     if (rc)

@@ -127,8 +127,10 @@ void ip_file_take_table_ref(ip_file *f, const Inclprof__TableRef *r) {
              "unknown functions (copy the table files *.ipt of the directory it was recorded in "
              "beside the trace)",
              path, r->functions, t->error);
-    if (!p->tables_missing)
+    if (!p->tables_missing) { /* the trace cannot be read whole: as damage, for the exit status */
       p->tables_missing = ip_must_strdup(msg);
+      f->s->n_damaged++;
+    }
     snprintf(warn, sizeof warn, "%s%s: %s", f->path,
              t->warned++ ? "" : " (and every other trace read that names it)", msg);
     if (t->warned == 1)

@@ -63,7 +63,7 @@ static void leave(walk *w, uint32_t n) {
   w->mod_open[w->s->funcs[f].module]--;
 }
 
-void ip_thread_drop_paths(ip_thread *th) {
+static void drop_paths(ip_thread *th) {
   if (!th->nodes)
     return;
   ip_node root = th->nodes[0];
@@ -78,6 +78,34 @@ void ip_thread_drop_paths(ip_thread *th) {
   free(th->sites);
   th->sites = NULL;
   th->n_sites = th->cap_sites = 0;
+}
+
+/* Adds n values v (of func / module k) into *sums, grown to cover `need`. */
+static void fold(ip_values **sums, size_t *n_sums, size_t need, const ip_values *v, size_t k) {
+  if (need > *n_sums) {
+    size_t old = *n_sums;
+    ip_must_grow((void **)sums, n_sums, need, sizeof **sums);
+    memset(*sums + old, 0, (*n_sums - old) * sizeof **sums);
+  }
+  ip_values_add(&(*sums)[k], v);
+}
+
+void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep) {
+  if (keep == IP_KEEP_PATHS)
+    return;
+  drop_paths(th);
+  if (keep != IP_KEEP_TOTALS)
+    return;
+  for (size_t i = 0; i < th->n_fn; i++)
+    fold(&s->fn_sums, &s->n_fn_sums, s->n_funcs, &th->fn[i].v, th->fn[i].func);
+  for (size_t m = 0; m < th->n_mod; m++)
+    fold(&s->mod_sums, &s->n_mod_sums, s->n_modules, &th->mod[m], m);
+  free(th->fn);
+  free(th->mod);
+  th->fn = NULL;
+  th->mod = NULL;
+  th->n_fn = th->n_mod = 0;
+  s->sums_folded = 1;
 }
 
 void ip_thread_sums(const ip_session *s, ip_thread *th) {
