@@ -48,7 +48,7 @@ $(B)/simd-off-%/inclprof: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/simd-off-$* CV_NO_$(shell echo $* | tr a-z A-Z)=1 $@
 BENCH_TARGETS += bench-convert
 .PHONY: bench-convert FORCE
-bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/inclprof.so $(B)/libinclprof.so \
+bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/gen_session $(B)/inclprof.so $(B)/libinclprof.so \
                $(foreach p,$(CV_SIMD_PATHS),$(B)/simd-off-$(p)/inclprof)
 	@mkdir -p $(BENCH_OUT)
 	@CONVERT_SIMD_OFF="$(foreach p,$(CV_SIMD_PATHS),$(p)=$(abspath $(B)/simd-off-$(p)/inclprof))" \

@@ -75,6 +75,23 @@ static size_t pick(run *r) {
   return r->taken[r->merged] ? NONE : r->merged;
 }
 
+/* File `merged` was merged: room for another. */
+static void merged_one(run *r, size_t merged) {
+  pthread_mutex_lock(&r->mu);
+  r->held--;
+  r->merged = merged + 1;
+  pthread_cond_broadcast(&r->room);
+  pthread_mutex_unlock(&r->mu);
+}
+
+/* A file failed: the readers pass over the files left. */
+static void stop_reading(run *r) {
+  pthread_mutex_lock(&r->mu);
+  r->limit = NONE;
+  pthread_cond_broadcast(&r->room);
+  pthread_mutex_unlock(&r->mu);
+}
+
 static void *reader(void *arg) {
   run *r = arg;
   pthread_mutex_lock(&r->mu);
@@ -166,19 +183,12 @@ int ip_session_load_files(ip_session *s, ip_tables *t, const ip_paths *files, co
     if (pt->rc) {
       snprintf(err, errlen, "%s", pt->err);
       rc = -1;
-      pthread_mutex_lock(&r.mu);
-      r.limit = NONE; /* the readers pass over the files left */
-      pthread_cond_broadcast(&r.room);
-      pthread_mutex_unlock(&r.mu);
+      stop_reading(&r);
       break;
     }
     ip_session_merge(s, t, &pt->s, o->keep);
     ip_tables_free(&pt->t);
-    pthread_mutex_lock(&r.mu);
-    r.held--;
-    r.merged = merged + 1;
-    pthread_cond_broadcast(&r.room);
-    pthread_mutex_unlock(&r.mu);
+    merged_one(&r, merged);
   }
   for (unsigned i = 0; i < started; i++)
     pthread_join(id[i], NULL);

@@ -158,6 +158,7 @@ void ip_file_count_table_ref(ip_file *f, const Inclprof__TableRef *r) {
   struct stat st;
   if (p->tables_missing || (stat(path, &st) == 0 && S_ISREG(st.st_mode)))
     return;
+  f->s->n_damaged++; /* as the full read counts it */
   char msg[4600];
   snprintf(msg, sizeof msg,
            "its function table %s (%u functions) is not there: copy the table files *.ipt of "

@@ -10,6 +10,7 @@ static const char *str(const char *s) { return s ? s : ""; }
 
 void ip_function_fill(Inclprof__Function *f, struct ip_fn_text *t, const struct inclprof_fn *fn,
                       const char *name) {
+  /* cppcheck-suppress ctuuninitvar ; t is where the text is written */
   snprintf(t->name, sizeof t->name, "%s", fn ? str(fn->name) : name);
   f->name = t->name;
   snprintf(t->pretty, sizeof t->pretty, "%s",
