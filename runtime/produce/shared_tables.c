@@ -47,6 +47,15 @@ static struct object *objects;
 static size_t n_objects, cap_objects;
 static _Atomic uint32_t *bind_state; /* MAX_BIND_GIDS entries, mapped at the first callee */
 
+static int inline_tables = -1; /* INCLPROF_TABLES=inline, read at the first object */
+
+static void read_setting(void) {
+  const char *t = ip_set.tables;
+  inline_tables = t && !strcmp(t, "inline");
+  if (t && *t && !inline_tables && strcmp(t, "shared"))
+    fprintf(stderr, "inclprof: INCLPROF_TABLES='%s' is not shared or inline; using shared\n", t);
+}
+
 static struct object *object_of(uint32_t module) {
   for (size_t i = 0; i < n_objects; i++)
     if (objects[i].module == module)
@@ -56,6 +65,8 @@ static struct object *object_of(uint32_t module) {
 
 void ip_tables_object(uint32_t module, const char *path, uintptr_t base, const uint8_t *build_id,
                       size_t build_id_len) {
+  if (inline_tables < 0)
+    read_setting();
   if (object_of(module))
     return;
   if (n_objects == cap_objects) {
@@ -264,16 +275,11 @@ static int write_ref(const char *name, uint64_t key, uint32_t module, const stru
   return 0;
 }
 
-static int inline_wanted(void) {
-  const char *t = ip_set.tables;
-  return t && !strcmp(t, "inline");
-}
-
 /* The entries of one object, e[0..n). */
 static void close_object(const struct object *o, uint32_t module, const struct entry *e, size_t n,
                          int in_signal) {
   int log_it = !in_signal;
-  if (o && !inline_wanted()) {
+  if (o && inline_tables != 1) {
     uint64_t key = table_key(o, e, n);
     char name[128];
     table_name(name, sizeof name, o, key);
@@ -305,5 +311,10 @@ void ip_tables_close_locked(int in_signal) {
     close_object(object_of(pending[i].module), pending[i].module, pending + i, j - i, in_signal);
   }
   n_pending = 0;
+  if (!in_signal) { /* gathered again at the next registration */
+    free(pending);
+    pending = NULL;
+    cap_pending = 0;
+  }
   atomic_store(&any_pending, 0);
 }
