@@ -437,7 +437,9 @@ IP_HIDDEN size_t ip_build_id_of(const void *addr, uint8_t *out, size_t cap);
 /* The object of module id `module` (once, when its first unit registers). */
 IP_HIDDEN void ip_tables_object(uint32_t module, const char *path, uintptr_t base,
                                 const uint8_t *build_id, size_t build_id_len);
-/* A descriptor of a registered unit: entry `gid` of its object's table. */
+/* A descriptor of a registered unit: an entry of its object's table, with
+ * gid `gid` (an instrumented function), or 0 (a callee: its gid is given
+ * when the table is written, ip_callee_gid). */
 IP_HIDDEN void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module);
 IP_HIDDEN int ip_tables_pending(void); /* entries not yet in a table (lock-free) */
 /* Writes the pending entries' tables (or records) and TableRef records. */
@@ -464,6 +466,9 @@ IP_HIDDEN void ip_table_file_abort(void);
 /* Writes the tables of the units registered since the last call (before a
  * batch that may name their functions, and before the Trailer). */
 IP_HIDDEN void ip_tables_close_pending(int in_signal);
+/* Caller holds reg_lock.  The gid a table callee's events carry, given
+ * now; 0 when it shares the gid of the instrumented function of its name. */
+IP_HIDDEN uint32_t ip_callee_gid(const struct inclprof_fn *fn);
 /* The gid of a descriptor or code address named by an event at tick;
  * *fixed is cleared when the answer depends on the tick (the pointer
  * belonged to an unloaded unit), so it must not be remembered. */

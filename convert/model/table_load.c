@@ -110,9 +110,11 @@ static void table_path(char *out, size_t cap, const char *trace, const char *fil
 }
 
 void ip_file_take_table_ref(ip_file *f, const Inclprof__TableRef *r) {
-  if (!r->n_gid_runs)
+  uint32_t first = 0;
+  for (size_t i = 0; i + 1 < r->n_gid_runs && !first; i += 2)
+    first = r->gid_runs[i];
+  if (!first)
     return;
-  uint32_t first = r->gid_runs[0];
   if (f->ring && first < f->n_gid && f->gid_func[first] != UINT32_MAX)
     return; /* repeated at the start of a ring segment */
   ip_process *p = &f->s->processes[f->proc];
@@ -140,7 +142,11 @@ void ip_file_take_table_ref(ip_file *f, const Inclprof__TableRef *r) {
   uint32_t module = r->module < f->n_mod ? f->mod_index[r->module] : 0;
   const ip_table_use *u = table_use(f, t, module);
   size_t k = 0;
-  for (size_t i = 0; i + 1 < r->n_gid_runs; i += 2)
+  for (size_t i = 0; i + 1 < r->n_gid_runs; i += 2) {
+    if (!r->gid_runs[i]) { /* entries with no gid of their own in this process */
+      k += r->gid_runs[i + 1];
+      continue;
+    }
     for (uint32_t j = 0; j < r->gid_runs[i + 1] && k < t->n; j++, k++) {
       uint32_t gid = r->gid_runs[i] + j;
       if (ip_file_define_func(f, gid, u->func[k]))
@@ -148,6 +154,7 @@ void ip_file_take_table_ref(ip_file *f, const Inclprof__TableRef *r) {
       if (u->site[k])
         ip_file_gid_site(f, gid, u->site[k]);
     }
+  }
 }
 
 void ip_file_count_table_ref(ip_file *f, const Inclprof__TableRef *r) {

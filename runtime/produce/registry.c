@@ -322,9 +322,9 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info 
 }
 
 /* Caller holds reg_lock.  The unit's descriptors that no earlier unit
- * listed join its object's table: the instrumented functions (by
- * descriptor, address and public name) and the call-site callees (by
- * descriptor: the table's gid, whose binding is written at its first use). */
+ * listed join its object's table: the instrumented functions (with their
+ * gids, by descriptor, address and public name) and the call-site callees
+ * (their gids given when the table is written, their binding at first use). */
 static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
@@ -344,13 +344,26 @@ static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
     const struct inclprof_fn *fn = tu->fns[i];
     if (!fn || !(fn->flags & INCLPROF_FN_CALLEE) || fn->addr || ip_map_get(&by_desc, (uintptr_t)fn))
       continue;
-    uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
-    ip_tables_add(fn, gid, module);
-    ip_bind_set(gid, IP_BIND_TODO);
-    ip_map_put(&by_desc, (uintptr_t)fn, gid);
+    ip_tables_add(fn, 0, module);
     if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
       callee_registered((struct inclprof_fn *)fn); /* the plugin keeps callees writable */
   }
+}
+
+uint32_t ip_callee_gid(const struct inclprof_fn *fn) {
+  uint32_t shared =
+      fn->name && !(fn->flags & INCLPROF_FN_LOCAL) ? ip_map_get(&by_name, name_key(fn->name)) : 0;
+  uint32_t gid = ip_map_get(&by_desc, (uintptr_t)fn);
+  if (gid) /* named at a batch before its table was written (a signal handler's) */
+    return gid == shared ? 0 : gid;
+  if (shared) {
+    ip_map_put(&by_desc, (uintptr_t)fn, shared);
+    return 0;
+  }
+  gid = atomic_fetch_add(&next_gid, 1) + 1;
+  ip_bind_set(gid, IP_BIND_TODO);
+  ip_map_put(&by_desc, (uintptr_t)fn, gid);
+  return gid;
 }
 
 void ip_units_add(struct inclprof_tu *tu) {
@@ -466,6 +479,7 @@ static void bind_callee(const struct inclprof_fn *fn, uint32_t gid, int retired,
 }
 
 int ip_units_remove(struct inclprof_tu *tu) {
+  ip_tables_close_pending(0); /* its table, and so its callees' gids */
   /* Name the unit's callees now: their strings go away with the unit (those
    * of a table only need the object their name binds to). */
   for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++) {

@@ -29,7 +29,8 @@
 
 struct entry {
   const struct inclprof_fn *fn;
-  uint32_t gid, module;
+  uint32_t gid, module; /* gid: an instrumented function's; a callee's is given at the close */
+  uint32_t seq;         /* registration order */
 };
 
 struct object {
@@ -139,12 +140,16 @@ static void write_inline(const struct entry *e, int log_it) {
 }
 
 void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module) {
-  struct entry e = {fn, gid, module};
+  static uint32_t seq;
+  struct entry e = {fn, gid, module, seq++};
   if (n_pending == cap_pending) {
     size_t cap = cap_pending ? cap_pending * 2 : 1024;
     struct entry *p = realloc(pending, cap * sizeof *p);
     if (!p) { /* no room to gather it: the record goes into the trace now */
-      write_inline(&e, 1);
+      if (!e.gid)
+        e.gid = ip_callee_gid(fn);
+      if (e.gid)
+        write_inline(&e, 1);
       return;
     }
     pending = p;
@@ -242,14 +247,17 @@ static int write_table(const char *name, uint64_t key, const struct object *o,
   return ip_table_file_commit();
 }
 
-/* The TableRef of entries e[0..n): their gids as runs (the gids of a unit
- * are consecutive, so runs are few).  0, or -1 when the runs do not fit. */
+/* The TableRef of entries e[0..n): their gids as runs (the gids of an
+ * object's functions are consecutive, and those of its callees too, so runs
+ * are few; a run from gid 0: entries with no gid of their own, callees that
+ * share an instrumented function's).  0, or -1 when the runs do not fit. */
 static int write_ref(const char *name, uint64_t key, uint32_t module, const struct entry *e,
                      size_t n, int log_it) {
   static uint32_t runs[2 * MAX_RUNS];
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
-    if (k && runs[k - 2] + runs[k - 1] == e[i].gid) {
+    int zeros = k && !runs[k - 2] && !e[i].gid; /* entries with no gid of their own */
+    if (zeros || (k && runs[k - 2] && runs[k - 2] + runs[k - 1] == e[i].gid)) {
       runs[k - 1]++;
       continue;
     }
@@ -288,14 +296,20 @@ static void close_object(const struct object *o, uint32_t module, const struct e
       return;
   }
   for (size_t i = 0; i < n; i++)
-    write_inline(&e[i], log_it);
+    if (e[i].gid)
+      write_inline(&e[i], log_it);
 }
 
+/* An object's entries together: its instrumented functions first, then its
+ * callees, each in registration order. */
 static int by_module(const void *a, const void *b) {
   const struct entry *x = a, *y = b;
   if (x->module != y->module)
     return x->module < y->module ? -1 : 1;
-  return x->gid < y->gid ? -1 : x->gid > y->gid;
+  int xc = !x->gid, yc = !y->gid;
+  if (xc != yc)
+    return xc - yc;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 void ip_tables_close_locked(int in_signal) {
@@ -303,8 +317,13 @@ void ip_tables_close_locked(int in_signal) {
     atomic_store(&any_pending, 0);
     return;
   }
-  if (!in_signal) /* registration order is gid order within an object */
+  if (!in_signal)
     qsort(pending, n_pending, sizeof *pending, by_module);
+  /* The callees' gids follow every instrumented function's registered so
+   * far: those, the most called, keep the smallest gids (shortest codes). */
+  for (size_t i = 0; i < n_pending; i++)
+    if (!pending[i].gid)
+      pending[i].gid = ip_callee_gid(pending[i].fn);
   for (size_t i = 0, j; i < n_pending; i = j) {
     for (j = i + 1; j < n_pending && pending[j].module == pending[i].module; j++)
       ;

@@ -36,8 +36,9 @@ static void dump_table(const char *path, const Inclprof__TableRef *t) {
     if (rec->body_case != INCLPROF__RECORD__BODY_FUNCTION)
       continue;
     const Inclprof__Function *f = rec->function;
-    printf("function gid=%u name=%s flags=0x%x module=%u\n", t->gid_runs[run] + (uint32_t)in_run,
-           f->name, f->flags, f->module ? t->module : 0);
+    if (t->gid_runs[run]) /* a run from gid 0: entries with no gid of their own */
+      printf("function gid=%u name=%s flags=0x%x module=%u\n", t->gid_runs[run] + (uint32_t)in_run,
+             f->name, f->flags, f->module ? t->module : 0);
     if (++in_run == t->gid_runs[run + 1]) {
       run += 2;
       in_run = 0;
