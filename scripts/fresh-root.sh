@@ -8,6 +8,7 @@
 # unmounts and removes it.
 # Exit status of the callers: fr_die exits 1, fr_skip 2 (or 0 with "skipped"
 # when INCLPROF_FRESH_SKIP_OK=1: CI).
+. "$src/scripts/apt-mirror.sh"
 root="" mounted="" job=""
 
 fr_skip() {
@@ -74,26 +75,21 @@ fr_prepare() {
 }
 
 # fr_host_sources: this machine's apt source files that list something
-fr_host_sources() {
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] && grep -q '^[^#]' "$f" && echo "$f"
-  done
-}
+fr_host_sources() { apt_source_files; }
 fr_host_release() { sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null; }
 
 # fr_sources RELEASE FILE: the Debian sources of RELEASE as a deb822 file: the
-# Debian mirror this machine uses (its first .../debian URI, else
-# deb.debian.org), RELEASE and, except for sid, RELEASE-updates and the
-# security suite when this machine has a .../debian-security mirror.
+# Debian mirror this machine uses (scripts/apt-mirror.sh; none is an error),
+# RELEASE and, except for sid, RELEASE-updates and the security suite when
+# this machine has a .../debian-security mirror.
 fr_sources() {
-  # shellcheck disable=SC2046
-  uris=$(sed -n 's/^ *URIs: *//p; s/^ *deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) .*/\2/p' $(fr_host_sources) 2>/dev/null)
-  mirror=$(echo "$uris" | tr ' ' '\n' | grep -m1 '/debian/*$')
-  security=$(echo "$uris" | tr ' ' '\n' | grep -m1 '/debian-security/*$')
+  mirror=$(apt_debian_mirror)
+  [ -n "$mirror" ] || fr_die "no Debian mirror in this machine's apt sources (/etc/apt/sources.list*: no URI ending in /debian): add the one apt should use"
+  security=$(apt_security_mirror)
   suites=$1
   [ "$1" = sid ] || suites="$1 $1-updates"
   printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    "${mirror:-http://deb.debian.org/debian}" "$suites" >"$2"
+    "$mirror" "$suites" >"$2"
   if [ "$1" != sid ] && [ -n "$security" ]; then
     printf '\nTypes: deb\nURIs: %s\nSuites: %s-security\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
       "$security" "$1" >>"$2"

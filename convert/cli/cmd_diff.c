@@ -123,9 +123,9 @@ static void print_csv(const ip_diff *d) {
          "base_elapsed_exclusive_ns,new_elapsed_exclusive_ns,base_application_inclusive_ns,"
          "new_application_inclusive_ns,base_application_exclusive_ns,"
          "new_application_exclusive_ns,delta_%s_exclusive_ns,delta_%s_inclusive_ns,"
-         "delta_session_pct,p_value,beyond_noise,status\n",
-         ip_level_name(d->by), d->by == IP_BY_FUNCTION ? "file," : "", value_name(d),
-         value_name(d));
+         "delta_session_pct,%sp_value,beyond_noise,status\n",
+         ip_level_name(d->by), d->by == IP_BY_FUNCTION ? "file," : "", value_name(d), value_name(d),
+         d->by == IP_BY_FUNCTION ? "base_p99_ns,new_p99_ns," : "");
   for (size_t i = 0; i < d->n; i++) {
     const ip_diff_row *r = &d->rows[i];
     csv_field(r->name);
@@ -138,14 +138,16 @@ static void print_csv(const ip_diff *d) {
     char p[32] = ""; /* empty: too few runs a side for the test */
     if (d->runs[0] >= IP_DIFF_MIN_RUNS && d->runs[1] >= IP_DIFF_MIN_RUNS)
       snprintf(p, sizeof p, "%.4g", r->p);
-    printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%.4f,%s,%d,%s\n",
+    printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%.4f,",
            (unsigned long long)b->calls, (unsigned long long)n->calls,
            (unsigned long long)b->el_incl, (unsigned long long)n->el_incl,
            (unsigned long long)b->el_excl, (unsigned long long)n->el_excl,
            (unsigned long long)b->app_incl, (unsigned long long)n->app_incl,
            (unsigned long long)b->app_excl, (unsigned long long)n->app_excl,
-           (long long)r->delta_excl, (long long)r->delta_incl, r->delta_pct, p, r->marked,
-           status(r));
+           (long long)r->delta_excl, (long long)r->delta_incl, r->delta_pct);
+    if (d->by == IP_BY_FUNCTION)
+      printf("%llu,%llu,", (unsigned long long)r->p99[0], (unsigned long long)r->p99[1]);
+    printf("%s,%d,%s\n", p, r->marked, status(r));
   }
 }
 
@@ -192,13 +194,15 @@ static void print_table(const ip_diff *d, const diff_args *a) {
   }
   printf("'*': beyond run-to-run noise (p < %g) and at least %g%% of the session\n\n",
          IP_DIFF_ALPHA, a->threshold);
+  int p99 = d->by == IP_BY_FUNCTION;
   ip_ttable t;
-  ip_tt_init(&t, 12);
-  const char *head[] = {"",         "Calls base", "Calls new", "Excl base",
-                        "Excl new", "Delta excl", "% session", "Incl base",
-                        "Incl new", "Delta incl", "p",         ip_level_name(d->by)};
-  for (size_t i = 0; i < 12; i++)
+  ip_tt_init(&t, 12 + (p99 ? 2 : 0));
+  const char *head[] = {"",           "Calls base", "Calls new", "Excl base", "Excl new",
+                        "Delta excl", "% session",  "Incl base", "Incl new",  "Delta incl",
+                        "p",          "p99 base",   "p99 new"};
+  for (size_t i = 0; i < 11 + (p99 ? 2 : 0); i++)
     ip_tt_add(&t, "%s", head[i]);
+  ip_tt_add(&t, "%s", ip_level_name(d->by));
   size_t marked = 0;
   for (size_t i = 0; i < d->n && (!a->top || i < a->top); i++) {
     const ip_diff_row *r = &d->rows[i];
@@ -221,6 +225,11 @@ static void print_table(const ip_diff *d, const diff_args *a) {
       ip_tt_add(&t, "%.3f", r->p);
     else
       ip_tt_add(&t, "-");
+    for (int side = 0; p99 && side < 2; side++) {
+      char b[32];
+      ip_fmt_ns(b, sizeof b, r->p99[side]);
+      ip_tt_add(&t, "%s", r->present[side] ? b : "-");
+    }
     const char *only = !r->present[0]   ? "  [only in NEW]"
                        : !r->present[1] ? "  [only in BASE]"
                                         : "";

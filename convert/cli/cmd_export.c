@@ -30,6 +30,33 @@ static int check_session(const ip_session *s, const ip_export_args *a) {
   return 0;
 }
 
+/* --slowest FN: a first read of the traces finds FN's slowest calls; each
+ * becomes a window of the selection.  Returns the windows (malloc'ed), or
+ * NULL after a one-line message. */
+static ip_sel_window *slowest_windows(ip_export_args *a) {
+  ip_slowest w;
+  ip_slowest_init(&w, a->opts.slowest, a->opts.slowest_calls ? a->opts.slowest_calls : 10, 0);
+  ip_load_opts lo = {.raw = a->raw, .jobs = a->jobs, .visitor = ip_slowest_visitor(&w)};
+  ip_session s;
+  int loaded = !ip_session_load(&s, a->inputs, a->n_inputs, &lo);
+  if (loaded)
+    ip_session_free(&s);
+  size_t n = loaded ? ip_slowest_found(&w) : 0;
+  if (loaded && !n)
+    fprintf(stderr,
+            "inclprof export: --slowest: no call of '%s' ended in the traces ('inclprof report' "
+            "lists the functions)\n",
+            a->opts.slowest);
+  ip_sel_window *win = n ? ip_must_calloc(n, sizeof *win) : NULL;
+  for (size_t i = 0; i < n; i++)
+    win[i] = (ip_sel_window){w.calls[i].thread, w.calls[i].depth, w.calls[i].start_ns,
+                             w.calls[i].start_ns + w.calls[i].el_ns};
+  a->opts.sel.windows = win;
+  a->opts.sel.n_windows = n;
+  ip_slowest_free(&w);
+  return win;
+}
+
 /* Loads the traces (a streaming format sees every call as they are
  * replayed), then writes the export.  Returns the exit status, or -1 on
  * failure. */
@@ -37,7 +64,7 @@ static int export(const ip_export_args *a, const ip_output *out) {
   const ip_exporter *fmt = a->format;
   ip_export_job job = {.opts = &a->opts, .out = out->f, .out_name = out->name};
   ip_progress progress;
-  ip_load_opts lo = {.raw = a->raw, .jobs = a->jobs};
+  ip_load_opts lo = {.raw = a->raw, .jobs = a->jobs, .latency = fmt->latency};
   if (fmt->sums_only)
     lo.keep = a->opts.sel.has_tid || a->opts.sel.has_pid || a->opts.sel.has_range ? IP_KEEP_SUMS
                                                                                   : IP_KEEP_TOTALS;
@@ -69,10 +96,16 @@ int cmd_export(int argc, char **argv) {
   default:
     break;
   }
-  ip_output out;
-  if (ip_output_open(&out, "export", "-o", a.output ? a.output : a.format->default_output))
+  ip_sel_window *windows = NULL;
+  if (a.opts.slowest && !(windows = slowest_windows(&a)))
     return IP_EXIT_ERROR;
+  ip_output out;
+  if (ip_output_open(&out, "export", "-o", a.output ? a.output : a.format->default_output)) {
+    free(windows);
+    return IP_EXIT_ERROR;
+  }
   int status = export(&a, &out);
+  free(windows);
   if (ip_output_close(&out, status >= 0))
     return IP_EXIT_ERROR;
   if (strcmp(out.name, "-"))

@@ -20,7 +20,10 @@ enum {
   OPT_MISSING,
   OPT_PER_CALL,
   OPT_EXCLUSIVE,
-  OPT_FUNCTION
+  OPT_FUNCTION,
+  OPT_LATENCY,
+  OPT_SLOWEST,
+  OPT_VALUE
 };
 
 static const ip_cli_opt options[] = {
@@ -45,6 +48,14 @@ static const ip_cli_opt options[] = {
     {"wait", OPT_WAIT, NULL,
      "where the non-Application time went: off-CPU preempted, off-CPU blocked,\n"
      "system calls, page faults (time and count); needs kevents"},
+    {"latency", OPT_LATENCY, NULL,
+     "per function (with --tree: per call path) the distribution of its calls'\n"
+     "Inclusive time: p50, p90, p99, p99.9, max and a histogram"},
+    {"slowest", OPT_SLOWEST, "FN",
+     "FN's slowest calls (--top N of them, default 10): when, on which thread,\n"
+     "and where each one's time went"},
+    {"value", OPT_VALUE, "elapsed|application",
+     "with --latency and --slowest: the time per call they rank (default elapsed)"},
 };
 
 static const ip_cli cli = {
@@ -65,6 +76,7 @@ typedef struct report_args {
   ip_view_opts view;
   int tree, raw, samples, wait, missing;
   const char *fn;
+  const char *slowest; /* --slowest FN */
   int callees;
   int lines;             /* --by line: 1, --by address: 2 */
   const char *in_fn;     /* --function */
@@ -125,6 +137,17 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_WAIT:
     a->wait = 1;
     return choose_view(a, "--wait", m);
+  case OPT_LATENCY:
+    a->view.latency = 1;
+    return 0;
+  case OPT_SLOWEST:
+    a->slowest = arg;
+    return choose_view(a, "--slowest", m);
+  case OPT_VALUE:
+    if (strcmp(arg, "elapsed") && strcmp(arg, "application"))
+      return ip_cli_fail(m, "bad --value '%s' (elapsed or application)", arg);
+    a->view.app_value = !strcmp(arg, "application");
+    return 0;
   case IP_CLI_JOBS:
     return ip_cli_jobs_opt(&a->jobs, arg, m);
   default:
@@ -146,6 +169,11 @@ int cmd_report(int argc, char **argv) {
     fprintf(stderr, "inclprof report: --function goes with --by line or --by address\n");
     return IP_EXIT_USAGE;
   }
+  if (a.view.latency && a.view_name && !a.tree) {
+    fprintf(stderr, "inclprof report: --latency goes with the table or --tree, not with %s\n",
+            a.view_name);
+    return IP_EXIT_USAGE;
+  }
   if (a.lines && a.view_name) {
     fprintf(stderr, "inclprof report: --by %s and %s are different views; give one of them\n",
             a.lines == 1 ? "line" : "address", a.view_name);
@@ -156,11 +184,34 @@ int cmd_report(int argc, char **argv) {
    * sums, and without a selection of threads or processes only the
    * session's sums of each function and module are needed. */
   ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs};
-  if (!a.lines && !a.fn && !a.tree)
+  if (!a.lines && !a.fn && !a.tree && !a.slowest)
     lo.keep = a.view.sel.has_tid || a.view.sel.has_pid || a.view.sel.has_range ? IP_KEEP_SUMS
                                                                                : IP_KEEP_TOTALS;
-  if (ip_load_inputs(&s, argc, argv, first, &lo))
+  if (a.view.latency)
+    lo.latency = a.view.app_value ? IP_LAT_APPLICATION : IP_LAT_ELAPSED;
+  ip_slowest slow;
+  if (a.slowest) { /* a first read finds the slowest calls, the second what ran inside */
+    ip_slowest_init(&slow, a.slowest, a.view.top ? a.view.top : 10, a.view.app_value);
+    lo.visitor = ip_slowest_visitor(&slow);
+    if (ip_load_inputs(&s, argc, argv, first, &lo)) {
+      ip_slowest_free(&slow);
+      return IP_EXIT_ERROR;
+    }
+    ip_session_free(&s);
+    if (!ip_slowest_found(&slow)) {
+      fprintf(stderr,
+              "inclprof report: no call of '%s' ended in the traces (names are the demangled or "
+              "assembler names of the table; 'inclprof report' lists them)\n",
+              a.slowest);
+      ip_slowest_free(&slow);
+      return IP_EXIT_ERROR;
+    }
+  }
+  if (ip_load_inputs(&s, argc, argv, first, &lo)) {
+    if (a.slowest)
+      ip_slowest_free(&slow);
     return IP_EXIT_ERROR;
+  }
   char why[128];
   if (ip_selection_check(&s, &a.view.sel, why, sizeof why)) {
     fprintf(stderr, "inclprof report: %s in %s%s (inclprof info lists them)\n", why,
@@ -192,12 +243,17 @@ int cmd_report(int argc, char **argv) {
               a.fn);
       rc = IP_EXIT_ERROR;
     }
+  } else if (a.slowest) {
+    ip_view_slowest(stdout, &s, &a.view, &slow);
+    ip_slowest_free(&slow);
   } else if (a.missing) {
     ip_view_missing(stdout, &skipped);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
   } else if (a.tree) {
     ip_view_tree(stdout, &s, &a.view);
+  } else if (a.view.latency) {
+    ip_view_latency(stdout, &s, &a.view);
   } else {
     ip_view_table(stdout, &s, &a.view);
   }

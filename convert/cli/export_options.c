@@ -38,6 +38,11 @@ static const ip_cli_opt options[] = {
     {"time-range", EXOPT_ID(IP_EXOPT_TIME_RANGE), "A:B",
      "only calls overlapping [A,B) after the session start\n"
      "(either end may be empty, e.g. 1ms:  or :2.5s)"},
+    {"slowest", EXOPT_ID(IP_EXOPT_SLOWEST), "FN",
+     "only FN's slowest calls (by Elapsed Inclusive time)\n"
+     "and what ran inside them"},
+    {"slowest-calls", EXOPT_ID(IP_EXOPT_SLOWEST_CALLS), "N",
+     "with --slowest: how many (default 10)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -180,6 +185,13 @@ static int on_format_option(ip_export_opts *o, int id, const char *arg, ip_cli_m
     if (!o->max_size)
       o->max_size = UINT64_MAX;
     return 0;
+  case IP_EXOPT_SLOWEST:
+    o->slowest = arg;
+    return 0;
+  case IP_EXOPT_SLOWEST_CALLS:
+    return ip_parse_u64(arg, 1000000, &o->slowest_calls) || !o->slowest_calls
+               ? ip_cli_fail(m, "bad --slowest-calls '%s' (a positive number)", arg)
+               : 0;
   default: /* IP_EXOPT_TIME_RANGE */
     return parse_time_range(arg, &o->sel)
                ? ip_cli_fail(m, "bad --time-range '%s' (A:B with durations, A < B, e.g. 1ms:2ms)",
@@ -243,6 +255,8 @@ int ip_export_parse_args(int argc, char **argv, ip_export_args *a, ip_cli_msg *m
   }
   if (check_fit(a, st.given, m))
     return IP_CLI_ERROR;
+  if (a->opts.slowest_calls && !a->opts.slowest)
+    return ip_cli_fail(m, "--slowest-calls goes with --slowest FN");
   ip_cli_inputs(argc, argv, first, &a->inputs, &a->n_inputs);
   return IP_CLI_OK;
 }

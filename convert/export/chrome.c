@@ -186,9 +186,9 @@ static const char *json_name(ip_chrome_writer *w, const ip_session *s, uint32_t 
 }
 
 static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
-                    uint64_t start, uint64_t dur) {
+                    uint32_t depth, uint64_t start, uint64_t dur) {
   return dur >= o->min_duration_ns && ip_selected_thread(s, &o->sel, t) &&
-         ip_selected_call(&o->sel, start, dur);
+         ip_selected_call(&o->sel, (uint32_t)(t - s->threads), depth, start, dur);
 }
 
 static uint32_t pid_of(const ip_session *s, const ip_thread *t) {
@@ -277,7 +277,7 @@ static uint32_t call_size(ip_chrome_writer *w, const ip_session *s, const ip_thr
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_chrome_writer *w = ctx;
-  if (!accepted(w->o, s, t, start_ns, dur_ns))
+  if (!accepted(w->o, s, t, depth, start_ns, dur_ns))
     return;
   if (w->streaming) {
     w->written++;
@@ -443,8 +443,8 @@ const ip_exporter ip_exporter_chrome = {
     .name = "chrome",
     .readers = "Perfetto, DevTools",
     .default_output = "inclprof.trace.json",
-    .options =
-        IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE | IP_EXOPT_TIME_RANGE,
+    .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE |
+               IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST | IP_EXOPT_SLOWEST_CALLS,
     .begin = begin_chrome,
     .discard = discard_chrome,
     .write = write_chrome,

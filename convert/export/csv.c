@@ -3,7 +3,9 @@
  * pid,executable; then calls, the four values in ns, their percentages (of
  * the session's Elapsed / Application Inclusive totals), the sample counts
  * and their percentages (of the session's samples), then the wait breakdown
- * (inclusive and exclusive, 0 without kernel-event records).  Lines end in LF. */
+ * (inclusive and exclusive, 0 without kernel-event records); per function,
+ * the distribution of its calls' Elapsed Inclusive time (p50, p90, p99,
+ * p99.9, max: model/latency.h).  Lines end in LF. */
 #include "export/csv.h"
 
 #include <stdlib.h>
@@ -21,6 +23,7 @@ static const char *const key_columns[] = {"function,module,file,line", "module",
   "offcpu_blocked_inclusive_ns,offcpu_blocked_exclusive_ns,syscall_inclusive_ns,"                  \
   "syscall_exclusive_ns,page_fault_inclusive_ns,page_fault_exclusive_ns,"                          \
   "page_faults_inclusive,page_faults_exclusive"
+#define LATENCY_COLUMNS ",p50_ns,p90_ns,p99_ns,p999_ns,max_ns"
 
 /* A field, quoted when it holds a comma, quote or line break ("" inside). */
 static void field(FILE *out, const char *s) {
@@ -71,18 +74,29 @@ static void values(FILE *out, const ip_session *s, const ip_values *v) {
   for (int k = 0; k < IP_WAIT_N; k++)
     fprintf(out, ",%llu,%llu", (unsigned long long)v->wait_incl[k],
             (unsigned long long)v->wait_excl[k]);
-  fputc('\n', out);
+}
+
+static void quantiles(FILE *out, const ip_lat *h) {
+  static const double q[] = {0.5, 0.9, 0.99, 0.999};
+  for (size_t i = 0; i < sizeof q / sizeof *q; i++)
+    fprintf(out, ",%llu", (unsigned long long)ip_lat_quantile(h, q[i]));
+  fprintf(out, ",%llu", (unsigned long long)h->max);
 }
 
 int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, FILE *out) {
   ip_row *rows;
   size_t n = ip_aggregate(s, level, sel, &rows);
   ip_rows_sort(s, level, rows, n, IP_SORT_ELAPSED_INCL);
-  fprintf(out, "%s," VALUE_COLUMNS "\n", key_columns[level]);
+  ip_lat_pair *lat = level == IP_BY_FUNCTION ? ip_lat_by_function(s, sel) : NULL;
+  fprintf(out, "%s," VALUE_COLUMNS "%s\n", key_columns[level], lat ? LATENCY_COLUMNS : "");
   for (size_t i = 0; i < n; i++) {
     keys(out, s, level, rows[i].key);
     values(out, s, &rows[i].v);
+    if (lat)
+      quantiles(out, &lat[rows[i].key].el);
+    fputc('\n', out);
   }
+  ip_lat_free_all(lat, s->n_funcs);
   free(rows);
   return ferror(out) ? -1 : 0;
 }
@@ -98,5 +112,6 @@ const ip_exporter ip_exporter_csv = {
     .default_output = "inclprof.csv",
     .options = IP_EXOPT_BY,
     .sums_only = 1,
+    .latency = IP_LAT_ELAPSED,
     .write = write_csv,
 };

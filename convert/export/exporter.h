@@ -30,7 +30,9 @@ typedef struct ip_export_opts {
   uint64_t min_duration_ns; /* --min-duration: calls shorter are left out */
   uint64_t max_events;      /* --max-events: 0 = no limit */
   uint64_t max_size;        /* --max-size in bytes: 0 = the format's default, UINT64_MAX = none */
-  ip_selection sel;         /* --thread, --process, --time-range */
+  ip_selection sel;         /* --thread, --process, --time-range (and --slowest's calls) */
+  const char *slowest;      /* --slowest FN: only FN's slowest calls and what ran inside them */
+  uint64_t slowest_calls;   /* --slowest-calls N: how many (0: 10) */
 } ip_export_opts;
 
 /* The format-specific options, as bits of ip_exporter.options.  The options
@@ -43,6 +45,8 @@ enum {
   IP_EXOPT_MAX_EVENTS = 1u << 4,
   IP_EXOPT_TIME_RANGE = 1u << 5,
   IP_EXOPT_MAX_SIZE = 1u << 6,
+  IP_EXOPT_SLOWEST = 1u << 7,
+  IP_EXOPT_SLOWEST_CALLS = 1u << 8,
 };
 
 /* One export being written. */
@@ -59,6 +63,7 @@ typedef struct ip_exporter {
   const char *default_output; /* when there is no --output */
   unsigned options;           /* IP_EXOPT_* it accepts */
   int sums_only;              /* it writes sums, no call path (see ip_keep) */
+  unsigned latency;           /* the per-call distributions it writes (ip_load_opts.latency) */
   /* Streaming formats only (else NULL): called before the traces are loaded;
    * sets job->stream and returns the visitor that sees every replayed call. */
   const ip_call_visitor *(*begin)(ip_export_job *job);

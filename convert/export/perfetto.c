@@ -263,8 +263,8 @@ const ip_exporter ip_exporter_perfetto = {
     .name = "perfetto",
     .readers = "Perfetto UI",
     .default_output = "inclprof.perfetto-trace",
-    .options =
-        IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE,
+    .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST |
+               IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE,
     .begin = begin_perfetto,
     .discard = ip_timeline_budget_discard,
     .write = write_perfetto,

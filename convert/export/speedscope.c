@@ -222,8 +222,8 @@ const ip_exporter ip_exporter_speedscope = {
     .name = "speedscope",
     .readers = "speedscope",
     .default_output = "inclprof.speedscope.json",
-    .options = IP_EXOPT_VALUE | IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_MAX_EVENTS |
-               IP_EXOPT_MAX_SIZE,
+    .options = IP_EXOPT_VALUE | IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST |
+               IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE,
     .begin = begin_speedscope,
     .discard = ip_timeline_budget_discard,
     .write = write_speedscope,

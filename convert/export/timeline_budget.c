@@ -10,9 +10,9 @@
 #include "util/util.h"
 
 static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
-                    uint64_t start, uint64_t dur) {
+                    uint32_t depth, uint64_t start, uint64_t dur) {
   return dur >= o->min_duration_ns && ip_selected_thread(s, &o->sel, t) &&
-         ip_selected_call(&o->sel, start, dur);
+         ip_selected_call(&o->sel, (uint32_t)(t - s->threads), depth, start, dur);
 }
 
 static uint64_t max_size(const ip_timeline_budget *tb) {
@@ -26,7 +26,7 @@ static uint64_t max_size(const ip_timeline_budget *tb) {
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_timeline_budget *tb = ctx;
-  if (accepted(tb->o, s, t, start_ns, dur_ns)) {
+  if (accepted(tb->o, s, t, depth, start_ns, dur_ns)) {
     uint64_t rank = ip_budget_rank(dur_ns, depth);
     ip_budget_add(&tb->budget, rank, tb->size(s, t, func, start_ns, dur_ns));
     if (tb->budget.calls >= tb->next_floor) {

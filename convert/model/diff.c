@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/latency.h"
 #include "model/noise_test.h"
 #include "model/ranktest.h"
 #include "util/util.h"
@@ -114,10 +115,11 @@ static void row_medians(const ip_values *runs, size_t n, ip_values *out) {
 }
 
 /* Damage that could be read around is warned about on stderr, as by report. */
-static int load_run(ip_session *s, char *path) {
+static int load_run(ip_session *s, char *path, unsigned latency) {
   char err[512] = "";
   /* Only the session's sums of each row are compared. */
-  ip_load_opts lo = {.error = err, .error_len = sizeof err, .keep = IP_KEEP_TOTALS};
+  ip_load_opts lo = {
+      .error = err, .error_len = sizeof err, .latency = latency, .keep = IP_KEEP_TOTALS};
   if (ip_session_load(s, &path, 1, &lo)) {
     fprintf(stderr, "inclprof diff: %s\n", err);
     return -1;
@@ -170,10 +172,15 @@ int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2
                          ip_must_calloc(n[1], sizeof(uint64_t))};
   const char *first_path = NULL;
   int rc = 0;
+  ip_lat *lat[2] = {NULL, NULL}; /* per row, each side's calls (functions) */
+  size_t cap_lat[2] = {0, 0};
   for (int side = 0; side < 2 && !rc; side++)
     for (size_t run = 0; run < n[side] && !rc; run++) {
       ip_session s;
-      if (load_run(&s, paths[side][run])) {
+      if (load_run(&s, paths[side][run],
+                   by != IP_BY_FUNCTION ? 0
+                   : application        ? IP_LAT_APPLICATION
+                                        : IP_LAT_ELAPSED)) {
         rc = -1;
         break;
       }
@@ -192,6 +199,7 @@ int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2
       totals[side][run] = ip_diff_incl(d, &s.total);
       ip_row *rows;
       size_t nr = ip_aggregate(&s, by, NULL, &rows);
+      ip_lat_pair *fl = by == IP_BY_FUNCTION ? ip_lat_by_function(&s, NULL) : NULL;
       for (size_t i = 0; i < nr && !rc; i++) {
         char name[1024];
         const char *file;
@@ -200,7 +208,16 @@ int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2
         size_t at = (size_t)(r - d->rows);
         ip_values_add(&rv[side].v[at * n[side] + run], &rows[i].v);
         r->present[side] = 1;
+        if (fl) {
+          if (at >= cap_lat[side]) {
+            size_t old = cap_lat[side];
+            ip_must_grow((void **)&lat[side], &cap_lat[side], at + 1, sizeof *lat[side]);
+            memset(lat[side] + old, 0, (cap_lat[side] - old) * sizeof *lat[side]);
+          }
+          ip_lat_merge(&lat[side][at], application ? &fl[rows[i].key].app : &fl[rows[i].key].el);
+        }
       }
+      ip_lat_free_all(fl, s.n_funcs);
       free(rows);
       ip_session_free(&s);
     }
@@ -229,6 +246,8 @@ int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2
       } else {
         r->p = 1;
       }
+      for (int side = 0; side < 2; side++)
+        r->p99[side] = i < cap_lat[side] ? ip_lat_quantile(&lat[side][i], 0.99) : 0;
       d->base_rows += r->present[0];
       d->shared += r->present[0] && r->present[1];
       r->marked = r->present[0] && r->present[1] && r->p < IP_DIFF_ALPHA &&
@@ -246,6 +265,8 @@ int ip_diff_build(ip_diff *d, ip_level by, int application, char *const *paths[2
       rc = -1;
     }
   }
+  for (int side = 0; side < 2; side++)
+    ip_lat_free_array(lat[side], cap_lat[side]);
   free(rv[0].v);
   free(rv[1].v);
   free(totals[0]);

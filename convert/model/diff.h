@@ -7,7 +7,10 @@
  * intervals in which the kernel worked for the thread, such as waiting for a
  * CPU), its share of the session, and a noise test on the per-run Exclusive
  * values: the smaller p of Welch's t-test on their logarithms
- * (model/noise_test.h) and the Mann-Whitney rank test (model/ranktest.h).  The two sides may be
+ * (model/noise_test.h) and the Mann-Whitney rank test (model/ranktest.h).
+ * Per function, also the 99th percentile of its calls' Inclusive time
+ * (compared value) over all the runs of a side together (model/latency.h).
+ * The two sides may be
  * programs of different file names (two builds): their rows are matched by
  * name all the same, unless they share too few to be one program. */
 #ifndef INCLPROF_DIFF_H
@@ -30,6 +33,7 @@ typedef struct ip_diff_row {
   double delta_pct;               /* delta_excl, % of BASE's median session Elapsed Inclusive */
   double p;                       /* noise test p-value (1 with fewer than 3 runs a side) */
   int marked;                     /* beyond noise: p < IP_DIFF_ALPHA and |delta_pct| >= threshold */
+  uint64_t p99[2];                /* functions: p99 of the side's calls (0: none ended) */
 } ip_diff_row;
 
 #define IP_DIFF_ALPHA    0.01

@@ -39,7 +39,9 @@ void ip_line_rows_build(const ip_session *s, const ip_selection *sel, const char
 void ip_line_rows_free(ip_line_rows *r);
 
 /* Whether fn names f by its pretty or assembler name (an assembler name with
- * GCC's "used as written" marker '*' also matches without it). */
+ * GCC's "used as written" marker '*' also matches without it); a name
+ * without a parameter list names every overload ("area" matches
+ * "area(Circle const&)"). */
 int ip_func_named(const ip_func *f, const char *fn);
 
 #endif

@@ -12,6 +12,8 @@
 
 #include "model/aggregate.h"
 #include "model/diff.h"
+#include "model/latency.h"
+#include "model/slowest.h"
 #include "model/line_rows.h"
 #include "model/noise_test.h"
 #include "model/profile.h"

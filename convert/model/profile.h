@@ -139,10 +139,14 @@ typedef struct ip_thread {
   int alive_at_exit;             /* alive when its process ended: closed at the exit */
   uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
                                     breakdown (inclusive, IP_W_*) */
+  uint32_t call_node;            /* ... and its call path (index into nodes) */
   ip_pc_sample *pcs;             /* samples by instruction and call path */
   size_t n_pcs, cap_pcs;
   ip_site_values *sites; /* calls by call line */
   size_t n_sites, cap_sites;
+  struct ip_lat_pair *lat;    /* per call path (indexed like nodes): its calls' distributions
+                              (model/latency.h), when loaded with ip_load_opts.latency */
+  struct ip_lat_pair *fn_lat; /* IP_KEEP_SUMS with latency: per function (indexed like fn) */
 } ip_thread;
 
 typedef struct ip_process {
@@ -232,6 +236,8 @@ typedef struct ip_session {
    * (indexed by func / module; threads keep none of their own) */
   ip_values *fn_sums, *mod_sums;
   size_t n_fn_sums, n_mod_sums;
+  struct ip_lat_pair *lat_sums; /* ... and with latency, the distributions by func */
+  size_t n_lat_sums;
   int sums_folded;  /* they are: ip_aggregate by function or module ignores the selection */
   size_t n_files;   /* trace files read */
   size_t n_damaged; /* files read only up to damage */
@@ -257,12 +263,16 @@ typedef enum ip_keep {
   IP_KEEP_TOTALS, /* per thread its values; function and module values summed over the
                      session (ip_session.fn_sums), which then no view takes apart by thread */
 } ip_keep;
+enum { IP_LAT_ELAPSED = 1, IP_LAT_APPLICATION = 2 };
 
 typedef struct ip_load_opts {
   int raw;                        /* keep probe cost and gaps (no compensation) */
   int quiet;                      /* no warnings on stderr */
   const ip_call_visitor *visitor; /* may be NULL */
   unsigned jobs; /* replay a file's threads on this many cores when > 1 and no visitor */
+  /* Keep each call path's distribution of per-call times (ip_thread.lat):
+   * IP_LAT_ELAPSED, IP_LAT_APPLICATION or both (0: none). */
+  unsigned latency;
   /* Describe a file from its Index when it ends with a valid one (info):
    * threads, modules and counts without replaying the events. */
   int from_index;

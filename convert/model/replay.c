@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/latency.h"
 #include "model/loader.h"
 #include "model/windows.h"
 #include "util/util.h"
@@ -26,6 +27,8 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
     return f->states[i];
   ip_tstate *ts = ip_must_calloc(1, sizeof *ts);
   ts->thread = ip_tables_thread(f->s, f->tabs, f->proc, tid);
+  if (f->o && f->o->latency)
+    f->s->threads[ts->thread].lat = ip_must_calloc(1, sizeof(ip_lat_pair));
   ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
   if (i != NONE) { /* tid reused after ThreadEnd: a new thread */
     free(f->states[i]);
@@ -45,8 +48,13 @@ static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32
     return n;
   /* The capacity is the power of two at or above n_nodes: double it when
    * n_nodes reaches a power of two. */
-  if ((th->n_nodes & (th->n_nodes - 1)) == 0)
+  if ((th->n_nodes & (th->n_nodes - 1)) == 0) {
     th->nodes = ip_must_realloc(th->nodes, th->n_nodes * 2, sizeof *th->nodes);
+    if (th->lat) {
+      th->lat = ip_must_realloc(th->lat, th->n_nodes * 2, sizeof *th->lat);
+      memset(&th->lat[th->n_nodes], 0, th->n_nodes * sizeof *th->lat);
+    }
+  }
   n = (uint32_t)th->n_nodes++;
   ip_node *nd = &th->nodes[n];
   memset(nd, 0, sizeof *nd);
@@ -110,9 +118,16 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
     v->min_call = el;
   if (el > v->max_call)
     v->max_call = el;
+  if (th->lat) {
+    if (f->o->latency & IP_LAT_ELAPSED)
+      ip_lat_add(&th->lat[fr->node].el, el);
+    if (f->o->latency & IP_LAT_APPLICATION)
+      ip_lat_add(&th->lat[fr->node].app, app);
+  }
   if (fr->site)
     ip_site_call(ts, th, fr->node, fr->site, el, app);
   const ip_call_visitor *vis = f->visitor;
+  th->call_node = fr->node;
   if (vis)
     vis->on_call(vis->ctx, f->s, th, fr->open.key, (uint32_t)i, ts->origin_ns + fr->push_el, el,
                  app);

@@ -13,8 +13,24 @@ int ip_selected_thread(const ip_session *s, const ip_selection *sel, const ip_th
   return !sel->has_pid || s->processes[t->process].pid == sel->pid;
 }
 
-int ip_selected_call(const ip_selection *sel, uint64_t start_ns, uint64_t dur_ns) {
-  if (!sel || !sel->has_range)
+static int in_window(const ip_selection *sel, uint32_t thread, uint32_t depth, uint64_t start_ns,
+                     uint64_t dur_ns) {
+  for (size_t i = 0; i < sel->n_windows; i++) {
+    const ip_sel_window *w = &sel->windows[i];
+    if (w->thread == thread && depth >= w->depth && start_ns >= w->start_ns &&
+        start_ns + dur_ns <= w->end_ns)
+      return 1;
+  }
+  return 0;
+}
+
+int ip_selected_call(const ip_selection *sel, uint32_t thread, uint32_t depth, uint64_t start_ns,
+                     uint64_t dur_ns) {
+  if (!sel)
+    return 1;
+  if (sel->n_windows && !in_window(sel, thread, depth, start_ns, dur_ns))
+    return 0;
+  if (!sel->has_range)
     return 1;
   if (start_ns >= sel->end_ns)
     return 0;

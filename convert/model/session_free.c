@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/latency.h"
 #include "model/profile.h"
 
 void ip_session_free(ip_session *s) {
@@ -24,7 +25,13 @@ void ip_session_free(ip_session *s) {
     free(s->threads[i].sites);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
+    if (s->threads[i].lat)
+      ip_lat_free_all(s->threads[i].lat, s->threads[i].n_nodes);
+    if (s->threads[i].fn_lat)
+      ip_lat_free_all(s->threads[i].fn_lat, s->threads[i].n_fn);
   }
+  if (s->lat_sums)
+    ip_lat_free_all(s->lat_sums, s->n_lat_sums);
   for (size_t i = 0; i < s->n_processes; i++) {
     ip_process *p = &s->processes[i];
     free(p->executable);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/latency.h"
 #include "model/loader.h"
 #include "util/util.h"
 
@@ -63,7 +64,32 @@ static void leave(walk *w, uint32_t n) {
   w->mod_open[w->s->funcs[f].module]--;
 }
 
+/* The per-path distributions of th, merged per function (th->fn_lat,
+ * indexed like th->fn); th->lat freed. */
+static void latency_by_function(ip_thread *th) {
+  if (!th->lat)
+    return;
+  th->fn_lat = ip_must_calloc(th->n_fn + 1, sizeof *th->fn_lat);
+  for (size_t n = 1; n < th->n_nodes; n++) {
+    size_t lo = 0, hi = th->n_fn; /* th->fn is sorted by func */
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (th->fn[mid].func < th->nodes[n].func)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo < th->n_fn && th->fn[lo].func == th->nodes[n].func) {
+      ip_lat_merge(&th->fn_lat[lo].el, &th->lat[n].el);
+      ip_lat_merge(&th->fn_lat[lo].app, &th->lat[n].app);
+    }
+  }
+  ip_lat_free_all(th->lat, th->n_nodes);
+  th->lat = NULL;
+}
+
 static void drop_paths(ip_thread *th) {
+  latency_by_function(th);
   if (!th->nodes)
     return;
   ip_node root = th->nodes[0];
@@ -100,6 +126,19 @@ void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep) {
     fold(&s->fn_sums, &s->n_fn_sums, s->n_funcs, &th->fn[i].v, th->fn[i].func);
   for (size_t m = 0; m < th->n_mod; m++)
     fold(&s->mod_sums, &s->n_mod_sums, s->n_modules, &th->mod[m], m);
+  if (th->fn_lat) {
+    if (s->n_funcs > s->n_lat_sums) {
+      size_t old = s->n_lat_sums;
+      ip_must_grow((void **)&s->lat_sums, &s->n_lat_sums, s->n_funcs, sizeof *s->lat_sums);
+      memset(s->lat_sums + old, 0, (s->n_lat_sums - old) * sizeof *s->lat_sums);
+    }
+    for (size_t i = 0; i < th->n_fn; i++) {
+      ip_lat_merge(&s->lat_sums[th->fn[i].func].el, &th->fn_lat[i].el);
+      ip_lat_merge(&s->lat_sums[th->fn[i].func].app, &th->fn_lat[i].app);
+    }
+    ip_lat_free_all(th->fn_lat, th->n_fn);
+    th->fn_lat = NULL;
+  }
   free(th->fn);
   free(th->mod);
   th->fn = NULL;

@@ -24,14 +24,17 @@ static int by_elapsed(const void *a, const void *b, void *c) {
 static void emit(tree_ctx *c, uint32_t node, int depth) {
   const ip_node *nodes = c->th->nodes;
   if (depth > MAX_SHOWN_DEPTH) {
-    for (int i = 0; i < (c->o->samples ? 13 : 9); i++)
+    for (int i = 0; i < (c->o->latency ? 6 : c->o->samples ? 13 : 9); i++)
       ip_tt_add(c->t, "%s", "");
     ip_tt_add(c->t, "%*s... (paths deeper than %d not shown)", 2 * (depth - 1), "",
               MAX_SHOWN_DEPTH);
     return;
   }
   if (node != 0) {
-    ip_view_value_cells(c->t, c->s, &nodes[node].v, c->o->samples);
+    if (c->o->latency)
+      ip_view_latency_cells(c->t, c->o->app_value ? &c->th->lat[node].app : &c->th->lat[node].el);
+    else
+      ip_view_value_cells(c->t, c->s, &nodes[node].v, c->o->samples);
     ip_tt_add(c->t, "%*s%s", 2 * (depth - 1), "", c->s->funcs[nodes[node].func].pretty);
   }
   size_t n = 0;
@@ -57,8 +60,11 @@ void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o) {
     char name[512];
     fprintf(out, "thread %s:\n", ip_row_name(s, IP_BY_THREAD, (uint32_t)i, name, sizeof name));
     ip_ttable t;
-    ip_tt_init(&t, 10 + (o->samples ? 4 : 0));
-    ip_view_value_titles(&t, o->samples);
+    ip_tt_init(&t, o->latency ? 7 : 10 + (o->samples ? 4 : 0));
+    if (o->latency)
+      ip_view_latency_titles(&t);
+    else
+      ip_view_value_titles(&t, o->samples);
     ip_tt_add(&t, "Call path");
     tree_ctx c = {s, th, o, &t};
     emit(&c, 0, 0);

@@ -19,6 +19,8 @@ typedef struct ip_view_opts {
   int per_call;              /* the per-call columns (average, minimum, maximum) */
   int exclusive;             /* --wait: the exclusive breakdown too */
   size_t width;              /* the terminal's width: names are shortened to fit (0: never) */
+  int latency;               /* --latency: per-call distributions instead of the values */
+  int app_value;             /* --value application: rank and distribute Application time */
 } ip_view_opts;
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);
@@ -40,6 +42,19 @@ void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, c
  * address there (no sampling, or a trace of an older runtime). */
 int ip_view_lines(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
                   int by_address);
+
+/* Per function, the distribution of its calls' Inclusive time (report
+ * --latency; the session loaded with ip_load_opts.latency). */
+void ip_view_latency(FILE *out, const ip_session *s, const ip_view_opts *o);
+/* The same columns for one call path (report --tree --latency). */
+struct ip_ttable;
+void ip_view_latency_titles(struct ip_ttable *t);
+void ip_view_latency_cells(struct ip_ttable *t, const ip_lat *h);
+
+/* The slowest calls found by w (report --slowest FN; the session of its
+ * second replay): each with its start, thread, times and wait breakdown,
+ * and the call paths inside it. */
+void ip_view_slowest(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_slowest *w);
 
 /* The program's functions that have no row, and why (report --missing). */
 void ip_view_missing(FILE *out, const ip_skipped *k);

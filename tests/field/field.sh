@@ -47,20 +47,12 @@ pkg_of() {
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
-# fetch PACKAGE: its source package in $CACHE (a private deb-src list: the
-# system's apt configuration stays as it is).
+# fetch PACKAGE: its bookworm source package in $CACHE (scripts/debian-source.sh:
+# the mirror of this machine's apt sources, a private apt state; the checks
+# below expect bookworm's versions).
 fetch() {
-  ls "$CACHE/$1"_*.dsc >/dev/null 2>&1 && return 0
-  mkdir -p "$CACHE/parts" "$CACHE/lists/partial"
-  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    >"$CACHE/parts/src.sources"
-  apt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$CACHE/parts -o Dir::State::Lists=$CACHE/lists -o APT::Sandbox::User=root"
-  limit=${INCLPROF_APT_TIMEOUT:-600}
-  echo "field: fetching the Debian source package $1 (apt-get source, once)" >&2
-  # shellcheck disable=SC2086
-  if ! (cd "$CACHE" && timeout --foreground -k 10 "$limit" apt-get $apt update -qq &&
-    timeout --foreground -k 10 "$limit" apt-get $apt source --download-only "$1") >"$W/fetch-$1.log" 2>&1; then
-    fail "apt-get source $1 failed (see $W/fetch-$1.log): check that deb.debian.org is reachable, then rerun make field"
+  if ! sh "$INCLPROF_SRC/scripts/debian-source.sh" "$CACHE" --suite bookworm "$1" 2>"$W/fetch-$1.log"; then
+    fail "$(tail -n1 "$W/fetch-$1.log"), then rerun make field"
     return 1
   fi
 }

@@ -1,25 +1,15 @@
 #!/bin/sh
 # plugin_debian_lua.sh - a real code base from a Debian source
-# package (lua5.4, fetched with apt-get source into build/debian-src through a
-# private deb-src list, the system's apt configuration untouched) builds with
+# package (lua5.4 of bookworm, fetched into build/debian-src by
+# scripts/debian-source.sh with the mirror of this machine's apt sources) builds with
 # the plugin, runs a workload correctly, and its trace is balanced with no
 # repairs.
 . "$INCLPROF_SRC/tests/lib.sh"
 cache="$INCLPROF_SRC/build/debian-src"
-if ! ls "$cache"/lua5.4_*.orig.tar.gz >/dev/null 2>&1; then
-  mkdir -p "$cache/parts" "$cache/lists/partial"
-  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    >"$cache/parts/src.sources"
-  apt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$cache/parts -o Dir::State::Lists=$cache/lists -o APT::Sandbox::User=root"
-  limit=${INCLPROF_APT_TIMEOUT:-600}
-  # shellcheck disable=SC2086
-  (cd "$cache" && timeout --foreground -k 10 "$limit" apt-get $apt update -qq && timeout --foreground -k 10 "$limit" apt-get $apt source --download-only lua5.4) >fetch.log 2>&1
-  rc=$?
-  if [ "$rc" -ne 0 ]; then
-    if [ "$rc" = 124 ]; then why="timed out after ${limit}s"; else why="failed (exit $rc)"; fi
-    echo "FAIL - apt-get source $why fetching lua5.4's source package from deb.debian.org: rerun make check when it is reachable (INCLPROF_APT_TIMEOUT=seconds sets the limit), or put lua5.4_*.orig.tar.gz into $cache to skip the download"
-    tail -3 fetch.log; exit 1
-  fi
+if ! ls "$cache"/lua5.4_*.orig.tar.gz >/dev/null 2>&1 &&
+  ! sh "$INCLPROF_SRC/scripts/debian-source.sh" "$cache" --suite bookworm lua5.4 2>fetch.log; then
+  echo "FAIL - $(tail -n1 fetch.log); or put lua5.4_*.orig.tar.gz into $cache to skip the download"
+  exit 1
 fi
 mkdir lua && tar xzf "$cache"/lua5.4_*.orig.tar.gz -C lua --strip-components=1
 check "lua5.4 builds with the plugin" make -C lua/src -j2 linux-noreadline MYCFLAGS="-fplugin=$INCLPROF_PLUGIN"

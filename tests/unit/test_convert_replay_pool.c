@@ -20,6 +20,7 @@
 #include "check_main.h"
 #include "convert_fixture.h"
 #include "model/aggregate.h"
+#include "model/latency.h"
 #include "model/loader.h"
 #include "read/trace_paths.h"
 
@@ -329,10 +330,28 @@ static int load_dir_keep(ip_session *s, const char *dir, unsigned jobs, ip_keep 
                     .error = err,
                     .error_len = errlen,
                     .small_files_in_parallel = 1,
-                    .keep = keep};
+                    .keep = keep,
+                    .latency = IP_LAT_ELAPSED};
   char *p = (char *)dir;
   err[0] = 0;
   return ip_session_load(s, &p, 1, &o);
+}
+
+/* Both sessions' per-call distributions by function are the same. */
+static void assert_same_latency(const ip_session *a, const ip_session *b) {
+  ck_assert_uint_eq(a->n_funcs, b->n_funcs);
+  ip_lat_pair *x = ip_lat_by_function(a, NULL), *y = ip_lat_by_function(b, NULL);
+  ck_assert(x && y);
+  uint64_t calls = 0;
+  for (size_t f = 0; f < a->n_funcs; f++) {
+    ck_assert_uint_eq(x[f].el.n, y[f].el.n);
+    calls += x[f].el.n;
+    for (double q = 0; q <= 1.0; q += 0.25)
+      ck_assert_uint_eq(ip_lat_quantile(&x[f].el, q), ip_lat_quantile(&y[f].el, q));
+  }
+  ck_assert_uint_gt(calls, 0);
+  ip_lat_free_all(x, a->n_funcs);
+  ip_lat_free_all(y, b->n_funcs);
 }
 
 /* The rows of level l in both sessions are the same. */
@@ -454,6 +473,8 @@ START_TEST(sums_kept_give_the_rows_of_the_paths) {
       assert_same_rows(&paths, &sums, l);
       assert_same_rows(&paths, &totals, l);
     }
+    assert_same_latency(&paths, &sums);
+    assert_same_latency(&paths, &totals);
     ip_session_free(&paths);
     ip_session_free(&sums);
     ip_session_free(&totals);

@@ -217,8 +217,10 @@ START_TEST(exporter_table) {
   ck_assert_uint_eq(n, 8);
   ck_assert_ptr_nonnull(ip_exporter_find("chrome")->begin);
   ck_assert_ptr_null(ip_exporter_find("csv")->begin);
-  ck_assert_ptr_nonnull(strstr(text, "      --by LEVEL        csv: one row per LEVEL"));
-  ck_assert_ptr_nonnull(strstr(text, "--merge-threads   pprof, callgrind or folded: merge"));
+  ck_assert_ptr_nonnull(strstr(text, "      --by LEVEL         csv: one row per LEVEL"));
+  ck_assert_ptr_nonnull(strstr(text, "--merge-threads    pprof, callgrind or folded: merge"));
+  ck_assert_ptr_nonnull(
+      strstr(text, "--slowest FN       chrome, speedscope or perfetto: only FN's"));
   char list[128];
   ip_exporter_names(IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE, list, sizeof list);
   ck_assert_str_eq(list, "chrome, speedscope or perfetto");
