@@ -2,9 +2,9 @@
 # runtime_shared_tables.sh - the function tables of an object are written
 # once per output directory, as NAME.KEY.ipt, and shared by its traces: a
 # program of 4 units of 400 functions that forks children of 5 000 events
-# each (its loop: 1 250 calls of u0_f0, each calling labs once).
-# A fork child's trace stays under 100 KB, under 2 KB but its events (it
-# carried the whole tables before: 160 KB); one table file, no temporary file left; report
+# each (its loop: 1 250 calls of u0_f0, each calling labs once).  A fork
+# child's trace stays under 100 KB, under 2 KB but its events (with the
+# tables in it: 160 KB); one table file, no temporary file left; report
 # counts every call exactly; INCLPROF_TABLES=inline gives the same counts
 # with no table file; a second run into the directory keeps the file as it
 # was; six processes started at once leave one whole table; a trace copied
