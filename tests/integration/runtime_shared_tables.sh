@@ -10,8 +10,9 @@
 # was; six processes started at once leave one whole table; a trace copied
 # alone says which table file it misses (info, report: exit 3) and reads
 # again with it beside; a directory moved elsewhere reads the same.  When
-# the table file cannot be written - its name taken by a directory, a full
-# disk, a file-size limit below its size - the records go into the trace (or
+# the table file cannot be written - its name taken by a directory, a
+# directory made read-only, a full disk, a file-size limit below its size -
+# the records go into the trace (or
 # recording stops cleanly), no temporary file stays, and the program's
 # output and status are its own (no SIGXFSZ).
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -37,8 +38,9 @@ int u0_f0(long);
 int u1_f0(long);
 int u2_f0(long);
 int u3_f0(long);
-/* run N: N calls of u0_f0 (each calls labs once); fork C N: C children, one
- * after another, each running N */
+/* run N: N calls of u0_f0 (each calls labs once); wait N: the same once a
+ * line is read from stdin; fork C N: C children, one after another, each
+ * running N */
 static long run(long n) {
   long s = 0;
   for (long i = 0; i < n; i++)
@@ -47,6 +49,13 @@ static long run(long n) {
 }
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "run")) {
+    printf("sum %ld\\n", run(atol(argv[2])));
+    return 0;
+  }
+  if (argc == 3 && !strcmp(argv[1], "wait")) {
+    char line[16];
+    if (!fgets(line, sizeof line, stdin))
+      return 3;
     printf("sum %ld\\n", run(atol(argv[2])));
     return 0;
   }
@@ -177,6 +186,29 @@ INCLPROF_OUTPUT=blocked ./prog fork 1 1250 >run.out 2>run.err
 check_eq "blocked: the program's output" "$(./plain fork 1 1250)" "$(cat run.out)"
 check_eq "blocked: no temporary file" 0 "$(ls -a blocked | grep -c '\.tmp$')"
 check_eq "blocked: u0_f0 calls, from the records in the traces" 1250 "$(calls blocked u0_f0)"
+
+# A directory the process may not write to (its permissions, for a process
+# that is not root), made so once the trace is open, before the first batch.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  chmod 755 "$T_DIR"
+  mkdir ro && chown nobody ro && mkfifo go
+  setpriv --reuid=65534 --regid=65534 --clear-groups env INCLPROF_OUTPUT=ro \
+    ./prog wait 1250 <go >run.out 2>run.err &
+  pid=$!
+  exec 3>go
+  for _ in $(seq 100); do [ -n "$(ls ro/*.ipb 2>/dev/null)" ] && break; sleep 0.1; done
+  chmod 555 ro
+  echo go >&3
+  exec 3>&-
+  wait $pid
+  check_eq "read-only directory: exit status unchanged" 0 "$?"
+  check_eq "read-only directory: the program's output" "$(./plain run 1250)" "$(cat run.out)"
+  check_eq "read-only directory: no table file nor temporary file" 0 \
+    "$(ls -a ro | grep -c '\.ipt\|\.tmp$')"
+  check_eq "read-only directory: u0_f0 calls, from the records in the trace" 1250 "$(calls ro u0_f0)"
+else
+  echo "# read-only directory: skipped, it needs root and setpriv to run as another user"
+fi
 
 # A file-size limit below the table's size: never SIGXFSZ.
 tsize=$(wc -c <"$ipt")
