@@ -12,9 +12,8 @@
 # again with it beside; a directory moved elsewhere reads the same.  When
 # the table file cannot be written - its name taken by a directory, a
 # directory made read-only, a full disk, a file-size limit below its size -
-# the records go into the trace (or
-# recording stops cleanly), no temporary file stays, and the program's
-# output and status are its own (no SIGXFSZ).
+# the records go into the trace (or recording stops cleanly), no temporary
+# file stays, and the program's output and status are its own (no SIGXFSZ).
 . "$INCLPROF_SRC/tests/lib.sh"
 
 python3 - <<'PY'
