@@ -5,8 +5,8 @@
 # bench packages (scripts/deps.sh bench), builds everything, runs each target
 # in turn (a failing one is reported, not fatal), then bench/summary.sh joins
 # the fragments with a machine description into $(BENCH_OUT)/results.md,
-# prints it and refreshes the figures sections of docs/benchmarks.md and
-# docs/accuracy.md (the accuracy table).
+# prints it and refreshes docs/accuracy.md's table (docs/benchmarks.md keeps
+# the current figure of each target, taken from these results by hand).
 BENCH_OUT := bench/out
 BENCH_B    = $(B)/bench
 
@@ -18,7 +18,7 @@ bench: bench-deps
 	  echo "== $$t"; \
 	  $(MAKE) --no-print-directory $$t || echo "$$t failed (exit $$?); see the output above" > $(BENCH_OUT)/$$t.failed; \
 	done
-	@sh bench/summary.sh $(BENCH_OUT) docs/benchmarks.md bench-accuracy=docs/accuracy.md
+	@sh bench/summary.sh $(BENCH_OUT) bench-accuracy=docs/accuracy.md
 
 bench-deps:
 	@scripts/deps.sh bench

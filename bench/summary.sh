@@ -1,25 +1,22 @@
 #!/bin/sh
 # summary.sh - the end of `make bench`: joins the machine description and the
 # figures every benchmark wrote (OUT_DIR/*.md; OUT_DIR/*.failed for those that
-# failed) into OUT_DIR/results.md, prints it, and replaces the figures section
-# of DOC (between the "figures:begin" and "figures:end" markers) with it.  A
-# NAME=DOC2 argument sends the fragment OUT_DIR/NAME.md to DOC2's figures
-# section instead (make bench: the accuracy table to docs/accuracy.md).
-#   usage: bench/summary.sh OUT_DIR DOC [NAME=DOC2...]
+# failed) into OUT_DIR/results.md and prints it.  A NAME=DOC argument also
+# replaces DOC's figures section (between the "figures:begin" and
+# "figures:end" markers) with the fragment OUT_DIR/NAME.md (make bench: the
+# accuracy table into docs/accuracy.md).  docs/benchmarks.md keeps the
+# current figures of each target, chosen by hand from these results.
+#   usage: bench/summary.sh OUT_DIR [NAME=DOC...]
 set -u
-[ $# -ge 2 ] || { echo "usage: bench/summary.sh OUT_DIR DOC [NAME=DOC2...]" >&2; exit 2; }
-out=$1 doc=$2
-shift 2
-elsewhere=" "
-for a in "$@"; do elsewhere="$elsewhere${a%%=*} "; done
+[ $# -ge 1 ] || { echo "usage: bench/summary.sh OUT_DIR [NAME=DOC...]" >&2; exit 2; }
+out=$1
+shift
 results=$out/results.md
-doc_part=$out/results-doc.md
-# parts SKIP: every benchmark's fragment but those named in SKIP (" a b "),
-# then a line for each benchmark that did not complete.
+# parts: every benchmark's fragment, then a line for each benchmark that did
+# not complete.
 parts() {
   for f in "$out"/*.md; do
-    [ -f "$f" ] && [ "$f" != "$results" ] && [ "$f" != "$doc_part" ] || continue
-    case "$1" in *" $(basename "$f" .md) "*) continue ;; esac
+    [ -f "$f" ] && [ "$f" != "$results" ] || continue
     cat "$f"
     echo
   done
@@ -47,21 +44,16 @@ parts() {
   echo "| perf_event_paranoid | $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) |"
   echo "| load average at the end (1, 5, 15 min) | $(cut -d' ' -f1-3 /proc/loadavg) — other work on the machine inflates every figure alike |"
   echo
-  parts " "
+  parts
 } >"$results.tmp" && mv "$results.tmp" "$results"
 cat "$results"
-# fill DOC FILE DEMOTE: DOC's figures section becomes FILE, headings demoted
-# by DEMOTE ("##": two levels, to nest under the document's own).
+# fill DOC FILE: DOC's figures section becomes FILE.
 fill() {
   if [ -f "$1" ] && grep -q '^<!-- figures:begin -->$' "$1" && grep -q '^<!-- figures:end -->$' "$1"; then
-    awk -v res="$2" -v demote="$3" '
+    awk -v res="$2" '
       /^<!-- figures:begin -->$/ {
         print
-        while ((getline line < res) > 0) {
-          if (line ~ /^```/) code = !code
-          if (!code && line ~ /^#/) line = demote line
-          print line
-        }
+        while ((getline line < res) > 0) print line
         skip = 1; next
       }
       /^<!-- figures:end -->$/ { skip = 0 }
@@ -71,15 +63,7 @@ fill() {
     echo "bench: $1 has no figures markers; figures only in $results" >&2
   fi
 }
-# The results without the fragments sent elsewhere go into DOC.
-{
-  sed -n '1,/^| load average/p' "$results"
-  echo
-  parts "$elsewhere"
-} >"$doc_part"
-fill "$doc" "$doc_part" "##"
 for a in "$@"; do
   f=$out/${a%%=*}.md
-  if [ -f "$f" ]; then fill "${a#*=}" "$f" ""; else echo "bench: no $f for ${a#*=}" >&2; fi
+  if [ -f "$f" ]; then fill "${a#*=}" "$f"; else echo "bench: no $f for ${a#*=}" >&2; fi
 done
-rm -f "$doc_part"

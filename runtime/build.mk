@@ -20,7 +20,7 @@ $(B)/runtime/inclprof.pb-c.o: $(B)/gen/inclprof.pb-c.c $(B)/gen/inclprof.pb-c.h
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 $(B)/libinclprof.so: $(RT_OBJS)
-	$(CC) -shared -o $@ $^ $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
+	$(CC) -shared -o $@ $^ $(PB_LIBS) -ldeflate -lpthread -ldl $(LDFLAGS)
 $(B)/libinclprof.a: $(RT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 -include $(RT_OBJS:.o=.d)

@@ -379,7 +379,7 @@ IP_HIDDEN const char *ip_trace_size_policy(uint64_t *max_size);
 /* What the final records may still take under the size limits (UINT64_MAX: no limit). */
 IP_HIDDEN uint64_t ip_trace_final_room(void);
 
-/* trace_index.c (the frames noted by trace_write.c, the Index written by output.c) */
+/* trace_index.c (the frames noted by trace_write.c, the Index encoded for output.c) */
 IP_HIDDEN void ip_index_start(int on); /* on: the file gets an Index (not under the ring policy) */
 /* Before frame is appended: 1 when it is a Thread record, whose append then
  * holds the index's lock (the index lists threads in file order). */
@@ -387,10 +387,14 @@ IP_HIDDEN int ip_index_hold(const uint8_t *frame, size_t len);
 /* After frames were appended (held: ip_index_hold's answer). */
 IP_HIDDEN void ip_index_seen(const uint8_t *frames, size_t len, int held);
 IP_HIDDEN void ip_index_release(int held);
-/* Writes Index, the Trailer record and the Footer as one write when their
- * bytes fit in room; offset: the bytes of the file before them.  0 when it
- * did not (no index kept, or no room): the caller writes the Trailer alone. */
-IP_HIDDEN int ip_index_write_with(const Inclprof__Record *trailer, uint64_t offset, uint64_t room);
+/* The Index, the trailer record's frame and the Footer as one run of bytes
+ * for one write, in *bytes (a mapping of *mapped bytes: free it with
+ * ip_index_tail_free); offset: the bytes of the file before them.  Their
+ * length, or 0 when no index is kept or it cannot be encoded (then the
+ * caller writes the Trailer alone). */
+IP_HIDDEN size_t ip_index_tail(const Inclprof__Record *trailer, uint64_t offset, uint8_t **bytes,
+                               size_t *mapped);
+IP_HIDDEN void ip_index_tail_free(uint8_t *bytes, size_t mapped);
 
 /* trace_ring.c (called by trace_write.c, which serializes them) */
 IP_HIDDEN void ip_ring_start(uint64_t max_size);

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/ctl_client.h"
 #include "cli/cli_args.h"
+#include "ctl_protocol.h"
 
 static const ip_cli_opt options[] = {
     {"output", 'o', "DIR", "the process's trace directory (default: its INCLPROF_OUTPUT)"},
@@ -58,18 +59,18 @@ int cmd_ctl(int argc, char **argv) {
   if (ip_parse_u64(argv[first], 4194304, &pid) || pid < 1)
     return usage_error("bad PID '%s'", argv[first]);
   const char *what = argv[first + 1];
-  char cmd[512];
+  char cmd[IP_CTL_COMMAND_MAX];
   if (!strcmp(what, "mark")) {
     if (argc - first != 3 || !argv[first + 2][0])
       return usage_error("%s", "mark needs one TEXT");
-    snprintf(cmd, sizeof cmd, "mark %.500s", argv[first + 2]);
-  } else if (!strcmp(what, "start") || !strcmp(what, "stop") || !strcmp(what, "flush") ||
-             !strcmp(what, "status")) {
+    snprintf(cmd, sizeof cmd, IP_CTL_MARK "%s", argv[first + 2]);
+  } else if (!strcmp(what, IP_CTL_START) || !strcmp(what, IP_CTL_STOP) ||
+             !strcmp(what, IP_CTL_FLUSH) || !strcmp(what, IP_CTL_STATUS)) {
     if (argc - first != 2)
       return usage_error("%s takes no argument", what);
     snprintf(cmd, sizeof cmd, "%s", what);
   } else {
-    return usage_error("unknown command '%s' (start, stop, mark TEXT, flush, status)", what);
+    return usage_error("unknown command '%s' (" IP_CTL_COMMANDS ")", what);
   }
   char path[4096], reply[1500];
   if (ip_ctl_find_dir((pid_t)pid, dir, path, sizeof path, reply, sizeof reply) != 0 ||
@@ -77,8 +78,9 @@ int cmd_ctl(int argc, char **argv) {
     fprintf(stderr, "inclprof ctl: %s\n", reply);
     return IP_EXIT_ERROR;
   }
-  int ok = !strncmp(reply, "ok: ", 4);
+  size_t ok_len = sizeof IP_CTL_OK - 1;
+  int ok = !strncmp(reply, IP_CTL_OK, ok_len);
   fprintf(ok ? stdout : stderr, "inclprof ctl: pid %llu: %s\n", (unsigned long long)pid,
-          ok ? reply + 4 : reply);
+          ok ? reply + ok_len : reply);
   return ok ? IP_EXIT_OK : IP_EXIT_ERROR;
 }

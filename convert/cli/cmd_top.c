@@ -24,6 +24,7 @@
 #include "cli/top_rates.h"
 #include "duration_syntax.h"
 #include "cli/cli_args.h"
+#include "ctl_protocol.h"
 #include "model/model.h"
 #include "util/util.h"
 
@@ -105,7 +106,7 @@ static long running_in(const char *dir) {
   while ((e = readdir(d))) {
     char *end;
     long pid = strtol(e->d_name, &end, 10);
-    if (pid <= 0 || strcmp(end, ".ctl") || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+    if (pid <= 0 || strcmp(end, IP_CTL_SUFFIX) || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
       continue;
     char path[4200];
     struct stat st;
@@ -152,9 +153,12 @@ static size_t terminal_rows(void) {
 static int refresh(long pid, const char *dir, const char *trace, const top_args *a,
                    top_history *h) {
   char reply[1500], status[1500] = "";
-  int live = ip_ctl_request((pid_t)pid, dir, "flush", 3000, reply, sizeof reply) == 0;
-  if (live && ip_ctl_request((pid_t)pid, dir, "status", 3000, status, sizeof status) == 0)
-    status[strcspn(status, ",")] = 0;
+  int live = ip_ctl_request((pid_t)pid, dir, IP_CTL_FLUSH, 3000, reply, sizeof reply) == 0;
+  if (live && ip_ctl_request((pid_t)pid, dir, IP_CTL_STATUS, 3000, status, sizeof status) == 0 &&
+      !strncmp(status, IP_CTL_OK, sizeof IP_CTL_OK - 1))
+    status[strcspn(status, ",")] = 0; /* "ok: recording on" */
+  else
+    status[0] = 0;
   int running = kill((pid_t)pid, 0) == 0 || errno != ESRCH;
   ip_session s;
   char *paths[] = {(char *)trace};
@@ -167,7 +171,7 @@ static int refresh(long pid, const char *dir, const char *trace, const top_args 
   char win[32];
   ip_fmt_ns(win, sizeof win, a->window_ns);
   printf("\033[H\033[2Jinclprof top - pid %ld%s%s - %s - window %s - q quits\n", pid,
-         status[0] ? " - " : "", status[0] ? status + 4 : "",
+         status[0] ? " - " : "", status[0] ? status + sizeof IP_CTL_OK - 1 : "",
          running ? (live ? "live" : reply) : "the process has ended", win);
   if (loaded) {
     top_history_print(h, stdout, a->by_app, a->rows ? a->rows : terminal_rows(),

@@ -22,6 +22,7 @@
 #include <dirent.h>
 
 #include "cli/cli_args.h"
+#include "ctl_protocol.h"
 
 static unsigned owner_of(pid_t pid) {
   char p[64];
@@ -94,7 +95,7 @@ static int bound_socket_dir(pid_t pid, char *out, size_t len) {
   if (!f)
     return 0;
   char line[4400], suffix[32];
-  int n_suffix = snprintf(suffix, sizeof suffix, "/%d.ctl", (int)pid), found = 0;
+  int n_suffix = snprintf(suffix, sizeof suffix, "/%d" IP_CTL_SUFFIX, (int)pid), found = 0;
   while (!found && fgets(line, sizeof line, f)) {
     unsigned long ino;
     int path_at = 0;
@@ -140,30 +141,23 @@ int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err
 }
 
 /* The socket's address: its path, or one through /proc/self/fd when the
- * path does not fit in sun_path. */
+ * path does not fit in sun_path (then *dir_fd is the directory, opened). */
 static int sock_addr(struct sockaddr_un *a, const char *path, const char *dir, pid_t pid,
                      int *dir_fd) {
-  memset(a, 0, sizeof *a);
-  a->sun_family = AF_UNIX;
   *dir_fd = -1;
-  if (strlen(path) < sizeof a->sun_path) {
-    strcpy(a->sun_path, path);
+  if (ip_ctl_address(a, path, -1, (int)pid) == 0)
     return 0;
-  }
   *dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (*dir_fd < 0)
-    return -1;
-  snprintf(a->sun_path, sizeof a->sun_path, "/proc/self/fd/%d/%d.ctl", *dir_fd, (int)pid);
-  return 0;
+  return ip_ctl_address(a, path, *dir_fd, (int)pid);
 }
 
 static int connect_to(pid_t pid, const char *dir, char *reply, size_t len) {
   char path[4200];
-  snprintf(path, sizeof path, "%s/%d.ctl", dir, (int)pid);
+  ip_ctl_path(path, sizeof path, dir, (int)pid);
   struct sockaddr_un a;
   int dir_fd, fd = -1;
   if (sock_addr(&a, path, dir, pid, &dir_fd) == 0 &&
-      (fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) >= 0 &&
+      (fd = socket(AF_UNIX, IP_CTL_SOCKET_TYPE | SOCK_CLOEXEC, 0)) >= 0 &&
       connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
     if (dir_fd >= 0)
       close(dir_fd);

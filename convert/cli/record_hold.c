@@ -44,20 +44,15 @@ static socklen_t hold_address(struct sockaddr_un *sa) {
   return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(sa->sun_path + 1));
 }
 
-static int open_disabled(uint32_t type, uint64_t config) {
-  struct perf_event_attr a;
-  memset(&a, 0, sizeof a);
-  a.size = sizeof a;
-  a.type = type;
-  a.config = config;
-  a.disabled = 1;
-  return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+/* The event of a, opened disabled (held, never read). */
+static int open_disabled(struct perf_event_attr *a) {
+  a->disabled = 1;
+  return (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 /* The id of raw_syscalls:sys_enter from tracefs, or -1. */
 static int tracepoint_id(void) {
-  static const char *const paths[] = {"/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
-                                      "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id"};
+  static const char *const paths[] = {IP_SYS_ENTER_ID_PATHS};
   for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
     FILE *f = fopen(paths[i], "re");
     int id = -1;
@@ -142,8 +137,11 @@ static void hold(int ready, int tp_id) {
     syscall(SYS_close_range, 3u, (unsigned)ready - 1, 0u);
   syscall(SYS_close_range, (unsigned)ready + 1, ~0u, 0u);
   char said = HOLD_REFUSED;
-  int tp = open_disabled(PERF_TYPE_TRACEPOINT, (uint64_t)tp_id);
-  int pf = open_disabled(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+  struct perf_event_attr a;
+  ip_pmu_sys_enter(&a, (uint64_t)tp_id);
+  int tp = open_disabled(&a);
+  ip_pmu_page_faults(&a);
+  int pf = open_disabled(&a);
   int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   struct sockaddr_un sa;
   socklen_t len = hold_address(&sa);

@@ -13,38 +13,22 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "frame_read.h"
 #include "read/trace_index.h"
 #include "read/trace_tail.h"
-#include "wire_read.h"
+#include "trace_footer.h"
+#include "trace_frame.h"
 
 #define MAX_END_BYTES (256u << 20) /* an Index and Trailer together stay far below */
-
-static uint32_t le32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-int ip_trace_footer(const uint8_t *p, uint32_t *index_bytes, uint32_t *trailer_bytes) {
-  static const uint8_t head[] = {12, 13 << 3 | IP_WIRE_LEN, 10, 1 << 3 | IP_WIRE_FIXED32};
-  if (memcmp(p, head, sizeof head) || p[8] != (2 << 3 | IP_WIRE_FIXED32))
-    return 0;
-  if (le32(p + 13) != (uint32_t)crc32(0L, p + 1, 12))
-    return 0;
-  *index_bytes = le32(p + 4);
-  *trailer_bytes = le32(p + 9);
-  return 1;
-}
 
 /* The frame of exactly len bytes at p, decoded when its CRC matches and it
  * is a Record of that kind; NULL otherwise. */
 static Inclprof__Record *frame_of(const uint8_t *p, size_t len, Inclprof__Record__BodyCase kind) {
-  const uint8_t *q = p, *end = p + len;
-  uint64_t n;
-  if (!ip_wire_varint(&q, end, &n) || n + 4 != (uint64_t)(end - q) ||
-      le32(q + n) != (uint32_t)crc32(0L, q, (uInt)n))
+  ip_frame_view f;
+  if (ip_frame_read(p, len, &f) != IP_FRAME_OK || f.size != len)
     return NULL;
-  Inclprof__Record *rec = inclprof__record__unpack(NULL, (size_t)n, q);
+  Inclprof__Record *rec = inclprof__record__unpack(NULL, f.record_len, f.record);
   if (rec && rec->body_case != kind) {
     inclprof__record__free_unpacked(rec, NULL);
     rec = NULL;
@@ -65,12 +49,12 @@ static void no_footer(const char *path, char *why, size_t whylen) {
 
 /* The Trailer of the Footer that ends at byte end, or NULL. */
 static Inclprof__Record *trailer_before(int fd, off_t end) {
-  uint8_t foot[IP_TRACE_FOOTER_LEN];
+  uint8_t foot[IP_FOOTER_FRAME_LEN];
   uint32_t ib, tb;
-  if (end < 12 + (off_t)sizeof foot ||
+  if (end < IP_TRACE_PREAMBLE_LEN + (off_t)sizeof foot ||
       pread(fd, foot, sizeof foot, end - (off_t)sizeof foot) != (ssize_t)sizeof foot ||
-      !ip_trace_footer(foot, &ib, &tb) || !tb || tb > MAX_END_BYTES ||
-      end - (off_t)sizeof foot - (off_t)tb < 12)
+      !ip_footer_decode(foot, &ib, &tb) || !tb || tb > MAX_END_BYTES ||
+      end - (off_t)sizeof foot - (off_t)tb < IP_TRACE_PREAMBLE_LEN)
     return NULL;
   uint8_t *buf = malloc(tb);
   Inclprof__Record *t = NULL;
@@ -82,17 +66,17 @@ static Inclprof__Record *trailer_before(int fd, off_t end) {
 
 static int read_end(int fd, off_t size, const char *path, ip_trace_end *e, char *why,
                     size_t whylen) {
-  uint8_t foot[IP_TRACE_FOOTER_LEN];
+  uint8_t foot[IP_FOOTER_FRAME_LEN];
   uint32_t ib, tb;
-  if (size < 12 + (off_t)sizeof foot ||
+  if (size < IP_TRACE_PREAMBLE_LEN + (off_t)sizeof foot ||
       pread(fd, foot, sizeof foot, size - (off_t)sizeof foot) != (ssize_t)sizeof foot ||
-      !ip_trace_footer(foot, &ib, &tb)) {
+      !ip_footer_decode(foot, &ib, &tb)) {
     no_footer(path, why, whylen);
     return -1;
   }
   uint64_t need = (uint64_t)ib + tb;
   off_t at = size - (off_t)sizeof foot - (off_t)need;
-  if (!ib || !tb || need > MAX_END_BYTES || at < 12) {
+  if (!ib || !tb || need > MAX_END_BYTES || at < IP_TRACE_PREAMBLE_LEN) {
     snprintf(why, whylen, "its index is damaged: the footer gives %u + %u bytes, beyond the file",
              ib, tb);
     return -1;

@@ -25,11 +25,4 @@ typedef struct ip_trace_end {
 int ip_trace_end_read(const char *path, ip_trace_end *e, char *why, size_t whylen);
 void ip_trace_end_free(ip_trace_end *e);
 
-/* The length of the Footer frame that ends a file with an index. */
-#define IP_TRACE_FOOTER_LEN 17u
-
-/* Whether the 17 bytes at p are a Footer frame; then *index_bytes and
- * *trailer_bytes are its fields. */
-int ip_trace_footer(const uint8_t *p, uint32_t *index_bytes, uint32_t *trailer_bytes);
-
 #endif

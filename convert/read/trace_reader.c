@@ -1,25 +1,22 @@
 /* read/trace_reader.c - streaming reader of one trace file (see read/trace_reader.h and
  * docs/trace-format.md): checks the preamble, then decodes one frame at a
- * time, verifying length and crc32.  After a damaged frame it searches the
- * bytes that follow for the next frame whose length, first field and crc32
- * are valid and whose successor is valid too (or ends the file), and goes
- * on from there, counting what it skipped; damage with no valid frame after
- * it ends the stream with a message naming the file and the byte offset. */
+ * time, its length and CRC checked by the one frame reader (frame_read.h).
+ * After a damaged frame it searches the bytes that follow for the next frame
+ * whose length, first field and CRC are valid and whose successor is valid
+ * too (or ends the file), and goes on from there, counting what it skipped;
+ * damage with no valid frame after it ends the stream with a message naming
+ * the file and the byte offset. */
 #include "read/trace_reader.h"
 
 #include <errno.h>
-#include <libdeflate.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_read.h"
 #include "read/batch_decode.h"
 #include "trace_frame.h"
-
-/* Largest record we accept: far above anything the runtime writes (a batch
- * holds at most a few hundred KiB), small enough to refuse garbage lengths. */
-#define IP_MAX_RECORD (64u << 20)
 
 struct ip_reader {
   FILE *f;
@@ -104,37 +101,6 @@ static int damage(ip_reader *r, uint64_t at, char *err, size_t errlen, const cha
   return -1;
 }
 
-/* The varint at p[0..n): its value in *v and its length, or 0. */
-static size_t get_len(const uint8_t *p, size_t n, uint64_t *v) {
-  uint64_t x = 0;
-  for (size_t i = 0; i < n && i < 10; i++) {
-    x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-    if (!(p[i] & 0x80)) {
-      *v = x;
-      return i + 1;
-    }
-  }
-  return 0;
-}
-
-/* Is there a whole valid frame at p[0..n)?  Its size in *size.  A frame's
- * record starts with a length-delimited field of Record (the body). */
-static int frame_at(const uint8_t *p, size_t n, size_t *size) {
-  uint64_t len;
-  size_t h = get_len(p, n, &len);
-  if (!h || len < 2 || len > IP_MAX_RECORD || h + len + 4 > n)
-    return 0;
-  const uint8_t *body = p + h;
-  if ((body[0] & 7) != 2 || (body[0] >> 3) == 0)
-    return 0;
-  uint32_t want = body[len] | (uint32_t)body[len + 1] << 8 | (uint32_t)body[len + 2] << 16 |
-                  (uint32_t)body[len + 3] << 24;
-  if (libdeflate_crc32(0, body, (size_t)len) != want)
-    return 0;
-  *size = h + (size_t)len + 4;
-  return 1;
-}
-
 /* Searches from the damaged frame at `start` for the next valid frame that
  * is followed by another valid frame or by the end of the file, reading the
  * rest of the file in windows; positions the stream there and counts the
@@ -156,12 +122,8 @@ static int resync(ip_reader *r, uint64_t start, const char *why) {
       eof = got == 0 || feof(r->f);
     }
     size_t scan_to = eof ? have : (have > (size_t)WINDOW ? have - (size_t)WINDOW : 0);
-    size_t i = 0, size, next;
-    for (; i < scan_to && !found; i++)
-      found = frame_at(w + i, have - i, &size) &&
-              (i + size == have ? eof : frame_at(w + i + size, have - i - size, &next));
-    if (found) {
-      i--;
+    size_t i = ip_frame_find(w, have, scan_to, eof);
+    if (i < scan_to) {
       uint64_t at = base + i;
       if (r->skips.regions++ == 0) {
         r->skips.first_at = start;
@@ -191,27 +153,24 @@ static int read_frame(ip_reader *r, ip_raw_batch *raw, char *err, size_t errlen)
     return -1;
   }
   uint64_t start = r->offset;
-  uint64_t len = 0;
-  int shift = 0, nbytes = 0;
-  for (;;) {
+  uint8_t head[IP_FRAME_HEAD_MAX];
+  size_t nbytes = 0;
+  do { /* the length's bytes, up to the one that ends it */
     int c = getc(r->f);
     if (c == EOF) {
       if (nbytes == 0 && !ferror(r->f))
         return 0;
       return damage(r, start, err, errlen,
-                    ferror(r->f) ? "read error" : "truncated frame (cut inside the length)");
+                    ferror(r->f) ? "read error" : ip_frame_fault_text(IP_FRAME_CUT_LENGTH));
     }
-    nbytes++;
-    if (shift > 56)
-      return damage(r, start, err, errlen, "bad frame length (varint too long)");
-    len |= (uint64_t)(c & 0x7f) << shift;
-    shift += 7;
-    if (!(c & 0x80))
-      break;
-  }
-  if (len > IP_MAX_RECORD)
-    return damage(r, start, err, errlen, "bad frame length (larger than 64 MiB)");
-  size_t need = (size_t)len + 4;
+    head[nbytes++] = (uint8_t)c;
+  } while ((head[nbytes - 1] & 0x80) && nbytes < sizeof head);
+  uint64_t len;
+  size_t head_len;
+  ip_frame_fault fault = ip_frame_length(head, nbytes, &len, &head_len);
+  if (fault != IP_FRAME_OK)
+    return damage(r, start, err, errlen, ip_frame_fault_text(fault));
+  size_t need = (size_t)len + IP_FRAME_CRC_LEN;
   if (need > r->cap) {
     uint8_t *nb = realloc(r->buf, need);
     if (!nb)
@@ -220,11 +179,9 @@ static int read_frame(ip_reader *r, ip_raw_batch *raw, char *err, size_t errlen)
     r->cap = need;
   }
   if (fread(r->buf, 1, need, r->f) != need)
-    return damage(r, start, err, errlen, "truncated frame (file ends inside a record)");
-  uint32_t want = r->buf[len] | (uint32_t)r->buf[len + 1] << 8 | (uint32_t)r->buf[len + 2] << 16 |
-                  (uint32_t)r->buf[len + 3] << 24;
-  if (libdeflate_crc32(0, r->buf, (size_t)len) != want)
-    return damage(r, start, err, errlen, "crc mismatch (corrupted record)");
+    return damage(r, start, err, errlen, ip_frame_fault_text(IP_FRAME_CUT_RECORD));
+  if (!ip_frame_crc_ok(r->buf, (size_t)len))
+    return damage(r, start, err, errlen, ip_frame_fault_text(IP_FRAME_BAD_CRC));
   if (raw && ip_batch_peek(r->buf, (size_t)len, &raw->tid)) {
     r->offset = start + (uint64_t)nbytes + need;
     uint8_t *mine = r->buf;

@@ -7,33 +7,19 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
-#include "read/trace_index.h"
+#include "frame_read.h"
 #include "read/trace_tail.h"
+#include "trace_footer.h"
 
 #define TAIL 1024 /* a Trailer frame is far smaller */
 
 /* The frame that starts at p and ends exactly at end, decoded; NULL if none. */
 static Inclprof__Record *frame_ending_at(const uint8_t *p, const uint8_t *end) {
-  uint64_t len = 0;
-  unsigned shift = 0;
-  while (p < end && shift < 35) {
-    uint8_t b = *p++;
-    len |= (uint64_t)(b & 0x7f) << shift;
-    shift += 7;
-    if (!(b & 0x80)) {
-      if ((uint64_t)(end - p) != len + 4)
-        return NULL;
-      uint32_t crc = (uint32_t)crc32(0L, p, (uInt)len);
-      const uint8_t *c = p + len;
-      if (crc !=
-          ((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24))
-        return NULL;
-      return inclprof__record__unpack(NULL, (size_t)len, p);
-    }
-  }
-  return NULL;
+  ip_frame_view f;
+  if (ip_frame_read(p, (size_t)(end - p), &f) != IP_FRAME_OK || f.size != (size_t)(end - p))
+    return NULL;
+  return inclprof__record__unpack(NULL, f.record_len, f.record);
 }
 
 Inclprof__Record *ip_trace_tail_trailer(const char *path) {
@@ -43,12 +29,12 @@ Inclprof__Record *ip_trace_tail_trailer(const char *path) {
   struct stat st;
   Inclprof__Record *found = NULL;
   if (fstat(fd, &st) == 0 && st.st_size > 0) {
-    uint8_t buf[TAIL], foot[IP_TRACE_FOOTER_LEN];
+    uint8_t buf[TAIL], foot[IP_FOOTER_FRAME_LEN];
     uint32_t ib, tb;
     off_t end = st.st_size;
     if (end >= (off_t)sizeof foot &&
         pread(fd, foot, sizeof foot, end - (off_t)sizeof foot) == (ssize_t)sizeof foot &&
-        ip_trace_footer(foot, &ib, &tb))
+        ip_footer_decode(foot, &ib, &tb))
       end -= (off_t)sizeof foot;
     size_t n = end < TAIL ? (size_t)end : TAIL;
     if (pread(fd, buf, n, end - (off_t)n) == (ssize_t)n)

@@ -1,7 +1,8 @@
 /* ctl_channel.c - the control thread (`inclprof-ctl`): it binds the
  * process's control socket, INCLPROF_OUTPUT/<pid>.ctl (a unix seqpacket
- * socket, mode 0600), answers `inclprof ctl` (start, stop, mark TEXT, flush,
- * status) from the process's own user or root (SO_PEERCRED), and runs the
+ * socket, mode 0600; the protocol: ctl_protocol.h), answers `inclprof ctl`
+ * (start, stop, mark TEXT, flush, status) from the process's own user or
+ * root (SO_PEERCRED), and runs the
  * deadlines of windows.c (the timed window, the periodic flush).  It blocks
  * every signal and waits in poll(): the probes never see it.  A fork child
  * binds a socket and starts a thread of its own; the socket is removed when
@@ -19,6 +20,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "ctl_protocol.h"
 #include "rt.h"
 
 #define LIVE_FLUSH_MS 500u /* how long a flush waits for threads flushing themselves */
@@ -26,27 +28,12 @@
 static int listen_fd = -1;
 static char sock_path[1200];
 
-/* A path bind() and connect() take: the socket's own when it fits in
- * sun_path, else one through /proc/self/fd of the directory (dir_fd). */
-static int sock_addr(struct sockaddr_un *a, int dir_fd) {
-  memset(a, 0, sizeof *a);
-  a->sun_family = AF_UNIX;
-  if (strlen(sock_path) < sizeof a->sun_path) {
-    strcpy(a->sun_path, sock_path);
-    return 0;
-  }
-  if (dir_fd < 0)
-    return -1;
-  snprintf(a->sun_path, sizeof a->sun_path, "/proc/self/fd/%d/%d.ctl", dir_fd, (int)getpid());
-  return 0;
-}
-
 static void bind_socket(void) {
-  snprintf(sock_path, sizeof sock_path, "%s/%d.ctl", ip_st.dir, (int)getpid());
+  ip_ctl_path(sock_path, sizeof sock_path, ip_st.dir, (int)getpid());
   int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
   struct sockaddr_un a;
-  int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-  if (fd >= 0 && sock_addr(&a, dir_fd) == 0) {
+  int fd = socket(AF_UNIX, IP_CTL_SOCKET_TYPE | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && ip_ctl_address(&a, sock_path, dir_fd, (int)getpid()) == 0) {
     unlink(a.sun_path); /* a process of the same pid before an exec, or long gone */
     if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && chmod(a.sun_path, 0600) == 0 &&
         listen(fd, 8) == 0) {
@@ -73,12 +60,13 @@ static int peer_allowed(int c, char *why, size_t len) {
   struct ucred cr;
   socklen_t n = sizeof cr;
   if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &n) != 0) {
-    snprintf(why, len, "refused: the sender's credentials are not known");
+    snprintf(why, len, IP_CTL_REFUSED "the sender's credentials are not known");
     return 0;
   }
   if (cr.uid == 0 || cr.uid == geteuid() || cr.uid == getuid())
     return 1;
-  snprintf(why, len, "refused: uid %u may not control pid %d (uid %u); run as that user or root",
+  snprintf(why, len,
+           IP_CTL_REFUSED "uid %u may not control pid %d (uid %u); run as that user or root",
            (unsigned)cr.uid, (int)getpid(), (unsigned)geteuid());
   return 0;
 }
@@ -87,37 +75,42 @@ static void flush_reply(char *out, size_t len) {
   unsigned left = 0;
   unsigned n = ip_threads_flush_live(LIVE_FLUSH_MS, &left);
   if (left)
-    snprintf(out, len, "ok: flushed %u threads; %u were busy for %u ms and are left out", n - left,
-             left, LIVE_FLUSH_MS);
+    snprintf(out, len, IP_CTL_OK "flushed %u threads; %u were busy for %u ms and are left out",
+             n - left, left, LIVE_FLUSH_MS);
   else
-    snprintf(out, len, "ok: flushed %u threads", n);
+    snprintf(out, len, IP_CTL_OK "flushed %u threads", n);
 }
 
 static void command(const char *cmd, char *out, size_t len) {
+  const size_t mark = sizeof IP_CTL_MARK - 1;
   if (atomic_load(&ip_st.init_state) != 1) {
-    snprintf(out, len, "error: the trace has ended");
-  } else if (!strcmp(cmd, "start") || !strcmp(cmd, "stop")) {
-    int on = !strcmp(cmd, "start");
+    snprintf(out, len, IP_CTL_ERROR "the trace has ended");
+  } else if (!strcmp(cmd, IP_CTL_START) || !strcmp(cmd, IP_CTL_STOP)) {
+    int on = !strcmp(cmd, IP_CTL_START);
     int rc = ip_recording_set(on, on ? "ctl start" : "ctl stop");
-    snprintf(out, len, "ok: recording %s%s", rc == 0 ? "was already " : "", on ? "on" : "off");
-  } else if (!strncmp(cmd, "mark ", 5) && cmd[5]) {
-    uint32_t id = ip_mark_id(cmd + 5); /* as inclprof_mark: an event of this thread */
+    snprintf(out, len, IP_CTL_OK "recording %s%s", rc == 0 ? "was already " : "",
+             on ? "on" : "off");
+  } else if (!strncmp(cmd, IP_CTL_MARK, mark) && cmd[mark]) {
+    uint32_t id = ip_mark_id(cmd + mark); /* as inclprof_mark: an event of this thread */
     if (id)
       ip_append_private(((uint64_t)id << 3 | INCLPROF__EVENT_KIND__EV_MARK) << 3 | IP_K_CONTROL);
-    snprintf(out, len, id ? "ok: marked '%s'" : "error: the mark '%s' could not be named", cmd + 5);
-  } else if (!strcmp(cmd, "flush")) {
+    snprintf(out, len,
+             id ? IP_CTL_OK "marked '%s'" : IP_CTL_ERROR "the mark '%s' could not be named",
+             cmd + mark);
+  } else if (!strcmp(cmd, IP_CTL_FLUSH)) {
     flush_reply(out, len);
-  } else if (!strcmp(cmd, "status")) {
-    snprintf(out, len, "ok: recording %s, trace %s", ip_recording_on() ? "on" : "off", ip_st.path);
+  } else if (!strcmp(cmd, IP_CTL_STATUS)) {
+    snprintf(out, len, IP_CTL_OK "recording %s, trace %s", ip_recording_on() ? "on" : "off",
+             ip_st.path);
   } else {
-    snprintf(out, len, "error: unknown command '%s' (start, stop, mark TEXT, flush, status)", cmd);
+    snprintf(out, len, IP_CTL_ERROR "unknown command '%s' (" IP_CTL_COMMANDS ")", cmd);
   }
 }
 
 /* The command is read first, whoever sent it, so that the answer (a
  * refusal too) reaches a sender that is still sending. */
 static void serve(int c) {
-  char cmd[512];
+  char cmd[IP_CTL_COMMAND_MAX];
   struct timeval tv = {.tv_sec = 2};
   setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   ssize_t n = recv(c, cmd, sizeof cmd - 1, 0);
@@ -190,7 +183,7 @@ void ip_ctl_close(void) {
     return;
   int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
   struct sockaddr_un a;
-  if (sock_addr(&a, dir_fd) == 0)
+  if (ip_ctl_address(&a, sock_path, dir_fd, (int)getpid()) == 0)
     unlink(a.sun_path);
   if (dir_fd >= 0)
     close(dir_fd);

@@ -3,7 +3,6 @@
  * and the frame are built in the thread's preallocated scratch area, so this
  * also runs inside a fatal-signal handler.  Descriptor pointers and indirect
  * targets become gids here (registry.c), never in a probe. */
-#include <libdeflate.h>
 #include <string.h>
 
 #include "rt.h"
@@ -249,13 +248,8 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   h = ip_put_varint(h, TAG(IP_TAG_BATCH_BASE_TICK, IP_WIRE_VARINT));
   h = ip_put_varint(h, base);
   h = ip_put_varint(h, TAG(IP_TAG_BATCH_DT, IP_WIRE_LEN));
-  ip_put_varint(h, dt_len); /* ends exactly at dt_start */
-  /* zlib's CRC-32 (what the reader checks), by libdeflate: carry-less
-   * multiplication where the CPU has it, about 20 times fewer instructions
-   * per byte than zlib's table-driven crc32. */
-  uint32_t crc = libdeflate_crc32(0, record, record_len);
-  for (int i = 0; i < 4; i++)
-    *end++ = (uint8_t)(crc >> (8 * i));
+  ip_put_varint(h, dt_len);                /* ends exactly at dt_start */
+  end = ip_frame_seal(record, record_len); /* the CRC right after the record */
   ip_write_frame(frame, (size_t)(end - frame));
   atomic_fetch_add(&ip_st.events, written);
   atomic_fetch_add(&ip_st.batches, 1);

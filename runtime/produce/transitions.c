@@ -25,9 +25,7 @@
 #include "pmu_attr.h"
 #include "rt.h"
 
-static const char *const tracepoint_paths[] = {
-    "/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
-    "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id", NULL};
+static const char *const tracepoint_paths[] = {IP_SYS_ENTER_ID_PATHS, NULL};
 
 static int perf_open(struct perf_event_attr *a) {
   return (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -100,10 +98,7 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
     return -1;
   }
   struct perf_event_attr a;
-  memset(&a, 0, sizeof a);
-  a.size = sizeof a;
-  a.type = PERF_TYPE_TRACEPOINT;
-  a.config = (uint64_t)ip_st.tracepoint_id;
+  ip_pmu_sys_enter(&a, (uint64_t)ip_st.tracepoint_id);
   a.sample_period = 1;
   a.context_switch = 1;
   kev_attr_records(&a);
@@ -126,10 +121,7 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
     close(fd);
     return -1;
   }
-  memset(&a, 0, sizeof a);
-  a.size = sizeof a;
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_PAGE_FAULTS;
+  ip_pmu_page_faults(&a);
   a.sample_period = 1;
   kev_attr_records(&a);
   int fd2 = perf_open(&a);
@@ -154,14 +146,11 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
  * 23-48 ms per thread here; with them a thread's open + close costs ~40 us. */
 static void open_keepers(void) {
   struct perf_event_attr a;
-  memset(&a, 0, sizeof a);
-  a.size = sizeof a;
-  a.type = PERF_TYPE_TRACEPOINT;
-  a.config = (uint64_t)ip_st.tracepoint_id;
+  ip_pmu_sys_enter(&a, (uint64_t)ip_st.tracepoint_id);
   a.disabled = 1;
   perf_open(&a);
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_PAGE_FAULTS;
+  ip_pmu_page_faults(&a);
+  a.disabled = 1;
   perf_open(&a);
 }
 

@@ -294,8 +294,13 @@ void ip_write_trailer(int clean, const char *reason) {
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
   rec.trailer = &tr;
-  if (!ip_index_write_with(&rec, tr.bytes_written, ip_trace_final_room()))
+  uint8_t *tail;
+  size_t mapped, n = ip_index_tail(&rec, tr.bytes_written, &tail, &mapped);
+  if (n && n <= ip_trace_final_room())
+    ip_write_frame(tail, n);
+  else
     ip_write_record(&rec, 0);
+  ip_index_tail_free(tail, mapped);
 }
 
 /* In a fork child (the only thread; its locks made anew): a file of its own

@@ -2,18 +2,21 @@
  * Footer"): what the frames appended so far hold, noted as each is written -
  * per thread its name, why it has no transition counter, its events,
  * batches, skipped batch numbers and Gap records; the Module and TableRef
- * records; the Function and MarkName counts - and written with every Trailer as one
- * write: Index, Trailer, then the fixed-size Footer that ends the file, so
- * that a reader describes the trace from its last bytes.  Not kept under the
- * ring policy (each segment repeats its tables).  No allocation while frames
- * are noted (a flush may run in a signal handler); the final write maps its
- * buffer. */
+ * records; the Function and MarkName counts - and encoded with every Trailer
+ * as one run of bytes for one write: Index, Trailer, then the fixed-size
+ * Footer that ends the file, so that a reader describes the trace from its
+ * last bytes.  Field numbers: record_wire.h.  Not kept under the ring
+ * policy (each segment repeats its tables).  No allocation while frames are
+ * noted (a flush may run in a signal handler); the final bytes are in a
+ * mapping of their own. */
 #include <string.h>
 #include <sys/mman.h>
-#include <zlib.h>
 
 #include "event_batch_read.h"
+#include "frame_read.h"
+#include "record_wire.h"
 #include "rt.h"
+#include "trace_footer.h"
 #include "trace_frame.h"
 #include "wire_read.h"
 
@@ -23,23 +26,9 @@
 #define TABLE_BYTES  16384u /* TableRef records kept (as Index.tables fields) */
 #define NAME_LEN     64u
 #define WHY_LEN      64u
-#define FOOTER_LEN   17u /* varint 12, Record{footer: two fixed32}, crc32 */
 
-/* Record and message field numbers (proto/inclprof.proto). */
-enum {
-  REC_MODULE = 2,
-  REC_FUNCTION = 3,
-  REC_THREAD = 4,
-  REC_THREAD_END = 5,
-  REC_EVENTS = 6,
-  REC_GAP = 7,
-  REC_MARK = 8,
-  REC_INDEX = 12,
-  REC_FOOTER = 13,
-  REC_WINDOW = 14,
-  REC_TABLE_REF = 16,
-  INDEX_TABLES = 7, /* Index.tables */
-};
+_Static_assert((int)IP_TAG_RECORD_MODULE == (int)IP_TAG_INDEX_MODULES,
+               "a Module record's bytes are an Index's modules field as they are");
 
 struct ix_thread {
   uint32_t tid;
@@ -103,19 +92,19 @@ static void copy_text(char *to, size_t cap, const ip_wire_field *f) {
   to[n] = 0;
 }
 
-/* A Thread record: its thread (field 1), name (2) and no_transitions (4). */
+/* A Thread record: its thread, name and no_transitions. */
 static void see_thread(const uint8_t *p, const uint8_t *end) {
   ip_wire_field f;
   uint64_t tid = 0;
   const uint8_t *q = p;
   while (q < end && ip_wire_next(&q, end, &f))
-    if (f.number == 1 && f.wire == IP_WIRE_VARINT)
+    if (f.number == IP_TAG_THREAD_TID && f.wire == IP_WIRE_VARINT)
       tid = f.value;
   struct ix_thread *t = thread_of((uint32_t)tid);
   while (t && p < end && ip_wire_next(&p, end, &f))
-    if (f.number == 2 && f.wire == IP_WIRE_LEN)
+    if (f.number == IP_TAG_THREAD_NAME && f.wire == IP_WIRE_LEN)
       copy_text(t->name, sizeof t->name, &f);
-    else if (f.number == 4 && f.wire == IP_WIRE_LEN && !t->why[0])
+    else if (f.number == IP_TAG_THREAD_NO_TRANSITIONS && f.wire == IP_WIRE_LEN && !t->why[0])
       copy_text(t->why, sizeof t->why, &f);
 }
 
@@ -124,11 +113,11 @@ static void see_thread_end(const uint8_t *p, const uint8_t *end) {
   uint64_t tid = 0;
   int alive = 0, has_tick = 0;
   while (p < end && ip_wire_next(&p, end, &f))
-    if (f.number == 1)
+    if (f.number == IP_TAG_THREAD_END_TID)
       tid = f.value;
-    else if (f.number == 2)
+    else if (f.number == IP_TAG_THREAD_END_TICK)
       has_tick = 1;
-    else if (f.number == 3)
+    else if (f.number == IP_TAG_THREAD_END_ALIVE)
       alive = f.value != 0;
   struct ix_thread *t = thread_of((uint32_t)tid);
   if (t) {
@@ -141,7 +130,7 @@ static void see_gap(const uint8_t *p, const uint8_t *end) {
   ip_wire_field f;
   uint64_t tid = 0;
   while (p < end && ip_wire_next(&p, end, &f))
-    if (f.number == 1)
+    if (f.number == IP_TAG_GAP_TID)
       tid = f.value;
   struct ix_thread *t = thread_of((uint32_t)tid);
   if (t)
@@ -159,10 +148,18 @@ static void see_batch(const ip_batch_fields *b, uint64_t events) {
   t->events += events;
 }
 
-/* Varints in a packed array: its bytes that end one. */
+/* Varints in a packed array: its bytes that end one (below 0x80), counted
+ * eight at a time (each byte's top bit moved to its lowest, the eight summed
+ * by one multiplication): the index sees every batch on the flush path. */
 static uint64_t varints(ip_wire_span s) {
   uint64_t n = 0;
-  for (const uint8_t *p = s.p; p < s.end; p++)
+  const uint8_t *p = s.p;
+  for (; s.end - p >= 8; p += 8) {
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    n += 8 - ((((w & 0x8080808080808080ull) >> 7) * 0x0101010101010101ull) >> 56);
+  }
+  for (; p < s.end; p++)
     n += *p < 0x80;
   return n;
 }
@@ -174,7 +171,7 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
   ip_batch_fields b = {0};
   uint64_t events = 0;
   uint32_t kind = record_body(rec, len, &body);
-  if (kind == REC_EVENTS) { /* counted before the lock is taken */
+  if (kind == IP_TAG_RECORD_EVENTS) { /* counted before the lock is taken */
     if (!ip_batch_fields_read(body.data, (size_t)body.value, &b))
       return;
     uint64_t dt = varints(b.dt), code = varints(b.code);
@@ -187,47 +184,47 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
   p = body.data;
   end = p + body.value;
   switch (kind) {
-  case REC_MODULE:
+  case IP_TAG_RECORD_MODULE:
     if (modules_len + len > MODULE_BYTES)
       incomplete = "more than 64 KB of Module records";
-    else { /* Record field 2 and Index field 2 alike: the bytes as they are */
+    else { /* the bytes as they are: Record.module and Index.modules alike */
       memcpy(modules + modules_len, rec, len);
       modules_len += len;
     }
     break;
-  case REC_TABLE_REF:
+  case IP_TAG_RECORD_TABLE_REF:
     if (tables_len + 12 + body.value > TABLE_BYTES) {
       incomplete = "more than 16 KB of TableRef records";
     } else { /* the body as an Index.tables field */
-      uint8_t *o = ip_put_varint(tables + tables_len, INDEX_TABLES << 3 | IP_WIRE_LEN);
+      uint8_t *o = ip_put_varint(tables + tables_len, IP_TAG_INDEX_TABLES << 3 | IP_WIRE_LEN);
       o = ip_put_varint(o, body.value);
       memcpy(o, body.data, (size_t)body.value);
       tables_len = (size_t)(o + body.value - tables);
     }
     break;
-  case REC_FUNCTION: /* a named one: a call-site callee's binding adds no function */
+  case IP_TAG_RECORD_FUNCTION: /* a named one: a call-site callee's binding adds no function */
     while (p < end && ip_wire_next(&p, end, &f))
-      if (f.number == 4) {
+      if (f.number == IP_TAG_FUNCTION_NAME) {
         functions++;
         break;
       }
     break;
-  case REC_MARK:
+  case IP_TAG_RECORD_MARK:
     marks++;
     break;
-  case REC_WINDOW: /* the windows are in the records only */
+  case IP_TAG_RECORD_WINDOW: /* the windows are in the records only */
     incomplete = "recording was switched on or off (Window records)";
     break;
-  case REC_THREAD:
+  case IP_TAG_RECORD_THREAD:
     see_thread(p, end);
     break;
-  case REC_THREAD_END:
+  case IP_TAG_RECORD_THREAD_END:
     see_thread_end(p, end);
     break;
-  case REC_GAP:
+  case IP_TAG_RECORD_GAP:
     see_gap(p, end);
     break;
-  case REC_EVENTS:
+  case IP_TAG_RECORD_EVENTS:
     see_batch(&b, events);
     break;
   default: /* header, trailer, index, footer: nothing to count */
@@ -238,11 +235,10 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
 }
 
 int ip_index_hold(const uint8_t *frame, size_t len) {
-  const uint8_t *p = frame, *end = frame + len;
-  uint64_t n;
+  ip_frame_view f;
   ip_wire_field body;
-  if (!index_on || !ip_wire_varint(&p, end, &n) || n > (uint64_t)(end - p) ||
-      record_body(p, (size_t)n, &body) != REC_THREAD)
+  if (!index_on || ip_frame_next(frame, len, &f) != IP_FRAME_OK ||
+      record_body(f.record, f.record_len, &body) != IP_TAG_RECORD_THREAD)
     return 0;
   if (ip_lock(&index_lock, 0))
     return 1;
@@ -253,14 +249,10 @@ int ip_index_hold(const uint8_t *frame, size_t len) {
 void ip_index_seen(const uint8_t *frames, size_t len, int held) {
   if (!index_on)
     return;
-  const uint8_t *p = frames, *end = frames + len;
-  while (p < end) {
-    uint64_t n;
-    if (!ip_wire_varint(&p, end, &n) || n + 4 > (uint64_t)(end - p))
-      return;
-    see_record(p, (size_t)n, held);
-    p += n + 4;
-  }
+  ip_frame_view f;
+  for (size_t at = 0; at < len && ip_frame_next(frames + at, len - at, &f) == IP_FRAME_OK;
+       at += f.size)
+    see_record(f.record, f.record_len, held);
 }
 
 void ip_index_release(int held) {
@@ -268,9 +260,9 @@ void ip_index_release(int held) {
     ip_unlock(&index_lock);
 }
 
-/* ---- writing ----------------------------------------------------------- */
+/* ---- encoding ---------------------------------------------------------- */
 static uint8_t *put_tag(uint8_t *o, uint32_t field, uint32_t wire) {
-  return ip_put_varint(o, (uint64_t)field << 3 | wire);
+  return ip_put_varint(o, IP_WIRE_KEY(field, wire));
 }
 static uint8_t *put_u64(uint8_t *o, uint32_t field, uint64_t v) {
   return ip_put_varint(put_tag(o, field, IP_WIRE_VARINT), v);
@@ -284,17 +276,17 @@ static uint8_t *put_text(uint8_t *o, uint32_t field, const char *s) {
 
 /* One IndexThread's bytes at o; the end. */
 static uint8_t *put_thread(uint8_t *o, const struct ix_thread *t) {
-  o = put_u64(o, 1, t->tid);
+  o = put_u64(o, IP_TAG_INDEX_THREAD_TID, t->tid);
   if (t->name[0])
-    o = put_text(o, 2, t->name);
+    o = put_text(o, IP_TAG_INDEX_THREAD_NAME, t->name);
   if (t->why[0])
-    o = put_text(o, 3, t->why);
-  o = put_u64(o, 4, t->events);
-  o = put_u64(o, 5, t->batches);
-  o = put_u64(o, 6, t->lost);
-  o = put_u64(o, 7, t->gaps);
+    o = put_text(o, IP_TAG_INDEX_THREAD_NO_TRANSITIONS, t->why);
+  o = put_u64(o, IP_TAG_INDEX_THREAD_EVENTS, t->events);
+  o = put_u64(o, IP_TAG_INDEX_THREAD_BATCHES, t->batches);
+  o = put_u64(o, IP_TAG_INDEX_THREAD_LOST, t->lost);
+  o = put_u64(o, IP_TAG_INDEX_THREAD_GAPS, t->gaps);
   if (t->alive_at_exit)
-    o = put_u64(o, 8, 1);
+    o = put_u64(o, IP_TAG_INDEX_THREAD_ALIVE, 1);
   return o;
 }
 
@@ -307,11 +299,7 @@ static uint8_t *frame_at(uint8_t *o, size_t head, size_t n) {
   uint8_t *start = ip_put_varint(o, n);
   if (start != rec)
     memmove(start, rec, n);
-  uint32_t crc = (uint32_t)crc32(0L, start, (uInt)n);
-  uint8_t *e = start + n;
-  for (int i = 0; i < 4; i++)
-    *e++ = (uint8_t)(crc >> (8 * i));
-  return e;
+  return ip_frame_seal(start, n);
 }
 
 /* The Index frame at o (at most index_room() bytes); its end. */
@@ -321,24 +309,24 @@ static uint8_t *put_index(uint8_t *o, uint64_t offset) {
   for (uint32_t i = 0; i < n_threads; i++) {
     uint8_t tmp[THREAD_MAX];
     size_t tl = (size_t)(put_thread(tmp, &threads[i]) - tmp);
-    e = ip_put_varint(put_tag(e, 1, IP_WIRE_LEN), tl);
+    e = ip_put_varint(put_tag(e, IP_TAG_INDEX_THREADS, IP_WIRE_LEN), tl);
     memcpy(e, tmp, tl);
     e += tl;
   }
   memcpy(e, modules, modules_len);
   e += modules_len;
-  e = put_u64(e, 3, functions);
-  e = put_u64(e, 4, marks);
-  e = put_u64(e, 5, offset);
+  e = put_u64(e, IP_TAG_INDEX_FUNCTIONS, functions);
+  e = put_u64(e, IP_TAG_INDEX_MARK_NAMES, marks);
+  e = put_u64(e, IP_TAG_INDEX_OFFSET, offset);
   if (incomplete)
-    e = put_text(e, 6, incomplete);
+    e = put_text(e, IP_TAG_INDEX_INCOMPLETE, incomplete);
   memcpy(e, tables, tables_len);
   e += tables_len;
   size_t body_len = (size_t)(e - body);
   /* Record{index}: its tag and length right before the body */
   size_t rec_head = 1 + ip_varint_len(body_len);
   uint8_t *rec = body - rec_head;
-  ip_put_varint(put_tag(rec, REC_INDEX, IP_WIRE_LEN), body_len);
+  ip_put_varint(put_tag(rec, IP_TAG_RECORD_INDEX, IP_WIRE_LEN), body_len);
   return frame_at(o, (size_t)(rec - o), rec_head + body_len);
 }
 
@@ -347,22 +335,13 @@ static size_t index_room(void) {
          WHY_LEN + 100;
 }
 
-static uint8_t *put_footer(uint8_t *o, uint32_t index_bytes, uint32_t trailer_bytes) {
-  uint8_t rec[12] = {REC_FOOTER << 3 | IP_WIRE_LEN, 10, 1 << 3 | IP_WIRE_FIXED32};
-  for (int i = 0; i < 4; i++)
-    rec[3 + i] = (uint8_t)(index_bytes >> (8 * i));
-  rec[7] = 2 << 3 | IP_WIRE_FIXED32;
-  for (int i = 0; i < 4; i++)
-    rec[8 + i] = (uint8_t)(trailer_bytes >> (8 * i));
-  memcpy(o + 1, rec, sizeof rec);
-  return frame_at(o, 1, sizeof rec);
-}
-
-int ip_index_write_with(const Inclprof__Record *trailer, uint64_t offset, uint64_t room) {
+size_t ip_index_tail(const Inclprof__Record *trailer, uint64_t offset, uint8_t **bytes,
+                     size_t *mapped) {
+  *bytes = NULL;
+  *mapped = 0;
   if (!index_on || !ip_lock(&index_lock, 0))
     return 0;
-  size_t tmax = ip_frame_max_size(trailer);
-  size_t cap = index_room() + tmax + FOOTER_LEN;
+  size_t cap = index_room() + ip_frame_max_size(trailer) + IP_FOOTER_FRAME_LEN;
   uint8_t *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (buf == MAP_FAILED) {
     ip_unlock(&index_lock);
@@ -372,10 +351,13 @@ int ip_index_write_with(const Inclprof__Record *trailer, uint64_t offset, uint64
   size_t ilen = (size_t)(e - buf);
   ip_unlock(&index_lock);
   size_t tlen = ip_frame_encode(trailer, e);
-  e = put_footer(e + tlen, (uint32_t)ilen, (uint32_t)tlen);
-  int done = (uint64_t)(e - buf) <= room && ilen <= UINT32_MAX;
-  if (done)
-    ip_write_frame(buf, (size_t)(e - buf));
-  munmap(buf, cap);
-  return done;
+  ip_footer_encode(e + tlen, (uint32_t)ilen, (uint32_t)tlen);
+  *bytes = buf;
+  *mapped = cap;
+  return ilen <= UINT32_MAX ? ilen + tlen + IP_FOOTER_FRAME_LEN : 0;
+}
+
+void ip_index_tail_free(uint8_t *bytes, size_t mapped) {
+  if (bytes)
+    munmap(bytes, mapped);
 }

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "event_batch_read.h"
+#include "frame_read.h"
+#include "record_wire.h"
 #include "rt.h"
 #include "stack_rules.h"
 #include "trace_frame.h"
@@ -150,10 +152,11 @@ static void keep(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size
   *len += n;
 }
 
-static uint32_t tid_of(const uint8_t *p, const uint8_t *end) {
+/* The thread of a Thread or ThreadEnd record: its varint field number field. */
+static uint32_t tid_of(const uint8_t *p, const uint8_t *end, uint32_t field) {
   ip_wire_field w;
   while (p < end && ip_wire_next(&p, end, &w))
-    if (w.number == 1 && w.wire == IP_WIRE_VARINT)
+    if (w.number == field && w.wire == IP_WIRE_VARINT)
       return (uint32_t)w.value;
   return 0;
 }
@@ -166,21 +169,21 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
   const uint8_t *body = w.data, *body_end = w.data + w.value;
   struct rthread *t;
   switch (w.number) {
-  case INCLPROF__RECORD__BODY_HEADER:
+  case IP_TAG_RECORD_HEADER:
     if (!header_frame && (header_frame = malloc(flen)) != NULL) {
       memcpy(header_frame, frame, flen);
       header_len = flen;
     }
     break;
-  case INCLPROF__RECORD__BODY_MODULE:
-  case INCLPROF__RECORD__BODY_FUNCTION:
-  case INCLPROF__RECORD__BODY_MARK:
-  case INCLPROF__RECORD__BODY_WINDOW:
-  case INCLPROF__RECORD__BODY_TABLE_REF:
+  case IP_TAG_RECORD_MODULE:
+  case IP_TAG_RECORD_FUNCTION:
+  case IP_TAG_RECORD_MARK:
+  case IP_TAG_RECORD_WINDOW:
+  case IP_TAG_RECORD_TABLE_REF:
     keep(&tables, &tables_len, &tables_cap, frame, flen);
     break;
-  case INCLPROF__RECORD__BODY_THREAD:
-    t = find(tid_of(body, body_end), 1);
+  case IP_TAG_RECORD_THREAD:
+    t = find(tid_of(body, body_end, IP_TAG_THREAD_TID), 1);
     if (t) {
       uint8_t *c = realloc(t->thread_frame, flen);
       if (c) {
@@ -190,10 +193,10 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
       }
     }
     break;
-  case INCLPROF__RECORD__BODY_THREAD_END:
-    forget(tid_of(body, body_end));
+  case IP_TAG_RECORD_THREAD_END:
+    forget(tid_of(body, body_end, IP_TAG_THREAD_END_TID));
     break;
-  case INCLPROF__RECORD__BODY_EVENTS:
+  case IP_TAG_RECORD_EVENTS:
     see_batch(body, (size_t)w.value);
     break;
   default:
@@ -202,15 +205,10 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
 }
 
 void ip_ring_seen(const uint8_t *frames, size_t len) {
-  const uint8_t *p = frames, *end = frames + len;
-  while (p < end) {
-    const uint8_t *start = p;
-    uint64_t n;
-    if (!ip_wire_varint(&p, end, &n) || n + 4 > (uint64_t)(end - p))
-      return;
-    see_frame(start, (size_t)(p - start) + (size_t)n + 4, p, (size_t)n);
-    p += n + 4;
-  }
+  ip_frame_view f;
+  for (size_t at = 0; at < len && ip_frame_next(frames + at, len - at, &f) == IP_FRAME_OK;
+       at += f.size)
+    see_frame(frames + at, f.size, f.record, f.record_len);
 }
 
 /* ---- starting a segment ------------------------------------------------ */

@@ -1,6 +1,6 @@
 /* trace_mutator.c - structure-aware mutations of inclprof trace images for
  * the fuzzers (see trace_mutator.h).  An input is parsed as the preamble and
- * its frames (varint length, Record bytes, crc32); one edit is made at the
+ * its frames (varint length, Record bytes, CRC-32); one edit is made at the
  * level of frames (drop, duplicate, swap, move, cut, a wrong length varint or
  * crc), of a record's protobuf fields (varints set to edge values, doubles to
  * NaN and infinities, strings edited, lengths lied about, fields dropped,
@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
-
 #include "event_batch_wire.h"
+#include "frame_read.h"
 #include "trace_frame.h"
 #include "trace_gen.h"
+#include "wire_read.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -68,14 +68,10 @@ static uint64_t edge_value(uint64_t old) {
   }
 }
 
+/* The varint at p[0..n): its value in *v and its length, or 0. */
 static size_t get_varint(const uint8_t *p, size_t n, uint64_t *v) {
-  *v = 0;
-  for (size_t i = 0; i < n && i < 10; i++) {
-    *v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-    if (!(p[i] & 0x80))
-      return i + 1;
-  }
-  return 0;
+  const uint8_t *q = p;
+  return ip_wire_varint(&q, p + n, v) ? (size_t)(q - p) : 0;
 }
 
 /* Splits an image into frames; returns 0 when it has no preamble. */
@@ -84,13 +80,10 @@ static int parse_frames(const uint8_t *d, size_t size, frames *fs) {
   if (size < IP_TRACE_PREAMBLE_LEN)
     return 0;
   size_t at = IP_TRACE_PREAMBLE_LEN;
-  while (at < size && fs->n < MAX_FRAMES) {
-    uint64_t len;
-    size_t k = get_varint(d + at, size - at, &len);
-    if (!k || len > size - at - k || size - at - k - len < 4)
-      break;
-    fs->f[fs->n++] = (span){d + at + k, (size_t)len};
-    at += k + (size_t)len + 4;
+  ip_frame_view f;
+  while (at < size && fs->n < MAX_FRAMES && ip_frame_next(d + at, size - at, &f) == IP_FRAME_OK) {
+    fs->f[fs->n++] = (span){f.record, f.record_len};
+    at += f.size;
   }
   fs->tail = (span){d + at, size - at};
   return 1;
@@ -125,7 +118,7 @@ static void put_crc(out *o, uint32_t crc) {
 static void put_frame(out *o, span rec) {
   put_varint(o, rec.n);
   put(o, rec.p, rec.n);
-  put_crc(o, (uint32_t)crc32(0L, rec.p, (uInt)rec.n));
+  put_crc(o, ip_frame_crc(rec.p, rec.n));
 }
 
 /* Parses a protobuf message into fields; -1 if it is not one. */
@@ -444,7 +437,7 @@ size_t ip_trace_mutate(uint8_t *data, size_t size, size_t max_size, unsigned see
       return size;
     span f = fa.f[k];
     uint64_t len = f.n;
-    uint32_t crc = (uint32_t)crc32(0L, f.p, (uInt)f.n);
+    uint32_t crc = ip_frame_crc(f.p, f.n);
     unsigned how = rnd() % 3;
     if (op == 4 && how == 0)
       len = edge_value(len);

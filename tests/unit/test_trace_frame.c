@@ -1,13 +1,17 @@
-/* test_trace_frame.c - the frame encoder (trace/trace_frame.c) and the
- * streaming reader (convert/read/trace_reader.c): round trips of random record
- * streams, and damaged files (truncation at every byte, bit flips, bad
- * preambles) that must end in a one-line error with an offset, never a crash. */
+/* test_trace_frame.c - the frame encoder (trace/trace_frame.c), the one frame
+ * reader (trace/frame_read.c: each fault it names, the search after damage,
+ * its CRC against zlib's) and the streaming reader built on it
+ * (convert/read/trace_reader.c): round trips of random record streams, and
+ * damaged files (truncation at every byte, bit flips, bad preambles) that
+ * must end in a one-line error with an offset, never a crash. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "frame_read.h"
 #include "trace_frame.h"
 #include "read/trace_reader.h"
 #include "check_main.h"
@@ -289,6 +293,73 @@ START_TEST(huge_length_is_refused) {
 }
 END_TEST
 
+/* The CRC every writer and reader of frames uses is zlib's CRC-32, the
+ * checksum docs/trace-format.md names, at every length around the sizes
+ * libdeflate handles in different ways. */
+START_TEST(crc_is_zlibs) {
+  static uint8_t buf[70000];
+  rng_state = 99;
+  for (size_t i = 0; i < sizeof buf; i++)
+    buf[i] = (uint8_t)rnd();
+  for (size_t n = 0; n < sizeof buf; n = n < 300 ? n + 1 : n * 3 / 2)
+    ck_assert_uint_eq(ip_frame_crc(buf, n), (uint32_t)crc32(0L, buf, (uInt)n));
+}
+END_TEST
+
+/* Each fault of the frame reader, at the bytes that cause it. */
+START_TEST(frame_reader_names_each_fault) {
+  struct gen g;
+  rng_state = 5;
+  make_record(&g);
+  uint8_t buf[8192];
+  size_t n = ip_frame_encode(&g.rec, buf);
+  ip_frame_view f;
+  ck_assert_int_eq(ip_frame_read(buf, n, &f), IP_FRAME_OK);
+  ck_assert_uint_eq(f.size, n);
+  ck_assert_uint_eq(f.record_len, inclprof__record__get_packed_size(&g.rec));
+  ck_assert_ptr_eq(f.record + f.record_len + IP_FRAME_CRC_LEN, buf + n);
+  for (size_t cut = 0; cut < n; cut++) {
+    ip_frame_fault want =
+        cut < (size_t)(f.record - buf) ? IP_FRAME_CUT_LENGTH : IP_FRAME_CUT_RECORD;
+    ck_assert_int_eq(ip_frame_read(buf, cut, &f), want);
+  }
+  buf[n - 1] ^= 1;
+  ck_assert_int_eq(ip_frame_read(buf, n, &f), IP_FRAME_BAD_CRC);
+  ck_assert_int_eq(ip_frame_next(buf, n, &f), IP_FRAME_OK); /* the CRC left unchecked */
+  ck_assert_str_eq(ip_frame_fault_text(IP_FRAME_BAD_CRC), "crc mismatch (corrupted record)");
+  uint8_t longer[12];
+  memset(longer, 0xff, sizeof longer);
+  ck_assert_int_eq(ip_frame_read(longer, sizeof longer, &f), IP_FRAME_LONG_LENGTH);
+  uint8_t huge[5];
+  uint8_t *e = ip_put_varint(huge, IP_FRAME_MAX_RECORD + 1ull);
+  ck_assert_int_eq(ip_frame_read(huge, (size_t)(e - huge), &f), IP_FRAME_HUGE);
+  e = ip_put_varint(huge, IP_FRAME_MAX_RECORD);
+  ck_assert_int_eq(ip_frame_read(huge, (size_t)(e - huge), &f), IP_FRAME_CUT_RECORD);
+}
+END_TEST
+
+/* After damage the search finds the first frame followed by another (or by
+ * the end of the file), not a stray byte that looks like a length. */
+START_TEST(frame_search_after_damage) {
+  static struct gen recs[3];
+  rng_state = 11;
+  uint8_t buf[3 * 8192 + 16];
+  size_t at[4] = {7};
+  memset(buf, 0x02, at[0]); /* garbage: each byte could start a 2-byte record */
+  for (int i = 0; i < 3; i++) {
+    make_record(&recs[i]);
+    at[i + 1] = at[i] + ip_frame_encode(&recs[i].rec, buf + at[i]);
+  }
+  ck_assert_uint_eq(ip_frame_find(buf, at[3], at[3], 1), at[0]);
+  ck_assert_uint_eq(ip_frame_find(buf + 1, at[3] - 1, at[3] - 1, 1), at[0] - 1);
+  /* A frame that ends the bytes counts only at the end of the file. */
+  ck_assert_uint_eq(ip_frame_find(buf + at[2], at[3] - at[2], at[3] - at[2], 1), 0);
+  ck_assert_uint_eq(ip_frame_find(buf + at[2], at[3] - at[2], at[3] - at[2], 0), at[3] - at[2]);
+  /* Nothing before scan_to: scan_to. */
+  ck_assert_uint_eq(ip_frame_find(buf, at[3], at[0], 1), at[0]);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("trace_frame");
   TCase *tc = tcase_create("frames");
@@ -299,6 +370,9 @@ int main(void) {
   tcase_add_test(tc, bit_flips_are_reported_with_offset);
   tcase_add_test(tc, bad_preambles_are_refused);
   tcase_add_test(tc, huge_length_is_refused);
+  tcase_add_test(tc, crc_is_zlibs);
+  tcase_add_test(tc, frame_reader_names_each_fault);
+  tcase_add_test(tc, frame_search_after_damage);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "frame_read.h"
 #include "model/loader.h"
 #include "trace_frame.h"
 
@@ -125,19 +126,15 @@ static Inclprof__Record *ring_state(const pair *p) {
   ck_assert_uint_eq(fread(buf, 1, start, in), start);
   fclose(in);
   Inclprof__Record *found = NULL;
-  for (size_t at = IP_TRACE_PREAMBLE_LEN; at < start && !found;) {
-    uint64_t len = 0;
-    int shift = 0;
-    while (buf[at] & 0x80)
-      len |= (uint64_t)(buf[at++] & 0x7f) << shift, shift += 7;
-    len |= (uint64_t)buf[at++] << shift;
-    Inclprof__Record *r = inclprof__record__unpack(NULL, len, buf + at);
+  ip_frame_view f;
+  for (size_t at = IP_TRACE_PREAMBLE_LEN; at < start && !found; at += f.size) {
+    ck_assert_int_eq(ip_frame_read(buf + at, start - at, &f), IP_FRAME_OK);
+    Inclprof__Record *r = inclprof__record__unpack(NULL, f.record_len, f.record);
     ck_assert_ptr_nonnull(r);
     if (r->body_case == INCLPROF__RECORD__BODY_THREAD_STATE && r->thread_state->tid == TID)
       found = r;
     else
       inclprof__record__free_unpacked(r, NULL);
-    at += len + 4;
   }
   free(buf);
   ck_assert_msg(found != NULL, "the new segment has no ThreadState for the thread");

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
-
+#include "frame_read.h"
 #include "inclprof.pb-c.h"
 #include "trace_frame.h"
 
@@ -238,29 +237,15 @@ static inline void tg_free(tg_trace *t) {
   memset(t, 0, sizeof *t);
 }
 
-/* Rewrites the crc32 of every complete frame of a trace image, so that a
+/* Rewrites the CRC of every complete frame of a trace image, so that a
  * mutation inside a record reaches the decoder and the replay instead of
  * stopping at the checksum (used by the fuzz tests).  Stops at the first
  * frame whose length runs past the end. */
 static inline void tg_fix_crcs(uint8_t *buf, size_t len) {
-  size_t at = IP_TRACE_PREAMBLE_LEN;
-  while (at < len) {
-    uint64_t n = 0;
-    int shift = 0;
-    while (at < len && shift < 64) {
-      uint8_t c = buf[at++];
-      n |= (uint64_t)(c & 0x7f) << shift;
-      shift += 7;
-      if (!(c & 0x80))
-        break;
-    }
-    if (n > len - at || len - at - n < 4)
-      return;
-    uint32_t crc = (uint32_t)crc32(0L, buf + at, (uInt)n);
-    at += n;
-    for (int i = 0; i < 4; i++)
-      buf[at++] = (uint8_t)(crc >> (8 * i));
-  }
+  ip_frame_view f;
+  for (size_t at = IP_TRACE_PREAMBLE_LEN;
+       at < len && ip_frame_next(buf + at, len - at, &f) == IP_FRAME_OK; at += f.size)
+    ip_frame_seal(buf + at + (f.size - f.record_len - IP_FRAME_CRC_LEN), f.record_len);
 }
 
 #define TG_ENTER  INCLPROF__EVENT_KIND__EV_ENTER
