@@ -6,8 +6,8 @@
 # to run and fails.  Every apt-get run has a time limit
 # (INCLPROF_APT_TIMEOUT seconds, default 1800); a failure is one line saying
 # what was being fetched and how to retry.
-# Usage: scripts/deps.sh [build|test|bench|stress|field]   (test, bench and
-# field include the levels before them; stress is build plus its own)
+# Usage: scripts/deps.sh [build|test|bench|stress|field|peer]   (test, bench,
+# field and peer include the levels before them; stress is build plus its own)
 # Debian 12 (bookworm) and 13 (trixie) name some packages differently
 # (release_pkgs below).  INCLPROF_GCC=gcc-N (make GCC=gcc-N) installs that
 # GCC, its g++ and its plugin headers instead of the default gcc's.
@@ -21,7 +21,8 @@
 #          node and npm (the DevTools trace engine), cmake, chromium (headless:
 #          the HTML and speedscope exports' tests), protobuf-compiler
 #          (protoc --decode of the Perfetto export), man-db (the installed
-#          man pages rendered), the AArch64 cross compiler with its plugin
+#          man pages rendered), xz-utils and bzip2 (the source tarballs of
+#          make peer-quick), the AArch64 cross compiler with its plugin
 #          headers and qemu-user (cross_dev below)
 #   bench  clang and LLVM XRay's runtime (scripts/llvm-version.sh), uftrace
 #   stress what `make stress` adds: clang and libFuzzer's runtime, GNU time
@@ -29,12 +30,20 @@
 #          ninja, tcl (sqlite's amalgamation), googletest (leveldb's
 #          db_bench; yaml-cpp's tests build it from /usr/src/googletest),
 #          xz-utils, autoconf, automake, libtool, bison, flex and oniguruma
-#          (jq), apache2-utils (ab, nginx's load); the source packages
+#          (jq), apache2-utils (ab, nginx's load), libasio-dev (the
+#          coroutine server), libffi-dev (CPython's ctypes), tcl-dev
+#          (SQLite's testfixture), valgrind
+#          (callgrind, CPython's counts), util-linux (runuser: PostgreSQL
+#          runs as a system user); the source packages
 #          themselves come through a private deb-src list
 #          (tests/field/field.sh), /etc/apt untouched
+#   peer   what `make peer` needs: test's packages (valgrind is the
+#          oracle, python3 runs the driver, xz-utils and bzip2 unpack the GCC
+#          and valgrind source tarballs; make check runs its quick subset);
+#          the source packages come through scripts/debian-source.sh
 set -eu
 level=${1:-build}
-case "$level" in build|test|bench|stress|field) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress|field]" >&2; exit 2 ;; esac
+case "$level" in build|test|bench|stress|field|peer) ;; *) echo "usage: scripts/deps.sh [build|test|bench|stress|field|peer]" >&2; exit 2 ;; esac
 limit=${INCLPROF_APT_TIMEOUT:-1800}
 gcc=${INCLPROF_GCC:-gcc}
 # release_pkgs LEVEL: the packages whose names depend on the release
@@ -46,14 +55,14 @@ release_pkgs() {
   format=""
   [ "$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null)" = bookworm ] && format=clang-format-14
   case "$1" in
-    test|field) echo "$format" ;;
+    test|field|peer) echo "$format" ;;
     bench) echo "$format clang-$llvm llvm-$llvm libclang-rt-$llvm-dev" ;;
     stress) echo "clang-$llvm libclang-rt-$llvm-dev" ;;
   esac
 }
 pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev libcapstone-dev go-md2man"
 case "$level" in
-  test|bench|field) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db" ;;
+  test|bench|field|peer) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db xz-utils bzip2" ;;
 esac
 case "$level" in
   test|bench) pkgs="$pkgs chromium protobuf-compiler" ;;
@@ -61,7 +70,7 @@ esac
 case "$level" in
   bench) pkgs="$pkgs uftrace" ;;
   stress) pkgs="$pkgs time" ;;
-  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils" ;;
+  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
 esac
 pkgs="$pkgs $(release_pkgs "$level")"
 
@@ -94,7 +103,7 @@ plugin_dev() {
 # builds of the runtime's libraries are unpacked into the build directory by
 # scripts/arm64-libs.sh, no arm64 architecture added to dpkg).
 cross_dev() {
-  case "$level" in test|bench|field) ;; *) return 0 ;; esac
+  case "$level" in test|bench|field|peer) ;; *) return 0 ;; esac
   v=$(plugin_dev | sed -n 's/.*gcc-\([0-9][0-9]*\)-plugin-dev.*/\1/p')
   [ -z "$v" ] || echo "gcc-$v-aarch64-linux-gnu libc6-dev-arm64-cross gcc-$v-plugin-dev-aarch64-linux-gnu qemu-user"
 }

@@ -34,3 +34,21 @@ field: $(ALL_TARGETS)
 	@INCLPROF=$(abspath $(B)/inclprof) INCLPROF_PLUGIN=$(abspath $(B)/inclprof.so) \
 	  INCLPROF_LIBDIR=$(abspath $(B)) INCLPROF_SRC=$(abspath .) \
 	  sh tests/field/field.sh $(FIELD)
+
+# make peer: other tools' test programs (GCC's torture and tree-prof tests,
+# valgrind's and uftrace's programs, from Debian's source packages) built
+# plain and with the plugin, compared with callgrind (tests/peer/; needs the
+# network once; about 0.4 s of CPU per run).  make peer-quick: a fixed
+# subset (tests/peer/quick.txt), also run by make check
+# (tests/integration/peer_quick.sh).
+.PHONY: peer peer-quick
+peer: $(ALL_TARGETS)
+	@scripts/deps.sh peer
+	@INCLPROF=$(abspath $(B)/inclprof) INCLPROF_PLUGIN=$(abspath $(B)/inclprof.so) \
+	  INCLPROF_LIBDIR=$(abspath $(B)) INCLPROF_SRC=$(abspath .) \
+	  sh tests/peer/peer.sh full
+peer-quick: $(ALL_TARGETS)
+	@scripts/deps.sh peer
+	@INCLPROF=$(abspath $(B)/inclprof) INCLPROF_PLUGIN=$(abspath $(B)/inclprof.so) \
+	  INCLPROF_LIBDIR=$(abspath $(B)) INCLPROF_SRC=$(abspath .) \
+	  sh tests/peer/peer.sh quick

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "latency_buckets.h"
+#include "model/latency_buckets.h"
 #include "util/util.h"
 
 /* The position of row r among the kept rows. */

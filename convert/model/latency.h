@@ -1,6 +1,6 @@
 /* model/latency.h - the distribution of a function's (or a call path's)
  * calls: Elapsed and Application Inclusive time per call, in the log-linear
- * buckets of include/inclprof/latency_buckets.h (a quantile read from them
+ * buckets of model/latency_buckets.h (a quantile read from them
  * is within 0.78 % of the true value; the maximum is exact).  Replay fills
  * one pair per call path when ip_load_opts.latency is set; the views and the
  * CSV export merge them per function. */

@@ -35,11 +35,13 @@ KNOWN=$INCLPROF_SRC/tests/field/gprof-known.txt
 mkdir -p "$W" "$CACHE"
 ROWS=$W/table.txt
 : >"$ROWS"
-PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq nginx yamlcpp}
+PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq nginx yamlcpp postgres fmt cpython asio}
 # The Debian source package of each program.
 pkg_of() {
   case $1 in
   lua) echo lua5.4 ;; sqlite) echo sqlite3 ;; ninja) echo ninja-build ;; zstd) echo libzstd ;; yamlcpp) echo yaml-cpp ;;
+  postgres) echo postgresql-15 ;; fmt) echo fmtlib ;; cpython) echo python3.11 ;;
+  asio) ;; # libasio-dev, a binary package (scripts/deps.sh)
   *) echo "$1" ;;
   esac
 }
@@ -91,13 +93,14 @@ ldflags() { if [ "$1" = xray ]; then echo "$(flags xray) ${FIELD_XRAY_LINK:-}"; 
 # cc_of FLAVOUR: its C compiler.
 cc_of() { if [ "$1" = xray ]; then echo "clang-$(sh "$INCLPROF_SRC/scripts/llvm-version.sh")"; else echo gcc; fi; }
 
-# await_exit PID NAME WHAT: waits up to 30 s for the server PID, asked to
-# stop by WHAT, to end (then kills it), and prints "NAME exit STATUS".
+# await_exit PID NAME WHAT [TENTHS]: waits up to TENTHS tenths of a second
+# (default 300) for the server PID, asked to stop by WHAT, to end (then
+# kills it), and prints "NAME exit STATUS".
 await_exit() {
   i=0
   while kill -0 "$1" 2>/dev/null; do
     i=$((i + 1))
-    [ "$i" -gt 300 ] && { echo "$2 still running 30 s after $3"; kill -9 "$1"; break; }
+    [ "$i" -gt "${4:-300}" ] && { echo "$2 still running $((${4:-300} / 10)) s after $3"; kill -9 "$1"; break; }
     sleep 0.1
   done
   wait "$1"
@@ -225,11 +228,20 @@ run_jq() { "$@" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/onig.t
 
 # extra_jq: checks that only jq has, after field jq.
 extra_jq() {
-  # jq.test, the main part of the suite (340 tests), plain and with the plugin
-  cd "$dir/run/plain" && "$(exe plain)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
-  cd "$dir/run/plugin" && "$(exe plugin)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
-  check_eq "jq: jq.test, built with the plugin, has the plain build's results ($(tail -1 "$dir/run/plain/jq-test.txt"))" \
-    "$(cat "$dir/run/plain/jq-test.txt")" "$(cat "$dir/run/plugin/jq-test.txt")"
+  # jq.test, the main part of the suite (340 tests), plain and recorded: some
+  # 5 G events, so each trace stops at 1 GB (--max-size; the run goes on
+  # with the runtime loaded and recording off)
+  cd "$dir/run/plain" && t0=$(now) &&
+    "$(exe plain)" -L "$W/jq-src/tests/modules" --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
+  jq_plain_s=$(since "$t0")
+  cd "$dir/run/plugin" && rm -rf jq-test.data && t0=$(now) &&
+    "$INCLPROF" record --max-size 1G -o jq-test.data -- "$(exe plugin)" -L "$W/jq-src/tests/modules" \
+      --run-tests "$W/jq-src/tests/jq.test" >jq-test.txt 2>&1
+  jq_rec_s=$(since "$t0")
+  check_eq "jq: jq.test, recorded, has the plain build's results ($(tail -1 "$dir/run/plain/jq-test.txt"))" \
+    "$(cat "$dir/run/plain/jq-test.txt")" "$(sed '/^inclprof/d' "$dir/run/plugin/jq-test.txt")"
+  suite_row "jq: jq.test (1 GB bound)" "$jq_plain_s" "$jq_rec_s" jq-test.data
+  rm -rf jq-test.data
   # run_jq_tests compiles each test's program once: jq_compile (libjq), once
   # per test, as many as "N of M tests passed" says.
   cd "$dir/run/rec"
@@ -347,6 +359,34 @@ run_yamlcpp() {
   "$@" 2>&1 | sed 's/ ([0-9]* ms[^)]*)$//' | grep -E '^\[ *(OK|FAILED|DISABLED|PASSED) *\]|tests? from .* ran|DISABLED TESTS?$'
 }
 
+# trace_facts DATA...: one tab-separated line per trace of the recordings:
+# pid, file bytes, events, events dropped, batches lost, "clean" when the
+# process shut down cleanly (else the trailer's words), command line.
+trace_facts() {
+  "$INCLPROF" info "$@" 2>/dev/null | awk '
+    /^trace:/ { file = $2; pid = cmd = events = lost = ""; dropped = "?" }
+    /^process:/ { pid = $3; sub(/,$/, "", pid) }
+    /^command:/ { cmd = $0; sub(/^command: */, "", cmd) }
+    /^events:/ { events = $2; lost = $(NF - 2) }
+    /^trailer:/ {
+      t = $0; sub(/^trailer: */, "", t)
+      if (t ~ /^clean shutdown, .* dropped$/) { n = split(t, w, " "); dropped = w[n - 1]; t = "clean" }
+      size = 0; stat = "stat -c %s \"" file "\""; stat | getline size; close(stat)
+      printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", pid, size, events, dropped, lost, t, cmd }'
+}
+
+# suite_row NAME PLAIN_S REC_S DATA...: a table row for a test suite run
+# plain and recorded into DATA (no plugin-only run, no conversion); its
+# result is that of the checks since fails_before.
+suite_row() {
+  suite_name=$1 suite_plain_s=$2 suite_rec_s=$3
+  shift 3
+  suite_result=ok
+  [ "$T_FAILS" = "${fails_before:-0}" ] || suite_result=FAIL
+  printf '%s\t%s\t%s\t%s\t-\t%s\t-\t%s\n' "$suite_name" "$(trace_facts "$@" | awk -F '\t' '{ s += $3 } END { print s + 0 }')" \
+    "$(du -scb "$@" | tail -1 | cut -f1)" "$suite_plain_s" "$suite_rec_s" "$suite_result" >>"$ROWS"
+}
+
 # calls_of CSV FUNCTION: its calls in a CSV export.
 calls_of() { csv_rows "$1" function calls | awk -F '\t' -v f="$2" '$1 == f { print $2 }'; }
 
@@ -454,6 +494,18 @@ classify() {
     ok "$p: of the 30 most-called functions, $n_var vary from run to run (not compared), $n_lost lost calls in gprof and $n_gone were called in a process gprof has no profile of (see below)"
 }
 
+# The programs whose call counts are compared with gprof's (built with -pg
+# too); the others have checks of their own against an independent count.
+GPROF_PROGRAMS="lua sqlite zstd ninja leveldb redis jq nginx yamlcpp"
+has_gprof() { case " $GPROF_PROGRAMS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# build_key PROGRAM FLAVOUR: what a build depends on: its flags, the build
+# function and, built with the plugin, the plugin itself.  A build whose key
+# is unchanged is not redone.
+build_key() {
+  { flags "$2"; type "build_$1"; case $2 in plain | pg) ;; *) cksum <"$INCLPROF_PLUGIN" ;; esac; } | cksum
+}
+
 # exe FLAVOUR: the path every run of that build goes through.  Their lengths
 # are equal: a program sees its argv[0] (lua's GC paces itself by the bytes it
 # allocates, its arg table included, so a shorter path shifts its marking by
@@ -466,17 +518,23 @@ field() {
   v=${2:-plugin}
   name=$p
   [ "$v" = lto ] && name="$p -O3 -flto"
-  fetch "$(pkg_of "$p")" || return
+  pkg=$(pkg_of "$p")
+  [ -z "$pkg" ] || fetch "$pkg" || return
   [ "$p" = zstd ] && { fetch sqlite3 && fetch redis || return; }
   dir=$W/$p
   mkdir -p "$dir"
   for fl in plain "$v" pg; do
-    [ "$fl" = pg ] && [ "$v" = lto ] && continue
+    [ "$fl" = pg ] && { [ "$v" = lto ] || ! has_gprof "$p"; } && continue
     [ "$fl" = plain ] && [ "$v" = lto ] && [ -x "$dir/plain/bin" ] && continue
+    key=$(build_key "$p" "$fl")
+    if [ -x "$dir/$fl/bin" ] && [ "$(cat "$dir/$fl/.key" 2>/dev/null)" = "$key" ]; then
+      ok "$name: built $fl (cached in $dir/$fl)"
+      continue
+    fi
     BIN=
     "build_$p" "$fl" "$dir/$fl"
     [ -x "$BIN" ] || { fail "$name: the $fl build failed: $(tail -3 "$dir/$fl/build.log" 2>/dev/null | tr '\n' ' ')"; return; }
-    mkdir -p "$dir/$fl" && ln -sf "$BIN" "$dir/$fl/bin" && ln -sfn "$BIN" "$(exe "$fl")"
+    mkdir -p "$dir/$fl" && ln -sf "$BIN" "$dir/$fl/bin" && ln -sfn "$BIN" "$(exe "$fl")" && echo "$key" >"$dir/$fl/.key"
     ok "$name: built $fl"
   done
   rm -rf "$dir/run" && mkdir -p "$dir/run/plain" "$dir/run/$v" "$dir/run/pg" "$dir/run/rec"
@@ -506,7 +564,7 @@ field() {
     sh -c "node '$VIEWERS_DIR/trace-engine-load.mjs' prof.json >engine.txt"
   python3 "$INCLPROF_SRC/tests/field/classify.py" spans prof.json >spans.txt
   rm -f prof.json
-  if [ "$v" != lto ]; then
+  if [ "$v" != lto ] && has_gprof "$p"; then
     cd "$dir/run/pg" && export GMON_OUT_PREFIX="$PWD/gmon" && "run_$p" "$(exe pg)" >out.txt 2>&1
     unset GMON_OUT_PREFIX
     check_eq "$name: the -pg build behaves as the plain one" "$(cat "$dir/run/plain/out.txt")" "$(cat out.txt)"
@@ -572,6 +630,10 @@ gmon_fork_demo() {
   done
 }
 
+for part in postgres fmt cpython asio sqlite_tcl; do
+  . "$INCLPROF_SRC/tests/field/$part.sh"
+done
+
 [ -n "${FIELD_DEFINITIONS_ONLY:-}" ] && return 0
 check "viewers installed" viewers_ready
 need gprof redis-benchmark redis-cli ninja python3 cmake autoreconf ab curl
@@ -602,6 +664,8 @@ awk -F '\t' 'BEGIN {
     printf "|---|---:|---:|---:|---:|---:|---:|---:|---|\n" }
   { bpe = $2 ? $3 / $2 : 0; slow = $4 > 0 ? $6 / $4 : 0; bare = $4 > 0 ? $5 / $4 : 0
     eps = $7 > 0 ? $2 / $7 / 1e6 : 0
-    printf "| %s | %.1f M | %.1f MB | %.2f | %.2f s | %.2f s (%.2fx) | %.2f s (%.1fx) | %.1f M | %s |\n",
-      $1, $2 / 1e6, $3 / 1e6, bpe, $4, $5, bare, $6, slow, eps, $8 }' "$ROWS"
+    plugin = $5 == "-" ? "–" : sprintf("%.2f s (%.2fx)", $5, bare)
+    conv = $7 == "-" ? "–" : sprintf("%.1f M", eps)
+    printf "| %s | %.1f M | %.1f MB | %.2f | %.2f s | %s | %.2f s (%.1fx) | %s | %s |\n",
+      $1, $2 / 1e6, $3 / 1e6, bpe, $4, plugin, $6, slow, conv, $8 }' "$ROWS"
 done_testing

@@ -1,6 +1,5 @@
-/* latency_buckets.h - the buckets of a latency histogram, shared by every
- * part that keeps one (the converter's per-call distributions; the runtime's
- * in-process profiles): log-linear, IP_LAT_SUB sub-buckets per power of two.
+/* model/latency_buckets.h - the buckets of the per-call distributions
+ * (model/latency.h): log-linear, IP_LAT_SUB sub-buckets per power of two.
  * A value below IP_LAT_SUB has a bucket of its own; above, a bucket spans
  * 2^(e - IP_LAT_SUB_BITS) for values in [2^e, 2^(e+1)), so its width is at
  * most 1/IP_LAT_SUB of any value in it, and its middle is within

@@ -1,0 +1,142 @@
+"""corpus.py - the programs of `make peer`: other tools' own test programs
+from their Debian source packages, each with the sources, options, arguments
+and input files its own harness uses, and the option sets it is built with
+(-O0 and -O2 after the test's own options, which win; the tree-prof tests
+also with profile feedback, as GCC's harness runs them)."""
+import glob
+import os
+
+import dg
+
+VARIANTS = ("O0", "O2")
+
+
+class Program:
+    def __init__(self, suite, name, sources, flags=(), libs=(), args=(), lang="c",
+                 variants=VARIANTS, files=(), shared=None, skip=None):
+        self.suite = suite
+        self.name = name
+        self.sources = list(sources)
+        self.flags = list(flags)  # the test's own options
+        self.libs = list(libs)
+        self.args = list(args)
+        self.lang = lang
+        self.variants = list(variants)
+        self.files = list(files)  # copied into the run directory
+        self.shared = shared  # (source, name.so): a library the program loads
+        self.skip = skip  # why it does not run here, or None
+
+    def key(self):
+        return "%s/%s" % (self.suite, self.name)
+
+
+def _gcc_test(suite, path, extra_sources=(), extra_flags=(), lang="c", fdo=False):
+    text = open(path, errors="replace").read()
+    d = dg.Directives(text)
+    flags = list(extra_flags) + d.options([])
+    # Dumps and kept temporaries are what GCC's testsuite inspects; they do
+    # not change the code.
+    flags = [f for f in flags if not f.startswith("-fdump-") and f != "-save-temps"]
+    srcs = [path] + list(extra_sources)
+    for name, args in d.items:
+        if name == "dg-additional-sources" and args:
+            srcs += [os.path.join(os.path.dirname(path), s) for s in dg._flatten(args[0]).split()]
+    skip = None
+    if d.what() != "run":
+        skip = "dg-do %s" % d.what()
+    elif d.skipped(flags):
+        skip = d.skipped(flags)
+    libs = ["-lm"]
+    if lang == "c++":
+        libs = ["-lm"]
+    variants = list(VARIANTS) + (["fdo"] if fdo else [])
+    name = os.path.splitext(os.path.basename(path))[0]
+    return Program(suite, name, srcs, flags=flags, libs=libs, lang=lang, variants=variants, skip=skip)
+
+
+def gcc_programs(root):
+    """GCC's gcc.c-torture/execute (with ieee/ and builtins/), gcc.dg/tree-prof
+    and g++.dg/tree-prof, from the unpacked testsuite at ROOT."""
+    out = []
+    ex = os.path.join(root, "gcc.c-torture/execute")
+    for path in sorted(glob.glob(ex + "/*.c")):
+        out.append(_gcc_test("torture", path, extra_flags=["-w"]))
+    for path in sorted(glob.glob(ex + "/ieee/*.c")):
+        skip, flags = _x(path)
+        p = _gcc_test("torture-ieee", path, extra_flags=["-w"] + flags)
+        p.skip = p.skip or skip
+        out.append(p)
+    builtins_flags = ["-w", "-fno-tree-dse", "-fno-tree-loop-distribute-patterns", "-fno-tracer",
+                      "-fno-ipa-ra", "-fno-inline-functions"]
+    for path in sorted(glob.glob(ex + "/builtins/*.c")):
+        if path.endswith("-lib.c"):
+            continue
+        skip, flags = _x(path)
+        lib = path[:-2] + "-lib.c"
+        extra = ([lib] if os.path.exists(lib) else []) + [ex + "/builtins/lib/main.c"]
+        p = _gcc_test("torture-builtins", path, extra_sources=extra, extra_flags=builtins_flags + flags)
+        p.skip = p.skip or skip
+        out.append(p)
+    for path in sorted(glob.glob(root + "/gcc.dg/tree-prof/*.c")):
+        p = _gcc_test("tree-prof", path, fdo=True)
+        if "DOJOB" in open(path, errors="replace").read() and path.endswith("a.c"):
+            continue  # the second unit of a two-unit test
+        out.append(p)
+    for path in sorted(glob.glob(root + "/g++.dg/tree-prof/*.C")):
+        out.append(_gcc_test("g++-tree-prof", path, lang="c++", fdo=True))
+    return out
+
+
+def _x(path):
+    x = path[:-2] + ".x"
+    if not os.path.exists(x):
+        return None, []
+    skip, flags = dg.x_file(open(x, errors="replace").read())
+    return ("%s.x returns 1 here" % os.path.basename(path[:-2]) if skip else None), flags
+
+
+def valgrind_programs(root):
+    """valgrind's callgrind, cachegrind and perf test programs, with the
+    arguments of their .vgtest / .vgperf files and their Makefile.am options."""
+    inc = ["-I" + root, "-I" + root + "/include", "-Wno-inline"]
+    cg = root + "/callgrind/tests/"
+    ca = root + "/cachegrind/tests/"
+    pf = root + "/perf/"
+    out = [
+        Program("valgrind-callgrind", "clreq", [cg + "clreq.c"], flags=inc),
+        Program("valgrind-callgrind", "simwork", [cg + "simwork.c"], flags=inc),
+        Program("valgrind-callgrind", "threads", [cg + "threads.c"], flags=inc, libs=["-lpthread"]),
+        Program("valgrind-cachegrind", "chdir", [ca + "chdir.c"], flags=inc),
+        Program("valgrind-cachegrind", "clreq", [ca + "clreq.c"], flags=inc),
+        Program("valgrind-cachegrind", "dlclose", [ca + "dlclose.c"], flags=inc, libs=["-ldl"],
+                shared=(ca + "myprint.c", "myprint.so")),
+        Program("valgrind-perf", "bigcode", [pf + "bigcode.c"], flags=inc),
+        Program("valgrind-perf", "bz2", [pf + "bz2.c"], flags=inc),
+        Program("valgrind-perf", "fbench", [pf + "fbench.c"], flags=inc, libs=["-lm"]),
+        Program("valgrind-perf", "ffbench", [pf + "ffbench.c"], flags=inc, libs=["-lm"]),
+        Program("valgrind-perf", "heap", [pf + "heap.c"], flags=inc),
+        Program("valgrind-perf", "heap-4", [pf + "heap.c"], flags=inc, args=["4"]),
+        Program("valgrind-perf", "many-loss-records", [pf + "many-loss-records.c"], flags=inc),
+        Program("valgrind-perf", "many-xpts", [pf + "many-xpts.c"], flags=inc),
+        Program("valgrind-perf", "memrw", [pf + "memrw.c"], flags=inc, libs=["-lpthread"]),
+        Program("valgrind-perf", "sarp", [pf + "sarp.c"], flags=inc),
+        Program("valgrind-perf", "tinycc", [pf + "tinycc.c"], flags=inc + ["-Wno-shadow", "-Wno-pointer-sign"],
+                args=["-c", "test_input_for_tinycc.c"], files=[pf + "test_input_for_tinycc.c"]),
+    ]
+    return out
+
+
+def uftrace_programs(root):
+    """uftrace's tests/s-*.c (each test's main program; s-lib*.c and the
+    other helpers are linked where its .py names them is not read: the
+    single-file programs only)."""
+    out = []
+    for path in sorted(glob.glob(root + "/tests/s-*.c")):
+        name = os.path.basename(path)[2:-2]
+        lang = "c"
+        out.append(Program("uftrace", name, [path], flags=["-I" + root + "/tests"], libs=["-lpthread", "-ldl", "-lm"],
+                           lang=lang))
+    for path in sorted(glob.glob(root + "/tests/s-*.cpp")):
+        name = os.path.basename(path)[2:-4]
+        out.append(Program("uftrace", name, [path], flags=["-I" + root + "/tests"], libs=["-lpthread"], lang="c++"))
+    return out

@@ -1,0 +1,304 @@
+"""run_program.py - one run: a program built plain and with the plugin at one
+option set, run plain and under `inclprof record`, its exit status and
+standard output compared, and every function's calls compared with
+callgrind's count on the plain binary; where they differ, callgrind on the
+instrumented binary (hooks unset, no runtime) says whether the plugin changed
+the code (the instrumented binary makes the calls inclprof counted) or
+inclprof miscounted."""
+import csv
+import glob
+import io
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import callgrind_out
+import names
+
+RUN_TIMEOUT = int(os.environ.get("PEER_RUN_TIMEOUT", "60"))
+CALLGRIND_TIMEOUT = int(os.environ.get("PEER_CALLGRIND_TIMEOUT", "600"))
+OPT = {"O0": ["-O0"], "O2": ["-O2"], "fdo": ["-O2"]}
+
+
+def _sh(cmd, cwd, timeout, env=None, stdout=subprocess.PIPE):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, timeout=timeout, env=env, stdin=subprocess.DEVNULL,
+                           stdout=stdout, stderr=subprocess.PIPE)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return None, b"", b"timed out"
+
+
+def _status(rc):
+    """An exit status as the shell and `inclprof record` give it."""
+    return 128 - rc if rc is not None and rc < 0 else rc
+
+
+class Run:
+    def __init__(self, prog, variant, workdir, tools):
+        self.prog = prog
+        self.variant = variant
+        self.dir = os.path.join(workdir, prog.suite, prog.name, variant)
+        self.tools = tools  # inclprof, plugin, libdir
+        self.diffs = []  # (kind, function, detail)
+        self.outcome = None  # "compared", or why the run did not happen
+
+    def compiler(self):
+        return "g++" if self.prog.lang == "c++" else "gcc"
+
+    def flags(self, extra=()):
+        return OPT[self.variant] + self.prog.flags + list(extra)
+
+    def build(self, sub, extra=(), profile=None):
+        """Compiles each source to an object in DIR/sub, then links prog."""
+        d = os.path.join(self.dir, sub)
+        os.makedirs(d, exist_ok=True)
+        objs = []
+        for i, src in enumerate(self.prog.sources):
+            obj = os.path.join(d, "u%d.o" % i)
+            cmd = [self.compiler(), "-c", src, "-o", obj] + self.flags(extra)
+            if profile:
+                cmd += profile
+            rc, _, err = _sh(cmd, d, 300)
+            if rc != 0:
+                return None, err.decode(errors="replace")
+            objs.append(obj)
+        exe = os.path.join(d, "prog")
+        cmd = [self.compiler(), "-o", exe] + objs + self.flags(extra) + (profile or []) + self.prog.libs
+        rc, _, err = _sh(cmd, d, 300)
+        if rc != 0:
+            return None, err.decode(errors="replace")
+        if self.prog.shared:
+            src, so = self.prog.shared
+            rc, _, err = _sh([self.compiler(), "-shared", "-fPIC", "-o", os.path.join(d, so), src]
+                             + self.flags(extra), d, 300)
+            if rc != 0:
+                return None, err.decode(errors="replace")
+        return exe, objs
+
+    def execute(self, cmd, exe, timeout=RUN_TIMEOUT):
+        d = os.path.dirname(exe)
+        for f in self.prog.files:
+            shutil.copy(f, d)
+        start = time.monotonic()
+        rc, out, err = _sh(cmd + self.prog.args, d, timeout)
+        self.elapsed = time.monotonic() - start
+        return _status(rc), out, err
+
+    def callgrind(self, exe, tag):
+        d = os.path.dirname(exe)
+        for old in glob.glob(os.path.join(d, "cg.%s.*" % tag)):
+            os.unlink(old)
+        env = dict(os.environ, LD_BIND_NOW="1")
+        rc, _, err = _sh(["valgrind", "--tool=callgrind", "-q", "--trace-children=yes",
+                          "--callgrind-out-file=" + os.path.join(d, "cg.%s.%%p" % tag), exe] + self.prog.args,
+                         d, CALLGRIND_TIMEOUT, env=env)
+        files = glob.glob(os.path.join(d, "cg.%s.*" % tag))
+        if rc is None or not files:
+            return None, None
+        return callgrind_out.read(files)
+
+    def modules(self, exe):
+        """The program's own files: the executable and the library it loads."""
+        out = {os.path.realpath(exe)}
+        if self.prog.shared:
+            out.add(os.path.realpath(os.path.join(os.path.dirname(exe), self.prog.shared[1])))
+        return out
+
+    def go(self):
+        p = self.prog
+        if p.skip:
+            self.outcome = "skipped: " + p.skip
+            return self
+        profile_use = None
+        if self.variant == "fdo":
+            gen, why = self.build("gen", profile=["-fprofile-generate", "-D_PROFILE_GENERATE"])
+            if gen is None:
+                self.outcome = "not built here: " + _first_error(why)
+                return self
+            self.execute([gen], gen)
+            gcda = glob.glob(os.path.join(self.dir, "gen", "*.gcda"))
+            for sub in ("plain", "inst"):
+                os.makedirs(os.path.join(self.dir, sub), exist_ok=True)
+                for g in gcda:
+                    shutil.copy(g, os.path.join(self.dir, sub))
+            profile_use = ["-fprofile-use", "-D_PROFILE_USE", "-Wno-missing-profile"]
+        plain, objs = self.build("plain", profile=profile_use)
+        if plain is None:
+            self.outcome = "not built here: " + _first_error(objs)
+            return self
+        report = os.path.join(self.dir, "inst", "plugin-report.txt")
+        if os.path.exists(report):
+            os.unlink(report)
+        plugin = ["-fplugin=" + self.tools["plugin"], "-fplugin-arg-inclprof-report=" + report]
+        inst, why = self.build("inst", extra=plugin, profile=profile_use)
+        if inst is None:
+            self.diffs.append(("build", "-", "builds plain but not with the plugin: " + _first_error(why)))
+            self.outcome = "compared"
+            return self
+        rc0, out0, _ = self.execute([plain], plain)
+        if rc0 is None:
+            self.outcome = "not run: the plain build runs longer than %d s" % RUN_TIMEOUT
+            return self
+        rec = os.path.join(self.dir, "inst", "rec")
+        shutil.rmtree(rec, ignore_errors=True)
+        shutil.rmtree(rec + ".old", ignore_errors=True)
+        # Recording a program that makes tens of millions of calls takes a
+        # while: its time limit grows with the plain run's.
+        plain_elapsed = self.elapsed
+        limit = RUN_TIMEOUT + 30 * plain_elapsed
+        rc1, out1, err1 = self.execute([self.tools["inclprof"], "record", "-o", rec, inst], inst, limit)
+        self.outcome = "compared"
+        if rc1 is None:
+            self.diffs.append(("behaviour", "-", "the recorded run did not end within %.0f s (plain: %.1f s)"
+                               % (limit, plain_elapsed)))
+            return self
+        if rc1 != rc0:
+            self.diffs.append(("behaviour", "-", "exit status %s plain, %s recorded" % (rc0, rc1)))
+        if out1 != out0:
+            self.diffs.append(("behaviour", "-", "standard output differs (%d bytes plain, %d recorded)"
+                               % (len(out0), len(out1))))
+        ip = self.inclprof_calls(rec, self.modules(inst))
+        if ip is None:
+            self.diffs.append(("export", "-", "inclprof export failed"))
+            return self
+        calls, arcs = self.callgrind(plain, "plain")
+        if calls is None:
+            self.diffs.append(("callgrind", "-", "callgrind cannot run the plain build"))
+            return self
+        skipped = _plugin_report(report)
+        own = _own_functions(objs + sorted(self.modules(plain) - {os.path.realpath(plain)}))
+        cg = _calls_of(calls, arcs, self.modules(plain), set(ip[0]))
+        first = _differences(ip, cg, own, skipped)
+        if not first:
+            return self
+        icalls, iarcs = self.callgrind(inst, "inst")
+        if icalls is None:
+            self.diffs.append(("callgrind", "-", "callgrind cannot run the instrumented build"))
+            return self
+        icg = _calls_of(icalls, iarcs, self.modules(inst), set(ip[0]))
+        for side, f, a, b in first:
+            ci = (icg[0] if side == "program" else icg[1]).get(f, 0)
+            if side == "program" and f in skipped and b == 0:
+                kind = "plugin-skip"
+                detail = "%s; callgrind %d plain" % (skipped[f], a)
+            elif ci == b:
+                kind = "code-change"
+                detail = "callgrind %d plain, %d instrumented = inclprof %d" % (a, ci, b)
+                if side == "program":
+                    detail += _evidence(f, arcs, self.modules(plain), iarcs, self.modules(inst), objs)
+            elif side == "library" and b == 0:
+                kind = "unwrapped"
+                detail = "callgrind %d plain, %d instrumented; inclprof 0" % (a, ci)
+            else:
+                kind = "count"
+                detail = "callgrind %d plain, %d instrumented; inclprof %d" % (a, ci, b)
+            self.diffs.append((kind if side == "program" or kind == "unwrapped" else "library-" + kind, f, detail))
+        return self
+
+    def inclprof_calls(self, rec, modules):
+        rc, out, _ = _sh([self.tools["inclprof"], "export", "--format", "csv", "-o", "-", rec],
+                         self.dir, 300)
+        if rc != 0:
+            return None
+        own, lib = {}, {}
+        for row in csv.DictReader(io.StringIO(out.decode(errors="replace"))):
+            n = int(row["calls"])
+            if os.path.realpath(row["module"]) in modules:
+                k = names.program(row["function"])
+                own[k] = own.get(k, 0) + n
+            else:  # a library function (the runtime's module for those it interposes)
+                k = names.library(row["function"])
+                lib[k] = lib.get(k, 0) + n
+        return own, lib
+
+
+def _first_error(text):
+    for line in (text or "").splitlines():
+        if "error" in line:
+            return line.strip()[:200]
+    return (text or "").strip().splitlines()[-1][:200] if (text or "").strip() else "?"
+
+
+def _plugin_report(path):
+    """The functions the plugin skipped, with its reason (report=FILE)."""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    for line in open(path, errors="replace"):
+        f = line.rstrip("\n").split("\t")
+        if len(f) >= 4 and f[0] == "skipped":
+            out[names.program(f[1])] = f[3]
+    return out
+
+
+def _own_functions(objs):
+    """The functions the program's own objects define (nm), demangled."""
+    out = set()
+    for o in objs:
+        p = subprocess.run(["nm", "-C", "--defined-only", o], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL)
+        for line in p.stdout.decode(errors="replace").splitlines():
+            parts = line.split(" ", 2)
+            if len(parts) == 3 and parts[1] in "TtWw":
+                out.add(names.program(parts[2]))
+    return out
+
+
+def _calls_of(calls, arcs, modules, instrumented):
+    """callgrind's counts: calls of each function of the program's modules,
+    and calls from its instrumented functions to each function outside them."""
+    own, lib = {}, {}
+    for (obj, fn), n in calls.items():
+        if os.path.realpath(obj) in modules:
+            k = names.program(fn)
+            own[k] = own.get(k, 0) + n
+    for (obj, fn, cobj, cfn), n in arcs.items():
+        if os.path.realpath(obj) not in modules or os.path.realpath(cobj) in modules:
+            continue
+        if names.program(fn) not in instrumented or cfn.startswith("_dl_runtime_resolve"):
+            continue
+        k = names.library(cfn)
+        lib[k] = lib.get(k, 0) + n
+    return own, lib
+
+
+def _self_calls(arcs, modules, f):
+    return sum(n for (o, fn, co, cfn), n in arcs.items()
+               if names.program(fn) == f and names.program(cfn) == f and
+               os.path.realpath(o) in modules and os.path.realpath(co) in modules)
+
+
+def _evidence(f, arcs, plain, iarcs, inst, objs):
+    """What the instrumented build does differently with F: its calls to
+    itself (a recursion GCC turns into a loop or inlines into itself
+    without the plugin), the parts GCC splits it into without the plugin."""
+    out = ""
+    s0, s1 = _self_calls(arcs, plain, f), _self_calls(iarcs, inst, f)
+    if s0 != s1:
+        out += "; calls itself %d times plain, %d instrumented" % (s0, s1)
+    raw = set()
+    for o in objs:
+        p = subprocess.run(["nm", "-C", "--defined-only", o], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        raw |= {line.split(" ", 2)[-1] for line in p.stdout.decode(errors="replace").splitlines()}
+    parts = sorted(r for r in raw if names.program(r) == f and r != f)
+    if parts:
+        out += "; plain has " + ", ".join(parts)
+    return out
+
+
+def _differences(ip, cg, own, skipped):
+    """(side, function, callgrind, inclprof) wherever the counts differ: the
+    program's own functions, then the library functions it calls."""
+    out = []
+    for f in sorted(own | set(ip[0])):
+        a, b = cg[0].get(f, 0), ip[0].get(f, 0)
+        if a != b:
+            out.append(("program", f, a, b))
+    for f in sorted(set(cg[1]) | set(ip[1])):
+        a, b = cg[1].get(f, 0), ip[1].get(f, 0)
+        if a != b:
+            out.append(("library", f, a, b))
+    return out
