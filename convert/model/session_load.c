@@ -117,6 +117,14 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
       ip_load_fail(o, err);
       rc = -1;
     }
+  if (!rc && !files.n && files.table) {
+    snprintf(err, sizeof err,
+             "%s: a function table file (the traces of its directory share it), not a trace: "
+             "give the trace files (*.ipb) or their directory",
+             files.table);
+    ip_load_fail(o, err);
+    rc = -1;
+  }
   if (!rc && files.n_repeated) {
     char msg[1024];
     snprintf(msg, sizeof msg, "%s: named again (%zu file(s) in all): each file is read once",

@@ -173,6 +173,16 @@ check "alone, a broken table file: named" grep -q "cannot be used: .*not an incl
 mkdir -p far/away && cp -r shared far/away/moved
 check_eq "moved: u0_f0 calls" 3750 "$(calls far/away/moved u0_f0)"
 
+# A glob of the directory names the table file too: it is left out; named
+# alone, it is said to be no trace.
+"$INCLPROF" export --format csv -o g.csv shared/* 2>/dev/null
+check_eq "glob: u0_f0 calls" 3750 "$(python3 "$INCLPROF_SRC/scripts/csv_query.py" g.csv '^u0_f0$' calls)"
+"$INCLPROF" info "$ipt" >/dev/null 2>info.err
+check_eq "a table file named alone: info exits 1" 1 "$?"
+check_eq "a table file named alone: said so" \
+  "inclprof: $ipt: a function table file (the traces of its directory share it), not a trace: give the trace files (*.ipb) or their directory" \
+  "$(cat info.err)"
+
 # Another run into the same directory: the table file is there already.
 before=$(stat -c '%i %Y' "$ipt")
 INCLPROF_OUTPUT=shared ./prog run 10 >/dev/null
