@@ -14,15 +14,22 @@
 #           first and last perf user, so it registers and unregisters it;
 #   held  - a background `inclprof record -- sleep` holds it, as `record`
 #           does for its own program.
-# The breakdown is the difference of two medians.  Writes Markdown to OUT_MD.
+# The breakdown is the difference of two medians.  Then a large program:
+# 150 units of 100 functions linked -rdynamic (bench/units_program.sh:
+# 15 000 dynamic symbols, every function with call sites that never run),
+# plain, preloaded and under `record`, BENCH_STARTUP_BIG_RUNS interleaved
+# runs: wall time, CPU time, and the exit's CPU time (the process's CPU
+# time less what it had used when main returned).  Writes Markdown to OUT_MD.
 #   usage: bench/startup.sh BUILD_DIR WORK_DIR OUT_MD
-#   env:   BENCH_STARTUP_RUNS (200)
+#   env:   BENCH_STARTUP_RUNS (200), BENCH_STARTUP_BIG_RUNS (20)
 set -u
 [ $# -eq 3 ] || { echo "usage: bench/startup.sh BUILD_DIR WORK_DIR OUT_MD" >&2; exit 2; }
 B=$1 W=$2
 mkdir -p "$(dirname "$3")" || exit 1
 OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
 RUNS=${BENCH_STARTUP_RUNS:-200}
+BIG_RUNS=${BENCH_STARTUP_BIG_RUNS:-20}
+SRC_DIR=$(cd "$(dirname "$0")" && pwd)
 INCLPROF=$B/inclprof LIB=$B/libinclprof.so
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 say() { echo "bench-startup: $*" >&2; }
@@ -112,6 +119,50 @@ if [ $kev = yes ]; then
 else
   rounds held plain record_none true record_true
 fi
+# The large program, while the holder runs: wall ms, CPU ms and the exit's
+# CPU ms of each run (big.VARIANT: one line per run).
+say "large program: $BIG_RUNS rounds"
+sh "$SRC_DIR/units_program.sh" big 150 100 0 &&
+  (cd big && for f in u*.c main.c; do gcc -O2 -c -fplugin="$B/inclprof.so" "$f" -o "$f.o" || exit 1; done) &&
+  gcc -rdynamic big/*.o -o big_prog || exit 1
+cat >big_run.py <<'PY'
+import os, re, sys, time
+r, w = os.pipe()
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    os.dup2(w, 1)
+    os.execvpe(sys.argv[1], sys.argv[1:], os.environ)
+os.close(w)
+out = b""
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    out += chunk
+_, status, ru = os.wait4(pid, 0)
+wall = (time.monotonic() - t0) * 1000
+cpu = (ru.ru_utime + ru.ru_stime) * 1000
+m = re.search(rb"main_cpu_us=(\d+)", out)
+main = int(m.group(1)) / 1000 if m else float("nan")
+print("%.2f %.2f %.2f" % (wall, cpu, cpu - main))
+PY
+declare -A BIG=(
+  [plain]="./big_prog"
+  [loaded]="env LD_PRELOAD=$LIB INCLPROF_OUTPUT=$W/big_pre INCLPROF_TRANSITIONS=kevents ./big_prog"
+  [record]="$INCLPROF record -o big_rec --transitions kevents -- ./big_prog")
+for v in plain loaded record; do : >"big.$v"; done
+for ((i = 0; i < BIG_RUNS; i++)); do
+  for v in plain loaded record; do
+    python3 big_run.py ${BIG[$v]} 2>/dev/null | tail -n1 >>"big.$v"
+  done
+done
+# big_med VARIANT COLUMN: the median of that column (1 wall, 2 CPU, 3 exit CPU)
+big_med() {
+  awk -v c="$2" '{ print $c }' "big.$1" | sort -n |
+    awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 sleeper=$(pgrep -P "$holder_record" -x sleep)
 [ -n "$sleeper" ] && kill "$sleeper"
 wait "$holder_record" 2>/dev/null
@@ -163,6 +214,24 @@ over() { sub "$(med "$1" "$2")" "$(med "$1" "$3")"; }
     echo "| \`record\`'s own cost with a traced program (record − preloaded, held) | $(over held record kevents) |"
   fi
   echo "| \`record\`'s own cost, the runtime never starting (record -- /bin/true − /bin/true) | $(over held record_true true) |"
+  echo
+  echo "A program of 150 units of 100 functions linked \`-rdynamic\` (15 000 dynamic"
+  echo "symbols; every function has a call site into the next unit and one into libc"
+  echo "that never run; \`bench/units_program.sh\`), median of $BIG_RUNS interleaved runs,"
+  echo "ms; the exit's CPU time is the process's less what it had used when \`main\`"
+  echo "returned (the runtime's destructors, the final flush, the Trailer); under"
+  echo "\`record\` it also holds \`record\`'s own CPU time (its start, the holder, the summary)."
+  echo
+  echo "| run | wall ms | CPU ms | exit CPU ms | exit over plain |"
+  echo "|---|---:|---:|---:|---:|"
+  for v in plain loaded record; do
+    case $v in
+    plain) label=plain ;;
+    loaded) label="preloaded, kevents" ;;
+    record) label="\`inclprof record\` (kevents)" ;;
+    esac
+    echo "| $label | $(big_med $v 1) | $(big_med $v 2) | $(big_med $v 3) | $(sub "$(big_med $v 3)" "$(big_med plain 3)") |"
+  done
 } >"$OUT"
-rm -rf pre first rec rec.old rec_none rec_none.old rec_true hold probe
+rm -rf pre first rec rec.old rec_none rec_none.old rec_true hold probe big big_pre big_rec big_rec.old
 cat "$OUT"

@@ -19,26 +19,6 @@ void ip_clear_tail_calls(function *fun)
         gimple_call_set_tail(call, false);
 }
 
-/* Builtins that GCC expands inline (or that are not calls at all): no probes.
- * Library builtins (printf, abort, memcpy of unknown size...) keep theirs. */
-static bool expands_inline(tree callee, gcall *call)
-{
-  if (!fndecl_built_in_p(callee))
-    return false;
-  if (!fndecl_built_in_p(callee, BUILT_IN_NORMAL) || is_inexpensive_builtin(callee))
-    return true;
-  const char *name = IDENTIFIER_POINTER(DECL_NAME(callee));
-  if (ip_startswith(name, "__builtin_") || ip_startswith(name, "__atomic_") || ip_startswith(name, "__sync_"))
-    return true;
-  switch (DECL_FUNCTION_CODE(callee)) {
-  case BUILT_IN_MEMCPY: case BUILT_IN_MEMPCPY: case BUILT_IN_MEMMOVE: case BUILT_IN_MEMSET:
-  case BUILT_IN_MEMCMP: case BUILT_IN_BCMP:
-    return gimple_call_num_args(call) == 3 && TREE_CODE(gimple_call_arg(call, 2)) == INTEGER_CST;
-  default:
-    return false;
-  }
-}
-
 /* Will CALLEE's body get entry/exit probes in this unit? */
 static bool instrumented_here(tree callee)
 {
@@ -72,21 +52,25 @@ static const char *instrumented_name(tree callee)
 }
 
 /* The descriptor of CALLEE called at CALL: its file and line are the
- * call's, where the code of the call was written (INCLPROF_FN_CALL_SITE). */
-static tree callee_descriptor(tree callee, gcall *call)
+ * call's, where the code of the call was written (INCLPROF_FN_CALL_SITE).
+ * NAME, when not NULL, is the function really called. */
+static tree callee_descriptor(tree callee, gimple *call, const char *name)
 {
   if (!callee_descs)
     callee_descs = new hash_map<tree, tree>;
   expanded_location at = expand_location(gimple_location(call));
   const char *file = at.file && at.line > 0 ? at.file : "";
   unsigned line = *file ? (unsigned)at.line : 0;
-  char *key_text = xasprintf("%u\n%s\n%u", DECL_UID(callee), file, line);
+  char *key_text = xasprintf("%u\n%s\n%u\n%s", DECL_UID(callee), file, line, name ? name : "");
   tree key = get_identifier(key_text);
   free(key_text);
   if (tree *known = callee_descs->get(key))
     return *known;
-  const char *name = instrumented_name(callee);
-  char *pretty = ip_pretty_name(name);
+  /* Named as the callee's own descriptor names it (a coroutine's parts, a
+     deleting destructor), or after the function really called. */
+  char *pretty = name ? ip_pretty_name(name) : ip_decl_pretty(callee);
+  if (!name)
+    name = instrumented_name(callee);
   unsigned flags = INCLPROF_FN_CALLEE | (TREE_PUBLIC(callee) ? 0 : INCLPROF_FN_LOCAL) |
                    (*file ? INCLPROF_FN_CALL_SITE : 0);
   tree desc = ip_build_descriptor(ip_callee_id(name), name, pretty, file, line, 0, flags, NULL_TREE);
@@ -123,12 +107,16 @@ static edge normal_successor(basic_block bb)
   return found;
 }
 
-/* Wrap one call; false when the "after" probe has no place (then nothing is
- * inserted). */
-static bool wrap_call(gcall *call, enum ip_hook before, enum ip_hook after, tree arg)
+/* Wrap one call (or a statement that may become one); false when the
+ * "after" probe has no place (then nothing is inserted).  With MARKERS (a
+ * site whose probes the RTL check keeps or deletes), they enclose the two
+ * probes. */
+static bool wrap_call(gimple *call, enum ip_hook before, enum ip_hook after, tree arg,
+                      gimple **markers = NULL)
 {
   gimple_stmt_iterator gsi = gsi_for_stmt(call);
-  bool noreturn = gimple_call_noreturn_p(call);
+  gcall *as_call = dyn_cast<gcall *>(call);
+  bool noreturn = as_call && gimple_call_noreturn_p(as_call);
   edge e = NULL;
   /* A call with a landing pad must stay last in its block even when it is
    * known not to throw (its EH edge is purged later). */
@@ -137,13 +125,20 @@ static bool wrap_call(gcall *call, enum ip_hook before, enum ip_hook after, tree
     if (!e)
       return false;
   }
-  gsi_insert_seq_before(&gsi, ip_build_probe(before, arg), GSI_SAME_STMT);
+  gimple_seq before_seq = NULL, after_seq = NULL;
+  if (markers)
+    gimple_seq_add_stmt(&before_seq, markers[0]);
+  gimple_seq_add_seq(&before_seq, ip_build_probe(before, arg));
+  gsi_insert_seq_before(&gsi, before_seq, GSI_SAME_STMT);
   if (noreturn)
     return true;
+  gimple_seq_add_seq(&after_seq, ip_build_probe(after, arg));
+  if (markers)
+    gimple_seq_add_stmt(&after_seq, markers[1]);
   if (e)
-    gsi_insert_seq_on_edge(e, ip_build_probe(after, arg));
+    gsi_insert_seq_on_edge(e, after_seq);
   else
-    gsi_insert_seq_after(&gsi, ip_build_probe(after, arg), GSI_SAME_STMT);
+    gsi_insert_seq_after(&gsi, after_seq, GSI_SAME_STMT);
   return true;
 }
 
@@ -156,26 +151,47 @@ static tree indirect_target(gcall *call)
   return fn;
 }
 
+/* Wrap a call of CALLEE (or a statement that may become one) at STMT with
+ * probes that the RTL check keeps only if a call remains there.  NAME: the
+ * function really called, or NULL for CALLEE's own. */
+static bool wrap_maybe(gimple *stmt, tree callee, const char *name)
+{
+  tree desc = callee_descriptor(callee, stmt, name);
+  gimple *markers[2];
+  ip_libcall_site(name ? name : instrumented_name(callee), stmt, &markers[0], &markers[1]);
+  return wrap_call(stmt, IP_HOOK_CALL, IP_HOOK_RET, build_fold_addr_expr(desc), markers);
+}
+
 unsigned ip_instrument_callsites(function *fun)
 {
   if (ip_cfg.callsites == IP_CALLSITES_NONE || fun->calls_setjmp || fun->has_nonlocal_label)
     return 0;
-  auto_vec<gcall *> calls;
+  auto_vec<gimple *> stmts;
   basic_block bb;
   FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-      if (gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi)))
-        if (!gimple_call_internal_p(call))
-          calls.safe_push(call);
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gimple *stmt = gsi_stmt(gsi);
+      if (is_gimple_call(stmt) ? !gimple_call_internal_p(stmt) : ip_aggregate_libcall(stmt) != NULL_TREE)
+        stmts.safe_push(stmt);
+    }
 
   unsigned wrapped = 0;
-  for (gcall *call : calls) {
+  for (gimple *stmt : stmts) {
+    gcall *call = dyn_cast<gcall *>(stmt);
+    if (!call) {
+      tree callee = ip_aggregate_libcall(stmt);
+      if (!calls_excluded(callee))
+        wrapped += wrap_maybe(stmt, callee, NULL);
+      continue;
+    }
     tree callee = gimple_call_fndecl(call);
     if (!callee) {
       wrapped += wrap_call(call, IP_HOOK_CALL_INDIRECT, IP_HOOK_RET_INDIRECT, indirect_target(call));
       continue;
     }
-    if (expands_inline(callee, call))
+    const char *name;
+    enum ip_libcall kind = ip_libcall_kind(callee, call, &name);
+    if (kind == IP_LIBCALL_NONE)
       continue;
     cgraph_node *node = cgraph_node::get(callee);
     if (node && node->split_part)
@@ -184,7 +200,11 @@ unsigned ip_instrument_callsites(function *fun)
       continue;
     if (calls_excluded(callee))
       continue;
-    wrapped += wrap_call(call, IP_HOOK_CALL, IP_HOOK_RET, build_fold_addr_expr(callee_descriptor(callee, call)));
+    if (kind == IP_LIBCALL_MAYBE)
+      wrapped += wrap_maybe(call, callee, name);
+    else
+      wrapped += wrap_call(call, IP_HOOK_CALL, IP_HOOK_RET,
+                           build_fold_addr_expr(callee_descriptor(callee, call, NULL)));
   }
   gsi_commit_edge_inserts();
   return wrapped;

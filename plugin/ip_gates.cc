@@ -5,7 +5,8 @@
 // is then inlined into callers that call the f.part.N rest directly) are
 // switched off for every function that may get probes, and a self-recursive
 // one is not inlined (into itself or its callers); unless tail-recursion=loop
-// or partial-inlining=yes.
+// or partial-inlining=yes.  A function a noinline rule names is inlined
+// nowhere.
 #include "ip_gcc.h"
 
 static bool is_pass(const char *name)
@@ -29,15 +30,19 @@ static bool self_recursive(cgraph_node *node)
   return false;
 }
 
-/* A self-recursive function that may get probes is inlined neither into
+/* Calls of CALLER that stay calls: to a function a noinline rule names
+ * (unless it must be inlined), and, with KEEP_RECURSION, to a
+ * self-recursive function that may get probes, which is inlined neither into
  * itself (ipa-inline's "recursive inlining" unrolls a recursion a few levels
- * deep) nor into its callers (which peels off the first level): applied to
- * the calls of CALLER. */
-static void keep_recursion(cgraph_node *caller)
+ * deep) nor into its callers (which peels off the first level). */
+static void keep_out_of_line(cgraph_node *caller, bool keep_recursion)
 {
   for (cgraph_edge *e = caller->callees; e; e = e->next_callee) {
     cgraph_node *callee = e->callee ? e->callee->ultimate_alias_target() : NULL;
-    if (callee && self_recursive(callee) && ip_may_instrument(callee->decl))
+    if (!callee)
+      continue;
+    if ((keep_recursion && self_recursive(callee) && ip_may_instrument(callee->decl)) ||
+        (ip_noinline(callee->decl) && !DECL_DISREGARD_INLINE_LIMITS(callee->decl)))
       not_inlinable(e);
   }
 }
@@ -48,16 +53,17 @@ void ip_override_gate(void *gcc_data, void *)
   if (!*gate)
     return;
   bool keep = !ip_cfg.tail_recursion_loop;
-  if (keep && is_pass("inline")) {   /* at link time under LTO */
+  bool out_of_line = keep || ip_cfg_has_noinline();
+  if (out_of_line && is_pass("inline")) {   /* at link time under LTO */
     cgraph_node *node;
     FOR_EACH_FUNCTION(node)
-      keep_recursion(node);
+      keep_out_of_line(node, keep);
   }
   if (!cfun || !cfun->decl)
     return;
   cgraph_node *self = cgraph_node::get(cfun->decl);
-  if (keep && is_pass("einline") && self)
-    keep_recursion(self);
+  if (out_of_line && is_pass("einline") && self)
+    keep_out_of_line(self, keep);
   bool tailr = keep && (is_pass("tailr") || is_pass("tailc"));
   bool split = !ip_cfg.partial_inlining && (is_pass("fnsplit") || is_pass("feedback_fnsplit"));
   if ((tailr || split) && ip_may_instrument(cfun->decl))

@@ -98,6 +98,7 @@ struct ip_decision {
   unsigned size;           /* estimated GIMPLE instructions */
   const char *reason;      /* why skipped (static or GC-stable storage) */
   const char *kind;        /* how the unit's skipped list names it, or NULL */
+  const char *note;        /* instrumented over a skip rule: which include rule, over what */
 };
 
 /* Decide for FNDECL (cached: the same function always gets the same answer).
@@ -107,6 +108,10 @@ struct ip_decision ip_decide(tree fndecl, function *fn);
 /* Would FNDECL get probes as far as its declaration tells (everything but
  * min-size)?  Usable before IPA, when its body is not final. */
 bool ip_may_instrument(tree fndecl);
+
+/* Is there a noinline rule?  Does one name FNDECL (never inline it)? */
+bool ip_cfg_has_noinline(void);
+bool ip_noinline(tree fndecl);
 
 /* PLUGIN_OVERRIDE_GATE: keep GCC from folding calls of instrumented functions
  * away (ip_gates.cc). */
@@ -120,6 +125,12 @@ const char *ip_function_name(tree fndecl);
 /* Demangled name of NAME for FNDECL (malloc'd). */
 char *ip_pretty_name(const char *name);
 
+/* The name FNDECL is shown by (malloc'd): demangled with its parameters; a
+ * coroutine's body and destroy function as "RAMP [coroutine body]" and
+ * "RAMP [coroutine destroy]", a deleting destructor as "C::~C() [deleting
+ * destructor]". */
+char *ip_decl_pretty(tree fndecl);
+
 /* One line in the report file and (verbose) on stderr. */
 void ip_report(const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 
@@ -129,8 +140,21 @@ void ip_report(const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 void ip_note_functions(void *gcc_data, void *user_data);
 void ip_note_parsed(void *gcc_data, void *user_data);
 
+/* Is FNDECL one of the program's own functions (not code the compiler made
+ * up, not from a system header unless system-headers=yes)? */
+bool ip_program_function(tree fndecl);
+
+/* --- ip_inlined.cc: where the program's functions were inlined --- */
+/* Notes the functions inlined into FUN (after IPA inlining) and at how many
+ * call sites. */
+void ip_note_inlined(function *fun);
+/* At the end of the unit: a report line and an "inlined-at" line of
+ * .inclprof.skipped per function inlined in the unit. */
+void ip_inlined_emit(void);
+
 /* --- ip_skipped.cc: the unit's functions without probes, for the converter --- */
-/* KIND: inlined, unused, excluded or small; DETAIL: callers or reason. */
+/* KIND: inlined, unused, excluded, small or inlined-at; DETAIL: callers, reason
+ * or the functions it was inlined into. */
 void ip_skipped_note(const char *kind, const char *pretty, const char *file, int line,
                      const char *detail);
 /* At the end of the unit: the .inclprof.skipped section, if any was noted. */
@@ -151,6 +175,26 @@ unsigned ip_instrument_callsites(function *fun);
 
 /* Clear the tail-call flag on every call of FUN. */
 void ip_clear_tail_calls(function *fun);
+
+/* --- ip_libcalls.cc: library calls that remain calls --- */
+enum ip_libcall {
+  IP_LIBCALL_NOT_BUILTIN, /* an ordinary function */
+  IP_LIBCALL_NONE,        /* a builtin that is never a call: no probes */
+  IP_LIBCALL_CALL,        /* a library function GCC leaves a call */
+  IP_LIBCALL_MAYBE        /* a library function GCC may still expand inline */
+};
+/* How CALLEE, called at CALL, is compiled; *NAME: the function a MAYBE call
+ * calls when it is not CALLEE's own (sincos for sin and cos), or NULL. */
+enum ip_libcall ip_libcall_kind(tree callee, gcall *call, const char **name);
+/* The library function (memcpy or memset) an aggregate copy or clear STMT
+ * may become, or NULL_TREE. */
+tree ip_aggregate_libcall(gimple *stmt);
+/* A call site of CALLEE's name at STMT whose probes stay only if a call
+ * remains there after expansion: the markers to put before its "before" and
+ * after its "after" probe. */
+unsigned ip_libcall_site(const char *callee, gimple *stmt, gimple **begin, gimple **end);
+/* The RTL pass, right after "expand", that keeps those probes or deletes them. */
+opt_pass *ip_make_libcall_pass(gcc::context *ctxt);
 
 /* --- ip_pass.cc --- */
 opt_pass *ip_make_pass(gcc::context *ctxt);

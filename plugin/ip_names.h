@@ -25,6 +25,19 @@ uint64_t ip_function_id(const char *asm_name, const char *file);
 /* Id of a call-site callee: FNV-1a 64 of its normalised name alone. */
 uint64_t ip_callee_id(const char *asm_name);
 
+/* The parts GCC compiles a C++ coroutine into besides its ramp (the
+ * function as declared, which allocates the frame): the body, resumed at
+ * every resumption ("actor"), and the destroy function. */
+enum ip_coro_part { IP_CORO_NONE, IP_CORO_BODY, IP_CORO_DESTROY };
+
+/* Which coroutine part NAME (an assembler name, clone suffixes allowed) is,
+ * as GCC names them: the ramp's mangled name, e.g. _Z14handle_requesti, is
+ * the name of the frame type, _Z14handle_requesti.Frame, which is the
+ * parameter of the part, e.g.
+ * _Z14handle_requestPZ14handle_requestiE25_Z14handle_requesti.Frame.actor.
+ * For a part, [*ramp, *ramp + *ramp_len) is the ramp's assembler name. */
+enum ip_coro_part ip_coroutine_part(const char *name, const char **ramp, size_t *ramp_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,43 +4,51 @@
 #include "ip_rules.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Every key the plugin takes: the parser, the messages and the plugin's
- * help text are all made from this table. */
-enum ip_key_kind { KEY_RULE, KEY_FLAG, KEY_NUMBER, KEY_CHOICE, KEY_REPORT, KEY_FILTER };
+ * help text are all made from this table, and each entry names the field of
+ * struct ip_config it sets. */
+enum ip_key_kind { KEY_RULE, KEY_FLAG, KEY_NUMBER, KEY_CHOICE, KEY_PATH, KEY_FILTER };
 struct ip_key {
   const char *key;
   enum ip_key_kind kind;
-  const char *values[3];   /* KEY_CHOICE: the values, their index is the setting */
+  size_t field;            /* offsetof(struct ip_config, ...): an int (KEY_FLAG,
+                              KEY_CHOICE: the value's index), an unsigned
+                              (KEY_NUMBER) or a char * (KEY_PATH) */
+  const char *values[3];   /* KEY_CHOICE: the values; KEY_NUMBER: what it counts */
   int include;             /* KEY_RULE */
   enum ip_rule_target target;
   const char *help;
 };
+#define FIELD(f) offsetof(struct ip_config, f)
 static const struct ip_key keys[] = {
-  { "include", KEY_RULE, { NULL }, 1, IP_RULE_NAME, "instrument only functions matching PAT" },
-  { "exclude", KEY_RULE, { NULL }, 0, IP_RULE_NAME, "no probes in functions matching PAT" },
-  { "include-file", KEY_RULE, { NULL }, 1, IP_RULE_FILE, "only functions from files matching PAT" },
-  { "exclude-file", KEY_RULE, { NULL }, 0, IP_RULE_FILE, "no functions from files matching PAT" },
-  { "exclude-calls", KEY_RULE, { NULL }, 0, IP_RULE_CALLS,
+  { "include", KEY_RULE, 0, { NULL }, 1, IP_RULE_NAME, "instrument only functions matching PAT" },
+  { "exclude", KEY_RULE, 0, { NULL }, 0, IP_RULE_NAME, "no probes in functions matching PAT" },
+  { "include-file", KEY_RULE, 0, { NULL }, 1, IP_RULE_FILE, "only functions from files matching PAT" },
+  { "exclude-file", KEY_RULE, 0, { NULL }, 0, IP_RULE_FILE, "no functions from files matching PAT" },
+  { "exclude-calls", KEY_RULE, 0, { NULL }, 0, IP_RULE_CALLS,
     "no call-site probes around direct calls to functions matching PAT" },
-  { "min-size", KEY_NUMBER, { NULL }, 0, IP_RULE_NAME,
+  { "noinline", KEY_RULE, 0, { NULL }, 1, IP_RULE_NOINLINE,
+    "never inline functions matching PAT, so that every call is counted" },
+  { "min-size", KEY_NUMBER, FIELD(min_size), { "a number of GIMPLE instructions" }, 0, IP_RULE_NAME,
     "skip functions of fewer GIMPLE instructions, unless they loop" },
-  { "filter", KEY_FILTER, { NULL }, 0, IP_RULE_NAME, "read KEY=VALUE lines from a filter file" },
-  { "callsites", KEY_CHOICE, { "none", "external", "all" }, 0, IP_RULE_NAME,
+  { "filter", KEY_FILTER, 0, { NULL }, 0, IP_RULE_NAME, "read KEY=VALUE lines from a filter file" },
+  { "callsites", KEY_CHOICE, FIELD(callsites), { "none", "external", "all" }, 0, IP_RULE_NAME,
     "which calls get call-site probes (default external)" },
-  { "report", KEY_REPORT, { NULL }, 0, IP_RULE_NAME,
+  { "report", KEY_PATH, FIELD(report_path), { NULL }, 0, IP_RULE_NAME,
     "append every decision to a report file" },
-  { "system-headers", KEY_FLAG, { NULL }, 0, IP_RULE_NAME,
+  { "system-headers", KEY_FLAG, FIELD(system_headers), { NULL }, 0, IP_RULE_NAME,
     "also instrument functions from system headers" },
-  { "verbose", KEY_FLAG, { NULL }, 0, IP_RULE_NAME, "every decision on stderr too" },
-  { "tail-recursion", KEY_CHOICE, { "keep", "loop", NULL }, 0, IP_RULE_NAME,
-    "keep self-recursion as written, or let GCC make it a loop" },
-  { "partial-inlining", KEY_CHOICE, { "no", "yes", NULL }, 0, IP_RULE_NAME,
+  { "verbose", KEY_FLAG, FIELD(verbose), { NULL }, 0, IP_RULE_NAME, "every decision on stderr too" },
+  { "tail-recursion", KEY_CHOICE, FIELD(tail_recursion_loop), { "keep", "loop", NULL }, 0,
+    IP_RULE_NAME, "keep self-recursion as written, or let GCC make it a loop" },
+  { "partial-inlining", KEY_CHOICE, FIELD(partial_inlining), { "no", "yes", NULL }, 0, IP_RULE_NAME,
     "let GCC split instrumented functions" },
-  { "probe-form", KEY_CHOICE, { "stub", "call", NULL }, 0, IP_RULE_NAME,
+  { "probe-form", KEY_CHOICE, FIELD(probe_calls), { "stub", "call", NULL }, 0, IP_RULE_NAME,
     "x86-64 probes as a test and a stub, or as calls" },
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
@@ -142,13 +150,18 @@ static int parse_bool(const char *value, int *out)
   return -1;
 }
 
+static const struct ip_key *find_key(const char *key)
+{
+  for (size_t i = 0; i < N_KEYS; i++)
+    if (strcmp(key, keys[i].key) == 0)
+      return &keys[i];
+  return NULL;
+}
+
 int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
                   const char *where, char *err, size_t errlen)
 {
-  const struct ip_key *k = NULL;
-  for (size_t i = 0; i < N_KEYS && !k; i++)
-    if (strcmp(key, keys[i].key) == 0)
-      k = &keys[i];
+  const struct ip_key *k = find_key(key);
   if (!k) {
     char list[512];
     key_list(list, sizeof list);
@@ -159,33 +172,24 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
     snprintf(err, errlen, "%s: key '%s' needs a value (%s=VALUE)", where, key, key);
     return -1;
   }
+  void *field = (char *)cfg + k->field;
   switch (k->kind) {
   case KEY_RULE:
     return add_rules(cfg, k->include, k->target, key, value, where, err, errlen);
-  case KEY_FLAG: {
-    int *flag = strcmp(key, "verbose") == 0 ? &cfg->verbose : &cfg->system_headers;
-    if (parse_bool(value, flag) == 0)
+  case KEY_FLAG:
+    if (parse_bool(value, (int *)field) == 0)
       return 0;
     snprintf(err, errlen, "%s: bad value '%s' for %s (expected yes, no, 1 or 0)", where, value, key);
     return -1;
-  }
   case KEY_NUMBER:
-    if (parse_unsigned(value, &cfg->min_size) == 0)
+    if (parse_unsigned(value, (unsigned *)field) == 0)
       return 0;
-    snprintf(err, errlen, "%s: bad value '%s' for min-size (expected a number of GIMPLE instructions)",
-             where, value);
+    snprintf(err, errlen, "%s: bad value '%s' for %s (expected %s)", where, value, key, k->values[0]);
     return -1;
   case KEY_CHOICE: {
     for (int m = 0; m < 3 && k->values[m]; m++)
       if (strcmp(value, k->values[m]) == 0) {
-        if (strcmp(key, "callsites") == 0)
-          cfg->callsites = (enum ip_callsites)m;
-        else if (strcmp(key, "tail-recursion") == 0)
-          cfg->tail_recursion_loop = m;
-        else if (strcmp(key, "partial-inlining") == 0)
-          cfg->partial_inlining = m;
-        else
-          cfg->probe_calls = m;
+        *(int *)field = m;
         return 0;
       }
     char expected[128];
@@ -195,19 +199,26 @@ int ip_config_set(struct ip_config *cfg, const char *key, const char *value,
     snprintf(err, errlen, "%s: bad value '%s' for %s (expected %s)", where, value, key, expected);
     return -1;
   }
-  case KEY_REPORT: {
+  case KEY_PATH: {
     char *copy = strdup(value);
     if (!copy) {
       snprintf(err, errlen, "%s: out of memory", where);
       return -1;
     }
-    free(cfg->report_path);
-    cfg->report_path = copy;
+    free(*(char **)field);
+    *(char **)field = copy;
     return 0;
   }
   default:
     return ip_config_read_filter_file(cfg, value, err, errlen);
   }
+}
+
+/* A key that may stand alone (no value means yes). */
+static int is_flag(const char *key)
+{
+  const struct ip_key *k = find_key(key);
+  return k && k->kind == KEY_FLAG;
 }
 
 static char *trim(char *s)
@@ -249,7 +260,7 @@ int ip_config_read_filter_file(struct ip_config *cfg, const char *path, char *er
       } else {
         rc = ip_config_set(cfg, key, trim(eq + 1), where, err, errlen);
       }
-    } else if (strcmp(s, "verbose") == 0 || strcmp(s, "system-headers") == 0) {
+    } else if (is_flag(s)) {
       rc = ip_config_set(cfg, s, NULL, where, err, errlen);
     } else {
       snprintf(err, errlen, "%s: expected KEY=VALUE, got '%s'", where, s);

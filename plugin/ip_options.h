@@ -15,8 +15,9 @@ extern "C" {
 enum ip_callsites { IP_CALLSITES_NONE, IP_CALLSITES_EXTERNAL, IP_CALLSITES_ALL };
 
 /* IP_RULE_CALLS: exclude-calls, no call-site probes around direct calls to
- * matching functions (never consulted by ip_config_select). */
-enum ip_rule_target { IP_RULE_NAME, IP_RULE_FILE, IP_RULE_CALLS };
+ * matching functions; IP_RULE_NOINLINE: noinline, matching functions are never
+ * inlined (neither consulted by ip_config_select). */
+enum ip_rule_target { IP_RULE_NAME, IP_RULE_FILE, IP_RULE_CALLS, IP_RULE_NOINLINE };
 
 struct ip_rule {
   int include;              /* 1: include rule, 0: exclude rule */
@@ -31,7 +32,7 @@ struct ip_config {
   struct ip_rule *rules;    /* in the order given; the last match decides */
   size_t n_rules, cap_rules;
   unsigned min_size;        /* 0: no size threshold */
-  enum ip_callsites callsites;
+  int callsites;            /* enum ip_callsites */
   int system_headers;       /* 1: also instrument functions from system headers */
   int tail_recursion_loop;  /* 1: let GCC turn self-recursion into loops (tail-recursion=loop) */
   int partial_inlining;     /* 1: let GCC split instrumented functions (partial-inlining=yes) */
@@ -77,6 +78,10 @@ enum ip_selection ip_config_select(const struct ip_config *cfg,
  * function get no call-site probes. */
 int ip_config_calls_excluded(const struct ip_config *cfg,
                              const char *const *names, size_t n_names);
+
+/* Whether a noinline rule matches one of NAMES: GCC inlines no call to that
+ * function. */
+int ip_config_noinline(const struct ip_config *cfg, const char *const *names, size_t n_names);
 
 #ifdef __cplusplus
 }

@@ -83,18 +83,12 @@ static unsigned instrument(function *fun)
   tree fndecl = fun->decl;
   if (ip_emitting_unit())
     return 0;
+  ip_note_inlined(fun);
   ip_decision d = ip_decide(fndecl, fun);
   const char *name = ip_function_name(fndecl);
   const char *file = DECL_SOURCE_FILE(fndecl);
   int line = DECL_SOURCE_LINE(fndecl);
-  char *pretty = ip_pretty_name(name);
-  if (DECL_CXX_DESTRUCTOR_P(fndecl) && strstr(name, "D0E")) {
-    /* The deleting destructor (destroy, then operator delete) has the same
-       demangled name as the destructor it calls. */
-    char *labelled = concat(pretty, " [deleting destructor]", NULL);
-    free(pretty);
-    pretty = labelled;
-  }
+  char *pretty = ip_decl_pretty(fndecl);
   if (!d.instrument) {
     ip_report("skipped\t%s\t%s:%d\t%s", pretty, file, line, d.reason);
     if (d.kind)
@@ -112,8 +106,8 @@ static unsigned instrument(function *fun)
     insert_exception_exit(fun, desc);
   insert_entry_probe(fun, desc);
   ip_guard_probes();
-  ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u", pretty, file, line, d.size,
-            d.has_loops ? " loops" : "", sites);
+  ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u%s%s", pretty, file, line, d.size,
+            d.has_loops ? " loops" : "", sites, d.note ? "\t" : "", d.note ? d.note : "");
   free(pretty);
   return TODO_update_ssa | TODO_cleanup_cfg;
 }

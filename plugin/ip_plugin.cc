@@ -40,6 +40,7 @@ static void on_finish_unit(void *, void *)
     ip_emit_unit();
     ip_asm_emit_trampoline();
     ip_report_vanished();
+    ip_inlined_emit();
     ip_skipped_emit();
   }
   ip_report_close();
@@ -83,10 +84,17 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_BEFORE;
 
+  struct register_pass_info libcalls;
+  libcalls.pass = ip_make_libcall_pass(g);
+  libcalls.reference_pass_name = "expand";
+  libcalls.ref_pass_instance_number = 1;
+  libcalls.pos_op = PASS_POS_INSERT_AFTER;
+
   const char *name = info->base_name;
   ip_info.help = ip_config_help();
   register_callback(name, PLUGIN_INFO, NULL, &ip_info);
   register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  register_callback(name, PLUGIN_PASS_MANAGER_SETUP, NULL, &libcalls);
   register_callback(name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)ip_ggc_roots);
   register_callback(name, PLUGIN_START_UNIT, on_start_unit, NULL);
   register_callback(name, PLUGIN_ALL_IPA_PASSES_START, ip_note_functions, NULL);

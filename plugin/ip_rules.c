@@ -132,11 +132,23 @@ enum ip_selection ip_config_select(const struct ip_config *cfg,
   return by_name;
 }
 
+/* Does any rule of TARGET (a list of names, not a selection) match? */
+static int listed(const struct ip_config *cfg, enum ip_rule_target target,
+                  const char *const *names, size_t n_names)
+{
+  for (size_t i = 0; i < cfg->n_rules; i++)
+    if (cfg->rules[i].target == target && rule_matches(&cfg->rules[i], names, n_names, ""))
+      return 1;
+  return 0;
+}
+
 int ip_config_calls_excluded(const struct ip_config *cfg,
                              const char *const *names, size_t n_names)
 {
-  for (size_t i = 0; i < cfg->n_rules; i++)
-    if (cfg->rules[i].target == IP_RULE_CALLS && rule_matches(&cfg->rules[i], names, n_names, ""))
-      return 1;
-  return 0;
+  return listed(cfg, IP_RULE_CALLS, names, n_names);
+}
+
+int ip_config_noinline(const struct ip_config *cfg, const char *const *names, size_t n_names)
+{
+  return listed(cfg, IP_RULE_NOINLINE, names, n_names);
 }

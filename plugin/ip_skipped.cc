@@ -1,12 +1,14 @@
 // ip_skipped.cc - the unit's own functions that got no probes, and why:
 // inlined into their callers (or removed as unused), excluded by a rule or
-// an attribute, or smaller than min-size.  They are written into the object
-// file as the non-loaded section .inclprof.skipped, one line each
+// an attribute, or smaller than min-size; and those inlined at some call
+// site of the unit.  They are written into the object file as the
+// non-loaded section .inclprof.skipped, one line each
 //   KIND \t PRETTY NAME \t FILE \t LINE \t DETAIL \n
-// (KIND: inlined, unused, excluded, small; DETAIL: the callers it was
-// inlined into, or the reason).  The linker concatenates the units' sections,
-// and the converter reads them from the program's files to say which
-// functions have no rows.
+// (KIND: inlined, unused, excluded, small, inlined-at; DETAIL: the callers
+// it was inlined into, the reason, or "g at 1 site, h at 2 sites").  The
+// linker concatenates the units' sections, and the converter reads them
+// from the program's files to say which functions have no rows, or rows
+// without their inlined calls.
 #include "ip_gcc.h"
 
 static vec<char *> lines;

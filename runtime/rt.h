@@ -15,7 +15,9 @@
  *             calibration_cache (one calibration per output directory);
  *   base/     state (ip_st, ip_tls), settings (INCLPROF_*), locks, clock,
  *             libc_real (libc's own sigaction, syscall), fd_reserve,
- *             ptr_map (pointer -> gid maps), env_carry.
+ *             ptr_map (pointer -> gid maps), env_carry, arena (the
+ *             runtime's own memory), objects (the loaded objects), say
+ *             (messages on stderr).
  * The declarations below are grouped by file. */
 #ifndef INCLPROF_RT_H
 #define INCLPROF_RT_H
@@ -83,6 +85,12 @@ struct ip_kev_list {
   int lost;
 };
 
+/* What a descriptor of the runtime holds (fd_own.c), to tell whether the
+ * number still holds it before closing. */
+struct ip_fd_id {
+  uint64_t dev, ino, perf; /* perf: a perf event's id, 0 for other files */
+};
+
 /* ---- per-thread state (initial-exec TLS) ------------------------------- */
 struct ip_rt_thread {
   /* hot: touched by every probe */
@@ -98,7 +106,8 @@ struct ip_rt_thread {
   size_t scratch_len;
   void *ring; /* kevents ring mapping */
   size_t ring_len;
-  int ring_fd2;   /* page-fault event (kept open: see transitions.c) */
+  int ring_fd2; /* page-fault event (kept open: see transitions.c) */
+  struct ip_fd_id ring_fd2_id;
   int no_counter; /* IP_NC_*: why this thread has no transition counter */
   /* kevents records saved at flush time (kevents.c) for the next batch */
   struct ip_kev *kev; /* kev_cap slots, kev_n filled */
@@ -115,14 +124,17 @@ struct ip_rt_thread {
   int state;   /* IP_TS_* */
   volatile int in_flush;
   volatile int sig_depth; /* >0 inside a (wrapped) signal handler */
-  atomic_int busy;        /* flush ownership (owner thread or a fatal-signal flush) */
+  int lent;               /* a child runs on this thread's state: nothing is recorded */
+  struct ip_event *lent_pos, *lent_end; /* pos and end while lent */
+  atomic_int busy;                      /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
-  int final_done;            /* taken by the running final flush (under threads_lock) */
-  int key_rounds;            /* rounds of key destructors this thread has seen while exiting */
-  int ended_at_exit;         /* its ThreadEnd was written by the exit (under threads_lock) */
-  void *timer;               /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
-  int has_timer;             /* IP_SAMPLER_*: which sampler this thread has */
-  int sample_fd;             /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  int final_done;    /* taken by the running final flush (under threads_lock) */
+  int key_rounds;    /* rounds of key destructors this thread has seen while exiting */
+  int ended_at_exit; /* its ThreadEnd was written by the exit (under threads_lock) */
+  void *timer;       /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
+  int has_timer;     /* IP_SAMPLER_*: which sampler this thread has */
+  int sample_fd;     /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  struct ip_fd_id sample_fd_id;
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
   struct ip_rt_thread *next; /* global list */
@@ -142,7 +154,7 @@ struct ip_state {
   int fd;                /* trace file, O_APPEND */
   pid_t pid;
   int mode;           /* Inclprof__TransitionMode */
-  char note[256];     /* transitions_note */
+  char note[640];     /* transitions_note */
   int clock;          /* Inclprof__ClockSource */
   int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
   double ticks_per_second;
@@ -164,6 +176,9 @@ struct ip_state {
   atomic_int trailer_written;
   atomic_int final_flush; /* the exit's flush of every thread is running */
   atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
+  int declined;           /* a child started without fork's handlers (clone, _Fork): not recorded */
+  int program_allocator;  /* malloc & co. are not libc's: creating a thread would call them, so
+                             the runtime starts a thread of its own only when a setting asks */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
   struct ip_rt_thread *threads;
   atomic_uint n_threads;           /* length of the thread list */
@@ -229,6 +244,12 @@ IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, con
                                     const char *kev_why, char *note, size_t notelen);
 IP_HIDDEN uint64_t ip_pmu_read(void *page);
 
+/* perf_access.c: why the kernel refuses a transition counter */
+/* 1, with why, when the process may not open kernel perf events. */
+IP_HIDDEN int ip_perf_refusal(char *why, size_t len);
+/* The tracepoint's id file (path) could not be read for want of permission. */
+IP_HIDDEN void ip_tracefs_refusal(const char *path, char *why, size_t len);
+
 /* fd_reserve.c */
 #define IP_FD_RESERVE      64 /* descriptors below RLIMIT_NOFILE left to the program */
 #define IP_FD_RESERVE_TEXT "64"
@@ -236,6 +257,25 @@ IP_HIDDEN uint64_t ip_pmu_read(void *page);
  * ip_fd_room_end(need) once they are opened (or failed to open). */
 IP_HIDDEN int ip_fd_room_begin(unsigned need);
 IP_HIDDEN void ip_fd_room_end(unsigned need);
+
+/* fd_own.c: the runtime's long-lived descriptors, above the program's
+ * numbers and skipped by its close calls. */
+/* Moves fd above the program's numbers (closing the original), makes it
+ * close-on-exec and the runtime's own; returns its number. */
+IP_HIDDEN int ip_fd_own(int fd);
+IP_HIDDEN int ip_fd_is_own(int fd);
+IP_HIDDEN void ip_fd_identify(int fd, struct ip_fd_id *id);
+/* Not the runtime's any more; closed only if it still holds id. */
+IP_HIDDEN void ip_fd_release(int fd, const struct ip_fd_id *id);
+IP_HIDDEN void ip_fd_forget(int fd); /* not the runtime's any more (closed elsewhere) */
+IP_HIDDEN void ip_fd_libc_init(void);
+/* The program's close, close_range and closefrom, each passing over the
+ * runtime's numbers (range: how a piece is closed; NULL for libc's). */
+typedef int ip_close_range_fn(unsigned first, unsigned last, int flags);
+IP_HIDDEN int ip_fd_program_close(int fd);
+IP_HIDDEN int ip_fd_close_range_around(unsigned first, unsigned last, int flags,
+                                       ip_close_range_fn *range);
+IP_HIDDEN void ip_fd_program_closefrom(int lowfd);
 
 /* kevents.c */
 /* After the thread's ring is mapped: room for the records, reading starts
@@ -277,7 +317,8 @@ static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct 
 }
 /* Slow path for a reservation p at or past end: the slot to fill (p in the
  * headroom; a fresh slot on a thread's first event, after setting it up; or
- * a junk slot when the event cannot be kept). */
+ * a junk slot when the event cannot be kept), NULL when the event is not to
+ * be recorded at all (the thread's state is lent to a child). */
 IP_HIDDEN struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event *p);
 /* After filling a slow-path slot: flush if the buffer is full and this
  * context may (not in a signal handler, not inside a flush). */
@@ -297,6 +338,12 @@ IP_HIDDEN void ip_threads_flush_all(int in_signal);
  * given up on. */
 IP_HIDDEN unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out);
 IP_HIDDEN void ip_thread_after_fork_child(void);
+/* A vfork child runs on t's state from ip_thread_lend to
+ * ip_thread_take_back (both by t itself); a child with a copy of the
+ * parent's memory and no fork handler declines it for good. */
+IP_HIDDEN void ip_thread_lend(struct ip_rt_thread *t);
+IP_HIDDEN void ip_thread_take_back(struct ip_rt_thread *t);
+IP_HIDDEN void ip_thread_decline(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_key_init(void);
 
 /* flush.c: both leave the arg of every event of ev[0..n) 0 (an empty slot). */
@@ -350,6 +397,10 @@ IP_HIDDEN void ip_write_thread(uint32_t tid, const char *name, uint64_t tick);
 IP_HIDDEN void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end);
 IP_HIDDEN void ip_write_trailer(int clean, const char *reason);
 IP_HIDDEN void ip_output_fork_child(void);
+/* The trace of a child the runtime does not record (started by how without
+ * fork's handlers): its Header and a Trailer saying so, written by the
+ * parent in the output directory. */
+IP_HIDDEN void ip_write_child_trace(uint32_t pid, const char *how);
 IP_HIDDEN void ip_output_lock_log(void);
 IP_HIDDEN void ip_output_unlock_log(void);
 IP_HIDDEN void ip_output_fork_child_locks(void);
@@ -372,6 +423,10 @@ typedef void ip_trailer_writer(int clean, const char *reason);
 IP_HIDDEN void ip_trace_write_start(uint64_t preamble_bytes, ip_trailer_writer *write_trailer);
 IP_HIDDEN const char *ip_trace_write_error(void); /* NULL while recording works */
 IP_HIDDEN uint64_t ip_trace_bytes_written(void);
+IP_HIDDEN const struct ip_fd_id *ip_trace_fd_id(void); /* what the trace descriptor holds */
+/* on: recording that stops now (an exec is ending the trace, whose Trailer
+ * names the cause) says so in record's notes only, not on stderr. */
+IP_HIDDEN void ip_trace_write_quiet(int on);
 IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
 /* "stop" or "ring" when INCLPROF_MAX_SIZE is set, else NULL; the limit in bytes */
 IP_HIDDEN const char *ip_trace_size_policy(uint64_t *max_size);
@@ -402,6 +457,54 @@ IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 /* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
 
+/* say.c: one line on stderr, with write() (printf-style format) */
+IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* heap_sort.c: n elements of `size` bytes (at most 64) sorted in place
+ * without allocation; before(a, b): a goes before b. */
+typedef int ip_before_fn(const void *a, const void *b);
+IP_HIDDEN void ip_heap_sort(void *base, size_t n, size_t size, ip_before_fn *before);
+
+/* arena.c: the runtime's own memory (never the program's malloc, which it
+ * may define itself): zeroed blocks, lock-free, safe in a signal handler. */
+IP_HIDDEN void *ip_alloc(size_t n); /* zeroed; NULL when out of memory */
+IP_HIDDEN void *ip_realloc(void *p, size_t n);
+IP_HIDDEN void ip_free(void *p);
+IP_HIDDEN char *ip_strdup(const char *s);
+IP_HIDDEN char *ip_strndup(const char *s, size_t max);
+
+/* objects.c: the objects the loader has mapped, found without dladdr or
+ * dlsym (docs/runtime.md, "Modules and unloading").  in_signal: only the
+ * objects loaded with the program are known (ip_objects_keep copied them). */
+#define IP_OBJECT_NAME  512
+#define IP_BUILD_ID_MAX 64
+struct ip_object {
+  uintptr_t lo, hi;                  /* loaded extent */
+  uintptr_t base;                    /* first mapped byte: the module's load address */
+  int is_main;                       /* the program itself */
+  char name[IP_OBJECT_NAME];         /* the loader's name for it ("" for the program) */
+  uint8_t build_id[IP_BUILD_ID_MAX]; /* its GNU build-id note (build_id_len bytes, 0: none) */
+  size_t build_id_len;
+};
+IP_HIDDEN void ip_objects_keep(void); /* once, where the loader may be called */
+IP_HIDDEN void ip_objects_fork_child(void);
+/* The object holding addr; 0 when none does. */
+IP_HIDDEN int ip_object_of(uintptr_t addr, struct ip_object *out, int in_signal);
+/* The object a call of name from code at caller binds to, and (*at, 0 when
+ * it defines none) the definition; 0 when neither it nor the caller's
+ * object is known. */
+IP_HIDDEN int ip_object_binding(const char *name, uintptr_t caller, struct ip_object *out,
+                                uintptr_t *at, int in_signal);
+/* The object holding addr and the dynamic symbol at exactly addr (name, ""
+ * when none; from a table sorted once per object); for one of the
+ * runtime's interposers, the definition it passes on to (*real, libc's)
+ * and its object.  0 when no object holds addr. */
+IP_HIDDEN int ip_object_named(uintptr_t addr, struct ip_object *out, char *name, size_t len,
+                              uintptr_t *real, int in_signal);
+/* 1 when malloc, calloc, realloc or free is not libc's (the program's own,
+ * or a preloaded allocator's): what creating a thread would call. */
+IP_HIDDEN int ip_objects_program_allocator(void);
+
 /* ptr_map.c */
 struct ip_map_table;
 struct ip_map {
@@ -430,14 +533,9 @@ struct ip_fn_text {
 IP_HIDDEN void ip_function_fill(Inclprof__Function *f, struct ip_fn_text *t,
                                 const struct inclprof_fn *fn, const char *name);
 
-/* build_id.c: the ELF build-id of the object holding addr, into out; its
- * length, 0 when it has none (takes the loader's lock). */
-IP_HIDDEN size_t ip_build_id_of(const void *addr, uint8_t *out, size_t cap);
-
 /* shared_tables.c: the Function records of the units of each object, as a
  * table file shared by the traces of the output directory (or, failing
  * that, in the trace).  Each caller holds reg_lock. */
-#define IP_BUILD_ID_MAX 64
 /* The object of module id `module` (once, when its first unit registers). */
 IP_HIDDEN void ip_tables_object(uint32_t module, const char *path, uintptr_t base,
                                 const uint8_t *build_id, size_t build_id_len);
@@ -483,9 +581,11 @@ IP_HIDDEN uint32_t ip_mark_id(const char *text);
 /* A unit of this runtime's ABI joins the tables: its Function records are
  * written and its hooks set. */
 IP_HIDDEN void ip_units_add(struct inclprof_tu *tu);
-/* A unit leaves (its functions keep their names for the events before now;
- * its hooks are set null); 1 when no unit is left registered. */
-IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu);
+/* A unit leaves (its hooks are set null); 1 when no unit is left
+ * registered.  unloading: its object is being unmapped (dlclose), so its
+ * callees are named now and its functions keep their names only for the
+ * events before now; otherwise (exit) nothing is named or moved. */
+IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu, int unloading);
 IP_HIDDEN void ip_units_set_paused(int on);
 IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet unregistered */
 IP_HIDDEN void ip_registry_fork_prepare(void);
@@ -504,13 +604,35 @@ IP_HIDDEN void ip_windows_after_fork_child(void);
  * the next deadline, -1 when there is none. */
 IP_HIDDEN int64_t ip_windows_due(int *flush);
 
+/* children.c: processes started without fork's handlers */
+IP_HIDDEN void ip_vfork_prepare(void);
+IP_HIDDEN long ip_vfork_resume(long rc);
+IP_HIDDEN int ip_clone(int (*fn)(void *), void *stack, int flags, void *arg, pid_t *ptid, void *tls,
+                       pid_t *ctid);
+IP_HIDDEN pid_t ip_fork_bare(void); /* _Fork */
+/* 1 when syscall(n, a...) starts a process with a copy of the caller's
+ * memory and stack (clone, clone3 without CLONE_VM or a stack; fork); then
+ * ip_syscall_forked(its result, how) after it, in the child and the parent. */
+IP_HIDDEN int ip_syscall_forks(long n, const long a[6], const char **how);
+IP_HIDDEN void ip_syscall_forked(long rc, const char *how);
+
 /* ctl_channel.c: the control thread and its socket INCLPROF_OUTPUT/<pid>.ctl */
 IP_HIDDEN void ip_ctl_start(void); /* at start-up, after the Header */
 IP_HIDDEN void ip_ctl_after_fork_child(void);
 IP_HIDDEN void ip_ctl_close(void); /* removes the socket (async-signal-safe) */
 
+/* units.c: dlclose (interpose.c) is unmapping what its destructors unregister */
+IP_HIDDEN void ip_unloading_begin(void);
+IP_HIDDEN void ip_unloading_end(void);
+
 /* lifecycle.c */
 IP_HIDDEN int ip_init_once(void);
+/* The runtime records this process (started, and not a child running on
+ * the state of the process it records: getpid() is ip_st.pid). */
+IP_HIDDEN int ip_process_is_ours(void);
+/* A child of the recorded process running on its state or a copy of it
+ * without fork's handlers (vfork, clone, _Fork). */
+IP_HIDDEN int ip_process_is_child(void);
 /* Flushes every thread and writes the Trailer, once; keep_going: the process
  * may continue (a failed exec) and recording goes on. */
 IP_HIDDEN void ip_finish(const char *reason, int clean, int keep_going);
@@ -554,10 +676,25 @@ IP_HIDDEN void ip_signals_install(void);
 IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
                                            struct sigaction *old);
 
+/* own_threads.c: the runtime's threads, off glibc's count of the threads
+ * whose end ends the process. */
+/* Starts fn detached, with every signal blocked (stack: its size, 0 for
+ * the default); pthread_create's result. */
+IP_HIDDEN int ip_own_thread_start(void *(*fn)(void *), size_t stack);
+IP_HIDDEN void ip_own_thread_end(void); /* the runtime's thread, just before it returns */
+/* The program's threads alive (glibc's count, the runtime's left out), -1
+ * when not known. */
+IP_HIDDEN long ip_program_threads(void);
+
+/* notes.c: a line (ending in a newline) on stderr when on_stderr, and in
+ * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
+IP_HIDDEN void ip_notes_line(const char *line, int on_stderr);
+
 /* libc_real.c: libc's own definitions of what interpose.c interposes and the
  * runtime calls itself, found at start-up (ip_libc_init). */
 typedef long ip_syscall_fn(long, ...);
 IP_HIDDEN void ip_libc_init(void);
+IP_HIDDEN void *ip_libc_next(const char *name); /* dlsym(RTLD_NEXT, name) */
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
 

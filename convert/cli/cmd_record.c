@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/ctl_client.h"
 #include "cli/record_dir.h"
 #include "cli/record_hold.h"
 #include "cli/record_watch.h"
@@ -371,6 +372,7 @@ int cmd_record(int argc, char **argv) {
       rmdir(a.dir); /* nothing ran: leave no empty directory behind */
     return status == -2 ? 127 : IP_EXIT_USAGE;
   }
+  ip_ctl_sweep(a.dir); /* sockets of processes killed before their runtime could remove them */
   struct record_tally t = record_dir_tally(a.dir, say_if_stopped_early);
   int n = t.files;
   if (n)

@@ -97,6 +97,7 @@ static uint64_t now_ns(void) {
 /* In DIR: the pid of the running process whose control socket is there and
  * whose trace changed last; 0 when there is none. */
 static long running_in(const char *dir) {
+  ip_ctl_sweep(dir);
   DIR *d = opendir(dir);
   if (!d)
     return 0;

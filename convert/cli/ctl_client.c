@@ -5,13 +5,16 @@
  * /proc/net/unix), else INCLPROF_OUTPUT of its environment: a server that
  * writes its title over its environment (redis, nginx) keeps the first.  Every
  * failure becomes one line naming the cause: not running, another user's
- * process, no runtime listening, no answer in time. */
+ * process, no runtime listening, no answer in time.  A socket whose process
+ * is gone (killed with SIGKILL, so its runtime could not remove it) is
+ * removed by whoever finds it: ctl, top and record. */
 #include "cli/ctl_client.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +124,11 @@ static int bound_socket_dir(pid_t pid, char *out, size_t len) {
 }
 
 int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err, size_t errlen) {
-  if (not_running(pid, err, errlen))
+  if (not_running(pid, err, errlen)) {
+    if (dir)
+      ip_ctl_sweep(dir);
     return -1;
+  }
   if (dir) {
     snprintf(out, len, "%s", dir);
     return 0;
@@ -177,7 +183,8 @@ static int connect_to(pid_t pid, const char *dir, char *reply, size_t len) {
   else if (e == ENOENT || e == ENOTDIR)
     snprintf(reply, len,
              "pid %d has no control socket %s: it does not run with the inclprof runtime, or "
-             "writes its trace elsewhere (give -o DIR), or has INCLPROF_CTL=0",
+             "writes its trace elsewhere (give -o DIR), or has INCLPROF_CTL=0, or defines its "
+             "own malloc (then only INCLPROF_CTL=1 gives it one)",
              (int)pid, path);
   else if (e == ECONNREFUSED)
     snprintf(reply, len, "nothing answers on %s: the runtime of pid %d has ended its trace", path,
@@ -209,4 +216,42 @@ int ip_ctl_request(pid_t pid, const char *dir, const char *cmd, int timeout_ms, 
   }
   reply[n] = 0;
   return 0;
+}
+
+/* A control socket that a process now gone left behind: no process has its
+ * pid, and nothing listens on it (a process that has just bound its socket
+ * and not yet listened is alive). */
+static int stale(const char *dir, pid_t pid) {
+  if (kill(pid, 0) == 0 || errno != ESRCH)
+    return 0;
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%d.ctl", dir, (int)pid);
+  struct sockaddr_un a;
+  int dir_fd, refused = 0;
+  if (sock_addr(&a, path, dir, pid, &dir_fd) == 0) {
+    int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    refused = fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) != 0 && errno == ECONNREFUSED;
+    if (fd >= 0)
+      close(fd);
+  }
+  if (dir_fd >= 0)
+    close(dir_fd);
+  return refused;
+}
+
+int ip_ctl_sweep(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  int removed = 0;
+  const struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    char *end;
+    long pid = strtol(e->d_name, &end, 10);
+    if (pid > 0 && pid <= INT32_MAX && end != e->d_name && !strcmp(end, ".ctl") &&
+        stale(dir, (pid_t)pid) && unlinkat(dirfd(d), e->d_name, 0) == 0)
+      removed++;
+  }
+  closedir(d);
+  return removed;
 }

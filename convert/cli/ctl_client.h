@@ -18,4 +18,8 @@ int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err
 int ip_ctl_request(pid_t pid, const char *dir, const char *cmd, int timeout_ms, char *reply,
                    size_t len);
 
+/* Removes from dir the control sockets of processes that are gone (no
+ * process has the pid, nothing listens); how many. */
+int ip_ctl_sweep(const char *dir);
+
 #endif

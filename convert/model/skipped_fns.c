@@ -1,7 +1,8 @@
 /* model/skipped_fns.c - reads the .inclprof.skipped section that the plugin
- * writes into every object (one line per function it gave no probes:
- * KIND \t NAME \t FILE \t LINE \t DETAIL) from the session's module files
- * with libelf, and keeps the functions that have no row in the session. */
+ * writes into every object (one line per function it gave no probes, or
+ * inlined at some call site: KIND \t NAME \t FILE \t LINE \t DETAIL) from the
+ * session's module files with libelf, and keeps the functions that have no
+ * row in the session, and those with a row that were also inlined. */
 #include "model/skipped_fns.h"
 
 #include <fcntl.h>
@@ -14,7 +15,8 @@
 #include "fnv1a.h"
 #include "util/util.h"
 
-static const char *const kind_names[IP_SKIP_KINDS] = {"inlined", "unused", "excluded", "small"};
+static const char *const kind_names[IP_SKIP_KINDS] = {"inlined", "unused", "excluded", "small",
+                                                      "inlined-at"};
 
 const char *ip_skip_kind_name(ip_skip_kind k) { return k < IP_SKIP_KINDS ? kind_names[k] : "?"; }
 
@@ -62,14 +64,27 @@ static void take_line(seen *z, ip_skipped *out, const char *p, const char *end) 
     return; /* a line of a newer plugin's kind, or damage: not ours to guess */
   char *pretty = copy(f[1], len[1]), *file = copy(f[2], len[2]);
   unsigned line = (unsigned)strtoul(f[3], NULL, 10);
-  uint64_t key = key_of(pretty, file, line);
-  if (ip_u64map_get(&z->listed, key) != UINT32_MAX ||
-      ip_u64map_get(&z->rows, key_of(pretty, file, 0)) != UINT32_MAX) {
+  int has_row = ip_u64map_get(&z->rows, key_of(pretty, file, 0)) != UINT32_MAX;
+  /* "inlined-at" lines count for functions that have a row (the others are
+     listed as inlined); every unit that inlined one adds its places. */
+  uint64_t key =
+      kind == IP_SKIP_PARTLY ? key_of(pretty, file, 1u << 31) : key_of(pretty, file, line);
+  uint32_t known = ip_u64map_get(&z->listed, key);
+  if (kind == IP_SKIP_PARTLY && has_row && known != UINT32_MAX) {
+    ip_skipped_fn *fn = &out->v[known];
+    char *more = copy(f[4], len[4]);
+    char *both = ip_must_realloc(NULL, strlen(fn->detail) + strlen(more) + 3, 1);
+    sprintf(both, "%s, %s", fn->detail, more);
+    free(fn->detail);
+    free(more);
+    fn->detail = both;
+  }
+  if (known != UINT32_MAX || (kind == IP_SKIP_PARTLY) != has_row) {
     free(pretty);
     free(file);
     return;
   }
-  ip_u64map_put(&z->listed, key, 1);
+  ip_u64map_put(&z->listed, key, (uint32_t)out->n);
   out->v = ip_must_realloc(out->v, out->n + 1, sizeof *out->v);
   out->v[out->n++] = (ip_skipped_fn){kind, pretty, file, line, copy(f[4], len[4])};
   out->count[kind]++;
@@ -115,6 +130,14 @@ void ip_skipped_load(const ip_session *s, ip_skipped *out) {
       read_module(&z, s->modules[i].path, out);
   ip_u64map_free(&z.rows);
   ip_u64map_free(&z.listed);
+}
+
+const ip_skipped_fn *ip_skipped_partly(const ip_skipped *k, const char *pretty, const char *file) {
+  for (size_t i = 0; k && i < k->n; i++)
+    if (k->v[i].kind == IP_SKIP_PARTLY && !strcmp(k->v[i].pretty, pretty) &&
+        !strcmp(k->v[i].file, file))
+      return &k->v[i];
+  return NULL;
 }
 
 void ip_skipped_free(ip_skipped *k) {

@@ -1,6 +1,8 @@
 /* views/view_table.c - the report's flat table: one row per function, module,
  * thread or process with every data value, its percentage, call counts and
- * (for functions) per-call min/avg/max Elapsed Inclusive. */
+ * (for functions) per-call min/avg/max Elapsed Inclusive; a function GCC also
+ * inlined at some call sites is marked, and a note under the table says
+ * where those calls went. */
 #include <stdlib.h>
 
 #include "util/util.h"
@@ -50,6 +52,12 @@ void ip_view_value_cells(ip_ttable *t, const ip_session *s, const ip_values *v, 
   }
 }
 
+/* Was the function of row KEY also inlined (its row misses those calls)? */
+static const ip_skipped_fn *partly_inlined(const ip_session *s, const ip_view_opts *o,
+                                           uint32_t key) {
+  return ip_skipped_partly(o->skipped, s->funcs[key].pretty, s->funcs[key].file);
+}
+
 void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
   ip_row *rows;
   size_t n = ip_aggregate(s, o->by, &o->sel, &rows);
@@ -72,6 +80,7 @@ void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
     ip_tt_add(&t, "App/Wall");
   }
   ip_tt_add(&t, "%s", key_titles[o->by]);
+  size_t partly = 0;
   for (size_t i = 0; i < n; i++) {
     const ip_values *v = &rows[i].v;
     ip_view_value_cells(&t, s, v, o->samples);
@@ -91,10 +100,22 @@ void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o) {
     const char *name = ip_row_name(s, o->by, rows[i].key, buf, sizeof buf);
     if (o->by == IP_BY_THREAD && s->threads[rows[i].key].no_transitions)
       ip_tt_add(&t, "%s [no transition counter]", name);
+    else if (o->by == IP_BY_FUNCTION && partly_inlined(s, o, rows[i].key))
+      ip_tt_add(&t, "%s [also inlined: note %zu]", name, ++partly);
     else
       ip_tt_add(&t, "%s", name);
   }
   ip_tt_print_fit(&t, out, 0, o->width);
   ip_tt_free(&t);
+  partly = 0;
+  for (size_t i = 0; i < n && o->by == IP_BY_FUNCTION; i++) {
+    const ip_skipped_fn *f = partly_inlined(s, o, rows[i].key);
+    if (f) {
+      partly++;
+      fprintf(out,
+              "%s%zu. %s: also inlined into %s: those calls are counted there, not in its row\n",
+              partly == 1 ? "\nnotes:\n" : "", partly, f->pretty, f->detail);
+    }
+  }
   free(rows);
 }

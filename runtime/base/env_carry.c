@@ -11,7 +11,6 @@
  * same way, so that every process of one run says it belongs to it.
  * Building the new environment allocates nothing: the caller holds the
  * arrays on its stack (an exec may run in the child of a threaded fork). */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -27,17 +26,17 @@ static int carry_off; /* INCLPROF_CARRY_ENV=0 */
 
 /* The LD_PRELOAD entry (':' or ' ' separated) that is this library. */
 static char *own_preload_entry(const char *list) {
-  Dl_info di;
-  if (!list || !dladdr((void *)own_preload_entry, &di) || !di.dli_fname)
+  struct ip_object self;
+  if (!list || !ip_object_of((uintptr_t)own_preload_entry, &self, 0) || !self.name[0])
     return NULL;
-  const char *base = strrchr(di.dli_fname, '/');
-  base = base ? base + 1 : di.dli_fname;
+  const char *base = strrchr(self.name, '/');
+  base = base ? base + 1 : self.name;
   for (const char *p = list; *p;) {
     size_t len = strcspn(p, ": ");
     const char *slash = memrchr(p, '/', len);
     const char *name = slash ? slash + 1 : p;
     if (len && (size_t)(p + len - name) == strlen(base) && !memcmp(name, base, strlen(base)))
-      return strndup(p, len);
+      return ip_strndup(p, len);
     p += len;
     p += *p != 0;
   }
@@ -55,7 +54,7 @@ __attribute__((constructor)) static void env_carry_init(void) {
   }
   for (char **e = environ; e && *e && n_carried < MAX_CARRIED; e++)
     if (!strncmp(*e, "INCLPROF_", 9) && strchr(*e, '='))
-      carried[n_carried] = strdup(*e), n_carried += carried[n_carried] != NULL;
+      carried[n_carried] = ip_strdup(*e), n_carried += carried[n_carried] != NULL;
   preload = own_preload_entry(getenv("LD_PRELOAD"));
 }
 

@@ -16,7 +16,11 @@ static atomic_uint in_flight; /* descriptors other threads are opening now */
 
 /* Open descriptors of the process, or -1 when they cannot be counted. */
 static long open_fds(void) {
-  int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  /* thread-self: /proc/self/fd is gone once the main thread has called
+   * pthread_exit, while the other threads run on. */
+  int dir = open("/proc/thread-self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0)
+    dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir < 0)
     return -1;
   char buf[8192] __attribute__((aligned(8)));

@@ -10,6 +10,8 @@
 
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 
+void *ip_libc_next(const char *name) { return next_fn(name); }
+
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
 int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
@@ -28,6 +30,7 @@ static ip_syscall_fn *real_syscall;
 void ip_libc_init(void) {
   if (!real_syscall)
     real_syscall = (ip_syscall_fn *)next_fn("syscall");
+  ip_fd_libc_init();
 }
 
 ip_syscall_fn *ip_real_syscall(void) {

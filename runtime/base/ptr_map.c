@@ -3,8 +3,6 @@
  * handler uses them), writes under the owner's lock.  A grown table
  * replaces the old one, which is never freed: a reader may still be walking
  * it.  A key once put stays; putting 0 makes it absent again. */
-#include <stdlib.h>
-
 #include "rt.h"
 
 struct slot {
@@ -53,7 +51,7 @@ void ip_map_put(struct ip_map *m, uintptr_t k, uint32_t v) {
   struct ip_map_table *t = atomic_load_explicit(&m->tab, memory_order_relaxed);
   if (!t || (t->used + 1) * 2 > t->mask + 1) {
     size_t cap = t ? (t->mask + 1) * 2 : 1024;
-    struct ip_map_table *n = calloc(1, sizeof *n + cap * sizeof n->s[0]);
+    struct ip_map_table *n = ip_alloc(sizeof *n + cap * sizeof n->s[0]);
     if (!n)
       return;
     n->mask = cap - 1;

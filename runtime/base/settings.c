@@ -40,9 +40,9 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 void ip_settings_reread(void) {
   for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++) {
     char **value = (char **)((char *)&ip_set + variables[i].field);
-    free(*value);
+    ip_free(*value);
     const char *env = getenv(variables[i].name);
-    *value = env ? strdup(env) : NULL;
+    *value = env ? ip_strdup(env) : NULL;
   }
 }
 

@@ -13,21 +13,21 @@ static uint64_t control(unsigned kind, uint64_t payload) {
 }
 
 IP_EXPORT void inclprof_stop(void) {
-  if (!ip_init_once())
+  if (!ip_init_once() || ip_process_is_child())
     return;
   ip_append_private(control(INCLPROF__EVENT_KIND__EV_PAUSE, 0));
   ip_recording_set(0, "inclprof_stop()");
 }
 
 IP_EXPORT void inclprof_start(void) {
-  if (!ip_init_once())
+  if (!ip_init_once() || ip_process_is_child())
     return;
   ip_recording_set(1, "inclprof_start()");
   ip_append_private(control(INCLPROF__EVENT_KIND__EV_RESUME, 0));
 }
 
 IP_EXPORT void inclprof_mark(const char *name) {
-  if (!ip_init_once())
+  if (!ip_init_once() || ip_process_is_child())
     return;
   uint32_t id = ip_mark_id(name);
   if (id)
@@ -36,7 +36,7 @@ IP_EXPORT void inclprof_mark(const char *name) {
 
 /* A later Thread record for the same tid renames the thread. */
 IP_EXPORT void inclprof_thread_name(const char *name) {
-  if (!name || !ip_init_once())
+  if (!name || !ip_init_once() || ip_process_is_child())
     return;
   prctl(PR_SET_NAME, name);
   if (ip_thread_ensure() != 0)

@@ -6,7 +6,10 @@
  * deadlines of windows.c (the timed window, the periodic flush).  It blocks
  * every signal and waits in poll(): the probes never see it.  A fork child
  * binds a socket and starts a thread of its own; the socket is removed when
- * the trace ends.  INCLPROF_CTL=0 leaves the socket out. */
+ * the trace ends.  INCLPROF_CTL=0 leaves the socket out.  A program that
+ * defines its own allocator gets no socket and no thread unless
+ * INCLPROF_CTL=1 or a deadline asks for them: creating a thread calls that
+ * allocator (glibc allocates the thread's TLS vector with it). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -26,6 +29,7 @@
 #define LIVE_FLUSH_MS 500u /* how long a flush waits for threads flushing themselves */
 
 static int listen_fd = -1;
+static struct ip_fd_id listen_id;
 static char sock_path[1200];
 
 static void bind_socket(void) {
@@ -37,12 +41,8 @@ static void bind_socket(void) {
     unlink(a.sun_path); /* a process of the same pid before an exec, or long gone */
     if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && chmod(a.sun_path, 0600) == 0 &&
         listen(fd, 8) == 0) {
-      int high = fcntl(fd, F_DUPFD_CLOEXEC, 900); /* away from the program's low numbers */
-      if (high >= 0) {
-        close(fd);
-        fd = high;
-      }
-      listen_fd = fd;
+      listen_fd = ip_fd_own(fd); /* away from the program's low numbers */
+      ip_fd_identify(listen_fd, &listen_id);
       fd = -1;
     } else {
       unlink(a.sun_path);
@@ -142,27 +142,19 @@ static void *ctl_main(void *arg) {
     if (c >= 0)
       serve(c);
   }
+  ip_own_thread_end();
   return NULL;
 }
 
 static void start_thread(void) {
   const char *ctl = ip_set.ctl;
-  if (!ctl || strcmp(ctl, "0"))
+  int asked = ctl && !strcmp(ctl, "1");
+  if ((!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || ip_windows_wanted()))
     bind_socket();
   if (listen_fd < 0 && !ip_windows_wanted())
     return;
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old); /* inherited: the thread takes no signal */
-  pthread_attr_t at;
-  pthread_attr_init(&at);
-  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-  pthread_attr_setstacksize(&at, 64 * 1024);
-  pthread_t id;
-  if (pthread_create(&id, &at, ctl_main, NULL) != 0)
+  if (ip_own_thread_start(ctl_main, 64 * 1024) != 0)
     ip_ctl_close();
-  pthread_attr_destroy(&at);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 void ip_ctl_start(void) {
@@ -171,8 +163,7 @@ void ip_ctl_start(void) {
 }
 
 void ip_ctl_after_fork_child(void) {
-  if (listen_fd >= 0)
-    close(listen_fd); /* the parent's */
+  ip_fd_release(listen_fd, &listen_id); /* the parent's */
   listen_fd = -1;
   ip_windows_after_fork_child();
   start_thread();

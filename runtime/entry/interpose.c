@@ -3,6 +3,10 @@
  *   _exit, _Exit          complete the trace (lifecycle.c), then exit_group;
  *   syscall               the same for exit_group made through libc's
  *                         syscall() (any other number passes straight on);
+ *   vfork, clone, _Fork   a child that runs on the caller's thread state or
+ *                         a copy of it without fork's handlers records
+ *                         nothing (children.c; syscall() does the same for
+ *                         clone, clone3 and fork system calls);
  *   daemon                the same steps as libc's, the parent leaving
  *                         through _exit above (libc's leaves through an
  *                         internal _exit that no interposer sees);
@@ -11,9 +15,15 @@
  *                         environment of the program's choosing gets the
  *                         runtime's settings (env_carry.c);
  *   posix_spawn(p)        the same for the environment of the new process;
- *   sigaction, signal     the program's handlers, wrapped (signals.c).
+ *   sigaction, signal     the program's handlers, wrapped (signals.c);
+ *   close, close_range,   pass over the runtime's own descriptors, as if
+ *   closefrom             they were not open (fd_own.c);
+ *   dlclose               notes that the units its destructors unregister
+ *                         are being unmapped (units.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
- * for those the runtime calls itself). */
+ * for those the runtime calls itself).  Every function this file exports is
+ * in section inclprof_interpose: a call of one is the program's call of
+ * libc's function, and is reported in libc's module (objects.c). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +36,9 @@
 #include <unistd.h>
 
 #include "rt.h"
+
+#undef IP_EXPORT
+#define IP_EXPORT __attribute__((visibility("default"), section("inclprof_interpose")))
 
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 
@@ -42,6 +55,16 @@ IP_EXPORT void _Exit(int status) {
     syscall(SYS_exit_group, status);
 }
 
+/* close_range made as a system call through libc's syscall(). */
+static int raw_close_range(unsigned first, unsigned last, int flags) {
+  ip_syscall_fn *real_syscall = ip_real_syscall();
+  if (!real_syscall) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return (int)real_syscall(SYS_close_range, first, last, flags);
+}
+
 /* libc's syscall() takes the number and up to six word-sized arguments. */
 IP_EXPORT long syscall(long n, ...) {
   va_list ap;
@@ -52,12 +75,25 @@ IP_EXPORT long syscall(long n, ...) {
   va_end(ap);
   if (n == SYS_exit_group)
     ip_finish("exit_group", 1, 0);
+  if (n == SYS_close && ip_fd_is_own((int)a[0])) {
+    errno = EBADF;
+    return -1;
+  }
+  if (n == SYS_close_range)
+    return ip_fd_close_range_around((unsigned)a[0], (unsigned)a[1], (int)a[2], raw_close_range);
   ip_syscall_fn *real_syscall = ip_real_syscall();
   if (!real_syscall) {
     errno = ENOSYS;
     return -1;
   }
-  return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+  const char *how;
+  if (!ip_syscall_forks(n, a, &how))
+    return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+  long rc = real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+  int saved = errno;
+  ip_syscall_forked(rc, how);
+  errno = saved;
+  return rc;
 }
 
 /* Detaches from the terminal in a child, as libc's daemon() does: fork, the
@@ -92,6 +128,20 @@ IP_EXPORT int daemon(int nochdir, int noclose) {
     close(fd);
   return 0;
 }
+
+/* ---- new processes without fork's handlers (children.c) ---------------------- */
+/* vfork itself is in children.c, in assembly. */
+IP_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...) {
+  va_list ap;
+  va_start(ap, arg); /* read as libc's clone reads them: whether passed or not */
+  pid_t *ptid = va_arg(ap, pid_t *);
+  void *tls = va_arg(ap, void *);
+  pid_t *ctid = va_arg(ap, pid_t *);
+  va_end(ap);
+  return ip_clone(fn, stack, flags, arg, ptid, tls, ctid);
+}
+
+IP_EXPORT pid_t _Fork(void) { return ip_fork_bare(); }
 
 /* ---- the exec family -------------------------------------------------------- */
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
@@ -218,4 +268,25 @@ IP_EXPORT __sighandler_t signal(int sig, __sighandler_t handler) {
   if (ip_signals_program_sigaction(sig, &act, &old) != 0)
     return SIG_ERR;
   return old.sa_handler;
+}
+
+/* ---- descriptors ----------------------------------------------------------------- */
+IP_EXPORT int close(int fd) { return ip_fd_program_close(fd); }
+
+IP_EXPORT int close_range(unsigned first, unsigned last, int flags) {
+  return ip_fd_close_range_around(first, last, flags, NULL);
+}
+
+IP_EXPORT void closefrom(int lowfd) { ip_fd_program_closefrom(lowfd); }
+/* ---- dlclose ------------------------------------------------------------------ */
+typedef int (*dlclose_fn)(void *);
+
+IP_EXPORT int dlclose(void *handle) {
+  dlclose_fn real = (dlclose_fn)next_fn("dlclose");
+  if (!real)
+    return -1;
+  ip_unloading_begin();
+  int rc = real(handle);
+  ip_unloading_end();
+  return rc;
 }

@@ -20,6 +20,10 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int ours(void) { return atomic_load(&ip_st.init_state) == 1 && getpid() == ip_st.pid; }
 
+int ip_process_is_ours(void) { return ours(); }
+
+int ip_process_is_child(void) { return ip_st.pid && getpid() != ip_st.pid; }
+
 /* Flushes every thread and writes the Trailer, once.  keep_going: the
  * process may continue (a failed exec): recording goes on.  The flush waits
  * for locks and busy buffers at most IP_EXIT_FLUSH_MS; what it could not
@@ -101,21 +105,30 @@ __attribute__((destructor)) static void at_unload(void) {
 }
 
 /* fork takes every runtime lock in their order (docs/runtime.md, "Locks"),
- * so the child starts with consistent tables and makes the locks anew. */
+ * so the child starts with consistent tables and makes the locks anew.  In
+ * a child that is not recorded (clone, _Fork), whose copies of the locks
+ * may be held for good, a fork gives another such child. */
 static void fork_prepare(void) {
+  if (ip_st.declined)
+    return;
   ip_lock(&ip_st.threads_lock, 0);
   ip_registry_fork_prepare();
   ip_output_lock_log();
 }
 static void fork_parent(void) {
+  if (ip_st.declined)
+    return;
   ip_output_unlock_log();
   ip_registry_fork_parent();
   ip_unlock(&ip_st.threads_lock);
 }
 static void fork_child(void) {
+  if (ip_st.declined)
+    return;
   ip_mutex_init(&ip_st.threads_lock);
   ip_registry_fork_child();
   ip_output_fork_child_locks();
+  ip_objects_fork_child();
   if (atomic_load(&ip_st.init_state) == 1) {
     ip_output_fork_child();
     if (atomic_load(&ip_st.init_state) == 1) {
@@ -133,8 +146,7 @@ static void init(void) {
     char *end;
     unsigned long v = strtoul(hz, &end, 10);
     if (*end || v > 100000)
-      fprintf(stderr,
-              "inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n", hz);
+      ip_say("inclprof: INCLPROF_SAMPLE_HZ='%s' is not a rate in 1..100000; sampling off\n", hz);
     else
       ip_st.sample_hz = (unsigned)v;
   }
@@ -143,8 +155,9 @@ static void init(void) {
     if (!strcmp(clk, "fast"))
       ip_st.clock_unfenced = 1;
     else
-      fprintf(stderr, "inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
+      ip_say("inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
   }
+  ip_st.program_allocator = ip_objects_program_allocator();
   ip_writer_init();
   ip_transitions_choose();
   ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
@@ -188,7 +201,9 @@ int ip_before_exec(void) {
     return 0;
   int had = ip_tls.has_timer != IP_SAMPLER_NONE;
   ip_sampling_thread_stop(&ip_tls);
+  ip_trace_write_quiet(1);
   ip_finish("exec", 1, 1);
+  ip_trace_write_quiet(0);
   return had;
 }
 

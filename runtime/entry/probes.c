@@ -32,12 +32,16 @@ static inline __attribute__((always_inline)) void fill(struct ip_rt_thread *t, s
   p->arg = arg;
 }
 
-/* The rare path (first probe of a thread, full buffer): the event goes into
- * the slot the slow path gives, then the buffer is flushed if it may be.  Out
- * of line and reached by a tail call, so the fast path needs no stack frame. */
+/* The rare path (first probe of a thread, full buffer, a child running on
+ * the thread's state): the event goes into the slot the slow path gives,
+ * then the buffer is flushed if it may be.  Out of line and reached by a
+ * tail call, so the fast path needs no stack frame. */
 static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode, int fenced) {
   struct ip_rt_thread *t = &ip_tls;
-  fill(t, ip_slow_slot(t, p), arg, mode, fenced);
+  struct ip_event *slot = ip_slow_slot(t, p);
+  if (IP_UNLIKELY(!slot))
+    return;
+  fill(t, slot, arg, mode, fenced);
   ip_slow_flush(t);
 }
 

@@ -7,7 +7,11 @@
  * that (1) it keeps working, chained in place of the default, and (2) probes
  * inside it never flush (they use the buffer's headroom), which keeps a probe
  * it interrupted intact.  Queries report the program's own handlers, never
- * ours.  The runtime's own installs go to libc's sigaction directly. */
+ * ours.  The runtime's own installs go to libc's sigaction directly.
+ * In a child running on the parent's memory (vfork) or a copy of it without
+ * fork's handlers (clone, _Fork), sigaction() is libc's and touches none of
+ * the tables here: a vfork child resetting its handlers before exec leaves
+ * the parent's as they were. */
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -34,9 +38,9 @@ static int is_handler(const struct sigaction *a) {
   return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
 }
 
-static void die_by(int sig) {
-  /* A second fatal signal in another thread: give the first one time to
-   * finish the trace. */
+/* The trace is completed by the first fatal signal; a second one in another
+ * thread gives it time to finish. */
+static void finish_trace(int sig) {
   if (atomic_load(&ip_st.dying)) {
     struct timespec ts = {0, 1000000};
     for (int i = 0;
@@ -47,6 +51,12 @@ static void die_by(int sig) {
     atomic_store(&ip_st.dying, 1);
     ip_finish_from_signal(sig);
   }
+}
+
+/* A child that is not recorded (vfork, clone) just dies. */
+static void die_by(int sig) {
+  if (!ip_process_is_child())
+    finish_trace(sig);
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
@@ -57,16 +67,20 @@ static void die_by(int sig) {
 static void dispatch(int sig, siginfo_t *si, void *uc) {
   struct sigaction a = prog_act[sig];
   if (is_handler(&a)) {
-    if (a.sa_flags & SA_RESETHAND) {
+    if ((a.sa_flags & SA_RESETHAND) && !ip_process_is_child()) {
       prog_act[sig].sa_handler = SIG_DFL;
       prog_act[sig].sa_flags &= ~SA_SIGINFO;
     }
-    ip_tls.sig_depth++;
+    /* Restored rather than decremented: a fork child made inside the
+     * handler starts outside any handler (thread.c), and returns to this
+     * depth. */
+    int depth = ip_tls.sig_depth;
+    ip_tls.sig_depth = depth + 1;
     if (a.sa_flags & SA_SIGINFO)
       a.sa_sigaction(sig, si, uc);
     else
       a.sa_handler(sig);
-    ip_tls.sig_depth--;
+    ip_tls.sig_depth = depth;
     return;
   }
   if (a.sa_handler == SIG_DFL && is_fatal(sig)) {
@@ -98,10 +112,25 @@ void ip_signals_install(void) {
   }
 }
 
+/* In a child not recorded: libc's sigaction; a query answers with the
+ * program's handler where the dispatcher is still installed. */
+static int child_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  struct sigaction prev;
+  if (ip_real_sigaction(sig, act, &prev) != 0)
+    return -1;
+  if (old)
+    *old = managed[sig] && (prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction == dispatch
+               ? prog_act[sig]
+               : prev;
+  return 0;
+}
+
 int ip_signals_program_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   if (atomic_load(&ip_st.init_state) != 1 || sig <= 0 || sig >= NSIG || sig == SIGKILL ||
       sig == SIGSTOP)
     return ip_real_sigaction(sig, act, old);
+  if (ip_process_is_child())
+    return child_sigaction(sig, act, old);
   if (!managed[sig]) {
     if (!act || !is_handler(act))
       return ip_real_sigaction(sig, act, old);

@@ -28,20 +28,29 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
   if (tu->abi_version != INCLPROF_ABI_VERSION) {
     static atomic_int said;
     if (!atomic_exchange(&said, 1))
-      fprintf(stderr,
-              "inclprof: %s was built for runtime ABI %u, this runtime has ABI %u: not profiled\n",
-              tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
+      ip_say("inclprof: %s was built for runtime ABI %u, this runtime has ABI %u: not profiled\n",
+             tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
     return;
   }
   ip_units_add(tu);
 }
 
+/* Inside dlclose on this thread (interpose.c): the units unregistering now
+ * are being unmapped.  A unit that unregisters outside it does so at exit
+ * (its object stays mapped to the end), or, before exit began, in a dlclose
+ * the interposer did not see (libc's own). */
+static __thread unsigned unloading __attribute__((tls_model("initial-exec")));
+
+void ip_unloading_begin(void) { unloading++; }
+void ip_unloading_end(void) { unloading--; }
+
 /* The trace ends when the last unit leaves after exit began (lifecycle.c's
  * ip_exit_begun). */
 IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
-  if (!tu || atomic_load(&ip_st.init_state) == 0)
-    return;
+  if (!tu || atomic_load(&ip_st.init_state) == 0 || ip_process_is_child())
+    return; /* a vfork or clone child's exit(): the tables are the parent's */
   ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
-  if (ip_units_remove(tu) && atomic_load(&ip_st.exiting))
+  int exiting = atomic_load(&ip_st.exiting);
+  if (ip_units_remove(tu, unloading || !exiting) && exiting)
     ip_finish("exit", 1, 0);
 }

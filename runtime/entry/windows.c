@@ -22,8 +22,7 @@ static uint64_t duration_ns, flush_every_ns;
 static uint64_t setting(const char *name, const char *v) {
   uint64_t ns = 0;
   if (v && *v && ip_duration_parse(v, &ns) != 0) {
-    fprintf(stderr, "inclprof: %s='%s' is not a duration (like 500ms, 10s, 2m); ignored\n", name,
-            v);
+    ip_say("inclprof: %s='%s' is not a duration (like 500ms, 10s, 2m); ignored\n", name, v);
     ns = 0;
   }
   return ns;

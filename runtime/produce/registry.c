@@ -1,11 +1,14 @@
 /* registry.c - translation units and identities: the units registered (see
  * units.c for the plugin's entry points), their descriptors (Function and
- * Module records, gids), the maps from descriptor
+ * Module records, gids: an object's Function records go into its shared
+ * table, shared_tables.c), the maps from descriptor
  * pointer and code address to gid (lock-free reads, so a flush in a signal
  * handler can use them; writes under reg_lock), lazy naming of call-site
- * callees and indirect-call targets at flush time, and mark names. */
-#include <dlfcn.h>
-#include <link.h>
+ * callees and indirect-call targets at flush time (their objects found by
+ * objects.c before reg_lock is taken: no loader call under it), and mark
+ * names. */
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,112 +61,147 @@ static void write_function(uint32_t gid, uint32_t module, const struct inclprof_
 
 /* ---- modules ---------------------------------------------------------- */
 /* A module is one file loaded at one base: the main program is told by its
- * base (dladdr names it by argv[0]), a library by the file the kernel mapped
- * (/proc/self/maps), whatever path it was found by (LD_LIBRARY_PATH=.libs,
- * dlopen("./sub/libx.so")).  The same file at another base, or another file
- * at the same base after a dlclose, is another module. */
+ * base (the first object the loader lists), a library by the file the kernel
+ * mapped (/proc/self/maps), whatever path it was found by
+ * (LD_LIBRARY_PATH=.libs, dlopen("./sub/libx.so")).  The same file at
+ * another base, or another file at the same base after a dlclose, is another
+ * module.  The objects come from objects.c (no loader call here: these run
+ * under reg_lock); a module's extent stays known while its object is loaded,
+ * so a signal handler can name an object opened after start-up. */
 #define MAX_MODULES 4096
-static char *module_path[MAX_MODULES];
-static uintptr_t module_base[MAX_MODULES];
-static uint32_t n_modules;
-static _Atomic uintptr_t main_base; /* the main program's first loaded byte, once known */
+struct module {
+  char *path, *name; /* the file; the loader's name for it */
+  uintptr_t base;
+  _Atomic uintptr_t lo, hi; /* its extent while loaded (0, 0 after its unload) */
+};
+static struct module modules[MAX_MODULES];
+static _Atomic uint32_t n_modules;
 
-static int first_object(struct dl_phdr_info *info, size_t size, void *data) {
-  (void)size;
-  uintptr_t lo = UINTPTR_MAX, page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    if (info->dlpi_phdr[i].p_type == PT_LOAD) {
-      uintptr_t at =
-          (uintptr_t)info->dlpi_addr + (uintptr_t)(info->dlpi_phdr[i].p_vaddr & ~(page - 1));
-      lo = at < lo ? at : lo;
-    }
-  *(uintptr_t *)data = lo;
-  return 1; /* the first object is the main program */
-}
-
-/* Takes the loader's lock: called before reg_lock. */
-static void note_main_base(void) {
-  if (atomic_load_explicit(&main_base, memory_order_relaxed))
-    return;
-  uintptr_t lo = 0;
-  dl_iterate_phdr(first_object, &lo);
-  if (lo && lo != UINTPTR_MAX)
-    atomic_store(&main_base, lo);
-}
-
-/* The file mapped at base, from /proc/self/maps; 0 when not found. */
+/* The file mapped at base, from /proc/self/maps (read without stdio, whose
+ * buffers come from malloc); 0 when not found. */
 static int mapped_file(uintptr_t base, char *out, size_t len) {
-  FILE *f = fopen("/proc/self/maps", "re");
-  if (!f)
+  int fd = open("/proc/thread-self/maps",
+                O_RDONLY | O_CLOEXEC); /* /proc/self ends with the main thread */
+  if (fd < 0)
+    fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
     return 0;
-  char line[MAX_STR + 200];
-  int found = 0;
-  while (!found && fgets(line, sizeof line, f)) {
-    char *end;
-    if ((uintptr_t)strtoull(line, &end, 16) != base || *end != '-')
-      continue;
-    char *path = strchr(line, '/');
-    if (!path)
-      break;
-    path[strcspn(path, "\n")] = 0;
-    size_t n = strlen(path), del = sizeof " (deleted)" - 1;
-    if (n > del && !strcmp(path + n - del, " (deleted)"))
-      path[n - del] = 0;
-    snprintf(out, len, "%s", path);
-    found = 1;
+  char buf[4096];
+  size_t have = 0;
+  int found = 0, eof = 0;
+  while (!found && !eof) {
+    ssize_t r = read(fd, buf + have, sizeof buf - 1 - have);
+    if (r <= 0)
+      eof = 1;
+    else
+      have += (size_t)r;
+    buf[have] = 0;
+    char *line = buf, *nl;
+    while (!found && ((nl = strchr(line, '\n')) || (eof && *line))) {
+      if (nl)
+        *nl = 0;
+      char *end;
+      if ((uintptr_t)strtoull(line, &end, 16) == base && *end == '-') {
+        char *path = strchr(line, '/');
+        size_t n = path ? strlen(path) : 0, del = sizeof " (deleted)" - 1;
+        if (n > del && !strcmp(path + n - del, " (deleted)"))
+          path[n - del] = 0;
+        if (path)
+          snprintf(out, len, "%s", path);
+        found = path != NULL;
+        eof = 1; /* the first mapping at base names the object, or nothing does */
+      }
+      line = nl ? nl + 1 : line + strlen(line);
+    }
+    have -= (size_t)(line - buf);
+    memmove(buf, line, have);
+    if (have == sizeof buf - 1)
+      have = 0; /* a line longer than the buffer: not one we want */
   }
-  fclose(f);
+  close(fd);
   return found;
 }
 
-/* The path of the object dladdr names `name` at base. */
-static void object_path(const char *name, uintptr_t base, char *out, size_t len) {
-  uintptr_t main = atomic_load_explicit(&main_base, memory_order_relaxed);
-  if (base == main || !name || !*name) {
+/* The path of object o (in a signal handler, without realpath). */
+static void object_path(const struct ip_object *o, char *out, size_t len, int in_signal) {
+  if (o->is_main || !o->name[0]) {
     ssize_t n = readlink("/proc/self/exe", out, len - 1);
     out[n > 0 ? n : 0] = 0;
-  } else if (name[0] == '/' || !mapped_file(base, out, len)) {
-    char *real = name[0] == '/' ? NULL : realpath(name, NULL);
-    snprintf(out, len, "%s", real ? real : name);
-    free(real);
+  } else if (o->name[0] == '/' || !mapped_file(o->base, out, len)) {
+    char real[PATH_MAX];
+    const char *p = o->name[0] != '/' && !in_signal && realpath(o->name, real) ? real : o->name;
+    snprintf(out, len, "%.*s", (int)len - 1, p);
   }
 }
 
-/* Caller holds reg_lock. */
-static uint32_t module_id(const char *name, uintptr_t base) {
-  char path[MAX_STR + 1];
-  object_path(name, base, path, sizeof path);
-  for (uint32_t i = 0; i < n_modules; i++)
-    if (module_base[i] == base && !strcmp(module_path[i], path))
+/* Caller holds reg_lock.  The module of object o (made on first use, its
+ * Module record written). */
+static uint32_t module_id(const struct ip_object *o, int in_signal) {
+  uint32_t n = atomic_load_explicit(&n_modules, memory_order_relaxed);
+  for (uint32_t i = 0; i < n; i++)
+    if (modules[i].base == o->base && !strcmp(modules[i].name, o->name) &&
+        atomic_load_explicit(&modules[i].hi, memory_order_relaxed))
       return i + 1;
-  if (n_modules == MAX_MODULES || !(module_path[n_modules] = strdup(path)))
+  char path[MAX_STR + 1];
+  object_path(o, path, sizeof path, in_signal);
+  for (uint32_t i = 0; i < n; i++)
+    if (modules[i].base == o->base && !strcmp(modules[i].path, path)) {
+      atomic_store(&modules[i].lo, o->lo);
+      atomic_store(&modules[i].hi, o->hi);
+      return i + 1;
+    }
+  struct module *m = &modules[n];
+  if (n == MAX_MODULES || !(m->path = ip_strdup(path)) || !(m->name = ip_strdup(o->name)))
     return 0;
-  module_base[n_modules] = base;
-  uint32_t id = ++n_modules;
-  Inclprof__Module m = INCLPROF__MODULE__INIT;
-  m.id = id;
-  m.path = module_path[id - 1];
-  m.has_load_address = 1;
-  m.load_address = base;
+  m->base = o->base;
+  atomic_store(&m->lo, o->lo);
+  atomic_store(&m->hi, o->hi);
+  uint32_t id = n + 1;
+  atomic_store_explicit(&n_modules, id, memory_order_release);
+  Inclprof__Module mr = INCLPROF__MODULE__INIT;
+  mr.id = id;
+  mr.path = m->path;
+  mr.has_load_address = 1;
+  mr.load_address = o->base;
   struct stat st;
-  if (!stat(m.path, &st)) {
-    m.has_file_mtime_ns = m.has_file_size = 1;
-    m.file_mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
-    m.file_size = (uint64_t)st.st_size;
+  if (!stat(mr.path, &st)) {
+    mr.has_file_mtime_ns = mr.has_file_size = 1;
+    mr.file_mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+    mr.file_size = (uint64_t)st.st_size;
   }
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_MODULE;
-  rec.module = &m;
-  ip_write_record(&rec, 1);
+  rec.module = &mr;
+  ip_write_record(&rec, !in_signal);
   return id;
 }
 
-/* Caller holds reg_lock. */
-static uint32_t module_of_addr(const void *addr) {
-  Dl_info di;
-  if (!dladdr(addr, &di))
-    return 0;
-  return module_id(di.dli_fname, (uintptr_t)di.dli_fbase);
+/* In a signal handler, for an object opened after start-up: the module
+ * whose extent holds addr, made while the object was loaded (lock-free). */
+static uint32_t module_by_extent(uintptr_t addr) {
+  uint32_t n = atomic_load_explicit(&n_modules, memory_order_acquire);
+  for (uint32_t i = 0; i < n; i++)
+    if (addr >= atomic_load(&modules[i].lo) && addr < atomic_load(&modules[i].hi))
+      return i + 1;
+  return 0;
+}
+
+/* Caller holds reg_lock (or tried it, in a signal handler).  o: the
+ * object found before the lock was taken, or NULL. */
+static uint32_t module_of(const struct ip_object *o, uintptr_t addr, int in_signal) {
+  if (o)
+    return module_id(o, in_signal);
+  return in_signal ? module_by_extent(addr) : 0;
+}
+
+/* Caller holds reg_lock: object e was unloaded. */
+static void modules_unloaded(uintptr_t lo, uintptr_t hi) {
+  uint32_t n = atomic_load_explicit(&n_modules, memory_order_relaxed);
+  for (uint32_t i = 0; i < n; i++)
+    if (atomic_load(&modules[i].lo) >= lo && atomic_load(&modules[i].lo) < hi) {
+      atomic_store(&modules[i].hi, 0);
+      atomic_store(&modules[i].lo, 0);
+    }
 }
 
 /* ---- units ------------------------------------------------------------ */
@@ -221,7 +259,7 @@ static void callee_registered(struct inclprof_fn *fn) {
   }
   if (n_pending == cap_pending) {
     uint32_t cap = cap_pending ? cap_pending * 2 : 256;
-    struct pending *p = realloc(pending, cap * sizeof *p);
+    struct pending *p = ip_realloc(pending, cap * sizeof *p);
     if (!p)
       return; /* the callee keeps its probes: slower, still right */
     pending = p;
@@ -244,74 +282,44 @@ static void instrumented_registered(const char *name, uint32_t gid) {
   ip_map_put(&pending_head, key, 0);
 }
 
-static int cmp_ptr(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
-  return (x > y) - (x < y);
-}
-
-/* Caller holds reg_lock.  A unit going away: forget its waiting callees
- * (their memory goes with it). */
-static void callees_unregistered(const struct inclprof_tu *tu) {
-  if (!n_pending || !tu->n_fns)
-    return;
-  const struct inclprof_fn **mine = malloc(tu->n_fns * sizeof *mine);
-  if (!mine) { /* cannot sort: the slow way */
-    for (uint32_t n = 0; n < n_pending; n++)
-      for (uint32_t i = 0; i < tu->n_fns; i++)
-        if (pending[n].fn == tu->fns[i])
-          pending[n].fn = NULL;
-    return;
-  }
-  memcpy(mine, tu->fns, tu->n_fns * sizeof *mine);
-  qsort(mine, tu->n_fns, sizeof *mine, cmp_ptr);
-  for (uint32_t n = 0; n < n_pending; n++) {
-    const struct inclprof_fn *key = pending[n].fn;
-    if (key && bsearch(&key, mine, tu->n_fns, sizeof *mine, cmp_ptr))
+/* Caller holds reg_lock.  Object [lo, hi) going away: forget its waiting
+ * callees (their memory goes with it). */
+static void callees_unloaded(uintptr_t lo, uintptr_t hi) {
+  for (uint32_t n = 0; n < n_pending; n++)
+    if ((uintptr_t)pending[n].fn >= lo && (uintptr_t)pending[n].fn < hi)
       pending[n].fn = NULL;
-  }
-  free(mine);
 }
 
-/* The object a callee named at call-site probes binds to: the definition
- * the dynamic linker finds for its name (the global scope, else the scope of
- * the caller's object, for a library opened with RTLD_LOCAL), else the
- * caller's own object (a direct call to a name no object exports stays in the
- * caller's).  Found once per descriptor, before reg_lock is taken: dlsym and
- * dladdr take the loader's lock.  di is zeroed when nothing is found. */
-static void callee_object(const struct inclprof_fn *fn, Dl_info *di) {
-  memset(di, 0, sizeof *di);
-  Dl_info caller;
-  if (!(fn->flags & INCLPROF_FN_CALLEE) || fn->addr || !dladdr(fn, &caller))
-    return;
-  void *def = NULL;
-  if (fn->name && !(fn->flags & INCLPROF_FN_LOCAL)) {
-    def = dlsym(RTLD_DEFAULT, fn->name);
-    void *h = def ? NULL : dlopen(caller.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-    if (h) {
-      def = dlsym(h, fn->name);
-      dlclose(h);
-    }
-  }
-  if (!def || !dladdr(def, di))
-    *di = caller;
+/* The object of a descriptor's function: the one holding its address, or,
+ * for a callee named at call-site probes, the object its name binds to (the
+ * definition the dynamic linker finds, see objects.c), else the caller's
+ * own object (a direct call to a name no object exports).  Found before
+ * reg_lock is taken.  0 when none is known. */
+static int desc_object(const struct inclprof_fn *fn, struct ip_object *o, int in_signal) {
+  if (fn->addr)
+    return ip_object_of((uintptr_t)fn->addr, o, in_signal);
+  if (!(fn->flags & INCLPROF_FN_CALLEE))
+    return 0;
+  uintptr_t at;
+  if (fn->name && !(fn->flags & INCLPROF_FN_LOCAL))
+    return ip_object_binding(fn->name, (uintptr_t)fn, o, &at, in_signal);
+  return ip_object_of((uintptr_t)fn, o, in_signal);
 }
 
 /* Caller holds reg_lock; resolves a callee (or an unregistered function).
- * obj: the callee's object from callee_object, or NULL. */
-static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const Dl_info *obj, int log_it) {
+ * obj: the function's object from desc_object, or NULL. */
+static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const struct ip_object *obj,
+                                    int in_signal) {
   uint32_t gid = ip_map_get(&by_desc, (uintptr_t)fn);
   if (gid)
     return gid;
   if ((fn->flags & INCLPROF_FN_CALLEE) && fn->name)
     gid = ip_map_get(&by_name, name_key(fn->name));
   if (!gid) {
-    uint32_t module = 0;
-    if (fn->addr)
-      module = module_of_addr(fn->addr);
-    else if (obj && obj->dli_fname)
-      module = module_id(obj->dli_fname, (uintptr_t)obj->dli_fbase);
+    uintptr_t where = fn->addr ? (uintptr_t)fn->addr : (uintptr_t)fn;
+    uint32_t module = module_of(obj, where, in_signal);
     gid = atomic_fetch_add(&next_gid, 1) + 1;
-    write_function(gid, module, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, log_it);
+    write_function(gid, module, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, !in_signal);
     /* An instrumented function first met at its probes (its descriptor lives
      * in a COMDAT group, outside the unit's table) is found by address too. */
     if ((fn->flags & INCLPROF_FN_INSTRUMENTED) && fn->addr)
@@ -367,17 +375,16 @@ uint32_t ip_callee_gid(const struct inclprof_fn *fn) {
 }
 
 void ip_units_add(struct inclprof_tu *tu) {
-  note_main_base();
-  uint8_t build_id[IP_BUILD_ID_MAX];
-  size_t build_id_len = ip_build_id_of(tu, build_id, sizeof build_id);
+  struct ip_object obj;
+  int have_obj = ip_object_of((uintptr_t)tu, &obj, 0);
   if (!ip_lock(&reg_lock, 0))
     return; /* re-entered from a signal handler: the unit stays unprofiled */
-  uint32_t module = module_of_addr(tu);
+  uint32_t module = have_obj ? module_id(&obj, 0) : 0;
   if (module)
-    ip_tables_object(module, module_path[module - 1], module_base[module - 1], build_id,
-                     build_id_len);
+    ip_tables_object(module, modules[module - 1].path, modules[module - 1].base, obj.build_id,
+                     obj.build_id_len);
   unit_entries(tu, module);
-  struct unit *u = malloc(sizeof *u);
+  struct unit *u = ip_alloc(sizeof *u);
   if (u) {
     u->tu = tu;
     u->next = units;
@@ -394,28 +401,6 @@ void ip_tables_close_pending(int in_signal) {
   ip_unlock(&reg_lock);
 }
 
-/* The loaded extent [lo, hi) of the object holding p. */
-struct extent {
-  uintptr_t p, lo, hi;
-};
-static int extent_of(struct dl_phdr_info *info, size_t size, void *data) {
-  (void)size;
-  struct extent *e = data;
-  uintptr_t lo = UINTPTR_MAX, hi = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    if (info->dlpi_phdr[i].p_type == PT_LOAD) {
-      uintptr_t at = (uintptr_t)info->dlpi_addr + (uintptr_t)info->dlpi_phdr[i].p_vaddr;
-      uintptr_t end = at + (uintptr_t)info->dlpi_phdr[i].p_memsz;
-      lo = at < lo ? at : lo;
-      hi = end > hi ? end : hi;
-    }
-  if (e->p < lo || e->p >= hi)
-    return 0;
-  e->lo = lo;
-  e->hi = hi;
-  return 1;
-}
-
 static void retire_addr(uintptr_t key, uint32_t val, void *until) {
   (void)val;
   ip_retire(&by_addr, &old_addr, key, *(const uint64_t *)until);
@@ -427,10 +412,10 @@ static void retire_desc(uintptr_t key, uint32_t val, void *until) {
 }
 
 /* Caller holds reg_lock.  The unit's descriptors, its functions' addresses
- * and every code address of its object (e) leave the live maps: a library
+ * and every code address of its object (o) leave the live maps: a library
  * loaded later at the same addresses is named anew, events before `until`
  * keep these names. */
-static void retire_unit(const struct inclprof_tu *tu, const struct extent *e, uint64_t until) {
+static void retire_unit(const struct inclprof_tu *tu, const struct ip_object *o, uint64_t until) {
   for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
     if (!fn)
@@ -443,34 +428,35 @@ static void retire_unit(const struct inclprof_tu *tu, const struct extent *e, ui
     if ((fn->flags & INCLPROF_FN_INSTRUMENTED) && fn->addr)
       ip_retire(&by_addr, &old_addr, (uintptr_t)fn->addr, until);
   }
-  if (e->hi) {
-    ip_map_each_in(&by_addr, e->lo, e->hi, retire_addr, &until);
+  if (o) {
+    ip_map_each_in(&by_addr, o->lo, o->hi, retire_addr, &until);
     /* descriptors outside the unit's table (in COMDAT groups) live there too */
-    ip_map_each_in(&by_desc, e->lo, e->hi, retire_desc, &until);
+    ip_map_each_in(&by_desc, o->lo, o->hi, retire_desc, &until);
   }
 }
 
 /* Finds the object a table callee's name binds to, once, unless a batch
- * named it already (state IP_BIND_TODO); not under reg_lock (callee_object
- * takes the loader's lock). */
-static void bind_known(const struct inclprof_fn *fn, uint32_t gid) {
-  Dl_info obj;
-  callee_object(fn, &obj);
-  if (!ip_lock(&reg_lock, 0))
+ * named it already (state IP_BIND_TODO); the object is found before
+ * reg_lock is taken (desc_object; in a signal handler among the objects
+ * loaded with the program, else the caller's object by its extent). */
+static void bind_known(const struct inclprof_fn *fn, uint32_t gid, int in_signal) {
+  struct ip_object obj;
+  int have_obj = desc_object(fn, &obj, in_signal);
+  if (!ip_lock(&reg_lock, in_signal))
     return;
   if (ip_bind_state(gid) == IP_BIND_TODO)
-    ip_bind_set(gid, IP_BIND_KNOWN +
-                         (obj.dli_fname ? module_id(obj.dli_fname, (uintptr_t)obj.dli_fbase) : 0));
+    ip_bind_set(gid, IP_BIND_KNOWN + module_of(have_obj ? &obj : NULL, (uintptr_t)fn, in_signal));
   ip_unlock(&reg_lock);
 }
 
 /* Before the first batch that names a table callee: the object its name
- * binds to (found now unless known; unknown when its unit is gone or in a
- * signal handler), as a Function record of its gid and module only.  Two
- * threads may both write it: the same record twice. */
+ * binds to (found now unless known; unknown when its unit is gone, or in a
+ * signal handler that interrupted reg_lock's holder), as a Function record
+ * of its gid and module only.  Two threads may both write it: the same
+ * record twice. */
 static void bind_callee(const struct inclprof_fn *fn, uint32_t gid, int retired, int in_signal) {
-  if (ip_bind_state(gid) == IP_BIND_TODO && !retired && !in_signal)
-    bind_known(fn, gid);
+  if (ip_bind_state(gid) == IP_BIND_TODO && !retired)
+    bind_known(fn, gid, in_signal);
   uint32_t st = ip_bind_state(gid);
   if (!st)
     return;
@@ -478,38 +464,47 @@ static void bind_callee(const struct inclprof_fn *fn, uint32_t gid, int retired,
   ip_bind_set(gid, 0);
 }
 
-int ip_units_remove(struct inclprof_tu *tu) {
-  ip_tables_close_pending(0); /* its table, and so its callees' gids */
-  /* Name the unit's callees now: their strings go away with the unit (those
-   * of a table only need the object their name binds to). */
-  for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++) {
-    const struct inclprof_fn *fn = tu->fns[i];
-    uint32_t gid = fn ? ip_map_get(&by_desc, (uintptr_t)fn) : 0;
-    int retired = 0; /* named, and retired when another unit of its object left */
-    if (fn && !gid)
-      ip_retired_gid(&old_desc, (uintptr_t)fn, 0, &retired);
-    if (gid && ip_bind_state(gid) == IP_BIND_TODO) {
-      bind_known(fn, gid);
-    } else if (fn && !gid && !retired) {
-      int fixed = 1;
-      ip_gid_of_desc(fn, UINT64_MAX, 0, &fixed);
+int ip_units_remove(struct inclprof_tu *tu, int unloading) {
+  struct ip_object obj;
+  int have_obj = 0;
+  if (unloading) {
+    ip_tables_close_pending(0); /* its table, and so its callees' gids */
+    /* Name the unit's callees now: their strings go away with the unit
+     * (those of a table only need the object their name binds to).  At
+     * exit nothing is unmapped: the encoder names what ran, when it meets
+     * it, and the rest costs nothing. */
+    for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++) {
+      const struct inclprof_fn *fn = tu->fns[i];
+      uint32_t gid = fn ? ip_map_get(&by_desc, (uintptr_t)fn) : 0;
+      int retired = 0; /* named, and retired when another unit of its object left */
+      if (fn && !gid)
+        ip_retired_gid(&old_desc, (uintptr_t)fn, 0, &retired);
+      if (gid && ip_bind_state(gid) == IP_BIND_TODO) {
+        bind_known(fn, gid, 0);
+      } else if (fn && !gid && !retired) {
+        int fixed = 1;
+        ip_gid_of_desc(fn, UINT64_MAX, 0, &fixed);
+      }
     }
+    have_obj = ip_object_of((uintptr_t)tu, &obj, 0);
   }
-  struct extent e = {(uintptr_t)tu, 0, 0};
-  dl_iterate_phdr(extent_of, &e);
   uint64_t until = ip_tick();
   if (!ip_lock(&reg_lock, 0)) {
     tu->hooks = hooks_off;
     return 0;
   }
-  if (tu->abi_version == INCLPROF_ABI_VERSION)
-    callees_unregistered(tu);
-  retire_unit(tu, &e, until);
+  if (unloading) {
+    if (have_obj) {
+      callees_unloaded(obj.lo, obj.hi);
+      modules_unloaded(obj.lo, obj.hi);
+    }
+    retire_unit(tu, have_obj ? &obj : NULL, until);
+  }
   for (struct unit **pp = &units; *pp; pp = &(*pp)->next)
     if ((*pp)->tu == tu) {
       struct unit *dead = *pp;
       *pp = dead->next;
-      free(dead);
+      ip_free(dead);
       break;
     }
   tu->hooks = hooks_off;
@@ -551,16 +546,19 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
       bind_callee(fn, gid, had, in_signal);
     return gid;
   }
-  Dl_info obj;
-  if (!in_signal)
-    callee_object(fn, &obj);
+  /* A callee with an instrumented namesake needs no object. */
+  struct ip_object obj;
+  int have_obj =
+      (fn->flags & INCLPROF_FN_CALLEE) && fn->name && ip_map_get(&by_name, name_key(fn->name))
+          ? 0
+          : desc_object(fn, &obj, in_signal);
   if (ip_lock(&reg_lock, in_signal)) {
     /* Retired meanwhile: the descriptor's unit may be gone. */
     gid = ip_retired_gid(&old_desc, (uintptr_t)fn, tick, &had);
     if (had)
       *fixed = 0;
     if (!gid)
-      gid = resolve_desc_locked(fn, in_signal ? NULL : &obj, !in_signal);
+      gid = resolve_desc_locked(fn, have_obj ? &obj : NULL, in_signal);
     ip_unlock(&reg_lock);
     return gid;
   }
@@ -579,8 +577,14 @@ uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed
     gid = ip_map_get(&by_addr, addr);
   if (IP_LIKELY(gid))
     return gid;
-  char name[2 * sizeof addr + 3];
-  snprintf(name, sizeof name, "0x%lx", (unsigned long)addr);
+  /* Named by its dynamic symbol, else by the converter from the module's
+   * file. */
+  char name[IP_OBJECT_NAME];
+  struct ip_object obj;
+  uintptr_t real;
+  int have_obj = ip_object_named(addr, &obj, name, sizeof name, &real, in_signal);
+  if (!name[0])
+    snprintf(name, sizeof name, "0x%lx", (unsigned long)addr);
   if (!ip_lock(&reg_lock, in_signal)) {
     gid = atomic_fetch_add(&next_gid, 1) + 1;
     write_function(gid, 0, NULL, name, addr, FN_FROM_ADDRESS, 0);
@@ -592,17 +596,9 @@ uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed
   if (!gid)
     gid = ip_map_get(&by_addr, addr);
   if (!gid) {
-    /* dladdr takes the loader's lock: not from a signal handler. */
-    Dl_info di;
-    uint32_t module = 0;
-    const char *sym = name;
-    if (!in_signal && dladdr((const void *)addr, &di)) {
-      module = module_id(di.dli_fname, (uintptr_t)di.dli_fbase);
-      if (di.dli_sname && di.dli_saddr == (void *)addr)
-        sym = di.dli_sname;
-    }
+    uint32_t module = module_of(have_obj ? &obj : NULL, addr, in_signal);
     gid = atomic_fetch_add(&next_gid, 1) + 1;
-    write_function(gid, module, NULL, sym, addr, FN_FROM_ADDRESS, !in_signal);
+    write_function(gid, module, NULL, name, real, FN_FROM_ADDRESS, !in_signal);
     ip_map_put(&by_addr, addr, gid);
   }
   ip_unlock(&reg_lock);
@@ -623,7 +619,7 @@ uint32_t ip_mark_id(const char *text) {
   for (uint32_t i = 0; i < n_marks && !id; i++)
     if (!strcmp(mark_text[i], text))
       id = i + 1;
-  if (!id && n_marks < MAX_MARKS && (mark_text[n_marks] = strndup(text, MAX_STR))) {
+  if (!id && n_marks < MAX_MARKS && (mark_text[n_marks] = ip_strndup(text, MAX_STR))) {
     id = ++n_marks;
     Inclprof__MarkName m = INCLPROF__MARK_NAME__INIT;
     m.id = id;

@@ -5,8 +5,6 @@
  * while events recorded before the unload - still buffered in any thread -
  * resolve to the old ones.  Entries are never removed; reads are lock-free,
  * writes under the registry's lock. */
-#include <stdlib.h>
-
 #include "rt.h"
 
 #define CHUNK  4096u
@@ -33,7 +31,7 @@ void ip_retire(struct ip_map *live, struct ip_map *hist, uintptr_t key, uint64_t
     return;
   uint32_t i = n_entries;
   if (!atomic_load_explicit(&chunk[i / CHUNK], memory_order_relaxed)) {
-    struct retired *c = malloc(CHUNK * sizeof *c);
+    struct retired *c = ip_alloc(CHUNK * sizeof *c);
     if (!c)
       return;
     atomic_store_explicit(&chunk[i / CHUNK], c, memory_order_release);

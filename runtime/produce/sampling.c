@@ -118,7 +118,7 @@ IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {
   (void)si;
   struct ip_rt_thread *t = &ip_tls;
   int perf = t->has_timer == IP_SAMPLER_PERF;
-  if (t->state == IP_TS_READY && atomic_load(&ip_st.init_state) == 1)
+  if (t->state == IP_TS_READY && !t->lent && atomic_load(&ip_st.init_state) == 1)
     record_sample(t, uc, perf ? 2 : 1);
   if (perf) { /* after the sample: the ioctl is one of the handler's own calls */
     int saved = errno;
@@ -153,9 +153,11 @@ static int perf_sampler(uint32_t tid) {
   int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0)
     return -1;
+  fd = ip_fd_own(fd);
   struct f_owner_ex owner = {F_OWNER_TID, (pid_t)tid};
   if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, ip_sampling_signal()) != 0 ||
       fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
+    ip_fd_forget(fd);
     close(fd);
     return -1;
   }
@@ -187,6 +189,7 @@ void ip_sampling_thread_start(struct ip_rt_thread *t) {
   t->sample_fd = -1; /* near RLIMIT_NOFILE: the timer, which takes no descriptor */
   if (ip_fd_room_begin(1)) {
     t->sample_fd = perf_sampler(t->tid);
+    ip_fd_identify(t->sample_fd, &t->sample_fd_id);
     ip_fd_room_end(1);
   }
   if (t->sample_fd >= 0) {
@@ -205,7 +208,7 @@ void ip_sampling_thread_stop(struct ip_rt_thread *t) {
   t->has_timer = IP_SAMPLER_NONE; /* first: a signal still pending must not re-arm */
   __asm__ __volatile__("" ::: "memory");
   if (kind == IP_SAMPLER_PERF)
-    close(t->sample_fd);
+    ip_fd_release(t->sample_fd, &t->sample_fd_id);
   else if (kind == IP_SAMPLER_TIMER)
     timer_delete((timer_t)t->timer);
 }
@@ -217,5 +220,5 @@ void ip_sampling_after_fork_child(struct ip_rt_thread *t) {
   t->has_timer = IP_SAMPLER_NONE;
   __asm__ __volatile__("" ::: "memory");
   if (kind == IP_SAMPLER_PERF)
-    close(t->sample_fd);
+    ip_fd_release(t->sample_fd, &t->sample_fd_id);
 }

@@ -17,7 +17,6 @@
  * binds to, written (a Function record with gid and module only) before
  * the first batch that names the callee (its state here, per gid). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -54,7 +53,7 @@ static void read_setting(void) {
   const char *t = ip_set.tables;
   inline_tables = t && !strcmp(t, "inline");
   if (t && *t && !inline_tables && strcmp(t, "shared"))
-    fprintf(stderr, "inclprof: INCLPROF_TABLES='%s' is not shared or inline; using shared\n", t);
+    ip_say("inclprof: INCLPROF_TABLES='%s' is not shared or inline; using shared\n", t);
 }
 
 static struct object *object_of(uint32_t module) {
@@ -72,7 +71,7 @@ void ip_tables_object(uint32_t module, const char *path, uintptr_t base, const u
     return;
   if (n_objects == cap_objects) {
     size_t cap = cap_objects ? cap_objects * 2 : 16;
-    struct object *o = realloc(objects, cap * sizeof *o);
+    struct object *o = ip_realloc(objects, cap * sizeof *o);
     if (!o)
       return; /* its entries go into the trace */
     objects = o;
@@ -144,7 +143,7 @@ void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module) 
   struct entry e = {fn, gid, module, seq++};
   if (n_pending == cap_pending) {
     size_t cap = cap_pending ? cap_pending * 2 : 1024;
-    struct entry *p = realloc(pending, cap * sizeof *p);
+    struct entry *p = ip_realloc(pending, cap * sizeof *p);
     if (!p) { /* no room to gather it: the record goes into the trace now */
       if (!e.gid)
         e.gid = ip_callee_gid(fn);
@@ -302,14 +301,14 @@ static void close_object(const struct object *o, uint32_t module, const struct e
 
 /* An object's entries together: its instrumented functions first, then its
  * callees, each in registration order. */
-static int by_module(const void *a, const void *b) {
+static int entry_before(const void *a, const void *b) {
   const struct entry *x = a, *y = b;
   if (x->module != y->module)
-    return x->module < y->module ? -1 : 1;
+    return x->module < y->module;
   int xc = !x->gid, yc = !y->gid;
   if (xc != yc)
-    return xc - yc;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+    return xc < yc;
+  return x->seq < y->seq;
 }
 
 void ip_tables_close_locked(int in_signal) {
@@ -317,8 +316,7 @@ void ip_tables_close_locked(int in_signal) {
     atomic_store(&any_pending, 0);
     return;
   }
-  if (!in_signal)
-    qsort(pending, n_pending, sizeof *pending, by_module);
+  ip_heap_sort(pending, n_pending, sizeof *pending, entry_before);
   /* The callees' gids follow every instrumented function's registered so
    * far: those, the most called, keep the smallest gids (shortest codes). */
   for (size_t i = 0; i < n_pending; i++)
@@ -330,10 +328,8 @@ void ip_tables_close_locked(int in_signal) {
     close_object(object_of(pending[i].module), pending[i].module, pending + i, j - i, in_signal);
   }
   n_pending = 0;
-  if (!in_signal) { /* gathered again at the next registration */
-    free(pending);
-    pending = NULL;
-    cap_pending = 0;
-  }
+  ip_free(pending); /* gathered again at the next registration */
+  pending = NULL;
+  cap_pending = 0;
   atomic_store(&any_pending, 0);
 }

@@ -86,6 +86,8 @@ static int thread_setup(struct ip_rt_thread *t) {
 }
 
 IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event *p) {
+  if (IP_UNLIKELY(t->lent))
+    return NULL; /* a child runs on this thread's state: it records nothing */
   if (t->state != IP_TS_READY) {
     if (ip_thread_ensure() != 0) {
       t->dropped++;
@@ -148,6 +150,14 @@ static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
  * recording has stopped (a write failed, a size limit, exit), a full buffer
  * sets every unit's hooks null: the probes skip their calls. */
 IP_RT_TEXT void ip_slow_flush(struct ip_rt_thread *t) {
+  /* A child the runtime did not see start (a clone system call of the
+   * program's own making) writes nothing into its parent's trace: it
+   * declines its state.  (A fork child whose fork handler has not run yet
+   * gets it back from the handler.) */
+  if (IP_UNLIKELY(t->pos > t->end) && t->state == IP_TS_READY && getpid() != ip_st.pid) {
+    ip_thread_decline(t);
+    return;
+  }
   if (IP_UNLIKELY(atomic_load(&ip_st.init_state) == 2) && !t->sig_depth && !t->in_flush) {
     ip_units_set_paused(1);
     return;
@@ -169,6 +179,10 @@ int ip_thread_ensure(void) {
       t->tr_src = &ip_zero_head;
       t->pmu_page = (void *)&ip_dummy_page;
     }
+    return -1;
+  }
+  if (getpid() != ip_st.pid) { /* a child the runtime did not see start: see ip_slow_flush */
+    ip_thread_decline(t);
     return -1;
   }
   t->state = IP_TS_SETTING_UP;
@@ -324,7 +338,7 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
   unsigned n = 0;
   for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next)
     n++;
-  struct ip_rt_thread **left = malloc(n * sizeof *left + 1);
+  struct ip_rt_thread **left = ip_alloc(n * sizeof *left + 1);
   unsigned k = 0;
   for (struct ip_rt_thread *t = ip_st.threads; t && left; t = t->next)
     if (atomic_load(&ip_st.final_flush) || !flush_other(t, 0))
@@ -340,7 +354,7 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
   }
   ip_unlock(&ip_st.threads_lock);
   *left_out = left ? k : n;
-  free(left);
+  ip_free(left);
   return n;
 }
 
@@ -380,14 +394,50 @@ void ip_thread_exit(struct ip_rt_thread *t) {
   munmap(t->scratch, t->scratch_len);
 }
 
+/* A child that shares this thread's memory and thread pointer (vfork, clone
+ * with CLONE_VM|CLONE_VFORK) runs on its state while the thread waits:
+ * lent, every probe takes the slow path (end is null), which records
+ * nothing, and the child's reservations move pos, which comes back when
+ * the thread takes its state back.  Nested vforks count. */
+void ip_thread_lend(struct ip_rt_thread *t) {
+  if (t->lent++)
+    return;
+  t->lent_pos = t->pos;
+  t->lent_end = t->end;
+  __asm__ __volatile__("" ::: "memory");
+  t->end = NULL;
+}
+
+void ip_thread_take_back(struct ip_rt_thread *t) {
+  if (!t->lent || --t->lent)
+    return;
+  t->pos = t->lent_pos;
+  __asm__ __volatile__("" ::: "memory");
+  t->end = t->lent_end;
+}
+
+/* In a child with a copy of the parent's memory that no fork handler set up
+ * (clone without CLONE_VM, clone3, _Fork): the calling thread's state is the
+ * parent's thread's, its kevents ring and perf events are not in the copy.
+ * The child records nothing: lent for good, with counters that read 0. */
+void ip_thread_decline(struct ip_rt_thread *t) {
+  ip_thread_lend(t);
+  t->tr_src = &ip_zero_head;
+  t->pmu_page = (void *)&ip_dummy_page;
+}
+
 /* glibc runs the key destructors of an exiting thread in rounds, up to
  * PTHREAD_DESTRUCTOR_ITERATIONS, while any key still holds a value.  This key
  * is made at start-up, before the program's, so it comes first in a round:
  * it sets itself again until the last round, and the thread keeps recording
- * while the program's key destructors run. */
+ * while the program's key destructors run.  The program's last thread is
+ * left as it is: glibc then calls exit(0) on it (own_threads.c), whose
+ * handlers and destructors it records, and the exit writes its events. */
 static void key_destructor(void *v) {
   struct ip_rt_thread *t = v;
   if (++t->key_rounds < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(ip_st.key, t) == 0)
+    return;
+  if (ip_program_threads() == 1 && atomic_load(&ip_st.init_state) == 1)
     return;
   ip_thread_exit(t);
 }
@@ -396,12 +446,27 @@ void ip_thread_key_init(void) { pthread_key_create(&ip_st.key, key_destructor); 
 
 /* In a fork child: only the calling thread exists.  Its buffered events are
  * the parent's (already the parent's to write): drop them; counters and the
- * sampling timer are per thread and must be made anew. */
+ * sampling timer are per thread and must be made anew.  A child forked in a
+ * signal handler often never returns from it (a server starting workers
+ * from its SIGCHLD or SIGUSR1 handler): the child is not inside a handler
+ * of its own, so its probes flush as any thread's do. */
 void ip_thread_after_fork_child(void) {
+  /* The other threads' perf events came with the descriptor table: they
+   * count the parent's threads and would keep them alive here. */
+  for (struct ip_rt_thread *o = ip_st.threads; o; o = o->next)
+    if (o != &ip_tls && o->state == IP_TS_READY) {
+      ip_fd_release(o->ring_fd2, &o->ring_fd2_id);
+      if (o->has_timer == IP_SAMPLER_PERF)
+        ip_fd_release(o->sample_fd, &o->sample_fd_id);
+    }
   ip_st.threads = NULL;
   atomic_store(&ip_st.n_threads, 0);
   ip_writer_after_fork_child();
   struct ip_rt_thread *t = &ip_tls;
+  t->sig_depth = 0;
+  t->in_flush = 0;
+  t->lent = 0;
+  atomic_store(&t->busy, 0);
   if (t->state != IP_TS_READY)
     return;
   ip_transitions_thread_close(t);

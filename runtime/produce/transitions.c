@@ -32,8 +32,11 @@ static int perf_open(struct perf_event_attr *a) {
 }
 
 int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen) {
+  const char *refused = NULL;
   for (int i = 0; paths[i]; i++) {
     int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && (errno == EACCES || errno == EPERM) && !refused)
+      refused = paths[i];
     if (fd < 0)
       continue;
     char buf[32];
@@ -47,9 +50,12 @@ int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen) {
     if (end != buf && id > 0 && id < 1000000)
       return (int)id;
   }
-  snprintf(why, whylen,
-           "tracepoint raw_syscalls:sys_enter not found (tracefs not mounted? as root: "
-           "mount -t tracefs nodev /sys/kernel/tracing; 'inclprof record' does this)");
+  if (refused)
+    ip_tracefs_refusal(refused, why, whylen);
+  else
+    snprintf(why, whylen,
+             "tracepoint raw_syscalls:sys_enter not found (tracefs not mounted? as root: "
+             "mount -t tracefs nodev /sys/kernel/tracing; 'inclprof record' does this)");
   return -1;
 }
 
@@ -104,10 +110,15 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
   kev_attr_records(&a);
   int fd = perf_open(&a);
   if (fd < 0) {
-    snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s%s", strerror(errno),
-             errno == EACCES || errno == EPERM ? " (needs root, CAP_PERFMON or "
-                                                 "kernel.perf_event_paranoid <= 1)"
-                                               : "");
+    int e = errno;
+    char perf[160];
+    if ((e == EACCES || e == EPERM) && ip_perf_refusal(perf, sizeof perf))
+      snprintf(why, whylen,
+               "kevents: perf_event_open(raw_syscalls:sys_enter): %s: %s; run as root, or as root "
+               "sysctl kernel.perf_event_paranoid=1, or use --transitions none",
+               strerror(e), perf);
+    else
+      snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s", strerror(e));
     return -1;
   }
   size_t len = (size_t)sysconf(_SC_PAGESIZE) * (1 + RING_DATA_PAGES);
@@ -148,10 +159,10 @@ static void open_keepers(void) {
   struct perf_event_attr a;
   ip_pmu_sys_enter(&a, (uint64_t)ip_st.tracepoint_id);
   a.disabled = 1;
-  perf_open(&a);
+  ip_fd_own(perf_open(&a));
   ip_pmu_page_faults(&a);
   a.disabled = 1;
-  perf_open(&a);
+  ip_fd_own(perf_open(&a));
 }
 
 /* The smallest time of a getppid() system call, in ticks. */
@@ -217,10 +228,9 @@ void ip_transitions_choose(void) {
   const char *req = ip_set.transitions;
   if (req && *req && strcmp(req, "auto") && strcmp(req, "pmu") && strcmp(req, "kevents") &&
       strcmp(req, "none"))
-    fprintf(stderr,
-            "inclprof: INCLPROF_TRANSITIONS='%s' is not auto, pmu, kevents or none; using auto\n",
-            req);
-  char pmu_why[200] = "pmu: not tried", kev_why[400] = "kevents: not tried";
+    ip_say("inclprof: INCLPROF_TRANSITIONS='%s' is not auto, pmu, kevents or none; using auto\n",
+           req);
+  char pmu_why[200] = "pmu: not tried", kev_why[440] = "kevents: not tried";
   int is_none = req && !strcmp(req, "none"), is_kev = req && !strcmp(req, "kevents");
   int want_pmu = !is_none && !is_kev, want_kev = !is_none;
   int pmu_ok = 0, kev_ok = 0;
@@ -233,7 +243,7 @@ void ip_transitions_choose(void) {
   }
   ip_st.tracepoint_id = -1;
   if (want_kev && !pmu_ok) {
-    char why[300];
+    char why[400];
     ip_st.tracepoint_id = ip_tracepoint_id(tracepoint_paths, why, sizeof why);
     void *ring;
     size_t len;
@@ -272,6 +282,8 @@ void ip_transitions_thread_open(struct ip_rt_thread *t) {
     if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, &pf_id, why, sizeof why) == 0) {
       t->tr_src =
           (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
+      t->ring_fd2 = ip_fd_own(t->ring_fd2);
+      ip_fd_identify(t->ring_fd2, &t->ring_fd2_id);
       ip_kevents_open(t, pf_id);
     } else
       t->no_counter = IP_NC_OPEN_FAILED;
@@ -294,10 +306,8 @@ void ip_transitions_thread_close(struct ip_rt_thread *t) {
     munmap(t->ring, t->ring_len);
     t->ring = NULL;
   }
-  if (t->ring_fd2 >= 0) {
-    close(t->ring_fd2);
-    t->ring_fd2 = -1;
-  }
+  ip_fd_release(t->ring_fd2, &t->ring_fd2_id);
+  t->ring_fd2 = -1;
   if (t->pmu_page && t->pmu_page != (const void *)&ip_dummy_page)
     munmap(t->pmu_page, (size_t)sysconf(_SC_PAGESIZE));
   /* Probes may still run on this thread (later destructors): safe sources. */

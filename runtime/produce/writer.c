@@ -19,13 +19,20 @@
  * INCLPROF_WRITER=auto (the default) also encodes inline while the program's
  * threads keep every CPU busy (crowding.c): the writer would then only take
  * CPU time from them, and each hand-off would add its own cost.  `thread`
- * hands off even then; `inline` turns the writer off. */
+ * hands off even then; `inline` turns the writer off.
+ *
+ * A program that defines its own allocator would see the thread's creation
+ * call it (glibc allocates a thread's TLS vector with the malloc the
+ * program's symbols bind to), from whatever probe filled a buffer first,
+ * perhaps one inside that allocator: then `auto` encodes inline, and only
+ * `thread` starts the writer, at start-up. */
 #include <linux/futex.h>
 #include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,12 +108,14 @@ static void top_up(void) {
  * that handed it the buffer, for as long as encoding takes). */
 static void *writer_main(void *arg) {
   (void)arg;
+  prctl(PR_SET_NAME, "inclprof-writer");
   sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){.sched_priority = 0});
   size_t len = IP_SCRATCH_BYTES;
   uint8_t *scratch =
       mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (scratch == MAP_FAILED) {
     atomic_store(&enabled, 0); /* every thread encodes inline */
+    ip_own_thread_end();
     return NULL;
   }
   for (unsigned idle = 0;;) {
@@ -149,26 +158,15 @@ static void *writer_main(void *arg) {
 
 /* Started by a thread's first full buffer (that one is encoded inline),
  * which also puts START_SPARES buffers in the pool, so that the next
- * hand-offs need not wait for the new thread to run.  It receives no signal:
- * every signal is blocked while it is created. */
+ * hand-offs need not wait for the new thread to run.  It receives no
+ * signal and does not keep the process alive (own_threads.c). */
 static void start(void) {
   if (atomic_exchange(&started, 1))
     return;
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  pthread_attr_t a;
-  pthread_attr_init(&a);
-  pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-  pthread_t th;
-  int rc = pthread_create(&th, &a, writer_main, NULL);
-  pthread_attr_destroy(&a);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (rc != 0) {
+  if (ip_own_thread_start(writer_main, 0) != 0) {
     atomic_store(&enabled, 0);
     return;
   }
-  pthread_setname_np(th, "inclprof-writer");
   for (int i = 0; i < START_SPARES; i++) {
     struct ip_event *b = ip_buffer_new();
     if (b)
@@ -179,13 +177,15 @@ static void start(void) {
 void ip_writer_init(void) {
   const char *w = ip_set.writer;
   if (w && *w && strcmp(w, "auto") && strcmp(w, "inline") && strcmp(w, "thread")) {
-    fprintf(stderr, "inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n",
-            w);
+    ip_say("inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n", w);
     w = NULL;
   }
-  atomic_store(&enabled, !(w && strcmp(w, "inline") == 0));
+  int thread = w && !strcmp(w, "thread");
+  atomic_store(&enabled, !(w && strcmp(w, "inline") == 0) && (thread || !ip_st.program_allocator));
   automatic = !w || !*w || strcmp(w, "auto") == 0;
   ip_crowding_init();
+  if (thread && ip_st.program_allocator)
+    start();
 }
 
 int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh) {

@@ -66,7 +66,11 @@ void ip_exit_state(int in_signal, int keep_going) {
 }
 
 size_t ip_exit_argv(char *buf, size_t len, char **argv, size_t max) {
-  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  /* thread-self: the main thread may have ended (pthread_exit) before the
+   * process, and /proc/self with it. */
+  int fd = open("/proc/thread-self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;
   size_t n = 0;

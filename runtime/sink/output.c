@@ -38,22 +38,12 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
-/* "inclprof: WHY; the program continues unprofiled" on stderr.  Under
- * `inclprof record` the line also goes to record's notes file, so that its
- * summary names the runtime's reason rather than guessing one. */
+/* "inclprof: WHY; the program continues unprofiled" on stderr (and in
+ * record's notes: notes.c). */
 void ip_say_unprofiled(const char *why) {
   char msg[1400];
-  int len = snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why);
-  if (len <= 0)
-    return;
-  size_t n = (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1;
-  write_all(2, (const uint8_t *)msg, n);
-  const char *notes = ip_set.record_notes;
-  int fd = notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
-  if (fd >= 0) {
-    write_all(fd, (const uint8_t *)msg, n);
-    close(fd);
-  }
+  if (snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why) > 0)
+    ip_notes_line(msg, 1);
 }
 
 void ip_disable(const char *why) {
@@ -69,7 +59,7 @@ static void log_frame(const uint8_t *frame, size_t len) {
     size_t cap = log_cap ? log_cap * 2 : 65536;
     while (cap < log_len + len)
       cap *= 2;
-    uint8_t *n = realloc(table_log, cap);
+    uint8_t *n = ip_realloc(table_log, cap);
     if (!n) {
       ip_unlock(&log_lock);
       return;
@@ -85,7 +75,7 @@ static void log_frame(const uint8_t *frame, size_t len) {
 void ip_write_record(const Inclprof__Record *rec, int log_it) {
   uint8_t stack[STACK_FRAME];
   size_t max = ip_frame_max_size(rec);
-  uint8_t *buf = max <= sizeof stack ? stack : malloc(max);
+  uint8_t *buf = max <= sizeof stack ? stack : ip_alloc(max);
   if (!buf)
     return;
   size_t len = ip_frame_encode(rec, buf);
@@ -93,33 +83,33 @@ void ip_write_record(const Inclprof__Record *rec, int log_it) {
   if (log_it)
     log_frame(buf, len);
   if (buf != stack)
-    free(buf);
+    ip_free(buf);
 }
 
-static int open_in_dir(char *err, size_t errlen) {
+/* A new trace file for pid in the output directory (its name in path):
+ * <pid>.ipb, or <pid>.<n>.ipb when an earlier image of the same pid (before
+ * an exec) has that one. */
+static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, size_t errlen) {
   for (int n = 0; n < 1000; n++) {
     if (n == 0)
-      snprintf(ip_st.path, sizeof ip_st.path, "%s/%d.ipb", ip_st.dir, (int)ip_st.pid);
+      snprintf(path, pathlen, "%s/%u.ipb", ip_st.dir, pid);
     else
-      snprintf(ip_st.path, sizeof ip_st.path, "%s/%d.%d.ipb", ip_st.dir, (int)ip_st.pid, n);
-    int fd =
-        open(ip_st.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
-    if (fd >= 0) {
-      /* Move far from the low numbers programs close and reuse. */
-      int high = fcntl(fd, F_DUPFD_CLOEXEC, 900);
-      if (high >= 0) {
-        close(fd);
-        fd = high;
-      }
+      snprintf(path, pathlen, "%s/%u.%d.ipb", ip_st.dir, pid, n);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
+    if (fd >= 0)
       return fd;
-    }
     if (errno != EEXIST) {
-      snprintf(err, errlen, "cannot create %s: %s", ip_st.path, strerror(errno));
+      snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
       return -1;
     }
   }
   snprintf(err, errlen, "cannot create a trace file in %s: 1000 names taken", ip_st.dir);
   return -1;
+}
+
+static int open_in_dir(char *err, size_t errlen) {
+  int fd = create_in_dir((uint32_t)ip_st.pid, ip_st.path, sizeof ip_st.path, err, errlen);
+  return ip_fd_own(fd); /* far from the low numbers programs close and reuse */
 }
 
 int ip_output_open(char *err, size_t errlen) {
@@ -140,6 +130,7 @@ int ip_output_open(char *err, size_t errlen) {
   ip_frame_preamble(pre);
   if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
     snprintf(err, errlen, "cannot write %s: %s", ip_st.path, strerror(errno));
+    ip_fd_forget(ip_st.fd);
     close(ip_st.fd);
     ip_st.fd = -1;
     return -1;
@@ -154,16 +145,16 @@ static char *slurp(const char *path, size_t *len) {
   if (fd < 0)
     return NULL;
   size_t cap = 4096, n = 0;
-  char *buf = malloc(cap + 1);
+  char *buf = ip_alloc(cap + 1);
   while (buf) {
     ssize_t r = read(fd, buf + n, cap - n);
     if (r <= 0)
       break;
     n += (size_t)r;
     if (n == cap) {
-      char *nb = realloc(buf, cap * 2 + 1);
+      char *nb = ip_realloc(buf, cap * 2 + 1);
       if (!nb) {
-        free(buf);
+        ip_free(buf);
         buf = NULL;
         break;
       }
@@ -178,13 +169,35 @@ static char *slurp(const char *path, size_t *len) {
   return buf;
 }
 
-void ip_write_header(uint32_t from_pid) {
+/* Where a record goes: the trace (ip_write_record) or another file. */
+typedef void emit_fn(const Inclprof__Record *rec, void *ctx);
+
+static void emit_to_trace(const Inclprof__Record *rec, void *ctx) {
+  (void)ctx;
+  ip_write_record(rec, 0);
+}
+
+static void emit_to_fd(const Inclprof__Record *rec, void *ctx) {
+  uint8_t stack[STACK_FRAME];
+  size_t max = ip_frame_max_size(rec);
+  uint8_t *buf = max <= sizeof stack ? stack : ip_alloc(max);
+  if (!buf)
+    return;
+  write_all(*(const int *)ctx, buf, ip_frame_encode(rec, buf));
+  if (buf != stack)
+    ip_free(buf);
+}
+
+/* The Header of pid's trace: this process's executable, command line,
+ * clock and settings. */
+static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t start_tick,
+                        emit_fn *emit, void *ctx) {
   Inclprof__Header h = INCLPROF__HEADER__INIT;
   h.format_major = IP_FORMAT_MAJOR;
   h.format_minor = IP_FORMAT_MINOR;
-  h.pid = (uint32_t)ip_st.pid;
+  h.pid = pid;
   h.has_ppid = 1;
-  h.ppid = (uint32_t)getppid();
+  h.ppid = ppid;
   char exe[PATH_MAX];
   ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[el > 0 ? el : 0] = 0;
@@ -200,7 +213,7 @@ void ip_write_header(uint32_t from_pid) {
   h.argv = argv_ptrs;
   h.has_start_unix_ns = h.has_start_tick = h.has_clock = h.has_ticks_per_second = 1;
   h.start_unix_ns = ip_now_ns_realtime();
-  h.start_tick = ip_st.start_tick;
+  h.start_tick = start_tick;
   h.clock = ip_st.clock;
   h.has_clock_unfenced = ip_st.clock_unfenced;
   h.clock_unfenced = ip_st.clock_unfenced;
@@ -228,8 +241,42 @@ void ip_write_header(uint32_t from_pid) {
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_HEADER;
   rec.header = &h;
-  ip_write_record(&rec, 0);
-  free(cmd);
+  emit(&rec, ctx);
+  ip_free(cmd);
+}
+
+void ip_write_header(uint32_t from_pid) {
+  emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), from_pid, ip_st.start_tick, emit_to_trace,
+              NULL);
+}
+
+void ip_write_child_trace(uint32_t pid, const char *how) {
+  char path[sizeof ip_st.path], err[sizeof ip_st.path + 100];
+  int fd = create_in_dir(pid, path, sizeof path, err, sizeof err);
+  if (fd < 0)
+    return;
+  uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  ip_frame_preamble(pre);
+  uint64_t now = ip_tick();
+  if (write_all(fd, pre, sizeof pre) == 0) {
+    emit_header(pid, (uint32_t)getpid(), (uint32_t)getpid(), now, emit_to_fd, &fd);
+    char reason[200];
+    snprintf(reason, sizeof reason,
+             "not recorded: started by %s, which runs no fork handler; it ran as without the "
+             "runtime",
+             how);
+    Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
+    tr.has_end_tick = tr.has_end_unix_ns = tr.has_events = tr.has_batches = tr.has_clean = 1;
+    tr.end_tick = now;
+    tr.end_unix_ns = ip_now_ns_realtime();
+    tr.clean = 1;
+    tr.exit_reason = reason;
+    Inclprof__Record rec = INCLPROF__RECORD__INIT;
+    rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
+    rec.trailer = &tr;
+    emit_to_fd(&rec, &fd);
+  }
+  close(fd);
 }
 
 void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
@@ -315,7 +362,7 @@ void ip_output_fork_child(void) {
   atomic_store(&ip_st.samples_in_runtime, 0);
   atomic_store(&ip_st.trailer_written, 0);
   if (ip_st.fd >= 0)
-    close(ip_st.fd);
+    ip_fd_release(ip_st.fd, ip_trace_fd_id()); /* the parent's */
   char err[sizeof ip_st.path + 100];
   ip_st.fd = open_in_dir(err, sizeof err);
   if (ip_st.fd < 0) {

@@ -6,8 +6,11 @@
  * bytes.  A table that would pass the process's file-size limit is not
  * begun (so no SIGXFSZ), and any failure (full disk, unwritable directory)
  * removes the temporary file: the caller then writes the records into the
- * trace itself.  One table at a time (the caller holds reg_lock); no
- * allocation, so it also runs in a fatal-signal handler's flush. */
+ * trace itself.  The descriptor is the runtime's own while open (fd_own.c:
+ * above the program's numbers, which the program's close calls pass over,
+ * so bytes never go into a file the program opened in its place).  One
+ * table at a time (the caller holds reg_lock); no allocation, so it also
+ * runs in a fatal-signal handler's flush. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -65,7 +68,7 @@ int ip_table_file_begin(const char *name) {
   limit =
       getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur : UINT64_MAX;
   unlink(tmp_path); /* left by a process of this pid that died while writing it */
-  fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  fd = ip_fd_own(open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (fd < 0)
     return errno;
   written = 0;
@@ -92,11 +95,18 @@ int ip_table_file_add(const Inclprof__Record *rec) {
   return 0;
 }
 
+/* Closes the descriptor: 0, or an errno. */
+static int close_fd(void) {
+  ip_fd_forget(fd); /* the program's close() would pass over it */
+  int err = close(fd) != 0 ? errno : 0;
+  fd = -1;
+  return err;
+}
+
 void ip_table_file_abort(void) {
   if (fd < 0)
     return;
-  close(fd);
-  fd = -1;
+  close_fd();
   unlink(tmp_path);
 }
 
@@ -104,11 +114,9 @@ int ip_table_file_commit(void) {
   if (fd < 0)
     return EBADF;
   int err = drain();
-  if (!err && close(fd) != 0)
-    err = errno;
-  else if (err)
-    close(fd);
-  fd = -1;
+  int close_err = close_fd();
+  if (!err)
+    err = close_err;
   if (!err && rename(tmp_path, final_path) != 0)
     err = errno;
   if (err)

@@ -50,7 +50,7 @@ static uint64_t max_size;
 static struct rthread *find(uint32_t tid, int add) {
   if (n_used * 2 >= n_slots && add) {
     size_t n = n_slots ? n_slots * 2 : 64;
-    struct rthread *t = calloc(n, sizeof *t);
+    struct rthread *t = ip_alloc(n * sizeof *t);
     if (!t)
       return NULL;
     for (size_t i = 0; i < n_slots; i++)
@@ -60,7 +60,7 @@ static struct rthread *find(uint32_t tid, int add) {
           j = (j + 1) & (n - 1);
         t[j] = threads[i];
       }
-    free(threads);
+    ip_free(threads);
     threads = t;
     n_slots = n;
   }
@@ -85,8 +85,8 @@ static void forget(uint32_t tid) {
   struct rthread *t = find(tid, 0);
   if (!t)
     return;
-  free(t->stack.frames);
-  free(t->thread_frame);
+  ip_free(t->stack.frames);
+  ip_free(t->thread_frame);
   /* Re-insert the rest of the cluster so lookups keep finding them. */
   size_t j = (size_t)(t - threads);
   t->tid = 0;
@@ -107,7 +107,7 @@ static void make_room(ip_stack *s) {
   if (s->depth < s->cap)
     return;
   size_t cap = s->cap ? s->cap * 2 : 64;
-  ip_open_frame *f = realloc(s->frames, cap * sizeof *f);
+  ip_open_frame *f = ip_realloc(s->frames, cap * sizeof *f);
   if (f) {
     s->frames = f;
     s->cap = cap;
@@ -142,7 +142,7 @@ static void keep(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size
     size_t c = *cap ? *cap * 2 : 65536;
     while (c < *len + n)
       c *= 2;
-    uint8_t *b = realloc(*buf, c);
+    uint8_t *b = ip_realloc(*buf, c);
     if (!b)
       return;
     *buf = b;
@@ -170,7 +170,7 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
   struct rthread *t;
   switch (w.number) {
   case IP_TAG_RECORD_HEADER:
-    if (!header_frame && (header_frame = malloc(flen)) != NULL) {
+    if (!header_frame && (header_frame = ip_alloc(flen)) != NULL) {
       memcpy(header_frame, frame, flen);
       header_len = flen;
     }
@@ -185,7 +185,7 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
   case IP_TAG_RECORD_THREAD:
     t = find(tid_of(body, body_end, IP_TAG_THREAD_TID), 1);
     if (t) {
-      uint8_t *c = realloc(t->thread_frame, flen);
+      uint8_t *c = ip_realloc(t->thread_frame, flen);
       if (c) {
         memcpy(c, frame, flen);
         t->thread_frame = c;
@@ -229,12 +229,12 @@ static int put(int fd, const uint8_t *p, size_t n, uint64_t *total) {
 static int put_record(int fd, const Inclprof__Record *rec, uint64_t *total) {
   uint8_t stack[4096];
   size_t max = ip_frame_max_size(rec);
-  uint8_t *buf = max <= sizeof stack ? stack : malloc(max);
+  uint8_t *buf = max <= sizeof stack ? stack : ip_alloc(max);
   if (!buf)
     return ENOMEM;
   int err = put(fd, buf, ip_frame_encode(rec, buf), total);
   if (buf != stack)
-    free(buf);
+    ip_free(buf);
   return err;
 }
 
@@ -242,7 +242,7 @@ static int put_state(int fd, const struct rthread *t, uint64_t *total) {
   uint32_t stack_codes[256];
   const ip_stack *st = &t->stack;
   size_t cap = st->depth * 2;
-  uint32_t *codes = cap <= 256 ? stack_codes : malloc(cap * sizeof *codes);
+  uint32_t *codes = cap <= 256 ? stack_codes : ip_alloc(cap * sizeof *codes);
   if (!codes)
     return ENOMEM;
   Inclprof__ThreadState s = INCLPROF__THREAD_STATE__INIT;
@@ -260,7 +260,7 @@ static int put_state(int fd, const struct rthread *t, uint64_t *total) {
   rec.thread_state = &s;
   int err = put_record(fd, &rec, total);
   if (codes != stack_codes)
-    free(codes);
+    ip_free(codes);
   return err;
 }
 

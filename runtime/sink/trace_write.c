@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -32,6 +33,7 @@ static atomic_uint_fast64_t bytes_claimed;
 static atomic_int failed; /* recording stopped: a write failed or a limit was met */
 static uint64_t size_cap; /* where ordinary frames stop: min(max size, RLIMIT_FSIZE) */
 static int reserve_fd = -1;
+static struct ip_fd_id reserve_id, trace_id;
 static int cap_is_max_size; /* size_cap comes from INCLPROF_MAX_SIZE */
 static char max_size_text[32];
 static char error_text[256]; /* the cause, for the Trailer */
@@ -41,7 +43,59 @@ static pthread_mutex_t ring_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static int stopped_at_limit; /* recording stopped at a size limit: the exit gets a note */
 static int exit_note_set;    /* exit_note is registered (a fork child inherits it) */
 static __thread int writing_final __attribute__((tls_model("initial-exec")));
+static int quiet; /* an exec is ending the trace: a stop says so in the trace, not on stderr */
 static ip_trailer_writer *final_trailer; /* output.c's, given at the start */
+
+/* The trace's descriptor was closed behind the runtime's back (a close
+ * system call the interposers do not see), and its number perhaps taken by
+ * the program since: the file is opened again by its path, if it is still
+ * the same file, at a number of the runtime's own.  One thread does it;
+ * another that finds it under way waits for it, 100 ms at most.  0 when
+ * ip_st.fd is usable again. */
+static int reopen_trace(int bad) {
+  static atomic_int reopening;
+  if (ip_st.fd != bad)
+    return 0; /* done by another thread meanwhile */
+  if (atomic_exchange(&reopening, 1)) {
+    for (int i = 0; i < 1000 && atomic_load(&reopening); i++)
+      nanosleep(&(struct timespec){.tv_nsec = 100000}, NULL);
+    return ip_st.fd != bad ? 0 : -1;
+  }
+  int rc = -1;
+  int fd = open(ip_st.path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+  struct ip_fd_id now;
+  ip_fd_identify(fd, &now);
+  if (fd >= 0 && now.dev == trace_id.dev && now.ino == trace_id.ino) {
+    ip_fd_forget(bad);
+    ip_st.fd = ip_fd_own(fd);
+    ip_fd_identify(ip_st.fd, &trace_id);
+    rc = 0;
+  } else if (fd >= 0) {
+    close(fd);
+  }
+  atomic_store(&reopening, 0);
+  return rc;
+}
+
+/* The trace's descriptor still holds the trace, or does again.  A frame is
+ * written only after this was true within the last 1 ms (the tick of the
+ * last look in checked_at): a burst of frames, such as a unit's Function
+ * records, costs one fstat, not one each. */
+static _Atomic uint64_t checked_at;
+
+static int trace_fd_ok(void) {
+  uint64_t now = ip_tick(), last = atomic_load(&checked_at);
+  if (last && now - last < (uint64_t)(ip_st.ticks_per_second / 1000))
+    return 1;
+  int fd = ip_st.fd;
+  struct stat st;
+  int ok = (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == trace_id.ino &&
+            (uint64_t)st.st_dev == trace_id.dev) ||
+           reopen_trace(fd) == 0;
+  if (ok)
+    atomic_store(&checked_at, now);
+  return ok;
+}
 
 /* pwrite, not write: on a file opened O_APPEND Linux appends whatever the
  * offset, and pwrite skips the file-position mutex that write() takes on a
@@ -49,9 +103,14 @@ static ip_trailer_writer *final_trailer; /* output.c's, given at the start */
  * holders of it queue every other writer).  0, or the errno; *done bytes. */
 static int append(const uint8_t *p, size_t n, size_t *done) {
   *done = 0;
+  if (!trace_fd_ok()) /* a frame never lands in a file of the program's */
+    return EBADF;
   while (n) {
-    ssize_t w = pwrite(ip_st.fd, p, n, 0);
+    int fd = ip_st.fd;
+    ssize_t w = pwrite(fd, p, n, 0);
     if (w < 0 && errno == EINTR)
+      continue;
+    if (w < 0 && errno == EBADF && reopen_trace(fd) == 0)
       continue;
     if (w <= 0)
       return w < 0 ? errno : ENOSPC;
@@ -76,13 +135,12 @@ static int read_policy(const char *max) {
   if (!pol || !*pol || !strcmp(pol, "stop"))
     return 0;
   if (strcmp(pol, "ring")) {
-    fprintf(stderr, "inclprof: INCLPROF_MAX_SIZE_POLICY='%s' is not stop or ring; using stop\n",
-            pol);
+    ip_say("inclprof: INCLPROF_MAX_SIZE_POLICY='%s' is not stop or ring; using stop\n", pol);
     return 0;
   }
   if (!max || !*max) {
-    fprintf(stderr, "inclprof: INCLPROF_MAX_SIZE_POLICY=ring needs INCLPROF_MAX_SIZE (e.g. "
-                    "500M); no size limit\n");
+    ip_say("inclprof: INCLPROF_MAX_SIZE_POLICY=ring needs INCLPROF_MAX_SIZE (e.g. "
+           "500M); no size limit\n");
     return 0;
   }
   return 1;
@@ -97,16 +155,14 @@ static void read_limits(void) {
   if (max && *max) {
     uint64_t v = 0;
     if (ip_size_parse(max, &v) || v <= FINAL_ROOM) {
-      fprintf(stderr,
-              "inclprof: INCLPROF_MAX_SIZE='%s' is not a size above 4K (e.g. 500M); "
-              "no size limit\n",
-              max);
+      ip_say("inclprof: INCLPROF_MAX_SIZE='%s' is not a size above 4K (e.g. 500M); "
+             "no size limit\n",
+             max);
     } else {
       if (ring && v < RING_MIN) {
-        fprintf(stderr,
-                "inclprof: INCLPROF_MAX_SIZE='%s' is below 1M, too small for the ring "
-                "policy (two segments, each holding whole batches); using stop\n",
-                max);
+        ip_say("inclprof: INCLPROF_MAX_SIZE='%s' is below 1M, too small for the ring "
+               "policy (two segments, each holding whole batches); using stop\n",
+               max);
         ring = 0;
       }
       max_bytes = v;
@@ -136,12 +192,8 @@ static void reserve_open(void) {
     close(fd);
     return;
   }
-  int high = fcntl(fd, F_DUPFD_CLOEXEC, 900);
-  if (high >= 0) {
-    close(fd);
-    fd = high;
-  }
-  reserve_fd = fd;
+  reserve_fd = ip_fd_own(fd);
+  ip_fd_identify(reserve_fd, &reserve_id);
 }
 
 /* At exit after recording stopped at a size limit: one more Trailer (in the
@@ -163,9 +215,10 @@ void ip_trace_write_start(uint64_t preamble_bytes, ip_trailer_writer *write_trai
   atomic_store(&bytes_claimed, preamble_bytes);
   atomic_store(&failed, 0);
   error_text[0] = 0;
-  if (reserve_fd >= 0)
-    close(reserve_fd); /* a fork child's inherited one: the parent's */
+  ip_fd_release(reserve_fd, &reserve_id); /* a fork child's inherited one: the parent's */
   reserve_fd = -1;
+  ip_fd_identify(ip_st.fd, &trace_id);
+  atomic_store(&checked_at, 0);
   read_limits();
   if (size_cap != ~0ull && !exit_note_set)
     exit_note_set = atexit(exit_note) == 0;
@@ -190,6 +243,7 @@ const char *ip_trace_size_policy(uint64_t *max_size) {
 
 const char *ip_trace_write_error(void) { return error_text[0] ? error_text : NULL; }
 uint64_t ip_trace_bytes_written(void) { return atomic_load(&bytes_ok); }
+const struct ip_fd_id *ip_trace_fd_id(void) { return &trace_id; }
 
 /* Once: stop recording, free the reserve, cut a torn frame, write the final
  * Trailer and say so on stderr. */
@@ -200,13 +254,11 @@ static void stop_recording(const char *cause, int cut_torn_frame) {
   if (!atomic_compare_exchange_strong(&ip_st.init_state, &expected, 2))
     return; /* already stopping (exit) or disabled */
   snprintf(error_text, sizeof error_text, "%s", cause);
-  if (reserve_fd >= 0) {
-    close(reserve_fd);
-    reserve_fd = -1;
-  }
+  ip_fd_release(reserve_fd, &reserve_id);
+  reserve_fd = -1;
   uint64_t ok = atomic_load(&bytes_ok);
   struct stat st;
-  if (cut_torn_frame && fstat(ip_st.fd, &st) == 0 && (uint64_t)st.st_size > ok)
+  if (cut_torn_frame && trace_fd_ok() && fstat(ip_st.fd, &st) == 0 && (uint64_t)st.st_size > ok)
     (void)!ftruncate(ip_st.fd, (off_t)ok); /* if it fails, the reader reports the torn frame */
   writing_final = 1;
   final_trailer(0, "recording stopped");
@@ -214,28 +266,33 @@ static void stop_recording(const char *cause, int cut_torn_frame) {
   char size[32];
   fmt_bytes(size, sizeof size, ok);
   char msg[sizeof ip_st.path + 400];
-  int len = snprintf(msg, sizeof msg,
-                     "inclprof: recording stopped: %s (%s); after %s and %llu events; the trace "
-                     "up to there is complete; the program continues unprofiled\n",
-                     cause, ip_st.path, size, (unsigned long long)atomic_load(&ip_st.events));
-  if (len > 0 && write(2, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1) < 0)
-    return;
+  if (snprintf(msg, sizeof msg,
+               "inclprof: recording stopped: %s (%s); after %s and %llu events; the trace "
+               "up to there is complete; the program continues unprofiled\n",
+               cause, ip_st.path, size, (unsigned long long)atomic_load(&ip_st.events)) > 0)
+    ip_notes_line(msg, !quiet);
 }
+
+void ip_trace_write_quiet(int on) { quiet = on; }
 
 /* Ring: the newest segment is full; a new one begins.  0, or -1 when
  * recording stopped instead. */
 static int rotate(size_t len) {
-  uint64_t start = 0;
-  int err = ip_ring_rotate(ip_st.fd, ip_st.path, atomic_load(&bytes_ok), &start);
+  uint64_t start = UINT64_MAX;
+  int err =
+      trace_fd_ok() ? ip_ring_rotate(ip_st.fd, ip_st.path, atomic_load(&bytes_ok), &start) : EBADF;
   char cause[256];
   if (err) {
-    if (start != UINT64_MAX) /* the new segment is the file now */
+    if (start != UINT64_MAX) { /* the new segment is the file now */
       atomic_store(&bytes_ok, start);
+      ip_fd_identify(ip_st.fd, &trace_id);
+    }
     snprintf(cause, sizeof cause, "cannot start a new ring segment: %s", strerror(err));
     stop_recording(cause, 1);
     return -1;
   }
   atomic_store(&bytes_ok, start);
+  ip_fd_identify(ip_st.fd, &trace_id);
   if (start + len > size_cap) {
     snprintf(cause, sizeof cause,
              "INCLPROF_MAX_SIZE=%s is too small for the ring policy: a segment's tables and "

@@ -3,6 +3,7 @@
 #include "../../plugin/ip_names.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check_main.h"
@@ -52,6 +53,44 @@ START_TEST(callee_id_hashes_the_name_alone) {
 }
 END_TEST
 
+static const char *ramp_of(const char *name, enum ip_coro_part want) {
+  static char buf[128];
+  const char *ramp = NULL;
+  size_t len = 0;
+  ck_assert_int_eq(ip_coroutine_part(name, &ramp, &len), want);
+  if (want == IP_CORO_NONE)
+    return "";
+  snprintf(buf, sizeof buf, "%.*s", (int)len, ramp);
+  return buf;
+}
+
+/* The ramp's mangled name is read back from the frame type's length-prefixed
+ * name in the part's own mangled name (as GCC 11 to 16 write it). */
+START_TEST(coroutine_parts_name_their_ramp) {
+  ck_assert_str_eq(
+      ramp_of("_Z14handle_requestPZ14handle_requestiE25_Z14handle_requesti.Frame.actor",
+              IP_CORO_BODY),
+      "_Z14handle_requesti");
+  ck_assert_str_eq(
+      ramp_of("_Z14handle_requestPZ14handle_requestiE25_Z14handle_requesti.Frame.destroy",
+              IP_CORO_DESTROY),
+      "_Z14handle_requesti");
+  ck_assert_str_eq(
+      ramp_of("_ZN3srv1S5serveEPZNS0_5serveEiE23_ZN3srv1S5serveEi.Frame.actor.constprop.0",
+              IP_CORO_BODY),
+      "_ZN3srv1S5serveEi");
+  ck_assert_str_eq(
+      ramp_of("_Z4tmplPZ4tmplIdE4taskT_E23_Z4tmplIdE4taskT_.Frame.destroy", IP_CORO_DESTROY),
+      "_Z4tmplIdE4taskT_");
+  ck_assert_str_eq(
+      ramp_of("_ZN3lamMUliE_clEPZNKS_clEiE24_ZNK3lamMUliE_clEi.Frame.actor", IP_CORO_BODY),
+      "_ZNK3lamMUliE_clEi");
+  ramp_of("_Z14handle_requesti", IP_CORO_NONE);
+  ramp_of("f.actor", IP_CORO_NONE);
+  ramp_of("_Z1fP99x.Frame.actor", IP_CORO_NONE); /* no length that fits */
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("plugin_names");
   TCase *tc = tcase_create("names");
@@ -60,6 +99,7 @@ int main(void) {
   tcase_add_test(tc, other_dots_are_kept);
   tcase_add_test(tc, function_id_hashes_name_nul_file);
   tcase_add_test(tc, callee_id_hashes_the_name_alone);
+  tcase_add_test(tc, coroutine_parts_name_their_ramp);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

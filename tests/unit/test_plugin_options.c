@@ -55,7 +55,8 @@ END_TEST
 START_TEST(unknown_key_lists_valid_keys) {
   ck_assert_int_eq(set("inlcude", "foo"), -1);
   ck_assert_str_eq(err, "argument: unknown key 'inlcude'; valid keys: include, exclude, "
-                        "include-file, exclude-file, exclude-calls, min-size, filter, callsites, "
+                        "include-file, exclude-file, exclude-calls, noinline, min-size, filter, "
+                        "callsites, "
                         "report, system-headers, verbose, tail-recursion, partial-inlining, "
                         "probe-form");
 }
@@ -77,7 +78,7 @@ START_TEST(help_names_every_key) {
     p += len;
     p += strspn(p, ", ");
   }
-  ck_assert_int_eq(n, 14);
+  ck_assert_int_eq(n, 15);
 }
 END_TEST
 
@@ -203,6 +204,20 @@ START_TEST(exclude_calls_names_callees_not_bodies) {
 }
 END_TEST
 
+/* noinline names functions GCC must not inline; like exclude-calls, it is
+ * no selection rule. */
+START_TEST(noinline_names_functions_not_bodies) {
+  ck_assert_int_eq(set("noinline", "step*,re:lambda"), 0);
+  const char *step[] = {"step_once"}, *lambda[] = {"main::{lambda(int)#1}::operator()(int) const"},
+             *other[] = {"main"};
+  ck_assert_int_eq(ip_config_noinline(&cfg, step, 1), 1);
+  ck_assert_int_eq(ip_config_noinline(&cfg, lambda, 1), 1);
+  ck_assert_int_eq(ip_config_noinline(&cfg, other, 1), 0);
+  ck_assert_int_eq(ip_config_calls_excluded(&cfg, step, 1), 0);
+  ck_assert_int_eq(select_fn("main", "a.c"), IP_SEL_DEFAULT);
+}
+END_TEST
+
 START_TEST(filter_file_rules_and_comments) {
   const char *path = temp_file("# hot paths only\n"
                                "\n"
@@ -273,6 +288,7 @@ int main(void) {
   tcase_add_test(tc, file_rule_without_slash_matches_base_name);
   tcase_add_test(tc, any_spelling_of_the_name_matches);
   tcase_add_test(tc, exclude_calls_names_callees_not_bodies);
+  tcase_add_test(tc, noinline_names_functions_not_bodies);
   tcase_add_test(tc, filter_file_rules_and_comments);
   tcase_add_test(tc, filter_file_errors_name_file_and_line);
   suite_add_tcase(s, tc);

@@ -1,0 +1,32 @@
+/* say.c - the runtime's one-line messages on stderr (a setting it does not
+ * understand, a size limit reached): formatted on the stack and written
+ * with write(), never through stdio, whose stderr the program may have made
+ * buffered (its buffer then comes from malloc, and the line would land in
+ * the middle of the program's own pending output). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+void ip_say(const char *fmt, ...) {
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n <= 0)
+    return;
+  size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+  int saved = errno;
+  for (size_t done = 0; done < len;) {
+    ssize_t w = write(2, line + done, len - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      break;
+    done += (size_t)w;
+  }
+  errno = saved;
+}
