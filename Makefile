@@ -83,6 +83,7 @@ $(B)/man/.stamp: $(MAN_MD) scripts/md2man.sh include/inclprof/version.h | $(DEPS
 INSTALL_TARGETS += $(B)/man/.stamp
 
 include runtime/build.mk
+include perfmon/build.mk
 include convert/build.mk
 include plugin/build.mk
 include tests/build.mk
@@ -99,16 +100,16 @@ check: deps-test
 	@sh tests/run-check.sh B=$(B)
 
 # Static analysis: every C file of the project, no warnings allowed.
-CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard trace/*.c runtime/*/*.c convert/*/*.c plugin/*.c tests/unit/*.c tests/fuzz/*.c tests/stress/*.c bench/*.c examples/*/*.c))
+CPPCHECK_SRCS = $(filter-out convert/bench/%,$(wildcard trace/*.c runtime/*/*.c convert/*/*.c perfmon/*.c plugin/*.c tests/unit/*.c tests/fuzz/*.c tests/stress/*.c bench/*.c examples/*/*.c))
 # The C code in .clang-format's style.  plugin/ is left out: it follows GCC's
 # own style (C++ mixed with GCC's macros).
-FORMAT_SRCS = $(wildcard trace/*.[ch] convert/*/*.[ch] runtime/*.[ch] runtime/*/*.[ch] include/inclprof/*.h tests/unit/*.[ch] \
+FORMAT_SRCS = $(wildcard trace/*.[ch] convert/*/*.[ch] perfmon/*.[ch] runtime/*.[ch] runtime/*/*.[ch] include/inclprof/*.h tests/unit/*.[ch] \
                 bench/*.[ch] examples/*/*.[ch] examples/*/*.cpp examples/*/*.hpp)
 lint: $(B)/gen/inclprof.pb-c.h
 	@echo "== cppcheck"
 	@cppcheck --enable=warning,style,performance,portability --error-exitcode=1 --inline-suppr -q \
 	  --std=c11 -D__x86_64__ -D__linux__ -DPROTOBUF_C_VERSION_NUMBER=1004001 \
-	  -DPROTOBUF_C_MIN_COMPILER_VERSION=1000000 -I$(B)/gen $(SHARED_INC) -Iruntime -Iconvert -Iplugin \
+	  -DPROTOBUF_C_MIN_COMPILER_VERSION=1000000 -I$(B)/gen $(SHARED_INC) -Iruntime -Iconvert -Iperfmon -Iplugin \
 	  $(CPPCHECK_SRCS) && echo "cppcheck: no warnings"
 	@echo "== clang-format (.clang-format)"
 	@if command -v clang-format-14 >/dev/null || apt-cache show clang-format-14 >/dev/null 2>&1; then \

@@ -50,6 +50,13 @@ BENCH_TARGETS += bench-idle
 bench-idle: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 	@bash bench/idle_cost.sh $(abspath $(B)) $(abspath $(BENCH_B))/idle $(BENCH_OUT)/bench-idle.md
 
+# --- call-dense code (CPython, Lua): the values against the plain build's CPU
+# --- time, with the defaults, the fast clock and suggest's filter --------------
+BENCH_TARGETS += bench-dense
+.PHONY: bench-dense
+bench-dense: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@bash bench/dense.sh $(abspath $(B)) $(abspath $(BENCH_B))/dense $(BENCH_OUT)/bench-dense.md
+
 # --- profile-guided filters: profile -> inclprof suggest -> rebuild -> profile,
 # --- on examples/wordfreq and Debian's Lua (bench/suggest.sh) ----------------
 BENCH_TARGETS += bench-suggest

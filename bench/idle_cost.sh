@@ -1,11 +1,13 @@
 #!/bin/bash
 # idle_cost.sh - `make bench-idle`: what a plugin build costs when it is not
 # recording.  The call-heavy workload (bench/callheavy.c, in-process time) and
-# Debian's Lua interpreter (whole-process time on a call-dense script) are
-# built plain and with the plugin; the plugin build runs without the runtime
-# (as it does while paused: the hooks are null either way) and recorded.  Runs
-# alternate round-robin; medians of BENCH_RUNS.  Also the code size of both
-# builds (`size`'s text).  Writes Markdown to OUT_MD.
+# Debian's Lua and CPython interpreters (the user CPU time of call-dense
+# scripts, and their instructions counted by callgrind; built by
+# bench/dense_builds.sh) are built plain and with the plugin; the plugin
+# build runs without the runtime (as it does while paused: the hooks are null
+# either way), call-heavy also recorded.  Runs alternate round-robin; medians
+# of BENCH_RUNS.  Also the code size of both builds (`size`'s text).  Writes
+# Markdown to OUT_MD.
 #   usage: bench/idle_cost.sh BUILD_DIR WORK_DIR OUT_MD
 #   env:   BENCH_RUNS (7), BENCH_DEPTH (30), BENCH_LOOPS (3000000),
 #          BENCH_PLUGIN_ARGS (more flags for the plugin builds, e.g.
@@ -38,27 +40,48 @@ for i in $(seq "$RUNS"); do
 done
 say "call-heavy done"
 
-# --- Lua: whole-process wall time of a call-dense script -----------------------
-lua_row=""
-cache="$SRC/build/debian-src"
-if ls "$cache"/lua5.4_*.orig.tar.gz >/dev/null 2>&1; then
-  for v in plain plugin; do
-    mkdir "lua_$v" && tar xzf "$cache"/lua5.4_*.orig.tar.gz -C "lua_$v" --strip-components=1
-    extra=""; [ $v = plugin ] && extra="-fplugin=$PLUGIN $PARGS"
-    make -C "lua_$v/src" -j2 linux-noreadline MYCFLAGS="$extra" >"lua_$v.log" 2>&1 || { say "Lua ($v) did not build: see $W/lua_$v.log"; lua_row=skip; }
+# --- Debian's Lua and CPython: user CPU time and instructions ---------------
+# bench/dense_builds.sh builds them plain and with the plugin (cached under
+# WORK_DIR/../dense, shared with bench-dense); Lua runs the script below,
+# CPython the Python loop of bench-dense (a million additions in a function).
+DENSE_DIR=$(cd "$W/.." && pwd)/dense INCLPROF_SRC=$SRC INCLPROF_PLUGIN=$PLUGIN
+mkdir -p "$DENSE_DIR"
+# shellcheck source=dense_builds.sh
+. "$SRC/bench/dense_builds.sh"
+dense_py 1000000
+printf 'local function fib(n) if n < 2 then return n end return fib(n-1) + fib(n-2) end\nlocal t = {}\nfor i = 1, 200000 do t[i] = (i * 7919) %% 200000 end\ntable.sort(t, function(a, b) return a > b end)\nprint(fib(27), t[1])\n' >work.lua
+idle_run() { case $1 in python) "${@:2}" -S -E "$DENSE_DIR/loop.py" ;; lua) "${@:2}" work.lua ;; esac; }
+declare -A IBIN IWHY
+for p in lua python; do
+  for fl in plain plugin; do
+    if [ -n "$PARGS" ] && [ $fl = plugin ]; then
+      IWHY[$p]="not measured with BENCH_PLUGIN_ARGS"
+      continue
+    fi
+    dense_build "$p" "$fl"
+    IBIN[$p/$fl]=$BIN
+    [ -n "$BIN" ] || IWHY[$p]=$WHY
   done
-  printf 'local function fib(n) if n < 2 then return n end return fib(n-1) + fib(n-2) end\nlocal t = {}\nfor i = 1, 200000 do t[i] = (i * 7919) %% 200000 end\ntable.sort(t, function(a, b) return a > b end)\nprint(fib(27), t[1])\n' >work.lua
-  if [ -z "$lua_row" ]; then
-    wall() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); echo $((t1 - t0)); }
-    for i in $(seq "$RUNS"); do
-      wall lua_plain/src/lua work.lua >>lua_plain.ns
-      wall lua_plugin/src/lua work.lua >>lua_idle.ns
-    done
-    lua_row=ok
-  fi
-else
-  lua_row="missing"
-fi
+done
+for i in $(seq "$RUNS"); do
+  for p in lua python; do
+    [ -z "${IWHY[$p]:-}" ] || continue
+    idle_run $p cpu_ms "${IBIN[$p/plain]}" >>"$p.plain.ms"
+    idle_run $p cpu_ms "${IBIN[$p/plugin]}" >>"$p.idle.ms"
+  done
+done
+say "lua and python timed"
+declare -A INS
+for p in lua python; do
+  [ -z "${IWHY[$p]:-}" ] || continue
+  [ $p = python ] && dense_py 100000
+  INS[$p/plain]=$(idle_run $p instructions "${IBIN[$p/plain]}")
+  INS[$p/plugin]=$(idle_run $p instructions "${IBIN[$p/plugin]}")
+  [ $p = python ] && INS[$p/empty]=$(instructions "${IBIN[$p/plain]}" -S -E -c pass) &&
+    INS[$p/empty_plugin]=$(instructions "${IBIN[$p/plugin]}" -S -E -c pass)
+done
+dense_py 1000000
+say "instructions counted"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 p=$(median <ch_plain.ns) i=$(median <ch_idle.ns) r=$(median <ch_rec.ns)
@@ -73,19 +96,39 @@ nspc() { awk -v t="$1" -v c="$calls" 'BEGIN {printf "%.2f", t / c}'; }
   echo "|---|---:|---:|---:|"
   echo "| call-heavy ($calls calls), ns of work | $p | $i ($(ratio "$i" "$p")×) | $r ($(ratio "$r" "$p")×) |"
   echo "| call-heavy, ns per call | $(nspc "$p") | $(nspc "$i") | $(nspc "$r") |"
-  case $lua_row in
-    ok)
-      lp=$(median <lua_plain.ns) li=$(median <lua_idle.ns)
-      echo "| Debian Lua 5.4, fib(27) + sort of 200 000, ms wall | $(awk -v v="$lp" 'BEGIN {printf "%.1f", v / 1e6}') | $(awk -v v="$li" 'BEGIN {printf "%.1f", v / 1e6}') ($(ratio "$li" "$lp")×) | |" ;;
-    missing) echo "| Debian Lua 5.4 | not measured: its source is fetched by \`make check\` (tests/integration/plugin_debian_lua.sh) into build/debian-src | | |" ;;
-    *) echo "| Debian Lua 5.4 | not measured: the build failed | | |" ;;
-  esac
+  for p in lua python; do
+    case $p in
+    lua) name="Debian Lua 5.4, fib(27) and a sort of 200 000 (user CPU, ms)" ;;
+    python) name="Debian CPython 3.11, a loop of 10⁶ additions in a function (user CPU, ms)" ;;
+    esac
+    if [ -n "${IWHY[$p]:-}" ]; then
+      echo "| $name | not measured: ${IWHY[$p]} | | |"
+      continue
+    fi
+    lp=$(median <"$p.plain.ms") li=$(median <"$p.idle.ms")
+    echo "| $name | $lp | $li ($(ratio "$li" "$lp")×) | |"
+  done
+  echo
+  echo "| instructions (callgrind) | plain | plugin build, not recording |"
+  echo "|---|---:|---:|"
+  for p in lua python; do
+    [ -z "${IWHY[$p]:-}" ] || continue
+    if [ $p = python ]; then
+      pl=$((INS[$p/plain] - INS[$p/empty])) pi=$((INS[$p/plugin] - INS[$p/empty_plugin]))
+      echo "| Debian CPython 3.11, the loop of 10⁵ additions (its start-up taken off: ${INS[$p/empty]} and ${INS[$p/empty_plugin]}) | $pl | $pi ($(ratio "$pi" "$pl")×) |"
+    else
+      echo "| Debian Lua 5.4, fib(27) and a sort of 200 000 | ${INS[$p/plain]} | ${INS[$p/plugin]} ($(ratio "${INS[$p/plugin]}" "${INS[$p/plain]}")×) |"
+    fi
+  done
   echo
   text() { size "$1" | awk 'NR == 2 {print $1}'; }
   grow() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%d (+%.0f%%)", b, (b / a - 1) * 100}'; }
   echo "| code size (\`size\`'s text, bytes) | plain | plugin build |"
   echo "|---|---:|---:|"
   echo "| call-heavy | $(text ch_plain) | $(grow "$(text ch_plain)" "$(text ch_plugin)") |"
-  [ "$lua_row" = ok ] && echo "| Debian Lua 5.4 (\`lua\`) | $(text lua_plain/src/lua) | $(grow "$(text lua_plain/src/lua)" "$(text lua_plugin/src/lua)") |"
+  for p in lua python; do
+    [ -z "${IWHY[$p]:-}" ] || continue
+    echo "| Debian $( [ $p = lua ] && echo "Lua 5.4 (\`lua\`)" || echo "CPython 3.11 (\`python\`)") | $(text "${IBIN[$p/plain]}") | $(grow "$(text "${IBIN[$p/plain]}")" "$(text "${IBIN[$p/plugin]}")") |"
+  done
 } >"$OUT"
 cat "$OUT"

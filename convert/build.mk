@@ -11,7 +11,7 @@ CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
              $(patsubst trace/%.c,$(B)/convert/trace/%.o,$(wildcard trace/*.c)) \
              $(patsubst $(B)/gen/%.c,$(B)/convert/gen/%.o,$(CV_GEN))
 CV_MAIN_OBJ  := $(B)/convert/cli/main.o
-CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert
+CV_INC    := -I$(B)/gen $(SHARED_INC) -Iconvert -Iperfmon
 # A build with the SIMD path turned off, for bench-convert to time it:
 # CV_NO_AVX2=1 compiles with IP_NO_AVX2 (the scalar code range of
 # model/replay_pool.c).
@@ -31,7 +31,7 @@ $(B)/convert/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
 $(B)/libipconvert.a: $(CV_OBJS)
 	rm -f $@ && ar rcs $@ $^
-$(B)/inclprof: $(CV_MAIN_OBJ) $(B)/libipconvert.a
+$(B)/inclprof: $(CV_MAIN_OBJ) $(B)/libipconvert.a $(B)/libipgrant.a
 	$(CC) -o $@ $^ $(PB_LIBS) $(CV_LIBS) -lz -lm -lpthread -ldl $(LDFLAGS)
 -include $(CV_OBJS:.o=.d) $(CV_MAIN_OBJ:.o=.d)
 

@@ -8,10 +8,16 @@
 // general register across it: a small leaf function stays a leaf without a
 // frame.  Adjacent probes (a call's "after" probe and the next call's
 // "before" probe, an "after" probe and the exit probe...) share one test and
-// one stub.
+// one stub.  A call-site probe's stub first looks at its callee descriptor:
+// once the runtime has marked the callee instrumented (its own probes make
+// the frame), the stub goes straight back, without the trampoline.
 #include "ip_gcc.h"
 #include "hard-reg-set.h"
+#include "inclprof_abi.h"
 #include "probe_x86.h"
+
+static_assert(offsetof(struct inclprof_fn, runtime_flags) == 44 && INCLPROF_RT_CALLEE_INSTRUMENTED == 1,
+              "probe_x86.h: INCLPROF_X86_RUNTIME_FLAGS and INCLPROF_X86_CALLEE_INSTRUMENTED");
 
 static bool any_asm_probe;
 
@@ -71,6 +77,7 @@ struct probe {
   tree slot;  /* tu.hooks.K */
   tree arg;
   bool by_addr; /* arg is &descriptor (else a value, an indirect call's target) */
+  bool callee;  /* a call-site probe (hooks.call or hooks.ret) of a named callee */
 };
 
 static probe probe_of(gcall *call)
@@ -81,16 +88,17 @@ static probe probe_of(gcall *call)
   p.slot = gimple_assign_rhs1(p.load);
   p.arg = gimple_call_arg(call, 0);
   p.by_addr = TREE_CODE(p.arg) == ADDR_EXPR && VAR_P(TREE_OPERAND(p.arg, 0));
+  tree field = TREE_CODE(p.slot) == COMPONENT_REF ? TREE_OPERAND(p.slot, 1) : NULL_TREE;
+  const char *hook = field && DECL_NAME(field) ? IDENTIFIER_POINTER(DECL_NAME(field)) : "";
+  p.callee = p.by_addr && (!strcmp(hook, "call") || !strcmp(hook, "ret"));
   return p;
 }
 
 /* Does NEXT's load follow PREV's call, with nothing but debug statements in
- * between?  Then both share one test and one stub (descriptor arguments only:
- * a stub passes at most one value). */
+ * between?  Then both can share one test and one stub (a stub passes at most
+ * one value: see the runs below). */
 static bool adjacent(const probe &prev, const probe &next)
 {
-  if (!prev.by_addr || !next.by_addr)
-    return false;
   gimple_stmt_iterator gsi = gsi_for_stmt(prev.call);
   gsi_next_nondebug(&gsi);
   return !gsi_end_p(gsi) && gsi_stmt(gsi) == next.load;
@@ -98,8 +106,8 @@ static bool adjacent(const probe &prev, const probe &next)
 
 /* The asm template (malloc'd) for probes 0..N-1, laid out as probe_x86.h
  * says: operand 2i is the hook slot's address and 2i+1 the descriptor's ("i",
- * printed %rip-relative or as a difference), or the indirect call's target
- * ("r", pushed by the stub; then N is 1). */
+ * printed %rip-relative or as a difference), or a value ("r": an indirect
+ * call's target, at most one per run), which the stub pushes. */
 static char *stub_text(const probe *ps, unsigned n)
 {
   obstack ob;
@@ -109,15 +117,27 @@ static char *stub_text(const probe *ps, unsigned n)
       "jne\t.Lipp%=\n"
       ".Lipb%=:\n\t"
       ".pushsection\t.text.unlikely.inclprof,\"ax?\",@progbits\n"
-      ".Lipp%=:\n\t"
-      "leaq\t-128(%%rsp), %%rsp\n\t");
+      ".Lipp%=:\n\t");
   char line[64];
+  if (n == 1 && ps[0].callee) { /* inclprof_fn.runtime_flags: nothing to record */
+    put("testb\t$" INCLPROF_X86_CALLEE_INSTRUMENTED ", %c1+" INCLPROF_X86_RUNTIME_FLAGS "(%%rip)\n\t"
+        "jnz\t.Lipb%=\n\t");
+  }
+  put("leaq\t-128(%%rsp), %%rsp\n\t");
   if (n == 1 && ps[0].by_addr) {
     put("call\t__inclprof_probe_tramp1\n\t" INCLPROF_X86_STUB1_RETURN ".long\t.Lipb%= - . - 4\n\t"
         ".long\t%c0 - ., %c1 - .\n\t"
         ".popsection");
   } else {
-    put(ps[0].by_addr ? "pushq\t%%rax\n\t" : "pushq\t%1\n\t");
+    unsigned value = n; /* the probe passing a value, if any */
+    for (unsigned i = 0; i < n; i++)
+      if (!ps[i].by_addr)
+        value = i;
+    if (value < n)
+      snprintf(line, sizeof line, "pushq\t%%%u\n\t", 2 * value + 1);
+    else
+      snprintf(line, sizeof line, "pushq\t%%%%rax\n\t");
+    put(line);
     put("call\t__inclprof_probe_tramp\n\t" INCLPROF_X86_STUB_RETURN ".long\t.Lipb%= - . - 4\n\t");
     for (unsigned i = 0; i < n; i++) {
       if (ps[i].by_addr)
@@ -178,9 +198,10 @@ void ip_asm_probes_build(const vec<gcall *> &calls)
     by_call.put(call, ps.length());
     ps.safe_push(probe_of(call));
   }
-  /* Probes were noted in insertion order, not code order: each run of
+  /* Probes were noted in insertion order, not code order: each chain of
      adjacent probes is found from its first one, all before any is
-     replaced. */
+     replaced, and cut into runs of at most one value probe each (the one
+     value a stub pushes). */
   auto_vec<probe> ordered;       /* the runs one after the other */
   auto_vec<unsigned> run_length;
   for (unsigned i = 0; i < ps.length(); i++) {
@@ -188,8 +209,8 @@ void ip_asm_probes_build(const vec<gcall *> &calls)
     gsi_prev_nondebug(&before);
     unsigned *prev = gsi_end_p(before) ? NULL : by_call.get(gsi_stmt(before));
     if (prev && adjacent(ps[*prev], ps[i]))
-      continue; /* not the first of its run */
-    unsigned length = 1;
+      continue; /* not the first of its chain */
+    unsigned length = 1, values = !ps[i].by_addr;
     ordered.safe_push(ps[i]);
     for (;;) {
       gimple_stmt_iterator after = gsi_for_stmt(ordered.last().call);
@@ -197,8 +218,13 @@ void ip_asm_probes_build(const vec<gcall *> &calls)
       unsigned *next = gsi_end_p(after) ? NULL : by_load.get(gsi_stmt(after));
       if (!next || !adjacent(ordered.last(), ps[*next]))
         break;
+      if (!ps[*next].by_addr && values) { /* a second value: a new run */
+        run_length.safe_push(length);
+        length = values = 0;
+      }
       ordered.safe_push(ps[*next]);
       length++;
+      values += !ps[*next].by_addr;
     }
     run_length.safe_push(length);
   }

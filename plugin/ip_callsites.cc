@@ -196,7 +196,12 @@ unsigned ip_instrument_callsites(function *fun)
     cgraph_node *node = cgraph_node::get(callee);
     if (node && node->split_part)
       continue;
-    if (ip_cfg.callsites == IP_CALLSITES_EXTERNAL && instrumented_here(callee))
+    /* With callsites=all, a call of a public function instrumented here
+       keeps its probes (the runtime binds them to the function by name); a
+       static one's could not be told from another unit's function of that
+       name, and its own probes measure it. */
+    if ((ip_cfg.callsites == IP_CALLSITES_EXTERNAL || !TREE_PUBLIC(callee)) &&
+        instrumented_here(callee))
       continue;
     if (calls_excluded(callee))
       continue;

@@ -128,12 +128,14 @@ struct ip_rt_thread {
   struct ip_event *lent_pos, *lent_end; /* pos and end while lent */
   atomic_int busy;                      /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;
-  int final_done;    /* taken by the running final flush (under threads_lock) */
-  int key_rounds;    /* rounds of key destructors this thread has seen while exiting */
-  int ended_at_exit; /* its ThreadEnd was written by the exit (under threads_lock) */
-  void *timer;       /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
-  int has_timer;     /* IP_SAMPLER_*: which sampler this thread has */
-  int sample_fd;     /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  int final_done;      /* taken by the running final flush (under threads_lock) */
+  int key_rounds;      /* rounds of key destructors this thread has seen while exiting */
+  int ended_at_exit;   /* its ThreadEnd was written by the exit (under threads_lock) */
+  void *timer;         /* sampling timer id (timer_t) when has_timer == IP_SAMPLER_TIMER */
+  int has_timer;       /* IP_SAMPLER_*: which sampler this thread has */
+  int sample_fd;       /* perf task-clock event when has_timer == IP_SAMPLER_PERF */
+  uint64_t sample_rng; /* xorshift state of the sampler's varying period */
+  uint64_t sample_due; /* the sampler's clock (ns of CPU time) at the next sample */
   struct ip_fd_id sample_fd_id;
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
@@ -165,7 +167,8 @@ struct ip_state {
   double kevent_cost_ticks; /* kevents: what one ring record adds to a system call */
   uint64_t start_tick;
   unsigned sample_hz;
-  int tracepoint_id;                  /* raw_syscalls:sys_enter, -1 if unknown */
+  int tracepoint_id; /* raw_syscalls:sys_enter, -1 if unknown */
+  int kev_granted;   /* kevents' events come from the grant server (perf_grant.c) */
   const struct inclprof_hooks *hooks; /* the set for the mode */
   /* Counters for the Trailer: each incremented where it happens (the
    * producers, the writer, the ring policy), read by output.c. */
@@ -222,6 +225,7 @@ struct ip_settings {
   char *flush_every;     /* INCLPROF_FLUSH_EVERY: every thread's events written this often */
   char *ctl;             /* INCLPROF_CTL: 0 leaves the control socket out */
   char *tables;          /* INCLPROF_TABLES: shared (table files) or inline (in each trace) */
+  char *grant;           /* INCLPROF_GRANT: the recording's grant server (perf_grant.h) */
 };
 extern struct ip_settings ip_set IP_HIDDEN;
 IP_HIDDEN void ip_settings_load(void);
@@ -249,6 +253,11 @@ IP_HIDDEN uint64_t ip_pmu_read(void *page);
 IP_HIDDEN int ip_perf_refusal(char *why, size_t len);
 /* The tracepoint's id file (path) could not be read for want of permission. */
 IP_HIDDEN void ip_tracefs_refusal(const char *path, char *why, size_t len);
+
+/* perf_grant.c: the calling thread's kevents events ([0] the ring's, [1]
+ * page faults) from the grant server named by INCLPROF_GRANT: 0, or -1 with
+ * why. */
+IP_HIDDEN int ip_grant_kevents(int fds[2], char *why, size_t len);
 
 /* fd_reserve.c */
 #define IP_FD_RESERVE      64 /* descriptors below RLIMIT_NOFILE left to the program */

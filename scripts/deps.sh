@@ -15,7 +15,9 @@
 #          (the runtime's CRC-32 of event batches), elfutils
 #          (libdw, libelf) and libiberty (the converter names code addresses),
 #          capstone (report --by address disassembles the sampled instructions),
-#          go-md2man (the man pages `make install` makes of docs/commands/)
+#          go-md2man (the man pages `make install` makes of docs/commands/),
+#          libcap2-bin (setcap: `make install` gives inclprof-perfmon its
+#          capabilities)
 #   test   what `make check` runs: Check, cppcheck, strace, python3 (CSV and
 #          JSON checks), go (go tool pprof), valgrind (callgrind_annotate),
 #          node and npm (the DevTools trace engine), cmake, chromium (headless:
@@ -23,7 +25,8 @@
 #          (protoc --decode of the Perfetto export), man-db (the installed
 #          man pages rendered), xz-utils and bzip2 (the source tarballs of
 #          make peer-quick), the AArch64 cross compiler with its plugin
-#          headers and qemu-user (cross_dev below)
+#          headers and qemu-user (cross_dev below), util-linux (setpriv:
+#          the tests that run programs as two unprivileged users)
 #   bench  clang and LLVM XRay's runtime (scripts/llvm-version.sh), uftrace
 #   stress what `make stress` adds: clang and libFuzzer's runtime, GNU time
 #   field  what `make field` adds to test: redis-tools (redis-benchmark),
@@ -60,9 +63,9 @@ release_pkgs() {
     stress) echo "clang-$llvm libclang-rt-$llvm-dev" ;;
   esac
 }
-pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev libcapstone-dev go-md2man"
+pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev libcapstone-dev go-md2man libcap2-bin"
 case "$level" in
-  test|bench|field|peer) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db xz-utils bzip2" ;;
+  test|bench|field|peer) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db xz-utils bzip2 util-linux" ;;
 esac
 case "$level" in
   test|bench) pkgs="$pkgs chromium protobuf-compiler" ;;

@@ -4,6 +4,9 @@
 #   scripts/install.sh [--uninstall] --build DIR --prefix PREFIX [--plugindir DIR] [--destdir DIR]
 # Layout (all under DESTDIR):
 #   PREFIX/bin/inclprof                      the command
+#   PREFIX/bin/inclprof-perfmon              the kernel events' helper, given (as root)
+#                                            cap_perfmon,cap_dac_read_search=p: its
+#                                            file capabilities, permitted only
 #   PREFIX/lib/libinclprof.so, .a            the runtime
 #   PREFIX/lib/inclprof/inclprof.so          the GCC plugin
 #   PLUGINDIR/inclprof.so                    a second copy, so -fplugin=inclprof works
@@ -31,7 +34,7 @@ case "$prefix" in /*) ;; *) die "PREFIX must be an absolute path, got '$prefix'"
 src=$(cd "$(dirname "$0")/.." && pwd)
 root=$destdir$prefix
 if [ "$uninstall" = 1 ]; then
-  for f in bin/inclprof lib/libinclprof.so lib/libinclprof.a lib/inclprof/inclprof.so \
+  for f in bin/inclprof bin/inclprof-perfmon lib/libinclprof.so lib/libinclprof.a lib/inclprof/inclprof.so \
            include/inclprof.h include/inclprof_abi.h lib/pkgconfig/inclprof.pc; do
     rm -f "$root/$f"
   done
@@ -44,7 +47,7 @@ if [ "$uninstall" = 1 ]; then
   echo "inclprof uninstall: removed inclprof's files from $root${plugindir:+ and $destdir$plugindir}"
   exit 0
 fi
-for f in "$build/inclprof" "$build/inclprof.so" "$build/libinclprof.so" "$build/libinclprof.a" \
+for f in "$build/inclprof" "$build/inclprof-perfmon" "$build/inclprof.so" "$build/libinclprof.so" "$build/libinclprof.a" \
          "$src/runtime/inclprof.h" "$src/include/inclprof/inclprof_abi.h"; do
   [ -f "$f" ] || die "$f: missing (run 'make' first)"
 done
@@ -55,6 +58,16 @@ version=$(sed -n 's/^#define INCLPROF_VERSION "\(.*\)"$/\1/p' "$src/include/incl
 echo "inclprof install: into $root"
 install -d "$root/bin" "$root/lib/inclprof" "$root/lib/pkgconfig" "$root/include"
 install -m 755 "$build/inclprof" "$root/bin/inclprof"
+install -m 755 "$build/inclprof-perfmon" "$root/bin/inclprof-perfmon"
+# The helper opens kernel events for a user's own recorded processes
+# (docs/runtime.md, "Recording a program that does not run as root"): two
+# capabilities, permitted and raised by the helper only where it needs them.
+helper_caps=cap_perfmon,cap_dac_read_search=p
+if [ "$(id -u)" = 0 ] && command -v setcap >/dev/null && setcap "$helper_caps" "$root/bin/inclprof-perfmon"; then
+  echo "inclprof install: $root/bin/inclprof-perfmon has $helper_caps (kernel events for programs that do not run as root)"
+else
+  echo "inclprof install: $root/bin/inclprof-perfmon has no capabilities: as root, setcap $helper_caps $root/bin/inclprof-perfmon"
+fi
 install -m 755 "$build/libinclprof.so" "$root/lib/libinclprof.so"
 install -m 644 "$build/libinclprof.a" "$root/lib/libinclprof.a"
 install -m 755 "$build/inclprof.so" "$root/lib/inclprof/inclprof.so"

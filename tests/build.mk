@@ -10,10 +10,10 @@ CHECK_UNIT += $(UNIT_BINS)
 -include $(UNIT_BINS:=.d)
 
 # The tests reach into every component.
-TEST_INC := -I$(B)/gen $(SHARED_INC) -Iruntime -Iconvert -Iplugin -Itests/unit
-$(B)/tests/%: tests/unit/%.c $(B)/libipconvert.a $(B)/libinclprof.a $(B)/libipplugin.a | $(CV_GEN) $(DEPS_STAMP)
+TEST_INC := -I$(B)/gen $(SHARED_INC) -Iruntime -Iconvert -Iperfmon -Iplugin -Itests/unit
+$(B)/tests/%: tests/unit/%.c $(B)/libipconvert.a $(B)/libipgrant.a $(B)/libinclprof.a $(B)/libipplugin.a | $(CV_GEN) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(TEST_INC) $(PB_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(B)/libipconvert.a $(B)/libipplugin.a $(B)/libinclprof.a $(PB_LIBS) $(CV_LIBS) $(CHECK_LIBS) -ldeflate -lz -lm -lpthread -ldl $(LDFLAGS)
+	$(CC) $(CFLAGS) $(TEST_INC) $(PB_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(B)/libipconvert.a $(B)/libipgrant.a $(B)/libipplugin.a $(B)/libinclprof.a $(PB_LIBS) $(CV_LIBS) $(CHECK_LIBS) -ldeflate -lz -lm -lpthread -ldl $(LDFLAGS)
 # It checks the disassembly the converter was built with.
 $(B)/tests/test_convert_lines: CFLAGS += $(CS_FLAGS)
 

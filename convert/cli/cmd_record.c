@@ -1,6 +1,6 @@
 /* cli/cmd_record.c - `inclprof record [-o DIR] [--transitions MODE] [--sample-hz N]
  * [--max-size SIZE [--max-size-policy stop|ring]] [--paused] [--delay D]
- * [--duration D] [--flush-every D] -- PROG [ARGS...]`: runs
+ * [--duration D] [--flush-every D] [--user NAME] -- PROG [ARGS...]`: runs
  * PROG with the runtime preloaded (libinclprof.so
  * found next to this command, or in ../lib), tracing into DIR, and exits
  * with PROG's status (128+N when killed by signal N).  Traces of an earlier
@@ -8,7 +8,11 @@
  * trace files and the run's processes still running.  As root it mounts
  * tracefs when it is missing, so that the kevents mode can find its
  * tracepoint, and the tracepoint's registration is held for the run
- * (record_hold.c). */
+ * (record_hold.c).  A program that does not run as root gets its kernel
+ * events from a grant server: `sudo inclprof record --user NAME` serves them
+ * itself and runs the rest as NAME (record_user.c); a user without the
+ * permission has `record` run through inclprof-perfmon when it is installed
+ * (record_perfmon.c). */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -28,6 +32,8 @@
 #include "cli/ctl_client.h"
 #include "cli/record_dir.h"
 #include "cli/record_hold.h"
+#include "cli/record_perfmon.h"
+#include "cli/record_user.h"
 #include "cli/record_watch.h"
 #include "duration_syntax.h"
 #include "size_syntax.h"
@@ -43,7 +49,8 @@ enum {
   OPT_PAUSED,
   OPT_DELAY,
   OPT_DURATION,
-  OPT_FLUSH_EVERY
+  OPT_FLUSH_EVERY,
+  OPT_USER
 };
 
 static const ip_cli_opt options[] = {
@@ -63,13 +70,17 @@ static const ip_cli_opt options[] = {
     {"flush-every", OPT_FLUSH_EVERY, "DURATION",
      "write every thread's buffered events this often, so that\n"
      "report, info and export see the trace while it runs"},
+    {"user", OPT_USER, "NAME",
+     "as root: run PROG as user NAME (a name or a uid), its kernel\n"
+     "events opened by this root process"},
 };
 
 static const ip_cli cli = {
     .name = "record",
     .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
                 "        [--max-size-policy stop|ring]] [--paused] [--delay DURATION]\n"
-                "        [--duration DURATION] [--flush-every DURATION] [--] PROG [ARGS...]",
+                "        [--duration DURATION] [--flush-every DURATION] [--user NAME]\n"
+                "        [--] PROG [ARGS...]",
     .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
     .epilog = "The exit status is PROG's (128+N if a signal N ended it; 127 if it cannot be run);\n"
               "2 for bad usage or a trace directory that cannot be written.",
@@ -80,7 +91,7 @@ static const ip_cli cli = {
 
 typedef struct record_args {
   const char *dir, *mode, *hz, *max_size, *policy;
-  const char *delay, *duration, *flush_every;
+  const char *delay, *duration, *flush_every, *user;
   int paused;
 } record_args;
 
@@ -109,6 +120,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     return 0;
   case OPT_PAUSED:
     a->paused = 1;
+    return 0;
+  case OPT_USER:
+    a->user = arg;
     return 0;
   case OPT_DELAY:
   case OPT_DURATION:
@@ -183,11 +197,59 @@ static void say_if_stopped_early(const char *dir, const char *name) {
   inclprof__record__free_unpacked(rec, NULL);
 }
 
-/* The trace directory exists (or is made: *made says so) and this user may
- * create files in it: else there is no point in running the program. */
-static int output_dir_usable(const char *dir, int *made) {
-  *made = mkdir(dir, 0777) == 0;
-  if (!*made && errno != EEXIST) {
+/* Makes dir and its missing parents; *first_made: the length of the first
+ * directory of the path this made (0: none), for remove_made_dirs. */
+static int make_dirs(const char *dir, size_t *first_made) {
+  char path[PATH_MAX];
+  size_t n = strlen(dir);
+  *first_made = 0;
+  if (n >= sizeof path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(path, dir, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (path[i] != '/' && path[i] != 0)
+      continue;
+    if (path[i - 1] == '/')
+      continue;
+    char c = path[i];
+    path[i] = 0;
+    int rc = mkdir(path, 0777);
+    path[i] = c;
+    if (rc == 0 && !*first_made)
+      *first_made = i;
+    else if (rc != 0 && errno != EEXIST)
+      return -1;
+  }
+  return *first_made ? 0 : (errno = EEXIST, -1);
+}
+
+/* Removes the empty directories make_dirs made, deepest first. */
+static void remove_made_dirs(const char *dir, size_t first_made) {
+  if (!first_made)
+    return;
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s", dir);
+  size_t n = strlen(path);
+  while (n > 1 && path[n - 1] == '/')
+    path[--n] = 0;
+  while (rmdir(path) == 0 && n > first_made) {
+    while (n > 0 && path[n - 1] != '/') /* up one level */
+      n--;
+    while (n > 1 && path[n - 1] == '/')
+      n--;
+    path[n] = 0;
+    if (n < first_made)
+      return;
+  }
+}
+
+/* The trace directory exists (or is made with its missing parents:
+ * *made says from where) and this user may create files in it: else there
+ * is no point in running the program. */
+static int output_dir_usable(const char *dir, size_t *made) {
+  if (make_dirs(dir, made) != 0 && errno != EEXIST) {
     fprintf(stderr,
             "inclprof record: cannot create the trace directory %s: %s; choose another "
             "with -o DIR\n",
@@ -354,10 +416,28 @@ int cmd_record(int argc, char **argv) {
     fprintf(stderr, "%s\n", m.text);
     return IP_EXIT_USAGE;
   }
-  int made_dir;
+  if (a.user) {
+    struct record_user u;
+    if (record_user_lookup(a.user, &u) != 0)
+      return IP_EXIT_USAGE;
+    if (geteuid() != 0) {
+      fprintf(stderr,
+              "inclprof record: --user needs root (it runs PROG as %s and opens its kernel "
+              "events): sudo inclprof record --user %s -- PROG\n",
+              u.name, a.user);
+      return IP_EXIT_USAGE;
+    }
+    if (u.uid != 0) {
+      if (!a.mode || strcmp(a.mode, "none"))
+        mount_tracefs_if_missing();
+      if (record_user_start(&u, a.mode) != 0)
+        return IP_EXIT_USAGE;
+    }
+  } else
+    record_perfmon_exec(a.mode, argc, argv);
+  size_t made_dir;
   if (!output_dir_usable(a.dir, &made_dir) || record_dir_set_aside(a.dir) != 0 || prepare_env(&a)) {
-    if (made_dir)
-      rmdir(a.dir);
+    remove_made_dirs(a.dir, made_dir);
     return IP_EXIT_USAGE;
   }
   int hold = record_hold_join(getenv("INCLPROF_TRANSITIONS")); /* set from --transitions */
@@ -368,8 +448,7 @@ int cmd_record(int argc, char **argv) {
   if (hold >= 0)
     close(hold);
   if (status < 0) {
-    if (made_dir)
-      rmdir(a.dir); /* nothing ran: leave no empty directory behind */
+    remove_made_dirs(a.dir, made_dir); /* nothing ran: leave no empty directory behind */
     return status == -2 ? 127 : IP_EXIT_USAGE;
   }
   ip_ctl_sweep(a.dir); /* sockets of processes killed before their runtime could remove them */

@@ -1,7 +1,9 @@
 /* cli/cmd_report.c - `inclprof report`: the data values as an aligned table per
  * function, module, thread or process, as a call tree, or as the callers /
  * callees of one function. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_args.h"
@@ -21,6 +23,8 @@ enum {
   OPT_PER_CALL,
   OPT_EXCLUSIVE,
   OPT_FUNCTION,
+  OPT_DEPTH,
+  OPT_MIN_PERCENT,
   OPT_LATENCY,
   OPT_SLOWEST,
   OPT_VALUE
@@ -34,6 +38,11 @@ static const ip_cli_opt options[] = {
     {"sort", OPT_SORT, "COLUMN", IP_SORT_NAMES "\n(default elapsed-inclusive)"},
     {"top", OPT_TOP, "N", "only the first N rows (with --tree: N children per path)"},
     {"tree", OPT_TREE, NULL, "the call tree per thread, values per call path"},
+    {"depth", OPT_DEPTH, "N", "with --tree: only the call paths down to N levels"},
+    {"min-percent", OPT_MIN_PERCENT, "P",
+     "with --tree: leave out the subtrees under P % of the session's\n"
+     "Elapsed Inclusive (Application Inclusive or Inclusive samples\n"
+     "with a --sort of that kind)"},
     {"callers", OPT_CALLERS, "FN", "who called FN, and FN's time under each caller"},
     {"callees", OPT_CALLEES, "FN", "what FN called, and their time when called from FN"},
     IP_CLI_SELECTION_OPTS,
@@ -81,6 +90,7 @@ typedef struct report_args {
   int lines;             /* --by line: 1, --by address: 2 */
   const char *in_fn;     /* --function */
   const char *view_name; /* the view option given (--tree, --callers, ...), or NULL */
+  const char *tree_opt;  /* --depth or --min-percent, which need --tree */
   unsigned jobs;
 } report_args;
 
@@ -119,6 +129,22 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_TREE:
     a->tree = 1;
     return choose_view(a, "--tree", m);
+  case OPT_DEPTH:
+    if (ip_parse_u64(arg, SIZE_MAX, &n) || !n)
+      return ip_cli_fail(m, "bad --depth '%s' (a number of levels from 1)", arg);
+    a->view.depth = (size_t)n;
+    a->tree_opt = "--depth";
+    return 0;
+  case OPT_MIN_PERCENT: {
+    char *end;
+    errno = 0;
+    double p = strtod(arg, &end);
+    if (errno || end == arg || *end || !(p >= 0 && p <= 100))
+      return ip_cli_fail(m, "bad --min-percent '%s' (a percentage, 0 to 100)", arg);
+    a->view.min_percent = p;
+    a->tree_opt = "--min-percent";
+    return 0;
+  }
   case IP_CLI_RAW:
     a->raw = 1;
     return 0;
@@ -167,6 +193,10 @@ int cmd_report(int argc, char **argv) {
     return rc;
   if (a.in_fn && !a.lines) {
     fprintf(stderr, "inclprof report: --function goes with --by line or --by address\n");
+    return IP_EXIT_USAGE;
+  }
+  if (a.tree_opt && !a.tree) {
+    fprintf(stderr, "inclprof report: %s goes with --tree\n", a.tree_opt);
     return IP_EXIT_USAGE;
   }
   if (a.view.latency && a.view_name && !a.tree) {

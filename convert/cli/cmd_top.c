@@ -1,11 +1,14 @@
 /* cli/cmd_top.c - `inclprof top [-o DIR] [--seconds D] [--interval D]
- * [--sort elapsed|application] [-n ROWS] PID|DIR`: a refreshing terminal
- * view of a running process's hottest functions over the last seconds,
- * with exact calls per second.  Each refresh asks the process to flush
- * (its control socket, cli/ctl_client.c), reads its trace anew and shows
- * what grew since the oldest refresh inside the window (cli/top_rates.c).
- * Plain ANSI escapes on the alternate screen; q or Ctrl-C quits and the
- * terminal is restored; it ends by itself when the process ends. */
+ * [--sort elapsed|application] [-n ROWS] [--once] PID|DIR`: a refreshing
+ * terminal view of a running process's hottest functions over the last
+ * seconds, with exact calls per second.  Each refresh asks the process to
+ * flush (its control socket, cli/ctl_client.c), reads its trace anew and
+ * shows what grew since the oldest refresh inside the window
+ * (cli/top_rates.c).  On a terminal: plain ANSI escapes on the alternate
+ * screen; q or Ctrl-C quits and the terminal is restored.  Elsewhere (a file,
+ * a pipe) each refresh is plain text after a blank line.  --once: two reads
+ * an interval apart, one plain table.  It ends by itself when the process
+ * ends. */
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
@@ -28,7 +31,7 @@
 #include "model/model.h"
 #include "util/util.h"
 
-enum { OPT_SECONDS = 256, OPT_INTERVAL, OPT_SORT };
+enum { OPT_SECONDS = 256, OPT_INTERVAL, OPT_SORT, OPT_ONCE };
 
 static const ip_cli_opt options[] = {
     {"output", 'o', "DIR", "the process's trace directory (default: its INCLPROF_OUTPUT)"},
@@ -36,16 +39,18 @@ static const ip_cli_opt options[] = {
     {"interval", OPT_INTERVAL, "DURATION", "refresh this often (default 1s)"},
     {"sort", OPT_SORT, "COLUMN", "elapsed (default) or application: the Exclusive time to sort by"},
     {"rows", 'n', "N", "show N functions (default: what fits the terminal)"},
+    {"once", OPT_ONCE, NULL, "print one plain table of the rates over one --interval, then exit"},
 };
 
 static const ip_cli cli = {
     .name = "top",
     .synopsis = "[-o DIR] [--seconds D] [--interval D] [--sort elapsed|application] [-n N]\n"
-                "        PID|DIR",
+                "        [--once] PID|DIR",
     .intro = "Shows the functions of a running process that took the most time over the last\n"
              "seconds, with their exact calls per second, refreshed until q, Ctrl-C or the\n"
              "process's end.  Each refresh asks the process to write its threads' events\n"
-             "('inclprof ctl PID flush').  DIR: the running process with a trace there.",
+             "('inclprof ctl PID flush').  DIR: the running process with a trace there.\n"
+             "Without a terminal each refresh is printed as plain text (no escapes).",
     .epilog = "Exit status 0; 1 when the process cannot be found or read; 2 for bad usage.",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
@@ -54,7 +59,8 @@ static const ip_cli cli = {
 typedef struct top_args {
   const char *dir;
   uint64_t window_ns, interval_ns, rows;
-  int by_app;
+  int by_app, once;
+  int screen; /* on a terminal: redraw the alternate screen */
 } top_args;
 
 static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
@@ -74,6 +80,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     if (strcmp(arg, "elapsed") && strcmp(arg, "application"))
       return ip_cli_fail(m, "bad --sort '%s' (elapsed or application)", arg);
     a->by_app = !strcmp(arg, "application");
+    return 0;
+  case OPT_ONCE:
+    a->once = 1;
     return 0;
   default: /* 'n' */
     if (ip_parse_u64(arg, 100000, &a->rows) || !a->rows)
@@ -150,9 +159,10 @@ static size_t terminal_rows(void) {
   return 20;
 }
 
-/* One refresh: flush, read, show.  0 while the process runs. */
-static int refresh(long pid, const char *dir, const char *trace, const top_args *a,
-                   top_history *h) {
+/* One refresh: flush, read, and show unless quiet.  0 while the process
+ * runs. */
+static int refresh(long pid, const char *dir, const char *trace, const top_args *a, top_history *h,
+                   int quiet) {
   char reply[1500], status[1500] = "";
   int live = ip_ctl_request((pid_t)pid, dir, IP_CTL_FLUSH, 3000, reply, sizeof reply) == 0;
   if (live && ip_ctl_request((pid_t)pid, dir, IP_CTL_STATUS, 3000, status, sizeof status) == 0 &&
@@ -169,19 +179,25 @@ static int refresh(long pid, const char *dir, const char *trace, const top_args 
   int loaded = ip_session_load(&s, paths, 1, &lo) == 0;
   if (loaded)
     top_history_add(h, &s, now_ns(), a->window_ns);
-  char win[32];
-  ip_fmt_ns(win, sizeof win, a->window_ns);
-  printf("\033[H\033[2Jinclprof top - pid %ld%s%s - %s - window %s - q quits\n", pid,
-         status[0] ? " - " : "", status[0] ? status + sizeof IP_CTL_OK - 1 : "",
-         running ? (live ? "live" : reply) : "the process has ended", win);
-  if (loaded) {
-    top_history_print(h, stdout, a->by_app, a->rows ? a->rows : terminal_rows(),
-                      ip_cli_terminal_width());
-    ip_session_free(&s);
-  } else {
-    printf("%s\n", err);
+  if (!quiet || !loaded) {
+    char win[32];
+    ip_fmt_ns(win, sizeof win, a->window_ns);
+    printf("%sinclprof top - pid %ld%s%s - %s - window %s%s\n", a->screen ? "\033[H\033[2J" : "",
+           pid, status[0] ? " - " : "", status[0] ? status + sizeof IP_CTL_OK - 1 : "",
+           running ? (live ? "live" : reply) : "the process has ended", win,
+           a->screen ? " - q quits" : "");
+    if (loaded)
+      top_history_print(h, stdout, a->by_app,
+                        a->rows     ? a->rows
+                        : a->screen ? terminal_rows()
+                                    : 20,
+                        ip_cli_terminal_width());
+    else
+      printf("%s\n", err);
+    fflush(stdout);
   }
-  fflush(stdout);
+  if (loaded)
+    ip_session_free(&s);
   return running ? 0 : -1;
 }
 
@@ -224,8 +240,23 @@ int cmd_top(int argc, char **argv) {
   struct sigaction sa = {.sa_handler = on_signal};
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  top_history h = {0};
+  if (a.once) { /* the first read is the base of the rates the second shows */
+    int ended = refresh(pid, dir, trace, &a, &h, 1) != 0;
+    if (ended) /* nothing to wait for: the totals since the trace began */
+      top_history_free(&h);
+    else
+      poll(NULL, 0, (int)(a.interval_ns / 1000000));
+    if (!interrupted)
+      ended = refresh(pid, dir, trace, &a, &h, 0) != 0;
+    top_history_free(&h);
+    if (ended)
+      printf("inclprof top: pid %ld has ended; its trace: %s\n", pid, trace);
+    return IP_EXIT_OK;
+  }
+  a.screen = isatty(1);
   struct termios old, raw;
-  int tty = tcgetattr(0, &old) == 0;
+  int tty = a.screen && tcgetattr(0, &old) == 0;
   if (tty) {
     raw = old;
     raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
@@ -233,18 +264,21 @@ int cmd_top(int argc, char **argv) {
     raw.c_cc[VTIME] = 0;
     tcsetattr(0, TCSANOW, &raw);
   }
-  printf("\033[?1049h\033[?25l"); /* the alternate screen, no cursor */
-  top_history h = {0};
+  if (a.screen)
+    printf("\033[?1049h\033[?25l"); /* the alternate screen, no cursor */
   int ended = 0;
-  while (!interrupted) {
-    if (refresh(pid, dir, trace, &a, &h) != 0) {
+  for (int n = 0; !interrupted; n++) {
+    if (!a.screen && n)
+      putchar('\n');
+    if (refresh(pid, dir, trace, &a, &h, 0) != 0) {
       ended = 1;
       break;
     }
     if (wait_key(a.interval_ns))
       break;
   }
-  printf("\033[?25h\033[?1049l");
+  if (a.screen)
+    printf("\033[?25h\033[?1049l");
   fflush(stdout);
   if (tty)
     tcsetattr(0, TCSANOW, &old);

@@ -106,6 +106,10 @@ typedef struct ip_tstate {
   uint64_t pending_gap; /* gap ticks to remove from the next interval */
   uint64_t next_seq;
   uint64_t origin_ns;          /* thread's first event, relative to the session start */
+  uint64_t first_tick;         /* the tick of the thread's first event */
+  uint64_t probe_removed_fx;   /* probe cost taken from the non-transitional intervals, IP_FX */
+  uint64_t app_intervals;      /* non-transitional intervals ending at a probe */
+  uint64_t dense_intervals;    /* of them, those left with under IP_DENSE_NS */
   ip_u64map child;             /* (parent node << 32 | func) -> node */
   ip_pc_index pcs;             /* the thread's ip_pc_sample entries by address */
   ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */
@@ -125,6 +129,7 @@ typedef struct ip_file {
   uint64_t ns_per_tick_fx; /* ns per tick << 32 */
   uint64_t cost_fx;        /* probe cost removed from every interval (0 when raw), IP_FX */
   uint64_t hidden_fx;      /* of it, what a probe hides behind the code around it, IP_FX */
+  uint64_t dense_fx;       /* IP_DENSE_NS in ticks, IP_FX: an interval holding less is dense */
   uint64_t kevent_fx;      /* kevents record cost removed from a transitional interval, IP_FX */
   uint64_t start_tick;
   int kernel_events;       /* batches carry kernel-event records (wait breakdown) */

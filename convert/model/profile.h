@@ -79,6 +79,11 @@ typedef struct ip_func {
 
 #define IP_NO_NODE UINT32_MAX
 
+/* An interval between probes left with less of the program's own time than
+ * this, ns, once the probe cost is taken out, is call-dense: its value rests
+ * on that cost (the report's header counts them). */
+#define IP_DENSE_NS 5.0
+
 /* One call path of one thread.  Node 0 of every thread is the root (func =
  * UINT32_MAX, the thread itself); its children are the outermost frames. */
 typedef struct ip_node {
@@ -122,6 +127,11 @@ typedef struct ip_thread {
   uint32_t tid;
   char *name;                /* may be NULL */
   uint64_t start_ns, end_ns; /* relative to the session start */
+  uint64_t wall_end_ns;      /* its last event by the clock, uncompensated (end_ns: compensated) */
+  uint64_t probe_removed_ns; /* the probe cost removed from its Application (non-transitional)
+                                intervals */
+  uint64_t app_intervals;    /* those intervals that end at a probe */
+  uint64_t dense_intervals;  /* of them, those left with under IP_DENSE_NS of the program's time */
   ip_values total;           /* thread-level values */
   ip_node *nodes;            /* call tree, nodes[0] is the root */
   size_t n_nodes;

@@ -261,8 +261,15 @@ static void interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t ra
   uint64_t x = raw << IP_FX;
   if (transitional) /* the kernel's kevents record for it */
     x = x > f->kevent_fx ? x - f->kevent_fx : 0;
-  if (probe)
-    x = probe_compensated(x, f->cost_fx, f->hidden_fx);
+  if (probe) {
+    uint64_t y = probe_compensated(x, f->cost_fx, f->hidden_fx);
+    if (!transitional) {
+      ts->probe_removed_fx += x - y;
+      ts->app_intervals++;
+      ts->dense_intervals += y < f->dense_fx;
+    }
+    x = y;
+  }
   ts->comp_fx += x;
   /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
   uint64_t now = (uint64_t)(((unsigned __int128)ts->comp_fx * f->ns_per_tick_fx +
@@ -403,6 +410,7 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     uint64_t ns = ticks_ns(f, since);
     ts->origin_ns = ns < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + ns : UINT64_MAX;
     th->start_ns = ts->origin_ns;
+    ts->first_tick = tick;
     kernel_upto(ts, &kc, tick); /* before the thread's first event: no interval */
     memset(&ts->kacc, 0, sizeof ts->kacc);
     event(f, ts, th, b->code[i++]);
@@ -449,6 +457,7 @@ void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st
   uint64_t ns = ticks_ns(f, since);
   ts->origin_ns = ns < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + ns : UINT64_MAX;
   th->start_ns = ts->origin_ns;
+  ts->first_tick = st->tick;
   for (size_t i = 0; i < st->n_open; i++) {
     size_t depth = ts->stk.depth;
     event(f, ts, th, st->open[i]);
@@ -493,6 +502,10 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   }
   ts->finished = 1;
   th->end_ns = th->start_ns + ts->el_ns;
+  th->wall_end_ns = th->start_ns + ticks_ns(f, ts->hwm - ts->first_tick);
+  th->probe_removed_ns = ticks_ns(f, ts->probe_removed_fx >> IP_FX);
+  th->app_intervals = ts->app_intervals;
+  th->dense_intervals = ts->dense_intervals;
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
   if (f->o)

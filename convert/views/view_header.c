@@ -1,6 +1,7 @@
 /* views/view_header.c - the report's header: files, processes, threads, events,
- * transition mode (and what `none` means), compensation, repairs, samples
- * and damage. */
+ * transition mode (and what `none` means), compensation, repairs, samples,
+ * the wall time by the clock and after compensation, a warning where the
+ * probe cost removed rivals the time that remains, and damage. */
 #include <string.h>
 
 #include "util/util.h"
@@ -63,6 +64,74 @@ static void compensation(FILE *out, const ip_session *s) {
             fast, s->n_processes);
 }
 
+/* Where the probe cost taken out rivals the time left, or most intervals
+ * between probes hold a few ns of the program, the values rest on the
+ * probe cost's calibration: a cost r times the time left, off by e %, puts
+ * the values r * e % off. */
+#define PROBE_SHARE_WARN       0.5 /* removed / remaining, or dense intervals, from which it warns */
+#define PROBE_SHARE_MIN_EVENTS 10000 /* fewer events say nothing of the code's density */
+
+typedef struct probe_share {
+  uint64_t removed, remaining, events, intervals, dense;
+} probe_share;
+
+static double share_ratio(const probe_share *p) {
+  return p->remaining ? (double)p->removed / (double)p->remaining : 0;
+}
+
+/* The share of the Application intervals between probes left with under
+ * IP_DENSE_NS of the program's time: unlike the ratio, the same on a
+ * loaded machine, whose time slices stretch a few intervals. */
+static double dense_share(const probe_share *p) {
+  return p->intervals ? (double)p->dense / (double)p->intervals : 0;
+}
+
+static int warns(const probe_share *p) {
+  return p->events >= PROBE_SHARE_MIN_EVENTS &&
+         (share_ratio(p) >= PROBE_SHARE_WARN || dense_share(p) >= PROBE_SHARE_WARN);
+}
+
+static void probe_share_line(FILE *out, const ip_session *s) {
+  probe_share all = {0, 0, 0, 0, 0}, worst = {0, 0, 0, 0, 0};
+  size_t worst_th = SIZE_MAX;
+  for (size_t i = 0; i < s->n_threads; i++) {
+    const ip_thread *th = &s->threads[i];
+    probe_share t = {th->probe_removed_ns, th->total.app_incl, th->events, th->app_intervals,
+                     th->dense_intervals};
+    all.removed += t.removed;
+    all.remaining += t.remaining;
+    all.events += t.events;
+    all.intervals += t.intervals;
+    all.dense += t.dense;
+    /* a thread with at least a millisecond of Application time */
+    if (t.remaining >= 1000000 && warns(&t) &&
+        (worst_th == SIZE_MAX || dense_share(&t) > dense_share(&worst))) {
+      worst = t;
+      worst_th = i;
+    }
+  }
+  const probe_share *p = &all;
+  char who[600] = "";
+  if (!warns(&all) && worst_th != SIZE_MAX) {
+    char name[512];
+    p = &worst;
+    snprintf(who, sizeof who, " in thread %s",
+             ip_row_name(s, IP_BY_THREAD, (uint32_t)worst_th, name, sizeof name));
+  }
+  if (!s->compensated || !warns(p))
+    return;
+  char removed[32], left[32];
+  ip_fmt_ns(removed, sizeof removed, p->removed);
+  ip_fmt_ns(left, sizeof left, p->remaining);
+  fprintf(out,
+          "warning:      probe cost%s: %s taken out of the Application time, %.2f times the %s "
+          "left, and %.0f%% of the intervals between probes hold under %.0f ns of the "
+          "program's own time: the values of call-dense code rest on that cost and can read "
+          "several times too high; 'inclprof suggest' names the functions to leave "
+          "uninstrumented (a filter file for the plugin)\n",
+          who, removed, share_ratio(p), left, 100 * dense_share(p), IP_DENSE_NS);
+}
+
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   fprintf(out, "files:        %zu, processes: %zu, threads: %zu, events: %llu\n", s->n_files,
           s->n_processes, s->n_threads, (unsigned long long)s->events);
@@ -90,25 +159,33 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   ip_fmt_ns(app, sizeof app, s->total.app_incl);
   /* The session's totals sum every thread's time: a perf or gprof user reads
    * percentages of the run's wall time, so the header says what they are. */
-  uint64_t first = UINT64_MAX, last = 0;
+  uint64_t first = UINT64_MAX, last = 0, clock_last = 0;
   for (size_t i = 0; i < s->n_threads; i++) {
     if (s->threads[i].start_ns < first)
       first = s->threads[i].start_ns;
     if (s->threads[i].end_ns > last)
       last = s->threads[i].end_ns;
+    if (s->threads[i].wall_end_ns > clock_last)
+      clock_last = s->threads[i].wall_end_ns;
   }
-  char wall[32];
-  ip_fmt_ns(wall, sizeof wall, last > first ? last - first : 0);
+  char wall[32], comp[32], comp_note[96] = "";
+  ip_fmt_ns(wall, sizeof wall, clock_last > first ? clock_last - first : 0);
+  ip_fmt_ns(comp, sizeof comp, last > first ? last - first : 0);
+  if (s->compensated)
+    snprintf(comp_note, sizeof comp_note, " (%s once the probe cost and runtime gaps are removed)",
+             comp);
   fprintf(out, "session:      Elapsed Inclusive %s, Application Inclusive %s (100%% of each)\n", el,
           app);
-  fprintf(out, "              wall time %s; %zu thread%s in %zu process%s%s\n", wall, s->n_threads,
-          s->n_threads == 1 ? "" : "s", s->n_processes, s->n_processes == 1 ? "" : "es",
+  fprintf(out, "              wall time %s by the clock%s; %zu thread%s in %zu process%s%s\n", wall,
+          comp_note, s->n_threads, s->n_threads == 1 ? "" : "s", s->n_processes,
+          s->n_processes == 1 ? "" : "es",
           s->n_threads > 1 ? ": the totals add up every thread's time, so they can exceed the "
                              "wall time"
                            : "");
   fprintf(out, "              a %% column is a share of the session total of its kind%s\n",
           s->n_threads > 1 ? " (report --by thread: each thread's share of its own wall time)"
                            : "");
+  probe_share_line(out, s);
   ip_view_missing_line(out, o->skipped);
   if (o->sel.has_pid)
     fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n",

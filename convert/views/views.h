@@ -19,6 +19,8 @@ typedef struct ip_view_opts {
   int per_call;              /* the per-call columns (average, minimum, maximum) */
   int exclusive;             /* --wait: the exclusive breakdown too */
   size_t width;              /* the terminal's width: names are shortened to fit (0: never) */
+  size_t depth;              /* tree: call paths down to this many levels (0: all) */
+  double min_percent;        /* tree: subtrees under this % of the session's total left out */
   int latency;               /* --latency: per-call distributions instead of the values */
   int app_value;             /* --value application: rank and distribute Application time */
 } ip_view_opts;

@@ -1,17 +1,19 @@
 /* pmu_attr.h - the perf events the runtime's transition modes open, named
- * once for the runtime (runtime/produce/transitions.c, which opens them)
- * and `record` (convert/cli/record_hold.c, which tries the counter to know
+ * once for the runtime (runtime/produce/transitions.c, which opens them),
+ * `record` (convert/cli/record_hold.c, which tries the counter to know
  * whether a run falls back to kernel events, and holds the kernel events
  * registered so that its program pays neither their registration nor their
- * release): the pmu mode's counter of instructions retired in the kernel;
- * kevents' tracepoint of every system call's entry and its software event
- * of page faults. */
+ * release) and the grant server (perfmon/grant_server.c, which opens a
+ * thread's kevents events for a runtime that may not): the pmu mode's
+ * counter of instructions retired in the kernel; kevents' tracepoint of
+ * every system call's entry and its software event of page faults. */
 #ifndef INCLPROF_PMU_ATTR_H
 #define INCLPROF_PMU_ATTR_H
 
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 /* Where tracefs gives the id of the tracepoint raw_syscalls:sys_enter. */
 #define IP_SYS_ENTER_ID_PATHS                                                                      \
@@ -40,6 +42,30 @@ static inline void ip_pmu_page_faults(struct perf_event_attr *a) {
   a->size = sizeof *a;
   a->type = PERF_TYPE_SOFTWARE;
   a->config = PERF_COUNT_SW_PAGE_FAULTS;
+}
+
+/* What each kevents event records: a sample per event with its id and its
+ * time on CLOCK_MONOTONIC_RAW (and, with context_switch, a record per switch). */
+static inline void ip_pmu_kevents_records(struct perf_event_attr *a) {
+  a->sample_period = 1;
+  a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME;
+  a->sample_id_all = 1;
+  a->use_clockid = 1;
+  a->clockid = CLOCK_MONOTONIC_RAW;
+}
+
+/* A thread's kevents ring event: a record for each of its system calls and
+ * context switches. */
+static inline void ip_pmu_kevents_ring(struct perf_event_attr *a, uint64_t tracepoint_id) {
+  ip_pmu_sys_enter(a, tracepoint_id);
+  a->context_switch = 1;
+  ip_pmu_kevents_records(a);
+}
+
+/* A thread's page-fault event, whose records go into its ring. */
+static inline void ip_pmu_kevents_faults(struct perf_event_attr *a) {
+  ip_pmu_page_faults(a);
+  ip_pmu_kevents_records(a);
 }
 
 #endif

@@ -16,7 +16,9 @@
  *   ...                          more HOOK, DESC pairs (adjacent probes)
  *   .long 0
  *
- * or, for one probe with a descriptor (27 bytes),
+ * or, for one probe with a descriptor (27 bytes; 40 for a call-site probe,
+ * which first skips it all when its callee is marked instrumented:
+ * testb $1, DESC+44(%rip); jnz RESUME),
  *
  *   leaq -128(%rsp), %rsp
  *   call __inclprof_probe_tramp1
@@ -26,7 +28,8 @@
  *
  * A trampoline saves every caller-saved general register (and %rbp, and %rbx
  * for its loop), stores RESUME for unwinders, aligns the stack to 16 bytes and
- * calls each non-null hook with its descriptor, as an ordinary C function.  Flags and
+ * calls each non-null hook with its descriptor, as an ordinary C function,
+ * except a call-site probe's whose callee is marked instrumented.  Flags and
  * vector, mask and x87 registers are not saved: the probe's asm statement
  * declares them clobbered.  The stub has no unwind information of its own;
  * from the store of RESUME on, the trampoline's describes the instrumented
@@ -34,6 +37,15 @@
  * in a hook goes from the trampoline straight into the function. */
 #ifndef INCLPROF_PROBE_X86_H
 #define INCLPROF_PROBE_X86_H
+
+/* Where a descriptor's runtime_flags are (offsetof(struct inclprof_fn,
+ * runtime_flags), checked by the plugin and the runtime) and the bit saying
+ * its callee has probes of its own (INCLPROF_RT_CALLEE_INSTRUMENTED): a
+ * call-site probe of such a callee records nothing, so a stub (a
+ * single-probe one before it calls the trampoline) and the trampoline skip
+ * it. */
+#define INCLPROF_X86_RUNTIME_FLAGS       "44"
+#define INCLPROF_X86_CALLEE_INSTRUMENTED "1"
 
 /* The stub's code after the call, up to the jump's rel32: its bytes are part
  * of the layout the trampolines read.  leaq 136(%rsp), %rsp; jmp: */
@@ -95,8 +107,12 @@
   "\ttestq\t%rdi, %rdi\n"                                                       \
   "\tleaq\t4(%rbx,%rdi), %rdi\n"                                                \
   "\tcmovzq\t104(%rbp), %rdi\n"               /* the value pushed */          \
-  "\taddq\t$8, %rbx\n"                                                          \
-  "\ttestq\t%rax, %rax\n"                     /* cleared since the test */    \
+  "\tleaq\t8(%rbx), %rbx\n"                   /* keeps the flags */           \
+  "\tjz\t3f\n"                                /* a value, no descriptor */    \
+  "\ttestb\t$" INCLPROF_X86_CALLEE_INSTRUMENTED ", "                            \
+  INCLPROF_X86_RUNTIME_FLAGS "(%rdi)\n"                                          \
+  "\tjnz\t1b\n"                              /* its own probes record */      \
+  "3:\ttestq\t%rax, %rax\n"                   /* cleared since the test */    \
   "\tjz\t1b\n"                                                                  \
   "\tcall\t*%rax\n"                                                             \
   "\tjmp\t1b\n"                                                                 \

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perf_grant.h"
 #include "rt.h"
 
 struct ip_settings ip_set;
@@ -33,6 +34,7 @@ static const struct {
     {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
     {"INCLPROF_TABLES", offsetof(struct ip_settings, tables)},
+    {IP_GRANT_ENV, offsetof(struct ip_settings, grant)},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -10,6 +10,10 @@
 
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
 
+_Static_assert(offsetof(struct inclprof_fn, runtime_flags) == 44 &&
+                   INCLPROF_RT_CALLEE_INSTRUMENTED == 1,
+               "probe_x86.h: INCLPROF_X86_RUNTIME_FLAGS and INCLPROF_X86_CALLEE_INSTRUMENTED");
+
 /* Returns IP_T_BIT when the thread's transition counter moved. */
 static inline __attribute__((always_inline)) uint64_t moved(struct ip_rt_thread *t, int mode) {
   uint64_t now;

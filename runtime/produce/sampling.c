@@ -11,11 +11,17 @@
  *         F_SETOWN_EX) at each overflow.  It keeps the requested rate.  It is
  *         armed for one overflow at a time (PERF_EVENT_IOC_REFRESH from the
  *         handler), so a thread that blocks our signal gets no queue of them.
- *   timer: timer_create(CLOCK_THREAD_CPUTIME_ID) with SIGEV_THREAD_ID.  The
- *         kernel checks CPU-time timers at its scheduler tick, so its rate is
- *         at most CONFIG_HZ per thread (250 on Debian's kernels).
+ *   timer: timer_create(CLOCK_THREAD_CPUTIME_ID) with SIGEV_THREAD_ID, armed
+ *         for one expiry at a time from the handler.  The kernel checks
+ *         CPU-time timers at its scheduler tick, so its rate is at most
+ *         CONFIG_HZ per thread (250 on Debian's kernels).
+ * Each period is drawn anew, uniformly between half and one and a half times
+ * the mean (the handler sets the next one): a fixed period in step with a
+ * program's own loop would find it at the same point of the loop sample
+ * after sample, and the samples would stand for that point instead of the
+ * whole loop.
  * In kevents mode a sample does not make the program look transitional: the
- * handler's own system calls (the re-arming ioctl, rt_sigreturn) land in the
+ * handler's own system calls (re-arming the sampler, rt_sigreturn) land in the
  * kevents ring, so it moves the thread's last-seen counter past them in
  * advance. */
 #include <errno.h>
@@ -112,19 +118,71 @@ static IP_RT_TEXT void record_sample(struct ip_rt_thread *t, const void *uc, uin
   p->arg = (uint64_t)pc << 4 | (uint64_t)in_rt << 3 | IP_K_SAMPLE;
 }
 
+/* The mean sampling period, ns. */
+static IP_RT_TEXT uint64_t mean_period_ns(void) { return 1000000000u / ip_st.sample_hz; }
+
+/* The thread's CPU time at which its next sample is due, on the sampler's
+ * clock: the last due time plus a period drawn uniformly from [P/2, 3P/2]
+ * (xorshift64 on the thread's own state), so that the rate stays the one
+ * asked for although the kernel restarts a period only when the handler
+ * re-arms it; but never sooner than P/4 after now, so that a handler run
+ * late (its signal blocked for a while) does not make a burst of samples. */
+static IP_RT_TEXT uint64_t next_due(struct ip_rt_thread *t, uint64_t now) {
+  uint64_t x = t->sample_rng;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  t->sample_rng = x;
+  uint64_t mean = mean_period_ns();
+  uint64_t due = t->sample_due + mean / 2 + x % (mean + 1), soonest = now + mean / 4;
+  t->sample_due = due > soonest ? due : soonest;
+  return t->sample_due;
+}
+
+/* The thread's CPU time, ns (the timer sampler's clock). */
+static IP_RT_TEXT uint64_t thread_cpu_ns(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The timer armed for one expiry, when the thread's CPU time reaches due. */
+static IP_RT_TEXT int arm_timer(timer_t id, uint64_t due) {
+  struct itimerspec its = {{0, 0}, {(time_t)(due / 1000000000u), (long)(due % 1000000000u)}};
+  return timer_settime(id, TIMER_ABSTIME, &its, NULL);
+}
+
+/* Re-arms the thread's sampler for its next sample. */
+static IP_RT_TEXT void rearm(struct ip_rt_thread *t, int kind) {
+  if (kind == IP_SAMPLER_PERF) { /* the count is the task clock, ns */
+    uint64_t now = 0;
+    if (read(t->sample_fd, &now, sizeof now) != (ssize_t)sizeof now)
+      now = t->sample_due;
+    uint64_t period = next_due(t, now) - now;
+    ioctl(t->sample_fd, PERF_EVENT_IOC_PERIOD, &period);
+    ioctl(t->sample_fd, PERF_EVENT_IOC_REFRESH, 1);
+  } else {
+    arm_timer((timer_t)t->timer, next_due(t, thread_cpu_ns()));
+  }
+}
+
 /* cppcheck-suppress constParameterCallback ; a sigaction handler's type */
 IP_RT_TEXT void ip_sample_handler(int sig, siginfo_t *si, void *uc) {
   (void)sig;
   (void)si;
   struct ip_rt_thread *t = &ip_tls;
-  int perf = t->has_timer == IP_SAMPLER_PERF;
+  int kind = t->has_timer;
+  /* the handler's own system calls: re-arming (perf: a read, the next
+   * period and the refresh; timer: the clock and one settime), and
+   * rt_sigreturn */
   if (t->state == IP_TS_READY && !t->lent && atomic_load(&ip_st.init_state) == 1)
-    record_sample(t, uc, perf ? 2 : 1);
-  if (perf) { /* after the sample: the ioctl is one of the handler's own calls */
-    int saved = errno;
-    ioctl(t->sample_fd, PERF_EVENT_IOC_REFRESH, 1);
-    errno = saved;
-  }
+    record_sample(t, uc, kind == IP_SAMPLER_PERF ? 4 : kind == IP_SAMPLER_TIMER ? 3 : 1);
+  if (kind == IP_SAMPLER_NONE)
+    return;
+  int saved = errno; /* after the sample: these are the handler's own calls */
+  rearm(t, kind);
+  errno = saved;
 }
 
 void ip_sampling_init(void) {
@@ -139,22 +197,21 @@ void ip_sampling_init(void) {
     ip_st.sample_hz = 0;
 }
 
-static long period_ns(void) { return 1000000000L / (long)ip_st.sample_hz; }
-
 /* The perf sampler, armed for its first overflow; -1 when refused. */
-static int perf_sampler(uint32_t tid) {
+static int perf_sampler(struct ip_rt_thread *t) {
   struct perf_event_attr a;
   memset(&a, 0, sizeof a);
   a.size = sizeof a;
   a.type = PERF_TYPE_SOFTWARE;
   a.config = PERF_COUNT_SW_TASK_CLOCK;
-  a.sample_period = (uint64_t)period_ns();
+  t->sample_due = 0;
+  a.sample_period = next_due(t, 0); /* the count starts at 0 */
   a.disabled = 1;
   int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0)
     return -1;
   fd = ip_fd_own(fd);
-  struct f_owner_ex owner = {F_OWNER_TID, (pid_t)tid};
+  struct f_owner_ex owner = {F_OWNER_TID, (pid_t)t->tid};
   if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, ip_sampling_signal()) != 0 ||
       fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
     ip_fd_forget(fd);
@@ -164,31 +221,39 @@ static int perf_sampler(uint32_t tid) {
   return fd;
 }
 
-static int timer_sampler(uint32_t tid, timer_t *id) {
+/* The timer sampler, set in t before its first expiry (whose handler
+ * arms the next). */
+static void timer_sampler(struct ip_rt_thread *t) {
   struct sigevent sev;
   memset(&sev, 0, sizeof sev);
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = ip_sampling_signal();
-  sev._sigev_un._tid = (int)tid;
-  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, id) != 0)
-    return -1;
-  long ns = period_ns();
-  struct itimerspec its = {{ns / 1000000000L, ns % 1000000000L},
-                           {ns / 1000000000L, ns % 1000000000L}};
-  if (timer_settime(*id, 0, &its, NULL) != 0) {
-    timer_delete(*id);
-    return -1;
+  sev._sigev_un._tid = (int)t->tid;
+  timer_t id;
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &id) != 0)
+    return;
+  t->timer = id;
+  t->has_timer = IP_SAMPLER_TIMER;
+  __asm__ __volatile__("" ::: "memory");
+  t->sample_due = thread_cpu_ns();
+  if (arm_timer(id, next_due(t, t->sample_due)) != 0) {
+    t->has_timer = IP_SAMPLER_NONE;
+    timer_delete(id);
   }
-  return 0;
 }
 
 void ip_sampling_thread_start(struct ip_rt_thread *t) {
   if (!ip_st.sample_hz || t->has_timer)
     return;
   measure_syscall_record(t);
+  /* splitmix64 of the tid and the clock: a non-zero xorshift state */
+  uint64_t z = ((uint64_t)t->tid << 32 ^ ip_tick()) + 0x9e3779b97f4a7c15u;
+  z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ z >> 27) * 0x94d049bb133111ebu;
+  t->sample_rng = (z ^ z >> 31) | 1;
   t->sample_fd = -1; /* near RLIMIT_NOFILE: the timer, which takes no descriptor */
   if (ip_fd_room_begin(1)) {
-    t->sample_fd = perf_sampler(t->tid);
+    t->sample_fd = perf_sampler(t);
     ip_fd_identify(t->sample_fd, &t->sample_fd_id);
     ip_fd_room_end(1);
   }
@@ -196,11 +261,7 @@ void ip_sampling_thread_start(struct ip_rt_thread *t) {
     t->has_timer = IP_SAMPLER_PERF;
     return;
   }
-  timer_t id;
-  if (timer_sampler(t->tid, &id) != 0)
-    return;
-  t->timer = id;
-  t->has_timer = IP_SAMPLER_TIMER;
+  timer_sampler(t);
 }
 
 void ip_sampling_thread_stop(struct ip_rt_thread *t) {

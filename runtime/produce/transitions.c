@@ -9,7 +9,9 @@
  *            switch and page fault of the thread.  The probe loads data_head;
  *            the records themselves (time on CLOCK_MONOTONIC_RAW, sample id)
  *            are saved at flush time by kevents.c.  The record's own cost
- *            (what it adds to a system call) is measured here for the header. */
+ *            (what it adds to a system call) is measured here for the header.
+ *            A process that may not open the events (a normal user) gets
+ *            them from its recording's grant server (perf_grant.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -90,37 +92,43 @@ static int pmu_open(void **page, char *why, size_t whylen) {
  * limit refuses them (not root), one page still gives the transition flag. */
 #define RING_DATA_PAGES 16
 
-static void kev_attr_records(struct perf_event_attr *a) {
-  a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME;
-  a->sample_id_all = 1;
-  a->use_clockid = 1;
-  a->clockid = CLOCK_MONOTONIC_RAW;
-}
-
-static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id, char *why,
-                    size_t whylen) {
+/* The calling thread's two events (the ring's, the page faults'): opened
+ * here, or, for a process that may not (ip_st.kev_granted), by the grant
+ * server of its recording (perf_grant.c). */
+static int kev_events(int fds[2], char *why, size_t whylen) {
+  if (ip_st.kev_granted)
+    return ip_grant_kevents(fds, why, whylen);
   if (ip_st.tracepoint_id < 0) {
     snprintf(why, whylen, "kevents: tracepoint id unknown");
     return -1;
   }
   struct perf_event_attr a;
-  ip_pmu_sys_enter(&a, (uint64_t)ip_st.tracepoint_id);
-  a.sample_period = 1;
-  a.context_switch = 1;
-  kev_attr_records(&a);
-  int fd = perf_open(&a);
-  if (fd < 0) {
+  ip_pmu_kevents_ring(&a, (uint64_t)ip_st.tracepoint_id);
+  fds[0] = perf_open(&a);
+  if (fds[0] < 0) {
     int e = errno;
     char perf[160];
     if ((e == EACCES || e == EPERM) && ip_perf_refusal(perf, sizeof perf))
       snprintf(why, whylen,
-               "kevents: perf_event_open(raw_syscalls:sys_enter): %s: %s; run as root, or as root "
-               "sysctl kernel.perf_event_paranoid=1, or use --transitions none",
+               "kevents: perf_event_open(raw_syscalls:sys_enter): %s: %s; run as root, record it "
+               "with 'sudo inclprof record --user NAME' or through inclprof-perfmon, or use "
+               "--transitions none",
                strerror(e), perf);
     else
       snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s", strerror(e));
     return -1;
   }
+  ip_pmu_kevents_faults(&a);
+  fds[1] = perf_open(&a);
+  return 0;
+}
+
+static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id, char *why,
+                    size_t whylen) {
+  int fds[2];
+  if (kev_events(fds, why, whylen) != 0)
+    return -1;
+  int fd = fds[0], fd2 = fds[1];
   size_t len = (size_t)sysconf(_SC_PAGESIZE) * (1 + RING_DATA_PAGES);
   void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
   if (m == MAP_FAILED) {
@@ -130,12 +138,10 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
   if (m == MAP_FAILED) {
     snprintf(why, whylen, "kevents: mmap of the ring buffer: %s", strerror(errno));
     close(fd);
+    if (fd2 >= 0)
+      close(fd2);
     return -1;
   }
-  ip_pmu_page_faults(&a);
-  a.sample_period = 1;
-  kev_attr_records(&a);
-  int fd2 = perf_open(&a);
   *pf_id = UINT64_MAX;
   if (fd2 >= 0 && (ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0 ||
                    ioctl(fd2, PERF_EVENT_IOC_ID, pf_id) != 0)) {
@@ -175,6 +181,24 @@ static uint64_t syscall_ticks(void) {
     best = t1 - t0 < best ? t1 - t0 : best;
   }
   return best;
+}
+
+/* Opens the calling thread's events once, to know that kevents works here
+ * and to measure what the kernel's record adds to a system call. */
+static int kev_trial(char *why, size_t whylen) {
+  void *ring;
+  size_t len;
+  int fd2;
+  uint64_t pf_id;
+  if (kev_open(&ring, &len, &fd2, &pf_id, why, whylen) != 0)
+    return 0;
+  uint64_t with = syscall_ticks();
+  munmap(ring, len);
+  if (fd2 >= 0)
+    close(fd2);
+  uint64_t without = syscall_ticks();
+  ip_st.kevent_cost_ticks = with > without ? (double)(with - without) : 0.0;
+  return 1;
 }
 
 /* ---- choice ------------------------------------------------------------- */
@@ -242,30 +266,32 @@ void ip_transitions_choose(void) {
     }
   }
   ip_st.tracepoint_id = -1;
+  ip_st.kev_granted = 0;
   if (want_kev && !pmu_ok) {
     char why[400];
     ip_st.tracepoint_id = ip_tracepoint_id(tracepoint_paths, why, sizeof why);
-    void *ring;
-    size_t len;
-    int fd2;
-    uint64_t pf_id;
     if (ip_st.tracepoint_id >= 0)
       open_keepers(); /* first: the trial below then closes quickly too */
     if (ip_st.tracepoint_id < 0)
       snprintf(kev_why, sizeof kev_why, "kevents: %s", why);
-    else if (kev_open(&ring, &len, &fd2, &pf_id, kev_why, sizeof kev_why) == 0) {
-      kev_ok = 1;
-      /* What the kernel's record adds to a system call on this thread. */
-      uint64_t with = syscall_ticks();
-      munmap(ring, len);
-      if (fd2 >= 0)
-        close(fd2);
-      uint64_t without = syscall_ticks();
-      ip_st.kevent_cost_ticks = with > without ? (double)(with - without) : 0.0;
+    else
+      kev_ok = kev_trial(kev_why, sizeof kev_why);
+    if (!kev_ok && ip_set.grant && *ip_set.grant) {
+      /* Refused here: the recording's grant server opens them instead (it
+       * keeps them registered while it runs: no keepers). */
+      ip_st.kev_granted = 1;
+      char grant_why[200];
+      kev_ok = kev_trial(grant_why, sizeof grant_why);
+      ip_st.kev_granted = kev_ok;
+      if (!kev_ok)
+        snprintf(kev_why + strlen(kev_why), sizeof kev_why - strlen(kev_why), "; %s", grant_why);
     }
   }
   ip_st.mode =
       ip_transitions_decide(req, pmu_ok, kev_ok, pmu_why, kev_why, ip_st.note, sizeof ip_st.note);
+  if (ip_st.kev_granted && ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
+    snprintf(ip_st.note + strlen(ip_st.note), sizeof ip_st.note - strlen(ip_st.note),
+             "; opened for this user by the recording's grant server");
 }
 
 /* A thread whose counter cannot be opened keeps the static zero source set by
@@ -274,7 +300,10 @@ void ip_transitions_thread_open(struct ip_rt_thread *t) {
   char why[300];
   t->no_counter = IP_NC_NONE;
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
-    if (!ip_fd_room_begin(2)) { /* the ring's event (closed at once) and the page-fault one */
+    /* the ring's event (closed at once), the page-fault one, and the grant
+     * server's connection (closed at once) */
+    unsigned need = ip_st.kev_granted ? 3 : 2;
+    if (!ip_fd_room_begin(need)) {
       t->no_counter = IP_NC_FD_RESERVE;
       return;
     }
@@ -287,7 +316,7 @@ void ip_transitions_thread_open(struct ip_rt_thread *t) {
       ip_kevents_open(t, pf_id);
     } else
       t->no_counter = IP_NC_OPEN_FAILED;
-    ip_fd_room_end(2);
+    ip_fd_room_end(need);
   } else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU) {
     void *page;
     if (pmu_open(&page, why, sizeof why) == 0)

@@ -26,6 +26,17 @@ as_pg() {
   pg_user && runuser -u "$PG_USER" -- "$@"
 }
 
+# as_pg_server CMD...: the server's command as $PG_USER.  As root, `inclprof
+# record ...` runs as `inclprof record --user $PG_USER ...`: record stays
+# root and opens each traced thread's kernel events for the server, which
+# runs as $PG_USER (the wait breakdown of a program that does not run as
+# root); anything else as as_pg.
+as_pg_server() {
+  if [ "$(id -u)" = 0 ] && [ "$1" = "$INCLPROF" ] && [ "${2:-}" = record ]; then
+    pg_user && { cmd=$1; shift 2; "$cmd" record --user "$PG_USER" "$@"; }
+  else as_pg "$@"; fi
+}
+
 # pg_user: $PG_USER exists (as root: made once, a system user without a home
 # or a login shell).
 pg_user() {
@@ -66,7 +77,7 @@ run_postgres() {
   rm -rf pgdata regress && cp -a "$W/postgres/pgdata-template" pgdata && mkdir -p regress &&
     { [ "$(id -u)" != 0 ] || chown -R "$PG_USER" "$PWD"; } || return 1
   port=$((30000 + $$ % 10000))
-  as_pg "$@" -D "$PWD/pgdata" -p "$port" -k "$PWD" >server.log 2>&1 &
+  as_pg_server "$@" -D "$PWD/pgdata" -p "$port" -k "$PWD" >server.log 2>&1 &
   server=$!
   # ready when the postmaster says so (each probe connection would be a
   # process of its own)
@@ -139,6 +150,7 @@ extra_postgres() {
   # the costs of recording a process
   check_eq "postgres: every trace is under 100 KB plus 4.2 bytes per event (the top of the documented range)" "" \
     "$(awk -F '\t' '$2 > 100000 + 4.2 * $3 { printf "pid %s (%s): %s bytes for %s events; ", $1, substr($7, 1, 40), $2, $3 }' facts.txt | cut -c1-700)"
+  pg_waits
   plain_stop=$(cat "$dir/run/plain/shutdown.txt") rec_stop=$(cat shutdown.txt)
   check "postgres: pg_ctl stop -m fast ends the recorded server within 1 s of the plain one (plain ${plain_stop} s, recorded ${rec_stop} s)" \
     awk -v p="$plain_stop" -v r="$rec_stop" 'BEGIN { exit !(r - p <= 1.0) }'
@@ -146,6 +158,28 @@ extra_postgres() {
   "$INCLPROF" report --by process data >by-process.txt 2>report.err
   check_eq "postgres: report --by process has a row per trace with events" "$(awk -F '\t' '$3 > 0' facts.txt | wc -l)" \
     "$(awk 'table && NF { n++ } /^Calls / { table = 1 } END { print n + 0 }' by-process.txt)"
+}
+
+# pg_waits: as root the server, run as $PG_USER, was recorded with `record
+# --user`: every trace has kernel events, opened by record's grant server,
+# and the wait breakdown says why pgbench's backends waited: PostgresMain
+# spends most of its time blocked on its client (the next query), and its
+# Application time is below its Elapsed time.
+pg_waits() {
+  [ "$(id -u)" = 0 ] || return 0
+  for f in data/*.ipb; do
+    "$INCLPROF" info "$f" 2>/dev/null | grep -q "^transitions: *kevents" || printf '%s ' "${f#data/}"
+  done >no-kevents.txt
+  check_eq "postgres: every trace of the server (run as $PG_USER) has kernel events, opened by record --user" \
+    "" "$(cat no-kevents.txt)"
+  check "postgres: the traces say who opened the events" sh -c \
+    "'$INCLPROF' info data/$(head -1 trace-pids.txt).ipb | grep -q 'opened for this user by the recording.s grant server'"
+  for pid in $(awk '{ print $1 }' pgbench-backends.txt); do
+    csv_rows "procs/$pid.csv" function elapsed_inclusive_ns application_inclusive_ns offcpu_blocked_inclusive_ns |
+      awk -F '\t' -v p="$pid" '$1 == "PostgresMain" { print p, $2, $3, $4 }'
+  done >pg-waits.txt
+  check "postgres: pgbench's backends waited for their clients: PostgresMain blocked 30-100% of its time, Application below Elapsed ($(awk '{ printf "%.0f%% ", 100 * $4 / $2 }' pg-waits.txt)blocked)" \
+    awk 'BEGIN { n = 0 } $4 >= 0.3 * $2 && $4 <= $2 && $3 < $2 { n++ } END { exit !(n >= 4) }' pg-waits.txt
 }
 
 # pg_exit_costs: postgres -C shared_buffers (start, print a setting, exit)
@@ -156,7 +190,7 @@ pg_exit_costs() {
     for fl in plain plugin; do
       exit_t0=$(now)
       if [ "$fl" = plain ]; then as_pg "$(exe plain)" -C shared_buffers -D "$dir/run/rec/pgdata" >/dev/null 2>&1
-      else as_pg "$INCLPROF" record -o "$dir/run/rec/exit-$i" -- "$(exe plugin)" -C shared_buffers -D "$dir/run/rec/pgdata" >/dev/null 2>&1; fi
+      else as_pg_server "$INCLPROF" record -o "$dir/run/rec/exit-$i" -- "$(exe plugin)" -C shared_buffers -D "$dir/run/rec/pgdata" >/dev/null 2>&1; fi
       echo "$fl $(since "$exit_t0")"
     done
   done >exit-costs.txt

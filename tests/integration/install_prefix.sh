@@ -11,14 +11,20 @@ nested_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-director
 
 check "make install PREFIX=<tmp> PLUGINDIR=<tmp>/gcc-plugin succeeds" \
   nested_make install PREFIX="$prefix" PLUGINDIR="$prefix/gcc-plugin"
-for f in bin/inclprof lib/libinclprof.so lib/libinclprof.a lib/inclprof/inclprof.so \
+for f in bin/inclprof bin/inclprof-perfmon lib/libinclprof.so lib/libinclprof.a lib/inclprof/inclprof.so \
          gcc-plugin/inclprof.so include/inclprof.h include/inclprof_abi.h lib/pkgconfig/inclprof.pc; do
   check "installed $f" test -s "$prefix/$f"
 done
 check "the installed command runs" "$prefix/bin/inclprof" --help
+if [ "$(id -u)" = 0 ] && command -v getcap >/dev/null; then
+  check_eq "as root, inclprof-perfmon is installed with its two capabilities, permitted only" \
+    "$prefix/bin/inclprof-perfmon cap_dac_read_search,cap_perfmon=p" "$(getcap "$prefix/bin/inclprof-perfmon")"
+  check_eq "no other installed file has a capability" "" \
+    "$(getcap -r "$prefix" 2>/dev/null | grep -v '^[^ ]*/bin/inclprof-perfmon ')"
+fi
 
 # The man pages: one per docs/commands/*.md, found through MANPATH, rendered.
-for page in man1/inclprof.1 man1/inclprof-record.1 man1/inclprof-info.1 man1/inclprof-report.1 \
+for page in man1/inclprof.1 man1/inclprof-record.1 man1/inclprof-perfmon.1 man1/inclprof-info.1 man1/inclprof-report.1 \
             man1/inclprof-export.1 man1/inclprof-suggest.1 man1/inclprof-diff.1 \
             man7/inclprof-plugin.7 man7/inclprof-runtime.7; do
   check "installed man page $page" test -s "$prefix/share/man/$page"

@@ -4,6 +4,10 @@
 # around it (it cannot see the callee is instrumented) record nothing once the
 # runtime has seen both units, whichever registers first; the values are
 # those of one frame per call.  A real library call keeps its call-site probes.
+# Those probes skip the trampoline too (their stub, or the trampoline's loop
+# for a run of adjacent probes, reads the callee's mark): under callgrind the
+# runtime's call and ret hooks are reached for printf only, and the
+# single-probe trampoline once per entry or exit probe.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/programs/runtime/build.sh"
 P="$INCLPROF_SRC/tests/programs/plugin"
@@ -31,4 +35,21 @@ for order in "main.o lib.o" "lib.o main.o"; do
   "$INCLPROF" report data >report.txt 2>&1
   check "link $order: no repairs" grep -q '^repairs: *0 exits reconciled' report.txt
 done
+
+need valgrind
+rm -rf data
+INCLPROF_OUTPUT=data LD_PRELOAD="$INCLPROF_LIBDIR/libinclprof.so" \
+  valgrind --tool=callgrind --callgrind-out-file=cg.out ./prog >/dev/null 2>cg.err
+check_eq "under callgrind: exit status" 0 "$?"
+# calls FUNCTION_REGEX: the calls callgrind counted of the functions so named
+calls() {
+  awk -v re="$1" '/^c?fn=\([0-9]+\) / { id = $1; sub(/^c?fn=/, "", id); name = $0; sub(/^[^ ]* /, "", name); if (name ~ re) want[id] = 1 }
+    /^cfn=/ { cur = $1; sub(/^cfn=/, "", cur) }
+    /^calls=/ { if (cur in want) { split($1, a, "="); s += a[2] } cur = "" }
+    END { print s + 0 }' cg.out
+}
+check_eq "the runtime's call hook: printf's call only" 1 "$(calls '^call_(kev|pmu|none)(_fast)?$')"
+check_eq "the runtime's ret hook: printf's return only" 1 "$(calls '^ret_(kev|pmu|none)(_fast)?$')"
+check_eq "the entry and exit hooks: main, 1000 scale, 1000 offset" 4002 \
+  "$(calls '^(enter|exit)_(kev|pmu|none)(_fast)?$')"
 done_testing

@@ -45,6 +45,18 @@ instrumented callsites=all >/dev/null
 check_eq "callsites=all: hot_a wrapped too, callee entry nested" "C hot_a|E hot_a|X hot_a|R hot_a" \
   "$(grep -E '^[CREX] hot_a$' log | paste -sd'|' -)"
 check_eq "callsites=all: no_instrument_function callee wrapped" "1 1" "$(count C quiet log) $(count R quiet log)"
+# A static function instrumented in the same unit: its own probes only (its
+# call sites could not be told from another unit's function of that name),
+# so callsites=all gives it one row, with the program's 100 calls.
+cat >static_callee.c <<'SRC'
+#include <stdio.h>
+static __attribute__((noinline)) int f(int x) { return x * 3 + 1; }
+int main(void) { long s = 0; for (int i = 0; i < 100; i++) s += f(i); printf("%ld\n", s); return 0; }
+SRC
+gcc -O2 -fplugin="$INCLPROF_PLUGIN" -fplugin-arg-inclprof-callsites=all static_callee.c -o static_callee
+"$INCLPROF" record -o static_rec ./static_callee >/dev/null 2>&1
+check_eq "callsites=all: a static callee instrumented here has one row, 100 calls" "100" \
+  "$("$INCLPROF" report static_rec 2>/dev/null | awk '$NF == "f" { print $1 }' | paste -sd' ' -)"
 
 rm -f report.txt
 instrumented report=report.txt 'exclude=cold_*' min-size=4 >/dev/null

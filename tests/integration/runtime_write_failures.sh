@@ -68,6 +68,13 @@ check_eq "unusable directory: the program did not run" "" "$(cat run.out)"
 check_eq "unusable directory: one line naming the cause and the way out" \
   "inclprof record: cannot create the trace directory blocker/sub: Not a directory; choose another with -o DIR" \
   "$(cat run.err)"
+# A directory whose parents are missing is made with them; one that cannot be
+# used because the program cannot run is removed with the parents record made.
+"$INCLPROF" record -o made/a/b ./busy >run.out 2>/dev/null
+check_eq "missing parents: made, the program ran" "$(cat expected.out)" "$(cat run.out)"
+check "missing parents: the trace is in made/a/b" sh -c 'ls made/a/b/*.ipb >/dev/null'
+"$INCLPROF" record -o gone/a/b ./no-such-program >/dev/null 2>&1
+check_eq "a program that cannot run: exit 127, no directory left behind" "127 no" "$? $(test -e gone && echo yes || echo no)"
 # 5. A trace whose process is still running is not called killed.
 cat >slow.c <<'SRC'
 #include <unistd.h>

@@ -1,0 +1,43 @@
+#!/bin/sh
+# convert_header_honest.sh - the report's header tells how far the values
+# can be trusted: its wall time is the clock's (the recorded span, at least
+# the program's own measurement of its loop, and the compensated span named
+# as such beside it); on call-dense code (tests/programs/convert/dense_calls.c:
+# a nanosecond or two of code between probes) a warning gives the probe
+# cost taken out of the Application time against the time left, the share
+# of the intervals left with under 5 ns (most: the machine's load cannot
+# change that, where time slices it does not see stretch the ratio's
+# denominator), and the next step; a program whose calls are long
+# (tree_shape.c) gets no warning.
+. "$INCLPROF_SRC/tests/lib.sh"
+cc_plugin dense -O2 "$INCLPROF_SRC/tests/programs/convert/dense_calls.c" || { fail "build dense_calls"; exit 1; }
+"$INCLPROF" record -o tr ./dense 1000000 >run.txt 2>/dev/null
+check_eq "dense_calls: exit status" 0 "$?"
+"$INCLPROF" report tr >report.txt 2>&1
+loop_ms=$(awk '/^loop_ns/ { printf "%.3f", $2 / 1e6 }' run.txt)
+# ms VALUE UNIT: VALUE in ms
+ms() { awk -v v="$1" -v u="$2" 'BEGIN { printf "%.3f", u == "s" ? v * 1000 : u == "us" ? v / 1000 : u == "ns" ? v / 1e6 : v }'; }
+line=$(grep '^ *wall time ' report.txt)
+set -- $(echo "$line" | sed -n 's/^ *wall time \([0-9.]*\) \([a-z]*\) by the clock (\([0-9.]*\) \([a-z]*\) once the probe cost and runtime gaps are removed); 1 thread in 1 process$/\1 \2 \3 \4/p')
+check "the header's wall time line names the clock's and the compensated span" test $# -eq 4
+clock=$(ms "${1:-0}" "${2:-ms}") comp=$(ms "${3:-0}" "${4:-ms}")
+check "the wall time by the clock ($clock ms) holds the program's own loop ($loop_ms ms), and 5 ms more at most" \
+  awk -v c="$clock" -v l="$loop_ms" 'BEGIN { exit !(c >= l && c <= l + 5) }'
+check "the compensated span ($comp ms) is shorter: 2 M probes were taken out" \
+  awk -v c="$clock" -v p="$comp" 'BEGIN { exit !(p < c) }'
+warn=$(grep '^warning: *probe cost: ' report.txt)
+check "call-dense code: the header warns about the probe cost" test -n "$warn"
+ratio=$(echo "$warn" | sed -n 's/.* Application time, \([0-9.]*\) times the .*/\1/p')
+check "the warning gives the ratio of the probe cost to the time left (${ratio:-none})" test -n "$ratio"
+dense=$(echo "$warn" | sed -n 's/.* left, and \([0-9]*\)% of the intervals between probes hold under 5 ns of the program.s own time: .*/\1/p')
+check "most intervals hold under 5 ns of the program (${dense:-none} %)" test "${dense:-0}" -ge 50
+check "the warning gives the next step" grep -q "'inclprof suggest' names the functions to leave uninstrumented" report.txt
+
+cc_plugin shape -O2 "$INCLPROF_SRC/tests/programs/convert/tree_shape.c" || { fail "build tree_shape"; exit 1; }
+"$INCLPROF" record -o tr2 ./shape >/dev/null 2>&1
+"$INCLPROF" report tr2 >report2.txt 2>&1
+check "long calls: no probe cost warning" sh -c "! grep -q '^warning: *probe cost' report2.txt"
+"$INCLPROF" report --raw tr >raw.txt 2>&1
+check "--raw: no warning (nothing is taken out)" sh -c "! grep -q '^warning: *probe cost' raw.txt"
+check "--raw: the wall time by the clock alone" grep -Eq '^ *wall time [0-9.]+ [a-z]+ by the clock; 1 thread in 1 process$' raw.txt
+done_testing
