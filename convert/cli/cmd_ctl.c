@@ -88,7 +88,8 @@ static int send_to(pid_t pid, const char *dir, const char *cmd) {
   }
   size_t ok_len = sizeof IP_CTL_OK - 1;
   int ok = !strncmp(reply, IP_CTL_OK, ok_len);
-  fprintf(ok ? stdout : stderr, "inclprof ctl: pid %d: %s\n", (int)pid, ok ? reply + ok_len : reply);
+  fprintf(ok ? stdout : stderr, "inclprof ctl: pid %d: %s\n", (int)pid,
+          ok ? reply + ok_len : reply);
   return ok;
 }
 
