@@ -469,11 +469,6 @@ IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint6
 /* say.c: one line on stderr, with write() (printf-style format) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* heap_sort.c: n elements of `size` bytes (at most 64) sorted in place
- * without allocation; before(a, b): a goes before b. */
-typedef int ip_before_fn(const void *a, const void *b);
-IP_HIDDEN void ip_heap_sort(void *base, size_t n, size_t size, ip_before_fn *before);
-
 /* arena.c: the runtime's own memory (never the program's malloc, which it
  * may define itself): zeroed blocks, lock-free, safe in a signal handler. */
 IP_HIDDEN void *ip_alloc(size_t n); /* zeroed; NULL when out of memory */

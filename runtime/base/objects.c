@@ -366,9 +366,34 @@ static int nameable(const elf_sym *sym) {
          sym->st_value && vis != STV_HIDDEN && vis != STV_INTERNAL;
 }
 
-static int named_before(const void *x, const void *y) {
-  const struct named *a = x, *b = y;
+static int named_before(const struct named *a, const struct named *b) {
   return a->addr < b->addr || (a->addr == b->addr && a->ix < b->ix);
+}
+
+static void sift_down(struct named *e, size_t at, size_t n) {
+  for (;;) {
+    size_t big = at, l = 2 * at + 1, r = l + 1;
+    if (l < n && named_before(&e[big], &e[l]))
+      big = l;
+    if (r < n && named_before(&e[big], &e[r]))
+      big = r;
+    if (big == at)
+      return;
+    struct named t = e[at];
+    e[at] = e[big], e[big] = t;
+    at = big;
+  }
+}
+
+/* Heapsort: no allocation (qsort may call malloc). */
+static void sort_named(struct named *e, size_t n) {
+  for (size_t i = n / 2; i-- > 0;)
+    sift_down(e, i, n);
+  for (size_t end = n; end > 1; end--) {
+    struct named t = e[0];
+    e[0] = e[end - 1], e[end - 1] = t;
+    sift_down(e, 0, end - 1);
+  }
 }
 
 static struct name_table *find_table(const struct view *o, const struct symbols *s) {
@@ -392,7 +417,7 @@ static struct name_table *make_table(const struct view *o, const struct symbols 
   for (uint32_t ix = 1; ix < count; ix++)
     if (nameable(&s->sym[ix]))
       e[n++] = (struct named){s->bias + (uintptr_t)s->sym[ix].st_value, ix};
-  ip_heap_sort(e, n, sizeof *e, named_before);
+  sort_named(e, n);
   uint32_t kept_n = 0;
   for (uint32_t i = 0; i < n; i++)
     if (!kept_n || e[kept_n - 1].addr != e[i].addr)

@@ -24,12 +24,12 @@
 #include "rt.h"
 
 #define MAX_BIND_GIDS (1u << 22) /* callee states kept for gids below this */
-#define MAX_RUNS      4096u      /* gid runs per TableRef (more: another TableRef) */
+#define MAX_RUNS      4096u      /* gid runs per TableRef (more: the records go into the trace) */
 
 struct entry {
   const struct inclprof_fn *fn;
   uint32_t gid, module; /* gid: an instrumented function's; a callee's is given at the close */
-  uint32_t seq;         /* registration order */
+  uint64_t name_hash;   /* a callee's: its call lines are grouped by name */
 };
 
 struct object {
@@ -139,8 +139,8 @@ static void write_inline(const struct entry *e, int log_it) {
 }
 
 void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module) {
-  static uint32_t seq;
-  struct entry e = {fn, gid, module, seq++};
+  struct entry e = {fn, gid, module,
+                    gid ? 0 : ip_fnv1a64_str(IP_FNV1A64_BASIS, fn->name ? fn->name : "")};
   if (n_pending == cap_pending) {
     size_t cap = cap_pending ? cap_pending * 2 : 1024;
     struct entry *p = ip_realloc(pending, cap * sizeof *p);
@@ -300,15 +300,51 @@ static void close_object(const struct object *o, uint32_t module, const struct e
 }
 
 /* An object's entries together: its instrumented functions first, then its
- * callees, each in registration order. */
-static int entry_before(const void *a, const void *b) {
-  const struct entry *x = a, *y = b;
+ * callees grouped by name (by its hash), each in registration order (the
+ * sort is stable), so that the call lines of one name, which share an
+ * instrumented function's gid or get consecutive gids of their own, make
+ * one run of the TableRef however the call sites of different names
+ * interleave (a program whose every function calls strtol and another
+ * instrumented function: a few runs, not two per function). */
+static int entry_before(const struct entry *x, const struct entry *y) {
   if (x->module != y->module)
     return x->module < y->module;
   int xc = !x->gid, yc = !y->gid;
   if (xc != yc)
     return xc < yc;
-  return x->seq < y->seq;
+  return xc && x->name_hash < y->name_hash;
+}
+
+/* Sorts pending[] by entry_before, stably, merging runs of doubling width
+ * through a second array: sequential passes, where a heapsort's scattered
+ * accesses cost several times more on tens of thousands of entries (and
+ * qsort may call the program's malloc).  Left unsorted when that array
+ * cannot be had: an object's entries then make several tables, still
+ * right. */
+static void sort_pending(void) {
+  size_t n = n_pending;
+  struct entry *buf = n > 1 ? ip_alloc(n * sizeof *buf) : NULL;
+  if (!buf)
+    return;
+  struct entry *from = pending, *to = buf;
+  for (size_t w = 1; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi)
+        to[k++] = entry_before(&from[j], &from[i]) ? from[j++] : from[i++];
+      while (i < mid)
+        to[k++] = from[i++];
+      while (j < hi)
+        to[k++] = from[j++];
+    }
+    struct entry *t = from;
+    from = to;
+    to = t;
+  }
+  if (from != pending)
+    memcpy(pending, from, n * sizeof *pending);
+  ip_free(buf);
 }
 
 void ip_tables_close_locked(int in_signal) {
@@ -316,7 +352,7 @@ void ip_tables_close_locked(int in_signal) {
     atomic_store(&any_pending, 0);
     return;
   }
-  ip_heap_sort(pending, n_pending, sizeof *pending, entry_before);
+  sort_pending();
   /* The callees' gids follow every instrumented function's registered so
    * far: those, the most called, keep the smallest gids (shortest codes). */
   for (size_t i = 0; i < n_pending; i++)

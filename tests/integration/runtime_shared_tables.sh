@@ -14,6 +14,9 @@
 # directory made read-only, a full disk, a file-size limit below its size -
 # the records go into the trace (or recording stops cleanly), no temporary
 # file stays, and the program's output and status are its own (no SIGXFSZ).
+# A program of 2 100 functions, each calling strtol and a function of
+# another unit, writes a TableRef of a few gid runs (call lines grouped by
+# name), not its records.
 . "$INCLPROF_SRC/tests/lib.sh"
 
 python3 - <<'PY'
@@ -142,6 +145,23 @@ check_eq "inline: labs calls" 3759 "$(calls inline labs)"
 isize=$(cat inline/*.ipb | wc -c)
 ssize=$(cat shared/*.ipb | wc -c)
 check "inline: the traces carry the tables ($isize bytes against $ssize)" test "$isize" -gt $((ssize * 3))
+
+# Call lines of many names interleaved: 2 100 functions, each calling
+# strtol and an instrumented function of the next unit (bench/
+# units_program.sh).  Grouped by name, the table's callees are a few gid
+# runs in the TableRef; in call-site order they were 4 200, past what a
+# TableRef holds, and every record went into the trace (230 KB).
+sh "$INCLPROF_SRC/bench/units_program.sh" lines 3 700 0 &&
+  for f in lines/u*.c lines/main.c; do
+    gcc -O2 -c -fplugin="$INCLPROF_PLUGIN" "$f" -o "$f.o" || exit 1
+  done &&
+  cc_plugin lines_prog lines/*.o || { fail "build the program of 2 100 functions"; exit 1; }
+INCLPROF_OUTPUT=lines_out ./lines_prog >lines.out 2>lines.err
+check "call lines: the program's output" grep -q '^sum=7 ' lines.out
+check_eq "call lines: one table file" 1 "$(ls lines_out/*.ipt | wc -l)"
+fixed=$(python3 fixed.py lines_out/*.ipb)
+check "call lines: the trace's records but its events under 2 KB ($fixed bytes)" test "$fixed" -lt 2048
+check_eq "call lines: strtol's calls" 2 "$(calls lines_out strtol)"
 
 # Six processes at once, none finding the table written.
 for i in 1 2 3 4 5 6; do INCLPROF_OUTPUT=six ./prog run 100 >/dev/null & done
