@@ -156,7 +156,7 @@ struct ip_state {
   int fd;                /* trace file, O_APPEND */
   pid_t pid;
   int mode;           /* Inclprof__TransitionMode */
-  char note[640];     /* transitions_note */
+  char note[1024];    /* transitions_note */
   int clock;          /* Inclprof__ClockSource */
   int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
   double ticks_per_second;
@@ -253,6 +253,8 @@ IP_HIDDEN uint64_t ip_pmu_read(void *page);
 IP_HIDDEN int ip_perf_refusal(char *why, size_t len);
 /* The tracepoint's id file (path) could not be read for want of permission. */
 IP_HIDDEN void ip_tracefs_refusal(const char *path, char *why, size_t len);
+/* The next step for a process refused its kernel events, naming its uid. */
+IP_HIDDEN void ip_refusal_next_step(char *out, size_t len);
 
 /* perf_grant.c: the calling thread's kevents events ([0] the ring's, [1]
  * page faults) from the grant server named by INCLPROF_GRANT: 0, or -1 with

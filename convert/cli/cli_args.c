@@ -180,9 +180,14 @@ size_t ip_cli_terminal_width(void) {
   uint64_t cols;
   if (env && *env && !ip_parse_u64(env, 10000, &cols) && cols >= 40)
     return (size_t)cols;
-  struct winsize ws;
-  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
-    return ws.ws_col;
+  /* the output's terminal, or, when the output goes through a pipe or into
+     a file, the terminal of the messages (inclprof report | less) */
+  int fds[] = {STDOUT_FILENO, STDERR_FILENO};
+  for (size_t i = 0; i < sizeof fds / sizeof *fds; i++) {
+    struct winsize ws;
+    if (isatty(fds[i]) && ioctl(fds[i], TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+      return ws.ws_col;
+  }
   return 0;
 }
 

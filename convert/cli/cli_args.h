@@ -94,9 +94,10 @@ int ip_cli_jobs_opt(unsigned *jobs, const char *arg, ip_cli_msg *m);
 /* The default of --jobs: the CPUs online (1 if unknown). */
 unsigned ip_cli_default_jobs(void);
 
-/* The width a table's names are cut to: $COLUMNS when set, else the width
- * of the terminal that standard output is; 0 (never cut) when output goes
- * to a file or a pipe without $COLUMNS, so that scripts get whole names. */
+/* The width a table's lines fit: $COLUMNS when set, else the width of the
+ * terminal that standard output is, else that of standard error's (output
+ * through a pager or grep still fits the terminal it is read on); 0 (whole
+ * names) with no terminal and no $COLUMNS, so that scripts get whole names. */
 size_t ip_cli_terminal_width(void);
 
 /* Parses a whole decimal number that fits in max; -1 otherwise. */

@@ -236,7 +236,7 @@ static void print_table(const ip_diff *d, const diff_args *a) {
     ip_tt_add(&t, "%s%s", r->name, only);
     marked += r->marked;
   }
-  ip_tt_print(&t, stdout, 0);
+  ip_tt_print_fit(&t, stdout, 0, ip_cli_terminal_width());
   ip_tt_free(&t);
   printf("\n%zu change(s) beyond noise\n", marked);
 }

@@ -27,7 +27,11 @@ enum {
   OPT_MIN_PERCENT,
   OPT_LATENCY,
   OPT_SLOWEST,
-  OPT_VALUE
+  OPT_VALUE,
+  OPT_FIELDS,
+  OPT_WIDE,
+  OPT_VERBOSE,
+  OPT_HOT
 };
 
 static const ip_cli_opt options[] = {
@@ -37,12 +41,20 @@ static const ip_cli_opt options[] = {
     {"function", OPT_FUNCTION, "FN", "with --by line|address: only the lines of FN"},
     {"sort", OPT_SORT, "COLUMN", IP_SORT_NAMES "\n(default elapsed-inclusive)"},
     {"top", OPT_TOP, "N", "only the first N rows (with --tree: N children per path)"},
-    {"tree", OPT_TREE, NULL, "the call tree per thread, values per call path"},
-    {"depth", OPT_DEPTH, "N", "with --tree: only the call paths down to N levels"},
+    {"tree", OPT_TREE, NULL,
+     "the call tree per thread, values per call path, children by the tree's\n"
+     "value: Elapsed Inclusive, or Application Inclusive (--value application\n"
+     "or an application --sort), or Inclusive samples (a samples --sort)"},
+    {"depth", OPT_DEPTH, "N",
+     "with --tree: only the call paths down to N levels (--hot: the path\n"
+     "cut at level N)"},
     {"min-percent", OPT_MIN_PERCENT, "P",
-     "with --tree: leave out the subtrees under P % of the session's\n"
-     "Elapsed Inclusive (Application Inclusive or Inclusive samples\n"
-     "with a --sort of that kind)"},
+     "with --tree: leave out the subtrees under P % of the session's total\n"
+     "of the tree's value (--hot: the path stops where it drops under P %)"},
+    {"hot", OPT_HOT, NULL,
+     "with --tree: only the hottest path, each level's child of most value,\n"
+     "to its end or to where --depth or --min-percent cut it; --top N: N\n"
+     "children a level, the N-1 beside the path collapsed"},
     {"callers", OPT_CALLERS, "FN", "who called FN, and FN's time under each caller"},
     {"callees", OPT_CALLEES, "FN", "what FN called, and their time when called from FN"},
     IP_CLI_SELECTION_OPTS,
@@ -64,7 +76,13 @@ static const ip_cli_opt options[] = {
      "FN's slowest calls (--top N of them, default 10): when, on which thread,\n"
      "and where each one's time went"},
     {"value", OPT_VALUE, "elapsed|application",
-     "with --latency and --slowest: the time per call they rank (default elapsed)"},
+     "with --latency, --slowest and --tree: the time they rank (default elapsed)"},
+    {"fields", OPT_FIELDS, "LIST",
+     "the columns, in this order, of:\n" IP_FIELD_NAMES "\n"
+     "(default: the full set, or the compact one where\n"
+     "the full set leaves names under 40 characters)"},
+    {"wide", OPT_WIDE, NULL, "whole names and every column, however wide the lines"},
+    {"verbose", OPT_VERBOSE, NULL, "a header line for each process, never one for many"},
 };
 
 static const ip_cli cli = {
@@ -90,8 +108,11 @@ typedef struct report_args {
   int lines;             /* --by line: 1, --by address: 2 */
   const char *in_fn;     /* --function */
   const char *view_name; /* the view option given (--tree, --callers, ...), or NULL */
-  const char *tree_opt;  /* --depth or --min-percent, which need --tree */
+  const char *tree_opt;  /* --depth, --min-percent or --hot, which need --tree */
+  const char *sort_arg;  /* --sort's and --value's words, or NULL */
+  const char *value_arg;
   unsigned jobs;
+  int wide;
 } report_args;
 
 /* --tree, --callers, --callees and --wait each choose the whole view. */
@@ -115,6 +136,7 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     a->in_fn = arg;
     return 0;
   case OPT_SORT:
+    a->sort_arg = arg;
     return ip_sort_parse(arg, &a->view.sort) ? ip_cli_fail(m, "bad --sort column '%s'", arg) : 0;
   case OPT_TOP:
     if (ip_parse_u64(arg, SIZE_MAX, &n))
@@ -173,11 +195,46 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
     if (strcmp(arg, "elapsed") && strcmp(arg, "application"))
       return ip_cli_fail(m, "bad --value '%s' (elapsed or application)", arg);
     a->view.app_value = !strcmp(arg, "application");
+    a->value_arg = arg;
     return 0;
   case IP_CLI_JOBS:
     return ip_cli_jobs_opt(&a->jobs, arg, m);
+  case OPT_FIELDS: {
+    char why[128];
+    if (!ip_fields_parse(arg, &a->view.fields, why, sizeof why))
+      return 0;
+    return ip_cli_fail(m, "bad --fields '%s': %s", arg, why); /* --help lists them */
+  }
+  case OPT_WIDE:
+    a->wide = 1;
+    return 0;
+  case OPT_VERBOSE:
+    a->view.verbose = 1;
+    return 0;
+  case OPT_HOT:
+    a->view.hot = 1;
+    a->tree_opt = "--hot";
+    return 0;
   default:
     return ip_cli_selection_opt(&a->view.sel, id, arg, m);
+  }
+}
+
+/* The value a --sort column names for the tree: 0 Elapsed, 1 Application,
+ * 2 samples, -1 none. */
+static int sort_kind(ip_sort by) {
+  switch (by) {
+  case IP_SORT_ELAPSED_INCL:
+  case IP_SORT_ELAPSED_EXCL:
+    return 0;
+  case IP_SORT_APP_INCL:
+  case IP_SORT_APP_EXCL:
+    return 1;
+  case IP_SORT_SAMPLES_INCL:
+  case IP_SORT_SAMPLES_EXCL:
+    return 2;
+  default:
+    return -1;
   }
 }
 
@@ -202,6 +259,31 @@ int cmd_report(int argc, char **argv) {
   if (a.view.latency && a.view_name && !a.tree) {
     fprintf(stderr, "inclprof report: --latency goes with the table or --tree, not with %s\n",
             a.view_name);
+    return IP_EXIT_USAGE;
+  }
+  if (a.tree && a.sort_arg && a.value_arg && sort_kind(a.view.sort) >= 0 &&
+      sort_kind(a.view.sort) != a.view.app_value) {
+    fprintf(stderr,
+            "inclprof report: --sort %s and --value %s name different values for the tree; give "
+            "one of them\n",
+            a.sort_arg, a.value_arg);
+    return IP_EXIT_USAGE;
+  }
+  if (a.view.fields.n && (a.lines || a.view.latency || a.slowest || a.missing)) {
+    fprintf(stderr,
+            "inclprof report: --fields chooses the columns of the table, --tree, --callers, "
+            "--callees and --wait, not of %s\n",
+            a.lines          ? "--by line|address"
+            : a.view.latency ? "--latency"
+            : a.slowest      ? "--slowest"
+                             : "--missing");
+    return IP_EXIT_USAGE;
+  }
+  char bad[160];
+  if (a.view.fields.n &&
+      ip_fields_check(&a.view.fields, a.tree || a.fn ? IP_BY_FUNCTION : a.view.by, bad,
+                      sizeof bad)) {
+    fprintf(stderr, "inclprof report: --fields: %s\n", bad);
     return IP_EXIT_USAGE;
   }
   if (a.lines && a.view_name) {
@@ -251,7 +333,7 @@ int cmd_report(int argc, char **argv) {
     return IP_EXIT_ERROR;
   }
   a.view.samples = a.samples || ip_session_sampled(&s);
-  a.view.width = ip_cli_terminal_width();
+  a.view.width = a.wide ? 0 : ip_cli_terminal_width();
   ip_skipped skipped;
   ip_skipped_load(&s, &skipped);
   a.view.skipped = &skipped;
@@ -277,7 +359,7 @@ int cmd_report(int argc, char **argv) {
     ip_view_slowest(stdout, &s, &a.view, &slow);
     ip_slowest_free(&slow);
   } else if (a.missing) {
-    ip_view_missing(stdout, &skipped);
+    ip_view_missing(stdout, &skipped, a.view.width);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
   } else if (a.tree) {

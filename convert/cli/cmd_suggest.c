@@ -187,6 +187,7 @@ static void decision(char *buf, size_t n, const ip_session *s, const ip_suggest 
 static void print_table(const ip_session *s, const ip_suggest *g, const suggest_args *a) {
   ip_ttable t;
   ip_tt_init(&t, 9);
+  ip_tt_names(&t, 7, 0);
   const char *head[] = {"Calls",       "Events",      "Probe cost", "Before",  "After",
                         "Of own incl", "Trace bytes", "Function",   "Decision"};
   for (size_t i = 0; i < 9; i++)
@@ -214,7 +215,7 @@ static void print_table(const ip_session *s, const ip_suggest *g, const suggest_
     ip_tt_add(&t, "%s", s->funcs[x->func].pretty);
     ip_tt_add(&t, "%s", why);
   }
-  ip_tt_print(&t, stdout, 0);
+  ip_tt_print_fit(&t, stdout, 0, ip_cli_terminal_width());
   ip_tt_free(&t);
   if (hidden)
     printf("(%zu more functions kept, each cheaper; --top N shows more)\n", hidden);

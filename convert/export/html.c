@@ -5,7 +5,9 @@
  * function names once, then per tree its call paths in preorder (name index,
  * depth, calls and one Inclusive value per value column); the page derives
  * the Exclusive values and the layout.  The value columns are the table
- * below: a new column is one row there.  When samples know their address,
+ * below: a new column is one row there.  Each name's module, and whether
+ * the module has instrumented functions, let the page fold the others
+ * (libc and the like) into one frame per module.  When samples know their address,
  * "lines" gives each function's hottest source lines for its tooltip. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "export/json.h"
 #include "export/sample_lines.h"
 #include "export/tree.h"
+#include "inclprof_abi.h"
 #include "util/util.h"
 
 /* One value the page can size frames by and shows in every tooltip. */
@@ -192,6 +195,33 @@ static void put_names(html *x) {
   fputs("]", x->out);
 }
 
+static const char *base_name(const char *path);
+
+/* "mods": per module, its base name and whether any function of it is
+ * instrumented (the page folds the others into one frame each); "nm": per
+ * name, its module (-1: none). */
+static void put_modules(html *x) {
+  const ip_session *s = x->s;
+  unsigned char *inst = ip_must_calloc(s->n_modules + 1, 1);
+  for (size_t f = 0; f < s->n_funcs; f++)
+    if (s->funcs[f].module < s->n_modules && (s->funcs[f].flags & INCLPROF_FN_INSTRUMENTED))
+      inst[s->funcs[f].module] = 1;
+  fputs(",\n\"mods\":[", x->out);
+  for (size_t m = 0; m < s->n_modules; m++) {
+    fputs(m ? ",[" : "[", x->out);
+    put_string(x->out, base_name(s->modules[m].path ? s->modules[m].path : "?"));
+    fprintf(x->out, ",%d]", inst[m]);
+  }
+  fputs("],\"nm\":[", x->out);
+  for (size_t i = 0; i < x->n_names; i++) {
+    uint32_t f = x->funcs[i];
+    long m = f < s->n_funcs && s->funcs[f].module < s->n_modules ? (long)s->funcs[f].module : -1;
+    fprintf(x->out, "%s%ld", i ? "," : "", m);
+  }
+  fputs("]", x->out);
+  free(inst);
+}
+
 enum { HOT_LINES = 3 }; /* lines named per function */
 
 static const char *base_name(const char *path) {
@@ -266,6 +296,7 @@ static int write_html(ip_export_job *job, const ip_session *s) {
   put_columns(&x);
   put_trees(&x, job->opts); /* names are numbered as the trees use them */
   put_names(&x);
+  put_modules(&x);
   put_lines(&x, job->opts);
   fputs("}\n", job->out);
   ip_html_page_tail(job->out);

@@ -54,6 +54,8 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->ppid = h->ppid;
   p->executable = ip_must_strdup(h->executable ? h->executable : "");
   p->cmdline = ip_cmdline_join(h->argv, h->n_argv);
+  free(p->start_cmdline);
+  p->start_cmdline = ip_cmdline_join(h->argv, h->n_argv);
   p->trace_path = ip_must_strdup(f->path);
   p->transitions = h->transitions;
   p->transitions_note = ip_must_strdup(h->transitions_note);
@@ -219,6 +221,8 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     ts = ip_replay_thread(f, rec->thread->tid);
     if (rec->thread->name) {
       ip_thread *th = &f->s->threads[ts->thread];
+      if (!th->first_name)
+        th->first_name = ip_must_strdup(rec->thread->name);
       free(th->name);
       th->name = ip_must_strdup(rec->thread->name);
     }

@@ -125,7 +125,8 @@ typedef struct ip_fn_values {
 typedef struct ip_thread {
   uint32_t process; /* index into ip_session.processes */
   uint32_t tid;
-  char *name;                /* may be NULL */
+  char *name;                /* the last name given, may be NULL */
+  char *first_name;          /* the name of its first Thread record, may be NULL */
   uint64_t start_ns, end_ns; /* relative to the session start */
   uint64_t wall_end_ns;      /* its last event by the clock, uncompensated (end_ns: compensated) */
   uint64_t probe_removed_ns; /* the probe cost removed from its Application (non-transitional)
@@ -162,9 +163,11 @@ typedef struct ip_thread {
 typedef struct ip_process {
   uint32_t pid, ppid;
   char *executable;
-  char *cmdline;
-  char *trace_path; /* file it was read from */
-  int transitions;  /* inclprof_TransitionMode */
+  char *cmdline;       /* as ps showed it at the end (else at the start) */
+  char *start_cmdline; /* at the start (a fork child: its parent's at the fork) */
+  char *title;         /* the title the process gave itself, or NULL (ip_processes_name) */
+  char *trace_path;    /* file it was read from */
+  int transitions;     /* inclprof_TransitionMode */
   char *transitions_note;
   double probe_cost_ns;
   double probe_hidden_ns; /* of probe_cost_ns, hidden behind the code around a probe */
@@ -322,14 +325,25 @@ const ip_process *ip_session_process(const ip_session *s, uint32_t pid);
 /* The command line from argv, without the padding of an overwritten argv
  * (empty trailing arguments, trailing blanks).  Caller frees. */
 char *ip_cmdline_join(char *const *argv, size_t n);
-/* Sets every process's exec_from (ip_session_load does). */
+/* Sets every process's exec_from and title (ip_session_load does).  A
+ * title is, first, the command line at the end where the process wrote one
+ * over its argv while recorded (PostgreSQL, nginx); else its main thread's
+ * name where it renamed it while recorded (prctl(PR_SET_NAME)); else the
+ * command line at the end where it is not the one the program was started
+ * with (a fork child keeps its parent's title).
+ * For a process still running here without a trailer: what ps shows now. */
 void ip_processes_link(ip_session *s);
 /* "PID EXECUTABLE", then " (fork of PID)" for a fork child and " (after exec
- * from EXECUTABLE)" for an image started by exec; written into buf. */
+ * from EXECUTABLE)" for an image started by exec; with a title, "PID TITLE
+ * (EXECUTABLE, fork of PID, after exec from EXECUTABLE)"; written into buf. */
 const char *ip_process_label(const ip_session *s, uint32_t k, char *buf, size_t n);
 /* The name a trace viewer shows next to the pid it shows anyway: the
- * executable's base name with the same fork and exec suffixes (base names). */
+ * executable's base name with the same fork and exec suffixes (base names),
+ * or the title with them. */
 const char *ip_process_viewer_name(const ip_session *s, uint32_t k, char *buf, size_t n);
+/* A call tree's heading: "PID/TID (NAME)", with " of \"TITLE\"" when its
+ * process has a title other than NAME. */
+const char *ip_thread_title(const ip_session *s, uint32_t k, char *buf, size_t n);
 
 /* model/process_alive.c: the process that wrote p's trace still runs here
  * (same host, pid, executable, and start time no later than the trace's). */

@@ -19,6 +19,7 @@ void ip_session_free(ip_session *s) {
   free(s->sites);
   for (size_t i = 0; i < s->n_threads; i++) {
     free(s->threads[i].name);
+    free(s->threads[i].first_name);
     free(s->threads[i].no_transitions);
     free(s->threads[i].nodes);
     free(s->threads[i].pcs);
@@ -36,6 +37,8 @@ void ip_session_free(ip_session *s) {
     ip_process *p = &s->processes[i];
     free(p->executable);
     free(p->cmdline);
+    free(p->start_cmdline);
+    free(p->title);
     free(p->trace_path);
     free(p->transitions_note);
     free(p->windows);

@@ -1,13 +1,20 @@
 /* model/session_tables.c - the session's module, function, thread and process
  * tables while loading: functions are merged across files by (module path,
- * stable id, assembler name), modules by path. */
+ * stable id, assembler name), modules by path; a demangled name the runtime
+ * cut is demangled whole again from the assembler name. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fnv1a.h"
 #include "model/loader.h"
 #include "model/symbolize.h"
 #include "util/util.h"
+
+/* The runtime writes a name of this many bytes or more cut to this many
+ * (a record fits its stack frame): the demangled name is cut, the
+ * assembler name, shorter, is mostly whole. */
+#define IP_RUNTIME_NAME_CUT 1000
 
 #define MAX_DENSE_GID (1u << 22) /* larger gids are damage: not cached */
 
@@ -48,6 +55,15 @@ uint32_t ip_tables_func(ip_session *s, ip_tables *t, const ip_func *proto) {
   *g = *proto;
   g->name = ip_must_strdup(proto->name);
   g->pretty = ip_must_strdup(proto->pretty && *proto->pretty ? proto->pretty : proto->name);
+  if (strlen(g->pretty) >= IP_RUNTIME_NAME_CUT) { /* cut by the runtime: whole again */
+    char *whole = ip_demangle_whole(g->name);
+    if (whole && strlen(whole) > strlen(g->pretty)) {
+      free(g->pretty);
+      g->pretty = whole;
+    } else {
+      free(whole);
+    }
+  }
   g->file = ip_must_strdup(proto->file ? proto->file : "");
   ip_u64map_put(&t->func_by_key, h, f);
   return f;

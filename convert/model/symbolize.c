@@ -74,6 +74,8 @@ int ip_demangle(const char *name, char *out, size_t out_len) {
   return d != NULL;
 }
 
+char *ip_demangle_whole(const char *name) { return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI); }
+
 ip_symbolizer *ip_symbolizer_new(void) { return ip_must_calloc(1, sizeof(ip_symbolizer)); }
 
 void ip_symbolizer_free(ip_symbolizer *z) {

@@ -30,6 +30,8 @@ typedef struct ip_sym {
 
 /* Demangles a C++ assembler name into out; 0 when name is not one. */
 int ip_demangle(const char *name, char *out, size_t out_len);
+/* The same, whole (malloc'ed), or NULL. */
+char *ip_demangle_whole(const char *name);
 
 ip_symbolizer *ip_symbolizer_new(void);
 void ip_symbolizer_free(ip_symbolizer *z);

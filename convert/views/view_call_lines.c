@@ -73,6 +73,7 @@ void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, c
           fn);
   ip_ttable t;
   ip_tt_init(&t, 5);
+  ip_tt_names(&t, 3, 0);
   ip_tt_add(&t, "Calls");
   ip_tt_add(&t, "El Incl");
   ip_tt_add(&t, "App Incl");
@@ -86,7 +87,8 @@ void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, c
     ip_tt_add(&t, "%s", el);
     ip_tt_add(&t, "%s", app);
     ip_tt_add(&t, "%s", s->funcs[v[i].callee].pretty);
-    ip_tt_add(&t, "%s:%u", s->sites[v[i].site].file, s->sites[v[i].site].line);
+    const char *file = strrchr(s->sites[v[i].site].file, '/');
+    ip_tt_add(&t, "%s:%u", file ? file + 1 : s->sites[v[i].site].file, s->sites[v[i].site].line);
   }
   ip_tt_print_fit(&t, out, 2, o->width);
   ip_tt_free(&t);

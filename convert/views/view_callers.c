@@ -74,17 +74,15 @@ int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const
   }
   fprintf(out, "%s of %s (values: %s)\n", callees ? "callees" : "callers", fn,
           callees ? "each callee's, when called from it" : "its own, when called from each caller");
-  ip_ttable t;
-  ip_tt_init(&t, 10 + (o->samples ? 4 : 0));
-  ip_view_value_titles(&t, o->samples);
-  ip_tt_add(&t, callees ? "Callee" : "Caller");
+  ip_vtable v;
+  ip_vtable_init(&v, s, o, IP_BY_FUNCTION, 0, callees ? "Callee" : "Caller");
   for (size_t i = 0; i < n; i++) {
-    ip_view_value_cells(&t, s, &list[i].v, o->samples);
-    ip_tt_add(&t, "%s",
-              list[i].key == s->n_funcs ? "<thread start>" : s->funcs[list[i].key].pretty);
+    uint32_t k = list[i].key;
+    ip_vtable_row(&v, &list[i].v, NULL, k == s->n_funcs ? UINT32_MAX : k, 0,
+                  k == s->n_funcs ? "<thread start>" : s->funcs[k].pretty);
   }
-  ip_tt_print_fit(&t, out, 2, o->width);
-  ip_tt_free(&t);
+  ip_vtable_print(&v, out, 2);
+  ip_vtable_free(&v);
   free(list);
   free(rows);
   if (callees)

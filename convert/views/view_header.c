@@ -1,7 +1,10 @@
 /* views/view_header.c - the report's header: files, processes, threads, events,
  * transition mode (and what `none` means), compensation, repairs, samples,
  * the wall time by the clock and after compensation, a warning where the
- * probe cost removed rivals the time that remains, and damage. */
+ * probe cost removed rivals the time that remains, and each process's
+ * warnings and notes (damage, windows, still running...): one line per
+ * process, or for 3 or more processes of one kind a line for all of them
+ * unless --verbose. */
 #include <string.h>
 
 #include "util/util.h"
@@ -62,6 +65,194 @@ static void compensation(FILE *out, const ip_session *s) {
             "clock:        %zu of %zu processes read the clock without a fence "
             "(INCLPROF_CLOCK=fast): calls of under ~200 ns read low\n",
             fast, s->n_processes);
+}
+
+/* The header's lines about single processes, by kind: each writes its text
+ * for p (after the tag) into buf, or returns NULL when p has none. */
+typedef const char *(*line_fn)(const ip_session *s, const ip_process *p, char *buf, size_t len);
+
+static const char *windowed(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->windows || !p->n_windows)
+    return NULL;
+  snprintf(buf, len, "%s: recorded in %u window%s only: %s", p->trace_path, p->n_windows,
+           p->n_windows == 1 ? "" : "s", p->windows);
+  return buf;
+}
+
+static const char *off_throughout(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->windows || p->n_windows)
+    return NULL;
+  snprintf(buf, len, "%s: recording was off throughout: no call is counted", p->trace_path);
+  return buf;
+}
+
+static const char *damaged(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->damage)
+    return NULL;
+  snprintf(buf, len, "%s", p->damage);
+  return buf;
+}
+
+static const char *lost(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->batches_lost)
+    return NULL;
+  snprintf(buf, len,
+           "%s: %llu event batches lost: their time is not attributed, but a call whose exit was "
+           "in them stays open and reads too long",
+           p->trace_path, (unsigned long long)p->batches_lost);
+  return buf;
+}
+
+/* How the trace ended: still running is a kind of its own. */
+static const char *status(const ip_process *p, char *buf, size_t len, int running) {
+  char why[512];
+  if (!ip_trace_status(p, why, sizeof why) ||
+      running != (!p->has_trailer && !p->write_error && !p->cut && ip_process_running(p)))
+    return NULL;
+  snprintf(buf, len, "%s: %s", p->trace_path, why);
+  return buf;
+}
+static const char *running(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  return status(p, buf, len, 1);
+}
+static const char *ended_badly(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  return status(p, buf, len, 0);
+}
+
+static const char *size_limit(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  char limit[512];
+  int reached;
+  if (!ip_size_limit_status(p, limit, sizeof limit, &reached) || !reached)
+    return NULL;
+  snprintf(buf, len, "%s: size limit %s", p->trace_path, limit);
+  return buf;
+}
+
+static const char *not_flushed(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->threads_not_flushed)
+    return NULL;
+  snprintf(buf, len,
+           "%s: the final flush gave up on %u threads at exit; their last events are missing",
+           p->trace_path, p->threads_not_flushed);
+  return buf;
+}
+
+static const char *dropped(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->dropped_events)
+    return NULL;
+  snprintf(buf, len, "%s: the runtime dropped %llu events", p->trace_path,
+           (unsigned long long)p->dropped_events);
+  return buf;
+}
+
+static const char *no_counter(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->threads_no_transitions)
+    return NULL;
+  snprintf(buf, len,
+           "%s: %u threads without a transition counter (%s); their Application values equal "
+           "Elapsed values",
+           p->trace_path, p->threads_no_transitions, p->no_transitions_why);
+  return buf;
+}
+
+static const char *alive(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->threads_alive_at_exit)
+    return NULL;
+  snprintf(buf, len,
+           "%s: %u threads were alive when the process ended; each is closed at the exit, its "
+           "last calls still open",
+           p->trace_path, p->threads_alive_at_exit);
+  return buf;
+}
+
+static const char *kernel_lost(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->kernel_lost)
+    return NULL;
+  snprintf(buf, len,
+           "%s: kernel-event records were lost %llu times (the ring buffer wrapped: a whole "
+           "batch's, or one interval's); that kernel time is in no wait column",
+           p->trace_path, (unsigned long long)p->kernel_lost);
+  return buf;
+}
+
+/* From this many processes of one kind on, one line (or two) says it for
+ * all of them, unless --verbose. */
+#define GROUPED_FROM 3
+#define PIDS_NAMED   3
+
+static const struct {
+  const char *tag;
+  line_fn one;
+  const char *many; /* the sentence for many, NULL: the first one's line and a count */
+} kinds[] = {
+    {"windows:", windowed, "recorded in windows only; --verbose gives each one's windows"},
+    {"windows:", off_throughout, "had recording off throughout: no call of theirs is counted"},
+    {"warning:", damaged, NULL},
+    {"warning:", lost, NULL},
+    {"warning:", running,
+     "are still running: each trace is read up to its last complete batch ('inclprof ctl PID "
+     "flush' writes what its threads hold); --verbose names each"},
+    {"warning:", ended_badly, NULL},
+    {"warning:", size_limit, NULL},
+    {"warning:", not_flushed, NULL},
+    {"warning:", dropped, NULL},
+    {"warning:", no_counter, NULL},
+    {"note:", alive, NULL},
+    {"warning:", kernel_lost, NULL},
+};
+
+/* "pids 1, 2, 3 and 9 more" of the processes of kind k. */
+static void pid_list(const ip_session *s, line_fn one, size_t count, char *out, size_t len) {
+  char buf[1024];
+  size_t at = (size_t)snprintf(out, len, "pids ");
+  size_t named = 0;
+  for (size_t i = 0; i < s->n_processes && named < PIDS_NAMED && at < len; i++)
+    if (one(s, &s->processes[i], buf, sizeof buf))
+      at += (size_t)snprintf(out + at, len - at, "%s%u", named++ ? ", " : "", s->processes[i].pid);
+  if (count > named && at < len)
+    snprintf(out + at, len - at, " and %zu more", count - named);
+}
+
+static void process_lines(FILE *out, const ip_session *s, int verbose) {
+  char buf[2048];
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    size_t count = 0;
+    for (size_t i = 0; i < s->n_processes; i++)
+      count += kinds[k].one(s, &s->processes[i], buf, sizeof buf) != NULL;
+    if (!count)
+      continue;
+    if (verbose || count < GROUPED_FROM) {
+      for (size_t i = 0; i < s->n_processes; i++)
+        if (kinds[k].one(s, &s->processes[i], buf, sizeof buf))
+          fprintf(out, "%-13s %s\n", kinds[k].tag, buf);
+      continue;
+    }
+    char pids[256];
+    pid_list(s, kinds[k].one, count, pids, sizeof pids);
+    if (kinds[k].many) {
+      fprintf(out, "%-13s %zu processes (%s) %s\n", kinds[k].tag, count, pids, kinds[k].many);
+      continue;
+    }
+    for (size_t i = 0; i < s->n_processes; i++)
+      if (kinds[k].one(s, &s->processes[i], buf, sizeof buf)) {
+        fprintf(out, "%-13s %s\n", kinds[k].tag, buf);
+        break;
+      }
+    fprintf(out, "%-13s and %zu more processes alike (%s); --verbose names each\n", "", count - 1,
+            pids);
+  }
 }
 
 /* Where the probe cost taken out rivals the time left, or most intervals
@@ -202,51 +393,6 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
               no_tables > 1 ? " and other traces" : "", s->processes[i].tables_missing);
       break;
     }
-  for (size_t i = 0; i < s->n_processes; i++) {
-    const ip_process *p = &s->processes[i];
-    if (p->windows && p->n_windows)
-      fprintf(out, "windows:      %s: recorded in %u window%s only: %s\n", p->trace_path,
-              p->n_windows, p->n_windows == 1 ? "" : "s", p->windows);
-    else if (p->windows)
-      fprintf(out, "windows:      %s: recording was off throughout: no call is counted\n",
-              p->trace_path);
-    if (p->damage)
-      fprintf(out, "warning:      %s\n", p->damage);
-    if (p->batches_lost)
-      fprintf(out,
-              "warning:      %s: %llu event batches lost: their time is not attributed, but a call "
-              "whose exit was in them stays open and reads too long\n",
-              p->trace_path, (unsigned long long)p->batches_lost);
-    char status[512];
-    if (ip_trace_status(p, status, sizeof status))
-      fprintf(out, "warning:      %s: %s\n", p->trace_path, status);
-    int reached;
-    if (ip_size_limit_status(p, status, sizeof status, &reached) && reached)
-      fprintf(out, "warning:      %s: size limit %s\n", p->trace_path, status);
-    if (p->threads_not_flushed)
-      fprintf(out,
-              "warning:      %s: the final flush gave up on %u threads at exit; their last "
-              "events are missing\n",
-              p->trace_path, p->threads_not_flushed);
-    if (p->dropped_events)
-      fprintf(out, "warning:      %s: the runtime dropped %llu events\n", p->trace_path,
-              (unsigned long long)p->dropped_events);
-    if (p->threads_no_transitions)
-      fprintf(out,
-              "warning:      %s: %u threads without a transition counter (%s); their "
-              "Application values equal Elapsed values\n",
-              p->trace_path, p->threads_no_transitions, p->no_transitions_why);
-    if (p->threads_alive_at_exit)
-      fprintf(out,
-              "note:         %s: %u threads were alive when the process ended; each is closed "
-              "at the exit, its last calls still open\n",
-              p->trace_path, p->threads_alive_at_exit);
-    if (p->kernel_lost)
-      fprintf(out,
-              "warning:      %s: kernel-event records were lost %llu times (the ring "
-              "buffer wrapped: a whole batch's, or one interval's); that kernel time is in no "
-              "wait column\n",
-              p->trace_path, (unsigned long long)p->kernel_lost);
-  }
+  process_lines(out, s, o->verbose);
   fputc('\n', out);
 }

@@ -43,6 +43,7 @@ int ip_view_lines(FILE *out, const ip_session *s, const ip_view_opts *o, const c
           fn ? " in " : "", fn ? fn : "", (unsigned long long)r.total);
   ip_ttable t;
   ip_tt_init(&t, by_address ? 7 : 5);
+  ip_tt_names(&t, 3, 0);
   ip_tt_add(&t, "Samples");
   ip_tt_add(&t, "%% of fn");
   ip_tt_add(&t, "%% of all");

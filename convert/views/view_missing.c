@@ -22,7 +22,7 @@ static const char *why(const ip_skipped_fn *f) {
 }
 
 /* The partly inlined functions: where the calls their rows miss went. */
-static void partly_table(FILE *out, const ip_skipped *k) {
+static void partly_table(FILE *out, const ip_skipped *k, size_t width) {
   fprintf(out,
           "%sPartly inlined: these functions have a row, but GCC also inlined them at the "
           "call sites below; the calls made there are counted in those functions, not "
@@ -30,6 +30,7 @@ static void partly_table(FILE *out, const ip_skipped *k) {
           k->n > k->count[IP_SKIP_PARTLY] ? "\n" : "");
   ip_ttable t;
   ip_tt_init(&t, 3);
+  ip_tt_names(&t, 1, 0);
   ip_tt_add(&t, "Defined at");
   ip_tt_add(&t, "Function");
   ip_tt_add(&t, "Also inlined into");
@@ -42,11 +43,11 @@ static void partly_table(FILE *out, const ip_skipped *k) {
     ip_tt_add(&t, "%s", f->pretty);
     ip_tt_add(&t, "%s", f->detail);
   }
-  ip_tt_print(&t, out, 2);
+  ip_tt_print_fit(&t, out, 2, width);
   ip_tt_free(&t);
 }
 
-void ip_view_missing(FILE *out, const ip_skipped *k) {
+void ip_view_missing(FILE *out, const ip_skipped *k, size_t width) {
   if (!k || !k->n) {
     fprintf(out, "every function the plugin saw in the program's files has a row with all its "
                  "calls\n");
@@ -54,13 +55,14 @@ void ip_view_missing(FILE *out, const ip_skipped *k) {
   }
   if (k->n == k->count[IP_SKIP_PARTLY]) {
     fprintf(out, "every function the plugin saw in the program's files has a row\n");
-    partly_table(out, k);
+    partly_table(out, k, width);
     fprintf(out, "\nTo count every call in the row, keep the function out of line everywhere: "
                  "-fplugin-arg-inclprof-noinline=NAME (or noinline=NAME in a filter file).\n");
     return;
   }
   ip_ttable t;
   ip_tt_init(&t, 3);
+  ip_tt_names(&t, 1, 0);
   ip_tt_add(&t, "Defined at");
   ip_tt_add(&t, "Function");
   ip_tt_add(&t, "Why it has no row");
@@ -74,10 +76,10 @@ void ip_view_missing(FILE *out, const ip_skipped *k) {
       ip_tt_add(&t, "%s", f->pretty);
       ip_tt_add(&t, "%s%s%s", why(f), f->detail[0] ? " " : "", f->detail);
     }
-  ip_tt_print(&t, out, 2);
+  ip_tt_print_fit(&t, out, 2, width);
   ip_tt_free(&t);
   if (k->count[IP_SKIP_PARTLY])
-    partly_table(out, k);
+    partly_table(out, k, width);
   if (k->count[IP_SKIP_INLINED] || k->count[IP_SKIP_PARTLY])
     fprintf(out,
             "\nAn inlined call's time is its caller's. To count every call of a function in a "

@@ -49,7 +49,7 @@ static void row(slow_ctx *x, uint32_t node, int depth, const ip_values *v, uint6
     time_cell(x->t, v->wait_incl[IP_W_SYSCALL]);
     time_cell(x->t, v->wait_incl[IP_W_FAULT]);
   }
-  ip_tt_add(x->t, "%*s%s", 2 * depth, "", x->s->funcs[x->th->nodes[node].func].pretty);
+  ip_tt_add_level(x->t, (unsigned)depth, "%s", x->s->funcs[x->th->nodes[node].func].pretty);
 }
 
 /* The paths inside the slow call below node, the longest first. */

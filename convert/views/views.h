@@ -8,6 +8,52 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "util/util.h"
+
+/* The columns of the value tables (the table per level, --tree, --callers,
+ * --callees, --wait), by the names --fields takes (views/fields.c). */
+typedef enum ip_field {
+  IP_F_CALLS,
+  IP_F_EL_INCL,
+  IP_F_EL_INCL_PCT,
+  IP_F_EL_EXCL,
+  IP_F_EL_EXCL_PCT,
+  IP_F_APP_INCL,
+  IP_F_APP_INCL_PCT,
+  IP_F_APP_EXCL,
+  IP_F_APP_EXCL_PCT,
+  IP_F_SMP_INCL,
+  IP_F_SMP_INCL_PCT,
+  IP_F_SMP_EXCL,
+  IP_F_SMP_EXCL_PCT,
+  IP_F_AVG,
+  IP_F_MIN,
+  IP_F_MAX,
+  IP_F_WALL,
+  IP_F_EL_WALL,
+  IP_F_APP_WALL,
+  IP_F_NON_APP, /* the wait breakdown, inclusive ... */
+  IP_F_PREEMPTED,
+  IP_F_BLOCKED,
+  IP_F_SYSCALLS,
+  IP_F_FAULTS,
+  IP_F_FAULT_COUNT,
+  IP_F_OTHER,
+  IP_F_NON_APP_EXCL, /* ... and exclusive, in the same order */
+  IP_F_PREEMPTED_EXCL,
+  IP_F_BLOCKED_EXCL,
+  IP_F_SYSCALLS_EXCL,
+  IP_F_FAULTS_EXCL,
+  IP_F_FAULT_COUNT_EXCL,
+  IP_F_OTHER_EXCL,
+  IP_F_MODULE,
+  IP_F_N
+} ip_field;
+
+typedef struct ip_fields {
+  ip_field f[IP_F_N];
+  size_t n; /* 0: the view's default */
+} ip_fields;
 
 typedef struct ip_view_opts {
   ip_level by;
@@ -18,11 +64,15 @@ typedef struct ip_view_opts {
   const ip_skipped *skipped; /* the program's functions with no row, or NULL */
   int per_call;              /* the per-call columns (average, minimum, maximum) */
   int exclusive;             /* --wait: the exclusive breakdown too */
-  size_t width;              /* the terminal's width: names are shortened to fit (0: never) */
+  size_t width;              /* the terminal's width: names are shortened to fit (0: never, and
+                                the full set of columns) */
   size_t depth;              /* tree: call paths down to this many levels (0: all) */
   double min_percent;        /* tree: subtrees under this % of the session's total left out */
   int latency;               /* --latency: per-call distributions instead of the values */
   int app_value;             /* --value application: rank and distribute Application time */
+  ip_fields fields;          /* --fields: the columns, in order (n 0: the default set) */
+  int verbose;               /* --verbose: a header line per process, never grouped */
+  int hot;                   /* --tree --hot: only the hottest path expanded */
 } ip_view_opts;
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);
@@ -58,8 +108,9 @@ void ip_view_latency_cells(struct ip_ttable *t, const ip_lat *h);
  * and the call paths inside it. */
 void ip_view_slowest(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_slowest *w);
 
-/* The program's functions that have no row, and why (report --missing). */
-void ip_view_missing(FILE *out, const ip_skipped *k);
+/* The program's functions that have no row, and why (report --missing),
+ * names cut to fit width (0: whole). */
+void ip_view_missing(FILE *out, const ip_skipped *k, size_t width);
 /* The header's line counting them (nothing when there are none). */
 void ip_view_missing_line(FILE *out, const ip_skipped *k);
 
@@ -71,9 +122,51 @@ const char *ip_trace_status(const ip_process *p, char *buf, size_t len);
  * when the trace was written without a limit; *reached says whether it was hit. */
 const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int *reached);
 
-/* Shared by the table and tree views: the value columns' titles and cells. */
+/* views/fields.c: "a,b,c" -> fields (0), or -1 with what is wrong in err. */
+int ip_fields_parse(const char *list, ip_fields *out, char *err, size_t errlen);
+/* 0 when every field goes with rows of this level, else -1 (err says which). */
+int ip_fields_check(const ip_fields *f, ip_level rows, char *err, size_t errlen);
+/* Every field's name, for the usage text (the same as the table in
+ * views/fields.c, in its order). */
+#define IP_FIELD_NAMES                                                                             \
+  "calls, el-incl, el-incl%, el-excl, el-excl%,\n"                                                 \
+  "app-incl, app-incl%, app-excl, app-excl%,\n"                                                    \
+  "smp-incl, smp-incl%, smp-excl, smp-excl%,\n"                                                    \
+  "avg, min, max, wall, el/wall, app/wall,\n"                                                      \
+  "non-app, preempted, blocked, syscalls, faults,\n"                                               \
+  "faults#, other, non-app-excl, preempted-excl,\n"                                                \
+  "blocked-excl, syscalls-excl, faults-excl,\n"                                                    \
+  "faults#-excl, other-excl, module"
+const char *ip_field_title(ip_field f);
+/* Appends f's cell for values v (th: the row's thread, for its wall time). */
 struct ip_ttable;
-void ip_view_value_titles(struct ip_ttable *t, int samples);
-void ip_view_value_cells(struct ip_ttable *t, const ip_session *s, const ip_values *v, int samples);
+void ip_field_cell(struct ip_ttable *t, ip_field f, const ip_session *s, const ip_values *v,
+                   const ip_thread *th);
+
+/* views/value_table.c: a table of fields and names, printed with the fields
+ * chosen, or the full or compact set by the width; a Module column where
+ * one name is on rows of two functions. */
+typedef struct ip_vtable {
+  const ip_session *s;
+  const ip_view_opts *o;
+  ip_level rows; /* what a row is (tree nodes and callers are functions) */
+  int wait;      /* the wait breakdown's sets by default */
+  ip_field col[IP_F_N];
+  size_t n_col;    /* the fields of the table's columns; the names come last */
+  uint32_t *funcs; /* per row (0: the titles): its function, or UINT32_MAX */
+  size_t n_rows, cap;
+  ip_ttable t;
+} ip_vtable;
+
+void ip_vtable_init(ip_vtable *v, const ip_session *s, const ip_view_opts *o, ip_level rows,
+                    int wait, const char *name_title);
+/* A row: values val (th: a thread row's thread, or NULL), the row's function
+ * (UINT32_MAX: none), its name indented by level. */
+void ip_vtable_row(ip_vtable *v, const ip_values *val, const ip_thread *th, uint32_t func,
+                   unsigned level, const char *name);
+/* A row of text only, in the names' column. */
+void ip_vtable_note(ip_vtable *v, unsigned level, const char *text);
+void ip_vtable_print(ip_vtable *v, FILE *out, int indent);
+void ip_vtable_free(ip_vtable *v);
 
 #endif

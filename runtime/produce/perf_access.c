@@ -48,11 +48,19 @@ int ip_perf_refusal(char *why, size_t len) {
   return 1;
 }
 
+void ip_refusal_next_step(char *out, size_t len) {
+  snprintf(out, len,
+           "run as root, or record it with 'sudo inclprof record --user %u -- PROG' (or through "
+           "inclprof-perfmon, installed with its capabilities), or use --transitions none",
+           (unsigned)getuid());
+}
+
 void ip_tracefs_refusal(const char *path, char *why, size_t len) {
-  char perf[160];
+  char perf[160], next[200];
   int refused = ip_perf_refusal(perf, sizeof perf);
-  snprintf(why, len,
-           "permission denied reading %s: tracefs is mounted, but this user may not read it%s%s; "
-           "run as root, or use --transitions none",
-           path, refused ? ", and " : "", refused ? perf : "");
+  ip_refusal_next_step(next, sizeof next);
+  snprintf(
+      why, len,
+      "permission denied reading %s: tracefs is mounted, but this user may not read it%s%s; %s",
+      path, refused ? ", and " : "", refused ? perf : "", next);
 }

@@ -107,13 +107,11 @@ static int kev_events(int fds[2], char *why, size_t whylen) {
   fds[0] = perf_open(&a);
   if (fds[0] < 0) {
     int e = errno;
-    char perf[160];
+    char perf[160], next[200];
+    ip_refusal_next_step(next, sizeof next);
     if ((e == EACCES || e == EPERM) && ip_perf_refusal(perf, sizeof perf))
-      snprintf(why, whylen,
-               "kevents: perf_event_open(raw_syscalls:sys_enter): %s: %s; run as root, record it "
-               "with 'sudo inclprof record --user NAME' or through inclprof-perfmon, or use "
-               "--transitions none",
-               strerror(e), perf);
+      snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s: %s; %s",
+               strerror(e), perf, next);
     else
       snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s", strerror(e));
     return -1;
@@ -254,7 +252,7 @@ void ip_transitions_choose(void) {
       strcmp(req, "none"))
     ip_say("inclprof: INCLPROF_TRANSITIONS='%s' is not auto, pmu, kevents or none; using auto\n",
            req);
-  char pmu_why[200] = "pmu: not tried", kev_why[440] = "kevents: not tried";
+  char pmu_why[200] = "pmu: not tried", kev_why[640] = "kevents: not tried";
   int is_none = req && !strcmp(req, "none"), is_kev = req && !strcmp(req, "kevents");
   int want_pmu = !is_none && !is_kev, want_kev = !is_none;
   int pmu_ok = 0, kev_ok = 0;
@@ -268,7 +266,7 @@ void ip_transitions_choose(void) {
   ip_st.tracepoint_id = -1;
   ip_st.kev_granted = 0;
   if (want_kev && !pmu_ok) {
-    char why[400];
+    char why[512];
     ip_st.tracepoint_id = ip_tracepoint_id(tracepoint_paths, why, sizeof why);
     if (ip_st.tracepoint_id >= 0)
       open_keepers(); /* first: the trial below then closes quickly too */
@@ -297,7 +295,7 @@ void ip_transitions_choose(void) {
 /* A thread whose counter cannot be opened keeps the static zero source set by
  * thread.c: its intervals are never transitional. */
 void ip_transitions_thread_open(struct ip_rt_thread *t) {
-  char why[300];
+  char why[512];
   t->no_counter = IP_NC_NONE;
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
     /* the ring's event (closed at once), the page-fault one, and the grant

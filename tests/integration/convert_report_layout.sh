@@ -3,7 +3,9 @@
 # newcomer: the wall time and thread count beside the thread-summed session
 # totals, what a % column is a share of, distinct column titles, the per-call
 # columns behind --per-call, --by thread with each thread's share of its own
-# wall time, and names cut to the terminal's width (never in a pipe).
+# wall time, and names cut to the terminal's width (never in a pipe):
+# at 120 columns the compact set leaves the long name whole, at 60 it loses
+# its middle and a line says a column was left out.
 . "$INCLPROF_SRC/tests/lib.sh"
 check "sleepers builds" cc_plugin sleepers "$INCLPROF_SRC/tests/programs/convert/sleepers.c" -O2 -pthread
 "$INCLPROF" record -o tr -- ./sleepers >/dev/null 2>&1
@@ -40,6 +42,14 @@ else fail "El/Wall of the threads: $workers (expected all >= 90%)"; fi
 COLUMNS=120 "$INCLPROF" report tr >narrow.txt 2>/dev/null
 longest=$(awk '/^ *Calls / { on = 1 } on { if (length($0) > m) m = length($0) } END { print m }' narrow.txt)
 check "COLUMNS=120: no table line is longer ($longest)" test "$longest" -le 120
-check "COLUMNS=120: the long name is cut, ending in ..." grep -q ' sleeping_in_a_worker_thr[a-z_]*\.\.\.$' narrow.txt
+check "COLUMNS=120: the compact set, the long name whole" \
+  grep -q '^Calls  *El Incl  *El Incl%  *El Excl%  Function$' narrow.txt
+check "... the long name whole beside it" grep -q ' sleeping_in_a_worker_thread_while_the_others_sleep_too$' narrow.txt
+COLUMNS=60 "$INCLPROF" report tr >narrower.txt 2>/dev/null
+longest=$(awk '/^ *Calls / { on = 1 } on { if (length($0) > m) m = length($0) } END { print m }' narrower.txt)
+check "COLUMNS=60: no table line is longer ($longest)" test "$longest" -le 60
+check "COLUMNS=60: the long name loses its middle" grep -q ' sleeping_\.\.\.[a-z_]*_sleep_too$' narrower.txt
+check "COLUMNS=60: a line says a column was left out" \
+  grep -q '^(1 column left out to fit; --wide or --fields shows them)$' narrower.txt
 check "a pipe without COLUMNS gets whole names" grep -q ' sleeping_in_a_worker_thread_while_the_others_sleep_too$' report.txt
 done_testing

@@ -38,5 +38,5 @@ if [ "$level" -gt 1 ]; then
   check "the note names kernel.perf_event_paranoid ($level)" \
     grep -q "kernel.perf_event_paranoid is $level and this process has neither root nor CAP_PERFMON" info.txt
 fi
-check "the note gives the next step" grep -q "run as root, or use --transitions none" info.txt
+check "the note gives the next step" grep -q "run as root, or record it with .sudo inclprof record --user [0-9]* -- PROG. (or through inclprof-perfmon, installed with its capabilities), or use --transitions none" info.txt
 done_testing

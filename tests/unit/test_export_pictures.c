@@ -229,8 +229,9 @@ START_TEST(html_page) {
   ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"thread 100 (main)\",\"f\":[3,4,5],\"d\":[0,1,2]"));
   ck_assert_ptr_nonnull(strstr(t, "{\"name\":\"thread 101 (worker)\""));
   /* "<" inside the data is \u003c, so no name can end the <script> element */
-  ck_assert_ptr_nonnull(strstr(t, "\"names\":[\"fact(int)\",\"ns::Box\\u003cint, \\\"q\\\\\\\\\\\">"
-                                  "::get() const\",\"write\",\"main\",\"foo\",\"bar\"]}"));
+  ck_assert_ptr_nonnull(strstr(t,
+                               "\"names\":[\"fact(int)\",\"ns::Box\\u003cint, \\\"q\\\\\\\\\\\">"
+                               "::get() const\",\"write\",\"main\",\"foo\",\"bar\"],\n\"mods\":["));
   sess.processes[0].sample_hz = 0; /* unsampled: no Samples column */
   for (size_t i = 0; i < sess.n_threads; i++)
     sess.threads[i].total.smp_incl = 0;
