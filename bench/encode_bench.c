@@ -71,7 +71,7 @@ static uint64_t now_ns(void) {
  * encoding also leaves every arg 0, ready for reuse. */
 __attribute__((noinline)) void encode_one(uint8_t *scratch, struct ip_event *buf, size_t n,
                                           uint64_t seq) {
-  struct ip_kev_list kl = {NULL, 0, 0};
+  struct ip_kev_list kl = {NULL, 0, 0, 0};
   ip_encode_batch(scratch, IP_SCRATCH_BYTES, 1, seq, buf, n, &kl, 0);
 }
 

@@ -65,16 +65,20 @@ enum {
 #define IP_BUF_EVENTS 16384u
 #define IP_HEADROOM   256u
 /* Encoding area of one buffer: 10 (dt varint) + 5 (code varint) + 8 + 4
- * (arrays) + slack per event, plus the headers of a batch. */
-#define IP_SCRATCH_BYTES ((IP_BUF_EVENTS + IP_HEADROOM) * 28u + 65536u)
+ * (arrays) + slack per event, plus the headers of a batch, plus the woken
+ * threads' tids of a batch's kernel-event records (5 bytes each at most, for
+ * the 24 576 records a batch holds at most: kevents.c). */
+#define IP_SCRATCH_BYTES ((IP_BUF_EVENTS + IP_HEADROOM) * 28u + 65536u + 131072u)
 #define IP_POOL_SLOTS    16u /* spare buffers kept for hand-offs */
 #define IP_JOBS          64u /* buffers handed to the writer at once */
 #define IP_INFLIGHT      8u  /* ... of them from one thread */
 
-/* One saved kernel-event record: tick on the probes' clock, Inclprof__KernelEventKind. */
+/* One saved kernel-event record: tick on the probes' clock,
+ * Inclprof__KernelEventKind, and for KEV_WAKE the tid of the thread woken. */
 struct ip_kev {
   uint64_t tick;
   uint32_t kind;
+  uint32_t wakee;
 };
 
 /* The kernel-event records a batch carries: n records, or lost when the ring
@@ -83,6 +87,7 @@ struct ip_kev_list {
   const struct ip_kev *kev;
   size_t n;
   int lost;
+  size_t n_wake; /* of the n, KEV_WAKE records */
 };
 
 /* What a descriptor of the runtime holds (fd_own.c), to tell whether the
@@ -108,10 +113,14 @@ struct ip_rt_thread {
   size_t ring_len;
   int ring_fd2; /* page-fault event (kept open: see transitions.c) */
   struct ip_fd_id ring_fd2_id;
+  int wake_fd[2]; /* sched_waking, sched_wakeup_new events (kept open), -1 if none */
+  struct ip_fd_id wake_fd_id[2];
   int no_counter; /* IP_NC_*: why this thread has no transition counter */
   /* kevents records saved at flush time (kevents.c) for the next batch */
   struct ip_kev *kev; /* kev_cap slots, kev_n filled */
   size_t kev_cap, kev_n;
+  size_t kev_n_wake;                       /* of the kev_n, KEV_WAKE records */
+  uint64_t kev_wake_id[2];                 /* sample ids of the wake-up events */
   int kev_lost;                            /* no room for records: the batch has none */
   int kev_taken;                           /* kev holds a saved batch's records: start anew */
   uint64_t kev_pos;                        /* ring position read up to */
@@ -167,8 +176,10 @@ struct ip_state {
   double kevent_cost_ticks; /* kevents: what one ring record adds to a system call */
   uint64_t start_tick;
   unsigned sample_hz;
-  int tracepoint_id; /* raw_syscalls:sys_enter, -1 if unknown */
-  int kev_granted;   /* kevents' events come from the grant server (perf_grant.c) */
+  int tracepoint_id;  /* raw_syscalls:sys_enter, -1 if unknown */
+  int wake_tp[2];     /* kevents: sched_waking, sched_wakeup_new ids; -1 when no wake edges */
+  unsigned wakee_off; /* offset of the woken thread's pid in their raw data */
+  int kev_granted;    /* kevents' events come from the grant server (perf_grant.c) */
   const struct inclprof_hooks *hooks; /* the set for the mode */
   /* Counters for the Trailer: each incremented where it happens (the
    * producers, the writer, the ring policy), read by output.c. */
@@ -210,6 +221,7 @@ IP_HIDDEN int ip_exit_deadline_passed(void);
 struct ip_settings {
   char *output;          /* INCLPROF_OUTPUT: the trace directory */
   char *transitions;     /* INCLPROF_TRANSITIONS: auto, pmu, kevents or none */
+  char *wake_edges;      /* INCLPROF_WAKE_EDGES: 0 leaves kevents' wake-up events out */
   char *sample_hz;       /* INCLPROF_SAMPLE_HZ */
   char *max_size;        /* INCLPROF_MAX_SIZE */
   char *max_size_policy; /* INCLPROF_MAX_SIZE_POLICY: stop or ring */

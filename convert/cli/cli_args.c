@@ -221,4 +221,12 @@ int ip_load_inputs(ip_session *s, int argc, char **argv, int first, const ip_loa
   return ip_session_load(s, inputs, n, o);
 }
 
+int ip_load_inputs_critical(ip_session *s, int argc, char **argv, int first, const ip_load_opts *o,
+                            ip_critical *c) {
+  char **inputs;
+  size_t n;
+  ip_cli_inputs(argc, argv, first, &inputs, &n);
+  return ip_session_load_critical(s, inputs, n, o, c);
+}
+
 int ip_exit_status(const ip_session *s) { return s->n_damaged ? IP_EXIT_DAMAGED : IP_EXIT_OK; }

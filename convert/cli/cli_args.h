@@ -110,6 +110,10 @@ void ip_cli_inputs(int argc, char **argv, int first, char ***inputs, size_t *n_i
  * message is printed). */
 int ip_load_inputs(ip_session *s, int argc, char **argv, int first, const ip_load_opts *o);
 
+/* The same with the critical path (ip_session_load_critical). */
+int ip_load_inputs_critical(ip_session *s, int argc, char **argv, int first, const ip_load_opts *o,
+                            ip_critical *c);
+
 /* The exit status after output from a loaded session: IP_EXIT_DAMAGED when
  * any file was read only up to damage. */
 int ip_exit_status(const ip_session *s);

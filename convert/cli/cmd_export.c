@@ -72,14 +72,26 @@ static int export(const ip_export_args *a, const ip_output *out) {
   memset(&s, 0, sizeof s);
   lo.visitor =
       ip_progress_start(&progress, fmt->begin ? fmt->begin(&job) : NULL, a->inputs, a->n_inputs);
-  int ok = !ip_session_load(&s, a->inputs, a->n_inputs, &lo);
+  ip_critical crit = {0};
+  job.critical = &crit;
+  int ok = fmt->critical || a->opts.critical
+               ? !ip_session_load_critical(&s, a->inputs, a->n_inputs, &lo, &crit)
+               : !ip_session_load(&s, a->inputs, a->n_inputs, &lo);
   ip_progress_finish(&progress);
   ok = ok && !check_session(&s, a);
+  if (ok && a->opts.critical && !crit.any_edges) {
+    fprintf(stderr,
+            "inclprof export: --critical needs the threads' wake-ups, which these traces do not "
+            "have (record in kevents mode as root, with this version: 'inclprof info' says "
+            "\"wake-ups\" under transitions)\n");
+    ok = 0;
+  }
   if (!ok && fmt->begin)
     fmt->discard(&job);
   ok = ok && !fmt->write(&job, &s);
   int status = ip_exit_status(&s);
   ip_session_free(&s);
+  ip_critical_free(&crit);
   return ok ? status : -1;
 }
 

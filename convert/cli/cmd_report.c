@@ -28,6 +28,8 @@ enum {
   OPT_LATENCY,
   OPT_SLOWEST,
   OPT_VALUE,
+  OPT_CRITICAL,
+  OPT_WHAT_IF,
   OPT_FIELDS,
   OPT_WIDE,
   OPT_VERBOSE,
@@ -69,6 +71,14 @@ static const ip_cli_opt options[] = {
     {"wait", OPT_WAIT, NULL,
      "where the non-Application time went: off-CPU preempted, off-CPU blocked,\n"
      "system calls, page faults (time and count); needs kevents"},
+    {"critical", OPT_CRITICAL, NULL,
+     "what the wall time waited on: per function its time on the critical path\n"
+     "across threads (Critical Exclusive / Inclusive), then the waits the path\n"
+     "went through; needs kevents with wake-ups (record as root)"},
+    {"what-if", OPT_WHAT_IF, "FN=FACTOR",
+     "an estimate of the wall time had FN's running time been FACTOR times\n"
+     "shorter (2: twice as fast), from the threads' timelines and wake-ups;\n"
+     "needs kevents with wake-ups"},
     {"latency", OPT_LATENCY, NULL,
      "per function (with --tree: per call path) the distribution of its calls'\n"
      "Inclusive time: p50, p90, p99, p99.9, max and a histogram"},
@@ -101,7 +111,9 @@ static const ip_cli cli = {
 
 typedef struct report_args {
   ip_view_opts view;
-  int tree, raw, samples, wait, missing;
+  int tree, raw, samples, wait, missing, critical;
+  char what_if[512];     /* --what-if's function */
+  double what_if_factor; /* ... and factor */
   const char *fn;
   const char *slowest; /* --slowest FN */
   int callees;
@@ -188,6 +200,22 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_LATENCY:
     a->view.latency = 1;
     return 0;
+  case OPT_CRITICAL:
+    a->critical = 1;
+    return choose_view(a, "--critical", m);
+  case OPT_WHAT_IF: {
+    const char *eq = strrchr(arg, '=');
+    char *end = NULL;
+    double f = eq ? strtod(eq + 1, &end) : 0;
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof a->what_if || end == eq + 1 || *end ||
+        !(f > 0) || f > 1e9)
+      return ip_cli_fail(m, "bad --what-if '%s' (FUNCTION=FACTOR, e.g. word_table_add=2)", arg);
+    memcpy(a->what_if, arg, (size_t)(eq - arg));
+    a->what_if[eq - arg] = 0;
+    a->what_if_factor = f;
+    a->critical = 1;
+    return choose_view(a, "--what-if", m);
+  }
   case OPT_SLOWEST:
     a->slowest = arg;
     return choose_view(a, "--slowest", m);
@@ -269,14 +297,15 @@ int cmd_report(int argc, char **argv) {
             a.sort_arg, a.value_arg);
     return IP_EXIT_USAGE;
   }
-  if (a.view.fields.n && (a.lines || a.view.latency || a.slowest || a.missing)) {
+  if (a.view.fields.n && (a.lines || a.view.latency || a.slowest || a.missing || a.critical)) {
     fprintf(stderr,
             "inclprof report: --fields chooses the columns of the table, --tree, --callers, "
             "--callees and --wait, not of %s\n",
             a.lines          ? "--by line|address"
             : a.view.latency ? "--latency"
             : a.slowest      ? "--slowest"
-                             : "--missing");
+            : a.missing      ? "--missing"
+                             : a.view_name);
     return IP_EXIT_USAGE;
   }
   char bad[160];
@@ -319,11 +348,28 @@ int cmd_report(int argc, char **argv) {
       return IP_EXIT_ERROR;
     }
   }
-  if (ip_load_inputs(&s, argc, argv, first, &lo)) {
+  ip_critical crit = {0};
+  if (a.what_if[0])
+    crit.what_if = a.what_if;
+  if (a.critical ? ip_load_inputs_critical(&s, argc, argv, first, &lo, &crit)
+                 : ip_load_inputs(&s, argc, argv, first, &lo)) {
     if (a.slowest)
       ip_slowest_free(&slow);
+    ip_critical_free(&crit);
     return IP_EXIT_ERROR;
   }
+  if (a.critical && !crit.any_edges) {
+    fprintf(stderr,
+            "inclprof report: %s needs the threads' wake-ups, which these traces do not "
+            "have (record in kevents mode as root, with this version: 'inclprof info' says "
+            "\"wake-ups\" under transitions)\n",
+            a.view_name);
+    ip_session_free(&s);
+    ip_critical_free(&crit);
+    return IP_EXIT_ERROR;
+  }
+  if (a.critical && a.view.sort == IP_SORT_ELAPSED_INCL && !a.sort_arg)
+    a.view.sort = IP_SORT_CRIT_EXCL;
   char why[128];
   if (ip_selection_check(&s, &a.view.sel, why, sizeof why)) {
     fprintf(stderr, "inclprof report: %s in %s%s (inclprof info lists them)\n", why,
@@ -362,6 +408,10 @@ int cmd_report(int argc, char **argv) {
     ip_view_missing(stdout, &skipped, a.view.width);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
+  } else if (a.what_if[0]) {
+    ip_view_what_if(stdout, &s, &crit, a.what_if, a.what_if_factor);
+  } else if (a.critical) {
+    ip_view_critical(stdout, &s, &a.view, &crit);
   } else if (a.tree) {
     ip_view_tree(stdout, &s, &a.view);
   } else if (a.view.latency) {
@@ -371,5 +421,6 @@ int cmd_report(int argc, char **argv) {
   }
   ip_skipped_free(&skipped);
   ip_session_free(&s);
+  ip_critical_free(&crit);
   return rc;
 }

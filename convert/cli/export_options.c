@@ -43,6 +43,9 @@ static const ip_cli_opt options[] = {
      "and what ran inside them"},
     {"slowest-calls", EXOPT_ID(IP_EXOPT_SLOWEST_CALLS), "N",
      "with --slowest: how many (default 10)"},
+    {"critical", EXOPT_ID(IP_EXOPT_CRITICAL), NULL,
+     "the wake-ups as flow arrows (waker -> woken) and a\n"
+     "critical-path track per process; needs kevents with wake-ups"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -187,6 +190,9 @@ static int on_format_option(ip_export_opts *o, int id, const char *arg, ip_cli_m
     return 0;
   case IP_EXOPT_SLOWEST:
     o->slowest = arg;
+    return 0;
+  case IP_EXOPT_CRITICAL:
+    o->critical = 1;
     return 0;
   case IP_EXOPT_SLOWEST_CALLS:
     return ip_parse_u64(arg, 1000000, &o->slowest_calls) || !o->slowest_calls

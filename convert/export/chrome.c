@@ -37,6 +37,9 @@ struct ip_chrome_writer {
   uint64_t next_floor; /* the number of calls at which floor is found again */
   uint64_t last_start; /* of the call spooled or read back last */
   uint64_t written, left_out;
+  const ip_critical *crit; /* with wake edges: the flows and the critical-path track */
+  ip_wake_flow *flows;
+  size_t n_flows;
 };
 
 /* A call between the replay and the writing. */
@@ -354,6 +357,8 @@ static void put_names(ip_chrome_writer *w, const ip_session *s) {
     snprintf(name, sizeof name, "thread %" PRIu32, t->tid);
     name_event(w, "thread_name", pid_of(s, t), t->tid, t->name && *t->name ? t->name : name);
   }
+  if (w->crit)
+    ip_chrome_critical(w->out, &w->events, s, w->crit, &w->o->sel, w->flows, w->n_flows);
   fputs("\n]}\n", w->out);
 }
 
@@ -407,12 +412,22 @@ void ip_chrome_write(ip_chrome_writer *w, FILE *out, const ip_session *s) {
   put_names(w, s);
 }
 
+void ip_chrome_set_critical(ip_chrome_writer *w, const ip_session *s, const ip_critical *c) {
+  free(w->flows);
+  w->flows = NULL;
+  w->n_flows = 0;
+  w->crit = c && c->piece_ns ? c : NULL;
+  if (w->crit)
+    w->n_flows = ip_critical_flows(s, c, &w->flows);
+}
+
 void ip_chrome_report(const ip_chrome_writer *w, FILE *err) {
   ip_budget_say(err, "chrome", &w->budget, &w->cut, w->fixed, ip_chrome_max_size(w->o),
                 w->o->max_size != 0, w->o->max_events, w->left_out);
 }
 
 void ip_chrome_free(ip_chrome_writer *w) {
+  free(w->flows);
   ip_spool_free(w->calls);
   ip_budget_free(&w->budget);
   for (size_t i = 0; i < w->n_names; i++)
@@ -433,6 +448,8 @@ static const ip_call_visitor *begin_chrome(ip_export_job *job) {
 static void discard_chrome(ip_export_job *job) { ip_chrome_free(job->stream); }
 
 static int write_chrome(ip_export_job *job, const ip_session *s) {
+  if (job->opts->critical)
+    ip_chrome_set_critical(job->stream, s, job->critical);
   ip_chrome_write(job->stream, job->out, s);
   ip_chrome_report(job->stream, stderr);
   ip_chrome_free(job->stream);
@@ -444,7 +461,7 @@ const ip_exporter ip_exporter_chrome = {
     .readers = "Perfetto, DevTools",
     .default_output = "inclprof.trace.json",
     .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE |
-               IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST | IP_EXOPT_SLOWEST_CALLS,
+               IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST | IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_CRITICAL,
     .begin = begin_chrome,
     .discard = discard_chrome,
     .write = write_chrome,

@@ -38,6 +38,15 @@ const ip_call_visitor *ip_chrome_visitor(ip_chrome_writer *w);
  * written), the process and thread names of s, and the document's end, on
  * out. */
 void ip_chrome_write(ip_chrome_writer *w, FILE *out, const ip_session *s);
+/* With c (a trace with wake edges; else NULL): the wake edges as flow
+ * arrows and the critical-path track, written with the names. */
+void ip_chrome_set_critical(ip_chrome_writer *w, const ip_session *s, const ip_critical *c);
+
+/* export/chrome_critical.c: the flow arrows of flows and a "critical path"
+ * track per process, as events on out (events: those written so far, for
+ * the separators), for the threads sel selects. */
+void ip_chrome_critical(FILE *out, uint64_t *events, const ip_session *s, const ip_critical *c,
+                        const ip_selection *sel, const ip_wake_flow *flows, size_t n_flows);
 
 /* Calls written so far and calls left out to respect the bounds. */
 uint64_t ip_chrome_written(const ip_chrome_writer *w);

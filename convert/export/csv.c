@@ -5,7 +5,9 @@
  * and their percentages (of the session's samples), then the wait breakdown
  * (inclusive and exclusive, 0 without kernel-event records); per function,
  * the distribution of its calls' Elapsed Inclusive time (p50, p90, p99,
- * p99.9, max: model/latency.h).  Lines end in LF. */
+ * p99.9, max: model/latency.h); when a process recorded wake edges, the
+ * critical path's Critical Inclusive and Exclusive time (model/critical.h).
+ * Lines end in LF. */
 #include "export/csv.h"
 
 #include <stdlib.h>
@@ -23,7 +25,8 @@ static const char *const key_columns[] = {"function,module,file,line", "module",
   "offcpu_blocked_inclusive_ns,offcpu_blocked_exclusive_ns,syscall_inclusive_ns,"                  \
   "syscall_exclusive_ns,page_fault_inclusive_ns,page_fault_exclusive_ns,"                          \
   "page_faults_inclusive,page_faults_exclusive"
-#define LATENCY_COLUMNS ",p50_ns,p90_ns,p99_ns,p999_ns,max_ns"
+#define LATENCY_COLUMNS  ",p50_ns,p90_ns,p99_ns,p999_ns,max_ns"
+#define CRITICAL_COLUMNS ",critical_inclusive_ns,critical_exclusive_ns"
 
 /* A field, quoted when it holds a comma, quote or line break ("" inside). */
 static void field(FILE *out, const char *s) {
@@ -88,12 +91,17 @@ int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, 
   size_t n = ip_aggregate(s, level, sel, &rows);
   ip_rows_sort(s, level, rows, n, IP_SORT_ELAPSED_INCL);
   ip_lat_pair *lat = level == IP_BY_FUNCTION ? ip_lat_by_function(s, sel) : NULL;
-  fprintf(out, "%s," VALUE_COLUMNS "%s\n", key_columns[level], lat ? LATENCY_COLUMNS : "");
+  int critical = ip_session_has_critical(s);
+  fprintf(out, "%s," VALUE_COLUMNS "%s%s\n", key_columns[level], lat ? LATENCY_COLUMNS : "",
+          critical ? CRITICAL_COLUMNS : "");
   for (size_t i = 0; i < n; i++) {
     keys(out, s, level, rows[i].key);
     values(out, s, &rows[i].v);
     if (lat)
       quantiles(out, &lat[rows[i].key].el);
+    if (critical)
+      fprintf(out, ",%llu,%llu", (unsigned long long)rows[i].v.crit_incl,
+              (unsigned long long)rows[i].v.crit_excl);
     fputc('\n', out);
   }
   ip_lat_free_all(lat, s->n_funcs);
@@ -113,5 +121,6 @@ const ip_exporter ip_exporter_csv = {
     .options = IP_EXOPT_BY,
     .sums_only = 1,
     .latency = IP_LAT_ELAPSED,
+    .critical = 1,
     .write = write_csv,
 };

@@ -33,6 +33,7 @@ typedef struct ip_export_opts {
   ip_selection sel;         /* --thread, --process, --time-range (and --slowest's calls) */
   const char *slowest;      /* --slowest FN: only FN's slowest calls and what ran inside them */
   uint64_t slowest_calls;   /* --slowest-calls N: how many (0: 10) */
+  int critical;             /* --critical: the wake-up flows and the critical-path track */
 } ip_export_opts;
 
 /* The format-specific options, as bits of ip_exporter.options.  The options
@@ -47,14 +48,16 @@ enum {
   IP_EXOPT_MAX_SIZE = 1u << 6,
   IP_EXOPT_SLOWEST = 1u << 7,
   IP_EXOPT_SLOWEST_CALLS = 1u << 8,
+  IP_EXOPT_CRITICAL = 1u << 9,
 };
 
 /* One export being written. */
 typedef struct ip_export_job {
   const ip_export_opts *opts;
   FILE *out;
-  const char *out_name; /* for messages: the file's name, "-" for stdout */
-  void *stream;         /* a streaming format's state, from its begin */
+  const char *out_name;        /* for messages: the file's name, "-" for stdout */
+  void *stream;                /* a streaming format's state, from its begin */
+  const ip_critical *critical; /* the critical path (formats with ip_exporter.critical) */
 } ip_export_job;
 
 typedef struct ip_exporter {
@@ -64,6 +67,8 @@ typedef struct ip_exporter {
   unsigned options;           /* IP_EXOPT_* it accepts */
   int sums_only;              /* it writes sums, no call path (see ip_keep) */
   unsigned latency;           /* the per-call distributions it writes (ip_load_opts.latency) */
+  int critical; /* it shows the critical path: traces with wake edges are replayed twice
+                   (ip_session_load_critical) */
   /* Streaming formats only (else NULL): called before the traces are loaded;
    * sets job->stream and returns the visitor that sees every replayed call. */
   const ip_call_visitor *(*begin)(ip_export_job *job);

@@ -45,6 +45,8 @@ static uint64_t sys_incl(const ip_values *v) { return v->wait_incl[IP_W_SYSCALL]
 static uint64_t sys_excl(const ip_values *v) { return v->wait_excl[IP_W_SYSCALL]; }
 static uint64_t pf_incl(const ip_values *v) { return v->wait_incl[IP_W_FAULT]; }
 static uint64_t pf_excl(const ip_values *v) { return v->wait_excl[IP_W_FAULT]; }
+static uint64_t crit_incl(const ip_values *v) { return v->crit_incl; }
+static uint64_t crit_excl(const ip_values *v) { return v->crit_excl; }
 
 /* Percentages are over the session total of the column (as in the CSV). */
 static const html_column columns[] = {
@@ -55,6 +57,7 @@ static const html_column columns[] = {
     {"Off-CPU blocked", "ns", blk_incl, blk_excl, ip_session_has_wait, NULL},
     {"System calls", "ns", sys_incl, sys_excl, ip_session_has_wait, NULL},
     {"Page faults", "ns", pf_incl, pf_excl, ip_session_has_wait, NULL},
+    {"Critical path", "ns", crit_incl, crit_excl, ip_session_has_critical, NULL},
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
@@ -310,5 +313,6 @@ const ip_exporter ip_exporter_html = {
     .readers = "a web browser",
     .default_output = "inclprof.html",
     .options = 0,
+    .critical = 1,
     .write = write_html,
 };

@@ -24,6 +24,7 @@
 #include "export/call_log.h"
 #include "export/timeline_budget.h"
 #include "export/exporter.h"
+#include "export/perfetto_critical.h"
 #include "export/perfetto_wire.h"
 #include "export/tree.h"
 #include "perfetto_trace.pb-c.h"
@@ -35,8 +36,8 @@ enum {
   SEQ_DESCRIPTORS = 1,    /* the track descriptors' sequence; threads' are 2... */
   IID_TRANSITIONAL = 1,   /* the debug annotation name's iid */
 };
-#define UUID_PROCESS(i) ((1ull << 40) | (uint64_t)(i))
-#define UUID_THREAD(i)  ((2ull << 40) | (uint64_t)(i))
+#define UUID_PROCESS(i) IP_PERFETTO_UUID_PROCESS(i)
+#define UUID_THREAD(i)  IP_PERFETTO_UUID_THREAD(i)
 
 /* A trace the Perfetto UI loads in a browser tab's memory. */
 #define IP_PERFETTO_DEFAULT_MAX_SIZE (256ull << 20)
@@ -206,6 +207,8 @@ static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   ip_pb_out_commit(&x->out, p);
 }
 
+static void put_packet_cb(void *ctx, const Perfetto__Protos__TracePacket *p) { put_packet(ctx, p); }
+
 static void on_open(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 1); }
 static void on_close(void *ctx, const ip_logged_call *c) { put_event(ctx, c, 0); }
 
@@ -237,7 +240,12 @@ static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
 
 static int write_perfetto(ip_export_job *job, const ip_session *s) {
   ip_timeline_budget *tb = job->stream;
-  uint64_t fixed = fixed_size(s);
+  const ip_critical *crit =
+      job->opts->critical && job->critical && job->critical->piece_ns ? job->critical : NULL;
+  ip_wake_flow *flows = NULL;
+  size_t n_flows = crit ? ip_critical_flows(s, crit, &flows) : 0;
+  /* the path's slices and the flows' instants: about 60 bytes each */
+  uint64_t fixed = fixed_size(s) + (crit ? 120 * (crit->n_pieces + n_flows) : 0);
   ip_timeline_budget_plan(tb, fixed);
   perfetto x = {.s = s};
   ip_pb_out_init(&x.out, job->out);
@@ -252,6 +260,10 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
     ip_timeline_budget_replay(tb, t, &fn);
     free(x.interned);
   }
+  if (crit)
+    ip_perfetto_critical(s, crit, &job->opts->sel, flows, n_flows,
+                         SEQ_DESCRIPTORS + 1 + (uint32_t)s->n_threads, put_packet_cb, &x);
+  free(flows);
   ip_pb_out_flush(&x.out);
   free(x.buf);
   ip_timeline_budget_report(tb, stderr, fixed);
@@ -264,7 +276,7 @@ const ip_exporter ip_exporter_perfetto = {
     .readers = "Perfetto UI",
     .default_output = "inclprof.perfetto-trace",
     .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST |
-               IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE,
+               IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE | IP_EXOPT_CRITICAL,
     .begin = begin_perfetto,
     .discard = ip_timeline_budget_discard,
     .write = write_perfetto,

@@ -20,7 +20,7 @@
 #include "export/tree.h"
 #include "version.h"
 
-enum { MAX_TYPES = 9 };
+enum { MAX_TYPES = 10 };
 
 /* V_PREEMPTED.. V_FAULTS: the wait breakdown, in IP_W_* order. */
 typedef enum {
@@ -32,7 +32,8 @@ typedef enum {
   V_BLOCKED,
   V_SYSCALL,
   V_FAULT_TIME,
-  V_FAULTS
+  V_FAULTS,
+  V_CRITICAL /* the critical path's time (Critical Exclusive) */
 } value_kind;
 
 /* The calls of one call path made on one call line (or on none). */
@@ -72,21 +73,23 @@ static void choose_types(builder *b, const ip_export_opts *o) {
   value_kind chosen = o->value == IP_VALUE_APPLICATION ? V_APPLICATION
                       : o->value == IP_VALUE_SAMPLES   ? V_SAMPLES
                                                        : V_ELAPSED;
-  const value_kind order[] = {V_CALLS,  V_PREEMPTED, V_BLOCKED,     V_SYSCALL, V_FAULT_TIME,
-                              V_FAULTS, V_SAMPLES,   V_APPLICATION, V_ELAPSED};
+  const value_kind order[] = {V_CALLS,  V_PREEMPTED, V_BLOCKED, V_SYSCALL,     V_FAULT_TIME,
+                              V_FAULTS, V_CRITICAL,  V_SAMPLES, V_APPLICATION, V_ELAPSED};
   int sampled = ip_session_sampled(b->s), wait = ip_session_has_wait(b->s);
+  int critical = ip_session_has_critical(b->s);
   b->n_kinds = 0;
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
     if (order[i] != chosen && (order[i] != V_SAMPLES || sampled) &&
-        (order[i] < V_PREEMPTED || wait))
+        (order[i] < V_PREEMPTED || order[i] > V_FAULTS || wait) &&
+        (order[i] != V_CRITICAL || critical))
       b->kinds[b->n_kinds++] = order[i];
   b->kinds[b->n_kinds++] = chosen;
 }
 
 static const char *kind_type(value_kind k) {
-  static const char *const names[] = {"calls",   "elapsed",          "application",
-                                      "samples", "offcpu_preempted", "offcpu_blocked",
-                                      "syscall", "page_fault",       "page_faults"};
+  static const char *const names[] = {
+      "calls",          "elapsed", "application", "samples",     "offcpu_preempted",
+      "offcpu_blocked", "syscall", "page_fault",  "page_faults", "critical"};
   return names[k];
 }
 
@@ -104,6 +107,8 @@ static int64_t kind_value(value_kind k, const ip_values *v) {
     return (int64_t)v->app_excl;
   case V_SAMPLES:
     return (int64_t)v->smp_excl;
+  case V_CRITICAL:
+    return (int64_t)v->crit_excl;
   default:
     return (int64_t)v->wait_excl[k - V_PREEMPTED];
   }
@@ -466,5 +471,6 @@ const ip_exporter ip_exporter_pprof = {
     .readers = "go tool pprof",
     .default_output = "inclprof.pb.gz",
     .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
+    .critical = 1,
     .write = write_pprof,
 };

@@ -97,6 +97,8 @@ static const struct {
     {"offcpu-blocked", "offcpu_blocked_inclusive_ns", IP_SORT_BLOCKED},
     {"syscall", "syscall_inclusive_ns", IP_SORT_SYSCALL},
     {"page-fault", "page_fault_inclusive_ns", IP_SORT_FAULT},
+    {"critical-exclusive", "critical_exclusive_ns", IP_SORT_CRIT_EXCL},
+    {"critical-inclusive", "critical_inclusive_ns", IP_SORT_CRIT_INCL},
 };
 
 int ip_sort_parse(const char *s, ip_sort *out) {
@@ -135,6 +137,10 @@ static uint64_t sort_value(const ip_values *v, ip_sort by) {
   case IP_SORT_SYSCALL:
   case IP_SORT_FAULT:
     return v->wait_incl[IP_W_PREEMPTED + (by - IP_SORT_PREEMPTED)];
+  case IP_SORT_CRIT_EXCL:
+    return v->crit_excl;
+  case IP_SORT_CRIT_INCL:
+    return v->crit_incl;
   default:
     return 0;
   }

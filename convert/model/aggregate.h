@@ -47,7 +47,9 @@ typedef enum ip_sort {
   IP_SORT_PREEMPTED,    /* the wait columns, inclusive */
   IP_SORT_BLOCKED,
   IP_SORT_SYSCALL,
-  IP_SORT_FAULT
+  IP_SORT_FAULT,
+  IP_SORT_CRIT_EXCL, /* the critical path's time (model/critical.h) */
+  IP_SORT_CRIT_INCL
 } ip_sort;
 
 /* Column names for --sort (also accepted: the CSV column names). */
@@ -55,7 +57,8 @@ int ip_sort_parse(const char *s, ip_sort *out);
 #define IP_SORT_NAMES                                                                              \
   "elapsed-inclusive|elapsed-exclusive|application-inclusive|application-exclusive|"               \
   "calls|inclusive-samples|exclusive-samples|avg|max|name|\n"                                      \
-  "non-application-inclusive|offcpu-preempted|offcpu-blocked|syscall|page-fault"
+  "non-application-inclusive|offcpu-preempted|offcpu-blocked|syscall|page-fault|\n"                \
+  "critical-exclusive|critical-inclusive"
 
 /* Sorts rows: numbers descending, names ascending; ties by name. */
 void ip_rows_sort(const ip_session *s, ip_level l, ip_row *rows, size_t n, ip_sort by);

@@ -71,6 +71,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->run = ip_must_strdup(h->run);
   p->forked_from = h->forked_from;
   p->kernel_events = f->kernel_events = h->has_kernel_events && h->kernel_events;
+  p->wake_edges = f->wake_edges = p->kernel_events && h->has_wake_edges && h->wake_edges;
   f->ns_per_tick = 1e9 / tps;
   if (f->ns_per_tick > 1e6) { /* below 1 kHz: no real clock */
     snprintf(err, errlen, "%s: offset 12: header: implausible ticks_per_second %g", f->path, tps);
@@ -233,6 +234,8 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     ts = ip_replay_thread(f, rec->thread_end->tid);
     if (rec->thread_end->alive_at_exit && rec->thread_end->has_end_tick)
       ip_replay_alive_at_exit(f, ts, rec->thread_end->end_tick, rec->thread_end->transitional);
+    if (rec->thread_end->has_end_tick)
+      ip_kline_ended(f, ts, rec->thread_end->end_tick);
     ip_replay_finish(f, ts);
     break;
   case INCLPROF__RECORD__BODY_EVENTS:
@@ -343,6 +346,15 @@ int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_
     *start_unix_ns = h->start_unix_ns;
   ip_reader_close(r);
   return h ? 0 : -1;
+}
+
+int ip_file_wake_edges(const char *path) {
+  char err[512];
+  ip_reader *r = ip_reader_open(path, err, sizeof err);
+  const Inclprof__Header *h = r ? first_header(r, err, sizeof err) : NULL;
+  int edges = h && h->kernel_events && h->wake_edges;
+  ip_reader_close(r);
+  return edges;
 }
 
 int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_opts *o,

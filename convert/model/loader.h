@@ -66,6 +66,7 @@ typedef struct ip_frame {
   uint32_t site;                        /* call-site frame: 1 + its call line, 0 unknown */
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
   uint64_t push_wait[IP_WAIT_N];
+  uint64_t push_crit;
 } ip_frame;
 
 /* Kernel-event records taken since the last interval ended (kevents mode):
@@ -115,6 +116,12 @@ typedef struct ip_tstate {
   ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */
   const uint64_t *sample_addr; /* the batch's sample addresses, n_sample_addr of them */
   size_t n_sample_addr, next_sample;
+  struct ip_kline *kl; /* its kernel timeline, when collected for the critical path */
+  size_t crit_at;      /* the critical path's first piece of this thread not yet passed */
+  size_t ct_at[3];     /* the path's times: its pieces, wake-ups, off-CPU ends reached */
+  size_t wf_at;        /* the what-if: the thread's stretch reached */
+  uint32_t wf_depth;   /* ... and the frames of its function open */
+  uint64_t crit_ns;    /* timeline: critical time */
 } ip_tstate;
 
 /* One trace file being read. */
@@ -133,6 +140,7 @@ typedef struct ip_file {
   uint64_t kevent_fx;      /* kevents record cost removed from a transitional interval, IP_FX */
   uint64_t start_tick;
   int kernel_events;       /* batches carry kernel-event records (wait breakdown) */
+  int wake_edges;          /* ... and the threads' wake-ups of each other */
   uint64_t proc_origin_ns; /* process start relative to the session start */
   uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */
   size_t n_gid;
@@ -174,6 +182,10 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
 /* The start (Header.start_unix_ns) of the trace file at path: 0, or -1 with
  * the reason in err. */
 int ip_file_start_ns(const char *path, uint64_t *start_unix_ns, char *err, size_t errlen);
+
+/* Whether the header of the trace file at path says its batches carry wake
+ * edges (0 also when it cannot be read: the load then says why). */
+int ip_file_wake_edges(const char *path);
 
 /* The records of a file's Module and Trailer into its process. */
 void ip_file_take_module(ip_file *f, const Inclprof__Module *m);
@@ -271,6 +283,20 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
 /* Closes the frames still open (counted as repairs) and frees the replay
  * memory; the state itself stays (a reused tid then starts a new thread). */
 void ip_replay_finish(ip_file *f, ip_tstate *ts);
+
+/* model/kline.c: a thread's kernel timeline for the critical path
+ * (model/critical.h), kept while the first replay streams. */
+struct ip_kline *ip_kline_new(void);
+/* One kernel-event record of kind at tick (a KEV_WAKE's woken tid: wakee)
+ * while the thread's call path was node. */
+void ip_kline_record(struct ip_kline *k, uint32_t kind, uint64_t tick, uint32_t wakee,
+                     uint32_t node);
+/* An event at tick: the thread ran then (a switch-out still open ends). */
+void ip_kline_event(struct ip_kline *k, uint64_t tick);
+/* ThreadEnd's tick. */
+void ip_kline_ended(ip_file *f, ip_tstate *ts, uint64_t tick);
+/* The thread's last event was at tick: an open switch-out ends there. */
+void ip_kline_finish(struct ip_kline *k, uint64_t tick);
 
 /* model/thread_sums.c: a finished thread's function, module and thread values
  * from its call tree. */

@@ -23,11 +23,20 @@ void ip_values_add(ip_values *to, const ip_values *v) {
     to->wait_incl[k] += v->wait_incl[k];
     to->wait_excl[k] += v->wait_excl[k];
   }
+  to->crit_incl += v->crit_incl;
+  to->crit_excl += v->crit_excl;
 }
 
 int ip_session_has_wait(const ip_session *s) {
   for (size_t i = 0; i < s->n_processes; i++)
     if (s->processes[i].kernel_events)
+      return 1;
+  return 0;
+}
+
+int ip_session_has_critical(const ip_session *s) {
+  for (size_t i = 0; i < s->n_processes; i++)
+    if (s->processes[i].wake_edges)
       return 1;
   return 0;
 }

@@ -41,6 +41,7 @@ typedef struct ip_values {
   uint64_t smp_incl, smp_excl; /* Inclusive / Exclusive samples */
   uint64_t min_call, max_call; /* per-call Elapsed Inclusive, ns (min valid if calls>0) */
   uint64_t wait_incl[IP_WAIT_N], wait_excl[IP_WAIT_N]; /* the wait breakdown (IP_W_*) */
+  uint64_t crit_incl, crit_excl; /* Critical Inclusive / Exclusive, ns (model/critical.h) */
 } ip_values;
 
 /* Repairs the replay made to a thread's events (all counted, all reported). */
@@ -158,6 +159,7 @@ typedef struct ip_thread {
   struct ip_lat_pair *lat;    /* per call path (indexed like nodes): its calls' distributions
                               (model/latency.h), when loaded with ip_load_opts.latency */
   struct ip_lat_pair *fn_lat; /* IP_KEEP_SUMS with latency: per function (indexed like fn) */
+  struct ip_kline *kline;     /* its kernel timeline, when loaded to find the critical path */
 } ip_thread;
 
 typedef struct ip_process {
@@ -192,6 +194,7 @@ typedef struct ip_process {
   char *tables_missing; /* a table file it names could not be used: the first one and why */
   uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
   int kernel_events;    /* batches carry kernel-event records: the wait breakdown is known */
+  int wake_edges;       /* ... and the threads' wake-ups of each other (the critical path) */
   uint64_t kernel_lost; /* batches whose kernel-event records were lost */
   int has_trailer;      /* a trailer was read */
   char *exit_reason;    /* trailer's, may be NULL */
@@ -286,6 +289,10 @@ typedef struct ip_load_opts {
   /* Keep each call path's distribution of per-call times (ip_thread.lat):
    * IP_LAT_ELAPSED, IP_LAT_APPLICATION or both (0: none). */
   unsigned latency;
+  /* The critical path (model/critical.h): with critical->collect, the
+   * threads' kernel timelines are kept (ip_thread.kline); with its pieces
+   * found, every interval's share of them goes to ip_values.crit_*. */
+  struct ip_critical *critical;
   /* Describe a file from its Index when it ends with a valid one (info):
    * threads, modules and counts without replaying the events. */
   int from_index;
@@ -314,6 +321,9 @@ void ip_values_add(ip_values *to, const ip_values *v);
 /* Whether any process of the session recorded kernel-event records (the
  * wait columns are then shown). */
 int ip_session_has_wait(const ip_session *s);
+/* Whether any process recorded wake edges: the critical path's values are
+ * known when the session was loaded by ip_session_load_critical. */
+int ip_session_has_critical(const ip_session *s);
 /* Whether the session has sampling data: a process recorded at a sampling
  * rate, or samples counted (sample columns and types are then shown). */
 int ip_session_sampled(const ip_session *s);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/critical.h"
 #include "model/latency.h"
 #include "model/loader.h"
 #include "model/windows.h"
@@ -30,6 +31,8 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   if (f->o && f->o->latency)
     f->s->threads[ts->thread].lat = ip_must_calloc(1, sizeof(ip_lat_pair));
   ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
+  if (f->wake_edges && f->o && f->o->critical && f->o->critical->collect)
+    ts->kl = f->s->threads[ts->thread].kline = ip_kline_new();
   if (i != NONE) { /* tid reused after ThreadEnd: a new thread */
     free(f->states[i]);
     f->states[i] = ts;
@@ -95,6 +98,10 @@ static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
+  fr->push_crit = ts->crit_ns;
+  const ip_critical *c = f->o ? f->o->critical : NULL;
+  if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key])
+    ts->wf_depth++;
   if (f->kernel_events) /* else the wait timeline stays 0 */
     memcpy(fr->push_wait, ts->wait, sizeof fr->push_wait);
   th->nodes[node].v.calls++;
@@ -109,6 +116,11 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
   v->el_incl += el;
   v->app_incl += app;
   v->smp_incl += smp;
+  v->crit_incl += ts->crit_ns - fr->push_crit;
+  const ip_critical *c = f->o ? f->o->critical : NULL;
+  if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key] &&
+      ts->wf_depth)
+    ts->wf_depth--;
   if (f->kernel_events)
     for (int k = 0; k < IP_WAIT_N; k++) {
       th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
@@ -248,8 +260,8 @@ static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes.
  * `split`: the interval's kernel records are known (wait breakdown). */
-static void interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional,
-                     int probe, int split) {
+static uint64_t interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw,
+                         int transitional, int probe, int split) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;
   if (ts->pending_gap) {
@@ -282,10 +294,34 @@ static void interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t ra
   if (f->kernel_events)
     interval_wait(f, ts, th, el, transitional && split);
   if (!ts->stk.depth)
-    return;
+    return el;
   ip_values *v = top_values(ts, th);
   v->el_excl += el;
   v->app_excl += transitional ? 0 : el;
+  return el;
+}
+
+/* The interval (a, b] of raw ticks on thread th just took el ns: its share
+ * of the critical path's pieces on th goes to the top path's Critical
+ * Exclusive time and the thread's critical timeline. */
+static void critical_share(const ip_critical *c, ip_tstate *ts, ip_thread *th, uint64_t a,
+                           uint64_t b, uint64_t el) {
+  size_t n = ts->thread < c->n_threads ? c->thread_n[ts->thread] : 0;
+  while (ts->crit_at < n && ip_critical_piece(c, ts->thread, ts->crit_at)->to <= a)
+    ts->crit_at++;
+  uint64_t on = 0;
+  for (size_t i = ts->crit_at; i < n; i++) {
+    const ip_cp_piece *p = ip_critical_piece(c, ts->thread, i);
+    if (p->from >= b)
+      break;
+    on += (p->to < b ? p->to : b) - (p->from > a ? p->from : a);
+  }
+  if (!on || b <= a)
+    return;
+  uint64_t share = on >= b - a ? el : scale(el, on, b - a);
+  ts->crit_ns += share;
+  if (ts->stk.depth)
+    top_values(ts, th)->crit_excl += share;
 }
 
 /* The kernel-event records of a batch, taken in tick order as the events
@@ -294,6 +330,8 @@ typedef struct kcursor {
   const uint64_t *dt;
   size_t i, n;
   uint64_t tick;
+  const uint32_t *wakee; /* the woken tid of each KEV_WAKE record */
+  size_t wi, n_wakee;
 } kcursor;
 
 /* Takes the records at or before tick into the accumulator. */
@@ -305,6 +343,13 @@ static void kernel_upto(ip_tstate *ts, kcursor *k, uint64_t tick) {
       break;
     k->tick = t;
     k->i++;
+    if (ts->kl) {
+      uint32_t wakee = 0;
+      if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE)
+        wakee = k->wi < k->n_wakee ? k->wakee[k->wi++] : 0;
+      ip_kline_record(ts->kl, (uint32_t)(d & 7), t, wakee,
+                      ts->stk.depth ? frame_at(ts, ts->stk.depth - 1)->node : 0);
+    }
     if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN && ts->kacc.in_taken)
       ts->kacc.in_taken = 0; /* closed at the event before it already */
     else
@@ -401,7 +446,10 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   ts->kacc_known = split;
   if (!split)
     memset(&ts->kacc, 0, sizeof ts->kacc);
-  kcursor kc = {b->kernel_dt, 0, b->n_kernel_dt, b->kernel_base_tick};
+  kcursor kc = {b->kernel_dt,    0, b->n_kernel_dt,   b->kernel_base_tick,
+                b->kernel_wakee, 0, b->n_kernel_wakee};
+  const ip_critical *crit =
+      f->o && f->o->critical && f->o->critical->by_thread ? f->o->critical : NULL;
   if (n && !ts->have_tick) { /* the thread's first event: no interval before it */
     tick += (uint64_t)((int64_t)b->dt[0] >> 1);
     ts->have_tick = 1;
@@ -413,6 +461,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     ts->first_tick = tick;
     kernel_upto(ts, &kc, tick); /* before the thread's first event: no interval */
     memset(&ts->kacc, 0, sizeof ts->kacc);
+    if (ts->kl)
+      ip_kline_event(ts->kl, tick);
     event(f, ts, th, b->code[i++]);
   }
   uint64_t hwm = ts->hwm;               /* the highest tick so far, in a register */
@@ -420,7 +470,7 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   for (; i < n; i++) {
     uint64_t d = b->dt[i];
     tick += (uint64_t)((int64_t)d >> 1); /* a negative delta wraps back */
-    uint64_t raw = 0;
+    uint64_t raw = 0, from = hwm;        /* the interval (from, tick] */
     if (tick >= hwm) {
       raw = tick - hwm;
       if (__builtin_expect(windows, 0))
@@ -434,14 +484,23 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
         kernel_upto(ts, &kc, tick);
       if (ts->kacc.out_kind)
         kernel_at_event(&ts->kacc, tick);
+      if (ts->kl)
+        ip_kline_event(ts->kl, tick);
     }
     if (ts->stk.paused || (skip && i == 0)) {
       ts->pending_gap = 0;
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);
       ts->kacc.sys = ts->kacc.pf = 0;
     } else {
-      interval(f, ts, th, raw, (int)(d & 1), (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE,
-               split);
+      uint64_t el = interval(f, ts, th, raw, (int)(d & 1),
+                             (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split);
+      if (crit && tick > from) {
+        critical_share(crit, ts, th, from, tick, el);
+        ip_critical_times(crit, ts->thread, ts->ct_at, from, tick, ts->origin_ns + ts->el_ns - el,
+                          el);
+        if (ts->wf_depth)
+          ip_whatif_share(crit, ts->thread, &ts->wf_at, from, tick);
+      }
     }
     event(f, ts, th, b->code[i]);
   }
@@ -488,8 +547,12 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
       a->off[a->out_kind - 1] += tick - a->out_tick;
     a->out_kind = 0;
   }
-  interval(f, ts, th, tick - ts->hwm - ip_windows_off_ticks(f->win, ts->hwm, tick), transitional, 0,
-           ts->kacc_known);
+  uint64_t el = interval(f, ts, th, tick - ts->hwm - ip_windows_off_ticks(f->win, ts->hwm, tick),
+                         transitional, 0, ts->kacc_known);
+  if (f->o && f->o->critical && f->o->critical->by_thread)
+    critical_share(f->o->critical, ts, th, ts->hwm, tick, el);
+  if (ts->kl)
+    ip_kline_event(ts->kl, tick);
   ts->hwm = tick;
 }
 
@@ -500,6 +563,8 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
     closed(f, ts, th, --ts->stk.depth);
     th->rep.closed_at_end++;
   }
+  if (ts->kl)
+    ip_kline_finish(ts->kl, ts->kl->last);
   ts->finished = 1;
   th->end_ns = th->start_ns + ts->el_ns;
   th->wall_end_ns = th->start_ns + ticks_ns(f, ts->hwm - ts->first_tick);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/critical.h"
 #include "model/latency.h"
 #include "model/profile.h"
 
@@ -26,6 +27,7 @@ void ip_session_free(ip_session *s) {
     free(s->threads[i].sites);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
+    ip_kline_free(s->threads[i].kline);
     if (s->threads[i].lat)
       ip_lat_free_all(s->threads[i].lat, s->threads[i].n_nodes);
     if (s->threads[i].fn_lat)

@@ -134,7 +134,9 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
   if (!rc)
     rc = session_start(s, &files, o);
   unsigned readers = 0;
-  if (!rc && o && o->jobs > 1 && !(o->visitor && o->visitor->on_call))
+  /* The critical path's pieces name threads by their final index: files one
+   * after another (each file's threads still replay in parallel). */
+  if (!rc && o && o->jobs > 1 && !(o->visitor && o->visitor->on_call) && !o->critical)
     readers =
         ip_files_readers(&files, o->jobs, o->small_files_in_parallel ? 0 : IP_PARALLEL_MIN_AVERAGE);
   if (!rc && readers) {

@@ -29,6 +29,7 @@ static void add_exclusive(ip_values *to, const ip_values *v) {
   to->el_excl += v->el_excl;
   to->app_excl += v->app_excl;
   to->smp_excl += v->smp_excl;
+  to->crit_excl += v->crit_excl;
   for (int k = 0; k < IP_WAIT_N; k++)
     to->wait_excl[k] += v->wait_excl[k];
 }
@@ -37,6 +38,7 @@ static void add_inclusive(ip_values *to, const ip_values *v) {
   to->el_incl += v->el_incl;
   to->app_incl += v->app_incl;
   to->smp_incl += v->smp_incl;
+  to->crit_incl += v->crit_incl;
   for (int k = 0; k < IP_WAIT_N; k++)
     to->wait_incl[k] += v->wait_incl[k];
 }
@@ -198,6 +200,7 @@ void ip_thread_sums(const ip_session *s, ip_thread *th) {
   th->total.el_incl = th->total.el_excl;
   th->total.app_incl = th->total.app_excl;
   th->total.smp_incl = th->total.smp_excl;
+  th->total.crit_incl = th->total.crit_excl;
   memcpy(th->total.wait_incl, th->total.wait_excl, sizeof th->total.wait_incl);
   free(w.slot);
   free(w.fn_open);

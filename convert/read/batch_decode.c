@@ -55,7 +55,7 @@ static long packed_u32(const uint8_t *p, const uint8_t *end, uint32_t *arr) {
 void ip_batch_buf_init(ip_batch_buf *b) {
   inclprof__record__init(&b->rec);
   inclprof__event_batch__init(&b->batch);
-  b->cap_dt = b->cap_code = b->cap_kernel = b->cap_sample_addr = 0;
+  b->cap_dt = b->cap_code = b->cap_kernel = b->cap_sample_addr = b->cap_kernel_wakee = 0;
 }
 
 void ip_batch_buf_free(ip_batch_buf *b) {
@@ -63,6 +63,7 @@ void ip_batch_buf_free(ip_batch_buf *b) {
   free(b->batch.code);
   free(b->batch.kernel_dt);
   free(b->batch.sample_addr);
+  free(b->batch.kernel_wakee);
   ip_batch_buf_init(b);
 }
 
@@ -147,7 +148,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
   if (!b)
     return packed_ok(f.dt.p, f.dt.end) && packed_ok(f.code.p, f.code.end) &&
            packed_ok(f.kernel_dt.p, f.kernel_dt.end) &&
-           packed_ok(f.sample_addr.p, f.sample_addr.end);
+           packed_ok(f.sample_addr.p, f.sample_addr.end) &&
+           packed_ok(f.kernel_wakee.p, f.kernel_wakee.end);
   Inclprof__EventBatch *e = &b->batch;
   e->tid = (uint32_t)f.tid;
   e->seq = f.seq;
@@ -163,6 +165,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
     ok = decode_u64(f.kernel_dt, &e->kernel_dt, &b->cap_kernel, &e->n_kernel_dt);
   if (ok > 0)
     ok = decode_u64(f.sample_addr, &e->sample_addr, &b->cap_sample_addr, &e->n_sample_addr);
+  if (ok > 0)
+    ok = decode_u32(f.kernel_wakee, &e->kernel_wakee, &b->cap_kernel_wakee, &e->n_kernel_wakee);
   if (ok <= 0)
     return ok;
   b->rec.body_case = INCLPROF__RECORD__BODY_EVENTS;

@@ -15,8 +15,8 @@
 typedef struct ip_batch_buf {
   Inclprof__Record rec; /* rec.events == &batch once decoded */
   Inclprof__EventBatch batch;
-  size_t cap_dt, cap_code, cap_kernel,
-      cap_sample_addr; /* allocated lengths of batch.dt, .code, .kernel_dt, .sample_addr */
+  /* allocated lengths of batch.dt, .code, .kernel_dt, .sample_addr, .kernel_wakee */
+  size_t cap_dt, cap_code, cap_kernel, cap_sample_addr, cap_kernel_wakee;
 } ip_batch_buf;
 
 void ip_batch_buf_init(ip_batch_buf *b);

@@ -108,6 +108,14 @@ void ip_view_latency_cells(struct ip_ttable *t, const ip_lat *h);
  * and the call paths inside it. */
 void ip_view_slowest(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_slowest *w);
 
+/* What the run's wall time waited on (report --critical; the session of
+ * ip_session_load_critical, c its path). */
+void ip_view_critical(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_critical *c);
+/* The wall time predicted with fn's running time factor times shorter
+ * (report --what-if; c loaded with c->what_if = fn). */
+void ip_view_what_if(FILE *out, const ip_session *s, const ip_critical *c, const char *fn,
+                     double factor);
+
 /* The program's functions that have no row, and why (report --missing),
  * names cut to fit width (0: whole). */
 void ip_view_missing(FILE *out, const ip_skipped *k, size_t width);

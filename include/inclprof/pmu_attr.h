@@ -6,7 +6,8 @@
  * release) and the grant server (perfmon/grant_server.c, which opens a
  * thread's kevents events for a runtime that may not): the pmu mode's
  * counter of instructions retired in the kernel; kevents' tracepoint of
- * every system call's entry and its software event of page faults. */
+ * every system call's entry and its software event of page faults; the
+ * scheduler's wake-up tracepoints (kevents' wake edges). */
 #ifndef INCLPROF_PMU_ATTR_H
 #define INCLPROF_PMU_ATTR_H
 
@@ -19,6 +20,12 @@
 #define IP_SYS_ENTER_ID_PATHS                                                                      \
   "/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",                                          \
       "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id"
+
+/* Where tracefs describes the scheduler's wake-up tracepoints: sched_waking
+ * (a thread wakes another, in the waker's context) and sched_wakeup_new (a
+ * thread starts a new one, in its creator's context); their id and format. */
+#define IP_SCHED_TRACEPOINT_DIRS                                                                   \
+  "/sys/kernel/tracing/events/sched", "/sys/kernel/debug/tracing/events/sched"
 
 static inline void ip_pmu_kernel_instructions(struct perf_event_attr *a) {
   memset(a, 0, sizeof *a);

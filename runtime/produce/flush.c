@@ -53,7 +53,8 @@ struct code_cache {
 #define HEADER_ROOM      64u /* frame length + Record tag/length + the batch's scalar fields */
 
 /* Appends a batch's kernel-event records (kevents mode) at p: kernel_dt,
- * kernel_base_tick, kernel_lost.  Returns the new end. */
+ * kernel_base_tick, kernel_lost, and the woken threads of its KEV_WAKE
+ * records (kernel_wakee).  Returns the new end. */
 static uint8_t *put_kernel_events(const struct ip_kev_list *kl, uint8_t *p) {
   if (kl->lost) {
     p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_LOST, IP_WIRE_VARINT));
@@ -77,7 +78,19 @@ static uint8_t *put_kernel_events(const struct ip_kev_list *kl, uint8_t *p) {
     prev = tick;
   }
   p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_BASE, IP_WIRE_VARINT));
-  return ip_put_varint(p, base);
+  p = ip_put_varint(p, base);
+  if (!kl->n_wake)
+    return p;
+  len = 0;
+  for (size_t i = 0; i < kl->n; i++)
+    if (kl->kev[i].kind == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE)
+      len += ip_varint_len(kl->kev[i].wakee);
+  p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_WAKEE, IP_WIRE_LEN));
+  p = ip_put_varint(p, len);
+  for (size_t i = 0; i < kl->n; i++)
+    if (kl->kev[i].kind == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE)
+      p = ip_put_varint(p, kl->kev[i].wakee);
+  return p;
 }
 
 /* Writes v as a protobuf varint at p; returns the byte after it.  One or
@@ -187,7 +200,7 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
  * the tests round-trip it. */
 void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
                      struct ip_event *ev, size_t n, const struct ip_kev_list *kl, int in_signal) {
-  if (n * 20 + 2 * HEADER_ROOM + kl->n * 10 >
+  if (n * 20 + 2 * HEADER_ROOM + kl->n * 10 + kl->n_wake * 5 + 16 >
       scratch_len) { /* cannot happen with IP_SCRATCH_BYTES */
     atomic_fetch_add(&ip_st.dropped, n);
     for (size_t i = 0; i < n; i++)
@@ -210,7 +223,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   /* The sample addresses go after the worst-case code bytes, less the room
    * of the kernel-event records and the CRC. */
   uint8_t *smp_start = code_start + n * 5;
-  size_t tail_room = kl->n * 10 + 32;
+  size_t tail_room = kl->n * 10 + kl->n_wake * 5 + 48;
   en.smp = smp_start;
   en.smp_end =
       scratch + scratch_len > smp_start + tail_room ? scratch + scratch_len - tail_room : smp_start;
@@ -260,7 +273,7 @@ void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n, 
   while (first < n && ev[first].arg == 0)
     first++;
   if (first < n) {
-    struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost};
+    struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake};
     ip_encode_batch(t->scratch, t->scratch_len, t->tid, t->seq++, ev, n, &kl, in_signal);
   }
 }

@@ -1,13 +1,18 @@
 /* kevents.c - saving the kernel-event records of a thread's kevents ring
  * for its next batch: each system call, page fault and context switch
- * (preempted or blocked, from the switch-out record's flags) with its time
- * converted to the probes' clock.  Records carry CLOCK_MONOTONIC_RAW times
+ * (preempted or blocked, from the switch-out record's flags), and each
+ * wake-up of another thread by this one (the scheduler's sched_waking and
+ * sched_wakeup_new tracepoints, with the woken thread's tid; wake-ups the
+ * kernel made in an interrupt that happened to land on this thread are left
+ * out), with its time converted to the probes' clock.  Records carry CLOCK_MONOTONIC_RAW times
  * (the events use that clock, see transitions.c); each read takes the tick
  * clock and CLOCK_MONOTONIC_RAW together and converts the records since the
  * previous read by interpolating between the two readings.  The ring is
  * read-only (the kernel overwrites it), so it is read before it wraps: at
  * flush time, and by a probe that finds it half full since the last read
- * (an I/O thread makes thousands of system calls between two flushes).
+ * (an I/O thread makes thousands of system calls between two flushes);
+ * when its records nearly fill what one batch can carry, that probe has the
+ * next one flush the batch early.
  * When more than the ring's size came between two reads (a page-fault burst
  * inside one call), those records are missing: a KEV_LOST record stands in
  * for them, and the records after it are kept. */
@@ -20,6 +25,10 @@
 #include "rt.h"
 
 enum { KEV_RECORD_MIN = 24 }; /* header + id + time: the smallest record we ask for */
+enum { KEV_RAW_AT = 28 };     /* a wake-up record's raw data: after header, id, time, its size */
+/* The tracepoint's common_flags (byte 2 of its raw data): set when it fired
+ * in a hard or soft interrupt or an NMI, not in the thread's own work. */
+enum { TRACE_FLAGS_AT = 2, TRACE_FLAGS_INTERRUPT = 0x08 | 0x10 | 0x40 };
 /* Records one batch can carry: what an encoding area has room for beside
  * the events (10 bytes each at most), about 10 rings' worth. */
 enum { KEV_BATCH_MAX = 24576 };
@@ -66,7 +75,7 @@ void ip_kevents_open(struct ip_rt_thread *t, uint64_t pf_id) {
   t->kev = m;
   t->kev_cap = cap;
   t->kev_pf_id = pf_id;
-  t->kev_n = 0;
+  t->kev_n = t->kev_n_wake = 0;
   t->kev_lost = t->kev_taken = 0;
   t->kev_pos = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;
   set_drain_at(t);
@@ -77,7 +86,7 @@ void ip_kevents_close(struct ip_rt_thread *t) {
   if (t->kev)
     munmap(t->kev, t->kev_cap * sizeof(struct ip_kev));
   t->kev = NULL;
-  t->kev_cap = t->kev_n = 0;
+  t->kev_cap = t->kev_n = t->kev_n_wake = 0;
   t->kev_drain_at = UINT64_MAX;
 }
 
@@ -89,7 +98,7 @@ static uint64_t ring_u64(const uint8_t *data, uint64_t mask, uint64_t pos) {
 
 /* Appends a record; when the batch is full, the last slot says the rest
  * is lost (its tick the latest loss). */
-static void put(struct ip_rt_thread *t, uint64_t tick, uint32_t kind) {
+static void put(struct ip_rt_thread *t, uint64_t tick, uint32_t kind, uint32_t wakee) {
   if (t->kev_n + 1 >= t->kev_cap) {
     if (t->kev_n && t->kev[t->kev_n - 1].kind == INCLPROF__KERNEL_EVENT_KIND__KEV_LOST)
       t->kev_n--;
@@ -97,14 +106,29 @@ static void put(struct ip_rt_thread *t, uint64_t tick, uint32_t kind) {
   }
   t->kev[t->kev_n].tick = tick;
   t->kev[t->kev_n].kind = kind;
+  t->kev[t->kev_n].wakee = wakee;
   t->kev_n++;
+  t->kev_n_wake += kind == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE;
+}
+
+/* The woken thread of a wake-up record at pos of rsize bytes, or 0 when the
+ * record is short or the wake-up came from an interrupt. */
+static uint32_t wakee_of(const uint8_t *data, uint64_t mask, uint64_t pos, uint16_t rsize) {
+  unsigned off = KEV_RAW_AT + ip_st.wakee_off;
+  if (rsize < off + 4)
+    return 0;
+  uint8_t flags = data[(pos + KEV_RAW_AT + TRACE_FLAGS_AT) & mask];
+  uint32_t tid = 0;
+  for (unsigned k = 0; k < 4; k++) /* may straddle the ring's end */
+    tid |= (uint32_t)data[(pos + off + k) & mask] << (8 * k);
+  return flags & TRACE_FLAGS_INTERRUPT || (int32_t)tid <= 0 ? 0 : tid;
 }
 
 /* Appends the records since the last read to t->kev; lost_tick: where a
  * KEV_LOST record goes if the ring wrapped meanwhile. */
 static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
   if (t->kev_taken) { /* the last save's records went into a batch */
-    t->kev_n = 0;
+    t->kev_n = t->kev_n_wake = 0;
     t->kev_lost = t->kev_taken = 0;
   }
   const volatile struct perf_event_mmap_page *pg = t->ring;
@@ -116,14 +140,14 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
   t->kev_pos = head;
   set_drain_at(t);
   if (head - from > size) {
-    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST);
+    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, 0);
     return;
   }
   const uint8_t *data = (const uint8_t *)t->ring + sysconf(_SC_PAGESIZE);
   double span_ns = (double)(t->kev_anchor_ns - prev_ns);
   double tick_per_ns = span_ns > 1e6 ? (double)(t->kev_anchor_tick - prev_tick) / span_ns
                                      : ip_st.ticks_per_second / 1e9;
-  size_t n0 = t->kev_n;
+  size_t n0 = t->kev_n, n0_wake = t->kev_n_wake;
   for (uint64_t pos = from; pos < head;) {
     uint64_t h = ring_u64(data, mask, pos);
     uint32_t type = (uint32_t)h;
@@ -132,10 +156,15 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
       break;
     int kind = -1;
     uint64_t ns = 0;
-    if (type == PERF_RECORD_SAMPLE && rsize >= KEV_RECORD_MIN) { /* id, time */
-      kind = ring_u64(data, mask, pos + 8) == t->kev_pf_id
-                 ? INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT
-                 : INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL;
+    uint32_t wakee = 0;
+    if (type == PERF_RECORD_SAMPLE && rsize >= KEV_RECORD_MIN) { /* id, time[, raw] */
+      uint64_t id = ring_u64(data, mask, pos + 8);
+      if (id == t->kev_wake_id[0] || id == t->kev_wake_id[1]) {
+        wakee = wakee_of(data, mask, pos, rsize);
+        kind = wakee && wakee != t->tid ? INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE : -1;
+      } else
+        kind = id == t->kev_pf_id ? INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT
+                                  : INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL;
       ns = ring_u64(data, mask, pos + 16);
     } else if (type == PERF_RECORD_SWITCH && rsize >= KEV_RECORD_MIN) { /* time, id */
       kind = !(misc & PERF_RECORD_MISC_SWITCH_OUT) ? INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN
@@ -149,19 +178,20 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
       continue;
     double d = ((double)ns - (double)t->kev_anchor_ns) * tick_per_ns;
     int64_t tick = (int64_t)t->kev_anchor_tick + (int64_t)d;
-    put(t, tick > 0 ? (uint64_t)tick : 0, (uint32_t)kind);
+    put(t, tick > 0 ? (uint64_t)tick : 0, (uint32_t)kind, wakee);
   }
   /* The kernel may have overwritten what we read meanwhile. */
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   if (pg->data_head - from > size) {
     t->kev_n = n0;
-    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST);
+    t->kev_n_wake = n0_wake;
+    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, 0);
   }
 }
 
 void ip_kevents_save(struct ip_rt_thread *t) {
   if (t->kev_taken) {
-    t->kev_n = 0;
+    t->kev_n = t->kev_n_wake = 0;
     t->kev_lost = t->kev_taken = 0;
   }
   if (!t->ring)
@@ -181,6 +211,10 @@ IP_RT_TEXT void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick) {
   if (t->in_flush || atomic_exchange(&t->busy, 1))
     return; /* a flush is reading the ring */
   collect(t, tick);
+  /* Less than a ring's worth of room left in the batch (a thread that makes
+   * many system calls and wake-ups per event): the next probe flushes. */
+  if (t->kev_n + ring_data_size(t) / KEV_RECORD_MIN >= t->kev_cap && t->end > t->pos)
+    t->end = t->pos;
   atomic_store(&t->busy, 0);
 }
 

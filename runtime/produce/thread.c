@@ -61,6 +61,7 @@ static int thread_setup(struct ip_rt_thread *t) {
   t->tr_src = &ip_zero_head;
   t->pmu_page = (void *)&ip_dummy_page;
   t->ring_fd2 = -1;
+  t->wake_fd[0] = t->wake_fd[1] = -1;
   t->seq = 0;
   t->skip = 0;
   /* On the list from now; flushes of other threads skip it until READY. */
@@ -252,6 +253,8 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
    * buffer), where handlers may be appending already. */
   if (now > stop && t->buf + extra <= stop)
     memset(stop, 0, (size_t)(now - stop) * sizeof *stop);
+  if (t->end >= t->buf && t->end < t->buf + IP_BUF_EVENTS) /* a flush asked early (kevents.c) */
+    t->end = t->buf + IP_BUF_EVENTS;
   t->skip = 0;
   if (!in_signal && atomic_load(&ip_st.init_state) == 1)
     name_follow(t);
@@ -456,6 +459,8 @@ void ip_thread_after_fork_child(void) {
   for (struct ip_rt_thread *o = ip_st.threads; o; o = o->next)
     if (o != &ip_tls && o->state == IP_TS_READY) {
       ip_fd_release(o->ring_fd2, &o->ring_fd2_id);
+      for (int k = 0; k < 2; k++)
+        ip_fd_release(o->wake_fd[k], &o->wake_fd_id[k]);
       if (o->has_timer == IP_SAMPLER_PERF)
         ip_fd_release(o->sample_fd, &o->sample_fd_id);
     }

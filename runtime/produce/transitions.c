@@ -10,8 +10,13 @@
  *            the records themselves (time on CLOCK_MONOTONIC_RAW, sample id)
  *            are saved at flush time by kevents.c.  The record's own cost
  *            (what it adds to a system call) is measured here for the header.
+ *            Two more events write into the same ring: the scheduler's
+ *            sched_waking and sched_wakeup_new tracepoints, which fire in the
+ *            context of the thread that wakes or starts another, with the
+ *            other's pid in their raw data (the wake edges).
  *            A process that may not open the events (a normal user) gets
- *            them from its recording's grant server (perf_grant.c). */
+ *            the ring's and the page faults' from its recording's grant
+ *            server (perf_grant.c), and no wake edges. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -61,6 +66,59 @@ int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen) {
   return -1;
 }
 
+/* Reads the file at path into buf (NUL-terminated); its length, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  ssize_t n = read(fd, buf, size - 1);
+  close(fd);
+  if (n >= 0)
+    buf[n] = 0;
+  return n;
+}
+
+/* The offset of the field `pid` in a tracepoint's format text, or -1. */
+static int pid_offset(const char *format) {
+  const char *f = strstr(format, " pid;");
+  const char *o = f ? strstr(f, "offset:") : NULL;
+  if (!o)
+    return -1;
+  long off = strtol(o + 7, NULL, 10);
+  return off > 0 && off < 256 ? (int)off : -1;
+}
+
+/* The ids of sched_waking and sched_wakeup_new and where their raw data
+ * holds the woken thread's pid, into ip_st (wake_tp -1 and why when not).
+ * INCLPROF_WAKE_EDGES=0 leaves them out; any other value changes nothing. */
+static void wake_tracepoints(char *why, size_t whylen) {
+  static const char *const dirs[] = {IP_SCHED_TRACEPOINT_DIRS};
+  static const char *const names[2] = {"sched_waking", "sched_wakeup_new"};
+  ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
+  if (ip_set.wake_edges && !strcmp(ip_set.wake_edges, "0")) {
+    snprintf(why, whylen, "INCLPROF_WAKE_EDGES=0");
+    return;
+  }
+  snprintf(why, whylen, "tracepoint sched:sched_waking not found");
+  for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+    char path[128], buf[4096];
+    int id[2], off[2];
+    for (int k = 0; k < 2; k++) {
+      snprintf(path, sizeof path, "%s/%s/id", dirs[d], names[k]);
+      id[k] = read_small(path, buf, sizeof buf) > 0 ? atoi(buf) : -1;
+      snprintf(path, sizeof path, "%s/%s/format", dirs[d], names[k]);
+      off[k] = read_small(path, buf, sizeof buf) > 0 ? pid_offset(buf) : -1;
+    }
+    if (id[0] <= 0 || off[0] < 0)
+      continue;
+    ip_st.wake_tp[0] = id[0];
+    ip_st.wakee_off = (unsigned)off[0];
+    /* the thread starts, when their record has the same layout */
+    ip_st.wake_tp[1] = id[1] > 0 && off[1] == off[0] ? id[1] : -1;
+    return;
+  }
+}
+
 /* ---- pmu --------------------------------------------------------------- */
 static int pmu_open(void **page, char *why, size_t whylen) {
   struct perf_event_attr a;
@@ -92,6 +150,29 @@ static int pmu_open(void **page, char *why, size_t whylen) {
  * limit refuses them (not root), one page still gives the transition flag. */
 #define RING_DATA_PAGES 16
 
+/* Opens the wake-up events into the ring of event fd: their descriptors
+ * into wake_fd and sample ids into wake_id (-1 and 0 where none). */
+static void wake_open(int fd, int wake_fd[2], uint64_t wake_id[2]) {
+  for (int k = 0; k < 2; k++) {
+    wake_fd[k] = -1;
+    wake_id[k] = 0;
+    if (ip_st.wake_tp[k] < 0)
+      continue;
+    struct perf_event_attr a;
+    ip_pmu_sys_enter(&a, (uint64_t)ip_st.wake_tp[k]);
+    ip_pmu_kevents_records(&a);
+    a.sample_type |= PERF_SAMPLE_RAW;
+    int w = perf_open(&a);
+    if (w >= 0 && (ioctl(w, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0 ||
+                   ioctl(w, PERF_EVENT_IOC_ID, &wake_id[k]) != 0)) {
+      close(w);
+      w = -1;
+      wake_id[k] = 0;
+    }
+    wake_fd[k] = w;
+  }
+}
+
 /* The calling thread's two events (the ring's, the page faults'): opened
  * here, or, for a process that may not (ip_st.kev_granted), by the grant
  * server of its recording (perf_grant.c). */
@@ -121,8 +202,8 @@ static int kev_events(int fds[2], char *why, size_t whylen) {
   return 0;
 }
 
-static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id, char *why,
-                    size_t whylen) {
+static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id, int wake_fd[2],
+                    uint64_t wake_id[2], char *why, size_t whylen) {
   int fds[2];
   if (kev_events(fds, why, whylen) != 0)
     return -1;
@@ -147,6 +228,7 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
     fd2 = -1;
     *pf_id = UINT64_MAX;
   }
+  wake_open(fd, wake_fd, wake_id);
   close(fd); /* the mapping keeps the ring's event alive */
   *ring = m;
   *ring_len = len;
@@ -167,6 +249,12 @@ static void open_keepers(void) {
   ip_pmu_page_faults(&a);
   a.disabled = 1;
   ip_fd_own(perf_open(&a));
+  for (int k = 0; k < 2; k++)
+    if (ip_st.wake_tp[k] >= 0) {
+      ip_pmu_sys_enter(&a, (uint64_t)ip_st.wake_tp[k]);
+      a.disabled = 1;
+      ip_fd_own(perf_open(&a));
+    }
 }
 
 /* The smallest time of a getppid() system call, in ticks. */
@@ -182,14 +270,22 @@ static uint64_t syscall_ticks(void) {
 }
 
 /* Opens the calling thread's events once, to know that kevents works here
- * and to measure what the kernel's record adds to a system call. */
-static int kev_trial(char *why, size_t whylen) {
+ * and to measure what the kernel's record adds to a system call; when its
+ * wake-up events cannot be opened, the process has none (wake_why says why). */
+static int kev_trial(char *why, size_t whylen, char *wake_why, size_t wake_whylen) {
   void *ring;
   size_t len;
-  int fd2;
-  uint64_t pf_id;
-  if (kev_open(&ring, &len, &fd2, &pf_id, why, whylen) != 0)
+  int fd2, wake_fd[2];
+  uint64_t pf_id, wake_id[2];
+  if (kev_open(&ring, &len, &fd2, &pf_id, wake_fd, wake_id, why, whylen) != 0)
     return 0;
+  if (ip_st.wake_tp[0] >= 0 && wake_fd[0] < 0) {
+    snprintf(wake_why, wake_whylen, "perf_event_open(sched:sched_waking): %s", strerror(errno));
+    ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
+  }
+  for (int k = 0; k < 2; k++)
+    if (wake_fd[k] >= 0)
+      close(wake_fd[k]);
   uint64_t with = syscall_ticks();
   munmap(ring, len);
   if (fd2 >= 0)
@@ -263,23 +359,29 @@ void ip_transitions_choose(void) {
       munmap(page, (size_t)sysconf(_SC_PAGESIZE));
     }
   }
-  ip_st.tracepoint_id = -1;
+  ip_st.tracepoint_id = ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
   ip_st.kev_granted = 0;
+  char wake_why[100] = "";
   if (want_kev && !pmu_ok) {
     char why[512];
     ip_st.tracepoint_id = ip_tracepoint_id(tracepoint_paths, why, sizeof why);
-    if (ip_st.tracepoint_id >= 0)
+    if (ip_st.tracepoint_id >= 0) {
+      wake_tracepoints(wake_why, sizeof wake_why);
       open_keepers(); /* first: the trial below then closes quickly too */
+    }
     if (ip_st.tracepoint_id < 0)
       snprintf(kev_why, sizeof kev_why, "kevents: %s", why);
     else
-      kev_ok = kev_trial(kev_why, sizeof kev_why);
+      kev_ok = kev_trial(kev_why, sizeof kev_why, wake_why, sizeof wake_why);
     if (!kev_ok && ip_set.grant && *ip_set.grant) {
       /* Refused here: the recording's grant server opens them instead (it
-       * keeps them registered while it runs: no keepers). */
+       * keeps them registered while it runs: no keepers), without the
+       * wake-up events. */
       ip_st.kev_granted = 1;
+      ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
+      snprintf(wake_why, sizeof wake_why, "the grant server opens no wake-up events");
       char grant_why[200];
-      kev_ok = kev_trial(grant_why, sizeof grant_why);
+      kev_ok = kev_trial(grant_why, sizeof grant_why, wake_why, sizeof wake_why);
       ip_st.kev_granted = kev_ok;
       if (!kev_ok)
         snprintf(kev_why + strlen(kev_why), sizeof kev_why - strlen(kev_why), "; %s", grant_why);
@@ -287,6 +389,14 @@ void ip_transitions_choose(void) {
   }
   ip_st.mode =
       ip_transitions_decide(req, pmu_ok, kev_ok, pmu_why, kev_why, ip_st.note, sizeof ip_st.note);
+  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
+    size_t used = strlen(ip_st.note);
+    if (ip_st.wake_tp[0] >= 0)
+      snprintf(ip_st.note + used, sizeof ip_st.note - used, ", wake-ups");
+    else
+      snprintf(ip_st.note + used, sizeof ip_st.note - used, "; no wake-ups (%s)", wake_why);
+  } else
+    ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
   if (ip_st.kev_granted && ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
     snprintf(ip_st.note + strlen(ip_st.note), sizeof ip_st.note - strlen(ip_st.note),
              "; opened for this user by the recording's grant server");
@@ -298,19 +408,24 @@ void ip_transitions_thread_open(struct ip_rt_thread *t) {
   char why[512];
   t->no_counter = IP_NC_NONE;
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
-    /* the ring's event (closed at once), the page-fault one, and the grant
-     * server's connection (closed at once) */
-    unsigned need = ip_st.kev_granted ? 3 : 2;
+    /* the ring's event (closed at once), the page-fault one, the grant
+     * server's connection (closed at once), the two wake-up ones */
+    unsigned need = (ip_st.kev_granted ? 3 : 2) + (ip_st.wake_tp[0] >= 0 ? 2 : 0);
     if (!ip_fd_room_begin(need)) {
       t->no_counter = IP_NC_FD_RESERVE;
       return;
     }
     uint64_t pf_id;
-    if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, &pf_id, why, sizeof why) == 0) {
+    if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, &pf_id, t->wake_fd, t->kev_wake_id, why,
+                 sizeof why) == 0) {
       t->tr_src =
           (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
       t->ring_fd2 = ip_fd_own(t->ring_fd2);
       ip_fd_identify(t->ring_fd2, &t->ring_fd2_id);
+      for (int k = 0; k < 2; k++) {
+        t->wake_fd[k] = ip_fd_own(t->wake_fd[k]);
+        ip_fd_identify(t->wake_fd[k], &t->wake_fd_id[k]);
+      }
       ip_kevents_open(t, pf_id);
     } else
       t->no_counter = IP_NC_OPEN_FAILED;
@@ -335,6 +450,10 @@ void ip_transitions_thread_close(struct ip_rt_thread *t) {
   }
   ip_fd_release(t->ring_fd2, &t->ring_fd2_id);
   t->ring_fd2 = -1;
+  for (int k = 0; k < 2; k++) {
+    ip_fd_release(t->wake_fd[k], &t->wake_fd_id[k]);
+    t->wake_fd[k] = -1;
+  }
   if (t->pmu_page && t->pmu_page != (const void *)&ip_dummy_page)
     munmap(t->pmu_page, (size_t)sysconf(_SC_PAGESIZE));
   /* Probes may still run on this thread (later destructors): safe sources. */

@@ -16,8 +16,11 @@ gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$INCLPROF_SRC/tests/programs/convert/propor
 check "record succeeds" test -d data
 
 "$INCLPROF" export --format csv -o out.csv data 2>/dev/null
+# a trace with the threads' wake-ups (kevents as root) has the critical-path columns
+crit_cols=
+"$INCLPROF" info data 2>/dev/null | grep -Eq 'why:.*, wake-ups' && crit_cols=,critical_inclusive_ns,critical_exclusive_ns
 check_eq "csv header (by function)" \
-  "function,module,file,line,calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,application_inclusive_pct,application_exclusive_pct,inclusive_samples,exclusive_samples,inclusive_samples_pct,exclusive_samples_pct,offcpu_preempted_inclusive_ns,offcpu_preempted_exclusive_ns,offcpu_blocked_inclusive_ns,offcpu_blocked_exclusive_ns,syscall_inclusive_ns,syscall_exclusive_ns,page_fault_inclusive_ns,page_fault_exclusive_ns,page_faults_inclusive,page_faults_exclusive,p50_ns,p90_ns,p99_ns,p999_ns,max_ns" \
+  "function,module,file,line,calls,elapsed_inclusive_ns,elapsed_exclusive_ns,application_inclusive_ns,application_exclusive_ns,elapsed_inclusive_pct,elapsed_exclusive_pct,application_inclusive_pct,application_exclusive_pct,inclusive_samples,exclusive_samples,inclusive_samples_pct,exclusive_samples_pct,offcpu_preempted_inclusive_ns,offcpu_preempted_exclusive_ns,offcpu_blocked_inclusive_ns,offcpu_blocked_exclusive_ns,syscall_inclusive_ns,syscall_exclusive_ns,page_fault_inclusive_ns,page_fault_exclusive_ns,page_faults_inclusive,page_faults_exclusive,p50_ns,p90_ns,p99_ns,p999_ns,max_ns$crit_cols" \
   "$(head -1 out.csv)"
 # col NAME COLUMN: a field of a function's row (simple names need no quoting)
 col() { awk -F, -v f="$1" -v c="$2" '$1 == f { print $c }' out.csv; }

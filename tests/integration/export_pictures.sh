@@ -47,8 +47,10 @@ for tid in $(csv_rows by-thread.csv tid); do
     "$(awk -v t="$tid" '$1 == "paths" && $2 == t { print $3 }' perfetto.txt)" \
     "$(awk -v t="\"thread $tid" '$1 == "view" && index($0, t) { print $3 }' probe.txt)"
 done
-check_eq "html: value switch (kevents: with the wait breakdown)" \
-  "values Elapsed Application Off-CPU preempted Off-CPU blocked System calls Page faults" "$(grep '^values' probe.txt)"
+crit_value=
+"$INCLPROF" info 2>/dev/null | grep -Eq 'why:.*, wake-ups' && crit_value=" Critical path"
+check_eq "html: value switch (kevents: with the wait breakdown${crit_value:+ and the critical path})" \
+  "values Elapsed Application Off-CPU preempted Off-CPU blocked System calls Page faults$crit_value" "$(grep '^values' probe.txt)"
 # The tooltip of a function with one call path equals its CSV row.
 for fn in worker pthread_join usleep; do
   csv_rows inclprof.csv function calls elapsed_inclusive_ns elapsed_exclusive_ns elapsed_inclusive_pct \

@@ -28,7 +28,8 @@ START_TEST(field_numbers_match_the_proto) {
   ck_assert_uint_eq(field(b, "kernel_base_tick")->id, IP_TAG_BATCH_KERNEL_BASE);
   ck_assert_uint_eq(field(b, "kernel_lost")->id, IP_TAG_BATCH_KERNEL_LOST);
   ck_assert_uint_eq(field(b, "sample_addr")->id, IP_TAG_BATCH_SAMPLE_ADDR);
-  ck_assert_uint_eq(b->n_fields, 9); /* no field that the encoder leaves out */
+  ck_assert_uint_eq(field(b, "kernel_wakee")->id, IP_TAG_BATCH_KERNEL_WAKEE);
+  ck_assert_uint_eq(b->n_fields, 10); /* no field that the encoder leaves out */
 }
 END_TEST
 

@@ -30,6 +30,8 @@ typedef struct tg_batch {
   uint64_t kdt[TG_MAX_EVENTS]; /* kernel-event records (tg_kev) */
   uint64_t kbase, klast;
   size_t kn;
+  uint32_t wakee[TG_MAX_EVENTS]; /* the woken tid of each KEV_WAKE record (tg_wake) */
+  size_t wn;
   int klost; /* the batch says its kernel records were lost */
 } tg_batch;
 
@@ -56,9 +58,10 @@ static inline void tg_record(tg_trace *t, const Inclprof__Record *rec) {
 /* Starts a trace: preamble and header (ticks_per_second 1e9 makes ticks ns);
  * hidden or kevent < 0 leaves probe_hidden_ticks or kevent_cost_ticks out, as
  * older runtimes did; kernel_events: its batches carry kernel-event records. */
-static inline void tg_begin_header(tg_trace *t, uint32_t pid, double tps, double probe_cost,
-                                   double hidden, double kevent, Inclprof__TransitionMode mode,
-                                   int kernel_events) {
+static inline void tg_begin_header_wakes(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                                         double hidden, double kevent,
+                                         Inclprof__TransitionMode mode, int kernel_events,
+                                         int wake_edges) {
   memset(t, 0, sizeof *t);
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
@@ -80,10 +83,18 @@ static inline void tg_begin_header(tg_trace *t, uint32_t pid, double tps, double
   h.kevent_cost_ticks = kevent >= 0 ? kevent : 0;
   h.has_kernel_events = 1;
   h.kernel_events = kernel_events;
+  h.has_wake_edges = wake_edges;
+  h.wake_edges = wake_edges;
   Inclprof__Record r = INCLPROF__RECORD__INIT;
   r.body_case = INCLPROF__RECORD__BODY_HEADER;
   r.header = &h;
   tg_record(t, &r);
+}
+
+static inline void tg_begin_header(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                                   double hidden, double kevent, Inclprof__TransitionMode mode,
+                                   int kernel_events) {
+  tg_begin_header_wakes(t, pid, tps, probe_cost, hidden, kevent, mode, kernel_events, 0);
 }
 
 static inline void tg_begin_costs(tg_trace *t, uint32_t pid, double tps, double probe_cost,
@@ -202,6 +213,12 @@ static inline void tg_kev(tg_batch *b, uint64_t tick, Inclprof__KernelEventKind 
   b->klast = tick;
 }
 
+/* A KEV_WAKE record: the thread woke (or started) thread tid at tick. */
+static inline void tg_wake(tg_batch *b, uint64_t tick, uint32_t tid) {
+  tg_kev(b, tick, INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE);
+  b->wakee[b->wn++] = tid;
+}
+
 /* Writes the batch's events as one EventBatch record; the next batch gets seq+1. */
 static inline void tg_flush(tg_trace *t, tg_batch *b) {
   Inclprof__EventBatch e = INCLPROF__EVENT_BATCH__INIT;
@@ -216,11 +233,13 @@ static inline void tg_flush(tg_trace *t, tg_batch *b) {
   e.has_kernel_base_tick = b->kn > 0;
   e.kernel_base_tick = b->kbase;
   e.has_kernel_lost = e.kernel_lost = b->klost;
+  e.n_kernel_wakee = b->wn;
+  e.kernel_wakee = b->wakee;
   Inclprof__Record r = INCLPROF__RECORD__INIT;
   r.body_case = INCLPROF__RECORD__BODY_EVENTS;
   r.events = &e;
   tg_record(t, &r);
-  b->n = b->kn = 0;
+  b->n = b->kn = b->wn = 0;
   b->klost = 0;
 }
 

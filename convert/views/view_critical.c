@@ -1,0 +1,250 @@
+/* views/view_critical.c - `inclprof report --critical`: what the run's wall
+ * time waited on.  A summary of the critical path (its time by kind: running,
+ * waiting for a CPU, asleep with no traced waker, threads starting; the wake
+ * edges it followed), then per function, module, thread or process its
+ * Critical Exclusive and Inclusive time and their shares of the wall time,
+ * sorted by Critical Exclusive; then the waits the path went through: per
+ * pair of the sleeper's call and the waker's call at the wake, how often the
+ * path jumped there and the time the path then spent behind the waker, and
+ * all the sleeping such wake-ups ended, on the path or not. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fnv1a.h"
+#include "util/util.h"
+#include "views/views.h"
+
+static const char *const key_titles[] = {"Function", "Module", "Thread (pid/tid)", "Process"};
+
+static void time_cell(ip_ttable *t, uint64_t ns) {
+  char b[32];
+  ip_fmt_ns(b, sizeof b, ns);
+  ip_tt_add(t, "%s", b);
+}
+
+static void pct_cell(ip_ttable *t, uint64_t ns, uint64_t wall) {
+  ip_tt_add(t, "%.1f%%", wall ? 100.0 * (double)ns / (double)wall : 0.0);
+}
+
+static void summary(FILE *out, const ip_critical *c) {
+  char w[32], k[IP_CP_KINDS][32];
+  ip_fmt_ns(w, sizeof w, c->wall_ns);
+  for (int i = 0; i < IP_CP_KINDS; i++)
+    ip_fmt_ns(k[i], sizeof k[i], c->kind_ns[i]);
+  fprintf(out,
+          "critical path: %s of wall time (each process from its main thread's first event to "
+          "its last)\n"
+          "  running %s, waiting for a CPU %s, asleep with no traced waker %s, threads "
+          "starting %s\n"
+          "  wake edges followed: %llu (%llu of them a thread's exit ending a join); "
+          "wake-ups of traced threads: %llu\n\n",
+          w, k[IP_CP_RUN], k[IP_CP_RUNNABLE], k[IP_CP_EXTERNAL], k[IP_CP_START],
+          (unsigned long long)c->jumps, (unsigned long long)c->exit_edges,
+          (unsigned long long)c->edges);
+}
+
+/* A call path's function and its caller's: "pthread_mutex_lock < stage_b". */
+static const char *node_name(const ip_session *s, const ip_thread *th, uint32_t node, char *buf,
+                             size_t n) {
+  if (!node || node >= th->n_nodes) {
+    snprintf(buf, n, "[no function]");
+    return buf;
+  }
+  const ip_node *nd = &th->nodes[node];
+  const char *f = s->funcs[nd->func].pretty;
+  uint32_t up = nd->parent;
+  if (up && up < th->n_nodes)
+    snprintf(buf, n, "%s < %s", f, s->funcs[th->nodes[up].func].pretty);
+  else
+    snprintf(buf, n, "%s", f);
+  return buf;
+}
+
+/* One pair of the sleeper's call and the waker's call. */
+typedef struct wait_row {
+  uint64_t jumps, behind_ns, slept_ns, sleeps;
+  char *key;     /* sleeper's call, tab, waker's call */
+  uint32_t next; /* the previous row of the same key hash */
+} wait_row;
+
+static int cmp_wait(const void *a, const void *b) {
+  const wait_row *x = a, *y = b;
+  if (x->behind_ns != y->behind_ns)
+    return x->behind_ns > y->behind_ns ? -1 : 1;
+  if (x->slept_ns != y->slept_ns)
+    return x->slept_ns > y->slept_ns ? -1 : 1;
+  return strcmp(x->key, y->key);
+}
+
+/* The row of the pair named key, added if new (by: hash -> newest row of
+ * that hash; rows of one hash chain through `next`). */
+static wait_row *row_for(wait_row **rows, size_t *n, size_t *cap, ip_u64map *by, const char *key) {
+  uint64_t h = ip_fnv1a64_str(IP_FNV1A64_BASIS, key);
+  uint32_t first = ip_u64map_get(by, h);
+  for (uint32_t i = first; i != UINT32_MAX; i = (*rows)[i].next)
+    if (!strcmp((*rows)[i].key, key))
+      return &(*rows)[i];
+  ip_must_grow((void **)rows, cap, *n + 1, sizeof **rows);
+  wait_row *r = &(*rows)[*n];
+  memset(r, 0, sizeof *r);
+  r->key = ip_must_strdup(key);
+  r->next = first;
+  ip_u64map_put(by, h, (uint32_t)(*n)++);
+  return r;
+}
+
+static double tick_ns(const ip_session *s, uint32_t thread) {
+  const ip_process *p = &s->processes[s->threads[thread].process];
+  return p->ticks_per_second > 0 ? 1e9 / p->ticks_per_second : 1.0;
+}
+
+/* The waits: every sleep a traced thread ended, grouped by the sleeper's
+ * and the waker's calls, with the path's jumps through them. */
+static void waits(FILE *out, const ip_session *s, const ip_critical *c, size_t top, size_t width) {
+  wait_row *rows = NULL;
+  size_t n = 0, cap = 0;
+  ip_u64map by = {0};
+  /* the local index of a process's threads (as ip_critical_find listed them) */
+  uint32_t *local = ip_must_calloc(s->n_threads + 1, sizeof *local);
+  for (size_t p = 0; p < s->n_processes; p++) {
+    uint32_t k = 0;
+    for (size_t i = 0; i < s->n_threads && i < c->n_klines; i++)
+      if (s->threads[i].process == p && c->klines[i] && c->klines[i]->last)
+        local[k++] = (uint32_t)i;
+    for (size_t i = 0; i < s->n_threads && i < c->n_klines; i++) {
+      const ip_kline *kl = c->klines[i];
+      if (s->threads[i].process != p || !kl)
+        continue;
+      double ns = tick_ns(s, (uint32_t)i);
+      for (size_t j = 0; j < kl->n_off; j++) {
+        const ip_offcpu *o = &kl->off[j];
+        if (!o->blocked || o->waker == IP_NO_THREAD || o->waker >= k)
+          continue;
+        uint32_t w = local[o->waker];
+        char a[256], b[256], key[600];
+        snprintf(key, sizeof key, "%s\t%s%s",
+                 node_name(s, &s->threads[i], o->out_node, a, sizeof a),
+                 o->exit_edge ? "[thread exit] " : "",
+                 o->exit_edge ? s->threads[w].name ? s->threads[w].name : ""
+                              : node_name(s, &s->threads[w], o->wake_node, b, sizeof b));
+        wait_row *r = row_for(&rows, &n, &cap, &by, key);
+        r->sleeps++;
+        r->slept_ns += (uint64_t)((double)(o->in - o->out) * ns);
+      }
+    }
+  }
+  /* the path's jumps: a piece that begins where the path left a woken thread */
+  for (size_t i = 0; i < c->n_pieces; i++) {
+    const ip_cp_piece *p = &c->pieces[i];
+    if (p->woke == IP_NO_THREAD || p->woke >= c->n_klines || !c->klines[p->woke])
+      continue;
+    const ip_kline *kl = c->klines[p->woke];
+    /* the woken thread's sleep that the jump left: the one its waker ended at p->to */
+    for (size_t j = 0; j < kl->n_off; j++) {
+      const ip_offcpu *o = &kl->off[j];
+      if (!o->blocked || o->waker == IP_NO_THREAD || o->out > p->to || o->in < p->to)
+        continue;
+      char a[256], b[256], key[600];
+      const ip_thread *w = &s->threads[p->thread];
+      snprintf(key, sizeof key, "%s\t%s%s",
+               node_name(s, &s->threads[p->woke], o->out_node, a, sizeof a),
+               o->exit_edge ? "[thread exit] " : "",
+               o->exit_edge ? w->name ? w->name : "" : node_name(s, w, o->wake_node, b, sizeof b));
+      wait_row *r = row_for(&rows, &n, &cap, &by, key);
+      r->jumps++;
+      r->behind_ns +=
+          (uint64_t)((double)(o->wake > o->out ? o->wake - o->out : 0) * tick_ns(s, p->woke));
+      break;
+    }
+  }
+  free(local);
+  ip_u64map_free(&by);
+  if (!n)
+    return;
+  qsort(rows, n, sizeof *rows, cmp_wait);
+  fprintf(out, "\nwaits ended by a traced thread (sleeper's call < its caller; waker's call at the "
+               "wake-up):\n");
+  ip_ttable t;
+  ip_tt_init(&t, 6);
+  ip_tt_add(&t, "On path");
+  ip_tt_add(&t, "Behind waker");
+  ip_tt_add(&t, "Sleeps");
+  ip_tt_add(&t, "Slept");
+  ip_tt_add(&t, "Sleeper");
+  ip_tt_add(&t, "Woken by");
+  for (size_t i = 0; i < n && (!top || i < top); i++) {
+    ip_tt_add(&t, "%llu", (unsigned long long)rows[i].jumps);
+    time_cell(&t, rows[i].behind_ns);
+    ip_tt_add(&t, "%llu", (unsigned long long)rows[i].sleeps);
+    time_cell(&t, rows[i].slept_ns);
+    char *tab = strchr(rows[i].key, '\t');
+    *tab = 0;
+    ip_tt_add(&t, "%s", rows[i].key);
+    ip_tt_add(&t, "%s", tab + 1);
+  }
+  ip_tt_print_fit(&t, out, 0, width);
+  ip_tt_free(&t);
+  for (size_t i = 0; i < n; i++)
+    free(rows[i].key);
+  free(rows);
+}
+
+void ip_view_critical(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_critical *c) {
+  summary(out, c);
+  ip_row *rows;
+  size_t n = ip_aggregate(s, o->by, &o->sel, &rows), kept = 0;
+  for (size_t i = 0; i < n; i++)
+    if (rows[i].v.crit_incl)
+      rows[kept++] = rows[i];
+  ip_rows_sort(s, o->by, rows, kept, o->sort);
+  if (o->top && o->top < kept)
+    kept = o->top;
+  ip_ttable t;
+  ip_tt_init(&t, 6);
+  ip_tt_add(&t, "Crit Excl");
+  ip_tt_add(&t, "%%Wall");
+  ip_tt_add(&t, "Crit Incl");
+  ip_tt_add(&t, "%%Wall");
+  ip_tt_add(&t, "El Incl");
+  ip_tt_add(&t, "%s", key_titles[o->by]);
+  for (size_t i = 0; i < kept; i++) {
+    const ip_values *v = &rows[i].v;
+    time_cell(&t, v->crit_excl);
+    pct_cell(&t, v->crit_excl, c->wall_ns);
+    time_cell(&t, v->crit_incl);
+    pct_cell(&t, v->crit_incl, c->wall_ns);
+    time_cell(&t, v->el_incl);
+    char buf[512];
+    ip_tt_add(&t, "%s", ip_row_name(s, o->by, rows[i].key, buf, sizeof buf));
+  }
+  ip_tt_print_fit(&t, out, 0, o->width);
+  ip_tt_free(&t);
+  free(rows);
+  waits(out, s, c, o->top, o->width);
+}
+
+void ip_view_what_if(FILE *out, const ip_session *s, const ip_critical *c, const char *fn,
+                     double factor) {
+  uint64_t observed, predicted;
+  ip_whatif_predict(s, c, factor, &observed, &predicted);
+  char o[32], p[32], crit[32];
+  ip_fmt_ns(o, sizeof o, observed);
+  ip_fmt_ns(p, sizeof p, predicted);
+  uint64_t on_path = 0;
+  ip_row *rows;
+  size_t n = ip_aggregate(s, IP_BY_FUNCTION, NULL, &rows);
+  for (size_t i = 0; i < n; i++)
+    if (c->n_whatif_target > rows[i].key && c->whatif_target[rows[i].key])
+      on_path += rows[i].v.crit_incl;
+  free(rows);
+  ip_fmt_ns(crit, sizeof crit, on_path);
+  fprintf(out,
+          "what if %s ran %g times faster (an estimate: it keeps the observed order of the "
+          "wake-ups and the machine's load):\n"
+          "  wall time observed  %s\n"
+          "  wall time predicted %s (%+.1f%%)\n"
+          "  %s was on the critical path for %s (Critical Inclusive)\n",
+          fn, factor, o, p,
+          observed ? 100.0 * ((double)predicted - (double)observed) / (double)observed : 0.0, fn,
+          crit);
+}

@@ -1,0 +1,225 @@
+#!/bin/sh
+# critical_path.sh - the critical path across threads against programs that
+# measure their own stages (tests/programs/critical/stages.c), each stage's
+# Critical Inclusive time within 10% of the stage's own wall time: a
+# pipeline (stage_a, then stage_b woken by a condition) with a decoy nobody
+# waits for (its critical time is near 0), a lock chain, producer/consumer
+# through a queue (the consumer is the bottleneck: only the first item's
+# production is waited for), a condition broadcast, a chain ending in a
+# sleep (an external wait: no traced waker).  The path's pieces add up to
+# the program's wall time.  report --what-if stage_a=2 against the program
+# rebuilt with stage_a doing half the work, within 15% (each as a share of
+# the run of the original next to it, medians of seven pairs).  Without
+# kernel events there is no path, and report says why, and so it does with INCLPROF_WAKE_EDGES=0.  Needs kevents
+# with wake-ups (root, as make check runs).
+# timing: the stages measure wall time, the path is found in the same run;
+# the what-if compares separate runs, each against the run next to it, by
+# their medians.
+. "$INCLPROF_SRC/tests/lib.sh"
+P="$INCLPROF_SRC/tests/programs/critical"
+ROUNDS=30000000
+WHATIF_ROUNDS=90000000 # long stages: the scheduler's delays on a busy machine matter less
+
+if cc_plugin st "$P/stages.c" -O2 -pthread; then ok "compile with the plugin"
+else fail "compile with the plugin"; exit 1; fi
+
+# run MODE: records one run of ./st into out-MODE, its truths into truth-MODE
+run() {
+  rm -rf "out-$1"
+  "$INCLPROF" record -o "out-$1" --transitions kevents -- ./st "$1" "$ROUNDS" >"truth-$1.txt" 2>"rec-$1.err"
+  "$INCLPROF" export -f csv -o "$1.csv" "out-$1" 2>/dev/null
+}
+truth() { awk -v n="$2" '$1 == "truth" && $2 == n { print $3 }' "truth-$1.txt"; }
+# col MODE FUNCTION COLUMN: the function's column in MODE's CSV
+col() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$1.csv" "^$2\$" "$3"; }
+# within PCT DESC TRUTH VALUE
+within() {
+  if awk -v p="$1" -v t="$3" -v v="$4" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(t > 0 && v != "" && d <= p / 100 * t) }'; then
+    ok "$2 ($4 ns, truth $3 ns)"
+  else fail "$2: ${4:-nothing} is not within $1% of $3 ns"; fi
+}
+
+run pipeline
+if ! "$INCLPROF" info out-pipeline 2>/dev/null | grep -Eq 'why:.*, wake-ups'; then
+  echo "ok - kevents with wake-ups unavailable here: $("$INCLPROF" info out-pipeline 2>/dev/null | sed -n 's/^ *why: //p' | head -1) # SKIP"
+  done_testing
+  exit
+fi
+within 10 "pipeline: stage_a's critical time = its wall time" "$(truth pipeline stage_a)" \
+  "$(col pipeline stage_a critical_inclusive_ns)"
+within 10 "pipeline: stage_b's critical time = its wall time" "$(truth pipeline stage_b)" \
+  "$(col pipeline stage_b critical_inclusive_ns)"
+decoy=$(col pipeline decoy critical_inclusive_ns)
+check "pipeline: nobody waits for the decoy (${decoy:-?} ns of $(truth pipeline decoy) ns critical)" \
+  awk -v d="${decoy:-x}" -v t="$(truth pipeline decoy)" 'BEGIN { exit !(d ~ /^[0-9]+$/ && d * 50 < t) }'
+sum=$(python3 "$INCLPROF_SRC/scripts/csv_query.py" pipeline.csv --all critical_exclusive_ns | awk '{ s += $1 } END { print s }')
+check "pipeline: the path's pieces in traced code add up to the wall time ($sum ns of $(truth pipeline wall) ns)" \
+  awk -v s="$sum" -v w="$(truth pipeline wall)" 'BEGIN { exit !(s <= 1.005 * w && s >= 0.9 * w) }'
+
+run lockchain
+within 10 "lock chain: link_work's critical time = the three links' wall time" \
+  "$(truth lockchain link_work)" "$(col lockchain link_work critical_inclusive_ns)"
+
+run queue
+within 10 "producer/consumer: consume_item's critical time = all its wall time" \
+  "$(truth queue consume_item)" "$(col queue consume_item critical_inclusive_ns)"
+produce=$(col queue produce_item critical_inclusive_ns)
+check "producer/consumer: only the first items' production is waited for (${produce:-?} ns of $(truth queue produce_item) ns)" \
+  awk -v c="${produce:-x}" -v t="$(truth queue produce_item)" 'BEGIN { exit !(c ~ /^[0-9]+$/ && c * 4 < t) }'
+
+run broadcast
+within 10 "broadcast: prepare's critical time = its wall time" "$(truth broadcast prepare)" \
+  "$(col broadcast prepare critical_inclusive_ns)"
+within 10 "broadcast: waiter_work's critical time = the last waiter's wall time" \
+  "$(truth broadcast waiter_work)" "$(col broadcast waiter_work critical_inclusive_ns)"
+
+run sleep
+within 10 "sleep: nanosleep's critical time = the sleep" "$(truth sleep nanosleep)" \
+  "$(col sleep nanosleep critical_inclusive_ns)"
+"$INCLPROF" report --critical out-sleep >report-sleep.txt 2>&1
+check "report --critical: the sleep is external (no traced waker)" \
+  grep -Eq 'asleep with no traced waker (6[0-9]|[7-9][0-9])\.[0-9]+ ms' report-sleep.txt
+
+"$INCLPROF" report --critical out-pipeline >report.txt 2>&1
+check "report --critical: the summary and the columns" \
+  grep -q 'Crit Excl .*%Wall .*Crit Incl .*%Wall .*El Incl .*Function' report.txt
+check "report --critical: sorted by Critical Exclusive, stage_a or stage_b first" \
+  sh -c "sed -n '/^Crit Excl/{n;p;}' report.txt | grep -Eq 'stage_(a|b)\$'"
+check "report --critical: the wait on the condition, woken by stage_a's thread" \
+  grep -Eq 'pthread_cond_wait < thread_b +pthread_cond_signal < thread_a' report.txt
+check "report --critical: main's join ended by thread_b's exit" grep -q 'pthread_join < main .*\[thread exit\]' report.txt
+
+# The Chrome export with --critical: a flow arrow from thread_a's pthread_cond_signal to
+# thread_b's pthread_cond_wait, and a critical-path track whose slices add
+# up to the wall time.
+"$INCLPROF" export -f chrome --critical -o pipeline.json out-pipeline 2>/dev/null
+python3 - pipeline.json >chrome.txt <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+calls = [e for e in ev if e.get("cat") == "function"]
+def inner(tid, ts):  # the innermost call of thread tid open at ts
+    open_ = [c for c in calls if c["tid"] == tid and c["ts"] <= ts <= c["ts"] + c["dur"]]
+    return max(open_, key=lambda c: c["ts"])["name"] if open_ else "-"
+ends = {}
+for e in ev:
+    if e.get("cat") == "wake":
+        ends.setdefault(e["id"], {})[e["ph"]] = e
+for pair in ends.values():
+    if "s" in pair and "f" in pair:
+        print("flow", inner(pair["s"]["tid"], pair["s"]["ts"]), inner(pair["f"]["tid"], pair["f"]["ts"]))
+track = [e for e in ev if e.get("cat") == "critical"]
+print("track", round(sum(e["dur"] for e in track) * 1000))
+PY
+check "chrome: a flow from pthread_cond_signal to pthread_cond_wait" \
+  grep -q '^flow pthread_cond_signal pthread_cond_wait$' chrome.txt
+check "chrome: a flow from pthread_create to the thread it started" grep -q '^flow pthread_create thread_' chrome.txt
+track=$(awk '$1 == "track" { print $2 }' chrome.txt)
+wall=$("$INCLPROF" report --critical out-pipeline 2>/dev/null | awk '/^critical path:/ { v = $3; u = $4; print (u == "s" ? v * 1e9 : u == "ms" ? v * 1e6 : v * 1e3) }')
+within 0.5 "chrome: the critical-path track covers the wall time" "$wall" "$track"
+
+# The Perfetto export with --critical (decoded by protoc): the same arrows
+# between instant events, the same track, a child of the process's.
+"$INCLPROF" export -f perfetto --critical -o pipeline.pftrace out-pipeline 2>/dev/null
+if command -v protoc >/dev/null; then
+  protoc --decode=perfetto.protos.Trace -I"$INCLPROF_SRC/proto" "$INCLPROF_SRC/proto/perfetto_trace.proto" \
+    <pipeline.pftrace >pipeline.pftrace.txt
+  python3 - pipeline.pftrace.txt >perfetto.txt <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+packets = text.split("\npacket {")
+track, begins, ends, starts, finishes = None, [], [], 0, 0
+for p in packets:
+    if 'name: "critical path"' in p:
+        track = re.search(r"uuid: (\d+)", p).group(1)
+        parent = re.search(r"parent_uuid: (\d+)", p)
+        print("parent", "yes" if parent else "no")
+for p in packets:
+    ts = re.search(r"timestamp: (\d+)", p)
+    if track and "track_uuid: " + track in p:
+        (begins if "TYPE_SLICE_BEGIN" in p else ends).append(int(ts.group(1)))
+    starts += " flow_ids:" in p and "terminating" not in p
+    finishes += "terminating_flow_ids:" in p
+print("track", sum(ends) - sum(begins) if len(begins) == len(ends) else -1)
+print("flows", starts, finishes)
+PY
+  check_eq "perfetto: the critical-path track is the process's child" "parent yes" "$(grep '^parent' perfetto.txt)"
+  within 0.5 "perfetto: the critical-path track covers the wall time" "$wall" "$(awk '$1 == "track" { print $2 }' perfetto.txt)"
+  check_eq "perfetto: as many flows as the chrome export, each begun and ended" \
+    "flows $(grep -c '^flow ' chrome.txt) $(grep -c '^flow ' chrome.txt)" "$(grep '^flows' perfetto.txt)"
+else
+  echo "ok - perfetto export: protoc is not installed # SKIP"
+fi
+
+# what-if: stage_a twice as fast, predicted from a run, against a run of
+# the program rebuilt with stage_a doing half its rounds next to it (after
+# it, then before it, in turn).  The machine's load changes between runs:
+# each prediction is taken as a share of its run's observed wall time, each
+# faster run's wall time as a share of the run next to it (both as the
+# program measured them), and the medians are compared.  A pair in which a
+# run's critical path waited for a CPU more than a quarter of the time is
+# left out: the estimate keeps the machine's load, and a machine that busy
+# shares its CPUs out differently when the work changes; with fewer than
+# three pairs left the check is skipped, saying so.
+if cc_plugin st2 "$P/stages.c" -O2 -pthread -DSTAGE_A_SHARE=2; then ok "compile the faster stage_a"
+else fail "compile the faster stage_a"; fi
+: >predicted.txt
+: >actual.txt
+ns() { awk -v f="$1" '$0 ~ f { v = $4; u = $5; print (u == "s" ? v * 1e9 : u == "ms" ? v * 1e6 : v * 1e3) }'; }
+# one_run PROGRAM: a recorded run of PROGRAM's pipeline; its wall time (the program's)
+one_run() {
+  rm -rf "w-$1"
+  "$INCLPROF" record -o "w-$1" --transitions kevents -- "./$1" pipeline "$WHATIF_ROUNDS" 2>/dev/null |
+    awk '$2 == "wall" { print $3 }'
+}
+# runnable TRACE: 1 when its critical path waited for a CPU more than a quarter of the time
+runnable() {
+  "$INCLPROF" report --critical "$1" 2>/dev/null | awk '
+    function ns(v, u) { return u == "s" ? v * 1e9 : u == "ms" ? v * 1e6 : u == "us" ? v * 1e3 : v }
+    /^critical path:/ { wall = ns($3, $4) }
+    /waiting for a CPU/ { gsub(/,/, ""); for (i = 1; i < NF; i++) if ($i == "CPU") cpu = ns($(i + 1), $(i + 2)) }
+    END { print (wall > 0 && cpu <= wall / 4) ? 0 : 1 }'
+}
+busy=0
+for i in 1 2 3 4 5 6 7; do
+  if [ $((i % 2)) -eq 1 ]; then before=$(one_run st); after=$(one_run st2)
+  else after=$(one_run st2); before=$(one_run st); fi
+  if [ "$(runnable w-st)" = 1 ] || [ "$(runnable w-st2)" = 1 ]; then busy=$((busy + 1)); continue; fi
+  "$INCLPROF" report --what-if stage_a=2 w-st >whatif.txt 2>/dev/null
+  awk -v p="$(ns 'wall time predicted' <whatif.txt)" -v o="$(ns 'wall time observed' <whatif.txt)" \
+    'BEGIN { if (o > 0) printf "%.0f\n", 1e6 * p / o }' >>predicted.txt
+  awk -v a="$after" -v b="$before" 'BEGIN { if (b > 0) printf "%.0f\n", 1e6 * a / b }' >>actual.txt
+done
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+pairs=$(wc -l <actual.txt)
+if [ "$pairs" -ge 3 ]; then
+  within 15 "what-if stage_a=2: the predicted share of the wall time = the faster program's (ppm, medians of $pairs pairs)" \
+    "$(median actual.txt)" "$(median predicted.txt)"
+else
+  echo "ok - what-if stage_a=2 against the faster program: the machine is too busy ($busy of 7 pairs waited for a CPU more than a quarter of their critical path) # SKIP"
+fi
+check "what-if: labelled an estimate" sh -c "'$INCLPROF' report --what-if stage_a=2 w-st | grep -q 'an estimate'"
+check_eq "what-if: an unknown function is named" \
+  "inclprof: --what-if: no function named 'no_such' ran (names are the demangled or assembler names of the table)" \
+  "$("$INCLPROF" report --what-if no_such=2 w-st 2>&1 >/dev/null | head -1)"
+check "what-if: a bad factor is refused (exit 2)" sh -c "'$INCLPROF' report --what-if stage_a=0 w-st; test \$? -eq 2"
+
+# INCLPROF_WAKE_EDGES=0: kevents without the wake-up events, and report says why.
+rm -rf out-nowake
+INCLPROF_WAKE_EDGES=0 "$INCLPROF" record -o out-nowake --transitions kevents -- ./st pipeline 1000000 >/dev/null 2>&1
+"$INCLPROF" info out-nowake >info-nowake.txt 2>&1
+check "INCLPROF_WAKE_EDGES=0: kevents, no wake-ups, and why" \
+  grep -q 'why: kevents: .*; no wake-ups (INCLPROF_WAKE_EDGES=0)' info-nowake.txt
+check "INCLPROF_WAKE_EDGES=0: report --critical says what it needs (exit 1)" sh -c \
+  "'$INCLPROF' report --critical out-nowake >/dev/null 2>&1; test \$? -eq 1"
+
+check "INCLPROF_WAKE_EDGES=0: export --critical says what it needs (exit 1)" sh -c \
+  "'$INCLPROF' export -f chrome --critical -o nowake.json out-nowake 2>&1 | grep -q 'needs the threads. wake-ups'; '$INCLPROF' export -f chrome --critical -o nowake.json out-nowake 2>/dev/null; test \$? -eq 1"
+
+# Without kernel events: no path, and report says why.
+"$INCLPROF" record -o out-none --transitions none -- ./st pipeline 1000000 >/dev/null 2>&1
+"$INCLPROF" export -f csv -o none.csv out-none 2>/dev/null
+check_eq "transitions none: no critical columns in the CSV" "" \
+  "$(python3 "$INCLPROF_SRC/scripts/csv_query.py" none.csv --header | grep critical)"
+check "transitions none: report --critical says what it needs (exit 1)" sh -c \
+  "'$INCLPROF' report --critical out-none 2>&1 >/dev/null | grep -q 'needs the threads. wake-ups'; '$INCLPROF' report --critical out-none >/dev/null 2>&1; test \$? -eq 1"
+done_testing

@@ -1,0 +1,361 @@
+/* test_convert_critical.c - the critical path (the rules: "Critical path"
+ * in docs/converter.md): a worked example of a two-stage pipeline with a
+ * decoy thread, replayed from a synthetic trace and checked to the
+ * nanosecond per function (the decoy gets none, the thread exit that ends
+ * the join is followed, the creation of a thread is followed back to its
+ * creator); and on many random timelines, that the walk's pieces partition
+ * the root's time exactly: contiguous, in order, summing to its length; the
+ * what-if's prediction on the pipeline, worked by hand; the path and the
+ * wake edges placed on the exports' timeline. */
+#include "convert_fixture.h"
+#include "check_main.h"
+#include "model/critical.h"
+
+enum { MOD = 1, F_MAIN = 1, F_JOIN, F_STAGE_A, F_SIGNAL, F_STAGE_B, F_WAIT, F_DECOY };
+enum { T_MAIN = 1, T_A = 2, T_B = 3, T_DECOY = 4 };
+enum { US = 1000 }; /* ns per tick */
+
+static void thread_end(tg_trace *t, uint32_t tid, uint64_t tick) {
+  Inclprof__ThreadEnd e = INCLPROF__THREAD_END__INIT;
+  e.tid = tid;
+  e.has_end_tick = 1;
+  e.end_tick = tick;
+  Inclprof__Record r = INCLPROF__RECORD__INIT;
+  r.body_case = INCLPROF__RECORD__BODY_THREAD_END;
+  r.thread_end = &e;
+  tg_record(t, &r);
+}
+
+/* main starts A (a wake-up at 50) and joins B (asleep 110-5000, woken by
+ * B's exit at 4900, which recorded no wake-up); A runs stage_a and wakes B
+ * (2050) inside pthread_cond_signal; B, asleep in pthread_cond_wait since
+ * 320, runs stage_b to 4800; the decoy runs 400-3000 and nobody waits on it.
+ * Ticks are microseconds (the clocks' tolerance is 20 us), probes cost
+ * nothing. */
+static void write_pipeline(tg_trace *t) {
+  static tg_batch b;
+  tg_begin_header_wakes(t, T_MAIN, 1e6, 0, -1, -1, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS,
+                        1, 1);
+  tg_module(t, MOD, "/bin/prog");
+  tg_function(t, F_MAIN, MOD, "main", "p.c", 1);
+  tg_function(t, F_JOIN, 0, "pthread_join", "", 0);
+  tg_function(t, F_STAGE_A, MOD, "stage_a", "p.c", 10);
+  tg_function(t, F_SIGNAL, 0, "pthread_cond_signal", "", 0);
+  tg_function(t, F_STAGE_B, MOD, "stage_b", "p.c", 20);
+  tg_function(t, F_WAIT, 0, "pthread_cond_wait", "", 0);
+  tg_function(t, F_DECOY, MOD, "decoy", "p.c", 30);
+  const uint32_t tids[] = {T_MAIN, T_A, T_B, T_DECOY};
+  for (int i = 0; i < 4; i++)
+    tg_thread(t, tids[i], "t");
+
+  tg_batch_init(&b, T_MAIN);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_wake(&b, 50, T_A);
+  tg_ev(&b, 100, 1, TG_CALL, F_JOIN);
+  tg_kev(&b, 110, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED);
+  tg_kev(&b, 5000, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  tg_ev(&b, 5010, 1, TG_RET, F_JOIN);
+  tg_ev(&b, 5100, 0, TG_EXIT, F_MAIN);
+  tg_flush(t, &b);
+
+  tg_batch_init(&b, T_A);
+  tg_ev(&b, 200, 0, TG_ENTER, F_STAGE_A);
+  tg_ev(&b, 2000, 0, TG_CALL, F_SIGNAL);
+  tg_kev(&b, 2010, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL);
+  tg_wake(&b, 2050, T_B);
+  tg_ev(&b, 2100, 1, TG_RET, F_SIGNAL);
+  tg_ev(&b, 2200, 0, TG_EXIT, F_STAGE_A);
+  tg_flush(t, &b);
+  thread_end(t, T_A, 2300);
+
+  tg_batch_init(&b, T_DECOY);
+  tg_ev(&b, 400, 0, TG_ENTER, F_DECOY);
+  tg_ev(&b, 3000, 0, TG_EXIT, F_DECOY);
+  tg_flush(t, &b);
+  thread_end(t, T_DECOY, 3000);
+
+  tg_batch_init(&b, T_B);
+  tg_ev(&b, 300, 0, TG_ENTER, F_STAGE_B);
+  tg_ev(&b, 310, 0, TG_CALL, F_WAIT);
+  tg_kev(&b, 320, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED);
+  tg_kev(&b, 2080, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  tg_ev(&b, 2090, 1, TG_RET, F_WAIT);
+  tg_ev(&b, 4800, 0, TG_EXIT, F_STAGE_B);
+  tg_flush(t, &b);
+  thread_end(t, T_B, 4900);
+}
+
+static void assert_crit(const ip_session *s, const char *fn, uint64_t excl, uint64_t incl) {
+  ip_values v = fx_func(s, fn);
+  ck_assert_msg(v.crit_excl == excl && v.crit_incl == incl,
+                "%s: critical exclusive %llu inclusive %llu, expected %llu %llu", fn,
+                (unsigned long long)v.crit_excl, (unsigned long long)v.crit_incl,
+                (unsigned long long)excl, (unsigned long long)incl);
+}
+
+START_TEST(pipeline_values) {
+  tg_trace t;
+  write_pipeline(&t);
+  const char *dir = fx_dir();
+  char *path = (char *)fx_write(dir, "1.ipb", &t);
+  ip_session s;
+  ip_critical c = {0};
+  ip_load_opts o = {.quiet = 1, .jobs = 1};
+  ck_assert_int_eq(ip_session_load_critical(&s, &path, 1, &o, &c), 0);
+  ck_assert(c.any_edges);
+  ck_assert_uint_eq(c.wall_ns, 5100 * US);
+  /* main 0-50 and 5000-5100; A 200-2050; B 2080-4900 */
+  ck_assert_uint_eq(c.kind_ns[IP_CP_RUN], (50 + 100 + 1850 + 2820) * US);
+  /* main woken 4900 (B's exit), back at 5000; B woken 2050, back at 2080 */
+  ck_assert_uint_eq(c.kind_ns[IP_CP_RUNNABLE], (100 + 30) * US);
+  ck_assert_uint_eq(c.kind_ns[IP_CP_EXTERNAL], 0);
+  ck_assert_uint_eq(c.kind_ns[IP_CP_START], 150 * US); /* A: started at 50, first event at 200 */
+  ck_assert_uint_eq(c.jumps, 3);
+  ck_assert_uint_eq(c.exit_edges, 1);
+  assert_crit(&s, "stage_a", 1800 * US, 1850 * US);
+  assert_crit(&s, "pthread_cond_signal", 50 * US, 50 * US);
+  assert_crit(&s, "stage_b", 2710 * US, 2750 * US);
+  assert_crit(&s, "pthread_cond_wait", 40 * US, 40 * US);
+  assert_crit(&s, "main", 140 * US, 250 * US);
+  assert_crit(&s, "pthread_join", 110 * US, 110 * US);
+  assert_crit(&s, "decoy", 0, 0);
+  ip_critical_free(&c);
+  ip_session_free(&s);
+  fx_cleanup(dir);
+  tg_free(&t);
+}
+END_TEST
+
+START_TEST(no_wake_edges_no_path) {
+  tg_trace t;
+  static tg_batch b;
+  tg_begin_kev(&t, 7, 1e9, 0, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS, 1);
+  tg_module(&t, MOD, "/bin/prog");
+  tg_function(&t, F_MAIN, MOD, "main", "p.c", 1);
+  tg_thread(&t, 7, "main");
+  tg_batch_init(&b, 7);
+  tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
+  tg_ev(&b, 100, 0, TG_EXIT, F_MAIN);
+  tg_flush(&t, &b);
+  const char *dir = fx_dir();
+  char *path = (char *)fx_write(dir, "7.ipb", &t);
+  ip_session s;
+  ip_critical c = {0};
+  ip_load_opts o = {.quiet = 1};
+  ck_assert_int_eq(ip_session_load_critical(&s, &path, 1, &o, &c), 0);
+  ck_assert(!c.any_edges);
+  ck_assert_uint_eq(fx_func(&s, "main").el_incl, 100);
+  ck_assert_uint_eq(fx_func(&s, "main").crit_incl, 0);
+  ip_critical_free(&c);
+  ip_session_free(&s);
+  fx_cleanup(dir);
+  tg_free(&t);
+}
+END_TEST
+
+/* The what-if on the pipeline, worked by hand: stage_a twice as fast ends
+ * A's run to its wake-up (200-2050, all in stage_a) 925 us earlier, and B,
+ * main's join and main with it; the decoy and a factor of 1 change nothing;
+ * stage_b's time asleep inside it (320-2080) is not shortened, its running
+ * time after the wake-up (2080-4800) is halved; the 10 us it saves before
+ * its sleep are spent waiting for A all the same. */
+static uint64_t predict(const char *fn, double factor, uint64_t *observed) {
+  tg_trace t;
+  write_pipeline(&t);
+  const char *dir = fx_dir();
+  char *path = (char *)fx_write(dir, "1.ipb", &t);
+  ip_session s;
+  ip_critical c = {.what_if = fn};
+  ip_load_opts o = {.quiet = 1, .jobs = 1};
+  uint64_t predicted = UINT64_MAX;
+  if (!ip_session_load_critical(&s, &path, 1, &o, &c))
+    ip_whatif_predict(&s, &c, factor, observed, &predicted);
+  ip_critical_free(&c);
+  ip_session_free(&s);
+  fx_cleanup(dir);
+  tg_free(&t);
+  return predicted;
+}
+
+START_TEST(what_if_pipeline) {
+  uint64_t observed = 0;
+  ck_assert_uint_eq(predict("stage_a", 2, &observed), (5100 - 925) * US);
+  ck_assert_uint_eq(observed, 5100 * US);
+  ck_assert_uint_eq(predict("stage_a", 1, &observed), 5100 * US);
+  ck_assert_uint_eq(predict("decoy", 4, &observed), 5100 * US);
+  ck_assert_uint_eq(predict("stage_b", 2, &observed), (5100 - 1360) * US);
+  ck_assert_uint_eq(predict("no_such", 2, &observed), UINT64_MAX);
+}
+END_TEST
+
+/* The path and its edges on the exports' timeline (probes cost nothing
+ * here: ticks are microseconds from the session start): the pieces cover
+ * the run from 0 to 5100 us, and the wake edges are main's start of A
+ * (50 us, A's first event at 200 us) and A's wake-up of B (2050 us, B back
+ * on a CPU at 2080 us); the exit that ended main's join is no arrow. */
+START_TEST(timeline_times) {
+  tg_trace t;
+  write_pipeline(&t);
+  const char *dir = fx_dir();
+  char *path = (char *)fx_write(dir, "1.ipb", &t);
+  ip_session s;
+  ip_critical c = {0};
+  ip_load_opts o = {.quiet = 1, .jobs = 1};
+  ck_assert_int_eq(ip_session_load_critical(&s, &path, 1, &o, &c), 0);
+  uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+  for (size_t i = 0; i < c.n_pieces; i++) {
+    uint64_t from, to;
+    ck_assert(ip_critical_piece_ns(&s, &c, i, &from, &to));
+    ck_assert_uint_eq(to - from, (c.pieces[i].to - c.pieces[i].from) * US);
+    lo = from < lo ? from : lo;
+    hi = to > hi ? to : hi;
+    sum += to - from;
+  }
+  ck_assert_uint_eq(lo, 0);
+  ck_assert_uint_eq(hi, 5100 * US);
+  ck_assert_uint_eq(sum, 5100 * US);
+  ip_wake_flow *f;
+  size_t n = ip_critical_flows(&s, &c, &f);
+  ck_assert_uint_eq(n, 2);
+  int start_a = 0, wake_b = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t from = s.threads[f[i].waker].tid, to = s.threads[f[i].wakee].tid;
+    start_a += from == T_MAIN && to == T_A && f[i].wake_ns == 50 * US && f[i].run_ns == 200 * US;
+    wake_b += from == T_A && to == T_B && f[i].wake_ns == 2050 * US && f[i].run_ns == 2080 * US;
+  }
+  ck_assert(start_a == 1 && wake_b == 1);
+  free(f);
+  ip_critical_free(&c);
+  ip_session_free(&s);
+  fx_cleanup(dir);
+  tg_free(&t);
+}
+END_TEST
+
+/* A small deterministic generator. */
+static uint64_t rnd(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+/* Random threads with random sleeps (some preempted, some woken by a
+ * random thread at a random time inside them, some by nobody) and random
+ * starts: the pieces of every root cover it exactly. */
+START_TEST(random_partitions) {
+  uint64_t seed = 88172645463325252ull;
+  for (int round = 0; round < 300; round++) {
+    size_t n = 1 + rnd(&seed) % 6;
+    ip_kline lines[6];
+    const ip_kline *cl[6];
+    ip_kline *ml[6];
+    uint32_t index[6], tids[6];
+    for (size_t i = 0; i < n; i++) {
+      ip_kline *k = &lines[i];
+      memset(k, 0, sizeof *k);
+      k->creator = IP_NO_THREAD;
+      k->first = i ? rnd(&seed) % 500 : 0;
+      uint64_t t = k->first;
+      size_t m = rnd(&seed) % 8;
+      k->off = calloc(m + 1, sizeof *k->off);
+      for (size_t j = 0; j < m; j++) {
+        uint64_t out = t + rnd(&seed) % 100, in = out + rnd(&seed) % 300;
+        k->off[k->n_off++] = (ip_offcpu){
+            .out = out, .in = in, .waker = IP_NO_THREAD, .blocked = (uint8_t)(rnd(&seed) % 3 != 0)};
+        t = in;
+      }
+      k->last = t + rnd(&seed) % 100;
+      if (i && rnd(&seed) % 2) {
+        k->creator = (uint32_t)(rnd(&seed) % n);
+        k->created = k->first ? rnd(&seed) % k->first : 0;
+      }
+      cl[i] = ml[i] = k;
+      index[i] = (uint32_t)(10 + i);
+      tids[i] = (uint32_t)(100 + i);
+    }
+    /* wakers: any thread, at any time inside the sleep (wakers need not be
+     * running then: the walk must still end) */
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = 0; j < lines[i].n_off; j++) {
+        ip_offcpu *o = &lines[i].off[j];
+        if (o->blocked && rnd(&seed) % 3) {
+          o->waker = (uint32_t)(rnd(&seed) % n);
+          o->wake = o->out + (o->in > o->out ? rnd(&seed) % (o->in - o->out + 1) : 0);
+        }
+      }
+    (void)ml;
+    (void)tids;
+    uint32_t root = (uint32_t)(rnd(&seed) % n);
+    uint64_t t0 = lines[root].first, t1 = lines[root].last;
+    if (rnd(&seed) % 2 && t1 > t0) /* a window inside the root's run */
+      t0 += rnd(&seed) % (t1 - t0);
+    ip_critical c = {0};
+    ip_critical_walk(cl, index, n, root, t0, t1, &c);
+    uint64_t at = t1, sum = 0;
+    for (size_t i = 0; i < c.n_pieces; i++) { /* newest first, each ending where the next began */
+      ck_assert_msg(c.pieces[i].to == at, "round %d piece %zu ends at %llu, not %llu", round, i,
+                    (unsigned long long)c.pieces[i].to, (unsigned long long)at);
+      ck_assert(c.pieces[i].from < c.pieces[i].to);
+      ck_assert(c.pieces[i].thread >= 10 && c.pieces[i].thread < 10 + n);
+      sum += c.pieces[i].to - c.pieces[i].from;
+      at = c.pieces[i].from;
+    }
+    ck_assert_msg(at == t0 && sum == t1 - t0, "round %d: pieces cover %llu of %llu", round,
+                  (unsigned long long)sum, (unsigned long long)(t1 - t0));
+    ip_critical_free(&c);
+    for (size_t i = 0; i < n; i++)
+      free(lines[i].off);
+  }
+}
+END_TEST
+
+/* A wake-up is matched to the sleep it falls in, within the clocks'
+ * tolerance; one that falls in no sleep is counted; one before the woken
+ * thread's first event starts it; a sleep nobody woke that ends after a
+ * thread's exit is woken by that exit. */
+START_TEST(edges_matching) {
+  ip_kline a = {0}, b = {0}, d = {0};
+  a.creator = b.creator = d.creator = IP_NO_THREAD;
+  ip_offcpu a_off[2] = {{.out = 100, .in = 400, .waker = IP_NO_THREAD, .blocked = 1},
+                        {.out = 1000, .in = 1300, .waker = IP_NO_THREAD, .blocked = 1}};
+  a.off = a_off;
+  a.n_off = 2;
+  a.first = 0;
+  a.last = 2000;
+  ip_wake b_wakes[3] = {{95, 1, 0}, {700, 1, 0}, {5, 3, 0}}; /* 95: 5 before the sleep */
+  b.wake = b_wakes;
+  b.n_wake = 3;
+  b.first = 0;
+  b.last = 900;
+  b.end = 1250; /* its exit ends a's second sleep */
+  d.first = 50;
+  d.last = 60;
+  ip_kline *lines[3] = {&a, &b, &d};
+  uint32_t tids[3] = {1, 2, 3};
+  ip_critical c = {0};
+  ip_critical_edges(lines, tids, 3, 10, 100, &c);
+  ck_assert_uint_eq(a_off[0].waker, 1);
+  ck_assert_uint_eq(a_off[0].wake, 100); /* moved into the sleep */
+  ck_assert_uint_eq(a_off[1].waker, 1);
+  ck_assert_uint_eq(a_off[1].wake, 1250);
+  ck_assert(a_off[1].exit_edge);
+  ck_assert_uint_eq(d.creator, 1);
+  ck_assert_uint_eq(d.created, 5);
+  ck_assert_uint_eq(c.edges, 3);
+  ck_assert_uint_eq(c.edges_unmatched, 1); /* 700: a was running */
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("convert_critical");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, pipeline_values);
+  tcase_add_test(tc, no_wake_edges_no_path);
+  tcase_add_test(tc, random_partitions);
+  tcase_add_test(tc, edges_matching);
+  tcase_add_test(tc, what_if_pipeline);
+  tcase_add_test(tc, timeline_times);
+  suite_add_tcase(s, tc);
+  return ip_check_run(s);
+}
