@@ -119,3 +119,9 @@ BENCH_TARGETS += bench-programs
 .PHONY: bench-programs
 bench-programs: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 	@mkdir -p $(BENCH_OUT) && bash bench/programs.sh $(abspath $(B)) $(abspath $(BENCH_B))/programs $(BENCH_OUT)/bench-programs.md
+
+# --- snapshots of slow calls: the ring with and without a watched function -----
+BENCH_TARGETS += bench-snapshot
+.PHONY: bench-snapshot
+bench-snapshot: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@mkdir -p $(BENCH_OUT) && bash bench/snapshot.sh $(abspath $(B)) $(abspath $(BENCH_B))/snapshot $(BENCH_OUT)/bench-snapshot.md

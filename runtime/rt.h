@@ -238,6 +238,9 @@ struct ip_settings {
   char *ctl;             /* INCLPROF_CTL: 0 leaves the control socket out */
   char *tables;          /* INCLPROF_TABLES: shared (table files) or inline (in each trace) */
   char *grant;           /* INCLPROF_GRANT: the recording's grant server (perf_grant.h) */
+  char *snapshot_if;     /* INCLPROF_SNAPSHOT_IF: FUNCTION>DURATION[,...] */
+  char *snapshot_margin; /* INCLPROF_SNAPSHOT_MARGIN: time kept before and after the call */
+  char *snapshot_keep;   /* INCLPROF_SNAPSHOT_KEEP: the most snapshots kept */
 };
 extern struct ip_settings ip_set IP_HIDDEN;
 IP_HIDDEN void ip_settings_load(void);
@@ -255,6 +258,7 @@ IP_HIDDEN extern const struct perf_event_mmap_page ip_dummy_page; /* reads as 0 
 IP_HIDDEN void ip_transitions_choose(void);                       /* sets ip_st.mode/note */
 IP_HIDDEN void ip_transitions_thread_open(struct ip_rt_thread *t);
 IP_HIDDEN void ip_transitions_thread_close(struct ip_rt_thread *t);
+IP_HIDDEN void ip_transitions_fork_child_forget(struct ip_rt_thread *t);
 IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen);
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);
@@ -479,6 +483,79 @@ IP_HIDDEN void ip_ring_start(uint64_t max_size);
 IP_HIDDEN void ip_ring_seen(const uint8_t *frames, size_t len);
 /* Makes path the .prev segment and starts a new one on fd; 0 or an errno. */
 IP_HIDDEN int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes);
+
+/* snapshot_write.c: one snapshot written from the ring's segment files. */
+struct ip_snapshot_want {
+  unsigned cond, number;
+  uint32_t tid, gid;
+  uint64_t enter_tick, exit_tick, from_tick, to_tick;
+  uint64_t took;      /* ticks: exit less enter, by the clock */
+  uint64_t gap_ticks; /* of which the runtime held the thread (its Gap records) */
+};
+/* The ring's files, open for reading, and what a snapshot starts with
+ * (trace_write.c takes them under ring_lock; close and free them with
+ * ip_snapshot_source_free). */
+struct ip_snapshot_source {
+  int cur_fd, prev_fd; /* -1: none */
+  int held_fd;         /* the segment before the .prev, kept for a window waiting; -1: none */
+  uint64_t cur_len;    /* whole frames of the newest segment */
+  uint8_t *header;     /* the Header frame */
+  size_t header_len;
+  uint8_t *tables; /* Module, Function and MarkName frames so far */
+  size_t tables_len;
+};
+IP_HIDDEN int ip_trace_snapshot_source(struct ip_snapshot_source *src);
+IP_HIDDEN int ip_ring_snapshot_source(struct ip_snapshot_source *src);
+/* After windows were written: the segment kept aside for them goes when no
+ * window waiting needs it (all: at the end of the trace). */
+IP_HIDDEN void ip_trace_snapshot_release(int all);
+IP_HIDDEN void ip_ring_snapshot_release(int all);
+IP_HIDDEN void ip_snapshot_source_free(struct ip_snapshot_source *src);
+/* One snapshot to write: its window, and where (dir/<pid>.ipb). */
+struct ip_snapshot_out {
+  const struct ip_snapshot_want *want;
+  const char *function;
+  uint64_t bound_ns;
+  char dir[1200];
+  int err; /* 0, or why it could not be written (an errno) */
+};
+/* Writes every window of out[0..n) in one pass over the ring's files. */
+IP_HIDDEN void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_out *out,
+                                 size_t n);
+
+/* snapshot_watch.c: the conditions of INCLPROF_SNAPSHOT_IF, the calls
+ * found slower than their bound as the ring walks the frames written, and
+ * the snapshots kept (see docs/runtime.md, "Snapshots of slow calls"). */
+IP_HIDDEN void ip_snapshots_start(void); /* reads the settings; a fork child forgets its parent's */
+IP_HIDDEN int ip_snapshots_on(void);
+/* A Function record written (trace_ring.c): is its name watched? */
+IP_HIDDEN void ip_snapshot_function(uint32_t gid, const uint8_t *name, size_t name_len,
+                                    const uint8_t *pretty, size_t pretty_len);
+/* The watch of gid: 0 when no condition names it, else its condition + 1. */
+IP_HIDDEN extern uint8_t *ip_snapshot_watch;
+IP_HIDDEN extern size_t ip_snapshot_watch_len;
+#define IP_SNAPSHOT_CONDS 8
+/* Each condition's bound in ticks: a call no longer than it is not slow. */
+IP_HIDDEN extern uint64_t ip_snapshot_bound[IP_SNAPSHOT_CONDS];
+/* A call of a watched gid ended (trace_ring.c, under ring_lock). */
+IP_HIDDEN void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_tick,
+                                uint64_t exit_tick, uint64_t gap_ticks);
+/* 1 when a wanted window has ended (its margin after the call passed). */
+IP_HIDDEN int ip_snapshots_ripe(void);
+/* 1 when a window waiting begins before tick (its data older than that). */
+IP_HIDDEN int ip_snapshots_need(uint64_t tick);
+#define IP_SNAPSHOTS_WANTED 256 /* windows waiting to be written, at most */
+/* Takes the windows that have ended (all: every one, cut at now, at the end
+ * of the trace) into out, in the order their calls ended; their count. */
+IP_HIDDEN unsigned ip_snapshots_take(int all, struct ip_snapshot_want *out, unsigned max);
+/* Writes the windows w[0..n) under DIR/snapshots/, but none no slower than
+ * KEEP snapshots kept, dropping the least slow kept past KEEP. */
+IP_HIDDEN void ip_snapshots_save_all(const struct ip_snapshot_source *src,
+                                     struct ip_snapshot_want *w, unsigned n);
+
+/* entry/snapshots.c: writes the snapshots whose windows have ended (all:
+ * every window still wanted, at the end of the trace). */
+IP_HIDDEN void ip_snapshots_save(int all);
 
 /* say.c: one line on stderr, with write() (printf-style format) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

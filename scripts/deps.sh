@@ -71,7 +71,7 @@ case "$level" in
   test|bench) pkgs="$pkgs chromium protobuf-compiler" ;;
 esac
 case "$level" in
-  bench) pkgs="$pkgs uftrace" ;;
+  bench) pkgs="$pkgs uftrace time" ;;
   stress) pkgs="$pkgs time" ;;
   field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
 esac

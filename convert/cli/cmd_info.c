@@ -3,13 +3,15 @@
  * events, gaps, lost batches, trailer and damage - per process: from the
  * Index a file ends with (its last bytes), or from every record (--scan, or
  * a file without a valid index), which also tells what only the replayed
- * events show. */
+ * events show; then the snapshots of slow calls kept in a directory. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "cli/info_snapshots.h"
 #include "util/util.h"
 #include "views/views.h"
 
@@ -34,7 +36,8 @@ static const ip_cli cli = {
              "calibration, sampling, tables, modules (load base and path), threads, events,\n"
              "runtime gaps, lost batches, trailer (clean shutdown?) and any damage.\n"
              "A trace that ends with its index is described from its last bytes alone.\n"
-             "Default input: " IP_DEFAULT_INPUT " (a directory means every *.ipb file in it).",
+             "Default input: " IP_DEFAULT_INPUT " (a directory means every *.ipb file in it).\n"
+             "A directory's snapshots of slow calls (record --snapshot-if) are listed after.",
     .epilog = "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 a trace is damaged.",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
@@ -200,7 +203,13 @@ static void process(const ip_session *s, size_t pi) {
   int reached;
   if (ip_size_limit_status(p, status, sizeof status, &reached))
     printf("size limit:   %s\n", status);
-  if (p->threads_resumed)
+  if (p->snapshot)
+    printf("snapshot:     %s\n", p->snapshot);
+  if (p->threads_resumed && p->snapshot)
+    printf("window:       %u threads began before the window: their calls then open are timed "
+           "from its start and not counted as calls\n",
+           p->threads_resumed);
+  else if (p->threads_resumed)
     printf("ring:         %u threads began before the kept window: their calls then open are "
            "timed from its start and not counted as calls\n",
            p->threads_resumed);
@@ -233,6 +242,12 @@ int cmd_info(int argc, char **argv) {
     return IP_EXIT_ERROR;
   for (size_t i = 0; i < s.n_processes; i++)
     process(&s, i);
+  struct stat st;
+  for (int i = first; i <= argc; i++) { /* the default input when none is given */
+    const char *in = i < argc ? argv[i] : first == argc ? IP_DEFAULT_INPUT : NULL;
+    if (in && stat(in, &st) == 0 && S_ISDIR(st.st_mode))
+      info_snapshots(in);
+  }
   rc = ip_exit_status(&s);
   ip_session_free(&s);
   return rc;

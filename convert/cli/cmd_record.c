@@ -1,6 +1,7 @@
 /* cli/cmd_record.c - `inclprof record [-o DIR] [--transitions MODE] [--sample-hz N]
  * [--max-size SIZE [--max-size-policy stop|ring]] [--paused] [--delay D]
- * [--duration D] [--flush-every D] [--user NAME] -- PROG [ARGS...]`: runs
+ * [--duration D] [--flush-every D] [--user NAME] [--snapshot-if FUNCTION>DURATION
+ * [--snapshot-margin D] [--snapshot-keep N]] -- PROG [ARGS...]`: runs
  * PROG with the runtime preloaded (libinclprof.so
  * found next to this command, or in ../lib), tracing into DIR, and exits
  * with PROG's status (128+N when killed by signal N).  Traces of an earlier
@@ -33,6 +34,7 @@
 #include "cli/record_dir.h"
 #include "cli/record_hold.h"
 #include "cli/record_perfmon.h"
+#include "cli/record_snapshot.h"
 #include "cli/record_user.h"
 #include "cli/record_watch.h"
 #include "duration_syntax.h"
@@ -50,7 +52,10 @@ enum {
   OPT_DELAY,
   OPT_DURATION,
   OPT_FLUSH_EVERY,
-  OPT_USER
+  OPT_USER,
+  OPT_SNAPSHOT_IF,
+  OPT_SNAPSHOT_MARGIN,
+  OPT_SNAPSHOT_KEEP
 };
 
 static const ip_cli_opt options[] = {
@@ -73,6 +78,17 @@ static const ip_cli_opt options[] = {
     {"user", OPT_USER, "NAME",
      "as root: run PROG as user NAME (a name or a uid), its kernel\n"
      "events opened by this root process"},
+    {"snapshot-if", OPT_SNAPSHOT_IF, "COND",
+     "COND is FUNCTION>DURATION (handle>5ms; several: comma-\n"
+     "separated): keep the trace in a ring (--max-size, 64M by\n"
+     "default) and save the window around each call of FUNCTION\n"
+     "longer than DURATION as a trace of its own in\n"
+     "DIR/snapshots/PID-N/"},
+    {"snapshot-margin", OPT_SNAPSHOT_MARGIN, "DURATION",
+     "time kept before and after the slow call (default 1ms)"},
+    {"snapshot-keep", OPT_SNAPSHOT_KEEP, "N",
+     "keep at most N snapshots per process (default 16): a slower\n"
+     "call replaces the least slow kept"},
 };
 
 static const ip_cli cli = {
@@ -80,7 +96,8 @@ static const ip_cli cli = {
     .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
                 "        [--max-size-policy stop|ring]] [--paused] [--delay DURATION]\n"
                 "        [--duration DURATION] [--flush-every DURATION] [--user NAME]\n"
-                "        [--] PROG [ARGS...]",
+                "        [--snapshot-if FUNCTION>DURATION [--snapshot-margin DURATION]\n"
+                "        [--snapshot-keep N]] [--] PROG [ARGS...]",
     .intro = "Runs PROG with the inclprof runtime preloaded and writes one trace per process.",
     .epilog = "The exit status is PROG's (128+N if a signal N ended it; 127 if it cannot be run);\n"
               "2 for bad usage or a trace directory that cannot be written.",
@@ -91,7 +108,8 @@ static const ip_cli cli = {
 
 typedef struct record_args {
   const char *dir, *mode, *hz, *max_size, *policy;
-  const char *delay, *duration, *flush_every, *user;
+  const char *delay, *duration, *flush_every, *user, *snapshot_margin, *snapshot_keep;
+  char snapshot_if[4096]; /* the conditions, comma-separated */
   int paused;
 } record_args;
 
@@ -134,6 +152,22 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
                                               : "flush-every",
                          arg, id == OPT_DELAY ? "" : ", at least 1ms");
     *(id == OPT_DELAY ? &a->delay : id == OPT_DURATION ? &a->duration : &a->flush_every) = arg;
+    return 0;
+  case OPT_SNAPSHOT_IF: {
+    char why[300];
+    if (record_snapshot_add(a->snapshot_if, sizeof a->snapshot_if, arg, why, sizeof why))
+      return ip_cli_fail(m, "bad --snapshot-if: %s", why);
+    return 0;
+  }
+  case OPT_SNAPSHOT_MARGIN:
+    if (ip_duration_parse(arg, &v))
+      return ip_cli_fail(m, "bad --snapshot-margin '%s' (a duration like 500us, 1ms or 10ms)", arg);
+    a->snapshot_margin = arg;
+    return 0;
+  case OPT_SNAPSHOT_KEEP:
+    if (ip_parse_u64(arg, 10000, &v) || v < 1)
+      return ip_cli_fail(m, "bad --snapshot-keep '%s' (a count in 1..10000)", arg);
+    a->snapshot_keep = arg;
     return 0;
   case OPT_MAX_SIZE_POLICY:
     if (strcmp(arg, "stop") && strcmp(arg, "ring"))
@@ -297,7 +331,10 @@ static int prepare_env(const record_args *a) {
       (a->paused && set_env("INCLPROF_PAUSED", "1")) ||
       (a->delay && set_env("INCLPROF_DELAY", a->delay)) ||
       (a->duration && set_env("INCLPROF_DURATION", a->duration)) ||
-      (a->flush_every && set_env("INCLPROF_FLUSH_EVERY", a->flush_every)))
+      (a->flush_every && set_env("INCLPROF_FLUSH_EVERY", a->flush_every)) ||
+      (a->snapshot_if[0] && set_env("INCLPROF_SNAPSHOT_IF", a->snapshot_if)) ||
+      (a->snapshot_margin && set_env("INCLPROF_SNAPSHOT_MARGIN", a->snapshot_margin)) ||
+      (a->snapshot_keep && set_env("INCLPROF_SNAPSHOT_KEEP", a->snapshot_keep)))
     return -1;
   if (!a->mode || strcmp(a->mode, "none"))
     mount_tracefs_if_missing();
@@ -416,6 +453,27 @@ int cmd_record(int argc, char **argv) {
     fprintf(stderr, "%s\n", m.text);
     return IP_EXIT_USAGE;
   }
+  if ((a.snapshot_margin || a.snapshot_keep) && !a.snapshot_if[0]) {
+    ip_cli_msg m = {.cli = &cli};
+    ip_cli_fail(&m, "--snapshot-%s needs --snapshot-if FUNCTION>DURATION",
+                a.snapshot_margin ? "margin" : "keep");
+    fprintf(stderr, "%s\n", m.text);
+    return IP_EXIT_USAGE;
+  }
+  if (a.snapshot_if[0] && a.policy && strcmp(a.policy, "ring")) {
+    ip_cli_msg m = {.cli = &cli};
+    ip_cli_fail(&m,
+                "--snapshot-if takes its snapshots from the ring: --max-size-policy %s does "
+                "not fit (leave it out, or say ring)",
+                a.policy);
+    fprintf(stderr, "%s\n", m.text);
+    return IP_EXIT_USAGE;
+  }
+  char why[700];
+  if (record_snapshot_check(a.snapshot_if, argv[first], why, sizeof why)) {
+    fprintf(stderr, "inclprof record: bad --snapshot-if: %s\n", why);
+    return IP_EXIT_USAGE;
+  }
   if (a.user) {
     struct record_user u;
     if (record_user_lookup(a.user, &u) != 0)
@@ -454,7 +512,13 @@ int cmd_record(int argc, char **argv) {
   ip_ctl_sweep(a.dir); /* sockets of processes killed before their runtime could remove them */
   struct record_tally t = record_dir_tally(a.dir, say_if_stopped_early);
   int n = t.files;
-  if (n)
+  int snaps = a.snapshot_if[0] ? record_dir_snapshots(a.dir) : 0;
+  if (n && a.snapshot_if[0])
+    fprintf(stderr,
+            "inclprof: %d trace file%s written to %s/, %d snapshot%s of slow calls kept in "
+            "%s/snapshots/ ('inclprof info %s' lists them) (status %d)\n",
+            n, n > 1 ? "s" : "", a.dir, snaps, snaps == 1 ? "" : "s", a.dir, a.dir, status);
+  else if (n)
     fprintf(stderr, "inclprof: %d trace file%s written to %s/ (status %d)\n", n, n > 1 ? "s" : "",
             a.dir, status);
   else if (note[0])

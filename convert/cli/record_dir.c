@@ -26,6 +26,57 @@ static int is_trace_name(const char *name) { return has_suffix(name, ".ipb"); }
 /* A file of a run: a trace, or a function table file its traces name. */
 static int is_run_file(const char *name) { return is_trace_name(name) || has_suffix(name, ".ipt"); }
 
+/* Removes dir/snapshots: one directory per snapshot, its trace files in it. */
+static void remove_snapshots(const char *dir) {
+  char top[4200];
+  snprintf(top, sizeof top, "%s/snapshots", dir);
+  DIR *d = opendir(top);
+  const struct dirent *e;
+  while (d && (e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+      continue;
+    char sub[4500];
+    snprintf(sub, sizeof sub, "%s/%s", top, e->d_name);
+    DIR *s = opendir(sub);
+    const struct dirent *f;
+    while (s && (f = readdir(s)) != NULL)
+      if (f->d_name[0] != '.')
+        unlinkat(dirfd(s), f->d_name, 0);
+    if (s)
+      closedir(s);
+    rmdir(sub);
+  }
+  if (d)
+    closedir(d);
+  rmdir(top);
+}
+
+/* An earlier run's snapshots (record --snapshot-if) go to dir.old/snapshots. */
+static int set_aside_snapshots(const char *dir, const char *old) {
+  char from[4200], to[4200];
+  snprintf(from, sizeof from, "%s/snapshots", dir);
+  struct stat st;
+  if (stat(from, &st) != 0)
+    return 0;
+  if (mkdir(old, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr,
+            "inclprof record: %s/ holds an earlier run's snapshots and %s/ cannot be made to "
+            "keep them: %s; remove them or record with -o ANOTHER_DIR\n",
+            from, old, strerror(errno));
+    return -1;
+  }
+  remove_snapshots(old);
+  snprintf(to, sizeof to, "%s/snapshots", old);
+  if (rename(from, to) != 0) {
+    fprintf(stderr,
+            "inclprof record: cannot move the earlier snapshots %s/ to %s/: %s; remove them or "
+            "record with -o ANOTHER_DIR\n",
+            from, old, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 int record_dir_set_aside(const char *dir) {
   DIR *d = opendir(dir);
   if (!d)
@@ -69,6 +120,8 @@ int record_dir_set_aside(const char *dir) {
     }
   }
   closedir(d);
+  if (rc == 0)
+    rc = set_aside_snapshots(dir, old);
   if (moved && rc == 0)
     fprintf(stderr, "inclprof record: moved %d trace file%s of an earlier run to %s/\n", moved,
             moved > 1 ? "s" : "", old);
@@ -112,4 +165,17 @@ struct record_tally record_dir_tally(const char *dir,
   closedir(d);
   survivors(&t);
   return t;
+}
+
+int record_dir_snapshots(const char *dir) {
+  char top[4200];
+  snprintf(top, sizeof top, "%s/snapshots", dir);
+  DIR *d = opendir(top);
+  int n = 0;
+  const struct dirent *e;
+  while (d && (e = readdir(d)) != NULL)
+    n += e->d_name[0] != '.';
+  if (d)
+    closedir(d);
+  return n;
 }

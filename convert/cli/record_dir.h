@@ -20,4 +20,7 @@ struct record_tally {
 struct record_tally record_dir_tally(const char *dir,
                                      void (*each)(const char *dir, const char *name));
 
+/* How many snapshots of slow calls dir/snapshots/ holds (record --snapshot-if). */
+int record_dir_snapshots(const char *dir);
+
 #endif

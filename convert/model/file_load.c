@@ -206,6 +206,35 @@ static void take_segment(ip_file *f, const Inclprof__Segment *sg) {
   p->ring_dropped_batches = sg->dropped_batches;
 }
 
+/* A snapshot's description: the slow call and the window kept around it. */
+static void take_snapshot(ip_file *f, const Inclprof__Snapshot *sn) {
+  ip_process *p = &f->s->processes[f->proc];
+  char took[32], bound[32], at[32], from[32], to[32], text[1024];
+  ip_fmt_ns(took, sizeof took,
+            (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick - sn->call_gap_ticks) *
+                       f->ns_per_tick));
+  ip_fmt_ns(bound, sizeof bound, sn->bound_ns);
+  ip_fmt_ns(at, sizeof at, ns_after_start(f, sn->call_start_tick));
+  ip_fmt_ns(from, sizeof from, ns_after_start(f, sn->window_start_tick));
+  ip_fmt_ns(to, sizeof to, ns_after_start(f, sn->window_end_tick));
+  char held[96] = "";
+  if (sn->call_gap_ticks) {
+    char g[32];
+    ip_fmt_ns(g, sizeof g, (uint64_t)((double)sn->call_gap_ticks * f->ns_per_tick));
+    snprintf(held, sizeof held, ", %s of it the runtime's holds of the thread (not counted)", g);
+  }
+  snprintf(text, sizeof text,
+           "#%u: a call of %s took %s by the clock (over %s%s), from %s on thread %u; every "
+           "thread from %s to %s%s",
+           sn->number, sn->function ? sn->function : "?", took, bound, held, at, sn->tid, from, to,
+           sn->partial ? " (the ring no longer held the window's start: it begins later)" : "");
+  free(p->snapshot);
+  p->snapshot = ip_must_strdup(text);
+  p->snapshot_ns =
+      (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick - sn->call_gap_ticks) *
+                 f->ns_per_tick);
+}
+
 static void take_record(ip_file *f, const Inclprof__Record *rec) {
   ip_tstate *ts;
   switch (rec->body_case) {
@@ -254,6 +283,9 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     break;
   case INCLPROF__RECORD__BODY_WINDOW:
     ip_windows_take(f->win, rec->window);
+    break;
+  case INCLPROF__RECORD__BODY_SNAPSHOT:
+    take_snapshot(f, rec->snapshot);
     break;
   case INCLPROF__RECORD__BODY_THREAD_STATE:
     ts = ip_replay_thread(f, rec->thread_state->tid);
@@ -313,17 +345,17 @@ static void note_damage(ip_file *f, const ip_reader *r, const char *end_err) {
 /* A ring trace's newest segment PATH begins with Segment n > 0: the segment
  * before it, PATH.prev, is read first when it is there and belongs to the
  * same process.  Without it the newest segment alone is replayed. */
-static void load_prev(ip_file *f, const Inclprof__Header *h, uint32_t n) {
+static void load_prev(ip_file *f, uint32_t pid, uint64_t start_unix_ns, uint32_t n) {
   char path[4200], err[512];
   snprintf(path, sizeof path, "%.4000s.prev", f->path);
   f->ring = 1;
   ip_reader *r = ip_reader_open(path, err, sizeof err);
   const Inclprof__Header *ph = r ? first_header(r, err, sizeof err) : NULL;
   f->s->processes[f->proc].ring_prev_missing =
-      !ph || ph->pid != h->pid || ph->start_unix_ns != h->start_unix_ns;
+      !ph || ph->pid != pid || ph->start_unix_ns != start_unix_ns;
   if (!r)
     return;
-  if (ph && ph->pid == h->pid && ph->start_unix_ns == h->start_unix_ns) {
+  if (ph && ph->pid == pid && ph->start_unix_ns == start_unix_ns) {
     ip_process *p = &f->s->processes[f->proc];
     Inclprof__Record *rec;
     int rc;
@@ -389,9 +421,11 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
     return 0;
   }
   Inclprof__Record *rec;
+  uint32_t pid = h->pid; /* the header goes with the next record read */
+  uint64_t start_unix_ns = h->start_unix_ns;
   int rc = ip_reader_next(r, &rec, err, sizeof err);
   if (rc > 0 && rec->body_case == INCLPROF__RECORD__BODY_SEGMENT && rec->segment->number > 0)
-    load_prev(&f, h, rec->segment->number);
+    load_prev(&f, pid, start_unix_ns, rec->segment->number);
   if (rc > 0) {
     take_record(&f, rec);
     if (o && o->jobs > 1 && !f.visitor)

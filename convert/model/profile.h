@@ -223,6 +223,8 @@ typedef struct ip_process {
   int ran_on;               /* a later trailer says when the process, unrecorded, ended */
   uint32_t threads_resumed; /* ring: threads whose replay began from a ThreadState */
   char *windows;            /* when it recorded (Window records), or NULL: from start to end */
+  char *snapshot;           /* a snapshot of a slow call: which call, when, its window; or NULL */
+  uint64_t snapshot_ns;     /* that call's duration */
   unsigned n_windows;       /* how many windows that is */
   ip_proc_module *mods;     /* the modules this process recorded, in order */
   size_t n_mods, cap_mods;

@@ -44,6 +44,7 @@ void ip_session_free(ip_session *s) {
     free(p->trace_path);
     free(p->transitions_note);
     free(p->windows);
+    free(p->snapshot);
     free(p->damage);
     free(p->tables_missing);
     free(p->scan_why);

@@ -29,15 +29,12 @@ enum {
   IP_TAG_RECORD_INDEX = 12,
   IP_TAG_RECORD_FOOTER = 13,
   IP_TAG_RECORD_WINDOW = 14,
-  IP_TAG_RECORD_TABLE = 15,    /* the first record of a table file */
-  IP_TAG_RECORD_TABLE_REF = 16 /* a trace naming a table file */
+  IP_TAG_RECORD_SNAPSHOT = 15,
+  IP_TAG_RECORD_TABLE = 16,    /* the first record of a table file */
+  IP_TAG_RECORD_TABLE_REF = 17 /* a trace naming a table file */
 };
 
-/* Function: the field whose presence tells a function from a callee's
- * binding (a Function record of gid and module only). */
-enum { IP_TAG_FUNCTION_NAME = 4 /* string */ };
-
-/* Thread, ThreadEnd and Gap: the fields the index reads. */
+/* Thread, ThreadEnd and Gap: the fields the index reads (and a Gap's ticks). */
 enum {
   IP_TAG_THREAD_TID = 1,            /* varint */
   IP_TAG_THREAD_NAME = 2,           /* string */
@@ -45,7 +42,28 @@ enum {
   IP_TAG_THREAD_END_TID = 1,        /* varint */
   IP_TAG_THREAD_END_TICK = 2,       /* varint */
   IP_TAG_THREAD_END_ALIVE = 3,      /* varint (bool) */
-  IP_TAG_GAP_TID = 1                /* varint */
+  IP_TAG_GAP_TID = 1,               /* varint */
+  IP_TAG_GAP_START_TICK = 2,        /* varint */
+  IP_TAG_GAP_END_TICK = 3           /* varint */
+};
+
+/* Function, Segment and ThreadState: the fields the snapshots of slow calls
+ * read back (runtime/sink/trace_ring.c, snapshot_write.c); a Function's
+ * name also tells a function from a callee's binding, a record of gid and
+ * module only (trace_index.c). */
+enum {
+  IP_TAG_FUNCTION_GID = 1,           /* varint */
+  IP_TAG_FUNCTION_NAME = 4,          /* string */
+  IP_TAG_FUNCTION_PRETTY = 5,        /* string */
+  IP_TAG_SEGMENT_NUMBER = 1,         /* varint */
+  IP_TAG_SEGMENT_START_TICK = 2,     /* varint */
+  IP_TAG_THREAD_STATE_TID = 1,       /* varint */
+  IP_TAG_THREAD_STATE_NEXT_SEQ = 2,  /* varint */
+  IP_TAG_THREAD_STATE_TICK = 3,      /* varint */
+  IP_TAG_THREAD_STATE_OPEN = 4,      /* packed varints */
+  IP_TAG_THREAD_STATE_PAUSED = 5,    /* varint (bool) */
+  IP_TAG_THREAD_STATE_CALL_OPEN = 6, /* varint (bool) */
+  IP_TAG_THREAD_STATE_EXPECT_RET = 7 /* varint */
 };
 
 /* Index: what the records before it hold. */

@@ -36,6 +36,9 @@ static const struct {
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
     {"INCLPROF_TABLES", offsetof(struct ip_settings, tables)},
     {IP_GRANT_ENV, offsetof(struct ip_settings, grant)},
+    {"INCLPROF_SNAPSHOT_IF", offsetof(struct ip_settings, snapshot_if)},
+    {"INCLPROF_SNAPSHOT_MARGIN", offsetof(struct ip_settings, snapshot_margin)},
+    {"INCLPROF_SNAPSHOT_KEEP", offsetof(struct ip_settings, snapshot_keep)},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

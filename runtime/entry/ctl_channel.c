@@ -26,7 +26,8 @@
 #include "ctl_protocol.h"
 #include "rt.h"
 
-#define LIVE_FLUSH_MS 500u /* how long a flush waits for threads flushing themselves */
+#define SNAPSHOT_POLL_MS 50   /* how often ended snapshot windows are looked for */
+#define LIVE_FLUSH_MS    500u /* how long a flush waits for threads flushing themselves */
 
 static int listen_fd = -1;
 static struct ip_fd_id listen_id;
@@ -133,6 +134,12 @@ static void *ctl_main(void *arg) {
     int64_t ms = ip_windows_due(&flush);
     if (flush)
       ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0});
+    if (ip_snapshots_ripe()) { /* every thread's events of the window are written first */
+      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0});
+      ip_snapshots_save(0);
+    }
+    if (ip_snapshots_on() && (ms < 0 || ms > SNAPSHOT_POLL_MS))
+      ms = SNAPSHOT_POLL_MS;
     struct pollfd p = {.fd = listen_fd, .events = POLLIN};
     if (listen_fd < 0 && ms < 0)
       break; /* nothing left to wait for */
@@ -149,9 +156,10 @@ static void *ctl_main(void *arg) {
 static void start_thread(void) {
   const char *ctl = ip_set.ctl;
   int asked = ctl && !strcmp(ctl, "1");
-  if ((!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || ip_windows_wanted()))
+  int wanted = ip_windows_wanted() || ip_snapshots_on();
+  if ((!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || wanted))
     bind_socket();
-  if (listen_fd < 0 && !ip_windows_wanted())
+  if (listen_fd < 0 && !wanted)
     return;
   if (ip_own_thread_start(ctl_main, 64 * 1024) != 0)
     ip_ctl_close();

@@ -44,6 +44,7 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   ip_tables_close_pending(0); /* units that registered and never ran */
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
+  ip_snapshots_save(1); /* the windows still waiting end here */
   ip_ctl_close();
   if (keep_going)
     atomic_store(&ip_st.trailer_written, 0);
@@ -126,6 +127,8 @@ static void fork_child(void) {
   if (ip_st.declined)
     return;
   ip_mutex_init(&ip_st.threads_lock);
+  if (ip_tls.state == IP_TS_READY) /* first: before the child maps anything */
+    ip_transitions_fork_child_forget(&ip_tls);
   ip_registry_fork_child();
   ip_output_fork_child_locks();
   ip_objects_fork_child();

@@ -442,6 +442,17 @@ void ip_transitions_thread_open(struct ip_rt_thread *t) {
 const volatile uint64_t ip_zero_head;
 const struct perf_event_mmap_page ip_dummy_page;
 
+/* In a fork child: the kernel did not copy the parent's perf mappings (the
+ * kevents ring, the pmu page), so their ranges are free in the child, and
+ * whatever the child maps next may land there.  They are forgotten, not
+ * unmapped, before the child maps anything: a later munmap of them would
+ * take that instead. */
+void ip_transitions_fork_child_forget(struct ip_rt_thread *t) {
+  t->ring = NULL;
+  t->pmu_page = (void *)&ip_dummy_page;
+  t->tr_src = &ip_zero_head;
+}
+
 void ip_transitions_thread_close(struct ip_rt_thread *t) {
   ip_kevents_close(t);
   if (t->ring) {

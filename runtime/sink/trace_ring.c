@@ -9,7 +9,9 @@
  * To know those, every frame written is looked at here: table records are
  * kept, batches are walked to follow each thread's stack by the rules the
  * converter's replay applies (include/inclprof/stack_rules.h).  The caller (trace_write.c) serializes writes
- * while the ring is on. */
+ * while the ring is on.  Each open frame keeps the tick of its call, so that
+ * the end of a call of a function INCLPROF_SNAPSHOT_IF watches gives its
+ * duration (snapshot_watch.c). */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
@@ -26,10 +28,17 @@
 #include "trace_frame.h"
 #include "wire_read.h"
 
+/* An open frame, when it opened and the thread's gaps until then. */
+typedef struct ring_frame {
+  ip_open_frame f;
+  uint64_t tick, gaps;
+} ring_frame;
+
 struct rthread {
   uint32_t tid; /* 0: free slot */
   uint64_t next_seq, tick;
-  ip_stack stack;        /* its open frames (ip_open_frame, keys are gids) */
+  uint64_t gaps;         /* ticks the runtime held it (Gap records), with snapshot conditions */
+  ip_stack stack;        /* its open frames (ring_frame, keys are gids) */
   uint8_t *thread_frame; /* the thread's last Thread record, framed */
   size_t thread_frame_len;
 };
@@ -43,6 +52,8 @@ static uint64_t seg_events, seg_batches;   /* in the newest segment */
 static uint64_t prev_events, prev_batches; /* in the .prev segment */
 static uint64_t prev_bytes;
 static int have_prev;
+/* when the newest and the .prev segments began (0: the process's start) */
+static uint64_t seg_start_tick, prev_start_tick;
 static uint64_t dropped_events, dropped_bytes, dropped_batches;
 static uint64_t max_size;
 
@@ -74,7 +85,7 @@ static struct rthread *find(uint32_t tid, int add) {
         return NULL;
       memset(&threads[j], 0, sizeof threads[j]);
       threads[j].tid = tid;
-      ip_stack_init(&threads[j].stack, NULL, sizeof(ip_open_frame), 0);
+      ip_stack_init(&threads[j].stack, NULL, sizeof(ring_frame), 0);
       n_used++;
       return &threads[j];
     }
@@ -107,10 +118,56 @@ static void make_room(ip_stack *s) {
   if (s->depth < s->cap)
     return;
   size_t cap = s->cap ? s->cap * 2 : 64;
-  ip_open_frame *f = ip_realloc(s->frames, cap * sizeof *f);
+  ring_frame *f = ip_realloc(s->frames, cap * sizeof *f);
   if (f) {
     s->frames = f;
     s->cap = cap;
+  }
+}
+
+/* The ticks and the stack of a batch apart: without snapshot conditions
+ * nothing is timed.  Both walks have the stack rules inlined (flatten): a
+ * call per event would cost the ring more than the timing does. */
+__attribute__((flatten)) static void follow_batch(struct rthread *t, ip_batch_fields *b) {
+  uint64_t tick = b->base_tick, d, c;
+  while (b->dt.p < b->dt.end && ip_wire_varint(&b->dt.p, b->dt.end, &d)) {
+    tick += (uint64_t)((int64_t)d >> 1);
+    if (tick > t->tick)
+      t->tick = tick;
+  }
+  while (b->code.p < b->code.end && ip_wire_varint(&b->code.p, b->code.end, &c)) {
+    uint32_t code = (uint32_t)c;
+    make_room(&t->stack);
+    (void)ip_stack_event(&t->stack, code & 7, code >> 3);
+    seg_events++;
+  }
+}
+
+/* Each event with its tick: a frame keeps the tick of its call, and the end
+ * of a call of a watched function is timed. */
+__attribute__((flatten)) static void time_batch(struct rthread *t, ip_batch_fields *b) {
+  uint64_t tick = b->base_tick, d = 0, c;
+  ip_stack *s = &t->stack;
+  while (b->code.p < b->code.end && ip_wire_varint(&b->code.p, b->code.end, &c)) {
+    if (b->dt.p < b->dt.end && ip_wire_varint(&b->dt.p, b->dt.end, &d))
+      tick += (uint64_t)((int64_t)d >> 1);
+    if (tick > t->tick)
+      t->tick = tick;
+    uint32_t code = (uint32_t)c, gid = code >> 3;
+    make_room(s);
+    ip_stack_change ch = ip_stack_event(s, code & 7, gid);
+    if (ch == IP_STACK_PUSHED) {
+      ring_frame *f = (ring_frame *)ip_stack_at(s, s->depth - 1);
+      f->tick = t->tick;
+      f->gaps = t->gaps;
+    } else if (ch == IP_STACK_POPPED && gid < ip_snapshot_watch_len && ip_snapshot_watch[gid]) {
+      /* the call's time by the clock, the runtime's holds of it included */
+      const ring_frame *f = (const ring_frame *)ip_stack_at(s, s->depth);
+      unsigned cond = ip_snapshot_watch[gid] - 1u;
+      if (t->tick - f->tick > ip_snapshot_bound[cond])
+        ip_snapshot_call(cond, gid, t->tid, f->tick, t->tick, t->gaps - f->gaps);
+    }
+    seg_events++;
   }
 }
 
@@ -123,18 +180,44 @@ static void see_batch(const uint8_t *p, size_t len) {
   if (!t)
     return;
   t->next_seq = b.seq + 1;
-  uint64_t tick = b.base_tick, d, c;
-  while (b.dt.p < b.dt.end && ip_wire_varint(&b.dt.p, b.dt.end, &d)) {
-    tick += (uint64_t)((int64_t)d >> 1);
-    if (tick > t->tick)
-      t->tick = tick;
+  if (ip_snapshots_on())
+    time_batch(t, &b);
+  else
+    follow_batch(t, &b);
+}
+
+/* A Gap record: the time the runtime held a thread, which the calls open
+ * then do not count. */
+static void see_gap(const uint8_t *p, const uint8_t *end) {
+  ip_wire_field w;
+  uint64_t tid = 0, start = 0, stop = 0;
+  while (p < end && ip_wire_next(&p, end, &w))
+    if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_TID)
+      tid = w.value;
+    else if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_START_TICK)
+      start = w.value;
+    else if (w.wire == IP_WIRE_VARINT && w.number == IP_TAG_GAP_END_TICK)
+      stop = w.value;
+  struct rthread *t = find((uint32_t)tid, 0);
+  if (t && stop > start)
+    t->gaps += stop - start;
+}
+
+/* A Function record: its gid and names, for the snapshot conditions. */
+static void see_function(const uint8_t *p, const uint8_t *end) {
+  ip_wire_field w;
+  uint32_t gid = 0;
+  const uint8_t *name = NULL, *pretty = NULL;
+  size_t name_len = 0, pretty_len = 0;
+  while (p < end && ip_wire_next(&p, end, &w)) {
+    if (w.number == IP_TAG_FUNCTION_GID && w.wire == IP_WIRE_VARINT)
+      gid = (uint32_t)w.value;
+    else if (w.number == IP_TAG_FUNCTION_NAME && w.wire == IP_WIRE_LEN)
+      name = w.data, name_len = (size_t)w.value;
+    else if (w.number == IP_TAG_FUNCTION_PRETTY && w.wire == IP_WIRE_LEN)
+      pretty = w.data, pretty_len = (size_t)w.value;
   }
-  while (b.code.p < b.code.end && ip_wire_varint(&b.code.p, b.code.end, &c)) {
-    uint32_t code = (uint32_t)c;
-    make_room(&t->stack);
-    (void)ip_stack_event(&t->stack, code & 7, code >> 3);
-    seg_events++;
-  }
+  ip_snapshot_function(gid, name, name_len, pretty, pretty_len);
 }
 
 static void keep(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size_t n) {
@@ -175,8 +258,11 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
       header_len = flen;
     }
     break;
-  case IP_TAG_RECORD_MODULE:
   case IP_TAG_RECORD_FUNCTION:
+    if (ip_snapshots_on())
+      see_function(body, body_end);
+    /* fall through */
+  case IP_TAG_RECORD_MODULE:
   case IP_TAG_RECORD_MARK:
   case IP_TAG_RECORD_WINDOW:
   case IP_TAG_RECORD_TABLE_REF:
@@ -198,6 +284,10 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
     break;
   case IP_TAG_RECORD_EVENTS:
     see_batch(body, (size_t)w.value);
+    break;
+  case IP_TAG_RECORD_GAP:
+    if (ip_snapshots_on())
+      see_gap(body, body_end);
     break;
   default:
     break;
@@ -275,7 +365,7 @@ static int put_start(int fd, uint64_t *total) {
   sg.number = segment;
   sg.has_start_tick = sg.has_max_size = sg.has_dropped_bytes = sg.has_dropped_events = 1;
   sg.has_dropped_batches = 1;
-  sg.start_tick = ip_tick();
+  sg.start_tick = seg_start_tick = ip_tick();
   sg.max_size = max_size;
   sg.dropped_bytes = dropped_bytes;
   sg.dropped_events = dropped_events;
@@ -300,9 +390,17 @@ static int put_start(int fd, uint64_t *total) {
 }
 
 int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start_bytes) {
-  char prev[sizeof ip_st.path + 8];
+  char prev[sizeof ip_st.path + 8], held[sizeof ip_st.path + 8];
   snprintf(prev, sizeof prev, "%s.prev", path);
+  snprintf(held, sizeof held, "%s.held", path);
   *start_bytes = UINT64_MAX; /* until fd is the new segment */
+  /* A window waiting for its snapshot needs the .prev about to be deleted:
+   * it is kept aside until the snapshot is written (replacing an older one). */
+  if (have_prev && ip_snapshots_need(seg_start_tick))
+    (void)rename(prev, held);
+  else
+    unlink(held); /* no window needs it, nor the .prev it came before */
+  prev_start_tick = seg_start_tick;
   if (rename(path, prev) != 0)
     return errno;
   int nfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
@@ -340,8 +438,45 @@ void ip_ring_start(uint64_t max_bytes) {
   segment = 0;
   seg_events = seg_batches = prev_events = prev_batches = prev_bytes = 0;
   have_prev = 0;
+  seg_start_tick = prev_start_tick = 0;
   dropped_events = dropped_bytes = dropped_batches = 0;
   atomic_store(&ip_st.ring_dropped_events, 0);
   atomic_store(&ip_st.ring_dropped_bytes, 0);
   max_size = max_bytes;
+}
+
+/* What a snapshot starts with: copies of the Header and of the table
+ * records so far, Window records left out (a snapshot is its own window). */
+int ip_ring_snapshot_source(struct ip_snapshot_source *src) {
+  char held[sizeof ip_st.path + 8];
+  snprintf(held, sizeof held, "%s.held", ip_st.path);
+  src->held_fd = open(held, O_RDONLY | O_CLOEXEC);
+  src->header = header_len ? ip_alloc(header_len) : NULL;
+  src->tables = tables_len ? ip_alloc(tables_len) : NULL;
+  if ((header_len && !src->header) || (tables_len && !src->tables))
+    return -1;
+  if (header_len)
+    memcpy(src->header, header_frame, header_len);
+  src->header_len = header_len;
+  ip_frame_view f;
+  for (size_t at = 0;
+       at < tables_len && ip_frame_next(tables + at, tables_len - at, &f) == IP_FRAME_OK;
+       at += f.size) {
+    const uint8_t *p = f.record;
+    ip_wire_field w;
+    if (ip_wire_next(&p, f.record + f.record_len, &w) && w.number == IP_TAG_RECORD_WINDOW)
+      continue;
+    memcpy(src->tables + src->tables_len, tables + at, f.size);
+    src->tables_len += f.size;
+  }
+  return 0;
+}
+
+/* The segment kept aside for the windows waiting, once none needs it. */
+void ip_ring_snapshot_release(int all) {
+  if (!all && ip_snapshots_need(prev_start_tick))
+    return;
+  char held[sizeof ip_st.path + 8];
+  snprintf(held, sizeof held, "%s.held", ip_st.path);
+  unlink(held);
 }

@@ -22,9 +22,10 @@
 #include "rt.h"
 #include "size_syntax.h"
 
-#define RESERVE_BYTES 65536u     /* given back on ENOSPC: room for the final records */
-#define FINAL_ROOM    4096u      /* kept below a size limit for the final records */
-#define RING_MIN      (1u << 20) /* the smallest limit the ring policy takes */
+#define RESERVE_BYTES      65536u     /* given back on ENOSPC: room for the final records */
+#define FINAL_ROOM         4096u      /* kept below a size limit for the final records */
+#define RING_MIN           (1u << 20) /* the smallest limit the ring policy takes */
+#define SNAPSHOT_RING_SIZE "64M" /* the ring of INCLPROF_SNAPSHOT_IF without INCLPROF_MAX_SIZE */
 
 static atomic_uint_fast64_t bytes_ok; /* bytes of whole frames in the file */
 /* bytes of frames written or being written: threads writing at once claim
@@ -151,7 +152,19 @@ static void read_limits(void) {
   cap_is_max_size = 0;
   max_bytes = 0;
   const char *max = ip_set.max_size;
-  int ring = read_policy(max);
+  int ring;
+  if (ip_snapshots_on()) { /* snapshots are taken from the ring */
+    const char *pol = ip_set.max_size_policy;
+    if (pol && *pol && strcmp(pol, "ring"))
+      ip_say("inclprof: INCLPROF_SNAPSHOT_IF takes its snapshots from the ring policy; "
+             "INCLPROF_MAX_SIZE_POLICY='%s' is not used\n",
+             pol);
+    if (!max || !*max)
+      max = SNAPSHOT_RING_SIZE;
+    ring = 1;
+  } else {
+    ring = read_policy(max);
+  }
   if (max && *max) {
     uint64_t v = 0;
     if (ip_size_parse(max, &v) || v <= FINAL_ROOM) {
@@ -219,6 +232,7 @@ void ip_trace_write_start(uint64_t preamble_bytes, ip_trailer_writer *write_trai
   reserve_fd = -1;
   ip_fd_identify(ip_st.fd, &trace_id);
   atomic_store(&checked_at, 0);
+  ip_snapshots_start();
   read_limits();
   if (size_cap != ~0ull && !exit_note_set)
     exit_note_set = atexit(exit_note) == 0;
@@ -366,4 +380,32 @@ static void write_frame(const uint8_t *frame, size_t len) {
   char cause[128];
   snprintf(cause, sizeof cause, "cannot write the trace: %s", strerror(err));
   stop_recording(cause, 1);
+}
+
+/* The ring's files as they are now, between two frames: the newest segment
+ * up to its last whole frame and the one before, open for reading (a
+ * rotation meanwhile renames or deletes their names, not what is open), with
+ * the Header and the tables so far. */
+int ip_trace_snapshot_source(struct ip_snapshot_source *src) {
+  memset(src, 0, sizeof *src);
+  src->cur_fd = src->prev_fd = src->held_fd = -1;
+  if (!ring_on || !ip_lock(&ring_lock, 0))
+    return -1;
+  char prev[sizeof ip_st.path + 8];
+  snprintf(prev, sizeof prev, "%s.prev", ip_st.path);
+  src->cur_fd = open(ip_st.path, O_RDONLY | O_CLOEXEC);
+  src->prev_fd = open(prev, O_RDONLY | O_CLOEXEC);
+  src->cur_len = atomic_load(&bytes_ok);
+  int rc = src->cur_fd >= 0 ? ip_ring_snapshot_source(src) : -1;
+  ip_unlock(&ring_lock);
+  if (rc)
+    ip_snapshot_source_free(src);
+  return rc;
+}
+
+void ip_trace_snapshot_release(int all) {
+  if (!ring_on || !ip_lock(&ring_lock, 0))
+    return;
+  ip_ring_snapshot_release(all);
+  ip_unlock(&ring_lock);
 }

@@ -53,15 +53,19 @@ check_eq "a process of the recording whose parent exited (reaped by the helper):
   "$(status u/orphan-ok.txt)"
 
 # A server that stays up while other processes ask it.
-as_a ./pm sh -c 'echo "$INCLPROF_GRANT" >u/name; sleep 4' &
+# (It waits for u/done, at most a minute: a loaded machine may take seconds
+# to start it and to run the two clients.)
+as_a ./pm sh -c 'echo "$INCLPROF_GRANT" >u/name; i=0
+  while [ ! -e u/done ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done' &
 server=$!
-for _ in $(seq 100); do [ -s u/name ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s u/name ] && break; sleep 0.05; done
 name=$(cat u/name)
 check "the server names its socket to the recording" test -n "$name"
 as_b ./gc self "$name" >b.txt 2>&1
 refused "user B asking A's server" 3 "the recording's user" b.txt
 as_a ./gc self "$name" >u/outside.txt 2>&1
 refused "A's process outside the recording" 4 "does not descend from the server" u/outside.txt
+touch u/done
 wait "$server"
 
 as_a ./pm ./gc "tid=$$" >u/other.txt 2>&1

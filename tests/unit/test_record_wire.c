@@ -43,10 +43,10 @@ START_TEST(record_kinds_match_the_proto) {
   ck_assert_uint_eq(field(r, "index")->id, IP_TAG_RECORD_INDEX);
   ck_assert_uint_eq(field(r, "footer")->id, IP_TAG_RECORD_FOOTER);
   ck_assert_uint_eq(field(r, "window")->id, IP_TAG_RECORD_WINDOW);
+  ck_assert_uint_eq(field(r, "snapshot")->id, IP_TAG_RECORD_SNAPSHOT);
   ck_assert_uint_eq(field(r, "table")->id, IP_TAG_RECORD_TABLE);
   ck_assert_uint_eq(field(r, "table_ref")->id, IP_TAG_RECORD_TABLE_REF);
-  ck_assert_uint_eq(r->n_fields, 16); /* a new kind of record is named in record_wire.h */
-  ck_assert_uint_eq(field(&inclprof__function__descriptor, "name")->id, IP_TAG_FUNCTION_NAME);
+  ck_assert_uint_eq(r->n_fields, 17); /* a new kind of record is named in record_wire.h */
 }
 END_TEST
 
@@ -60,6 +60,27 @@ START_TEST(thread_fields_match_the_proto) {
   ck_assert_uint_eq(field(e, "end_tick")->id, IP_TAG_THREAD_END_TICK);
   ck_assert_uint_eq(field(e, "alive_at_exit")->id, IP_TAG_THREAD_END_ALIVE);
   ck_assert_uint_eq(field(&inclprof__gap__descriptor, "tid")->id, IP_TAG_GAP_TID);
+  ck_assert_uint_eq(field(&inclprof__gap__descriptor, "start_tick")->id, IP_TAG_GAP_START_TICK);
+  ck_assert_uint_eq(field(&inclprof__gap__descriptor, "end_tick")->id, IP_TAG_GAP_END_TICK);
+}
+END_TEST
+
+START_TEST(snapshot_read_fields_match_the_proto) {
+  const ProtobufCMessageDescriptor *f = &inclprof__function__descriptor;
+  const ProtobufCMessageDescriptor *sg = &inclprof__segment__descriptor;
+  const ProtobufCMessageDescriptor *ts = &inclprof__thread_state__descriptor;
+  ck_assert_uint_eq(field(f, "gid")->id, IP_TAG_FUNCTION_GID);
+  ck_assert_uint_eq(field(f, "name")->id, IP_TAG_FUNCTION_NAME);
+  ck_assert_uint_eq(field(f, "pretty")->id, IP_TAG_FUNCTION_PRETTY);
+  ck_assert_uint_eq(field(sg, "number")->id, IP_TAG_SEGMENT_NUMBER);
+  ck_assert_uint_eq(field(sg, "start_tick")->id, IP_TAG_SEGMENT_START_TICK);
+  ck_assert_uint_eq(field(ts, "tid")->id, IP_TAG_THREAD_STATE_TID);
+  ck_assert_uint_eq(field(ts, "next_seq")->id, IP_TAG_THREAD_STATE_NEXT_SEQ);
+  ck_assert_uint_eq(field(ts, "tick")->id, IP_TAG_THREAD_STATE_TICK);
+  ck_assert_uint_eq(field(ts, "open")->id, IP_TAG_THREAD_STATE_OPEN);
+  ck_assert_uint_eq(field(ts, "paused")->id, IP_TAG_THREAD_STATE_PAUSED);
+  ck_assert_uint_eq(field(ts, "call_open")->id, IP_TAG_THREAD_STATE_CALL_OPEN);
+  ck_assert_uint_eq(field(ts, "expect_ret")->id, IP_TAG_THREAD_STATE_EXPECT_RET);
 }
 END_TEST
 
@@ -301,6 +322,7 @@ int main(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, record_kinds_match_the_proto);
   tcase_add_test(tc, thread_fields_match_the_proto);
+  tcase_add_test(tc, snapshot_read_fields_match_the_proto);
   tcase_add_test(tc, tail_fields_match_the_proto);
   tcase_add_test(tc, footer_round_trips);
   tcase_add_test(tc, index_round_trips_through_the_reader);

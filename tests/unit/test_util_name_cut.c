@@ -126,7 +126,7 @@ START_TEST(table_keeps_differences) {
   for (size_t w = 30; w <= 90; w += 10) {
     cut_all(names, 5, w, cuts);
     for (int i = 0; i < 3; i++) {
-      char want[16];
+      char want[32];
       snprintf(want, sizeof want, "Policy<%d>", i + 1);
       ck_assert_msg(strstr(cuts[i], want), "width %zu: %s", w, cuts[i]);
       ck_assert_uint_le(strlen(cuts[i]), w);
