@@ -6,8 +6,10 @@
 // switched off for every function that may get probes, and a self-recursive
 // one is not inlined (into itself or its callers); unless tail-recursion=loop
 // or partial-inlining=yes.  A function a noinline rule names is inlined
-// nowhere.
+// nowhere, nor is a coroutine's body into its ramp (so the body's run from
+// the ramp, which starts the coroutine's operation, has its probes).
 #include "ip_gcc.h"
+#include "ip_names.h"
 
 static bool is_pass(const char *name)
 {
@@ -41,8 +43,12 @@ static void keep_out_of_line(cgraph_node *caller, bool keep_recursion)
     cgraph_node *callee = e->callee ? e->callee->ultimate_alias_target() : NULL;
     if (!callee)
       continue;
+    const char *ramp;
+    size_t len;
     if ((keep_recursion && self_recursive(callee) && ip_may_instrument(callee->decl)) ||
-        (ip_noinline(callee->decl) && !DECL_DISREGARD_INLINE_LIMITS(callee->decl)))
+        (ip_noinline(callee->decl) && !DECL_DISREGARD_INLINE_LIMITS(callee->decl)) ||
+        (ip_coroutine_part(ip_function_name(callee->decl), &ramp, &len) == IP_CORO_BODY &&
+         ip_may_instrument(callee->decl)))
       not_inlinable(e);
   }
 }
@@ -53,7 +59,7 @@ void ip_override_gate(void *gcc_data, void *)
   if (!*gate)
     return;
   bool keep = !ip_cfg.tail_recursion_loop;
-  bool out_of_line = keep || ip_cfg_has_noinline();
+  bool out_of_line = true; /* coroutine bodies at least */
   if (out_of_line && is_pass("inline")) {   /* at link time under LTO */
     cgraph_node *node;
     FOR_EACH_FUNCTION(node)

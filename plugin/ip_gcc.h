@@ -47,7 +47,7 @@ bool ip_in_lto1(void);
 
 /* --- ip_abi.cc: the runtime ABI types and the per-unit objects --- */
 enum ip_hook { IP_HOOK_ENTER, IP_HOOK_EXIT, IP_HOOK_CALL, IP_HOOK_RET,
-               IP_HOOK_CALL_INDIRECT, IP_HOOK_RET_INDIRECT, IP_HOOK_COUNT };
+               IP_HOOK_CALL_INDIRECT, IP_HOOK_RET_INDIRECT, IP_HOOK_COROUTINE_FRAME, IP_HOOK_COUNT };
 
 /* Builds the ABI record types and stops the compilation with an error naming
  * the field when their layout differs from inclprof_abi.h. */

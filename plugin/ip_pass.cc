@@ -3,13 +3,85 @@
 // and in a cleanup landing pad for exceptions leaving the function, call-site
 // probes, and no tail calls.
 #include "ip_gcc.h"
+#include "tree-dfa.h"
 #include "ip_names.h"
 #include "inclprof_abi.h"
+
+/* A coroutine body's frame pointer (its first parameter) and the frame's
+ * resume index field (GCC 12: _Coro_resume_index, GCC 11: __resume_at), or
+ * NULL_TREE when FUN is no coroutine body or they are not found. */
+static tree coroutine_resume_index(function *fun, tree *frame)
+{
+  const char *ramp;
+  size_t len;
+  if (ip_coroutine_part(ip_function_name(fun->decl), &ramp, &len) != IP_CORO_BODY)
+    return NULL_TREE;
+  tree parm = DECL_ARGUMENTS(fun->decl);
+  if (!parm || !POINTER_TYPE_P(TREE_TYPE(parm)) ||
+      TREE_CODE(TREE_TYPE(TREE_TYPE(parm))) != RECORD_TYPE)
+    return NULL_TREE;
+  for (tree f = TYPE_FIELDS(TREE_TYPE(TREE_TYPE(parm))); f; f = DECL_CHAIN(f))
+    if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) && INTEGRAL_TYPE_P(TREE_TYPE(f)) &&
+        (!strcmp(IDENTIFIER_POINTER(DECL_NAME(f)), "_Coro_resume_index") ||
+         !strcmp(IDENTIFIER_POINTER(DECL_NAME(f)), "__resume_at"))) {
+      *frame = parm;
+      return f;
+    }
+  return NULL_TREE;
+}
+
+/* At a coroutine body's entry: the frame's address with INCLPROF_CORO_START
+ * when the resume index is 0 (the ramp's first call) and
+ * INCLPROF_CORO_DESTROY when it is odd (the destroy function's call), into
+ * *VALUE: the statements that compute it. */
+static gimple_seq coroutine_frame_value(function *fun, tree parm, tree field, tree *value)
+{
+  gimple_seq seq = NULL;
+  tree frame;
+  if (is_gimple_reg(parm)) {
+    frame = get_or_create_ssa_default_def(fun, parm);
+  } else {
+    frame = make_ssa_name(TREE_TYPE(parm));
+    gimple_seq_add_stmt(&seq, gimple_build_assign(frame, parm));
+  }
+  tree rtype = TREE_TYPE(TREE_TYPE(parm));
+  tree ref = build3(COMPONENT_REF, TREE_TYPE(field),
+                    build2(MEM_REF, rtype, frame, build_int_cst(TREE_TYPE(parm), 0)), field, NULL_TREE);
+  tree index = make_ssa_name(TREE_TYPE(field));
+  gimple_seq_add_stmt(&seq, gimple_build_assign(index, ref));
+  tree uptr = pointer_sized_int_node;
+  tree wide = make_ssa_name(uptr);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(wide, NOP_EXPR, index));
+  /* destroying = index & 1, shifted to INCLPROF_CORO_DESTROY */
+  tree odd = make_ssa_name(uptr);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(odd, BIT_AND_EXPR, wide, build_int_cst(uptr, 1)));
+  tree destroy = make_ssa_name(uptr);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(destroy, LSHIFT_EXPR, odd, build_int_cst(uptr, 1)));
+  tree zero = make_ssa_name(boolean_type_node);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(zero, EQ_EXPR, wide, build_int_cst(uptr, 0)));
+  tree start = make_ssa_name(uptr);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(start, NOP_EXPR, zero));
+  tree addr = make_ssa_name(uptr);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(addr, NOP_EXPR, frame));
+  tree bits = make_ssa_name(uptr);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(bits, BIT_IOR_EXPR, destroy, start));
+  tree with = make_ssa_name(uptr);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(with, BIT_IOR_EXPR, addr, bits));
+  *value = make_ssa_name(const_ptr_type_node);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(*value, NOP_EXPR, with));
+  return seq;
+}
 
 static void insert_entry_probe(function *fun, tree desc)
 {
   basic_block bb = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)));
   gimple_stmt_iterator gsi = gsi_after_labels(bb);
+  tree parm = NULL_TREE, field = coroutine_resume_index(fun, &parm);
+  if (field) {
+    tree value;
+    gsi_insert_seq_before(&gsi, coroutine_frame_value(fun, parm, field, &value), GSI_SAME_STMT);
+    gsi_insert_seq_before(&gsi, ip_build_probe(IP_HOOK_COROUTINE_FRAME, value), GSI_SAME_STMT);
+  }
   gsi_insert_seq_before(&gsi, ip_build_probe(IP_HOOK_ENTER, build_fold_addr_expr(desc)), GSI_SAME_STMT);
 }
 
@@ -73,7 +145,8 @@ static void insert_exception_exit(function *fun, tree desc)
 
 static unsigned function_flags(function *fun, const ip_decision &d)
 {
-  return INCLPROF_FN_INSTRUMENTED | (TREE_PUBLIC(fun->decl) ? 0 : INCLPROF_FN_LOCAL) |
+  tree parm;
+  return INCLPROF_FN_INSTRUMENTED | (coroutine_resume_index(fun, &parm) ? INCLPROF_FN_COROUTINE_BODY : 0) | (TREE_PUBLIC(fun->decl) ? 0 : INCLPROF_FN_LOCAL) |
          (d.has_loops && ip_cfg.min_size && d.size < ip_cfg.min_size ? INCLPROF_FN_HAS_LOOPS : 0) |
          (ip_asm_probes_usable(fun) ? INCLPROF_FN_STUB_PROBES : 0);
 }

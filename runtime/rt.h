@@ -55,9 +55,19 @@ enum {
   IP_K_CALL_IND = 4, /* target << 3 */
   IP_K_RET_IND = 5,  /* target << 3 */
   IP_K_SAMPLE = 6,   /* pc << 4 | in_runtime << 3 */
-  IP_K_CONTROL =
-      7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME */
+  IP_K_CONTROL = 7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME;
+            or with EventKind EV_ENTER (IP_CORO_FRAME_TAG), the coroutine frame of the ENTER
+            event that follows (payload: the coroutine_frame probe's value) */
 };
+/* The low six bits of a coroutine frame's slot: EV_ENTER << 3 | IP_K_CONTROL. */
+#define IP_CORO_FRAME_TAG 7u
+/* A coroutine frame's slot: no event of its own, and no tick (0). */
+static inline int ip_is_coro_frame(uint64_t arg) { return (arg & 63) == IP_CORO_FRAME_TAG; }
+
+/* Units of these ABI versions are registered; an older one has fewer hooks. */
+static inline int ip_abi_known(const struct inclprof_tu *tu) {
+  return tu->abi_version >= INCLPROF_ABI_OLDEST && tu->abi_version <= INCLPROF_ABI_VERSION;
+}
 
 /* Buffer geometry: IP_BUF_EVENTS normal slots, then headroom for events
  * appended from signal handlers while a flush is not allowed, then one junk
@@ -317,8 +327,12 @@ IP_HIDDEN void ip_kevents_save(struct ip_rt_thread *t);
 /* From a probe whose ring passed half full since the last read (tick: the
  * probe's event): moves its records to t->kev, unless a flush owns them. */
 IP_HIDDEN void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick);
-/* After the flush's own work: its records are not the program's. */
-IP_HIDDEN void ip_kevents_skip(struct ip_rt_thread *t);
+/* After the flush's own work: its records are not the program's.  Those
+ * from `from` (the ring's head when the flush's Gap ended) to the head are
+ * skipped too unless one is a context switch, which then reaches the next
+ * batch with them.  Returns the position skipped to: the thread's transition
+ * counter as the flush leaves it. */
+IP_HIDDEN uint64_t ip_kevents_skip(struct ip_rt_thread *t, uint64_t from);
 
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);

@@ -64,7 +64,8 @@ static int export(const ip_export_args *a, const ip_output *out) {
   const ip_exporter *fmt = a->format;
   ip_export_job job = {.opts = &a->opts, .out = out->f, .out_name = out->name};
   ip_progress progress;
-  ip_load_opts lo = {.raw = a->raw, .jobs = a->jobs, .latency = fmt->latency};
+  ip_load_opts lo = {
+      .raw = a->raw, .jobs = a->jobs, .latency = fmt->latency, .operations = fmt->operations};
   if (fmt->sums_only)
     lo.keep = a->opts.sel.has_tid || a->opts.sel.has_pid || a->opts.sel.has_range ? IP_KEEP_SUMS
                                                                                   : IP_KEEP_TOTALS;

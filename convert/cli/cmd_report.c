@@ -33,7 +33,8 @@ enum {
   OPT_FIELDS,
   OPT_WIDE,
   OPT_VERBOSE,
-  OPT_HOT
+  OPT_HOT,
+  OPT_OPERATIONS
 };
 
 static const ip_cli_opt options[] = {
@@ -85,6 +86,10 @@ static const ip_cli_opt options[] = {
     {"slowest", OPT_SLOWEST, "FN",
      "FN's slowest calls (--top N of them, default 10): when, on which thread,\n"
      "and where each one's time went"},
+    {"operations", OPT_OPERATIONS, NULL,
+     "per coroutine, its operations (one per frame, from the ramp to the final\n"
+     "suspension, across threads): count, runs, latency (total, p50, p90, p99,\n"
+     "max), time ran and time suspended"},
     {"value", OPT_VALUE, "elapsed|application",
      "with --latency, --slowest and --tree: the time they rank (default elapsed)"},
     {"fields", OPT_FIELDS, "LIST",
@@ -111,7 +116,7 @@ static const ip_cli cli = {
 
 typedef struct report_args {
   ip_view_opts view;
-  int tree, raw, samples, wait, missing, critical;
+  int tree, raw, samples, wait, missing, critical, operations;
   char what_if[512];     /* --what-if's function */
   double what_if_factor; /* ... and factor */
   const char *fn;
@@ -197,6 +202,9 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_WAIT:
     a->wait = 1;
     return choose_view(a, "--wait", m);
+  case OPT_OPERATIONS:
+    a->operations = 1;
+    return choose_view(a, "--operations", m);
   case OPT_LATENCY:
     a->view.latency = 1;
     return 0;
@@ -297,7 +305,8 @@ int cmd_report(int argc, char **argv) {
             a.sort_arg, a.value_arg);
     return IP_EXIT_USAGE;
   }
-  if (a.view.fields.n && (a.lines || a.view.latency || a.slowest || a.missing || a.critical)) {
+  if (a.view.fields.n &&
+      (a.lines || a.view.latency || a.slowest || a.missing || a.critical || a.operations)) {
     fprintf(stderr,
             "inclprof report: --fields chooses the columns of the table, --tree, --callers, "
             "--callees and --wait, not of %s\n",
@@ -325,7 +334,7 @@ int cmd_report(int argc, char **argv) {
    * sums, and without a selection of threads or processes only the
    * session's sums of each function and module are needed.  --critical
    * names the calls that waited by their call paths. */
-  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs};
+  ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs, .operations = a.operations};
   if (!a.lines && !a.fn && !a.tree && !a.slowest && !a.critical)
     lo.keep = a.view.sel.has_tid || a.view.sel.has_pid || a.view.sel.has_range ? IP_KEEP_SUMS
                                                                                : IP_KEEP_TOTALS;
@@ -409,6 +418,13 @@ int cmd_report(int argc, char **argv) {
     ip_view_missing(stdout, &skipped, a.view.width);
   } else if (a.wait) {
     ip_view_wait(stdout, &s, &a.view);
+  } else if (a.operations) {
+    if (ip_view_operations(stdout, &s, &a.view)) {
+      fprintf(stderr, "inclprof report: no coroutine operation in the traces (a coroutine body's "
+                      "frame is recorded from trace format 1.2 on, by units built with this "
+                      "plugin)\n");
+      rc = IP_EXIT_ERROR;
+    }
   } else if (a.what_if[0]) {
     ip_view_what_if(stdout, &s, &crit, a.what_if, a.what_if_factor);
   } else if (a.critical) {

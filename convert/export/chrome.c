@@ -1,5 +1,6 @@
 /* export/chrome.c - Chrome Trace Event JSON: each completed call becomes an
- * "X" event, in the order the replay reported them.  Times are
+ * "X" event, in the order the replay reported them; each coroutine operation
+ * an async slice ("b" and "e" events of category "coroutine").  Times are
  * microseconds written as exact decimals of the nanosecond values, so calls
  * nest in the viewer exactly as they did in the program.  The one replay
  * sizes every accepted call's event and keeps the call in a spool
@@ -343,10 +344,62 @@ static void name_event(ip_chrome_writer *w, const char *kind, uint32_t pid, uint
   fputs("}}", w->out);
 }
 
-/* The process and thread names, and the end of the document. */
+/* ns as microseconds, a NUL-terminated string in b (32 bytes). */
+static const char *us_text(char *b, uint64_t ns) {
+  *us_at(b, ns) = '\0';
+  return b;
+}
+
+/* One async event of operation number id: "b" at its start, "e" at its end. */
+static void operation_event(ip_chrome_writer *w, const ip_session *s, const ip_operation *op,
+                            size_t id, int begin) {
+  const ip_thread *t = &s->threads[begin ? op->thread_start : op->thread_end];
+  uint64_t end = op->tl_end > op->tl_start ? op->tl_end : op->tl_start;
+  char *coroutine = ip_operation_name(s->funcs[op->func].pretty);
+  char us[32];
+  event_prefix(w);
+  fputs("{\"name\":", w->out);
+  ip_json_string(w->out, coroutine);
+  fprintf(w->out,
+          ",\"cat\":\"coroutine\",\"ph\":\"%s\",\"id\":\"0x%zx\",\"pid\":%" PRIu32
+          ",\"tid\":%" PRIu32 ",\"ts\":%s",
+          begin ? "b" : "e", id, pid_of(s, t), t->tid, us_text(us, begin ? op->tl_start : end));
+  if (begin) {
+    fprintf(w->out, ",\"args\":{\"frame\":\"0x%" PRIx64 "\",\"runs\":%" PRIu32, op->frame,
+            op->runs);
+    fprintf(w->out, ",\"ran_us\":%s", us_text(us, op->ran));
+    fprintf(w->out, ",\"suspended_us\":%s}", us_text(us, op->suspended));
+  }
+  fputc('}', w->out);
+  free(coroutine);
+}
+
+/* Each coroutine operation (model/operations.h) as one async slice from its
+ * ramp's start to its last run's end, on the threads where those are; with
+ * --slowest, none (only the slow calls are written). */
+static void put_operations(ip_chrome_writer *w, const ip_session *s) {
+  const ip_selection *sel = &w->o->sel;
+  if (sel->n_windows)
+    return;
+  ip_operations ops;
+  ip_operations_build(s, &ops);
+  for (size_t i = 0; i < ops.n_ops; i++) {
+    const ip_operation *op = &ops.ops[i];
+    if (!ip_selected_thread(s, sel, &s->threads[op->thread_start]) ||
+        (sel->has_range && (op->tl_end < sel->start_ns || op->tl_start >= sel->end_ns)))
+      continue;
+    operation_event(w, s, op, i + 1, 1);
+    operation_event(w, s, op, i + 1, 0);
+  }
+  ip_operations_free(&ops);
+}
+
+/* The coroutine operations, the process and thread names, and the end of
+ * the document. */
 static void put_names(ip_chrome_writer *w, const ip_session *s) {
   char name[64];
   char label[512];
+  put_operations(w, s);
   for (size_t i = 0; i < s->n_processes; i++)
     name_event(w, "process_name", s->processes[i].pid, s->processes[i].pid,
                ip_process_viewer_name(s, (uint32_t)i, label, sizeof label));
@@ -462,6 +515,7 @@ const ip_exporter ip_exporter_chrome = {
     .default_output = "inclprof.trace.json",
     .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE |
                IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST | IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_CRITICAL,
+    .operations = 1,
     .begin = begin_chrome,
     .discard = discard_chrome,
     .write = write_chrome,

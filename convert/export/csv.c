@@ -6,7 +6,10 @@
  * (inclusive and exclusive, 0 without kernel-event records); per function,
  * the distribution of its calls' Elapsed Inclusive time (p50, p90, p99,
  * p99.9, max: model/latency.h); when a process recorded wake edges, the
- * critical path's Critical Inclusive and Exclusive time (model/critical.h).
+ * critical path's Critical Inclusive and Exclusive time (model/critical.h);
+ * per coroutine body, when the traces hold coroutine operations, its
+ * operations (model/operations.h: count, runs, latency total, p50, p90,
+ * p99, max, ran, suspended; 0 on other rows).
  * Lines end in LF. */
 #include "export/csv.h"
 
@@ -27,6 +30,9 @@ static const char *const key_columns[] = {"function,module,file,line", "module",
   "page_faults_inclusive,page_faults_exclusive"
 #define LATENCY_COLUMNS  ",p50_ns,p90_ns,p99_ns,p999_ns,max_ns"
 #define CRITICAL_COLUMNS ",critical_inclusive_ns,critical_exclusive_ns"
+#define OPERATION_COLUMNS                                                                          \
+  ",operations,operation_runs,operation_latency_ns,operation_p50_ns,operation_p90_ns,"             \
+  "operation_p99_ns,operation_max_ns,operation_ran_ns,operation_suspended_ns"
 
 /* A field, quoted when it holds a comma, quote or line break ("" inside). */
 static void field(FILE *out, const char *s) {
@@ -86,14 +92,43 @@ static void quantiles(FILE *out, const ip_lat *h) {
   fprintf(out, ",%llu", (unsigned long long)h->max);
 }
 
+static void operation_cells(FILE *out, const ip_coro_ops *c) {
+  static const ip_coro_ops none;
+  if (!c)
+    c = &none;
+  fprintf(out, ",%llu,%llu,%llu", (unsigned long long)c->n, (unsigned long long)c->runs,
+          (unsigned long long)c->latency_ns);
+  static const double q[] = {0.5, 0.9, 0.99};
+  for (size_t i = 0; i < sizeof q / sizeof *q; i++)
+    fprintf(out, ",%llu", (unsigned long long)ip_lat_quantile(&c->latency, q[i]));
+  fprintf(out, ",%llu,%llu,%llu", (unsigned long long)c->latency.max, (unsigned long long)c->ran_ns,
+          (unsigned long long)c->suspended_ns);
+}
+
 int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, FILE *out) {
   ip_row *rows;
   size_t n = ip_aggregate(s, level, sel, &rows);
   ip_rows_sort(s, level, rows, n, IP_SORT_ELAPSED_INCL);
   ip_lat_pair *lat = level == IP_BY_FUNCTION ? ip_lat_by_function(s, sel) : NULL;
+  ip_operations ops = {0};
+  uint32_t *coro_of = NULL; /* function -> 1 + its index in ops.by_coro, 0 none */
+  if (level == IP_BY_FUNCTION) {
+    ip_operations_build(s, &ops);
+    if (ops.n_coro) {
+      coro_of = calloc(s->n_funcs + 1, sizeof *coro_of);
+      if (!coro_of) {
+        ip_operations_free(&ops);
+        ip_lat_free_all(lat, s->n_funcs);
+        free(rows);
+        return -1;
+      }
+      for (size_t i = 0; i < ops.n_coro; i++)
+        coro_of[ops.by_coro[i].func] = (uint32_t)i + 1;
+    }
+  }
   int critical = ip_session_has_critical(s);
-  fprintf(out, "%s," VALUE_COLUMNS "%s%s\n", key_columns[level], lat ? LATENCY_COLUMNS : "",
-          critical ? CRITICAL_COLUMNS : "");
+  fprintf(out, "%s," VALUE_COLUMNS "%s%s%s\n", key_columns[level], lat ? LATENCY_COLUMNS : "",
+          critical ? CRITICAL_COLUMNS : "", coro_of ? OPERATION_COLUMNS : "");
   for (size_t i = 0; i < n; i++) {
     keys(out, s, level, rows[i].key);
     values(out, s, &rows[i].v);
@@ -102,8 +137,12 @@ int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, 
     if (critical)
       fprintf(out, ",%llu,%llu", (unsigned long long)rows[i].v.crit_incl,
               (unsigned long long)rows[i].v.crit_excl);
+    if (coro_of)
+      operation_cells(out, coro_of[rows[i].key] ? &ops.by_coro[coro_of[rows[i].key] - 1] : NULL);
     fputc('\n', out);
   }
+  free(coro_of);
+  ip_operations_free(&ops);
   ip_lat_free_all(lat, s->n_funcs);
   free(rows);
   return ferror(out) ? -1 : 0;
@@ -122,5 +161,6 @@ const ip_exporter ip_exporter_csv = {
     .sums_only = 1,
     .latency = IP_LAT_ELAPSED,
     .critical = 1,
+    .operations = 1,
     .write = write_csv,
 };

@@ -16,7 +16,9 @@
  * --max-events; export/timeline_budget.h).  The descriptors and each
  * sequence's first packet are packed by protobuf-c; the slice packets, one
  * per begin and end and most of the file, are encoded directly
- * (perfetto_wire.h), in the field order protobuf-c writes. */
+ * (perfetto_wire.h), in the field order protobuf-c writes.  Coroutine
+ * operations are slices of async tracks of their process, on a sequence of
+ * their own after the threads'. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,7 @@ enum {
 };
 #define UUID_PROCESS(i) IP_PERFETTO_UUID_PROCESS(i)
 #define UUID_THREAD(i)  IP_PERFETTO_UUID_THREAD(i)
+#define UUID_LANE(i)    ((4ull << 40) | (uint64_t)(i)) /* a coroutine's operations */
 
 /* A trace the Perfetto UI loads in a browser tab's memory. */
 #define IP_PERFETTO_DEFAULT_MAX_SIZE (256ull << 20)
@@ -50,6 +53,7 @@ typedef struct perfetto {
   uint32_t seq;      /* the current thread's sequence */
   uint64_t last_ns;  /* the last timestamp on it */
   uint8_t *interned; /* per function: its name was interned on this sequence */
+  char *op_name;     /* the coroutine's name of the operation being written */
 } perfetto;
 
 static void put_packet(perfetto *x, const Perfetto__Protos__TracePacket *p) {
@@ -234,6 +238,143 @@ static uint64_t fixed_size(const ip_session *s) {
   return n;
 }
 
+/* One begin or end of an operation on its lane. */
+typedef struct op_event {
+  uint64_t at;
+  uint32_t op, lane;
+  int begin;
+} op_event;
+
+static int by_time(const void *a, const void *b) {
+  const op_event *x = a, *y = b;
+  if (x->at != y->at)
+    return x->at < y->at ? -1 : 1;
+  if (x->begin != y->begin)
+    return x->begin - y->begin; /* an end before a begin at the same time */
+  return x->op < y->op ? -1 : x->op > y->op;
+}
+
+static void annotation(Perfetto__Protos__DebugAnnotation *a, char *name, uint64_t value) {
+  a->name = name;
+  a->has_uint_value = 1;
+  a->uint_value = value;
+}
+
+static void interned_name(Perfetto__Protos__EventName *en, uint64_t iid, char *name) {
+  en->has_iid = 1;
+  en->iid = iid;
+  en->name = name;
+}
+
+/* An operation's begin (named, with its Ran and Suspended ns) or end. */
+static void put_op_event(perfetto *x, const ip_operation *op, const op_event *e) {
+  Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  te.has_type = te.has_track_uuid = 1;
+  te.track_uuid = UUID_LANE(e->lane);
+  te.type = e->begin ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
+                     : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+  Perfetto__Protos__DebugAnnotation ran = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  Perfetto__Protos__DebugAnnotation sus = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  Perfetto__Protos__DebugAnnotation *notes[] = {&ran, &sus};
+  Perfetto__Protos__EventName en = PERFETTO__PROTOS__EVENT_NAME__INIT;
+  Perfetto__Protos__EventName *names[] = {&en};
+  Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  if (e->begin) {
+    te.has_name_iid = 1;
+    te.name_iid = (uint64_t)op->func + 1;
+    annotation(&ran, "ran_ns", op->ran);
+    annotation(&sus, "suspended_ns", op->suspended);
+    te.n_debug_annotations = 2;
+    te.debug_annotations = notes;
+    if (!x->interned[op->func]) {
+      x->interned[op->func] = 1;
+      interned_name(&en, te.name_iid, x->op_name);
+      in.n_event_names = 1;
+      in.event_names = names;
+      p.interned_data = &in;
+    }
+  }
+  p.has_timestamp = p.has_trusted_packet_sequence_id = p.has_sequence_flags = 1;
+  p.timestamp = e->at - x->last_ns;
+  x->last_ns = e->at;
+  p.trusted_packet_sequence_id = x->seq;
+  p.track_event = &te;
+  p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+  put_packet(x, &p);
+}
+
+/* The coroutine operations (model/operations.h) as slices on async tracks
+ * of their process: one track per lane, a lane being a coroutine's track
+ * that holds one operation at a time (as many lanes as operations of it
+ * overlap), named after the coroutine's body; on a sequence of their own
+ * after the threads' and the critical path's.  With --slowest, none. */
+static void put_operations(perfetto *x, const ip_export_opts *o) {
+  if (o->sel.n_windows)
+    return;
+  ip_operations ops;
+  ip_operations_build(x->s, &ops);
+  op_event *ev = ip_must_calloc(2 * ops.n_ops + 1, sizeof *ev);
+  typedef struct lane {
+    uint32_t func, process;
+    uint64_t end;
+  } lane;
+  lane *lanes = NULL;
+  size_t n_ev = 0, n_lanes = 0, cap_lanes = 0;
+  for (size_t i = 0; i < ops.n_ops; i++) {
+    const ip_operation *op = &ops.ops[i];
+    if (!ip_selected_thread(x->s, &o->sel, &x->s->threads[op->thread_start]) ||
+        (o->sel.has_range && (op->tl_end < o->sel.start_ns || op->tl_start >= o->sel.end_ns)))
+      continue;
+    ev[n_ev++] = (op_event){op->tl_start, (uint32_t)i, 0, 1};
+    ev[n_ev++] =
+        (op_event){op->tl_end > op->tl_start ? op->tl_end : op->tl_start, (uint32_t)i, 0, 0};
+  }
+  qsort(ev, n_ev, sizeof *ev, by_time);
+  uint32_t *lane_of = ip_must_calloc(ops.n_ops + 1, sizeof *lane_of);
+  for (size_t k = 0; k < n_ev; k++) { /* each operation on the first lane free at its start */
+    const ip_operation *op = &ops.ops[ev[k].op];
+    if (!ev[k].begin) {
+      ev[k].lane = lane_of[ev[k].op];
+      lanes[ev[k].lane].end = ev[k].at; /* free again */
+      continue;
+    }
+    size_t l = 0;
+    while (l < n_lanes && (lanes[l].func != op->func || lanes[l].process != op->process ||
+                           lanes[l].end == UINT64_MAX))
+      l++;
+    if (l == n_lanes) {
+      ip_must_grow((void **)&lanes, &cap_lanes, n_lanes + 1, sizeof *lanes);
+      lanes[n_lanes++] = (lane){op->func, op->process, 0};
+      Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+      td.has_uuid = td.has_parent_uuid = 1;
+      td.uuid = UUID_LANE(l);
+      td.parent_uuid = UUID_PROCESS(op->process);
+      td.name = ip_operation_name(func_name(x->s, op->func));
+      put_track(x, &td);
+      free(td.name);
+    }
+    lanes[l].end = UINT64_MAX; /* busy until the operation's end */
+    lane_of[ev[k].op] = (uint32_t)l;
+    ev[k].lane = (uint32_t)l;
+  }
+  if (n_ev) {
+    x->seq = SEQ_DESCRIPTORS + 2 + (uint32_t)x->s->n_threads; /* after the critical path's */
+    x->interned = ip_must_calloc(x->s->n_funcs + 1, 1);
+    start_sequence(x, ops.ops[ev[0].op].thread_start);
+    for (size_t k = 0; k < n_ev; k++) {
+      x->op_name = ip_operation_name(func_name(x->s, ops.ops[ev[k].op].func));
+      put_op_event(x, &ops.ops[ev[k].op], &ev[k]);
+      free(x->op_name);
+    }
+    free(x->interned);
+  }
+  free(lane_of);
+  free(lanes);
+  free(ev);
+  ip_operations_free(&ops);
+}
+
 static const ip_call_visitor *begin_perfetto(ip_export_job *job) {
   return ip_timeline_budget_begin(job, "perfetto", IP_PERFETTO_DEFAULT_MAX_SIZE, call_size);
 }
@@ -264,6 +405,7 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
     ip_perfetto_critical(s, crit, &job->opts->sel, flows, n_flows,
                          SEQ_DESCRIPTORS + 1 + (uint32_t)s->n_threads, put_packet_cb, &x);
   free(flows);
+  put_operations(&x, job->opts);
   ip_pb_out_flush(&x.out);
   free(x.buf);
   ip_timeline_budget_report(tb, stderr, fixed);
@@ -275,6 +417,7 @@ const ip_exporter ip_exporter_perfetto = {
     .name = "perfetto",
     .readers = "Perfetto UI",
     .default_output = "inclprof.perfetto-trace",
+    .operations = 1,
     .options = IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE | IP_EXOPT_SLOWEST |
                IP_EXOPT_SLOWEST_CALLS | IP_EXOPT_MAX_EVENTS | IP_EXOPT_MAX_SIZE | IP_EXOPT_CRITICAL,
     .begin = begin_perfetto,

@@ -66,6 +66,8 @@ typedef struct ip_frame {
   uint32_t site;                        /* call-site frame: 1 + its call line, 0 unknown */
   uint64_t push_el, push_app, push_smp; /* thread timeline at the push */
   uint64_t push_wait[IP_WAIT_N];
+  uint64_t push_tick; /* the tick of the event that opened it */
+  uint32_t coro;      /* a coroutine body's run: 1 + its index in the thread's coro, else 0 */
   uint64_t push_crit;
 } ip_frame;
 
@@ -116,12 +118,17 @@ typedef struct ip_tstate {
   ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */
   const uint64_t *sample_addr; /* the batch's sample addresses, n_sample_addr of them */
   size_t n_sample_addr, next_sample;
-  struct ip_kline *kl; /* its kernel timeline, when collected for the critical path */
-  size_t crit_at;      /* the critical path's first piece of this thread not yet passed */
-  size_t ct_at[3];     /* the path's times: its pieces, wake-ups, off-CPU ends reached */
-  size_t wf_at;        /* the what-if: the thread's stretch reached */
-  uint32_t wf_depth;   /* ... and the frames of its function open */
-  uint64_t crit_ns;    /* timeline: critical time */
+  uint64_t now_tick;          /* the tick of the event being replayed */
+  const uint64_t *coro_frame; /* the batch's (index delta, frame) pairs, n_coro_frame values */
+  size_t n_coro_frame, next_coro_frame;
+  uint64_t frame_event; /* the index of the event the next pair names (UINT64_MAX: none) */
+  uint64_t event_frame; /* the frame of the event being replayed, or 0 */
+  struct ip_kline *kl;  /* its kernel timeline, when collected for the critical path */
+  size_t crit_at;       /* the critical path's first piece of this thread not yet passed */
+  size_t ct_at[3];      /* the path's times: its pieces, wake-ups, off-CPU ends reached */
+  size_t wf_at;         /* the what-if: the thread's stretch reached */
+  uint32_t wf_depth;    /* ... and the frames of its function open */
+  uint64_t crit_ns;     /* timeline: critical time */
 } ip_tstate;
 
 /* One trace file being read. */
@@ -303,7 +310,8 @@ void ip_kline_finish(struct ip_kline *k, uint64_t tick);
 void ip_thread_sums(const ip_session *s, ip_thread *th);
 /* Keeps of a summed thread what `keep` says (ip_keep): frees its tree but
  * the root, samples by instruction and call lines (IP_KEEP_SUMS), and adds
- * its function and module values into s's and frees them (IP_KEEP_TOTALS). */
+ * its function and module values into s's and frees them (IP_KEEP_TOTALS);
+ * a thread that ran a coroutine body keeps everything. */
 void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep);
 
 #endif

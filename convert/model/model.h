@@ -17,6 +17,7 @@
 #include "model/slowest.h"
 #include "model/line_rows.h"
 #include "model/noise_test.h"
+#include "model/operations.h"
 #include "model/profile.h"
 #include "model/ranktest.h"
 #include "model/selection.h"

@@ -123,6 +123,18 @@ typedef struct ip_fn_values {
   ip_values v;
 } ip_fn_values;
 
+/* One run of a coroutine body whose frame is known (format 1.1 traces,
+ * loaded with ip_load_opts.operations): what model/operations.c links into
+ * the coroutine's operations. */
+typedef struct ip_coro_run {
+  uint64_t frame;                  /* its frame's address with INCLPROF_CORO_* bits */
+  uint64_t wall_start, wall_end;   /* by the clock, ns from the session start */
+  uint64_t tl_start, el;           /* on the thread's timeline, and its Elapsed Inclusive */
+  uint64_t app;                    /* its Application Inclusive */
+  uint64_t caller_wall, caller_tl; /* where its caller's frame began (clock, timeline) */
+  uint32_t node, caller_node;      /* its call path and its caller's (IP_NO_NODE: none) */
+} ip_coro_run;
+
 typedef struct ip_thread {
   uint32_t process; /* index into ip_session.processes */
   uint32_t tid;
@@ -159,7 +171,9 @@ typedef struct ip_thread {
   struct ip_lat_pair *lat;    /* per call path (indexed like nodes): its calls' distributions
                               (model/latency.h), when loaded with ip_load_opts.latency */
   struct ip_lat_pair *fn_lat; /* IP_KEEP_SUMS with latency: per function (indexed like fn) */
-  struct ip_kline *kline;     /* its kernel timeline, when loaded to find the critical path */
+  ip_coro_run *coro;          /* its coroutine bodies' runs, in order of their start */
+  size_t n_coro, cap_coro;
+  struct ip_kline *kline; /* its kernel timeline, when loaded to find the critical path */
 } ip_thread;
 
 typedef struct ip_process {
@@ -291,6 +305,9 @@ typedef struct ip_load_opts {
   /* Keep each call path's distribution of per-call times (ip_thread.lat):
    * IP_LAT_ELAPSED, IP_LAT_APPLICATION or both (0: none). */
   unsigned latency;
+  /* Keep every run of a coroutine body with its frame (ip_thread.coro) for
+   * the operations (model/operations.h). */
+  int operations;
   /* The critical path (model/critical.h): with critical->collect, the
    * threads' kernel timelines are kept (ip_thread.kline); with its pieces
    * found, every interval's share of them goes to ip_values.crit_*. */

@@ -98,6 +98,8 @@ static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
   fr->push_el = ts->el_ns;
   fr->push_app = ts->app_ns;
   fr->push_smp = ts->smp;
+  fr->push_tick = ts->now_tick;
+  fr->coro = 0;
   fr->push_crit = ts->crit_ns;
   const ip_critical *c = f->o ? f->o->critical : NULL;
   if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key])
@@ -105,6 +107,40 @@ static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
   if (f->kernel_events) /* else the wait timeline stays 0 */
     memcpy(fr->push_wait, ts->wait, sizeof fr->push_wait);
   th->nodes[node].v.calls++;
+}
+
+/* ticks in ns, rounded; UINT64_MAX where a damaged trace's ticks would
+ * overflow (converting a double beyond uint64_t is undefined). */
+static uint64_t ticks_ns(const ip_file *f, uint64_t ticks) {
+  double ns = (double)ticks * f->ns_per_tick + 0.5;
+  return ns < 18446744073709551616.0 ? (uint64_t)ns : UINT64_MAX;
+}
+
+/* A tick by the clock, in ns from the session start. */
+static uint64_t wall_ns(const ip_file *f, uint64_t tick) {
+  uint64_t ns = ticks_ns(f, tick > f->start_tick ? tick - f->start_tick : 0);
+  return ns < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + ns : UINT64_MAX;
+}
+
+/* The coroutine body just opened at the top runs the frame ts->event_frame. */
+static void coro_opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
+  size_t depth = ts->stk.depth;
+  ip_frame *fr = frame_at(ts, depth - 1);
+  ip_must_grow((void **)&th->coro, &th->cap_coro, th->n_coro + 1, sizeof *th->coro);
+  ip_coro_run *r = &th->coro[th->n_coro++];
+  memset(r, 0, sizeof *r);
+  r->frame = ts->event_frame;
+  r->wall_start = r->wall_end = wall_ns(f, fr->push_tick);
+  r->tl_start = ts->origin_ns + fr->push_el;
+  r->node = fr->node;
+  r->caller_node = IP_NO_NODE;
+  if (depth > 1) {
+    const ip_frame *up = frame_at(ts, depth - 2);
+    r->caller_node = up->node;
+    r->caller_wall = wall_ns(f, up->push_tick);
+    r->caller_tl = ts->origin_ns + up->push_el;
+  }
+  fr->coro = (uint32_t)th->n_coro;
 }
 
 /* The frame at depth i, just closed: its inclusive values. */
@@ -138,6 +174,12 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
   }
   if (fr->site)
     ip_site_call(ts, th, fr->node, fr->site, el, app);
+  if (fr->coro) {
+    ip_coro_run *r = &th->coro[fr->coro - 1];
+    r->el = el;
+    r->app = app;
+    r->wall_end = wall_ns(f, ts->now_tick);
+  }
   const ip_call_visitor *vis = f->visitor;
   th->call_node = fr->node;
   if (vis)
@@ -159,13 +201,6 @@ static void closed_down(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) {
     closed(f, ts, th, i);
   }
   closed(f, ts, th, target);
-}
-
-/* ticks in ns, rounded; UINT64_MAX where a damaged trace's ticks would
- * overflow (converting a double beyond uint64_t is undefined). */
-static uint64_t ticks_ns(const ip_file *f, uint64_t ticks) {
-  double ns = (double)ticks * f->ns_per_tick + 0.5;
-  return ns < 18446744073709551616.0 ? (uint64_t)ns : UINT64_MAX;
 }
 
 /* An interval of x ticks (IP_FX) ending at a probe, less the probe's cost c,
@@ -357,6 +392,21 @@ static void kernel_upto(ip_tstate *ts, kcursor *k, uint64_t tick) {
   }
 }
 
+/* Off-CPU time below this is within what the clock conversion of the
+ * records may misplace (a few microseconds): it never moves a T bit. */
+#define OFF_CPU_FLOOR_NS 20000
+
+/* Whether the records taken into a non-transitional interval of raw ticks
+ * hold a switch for most of it.  A probe loads the ring's head before it
+ * reads the clock: a preemption between the two lands in the interval that
+ * ends at that probe, while the head it moved marks the next interval
+ * instead.  The records still place the switch-out and its switch-in here,
+ * and the interval is transitional. */
+static int off_cpu_inside(const ip_file *f, const ip_kacc *a, uint64_t raw) {
+  uint64_t off = a->off[0] + a->off[1];
+  return off > raw / 2 && ticks_ns(f, off) >= OFF_CPU_FLOOR_NS;
+}
+
 /* An event at tick: the thread was running then.  A switch-out whose
  * switch-in the records place later (the records' times are converted from
  * another clock, which can put them a few microseconds off) ends here. */
@@ -405,6 +455,8 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
   switch (ip_stack_event(&ts->stk, kind, fn)) {
   case IP_STACK_PUSHED:
     opened(f, ts, th);
+    if (ts->event_frame && kind == INCLPROF__EVENT_KIND__EV_ENTER)
+      coro_opened(f, ts, th);
     if (kind == INCLPROF__EVENT_KIND__EV_CALL)
       frame_at(ts, ts->stk.depth - 1)->site = ip_file_site(f, code >> 3);
     break;
@@ -414,9 +466,29 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
   case IP_STACK_UNMATCHED:
     th->rep.unmatched++;
     break;
-  default: /* SAME, JOINED; never FULL: there is room */
+  case IP_STACK_JOINED: /* an indirect call of the body (a resumption), opened at the call */
+    if (ts->event_frame && !frame_at(ts, ts->stk.depth - 1)->coro)
+      coro_opened(f, ts, th);
+    break;
+  default: /* SAME; never FULL: there is room */
     break;
   }
+}
+
+/* Event i of the batch, which the next coroutine frame pair may name: the
+ * frame a coroutine body's entry runs. */
+static void event_framed(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, size_t i) {
+  if (i != ts->frame_event) {
+    event(f, ts, th, code);
+    return;
+  }
+  ts->event_frame = ts->coro_frame[ts->next_coro_frame + 1];
+  ts->next_coro_frame += 2;
+  ts->frame_event = ts->next_coro_frame < ts->n_coro_frame
+                        ? ts->frame_event + ts->coro_frame[ts->next_coro_frame]
+                        : UINT64_MAX;
+  event(f, ts, th, code);
+  ts->event_frame = 0;
 }
 
 void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
@@ -433,6 +505,10 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   ts->sample_addr = b->sample_addr;
   ts->n_sample_addr = b->n_sample_addr;
   ts->next_sample = 0;
+  ts->coro_frame = b->coroutine_frame;
+  ts->n_coro_frame = f->o && f->o->operations ? b->n_coroutine_frame & ~(size_t)1 : 0;
+  ts->next_coro_frame = 0;
+  ts->frame_event = ts->n_coro_frame ? ts->coro_frame[0] : UINT64_MAX;
   th->batches++;
   th->events += n;
   uint64_t tick = b->base_tick;
@@ -461,9 +537,11 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     ts->first_tick = tick;
     kernel_upto(ts, &kc, tick); /* before the thread's first event: no interval */
     memset(&ts->kacc, 0, sizeof ts->kacc);
+    ts->now_tick = tick;
     if (ts->kl)
       ip_kline_event(ts->kl, tick);
-    event(f, ts, th, b->code[i++]);
+    event_framed(f, ts, th, b->code[i], i);
+    i++;
   }
   uint64_t hwm = ts->hwm;               /* the highest tick so far, in a register */
   int windows = ip_windows_any(f->win); /* recording was off at some time before this batch */
@@ -492,7 +570,10 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);
       ts->kacc.sys = ts->kacc.pf = 0;
     } else {
-      uint64_t el = interval(f, ts, th, raw, (int)(d & 1),
+      int transitional = (int)(d & 1);
+      if (!transitional && f->kernel_events && off_cpu_inside(f, &ts->kacc, raw))
+        transitional = 1;
+      uint64_t el = interval(f, ts, th, raw, transitional,
                              (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split);
       if (crit && tick > from) {
         critical_share(crit, ts, th, from, tick, el);
@@ -502,7 +583,11 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
           ip_whatif_share(crit, ts->thread, &ts->wf_at, from, tick);
       }
     }
-    event(f, ts, th, b->code[i]);
+    ts->now_tick = tick;
+    if (__builtin_expect(i == ts->frame_event, 0))
+      event_framed(f, ts, th, b->code[i], i);
+    else
+      event(f, ts, th, b->code[i]);
   }
   kernel_upto(ts, &kc, UINT64_MAX); /* after the last event: the next interval's */
   ts->hwm = hwm;
@@ -517,6 +602,7 @@ void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st
   ts->origin_ns = ns < UINT64_MAX - f->proc_origin_ns ? f->proc_origin_ns + ns : UINT64_MAX;
   th->start_ns = ts->origin_ns;
   ts->first_tick = st->tick;
+  ts->now_tick = st->tick;
   for (size_t i = 0; i < st->n_open; i++) {
     size_t depth = ts->stk.depth;
     event(f, ts, th, st->open[i]);
@@ -559,6 +645,7 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
 void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   ip_session *s = f->s;
   ip_thread *th = &s->threads[ts->thread];
+  ts->now_tick = ts->hwm;
   while (ts->stk.depth) {
     closed(f, ts, th, --ts->stk.depth);
     th->rep.closed_at_end++;

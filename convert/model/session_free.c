@@ -25,6 +25,7 @@ void ip_session_free(ip_session *s) {
     free(s->threads[i].nodes);
     free(s->threads[i].pcs);
     free(s->threads[i].sites);
+    free(s->threads[i].coro);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
     ip_kline_free(s->threads[i].kline);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inclprof_abi.h"
 #include "model/latency.h"
 #include "model/loader.h"
 #include "util/util.h"
@@ -118,8 +119,21 @@ static void fold(ip_values **sums, size_t *n_sums, size_t need, const ip_values 
   ip_values_add(&(*sums)[k], v);
 }
 
+/* A thread that ran a coroutine body keeps its call tree whatever the load
+ * keeps: the coroutines' operations (model/operations.c) follow its runs by
+ * their call paths and count its bodies' calls on them. */
+static int ran_coroutines(const ip_session *s, const ip_thread *th) {
+  if (th->n_coro)
+    return 1;
+  for (size_t i = 1; i < th->n_nodes; i++)
+    if (th->nodes[i].func < s->n_funcs &&
+        (s->funcs[th->nodes[i].func].flags & INCLPROF_FN_COROUTINE_BODY))
+      return 1;
+  return 0;
+}
+
 void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep) {
-  if (keep == IP_KEEP_PATHS)
+  if (keep == IP_KEEP_PATHS || ran_coroutines(s, th))
     return;
   drop_paths(th);
   if (keep != IP_KEEP_TOTALS)

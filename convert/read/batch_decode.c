@@ -55,7 +55,8 @@ static long packed_u32(const uint8_t *p, const uint8_t *end, uint32_t *arr) {
 void ip_batch_buf_init(ip_batch_buf *b) {
   inclprof__record__init(&b->rec);
   inclprof__event_batch__init(&b->batch);
-  b->cap_dt = b->cap_code = b->cap_kernel = b->cap_sample_addr = b->cap_kernel_wakee = 0;
+  b->cap_dt = b->cap_code = b->cap_kernel = b->cap_sample_addr = b->cap_kernel_wakee =
+      b->cap_coroutine_frame = 0;
 }
 
 void ip_batch_buf_free(ip_batch_buf *b) {
@@ -64,6 +65,7 @@ void ip_batch_buf_free(ip_batch_buf *b) {
   free(b->batch.kernel_dt);
   free(b->batch.sample_addr);
   free(b->batch.kernel_wakee);
+  free(b->batch.coroutine_frame);
   ip_batch_buf_init(b);
 }
 
@@ -149,7 +151,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
     return packed_ok(f.dt.p, f.dt.end) && packed_ok(f.code.p, f.code.end) &&
            packed_ok(f.kernel_dt.p, f.kernel_dt.end) &&
            packed_ok(f.sample_addr.p, f.sample_addr.end) &&
-           packed_ok(f.kernel_wakee.p, f.kernel_wakee.end);
+           packed_ok(f.kernel_wakee.p, f.kernel_wakee.end) &&
+           packed_ok(f.coroutine_frame.p, f.coroutine_frame.end);
   Inclprof__EventBatch *e = &b->batch;
   e->tid = (uint32_t)f.tid;
   e->seq = f.seq;
@@ -167,6 +170,9 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
     ok = decode_u64(f.sample_addr, &e->sample_addr, &b->cap_sample_addr, &e->n_sample_addr);
   if (ok > 0)
     ok = decode_u32(f.kernel_wakee, &e->kernel_wakee, &b->cap_kernel_wakee, &e->n_kernel_wakee);
+  if (ok > 0)
+    ok = decode_u64(f.coroutine_frame, &e->coroutine_frame, &b->cap_coroutine_frame,
+                    &e->n_coroutine_frame);
   if (ok <= 0)
     return ok;
   b->rec.body_case = INCLPROF__RECORD__BODY_EVENTS;

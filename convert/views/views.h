@@ -108,6 +108,9 @@ void ip_view_latency_cells(struct ip_ttable *t, const ip_lat *h);
  * and the call paths inside it. */
 void ip_view_slowest(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_slowest *w);
 
+/* Per coroutine, its operations (report --operations; the session loaded
+ * with ip_load_opts.operations).  Returns -1 when there are none. */
+int ip_view_operations(FILE *out, const ip_session *s, const ip_view_opts *o);
 /* What the run's wall time waited on (report --critical; the session of
  * ip_session_load_critical, c its path). */
 void ip_view_critical(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_critical *c);

@@ -28,6 +28,8 @@
  *        exception landing pad):    tu.hooks.exit(&desc_F)
  *       around a direct call to C:  tu.hooks.call(&desc_C) ... tu.hooks.ret(&desc_C)
  *       around an indirect call:    tu.hooks.call_indirect(target) ... tu.hooks.ret_indirect(target)
+ *       entry of a coroutine body (INCLPROF_FN_COROUTINE_BODY), before the
+ *        entry probe:               tu.hooks.coroutine_frame(frame | INCLPROF_CORO_*)
  *     (no `ret` after a noreturn call; no call-site probes in functions that
  *     call setjmp or vfork.)  A call to a function of another TU gets
  *     call-site probes too (the plugin cannot see that it is instrumented);
@@ -43,7 +45,11 @@
 extern "C" {
 #endif
 
-#define INCLPROF_ABI_VERSION 2u
+#define INCLPROF_ABI_VERSION 3u
+/* The oldest ABI a runtime still registers: a unit of ABI 2 has no
+ * coroutine_frame hook (its inclprof_hooks ends before it), and the runtime
+ * writes only the hooks it has. */
+#define INCLPROF_ABI_OLDEST 2u
 
 /* inclprof_fn.flags */
 #define INCLPROF_FN_INSTRUMENTED 0x1u  /* a function body with entry/exit probes */
@@ -53,6 +59,15 @@ extern "C" {
 #define INCLPROF_FN_STUB_PROBES  0x10u /* its probes are x86-64 stubs (probe_x86.h), not calls */
 /* a callee descriptor of one call line: file and line are the call's (older plugins: "" and 0) */
 #define INCLPROF_FN_CALL_SITE 0x20u
+/* a coroutine's body (GCC's "actor", run at every resumption): its entry
+ * probe follows a coroutine_frame probe that passes the frame it runs */
+#define INCLPROF_FN_COROUTINE_BODY 0x40u
+
+/* The value of a coroutine_frame probe: the frame's address (at least
+ * 8-aligned: it begins with a function pointer) with these bits: */
+#define INCLPROF_CORO_START   0x1u /* the ramp starts the body (frame just made) */
+#define INCLPROF_CORO_DESTROY 0x2u /* the body runs to destroy the frame */
+#define INCLPROF_CORO_BITS    0x7u
 
 /* inclprof_fn.runtime_flags, written by the runtime (callee descriptors only,
  * which the plugin therefore keeps in writable memory) */
@@ -82,6 +97,7 @@ struct inclprof_hooks {
   void (*ret)(const struct inclprof_fn *callee);
   void (*call_indirect)(const void *target);
   void (*ret_indirect)(const void *target);
+  void (*coroutine_frame)(const void *frame); /* ABI 3 on */
 };
 
 struct inclprof_tu {

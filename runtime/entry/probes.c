@@ -63,8 +63,28 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode,
     ip_kevents_drain(t, p->tick & ~IP_T_BIT);
 }
 
+/* A coroutine frame's slot (rt.h): no clock read and no transition taken
+ * (the ENTER event right after it has both), and no flush after it in the
+ * slow path, so that its ENTER event lands in the same batch. */
+static inline __attribute__((always_inline)) void record_frame(uint64_t arg) {
+  struct ip_rt_thread *t = &ip_tls;
+  struct ip_event *p = ip_reserve(t);
+  if (IP_UNLIKELY(p >= t->end)) {
+    p = ip_slow_slot(t, p);
+    if (IP_UNLIKELY(!p))
+      return;
+  }
+  p->tick = 0;
+  __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
+  p->arg = arg;
+}
+
 #define DESC(fn, k) ((uint64_t)(uintptr_t)(fn) | (k))
 #define ADDR(a, k)  ((uint64_t)(uintptr_t)(a) << 3 | (k))
+
+IP_RT_TEXT static void coroutine_frame(const void *frame) {
+  record_frame((uint64_t)(uintptr_t)frame << 6 | IP_CORO_FRAME_TAG);
+}
 
 #define HOOK_SET(suffix, mode, fenced)                                                             \
   IP_RT_TEXT static void enter_##suffix(const struct inclprof_fn *fn) {                            \
@@ -88,7 +108,8 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode,
     record(ADDR(target, IP_K_RET_IND), mode, fenced);                                              \
   }                                                                                                \
   static const struct inclprof_hooks hooks_##suffix = {                                            \
-      enter_##suffix, exit_##suffix, call_##suffix, ret_##suffix, calli_##suffix, reti_##suffix};
+      enter_##suffix, exit_##suffix, call_##suffix,  ret_##suffix,                                 \
+      calli_##suffix, reti_##suffix, coroutine_frame};
 
 HOOK_SET(none, MODE_NONE, 1)
 HOOK_SET(kev, MODE_KEV, 1)

@@ -9,7 +9,7 @@
 /* Before the process is set up: are the first unit's probes calls, not
  * x86-64 stubs?  The probe-cost calibration times the kind the program has. */
 static void note_probe_form(const struct inclprof_tu *tu) {
-  if (atomic_load(&ip_st.init_state) != 0 || tu->abi_version != INCLPROF_ABI_VERSION)
+  if (atomic_load(&ip_st.init_state) != 0 || !ip_abi_known(tu))
     return;
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
@@ -25,11 +25,13 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
     note_probe_form(tu);
   if (!tu || !ip_init_once())
     return;
-  if (tu->abi_version != INCLPROF_ABI_VERSION) {
+  if (!ip_abi_known(tu)) {
     static atomic_int said;
     if (!atomic_exchange(&said, 1))
-      ip_say("inclprof: %s was built for runtime ABI %u, this runtime has ABI %u: not profiled\n",
-             tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_VERSION);
+      ip_say("inclprof: %s was built for runtime ABI %u, this runtime has ABI %u to %u: not "
+             "profiled\n",
+             tu->path ? tu->path : "a unit", tu->abi_version, INCLPROF_ABI_OLDEST,
+             INCLPROF_ABI_VERSION);
     return;
   }
   ip_units_add(tu);

@@ -110,11 +110,35 @@ static inline uint8_t *put_varint_short(uint8_t *p, uint64_t v) {
 
 /* The state of encoding one batch's events outside its loop. */
 struct encoder {
-  size_t skipped; /* empty slots */
+  size_t skipped; /* empty slots and coroutine frame slots: no event in the file */
   int in_signal;
   struct code_cache cache;
   uint8_t *smp, *smp_end; /* the samples' addresses as varints, and the end of their room */
+  /* The coroutine frames as (index delta, frame) pairs, the end of their
+   * room, and the index of the previous pair's event. */
+  uint8_t *frm, *frm_end;
+  uint64_t frame_prev;
 };
+
+/* A coroutine frame's slot at e (of the batch ev): its frame belongs to the
+ * ENTER event that follows it (samples, which a signal handler may have put
+ * between them, aside), whose index in the batch is known now: the slots
+ * before it less the empty and frame slots.  With any other event next, or
+ * none, the frame is dropped; so is a pair the room cannot take. */
+static __attribute__((noinline)) void frame_slot(struct encoder *en, const struct ip_event *ev,
+                                                 const struct ip_event *e,
+                                                 const struct ip_event *stop) {
+  const struct ip_event *next = e + 1;
+  while (next < stop && (next->arg & 7) == IP_K_SAMPLE)
+    next++;
+  en->skipped++;
+  if (next >= stop || !next->arg || (next->arg & 7) != IP_K_ENTER || en->frm_end - en->frm < 20)
+    return;
+  uint64_t index = (uint64_t)(next - ev) - en->skipped;
+  en->frm = ip_put_varint(en->frm, index - en->frame_prev);
+  en->frm = ip_put_varint(en->frm, e->arg >> 6);
+  en->frame_prev = index;
+}
 
 /* Appends a sample's interrupted address (0 in the runtime's own code, or
  * when the room is short: one byte then). */
@@ -165,6 +189,10 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
     size_t h = CODE_SLOT(arg & ~1ull);
     if (IP_LIKELY(en->cache.key[h] == (arg & ~1ull))) {
       code = (uint32_t)arg + en->cache.off[h];
+    } else if (IP_UNLIKELY(ip_is_coro_frame(arg))) {
+      frame_slot(en, ev, e, stop);
+      e->arg = 0;
+      continue;
     } else {
       code = next_code(en, arg, e->tick);
       if (IP_UNLIKELY(code == EMPTY))
@@ -211,10 +239,13 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   uint8_t *code_start = dt_start + n * 10 + 16; /* after the worst-case dt bytes + code's tag/len */
   uint8_t *dp = dt_start, *cp = code_start;
   size_t first = 0;
-  while (first < n && ev[first].arg == 0) /* empty slots: see next_code */
-    first++;
-  if (first == n)
-    return;                           /* nothing to write; the seq is not used */
+  while (first < n && (ev[first].arg == 0 || ip_is_coro_frame(ev[first].arg)))
+    first++; /* empty slots (see next_code), and frame slots, which have no tick */
+  if (first == n) {
+    for (size_t i = 0; i < n; i++)
+      ev[i].arg = 0;
+    return; /* nothing to write; the seq is not used */
+  }
   ip_tables_close_pending(in_signal); /* the tables of the functions it may name first */
   uint64_t base = ev[first].tick & ~IP_T_BIT;
   struct encoder en; /* off[] is read only where key[] was set */
@@ -227,6 +258,13 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   en.smp = smp_start;
   en.smp_end =
       scratch + scratch_len > smp_start + tail_room ? scratch + scratch_len - tail_room : smp_start;
+  /* The coroutine frames go after the samples' worst case (a frame slot is
+   * no sample): they take at most 11 bytes a pair, one pair per two slots. */
+  en.frm = smp_start + n * 10 < en.smp_end ? smp_start + n * 10 : en.smp_end;
+  en.frm_end = en.smp_end;
+  en.smp_end = en.frm;
+  uint8_t *frm_start = en.frm;
+  en.frame_prev = 0;
   memset(en.cache.key, 0xff, sizeof en.cache.key); /* every entry empty */
   encode_events(&en, ev, n, base << 1, &dp, &cp);
   size_t written = n - en.skipped;
@@ -242,6 +280,13 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
     dp = ip_put_varint(dp, smp_len);
     memmove(dp, smp_start, smp_len);
     dp += smp_len;
+  }
+  size_t frm_len = (size_t)(en.frm - frm_start);
+  if (frm_len) { /* after the samples, which end before frm_start */
+    dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_CORO_FRAME, IP_WIRE_LEN));
+    dp = ip_put_varint(dp, frm_len);
+    memmove(dp, frm_start, frm_len);
+    dp += frm_len;
   }
   uint8_t *end = put_kernel_events(kl, dp);
 

@@ -218,10 +218,36 @@ IP_RT_TEXT void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick) {
   atomic_store(&t->busy, 0);
 }
 
-void ip_kevents_skip(struct ip_rt_thread *t) {
+/* Whether a record in [from, head) is a context switch (or the ring wrapped
+ * over them, and what they were is not known). */
+static int switched(const struct ip_rt_thread *t, uint64_t from, uint64_t head) {
+  uint64_t size = ring_data_size(t), mask = size - 1;
+  if (head - from > size)
+    return 1;
+  const uint8_t *data = (const uint8_t *)t->ring + sysconf(_SC_PAGESIZE);
+  for (uint64_t pos = from; pos < head;) {
+    uint64_t h = ring_u64(data, mask, pos);
+    uint16_t rsize = (uint16_t)(h >> 48);
+    if (rsize < 8 || head - pos < rsize)
+      return 0;
+    if ((uint32_t)h == PERF_RECORD_SWITCH)
+      return 1;
+    pos += rsize;
+  }
+  return 0;
+}
+
+/* The runtime's records after its Gap ended are skipped only when the thread
+ * stayed on the CPU: a preemption there (at the return of the Gap's write,
+ * or of the writer's wake-up) is time outside the Gap, which the next
+ * interval must show as Non-Application. */
+uint64_t ip_kevents_skip(struct ip_rt_thread *t, uint64_t from) {
   if (!t->ring)
-    return;
-  t->kev_pos = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;
+    return *t->tr_src;
+  uint64_t head = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  t->kev_pos = switched(t, from, head) ? from : head;
   if (t->kev)
     set_drain_at(t);
+  return t->kev_pos;
 }

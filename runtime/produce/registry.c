@@ -215,10 +215,26 @@ static int paused;
 /* Null hooks: the plugin's probes skip their call while a hook is null. */
 static const struct inclprof_hooks hooks_off = {0};
 
+/* A unit of ABI 2 has no coroutine_frame hook: its inclprof_hooks ends
+ * before it. */
+static void hooks_write(struct inclprof_tu *tu, const struct inclprof_hooks *h) {
+  struct inclprof_hooks *to = &tu->hooks;
+  to->enter = h->enter;
+  to->exit = h->exit;
+  to->call = h->call;
+  to->ret = h->ret;
+  to->call_indirect = h->call_indirect;
+  to->ret_indirect = h->ret_indirect;
+  if (tu->abi_version >= 3)
+    to->coroutine_frame = h->coroutine_frame;
+}
+
+static void set_hooks_off(struct inclprof_tu *tu) { hooks_write(tu, &hooks_off); }
+
 static void set_hooks(struct inclprof_tu *tu) {
   const struct inclprof_hooks *h =
       paused || atomic_load(&ip_st.init_state) != 1 ? &hooks_off : ip_st.hooks;
-  tu->hooks = *h;
+  hooks_write(tu, h);
 }
 
 /* Callee descriptors waiting for an instrumented function of their name to
@@ -416,7 +432,7 @@ static void retire_desc(uintptr_t key, uint32_t val, void *until) {
  * loaded later at the same addresses is named anew, events before `until`
  * keep these names. */
 static void retire_unit(const struct inclprof_tu *tu, const struct ip_object *o, uint64_t until) {
-  for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++) {
+  for (uint32_t i = 0; ip_abi_known(tu) && i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
     if (!fn)
       continue;
@@ -473,7 +489,7 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
      * (those of a table only need the object their name binds to).  At
      * exit nothing is unmapped: the encoder names what ran, when it meets
      * it, and the rest costs nothing. */
-    for (uint32_t i = 0; tu->abi_version == INCLPROF_ABI_VERSION && i < tu->n_fns; i++) {
+    for (uint32_t i = 0; ip_abi_known(tu) && i < tu->n_fns; i++) {
       const struct inclprof_fn *fn = tu->fns[i];
       uint32_t gid = fn ? ip_map_get(&by_desc, (uintptr_t)fn) : 0;
       int retired = 0; /* named, and retired when another unit of its object left */
@@ -490,7 +506,7 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
   }
   uint64_t until = ip_tick();
   if (!ip_lock(&reg_lock, 0)) {
-    tu->hooks = hooks_off;
+    set_hooks_off(tu);
     return 0;
   }
   if (unloading) {
@@ -507,7 +523,7 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
       ip_free(dead);
       break;
     }
-  tu->hooks = hooks_off;
+  set_hooks_off(tu);
   int last = units == NULL;
   ip_unlock(&reg_lock);
   return last;

@@ -26,6 +26,15 @@ static uint64_t tr_read(struct ip_rt_thread *t) {
   return 0;
 }
 
+/* The counter as a flush leaves it, at_end: its value when the Gap ended.
+ * kevents: what came after the Gap is skipped as the flush's own unless
+ * the thread was switched out there. */
+static uint64_t tr_after_flush(struct ip_rt_thread *t, uint64_t at_end) {
+  if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
+    return ip_kevents_skip(t, at_end);
+  return tr_read(t);
+}
+
 static void thread_name(char out[17]) {
   memset(out, 0, 17);
   if (prctl(PR_GET_NAME, out) != 0)
@@ -107,8 +116,9 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event
  * is blocked while the thread's pointers move to the new buffer, so no
  * handler appends meanwhile: the batch is everything up to pos, and the
  * buffer is the writer's from then on.  The stall (two sigprocmask calls, the
- * writer's wake-up when it sleeps, the thread-name check) is written as the
- * batch's Gap. */
+ * thread-name check) is written as the batch's Gap; the writer's wake-up
+ * when it sleeps comes after the Gap, and a switch there is the program's
+ * next interval's (tr_after_flush). */
 static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
   if (t->skip || atomic_exchange(&t->busy, 1))
     return 0;
@@ -123,8 +133,8 @@ static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
     return 0;
   }
   ip_kevents_save(t);
-  int pending = tr_read(t) != t->tr_last;
   uint64_t g0 = ip_tick();
+  int pending = tr_read(t) != t->tr_last;
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -137,9 +147,9 @@ static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   size_t n = (size_t)(stop - block);
   name_follow(t);
+  uint64_t at_end = tr_read(t);
   ip_writer_submit(slot, t, block, block, n, g0, ip_tick());
-  uint64_t after = tr_read(t);
-  ip_kevents_skip(t);
+  uint64_t after = tr_after_flush(t, at_end);
   t->tr_last = pending ? after - 1 : after; /* as in ip_thread_flush */
   t->in_flush = 0;
   atomic_store(&t->busy, 0);
@@ -216,9 +226,8 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
   }
   t->in_flush = 1;
   ip_kevents_save(t);
-  uint64_t before = tr_read(t);
-  int pending = before != t->tr_last;
   uint64_t g0 = ip_tick();
+  int pending = tr_read(t) != t->tr_last;
   struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
   struct ip_event *from = t->buf + t->skip;
   size_t n = stop > from ? (size_t)(stop - from) : 0;
@@ -258,11 +267,11 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
   t->skip = 0;
   if (!in_signal && atomic_load(&ip_st.init_state) == 1)
     name_follow(t);
+  uint64_t at_end = tr_read(t);
   uint64_t g1 = ip_tick();
   if (n && atomic_load(&ip_st.init_state) == 1)
     ip_write_gap(t->tid, g0, g1);
-  uint64_t after = tr_read(t);
-  ip_kevents_skip(t);
+  uint64_t after = tr_after_flush(t, at_end);
   t->tr_last = pending ? after - 1 : after; /* keep a transition that came before the flush */
   t->in_flush = 0;
   atomic_store(&t->busy, 0);

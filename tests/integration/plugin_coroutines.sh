@@ -4,9 +4,9 @@
 # 500 requests on two threads, each suspending twice): every resumption is a
 # call of "handle_request(int) [coroutine body]", the ramp keeps the plain
 # name, render_page sits under the body, and the counts equal the program's
-# own (requests, resumptions, destructions, pages), at -O0 and at -O2 (there
-# with the body kept out of line by noinline=, since GCC may inline the ramp's
-# first call of it).
+# own (requests, resumptions, destructions, pages), at -O0 and at -O2; each
+# entry of the body follows the coroutine_frame probe with the frame's start,
+# resumption or destruction bit.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3
 PP="$INCLPROF_SRC/tests/programs/plugin"
@@ -52,4 +52,17 @@ if grep -q '^1\. handle_request(int) \[coroutine body\]: also inlined into handl
 else
   check_eq "-O2: the body: one call per start, resumption and destruction" 2500 "$body"
 fi
+# The frame the body runs: before each of its entries, the plugin's
+# coroutine_frame probe gives the frame with its bits (logrt.c prints them):
+# 1 for the ramp's start, 0 for a resumption, 2 for the destroy function's run.
+. "$INCLPROF_SRC/tests/programs/plugin/common.sh"
+pcxx coro_log "$PP/coroutines.cc" -std=c++20 -fcoroutines -O2 -pthread || fail "logrt: build coroutines.cc"
+LOGRT_TID=1 run frames.log ./coro_log >/dev/null
+# Lines are "TID KIND NAME": the frame of each thread's next entry.
+check_eq "logrt: the frame's bits before each entry of the body: starts, resumptions, destructions" \
+  "500 1500 500" "$(awk '$2 == "F" { f[$1] = $3; next }
+    $2 == "E" && $3 ~ /Frame\.actor$/ { n[f[$1]]++; f[$1] = "none" }
+    END { printf "%d %d %d", n[1], n[0], n[2] }' frames.log)"
+check_eq "logrt: no entry of the body without its frame" 0 "$(awk '$2 == "F" { f[$1] = 1; next }
+    $2 == "E" && $3 ~ /Frame\.actor$/ { if (!f[$1]) bad++; f[$1] = 0 } END { print bad + 0 }' frames.log)"
 done_testing

@@ -93,22 +93,27 @@ check_eq "without the helper: the note does not say tracefs is not mounted" "" \
 # Another user's server is not used; a --user server refuses another user.
 mkdir ub && chown 54321 ub
 setpriv --reuid=54321 --regid=54321 --clear-groups bin/inclprof-perfmon sh -c \
-  'echo "$INCLPROF_GRANT" >ub/name; sleep 3' 2>/dev/null &
+  'echo "$INCLPROF_GRANT" >ub/name; i=0
+   while [ ! -e ub/done ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done' 2>/dev/null &
 other=$!
-for _ in $(seq 100); do [ -s ub/name ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s ub/name ] && break; sleep 0.05; done
 mkdir u/out-squat && chown nobody u/out-squat
 as_nobody env INCLPROF_GRANT="$(cat ub/name)" INCLPROF_OUTPUT=u/out-squat \
   LD_PRELOAD="$T_DIR/bin/libinclprof.so" ./nw >/dev/null
 check "a grant server of another user is not used" sh -c \
   "'$INCLPROF' info u/out-squat | grep -q 'runs as another user: not used'"
+touch ub/done
 wait "$other"
 gcc -O2 -pthread -I"$INCLPROF_SRC/include/inclprof" -o gc "$INCLPROF_SRC/tests/programs/runtime/grant_client.c"
-"$INCLPROF" record --user nobody -o u/out-b -- sh -c 'echo "$INCLPROF_GRANT" >u/name; sleep 3' \
-  >/dev/null 2>&1 &
+# (The servers under test stay up until the clients have asked, at most a
+# minute: a loaded machine may take seconds to start them.)
+"$INCLPROF" record --user nobody -o u/out-b -- sh -c 'echo "$INCLPROF_GRANT" >u/name; i=0
+  while [ ! -e u/done ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done' >/dev/null 2>&1 &
 server=$!
-for _ in $(seq 100); do [ -s u/name ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s u/name ] && break; sleep 0.05; done
 setpriv --reuid=54321 --regid=54321 --clear-groups ./gc self "$(cat u/name)" >b.txt 2>&1
 check "record --user nobody's server refuses user 54321" \
   grep -q '^status 3: the sender is not the recording' b.txt
+touch u/done
 wait "$server"
 done_testing

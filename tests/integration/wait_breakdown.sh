@@ -4,7 +4,8 @@
 # 5%: a thread blocked on a condition variable (Off-CPU blocked = the wall
 # time of the wait), a thread sleeping in nanosleep (likewise), a thread
 # preempted by three busy threads per CPU (Off-CPU preempted = its schedstat
-# run_delay over the call), a thread faulting 2000 fresh pages (Page faults:
+# run_delay over the call), the same with probes a few ns apart (and its
+# Application time at most its CPU time), a thread faulting 2000 fresh pages (Page faults:
 # the count exactly, and the call's on-CPU Non-Application time as their time),
 # a thread sleeping after a burst of page faults that wraps the kevents ring
 # (the sleep is still Off-CPU blocked), a reader thread blocking in thousands
@@ -60,6 +61,20 @@ within5 "preemption: spinner's Off-CPU preempted = schedstat run_delay" "$truth"
 blocked=$(col preempt spinner offcpu_blocked_inclusive_ns)
 check "preemption: a spinning thread blocks under 2% of its preemption (${blocked:-?} ns)" \
   awk -v b="${blocked:-x}" -v t="$truth" 'BEGIN { exit !(b ~ /^[0-9]+$/ && b * 50 < t) }'
+
+# Probes a few ns apart, preempted hundreds of times: a preemption between a
+# probe's load of the ring's head and its clock read is still Non-Application
+# (the records place it). Application time never exceeds the CPU time the
+# thread measured itself (before: 145-191 ms of Application against 22-42 ms
+# of CPU in 2 runs of 3 on the loaded VM), and Off-CPU preempted is the
+# run_delay.
+truth=$(run dense 500)
+app=$(col dense dense_spinner application_inclusive_ns)
+check "dense probes: dense_spinner's Application Inclusive (${app:-?} ns) <= its CPU time ($truth ns)" \
+  awk -v a="${app:-x}" -v c="$truth" 'BEGIN { exit !(a ~ /^[0-9]+$/ && c > 0 && a <= c) }'
+within5 "dense probes: dense_spinner's Off-CPU preempted = schedstat run_delay" \
+  "$(awk '$1 == "delay" { print $3 }' truth-dense.txt)" \
+  "$(col dense dense_spinner offcpu_preempted_inclusive_ns)"
 
 truth=$(run faults 2000)
 check_eq "page faults: toucher's count is exact" "$truth" "$(col faults toucher page_faults_inclusive)"

@@ -136,6 +136,51 @@ START_TEST(late_switch_in_ends_at_the_event) {
 }
 END_TEST
 
+/* A preemption between a probe's load of the ring's head and its clock
+ * read: the interval ending at that probe holds the off-CPU time with its T
+ * bit clear, the next one has it.  The records place the switch inside the
+ * first: it is transitional, its off-CPU time preempted.  Off-CPU time that
+ * is not most of a clear interval, or under 20 us (what the clock conversion
+ * may misplace), leaves it Application time. */
+START_TEST(preempted_before_the_clock_read) {
+  enum { F_BAR = F_WRITE + 1 };
+  tg_trace t;
+  static tg_batch b;
+  tg_begin_kev(&t, 1, 1e9, 0, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS, 1);
+  tg_module(&t, MOD, "/bin/prog");
+  tg_function(&t, F_FOO, MOD, "foo", "prog.c", 20);
+  tg_function(&t, F_BAR, MOD, "bar", "prog.c", 30);
+  tg_thread(&t, 100, "main");
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_FOO);
+  tg_ev(&b, 1000, 0, TG_ENTER, F_BAR);
+  tg_kev(&b, 2000, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  tg_kev(&b, 52000, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  tg_ev(&b, 52100, 0, TG_EXIT, F_BAR); /* read the head at 1900, the clock at 52100 */
+  tg_ev(&b, 52200, 1, TG_EXIT, F_FOO); /* the head that moved: the bit comes late */
+  tg_ev(&b, 60000, 0, TG_ENTER, F_FOO);
+  tg_kev(&b, 70000, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  tg_kev(&b, 80000, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  tg_ev(&b, 160000, 0, TG_EXIT, F_FOO); /* 10 us of 100: not most of it */
+  tg_ev(&b, 200000, 0, TG_ENTER, F_FOO);
+  tg_kev(&b, 201000, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  tg_kev(&b, 209000, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  tg_ev(&b, 210000, 0, TG_EXIT, F_FOO); /* 8 us of 10: under the floor */
+  tg_flush(&t, &b);
+  const char *dir = fx_dir();
+  ip_session s;
+  fx_load(&s, fx_write(dir, "1.ipb", &t), 0);
+  fx_cleanup(dir);
+  tg_free(&t);
+  ip_values bar = fx_func(&s, "bar"), foo = fx_func(&s, "foo");
+  fx_assert_values(bar, 51100, 51100, 0, 0);
+  assert_wait(bar.wait_excl, 50000, 0, 0, 0, 0);
+  fx_assert_values(foo, 52200 + 100000 + 10000, 1000 + 100 + 100000 + 10000, 1000 + 110000,
+                   1000 + 110000);
+  ip_session_free(&s);
+}
+END_TEST
+
 /* --sort by a wait column: the inclusive value, descending. */
 START_TEST(sort_by_wait_columns) {
   ip_session s;
@@ -167,6 +212,7 @@ int main(void) {
   tcase_add_test(tc, no_records_no_split);
   tcase_add_test(tc, sort_by_wait_columns);
   tcase_add_test(tc, late_switch_in_ends_at_the_event);
+  tcase_add_test(tc, preempted_before_the_clock_read);
   suite_add_tcase(su, tc);
   return ip_check_run(su);
 }

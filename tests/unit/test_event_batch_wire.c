@@ -29,7 +29,9 @@ START_TEST(field_numbers_match_the_proto) {
   ck_assert_uint_eq(field(b, "kernel_lost")->id, IP_TAG_BATCH_KERNEL_LOST);
   ck_assert_uint_eq(field(b, "sample_addr")->id, IP_TAG_BATCH_SAMPLE_ADDR);
   ck_assert_uint_eq(field(b, "kernel_wakee")->id, IP_TAG_BATCH_KERNEL_WAKEE);
-  ck_assert_uint_eq(b->n_fields, 10); /* no field that the encoder leaves out */
+  ck_assert_uint_eq(field(b, "coroutine_frame")->id, IP_TAG_BATCH_CORO_FRAME);
+  ck_assert(field(b, "coroutine_frame")->flags & PROTOBUF_C_FIELD_FLAG_PACKED);
+  ck_assert_uint_eq(b->n_fields, 11); /* no field that the encoder leaves out */
 }
 END_TEST
 

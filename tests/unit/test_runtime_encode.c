@@ -6,7 +6,9 @@
  * functions (one- and two-byte codes, more functions than the encoder's
  * cache has entries), indirect calls, samples (with their addresses), control events -, with
  * intervals of one to four bytes, a tick older than its predecessor (given
- * its predecessor's), empty slots left out, and every arg cleared after. */
+ * its predecessor's), empty slots left out, and every arg cleared after;
+ * a coroutine frame's slot names the ENTER event that follows it (samples
+ * aside) in coroutine_frame, and is dropped before any other event. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -80,7 +82,7 @@ static void finish(void) {
   ck_assert_ptr_nonnull(dd);
   char path[512];
   for (const struct dirent *e; (e = readdir(dd));)
-    if (e->d_name[0] != '.') {
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) { /* the calibration cache too */
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
       unlink(path);
     }
@@ -212,12 +214,56 @@ START_TEST(a_batch_of_empty_slots_writes_nothing) {
 }
 END_TEST
 
+static uint64_t frame_slot(uint64_t frame) { return frame << 6 | IP_CORO_FRAME_TAG; }
+
+/* The arg of an ENTER of d[i] (kind 0: the descriptor alone). */
+static uint64_t enter_of(int i) { return (uint64_t)(uintptr_t)&d[i]; }
+
+START_TEST(a_coroutine_frame_names_the_enter_event_after_it) {
+  start();
+  const uint64_t f1 = 0x7f1234560010ull | INCLPROF_CORO_START, f2 = 0x55aa00001000ull;
+  struct ip_event ev[9] = {
+      {100, enter_of(0)},
+      {0, frame_slot(f1)},
+      {110, enter_of(1)}, /* event 1: f1 */
+      {0, frame_slot(f2)},
+      {115, 0x7f0000001000ull << 4 | IP_K_SAMPLE}, /* a signal handler's sample */
+      {120, enter_of(2)},                          /* event 3: f2 */
+      {0, frame_slot(0x1000)},
+      {130, (uint64_t)(uintptr_t)&d[2] | IP_K_EXIT}, /* not an ENTER: no frame */
+      {0, frame_slot(0x2000)},                       /* nothing after it */
+  };
+  uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
+  ck_assert_ptr_nonnull(scratch);
+  struct ip_kev_list kl = {NULL, 0, 0, 0};
+  uint64_t events0 = atomic_load(&ip_st.events);
+  ip_encode_batch(scratch, IP_SCRATCH_BYTES, 42, 3, ev, 9, &kl, 0);
+  ck_assert_uint_eq(atomic_load(&ip_st.events) - events0, 5);
+  for (size_t i = 0; i < 9; i++)
+    ck_assert_msg(ev[i].arg == 0, "slot %zu not cleared", i);
+  ip_reader *r = NULL;
+  Inclprof__EventBatch *b = read_batch(3, &r);
+  ck_assert_uint_eq(b->n_code, 5);
+  ck_assert_uint_eq(b->code[1], gid_now(&d[1]) << 3); /* EV_ENTER */
+  ck_assert_uint_eq(b->base_tick, 100);
+  ck_assert_uint_eq(b->n_coroutine_frame, 4);
+  ck_assert_uint_eq(b->coroutine_frame[0], 1);
+  ck_assert_uint_eq(b->coroutine_frame[1], f1);
+  ck_assert_uint_eq(b->coroutine_frame[2], 2); /* event 3, less event 1 */
+  ck_assert_uint_eq(b->coroutine_frame[3], f2);
+  ip_reader_close(r);
+  free(scratch);
+  finish();
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("runtime_encode");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, every_kind_and_size_reads_back_as_defined);
   tcase_add_test(tc, a_batch_of_empty_slots_writes_nothing);
+  tcase_add_test(tc, a_coroutine_frame_names_the_enter_event_after_it);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

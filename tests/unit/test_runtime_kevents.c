@@ -3,7 +3,8 @@
  * page fault by its sample id, switch-out preempted or blocked from the
  * kernel's flags, switch-in), other record types skipped, records that wrap
  * around the ring's end, times converted to ticks in order, only the records
- * since the previous save, and a ring that wrapped reported as lost. */
+ * since the previous save, a ring that wrapped reported as lost, and the
+ * records after a flush's Gap skipped unless one is a context switch. */
 #include <check.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -86,7 +87,7 @@ START_TEST(kinds_order_and_ticks) {
   ip_kevents_save(&t);
   ck_assert_uint_eq(t.kev_n, 1);
   ck_assert_uint_eq(t.kev[0].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL);
-  ip_kevents_skip(&t);
+  ip_kevents_skip(&t, ((struct perf_event_mmap_page *)t.ring)->data_head);
   ip_kevents_save(&t);
   ck_assert_uint_eq(t.kev_n, 0);
   ip_kevents_close(&t);
@@ -148,9 +149,40 @@ START_TEST(probes_drain_before_the_ring_wraps) {
   ck_assert_uint_eq(t.kev_n, per / 2 + 3);
   ck_assert_uint_eq(t.kev[0].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL);
   ck_assert_uint_eq(t.kev[per / 2 + 2].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
-  ip_kevents_skip(&t);
+  ip_kevents_skip(&t, ((struct perf_event_mmap_page *)t.ring)->data_head);
   ip_kevents_drain(&t, 34567); /* the next batch starts empty */
   ck_assert_uint_eq(t.kev_n, 0);
+  ip_kevents_close(&t);
+  munmap(t.ring, t.ring_len);
+}
+END_TEST
+
+/* After a flush's Gap: the runtime's own records (its Gap's write) are
+ * skipped, unless the thread was switched out there; then they reach the next
+ * batch, from where the Gap ended, and the position returned is that one (the
+ * next probe sees the counter moved). */
+START_TEST(skip_after_the_gap_keeps_a_switch) {
+  open_ring(1);
+  const struct perf_event_mmap_page *pg = t.ring;
+  ip_kevents_save(&t);
+  put(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SYS_ID, raw_now()); /* the batch's write */
+  uint64_t at_end = pg->data_head;
+  put(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SYS_ID, raw_now()); /* the Gap's write */
+  ck_assert_uint_eq(ip_kevents_skip(&t, at_end), pg->data_head);
+  ip_kevents_save(&t);
+  ck_assert_uint_eq(t.kev_n, 0);
+  put(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SYS_ID, raw_now());
+  at_end = pg->data_head;
+  put(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SYS_ID, raw_now());
+  put(PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT, SYS_ID,
+      raw_now());
+  put(PERF_RECORD_SWITCH, 0, SYS_ID, raw_now());
+  ck_assert_uint_eq(ip_kevents_skip(&t, at_end), at_end);
+  ip_kevents_save(&t);
+  ck_assert_uint_eq(t.kev_n, 3);
+  ck_assert_uint_eq(t.kev[0].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL);
+  ck_assert_uint_eq(t.kev[1].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  ck_assert_uint_eq(t.kev[2].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
   ip_kevents_close(&t);
   munmap(t.ring, t.ring_len);
 }
@@ -161,6 +193,7 @@ int main(void) {
   TCase *tc = tcase_create("save");
   tcase_add_test(tc, kinds_order_and_ticks);
   tcase_add_test(tc, records_across_the_end_and_a_wrapped_ring);
+  tcase_add_test(tc, skip_after_the_gap_keeps_a_switch);
   tcase_add_test(tc, probes_drain_before_the_ring_wraps);
   suite_add_tcase(su, tc);
   return ip_check_run(su);

@@ -6,6 +6,8 @@
  *   I / J                before / after an indirect call (then the target's
  *                        name if a registered descriptor has that address,
  *                        else "?")
+ *   F bits               a coroutine body's frame, before its E line: the
+ *                        INCLPROF_CORO_* bits (1 start, 2 destroy, 0 resume)
  * Lines go to $LOGRT_FILE (appended, one write per line) or stderr.  With
  * LOGRT_TID=1 each line starts with the thread id.  At registration a line
  * "U path n_fns" is written, and "T id flags name pretty file line addr|noaddr"
@@ -77,6 +79,13 @@ static void open_log(void)
   with_tid = tid && strcmp(tid, "1") == 0;
 }
 
+static void log_coroutine_frame(const void *frame)
+{
+  char text[16];
+  snprintf(text, sizeof text, "%u", (unsigned)((uintptr_t)frame & INCLPROF_CORO_BITS));
+  emit("F", text);
+}
+
 void __inclprof_register_tu(struct inclprof_tu *tu)
 {
   char text[512];
@@ -106,6 +115,7 @@ void __inclprof_register_tu(struct inclprof_tu *tu)
   tu->hooks.ret = log_ret;
   tu->hooks.call_indirect = log_call_indirect;
   tu->hooks.ret_indirect = log_ret_indirect;
+  tu->hooks.coroutine_frame = log_coroutine_frame;
 }
 
 void __inclprof_unregister_tu(struct inclprof_tu *tu)

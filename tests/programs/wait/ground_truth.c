@@ -7,6 +7,10 @@
  *   sleep MS    sleeper() sleeps MS ms in nanosleep: the wall time, ns;
  *   preempt MS  spinner() spins MS ms of wall time while 3 busy threads per
  *               CPU compete: its run_delay (schedstat field 2) over the call, ns;
+ *   dense MS    dense_spinner() calls a function of a few ns in a loop for MS
+ *               ms of wall time while 3 busy threads per CPU compete: its CPU
+ *               time (CLOCK_THREAD_CPUTIME_ID) over the call, ns, and its
+ *               run_delay as "delay dense_spinner NS";
  *   faults N    toucher() writes one byte to each of N fresh pages: N;
  *   burst MB    burster() clears MB fresh megabytes with one memset (a burst of
  *               page faults inside one library call, far more than the
@@ -77,6 +81,22 @@ __attribute__((noinline)) void spinner(uint64_t until) {
     step();
 }
 
+/* A few ns of work: with probes this dense, a preemption often lands
+ * between a probe's two reads (the ring's head, then the clock). */
+__attribute__((noinline)) void tiny(void) { sink = sink * 31 + 7; }
+
+__attribute__((noinline)) void dense_spinner(uint64_t until) {
+  while (now_ns() < until)
+    for (int i = 0; i < 1000; i++)
+      tiny();
+}
+
+static uint64_t cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void *busy(void *arg) {
   (void)arg;
   while (!stop)
@@ -142,8 +162,9 @@ __attribute__((noinline)) uint64_t reader(long n) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr,
-            "usage: ground_truth blocked|sleep|preempt MS | faults N | burst MB | reader N\n");
+    fprintf(
+        stderr,
+        "usage: ground_truth blocked|sleep|preempt|dense MS | faults N | burst MB | reader N\n");
     return 2;
   }
   long n = atol(argv[2]);
@@ -175,6 +196,22 @@ int main(int argc, char **argv) {
     for (long i = 0; i < k; i++)
       pthread_join(th[i], NULL);
     printf("truth spinner %llu\n", (unsigned long long)(d1 - d0));
+  } else if (!strcmp(argv[1], "dense")) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN), k = 3 * (cpus > 0 ? cpus : 1);
+    pthread_t *th = calloc((size_t)k, sizeof *th);
+    for (long i = 0; i < k; i++)
+      pthread_create(&th[i], NULL, busy, NULL);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", gettid());
+    schedstat_fd = open(path, O_RDONLY);
+    uint64_t d0 = run_delay(), c0 = cpu_ns();
+    dense_spinner(now_ns() + (uint64_t)n * 1000000u);
+    uint64_t c1 = cpu_ns(), d1 = run_delay();
+    stop = 1;
+    for (long i = 0; i < k; i++)
+      pthread_join(th[i], NULL);
+    printf("truth dense_spinner %llu\n", (unsigned long long)(c1 - c0));
+    printf("delay dense_spinner %llu\n", (unsigned long long)(d1 - d0));
   } else if (!strcmp(argv[1], "faults")) {
     long page = sysconf(_SC_PAGESIZE);
     char *p = mmap(NULL, (size_t)(n + 1) * (size_t)page, PROT_READ | PROT_WRITE,
