@@ -98,9 +98,10 @@ bench-kevents-save: $(BENCH_B)/kevents_save_bench
 # --- encoding one full buffer: instructions (callgrind) and time per event ------
 BENCH_TARGETS += bench-encode
 .PHONY: bench-encode
-$(BENCH_B)/encode_bench: bench/encode_bench.c $(B)/libinclprof.a
+# With the runtime's own mem* and str* functions, as libinclprof.so has them.
+$(BENCH_B)/encode_bench: bench/encode_bench.c $(B)/libinclprof.a $(B)/runtime/base/own_string.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl
+	$(CC) $(CFLAGS) $(RT_INC) $(PB_CFLAGS) -o $@ $< $(B)/runtime/base/own_string.o $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl
 bench-encode: $(BENCH_B)/encode_bench
 	@mkdir -p $(BENCH_OUT)
 	@bash bench/encode.sh $(abspath $(BENCH_B))/encode_bench $(abspath $(BENCH_B))/encode $(BENCH_OUT)/bench-encode.md

@@ -80,6 +80,10 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
   variant ip-bare-fenced "plugin probes -> the fenced bare hook through the hook table" "$RUNS" after plain "./ip-bare-fenced"
   variant ip "inclprof record, kevents, writer auto (the defaults)" "$RUNS" after plain \
     "rm -rf ip.data && $INCLPROF record --transitions kevents -o ip.data -- ./ip"
+  variant ip-agg "inclprof record --aggregate, kevents (call-path trees in the process, no trace)" "$RUNS" after plain \
+    "rm -rf ipa.data && $INCLPROF record --aggregate --transitions kevents -o ipa.data -- ./ip"
+  variant ip-agg-fast "inclprof record --aggregate, kevents, INCLPROF_CLOCK=fast" "$RUNS" after plain \
+    "rm -rf ipaf.data && INCLPROF_CLOCK=fast $INCLPROF record --aggregate --transitions kevents -o ipaf.data -- ./ip" fast
   variant ip-thread "inclprof record, kevents, INCLPROF_WRITER=thread" "$RUNS" after plain \
     "rm -rf ipt.data && INCLPROF_WRITER=thread $INCLPROF record --transitions kevents -o ipt.data -- ./ip"
   variant ip-inline "inclprof record, kevents, INCLPROF_WRITER=inline" "$RUNS" after plain \
@@ -247,7 +251,7 @@ for v in "${ORDER[@]}"; do
   k=$v/threads
   [ -n "${WORK[$k]:-}" ] || continue
   case $v in ip) d=ip.data ;; ip-thread) d=ipt.data ;; ip-inline) d=ipi.data ;; ip-none) d=ipn.data ;; xray-fdr) d="xr-fdr.*" ;;
-    floor-write | floor-fenced-write) d=floor.raw ;; ip-fast) d=ipf.data ;; ip-fast-thread) d=ipft.data ;; ip-fast-inline) d=ipfi.data ;;
+    floor-write | floor-fenced-write) d=floor.raw ;; ip-fast) d=ipf.data ;; ip-fast-thread) d=ipft.data ;; ip-fast-inline) d=ipfi.data ;; ip-agg) d=ipa.data ;; ip-agg-fast) d=ipaf.data ;;
     xray-basic) d="xr-basic.*" ;; uftrace-pg) d=uf-pg.data ;; uftrace-fi) d=uf-fi.data ;; gprof) d=gmon.out ;; *) d= ;; esac
   # shellcheck disable=SC2086
   size=$([ -n "$d" ] && du -cb $d 2>/dev/null | tail -n1 | cut -f1)

@@ -24,6 +24,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -158,6 +159,7 @@ struct ip_rt_thread {
   struct ip_fd_id sample_fd_id;
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
+  struct ip_agg *agg;        /* INCLPROF_MODE=aggregate: the thread's call-path tree */
   struct ip_rt_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
@@ -178,6 +180,17 @@ struct ip_state {
   char note[1024];    /* transitions_note */
   int clock;          /* Inclprof__ClockSource */
   int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
+  int aggregate;      /* INCLPROF_MODE=aggregate: call-path trees in memory, no events written */
+  /* The periods recording was off, [off, on) in ticks (on = UINT64_MAX while
+   * off), the first IP_OFF_PERIODS of them: written by windows.c under its
+   * lock, read by the aggregate mode's fold, which takes them from the
+   * intervals as the converter takes a trace's Window records. */
+  struct ip_off_period {
+    uint64_t off, on;
+  } off_periods[64];
+  atomic_uint n_off_periods;
+  unsigned intervals; /* --interval files written (the control thread's) */
+  int intervals_on;   /* INCLPROF_INTERVAL is in force (windows.c) */
   double ticks_per_second;
   double probe_cost_ticks;
   double probe_hidden_ticks;
@@ -247,6 +260,8 @@ struct ip_settings {
   char *flush_every;     /* INCLPROF_FLUSH_EVERY: every thread's events written this often */
   char *ctl;             /* INCLPROF_CTL: 0 leaves the control socket out */
   char *tables;          /* INCLPROF_TABLES: shared (table files) or inline (in each trace) */
+  char *mode;            /* INCLPROF_MODE: trace or aggregate */
+  char *interval;        /* INCLPROF_INTERVAL: aggregate mode: a profile file this often */
   char *grant;           /* INCLPROF_GRANT: the recording's grant server (perf_grant.h) */
   char *snapshot_if;     /* INCLPROF_SNAPSHOT_IF: FUNCTION>DURATION[,...] */
   char *snapshot_margin; /* INCLPROF_SNAPSHOT_MARGIN: time kept before and after the call */
@@ -377,7 +392,7 @@ IP_HIDDEN void ip_threads_flush_all(int in_signal);
  * its buffer is looked at, handed-off buffers included), waiting up to ms
  * for threads flushing themselves.  Returns the threads, *left_out those
  * given up on. */
-IP_HIDDEN unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out);
+IP_HIDDEN unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval);
 IP_HIDDEN void ip_thread_after_fork_child(void);
 /* A vfork child runs on t's state from ip_thread_lend to
  * ip_thread_take_back (both by t itself); a child with a copy of the
@@ -386,6 +401,32 @@ IP_HIDDEN void ip_thread_lend(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_take_back(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_decline(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_key_init(void);
+
+/* aggregate.c (INCLPROF_MODE=aggregate): a thread's events folded into its
+ * call-path tree, which is written as a ThreadProfile record. */
+/* Folds ev[0..n) into t's tree and empties their slots (as encoding does). */
+IP_HIDDEN void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *ev, size_t n,
+                           const struct ip_kev_list *kl, int in_signal);
+/* The runtime held t from start to end (folding a full buffer): taken from
+ * its next interval, as the converter takes a Gap. */
+IP_HIDDEN void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end);
+/* Closes t's open frames (alive_until_now: after one more interval up to
+ * now, for a thread alive when the process ends) and writes its tree, once. */
+IP_HIDDEN void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now);
+/* A running thread's tree so far (its open frames counted up to its last
+ * event), for `inclprof ctl flush`: t's busy flag held. */
+IP_HIDDEN void ip_agg_snapshot(struct ip_rt_thread *t);
+/* --interval: what t's tree gained since the last interval, as a Thread and
+ * a ThreadProfile frame appended to *buf (grown to *cap; *len used); t's
+ * busy flag held. */
+IP_HIDDEN void ip_agg_interval(struct ip_rt_thread *t, uint8_t **buf, size_t *len, size_t *cap);
+/* The frames of the threads that ended since the last interval's file
+ * (their last part), taken: *buf to ip_free. */
+IP_HIDDEN void ip_agg_interval_ended(uint8_t **buf, size_t *len, size_t *cap);
+/* At the process's end, after the final flush: every thread's tree (and,
+ * with INCLPROF_INTERVAL, the last interval's file). */
+IP_HIDDEN void ip_agg_write_all(int in_signal);
+IP_HIDDEN void ip_agg_free(struct ip_rt_thread *t);
 
 /* flush.c: both leave the arg of every event of ev[0..n) 0 (an empty slot). */
 IP_HIDDEN void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n,
@@ -433,6 +474,10 @@ IP_HIDDEN void ip_crowding_after_fork_child(void);
 /* output.c */
 IP_HIDDEN int ip_output_open(char *err, size_t errlen);
 IP_HIDDEN void ip_write_record(const Inclprof__Record *rec, int log_it);
+/* Aggregate mode's --interval: OUTPUT/<pid>.intervals/<seq>.ipb, a file of
+ * its own with the Header, the table records so far, frames (the
+ * interval's Thread and ThreadProfile records) and a Trailer; 0 or -1. */
+IP_HIDDEN int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len);
 IP_HIDDEN void ip_write_header(uint32_t forked_from);
 IP_HIDDEN void ip_write_thread(uint32_t tid, const char *name, uint64_t tick);
 IP_HIDDEN void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end);
@@ -573,6 +618,10 @@ IP_HIDDEN void ip_snapshots_save(int all);
 
 /* say.c: one line on stderr, with write() (printf-style format) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* strerror's text for error number e, without calling strerror (a program
+ * may define its own): in a buffer of the calling thread, good until its
+ * next call. */
+IP_HIDDEN const char *ip_errno_text(int e);
 
 /* arena.c: the runtime's own memory (never the program's malloc, which it
  * may define itself): zeroed blocks, lock-free, safe in a signal handler. */
@@ -706,11 +755,13 @@ IP_HIDDEN void ip_registry_fork_child(void);
 /* 1 when it switched, 0 when it already was so, -1 when the lock was refused */
 IP_HIDDEN int ip_recording_set(int on, const char *reason);
 IP_HIDDEN int ip_recording_on(void);
-IP_HIDDEN void ip_windows_start(void); /* INCLPROF_PAUSED, _DELAY, _DURATION, _FLUSH_EVERY */
+IP_HIDDEN void
+ip_windows_start(void); /* INCLPROF_PAUSED, _DELAY, _DURATION, _FLUSH_EVERY, _INTERVAL */
 IP_HIDDEN int ip_windows_wanted(void); /* a deadline to wait for, or recording off */
 IP_HIDDEN void ip_windows_after_fork_child(void);
-/* Switches what is due; *flush when a periodic flush is.  Milliseconds to
- * the next deadline, -1 when there is none. */
+/* Switches what is due; *flush: the periodic work due (IP_DUE_*).
+ * Milliseconds to the next deadline, -1 when there is none. */
+enum { IP_DUE_FLUSH = 1, IP_DUE_INTERVAL = 2 }; /* INCLPROF_FLUSH_EVERY, INCLPROF_INTERVAL */
 IP_HIDDEN int64_t ip_windows_due(int *flush);
 
 /* children.c: processes started without fork's handlers */
@@ -806,6 +857,10 @@ IP_HIDDEN void ip_libc_init(void);
 IP_HIDDEN void *ip_libc_next(const char *name); /* dlsym(RTLD_NEXT, name) */
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
+/* libc's own vsnprintf (own_stdio.c's snprintf and vsnprintf call it), never
+ * a program's; NULL when it cannot be found. */
+typedef int ip_vsnprintf_fn(char *, size_t, const char *, va_list);
+IP_HIDDEN ip_vsnprintf_fn *ip_real_vsnprintf(void);
 
 /* sampling.c */
 IP_HIDDEN void ip_sampling_init(void);

@@ -80,6 +80,24 @@ static int export(const ip_export_args *a, const ip_output *out) {
                : !ip_session_load(&s, a->inputs, a->n_inputs, &lo);
   ip_progress_finish(&progress);
   ok = ok && !check_session(&s, a);
+  const ip_process *agg = ok && (fmt->begin || a->opts.critical) ? ip_session_aggregate(&s) : NULL;
+  if (agg) { /* a timeline needs every call's time: only a trace has them */
+    if (a->opts.critical)
+      fprintf(stderr,
+              "inclprof export: --critical needs a trace: %s is an aggregate profile (recorded "
+              "with --aggregate), which keeps no wake-up of one thread by another\n",
+              agg->trace_path);
+    else
+      fprintf(stderr,
+              "inclprof export: --format %s needs a trace: %s is an aggregate profile (recorded "
+              "with --aggregate); record without it, or export csv, pprof, callgrind, folded or "
+              "html\n",
+              fmt->name, agg->trace_path);
+    fmt->discard(&job);
+    ip_session_free(&s);
+    ip_critical_free(&crit);
+    return -2;
+  }
   if (ok && a->opts.critical && !crit.any_edges) {
     fprintf(stderr,
             "inclprof export: --critical needs the threads' wake-ups, which these traces do not "
@@ -119,6 +137,10 @@ int cmd_export(int argc, char **argv) {
   }
   int status = export(&a, &out);
   free(windows);
+  if (status == -2) { /* the input cannot give this format */
+    ip_output_close(&out, 0);
+    return IP_EXIT_USAGE;
+  }
   if (ip_output_close(&out, status >= 0))
     return IP_EXIT_ERROR;
   if (strcmp(out.name, "-"))

@@ -71,6 +71,9 @@ static void header(const ip_process *p) {
   if (p->start_unix_ns && gmtime_r(&secs, &tm))
     strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
   printf("trace:        %s (format %u.%u)\n", p->trace_path, p->format_major, p->format_minor);
+  if (p->aggregate)
+    printf("kind:         an aggregate profile (record --aggregate): each thread's call paths "
+           "summed in the process, no events, no timeline\n");
   if (p->from_index)
     printf("read:         its index (info --scan replays the events: damage inside the file, "
            "samples attributed, exits reconciled)\n");

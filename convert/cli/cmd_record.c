@@ -1,4 +1,4 @@
-/* cli/cmd_record.c - `inclprof record [-o DIR] [--transitions MODE] [--sample-hz N]
+/* cli/cmd_record.c - `inclprof record [-o DIR] [--aggregate] [--transitions MODE] [--sample-hz N]
  * [--max-size SIZE [--max-size-policy stop|ring]] [--paused] [--delay D]
  * [--duration D] [--flush-every D] [--user NAME] [--snapshot-if FUNCTION>DURATION
  * [--snapshot-margin D] [--snapshot-keep N]] -- PROG [ARGS...]`: runs
@@ -52,6 +52,8 @@ enum {
   OPT_DELAY,
   OPT_DURATION,
   OPT_FLUSH_EVERY,
+  OPT_AGGREGATE,
+  OPT_INTERVAL,
   OPT_USER,
   OPT_SNAPSHOT_IF,
   OPT_SNAPSHOT_MARGIN,
@@ -60,6 +62,13 @@ enum {
 
 static const ip_cli_opt options[] = {
     {"output", 'o', "DIR", "trace directory (default: " IP_DEFAULT_INPUT ")"},
+    {"aggregate", OPT_AGGREGATE, NULL,
+     "keep each thread's call-path tree in the process and write it\n"
+     "at the end instead of every event: a profile whose size does not\n"
+     "grow with the run (report, CSV, pprof...; no timeline)"},
+    {"interval", OPT_INTERVAL, "DURATION",
+     "with --aggregate: also write what each DURATION added, one\n"
+     "profile per interval in DIR/PID.intervals/ (a time series)"},
     {"transitions", OPT_TRANSITIONS, "MODE",
      "auto (default), pmu, kevents or none: how kernel activity\n"
      "(system calls, context switches, page faults) is detected"},
@@ -93,7 +102,8 @@ static const ip_cli_opt options[] = {
 
 static const ip_cli cli = {
     .name = "record",
-    .synopsis = "[-o DIR] [--transitions MODE] [--sample-hz N] [--max-size SIZE\n"
+    .synopsis = "[-o DIR] [--aggregate [--interval D]] [--transitions MODE] [--sample-hz N] "
+                "[--max-size SIZE\n"
                 "        [--max-size-policy stop|ring]] [--paused] [--delay DURATION]\n"
                 "        [--duration DURATION] [--flush-every DURATION] [--user NAME]\n"
                 "        [--snapshot-if FUNCTION>DURATION [--snapshot-margin DURATION]\n"
@@ -108,9 +118,9 @@ static const ip_cli cli = {
 
 typedef struct record_args {
   const char *dir, *mode, *hz, *max_size, *policy;
-  const char *delay, *duration, *flush_every, *user, *snapshot_margin, *snapshot_keep;
+  const char *delay, *duration, *flush_every, *user, *snapshot_margin, *snapshot_keep, *interval;
   char snapshot_if[4096]; /* the conditions, comma-separated */
-  int paused;
+  int paused, aggregate;
 } record_args;
 
 /* A size as the runtime reads it (size_syntax.h); 0 when it is not one. */
@@ -139,19 +149,27 @@ static int on_option(void *ctx, int id, const char *arg, ip_cli_msg *m) {
   case OPT_PAUSED:
     a->paused = 1;
     return 0;
+  case OPT_AGGREGATE:
+    a->aggregate = 1;
+    return 0;
   case OPT_USER:
     a->user = arg;
     return 0;
   case OPT_DELAY:
   case OPT_DURATION:
   case OPT_FLUSH_EVERY:
+  case OPT_INTERVAL:
     if (ip_duration_parse(arg, &v) || (id != OPT_DELAY && v < 1000000))
       return ip_cli_fail(m, "bad --%s '%s' (a duration like 500ms, 10s or 2m%s)",
                          id == OPT_DELAY      ? "delay"
                          : id == OPT_DURATION ? "duration"
+                         : id == OPT_INTERVAL ? "interval"
                                               : "flush-every",
                          arg, id == OPT_DELAY ? "" : ", at least 1ms");
-    *(id == OPT_DELAY ? &a->delay : id == OPT_DURATION ? &a->duration : &a->flush_every) = arg;
+    *(id == OPT_DELAY      ? &a->delay
+      : id == OPT_DURATION ? &a->duration
+      : id == OPT_INTERVAL ? &a->interval
+                           : &a->flush_every) = arg;
     return 0;
   case OPT_SNAPSHOT_IF: {
     char why[300];
@@ -329,6 +347,8 @@ static int prepare_env(const record_args *a) {
       (a->max_size && set_env("INCLPROF_MAX_SIZE", a->max_size)) ||
       (a->policy && set_env("INCLPROF_MAX_SIZE_POLICY", a->policy)) ||
       (a->paused && set_env("INCLPROF_PAUSED", "1")) ||
+      (a->aggregate && set_env("INCLPROF_MODE", "aggregate")) ||
+      (a->interval && set_env("INCLPROF_INTERVAL", a->interval)) ||
       (a->delay && set_env("INCLPROF_DELAY", a->delay)) ||
       (a->duration && set_env("INCLPROF_DURATION", a->duration)) ||
       (a->flush_every && set_env("INCLPROF_FLUSH_EVERY", a->flush_every)) ||
@@ -438,6 +458,19 @@ int cmd_record(int argc, char **argv) {
   if (first >= argc) {
     ip_cli_msg m = {.cli = &cli};
     ip_cli_fail(&m, "no program to run");
+    fprintf(stderr, "%s\n", m.text);
+    return IP_EXIT_USAGE;
+  }
+  if (a.aggregate && a.snapshot_if[0]) {
+    ip_cli_msg m = {.cli = &cli};
+    ip_cli_fail(&m,
+                "--snapshot-if keeps a trace's window around a slow call: not with --aggregate");
+    fprintf(stderr, "%s\n", m.text);
+    return IP_EXIT_USAGE;
+  }
+  if (a.interval && !a.aggregate) {
+    ip_cli_msg m = {.cli = &cli};
+    ip_cli_fail(&m, "--interval needs --aggregate (a trace holds every call already)");
     fprintf(stderr, "%s\n", m.text);
     return IP_EXIT_USAGE;
   }

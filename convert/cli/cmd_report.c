@@ -348,6 +348,16 @@ int cmd_report(int argc, char **argv) {
       ip_slowest_free(&slow);
       return IP_EXIT_ERROR;
     }
+    const ip_process *agg = ip_session_aggregate(&s);
+    if (agg) { /* its calls were summed in the process */
+      fprintf(stderr,
+              "inclprof report: --slowest needs a trace: %s is an aggregate profile (recorded "
+              "with --aggregate), which keeps no single call; record without --aggregate\n",
+              agg->trace_path);
+      ip_session_free(&s);
+      ip_slowest_free(&slow);
+      return IP_EXIT_USAGE;
+    }
     ip_session_free(&s);
     if (!ip_slowest_found(&slow)) {
       fprintf(stderr,
@@ -367,6 +377,25 @@ int cmd_report(int argc, char **argv) {
       ip_slowest_free(&slow);
     ip_critical_free(&crit);
     return IP_EXIT_ERROR;
+  }
+  const ip_process *agg = ip_session_aggregate(&s);
+  if (agg && a.critical) {
+    fprintf(stderr,
+            "inclprof report: %s needs a trace: %s is an aggregate profile (recorded with "
+            "--aggregate), which keeps no wake-up of one thread by another\n",
+            a.view_name, agg->trace_path);
+    ip_session_free(&s);
+    ip_critical_free(&crit);
+    return IP_EXIT_USAGE;
+  }
+  if (agg && a.view.latency && a.view.app_value) {
+    fprintf(stderr,
+            "inclprof report: --latency --value application needs a trace: %s is an aggregate "
+            "profile, which keeps the calls' Elapsed distribution only (report --latency)\n",
+            agg->trace_path);
+    ip_session_free(&s);
+    ip_critical_free(&crit);
+    return IP_EXIT_USAGE;
   }
   if (a.critical && !crit.any_edges) {
     fprintf(stderr,

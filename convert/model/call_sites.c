@@ -50,8 +50,8 @@ uint32_t ip_file_site(const ip_file *f, uint32_t gid) {
   return gid < f->n_gid_site ? f->gid_site[gid] : 0;
 }
 
-void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t el,
-                  uint64_t app) {
+void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t calls,
+                  uint64_t el, uint64_t app) {
   uint64_t key = (uint64_t)node << 32 | (site - 1);
   uint32_t k = ip_u64map_get(&ts->site_vals, key);
   if (k == UINT32_MAX) {
@@ -60,7 +60,7 @@ void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, ui
     th->sites[k] = (ip_site_values){node, site - 1, 0, 0, 0};
     ip_u64map_put(&ts->site_vals, key, k);
   }
-  th->sites[k].calls++;
+  th->sites[k].calls += calls;
   th->sites[k].el_incl += el;
   th->sites[k].app_incl += app;
 }

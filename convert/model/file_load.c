@@ -71,6 +71,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->run = ip_must_strdup(h->run);
   p->forked_from = h->forked_from;
   p->kernel_events = f->kernel_events = h->has_kernel_events && h->kernel_events;
+  p->aggregate = h->has_aggregate && h->aggregate;
   p->wake_edges = f->wake_edges = p->kernel_events && h->has_wake_edges && h->wake_edges;
   f->ns_per_tick = 1e9 / tps;
   if (f->ns_per_tick > 1e6) { /* below 1 kHz: no real clock */
@@ -283,6 +284,10 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     break;
   case INCLPROF__RECORD__BODY_WINDOW:
     ip_windows_take(f->win, rec->window);
+    break;
+  case INCLPROF__RECORD__BODY_THREAD_PROFILE:
+    ts = ip_replay_thread(f, rec->thread_profile->tid);
+    ip_profile_take(f, ts, rec->thread_profile);
     break;
   case INCLPROF__RECORD__BODY_SNAPSHOT:
     take_snapshot(f, rec->snapshot);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/latency_buckets.h"
+#include "latency_buckets.h"
 #include "util/util.h"
 
 /* The position of row r among the kept rows. */
@@ -33,6 +33,17 @@ void ip_lat_add(ip_lat *h, uint64_t v) {
     h->min = v;
   if (v > h->max)
     h->max = v;
+}
+
+void ip_lat_add_bucket(ip_lat *h, uint32_t b, uint64_t count, uint64_t min, uint64_t max) {
+  if (!count || b >= IP_LAT_BUCKETS)
+    return;
+  row_of(h, b / IP_LAT_SUB)[b % IP_LAT_SUB] += count;
+  if (!h->n || min < h->min)
+    h->min = min;
+  if (max > h->max)
+    h->max = max;
+  h->n += count;
 }
 
 void ip_lat_merge(ip_lat *to, const ip_lat *from) {

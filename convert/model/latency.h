@@ -1,6 +1,6 @@
 /* model/latency.h - the distribution of a function's (or a call path's)
  * calls: Elapsed and Application Inclusive time per call, in the log-linear
- * buckets of model/latency_buckets.h (a quantile read from them
+ * buckets of include/inclprof/latency_buckets.h (a quantile read from them
  * is within 0.78 % of the true value; the maximum is exact).  Replay fills
  * one pair per call path when ip_load_opts.latency is set; the views and the
  * CSV export merge them per function. */
@@ -28,6 +28,9 @@ typedef struct ip_lat_pair {
 } ip_lat_pair;
 
 void ip_lat_add(ip_lat *h, uint64_t v);
+/* count values in bucket b, whose smallest and largest are min and max (a
+ * histogram kept elsewhere: the runtime's aggregate mode). */
+void ip_lat_add_bucket(ip_lat *h, uint32_t b, uint64_t count, uint64_t min, uint64_t max);
 /* to += from. */
 void ip_lat_merge(ip_lat *to, const ip_lat *from);
 void ip_lat_free(ip_lat *h);

@@ -98,6 +98,7 @@ void ip_pc_index_free(ip_pc_index *ix);
 typedef struct ip_tstate {
   uint32_t thread;             /* index into ip_session.threads */
   int finished;                /* ThreadEnd seen (a reused tid starts a new thread) */
+  int profiled;                /* a ThreadProfile was taken (aggregate mode) */
   ip_stack stk;                /* the open frames (ip_frame), by include/inclprof/stack_rules.h */
   int have_tick;               /* an event was seen: intervals can start */
   uint64_t hwm;                /* highest tick seen (earlier ones count 0) */
@@ -249,10 +250,10 @@ void ip_file_call_site(ip_file *f, uint32_t gid, ip_func *proto);
 uint32_t ip_file_site(const ip_file *f, uint32_t gid);
 /* Sets gid's call line: site1 is 1 + its index in s->sites. */
 void ip_file_gid_site(ip_file *f, uint32_t gid, uint32_t site1);
-/* A call made at call line site (1 + index) closed: its path, Elapsed and
+/* calls made at call line site (1 + index) closed: their path, Elapsed and
  * Application Inclusive ns. */
-void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t el,
-                  uint64_t app);
+void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t calls,
+                  uint64_t el, uint64_t app);
 /* Renumbers the call lines of the threads of part merged into s. */
 void ip_sites_merge(ip_session *s, ip_tables *t, const ip_session *part, ip_thread *th);
 uint32_t ip_tables_thread(ip_session *s, ip_tables *t, uint32_t proc, uint32_t tid);
@@ -290,6 +291,15 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
 /* Closes the frames still open (counted as repairs) and frees the replay
  * memory; the state itself stays (a reused tid then starts a new thread). */
 void ip_replay_finish(ip_file *f, ip_tstate *ts);
+/* The call path of fn under parent, made (values 0) when new. */
+uint32_t ip_replay_child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn);
+/* Compensated ticks with IP_FX fractional bits in ns, as the replay rounds them. */
+uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx);
+
+/* model/profile_load.c: a ThreadProfile (aggregate mode) taken into its
+ * thread as the replay of its events would have left it; the thread ends
+ * as a replayed one does (ip_replay_finish). */
+void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p);
 
 /* model/kline.c: a thread's kernel timeline for the critical path
  * (model/critical.h), kept while the first replay streams. */

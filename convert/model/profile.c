@@ -63,3 +63,10 @@ const ip_process *ip_session_process(const ip_session *s, uint32_t pid) {
       return &s->processes[i];
   return NULL;
 }
+
+const ip_process *ip_session_aggregate(const ip_session *s) {
+  for (size_t i = 0; i < s->n_processes; i++)
+    if (s->processes[i].aggregate)
+      return &s->processes[i];
+  return NULL;
+}

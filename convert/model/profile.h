@@ -208,6 +208,7 @@ typedef struct ip_process {
   char *tables_missing; /* a table file it names could not be used: the first one and why */
   uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
   int kernel_events;    /* batches carry kernel-event records: the wait breakdown is known */
+  int aggregate;        /* an aggregate profile (ThreadProfile records): no events, no timeline */
   int wake_edges;       /* ... and the threads' wake-ups of each other (the critical path) */
   uint64_t kernel_lost; /* batches whose kernel-event records were lost */
   int has_trailer;      /* a trailer was read */
@@ -340,6 +341,8 @@ void ip_values_add(ip_values *to, const ip_values *v);
 /* Whether any process of the session recorded kernel-event records (the
  * wait columns are then shown). */
 int ip_session_has_wait(const ip_session *s);
+/* The first process of the session recorded as an aggregate profile, or NULL. */
+const ip_process *ip_session_aggregate(const ip_session *s);
 /* Whether any process recorded wake edges: the critical path's values are
  * known when the session was loaded by ip_session_load_critical. */
 int ip_session_has_critical(const ip_session *s);

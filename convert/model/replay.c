@@ -44,7 +44,7 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   return ts;
 }
 
-static uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
+uint32_t ip_replay_child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
   uint64_t key = (uint64_t)parent << 32 | fn;
   uint32_t n = ip_u64map_get(&ts->child, key);
   if (n != NONE)
@@ -92,7 +92,7 @@ static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
   size_t depth = ts->stk.depth;
   ip_frame *fr = frame_at(ts, depth - 1);
   uint32_t parent = depth > 1 ? frame_at(ts, depth - 2)->node : 0;
-  uint32_t node = child_node(ts, th, parent, fr->open.key);
+  uint32_t node = ip_replay_child_node(ts, th, parent, fr->open.key);
   fr->node = node;
   fr->site = 0;
   fr->push_el = ts->el_ns;
@@ -173,7 +173,7 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
       ip_lat_add(&th->lat[fr->node].app, app);
   }
   if (fr->site)
-    ip_site_call(ts, th, fr->node, fr->site, el, app);
+    ip_site_call(ts, th, fr->node, fr->site, 1, el, app);
   if (fr->coro) {
     ip_coro_run *r = &th->coro[fr->coro - 1];
     r->el = el;
@@ -201,6 +201,13 @@ static void closed_down(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) {
     closed(f, ts, th, i);
   }
   closed(f, ts, th, target);
+}
+
+/* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
+uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx) {
+  return (uint64_t)(((unsigned __int128)fx * f->ns_per_tick_fx +
+                     ((unsigned __int128)1 << (IP_FX + 31))) >>
+                    (IP_FX + 32));
 }
 
 /* An interval of x ticks (IP_FX) ending at a probe, less the probe's cost c,
@@ -318,10 +325,7 @@ static uint64_t interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_
     x = y;
   }
   ts->comp_fx += x;
-  /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
-  uint64_t now = (uint64_t)(((unsigned __int128)ts->comp_fx * f->ns_per_tick_fx +
-                             ((unsigned __int128)1 << (IP_FX + 31))) >>
-                            (IP_FX + 32));
+  uint64_t now = ip_replay_fx_ns(f, ts->comp_fx);
   uint64_t el = now - ts->el_ns;
   ts->el_ns = now;
   if (!transitional)

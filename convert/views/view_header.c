@@ -326,6 +326,14 @@ static void probe_share_line(FILE *out, const ip_session *s) {
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   fprintf(out, "files:        %zu, processes: %zu, threads: %zu, events: %llu\n", s->n_files,
           s->n_processes, s->n_threads, (unsigned long long)s->events);
+  size_t profiles = 0;
+  for (size_t i = 0; i < s->n_processes; i++)
+    profiles += s->processes[i].aggregate != 0;
+  if (profiles)
+    fprintf(out,
+            "profiles:     %zu of %zu processes recorded with --aggregate: call paths summed and "
+            "compensated in the process (--raw does not apply to them)\n",
+            profiles, s->n_processes);
   transitions(out, s);
   compensation(out, s);
   fprintf(out,

@@ -30,8 +30,9 @@ enum {
   IP_TAG_RECORD_FOOTER = 13,
   IP_TAG_RECORD_WINDOW = 14,
   IP_TAG_RECORD_SNAPSHOT = 15,
-  IP_TAG_RECORD_TABLE = 16,    /* the first record of a table file */
-  IP_TAG_RECORD_TABLE_REF = 17 /* a trace naming a table file */
+  IP_TAG_RECORD_THREAD_PROFILE = 16,
+  IP_TAG_RECORD_TABLE = 17,    /* the first record of a table file */
+  IP_TAG_RECORD_TABLE_REF = 18 /* a trace naming a table file */
 };
 
 /* Thread, ThreadEnd and Gap: the fields the index reads (and a Gap's ticks). */

@@ -2,7 +2,8 @@
  * understand, a size limit reached): formatted on the stack and written
  * with write(), never through stdio, whose stderr the program may have made
  * buffered (its buffer then comes from malloc, and the line would land in
- * the middle of the program's own pending output). */
+ * the middle of the program's own pending output).  Error numbers are named
+ * with glibc's %m, not strerror, which the program may define. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,4 +30,13 @@ void ip_say(const char *fmt, ...) {
     done += (size_t)w;
   }
   errno = saved;
+}
+
+const char *ip_errno_text(int e) {
+  static __thread char text[128];
+  int saved = errno;
+  errno = e;
+  snprintf(text, sizeof text, "%m"); /* glibc's own text, as strerror's */
+  errno = saved;
+  return text;
 }

@@ -35,6 +35,8 @@ static const struct {
     {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
     {"INCLPROF_TABLES", offsetof(struct ip_settings, tables)},
+    {"INCLPROF_MODE", offsetof(struct ip_settings, mode)},
+    {"INCLPROF_INTERVAL", offsetof(struct ip_settings, interval)},
     {IP_GRANT_ENV, offsetof(struct ip_settings, grant)},
     {"INCLPROF_SNAPSHOT_IF", offsetof(struct ip_settings, snapshot_if)},
     {"INCLPROF_SNAPSHOT_MARGIN", offsetof(struct ip_settings, snapshot_margin)},

@@ -74,7 +74,7 @@ static int peer_allowed(int c, char *why, size_t len) {
 
 static void flush_reply(char *out, size_t len) {
   unsigned left = 0;
-  unsigned n = ip_threads_flush_live(LIVE_FLUSH_MS, &left);
+  unsigned n = ip_threads_flush_live(LIVE_FLUSH_MS, &left, 0);
   if (left)
     snprintf(out, len, IP_CTL_OK "flushed %u threads; %u were busy for %u ms and are left out",
              n - left, left, LIVE_FLUSH_MS);
@@ -132,10 +132,12 @@ static void *ctl_main(void *arg) {
   while (atomic_load(&ip_st.init_state) == 1) {
     int flush;
     int64_t ms = ip_windows_due(&flush);
-    if (flush)
-      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0});
+    if (flush & IP_DUE_FLUSH)
+      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0}, 0);
+    if (flush & IP_DUE_INTERVAL)
+      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0}, 1);
     if (ip_snapshots_ripe()) { /* every thread's events of the window are written first */
-      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0});
+      ip_threads_flush_live(LIVE_FLUSH_MS, &(unsigned){0}, 0);
       ip_snapshots_save(0);
     }
     if (ip_snapshots_on() && (ms < 0 || ms > SNAPSHOT_POLL_MS))

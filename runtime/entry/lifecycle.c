@@ -40,6 +40,8 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   atomic_store(&ip_st.final_flush, 1);
   ip_threads_flush_all(0);
   ip_thread_flush(&ip_tls, 0);
+  if (ip_st.aggregate)
+    ip_agg_write_all(0);
   ip_exit_state(0, keep_going);
   ip_tables_close_pending(0); /* units that registered and never ran */
   ip_write_trailer(clean, reason);
@@ -57,6 +59,8 @@ void ip_finish_from_signal(int sig) {
   if (!ours() || atomic_exchange(&ip_st.trailer_written, 1))
     return;
   ip_threads_flush_all(1);
+  if (ip_st.aggregate)
+    ip_agg_write_all(1);
   ip_exit_state(1, 0);
   char reason[24] = "signal ";
   char digits[8];
@@ -159,6 +163,13 @@ static void init(void) {
       ip_st.clock_unfenced = 1;
     else
       ip_say("inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
+  }
+  const char *mode = ip_set.mode;
+  if (mode && *mode && strcmp(mode, "trace")) {
+    if (!strcmp(mode, "aggregate"))
+      ip_st.aggregate = 1;
+    else
+      ip_say("inclprof: INCLPROF_MODE='%s' is not trace or aggregate; using trace\n", mode);
   }
   ip_st.program_allocator = ip_objects_program_allocator();
   ip_writer_init();

@@ -16,8 +16,8 @@
 static pthread_mutex_t win_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static int recording = 1;
 /* CLOCK_MONOTONIC ns; 0: none */
-static uint64_t start_at, stop_at, next_flush;
-static uint64_t duration_ns, flush_every_ns;
+static uint64_t start_at, stop_at, next_flush, next_interval;
+static uint64_t duration_ns, flush_every_ns, interval_ns;
 
 static uint64_t setting(const char *name, const char *v) {
   uint64_t ns = 0;
@@ -28,7 +28,20 @@ static uint64_t setting(const char *name, const char *v) {
   return ns;
 }
 
+/* The off periods the aggregate mode's fold takes from the intervals. */
+static void note_period(int on, uint64_t tick) {
+  unsigned n = atomic_load(&ip_st.n_off_periods);
+  struct ip_off_period *p = ip_st.off_periods;
+  if (!on && n < sizeof ip_st.off_periods / sizeof *p) {
+    p[n] = (struct ip_off_period){tick, UINT64_MAX};
+    atomic_store(&ip_st.n_off_periods, n + 1);
+  } else if (on && n && __atomic_load_n(&p[n - 1].on, __ATOMIC_RELAXED) == UINT64_MAX) {
+    __atomic_store_n(&p[n - 1].on, tick, __ATOMIC_RELEASE);
+  }
+}
+
 static void write_window(int on, const char *reason, uint64_t tick) {
+  note_period(on, tick);
   Inclprof__Window w = INCLPROF__WINDOW__INIT;
   w.has_tick = w.has_recording = 1;
   w.tick = tick;
@@ -70,11 +83,19 @@ void ip_windows_start(void) {
   uint64_t delay = setting("INCLPROF_DELAY", ip_set.delay);
   duration_ns = setting("INCLPROF_DURATION", ip_set.duration);
   flush_every_ns = setting("INCLPROF_FLUSH_EVERY", ip_set.flush_every);
+  interval_ns = setting("INCLPROF_INTERVAL", ip_set.interval);
+  if (interval_ns && !ip_st.aggregate) {
+    ip_say("inclprof: INCLPROF_INTERVAL needs INCLPROF_MODE=aggregate; no interval files\n");
+    interval_ns = 0;
+  }
   const char *p = ip_set.paused;
   int paused = p && *p && strcmp(p, "0");
   uint64_t now = ip_monotonic_ns();
   if (flush_every_ns)
     next_flush = now + flush_every_ns;
+  if (interval_ns)
+    next_interval = now + interval_ns;
+  ip_st.intervals_on = interval_ns != 0;
   if (!ip_lock(&win_lock, 0))
     return;
   if (paused || delay)
@@ -87,7 +108,7 @@ void ip_windows_start(void) {
 }
 
 int ip_windows_wanted(void) {
-  return start_at || stop_at || duration_ns || flush_every_ns || !ip_recording_on();
+  return start_at || stop_at || duration_ns || flush_every_ns || interval_ns || !ip_recording_on();
 }
 
 /* The fork child's file starts with the state its parent had. */
@@ -111,12 +132,18 @@ int64_t ip_windows_due(int *flush) {
     set_locked(0, "duration over", ip_tick());
   }
   if (next_flush && now >= next_flush) {
-    *flush = 1;
+    *flush |= IP_DUE_FLUSH;
     next_flush = now + flush_every_ns;
   }
+  if (next_interval && now >= next_interval) {
+    *flush |= IP_DUE_INTERVAL;
+    next_interval += interval_ns; /* on the interval's own grid */
+    if (next_interval <= now)
+      next_interval = now + interval_ns;
+  }
   uint64_t next = UINT64_MAX;
-  const uint64_t at[] = {start_at, stop_at, next_flush};
-  for (size_t i = 0; i < 3; i++)
+  const uint64_t at[] = {start_at, stop_at, next_flush, next_interval};
+  for (size_t i = 0; i < 4; i++)
     if (at[i] && at[i] < next)
       next = at[i];
   ip_unlock(&win_lock);

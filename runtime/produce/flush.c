@@ -314,6 +314,12 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
 }
 
 void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal) {
+  if (ip_st.aggregate) {
+    struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake};
+    ip_tables_close_pending(in_signal); /* before the gids it folds, and so its profile */
+    ip_agg_fold(t, ev, n, &kl, in_signal);
+    return;
+  }
   size_t first = 0;
   while (first < n && ev[first].arg == 0)
     first++;

@@ -58,7 +58,7 @@ static int ask(int s, const char *name, int fds[2], char *why, size_t len) {
   setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   if (!sl || connect(s, (struct sockaddr *)&sa, sl) != 0) {
     snprintf(why, len, "grant server %.64s: %s (it ends with its recording)", name,
-             sl ? strerror(errno) : "bad name");
+             sl ? ip_errno_text(errno) : "bad name");
     return -1;
   }
   struct ucred cr;
@@ -96,7 +96,7 @@ static int ask(int s, const char *name, int fds[2], char *why, size_t len) {
     rep.why[sizeof rep.why - 1] = 0;
     snprintf(why, len, "grant server refused: %s", rep.why);
   } else
-    snprintf(why, len, "grant server: %s", n < 0 ? strerror(errno) : "not a grant reply");
+    snprintf(why, len, "grant server: %s", n < 0 ? ip_errno_text(errno) : "not a grant reply");
   return -1;
 }
 
@@ -109,7 +109,7 @@ int ip_grant_kevents(int fds[2], char *why, size_t len) {
   }
   int s = socket(AF_UNIX, IP_GRANT_SOCKET_TYPE | SOCK_CLOEXEC, 0);
   if (s < 0) {
-    snprintf(why, len, "grant server: socket: %s", strerror(errno));
+    snprintf(why, len, "grant server: socket: %s", ip_errno_text(errno));
     return -1;
   }
   int r = ask(s, name, fds, why, len);

@@ -10,8 +10,8 @@
  * the same object with the same units always gives the same file, and a
  * file that exists need not be written.  When the table file cannot be
  * written (full disk, unwritable directory, file-size limit,
- * INCLPROF_TABLES=inline, snapshots of slow calls), the records go into the
- * trace as before.
+ * INCLPROF_TABLES=inline, snapshots of slow calls, interval files), the
+ * records go into the trace as before.
  *
  * What differs between processes stays in the trace: the gids, the
  * object's load address, and for a call-site callee the object its name
@@ -50,15 +50,17 @@ static _Atomic uint32_t *bind_state; /* MAX_BIND_GIDS entries, mapped at the fir
 
 static int inline_tables = -1; /* INCLPROF_TABLES=inline, read at the first object */
 
-/* Snapshots of slow calls (INCLPROF_SNAPSHOT_IF) keep the records in the
- * trace: the ring finds the watched functions by their Function records,
- * and each snapshot is a trace of its own in a directory of its own. */
+/* Snapshots of slow calls (INCLPROF_SNAPSHOT_IF) and the aggregate mode's
+ * interval files (INCLPROF_INTERVAL) keep the records in the trace: the
+ * ring finds the watched functions by their Function records, and each
+ * snapshot or interval file is a trace of its own in a directory of its
+ * own, which names no table beside it. */
 static void read_setting(void) {
   const char *t = ip_set.tables;
   inline_tables = t && !strcmp(t, "inline");
   if (t && *t && !inline_tables && strcmp(t, "shared"))
     ip_say("inclprof: INCLPROF_TABLES='%s' is not shared or inline; using shared\n", t);
-  inline_tables |= ip_snapshots_on();
+  inline_tables |= ip_snapshots_on() || ip_st.intervals_on;
 }
 
 static struct object *object_of(uint32_t module) {

@@ -16,6 +16,11 @@
 #include "base/pmu.h"
 #include "rt.h"
 
+/* The passes of an inline flush's move of the events appended meanwhile
+ * before its last one, which blocks signals (see flush_inline).  A pass
+ * takes microseconds: no program's handlers append during each of 8. */
+#define KEEP_TRIES 8u
+
 static __thread struct ip_event junk_slot __attribute__((tls_model("initial-exec")));
 
 static uint64_t tr_read(struct ip_rt_thread *t) {
@@ -213,18 +218,25 @@ int ip_thread_ensure(void) {
  * writing this thread's previous batch, and we may not wait longer (in_signal,
  * the exit deadline). */
 static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
-  if (t->state != IP_TS_READY)
+  /* Not inside a flush of this thread's own: one below on the stack holds
+   * the buffer, and waiting for it would never end (a handler that
+   * interrupted it; an instrumented function of the program's that the
+   * flush called, in a program linked with libinclprof.a). */
+  if (t->state != IP_TS_READY || t->in_flush)
     return;
+  t->in_flush = 1;
   while (atomic_exchange(&t->busy, 1)) {
-    if (in_signal || ip_exit_deadline_passed())
+    if (in_signal || ip_exit_deadline_passed()) {
+      t->in_flush = 0;
       return;
+    }
     sched_yield();
   }
   if (!ip_writer_settle(t, settle)) {
+    t->in_flush = 0;
     atomic_store(&t->busy, 0);
     return;
   }
-  t->in_flush = 1;
   ip_kevents_save(t);
   uint64_t g0 = ip_tick();
   int pending = tr_read(t) != t->tr_last;
@@ -242,17 +254,38 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
    * batch was written: move them to the front and reset pos - with a
    * compare-and-swap, because a handler may append again at any moment; if
    * one did, pos moved and we copy again.  Handlers now append behind the
-   * moved events, never inside [stop, now), which is cleared last. */
+   * moved events, never inside [stop, now), which is cleared last.  Should
+   * pos move on every pass (instrumented code that this loop itself calls,
+   * in a program linked with libinclprof.a that defines memmove), the last
+   * pass runs with every signal blocked and takes pos back with an
+   * exchange: what that code appended meanwhile is dropped, and the loop
+   * ends whatever the program does. */
   struct ip_event *raw;
   const struct ip_event *now;
   size_t extra;
-  for (;;) {
+  sigset_t all, old;
+  int last_pass = 0;
+  for (unsigned tries = 0;; tries++) {
+    if (tries == KEEP_TRIES) {
+      sigfillset(&all);
+      pthread_sigmask(SIG_SETMASK, &all, &old);
+      last_pass = 1;
+    }
     raw = t->pos;
     now = raw > t->hard_end ? t->hard_end : raw;
     extra = now > stop ? (size_t)(now - stop) : 0;
     memmove(t->buf, stop, extra * sizeof *stop);
     if (t->buf + extra < dirty_end)
       memset(t->buf + extra, 0, (size_t)(dirty_end - (t->buf + extra)) * sizeof *stop);
+    if (last_pass) {
+      struct ip_event *got = __atomic_exchange_n(&t->pos, t->buf + extra, __ATOMIC_RELAXED);
+      struct ip_event *got_end = got > t->hard_end ? t->hard_end : got;
+      if (got_end > now) { /* slots past the junk slot's were counted by ip_slow_slot */
+        t->dropped += (uint64_t)(got_end - now);
+        memset((struct ip_event *)now, 0, (size_t)(got_end - now) * sizeof *stop);
+      }
+      break;
+    }
     if (__atomic_compare_exchange_n(&t->pos, &raw, t->buf + extra, 0, __ATOMIC_RELAXED,
                                     __ATOMIC_RELAXED))
       break;
@@ -264,13 +297,19 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
     memset(stop, 0, (size_t)(now - stop) * sizeof *stop);
   if (t->end >= t->buf && t->end < t->buf + IP_BUF_EVENTS) /* a flush asked early (kevents.c) */
     t->end = t->buf + IP_BUF_EVENTS;
+  if (last_pass)
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
   t->skip = 0;
   if (!in_signal && atomic_load(&ip_st.init_state) == 1)
     name_follow(t);
   uint64_t at_end = tr_read(t);
   uint64_t g1 = ip_tick();
-  if (n && atomic_load(&ip_st.init_state) == 1)
-    ip_write_gap(t->tid, g0, g1);
+  if (n && atomic_load(&ip_st.init_state) == 1) {
+    if (ip_st.aggregate)
+      ip_agg_gap(t, g0, g1);
+    else
+      ip_write_gap(t->tid, g0, g1);
+  }
   uint64_t after = tr_after_flush(t, at_end);
   t->tr_last = pending ? after - 1 : after; /* keep a transition that came before the flush */
   t->in_flush = 0;
@@ -343,7 +382,7 @@ void ip_threads_flush_all(int in_signal) {
   atomic_store(&ip_st.threads_not_flushed, left_out);
 }
 
-unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
+unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
   *left_out = 0;
   if (atomic_load(&ip_st.init_state) != 1 || !ip_lock(&ip_st.threads_lock, 0))
     return 0;
@@ -364,6 +403,33 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out) {
         left[still++] = left[i];
     k = still;
   }
+  /* Aggregate mode: every thread whose events were folded writes its tree
+   * so far (a later one of the same thread replaces it for the reader), or,
+   * for an interval, what it gained since the last one into the interval's
+   * file. */
+  uint8_t *frames = NULL;
+  size_t len = 0, cap = 0;
+  if (interval && ip_st.aggregate)
+    ip_agg_interval_ended(&frames, &len, &cap);
+  for (struct ip_rt_thread *t = ip_st.threads; ip_st.aggregate && t && left; t = t->next) {
+    int skipped = 0;
+    for (unsigned i = 0; i < k; i++)
+      skipped |= left[i] == t;
+    if (skipped || t->state != IP_TS_READY || atomic_exchange(&t->busy, 1))
+      continue;
+    /* its buffers handed to the writer folded first: none is folded meanwhile */
+    if (!atomic_load(&ip_st.final_flush) && ip_writer_settle(t, IP_SETTLE_BOUNDED)) {
+      if (interval)
+        ip_agg_interval(t, &frames, &len, &cap);
+      else
+        ip_agg_snapshot(t);
+    }
+    atomic_store(&t->busy, 0);
+  }
+  if (interval && ip_st.aggregate && ip_write_interval_file(ip_st.intervals++, frames, len) != 0)
+    ip_say("inclprof: cannot write interval %u's profile in %s/%u.intervals\n", ip_st.intervals,
+           ip_st.dir, (unsigned)ip_st.pid);
+  ip_free(frames);
   ip_unlock(&ip_st.threads_lock);
   *left_out = left ? k : n;
   ip_free(left);
@@ -390,6 +456,7 @@ void ip_thread_exit(struct ip_rt_thread *t) {
   ip_unlock(&ip_st.threads_lock);
   if (atomic_load(&ip_st.init_state) == 1 && !t->ended_at_exit) {
     name_follow(t);
+    ip_agg_write(t, 0, 0); /* before its ThreadEnd, which ends it for the converter */
     Inclprof__ThreadEnd te = INCLPROF__THREAD_END__INIT;
     te.tid = t->tid;
     te.has_end_tick = 1;
@@ -399,6 +466,7 @@ void ip_thread_exit(struct ip_rt_thread *t) {
     rec.thread_end = &te;
     ip_write_record(&rec, 0);
   }
+  ip_agg_free(t);
   ip_transitions_thread_close(t);
   atomic_fetch_add(&ip_st.dropped, t->dropped);
   t->pos = t->end = NULL;
@@ -483,6 +551,7 @@ void ip_thread_after_fork_child(void) {
   atomic_store(&t->busy, 0);
   if (t->state != IP_TS_READY)
     return;
+  ip_agg_free(t); /* the parent's calls */
   ip_transitions_thread_close(t);
   ip_sampling_after_fork_child(t);
   t->tid = (uint32_t)gettid();

@@ -125,14 +125,15 @@ static int pmu_open(void **page, char *why, size_t whylen) {
   ip_pmu_kernel_instructions(&a);
   int fd = perf_open(&a);
   if (fd < 0) {
-    snprintf(why, whylen, "pmu: perf_event_open(instructions, kernel only): %s", strerror(errno));
+    snprintf(why, whylen, "pmu: perf_event_open(instructions, kernel only): %s",
+             ip_errno_text(errno));
     return -1;
   }
   long pg = sysconf(_SC_PAGESIZE);
   void *m = mmap(NULL, (size_t)pg, PROT_READ, MAP_SHARED, fd, 0);
   close(fd);
   if (m == MAP_FAILED) {
-    snprintf(why, whylen, "pmu: mmap of the counter page: %s", strerror(errno));
+    snprintf(why, whylen, "pmu: mmap of the counter page: %s", ip_errno_text(errno));
     return -1;
   }
   const struct perf_event_mmap_page *pc = m;
@@ -192,9 +193,10 @@ static int kev_events(int fds[2], char *why, size_t whylen) {
     ip_refusal_next_step(next, sizeof next);
     if ((e == EACCES || e == EPERM) && ip_perf_refusal(perf, sizeof perf))
       snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s: %s; %s",
-               strerror(e), perf, next);
+               ip_errno_text(e), perf, next);
     else
-      snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s", strerror(e));
+      snprintf(why, whylen, "kevents: perf_event_open(raw_syscalls:sys_enter): %s",
+               ip_errno_text(e));
     return -1;
   }
   ip_pmu_kevents_faults(&a);
@@ -215,7 +217,7 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
     m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
   }
   if (m == MAP_FAILED) {
-    snprintf(why, whylen, "kevents: mmap of the ring buffer: %s", strerror(errno));
+    snprintf(why, whylen, "kevents: mmap of the ring buffer: %s", ip_errno_text(errno));
     close(fd);
     if (fd2 >= 0)
       close(fd2);
@@ -280,7 +282,8 @@ static int kev_trial(char *why, size_t whylen, char *wake_why, size_t wake_whyle
   if (kev_open(&ring, &len, &fd2, &pf_id, wake_fd, wake_id, why, whylen) != 0)
     return 0;
   if (ip_st.wake_tp[0] >= 0 && wake_fd[0] < 0) {
-    snprintf(wake_why, wake_whylen, "perf_event_open(sched:sched_waking): %s", strerror(errno));
+    snprintf(wake_why, wake_whylen, "perf_event_open(sched:sched_waking): %s",
+             ip_errno_text(errno));
     ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
   }
   for (int k = 0; k < 2; k++)

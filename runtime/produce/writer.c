@@ -70,11 +70,17 @@ static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *t
   syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, NULL, 0);
 }
 
-/* Encodes a job's batch and its Gap with the given scratch area, then gives
- * the buffer back (encoding leaves every arg 0) and tells the owner its job
- * is done. */
+/* Encodes a job's batch and its Gap with the given scratch area (in the
+ * aggregate mode: folds them into the owner's tree, which no one else
+ * touches while the owner has a job queued or being written: see
+ * ip_writer_settle), then gives the buffer back (encoding and folding leave
+ * every arg 0) and tells the owner its job is done. */
 static void write_job(struct job *j, uint8_t *scratch, size_t scratch_len, int in_signal) {
-  if (atomic_load(&ip_st.init_state) == 1) {
+  if (atomic_load(&ip_st.init_state) == 1 && ip_st.aggregate) {
+    struct ip_rt_thread *owner = atomic_load(&j->owner);
+    ip_agg_fold(owner, j->ev, j->n, &j->kl, in_signal);
+    ip_agg_gap(owner, j->g0, j->g1);
+  } else if (atomic_load(&ip_st.init_state) == 1) {
     ip_encode_batch(scratch, scratch_len, j->tid, j->seq, j->ev, j->n, &j->kl, in_signal);
     if (atomic_load(&ip_st.init_state) == 1)
       ip_write_gap(j->tid, j->g0, j->g1);

@@ -109,6 +109,13 @@ static int cache_path(char *path, size_t len, const char *key) {
  * ip_calibration_save; shared_key[0] is 0 when this process cannot share. */
 static char shared_key[128], shared_path[1300];
 
+/* Whether all of s is one number (as %a writes it), into *v; sscanf's
+ * rather than strtod, which a program may define. */
+static int whole_number(const char *s, double *v) {
+  int used = -1;
+  return sscanf(s, "%la%n", v, &used) == 1 && used >= 0 && !s[used];
+}
+
 int ip_calibration_load(void) {
   char line[512];
   if (cache_key(shared_key, sizeof shared_key) != 0 ||
@@ -130,9 +137,9 @@ int ip_calibration_load(void) {
           5 ||
       version != CACHE_VERSION || strcmp(got_key, shared_key))
     return 0;
-  char *e1, *e2, *e3;
-  double t = strtod(tps, &e1), c = strtod(cost, &e2), h = strtod(hidden, &e3);
-  if (*e1 || *e2 || *e3 || !(t > 0) || !(c >= 0) || !(h >= 0) || h > c || t > 1e12 || c > 1e9)
+  double t, c, h;
+  if (!whole_number(tps, &t) || !whole_number(cost, &c) || !whole_number(hidden, &h) || !(t > 0) ||
+      !(c >= 0) || !(h >= 0) || h > c || t > 1e12 || c > 1e9)
     return 0;
   ip_st.ticks_per_second = t;
   ip_st.probe_cost_ticks = c;

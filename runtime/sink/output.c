@@ -99,7 +99,7 @@ static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, si
     if (fd >= 0)
       return fd;
     if (errno != EEXIST) {
-      snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+      snprintf(err, errlen, "cannot create %s: %s", path, ip_errno_text(errno));
       return -1;
     }
   }
@@ -117,7 +117,7 @@ int ip_output_open(char *err, size_t errlen) {
   if (!dir || !*dir)
     dir = "inclprof.data";
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    snprintf(err, errlen, "cannot create directory %s: %s", dir, strerror(errno));
+    snprintf(err, errlen, "cannot create directory %s: %s", dir, ip_errno_text(errno));
     return -1;
   }
   char abs[PATH_MAX];
@@ -129,7 +129,7 @@ int ip_output_open(char *err, size_t errlen) {
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
   if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
-    snprintf(err, errlen, "cannot write %s: %s", ip_st.path, strerror(errno));
+    snprintf(err, errlen, "cannot write %s: %s", ip_st.path, ip_errno_text(errno));
     ip_fd_forget(ip_st.fd);
     close(ip_st.fd);
     ip_st.fd = -1;
@@ -223,11 +223,14 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
   h.transitions_note = ip_st.note;
   h.has_kernel_events = 1;
   h.kernel_events = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
+  h.has_aggregate = ip_st.aggregate;
+  h.aggregate = ip_st.aggregate;
   h.probe_cost_ticks = ip_st.probe_cost_ticks;
   h.probe_hidden_ticks = ip_st.probe_hidden_ticks;
   h.has_kevent_cost_ticks = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
   h.kevent_cost_ticks = ip_st.kevent_cost_ticks;
-  h.has_wake_edges = h.kernel_events && ip_st.wake_tp[0] >= 0;
+  /* a profile keeps no wake-ups (the critical path needs a trace) */
+  h.has_wake_edges = h.kernel_events && ip_st.wake_tp[0] >= 0 && !ip_st.aggregate;
   h.wake_edges = h.has_wake_edges;
   char host[256] = "";
   gethostname(host, sizeof host - 1);
@@ -279,6 +282,42 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
     emit_to_fd(&rec, &fd);
   }
   close(fd);
+}
+
+int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
+  char dir[sizeof ip_st.dir + 32], path[sizeof dir + 32];
+  snprintf(dir, sizeof dir, "%s/%u.intervals", ip_st.dir, (unsigned)ip_st.pid);
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return -1;
+  snprintf(path, sizeof path, "%s/%06u.ipb", dir, seq);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return -1;
+  uint8_t pre[IP_TRACE_PREAMBLE_LEN];
+  ip_frame_preamble(pre);
+  int rc = write_all(fd, pre, sizeof pre);
+  if (rc == 0) {
+    emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), 0, ip_st.start_tick, emit_to_fd, &fd);
+    ip_output_lock_log();
+    rc = write_all(fd, table_log, log_len);
+    ip_output_unlock_log();
+  }
+  if (rc == 0)
+    rc = write_all(fd, frames, len);
+  if (rc == 0) {
+    Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
+    tr.has_end_tick = tr.has_end_unix_ns = tr.has_clean = 1;
+    tr.end_tick = ip_tick();
+    tr.end_unix_ns = ip_now_ns_realtime();
+    tr.clean = 1;
+    tr.exit_reason = "interval";
+    Inclprof__Record rec = INCLPROF__RECORD__INIT;
+    rec.body_case = INCLPROF__RECORD__BODY_TRAILER;
+    rec.trailer = &tr;
+    emit_to_fd(&rec, &fd);
+  }
+  close(fd);
+  return rc;
 }
 
 void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
@@ -374,7 +413,7 @@ void ip_output_fork_child(void) {
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
   if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
-    snprintf(err, sizeof err, "cannot write %s: %s", ip_st.path, strerror(errno));
+    snprintf(err, sizeof err, "cannot write %s: %s", ip_st.path, ip_errno_text(errno));
     ip_disable(err);
     return;
   }

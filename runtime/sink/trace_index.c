@@ -215,6 +215,9 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
   case IP_TAG_RECORD_WINDOW: /* the windows are in the records only */
     incomplete = "recording was switched on or off (Window records)";
     break;
+  case IP_TAG_RECORD_THREAD_PROFILE: /* the calls are in the records only */
+    incomplete = "an aggregate profile (ThreadProfile records)";
+    break;
   case IP_TAG_RECORD_THREAD:
     see_thread(p, end);
     break;

@@ -301,7 +301,7 @@ static int rotate(size_t len) {
       atomic_store(&bytes_ok, start);
       ip_fd_identify(ip_st.fd, &trace_id);
     }
-    snprintf(cause, sizeof cause, "cannot start a new ring segment: %s", strerror(err));
+    snprintf(cause, sizeof cause, "cannot start a new ring segment: %s", ip_errno_text(err));
     stop_recording(cause, 1);
     return -1;
   }
@@ -378,7 +378,7 @@ static void write_frame(const uint8_t *frame, size_t len) {
   if (writing_final)
     return;
   char cause[128];
-  snprintf(cause, sizeof cause, "cannot write the trace: %s", strerror(err));
+  snprintf(cause, sizeof cause, "cannot write the trace: %s", ip_errno_text(err));
   stop_recording(cause, 1);
 }
 

@@ -12,7 +12,7 @@ TARGET = "x86_64-pc-linux-gnu"
 TRUE_KEYWORDS = {
     "alloca", "int32plus", "int32", "label_values", "trampolines", "indirect_jumps",
     "untyped_assembly", "return_address", "fileio", "unwrapped", "stdint_types", "mmap",
-    "double64plus", "c99_runtime", "longlong64", "int128", "lp64", "freorder", "lto",
+    "double64plus", "c99_runtime", "longlong64", "int128", "lp64", "freorder", "lto", "fpic",
     "profile_update_atomic", "nonlocal_goto", "signal", "ptr32plus", "size32plus",
     "split_stack", "avx512f", "dfp", "pthread", "sync_int_long", "scalar_all_fma",
     "large_double", "ucn", "tls", "tls_runtime", "weak_undefined", "alias", "ifunc",
@@ -22,18 +22,22 @@ TRUE_KEYWORDS = {
 
 def _selector_true(words):
     """A DejaGnu target selector: { target PATTERNS } or a bare list of
-    triplet patterns and keywords, with ! negating the next element."""
+    triplet patterns and keywords, with ! negating the next element; the
+    elements of a list are alternatives, && binds two of them together."""
     if not words:
         return True
     if words[0] in ("target", "xfail"):
         words = words[1:]
-    result = False
-    negate = False
+    terms = [[]]  # alternatives, each a list of values that must all hold
+    negate = join = False
     for w in words:
         if w == "!":
             negate = True
             continue
-        if w in ("||", "&&"):
+        if w == "&&":
+            join = True
+            continue
+        if w == "||":
             continue
         if isinstance(w, list):
             v = _selector_true(w)
@@ -44,8 +48,12 @@ def _selector_true(words):
         if negate:
             v = not v
             negate = False
-        result = result or v
-    return result
+        if join and terms[-1]:
+            terms[-1].append(v)
+        else:
+            terms.append([v])
+        join = False
+    return any(t and all(t) for t in terms)
 
 
 def _tcl_list(text):
@@ -188,7 +196,8 @@ def x_file(text):
                 break
             m = re.match(r"(?:set|lappend)\s+additional_flags\s+(.*)$", s)
             if m:
-                flags.extend(shlex.split(m.group(1).strip('"')))
+                # Tcl words, each a list of options: "-a -b" or "-a" "-b"
+                flags.extend(f for word in shlex.split(m.group(1)) for f in word.split())
         net = opens - closes
         while net < 0 and depth > 0:
             cond_true.pop()

@@ -15,7 +15,7 @@ _RECURSION_LEVEL = re.compile(r"'\d+$")
 _ADDRESS = re.compile(r"^0x[0-9a-f]+$")
 OUTSIDE = "[code outside the recorded modules]"
 _VARIANT = re.compile(
-    r"_(sse2|sse3|ssse3|sse4_1|sse4_2|avx|avx2|avx512|evex|evex512|erms|unaligned|rtm|"
+    r"_(sse2|sse3|ssse3|sse4_1|sse41|sse4_2|sse42|avx|avx2|avx512|evex|evex512|erms|unaligned|rtm|"
     r"no_vzeroupper|fma|fma4|x86_64|ifunc|generic|nocancel)(_[a-z0-9]+)*$")
 # glibc's aliases and the names callgrind reports for what a program calls.
 _ALIASES = {
@@ -36,6 +36,16 @@ _ALIASES = {
     "libc_longjmp": "longjmp", "memset_chk": "memset", "strcpy_chk": "strcpy",
     "mempcpy": "mempcpy", "stpcpy": "stpcpy", "wmemset": "wmemset", "wmemset_chk": "wmemset",
 }
+
+
+_COLD_PART = re.compile(r"(\.cold(\.\d+)?| \[clone \.cold(\.\d+)?\])$")
+
+
+def cold_part(name):
+    """True for the cold part GCC moved out of a function (`f.cold`): it is
+    entered by a jump from the function (or from the unwinder, for a landing
+    pad), never called, though callgrind counts the jump as a call."""
+    return bool(_COLD_PART.search(name))
 
 
 def program(name):

@@ -12,7 +12,8 @@
 # fetched once into build/debian-src (scripts/debian-source.sh); quick runs
 # the programs of tests/peer/quick.txt and, when a package cannot be
 # fetched, says so on one line and skips.  PEER_JOBS (default 2) sets the
-# parallel runs, PEER_ONLY=SUBSTRING limits the programs.
+# parallel runs, PEER_ONLY=SUBSTRING limits the programs, PEER_RESUME=1
+# keeps the runs of an earlier run cut short and makes only the others.
 set -u
 src=${INCLPROF_SRC:-$(pwd)}
 mode=${1:-full}
@@ -74,7 +75,11 @@ done
 [ -n "$args" ] || { echo "peer: no source package could be fetched: nothing to run"; exit 1; }
 [ "$mode" = quick ] && args="$args --quick $src/tests/peer/quick.txt"
 [ -n "${PEER_ONLY:-}" ] && args="$args --only $PEER_ONLY"
-rm -rf "$work/runs"
+if [ -n "${PEER_RESUME:-}" ]; then
+  args="$args --resume"
+else
+  rm -rf "$work/runs"
+fi
 mkdir -p "$work/runs"
 # shellcheck disable=SC2086
 exec python3 "$src/tests/peer/peer.py" $args --work "$work/runs" --jobs "${PEER_JOBS:-2}" --table "$work/table.md"

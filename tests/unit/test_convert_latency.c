@@ -1,5 +1,5 @@
 /* test_convert_latency.c - the per-call distributions (convert/model/latency.c
- * over convert/model/latency_buckets.h): every value falls in a bucket
+ * over include/inclprof/latency_buckets.h): every value falls in a bucket
  * whose middle is within 1/128 of it, quantiles of a million known values
  * are within that of the exact order statistic, the smallest and largest are
  * exact, and merging two histograms equals adding every value to one. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "check_main.h"
-#include "model/latency_buckets.h"
+#include "latency_buckets.h"
 
 START_TEST(every_value_is_in_its_bucket_and_near_its_middle) {
   /* every value to 1000, then a geometric walk to the top of uint64_t */

@@ -43,10 +43,11 @@ START_TEST(record_kinds_match_the_proto) {
   ck_assert_uint_eq(field(r, "index")->id, IP_TAG_RECORD_INDEX);
   ck_assert_uint_eq(field(r, "footer")->id, IP_TAG_RECORD_FOOTER);
   ck_assert_uint_eq(field(r, "window")->id, IP_TAG_RECORD_WINDOW);
+  ck_assert_uint_eq(field(r, "thread_profile")->id, IP_TAG_RECORD_THREAD_PROFILE);
   ck_assert_uint_eq(field(r, "snapshot")->id, IP_TAG_RECORD_SNAPSHOT);
   ck_assert_uint_eq(field(r, "table")->id, IP_TAG_RECORD_TABLE);
   ck_assert_uint_eq(field(r, "table_ref")->id, IP_TAG_RECORD_TABLE_REF);
-  ck_assert_uint_eq(r->n_fields, 17); /* a new kind of record is named in record_wire.h */
+  ck_assert_uint_eq(r->n_fields, 18); /* a new kind of record is named in record_wire.h */
 }
 END_TEST
 

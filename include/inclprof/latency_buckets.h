@@ -1,5 +1,6 @@
-/* model/latency_buckets.h - the buckets of the per-call distributions
- * (model/latency.h): log-linear, IP_LAT_SUB sub-buckets per power of two.
+/* latency_buckets.h - the buckets of the per-call distributions (the
+ * converter's convert/model/latency.h; the runtime's aggregate mode keeps
+ * them per call path): log-linear, IP_LAT_SUB sub-buckets per power of two.
  * A value below IP_LAT_SUB has a bucket of its own; above, a bucket spans
  * 2^(e - IP_LAT_SUB_BITS) for values in [2^e, 2^(e+1)), so its width is at
  * most 1/IP_LAT_SUB of any value in it, and its middle is within

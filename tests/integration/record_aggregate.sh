@@ -1,0 +1,150 @@
+#!/bin/sh
+# record_aggregate.sh - `inclprof record --aggregate` side by side with the
+# trace mode on one deterministic C++ program (tests/programs/runtime/
+# aggregate_paths.cc: three threads, recursion, an exception thrown through
+# three frames): every function's calls in the profile's CSV are the
+# program's own counts and the trace's, exactly; its times lie within the
+# spread of three trace runs, widened for a busy machine (the same values
+# within 1 ns per interval are checked on one event stream by
+# tests/unit/test_runtime_aggregate.c); the profile's size is bounded by
+# its call paths and their histograms' buckets, not by the calls (four
+# times the rounds: the same paths, both profiles under 100 KB while the
+# histograms' tails fill, where the trace grows about four times); report, CSV, pprof, callgrind,
+# folded, HTML, diff and suggest read it; the timeline exports refuse it
+# with exit 2; --interval writes a profile per interval whose calls sum to
+# the program's count.
+. "$INCLPROF_SRC/tests/lib.sh"
+need python3 g++
+
+check "compile with the plugin" g++ -O1 -fplugin="$INCLPROF_PLUGIN" \
+  "$INCLPROF_SRC/tests/programs/runtime/aggregate_paths.cc" -o paths -pthread
+for r in t1 a1 t2 a2 t3 a3; do
+  case $r in a*) agg=--aggregate ;; *) agg= ;; esac
+  check "record $r $agg" sh -c "'$INCLPROF' record $agg -o $r -- ./paths > $r.out"
+  check "export csv $r" "$INCLPROF" export --format csv -o $r.csv $r
+done
+check_eq "the program counts the same calls each run" "$(cat t1.out)" "$(cat a3.out)"
+
+# compare.py: per function of the program, calls equal to its own count in
+# every CSV; the least over three profiles of the Application Exclusive
+# time of the functions that only compute (no system call: only a context
+# switch makes an interval transitional) within the two least of three
+# trace runs, their difference twice and 15 % for a busy machine, where
+# runs of either mode differ that much (the least, because now and then a
+# run of either mode counts a preempted stretch of a call as Application
+# time, which only adds).
+cat > compare.py <<'PY'
+import csv, re, sys
+own = dict(kv.split("=") for kv in open("t1.out").read().split())
+def rows(name):
+    return {r["function"].split("(")[0]: r for r in csv.DictReader(open(name))}
+runs = {n: rows(n + ".csv") for n in ["t1", "t2", "t3", "a1", "a2", "a3"]}
+fail = 0
+for fn, calls in sorted(own.items()):
+    for n, t in runs.items():
+        got = t.get(fn, {}).get("calls")
+        if got != calls:
+            print(f"FAIL - {n}: {fn} has {got} calls, the program counted {calls}"); fail += 1
+    if not fail:
+        print(f"ok - {fn}: {calls} calls in every trace and profile")
+cols = ["application_exclusive_ns"]
+for fn in ["work", "thrower", "catcher"]:
+    for c in cols:
+        tr = sorted(int(runs[n][fn][c]) for n in ["t1", "t2", "t3"])
+        ag = sorted(int(runs[n][fn][c]) for n in ["a1", "a2", "a3"])
+        low, spread = tr[0], tr[1] - tr[0]
+        margin = 2 * spread + low * 15 // 100 + 2000
+        ok = abs(ag[0] - low) <= margin
+        print(f"{'ok' if ok else 'FAIL'} - {fn} {c}: profiles {ag}, traces {tr} ns (margin {margin})")
+        fail += not ok
+sys.exit(1 if fail else 0)
+PY
+python3 compare.py
+
+s1=$(cat a1/*.ipb | wc -c); t1=$(cat t1/*.ipb | wc -c)
+check "a longer run (4 x the rounds) under --aggregate" sh -c "'$INCLPROF' record --aggregate -o a4 -- ./paths 800 > a4.out"
+check "... and traced" sh -c "'$INCLPROF' record -o t4 -- ./paths 800 > t4.out"
+s4=$(cat a4/*.ipb | wc -c); t4=$(cat t4/*.ipb | wc -c)
+check "the profile is a few KB ($s1 bytes)" test "$s1" -lt 102400
+check "... and stays so with 4 x the calls ($s4 bytes)" test "$s4" -lt 102400
+check_eq "... with the same call paths" "$("$INCLPROF" report --tree a1 | grep -c '[a-z](')" \
+  "$("$INCLPROF" report --tree a4 | grep -c '[a-z](')"
+check "the trace does ($t1 -> $t4 bytes)" test "$t4" -ge $((t1 * 3))
+
+# --interval: one profile per interval, what each added; their calls sum to
+# the program's own count.
+check "record --aggregate --interval 100ms" sh -c "'$INCLPROF' record --aggregate --interval 100ms -o iv -- ./paths 800 > iv.out"
+n=$(ls iv/*.intervals/*.ipb | wc -l)
+check "several interval files ($n)" test "$n" -ge 2
+for f in iv/*.intervals/*.ipb; do "$INCLPROF" export --format csv -o "$f.csv" "$f" 2>/dev/null || fail "export $f"; done
+cat > sum.py <<'PY'
+import csv, glob
+own = dict(kv.split("=") for kv in open("iv.out").read().split())
+tot = {}
+for name in glob.glob("iv/*.intervals/*.ipb.csv"):
+    for r in csv.DictReader(open(name)):
+        fn = r["function"].split("(")[0]
+        tot[fn] = tot.get(fn, 0) + int(r["calls"])
+for fn, calls in sorted(own.items()):
+    ok = tot.get(fn) == int(calls)
+    print(f"{'ok' if ok else 'FAIL'} - intervals: {fn} {tot.get(fn)} calls in all, the program counted {calls}")
+PY
+python3 sum.py
+# threads that end between intervals and snapshots, buffers folded by the
+# writer: the whole profile and the intervals' sum both hold every call
+check "compile the threads program" cc_plugin threads "$INCLPROF_SRC/tests/programs/runtime/aggregate_threads.c" -O1 -pthread
+check "record it with --interval 50ms --flush-every 30ms" sh -c "'$INCLPROF' record --aggregate --interval 50ms --flush-every 30ms -o th -- ./threads > th.out"
+"$INCLPROF" export --format csv -o th.csv th 2>/dev/null || fail "export th"
+for f in th/*.intervals/*.ipb; do "$INCLPROF" export --format csv -o "$f.csv" "$f" 2>/dev/null || fail "export $f"; done
+cat > th.py <<'PY'
+import csv, glob
+own = dict(kv.split("=") for kv in open("th.out").read().split())
+whole = {r["function"]: int(r["calls"]) for r in csv.DictReader(open("th.csv"))}
+parts = {}
+for name in glob.glob("th/*.intervals/*.ipb.csv"):
+    for r in csv.DictReader(open(name)):
+        parts[r["function"]] = parts.get(r["function"], 0) + int(r["calls"])
+for fn, calls in sorted(own.items()):
+    for what, got in (("the profile", whole.get(fn)), ("the intervals", parts.get(fn))):
+        ok = got == int(calls)
+        print(f"{'ok' if ok else 'FAIL'} - threads: {fn} {got} calls in {what}, the program counted {calls}")
+PY
+python3 th.py
+
+"$INCLPROF" record --interval 1s -o bad -- ./paths 2> bad.err; rc=$?
+check_eq "--interval without --aggregate: exit 2" 2 "$rc"
+check "... saying it needs --aggregate" grep -q -- "--interval needs --aggregate" bad.err
+
+check "report reads a profile" sh -c "'$INCLPROF' report a1 > report.txt"
+check "report: fib's row" grep -q ' fib(int, int)$' report.txt
+check "report: the header says it is a profile" grep -q '^profiles: *1 of 1 processes recorded with --aggregate' report.txt
+check "info says so" sh -c "'$INCLPROF' info a1 | grep -q '^kind: *an aggregate profile'"
+# call lines: the same calls per line of catcher's library calls as the trace
+lines() { "$INCLPROF" report --callees catcher "$1" | sed -n '/^call lines of/,$p' | awk 'NR > 2 {print $1, $(NF-1), $NF}'; }
+check_eq "report --callees: catcher's call lines as in the trace" "$(lines t1)" "$(lines a1)"
+check "... two of them, 600 calls each" test "$(lines a1 | grep -c '^600 ')" -eq 2
+check "report --tree" sh -c "'$INCLPROF' report --tree a1 | grep -q 'thrower(int, int)'"
+check "report --latency: fib's quantiles" sh -c "'$INCLPROF' report --latency a1 | grep -q 'fib(int, int)'"
+check "report --by thread: three threads" sh -c "test \$('$INCLPROF' export --format csv --by thread -o - a1 | wc -l) -eq 4"
+for f in pprof callgrind folded html; do
+  check "export --format $f" "$INCLPROF" export --format $f -o out.$f a1
+done
+check "callgrind: fib's calls" sh -c "grep -q '^calls=' out.callgrind"
+check "diff of a trace and a profile" sh -c "'$INCLPROF' diff t1 a1 > diff.txt"
+check "suggest reads a profile" sh -c "'$INCLPROF' suggest -o filter.txt a1"
+"$INCLPROF" report --slowest fib a1 > /dev/null 2> slow.err; rc=$?
+check_eq "report --slowest of a profile: exit 2" 2 "$rc"
+check "... saying it needs a trace" grep -q -- "--slowest needs a trace: .* is an aggregate profile" slow.err
+"$INCLPROF" report --critical a1 > /dev/null 2> crit.err; rc=$?
+check_eq "report --critical of a profile: exit 2" 2 "$rc"
+check "... saying it keeps no wake-ups" grep -q -- "--critical needs a trace: .* keeps no wake-up" crit.err
+"$INCLPROF" report --latency --value application a1 > /dev/null 2> lat.err; rc=$?
+check_eq "report --latency --value application of a profile: exit 2" 2 "$rc"
+check "... saying it keeps the Elapsed distribution" grep -q "keeps the calls' Elapsed distribution only" lat.err
+for f in chrome perfetto speedscope; do
+  "$INCLPROF" export --format $f -o out.$f a1 2> err.$f; rc=$?
+  check_eq "export --format $f of a profile: exit 2" 2 "$rc"
+  check "... saying it needs a trace" grep -q "needs a trace: .* is an aggregate profile" err.$f
+  check "... and writing no file" test ! -e out.$f
+done
+done_testing
