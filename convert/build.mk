@@ -39,6 +39,8 @@ $(B)/inclprof: $(CV_MAIN_OBJ) $(B)/libipconvert.a $(B)/libipgrant.a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
 $(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
+$(B)/gen_session: convert/bench/gen_session.c $(B)/libinclprof.a | $(DEPS_STAMP)
+	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
 # The same command built with each SIMD path off ($(B)/simd-off-avx2/), timed
 # in pairs against it.
 CV_SIMD_PATHS := avx2
@@ -46,7 +48,7 @@ $(B)/simd-off-%/inclprof: FORCE
 	@$(MAKE) --no-print-directory B=$(B)/simd-off-$* CV_NO_$(shell echo $* | tr a-z A-Z)=1 $@
 BENCH_TARGETS += bench-convert
 .PHONY: bench-convert FORCE
-bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/inclprof.so $(B)/libinclprof.so \
+bench-convert: $(B)/inclprof $(B)/gen_trace $(B)/gen_session $(B)/inclprof.so $(B)/libinclprof.so \
                $(foreach p,$(CV_SIMD_PATHS),$(B)/simd-off-$(p)/inclprof)
 	@mkdir -p $(BENCH_OUT)
 	@CONVERT_SIMD_OFF="$(foreach p,$(CV_SIMD_PATHS),$(p)=$(abspath $(B)/simd-off-$(p)/inclprof))" \

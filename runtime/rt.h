@@ -259,6 +259,7 @@ struct ip_settings {
   char *duration;        /* INCLPROF_DURATION: and stops this long after it starts */
   char *flush_every;     /* INCLPROF_FLUSH_EVERY: every thread's events written this often */
   char *ctl;             /* INCLPROF_CTL: 0 leaves the control socket out */
+  char *tables;          /* INCLPROF_TABLES: shared (table files) or inline (in each trace) */
   char *mode;            /* INCLPROF_MODE: trace or aggregate */
   char *interval;        /* INCLPROF_INTERVAL: aggregate mode: a profile file this often */
   char *grant;           /* INCLPROF_GRANT: the recording's grant server (perf_grant.h) */
@@ -635,12 +636,15 @@ IP_HIDDEN char *ip_strndup(const char *s, size_t max);
 /* objects.c: the objects the loader has mapped, found without dladdr or
  * dlsym (docs/runtime.md, "Modules and unloading").  in_signal: only the
  * objects loaded with the program are known (ip_objects_keep copied them). */
-#define IP_OBJECT_NAME 512
+#define IP_OBJECT_NAME  512
+#define IP_BUILD_ID_MAX 64
 struct ip_object {
-  uintptr_t lo, hi;          /* loaded extent */
-  uintptr_t base;            /* first mapped byte: the module's load address */
-  int is_main;               /* the program itself */
-  char name[IP_OBJECT_NAME]; /* the loader's name for it ("" for the program) */
+  uintptr_t lo, hi;                  /* loaded extent */
+  uintptr_t base;                    /* first mapped byte: the module's load address */
+  int is_main;                       /* the program itself */
+  char name[IP_OBJECT_NAME];         /* the loader's name for it ("" for the program) */
+  uint8_t build_id[IP_BUILD_ID_MAX]; /* its GNU build-id note (build_id_len bytes, 0: none) */
+  size_t build_id_len;
 };
 IP_HIDDEN void ip_objects_keep(void); /* once, where the loader may be called */
 IP_HIDDEN void ip_objects_fork_child(void);
@@ -679,7 +683,54 @@ IP_HIDDEN void ip_retire(struct ip_map *live, struct ip_map *hist, uintptr_t key
  * set when key has a history (its answer depends on the tick). */
 IP_HIDDEN uint32_t ip_retired_gid(struct ip_map *hist, uintptr_t key, uint64_t tick, int *had);
 
+/* function_record.c */
+#define IP_NAME_MAX 1000 /* longer names are cut so that a record fits a stack frame */
+struct ip_fn_text {
+  char name[IP_NAME_MAX + 1], pretty[IP_NAME_MAX + 1], file[IP_NAME_MAX + 1];
+};
+/* f's names, file, id, line and size from fn (or only the name `name` when
+ * fn is NULL), their text kept in t. */
+IP_HIDDEN void ip_function_fill(Inclprof__Function *f, struct ip_fn_text *t,
+                                const struct inclprof_fn *fn, const char *name);
+
+/* shared_tables.c: the Function records of the units of each object, as a
+ * table file shared by the traces of the output directory (or, failing
+ * that, in the trace).  Each caller holds reg_lock. */
+/* The object of module id `module` (once, when its first unit registers). */
+IP_HIDDEN void ip_tables_object(uint32_t module, const char *path, uintptr_t base,
+                                const uint8_t *build_id, size_t build_id_len);
+/* A descriptor of a registered unit: an entry of its object's table, with
+ * gid `gid` (an instrumented function), or 0 (a callee: its gid is given
+ * when the table is written, ip_callee_gid). */
+IP_HIDDEN void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module);
+IP_HIDDEN int ip_tables_pending(void); /* entries not yet in a table (lock-free) */
+/* Writes the pending entries' tables (or records) and TableRef records. */
+IP_HIDDEN void ip_tables_close_locked(int in_signal);
+/* Table callees: the object a callee's name binds to is the process's own,
+ * written once (a Function record with gid and module only) before the
+ * first batch that names it.  States, per gid: 0 nothing to write;
+ * IP_BIND_TODO not yet known; IP_BIND_KNOWN + module known, not written. */
+#define IP_BIND_TODO  1u
+#define IP_BIND_KNOWN 2u
+IP_HIDDEN uint32_t ip_bind_state(uint32_t gid); /* lock-free */
+IP_HIDDEN void ip_bind_set(uint32_t gid, uint32_t state);
+IP_HIDDEN void ip_bind_write(uint32_t gid, uint32_t module, int log_it);
+
+/* sink/table_file.c: a table file NAME in the trace directory, written
+ * whole under a temporary name and renamed.  Each returns 0 or an errno. */
+IP_HIDDEN int ip_table_file_exists(const char *name);
+IP_HIDDEN int ip_table_file_begin(const char *name);
+IP_HIDDEN int ip_table_file_add(const Inclprof__Record *rec);
+IP_HIDDEN int ip_table_file_commit(void);
+IP_HIDDEN void ip_table_file_abort(void);
+
 /* registry.c */
+/* Writes the tables of the units registered since the last call (before a
+ * batch that may name their functions, and before the Trailer). */
+IP_HIDDEN void ip_tables_close_pending(int in_signal);
+/* Caller holds reg_lock.  The gid a table callee's events carry, given
+ * now; 0 when it shares the gid of the instrumented function of its name. */
+IP_HIDDEN uint32_t ip_callee_gid(const struct inclprof_fn *fn);
 /* The gid of a descriptor or code address named by an event at tick;
  * *fixed is cleared when the answer depends on the tick (the pointer
  * belonged to an unloaded unit), so it must not be remembered. */

@@ -66,6 +66,9 @@ static int export(const ip_export_args *a, const ip_output *out) {
   ip_progress progress;
   ip_load_opts lo = {
       .raw = a->raw, .jobs = a->jobs, .latency = fmt->latency, .operations = fmt->operations};
+  if (fmt->sums_only)
+    lo.keep = a->opts.sel.has_tid || a->opts.sel.has_pid || a->opts.sel.has_range ? IP_KEEP_SUMS
+                                                                                  : IP_KEEP_TOTALS;
   ip_session s;
   memset(&s, 0, sizeof s);
   lo.visitor =

@@ -70,7 +70,7 @@ static void header(const ip_process *p) {
   struct tm tm;
   if (p->start_unix_ns && gmtime_r(&secs, &tm))
     strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  printf("trace:        %s (format 1.%u)\n", p->trace_path, p->format_minor);
+  printf("trace:        %s (format %u.%u)\n", p->trace_path, p->format_major, p->format_minor);
   if (p->aggregate)
     printf("kind:         an aggregate profile (record --aggregate): each thread's call paths "
            "summed in the process, no events, no timeline\n");
@@ -183,6 +183,8 @@ static void process(const ip_session *s, size_t pi) {
   sampling(s, p, pi);
   printf("tables:       %llu modules, %llu functions\n", (unsigned long long)p->n_modules,
          (unsigned long long)p->n_functions);
+  if (p->tables_missing)
+    printf("              %s\n", p->tables_missing);
   modules(s, p);
   threads(s, pi);
   printf("events:       %llu in %llu batches; %llu runtime gaps", (unsigned long long)p->events,

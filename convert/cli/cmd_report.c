@@ -330,7 +330,14 @@ int cmd_report(int argc, char **argv) {
     return IP_EXIT_USAGE;
   }
   ip_session s;
+  /* The table, --wait and --missing show no call path: a thread keeps its
+   * sums, and without a selection of threads or processes only the
+   * session's sums of each function and module are needed.  --critical
+   * names the calls that waited by their call paths. */
   ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs, .operations = a.operations};
+  if (!a.lines && !a.fn && !a.tree && !a.slowest && !a.critical)
+    lo.keep = a.view.sel.has_tid || a.view.sel.has_pid || a.view.sel.has_range ? IP_KEEP_SUMS
+                                                                               : IP_KEEP_TOTALS;
   if (a.view.latency)
     lo.latency = a.view.app_value ? IP_LAT_APPLICATION : IP_LAT_ELAPSED;
   ip_slowest slow;

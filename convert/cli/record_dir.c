@@ -1,5 +1,6 @@
 /* cli/record_dir.c - the trace directory of one `inclprof record` run:
- * traces of an earlier run are moved aside to DIR.old before the program
+ * traces of an earlier run (and the function table files they name) are
+ * moved aside to DIR.old before the program
  * starts (as perf and uftrace keep their previous data), so that what the
  * directory holds afterwards is exactly this run's; then its trace files are
  * counted, with the processes of the run that are still running (a daemon,
@@ -15,10 +16,15 @@
 
 #include "cli/record_dir.h"
 
-static int is_trace_name(const char *name) {
-  size_t len = strlen(name);
-  return len > 4 && !strcmp(name + len - 4, ".ipb");
+static int has_suffix(const char *name, const char *suffix) {
+  size_t len = strlen(name), n = strlen(suffix);
+  return len > n && !strcmp(name + len - n, suffix);
 }
+
+static int is_trace_name(const char *name) { return has_suffix(name, ".ipb"); }
+
+/* A file of a run: a trace, or a function table file its traces name. */
+static int is_run_file(const char *name) { return is_trace_name(name) || has_suffix(name, ".ipt"); }
 
 /* Removes dir/snapshots: one directory per snapshot, its trace files in it. */
 static void remove_snapshots(const char *dir) {
@@ -77,12 +83,12 @@ int record_dir_set_aside(const char *dir) {
     return 0; /* output_dir_usable has said why, if it matters */
   char old[4096];
   snprintf(old, sizeof old, "%s.old", dir);
-  int moved = 0, rc = 0;
+  int moved = 0, prepared = 0, rc = 0;
   const struct dirent *e;
   while (rc == 0 && (e = readdir(d)) != NULL) {
-    if (!is_trace_name(e->d_name))
+    if (!is_run_file(e->d_name))
       continue;
-    if (moved == 0) {
+    if (!prepared++) {
       if (mkdir(old, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr,
                 "inclprof record: %s/ holds traces of an earlier run and %s/ cannot be made to "
@@ -95,7 +101,7 @@ int record_dir_set_aside(const char *dir) {
       DIR *o = opendir(old);
       const struct dirent *oe;
       while (o && (oe = readdir(o)) != NULL)
-        if (is_trace_name(oe->d_name))
+        if (is_run_file(oe->d_name))
           unlinkat(dirfd(o), oe->d_name, 0);
       if (o)
         closedir(o);
@@ -110,7 +116,7 @@ int record_dir_set_aside(const char *dir) {
               from, old, strerror(errno));
       rc = -1;
     } else {
-      moved++;
+      moved += is_trace_name(e->d_name);
     }
   }
   closedir(d);

@@ -158,6 +158,7 @@ const ip_exporter ip_exporter_csv = {
     .readers = "any spreadsheet",
     .default_output = "inclprof.csv",
     .options = IP_EXOPT_BY,
+    .sums_only = 1,
     .latency = IP_LAT_ELAPSED,
     .critical = 1,
     .operations = 1,

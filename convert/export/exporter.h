@@ -65,6 +65,7 @@ typedef struct ip_exporter {
   const char *readers;        /* for --help: the tools that open it */
   const char *default_output; /* when there is no --output */
   unsigned options;           /* IP_EXOPT_* it accepts */
+  int sums_only;              /* it writes sums, no call path (see ip_keep) */
   unsigned latency;           /* the per-call distributions it writes (ip_load_opts.latency) */
   int operations;             /* it writes coroutine operations (ip_load_opts.operations) */
   int critical; /* it shows the critical path: traces with wake edges are replayed twice

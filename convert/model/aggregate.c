@@ -30,13 +30,19 @@ size_t ip_aggregate(const ip_session *s, ip_level l, const ip_selection *sel, ip
                  : l == IP_BY_THREAD ? s->n_threads
                                      : s->n_processes;
   ip_values *sum = ip_must_calloc(nkeys, sizeof *sum);
+  if (s->sums_folded && (l == IP_BY_FUNCTION || l == IP_BY_MODULE)) { /* no thread has its own */
+    const ip_values *from = l == IP_BY_FUNCTION ? s->fn_sums : s->mod_sums;
+    size_t n = l == IP_BY_FUNCTION ? s->n_fn_sums : s->n_mod_sums;
+    for (size_t k = 0; k < n && k < nkeys; k++)
+      ip_values_add(&sum[k], &from[k]);
+  }
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *t = &s->threads[i];
     if (!ip_selected_thread(s, sel, t))
       continue;
     if (l == IP_BY_FUNCTION)
       for (size_t f = 0; f < t->n_fn; f++)
-        ip_values_add(&sum[f], &t->fn[f]);
+        ip_values_add(&sum[t->fn[f].func], &t->fn[f].v);
     else if (l == IP_BY_MODULE)
       for (size_t m = 0; m < t->n_mod; m++)
         ip_values_add(&sum[m], &t->mod[m]);

@@ -32,15 +32,18 @@ uint32_t ip_tables_site(ip_session *s, ip_tables *t, const char *file, uint32_t 
 void ip_file_call_site(ip_file *f, uint32_t gid, ip_func *proto) {
   if (!(proto->flags & INCLPROF_FN_CALL_SITE) || !proto->file || !*proto->file)
     return;
-  uint32_t site = ip_tables_site(f->s, f->tabs, proto->file, proto->line);
+  ip_file_gid_site(f, gid, ip_tables_site(f->s, f->tabs, proto->file, proto->line) + 1);
+  proto->file = "";
+  proto->line = 0;
+}
+
+void ip_file_gid_site(ip_file *f, uint32_t gid, uint32_t site1) {
   size_t old = f->n_gid_site;
   if (gid < (1u << 22)) { /* as dense as the gid table (larger gids are damage) */
     ip_must_grow((void **)&f->gid_site, &f->n_gid_site, (size_t)gid + 1, sizeof *f->gid_site);
     memset(f->gid_site + old, 0, (f->n_gid_site - old) * sizeof *f->gid_site);
-    f->gid_site[gid] = site + 1;
+    f->gid_site[gid] = site1;
   }
-  proto->file = "";
-  proto->line = 0;
 }
 
 uint32_t ip_file_site(const ip_file *f, uint32_t gid) {

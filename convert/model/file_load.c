@@ -26,6 +26,13 @@ static Inclprof__Header *first_header(ip_reader *r, char *err, size_t errlen) {
              ip_reader_path(r), (unsigned long long)ip_reader_offset(r));
   if (rc <= 0)
     return NULL;
+  if (rec->body_case == INCLPROF__RECORD__BODY_TABLE) {
+    snprintf(err, errlen,
+             "%s: a function table file (the traces of its directory share it), not a trace: "
+             "give the trace files (*.ipb) or their directory",
+             ip_reader_path(r));
+    return NULL;
+  }
   if (rec->body_case != INCLPROF__RECORD__BODY_HEADER) {
     snprintf(err, errlen, "%s: offset 12: first record is not a header", ip_reader_path(r));
     return NULL;
@@ -54,6 +61,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->transitions_note = ip_must_strdup(h->transitions_note);
   p->sample_hz = h->sample_hz;
   p->start_unix_ns = h->start_unix_ns;
+  p->format_major = h->format_major;
   p->format_minor = h->format_minor;
   p->clock = h->clock;
   p->clock_unfenced = h->clock_unfenced;
@@ -112,7 +120,23 @@ void ip_file_take_module(ip_file *f, const Inclprof__Module *m) {
                                           .size = m->file_size};
 }
 
+/* A table callee's binding (a Function record of gid and module only):
+ * the object its name binds to in this process (nothing when its table
+ * could not be read: its gid reads as unknown).  0 when fn is none. */
+static int take_binding(ip_file *f, const Inclprof__Function *fn) {
+  if (fn->name)
+    return 0;
+  if (fn->gid >= f->n_gid || f->gid_func[fn->gid] == UINT32_MAX)
+    return 1;
+  ip_func proto = f->s->funcs[f->gid_func[fn->gid]];
+  proto.module = fn->module < f->n_mod ? f->mod_index[fn->module] : 0;
+  ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
+  return 1;
+}
+
 static void take_function(ip_file *f, const Inclprof__Function *fn) {
+  if (take_binding(f, fn))
+    return;
   if (f->ring && fn->gid < f->n_gid && f->gid_func[fn->gid] != UINT32_MAX)
     return; /* repeated at the start of a ring segment */
   f->s->processes[f->proc].n_functions++;
@@ -220,6 +244,9 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     break;
   case INCLPROF__RECORD__BODY_FUNCTION:
     take_function(f, rec->function);
+    break;
+  case INCLPROF__RECORD__BODY_TABLE_REF:
+    ip_file_take_table_ref(f, rec->table_ref);
     break;
   case INCLPROF__RECORD__BODY_THREAD:
     ts = ip_replay_thread(f, rec->thread->tid);

@@ -33,6 +33,8 @@ int ip_file_from_index(ip_file *f) {
   for (size_t i = 0; i < ix->n_modules; i++)
     ip_file_take_module(f, ix->modules[i]);
   p->n_functions = ix->functions;
+  for (size_t i = 0; i < ix->n_tables; i++)
+    ip_file_count_table_ref(f, ix->tables[i]);
   for (size_t i = 0; i < ix->n_threads; i++)
     take_thread(f, ix->threads[i]);
   if (e.stop_trailer) /* the stop, then the exit: how long it ran on */

@@ -112,19 +112,27 @@ uint64_t ip_lat_count_between(const ip_lat *h, uint64_t lo, uint64_t hi) {
 }
 
 ip_lat_pair *ip_lat_by_function(const ip_session *s, const ip_selection *sel) {
-  int any = 0;
+  int any = s->lat_sums != NULL;
   for (size_t t = 0; t < s->n_threads; t++)
-    any |= s->threads[t].lat != NULL;
+    any |= s->threads[t].lat != NULL || s->threads[t].fn_lat != NULL;
   if (!any)
     return NULL;
   ip_lat_pair *by = ip_must_calloc(s->n_funcs ? s->n_funcs : 1, sizeof *by);
+  for (size_t f = 0; f < s->n_lat_sums && f < s->n_funcs; f++) { /* summed over the session */
+    ip_lat_merge(&by[f].el, &s->lat_sums[f].el);
+    ip_lat_merge(&by[f].app, &s->lat_sums[f].app);
+  }
   for (size_t t = 0; t < s->n_threads; t++) {
     const ip_thread *th = &s->threads[t];
-    if (!th->lat || !ip_selected_thread(s, sel, th))
+    if (!ip_selected_thread(s, sel, th))
       continue;
-    for (size_t n = 1; n < th->n_nodes; n++) {
+    for (size_t n = 1; th->lat && n < th->n_nodes; n++) {
       ip_lat_merge(&by[th->nodes[n].func].el, &th->lat[n].el);
       ip_lat_merge(&by[th->nodes[n].func].app, &th->lat[n].app);
+    }
+    for (size_t i = 0; th->fn_lat && i < th->n_fn; i++) { /* its paths dropped (ip_keep) */
+      ip_lat_merge(&by[th->fn[i].func].el, &th->fn_lat[i].el);
+      ip_lat_merge(&by[th->fn[i].func].app, &th->fn_lat[i].app);
     }
   }
   return by;

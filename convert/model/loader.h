@@ -17,6 +17,24 @@
  * integer probe costs and tick rates that are powers of two of 1 GHz. */
 #define IP_FX 8
 
+/* A table file's entries interned for one module of the session. */
+typedef struct ip_table_use {
+  uint32_t module; /* the session module of the object */
+  uint32_t *func;  /* entry -> session func */
+  uint32_t *site;  /* entry -> 1 + its call line (ip_session.sites), 0 none */
+} ip_table_use;
+
+/* A function table file (model/table_load.c), read at its first use. */
+typedef struct ip_table {
+  char *path;
+  char *error;      /* why it cannot be used, or NULL */
+  int warned;       /* a trace naming it was warned about */
+  ip_func *entries; /* its Function records; module: 1 the object, 0 a callee */
+  size_t n;
+  ip_table_use *uses;
+  size_t n_uses;
+} ip_table;
+
 /* Session-wide lookup tables, alive while loading. */
 typedef struct ip_tables {
   ip_u64map module_by_path; /* hash of path -> module index */
@@ -25,6 +43,8 @@ typedef struct ip_tables {
   struct ip_symbolizer *sym; /* module files, opened when an address needs a name */
   ip_u64map site_by_key;     /* hash of (file, line) -> index into ip_session.sites */
   size_t cap_sites;
+  ip_table **files; /* the table files read */
+  size_t n_files, cap_files;
 } ip_tables;
 
 /* The warnings of a file read apart from the others (in parallel), printed
@@ -179,6 +199,15 @@ int ip_file_wake_edges(const char *path);
 void ip_file_take_module(ip_file *f, const Inclprof__Module *m);
 void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trailer *t);
 
+/* model/table_load.c */
+/* A TableRef: its gids named from the table file beside the trace (a
+ * warning, kept in the process, when it cannot be used). */
+void ip_file_take_table_ref(ip_file *f, const Inclprof__TableRef *r);
+/* The same for a TableRef of an Index: the functions counted, the table
+ * file looked for (info). */
+void ip_file_count_table_ref(ip_file *f, const Inclprof__TableRef *r);
+void ip_table_files_free(ip_tables *t);
+
 /* model/index_load.c */
 /* Describes f's process from the Index its file ends with (o->from_index):
  * 0, or -1 with why not in the process's scan_why (the file is then read). */
@@ -187,9 +216,15 @@ int ip_file_from_index(ip_file *f);
 /* model/session_files.c */
 struct ip_paths;
 /* How many threads should read these files in parallel with `jobs` cores:
- * 0 (one file after another) unless there are two files or more and none
- * holds more than half of their bytes. */
-unsigned ip_files_readers(const struct ip_paths *files, unsigned jobs);
+ * 0 (one file after another) unless there are two files or more, none holds
+ * more than half of their bytes and they average min_average bytes or more
+ * (IP_PARALLEL_MIN_AVERAGE, unless ip_load_opts.small_files_in_parallel). */
+unsigned ip_files_readers(const struct ip_paths *files, unsigned jobs, uint64_t min_average);
+/* Files smaller than this on average are read one after another: each then
+ * costs mostly its tables, which a file read apart interns twice (into its
+ * own session, then when merged), so reading them in parallel costs more
+ * CPU time than it saves. */
+#define IP_PARALLEL_MIN_AVERAGE (1u << 20)
 /* Reads the files on `readers` threads and merges them into s (which has
  * its start_unix_ns) in file order, each file's threads replayed on
  * o->jobs / readers cores.  Returns 0, or -1 with the first failing file's
@@ -198,8 +233,9 @@ int ip_session_load_files(ip_session *s, ip_tables *t, const struct ip_paths *fi
                           const ip_load_opts *o, unsigned readers, char *err, size_t errlen);
 
 /* model/session_merge.c */
-/* Moves part, a session of one file read apart, into s; part is left empty. */
-void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part);
+/* Moves part, a session of one file read apart, into s; part is left empty.
+ * keep: what of its threads is kept once summed in s. */
+void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part, ip_keep keep);
 
 /* model/session_tables.c */
 uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path);
@@ -212,6 +248,8 @@ uint32_t ip_tables_site(ip_session *s, ip_tables *t, const char *file, uint32_t 
 void ip_file_call_site(ip_file *f, uint32_t gid, ip_func *proto);
 /* 1 + the call line of gid, or 0. */
 uint32_t ip_file_site(const ip_file *f, uint32_t gid);
+/* Sets gid's call line: site1 is 1 + its index in s->sites. */
+void ip_file_gid_site(ip_file *f, uint32_t gid, uint32_t site1);
 /* calls made at call line site (1 + index) closed: their path, Elapsed and
  * Application Inclusive ns. */
 void ip_site_call(ip_tstate *ts, ip_thread *th, uint32_t node, uint32_t site, uint64_t calls,
@@ -280,5 +318,10 @@ void ip_kline_finish(struct ip_kline *k, uint64_t tick);
 /* model/thread_sums.c: a finished thread's function, module and thread values
  * from its call tree. */
 void ip_thread_sums(const ip_session *s, ip_thread *th);
+/* Keeps of a summed thread what `keep` says (ip_keep): frees its tree but
+ * the root, samples by instruction and call lines (IP_KEEP_SUMS), and adds
+ * its function and module values into s's and frees them (IP_KEEP_TOTALS);
+ * a thread that ran a coroutine body keeps everything. */
+void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep);
 
 #endif

@@ -117,6 +117,12 @@ typedef struct ip_site_values {
   uint64_t calls, el_incl, app_incl;
 } ip_site_values;
 
+/* The values of one function on one thread. */
+typedef struct ip_fn_values {
+  uint32_t func; /* index into ip_session.funcs */
+  ip_values v;
+} ip_fn_values;
+
 /* One run of a coroutine body whose frame is known (format 1.1 traces,
  * loaded with ip_load_opts.operations): what model/operations.c links into
  * the coroutine's operations. */
@@ -143,8 +149,8 @@ typedef struct ip_thread {
   ip_values total;           /* thread-level values */
   ip_node *nodes;            /* call tree, nodes[0] is the root */
   size_t n_nodes;
-  ip_values *fn;    /* per-function values, indexed by func, n_fn long */
-  size_t n_fn;      /* <= n_funcs: functions beyond it have no values here */
+  ip_fn_values *fn; /* per-function values of the functions on its call paths, by func */
+  size_t n_fn;
   uint64_t repairs; /* exits reconciled on this thread */
   ip_values *mod;   /* per-module values, indexed by module, n_mod long */
   size_t n_mod;     /* <= n_modules, likewise */
@@ -162,9 +168,10 @@ typedef struct ip_thread {
   size_t n_pcs, cap_pcs;
   ip_site_values *sites; /* calls by call line */
   size_t n_sites, cap_sites;
-  struct ip_lat_pair *lat; /* per call path (indexed like nodes): its calls' distributions
+  struct ip_lat_pair *lat;    /* per call path (indexed like nodes): its calls' distributions
                               (model/latency.h), when loaded with ip_load_opts.latency */
-  ip_coro_run *coro;       /* its coroutine bodies' runs, in order of their start */
+  struct ip_lat_pair *fn_lat; /* IP_KEEP_SUMS with latency: per function (indexed like fn) */
+  ip_coro_run *coro;          /* its coroutine bodies' runs, in order of their start */
   size_t n_coro, cap_coro;
   struct ip_kline *kline; /* its kernel timeline, when loaded to find the critical path */
 } ip_thread;
@@ -189,7 +196,7 @@ typedef struct ip_process {
   char *scan_why; /* ip_load_opts.from_index, and the file was read through: why */
   int cut;        /* the file ends in damage: whatever followed it is unknown */
   ip_values total;
-  uint32_t format_minor;
+  uint32_t format_major, format_minor;
   int clock;          /* inclprof_ClockSource */
   int clock_unfenced; /* the probes read the clock without a fence (INCLPROF_CLOCK=fast) */
   double ticks_per_second;
@@ -197,7 +204,8 @@ typedef struct ip_process {
   char *run;            /* the run it belongs to (Header.run), or NULL from an older runtime */
   uint32_t forked_from; /* 0 unless a fork child */
   uint32_t exec_from;   /* 1 + index of the process image this one replaced by exec, 0 if none */
-  uint64_t n_functions, n_modules; /* table entries in the file */
+  uint64_t n_functions, n_modules; /* table entries in the file (and its table files) */
+  char *tables_missing; /* a table file it names could not be used: the first one and why */
   uint64_t events, batches, batches_lost, gaps, gap_ns, repairs, samples_outside;
   int kernel_events;    /* batches carry kernel-event records: the wait breakdown is known */
   int aggregate;        /* an aggregate profile (ThreadProfile records): no events, no timeline */
@@ -257,6 +265,13 @@ typedef struct ip_session {
   uint64_t samples_outside;    /* samples with an empty stack: in total.smp_* only */
   uint64_t batches_lost, gaps;
   ip_repairs rep;
+  /* IP_KEEP_TOTALS: the function and module values of every thread, summed
+   * (indexed by func / module; threads keep none of their own) */
+  ip_values *fn_sums, *mod_sums;
+  size_t n_fn_sums, n_mod_sums;
+  struct ip_lat_pair *lat_sums; /* ... and with latency, the distributions by func */
+  size_t n_lat_sums;
+  int sums_folded;  /* they are: ip_aggregate by function or module ignores the selection */
   size_t n_files;   /* trace files read */
   size_t n_damaged; /* files read only up to damage */
 } ip_session;
@@ -272,6 +287,15 @@ typedef struct ip_call_visitor {
                   uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
 } ip_call_visitor;
 
+/* What a load keeps of each thread once its events are summed: views that
+ * show no call path need less, and so a session of many processes takes
+ * the memory of its functions rather than of every thread's paths. */
+typedef enum ip_keep {
+  IP_KEEP_PATHS,  /* every thread's call tree, samples by instruction, call lines and sums */
+  IP_KEEP_SUMS,   /* per thread its function, module and thread values */
+  IP_KEEP_TOTALS, /* per thread its values; function and module values summed over the
+                     session (ip_session.fn_sums), which then no view takes apart by thread */
+} ip_keep;
 enum { IP_LAT_ELAPSED = 1, IP_LAT_APPLICATION = 2 };
 
 typedef struct ip_load_opts {
@@ -292,6 +316,10 @@ typedef struct ip_load_opts {
   /* Describe a file from its Index when it ends with a valid one (info):
    * threads, modules and counts without replaying the events. */
   int from_index;
+  ip_keep keep; /* what is kept of a thread once summed */
+  /* Read several files in parallel however small (the tests of that path);
+   * by default files under 1 MB on average are read one after another. */
+  int small_files_in_parallel;
   /* When error is set, ip_session_load writes its one-line error
    * there (error_len bytes at most) instead of printing it. */
   char *error;

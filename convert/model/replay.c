@@ -664,6 +664,8 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   th->dense_intervals = ts->dense_intervals;
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
+  if (f->o)
+    ip_thread_keep(s, th, f->o->keep);
   ip_u64map_free(&ts->child);
   ip_pc_index_free(&ts->pcs);
   ip_u64map_free(&ts->site_vals);

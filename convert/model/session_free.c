@@ -31,7 +31,11 @@ void ip_session_free(ip_session *s) {
     ip_kline_free(s->threads[i].kline);
     if (s->threads[i].lat)
       ip_lat_free_all(s->threads[i].lat, s->threads[i].n_nodes);
+    if (s->threads[i].fn_lat)
+      ip_lat_free_all(s->threads[i].fn_lat, s->threads[i].n_fn);
   }
+  if (s->lat_sums)
+    ip_lat_free_all(s->lat_sums, s->n_lat_sums);
   for (size_t i = 0; i < s->n_processes; i++) {
     ip_process *p = &s->processes[i];
     free(p->executable);
@@ -43,6 +47,7 @@ void ip_session_free(ip_session *s) {
     free(p->windows);
     free(p->snapshot);
     free(p->damage);
+    free(p->tables_missing);
     free(p->scan_why);
     free(p->hostname);
     free(p->run);
@@ -52,6 +57,8 @@ void ip_session_free(ip_session *s) {
     free(p->size_policy);
     free(p->mods);
   }
+  free(s->fn_sums);
+  free(s->mod_sums);
   free(s->modules);
   free(s->funcs);
   free(s->threads);

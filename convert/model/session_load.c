@@ -117,6 +117,14 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
       ip_load_fail(o, err);
       rc = -1;
     }
+  if (!rc && !files.n && files.table) {
+    snprintf(err, sizeof err,
+             "%s: a function table file (the traces of its directory share it), not a trace: "
+             "give the trace files (*.ipb) or their directory",
+             files.table);
+    ip_load_fail(o, err);
+    rc = -1;
+  }
   if (!rc && files.n_repeated) {
     char msg[1024];
     snprintf(msg, sizeof msg, "%s: named again (%zu file(s) in all): each file is read once",
@@ -129,7 +137,8 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
   /* The critical path's pieces name threads by their final index: files one
    * after another (each file's threads still replay in parallel). */
   if (!rc && o && o->jobs > 1 && !(o->visitor && o->visitor->on_call) && !o->critical)
-    readers = ip_files_readers(&files, o->jobs);
+    readers =
+        ip_files_readers(&files, o->jobs, o->small_files_in_parallel ? 0 : IP_PARALLEL_MIN_AVERAGE);
   if (!rc && readers) {
     rc = ip_session_load_files(s, &t, &files, o, readers, err, sizeof err);
     if (rc)

@@ -9,7 +9,7 @@
 #include "model/loader.h"
 #include "util/util.h"
 
-void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
+void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part, ip_keep keep) {
   size_t first_new = s->n_modules;
   uint32_t *mod = ip_must_calloc(part->n_modules + 1, sizeof *mod);
   size_t *modules_then = ip_must_calloc(part->n_modules + 1, sizeof *modules_then);
@@ -45,6 +45,7 @@ void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part) {
     free(th->mod);
     ip_thread_sums(s, th);
     th->n_mod = n_mod ? modules_then[n_mod] : 0; /* the modules known when it ended */
+    ip_thread_keep(s, th, keep);
   }
   s->samples_in_runtime += part->samples_in_runtime;
   s->n_files += part->n_files;

@@ -92,6 +92,7 @@ void ip_tables_free(ip_tables *t) {
   ip_u64map_free(&t->module_by_path);
   ip_u64map_free(&t->func_by_key);
   ip_u64map_free(&t->site_by_key);
+  ip_table_files_free(t);
 }
 
 int ip_file_define_func(ip_file *f, uint32_t gid, uint32_t fn) {

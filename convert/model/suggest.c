@@ -191,7 +191,7 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
   for (size_t t = 0; t < s->n_threads; t++) {
     const ip_thread *th = &s->threads[t];
     for (size_t f = 0; f < th->n_fn; f++)
-      ip_values_add(&sum[f], &th->fn[f]);
+      ip_values_add(&sum[th->fn[f].func], &th->fn[f].v);
     for (uint32_t c = th->n_nodes ? th->nodes[0].first_child : IP_NO_NODE; c != IP_NO_NODE;
          c = th->nodes[c].next_sibling)
       root[th->nodes[c].func] = 1;

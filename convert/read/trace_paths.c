@@ -11,6 +11,7 @@
 #include "util/util.h"
 
 #define TRACE_SUFFIX ".ipb"
+#define TABLE_SUFFIX ".ipt"
 
 static ip_file_id file_id(const struct stat *st) {
   return (ip_file_id){(unsigned long long)st->st_dev, (unsigned long long)st->st_ino};
@@ -35,10 +36,12 @@ static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int is_trace_name(const char *name) {
-  size_t n = strlen(name), k = strlen(TRACE_SUFFIX);
-  return n > k && !strcmp(name + n - k, TRACE_SUFFIX);
+static int has_suffix(const char *name, const char *suffix) {
+  size_t n = strlen(name), k = strlen(suffix);
+  return n > k && !strcmp(name + n - k, suffix);
 }
+
+static int is_trace_name(const char *name) { return has_suffix(name, TRACE_SUFFIX); }
 
 /* Whether directory dir holds trace files. */
 static int holds_traces(const char *dir) {
@@ -95,6 +98,11 @@ int ip_paths_add(ip_paths *p, const char *path, char *err, size_t errlen) {
       snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     return -1;
   }
+  if (!S_ISDIR(st.st_mode) && has_suffix(path, TABLE_SUFFIX)) {
+    if (!p->table)
+      p->table = ip_must_strdup(path);
+    return 0;
+  }
   if (!S_ISDIR(st.st_mode)) {
     push(p, ip_must_strdup(path), file_id(&st));
     return 0;
@@ -142,5 +150,6 @@ void ip_paths_free(ip_paths *p) {
   free(p->v);
   free(p->id);
   free(p->repeated);
+  free(p->table);
   *p = (ip_paths){0};
 }

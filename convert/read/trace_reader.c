@@ -59,9 +59,9 @@ ip_reader *ip_reader_open(const char *path, char *err, size_t errlen) {
     fault = "truncated preamble (file shorter than 12 bytes)";
   else {
     unsigned major = pre[8] | (unsigned)pre[9] << 8;
-    if (major != IP_FORMAT_MAJOR) {
-      snprintf(msg, sizeof msg, "unsupported format version %u (this reader knows %u)", major,
-               IP_FORMAT_MAJOR);
+    if (major < IP_FORMAT_MAJOR_OLDEST || major > IP_FORMAT_MAJOR) {
+      snprintf(msg, sizeof msg, "unsupported format version %u (this reader knows %u to %u)", major,
+               IP_FORMAT_MAJOR_OLDEST, IP_FORMAT_MAJOR);
       fault = msg;
     }
   }

@@ -392,6 +392,15 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   if (o->sel.has_tid)
     fprintf(out, "filter:       only tid %u (percentages stay over the whole session)\n",
             o->sel.tid);
+  size_t no_tables = 0;
+  for (size_t i = 0; i < s->n_processes; i++)
+    no_tables += s->processes[i].tables_missing != NULL;
+  for (size_t i = 0; i < s->n_processes && no_tables; i++)
+    if (s->processes[i].tables_missing) {
+      fprintf(out, "warning:      %s%s: %s\n", s->processes[i].trace_path,
+              no_tables > 1 ? " and other traces" : "", s->processes[i].tables_missing);
+      break;
+    }
   process_lines(out, s, o->verbose);
   fputc('\n', out);
 }

@@ -1,7 +1,8 @@
 /* record_wire.h - the protobuf field numbers (proto/inclprof.proto) of the
  * records read or written by hand besides the EventBatch (event_batch_wire.h):
  * the kinds of Record; the Thread, ThreadEnd and Gap fields the runtime's
- * index counts as frames are written (runtime/sink/trace_index.c); and the
+ * index counts as frames are written (runtime/sink/trace_index.c), and the
+ * Function field that tells a function from a callee's binding; and the
  * trace's tail, Index, IndexThread and Footer, which the runtime encodes by
  * hand and trace/trace_frame.c reads (the Footer).  Named here once;
  * tests/unit/test_record_wire.c checks them against the generated protobuf-c
@@ -29,7 +30,9 @@ enum {
   IP_TAG_RECORD_FOOTER = 13,
   IP_TAG_RECORD_WINDOW = 14,
   IP_TAG_RECORD_SNAPSHOT = 15,
-  IP_TAG_RECORD_THREAD_PROFILE = 16
+  IP_TAG_RECORD_THREAD_PROFILE = 16,
+  IP_TAG_RECORD_TABLE = 17,    /* the first record of a table file */
+  IP_TAG_RECORD_TABLE_REF = 18 /* a trace naming a table file */
 };
 
 /* Thread, ThreadEnd and Gap: the fields the index reads (and a Gap's ticks). */
@@ -46,7 +49,9 @@ enum {
 };
 
 /* Function, Segment and ThreadState: the fields the snapshots of slow calls
- * read back (runtime/sink/trace_ring.c, snapshot_write.c). */
+ * read back (runtime/sink/trace_ring.c, snapshot_write.c); a Function's
+ * name also tells a function from a callee's binding, a record of gid and
+ * module only (trace_index.c). */
 enum {
   IP_TAG_FUNCTION_GID = 1,           /* varint */
   IP_TAG_FUNCTION_NAME = 4,          /* string */
@@ -69,7 +74,8 @@ enum {
   IP_TAG_INDEX_FUNCTIONS = 3,  /* varint */
   IP_TAG_INDEX_MARK_NAMES = 4, /* varint */
   IP_TAG_INDEX_OFFSET = 5,     /* varint */
-  IP_TAG_INDEX_INCOMPLETE = 6  /* string */
+  IP_TAG_INDEX_INCOMPLETE = 6, /* string */
+  IP_TAG_INDEX_TABLES = 7      /* TableRef, repeated: the same bytes as Record.table_ref's body */
 };
 
 /* IndexThread: one thread of the Index. */

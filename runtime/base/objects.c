@@ -1,6 +1,7 @@
 /* objects.c - the objects the loader has mapped (the program, its
  * libraries, those opened with dlopen), as the registry needs them: which
- * object holds an address, and which object a call of a name binds to.
+ * object holds an address (and its build-id, which names a shared function
+ * table), and which object a call of a name binds to.
  * Both are answered from the objects themselves (dl_iterate_phdr, then each
  * object's own GNU or SysV symbol hash table), never with dladdr, whose
  * linear scan of the dynamic symbols cost a program linked with
@@ -67,11 +68,14 @@ struct symbols {
   uintptr_t bias;
 };
 
-/* An object as a walk sees it (name: the loader's, or a kept copy). */
+/* An object as a walk sees it (name: the loader's, or a kept copy; phdr:
+ * its program headers, mapped with it). */
 struct view {
-  uintptr_t lo, hi, base;
+  uintptr_t lo, hi, base, bias;
   const char *name;
   int is_main;
+  const ElfW(Phdr) * phdr;
+  unsigned phnum;
 };
 
 /* One object as a copy keeps it (for signal handlers). */
@@ -97,7 +101,42 @@ static void describe(const struct dl_phdr_info *info, struct view *o) {
   o->base = lo == UINTPTR_MAX ? 0 : lo & ~(page - 1);
   o->lo = o->base;
   o->hi = hi;
+  o->bias = (uintptr_t)info->dlpi_addr;
   o->name = info->dlpi_name ? info->dlpi_name : "";
+  o->phdr = info->dlpi_phdr;
+  o->phnum = info->dlpi_phnum;
+}
+
+/* The GNU build-id among the notes [p, end) of one PT_NOTE segment, into
+ * out; its length, 0 when none is there. */
+static size_t note_build_id(const uint8_t *p, const uint8_t *end, uint8_t *out, size_t cap) {
+  while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+    const ElfW(Nhdr) *n = (const void *)p;
+    const uint8_t *name = p + sizeof *n;
+    size_t name_room = (n->n_namesz + 3u) & ~(size_t)3, desc_room = (n->n_descsz + 3u) & ~(size_t)3;
+    if (name_room + desc_room > (size_t)(end - name))
+      return 0;
+    const uint8_t *desc = name + name_room;
+    if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
+        n->n_descsz > 0 && n->n_descsz <= cap) {
+      memcpy(out, desc, n->n_descsz);
+      return n->n_descsz;
+    }
+    p = desc + desc_room;
+  }
+  return 0;
+}
+
+/* The object's build-id (the note the linker's --build-id wrote, which
+ * names its contents), from its PT_NOTE segments in memory. */
+static size_t build_id_of(const struct view *o, uint8_t *out, size_t cap) {
+  size_t len = 0;
+  for (unsigned i = 0; o->phdr && i < o->phnum && !len; i++)
+    if (o->phdr[i].p_type == PT_NOTE) {
+      const uint8_t *p = (const uint8_t *)(o->bias + (uintptr_t)o->phdr[i].p_vaddr);
+      len = note_build_id(p, p + o->phdr[i].p_memsz, out, cap);
+    }
+  return len;
 }
 
 /* A copy the caller keeps after the walk (the loader's name is freed with
@@ -107,6 +146,7 @@ static void copy_out(struct ip_object *to, const struct view *from) {
   size_t n = strnlen(from->name, sizeof to->name - 1);
   memcpy(to->name, from->name, n);
   to->name[n] = 0;
+  to->build_id_len = build_id_of(from, to->build_id, sizeof to->build_id);
 }
 
 /* A dynamic-section pointer: glibc relocates them in place, other loaders

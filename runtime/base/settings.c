@@ -34,6 +34,7 @@ static const struct {
     {"INCLPROF_DURATION", offsetof(struct ip_settings, duration)},
     {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
     {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
+    {"INCLPROF_TABLES", offsetof(struct ip_settings, tables)},
     {"INCLPROF_MODE", offsetof(struct ip_settings, mode)},
     {"INCLPROF_INTERVAL", offsetof(struct ip_settings, interval)},
     {IP_GRANT_ENV, offsetof(struct ip_settings, grant)},

@@ -43,6 +43,7 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   if (ip_st.aggregate)
     ip_agg_write_all(0);
   ip_exit_state(0, keep_going);
+  ip_tables_close_pending(0); /* units that registered and never ran */
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
   ip_snapshots_save(1); /* the windows still waiting end here */

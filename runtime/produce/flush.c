@@ -246,6 +246,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
       ev[i].arg = 0;
     return; /* nothing to write; the seq is not used */
   }
+  ip_tables_close_pending(in_signal); /* the tables of the functions it may name first */
   uint64_t base = ev[first].tick & ~IP_T_BIT;
   struct encoder en; /* off[] is read only where key[] was set */
   en.skipped = 0;
@@ -315,6 +316,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
 void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal) {
   if (ip_st.aggregate) {
     struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake};
+    ip_tables_close_pending(in_signal); /* before the gids it folds, and so its profile */
     ip_agg_fold(t, ev, n, &kl, in_signal);
     return;
   }

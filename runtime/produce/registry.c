@@ -1,6 +1,7 @@
 /* registry.c - translation units and identities: the units registered (see
  * units.c for the plugin's entry points), their descriptors (Function and
- * Module records, gids), the maps from descriptor
+ * Module records, gids: an object's Function records go into its shared
+ * table, shared_tables.c), the maps from descriptor
  * pointer and code address to gid (lock-free reads, so a flush in a signal
  * handler can use them; writes under reg_lock), lazy naming of call-site
  * callees and indirect-call targets at flush time (their objects found by
@@ -18,7 +19,7 @@
 #include "rt.h"
 
 #define FN_FROM_ADDRESS 0x100u
-#define MAX_STR         1000 /* longer names are cut so a record fits a stack frame */
+#define MAX_STR         IP_NAME_MAX
 
 /* Guards every table below and the unit list; taken after ip_st.threads_lock,
  * before the output's log lock. */
@@ -38,27 +39,14 @@ static uintptr_t name_key(const char *s) {
   return (uintptr_t)(ip_fnv1a64(IP_FNV1A64_BASIS, s, strlen(s)) | 1);
 }
 
-static const char *str(const char *s) { return s ? s : ""; }
-
 static void write_function(uint32_t gid, uint32_t module, const struct inclprof_fn *fn,
                            const char *name, uint64_t addr, uint32_t flags, int log_it) {
-  char nb[MAX_STR + 1], pb[MAX_STR + 1], fb[MAX_STR + 1];
+  struct ip_fn_text t;
   Inclprof__Function f = INCLPROF__FUNCTION__INIT;
+  ip_function_fill(&f, &t, fn, name);
   f.gid = gid;
   f.has_module = 1;
   f.module = module;
-  snprintf(nb, sizeof nb, "%s", fn ? str(fn->name) : name);
-  f.name = nb;
-  snprintf(pb, sizeof pb, "%s", fn ? str(fn->pretty && *fn->pretty ? fn->pretty : fn->name) : name);
-  f.pretty = pb;
-  if (fn) {
-    snprintf(fb, sizeof fb, "%s", str(fn->file));
-    f.file = fb;
-    f.has_id = f.has_line = f.has_size = 1;
-    f.id = fn->id;
-    f.line = fn->line;
-    f.size = fn->size;
-  }
   f.has_flags = 1;
   f.flags = flags;
   if (addr) {
@@ -265,11 +253,24 @@ static void mark_instrumented(struct inclprof_fn *callee) {
   callee->runtime_flags |= INCLPROF_RT_CALLEE_INSTRUMENTED;
 }
 
+/* Caller holds reg_lock.  A table callee of a name whose instrumented
+ * function has gid `gid`: its events share that gid, unless a batch named
+ * the callee's own gid already. */
+static void share_gid(const struct inclprof_fn *callee, uint32_t gid) {
+  uint32_t own = ip_map_get(&by_desc, (uintptr_t)callee);
+  if (own && own != gid && ip_bind_state(own) == IP_BIND_TODO) {
+    ip_bind_set(own, 0);
+    ip_map_put(&by_desc, (uintptr_t)callee, gid);
+  }
+}
+
 /* Caller holds reg_lock.  A public callee of a unit being registered. */
 static void callee_registered(struct inclprof_fn *fn) {
   uintptr_t key = name_key(fn->name);
-  if (ip_map_get(&by_name, key)) {
+  uint32_t gid = ip_map_get(&by_name, key);
+  if (gid) {
     mark_instrumented(fn);
+    share_gid(fn, gid);
     return;
   }
   if (n_pending == cap_pending) {
@@ -287,11 +288,13 @@ static void callee_registered(struct inclprof_fn *fn) {
 
 /* Caller holds reg_lock.  An instrumented public function registered:
  * the callees of its name waiting so far are marked (and the chain emptied). */
-static void instrumented_registered(const char *name) {
+static void instrumented_registered(const char *name, uint32_t gid) {
   uintptr_t key = name_key(name);
   for (uint32_t i = ip_map_get(&pending_head, key); i; i = pending[i - 1].next)
-    if (pending[i - 1].fn)
+    if (pending[i - 1].fn) {
       mark_instrumented(pending[i - 1].fn);
+      share_gid(pending[i - 1].fn, gid);
+    }
   ip_map_put(&pending_head, key, 0);
 }
 
@@ -342,31 +345,61 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const struct i
   return gid;
 }
 
+/* Caller holds reg_lock.  The unit's descriptors that no earlier unit
+ * listed join its object's table: the instrumented functions (with their
+ * gids, by descriptor, address and public name) and the call-site callees
+ * (their gids given when the table is written, their binding at first use). */
+static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || ip_map_get(&by_desc, (uintptr_t)fn))
+      continue;
+    uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
+    ip_tables_add(fn, gid, module);
+    ip_map_put(&by_desc, (uintptr_t)fn, gid);
+    if (fn->addr)
+      ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
+    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) {
+      ip_map_put(&by_name, name_key(fn->name), gid);
+      instrumented_registered(fn->name, gid);
+    }
+  }
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (!fn || !(fn->flags & INCLPROF_FN_CALLEE) || fn->addr || ip_map_get(&by_desc, (uintptr_t)fn))
+      continue;
+    ip_tables_add(fn, 0, module);
+    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
+      callee_registered((struct inclprof_fn *)fn); /* the plugin keeps callees writable */
+  }
+}
+
+uint32_t ip_callee_gid(const struct inclprof_fn *fn) {
+  uint32_t shared =
+      fn->name && !(fn->flags & INCLPROF_FN_LOCAL) ? ip_map_get(&by_name, name_key(fn->name)) : 0;
+  uint32_t gid = ip_map_get(&by_desc, (uintptr_t)fn);
+  if (gid) /* named at a batch before its table was written (a signal handler's) */
+    return gid == shared ? 0 : gid;
+  if (shared) {
+    ip_map_put(&by_desc, (uintptr_t)fn, shared);
+    return 0;
+  }
+  gid = atomic_fetch_add(&next_gid, 1) + 1;
+  ip_bind_set(gid, IP_BIND_TODO);
+  ip_map_put(&by_desc, (uintptr_t)fn, gid);
+  return gid;
+}
+
 void ip_units_add(struct inclprof_tu *tu) {
   struct ip_object obj;
   int have_obj = ip_object_of((uintptr_t)tu, &obj, 0);
   if (!ip_lock(&reg_lock, 0))
     return; /* re-entered from a signal handler: the unit stays unprofiled */
   uint32_t module = have_obj ? module_id(&obj, 0) : 0;
-  for (uint32_t i = 0; i < tu->n_fns; i++) {
-    const struct inclprof_fn *fn = tu->fns[i];
-    if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || ip_map_get(&by_desc, (uintptr_t)fn))
-      continue;
-    uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
-    write_function(gid, module, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, 1);
-    ip_map_put(&by_desc, (uintptr_t)fn, gid);
-    if (fn->addr)
-      ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
-    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) {
-      ip_map_put(&by_name, name_key(fn->name), gid);
-      instrumented_registered(fn->name);
-    }
-  }
-  for (uint32_t i = 0; i < tu->n_fns; i++) {
-    const struct inclprof_fn *fn = tu->fns[i];
-    if (fn && (fn->flags & INCLPROF_FN_CALLEE) && !(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
-      callee_registered((struct inclprof_fn *)fn); /* the plugin keeps callees writable */
-  }
+  if (module)
+    ip_tables_object(module, modules[module - 1].path, modules[module - 1].base, obj.build_id,
+                     obj.build_id_len);
+  unit_entries(tu, module);
   struct unit *u = ip_alloc(sizeof *u);
   if (u) {
     u->tu = tu;
@@ -374,6 +407,13 @@ void ip_units_add(struct inclprof_tu *tu) {
     units = u;
   }
   set_hooks(tu);
+  ip_unlock(&reg_lock);
+}
+
+void ip_tables_close_pending(int in_signal) {
+  if (!ip_tables_pending() || !ip_lock(&reg_lock, in_signal))
+    return; /* the tables follow at a later batch */
+  ip_tables_close_locked(in_signal);
   ip_unlock(&reg_lock);
 }
 
@@ -411,18 +451,57 @@ static void retire_unit(const struct inclprof_tu *tu, const struct ip_object *o,
   }
 }
 
+/* Finds the object a table callee's name binds to, once, unless a batch
+ * named it already (state IP_BIND_TODO); the object is found before
+ * reg_lock is taken (desc_object; in a signal handler among the objects
+ * loaded with the program, else the caller's object by its extent). */
+static void bind_known(const struct inclprof_fn *fn, uint32_t gid, int in_signal) {
+  struct ip_object obj;
+  int have_obj = desc_object(fn, &obj, in_signal);
+  if (!ip_lock(&reg_lock, in_signal))
+    return;
+  if (ip_bind_state(gid) == IP_BIND_TODO)
+    ip_bind_set(gid, IP_BIND_KNOWN + module_of(have_obj ? &obj : NULL, (uintptr_t)fn, in_signal));
+  ip_unlock(&reg_lock);
+}
+
+/* Before the first batch that names a table callee: the object its name
+ * binds to (found now unless known; unknown when its unit is gone, or in a
+ * signal handler that interrupted reg_lock's holder), as a Function record
+ * of its gid and module only.  Two threads may both write it: the same
+ * record twice. */
+static void bind_callee(const struct inclprof_fn *fn, uint32_t gid, int retired, int in_signal) {
+  if (ip_bind_state(gid) == IP_BIND_TODO && !retired)
+    bind_known(fn, gid, in_signal);
+  uint32_t st = ip_bind_state(gid);
+  if (!st)
+    return;
+  ip_bind_write(gid, st >= IP_BIND_KNOWN ? st - IP_BIND_KNOWN : 0, !in_signal);
+  ip_bind_set(gid, 0);
+}
+
 int ip_units_remove(struct inclprof_tu *tu, int unloading) {
   struct ip_object obj;
   int have_obj = 0;
   if (unloading) {
-    /* Name the unit's callees now: their strings go away with the unit.
-     * At exit nothing is unmapped: the encoder names what ran, when it
-     * meets it, and the rest costs nothing. */
-    for (uint32_t i = 0; ip_abi_known(tu) && i < tu->n_fns; i++)
-      if (tu->fns[i]) {
+    ip_tables_close_pending(0); /* its table, and so its callees' gids */
+    /* Name the unit's callees now: their strings go away with the unit
+     * (those of a table only need the object their name binds to).  At
+     * exit nothing is unmapped: the encoder names what ran, when it meets
+     * it, and the rest costs nothing. */
+    for (uint32_t i = 0; ip_abi_known(tu) && i < tu->n_fns; i++) {
+      const struct inclprof_fn *fn = tu->fns[i];
+      uint32_t gid = fn ? ip_map_get(&by_desc, (uintptr_t)fn) : 0;
+      int retired = 0; /* named, and retired when another unit of its object left */
+      if (fn && !gid)
+        ip_retired_gid(&old_desc, (uintptr_t)fn, 0, &retired);
+      if (gid && ip_bind_state(gid) == IP_BIND_TODO) {
+        bind_known(fn, gid, 0);
+      } else if (fn && !gid && !retired) {
         int fixed = 1;
-        ip_gid_of_desc(tu->fns[i], UINT64_MAX, 0, &fixed);
+        ip_gid_of_desc(fn, UINT64_MAX, 0, &fixed);
       }
+    }
     have_obj = ip_object_of((uintptr_t)tu, &obj, 0);
   }
   uint64_t until = ip_tick();
@@ -478,8 +557,11 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
     *fixed = 0;
   if (!gid)
     gid = ip_map_get(&by_desc, (uintptr_t)fn);
-  if (IP_LIKELY(gid))
+  if (IP_LIKELY(gid)) {
+    if (IP_UNLIKELY(ip_bind_state(gid)))
+      bind_callee(fn, gid, had, in_signal);
     return gid;
+  }
   /* A callee with an instrumented namesake needs no object. */
   struct ip_object obj;
   int have_obj =

@@ -1,14 +1,14 @@
 /* trace_index.c - the trace's Index (docs/trace-format.md, "Index and
  * Footer"): what the frames appended so far hold, noted as each is written -
  * per thread its name, why it has no transition counter, its events,
- * batches, skipped batch numbers and Gap records; the Module records; the
- * Function and MarkName counts - and encoded with every Trailer as one run
- * of bytes for one write: Index, Trailer, then the fixed-size Footer that
- * ends the file, so that a reader describes the trace from its last bytes.
- * Field numbers: record_wire.h.  Not kept under the ring policy (each
- * segment repeats its tables).  No allocation while frames are noted (a
- * flush may run in a signal handler); the final bytes are in a mapping of
- * their own. */
+ * batches, skipped batch numbers and Gap records; the Module and TableRef
+ * records; the Function and MarkName counts - and encoded with every Trailer
+ * as one run of bytes for one write: Index, Trailer, then the fixed-size
+ * Footer that ends the file, so that a reader describes the trace from its
+ * last bytes.  Field numbers: record_wire.h.  Not kept under the ring
+ * policy (each segment repeats its tables).  No allocation while frames are
+ * noted (a flush may run in a signal handler); the final bytes are in a
+ * mapping of their own. */
 #include <string.h>
 #include <sys/mman.h>
 
@@ -23,6 +23,7 @@
 #define MAX_THREADS  4096u  /* threads the index follows; more: it is incomplete */
 #define TID_SLOTS    8192u  /* open addressing, a power of two above MAX_THREADS */
 #define MODULE_BYTES 65536u /* Module records kept (as Index.modules fields) */
+#define TABLE_BYTES  16384u /* TableRef records kept (as Index.tables fields) */
 #define NAME_LEN     64u
 #define WHY_LEN      64u
 
@@ -45,6 +46,8 @@ static uint32_t n_threads;
 static uint32_t tid_slot[TID_SLOTS]; /* 1 + index of the tid's newest thread, 0 empty */
 static uint8_t modules[MODULE_BYTES];
 static size_t modules_len;
+static uint8_t tables[TABLE_BYTES];
+static size_t tables_len;
 static uint64_t functions, marks;
 
 void ip_index_start(int on) {
@@ -53,7 +56,7 @@ void ip_index_start(int on) {
   incomplete = NULL;
   n_threads = 0;
   memset(tid_slot, 0, sizeof tid_slot);
-  modules_len = 0;
+  modules_len = tables_len = 0;
   functions = marks = 0;
 }
 
@@ -163,7 +166,7 @@ static uint64_t varints(ip_wire_span s) {
 
 /* One record; held: the caller holds index_lock. */
 static void see_record(const uint8_t *rec, size_t len, int held) {
-  ip_wire_field body;
+  ip_wire_field body, f;
   const uint8_t *p, *end;
   ip_batch_fields b = {0};
   uint64_t events = 0;
@@ -189,8 +192,22 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
       modules_len += len;
     }
     break;
-  case IP_TAG_RECORD_FUNCTION:
-    functions++;
+  case IP_TAG_RECORD_TABLE_REF:
+    if (tables_len + 12 + body.value > TABLE_BYTES) {
+      incomplete = "more than 16 KB of TableRef records";
+    } else { /* the body as an Index.tables field */
+      uint8_t *o = ip_put_varint(tables + tables_len, IP_TAG_INDEX_TABLES << 3 | IP_WIRE_LEN);
+      o = ip_put_varint(o, body.value);
+      memcpy(o, body.data, (size_t)body.value);
+      tables_len = (size_t)(o + body.value - tables);
+    }
+    break;
+  case IP_TAG_RECORD_FUNCTION: /* a named one: a call-site callee's binding adds no function */
+    while (p < end && ip_wire_next(&p, end, &f))
+      if (f.number == IP_TAG_FUNCTION_NAME) {
+        functions++;
+        break;
+      }
     break;
   case IP_TAG_RECORD_MARK:
     marks++;
@@ -306,6 +323,8 @@ static uint8_t *put_index(uint8_t *o, uint64_t offset) {
   e = put_u64(e, IP_TAG_INDEX_OFFSET, offset);
   if (incomplete)
     e = put_text(e, IP_TAG_INDEX_INCOMPLETE, incomplete);
+  memcpy(e, tables, tables_len);
+  e += tables_len;
   size_t body_len = (size_t)(e - body);
   /* Record{index}: its tag and length right before the body */
   size_t rec_head = 1 + ip_varint_len(body_len);
@@ -315,7 +334,8 @@ static uint8_t *put_index(uint8_t *o, uint64_t offset) {
 }
 
 static size_t index_room(void) {
-  return 21 + (size_t)n_threads * (2 + THREAD_MAX) + modules_len + 3 * 11 + 2 + WHY_LEN + 100;
+  return 21 + (size_t)n_threads * (2 + THREAD_MAX) + modules_len + tables_len + 3 * 11 + 2 +
+         WHY_LEN + 100;
 }
 
 size_t ip_index_tail(const Inclprof__Record *trailer, uint64_t offset, uint8_t **bytes,

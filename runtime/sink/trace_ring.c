@@ -4,7 +4,7 @@
  * newest is full, it becomes the .prev (the older .prev is deleted) and a new
  * <pid>.ipb begins with what a reader needs to start there: the Header, a
  * Segment record (its number, what was deleted so far), every Module,
- * Function and MarkName record written so far, and per live thread its last
+ * Function, TableRef and MarkName record written so far, and per live thread its last
  * Thread record and a ThreadState (next batch seq, last tick, open frames).
  * To know those, every frame written is looked at here: table records are
  * kept, batches are walked to follow each thread's stack by the rules the
@@ -265,6 +265,7 @@ static void see_frame(const uint8_t *frame, size_t flen, const uint8_t *rec, siz
   case IP_TAG_RECORD_MODULE:
   case IP_TAG_RECORD_MARK:
   case IP_TAG_RECORD_WINDOW:
+  case IP_TAG_RECORD_TABLE_REF:
     keep(&tables, &tables_len, &tables_cap, frame, flen);
     break;
   case IP_TAG_RECORD_THREAD:

@@ -194,6 +194,10 @@ static void read_limits(void) {
 }
 
 static void reserve_open(void) {
+  struct rlimit rl; /* a reserve past the file-size limit would raise SIGXFSZ */
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      rl.rlim_cur < RESERVE_BYTES)
+    return;
   int fd = open(ip_st.dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   if (fd < 0)
     return; /* the file system has no unnamed files: no reserve */

@@ -11,7 +11,9 @@ N=3000000
 check "many_calls builds" cc_plugin many "$INCLPROF_SRC/tests/programs/convert/many_calls.c" -O2
 "$INCLPROF" record -o good -- ./many $N >/dev/null 2>&1
 good=$(ls good/*.ipb)
-mkdir bad
+mkdir bad cut
+cp good/*.ipt bad/ # the function table the damaged copies name
+cp good/*.ipt cut/
 python3 - "$good" bad/flipped.ipb <<'EOF2'
 import random, sys
 b = bytearray(open(sys.argv[1], "rb").read())
@@ -41,12 +43,11 @@ check "report does not guess that the process was killed" sh -c "! grep -q 'kill
 check "report names the lost batches" grep -q 'event batches lost' report.txt
 
 # A file cut inside a record: no trailer, and the report says why.
-mkdir cut
 head -c 600 "$good" >cut/cut.ipb
 "$INCLPROF" report cut >cut.txt 2>/dev/null
 check "a cut trace is named as cut, not as killed" \
   grep -q 'no trailer: the file ends in a damaged record' cut.txt
-mkdir cut2 && cp cut/cut.ipb cut2/
+mkdir cut2 && cp cut/* cut2/
 "$INCLPROF" diff cut cut2 >/dev/null 2>diff.err
 check "diff names a trace damaged before any call as damaged" grep -q 'damaged before any call was recorded' diff.err
 done_testing

@@ -71,6 +71,7 @@ done
 check "the parent's threads with their events, one renamed" \
   grep -Eq '^ +[0-9]+ +7200[0-9][0-9] +[0-9]+ +0 +[0-9]+ +renamed$' idx.txt
 size=$(wc -c <"$good")
+cp data/*.ipt . # the function tables the copies below name
 
 # The Footer's fields (index and trailer frame lengths), from its last 17 bytes.
 footer() {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # examples_dlopen_filter.sh - examples/dlopen-filter: an instrumented library
 # loaded with dlopen and unloaded with dlclose three times is reported under
-# its own module with exact call counts, and what inclprof.filter excludes
+# its own module with exact call counts (its function table written once,
+# shared by its three loads), and what inclprof.filter excludes
 # (debug_*, re:^checksum_, callsites=none) is absent.
 . "$INCLPROF_SRC/tests/lib.sh"
 q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
@@ -10,6 +11,8 @@ check "dlopen-host and libshapes.so build with the plugin and the filter file" \
   env -u MAKEFLAGS -u MAKELEVEL make -s -C "$INCLPROF_SRC/examples/dlopen-filter" O="$T_DIR/dl" INCLPROF_PLUGIN="$INCLPROF_PLUGIN"
 "$INCLPROF" record -o dl.data -- ./dl/dlopen-host "$T_DIR/dl/libshapes.so" 3 >run.out 2>run.err
 check_eq "dlopen-host exits 0 under inclprof record" 0 $?
+check_eq "one table file for the host, one for the library (the same for each of its loads)" \
+  "dlopen-host libshapes.so" "$(ls dl.data/*.ipt | sed 's|.*/||; s|\.[0-9a-f]*\.ipt$||' | sort | tr '\n' ' ' | sed 's/ $//')"
 check "csv export" "$INCLPROF" export --format csv -o dl.csv dl.data
 
 calls() { q dl.csv "$1" calls | head -n1; }

@@ -47,7 +47,7 @@ check "kill: header present" grep -q "^header " dump
 rm -rf out
 INCLPROF_OUTPUT=out ./abi_driver vfork 20 >/dev/null 2>&1
 check_eq "vfork: exit status" 0 "$?"
-check_eq "vfork: exactly one trace file" 1 "$(ls out | wc -l)"
+check_eq "vfork: exactly one trace file" 1 "$(ls out/*.ipb | wc -l)"
 ./trace_dump "$(rt_only_trace out)" >dump
 check "vfork: parent trailer" grep -q "^trailer clean=1 reason=exit " dump
 
@@ -61,7 +61,7 @@ check "unwritable output: message names the directory" grep -q "blocker/sub" err
 # Never overwrite: an existing <pid>.ipb name is skipped (exec keeps the pid).
 rm -rf out
 INCLPROF_OUTPUT=out ./abi_driver return 1 >/dev/null
-check_eq "one file per process" 1 "$(ls out | wc -l)"
+check_eq "one file per process" 1 "$(ls out/*.ipb | wc -l)"
 
 # Without the runtime the instrumented program runs normally.
 ./abi_driver_bare exit 20 >/dev/null 2>&1

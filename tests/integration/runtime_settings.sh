@@ -19,6 +19,8 @@ setting INCLPROF_CLOCK=slow "inclprof: INCLPROF_CLOCK='slow' is not fenced or fa
 setting INCLPROF_WRITER=later "inclprof: INCLPROF_WRITER='later' is not auto, thread or inline; using auto"
 setting INCLPROF_TRANSITIONS=perf \
   "inclprof: INCLPROF_TRANSITIONS='perf' is not auto, pmu, kevents or none; using auto"
+setting INCLPROF_TABLES=private "inclprof: INCLPROF_TABLES='private' is not shared or inline; using shared"
+check_eq "INCLPROF_TABLES=private: the tables shared all the same" 1 "$(ls out/*.ipt | wc -l)"
 
 rm -rf fenced fast
 "$INCLPROF" record -o fenced ./calls >/dev/null 2>&1

@@ -20,8 +20,9 @@ check_eq "ring: the program's exit status" 0 "$?"
 check_eq "ring: the program's output" "$plain" "$(cat prog.out)"
 f=$(ls out/*.ipb)
 pid=$(basename "$f" .ipb)
-check_eq "ring: the newest segment and the one before" "$pid.ipb $pid.ipb.prev" "$(ls out | tr '\n' ' ' | sed 's/ $//')"
-size=$(cat out/* | wc -c)
+check_eq "ring: the newest segment and the one before" "$pid.ipb $pid.ipb.prev" "$(ls out | grep -v '\.ipt$' | tr '\n' ' ' | sed 's/ $//')"
+check_eq "ring: the function table beside them" 1 "$(ls out/*.ipt | wc -l)"
+size=$(cat out/*.ipb out/*.ipb.prev | wc -c)
 check "ring: both segments together under 1M ($size bytes)" test "$size" -lt 1048576
 "$INCLPROF" info out >info 2>info.err
 check_eq "ring: info exit status" 0 "$?"

@@ -15,7 +15,7 @@ events() { # events FILE: total events in the file's batches
 rm -rf out
 INCLPROF_OUTPUT=out ./abi_driver fork 20 >/dev/null
 check_eq "fork: exit status" 0 "$?"
-check_eq "fork: two files" 2 "$(ls out | wc -l)"
+check_eq "fork: two files" 2 "$(ls out/*.ipb | wc -l)"
 parent=""; child=""
 for f in out/*.ipb; do
   if ./trace_dump "$f" | grep -q "^header .*forked_from=0 "; then parent=$f; else child=$f; fi

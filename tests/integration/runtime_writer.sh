@@ -62,7 +62,7 @@ run term 143 "signal 15" "$cut" INCLPROF_WRITER=inline
 rm -rf out
 INCLPROF_OUTPUT=out ./abi_driver fork-busy "$N" >/dev/null 2>&1
 check_eq "fork-busy: exit status" 0 "$?"
-check_eq "fork-busy: two trace files" 2 "$(ls out | wc -l)"
+check_eq "fork-busy: two trace files" 2 "$(ls out/*.ipb | wc -l)"
 for f in out/*.ipb; do
   ./trace_dump "$f" >dump
   if grep -q '^header .*forked_from=0 ' dump; then who=parent want=$((4 * N + 2)); else who=child want=$((4 * N + 1)); fi

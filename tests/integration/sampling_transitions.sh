@@ -53,7 +53,7 @@ EOF2
 check "compile the exec chain" gcc -O2 -fplugin="$INCLPROF_PLUGIN" chain.c -o chain
 "$INCLPROF" record -o chain_out --sample-hz 2000 -- ./chain 12 >/dev/null 2>&1
 check_eq "exec chain of 13 programs + a fork child: exit status" 0 "$?"
-check_eq "14 traces" 14 "$(ls chain_out | wc -l)"
+check_eq "14 traces" 14 "$(ls chain_out/*.ipb | wc -l)"
 sampled=0
 for t in chain_out/*.ipb; do
   "$INCLPROF" info "$t" | grep -q '^sampling: .* taken [1-9]' && sampled=$((sampled + 1))

@@ -11,11 +11,16 @@
  * A session of three files read in parallel (model/session_files.c), whose
  * module and function tables overlap, equals the one read file after file,
  * also with one file damaged, and fails the same way with one that is no
- * trace or whose header is unusable. */
+ * trace or whose header is unusable.  Kept as sums (ip_keep: each thread's
+ * values without its paths, or the session's function and module values
+ * alone), file after file or in parallel, the session gives every row of
+ * every level the paths give. */
 #include <check.h>
 
 #include "check_main.h"
 #include "convert_fixture.h"
+#include "model/aggregate.h"
+#include "model/latency.h"
 #include "model/loader.h"
 #include "read/trace_paths.h"
 
@@ -316,9 +321,57 @@ START_TEST(damaged_traces_give_the_serial_session) {
 }
 END_TEST
 
+/* Loads every trace in dir with `jobs`, keeping `keep`: the outcome, and
+ * the error if any. */
+static int load_dir_keep(ip_session *s, const char *dir, unsigned jobs, ip_keep keep, char *err,
+                         size_t errlen) {
+  ip_load_opts o = {.quiet = 1,
+                    .jobs = jobs,
+                    .error = err,
+                    .error_len = errlen,
+                    .small_files_in_parallel = 1,
+                    .keep = keep,
+                    .latency = IP_LAT_ELAPSED};
+  char *p = (char *)dir;
+  err[0] = 0;
+  return ip_session_load(s, &p, 1, &o);
+}
+
+/* Both sessions' per-call distributions by function are the same. */
+static void assert_same_latency(const ip_session *a, const ip_session *b) {
+  ck_assert_uint_eq(a->n_funcs, b->n_funcs);
+  ip_lat_pair *x = ip_lat_by_function(a, NULL), *y = ip_lat_by_function(b, NULL);
+  ck_assert(x && y);
+  uint64_t calls = 0;
+  for (size_t f = 0; f < a->n_funcs; f++) {
+    ck_assert_uint_eq(x[f].el.n, y[f].el.n);
+    calls += x[f].el.n;
+    for (double q = 0; q <= 1.0; q += 0.25)
+      ck_assert_uint_eq(ip_lat_quantile(&x[f].el, q), ip_lat_quantile(&y[f].el, q));
+  }
+  ck_assert_uint_gt(calls, 0);
+  ip_lat_free_all(x, a->n_funcs);
+  ip_lat_free_all(y, b->n_funcs);
+}
+
+/* The rows of level l in both sessions are the same. */
+static void assert_same_rows(const ip_session *a, const ip_session *b, ip_level l) {
+  ip_row *x, *y;
+  size_t nx = ip_aggregate(a, l, NULL, &x), ny = ip_aggregate(b, l, NULL, &y);
+  ck_assert_uint_eq(nx, ny);
+  ck_assert_uint_gt(nx, 0);
+  for (size_t i = 0; i < nx; i++) {
+    ck_assert_uint_eq(x[i].key, y[i].key);
+    ck_assert_int_eq(memcmp(&x[i].v, &y[i].v, sizeof x[i].v), 0);
+  }
+  free(x);
+  free(y);
+}
+
 /* Loads every trace in dir with `jobs`: the outcome, and the error if any. */
 static int load_dir(ip_session *s, const char *dir, unsigned jobs, char *err, size_t errlen) {
-  ip_load_opts o = {.quiet = 1, .jobs = jobs, .error = err, .error_len = errlen};
+  ip_load_opts o = {
+      .quiet = 1, .jobs = jobs, .error = err, .error_len = errlen, .small_files_in_parallel = 1};
   char *p = (char *)dir;
   err[0] = 0;
   return ip_session_load(s, &p, 1, &o);
@@ -336,9 +389,10 @@ START_TEST(files_read_in_parallel_give_the_serial_session) {
   ip_paths files = {0};
   char err[3][512];
   ck_assert_int_eq(ip_paths_add(&files, dir, err[0], sizeof err[0]), 0);
-  ck_assert_uint_eq(ip_files_readers(&files, 1), 0);
-  ck_assert_uint_eq(ip_files_readers(&files, 2), 2); /* each file a third of the bytes */
-  ck_assert_uint_eq(ip_files_readers(&files, 4), 3);
+  ck_assert_uint_eq(ip_files_readers(&files, 1, 0), 0);
+  ck_assert_uint_eq(ip_files_readers(&files, 2, 0), 2); /* each file a third of the bytes */
+  ck_assert_uint_eq(ip_files_readers(&files, 4, 0), 3);
+  ck_assert_uint_eq(ip_files_readers(&files, 2, IP_PARALLEL_MIN_AVERAGE), 0); /* small files */
   ip_paths_free(&files);
   ip_session s[3];
   for (unsigned j = 0; j < 3; j++)
@@ -394,12 +448,49 @@ START_TEST(files_read_in_parallel_give_the_serial_session) {
 }
 END_TEST
 
+START_TEST(sums_kept_give_the_rows_of_the_paths) {
+  const char *dir = fx_dir();
+  tg_trace t[3];
+  for (unsigned v = 0; v < 3; v++) {
+    char name[16];
+    snprintf(name, sizeof name, "%c.ipb", 'a' + v);
+    build_variant(&t[v], v);
+    fx_write(dir, name, &t[v]);
+  }
+  char err[512];
+  for (unsigned jobs = 1; jobs <= 2; jobs++) {
+    ip_session paths, sums, totals;
+    ck_assert_int_eq(load_dir_keep(&paths, dir, jobs, IP_KEEP_PATHS, err, sizeof err), 0);
+    ck_assert_int_eq(load_dir_keep(&sums, dir, jobs, IP_KEEP_SUMS, err, sizeof err), 0);
+    ck_assert_int_eq(load_dir_keep(&totals, dir, jobs, IP_KEEP_TOTALS, err, sizeof err), 0);
+    for (size_t i = 0; i < sums.n_threads; i++) {
+      ck_assert_uint_eq(sums.threads[i].n_nodes, 1); /* the root alone */
+      ck_assert_uint_eq(totals.threads[i].n_fn, 0);
+    }
+    ck_assert_uint_gt(paths.threads[0].n_nodes, 1);
+    ck_assert(totals.sums_folded && !sums.sums_folded);
+    for (ip_level l = IP_BY_FUNCTION; l <= IP_BY_PROCESS; l++) {
+      assert_same_rows(&paths, &sums, l);
+      assert_same_rows(&paths, &totals, l);
+    }
+    assert_same_latency(&paths, &sums);
+    assert_same_latency(&paths, &totals);
+    ip_session_free(&paths);
+    ip_session_free(&sums);
+    ip_session_free(&totals);
+  }
+  for (unsigned v = 0; v < 3; v++)
+    tg_free(&t[v]);
+  fx_cleanup(dir);
+}
+END_TEST
 int main(void) {
   Suite *s = suite_create("replay_pool");
   TCase *tc = tcase_create("jobs");
   tcase_add_test(tc, jobs_give_the_serial_session);
   tcase_add_test(tc, gaps_and_functions_between_batches_give_the_serial_session);
   tcase_add_test(tc, files_read_in_parallel_give_the_serial_session);
+  tcase_add_test(tc, sums_kept_give_the_rows_of_the_paths);
   tcase_add_test(tc, damaged_traces_give_the_serial_session);
   suite_add_tcase(s, tc);
   return ip_check_run(s);

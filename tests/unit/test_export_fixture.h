@@ -75,6 +75,8 @@ static uint32_t fx_node(ip_thread *t, uint32_t parent, uint32_t func, uint64_t c
 static void fx_finish_thread(ip_session *s, ip_thread *t) {
   t->n_fn = s->n_funcs;
   t->fn = calloc(s->n_funcs, sizeof *t->fn);
+  for (size_t f = 0; f < s->n_funcs; f++)
+    t->fn[f].func = (uint32_t)f;
   for (size_t k = 0; k < t->n_nodes; k++) {
     const ip_values *x = &t->nodes[k].v;
     int seen[FX_NFUNCS] = {0};
@@ -85,12 +87,12 @@ static void fx_finish_thread(ip_session *s, ip_thread *t) {
       anc->v.smp_incl += x->smp_excl;
       if (anc->func == UINT32_MAX || seen[anc->func]++)
         continue;
-      t->fn[anc->func].el_incl += x->el_excl;
-      t->fn[anc->func].app_incl += x->app_excl;
-      t->fn[anc->func].smp_incl += x->smp_excl;
+      t->fn[anc->func].v.el_incl += x->el_excl;
+      t->fn[anc->func].v.app_incl += x->app_excl;
+      t->fn[anc->func].v.smp_incl += x->smp_excl;
     }
     if (t->nodes[k].func != UINT32_MAX) {
-      ip_values *f = &t->fn[t->nodes[k].func];
+      ip_values *f = &t->fn[t->nodes[k].func].v;
       f->calls += x->calls;
       f->el_excl += x->el_excl;
       f->app_excl += x->app_excl;

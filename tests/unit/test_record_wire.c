@@ -45,7 +45,9 @@ START_TEST(record_kinds_match_the_proto) {
   ck_assert_uint_eq(field(r, "window")->id, IP_TAG_RECORD_WINDOW);
   ck_assert_uint_eq(field(r, "thread_profile")->id, IP_TAG_RECORD_THREAD_PROFILE);
   ck_assert_uint_eq(field(r, "snapshot")->id, IP_TAG_RECORD_SNAPSHOT);
-  ck_assert_uint_eq(r->n_fields, 16); /* a new kind of record is named in record_wire.h */
+  ck_assert_uint_eq(field(r, "table")->id, IP_TAG_RECORD_TABLE);
+  ck_assert_uint_eq(field(r, "table_ref")->id, IP_TAG_RECORD_TABLE_REF);
+  ck_assert_uint_eq(r->n_fields, 18); /* a new kind of record is named in record_wire.h */
 }
 END_TEST
 
@@ -93,7 +95,8 @@ START_TEST(tail_fields_match_the_proto) {
   ck_assert_uint_eq(field(ix, "mark_names")->id, IP_TAG_INDEX_MARK_NAMES);
   ck_assert_uint_eq(field(ix, "offset")->id, IP_TAG_INDEX_OFFSET);
   ck_assert_uint_eq(field(ix, "incomplete")->id, IP_TAG_INDEX_INCOMPLETE);
-  ck_assert_uint_eq(ix->n_fields, 6); /* no field that the encoder leaves out */
+  ck_assert_uint_eq(field(ix, "tables")->id, IP_TAG_INDEX_TABLES);
+  ck_assert_uint_eq(ix->n_fields, 7); /* no field that the encoder leaves out */
   ck_assert_uint_eq(field(it, "tid")->id, IP_TAG_INDEX_THREAD_TID);
   ck_assert_uint_eq(field(it, "name")->id, IP_TAG_INDEX_THREAD_NAME);
   ck_assert_uint_eq(field(it, "no_transitions")->id, IP_TAG_INDEX_THREAD_NO_TRANSITIONS);

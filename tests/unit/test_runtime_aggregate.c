@@ -250,8 +250,10 @@ static void compare(int kevents) {
   ip_lat_pair *lt = ip_lat_by_function(&s, &sel);
   sel.tid = 2002;
   ip_lat_pair *lp = ip_lat_by_function(&s, &sel);
-  for (uint32_t f = 0; f < tr->n_fn; f++) {
-    const ip_values *a = &tr->fn[f], *b = &pr->fn[f];
+  for (uint32_t i = 0; i < tr->n_fn; i++) { /* the functions each ran, in function order */
+    ck_assert_uint_eq(pr->fn[i].func, tr->fn[i].func);
+    uint32_t f = tr->fn[i].func;
+    const ip_values *a = &tr->fn[i].v, *b = &pr->fn[i].v;
     ck_assert_uint_eq(b->calls, a->calls);
     ck_assert_uint_eq(b->smp_incl, a->smp_incl);
     ck_assert_uint_eq(b->smp_excl, a->smp_excl);

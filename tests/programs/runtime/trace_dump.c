@@ -1,10 +1,14 @@
 /* trace_dump.c - prints a trace file one record per line, for the runtime's
  * integration tests: "header ...", "function ...", "thread ...", "batch ...",
  * "gap ...", "trailer ...", and with -e one "ev TID T DT KIND GID" line per
- * event.  Exit 0 on a clean end of file, 3 on damage (message on stderr),
- * 2 if the file cannot be opened. */
+ * event.  A TableRef prints "table FILE" and one "function ..." line per
+ * entry of the table file beside the trace (with the trace's gid and
+ * module); a callee's binding prints "binding gid=G module=M".  Exit 0 on a
+ * clean end of file, 3 on damage (message on stderr), 2 if the file cannot
+ * be opened. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "read/trace_reader.h"
@@ -13,6 +17,34 @@ static const char *mode_name(int m) {
   return m == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? "kevents"
          : m == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? "pmu"
                                                              : "none";
+}
+
+/* The entries of the table file a TableRef of the trace at path names. */
+static void dump_table(const char *path, const Inclprof__TableRef *t) {
+  char file[4096], err[512];
+  const char *slash = strrchr(path, '/');
+  snprintf(file, sizeof file, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, t->file);
+  printf("table %s functions=%u\n", t->file, t->functions);
+  ip_reader *r = ip_reader_open(file, err, sizeof err);
+  if (!r) {
+    fprintf(stderr, "%s\n", err);
+    exit(2);
+  }
+  Inclprof__Record *rec;
+  size_t run = 0, in_run = 0;
+  while (ip_reader_next(r, &rec, err, sizeof err) == 1 && run + 1 < t->n_gid_runs) {
+    if (rec->body_case != INCLPROF__RECORD__BODY_FUNCTION)
+      continue;
+    const Inclprof__Function *f = rec->function;
+    if (t->gid_runs[run]) /* a run from gid 0: entries with no gid of their own */
+      printf("function gid=%u name=%s flags=0x%x module=%u\n", t->gid_runs[run] + (uint32_t)in_run,
+             f->name, f->flags, f->module ? t->module : 0);
+    if (++in_run == t->gid_runs[run + 1]) {
+      run += 2;
+      in_run = 0;
+    }
+  }
+  ip_reader_close(r);
 }
 
 int main(int argc, char **argv) {
@@ -44,8 +76,14 @@ int main(int argc, char **argv) {
       printf("module id=%u path=%s\n", rec->module->id, rec->module->path);
       break;
     case INCLPROF__RECORD__BODY_FUNCTION:
-      printf("function gid=%u name=%s flags=0x%x module=%u\n", rec->function->gid,
-             rec->function->name, rec->function->flags, rec->function->module);
+      if (!rec->function->name)
+        printf("binding gid=%u module=%u\n", rec->function->gid, rec->function->module);
+      else
+        printf("function gid=%u name=%s flags=0x%x module=%u\n", rec->function->gid,
+               rec->function->name, rec->function->flags, rec->function->module);
+      break;
+    case INCLPROF__RECORD__BODY_TABLE_REF:
+      dump_table(path, rec->table_ref);
       break;
     case INCLPROF__RECORD__BODY_THREAD:
       printf("thread tid=%u name=%s\n", rec->thread->tid, rec->thread->name);
