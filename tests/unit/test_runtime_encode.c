@@ -170,7 +170,7 @@ START_TEST(every_kind_and_size_reads_back_as_defined) {
   }
   uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
   ck_assert_ptr_nonnull(scratch);
-  struct ip_kev_list kl = {NULL, 0, 0, 0};
+  struct ip_kev_list kl = {NULL, 0, 0, 0, 0};
   uint64_t events0 = atomic_load(&ip_st.events);
   ip_encode_batch(scratch, IP_SCRATCH_BYTES, 42, 7, ev, N, &kl, 0);
   ck_assert_uint_eq(atomic_load(&ip_st.events) - events0, want_n);
@@ -205,7 +205,7 @@ START_TEST(a_batch_of_empty_slots_writes_nothing) {
   struct ip_event ev[4] = {{5, 0}, {6, 0}, {7, 0}, {8, 0}};
   uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
   ck_assert_ptr_nonnull(scratch);
-  struct ip_kev_list kl = {NULL, 0, 0, 0};
+  struct ip_kev_list kl = {NULL, 0, 0, 0, 0};
   uint64_t batches0 = atomic_load(&ip_st.batches);
   ip_encode_batch(scratch, IP_SCRATCH_BYTES, 1, 0, ev, 4, &kl, 0);
   ck_assert_uint_eq(atomic_load(&ip_st.batches), batches0);
@@ -235,7 +235,7 @@ START_TEST(a_coroutine_frame_names_the_enter_event_after_it) {
   };
   uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
   ck_assert_ptr_nonnull(scratch);
-  struct ip_kev_list kl = {NULL, 0, 0, 0};
+  struct ip_kev_list kl = {NULL, 0, 0, 0, 0};
   uint64_t events0 = atomic_load(&ip_st.events);
   ip_encode_batch(scratch, IP_SCRATCH_BYTES, 42, 3, ev, 9, &kl, 0);
   ck_assert_uint_eq(atomic_load(&ip_st.events) - events0, 5);

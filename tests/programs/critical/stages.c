@@ -16,6 +16,10 @@
  *               Truth link_work is the three links' time, or only link_2's
  *               and link_3's when link_2 found lock 1 free (it was held up
  *               until link_1 had finished: nobody waited for link_1);
+ *               truth link_N its link's own time, truth lock1_wait and
+ *               lock2_wait the time link_2 waited for lock 1 (0 when it
+ *               found it free) and link_3 for lock 2; "object NAME ADDRESS"
+ *               gives the addresses of the locks and conditions;
  *   queue N     produce_item makes 40 items of N/40 rounds each into a
  *               queue of 4 (mutex and two conditions), consume_item takes
  *               each and does N/10 rounds on it: the consumer is the
@@ -58,6 +62,8 @@ static volatile uint64_t sink;
 static void truth(const char *name, uint64_t ns) {
   printf("truth %s %llu\n", name, (unsigned long long)ns);
 }
+
+static void object(const char *name, const void *at) { printf("object %s %p\n", name, at); }
 
 static void start(pthread_t *t, void *(*fn)(void *), void *arg) {
   if (pthread_create(t, NULL, fn, arg) != 0) {
@@ -127,6 +133,8 @@ static void pipeline(void) {
   truth("stage_a", ns_a);
   truth("stage_b", ns_b);
   truth("decoy", ns_decoy);
+  object("mu", &mu);
+  object("cv", &cv);
 }
 
 /* ---- lock chain -------------------------------------------------------- */
@@ -134,7 +142,7 @@ static pthread_mutex_t lock1 = PTHREAD_MUTEX_INITIALIZER, lock2 = PTHREAD_MUTEX_
 static pthread_mutex_t step_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t step_cv = PTHREAD_COND_INITIALIZER;
 static int step; /* 1: link_1 holds lock 1; 2: link_2 holds lock 2 */
-static uint64_t ns_link[4];
+static uint64_t ns_link[4], ns_lock1_wait, ns_lock2_wait;
 static int link_1_waited_for; /* link_2 found lock 1 held */
 
 static void reached(int s) {
@@ -174,7 +182,9 @@ static void *link_2(void *arg) {
   reached(2);
   if (pthread_mutex_trylock(&lock1) != 0) {
     link_1_waited_for = 1;
+    uint64_t t0 = now_ns();
     pthread_mutex_lock(&lock1);
+    ns_lock1_wait = now_ns() - t0;
   }
   link_work(2);
   pthread_mutex_unlock(&lock1);
@@ -185,7 +195,9 @@ static void *link_2(void *arg) {
 static void *link_3(void *arg) {
   (void)arg;
   await_step(2);
+  uint64_t t0 = now_ns();
   pthread_mutex_lock(&lock2);
+  ns_lock2_wait = now_ns() - t0;
   link_work(3);
   pthread_mutex_unlock(&lock2);
   return NULL;
@@ -200,6 +212,14 @@ static void lockchain(void) {
   pthread_join(t2, NULL);
   pthread_join(t1, NULL);
   truth("link_work", (link_1_waited_for ? ns_link[1] : 0) + ns_link[2] + ns_link[3]);
+  truth("link_1", ns_link[1]);
+  truth("link_2", ns_link[2]);
+  truth("lock1_wait", ns_lock1_wait);
+  truth("lock2_wait", ns_lock2_wait);
+  object("lock1", &lock1);
+  object("lock2", &lock2);
+  object("step_mu", &step_mu);
+  object("step_cv", &step_cv);
 }
 
 /* ---- producer / consumer ----------------------------------------------- */
