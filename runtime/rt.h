@@ -258,6 +258,7 @@ struct ip_settings {
   char *output;          /* INCLPROF_OUTPUT: the trace directory */
   char *transitions;     /* INCLPROF_TRANSITIONS: auto, pmu, kevents or none */
   char *wake_edges;      /* INCLPROF_WAKE_EDGES: 0 leaves kevents' wake-up events out */
+  char *futex_waits;     /* INCLPROF_FUTEX_WAITS: 0 leaves kevents' futex-wait event out */
   char *sample_hz;       /* INCLPROF_SAMPLE_HZ */
   char *max_size;        /* INCLPROF_MAX_SIZE */
   char *max_size_policy; /* INCLPROF_MAX_SIZE_POLICY: stop or ring */

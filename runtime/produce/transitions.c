@@ -127,11 +127,12 @@ static void wake_tracepoints(char *why, size_t whylen) {
 /* The id of syscalls:sys_enter_futex and where its raw data holds the
  * futex word's address and the operation, into ip_st (futex_tp -1 when not
  * found).  Only with the wake edges: the futex waits name the objects their
- * sleeps waited on. */
+ * sleeps waited on.  INCLPROF_FUTEX_WAITS=0 leaves them out; any other
+ * value changes nothing. */
 static void futex_tracepoint(void) {
   static const char *const dirs[] = {IP_FUTEX_TRACEPOINT_DIRS};
   ip_st.futex_tp = -1;
-  if (ip_st.wake_tp[0] < 0)
+  if (ip_st.wake_tp[0] < 0 || (ip_set.futex_waits && !strcmp(ip_set.futex_waits, "0")))
     return;
   for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
     char path[128], buf[4096];
