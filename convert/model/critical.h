@@ -147,6 +147,11 @@ typedef struct ip_lock_row {
 } ip_lock_row;
 
 /* model/critical_locks.c */
+struct ip_thread;
+/* A call path's function and its caller's ("pthread_mutex_lock < stage_b"),
+ * "[no function]" for none, into buf. */
+const char *ip_call_site_name(const struct ip_session *s, const struct ip_thread *th, uint32_t node,
+                              char *buf, size_t n);
 /* The object that a sleep in function fn (the innermost call: the wrapped
  * pthread_* call) waited on, from the futex word and operation: IP_LOCK_KNOWN
  * with *object, or IP_LOCK_WORD with *object = word. */

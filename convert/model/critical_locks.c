@@ -10,6 +10,7 @@
  * wake-up that ended most of it. */
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,22 @@
 #define COND_SIGNALS_AT       40u
 #define FUTEX_CMD_MASK        127u
 #define FUTEX_WAIT_BITSET_CMD 9u
+
+const char *ip_call_site_name(const ip_session *s, const ip_thread *th, uint32_t node, char *buf,
+                              size_t n) {
+  if (!node || node >= th->n_nodes) {
+    snprintf(buf, n, "[no function]");
+    return buf;
+  }
+  const ip_node *nd = &th->nodes[node];
+  const char *f = s->funcs[nd->func].pretty;
+  uint32_t up = nd->parent;
+  if (up && up < th->n_nodes)
+    snprintf(buf, n, "%s < %s", f, s->funcs[th->nodes[up].func].pretty);
+  else
+    snprintf(buf, n, "%s", f);
+  return buf;
+}
 
 static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
 

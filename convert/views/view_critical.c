@@ -46,21 +46,9 @@ static void summary(FILE *out, const ip_critical *c) {
           (unsigned long long)c->edges);
 }
 
-/* A call path's function and its caller's: "pthread_mutex_lock < stage_b". */
 static const char *node_name(const ip_session *s, const ip_thread *th, uint32_t node, char *buf,
                              size_t n) {
-  if (!node || node >= th->n_nodes) {
-    snprintf(buf, n, "[no function]");
-    return buf;
-  }
-  const ip_node *nd = &th->nodes[node];
-  const char *f = s->funcs[nd->func].pretty;
-  uint32_t up = nd->parent;
-  if (up && up < th->n_nodes)
-    snprintf(buf, n, "%s < %s", f, s->funcs[th->nodes[up].func].pretty);
-  else
-    snprintf(buf, n, "%s", f);
-  return buf;
+  return ip_call_site_name(s, th, node, buf, n);
 }
 
 /* One pair of the sleeper's call and the waker's call. */
