@@ -37,9 +37,9 @@ $(B)/inclprof: $(CV_MAIN_OBJ) $(B)/libipconvert.a $(B)/libipgrant.a
 
 # --- converter benchmark: events/s and peak RSS of `inclprof report` on a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
-$(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
+$(B)/gen_trace: convert/bench/gen_trace.c convert/bench/gen_frames.h $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
-$(B)/gen_session: convert/bench/gen_session.c $(B)/libinclprof.a | $(DEPS_STAMP)
+$(B)/gen_session: convert/bench/gen_session.c convert/bench/gen_frames.h $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
 # The same command built with each SIMD path off ($(B)/simd-off-avx2/), timed
 # in pairs against it.
