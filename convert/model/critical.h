@@ -137,8 +137,8 @@ typedef struct ip_lock_row {
   int how;                   /* IP_LOCK_* */
   char name[160];            /* the data symbol holding it ("lock1", "queue+0x28"), "" if none */
   uint64_t waits, waited_ns; /* sleeps in a futex wait on it and their time */
-  uint64_t jumps;            /* wake edges of those sleeps the path followed ... */
-  uint64_t crit_ns;          /* ... and the path's time on the waker's thread while they slept */
+  uint64_t jumps;            /* wake edges of those sleeps the path followed */
+  uint64_t crit_ns;          /* the path's time on their wakers' threads while they slept (once) */
   uint32_t waiter_thread, waiter_node; /* the call that slept on it most (session thread) */
   uint32_t n_waiter_sites;             /* calls that slept on it (function < caller) */
   uint32_t holder_thread, holder_node; /* the waker's call that ended most of the sleeping */

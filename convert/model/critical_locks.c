@@ -4,10 +4,10 @@
  * call that slept (a mutex's word is its first, a condition variable's
  * sleeps wait on a word 40 or 44 bytes in) and named by the data symbol
  * that holds it when it is a global or static object.  Per object: its
- * blocking waits and their time, the path's jumps through them and the
- * time the path then spent on the waking thread (the holder) while the
- * waiter slept, the call that waited most and the waker's call at the
- * wake-up that ended most of it. */
+ * blocking waits and their time, the path's jumps through them, the time
+ * the path spent on a waking thread (the holder) while a thread it woke
+ * slept on the object, the call that waited most and the waker's call at
+ * the wake-up that ended most of it. */
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -66,11 +66,27 @@ typedef struct site {
   uint64_t ns;
 } site;
 
+/* A sleep on the object, [from, to) in its process's ticks, that thread
+ * (session index) ended. */
+typedef struct window {
+  uint32_t thread;
+  uint64_t from, to;
+} window;
+
 typedef struct obj {
   ip_lock_row row;
   site *waiters, *holders;
   size_t n_waiters, cap_waiters, n_holders, cap_holders;
+  window *windows;
+  size_t n_windows, cap_windows;
 } obj;
+
+static int cmp_window(const void *a, const void *b) {
+  const window *x = a, *y = b;
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  return x->from < y->from ? -1 : x->from > y->from;
+}
 
 static void site_add(site **v, size_t *n, size_t *cap, const ip_thread *th, uint32_t thread,
                      uint32_t node, uint64_t ns) {
@@ -162,6 +178,34 @@ static double tick_ns(const ip_session *s, uint32_t thread) {
   return p->ticks_per_second > 0 ? 1e9 / p->ticks_per_second : 1.0;
 }
 
+/* The path's time on each waking thread while one of the sleeps it ended
+ * lasted (overlapping sleeps counted once), ns. */
+static uint64_t held_on_path(const ip_session *s, const ip_critical *c, window *w, size_t n) {
+  qsort(w, n, sizeof *w, cmp_window);
+  double ns = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t t = w[i].thread;
+    size_t pieces = t < c->n_threads ? c->thread_n[t] : 0, k = 0;
+    uint64_t on = 0;
+    while (i < n && w[i].thread == t) {
+      uint64_t from = w[i].from, to = w[i].to;
+      for (i++; i < n && w[i].thread == t && w[i].from <= to; i++)
+        to = w[i].to > to ? w[i].to : to; /* overlapping sleeps: one stretch */
+      while (k < pieces && ip_critical_piece(c, t, k)->to <= from)
+        k++; /* the thread's pieces are oldest first and do not overlap */
+      for (size_t q = k; q < pieces; q++) {
+        const ip_cp_piece *p = ip_critical_piece(c, t, q);
+        if (p->from >= to)
+          break;
+        uint64_t a = p->from > from ? p->from : from, z = p->to < to ? p->to : to;
+        on += z > a ? z - a : 0;
+      }
+    }
+    ns += (double)on * tick_ns(s, t);
+  }
+  return (uint64_t)ns;
+}
+
 /* The object of thread's sleep o, added if new; NULL when it was no futex wait. */
 static obj *obj_of(const ip_session *s, uint32_t thread, const ip_offcpu *o, obj **v, size_t *n,
                    size_t *cap, ip_u64map *by) {
@@ -203,6 +247,8 @@ size_t ip_critical_locks(const ip_session *s, const ip_critical *c, ip_lock_row 
                  o->out_node, slept);
         if (o->waker != IP_NO_THREAD && o->waker < k) {
           uint32_t w = local[o->waker];
+          ip_must_grow((void **)&b->windows, &b->cap_windows, b->n_windows + 1, sizeof *b->windows);
+          b->windows[b->n_windows++] = (window){w, o->out, o->wake > o->out ? o->wake : o->out};
           if (o->exit_edge)
             b->row.exit_thread = w;
           else
@@ -228,15 +274,6 @@ size_t ip_critical_locks(const ip_session *s, const ip_critical *c, ip_lock_row 
       if (!b)
         break;
       b->row.jumps++;
-      uint64_t on = 0, wake = p->to;
-      for (size_t q = i; q < c->n_pieces && c->pieces[q].to > o->out; q++) {
-        const ip_cp_piece *r = &c->pieces[q];
-        if (r->thread != p->thread || r->from >= wake)
-          continue;
-        uint64_t a = r->from > o->out ? r->from : o->out, z = r->to < wake ? r->to : wake;
-        on += z > a ? z - a : 0;
-      }
-      b->row.crit_ns += (uint64_t)((double)on * tick_ns(s, p->thread));
       break;
     }
   }
@@ -249,6 +286,8 @@ size_t ip_critical_locks(const ip_session *s, const ip_critical *c, ip_lock_row 
     top_site(v[i].waiters, v[i].n_waiters, &r->waiter_thread, &r->waiter_node, &r->n_waiter_sites);
     top_site(v[i].holders, v[i].n_holders, &r->holder_thread, &r->holder_node, &r->n_holder_sites);
     data_symbol(s, &s->processes[r->process], z, r->object, r->name, sizeof r->name);
+    r->crit_ns = held_on_path(s, c, v[i].windows, v[i].n_windows);
+    free(v[i].windows);
     rows[i] = *r;
     free(v[i].waiters);
     free(v[i].holders);
