@@ -199,8 +199,9 @@ unsigned ip_instrument_callsites(function *fun)
     /* With callsites=all, a call of a public function instrumented here
        keeps its probes (the runtime binds them to the function by name); a
        static one's could not be told from another unit's function of that
-       name, and its own probes measure it. */
-    if ((ip_cfg.callsites == IP_CALLSITES_EXTERNAL || !TREE_PUBLIC(callee)) &&
+       name, and its own probes measure it.  A call GCC makes of another
+       function (NAME) is wrapped all the same. */
+    if ((ip_cfg.callsites == IP_CALLSITES_EXTERNAL || !TREE_PUBLIC(callee)) && !name &&
         instrumented_here(callee))
       continue;
     if (calls_excluded(callee))
@@ -209,7 +210,7 @@ unsigned ip_instrument_callsites(function *fun)
       wrapped += wrap_maybe(call, callee, name);
     else
       wrapped += wrap_call(call, IP_HOOK_CALL, IP_HOOK_RET,
-                           build_fold_addr_expr(callee_descriptor(callee, call, NULL)));
+                           build_fold_addr_expr(callee_descriptor(callee, call, name)));
   }
   gsi_commit_edge_inserts();
   return wrapped;
