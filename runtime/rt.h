@@ -320,7 +320,6 @@ IP_HIDDEN void ip_fd_identify(int fd, struct ip_fd_id *id);
 /* Not the runtime's any more; closed only if it still holds id. */
 IP_HIDDEN void ip_fd_release(int fd, const struct ip_fd_id *id);
 IP_HIDDEN void ip_fd_forget(int fd); /* not the runtime's any more (closed elsewhere) */
-IP_HIDDEN void ip_fd_libc_init(void);
 /* The program's close, close_range and closefrom, each passing over the
  * runtime's numbers (range: how a piece is closed; NULL for libc's). */
 typedef int ip_close_range_fn(unsigned first, unsigned last, int flags);
@@ -852,13 +851,22 @@ IP_HIDDEN long ip_program_threads(void);
  * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
 IP_HIDDEN void ip_notes_line(const char *line, int on_stderr);
 
-/* libc_real.c: libc's own definitions of what interpose.c interposes and the
- * runtime calls itself, found at start-up (ip_libc_init). */
+/* libc_real.c: the runtime's one way to libc's own definitions of what
+ * interpose.c interposes and the runtime calls itself (found when the
+ * library is loaded); the runtime calls these, never syscall() or close(),
+ * which bind to its interposers. */
 typedef long ip_syscall_fn(long, ...);
+typedef void ip_closefrom_fn(int lowfd);
 IP_HIDDEN void ip_libc_init(void);
 IP_HIDDEN void *ip_libc_next(const char *name); /* dlsym(RTLD_NEXT, name) */
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
+/* A system call (up to six word-sized arguments); ENOSYS when libc has no syscall(). */
+IP_HIDDEN long ip_syscall(long n, ...);
+IP_HIDDEN int ip_close(int fd);
+/* libc's close_range, or the system call where libc has none. */
+IP_HIDDEN int ip_close_range(unsigned first, unsigned last, int flags);
+IP_HIDDEN ip_closefrom_fn *ip_real_closefrom(void); /* NULL when libc has none */
 /* libc's own vsnprintf (own_stdio.c's snprintf and vsnprintf call it), never
  * a program's; NULL when it cannot be found. */
 typedef int ip_vsnprintf_fn(char *, size_t, const char *, va_list);
