@@ -6,6 +6,10 @@ The runtime's sources are in one folder per layer (docs/runtime.md,
 functions and variables of its own layer and of the layers below, never of
 a layer above; and no call circle between files is longer than two files
 (two files of one layer may call each other; three may not go round).
+Each layer's interfaces are in its own header (entry/entry.h,
+produce/produce.h, sink/sink.h, base/base.h, each including the one below):
+a file includes no header of a layer above its own, so a call up is also a
+compile error.
 
 What a file uses: every non-static ip_*, inclprof_* or __inclprof* name
 another runtime file defines, named anywhere in its code (comments and
@@ -42,6 +46,17 @@ COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
 
 def layer_of(path):
     return path.split(os.sep)[1]
+
+
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"(\w+)/[\w.]+"', re.M)
+
+
+def includes_up(path):
+    """The includes of a header of a layer above the one of path."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    return [m.group(0).strip() for m in INCLUDE.finditer(text)
+            if m.group(1) in LAYERS and LAYERS.index(m.group(1)) < LAYERS.index(layer_of(path))]
 
 
 def sources():
@@ -113,6 +128,10 @@ def main():
         if layer_of(f) not in LAYERS:
             faults.append(f"{f}: not in a layer's folder ({', '.join(LAYERS)})")
     files = [f for f in files if layer_of(f) in LAYERS]
+    for f in sorted(glob.glob(os.path.join(ROOT, "*", "*.[ch]"))):
+        if layer_of(f) in LAYERS:
+            for inc in includes_up(f):
+                faults.append(f"{f} ({layer_of(f)}/) includes a header of a layer above: {inc}")
     edges = uses(files, code)
     for f in files:
         for d, names in sorted(edges[f].items()):
@@ -135,7 +154,7 @@ def main():
     for line in faults:
         print(f"check-runtime-layers: {line}", file=sys.stderr)
     if not faults:
-        print(f"runtime layers: {len(files)} files, calls go down, no call circle of more "
+        print(f"runtime layers: {len(files)} files, calls and includes go down, no call circle of more "
               f"than two files")
     return 1 if faults else 0
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt.h"
+#include "base/base.h"
 #include "settings_names.h"
 
 #define MAX_CARRIED 32

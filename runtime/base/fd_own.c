@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 #define HIGH_BASE 900   /* where the runtime's descriptors go */
 #define OWN_MAX   65536 /* numbers the set can hold; above, the program's close reaches them */

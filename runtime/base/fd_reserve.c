@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 static atomic_uint in_flight; /* descriptors other threads are opening now */
 

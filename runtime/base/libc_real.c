@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <sys/syscall.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 void ip_notes_line(const char *line, int on_stderr) {
   size_t n = strlen(line);

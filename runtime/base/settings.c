@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "perf_grant.h"
-#include "rt.h"
+#include "base/base.h"
 #include "settings_names.h"
 
 struct ip_settings ip_set;

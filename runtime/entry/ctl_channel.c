@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "ctl_protocol.h"
-#include "rt.h"
+#include "entry/entry.h"
 
 #define SNAPSHOT_POLL_MS 50   /* how often ended snapshot windows are looked for */
 #define LIVE_FLUSH_MS    500u /* how long a flush waits for threads flushing themselves */

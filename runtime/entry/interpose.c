@@ -36,7 +36,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "entry/entry.h"
 
 #undef IP_EXPORT
 #define IP_EXPORT __attribute__((visibility("default"), section("inclprof_interpose")))

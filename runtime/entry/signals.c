@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "entry/entry.h"
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
                                     SIGTERM, SIGINT, SIGHUP, SIGQUIT};

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "duration_syntax.h"
-#include "rt.h"
+#include "entry/entry.h"
 #include "settings_names.h"
 
 static pthread_mutex_t win_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;

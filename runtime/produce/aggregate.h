@@ -5,7 +5,7 @@
 #define INCLPROF_PRODUCE_AGGREGATE_H
 
 #include "latency_buckets.h"
-#include "rt.h"
+#include "produce/produce.h"
 #include "stack_rules.h"
 
 #define FX      8 /* fractional bits of the tree's tick values (IP_PROFILE_FX_BITS) */

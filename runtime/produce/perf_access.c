@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 /* kernel.perf_event_paranoid, or 2 (the kernel's default) when unreadable. */
 static int paranoid_level(void) {

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "perf_grant.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 /* Whether fd is a perf event's descriptor. */
 static int is_perf_event(int fd) {

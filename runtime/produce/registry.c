@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "fnv1a.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 #define FN_FROM_ADDRESS 0x100u
 #define MAX_STR         IP_NAME_MAX

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 extern const char __start_inclprof_text[] IP_HIDDEN;
 extern const char __stop_inclprof_text[] IP_HIDDEN;

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "pmu_attr.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 static const char *const tracepoint_paths[] = {IP_SYS_ENTER_ID_PATHS, NULL};
 

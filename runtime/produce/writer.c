@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 enum { JOB_FREE, JOB_FILLING, JOB_QUEUED, JOB_WRITING };
 

@@ -21,7 +21,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 
 #define CACHE_TAG     "inclprof-calibration"
 #define CACHE_VERSION 1

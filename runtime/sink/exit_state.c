@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 
 /* The kernel's name of thread tid (15 bytes at most); 0 when unreadable. */
 static int task_comm(uint32_t tid, char out[17]) {

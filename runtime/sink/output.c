@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 #include "trace_frame.h"
 #include "version.h"
 

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 #include "trace_frame.h"
 
 #define BUF_BYTES 65536u /* frames are gathered here and written in large writes */

@@ -23,7 +23,7 @@
 #include "event_batch_read.h"
 #include "frame_read.h"
 #include "record_wire.h"
-#include "rt.h"
+#include "sink/sink.h"
 #include "stack_rules.h"
 #include "trace_frame.h"
 #include "wire_read.h"

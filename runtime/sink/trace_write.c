@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 #include "size_syntax.h"
 
 #define RESERVE_BYTES      65536u     /* given back on ENOSPC: room for the final records */
