@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 void ip_say(const char *fmt, ...) {
   char line[1024];
