@@ -43,7 +43,7 @@ uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path) {
  * identity in its module (the same library function reached from two
  * executables, or by a call site and through a pointer, has one id in each). */
 static uint64_t identity(const ip_func *f) {
-  return f->flags & (INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL) ? f->id : 0;
+  return (f->flags & (INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL)) ? f->id : 0;
 }
 
 uint32_t ip_tables_func(ip_session *s, ip_tables *t, const ip_func *proto) {
