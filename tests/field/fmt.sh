@@ -84,7 +84,7 @@ fmt_reads_well() {
   check_eq "fmt: COLUMNS=120: no line of report, --tree, --tree --hot, --by module, --callers wider than 120 ($(wc -l <report-table.txt) + $(wc -l <report-tree.txt) lines...)" \
     "" "$wide"
   # the rows: what follows the El Excl% column (Module and name)
-  awk 'on && NF { print substr($0, at) } !on && /El Excl%.*Function$/ { on = 1; at = index($0, "El Excl%") + 8 }' \
+  awk 'on && !NF { exit } on { print substr($0, at) } !on && /El Excl%.*Function$/ { on = 1; at = index($0, "El Excl%") + 8 }' \
     report-table.txt >rows.txt
   check_eq "fmt: the table's $(wc -l <rows.txt) rows read differently at 120 columns (module and name)" "" \
     "$(sort rows.txt | uniq -d | head -5 | tr -s ' ' | paste -sd';' -)"
@@ -97,16 +97,23 @@ fmt_reads_well() {
     "$(grep -c '^thread ' report-hot.txt)" "$(grep -c '^  hot path: [0-9]* levels' report-hot.txt)"
   "$INCLPROF" export --format html -o page.html data 2>>export.err
   pics=$(sh "$INCLPROF_SRC/tests/viewers/pictures/setup.sh") || { fail "tests/viewers/pictures/setup.sh failed"; return; }
-  node "$pics/butterfly-probe.mjs" page.html butterfly.png 'testing::Test::Run()' >probe.txt 2>probe.err
+  # a browser that gave no answer at all (its start failed on a loaded
+  # machine) is asked once more
+  for try in 1 2; do
+    node "$pics/butterfly-probe.mjs" page.html butterfly.png 'testing::Test::Run()' >probe.txt 2>probe.err
+    [ -s probe.txt ] && break
+    echo "# the butterfly probe gave no answer (try $try): $(head -c 300 probe.err)"
+  done
   check_eq "fmt: Chromium opened the HTML page without errors, no request beyond it" "requests 0
 errors 0" "$(tail -n 2 probe.txt)"
+  grep -q '^errors 0$' probe.txt || sed 's/^/# probe: /' probe.err | head -20
   widest=$(csv_rows prof.csv function calls elapsed_inclusive_ns |
     awk -F '\t' '$1 == "testing::Test::Run()" && $3 > m { m = $3; c = $2 } END { print c, m }')
   check_eq "fmt: the butterfly pane shows the widest testing::Test::Run() with its calls and Elapsed Inclusive (ns), as the CSV has them" \
     "fn testing::Test::Run() $widest" "$(grep '^fn ' probe.txt | cut -d' ' -f1-4)"
   check_eq "fmt: its caller is testing::TestInfo::Run(), with as many calls" "caller testing::TestInfo::Run() ${widest% *}" \
     "$(grep '^caller ' probe.txt | cut -d' ' -f1-3)"
-  check_eq "fmt: folding the uninstrumented modules keeps it and its callers" "$(grep -E '^(fn|caller) ' probe.txt)" \
+  check_eq "fmt: folding the uninstrumented modules keeps it and its callers" "$(grep -E '^(fn|caller) ' probe.txt || echo 'no pane')" \
     "$(sed -n 's/^fold \(fn\|caller\) /\1 /p' probe.txt)"
 }
 
