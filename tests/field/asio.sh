@@ -77,6 +77,10 @@ extra_asio() {
   check_eq "asio: the trace has the server's 7 threads (main, 4 running the io_context, 2 of the pool)" 7 \
     "$("$INCLPROF" info data 2>/dev/null | awk '/^threads:/ { print $2 }')"
 
+  # The per-request handler: handle_request's ramp (kept out of line) is
+  # called once per request.
+  check_eq "asio: handle_request (its ramp) is called once per request ($all)" "$all" \
+    "$(calls_like prof.csv "(^|::)handle_request\\([^[]*\$")"
   # Coroutine operations: one per request of each coroutine, as the server
   # counts them (pool_route serves /stop too).
   check_eq "asio: handle_request: one operation per request" "$all" "$(body prof.csv handle_request operations)"
