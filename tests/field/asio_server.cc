@@ -13,8 +13,8 @@
 // and kept out of line, so that each has a row whose count the server's
 // own count checks; body_checksum is inlined where session calls it and
 // called out of line through a pointer on the pool.  At the end it prints,
-// per route, the requests, the latencies' p50 and p99 in nanoseconds (the
-// ceil(q x n)-th smallest), the pool renders that ran on a pool thread and
+// per route, the requests, the latencies' p50, p98.5, p99 and p99.5 in
+// nanoseconds (the ceil(q x n)-th smallest), the pool renders that ran on a pool thread and
 // the calls of body_checksum through the pointer, the threads that handled
 // /stop (its handler's last run, its render on the pool: Linux thread
 // ids) and the time from main's start to its end.
@@ -249,11 +249,14 @@ int main(int argc, char **argv) {
   std::printf("server pool renders on a pool thread %ld\n", st.pool_renders_on_pool.load());
   std::printf("server body_checksum calls through the pointer %ld\n", st.checksums_through_pointer.load());
   for (int i = 0; i < n_routes; i++)
-    std::printf("latency %s handler_p50_ns %ld handler_p99_ns %ld route_p50_ns %ld route_p99_ns %ld\n", route_names[i],
-                st.handler[i].quantile(0.5), st.handler[i].quantile(0.99), st.route[i].quantile(0.5),
-                st.route[i].quantile(0.99));
-  std::printf("latency all handler_p50_ns %ld handler_p99_ns %ld\n", st.handler_all.quantile(0.5),
-              st.handler_all.quantile(0.99));
+    std::printf("latency %s handler_p50_ns %ld handler_p985_ns %ld handler_p99_ns %ld handler_p995_ns %ld "
+                "route_p50_ns %ld route_p985_ns %ld route_p99_ns %ld route_p995_ns %ld\n",
+                route_names[i], st.handler[i].quantile(0.5), st.handler[i].quantile(0.985),
+                st.handler[i].quantile(0.99), st.handler[i].quantile(0.995), st.route[i].quantile(0.5),
+                st.route[i].quantile(0.985), st.route[i].quantile(0.99), st.route[i].quantile(0.995));
+  std::printf("latency all handler_p50_ns %ld handler_p985_ns %ld handler_p99_ns %ld handler_p995_ns %ld\n",
+              st.handler_all.quantile(0.5), st.handler_all.quantile(0.985), st.handler_all.quantile(0.99),
+              st.handler_all.quantile(0.995));
   std::printf("threads stop_handler %ld stop_render %ld\n", st.stop_handler_tid.load(), st.stop_render_tid.load());
   std::printf("run_ns %ld\n", ns_since(start));
   return 0;
