@@ -7,7 +7,9 @@
 // one is not inlined (into itself or its callers); unless tail-recursion=loop
 // or partial-inlining=yes.  A function a noinline rule names is inlined
 // nowhere, nor is a coroutine's body into its ramp (so the body's run from
-// the ramp, which starts the coroutine's operation, has its probes).
+// the ramp, which starts the coroutine's operation, has its probes), nor the
+// ramp into its callers (so its row counts the coroutines started, and the
+// operation starts with the frame's allocation).
 // Under profile instrumentation or feedback (-fprofile-generate,
 // -fprofile-use) the passes before GCC's "profile" pass (the early
 // tail-recursion elimination and the early inliner) run as without the
@@ -48,8 +50,25 @@ static bool self_recursive(cgraph_node *node)
   return false;
 }
 
+/* Is FN a coroutine's ramp: a function, not itself a coroutine part, that
+ * calls a coroutine's body (only the ramp and the destroy function do). */
+static bool is_ramp(cgraph_node *fn)
+{
+  const char *ramp;
+  size_t len;
+  if (ip_coroutine_part(ip_function_name(fn->decl), &ramp, &len) != IP_CORO_NONE)
+    return false;
+  for (cgraph_edge *e = fn->callees; e; e = e->next_callee) {
+    cgraph_node *callee = e->callee ? e->callee->ultimate_alias_target() : NULL;
+    if (callee && ip_coroutine_part(ip_function_name(callee->decl), &ramp, &len) == IP_CORO_BODY)
+      return true;
+  }
+  return false;
+}
+
 /* Calls of CALLER that stay calls: to a function a noinline rule names
- * (unless it must be inlined), and, with KEEP_RECURSION, to a
+ * (unless it must be inlined), to a coroutine's body (into its ramp) or
+ * ramp (into its callers) that may get probes, and, with KEEP_RECURSION, to a
  * self-recursive function that may get probes, which is inlined neither into
  * itself (ipa-inline's "recursive inlining" unrolls a recursion a few levels
  * deep) nor into its callers (which peels off the first level). */
@@ -63,7 +82,8 @@ static void keep_out_of_line(cgraph_node *caller, bool keep_recursion)
     size_t len;
     if ((keep_recursion && self_recursive(callee) && ip_may_instrument(callee->decl)) ||
         (ip_noinline(callee->decl) && !DECL_DISREGARD_INLINE_LIMITS(callee->decl)) ||
-        (ip_coroutine_part(ip_function_name(callee->decl), &ramp, &len) == IP_CORO_BODY &&
+        ((ip_coroutine_part(ip_function_name(callee->decl), &ramp, &len) == IP_CORO_BODY ||
+          is_ramp(callee)) &&
          ip_may_instrument(callee->decl)))
       not_inlinable(e);
   }

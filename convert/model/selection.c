@@ -54,5 +54,5 @@ int ip_func_named(const ip_func *f, const char *fn) {
   size_t n = strlen(fn);
   return !strcmp(f->pretty, fn) || !strcmp(f->name, fn) ||
          (f->name[0] == '*' && !strcmp(f->name + 1, fn)) ||
-         (!strchr(fn, '(') && !strncmp(f->pretty, fn, n) && f->pretty[n] == '(');
+         (n && !strncmp(f->pretty, fn, n) && f->pretty[n] == '(');
 }

@@ -43,7 +43,8 @@ int ip_selection_check(const ip_session *s, const ip_selection *sel, char *err, 
 /* Whether fn names f by its pretty or assembler name (an assembler name with
  * GCC's "used as written" marker '*' also matches without it); a name
  * without a parameter list names every overload ("area" matches
- * "area(Circle const&)"). */
+ * "area(Circle const&)"), brackets in the scope included ("(anonymous
+ * namespace)::area", "S::operator()"). */
 int ip_func_named(const ip_func *f, const char *fn);
 
 #endif

@@ -500,10 +500,15 @@ GPROF_PROGRAMS="lua sqlite zstd ninja leveldb redis jq nginx yamlcpp"
 has_gprof() { case " $GPROF_PROGRAMS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # build_key PROGRAM FLAVOUR: what a build depends on: its flags, the build
-# function and, built with the plugin, the plugin itself.  A build whose key
-# is unchanged is not redone.
+# function, the program's source when it is one of this directory's
+# (PROGRAM_server.cc) and, built with the plugin, the plugin itself.  A build
+# whose key is unchanged is not redone.
 build_key() {
-  { flags "$2"; type "build_$1"; case $2 in plain | pg) ;; *) cksum <"$INCLPROF_PLUGIN" ;; esac; } | cksum
+  {
+    flags "$2"; type "build_$1"
+    cat "$INCLPROF_SRC/tests/field/$1_server.cc" 2>/dev/null
+    case $2 in plain | pg) ;; *) cksum <"$INCLPROF_PLUGIN" ;; esac
+  } | cksum
 }
 
 # exe FLAVOUR: the path every run of that build goes through.  Their lengths
