@@ -5,6 +5,7 @@
  * warnings and notes (damage, windows, still running...): one line per
  * process, or for 3 or more processes of one kind a line for all of them
  * unless --verbose. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -323,7 +324,7 @@ static void probe_share_line(FILE *out, const ip_session *s) {
           who, removed, share_ratio(p), left, 100 * dense_share(p), IP_DENSE_NS);
 }
 
-void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
+static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) {
   fprintf(out, "files:        %zu, processes: %zu, threads: %zu, events: %llu\n", s->n_files,
           s->n_processes, s->n_threads, (unsigned long long)s->events);
   size_t profiles = 0;
@@ -403,4 +404,56 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     }
   process_lines(out, s, o->verbose);
   fputc('\n', out);
+}
+
+/* One line of the header within width: broken at blanks (a word longer
+ * than the room left is cut), each further part indented as the line's
+ * value is (column 14 after a tag, else the line's own indent). */
+static void wrap_line(FILE *out, const char *line, size_t len, size_t width) {
+  size_t indent = 0;
+  while (indent < len && line[indent] == ' ')
+    indent++;
+  if (!indent)
+    indent = 14;
+  if (indent + 20 > width)
+    indent = 0;
+  int first = 1;
+  while (len) {
+    size_t room = first ? width : width - indent, cut = len;
+    if (len > room) {
+      cut = room;
+      while (cut > (first ? indent + 1 : 1) && line[cut] != ' ')
+        cut--;
+      if (line[cut] != ' ')
+        cut = room;
+    }
+    fprintf(out, "%*s%.*s\n", first ? 0 : (int)indent, "", (int)cut, line);
+    while (cut < len && line[cut] == ' ')
+      cut++;
+    line += cut;
+    len -= cut;
+    first = 0;
+  }
+}
+
+void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *mem = o->width ? open_memstream(&text, &size) : NULL;
+  if (!mem) {
+    header_lines(out, s, o);
+    return;
+  }
+  header_lines(mem, s, o);
+  fclose(mem);
+  for (const char *line = text; *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len)
+      wrap_line(out, line, len, o->width);
+    else
+      fputc('\n', out);
+    line += len + (end != NULL);
+  }
+  free(text);
 }
