@@ -72,6 +72,7 @@ typedef struct builder {
   size_t max_depth;       /* 0: whole call paths; else the innermost max_depth frames */
   uint64_t cut_location;  /* the location standing for the frames left out, 0 = none yet */
   uint64_t cut_samples;   /* samples whose outer frames were left out */
+  ip_u64map cut_paths;    /* hash of a cut sample's locations and labels -> its sample */
 } builder;
 
 /* pprof holds every location of every sample in memory: go tool pprof
@@ -226,16 +227,32 @@ static void emit(builder *b, size_t n) {
     b->depth_count[n]++;
     return;
   }
-  if (b->max_depth && n > b->max_depth) {
-    if (!b->cut_location) {
-      ip_pprof_line line = {ip_pprof_function(&b->prof, CUT_NAME, CUT_NAME, NULL, 0), 0};
-      b->cut_location = ip_pprof_location(&b->prof, 0, 0, &line, 1);
-    }
-    b->path[b->max_depth] = b->cut_location;
-    n = b->max_depth + 1;
-    b->cut_samples++;
+  if (!b->max_depth || n <= b->max_depth) {
+    ip_pprof_sample(&b->prof, b->path, n, b->values, b->labels);
+    return;
   }
-  ip_pprof_sample(&b->prof, b->path, n, b->values, b->labels);
+  if (!b->cut_location) {
+    ip_pprof_line line = {ip_pprof_function(&b->prof, CUT_NAME, CUT_NAME, NULL, 0), 0};
+    b->cut_location = ip_pprof_location(&b->prof, 0, 0, &line, 1);
+  }
+  b->path[b->max_depth] = b->cut_location;
+  n = b->max_depth + 1;
+  b->cut_samples++;
+  /* paths cut to the same innermost frames are one sample */
+  uint64_t h = 0xcbf29ce484222325ULL ^ b->labels;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b->path[i]) * 0x100000001b3ULL;
+  uint32_t k = ip_u64map_get(&b->cut_paths, h);
+  ip_pprof *p = &b->prof;
+  if (k != UINT32_MAX && p->sample_set[k] == b->labels &&
+      !memcmp(p->sample_locations + p->sample_first_location[k], b->path, n * sizeof *b->path)) {
+    for (size_t i = 0; i < b->n_kinds; i++)
+      p->values[k * p->n_types + i] += b->values[i];
+    return;
+  }
+  if (k == UINT32_MAX && p->n_samples < UINT32_MAX)
+    ip_u64map_put(&b->cut_paths, h, (uint32_t)p->n_samples);
+  ip_pprof_sample(p, b->path, n, b->values, b->labels);
 }
 
 /* A sample of the path's n locations (b->path) with the values of v. */
@@ -325,8 +342,12 @@ static void add_path(void *ctx, const ip_tree_view *v, const uint32_t *path, siz
   if (!has_value(b, &leaf))
     return;
   ip_must_grow((void **)&b->path, &b->cap_path, depth, sizeof *b->path);
-  for (size_t d = 0; d < depth; d++)
-    b->path[depth - 1 - d] = location_id(b, v->nodes[path[d]].func);
+  /* leaf first; only the frames a sample keeps (none when sizing) */
+  size_t fill = b->counting                                ? 0
+                : b->max_depth && depth > b->max_depth + 1 ? b->max_depth + 1
+                                                           : depth;
+  for (size_t i = 0; i < fill; i++)
+    b->path[i] = location_id(b, v->nodes[path[depth - 1 - i]].func);
   size_t n = 0;
   const site_part *p = depth > 1 ? parts_of(b, node, &n) : NULL;
   if (n)
@@ -490,6 +511,16 @@ static uint64_t samples_size(const builder *b, size_t max_depth, int labelled) {
   return size;
 }
 
+/* The size of the samples written so far, as samples_size estimates it. */
+static uint64_t written_size(const builder *b) {
+  const ip_pprof *p = &b->prof;
+  uint64_t labelled = 0;
+  for (size_t i = 0; i < p->n_samples; i++)
+    labelled += p->sample_set[i] != 0;
+  return p->n_sample_locations * varint_bytes(p->n_locations + 2) +
+         p->n_samples * (b->n_kinds * 4 + 6) + labelled * 4 * 8;
+}
+
 static void walk_views(builder *b, const ip_export_trees *trees, const ip_export_opts *o) {
   for (size_t i = 0; i < trees->n_views; i++)
     add_view(b, &trees->views[i], o);
@@ -525,7 +556,9 @@ static void fit_size(builder *b, ip_export_trees *trees, const ip_export_opts *o
     else
       hi = mid - 1;
   }
-  b->max_depth = lo;
+  /* with no depth fitting before the cut paths merge, the first try is
+   * 32 frames, halved while the merged samples are still too big */
+  b->max_depth = lo > 1 || samples_size(b, 1, labelled) <= limit ? lo : 32;
 }
 
 /* size as "12.3 MiB", or in bytes under 1 MiB. */
@@ -578,10 +611,20 @@ int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, con
   if (limit)
     fit_size(&b, &trees, o, limit, &merged, &whole);
   walk_views(&b, &trees, o);
+  /* cut paths that merge less than the depth chosen needs: half as deep */
+  while (b.max_depth > 1 && written_size(&b) > limit) {
+    b.max_depth /= 2;
+    b.prof.n_samples = b.prof.n_sample_locations = 0;
+    b.cut_samples = 0;
+    ip_u64map_free(&b.cut_paths);
+    memset(&b.cut_paths, 0, sizeof b.cut_paths);
+    walk_views(&b, &trees, o);
+  }
   say_fitted(&b, limit, o->max_size != 0, merged, whole, n_threads);
   int rc = ip_pprof_write(&b.prof, out, "export", out_name);
   ip_export_trees_free(&trees);
   free(b.depth_count);
+  ip_u64map_free(&b.cut_paths);
   free(b.fn_of_func);
   free(b.loc_of_func);
   ip_strtab_free(&b.inlined_keys);
