@@ -37,9 +37,9 @@ $(B)/inclprof: $(CV_MAIN_OBJ) $(B)/libipconvert.a $(B)/libipgrant.a
 
 # --- converter benchmark: events/s and peak RSS of `inclprof report` on a
 # --- synthetic 100 M-event trace (writes $(BENCH_OUT)/bench-convert.md) ------
-$(B)/gen_trace: convert/bench/gen_trace.c $(B)/libinclprof.a | $(DEPS_STAMP)
+$(B)/gen_trace: convert/bench/gen_trace.c convert/bench/gen_frames.h $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
-$(B)/gen_session: convert/bench/gen_session.c $(B)/libinclprof.a | $(DEPS_STAMP)
+$(B)/gen_session: convert/bench/gen_session.c convert/bench/gen_frames.h $(B)/libinclprof.a | $(DEPS_STAMP)
 	$(CC) $(CV_CFLAGS) -o $@ $< $(B)/libinclprof.a $(PB_LIBS) -ldeflate -lz -lpthread -ldl $(LDFLAGS)
 # The same command built with each SIMD path off ($(B)/simd-off-avx2/), timed
 # in pairs against it.
@@ -64,9 +64,13 @@ FUZZ_SECONDS ?= 60
 # and util stages.
 FUZZ_SRCS = $(foreach d,read model util,$(wildcard convert/$(d)/*.c)) \
             $(B)/gen/inclprof.pb-c.c $(wildcard trace/*.c)
+# The clang that links -fsanitize=fuzzer, looked for only when a goal needs
+# it (a compile and a link: every other make run, `make -q` included, skips it).
+ifneq ($(filter fuzz stress-run %/fuzz_trace,$(MAKECMDGOALS)),)
 FUZZ_CLANG := $(shell for c in clang-$(shell sh scripts/llvm-version.sh) clang; do command -v $$c >/dev/null 2>&1 && \
                 echo 'int LLVMFuzzerTestOneInput(const char*d,long n){(void)d;(void)n;return 0;}' | \
                 $$c -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null && { echo $$c; break; }; done)
+endif
 FUZZ_MUTATOR = tests/fuzz/trace_mutator.c tests/fuzz/trace_mutator.h tests/unit/trace_gen.h
 FUZZ_FLAGS = -std=c11 -O1 -g -D_GNU_SOURCE $(CV_INC) -Itests/unit -Itests/fuzz $(PB_CFLAGS) \
              -fsanitize=address,undefined -fno-sanitize-recover=undefined

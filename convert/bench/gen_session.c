@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inclprof.pb-c.h"
-#include "trace_frame.h"
+#define GEN_NAME "gen_session"
+#include "gen_frames.h"
 
 #define N_LIBS    8
 #define FANOUT    3
@@ -28,36 +28,7 @@
 #define TABLE     "synthetic.00000000000000a1.ipt"
 #define TABLE_KEY "00000000000000a1"
 
-static uint64_t rng;
-static uint32_t next_rand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 32);
-}
-
 static int inline_tables; /* the Function records in every trace, format 1 */
-static uint8_t *frame_buf;
-static size_t frame_cap;
-
-/* Writes r as one frame; its length. */
-static size_t put(FILE *f, const Inclprof__Record *r) {
-  size_t need = ip_frame_max_size(r);
-  if (need > frame_cap) {
-    frame_cap = need * 2;
-    frame_buf = realloc(frame_buf, frame_cap);
-    if (!frame_buf) {
-      perror("gen_session");
-      exit(1);
-    }
-  }
-  size_t n = ip_frame_encode(r, frame_buf);
-  if (fwrite(frame_buf, 1, n, f) != n) {
-    perror("gen_session: write");
-    exit(1);
-  }
-  return n;
-}
 
 static FILE *create(const char *dir, const char *name) {
   char path[4096];

@@ -15,43 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inclprof.pb-c.h"
-#include "trace_frame.h"
+#define GEN_NAME "gen_trace"
+#include "gen_frames.h"
 
 #define N_FUNCS   64
 #define N_LIBS    8
 #define MAX_DEPTH 8
 #define BATCH     16384
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static uint32_t next_rand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 32);
-}
-
-static uint8_t *frame_buf;
-static size_t frame_cap;
-
-/* Writes r as one frame; its length. */
-static size_t put(FILE *f, const Inclprof__Record *r) {
-  size_t need = ip_frame_max_size(r);
-  if (need > frame_cap) {
-    frame_cap = need * 2;
-    frame_buf = realloc(frame_buf, frame_cap);
-    if (!frame_buf) {
-      perror("gen_trace");
-      exit(1);
-    }
-  }
-  size_t n = ip_frame_encode(r, frame_buf);
-  if (fwrite(frame_buf, 1, n, f) != n) {
-    perror("gen_trace: write");
-    exit(1);
-  }
-  return n;
-}
 
 static void tables(FILE *f, uint32_t nthreads) {
   Inclprof__Record r = INCLPROF__RECORD__INIT;

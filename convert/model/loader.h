@@ -10,12 +10,13 @@
 
 #include "inclprof.pb-c.h"
 #include "model/profile.h"
+#include "interval_rules.h"
 #include "stack_rules.h"
 #include "util/util.h"
 
-/* Tick arithmetic is fixed point with IP_FX fractional bits: exact for
- * integer probe costs and tick rates that are powers of two of 1 GHz. */
-#define IP_FX 8
+/* Tick arithmetic is fixed point with IP_FX (interval_rules.h) fractional
+ * bits: exact for integer probe costs and tick rates that are powers of two
+ * of 1 GHz. */
 
 /* A table file's entries interned for one module of the session. */
 typedef struct ip_table_use {
@@ -70,18 +71,6 @@ typedef struct ip_frame {
   uint32_t coro;      /* a coroutine body's run: 1 + its index in the thread's coro, else 0 */
   uint64_t push_crit;
 } ip_frame;
-
-/* Kernel-event records taken since the last interval ended (kevents mode):
- * what the next transitional interval is split by. */
-typedef struct ip_kacc {
-  uint64_t off[2];   /* off-CPU ticks: preempted, blocked */
-  uint64_t sys, pf;  /* system calls, page faults */
-  int out_kind;      /* 0 on CPU; 1 + (0 preempted, 1 blocked) after a switch-out */
-  uint64_t out_tick; /* when it went out */
-  int in_taken;      /* an event closed the off-CPU time: its switch-in, which the
-                        clock conversion placed after the event, adds nothing */
-  int lost;          /* a KEV_LOST record: this interval's records are missing */
-} ip_kacc;
 
 /* Finds a thread's ip_pc_sample entries by address (model/pc_samples.c):
  * map from pc to its newest entry, next: the older entry of the same pc. */
@@ -146,6 +135,7 @@ typedef struct ip_file {
   uint64_t hidden_fx;      /* of it, what a probe hides behind the code around it, IP_FX */
   uint64_t dense_fx;       /* IP_DENSE_NS in ticks, IP_FX: an interval holding less is dense */
   uint64_t kevent_fx;      /* kevents record cost removed from a transitional interval, IP_FX */
+  uint64_t off_cpu_floor;  /* IP_OFF_CPU_FLOOR_NS in ticks */
   uint64_t start_tick;
   int kernel_events;       /* batches carry kernel-event records (wait breakdown) */
   int wake_edges;          /* ... and the threads' wake-ups of each other */
@@ -304,9 +294,10 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
 /* model/kline.c: a thread's kernel timeline for the critical path
  * (model/critical.h), kept while the first replay streams. */
 struct ip_kline *ip_kline_new(void);
-/* One kernel-event record of kind at tick (a KEV_WAKE's woken tid: wakee)
- * while the thread's call path was node. */
-void ip_kline_record(struct ip_kline *k, uint32_t kind, uint64_t tick, uint32_t wakee,
+/* One kernel-event record of kind at tick (a KEV_WAKE's woken tid: arg; a
+ * KEV_FUTEX_WAIT's word: futex, its operation: arg) while the thread's call
+ * path was node. */
+void ip_kline_record(struct ip_kline *k, uint32_t kind, uint64_t tick, uint32_t arg, uint64_t futex,
                      uint32_t node);
 /* An event at tick: the thread ran then (a switch-out still open ends). */
 void ip_kline_event(struct ip_kline *k, uint64_t tick);

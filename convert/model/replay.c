@@ -21,6 +21,8 @@
 #include "util/util.h"
 
 #define NONE UINT32_MAX
+/* A futex call's system-call record and futex-wait record lie this close. */
+#define FUTEX_RECORDS_NS 2000.0
 
 ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   uint32_t i = ip_u64map_get(&f->tid_state, tid);
@@ -31,8 +33,10 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   if (f->o && f->o->latency)
     f->s->threads[ts->thread].lat = ip_must_calloc(1, sizeof(ip_lat_pair));
   ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
-  if (f->wake_edges && f->o && f->o->critical && f->o->critical->collect)
+  if (f->wake_edges && f->o && f->o->critical && f->o->critical->collect) {
     ts->kl = f->s->threads[ts->thread].kline = ip_kline_new();
+    ts->kl->futex_slack = (uint64_t)(FUTEX_RECORDS_NS / f->ns_per_tick) + 1;
+  }
   if (i != NONE) { /* tid reused after ThreadEnd: a new thread */
     free(f->states[i]);
     f->states[i] = ts;
@@ -210,47 +214,6 @@ uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx) {
                     (IP_FX + 32));
 }
 
-/* An interval of x ticks (IP_FX) ending at a probe, less the probe's cost c,
- * of which the probe hides up to h behind the code of the interval - at most
- * half of that code's time b: x = b + c - min(h, b / 2).  So x <= c is all
- * probe; up to c + h the code is 2 (x - c); beyond, x - (c - h). */
-static uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
-  if (x <= c)
-    return 0;
-  if (x - c < h)
-    return 2 * (x - c);
-  return x - (c - h);
-}
-
-/* Takes one kernel-event record into the thread's accumulator. */
-static void kernel_record(ip_kacc *a, uint32_t kind, uint64_t tick) {
-  switch (kind) {
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL:
-    a->sys++;
-    break;
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT:
-    a->pf++;
-    break;
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED:
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED:
-    a->out_kind = 1 + (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED);
-    a->out_tick = tick;
-    a->in_taken = 0;
-    break;
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN:
-    if (a->out_kind && tick > a->out_tick)
-      a->off[a->out_kind - 1] += tick - a->out_tick;
-    a->out_kind = a->in_taken = 0;
-    break;
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_LOST: /* read at a probe or a flush: on the CPU */
-    a->lost = 1;
-    a->out_kind = a->in_taken = 0;
-    break;
-  default: /* a kind of a newer minor version */
-    break;
-  }
-}
-
 /* x * num / den without overflow (den > 0). */
 static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
   return (uint64_t)((unsigned __int128)x * num / den);
@@ -316,7 +279,7 @@ static uint64_t interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_
   if (transitional) /* the kernel's kevents record for it */
     x = x > f->kevent_fx ? x - f->kevent_fx : 0;
   if (probe) {
-    uint64_t y = probe_compensated(x, f->cost_fx, f->hidden_fx);
+    uint64_t y = ip_probe_compensated(x, f->cost_fx, f->hidden_fx);
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;
@@ -371,6 +334,9 @@ typedef struct kcursor {
   uint64_t tick;
   const uint32_t *wakee; /* the woken tid of each KEV_WAKE record */
   size_t wi, n_wakee;
+  const uint64_t *futex; /* the word and operation of each KEV_FUTEX_WAIT record */
+  const uint32_t *futex_op;
+  size_t fi, n_futex;
 } kcursor;
 
 /* Takes the records at or before tick into the accumulator. */
@@ -383,42 +349,19 @@ static void kernel_upto(ip_tstate *ts, kcursor *k, uint64_t tick) {
     k->tick = t;
     k->i++;
     if (ts->kl) {
-      uint32_t wakee = 0;
+      uint32_t arg = 0;
+      uint64_t futex = 0;
       if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE)
-        wakee = k->wi < k->n_wakee ? k->wakee[k->wi++] : 0;
-      ip_kline_record(ts->kl, (uint32_t)(d & 7), t, wakee,
+        arg = k->wi < k->n_wakee ? k->wakee[k->wi++] : 0;
+      if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT && k->fi < k->n_futex) {
+        futex = k->futex[k->fi];
+        arg = k->futex_op[k->fi++];
+      }
+      ip_kline_record(ts->kl, (uint32_t)(d & 7), t, arg, futex,
                       ts->stk.depth ? frame_at(ts, ts->stk.depth - 1)->node : 0);
     }
-    if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN && ts->kacc.in_taken)
-      ts->kacc.in_taken = 0; /* closed at the event before it already */
-    else
-      kernel_record(&ts->kacc, (uint32_t)(d & 7), t);
+    ip_kacc_record(&ts->kacc, (uint32_t)(d & 7), t);
   }
-}
-
-/* Off-CPU time below this is within what the clock conversion of the
- * records may misplace (a few microseconds): it never moves a T bit. */
-#define OFF_CPU_FLOOR_NS 20000
-
-/* Whether the records taken into a non-transitional interval of raw ticks
- * hold a switch for most of it.  A probe loads the ring's head before it
- * reads the clock: a preemption between the two lands in the interval that
- * ends at that probe, while the head it moved marks the next interval
- * instead.  The records still place the switch-out and its switch-in here,
- * and the interval is transitional. */
-static int off_cpu_inside(const ip_file *f, const ip_kacc *a, uint64_t raw) {
-  uint64_t off = a->off[0] + a->off[1];
-  return off > raw / 2 && ticks_ns(f, off) >= OFF_CPU_FLOOR_NS;
-}
-
-/* An event at tick: the thread was running then.  A switch-out whose
- * switch-in the records place later (the records' times are converted from
- * another clock, which can put them a few microseconds off) ends here. */
-static void kernel_at_event(ip_kacc *a, uint64_t tick) {
-  if (tick > a->out_tick)
-    a->off[a->out_kind - 1] += tick - a->out_tick;
-  a->out_kind = 0;
-  a->in_taken = 1;
 }
 
 static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, uint64_t pc, ip_session *s) {
@@ -526,8 +469,19 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   ts->kacc_known = split;
   if (!split)
     memset(&ts->kacc, 0, sizeof ts->kacc);
-  kcursor kc = {b->kernel_dt,    0, b->n_kernel_dt,   b->kernel_base_tick,
-                b->kernel_wakee, 0, b->n_kernel_wakee};
+  size_t n_futex =
+      b->n_kernel_futex < b->n_kernel_futex_op ? b->n_kernel_futex : b->n_kernel_futex_op;
+  kcursor kc = {b->kernel_dt,
+                0,
+                b->n_kernel_dt,
+                b->kernel_base_tick,
+                b->kernel_wakee,
+                0,
+                b->n_kernel_wakee,
+                b->kernel_futex,
+                b->kernel_futex_op,
+                0,
+                n_futex};
   const ip_critical *crit =
       f->o && f->o->critical && f->o->critical->by_thread ? f->o->critical : NULL;
   if (n && !ts->have_tick) { /* the thread's first event: no interval before it */
@@ -564,8 +518,7 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     if (f->kernel_events) {
       if (kc.i < kc.n)
         kernel_upto(ts, &kc, tick);
-      if (ts->kacc.out_kind)
-        kernel_at_event(&ts->kacc, tick);
+      ip_kacc_at_event(&ts->kacc, tick);
       if (ts->kl)
         ip_kline_event(ts->kl, tick);
     }
@@ -575,7 +528,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
       ts->kacc.sys = ts->kacc.pf = 0;
     } else {
       int transitional = (int)(d & 1);
-      if (!transitional && f->kernel_events && off_cpu_inside(f, &ts->kacc, raw))
+      if (!transitional && f->kernel_events &&
+          ip_kacc_off_cpu_inside(&ts->kacc, raw, f->off_cpu_floor))
         transitional = 1;
       uint64_t el = interval(f, ts, th, raw, transitional,
                              (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split);
@@ -631,12 +585,8 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
   th->alive_at_exit = 1;
   if (!ts->have_tick || ts->stk.paused || tick <= ts->hwm)
     return;
-  ip_kacc *a = &ts->kacc;
-  if (f->kernel_events && a->out_kind) { /* switched out and never back: off-CPU to the end */
-    if (tick > a->out_tick)
-      a->off[a->out_kind - 1] += tick - a->out_tick;
-    a->out_kind = 0;
-  }
+  if (f->kernel_events) /* switched out and never back: off the CPU to the end */
+    ip_kacc_at_event(&ts->kacc, tick);
   uint64_t el = interval(f, ts, th, tick - ts->hwm - ip_windows_off_ticks(f->win, ts->hwm, tick),
                          transitional, 0, ts->kacc_known);
   if (f->o && f->o->critical && f->o->critical->by_thread)

@@ -54,7 +54,8 @@ void ip_finish(const char *reason, int clean, int keep_going) {
     atomic_store(&ip_st.init_state, 2);
 }
 
-/* From a fatal-signal handler: no waiting, no allocation. */
+/* From a fatal-signal handler: no waiting but for the snapshots' bounded
+ * locks, allocation only from the runtime's own arena. */
 void ip_finish_from_signal(int sig) {
   if (!ours() || atomic_exchange(&ip_st.trailer_written, 1))
     return;
@@ -72,6 +73,12 @@ void ip_finish_from_signal(int sig) {
     reason[at++] = digits[--n];
   reason[at] = 0;
   ip_write_trailer(0, reason);
+  /* The windows still waiting end here too: a slow call just before a
+   * crash is the one most wanted.  Locks wait at most IP_EXIT_FLUSH_MS (one
+   * this thread holds is refused at once: the locks check their owner). */
+  ip_exit_deadline_start(IP_EXIT_FLUSH_MS);
+  ip_snapshots_save(1);
+  ip_exit_deadline_end();
   ip_ctl_close();
   atomic_store(&ip_st.init_state, 2);
 }

@@ -17,7 +17,7 @@
 
 /* The compensation, as the converter computes it from the Header. */
 static uint64_t fx_of(double ticks) {
-  return ticks > 0 && ticks < 1e9 ? (uint64_t)(ticks * (1 << FX) + 0.5) : 0;
+  return ticks > 0 && ticks < 1e9 ? (uint64_t)(ticks * (1 << IP_FX) + 0.5) : 0;
 }
 
 static void *grow(void *p, size_t *cap, size_t need, size_t size) {
@@ -43,9 +43,11 @@ static struct ip_agg *agg_of(struct ip_rt_thread *t) {
       double h = ip_st.probe_hidden_ticks;
       a->hidden = a->cost && h <= ip_st.probe_cost_ticks ? fx_of(h) : 0;
       a->kevent = fx_of(ip_st.kevent_cost_ticks);
+      a->off_cpu_floor = (uint64_t)(IP_OFF_CPU_FLOOR_NS / (1e9 / ip_st.ticks_per_second) + 0.5);
       a->kernel_events = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
       a->ns_per_tick_fx = (uint64_t)(1e9 / ip_st.ticks_per_second * 4294967296.0 + 0.5);
-      a->dense = (uint64_t)(5.0 / (1e9 / ip_st.ticks_per_second) * (1 << FX) + 0.5); /* as read */
+      a->dense =
+          (uint64_t)(5.0 / (1e9 / ip_st.ticks_per_second) * (1 << IP_FX) + 0.5); /* as read */
     }
   }
   return t->agg;
@@ -196,45 +198,7 @@ static struct agg_node *top(const struct ip_agg *a) {
   return a->cur == NO_NODE ? NULL : &a->nodes[a->cur];
 }
 
-/* The probe's cost c, of which it hides up to h behind the interval's code
- * (the converter's probe_compensated). */
-static inline uint64_t probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
-  if (x <= c)
-    return 0;
-  if (x - c < h)
-    return 2 * (x - c);
-  return x - (c - h);
-}
-
 /* ---- the wait breakdown (kevents mode), as the converter splits it ------ */
-
-static void kernel_record(struct agg_kacc *k, uint32_t kind, uint64_t tick) {
-  switch (kind) {
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL:
-    k->sys++;
-    break;
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT:
-    k->pf++;
-    break;
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED:
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED:
-    k->out_kind = 1 + (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED);
-    k->out_tick = tick;
-    k->in_taken = 0;
-    break;
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN:
-    if (k->out_kind && tick > k->out_tick)
-      k->off[k->out_kind - 1] += tick - k->out_tick;
-    k->out_kind = k->in_taken = 0;
-    break;
-  case INCLPROF__KERNEL_EVENT_KIND__KEV_LOST:
-    k->lost = 1;
-    k->out_kind = k->in_taken = 0;
-    break;
-  default: /* a wake-up of another thread (the critical path's): no wait */
-    break;
-  }
-}
 
 /* The next record's tick, kept from going back (as a batch's are). */
 static uint64_t next_kev_tick(const struct ip_agg *a) {
@@ -250,36 +214,25 @@ static void kernel_upto(struct ip_agg *a, uint64_t tick) {
       break;
     uint32_t kind = a->kev[a->kev_i++].kind;
     a->kev_tick = t;
-    if (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN && a->kacc.in_taken)
-      a->kacc.in_taken = 0; /* closed at the event before it already */
-    else
-      kernel_record(&a->kacc, kind, t);
+    ip_kacc_record(&a->kacc, kind, t);
   }
-}
-
-/* An event at tick: the thread ran then; a switch-out still open ends here. */
-static void kernel_at_event(struct agg_kacc *k, uint64_t tick) {
-  if (tick > k->out_tick)
-    k->off[k->out_kind - 1] += tick - k->out_tick;
-  k->out_kind = 0;
-  k->in_taken = 1;
 }
 
 static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
   return (uint64_t)((unsigned __int128)x * num / den);
 }
 
-/* The wait breakdown of an interval of x (ticks << FX): split it when it is
+/* The wait breakdown of an interval of x (ticks << IP_FX): split it when it is
  * transitional and its records are known; the accumulator starts anew. */
 static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
-  struct agg_kacc *k = &a->kacc;
+  ip_kacc *k = &a->kacc;
   if (k->lost) { /* its records are missing: in no column */
     a->kernel_lost++;
     split = k->lost = 0;
   }
   if (split) {
     uint64_t w[AGG_WAIT_N] = {0};
-    uint64_t pre = k->off[0] << FX, blk = k->off[1] << FX;
+    uint64_t pre = k->off[0] << IP_FX, blk = k->off[1] << IP_FX;
     unsigned __int128 tot = (unsigned __int128)pre + blk;
     if (tot > x) { /* never more than the interval */
       pre = (uint64_t)((unsigned __int128)x * pre / tot);
@@ -310,7 +263,7 @@ static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
 /* One interval of raw ticks ending at an event (a probe's, or a sample's:
  * probe 0), as the converter attributes it. */
 static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transitional, int probe) {
-  if (IP_UNLIKELY(raw > UINT64_MAX >> (FX + 1)))
+  if (IP_UNLIKELY(raw > UINT64_MAX >> (IP_FX + 1)))
     raw = 0;
   if (IP_UNLIKELY(a->pending_gap)) {
     uint64_t g = a->pending_gap < raw ? a->pending_gap : raw;
@@ -318,11 +271,11 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
     a->pending_gap = 0;
     raw -= g;
   }
-  uint64_t x = raw << FX;
+  uint64_t x = raw << IP_FX;
   if (transitional) /* the kernel's kevents record for it */
     x = x > a->kevent ? x - a->kevent : 0;
   if (probe) {
-    uint64_t y = probe_compensated(x, a->cost, a->hidden);
+    uint64_t y = ip_probe_compensated(x, a->cost, a->hidden);
     if (!transitional) {
       a->probe_removed += x - y;
       a->app_intervals++;
@@ -533,26 +486,29 @@ static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg,
     }
     if (a->kernel_events) { /* at the event's tick as a batch has it: never older */
       kernel_upto(a, a->hwm);
-      if (a->kacc.out_kind)
-        kernel_at_event(&a->kacc, a->hwm);
+      ip_kacc_at_event(&a->kacc, a->hwm);
     }
     if (a->stk.paused) {
       a->pending_gap = 0;
       a->kacc.off[0] = a->kacc.off[1] = a->kacc.sys = a->kacc.pf = 0;
     } else {
-      interval(a, raw, (tick_t & IP_T_BIT) != 0, (arg & 7) != IP_K_SAMPLE);
+      int transitional = (tick_t & IP_T_BIT) != 0;
+      if (!transitional && a->kernel_events &&
+          ip_kacc_off_cpu_inside(&a->kacc, raw, a->off_cpu_floor))
+        transitional = 1;
+      interval(a, raw, transitional, (arg & 7) != IP_K_SAMPLE);
     }
   }
   event(a, arg, tick, in_signal);
 }
 
 /* Whether an ENTER or EXIT may go straight (only fold_event changes it):
- * no pause, stop of the runtime, call site's frame awaiting its callee, or
- * time with recording off to take out. */
+ * no pause, stop of the runtime, call site's frame awaiting its callee,
+ * time with recording off to take out, or kernel records taken for the
+ * next interval (those after the last buffer's last event). */
 static int plain_now(const struct ip_agg *restrict a) {
   return a->have_tick && !a->stk.paused && !a->pending_gap && !a->stk.call_open &&
-         !atomic_load(&ip_st.n_off_periods) &&
-         !(a->kernel_events && (a->kacc.out_kind || a->kacc.lost));
+         !atomic_load(&ip_st.n_off_periods) && !(a->kernel_events && !ip_kacc_empty(&a->kacc));
 }
 
 /* The loop keeps the thread's timeline, its top path and its frames in
@@ -606,7 +562,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     unsigned kind = (unsigned)(arg & 7);
     /* (an older tick wraps tick - hwm: the slow path gives it no time) */
     if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || (tick_t & t_slow) || tick >= kev_next ||
-                    tick - hwm > UINT64_MAX >> (FX + 1))) {
+                    tick - hwm > UINT64_MAX >> (IP_FX + 1))) {
     slow:
       a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
       fold_event(a, tick_t, arg, in_signal);
@@ -624,11 +580,11 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     /* the interval ending here */
     uint64_t raw = tick > hwm ? tick - hwm : 0;
     hwm = tick > hwm ? tick : hwm;
-    uint64_t x = raw << FX;
+    uint64_t x = raw << IP_FX;
     int tr = (tick_t & IP_T_BIT) != 0;
     if (tr)
       x = x > kevent ? x - kevent : 0;
-    uint64_t y = probe_compensated(x, cost, hidden);
+    uint64_t y = ip_probe_compensated(x, cost, hidden);
     if (!tr) {
       removed += x - y;
       appn++;
@@ -701,11 +657,8 @@ void ip_agg_close_all(struct ip_agg *a, int alive_until_now, uint64_t now, int t
   /* A thread alive at the exit: the time since its last event is one more
    * interval of its open frames, as the converter closes such a thread. */
   if (alive_until_now && !a->stk.paused && now > a->hwm) {
-    if (a->kernel_events && a->kacc.out_kind) { /* switched out and never back */
-      if (now > a->kacc.out_tick)
-        a->kacc.off[a->kacc.out_kind - 1] += now - a->kacc.out_tick;
-      a->kacc.out_kind = 0;
-    }
+    if (a->kernel_events) /* switched out and never back: off the CPU to now */
+      ip_kacc_at_event(&a->kacc, now);
     interval(a, now - a->hwm - off_ticks(a->hwm, now), transitional, 0);
   }
   while (a->stk.depth) {

@@ -4,15 +4,15 @@
 #ifndef INCLPROF_PRODUCE_AGGREGATE_H
 #define INCLPROF_PRODUCE_AGGREGATE_H
 
+#include "interval_rules.h"
 #include "latency_buckets.h"
 #include "rt.h"
 #include "stack_rules.h"
 
-#define FX      8 /* fractional bits of the tree's tick values (IP_PROFILE_FX_BITS) */
 #define NO_NODE UINT32_MAX
 
 /* The wait breakdown (kevents mode), in the converter's order: off-CPU
- * preempted, off-CPU blocked, system calls, page faults (ticks << FX), and
+ * preempted, off-CPU blocked, system calls, page faults (ticks << IP_FX), and
  * the page faults' count. */
 enum { AGG_PREEMPTED, AGG_BLOCKED, AGG_SYSCALL, AGG_FAULT, AGG_FAULTS, AGG_WAIT_N };
 _Static_assert(AGG_WAIT_N == 5, "ThreadProfile.wait_inclusive: five entries per path");
@@ -38,17 +38,6 @@ struct agg_frame {
   uint64_t push_wait[AGG_WAIT_N];
 };
 
-/* Kernel-event records taken since the last interval ended: what the next
- * transitional interval is split by (the converter's ip_kacc). */
-struct agg_kacc {
-  uint64_t off[2];   /* off-CPU ticks: preempted, blocked */
-  uint64_t sys, pf;  /* system calls, page faults */
-  int out_kind;      /* 0 on CPU; 1 + (0 preempted, 1 blocked) after a switch-out */
-  uint64_t out_tick; /* when it went out */
-  int in_taken;      /* an event closed the off-CPU time: its switch-in adds nothing */
-  int lost;          /* a KEV_LOST record: this interval's records are missing */
-};
-
 /* A cache of gids by event arg without bit 0 (ENTER and EXIT, CALL and RET
  * share an entry), emptied for every buffer: an unloaded unit's pointer may
  * name another function in the next. */
@@ -64,20 +53,21 @@ struct ip_agg {
   ip_stack stk;     /* frames: struct agg_frame */
   uint32_t cur;     /* the top frame's path, NO_NODE when none (or out of memory) */
   int have_tick, broken, written;
-  uint64_t cost, hidden, kevent; /* the compensation (ticks << FX), from the Header's values */
+  uint64_t cost, hidden, kevent; /* the compensation (ticks << IP_FX), from the Header's values */
+  uint64_t off_cpu_floor;        /* IP_OFF_CPU_FLOOR_NS in ticks */
   uint64_t ns_per_tick_fx;       /* ns per tick << 32, for the histograms */
   uint64_t start_tick, hwm;
-  uint64_t el, app, smp; /* the thread's timeline: compensated ticks << FX, samples */
+  uint64_t el, app, smp; /* the thread's timeline: compensated ticks << IP_FX, samples */
   uint64_t pending_gap;  /* the runtime's stop, taken from the next interval */
   uint64_t events, gaps, gap_ticks, popped, closed_at_end, unmatched, unwound, samples_outside;
   /* kevents mode: the wait breakdown, from the records a buffer carries */
   int kernel_events, kacc_known; /* the records of the buffer being folded are known */
-  struct agg_kacc kacc;
+  ip_kacc kacc;
   uint64_t wait[AGG_WAIT_N]; /* the thread's timeline of it */
   uint64_t wait_seq;         /* how many times that timeline moved */
   uint64_t kernel_lost;      /* buffers and intervals whose records were lost */
   /* non-transitional intervals ending at a probe: the probe cost taken from
-   * them, their count, those left with under 5 ns (dense: ticks << FX) */
+   * them, their count, those left with under 5 ns (dense: ticks << IP_FX) */
   uint64_t probe_removed, app_intervals, dense_intervals, dense;
   /* samples by the address they interrupted: open addressing on (pc, path) */
   struct agg_pc {
@@ -105,11 +95,11 @@ static inline int ip_agg_waited(const struct ip_agg *a, const struct agg_frame *
   return fr->push_seq != a->wait_seq;
 }
 
-/* Ticks << FX in ns, rounded as the converter rounds them. */
+/* Ticks << IP_FX in ns, rounded as the converter rounds them. */
 static inline uint64_t ip_agg_fx_ns(const struct ip_agg *a, uint64_t v) {
-  return (
-      uint64_t)(((unsigned __int128)v * a->ns_per_tick_fx + ((unsigned __int128)1 << (FX + 31))) >>
-                (FX + 32));
+  return (uint64_t)(((unsigned __int128)v * a->ns_per_tick_fx +
+                     ((unsigned __int128)1 << (IP_FX + 31))) >>
+                    (IP_FX + 32));
 }
 
 /* The thread ends (or the process, alive_until_now: after one more

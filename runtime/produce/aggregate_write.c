@@ -276,9 +276,9 @@ static void prev_free(struct agg_prev *p) {
   ip_free(p);
 }
 
-/* ns in ticks << FX (the histograms' buckets back into the record's unit). */
+/* ns in ticks << IP_FX (the histograms' buckets back into the record's unit). */
 static uint64_t ns_fx(const struct ip_agg *a, uint64_t ns) {
-  return (uint64_t)(((unsigned __int128)ns << (32 + FX)) / a->ns_per_tick_fx);
+  return (uint64_t)(((unsigned __int128)ns << (32 + IP_FX)) / a->ns_per_tick_fx);
 }
 
 /* d = c less the previous snapshot p (paths beyond p's are new); a path's

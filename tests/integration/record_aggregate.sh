@@ -3,10 +3,16 @@
 # trace mode on one deterministic C++ program (tests/programs/runtime/
 # aggregate_paths.cc: three threads, recursion, an exception thrown through
 # three frames): every function's calls in the profile's CSV are the
-# program's own counts and the trace's, exactly; its times lie within the
-# spread of three trace runs, widened for a busy machine (the same values
-# within 1 ns per interval are checked on one event stream by
-# tests/unit/test_runtime_aggregate.c); the profile's size is bounded by
+# program's own counts and the trace's, exactly; the Application
+# Exclusive time of the functions that only compute, the median of three
+# profiles within the range of three traces recorded in turn, widened by
+# its spread and 10 % (the same values within 1 ns per
+# interval are checked on one event stream by
+# tests/unit/test_runtime_aggregate.c); the same with two threads pinned to
+# one CPU that preempt each other inside their calls and probes
+# (tests/programs/runtime/preempted_calls.c), whose loops' Application time
+# stays under the CPU time the program measured for them; the profile's
+# size is bounded by
 # its call paths and their histograms' buckets, not by the calls (four
 # times the rounds: the same paths, both profiles under 100 KB while the
 # histograms' tails fill, where the trace grows about four times); report, CSV, pprof, callgrind,
@@ -26,13 +32,15 @@ done
 check_eq "the program counts the same calls each run" "$(cat t1.out)" "$(cat a3.out)"
 
 # compare.py: per function of the program, calls equal to its own count in
-# every CSV.
+# every CSV; the Application Exclusive time of the functions that only
+# compute, the profiles' median beside the traces' (the runs interleaved):
+# within the traces' range widened by their spread and 10 % of their median.
 cat > compare.py <<'PY'
-import csv, re, sys
-own = dict(kv.split("=") for kv in open("t1.out").read().split())
+import csv, statistics, sys
+own = {k: v for k, v in (kv.split("=") for kv in open(sys.argv[1] + ".out").read().split()) if not k.endswith("_ns")}
 def rows(name):
     return {r["function"].split("(")[0]: r for r in csv.DictReader(open(name))}
-runs = {n: rows(n + ".csv") for n in ["t1", "t2", "t3", "a1", "a2", "a3"]}
+runs = {n: rows(n + ".csv") for n in sys.argv[1:]}
 fail = 0
 for fn, calls in sorted(own.items()):
     for n, t in runs.items():
@@ -41,11 +49,45 @@ for fn, calls in sorted(own.items()):
             print(f"FAIL - {n}: {fn} has {got} calls, the program counted {calls}"); fail += 1
     if not fail:
         print(f"ok - {fn}: {calls} calls in every trace and profile")
-# Application times are not compared: under preemption the aggregate fold
-# and the converter do not yet agree (docs/limits.md, Aggregate profiles).
-sys.exit(1 if fail else 0)
+def app(fn, kind):
+    return [int(t[fn]["application_exclusive_ns"]) for n, t in runs.items() if n[-2] == kind]
+for fn in ("work", "fib", "leaf"):
+    if fn not in own:
+        continue
+    tr, pr = app(fn, "t"), app(fn, "a")
+    mt, mp = statistics.median(tr), statistics.median(pr)
+    margin = max(tr) - min(tr) + mt / 10
+    ok = min(tr) - margin <= mp <= max(tr) + margin
+    if not ok: fail += 1
+    print(f"{'ok' if ok else 'FAIL'} - {fn}: Application Exclusive {mp / 1e6:.2f} ms (profiles' median)"
+          f" within the traces' {min(tr) / 1e6:.2f}-{max(tr) / 1e6:.2f} ms and {margin / 1e6:.2f} ms;"
+          f" traces {[round(v / 1e6, 2) for v in tr]}, profiles {[round(v / 1e6, 2) for v in pr]}")
 PY
-python3 compare.py
+python3 compare.py t1 t2 t3 a1 a2 a3 || fail "compare.py ended early"
+
+# Two threads pinned to one CPU, preempted again and again inside their
+# calls and probes: in each run (three of each mode, interleaved) the
+# Application Inclusive time of the loops (spin) stays under the CPU time
+# the program measured for them, and the profiles' leaf beside the traces'
+# as above.
+check "compile the preempted program" cc_plugin preempted "$INCLPROF_SRC/tests/programs/runtime/preempted_calls.c" -O1 -pthread
+for r in pt1 pa1 pt2 pa2 pt3 pa3; do
+  case $r in pa*) agg=--aggregate ;; *) agg= ;; esac
+  check "record $r $agg" sh -c "'$INCLPROF' record $agg -o $r -- ./preempted 500 > $r.out"
+  check "export csv $r" "$INCLPROF" export --format csv -o $r.csv $r
+done
+cat > cpu.py <<'PY'
+import csv, sys
+for n in sys.argv[1:]:
+    own = dict(kv.split("=") for kv in open(n + ".out").read().split())
+    spin = [r for r in csv.DictReader(open(n + ".csv")) if r["function"] == "spin"][0]
+    app, el, cpu = int(spin["application_inclusive_ns"]), int(spin["elapsed_inclusive_ns"]), int(own["cpu_ns"])
+    ok = app < cpu
+    print(f"{'ok' if ok else 'FAIL'} - {n}: spin's Application Inclusive {app / 1e6:.1f} ms under the"
+          f" loops' CPU time {cpu / 1e6:.1f} ms (Elapsed {el / 1e6:.1f} ms)")
+PY
+python3 cpu.py pt1 pa1 pt2 pa2 pt3 pa3 || fail "cpu.py ended early"
+python3 compare.py pt1 pt2 pt3 pa1 pa2 pa3 || fail "compare.py ended early (preempted)"
 
 s1=$(cat a1/*.ipb | wc -c); t1=$(cat t1/*.ipb | wc -c)
 check "a longer run (4 x the rounds) under --aggregate" sh -c "'$INCLPROF' record --aggregate -o a4 -- ./paths 800 > a4.out"

@@ -9,8 +9,9 @@
 # window, and only the window (the call plus the margin on each side), while
 # a 2 MB ring turns over; --snapshot-keep bounds the snapshots to the
 # slowest N; the runtime's variables do the same for a program linked with
-# it; a fork child keeps its own snapshots; bad conditions are refused with
-# one line and exit 2.
+# it; a fork child keeps its own snapshots; a fatal signal right after a
+# slow call keeps its snapshot; bad conditions are refused with one line and
+# exit 2.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3
 cc_plugin slow_requests -O2 -g -pthread "$INCLPROF_SRC/tests/programs/latency/slow_requests.c"
@@ -125,4 +126,19 @@ for c in 'nosuch>5ms:./slow_requests defines no function named .nosuch.' 'handle
   check "... one line naming the cause" sh -c 'test "$(echo "$1" | wc -l)" = 1 && echo "$1" | grep -q "^inclprof record: bad --snapshot-if: $2"' _ "$msg" "$why"
 done
 check "... and the program did not run" test ! -e bad/snapshots
+# A fatal signal right after a slow call, before its window's margin has
+# passed: the snapshot is written as the trace ends, the call in it as the
+# program timed it, and the program dies of its own signal.
+cc_plugin crash_after_slow -O2 -g "$INCLPROF_SRC/tests/programs/latency/crash_after_slow.c"
+for sig in segv:139 abrt:134; do
+  name=${sig%:*} want=${sig#*:}
+  "$INCLPROF" record -o "crash-$name" --snapshot-if 'slow>5ms' ./crash_after_slow "$name" >"own-$name.txt" 2>"err-$name.txt"
+  check_eq "SIG$(echo "$name" | tr a-z A-Z): the program dies of its signal under record (status $want)" "$want" "$?"
+  check_eq "... one snapshot, the slow call's" 1 "$(ls "crash-$name/snapshots" 2>/dev/null | wc -l)"
+  took=$("$INCLPROF" report --raw --slowest slow --top 1 "crash-$name"/snapshots/* 2>&1 |
+    awk '/^#1 / { print $2 * ($3 == "ms" ? 1e6 : $3 == "us" ? 1e3 : 1e9) }')
+  own=$(awk '$1 == "slow" { print $2 }' "own-$name.txt")
+  check "... its time within 2 % of the program's own (${took:-none} ns, the program's $own ns)" \
+    awk -v a="${took:-0}" -v b="${own:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.02 * b) }'
+done
 done_testing

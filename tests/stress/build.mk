@@ -1,12 +1,13 @@
 # tests/stress/build.mk - `make stress`: the thread storm, a trace larger than
-# 4 GiB, 10 M fuzzed trace-reader inputs and the soak (tests/stress/*.sh).
-# Not part of `make check`: it takes about 40 minutes and reports figures
+# 4 GiB, 10 M fuzzed trace-reader inputs, the soak and the snapshot soak
+# (tests/stress/*.sh).
+# Not part of `make check`: it takes about 50 minutes and reports figures
 # ("figure:" lines, also written to $(B)/stress-figures.txt); it fails on a
 # lost or miscounted call, a damaged trace, unbounded memory or a crash.
-# STRESS_SOAK_SECONDS, STRESS_FUZZ_RUNS, STRESS_BIG_EVENTS, STRESS_WAVES and
+# STRESS_SOAK_SECONDS, STRESS_SNAPSHOT_SECONDS, STRESS_FUZZ_RUNS, STRESS_BIG_EVENTS, STRESS_WAVES and
 # STRESS_PER_WAVE scale the runs (tests/stress/*.sh say how).
 STRESS_SCRIPTS := tests/stress/storm.sh tests/stress/big_trace.sh tests/stress/fuzz.sh \
-                  tests/stress/soak.sh
+                  tests/stress/soak.sh tests/stress/snapshot_soak.sh
 
 .PHONY: stress stress-run
 # deps.sh first, then make again: the libFuzzer check (FUZZ_CLANG) must see clang.

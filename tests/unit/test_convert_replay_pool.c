@@ -487,6 +487,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("replay_pool");
   TCase *tc = tcase_create("jobs");
+  tcase_set_timeout(tc, 60); /* 400 loads with threads: seconds on a loaded machine */
   tcase_add_test(tc, jobs_give_the_serial_session);
   tcase_add_test(tc, gaps_and_functions_between_batches_give_the_serial_session);
   tcase_add_test(tc, files_read_in_parallel_give_the_serial_session);

@@ -4,7 +4,8 @@
  * their callee's entry, exits that skip frames as an exception does, exits
  * of functions not open, transitional intervals, samples, a pause, empty
  * slots, a tick older than its predecessor, the runtime's own stops; with
- * kevents, kernel-event records and a buffer that lost them) is
+ * kevents, kernel-event records, preemptions inside a probe that only the
+ * records show, and a buffer that lost them) is
  * written once as event batches of one thread and once folded into the tree
  * of another thread and written as its ThreadProfile; the converter reads
  * both from the one file.  Every function's calls, samples and repairs are
@@ -60,11 +61,14 @@ static int open_fn[4096], depth;
 
 static uint64_t desc(int f, unsigned kind) { return (uint64_t)(uintptr_t)&d[f] | kind; }
 
-/* The next event: intervals of 0 to about 40 000 ticks, a third
- * transitional. */
+/* The next event: intervals of 0 to about 40 000 ticks, one in 60 of
+ * 200 000 to 300 000 (where a preemption may hide), a third transitional. */
 static struct ip_event next_event(uint64_t *tick) {
   uint64_t r = rnd();
-  *tick += r % 4 == 0 ? 0 : r % 4 == 1 ? 30 + r / 4 % 40000 : 5 + r / 4 % 300;
+  *tick += r % 4 == 0    ? 0
+           : r % 60 == 7 ? 200000 + r / 4 % 100000
+           : r % 4 == 1  ? 30 + r / 4 % 40000
+                         : 5 + r / 4 % 300;
   uint64_t t = r / 64 % 97 == 0 ? *tick - 200 : *tick; /* a signal handler's older tick */
   uint64_t t_bit = r / 4096 % 3 == 0 ? IP_T_BIT : 0;
   unsigned what = (unsigned)(r / (1u << 20) % 200);
@@ -127,8 +131,7 @@ static size_t made_up_records(struct ip_kev *k, size_t cap, uint64_t from, uint6
     else if (what < 55)
       k[n++] = (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT};
     else if (what < 60) {
-      k[n++] =
-          (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE, .wakee = 77};
+      k[n++] = (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE, .arg = 77};
       ++*wakes;
     } else if (what < 99) {
       k[n++] =
@@ -145,6 +148,39 @@ static size_t made_up_records(struct ip_kev *k, size_t cap, uint64_t from, uint6
 
 /* The stream through both ways, compared; kevents: with kernel-event
  * records (the wait breakdown), when the machine lets the runtime use them. */
+static int by_tick(const void *x, const void *y) {
+  uint64_t a = ((const struct ip_kev *)x)->tick, b = ((const struct ip_kev *)y)->tick;
+  return a < b ? -1 : a > b;
+}
+
+/* A preemption inside a probe, between its read of the ring's head and of
+ * the clock: a switch-out and its switch-in over most of a long interval
+ * that holds no other record, whose event has no transition bit (the next
+ * one has).  Added to the n records at k (room for them in cap), sorted;
+ * the new count. */
+static size_t preempted_in_probes(struct ip_event *ev, size_t n_ev, struct ip_kev *k, size_t n,
+                                  size_t cap) {
+  size_t r = 0, n0 = n;
+  uint64_t prev = ev[0].tick & ~IP_T_BIT;
+  for (size_t i = 1; i < n_ev && n + 2 <= cap; i++) {
+    uint64_t t = ev[i].tick & ~IP_T_BIT;
+    while (r < n0 && k[r].tick <= prev)
+      r++;
+    int empty = r == n0 || k[r].tick > t;
+    if (t > prev + 150000 && empty && !(ev[i].tick & IP_T_BIT) && ev[i].arg) {
+      k[n++] = (struct ip_kev){.tick = prev + 100,
+                               .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED};
+      k[n++] = (struct ip_kev){.tick = t - 100, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN};
+      if (i + 1 < n_ev)
+        ev[i + 1].tick |= IP_T_BIT;
+    }
+    if (t > prev)
+      prev = t;
+  }
+  qsort(k, n, sizeof *k, by_tick);
+  return n;
+}
+
 static void compare(int kevents) {
   start(kevents ? "kevents" : "none");
   if (kevents && ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
@@ -158,7 +194,7 @@ static void compare(int kevents) {
   memset(&folder, 0, sizeof folder);
   folder.tid = 2002;
   static struct ip_event ev[N], copy[N];
-  uint64_t tick = ip_tick(), events = 0, records = 0;
+  uint64_t tick = ip_tick(), events = 0, records = 0, inside = 0;
   static struct ip_kev kev[N];
   for (int b = 0; b < BUFS; b++) {
     uint64_t from = tick;
@@ -168,9 +204,8 @@ static void compare(int kevents) {
      * interval's), and one buffer whose records were lost */
     size_t wakes = 0;
     struct ip_kev_list kl = {kev, kevents ? made_up_records(kev, N, from, tick + 3000, &wakes) : 0,
-                             kevents && b == 3, 0};
+                             kevents && b == 3, 0, 0};
     kl.n_wake = wakes;
-    records += kl.lost ? 0 : kl.n;
     /* the kernel's work shows at the next probe: its interval is transitional */
     for (size_t r = 0, i = 0; r < kl.n; r++) {
       while (i < N && (ev[i].tick & ~IP_T_BIT) < kev[r].tick)
@@ -178,8 +213,14 @@ static void compare(int kevents) {
       if (i < N)
         ev[i].tick |= IP_T_BIT;
     }
+    if (kevents && b != 3) {
+      size_t had = kl.n;
+      kl.n = preempted_in_probes(ev, N, kev, kl.n, N);
+      inside += (kl.n - had) / 2;
+    }
     if (b == 0 && ev[0].arg == 0)
       ev[0].arg = desc(0, IP_K_ENTER);
+    records += kl.lost ? 0 : kl.n;
     memcpy(copy, ev, sizeof ev);
     for (int i = 0; i < N; i++)
       events += ev[i].arg != 0;
@@ -278,7 +319,8 @@ static void compare(int kevents) {
     near("median call", f, q, qp, q / 64 + 2); /* one bucket */
   }
   ck_assert_uint_gt(calls, 1000);
-  if (kevents) { /* the records made a breakdown */
+  if (kevents) { /* the records made a breakdown; preemptions inside probes were found */
+    ck_assert_uint_gt(inside, 5);
     ck_assert_uint_gt(tr->total.wait_incl[IP_W_PREEMPTED], 100 * records);
     ck_assert_uint_gt(tr->total.wait_incl[IP_W_BLOCKED], 100 * records);
     ck_assert_uint_gt(tr->total.wait_incl[IP_W_SYSCALL], 300 * records);
