@@ -406,15 +406,15 @@ static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) 
   fputc('\n', out);
 }
 
-/* One line of the header within width: broken at blanks (a word longer
- * than the room left is cut), each further part indented as the line's
- * value is (column 14 after a tag, else the line's own indent). */
-static void wrap_line(FILE *out, const char *line, size_t len, size_t width) {
-  size_t indent = 0;
-  while (indent < len && line[indent] == ' ')
-    indent++;
-  if (!indent)
-    indent = 14;
+/* One line within width: broken at blanks (a word longer than the room
+ * left is cut), each further part indented as the line's value is (the
+ * line's own indent, else `indent`). */
+static void wrap_line(FILE *out, const char *line, size_t len, size_t width, size_t indent) {
+  size_t own = 0;
+  while (own < len && line[own] == ' ')
+    own++;
+  if (own)
+    indent = own;
   if (indent + 20 > width)
     indent = 0;
   int first = 1;
@@ -436,6 +436,18 @@ static void wrap_line(FILE *out, const char *line, size_t len, size_t width) {
   }
 }
 
+void ip_view_wrap(FILE *out, const char *text, size_t width, size_t indent) {
+  for (const char *line = text; *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len && width)
+      wrap_line(out, line, len, width, indent);
+    else
+      fprintf(out, "%.*s\n", (int)len, line);
+    line += len + (end != NULL);
+  }
+}
+
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   char *text = NULL;
   size_t size = 0;
@@ -446,14 +458,6 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
   }
   header_lines(mem, s, o);
   fclose(mem);
-  for (const char *line = text; *line;) {
-    const char *end = strchr(line, '\n');
-    size_t len = end ? (size_t)(end - line) : strlen(line);
-    if (len)
-      wrap_line(out, line, len, o->width);
-    else
-      fputc('\n', out);
-    line += len + (end != NULL);
-  }
+  ip_view_wrap(out, text, o->width, 14);
   free(text);
 }

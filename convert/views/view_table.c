@@ -56,14 +56,23 @@ static void level_table(FILE *out, const ip_session *s, const ip_view_opts *o, i
   ip_vtable_print(&v, out, 0);
   ip_vtable_free(&v);
   partly = 0;
+  char *notes = NULL;
+  size_t size = 0;
+  FILE *mem = open_memstream(&notes, &size);
+  FILE *to = mem ? mem : out;
   for (size_t i = 0; i < n && o->by == IP_BY_FUNCTION; i++) {
     const ip_skipped_fn *f = partly_inlined(s, o, rows[i].key);
     if (f) {
       partly++;
-      fprintf(out,
+      fprintf(to,
               "%s%zu. %s: also inlined into %s: those calls are counted there, not in its row\n",
               partly == 1 ? "\nnotes:\n" : "", partly, f->pretty, f->detail);
     }
+  }
+  if (mem) {
+    fclose(mem);
+    ip_view_wrap(out, notes, o->width, 3);
+    free(notes);
   }
   free(rows);
 }

@@ -22,6 +22,9 @@ check "the note says where the other calls went" grep -qx \
   "1. step: also inlined into direct_loop at 1 site: those calls are counted there, not in its row" table.txt
 COLUMNS=60 "$INCLPROF" report rec >narrow.txt 2>/dev/null
 check "COLUMNS=60: the mark stays whole after the name" grep -Eq ' step \[also inlined: note 1\]$' narrow.txt
+check_eq "COLUMNS=60: the note broken at blanks within 60 columns, its words whole" \
+  "0 $(sed -n '/^notes:/,$p' table.txt | tr -s ' \n' '  ')" \
+  "$(sed -n '/^notes:/,$p' narrow.txt | awk 'length($0) > 60' | wc -l) $(sed -n '/^notes:/,$p' narrow.txt | tr -s ' \n' '  ')"
 check "the header counts it" grep -q '^no row: .*1 of the program.s functions partly inlined' table.txt
 "$INCLPROF" report --missing rec >missing.txt 2>/dev/null
 check "report --missing lists it with where it was inlined" grep -Eq '^ *partly\.c:9 +step +direct_loop at 1 site$' missing.txt
