@@ -197,9 +197,11 @@ pg_reading() {
       "$(awk 'length($0) > 120' w120-$view.txt | wc -l)"
   done
   for view in table process; do
+    # a row's text after its last percentage: the module (where a name is
+    # in more than one) and the name
     check_eq "postgres: COLUMNS=120 report ($view): no two rows read alike" "" "$(awk '
-      /^ *Calls / { col = index($0, $NF); table = 1; next } table && NF == 0 { table = 0 }
-      table { print substr($0, col) }' w120-$view.txt | sort | uniq -d | head -3 | paste -sd'|' -)"
+      /^ *Calls / { table = 1; next } table && NF == 0 { table = 0 }
+      table { sub(/^.*% /, ""); print }' w120-$view.txt | sort | uniq -d | head -3 | paste -sd'|' -)"
   done
   check_eq "postgres: COLUMNS=120 --by process keeps the titles (the checkpointer's row)" 1 \
     "$(grep -c " $(awk '$3 == "checkpointer" { print $1 }' titles-expected.txt) postgres: checkpointer (postgres, fork of" w120-process.txt)"
