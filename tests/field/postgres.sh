@@ -205,7 +205,7 @@ pg_reading() {
   done
   check_eq "postgres: COLUMNS=120 --by process keeps the titles (the checkpointer's row)" 1 \
     "$(grep -c " $(awk '$3 == "checkpointer" { print $1 }' titles-expected.txt) postgres: checkpointer (postgres, fork of" w120-process.txt)"
-  for pid in $(awk '{ print $1 }' pgbench-backends.txt); do
+  for pid in $(awk '$2 == 3500 { print $1 }' pgbench-backends.txt); do
     COLUMNS=120 "$INCLPROF" report --tree --hot --process "$pid" data >hot-$pid.txt 2>/dev/null
     echo "$pid $(grep -c ' PostgresMain$' hot-$pid.txt) $(awk 'length($0) > 120' hot-$pid.txt | wc -l) $(grep -c '^ *hot path: ' hot-$pid.txt)"
   done >hot.txt
