@@ -4,7 +4,8 @@
  * probe cost removed rivals the time that remains, and each process's
  * warnings and notes (damage, windows, still running...): one line per
  * process, or for 3 or more processes of one kind a line for all of them
- * unless --verbose. */
+ * unless --verbose.  A line wider than the terminal is broken at spaces. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -406,46 +407,29 @@ static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) 
   fputc('\n', out);
 }
 
-/* One line within width: broken at blanks (a word longer than the room
- * left is cut), each further part indented as the line's value is (the
- * line's own indent, else `indent`). */
-static void wrap_line(FILE *out, const char *line, size_t len, size_t width, size_t indent) {
-  size_t own = 0;
-  while (own < len && line[own] == ' ')
-    own++;
-  if (own)
-    indent = own;
-  if (indent + 20 > width)
-    indent = 0;
-  int first = 1;
-  while (len) {
-    size_t room = first ? width : width - indent, cut = len;
-    if (len > room) {
-      cut = room;
-      while (cut > (first ? indent + 1 : 1) && line[cut] != ' ')
-        cut--;
-      if (line[cut] != ' ')
-        cut = room;
+/* One header line, broken at spaces into lines of at most width columns,
+ * each after the first indented as the text after its label is (the label
+ * column, 14 characters).  A word longer than the room stays whole. */
+static void wrap_line(FILE *out, const char *line, size_t len, size_t width) {
+  const size_t indent = 14;
+  size_t at = 0, col = 0;
+  while (at < len) {
+    size_t end = at;
+    while (end < len && line[end] == ' ')
+      end++;
+    size_t word = end;
+    while (end < len && line[end] != ' ')
+      end++;
+    if (col > indent && col + (end - at) > width) {
+      fprintf(out, "\n%*s", (int)indent, "");
+      col = indent;
+      at = word; /* the spaces before a word that starts a line go */
     }
-    fprintf(out, "%*s%.*s\n", first ? 0 : (int)indent, "", (int)cut, line);
-    while (cut < len && line[cut] == ' ')
-      cut++;
-    line += cut;
-    len -= cut;
-    first = 0;
+    fwrite(line + at, 1, end - at, out);
+    col += end - at;
+    at = end;
   }
-}
-
-void ip_view_wrap(FILE *out, const char *text, size_t width, size_t indent) {
-  for (const char *line = text; *line;) {
-    const char *end = strchr(line, '\n');
-    size_t len = end ? (size_t)(end - line) : strlen(line);
-    if (len && width)
-      wrap_line(out, line, len, width, indent);
-    else
-      fprintf(out, "%.*s\n", (int)len, line);
-    line += len + (end != NULL);
-  }
+  fputc('\n', out);
 }
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
@@ -457,7 +441,19 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     return;
   }
   header_lines(mem, s, o);
-  fclose(mem);
-  ip_view_wrap(out, text, o->width, 14);
+  if (fclose(mem)) {
+    free(text);
+    header_lines(out, s, o);
+    return;
+  }
+  for (const char *line = text; *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) : strlen(line);
+    if (len <= o->width)
+      fprintf(out, "%.*s\n", (int)len, line);
+    else
+      wrap_line(out, line, len, o->width);
+    line += len + (nl != NULL);
+  }
   free(text);
 }

@@ -76,9 +76,6 @@ typedef struct ip_view_opts {
 } ip_view_opts;
 
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);
-/* text's lines within width (0: as they are), broken at blanks, each
- * further part under the line's own indent, else indented by indent. */
-void ip_view_wrap(FILE *out, const char *text, size_t width, size_t indent);
 void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o);
 void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o);
 /* The wait breakdown table (report --wait). */

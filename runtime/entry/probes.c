@@ -3,10 +3,12 @@
  * a pause, and the start-up calibration of a
  * probe's cost.  A probe reserves a slot (pos), reads the transition counter
  * and the clock, and fills the slot: no lock, no allocation, no system call.
- * The rare cases (first probe of a thread, full buffer) go to the slow path. */
+ * The rare cases (first probe of a thread, full buffer) go to the slow path.
+ * An indirect call to an instrumented function records nothing: the
+ * callee's own ENTER and EXIT name it (entry_set.c). */
 #include "base/pmu.h"
 #include "probe_x86.h"
-#include "rt.h"
+#include "entry/entry.h"
 
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
 
@@ -63,7 +65,7 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode,
     ip_kevents_drain(t, p->tick & ~IP_T_BIT);
 }
 
-/* A coroutine frame's slot (rt.h): no clock read and no transition taken
+/* A coroutine frame's slot (base/base.h): no clock read and no transition taken
  * (the ENTER event right after it has both), and no flush after it in the
  * slow path, so that its ENTER event lands in the same batch. */
 static inline __attribute__((always_inline)) void record_frame(uint64_t arg) {
@@ -102,10 +104,12 @@ IP_RT_TEXT static void coroutine_frame(const void *frame) {
       record(DESC(fn, IP_K_RET), mode, fenced);                                                    \
   }                                                                                                \
   IP_RT_TEXT static void calli_##suffix(const void *target) {                                      \
-    record(ADDR(target, IP_K_CALL_IND), mode, fenced);                                             \
+    if (!ip_entry_known((uintptr_t)target))                                                        \
+      record(ADDR(target, IP_K_CALL_IND), mode, fenced);                                           \
   }                                                                                                \
   IP_RT_TEXT static void reti_##suffix(const void *target) {                                       \
-    record(ADDR(target, IP_K_RET_IND), mode, fenced);                                              \
+    if (!ip_entry_known((uintptr_t)target))                                                        \
+      record(ADDR(target, IP_K_RET_IND), mode, fenced);                                            \
   }                                                                                                \
   static const struct inclprof_hooks hooks_##suffix = {                                            \
       enter_##suffix, exit_##suffix, call_##suffix,  ret_##suffix,                                 \

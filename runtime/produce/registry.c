@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "fnv1a.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 #define FN_FROM_ADDRESS 0x100u
 #define MAX_STR         IP_NAME_MAX
@@ -118,7 +118,7 @@ static int mapped_file(uintptr_t base, char *out, size_t len) {
     if (have == sizeof buf - 1)
       have = 0; /* a line longer than the buffer: not one we want */
   }
-  close(fd);
+  ip_close(fd);
   return found;
 }
 
@@ -390,6 +390,20 @@ uint32_t ip_callee_gid(const struct inclprof_fn *fn) {
   return gid;
 }
 
+/* Caller holds reg_lock.  The unit's instrumented entry addresses join
+ * (on) or leave the set the indirect-call probes look up (entry_set.c). */
+static void unit_entry_addresses(const struct inclprof_tu *tu, int on) {
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || !fn->addr)
+      continue;
+    if (on)
+      ip_entry_add((uintptr_t)fn->addr);
+    else
+      ip_entry_remove((uintptr_t)fn->addr);
+  }
+}
+
 void ip_units_add(struct inclprof_tu *tu) {
   struct ip_object obj;
   int have_obj = ip_object_of((uintptr_t)tu, &obj, 0);
@@ -407,6 +421,7 @@ void ip_units_add(struct inclprof_tu *tu) {
     units = u;
   }
   set_hooks(tu);
+  unit_entry_addresses(tu, 1);
   ip_unlock(&reg_lock);
 }
 
@@ -516,6 +531,8 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
     }
     retire_unit(tu, have_obj ? &obj : NULL, until);
   }
+  if (ip_abi_known(tu))
+    unit_entry_addresses(tu, 0);
   for (struct unit **pp = &units; *pp; pp = &(*pp)->next)
     if ((*pp)->tu == tu) {
       struct unit *dead = *pp;
