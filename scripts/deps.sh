@@ -37,7 +37,8 @@
 #          coroutine server), libffi-dev (CPython's ctypes), tcl-dev
 #          (SQLite's testfixture), valgrind
 #          (callgrind, CPython's and fmt's counts), util-linux (runuser: PostgreSQL
-#          runs as a system user); the source packages
+#          runs as a system user), chromium (PostgreSQL's butterfly pane,
+#          headless), time (GNU time: go tool pprof's peak memory); the source packages
 #          themselves come through a private deb-src list
 #          (tests/field/field.sh), /etc/apt untouched
 #   peer   what `make peer` needs: test's packages (valgrind is the
@@ -73,7 +74,7 @@ esac
 case "$level" in
   bench) pkgs="$pkgs uftrace time" ;;
   stress) pkgs="$pkgs time" ;;
-  field) pkgs="$pkgs redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
+  field) pkgs="$pkgs chromium time redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
 esac
 pkgs="$pkgs $(release_pkgs "$level")"
 

@@ -12,6 +12,7 @@
  * that line, the values shared by the line's calls and time. */
 #include "export/pprof.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,21 @@ typedef struct builder {
   uint64_t *path;              /* the location ids of one sample, leaf first */
   size_t cap_path;
   int64_t values[MAX_TYPES];
+  int counting;           /* the sizing pass: samples counted by depth, none written */
+  uint64_t *depth_count;  /* sizing pass: samples per number of locations */
+  size_t cap_depth_count; /* (and the highest number + 1) */
+  size_t max_depth;       /* 0: whole call paths; else the innermost max_depth frames */
+  uint64_t cut_location;  /* the location standing for the frames left out, 0 = none yet */
+  uint64_t cut_samples;   /* samples whose outer frames were left out */
+  ip_u64map cut_paths;    /* hash of a cut sample's locations and labels -> its sample */
 } builder;
+
+/* pprof holds every location of every sample in memory: go tool pprof
+ * -raw peaks at about 32 times the profile's uncompressed size
+ * (docs/converter.md), so by default a profile stays under 16 MiB, within
+ * about 600 MB for pprof. */
+enum { DEFAULT_MAX_SIZE = 16u << 20 };
+#define CUT_NAME "[outer frames left out]"
 
 /* Sample types in file order: the chosen one last (pprof's default when a
  * viewer ignores default_sample_type). */
@@ -200,10 +215,50 @@ static void fill_values(builder *b, const ip_values *v) {
     b->values[i] = kind_value(b->kinds[i], v);
 }
 
+/* The sample of b->path's n locations (leaf first) and b->values: counted
+ * in the sizing pass; else written, its outer frames past max_depth left
+ * out (one location stands for them), so that its leaf and flat values
+ * stay. */
+static void emit(builder *b, size_t n) {
+  if (b->counting) {
+    size_t old = b->cap_depth_count;
+    ip_must_grow((void **)&b->depth_count, &b->cap_depth_count, n + 1, sizeof *b->depth_count);
+    memset(b->depth_count + old, 0, (b->cap_depth_count - old) * sizeof *b->depth_count);
+    b->depth_count[n]++;
+    return;
+  }
+  if (!b->max_depth || n <= b->max_depth) {
+    ip_pprof_sample(&b->prof, b->path, n, b->values, b->labels);
+    return;
+  }
+  if (!b->cut_location) {
+    ip_pprof_line line = {ip_pprof_function(&b->prof, CUT_NAME, CUT_NAME, NULL, 0), 0};
+    b->cut_location = ip_pprof_location(&b->prof, 0, 0, &line, 1);
+  }
+  b->path[b->max_depth] = b->cut_location;
+  n = b->max_depth + 1;
+  b->cut_samples++;
+  /* paths cut to the same innermost frames are one sample */
+  uint64_t h = 0xcbf29ce484222325ULL ^ b->labels;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b->path[i]) * 0x100000001b3ULL;
+  uint32_t k = ip_u64map_get(&b->cut_paths, h);
+  ip_pprof *p = &b->prof;
+  if (k != UINT32_MAX && p->sample_set[k] == b->labels &&
+      !memcmp(p->sample_locations + p->sample_first_location[k], b->path, n * sizeof *b->path)) {
+    for (size_t i = 0; i < b->n_kinds; i++)
+      p->values[k * p->n_types + i] += b->values[i];
+    return;
+  }
+  if (k == UINT32_MAX && p->n_samples < UINT32_MAX)
+    ip_u64map_put(&b->cut_paths, h, (uint32_t)p->n_samples);
+  ip_pprof_sample(p, b->path, n, b->values, b->labels);
+}
+
 /* A sample of the path's n locations (b->path) with the values of v. */
 static void add_sample(builder *b, const ip_values *v, size_t n) {
   fill_values(b, v);
-  ip_pprof_sample(&b->prof, b->path, n, b->values, b->labels);
+  emit(b, n);
 }
 
 static int has_value(const builder *b, const ip_values *v) {
@@ -275,7 +330,7 @@ static void add_call_lines(builder *b, const ip_values *v, size_t depth, uint32_
     b->path[1] = site && file && !strcmp(site->file, file)
                      ? call_line_location(b, caller, site->line)
                      : location_id(b, caller);
-    ip_pprof_sample(&b->prof, b->path, depth, b->values, b->labels);
+    emit(b, depth);
   }
 }
 
@@ -287,8 +342,12 @@ static void add_path(void *ctx, const ip_tree_view *v, const uint32_t *path, siz
   if (!has_value(b, &leaf))
     return;
   ip_must_grow((void **)&b->path, &b->cap_path, depth, sizeof *b->path);
-  for (size_t d = 0; d < depth; d++)
-    b->path[depth - 1 - d] = location_id(b, v->nodes[path[d]].func);
+  /* leaf first; only the frames a sample keeps (none when sizing) */
+  size_t fill = b->counting                                ? 0
+                : b->max_depth && depth > b->max_depth + 1 ? b->max_depth + 1
+                                                           : depth;
+  for (size_t i = 0; i < fill; i++)
+    b->path[i] = location_id(b, v->nodes[path[depth - 1 - i]].func);
   size_t n = 0;
   const site_part *p = depth > 1 ? parts_of(b, node, &n) : NULL;
   if (n)
@@ -323,7 +382,7 @@ static void add_address_samples(builder *b, const ip_tree_view *v, const ip_thre
     for (size_t i = 0; i < b->n_kinds; i++)
       if (b->kinds[i] == V_SAMPLES)
         b->values[i] = ps->count;
-    ip_pprof_sample(&b->prof, b->path, n, b->values, b->labels);
+    emit(b, n);
   }
 }
 
@@ -392,7 +451,7 @@ static uint32_t thread_labels(builder *b, const ip_thread *t) {
 }
 
 static void add_view(builder *b, const ip_tree_view *v, const ip_export_opts *o) {
-  b->labels = v->thread ? thread_labels(b, v->thread) : 0;
+  b->labels = v->thread && !b->counting ? thread_labels(b, v->thread) : 0;
   b->known = ip_must_calloc(v->n_nodes ? v->n_nodes : 1, sizeof *b->known);
   b->n_parts = 0;
   for (size_t i = 0; i < b->s->n_threads; i++) {
@@ -429,6 +488,109 @@ static void add_header(builder *b) {
                                                : "raw times: probe cost and runtime gaps included");
 }
 
+/* Bytes of a varint of v. */
+static uint64_t varint_bytes(uint64_t v) {
+  uint64_t n = 1;
+  while (v >>= 7)
+    n++;
+  return n;
+}
+
+/* The samples' size in the profile (an estimate within a few bytes per
+ * sample) when each keeps at most max_depth locations (0: all), with or
+ * without the four labels of its thread. */
+static uint64_t samples_size(const builder *b, size_t max_depth, int labelled) {
+  uint64_t loc = varint_bytes(b->prof.n_locations + 2), size = 0;
+  for (size_t n = 0; n < b->cap_depth_count; n++) {
+    if (!b->depth_count[n])
+      continue;
+    uint64_t kept = max_depth && n > max_depth ? max_depth + 1 : n;
+    uint64_t one = kept * loc + b->n_kinds * 4 + (labelled ? 4 * 8 : 0) + 6;
+    size += b->depth_count[n] * one;
+  }
+  return size;
+}
+
+/* The size of the samples written so far, as samples_size estimates it. */
+static uint64_t written_size(const builder *b) {
+  const ip_pprof *p = &b->prof;
+  uint64_t labelled = 0;
+  for (size_t i = 0; i < p->n_samples; i++)
+    labelled += p->sample_set[i] != 0;
+  return p->n_sample_locations * varint_bytes(p->n_locations + 2) +
+         p->n_samples * (b->n_kinds * 4 + 6) + labelled * 4 * 8;
+}
+
+static void walk_views(builder *b, const ip_export_trees *trees, const ip_export_opts *o) {
+  for (size_t i = 0; i < trees->n_views; i++)
+    add_view(b, &trees->views[i], o);
+}
+
+/* Fits the profile in the size bound: first the threads' call paths merged
+ * into one set of samples (a thread's own paths would repeat in every
+ * process), then the deepest call paths cut to their innermost frames.
+ * *merged is set when the trees were merged. */
+static void fit_size(builder *b, ip_export_trees *trees, const ip_export_opts *o, uint64_t limit,
+                     int *merged, uint64_t *whole) {
+  b->counting = 1;
+  walk_views(b, trees, o);
+  int labelled = trees->n_views && trees->views[0].thread;
+  uint64_t size = *whole = samples_size(b, 0, labelled);
+  if (size > limit && labelled && trees->n_views > 1) {
+    ip_export_trees_free(trees);
+    ip_export_trees_build(trees, b->s, 1, &o->sel);
+    *merged = 1;
+    memset(b->depth_count, 0, b->cap_depth_count * sizeof *b->depth_count);
+    walk_views(b, trees, o);
+    labelled = 0;
+    size = samples_size(b, 0, 0);
+  }
+  b->counting = 0;
+  if (size <= limit)
+    return;
+  size_t lo = 1, hi = b->cap_depth_count; /* the deepest kept depth that fits */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo + 1) / 2;
+    if (samples_size(b, mid, labelled) <= limit)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  /* with no depth fitting before the cut paths merge, the first try is
+   * 32 frames, halved while the merged samples are still too big */
+  b->max_depth = lo > 1 || samples_size(b, 1, labelled) <= limit ? lo : 32;
+}
+
+/* size as "12.3 MiB", or in bytes under 1 MiB. */
+static void put_size(char *buf, size_t len, uint64_t size) {
+  if (size >= 1u << 20)
+    snprintf(buf, len, "%.1f MiB", (double)size / (1 << 20));
+  else
+    snprintf(buf, len, "%" PRIu64 " bytes", size);
+}
+
+static void say_fitted(const builder *b, uint64_t limit, int given, int merged, uint64_t whole,
+                       size_t n_threads) {
+  if (!merged && !b->cut_samples)
+    return;
+  char what[160] = "", cut[160] = "", all[32], max[32];
+  put_size(all, sizeof all, whole);
+  put_size(max, sizeof max, limit);
+  if (merged)
+    snprintf(what, sizeof what, "the call paths of the %zu threads merged (no thread labels)",
+             n_threads);
+  if (b->cut_samples)
+    snprintf(cut, sizeof cut,
+             "%s%" PRIu64
+             " call paths deeper than %zu cut to their %zu innermost frames under \"" CUT_NAME "\"",
+             merged ? "; " : "", b->cut_samples, b->max_depth, b->max_depth);
+  fprintf(stderr,
+          "inclprof export: pprof: the samples would take %s, over %s %s (go tool pprof "
+          "needs about 30 times that): %s%s; everything with --max-size 0%s\n",
+          all, given ? "--max-size" : "the default size limit", max, what, cut,
+          merged ? "" : " or --thread/--process");
+}
+
 int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, const char *out_name) {
   builder b = {.s = s};
   ip_pprof_init(&b.prof);
@@ -442,10 +604,27 @@ int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, con
       ip_must_calloc(s->n_modules ? s->n_modules : 1, sizeof *b.mapping_of_module);
   ip_export_trees trees;
   ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
-  for (size_t i = 0; i < trees.n_views; i++)
-    add_view(&b, &trees.views[i], o);
+  size_t n_threads = trees.n_views;
+  uint64_t limit = o->max_size == UINT64_MAX ? 0 : o->max_size ? o->max_size : DEFAULT_MAX_SIZE;
+  int merged = 0;
+  uint64_t whole = 0;
+  if (limit)
+    fit_size(&b, &trees, o, limit, &merged, &whole);
+  walk_views(&b, &trees, o);
+  /* cut paths that merge less than the depth chosen needs: half as deep */
+  while (b.max_depth > 1 && written_size(&b) > limit) {
+    b.max_depth /= 2;
+    b.prof.n_samples = b.prof.n_sample_locations = 0;
+    b.cut_samples = 0;
+    ip_u64map_free(&b.cut_paths);
+    memset(&b.cut_paths, 0, sizeof b.cut_paths);
+    walk_views(&b, &trees, o);
+  }
+  say_fitted(&b, limit, o->max_size != 0, merged, whole, n_threads);
   int rc = ip_pprof_write(&b.prof, out, "export", out_name);
   ip_export_trees_free(&trees);
+  free(b.depth_count);
+  ip_u64map_free(&b.cut_paths);
   free(b.fn_of_func);
   free(b.loc_of_func);
   ip_strtab_free(&b.inlined_keys);
@@ -470,7 +649,7 @@ const ip_exporter ip_exporter_pprof = {
     .name = "pprof",
     .readers = "go tool pprof",
     .default_output = "inclprof.pb.gz",
-    .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
+    .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE | IP_EXOPT_MAX_SIZE,
     .critical = 1,
     .write = write_pprof,
 };

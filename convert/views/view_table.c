@@ -3,7 +3,8 @@
  * Application Inclusive / Exclusive with their percentages, samples, the
  * per-call columns with --per-call, each thread's wall time); a function GCC
  * also inlined at some call sites is marked, and a note under the table says
- * where those calls went (within the terminal's width). */
+ * where those calls went (within the terminal's width); fitted to a width, a
+ * process is named by its title and its executable's base name. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,20 @@ static const char *const key_titles[] = {"Function", "Module", "Thread (pid/tid)
 static const ip_skipped_fn *partly_inlined(const ip_session *s, const ip_view_opts *o,
                                            uint32_t key) {
   return ip_skipped_partly(o->skipped, s->funcs[key].pretty, s->funcs[key].file);
+}
+
+/* Row KEY's name.  Fitted to a terminal's width, a process is "PID TITLE
+ * (EXECUTABLE'S BASE NAME, fork of PID)": its whole executable's path
+ * would leave its title too little room (PostgreSQL's backends and
+ * workers share one long path). */
+static const char *row_name(const ip_session *s, const ip_view_opts *o, uint32_t key, char *buf,
+                            size_t n) {
+  if (o->by != IP_BY_PROCESS || !o->width)
+    return ip_row_name(s, o->by, key, buf, n);
+  int len = snprintf(buf, n, "%u ", s->processes[key].pid);
+  if (len > 0 && (size_t)len < n)
+    ip_process_viewer_name(s, key, buf + len, n - (size_t)len);
+  return buf;
 }
 
 /* Note NUMBER of the notes under the table: where the calls of a function
@@ -69,7 +84,7 @@ static void level_table(FILE *out, const ip_session *s, const ip_view_opts *o, i
   size_t partly = 0;
   for (size_t i = 0; i < n; i++) {
     char buf[1024];
-    const char *name = ip_row_name(s, o->by, rows[i].key, buf, sizeof buf);
+    const char *name = row_name(s, o, rows[i].key, buf, sizeof buf);
     const ip_thread *th = o->by == IP_BY_THREAD ? &s->threads[rows[i].key] : NULL;
     ip_vtable_row(&v, &rows[i].v, th, o->by == IP_BY_FUNCTION ? rows[i].key : UINT32_MAX, 0, name);
     if (th && th->no_transitions)

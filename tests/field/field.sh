@@ -533,6 +533,8 @@ field() {
     [ "$fl" = plain ] && [ "$v" = lto ] && [ -x "$dir/plain/bin" ] && continue
     key=$(build_key "$p" "$fl")
     if [ -x "$dir/$fl/bin" ] && [ "$(cat "$dir/$fl/.key" 2>/dev/null)" = "$key" ]; then
+      # the path every run goes through, also for a cache copied from elsewhere
+      ln -sfn "$(readlink -f "$dir/$fl/bin")" "$(exe "$fl")"
       ok "$name: built $fl (cached in $dir/$fl)"
       continue
     fi

@@ -113,7 +113,7 @@ pg_calls() { csv_rows "$1" function calls | awk -F '\t' -v f="$2" '$1 == f { c =
 # own log: each of pgbench's four clients ran 3 500 simple queries (500
 # transactions of 7 statements), every process of the log has a whole trace,
 # the parallel count(*)'s leader and workers returned each of the 200 000
-# rows once (SeqNext once per row, plus once at each participant's end), and
+# rows once (ExecScan once per row, plus once at each participant's end), and
 # the costs of recording each process: its exit, the shutdown, its bytes.
 extra_postgres() {
   cd "$dir/run/rec"
@@ -141,15 +141,22 @@ extra_postgres() {
   # the parallel count(*): its leader and its workers (by the postmaster's log)
   leader=$(sed -n 's/^\([0-9]*\) LOG:  connection authorized: .*application_name=parallel-count.*/\1/p' server.log | head -1)
   workers=$(sed -n 's/.*background worker "parallel worker" (PID \([0-9]*\)) exited with exit code 0.*/\1/p' server.log | sort -u)
+  # ExecScan returns each row of the scan (SeqNext, the seq scan's access
+  # method, is inlined by GCC into ExecScan's clone specialised for it)
+  # its workers: those that exited between its connection and the next one
+  count_workers=$(awk '/application_name=parallel-count/ { on = 1; next } on && /connection authorized/ { exit }
+    on && /background worker "parallel worker" \(PID [0-9]*\) exited/ { sub(/.*\(PID /, ""); sub(/\).*/, ""); print }' server.log)
   rows=0
-  for pid in $leader $workers; do rows=$((rows + $(pg_calls "procs/$pid.csv" SeqNext))); done
-  check_eq "postgres: SeqNext returned each of the 200000 rows once in the parallel count(*)'s leader and its 2 workers, plus their 3 ends" \
+  for pid in $leader $count_workers; do rows=$((rows + $(pg_calls "procs/$pid.csv" ExecScan))); done
+  check_eq "postgres: ExecScan returned each of the 200000 rows once in the parallel count(*)'s leader and its $(echo "$count_workers" | wc -w) workers, plus their ends" \
     200003 "$rows"
   check_eq "postgres: each of the $(echo "$workers" | wc -w) parallel workers of the log (index builds and the count) ran ParallelWorkerMain once" \
     "" "$(for pid in $workers; do [ "$(pg_calls "procs/$pid.csv" ParallelWorkerMain)" = 1 ] || printf '%s ' "$pid"; done)"
   # the costs of recording a process
-  check_eq "postgres: every trace is under 100 KB plus 4.2 bytes per event (the top of the documented range)" "" \
-    "$(awk -F '\t' '$2 > 100000 + 4.2 * $3 { printf "pid %s (%s): %s bytes for %s events; ", $1, substr($7, 1, 40), $2, $3 }' facts.txt | cut -c1-700)"
+  # (the function tables are written once per directory; a server that
+  # makes a system call every few events adds its kernel-event records)
+  check_eq "postgres: every trace is under 40 KB plus 4.6 bytes per event (the top of the documented range; $(awk -F '\t' '{ b += $2; e += $3 } END { printf "%.2f", b / e }' facts.txt) over the session; function tables $(du -cb data/*.ipt | tail -1 | cut -f1) bytes once)" "" \
+    "$(awk -F '\t' '$2 > 40000 + 4.6 * $3 { printf "pid %s (%s): %s bytes for %s events; ", $1, substr($7, 1, 40), $2, $3 }' facts.txt | cut -c1-700)"
   pg_waits
   plain_stop=$(cat "$dir/run/plain/shutdown.txt") rec_stop=$(cat shutdown.txt)
   check "postgres: pg_ctl stop -m fast ends the recorded server within 1 s of the plain one (plain ${plain_stop} s, recorded ${rec_stop} s)" \
@@ -157,7 +164,78 @@ extra_postgres() {
   pg_exit_costs
   "$INCLPROF" report --by process data >by-process.txt 2>report.err
   check_eq "postgres: report --by process has a row per trace with events" "$(awk -F '\t' '$3 > 0' facts.txt | wc -l)" \
-    "$(awk 'table && NF { n++ } /^Calls / { table = 1 } END { print n + 0 }' by-process.txt)"
+    "$(awk 'table && NF { n++ } /^ *Calls / { table = 1 } END { print n + 0 }' by-process.txt)"
+  pg_reading
+  pg_pprof
+}
+
+# pg_reading: the report as a person reads it on a 120-column terminal.
+# Processes are named by their titles, as the server's log tells who each
+# pid is (the checkpointer, the two launchers, each parallel worker,
+# pgbench's backends); every line of the function table, --by process and
+# --tree fits 120 columns and no two rows read alike; each pgbench backend's
+# hot path (--tree --hot) runs through PostgresMain; the HTML page of one
+# backend, in headless Chromium, shows exec_simple_query's butterfly: its
+# 3500 calls, all from PostgresMain, as report --callers counts them.
+pg_reading() {
+  {
+    sed -n 's/^\([0-9]*\) DEBUG:  checkpointer updated shared memory configuration values$/\1 postgres: checkpointer/p' server.log
+    sed -n 's/^\([0-9]*\) DEBUG:  autovacuum launcher started$/\1 postgres: autovacuum launcher/p' server.log
+    sed -n 's/^\([0-9]*\) DEBUG:  logical replication launcher started$/\1 postgres: logical replication launcher/p' server.log
+    for pid in $workers; do echo "$pid postgres: parallel worker for PID"; done
+    awk '{ print $1, "postgres: postgres postgres [local]" }' pgbench-backends.txt
+  } | sort -u >titles-expected.txt
+  check_eq "postgres: report --by process names each of the log's $(wc -l <titles-expected.txt) known processes by its title, the executable beside it" "" \
+    "$(while read -r pid title; do grep -qF " $pid $title" by-process.txt || printf '%s ' "$pid"; done <titles-expected.txt)"
+  for view in table process tree; do
+    case $view in
+    table) COLUMNS=120 "$INCLPROF" report data >w120-$view.txt 2>/dev/null ;;
+    process) COLUMNS=120 "$INCLPROF" report --by process data >w120-$view.txt 2>/dev/null ;;
+    tree) COLUMNS=120 "$INCLPROF" report --tree --min-percent 1 data >w120-$view.txt 2>/dev/null ;;
+    esac
+    check_eq "postgres: COLUMNS=120 report ($view): no line wider than 120 columns" 0 \
+      "$(awk 'length($0) > 120' w120-$view.txt | wc -l)"
+  done
+  for view in table process; do
+    # a row's text after its last percentage: the module (where a name is
+    # in more than one) and the name
+    check_eq "postgres: COLUMNS=120 report ($view): no two rows read alike" "" "$(awk '
+      /^ *Calls / { table = 1; next } table && NF == 0 { table = 0 }
+      table { sub(/^.*% /, ""); print }' w120-$view.txt | sort | uniq -d | head -3 | paste -sd'|' -)"
+  done
+  check_eq "postgres: COLUMNS=120 --by process keeps the titles (the checkpointer's row)" 1 \
+    "$(grep -c " $(awk '$3 == "checkpointer" { print $1 }' titles-expected.txt) postgres: checkpointer (postgres, fork of" w120-process.txt)"
+  for pid in $(awk '$2 == 3500 { print $1 }' pgbench-backends.txt); do
+    COLUMNS=120 "$INCLPROF" report --tree --hot --process "$pid" data >hot-$pid.txt 2>/dev/null
+    echo "$pid $(grep -c ' PostgresMain$' hot-$pid.txt) $(awk 'length($0) > 120' hot-$pid.txt | wc -l) $(grep -c '^ *hot path: ' hot-$pid.txt)"
+  done >hot.txt
+  check_eq "postgres: the hot path of each of pgbench's 4 backends runs through PostgresMain, within 120 columns" \
+    "4" "$(awk '$2 == 1 && $3 == 0 && $4 == 1' hot.txt | wc -l)"
+  pid=$(awk '$2 == 3500 { print $1; exit }' pgbench-backends.txt)
+  PICS=$(sh "$INCLPROF_SRC/tests/viewers/pictures/setup.sh") || { fail "postgres: tests/viewers/pictures/setup.sh failed"; return; }
+  "$INCLPROF" export --format html --process "$pid" -o backend.html data 2>html.err
+  node "$PICS/butterfly-probe.mjs" backend.html butterfly.png exec_simple_query >butterfly.txt 2>butterfly.err
+  check_eq "postgres: Chromium opens the backend's HTML page without errors" "requests 0
+errors 0" "$(tail -n 2 butterfly.txt)"
+  check_eq "postgres: the butterfly of exec_simple_query: 3500 calls, all from PostgresMain" "fn 3500 caller PostgresMain 3500" \
+    "$(awk '$1 == "fn" { f = $3 } $1 == "caller" { c = c " caller " $2 " " $3 } END { print "fn " f c }' butterfly.txt)"
+  check_eq "postgres: the butterfly's callees of exec_simple_query are report --callees's (name, calls)" \
+    "$("$INCLPROF" report --callees exec_simple_query --process "$pid" --wide --fields calls data 2>/dev/null |
+      awk '/^ *Calls/ { on = 1; next } on && /^$/ { exit } on { print $NF, $1 }' | sort)" \
+    "$(awk '$1 == "callee" { print $2, $3 }' butterfly.txt | sort)"
+}
+
+# pg_pprof: the pprof export of the whole session fits its bound (16 MiB
+# uncompressed by default), and go tool pprof reads it within 1 GB.
+pg_pprof() {
+  raw=$(gzip -dc prof.pb.gz | wc -c)
+  HOME=$T_DIR PPROF_TMPDIR=$T_DIR /usr/bin/time -v go tool pprof -symbolize=none -top prof.pb.gz \
+    >pprof-top.txt 2>pprof-time.txt
+  rss=$(awk '/Maximum resident set size/ { print $NF }' pprof-time.txt)
+  check "postgres: the pprof export of the session is at most 16 MiB uncompressed ($raw bytes, $(wc -c <prof.pb.gz) gzipped; $(grep -c 'pprof:' export.err) size note)" \
+    test "$raw" -le 16777216
+  check "postgres: go tool pprof -top reads it within 1 GB (peak ${rss:-?} KB, $(awk '/Elapsed/ { print $NF }' pprof-time.txt))" \
+    test "${rss:-999999999}" -le 1000000
 }
 
 # pg_waits: as root the server, run as $PG_USER, was recorded with `record

@@ -139,7 +139,7 @@ START_TEST(errors) {
       {{"export", "-f", "chrome", "--max-size", "17179869184G"}, "bad --max-size '17179869184G'"},
       {{"export", "-f", "chrome", "--max-size", "-1"}, "bad --max-size '-1'"},
       {{"export", "-f", "csv", "--max-size", "1G"},
-       "--max-size applies to --format chrome, speedscope or perfetto, not csv"},
+       "--max-size applies to --format pprof, chrome, speedscope or perfetto, not csv"},
       {{"export", "-f", "chrome", "--time-range", "2ms:1ms"}, "bad --time-range '2ms:1ms'"},
       {{"export", "-f", "chrome", "--time-range", "2ms"}, "bad --time-range '2ms'"},
       {{"export", "-f", "chrome", "--thread", "x1"}, "bad --thread 'x1'"},

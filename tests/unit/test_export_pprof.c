@@ -296,6 +296,41 @@ START_TEST(call_lines_share_the_values) {
 }
 END_TEST
 
+/* Over --max-size the threads' call paths are merged, then the deepest
+ * cut to their innermost frames under one location: every function keeps
+ * its flat values, the total stays, and no sample is deeper than the cut. */
+START_TEST(a_profile_over_its_size_is_merged_then_cut) {
+  opts.max_size = 120;
+  InclprofPprof__Profile *p = export_profile();
+  size_t deepest = 0;
+  int cut = 0;
+  for (size_t i = 0; i < p->n_sample; i++) {
+    const InclprofPprof__Sample *x = p->sample[i];
+    ck_assert_uint_eq(x->n_label, 0);
+    if (x->n_location_id > deepest)
+      deepest = x->n_location_id;
+    if (x->n_location_id &&
+        !strcmp(location_name(p, x->location_id[x->n_location_id - 1]), "[outer frames left out]"))
+      cut++;
+  }
+  ck_assert_int_gt(cut, 0);
+  ck_assert_uint_lt(deepest, 6); /* fact's path is 5 deep below the thread's start */
+  expect(p, "elapsed", "bar", 250, 250);
+  expect(p, "calls", FX_BOX_NAME, 3, 3);
+  ck_assert_int_eq(total(p, "elapsed"), 612);
+  ck_assert_int_eq(total(p, "samples"), 6);
+  inclprof_pprof__profile__free_unpacked(p, NULL);
+
+  /* --max-size 0: everything, labels and whole paths */
+  opts.max_size = UINT64_MAX;
+  p = export_profile();
+  ck_assert_uint_eq(p->n_sample, 9);
+  for (size_t i = 0; i < p->n_sample; i++)
+    ck_assert_ptr_nonnull(label(p, p->sample[i], "tid"));
+  inclprof_pprof__profile__free_unpacked(p, NULL);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("export_pprof");
   TCase *tc = tcase_create("pprof");
@@ -306,6 +341,7 @@ int main(void) {
   tcase_add_test(tc, thread_labels_and_merging);
   tcase_add_test(tc, thread_filter);
   tcase_add_test(tc, call_lines_share_the_values);
+  tcase_add_test(tc, a_profile_over_its_size_is_merged_then_cut);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }
