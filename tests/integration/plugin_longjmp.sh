@@ -70,4 +70,23 @@ pcc lj_log "$SRC" -O2 || fail "longjmp.c builds with the logging runtime"
 run log ./lj_log nested >/dev/null || fail "nested runs with the logging runtime"
 check_eq "nested: main lands 4 times (first return, 3 longjmps), try_inner 6 (3 first returns, 3 longjmps)" \
   "4 main|6 try_inner" "$(awk '$1 == "L" {print $2}' log | sort | uniq -c | awk '{print $1, $2}' | paste -sd'|' -)"
+
+# vfork returns twice too, but its child must not run the runtime: no landing.
+cat >vf.c <<'C'
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void)
+{
+  int st = 0;
+  pid_t p = vfork();
+  if (p == 0)
+    _exit(7);
+  waitpid(p, &st, 0);
+  return WEXITSTATUS(st) == 7 ? 0 : 1;
+}
+C
+pcc vf vf.c -O2 || fail "vf.c builds with the logging runtime"
+run log ./vf || fail "vf runs with the logging runtime"
+check_eq "vfork: no landing probe, main entered and left once" "E main|X main" \
+  "$(awk '$1 ~ /^[EXL]$/ {print $1, $2}' log | paste -sd'|' -)"
 done_testing
