@@ -70,6 +70,24 @@ static tree operand(const char *constraint, tree value)
                          value);
 }
 
+/* The constraint of the value an exit probe takes as an input.  "X" lets
+ * GCC leave it wherever it is, but not in an x87 register: an asm input in
+ * an x87 register the asm clobbers is one the asm pops, so GCC would take
+ * the stack as popped (and refuses outright a long double _Complex in
+ * st(0) and st(1): "implicitly popped registers must be grouped at top of
+ * stack").  A value of a mode the x87 stack can hold goes in a general
+ * register or memory instead. */
+static const char *return_value_constraint(tree value)
+{
+#ifdef FIRST_STACK_REG
+  if (targetm.hard_regno_mode_ok(FIRST_STACK_REG, TYPE_MODE(TREE_TYPE(value))))
+    return "rm";
+#else
+  (void)value;
+#endif
+  return "X";
+}
+
 /* A probe [p = tu.hooks.K; p(arg)] as ip_build_probe made it. */
 struct probe {
   gcall *call;
@@ -170,7 +188,8 @@ static void replace(const probe *ps, unsigned n)
   if (!gsi_end_p(next))
     if (greturn *ret = dyn_cast<greturn *>(gsi_stmt(next)))
       if (gimple_return_retval(ret) && TREE_CODE(gimple_return_retval(ret)) == SSA_NAME)
-        vec_safe_push(inputs, operand("X", gimple_return_retval(ret)));
+        vec_safe_push(inputs, operand(return_value_constraint(gimple_return_retval(ret)),
+                                      gimple_return_retval(ret)));
   char *text = stub_text(ps, n);
   gasm *as = gimple_build_asm_vec(text, inputs, NULL, clobbers(), NULL); /* copies TEXT */
   free(text);

@@ -162,9 +162,39 @@ static bool wrap_maybe(gimple *stmt, tree callee, const char *name)
   return wrap_call(stmt, IP_HOOK_CALL, IP_HOOK_RET, build_fold_addr_expr(desc), markers);
 }
 
+/* Does FUN call a function that returns twice other than setjmp (vfork:
+ * its child must not run the runtime)? */
+static bool calls_vfork_like(function *fun)
+{
+  static const char *const setjmps[] = { "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp" };
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+      if (!call || !(gimple_call_flags(call) & ECF_RETURNS_TWICE))
+        continue;
+      tree callee = gimple_call_fndecl(call);
+      const char *name = callee ? IDENTIFIER_POINTER(DECL_NAME(callee)) : "";
+      bool setjmp_like = false;
+      for (const char *s : setjmps)
+        setjmp_like |= !strcmp(name, s);
+      if (!setjmp_like)
+        return true;
+    }
+  return false;
+}
+
 unsigned ip_instrument_callsites(function *fun)
 {
-  if (ip_cfg.callsites == IP_CALLSITES_NONE || fun->calls_setjmp || fun->has_nonlocal_label)
+  if (ip_cfg.callsites == IP_CALLSITES_NONE)
+    return 0;
+  /* In a function that calls setjmp or has non-local labels, a call that
+     may come back through them (a longjmp, a non-local goto) would leave its
+     frame open while the function goes on: only the calls GCC knows cannot
+     (no side effects, or leaf functions such as strlen or memcpy) are
+     wrapped; in one that calls vfork, none. */
+  bool abnormal = fun->calls_setjmp || fun->has_nonlocal_label;
+  if (abnormal && calls_vfork_like(fun))
     return 0;
   auto_vec<gimple *> stmts;
   basic_block bb;
@@ -184,6 +214,8 @@ unsigned ip_instrument_callsites(function *fun)
         wrapped += wrap_maybe(stmt, callee, NULL);
       continue;
     }
+    if (abnormal && stmt_can_make_abnormal_goto(call))
+      continue;
     tree callee = gimple_call_fndecl(call);
     if (!callee) {
       wrapped += wrap_call(call, IP_HOOK_CALL_INDIRECT, IP_HOOK_RET_INDIRECT, indirect_target(call));
@@ -199,8 +231,9 @@ unsigned ip_instrument_callsites(function *fun)
     /* With callsites=all, a call of a public function instrumented here
        keeps its probes (the runtime binds them to the function by name); a
        static one's could not be told from another unit's function of that
-       name, and its own probes measure it. */
-    if ((ip_cfg.callsites == IP_CALLSITES_EXTERNAL || !TREE_PUBLIC(callee)) &&
+       name, and its own probes measure it.  A call GCC makes of another
+       function (NAME) is wrapped all the same. */
+    if ((ip_cfg.callsites == IP_CALLSITES_EXTERNAL || !TREE_PUBLIC(callee)) && !name &&
         instrumented_here(callee))
       continue;
     if (calls_excluded(callee))
@@ -209,7 +242,7 @@ unsigned ip_instrument_callsites(function *fun)
       wrapped += wrap_maybe(call, callee, name);
     else
       wrapped += wrap_call(call, IP_HOOK_CALL, IP_HOOK_RET,
-                           build_fold_addr_expr(callee_descriptor(callee, call, NULL)));
+                           build_fold_addr_expr(callee_descriptor(callee, call, name)));
   }
   gsi_commit_edge_inserts();
   return wrapped;

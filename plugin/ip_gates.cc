@@ -8,8 +8,24 @@
 // or partial-inlining=yes.  A function a noinline rule names is inlined
 // nowhere, nor is a coroutine's body into its ramp (so the body's run from
 // the ramp, which starts the coroutine's operation, has its probes).
+// Under profile instrumentation or feedback (-fprofile-generate,
+// -fprofile-use) the passes before GCC's "profile" pass (the early
+// tail-recursion elimination and the early inliner) run as without the
+// plugin: the profile's checksum of each function's control flow is taken
+// there, so a profile made without the plugin fits a build with it, and the
+// reverse.
 #include "ip_gcc.h"
 #include "ip_names.h"
+
+/* Has the "profile" pass (instrumentation, or reading the profile) begun? */
+static bool profile_pass_seen;
+
+/* Must the passes running now leave the control flow as a build without the
+ * plugin has it, for the profile's checksums? */
+static bool before_profile(void)
+{
+  return (profile_arc_flag || flag_branch_probabilities) && !profile_pass_seen;
+}
 
 static bool is_pass(const char *name)
 {
@@ -56,9 +72,11 @@ static void keep_out_of_line(cgraph_node *caller, bool keep_recursion)
 void ip_override_gate(void *gcc_data, void *)
 {
   bool *gate = (bool *)gcc_data;
+  if (is_pass("profile"))
+    profile_pass_seen = true;
   if (!*gate)
     return;
-  bool keep = !ip_cfg.tail_recursion_loop;
+  bool keep = !ip_cfg.tail_recursion_loop && !before_profile();
   bool out_of_line = true; /* coroutine bodies at least */
   if (out_of_line && is_pass("inline")) {   /* at link time under LTO */
     cgraph_node *node;

@@ -81,6 +81,22 @@ static const char *library_name(enum built_in_function code)
   }
 }
 
+/* The library function GCC calls in place of the builtin CALLEE at CALL
+ * when it turns the call into RTL, or NULL: mempcpy whose result is unused,
+ * or where the C library has no fast mempcpy, becomes a call of memcpy
+ * (expand_builtin_mempcpy).  Without optimisation a builtin called by its
+ * library name stays a call of that name. */
+static const char *replaced_at_expand(tree callee, gcall *call)
+{
+  if (!optimize && !ip_startswith(IDENTIFIER_POINTER(DECL_NAME(callee)), "__builtin_"))
+    return NULL;
+  enum built_in_function code = DECL_FUNCTION_CODE(callee);
+  if (code == BUILT_IN_MEMPCPY && (!gimple_call_lhs(call) || !targetm.libc_has_fast_function(BUILT_IN_MEMPCPY)) &&
+      builtin_decl_implicit_p(BUILT_IN_MEMCPY))
+    return "memcpy";
+  return NULL;
+}
+
 enum ip_libcall ip_libcall_kind(tree callee, gcall *call, const char **name)
 {
   *name = NULL;
@@ -104,6 +120,7 @@ enum ip_libcall ip_libcall_kind(tree callee, gcall *call, const char **name)
      is a call. */
   if (always_a_call(code) || gimple_call_noreturn_p(call) || stmt_ends_bb_p(call))
     return IP_LIBCALL_CALL;
+  *name = replaced_at_expand(callee, call);
   if (cfun->can_throw_non_call_exceptions)
     return guess(callee, call);
   return IP_LIBCALL_MAYBE;

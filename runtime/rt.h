@@ -86,18 +86,24 @@ static inline int ip_abi_known(const struct inclprof_tu *tu) {
 /* Encoding area of one buffer: 10 (dt varint) + 5 (code varint) + 8 + 4
  * (arrays) + slack per event, plus the headers of a batch, plus the woken
  * threads' tids of a batch's kernel-event records (5 bytes each at most, for
- * the 24 576 records a batch holds at most: kevents.c). */
-#define IP_SCRATCH_BYTES ((IP_BUF_EVENTS + IP_HEADROOM) * 28u + 65536u + 131072u)
-#define IP_POOL_SLOTS    16u /* spare buffers kept for hand-offs */
-#define IP_JOBS          64u /* buffers handed to the writer at once */
-#define IP_INFLIGHT      8u  /* ... of them from one thread */
+ * the 24 576 records a batch holds at most: kevents.c), plus the futex words
+ * and operations of its futex waits (15 bytes each at most, for the
+ * IP_KEV_FUTEX_MAX a batch holds at most). */
+#define IP_KEV_FUTEX_MAX 4096u
+#define IP_SCRATCH_BYTES                                                                           \
+  ((IP_BUF_EVENTS + IP_HEADROOM) * 28u + 65536u + 131072u + IP_KEV_FUTEX_MAX * 15u)
+#define IP_POOL_SLOTS 16u /* spare buffers kept for hand-offs */
+#define IP_JOBS       64u /* buffers handed to the writer at once */
+#define IP_INFLIGHT   8u  /* ... of them from one thread */
 
 /* One saved kernel-event record: tick on the probes' clock,
- * Inclprof__KernelEventKind, and for KEV_WAKE the tid of the thread woken. */
+ * Inclprof__KernelEventKind; for KEV_WAKE the tid of the thread woken (arg),
+ * for KEV_FUTEX_WAIT the futex word's address (futex) and the operation (arg). */
 struct ip_kev {
   uint64_t tick;
+  uint64_t futex;
   uint32_t kind;
-  uint32_t wakee;
+  uint32_t arg;
 };
 
 /* The kernel-event records a batch carries: n records, or lost when the ring
@@ -106,7 +112,8 @@ struct ip_kev_list {
   const struct ip_kev *kev;
   size_t n;
   int lost;
-  size_t n_wake; /* of the n, KEV_WAKE records */
+  size_t n_wake;  /* of the n, KEV_WAKE records */
+  size_t n_futex; /* of the n, KEV_FUTEX_WAIT records */
 };
 
 /* What a descriptor of the runtime holds (fd_own.c), to tell whether the
@@ -134,12 +141,16 @@ struct ip_rt_thread {
   struct ip_fd_id ring_fd2_id;
   int wake_fd[2]; /* sched_waking, sched_wakeup_new events (kept open), -1 if none */
   struct ip_fd_id wake_fd_id[2];
+  int futex_fd; /* syscalls:sys_enter_futex's waits (kept open), -1 if none */
+  struct ip_fd_id futex_fd_id;
   int no_counter; /* IP_NC_*: why this thread has no transition counter */
   /* kevents records saved at flush time (kevents.c) for the next batch */
   struct ip_kev *kev; /* kev_cap slots, kev_n filled */
   size_t kev_cap, kev_n;
   size_t kev_n_wake;                       /* of the kev_n, KEV_WAKE records */
+  size_t kev_n_futex;                      /* of the kev_n, KEV_FUTEX_WAIT records */
   uint64_t kev_wake_id[2];                 /* sample ids of the wake-up events */
+  uint64_t kev_futex_id;                   /* sample id of the futex event (0: none) */
   int kev_lost;                            /* no room for records: the batch has none */
   int kev_taken;                           /* kev holds a saved batch's records: start anew */
   uint64_t kev_pos;                        /* ring position read up to */
@@ -210,7 +221,9 @@ struct ip_state {
   int tracepoint_id;  /* raw_syscalls:sys_enter, -1 if unknown */
   int wake_tp[2];     /* kevents: sched_waking, sched_wakeup_new ids; -1 when no wake edges */
   unsigned wakee_off; /* offset of the woken thread's pid in their raw data */
-  int kev_granted;    /* kevents' events come from the grant server (perf_grant.c) */
+  int futex_tp;       /* kevents: syscalls:sys_enter_futex's id; -1 when no futex waits */
+  unsigned futex_uaddr_off, futex_op_off; /* its fields uaddr and op in its raw data */
+  int kev_granted; /* kevents' events come from the grant server (perf_grant.c) */
   const struct inclprof_hooks *hooks; /* the set for the mode */
   /* Counters for the Trailer: each incremented where it happens (the
    * producers, the writer, the ring policy), read by output.c. */
@@ -253,6 +266,7 @@ struct ip_settings {
   char *output;          /* INCLPROF_OUTPUT: the trace directory */
   char *transitions;     /* INCLPROF_TRANSITIONS: auto, pmu, kevents or none */
   char *wake_edges;      /* INCLPROF_WAKE_EDGES: 0 leaves kevents' wake-up events out */
+  char *futex_waits;     /* INCLPROF_FUTEX_WAITS: 0 leaves kevents' futex-wait event out */
   char *sample_hz;       /* INCLPROF_SAMPLE_HZ */
   char *max_size;        /* INCLPROF_MAX_SIZE */
   char *max_size_policy; /* INCLPROF_MAX_SIZE_POLICY: stop or ring */
@@ -293,6 +307,8 @@ IP_HIDDEN void ip_transitions_thread_open(struct ip_rt_thread *t);
 IP_HIDDEN void ip_transitions_thread_close(struct ip_rt_thread *t);
 IP_HIDDEN void ip_transitions_fork_child_forget(struct ip_rt_thread *t);
 IP_HIDDEN int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen);
+/* Whether a futex operation (the system call's op) may sleep. */
+IP_HIDDEN int ip_futex_op_waits(uint32_t op);
 IP_HIDDEN int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *pmu_why,
                                     const char *kev_why, char *note, size_t notelen);
 IP_HIDDEN uint64_t ip_pmu_read(void *page);

@@ -19,6 +19,10 @@ static unsigned packed_bit(uint32_t number) {
     return IP_BATCH_KERNEL_WAKEE;
   case IP_TAG_BATCH_CORO_FRAME:
     return IP_BATCH_CORO_FRAME;
+  case IP_TAG_BATCH_KERNEL_FUTEX:
+    return IP_BATCH_KERNEL_FUTEX;
+  case IP_TAG_BATCH_KERNEL_FUTEX_OP:
+    return IP_BATCH_KERNEL_FUTEX_OP;
   default:
     return 0;
   }
@@ -60,12 +64,14 @@ int ip_batch_fields_read(const uint8_t *p, size_t len, ip_batch_fields *f) {
         f->have |= IP_BATCH_OTHER;
         continue;
       }
-      ip_wire_span *s = bit == IP_BATCH_DT             ? &f->dt
-                        : bit == IP_BATCH_CODE         ? &f->code
-                        : bit == IP_BATCH_KERNEL_DT    ? &f->kernel_dt
-                        : bit == IP_BATCH_SAMPLE_ADDR  ? &f->sample_addr
-                        : bit == IP_BATCH_KERNEL_WAKEE ? &f->kernel_wakee
-                                                       : &f->coroutine_frame;
+      ip_wire_span *s = bit == IP_BATCH_DT                ? &f->dt
+                        : bit == IP_BATCH_CODE            ? &f->code
+                        : bit == IP_BATCH_KERNEL_DT       ? &f->kernel_dt
+                        : bit == IP_BATCH_SAMPLE_ADDR     ? &f->sample_addr
+                        : bit == IP_BATCH_KERNEL_WAKEE    ? &f->kernel_wakee
+                        : bit == IP_BATCH_KERNEL_FUTEX    ? &f->kernel_futex
+                        : bit == IP_BATCH_KERNEL_FUTEX_OP ? &f->kernel_futex_op
+                                                          : &f->coroutine_frame;
       s->p = w.data;
       s->end = w.data + w.value;
     } else if (w.wire == IP_WIRE_VARINT) {

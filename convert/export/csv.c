@@ -34,8 +34,7 @@ static const char *const key_columns[] = {"function,module,file,line", "module",
   ",operations,operation_runs,operation_latency_ns,operation_p50_ns,operation_p90_ns,"             \
   "operation_p99_ns,operation_max_ns,operation_ran_ns,operation_suspended_ns"
 
-/* A field, quoted when it holds a comma, quote or line break ("" inside). */
-static void field(FILE *out, const char *s) {
+void ip_csv_field(FILE *out, const char *s) {
   if (!strpbrk(s, ",\"\r\n")) {
     fputs(s, out);
     return;
@@ -52,21 +51,21 @@ static void field(FILE *out, const char *s) {
 static void keys(FILE *out, const ip_session *s, ip_level l, uint32_t k) {
   if (l == IP_BY_FUNCTION) {
     const ip_func *f = &s->funcs[k];
-    field(out, f->pretty);
+    ip_csv_field(out, f->pretty);
     fputc(',', out);
-    field(out, s->modules[f->module].path);
+    ip_csv_field(out, s->modules[f->module].path);
     fputc(',', out);
-    field(out, f->file);
+    ip_csv_field(out, f->file);
     fprintf(out, ",%u", f->line);
   } else if (l == IP_BY_MODULE) {
-    field(out, s->modules[k].path);
+    ip_csv_field(out, s->modules[k].path);
   } else if (l == IP_BY_THREAD) {
     const ip_thread *t = &s->threads[k];
     fprintf(out, "%u,%u,", s->processes[t->process].pid, t->tid);
-    field(out, t->name ? t->name : "");
+    ip_csv_field(out, t->name ? t->name : "");
   } else {
     fprintf(out, "%u,", s->processes[k].pid);
-    field(out, s->processes[k].executable);
+    ip_csv_field(out, s->processes[k].executable);
   }
 }
 

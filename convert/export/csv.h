@@ -12,5 +12,8 @@
  * selects (NULL: all), sorted by Elapsed Inclusive (descending); percentages
  * stay over the whole session.  Returns 0, or -1 on a write error. */
 int ip_export_csv(const ip_session *s, ip_level level, const ip_selection *sel, FILE *out);
+/* Writes s as one CSV field, quoted when it holds a comma, quote or line
+ * break ("" inside). */
+void ip_csv_field(FILE *out, const char *s);
 
 #endif

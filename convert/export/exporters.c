@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define IP_EXPORT_FORMATS(X)                                                                       \
-  X(csv) X(pprof) X(chrome) X(callgrind) X(folded) X(html) X(speedscope) X(perfetto)
+  X(csv) X(pprof) X(chrome) X(callgrind) X(folded) X(html) X(speedscope) X(perfetto) X(locks)
 
 #define DECLARE(name) extern const ip_exporter ip_exporter_##name;
 IP_EXPORT_FORMATS(DECLARE)

@@ -25,6 +25,8 @@ typedef struct ip_offcpu {
   uint32_t waker;
   uint32_t out_node;  /* the thread's call path when it went out (0: none open) */
   uint32_t wake_node; /* the waker's call path at the wake-up */
+  uint64_t futex;     /* a sleep in a futex wait: the futex word (0: none) ... */
+  uint32_t futex_op;  /* ... and the operation */
   uint8_t blocked;
   uint8_t exit_edge; /* the waker is a thread that ended: its exit woke this one */
 } ip_offcpu;
@@ -45,6 +47,12 @@ typedef struct ip_kline {
   uint64_t first, last; /* its first and last event */
   uint64_t end;         /* ThreadEnd's tick (0: none), at or after last */
   int pending;          /* switched out, not yet back: off[n_off] is being filled */
+  int futex_open;       /* a futex wait entered and not yet over: its word and operation */
+  uint64_t futex;
+  uint32_t futex_op;
+  int futex_last;       /* the last record was that wait's */
+  uint64_t futex_tick;  /* ... at this tick */
+  uint64_t futex_slack; /* ticks within which a system-call record right after it is its own */
   int started;          /* first is known */
   uint32_t creator;     /* the thread that started it (as waker), IP_NO_THREAD if unknown */
   uint64_t created;     /* ... at this tick */
@@ -116,6 +124,41 @@ typedef struct ip_wake_flow {
   uint32_t waker, wakee;
   uint64_t wake_ns, run_ns;
 } ip_wake_flow;
+
+/* One synchronisation object of the lock table (model/critical_locks.c). */
+enum {
+  IP_LOCK_KNOWN, /* object: the object, from the layout of the call that slept */
+  IP_LOCK_WORD   /* object: the futex word (a call whose layout is not known) */
+};
+typedef struct ip_lock_row {
+  uint32_t process;          /* session index */
+  uint64_t object;           /* its address in the process (IP_LOCK_KNOWN) or the futex word's */
+  uint64_t word;             /* a futex word of it its waiters slept on */
+  int how;                   /* IP_LOCK_* */
+  char name[160];            /* the data symbol holding it ("lock1", "queue+0x28"), "" if none */
+  uint64_t waits, waited_ns; /* sleeps in a futex wait on it and their time */
+  uint64_t jumps;            /* wake edges of those sleeps the path followed */
+  uint64_t crit_ns;          /* the path's time on their wakers' threads while they slept (once) */
+  uint32_t waiter_thread, waiter_node; /* the call that slept on it most (session thread) */
+  uint32_t n_waiter_sites;             /* calls that slept on it (function < caller) */
+  uint32_t holder_thread, holder_node; /* the waker's call that ended most of the sleeping */
+  uint32_t n_holder_sites;
+  uint32_t exit_thread; /* a join's: the thread whose exit ended it (IP_NO_THREAD) */
+} ip_lock_row;
+
+/* model/critical_locks.c */
+struct ip_thread;
+/* A call path's function and its caller's ("pthread_mutex_lock < stage_b"),
+ * "[no function]" for none, into buf. */
+const char *ip_call_site_name(const struct ip_session *s, const struct ip_thread *th, uint32_t node,
+                              char *buf, size_t n);
+/* The object that a sleep in function fn (the innermost call: the wrapped
+ * pthread_* call) waited on, from the futex word and operation: IP_LOCK_KNOWN
+ * with *object, or IP_LOCK_WORD with *object = word. */
+int ip_lock_object(const char *fn, uint64_t word, uint32_t op, uint64_t *object);
+/* The lock table of s's critical path c, sorted by crit_ns, into *out
+ * (malloc'ed); its length. */
+size_t ip_critical_locks(const struct ip_session *s, const ip_critical *c, ip_lock_row **out);
 
 /* model/critical.c */
 /* Finds the sleeps' wakers and the path of each process of s (whose threads'

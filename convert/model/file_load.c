@@ -73,6 +73,7 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   p->kernel_events = f->kernel_events = h->has_kernel_events && h->kernel_events;
   p->aggregate = h->has_aggregate && h->aggregate;
   p->wake_edges = f->wake_edges = p->kernel_events && h->has_wake_edges && h->wake_edges;
+  p->futex_waits = p->wake_edges && h->has_futex_waits && h->futex_waits;
   f->ns_per_tick = 1e9 / tps;
   if (f->ns_per_tick > 1e6) { /* below 1 kHz: no real clock */
     snprintf(err, errlen, "%s: offset 12: header: implausible ticks_per_second %g", f->path, tps);

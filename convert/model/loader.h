@@ -294,9 +294,10 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
 /* model/kline.c: a thread's kernel timeline for the critical path
  * (model/critical.h), kept while the first replay streams. */
 struct ip_kline *ip_kline_new(void);
-/* One kernel-event record of kind at tick (a KEV_WAKE's woken tid: wakee)
- * while the thread's call path was node. */
-void ip_kline_record(struct ip_kline *k, uint32_t kind, uint64_t tick, uint32_t wakee,
+/* One kernel-event record of kind at tick (a KEV_WAKE's woken tid: arg; a
+ * KEV_FUTEX_WAIT's word: futex, its operation: arg) while the thread's call
+ * path was node. */
+void ip_kline_record(struct ip_kline *k, uint32_t kind, uint64_t tick, uint32_t arg, uint64_t futex,
                      uint32_t node);
 /* An event at tick: the thread ran then (a switch-out still open ends). */
 void ip_kline_event(struct ip_kline *k, uint64_t tick);

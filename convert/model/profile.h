@@ -210,6 +210,7 @@ typedef struct ip_process {
   int kernel_events;    /* batches carry kernel-event records: the wait breakdown is known */
   int aggregate;        /* an aggregate profile (ThreadProfile records): no events, no timeline */
   int wake_edges;       /* ... and the threads' wake-ups of each other (the critical path) */
+  int futex_waits;      /* ... and their futex waits (the critical path's lock table) */
   uint64_t kernel_lost; /* batches whose kernel-event records were lost */
   int has_trailer;      /* a trailer was read */
   char *exit_reason;    /* trailer's, may be NULL */

@@ -21,6 +21,8 @@
 #include "util/util.h"
 
 #define NONE UINT32_MAX
+/* A futex call's system-call record and futex-wait record lie this close. */
+#define FUTEX_RECORDS_NS 2000.0
 
 ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   uint32_t i = ip_u64map_get(&f->tid_state, tid);
@@ -31,8 +33,10 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   if (f->o && f->o->latency)
     f->s->threads[ts->thread].lat = ip_must_calloc(1, sizeof(ip_lat_pair));
   ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
-  if (f->wake_edges && f->o && f->o->critical && f->o->critical->collect)
+  if (f->wake_edges && f->o && f->o->critical && f->o->critical->collect) {
     ts->kl = f->s->threads[ts->thread].kline = ip_kline_new();
+    ts->kl->futex_slack = (uint64_t)(FUTEX_RECORDS_NS / f->ns_per_tick) + 1;
+  }
   if (i != NONE) { /* tid reused after ThreadEnd: a new thread */
     free(f->states[i]);
     f->states[i] = ts;
@@ -343,6 +347,9 @@ typedef struct kcursor {
   uint64_t tick;
   const uint32_t *wakee; /* the woken tid of each KEV_WAKE record */
   size_t wi, n_wakee;
+  const uint64_t *futex; /* the word and operation of each KEV_FUTEX_WAIT record */
+  const uint32_t *futex_op;
+  size_t fi, n_futex;
 } kcursor;
 
 /* Takes the records at or before tick into the accumulator. */
@@ -355,10 +362,15 @@ static void kernel_upto(ip_tstate *ts, kcursor *k, uint64_t tick) {
     k->tick = t;
     k->i++;
     if (ts->kl) {
-      uint32_t wakee = 0;
+      uint32_t arg = 0;
+      uint64_t futex = 0;
       if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE)
-        wakee = k->wi < k->n_wakee ? k->wakee[k->wi++] : 0;
-      ip_kline_record(ts->kl, (uint32_t)(d & 7), t, wakee,
+        arg = k->wi < k->n_wakee ? k->wakee[k->wi++] : 0;
+      if ((d & 7) == INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT && k->fi < k->n_futex) {
+        futex = k->futex[k->fi];
+        arg = k->futex_op[k->fi++];
+      }
+      ip_kline_record(ts->kl, (uint32_t)(d & 7), t, arg, futex,
                       ts->stk.depth ? frame_at(ts, ts->stk.depth - 1)->node : 0);
     }
     ip_kacc_record(&ts->kacc, (uint32_t)(d & 7), t);
@@ -479,8 +491,19 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   ts->kacc_known = split;
   if (!split)
     memset(&ts->kacc, 0, sizeof ts->kacc);
-  kcursor kc = {b->kernel_dt,    0, b->n_kernel_dt,   b->kernel_base_tick,
-                b->kernel_wakee, 0, b->n_kernel_wakee};
+  size_t n_futex =
+      b->n_kernel_futex < b->n_kernel_futex_op ? b->n_kernel_futex : b->n_kernel_futex_op;
+  kcursor kc = {b->kernel_dt,
+                0,
+                b->n_kernel_dt,
+                b->kernel_base_tick,
+                b->kernel_wakee,
+                0,
+                b->n_kernel_wakee,
+                b->kernel_futex,
+                b->kernel_futex_op,
+                0,
+                n_futex};
   const ip_critical *crit =
       f->o && f->o->critical && f->o->critical->by_thread ? f->o->critical : NULL;
   if (n && !ts->have_tick) { /* the thread's first event: no interval before it */

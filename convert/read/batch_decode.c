@@ -56,7 +56,7 @@ void ip_batch_buf_init(ip_batch_buf *b) {
   inclprof__record__init(&b->rec);
   inclprof__event_batch__init(&b->batch);
   b->cap_dt = b->cap_code = b->cap_kernel = b->cap_sample_addr = b->cap_kernel_wakee =
-      b->cap_coroutine_frame = 0;
+      b->cap_coroutine_frame = b->cap_kernel_futex = b->cap_kernel_futex_op = 0;
 }
 
 void ip_batch_buf_free(ip_batch_buf *b) {
@@ -65,6 +65,8 @@ void ip_batch_buf_free(ip_batch_buf *b) {
   free(b->batch.kernel_dt);
   free(b->batch.sample_addr);
   free(b->batch.kernel_wakee);
+  free(b->batch.kernel_futex);
+  free(b->batch.kernel_futex_op);
   free(b->batch.coroutine_frame);
   ip_batch_buf_init(b);
 }
@@ -152,6 +154,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
            packed_ok(f.kernel_dt.p, f.kernel_dt.end) &&
            packed_ok(f.sample_addr.p, f.sample_addr.end) &&
            packed_ok(f.kernel_wakee.p, f.kernel_wakee.end) &&
+           packed_ok(f.kernel_futex.p, f.kernel_futex.end) &&
+           packed_ok(f.kernel_futex_op.p, f.kernel_futex_op.end) &&
            packed_ok(f.coroutine_frame.p, f.coroutine_frame.end);
   Inclprof__EventBatch *e = &b->batch;
   e->tid = (uint32_t)f.tid;
@@ -170,6 +174,11 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
     ok = decode_u64(f.sample_addr, &e->sample_addr, &b->cap_sample_addr, &e->n_sample_addr);
   if (ok > 0)
     ok = decode_u32(f.kernel_wakee, &e->kernel_wakee, &b->cap_kernel_wakee, &e->n_kernel_wakee);
+  if (ok > 0)
+    ok = decode_u64(f.kernel_futex, &e->kernel_futex, &b->cap_kernel_futex, &e->n_kernel_futex);
+  if (ok > 0)
+    ok = decode_u32(f.kernel_futex_op, &e->kernel_futex_op, &b->cap_kernel_futex_op,
+                    &e->n_kernel_futex_op);
   if (ok > 0)
     ok = decode_u64(f.coroutine_frame, &e->coroutine_frame, &b->cap_coroutine_frame,
                     &e->n_coroutine_frame);

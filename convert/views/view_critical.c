@@ -6,7 +6,10 @@
  * sorted by Critical Exclusive; then the waits the path went through: per
  * pair of the sleeper's call and the waker's call at the wake, how often the
  * path jumped there and the time the path then spent behind the waker, and
- * all the sleeping such wake-ups ended, on the path or not. */
+ * all the sleeping such wake-ups ended, on the path or not; then, when the
+ * trace has futex waits, the lock table: per synchronisation object the
+ * time its holders spent on the path while others slept on it, and the
+ * sleeping it caused (model/critical_locks.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,21 +46,9 @@ static void summary(FILE *out, const ip_critical *c) {
           (unsigned long long)c->edges);
 }
 
-/* A call path's function and its caller's: "pthread_mutex_lock < stage_b". */
 static const char *node_name(const ip_session *s, const ip_thread *th, uint32_t node, char *buf,
                              size_t n) {
-  if (!node || node >= th->n_nodes) {
-    snprintf(buf, n, "[no function]");
-    return buf;
-  }
-  const ip_node *nd = &th->nodes[node];
-  const char *f = s->funcs[nd->func].pretty;
-  uint32_t up = nd->parent;
-  if (up && up < th->n_nodes)
-    snprintf(buf, n, "%s < %s", f, s->funcs[th->nodes[up].func].pretty);
-  else
-    snprintf(buf, n, "%s", f);
-  return buf;
+  return ip_call_site_name(s, th, node, buf, n);
 }
 
 /* One pair of the sleeper's call and the waker's call. */
@@ -189,6 +180,83 @@ static void waits(FILE *out, const ip_session *s, const ip_critical *c, size_t t
   free(rows);
 }
 
+/* What a lock-table row's object is: "lock1 0x5581...", "0x7f12..." (not a
+ * global), "futex word 0x..." (its object's layout is not known), "thread
+ * TID (NAME)" (a join). */
+static void object_text(const ip_session *s, const ip_lock_row *r, char *buf, size_t n) {
+  if (r->exit_thread != IP_NO_THREAD) {
+    const ip_thread *t = &s->threads[r->exit_thread];
+    snprintf(buf, n, "thread %u%s%s%s", t->tid, t->name ? " (" : "", t->name ? t->name : "",
+             t->name ? ")" : "");
+  } else if (r->how == IP_LOCK_WORD)
+    snprintf(buf, n, "futex word 0x%llx%s%s", (unsigned long long)r->object,
+             r->name[0] ? " in " : "", r->name);
+  else
+    snprintf(buf, n, "%s%s0x%llx", r->name, r->name[0] ? " " : "", (unsigned long long)r->object);
+}
+
+static void site_text(const ip_session *s, uint32_t thread, uint32_t node, uint32_t sites,
+                      char *buf, size_t n) {
+  char a[256];
+  if (thread == IP_NO_THREAD) {
+    snprintf(buf, n, "-");
+    return;
+  }
+  node_name(s, &s->threads[thread], node, a, sizeof a);
+  if (sites > 1)
+    snprintf(buf, n, "%s (+%u more)", a, sites - 1);
+  else
+    snprintf(buf, n, "%s", a);
+}
+
+/* The lock table: per object, sorted by the holders' time on the path. */
+static void locks(FILE *out, const ip_session *s, const ip_critical *c, size_t top, size_t width) {
+  int any = 0;
+  for (size_t p = 0; p < s->n_processes; p++)
+    any |= s->processes[p].futex_waits;
+  if (!any)
+    return;
+  ip_lock_row *rows;
+  size_t n = ip_critical_locks(s, c, &rows);
+  fprintf(out,
+          "\nlock table (objects slept on in a futex wait: the holders' time on the path while "
+          "others slept on it; the sleeping it caused):\n");
+  if (!n) {
+    fprintf(out, "  no thread slept in a futex wait\n");
+    free(rows);
+    return;
+  }
+  ip_ttable t;
+  ip_tt_init(&t, 7);
+  ip_tt_add(&t, "Held on path");
+  ip_tt_add(&t, "On path");
+  ip_tt_add(&t, "Waits");
+  ip_tt_add(&t, "Waited");
+  ip_tt_add(&t, "Object");
+  ip_tt_add(&t, "Waited in");
+  ip_tt_add(&t, "Released by");
+  for (size_t i = 0; i < n && (!top || i < top); i++) {
+    const ip_lock_row *r = &rows[i];
+    char obj[256], a[320], b[320];
+    time_cell(&t, r->crit_ns);
+    ip_tt_add(&t, "%llu", (unsigned long long)r->jumps);
+    ip_tt_add(&t, "%llu", (unsigned long long)r->waits);
+    time_cell(&t, r->waited_ns);
+    object_text(s, r, obj, sizeof obj);
+    ip_tt_add(&t, "%s", obj);
+    site_text(s, r->waiter_thread, r->waiter_node, r->n_waiter_sites, a, sizeof a);
+    ip_tt_add(&t, "%s", a);
+    if (r->exit_thread != IP_NO_THREAD)
+      snprintf(b, sizeof b, "[thread exit]");
+    else
+      site_text(s, r->holder_thread, r->holder_node, r->n_holder_sites, b, sizeof b);
+    ip_tt_add(&t, "%s", b);
+  }
+  ip_tt_print_fit(&t, out, 0, width);
+  ip_tt_free(&t);
+  free(rows);
+}
+
 void ip_view_critical(FILE *out, const ip_session *s, const ip_view_opts *o, const ip_critical *c) {
   summary(out, c);
   ip_row *rows;
@@ -221,6 +289,7 @@ void ip_view_critical(FILE *out, const ip_session *s, const ip_view_opts *o, con
   ip_tt_free(&t);
   free(rows);
   waits(out, s, c, o->top, o->width);
+  locks(out, s, c, o->top, o->width);
 }
 
 void ip_view_what_if(FILE *out, const ip_session *s, const ip_critical *c, const char *fn,

@@ -27,6 +27,12 @@
 #define IP_SCHED_TRACEPOINT_DIRS                                                                   \
   "/sys/kernel/tracing/events/sched", "/sys/kernel/debug/tracing/events/sched"
 
+/* Where tracefs describes the tracepoint syscalls:sys_enter_futex (its id
+ * and format): kevents' futex waits. */
+#define IP_FUTEX_TRACEPOINT_DIRS                                                                   \
+  "/sys/kernel/tracing/events/syscalls/sys_enter_futex",                                           \
+      "/sys/kernel/debug/tracing/events/syscalls/sys_enter_futex"
+
 static inline void ip_pmu_kernel_instructions(struct perf_event_attr *a) {
   memset(a, 0, sizeof *a);
   a->size = sizeof *a;

@@ -21,6 +21,7 @@ static const struct {
     {"INCLPROF_OUTPUT", offsetof(struct ip_settings, output)},
     {"INCLPROF_TRANSITIONS", offsetof(struct ip_settings, transitions)},
     {"INCLPROF_WAKE_EDGES", offsetof(struct ip_settings, wake_edges)},
+    {"INCLPROF_FUTEX_WAITS", offsetof(struct ip_settings, futex_waits)},
     {"INCLPROF_SAMPLE_HZ", offsetof(struct ip_settings, sample_hz)},
     {"INCLPROF_MAX_SIZE", offsetof(struct ip_settings, max_size)},
     {"INCLPROF_MAX_SIZE_POLICY", offsetof(struct ip_settings, max_size_policy)},

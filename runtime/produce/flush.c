@@ -56,9 +56,26 @@ struct code_cache {
 #define TAG(field, wire) ((uint8_t)IP_WIRE_KEY(field, wire))
 #define HEADER_ROOM      64u /* frame length + Record tag/length + the batch's scalar fields */
 
+/* Appends the packed field `tag` at p: per record of kind in kl, its futex
+ * word (futex set) or its arg.  Returns the new end. */
+static uint8_t *put_kernel_args(const struct ip_kev_list *kl, uint32_t kind, unsigned tag,
+                                int futex, uint8_t *p) {
+  size_t len = 0;
+  for (size_t i = 0; i < kl->n; i++)
+    if (kl->kev[i].kind == kind)
+      len += ip_varint_len(futex ? kl->kev[i].futex : kl->kev[i].arg);
+  p = ip_put_varint(p, TAG(tag, IP_WIRE_LEN));
+  p = ip_put_varint(p, len);
+  for (size_t i = 0; i < kl->n; i++)
+    if (kl->kev[i].kind == kind)
+      p = ip_put_varint(p, futex ? kl->kev[i].futex : kl->kev[i].arg);
+  return p;
+}
+
 /* Appends a batch's kernel-event records (kevents mode) at p: kernel_dt,
- * kernel_base_tick, kernel_lost, and the woken threads of its KEV_WAKE
- * records (kernel_wakee).  Returns the new end. */
+ * kernel_base_tick, kernel_lost, the woken threads of its KEV_WAKE records
+ * (kernel_wakee), the words and operations of its KEV_FUTEX_WAIT records
+ * (kernel_futex, kernel_futex_op).  Returns the new end. */
 static uint8_t *put_kernel_events(const struct ip_kev_list *kl, uint8_t *p) {
   if (kl->lost) {
     p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_LOST, IP_WIRE_VARINT));
@@ -83,17 +100,14 @@ static uint8_t *put_kernel_events(const struct ip_kev_list *kl, uint8_t *p) {
   }
   p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_BASE, IP_WIRE_VARINT));
   p = ip_put_varint(p, base);
-  if (!kl->n_wake)
-    return p;
-  len = 0;
-  for (size_t i = 0; i < kl->n; i++)
-    if (kl->kev[i].kind == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE)
-      len += ip_varint_len(kl->kev[i].wakee);
-  p = ip_put_varint(p, TAG(IP_TAG_BATCH_KERNEL_WAKEE, IP_WIRE_LEN));
-  p = ip_put_varint(p, len);
-  for (size_t i = 0; i < kl->n; i++)
-    if (kl->kev[i].kind == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE)
-      p = ip_put_varint(p, kl->kev[i].wakee);
+  if (kl->n_wake)
+    p = put_kernel_args(kl, INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE, IP_TAG_BATCH_KERNEL_WAKEE, 0, p);
+  if (kl->n_futex) {
+    p = put_kernel_args(kl, INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT, IP_TAG_BATCH_KERNEL_FUTEX,
+                        1, p);
+    p = put_kernel_args(kl, INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT,
+                        IP_TAG_BATCH_KERNEL_FUTEX_OP, 0, p);
+  }
   return p;
 }
 
@@ -232,7 +246,7 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
  * the tests round-trip it. */
 void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_t seq,
                      struct ip_event *ev, size_t n, const struct ip_kev_list *kl, int in_signal) {
-  if (n * 20 + 2 * HEADER_ROOM + kl->n * 10 + kl->n_wake * 5 + 16 >
+  if (n * 20 + 2 * HEADER_ROOM + kl->n * 10 + kl->n_wake * 5 + kl->n_futex * 15 + 32 >
       scratch_len) { /* cannot happen with IP_SCRATCH_BYTES */
     atomic_fetch_add(&ip_st.dropped, n);
     for (size_t i = 0; i < n; i++)
@@ -258,7 +272,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   /* The sample addresses go after the worst-case code bytes, less the room
    * of the kernel-event records and the CRC. */
   uint8_t *smp_start = code_start + n * 5;
-  size_t tail_room = kl->n * 10 + kl->n_wake * 5 + 48;
+  size_t tail_room = kl->n * 10 + kl->n_wake * 5 + kl->n_futex * 15 + 64;
   en.smp = smp_start;
   en.smp_end =
       scratch + scratch_len > smp_start + tail_room ? scratch + scratch_len - tail_room : smp_start;
@@ -319,7 +333,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
 
 void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal) {
   if (ip_st.aggregate) {
-    struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake};
+    struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake, t->kev_n_futex};
     ip_tables_close_pending(in_signal); /* before the gids it folds, and so its profile */
     ip_agg_fold(t, ev, n, &kl, in_signal);
     return;
@@ -328,7 +342,7 @@ void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n, 
   while (first < n && ev[first].arg == 0)
     first++;
   if (first < n) {
-    struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake};
+    struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake, t->kev_n_futex};
     ip_encode_batch(t->scratch, t->scratch_len, t->tid, t->seq++, ev, n, &kl, in_signal);
   }
 }

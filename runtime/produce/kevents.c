@@ -4,7 +4,9 @@
  * wake-up of another thread by this one (the scheduler's sched_waking and
  * sched_wakeup_new tracepoints, with the woken thread's tid; wake-ups the
  * kernel made in an interrupt that happened to land on this thread are left
- * out), with its time converted to the probes' clock.  Records carry CLOCK_MONOTONIC_RAW times
+ * out), and each futex system call that may sleep (syscalls:sys_enter_futex,
+ * with the word's address and the operation), with its time converted to the
+ * probes' clock.  Records carry CLOCK_MONOTONIC_RAW times
  * (the events use that clock, see transitions.c); each read takes the tick
  * clock and CLOCK_MONOTONIC_RAW together and converts the records since the
  * previous read by interpolating between the two readings.  The ring is
@@ -75,7 +77,7 @@ void ip_kevents_open(struct ip_rt_thread *t, uint64_t pf_id) {
   t->kev = m;
   t->kev_cap = cap;
   t->kev_pf_id = pf_id;
-  t->kev_n = t->kev_n_wake = 0;
+  t->kev_n = t->kev_n_wake = t->kev_n_futex = 0;
   t->kev_lost = t->kev_taken = 0;
   t->kev_pos = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;
   set_drain_at(t);
@@ -86,7 +88,7 @@ void ip_kevents_close(struct ip_rt_thread *t) {
   if (t->kev)
     munmap(t->kev, t->kev_cap * sizeof(struct ip_kev));
   t->kev = NULL;
-  t->kev_cap = t->kev_n = t->kev_n_wake = 0;
+  t->kev_cap = t->kev_n = t->kev_n_wake = t->kev_n_futex = 0;
   t->kev_drain_at = UINT64_MAX;
 }
 
@@ -98,7 +100,8 @@ static uint64_t ring_u64(const uint8_t *data, uint64_t mask, uint64_t pos) {
 
 /* Appends a record; when the batch is full, the last slot says the rest
  * is lost (its tick the latest loss). */
-static void put(struct ip_rt_thread *t, uint64_t tick, uint32_t kind, uint32_t wakee) {
+static void put(struct ip_rt_thread *t, uint64_t tick, uint32_t kind, uint32_t arg,
+                uint64_t futex) {
   if (t->kev_n + 1 >= t->kev_cap) {
     if (t->kev_n && t->kev[t->kev_n - 1].kind == INCLPROF__KERNEL_EVENT_KIND__KEV_LOST)
       t->kev_n--;
@@ -106,21 +109,43 @@ static void put(struct ip_rt_thread *t, uint64_t tick, uint32_t kind, uint32_t w
   }
   t->kev[t->kev_n].tick = tick;
   t->kev[t->kev_n].kind = kind;
-  t->kev[t->kev_n].wakee = wakee;
+  t->kev[t->kev_n].arg = arg;
+  t->kev[t->kev_n].futex = futex;
   t->kev_n++;
   t->kev_n_wake += kind == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE;
+  t->kev_n_futex += kind == INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT;
+}
+
+/* The n (at most 8) little-endian bytes of a record's raw data at off (may
+ * straddle the ring's end). */
+static uint64_t raw_bytes(const uint8_t *data, uint64_t mask, uint64_t pos, unsigned off,
+                          unsigned n) {
+  uint64_t v = 0;
+  for (unsigned k = 0; k < n; k++)
+    v |= (uint64_t)data[(pos + KEV_RAW_AT + off + k) & mask] << (8 * k);
+  return v;
+}
+
+/* A futex record's word and operation into *uaddr and *op; 0 when the record
+ * is short or the operation does not sleep (the kernel's filter refused). */
+static int futex_of(const uint8_t *data, uint64_t mask, uint64_t pos, uint16_t rsize,
+                    uint64_t *uaddr, uint32_t *op) {
+  unsigned end = ip_st.futex_uaddr_off > ip_st.futex_op_off ? ip_st.futex_uaddr_off + 8
+                                                            : ip_st.futex_op_off + 4;
+  if (rsize < KEV_RAW_AT + end)
+    return 0;
+  *uaddr = raw_bytes(data, mask, pos, ip_st.futex_uaddr_off, 8);
+  *op = (uint32_t)raw_bytes(data, mask, pos, ip_st.futex_op_off, 4);
+  return ip_futex_op_waits(*op);
 }
 
 /* The woken thread of a wake-up record at pos of rsize bytes, or 0 when the
  * record is short or the wake-up came from an interrupt. */
 static uint32_t wakee_of(const uint8_t *data, uint64_t mask, uint64_t pos, uint16_t rsize) {
-  unsigned off = KEV_RAW_AT + ip_st.wakee_off;
-  if (rsize < off + 4)
+  if (rsize < KEV_RAW_AT + ip_st.wakee_off + 4)
     return 0;
-  uint8_t flags = data[(pos + KEV_RAW_AT + TRACE_FLAGS_AT) & mask];
-  uint32_t tid = 0;
-  for (unsigned k = 0; k < 4; k++) /* may straddle the ring's end */
-    tid |= (uint32_t)data[(pos + off + k) & mask] << (8 * k);
+  uint8_t flags = (uint8_t)raw_bytes(data, mask, pos, TRACE_FLAGS_AT, 1);
+  uint32_t tid = (uint32_t)raw_bytes(data, mask, pos, ip_st.wakee_off, 4);
   return flags & TRACE_FLAGS_INTERRUPT || (int32_t)tid <= 0 ? 0 : tid;
 }
 
@@ -128,7 +153,7 @@ static uint32_t wakee_of(const uint8_t *data, uint64_t mask, uint64_t pos, uint1
  * KEV_LOST record goes if the ring wrapped meanwhile. */
 static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
   if (t->kev_taken) { /* the last save's records went into a batch */
-    t->kev_n = t->kev_n_wake = 0;
+    t->kev_n = t->kev_n_wake = t->kev_n_futex = 0;
     t->kev_lost = t->kev_taken = 0;
   }
   const volatile struct perf_event_mmap_page *pg = t->ring;
@@ -140,14 +165,14 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
   t->kev_pos = head;
   set_drain_at(t);
   if (head - from > size) {
-    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, 0);
+    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, 0, 0);
     return;
   }
   const uint8_t *data = (const uint8_t *)t->ring + sysconf(_SC_PAGESIZE);
   double span_ns = (double)(t->kev_anchor_ns - prev_ns);
   double tick_per_ns = span_ns > 1e6 ? (double)(t->kev_anchor_tick - prev_tick) / span_ns
                                      : ip_st.ticks_per_second / 1e9;
-  size_t n0 = t->kev_n, n0_wake = t->kev_n_wake;
+  size_t n0 = t->kev_n, n0_wake = t->kev_n_wake, n0_futex = t->kev_n_futex;
   for (uint64_t pos = from; pos < head;) {
     uint64_t h = ring_u64(data, mask, pos);
     uint32_t type = (uint32_t)h;
@@ -155,13 +180,17 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
     if (rsize < 8 || head - pos < rsize)
       break;
     int kind = -1;
-    uint64_t ns = 0;
-    uint32_t wakee = 0;
+    uint64_t ns = 0, futex = 0;
+    uint32_t arg = 0;
     if (type == PERF_RECORD_SAMPLE && rsize >= KEV_RECORD_MIN) { /* id, time[, raw] */
       uint64_t id = ring_u64(data, mask, pos + 8);
       if (id == t->kev_wake_id[0] || id == t->kev_wake_id[1]) {
-        wakee = wakee_of(data, mask, pos, rsize);
-        kind = wakee && wakee != t->tid ? INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE : -1;
+        arg = wakee_of(data, mask, pos, rsize);
+        kind = arg && arg != t->tid ? INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE : -1;
+      } else if (id == t->kev_futex_id && id) {
+        kind = futex_of(data, mask, pos, rsize, &futex, &arg) && t->kev_n_futex < IP_KEV_FUTEX_MAX
+                   ? INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT
+                   : -1;
       } else
         kind = id == t->kev_pf_id ? INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT
                                   : INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL;
@@ -178,20 +207,21 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
       continue;
     double d = ((double)ns - (double)t->kev_anchor_ns) * tick_per_ns;
     int64_t tick = (int64_t)t->kev_anchor_tick + (int64_t)d;
-    put(t, tick > 0 ? (uint64_t)tick : 0, (uint32_t)kind, wakee);
+    put(t, tick > 0 ? (uint64_t)tick : 0, (uint32_t)kind, arg, futex);
   }
   /* The kernel may have overwritten what we read meanwhile. */
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   if (pg->data_head - from > size) {
     t->kev_n = n0;
     t->kev_n_wake = n0_wake;
-    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, 0);
+    t->kev_n_futex = n0_futex;
+    put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, 0, 0);
   }
 }
 
 void ip_kevents_save(struct ip_rt_thread *t) {
   if (t->kev_taken) {
-    t->kev_n = t->kev_n_wake = 0;
+    t->kev_n = t->kev_n_wake = t->kev_n_futex = 0;
     t->kev_lost = t->kev_taken = 0;
   }
   if (!t->ring)

@@ -76,6 +76,7 @@ static int thread_setup(struct ip_rt_thread *t) {
   t->pmu_page = (void *)&ip_dummy_page;
   t->ring_fd2 = -1;
   t->wake_fd[0] = t->wake_fd[1] = -1;
+  t->futex_fd = -1;
   t->seq = 0;
   t->skip = 0;
   /* On the list from now; flushes of other threads skip it until READY. */
@@ -538,6 +539,7 @@ void ip_thread_after_fork_child(void) {
       ip_fd_release(o->ring_fd2, &o->ring_fd2_id);
       for (int k = 0; k < 2; k++)
         ip_fd_release(o->wake_fd[k], &o->wake_fd_id[k]);
+      ip_fd_release(o->futex_fd, &o->futex_fd_id);
       if (o->has_timer == IP_SAMPLER_PERF)
         ip_fd_release(o->sample_fd, &o->sample_fd_id);
     }

@@ -16,7 +16,11 @@
  *            other's pid in their raw data (the wake edges).
  *            A process that may not open the events (a normal user) gets
  *            the ring's and the page faults' from its recording's grant
- *            server (perf_grant.c), and no wake edges. */
+ *            server (perf_grant.c), and no wake edges.
+ *            With the wake edges, syscalls:sys_enter_futex writes there too,
+ *            filtered by the kernel to the operations that may sleep, with
+ *            the futex word's address and the operation in its raw data
+ *            (the objects the sleeps waited on). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -78,9 +82,10 @@ static ssize_t read_small(const char *path, char *buf, size_t size) {
   return n;
 }
 
-/* The offset of the field `pid` in a tracepoint's format text, or -1. */
-static int pid_offset(const char *format) {
-  const char *f = strstr(format, " pid;");
+/* The offset of the field `field` (" pid;") in a tracepoint's format text,
+ * or -1. */
+static int field_offset(const char *format, const char *field) {
+  const char *f = strstr(format, field);
   const char *o = f ? strstr(f, "offset:") : NULL;
   if (!o)
     return -1;
@@ -107,7 +112,7 @@ static void wake_tracepoints(char *why, size_t whylen) {
       snprintf(path, sizeof path, "%s/%s/id", dirs[d], names[k]);
       id[k] = read_small(path, buf, sizeof buf) > 0 ? atoi(buf) : -1;
       snprintf(path, sizeof path, "%s/%s/format", dirs[d], names[k]);
-      off[k] = read_small(path, buf, sizeof buf) > 0 ? pid_offset(buf) : -1;
+      off[k] = read_small(path, buf, sizeof buf) > 0 ? field_offset(buf, " pid;") : -1;
     }
     if (id[0] <= 0 || off[0] < 0)
       continue;
@@ -115,6 +120,33 @@ static void wake_tracepoints(char *why, size_t whylen) {
     ip_st.wakee_off = (unsigned)off[0];
     /* the thread starts, when their record has the same layout */
     ip_st.wake_tp[1] = id[1] > 0 && off[1] == off[0] ? id[1] : -1;
+    return;
+  }
+}
+
+/* The id of syscalls:sys_enter_futex and where its raw data holds the
+ * futex word's address and the operation, into ip_st (futex_tp -1 when not
+ * found).  Only with the wake edges: the futex waits name the objects their
+ * sleeps waited on.  INCLPROF_FUTEX_WAITS=0 leaves them out; any other
+ * value changes nothing. */
+static void futex_tracepoint(void) {
+  static const char *const dirs[] = {IP_FUTEX_TRACEPOINT_DIRS};
+  ip_st.futex_tp = -1;
+  if (ip_st.wake_tp[0] < 0 || (ip_set.futex_waits && !strcmp(ip_set.futex_waits, "0")))
+    return;
+  for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+    char path[128], buf[4096];
+    snprintf(path, sizeof path, "%s/id", dirs[d]);
+    int id = read_small(path, buf, sizeof buf) > 0 ? atoi(buf) : -1;
+    snprintf(path, sizeof path, "%s/format", dirs[d]);
+    if (id <= 0 || read_small(path, buf, sizeof buf) <= 0)
+      continue;
+    int uaddr = field_offset(buf, " uaddr;"), op = field_offset(buf, " op;");
+    if (uaddr < 0 || op < 0)
+      continue;
+    ip_st.futex_tp = id;
+    ip_st.futex_uaddr_off = (unsigned)uaddr;
+    ip_st.futex_op_off = (unsigned)op;
     return;
   }
 }
@@ -150,6 +182,50 @@ static int pmu_open(void **page, char *why, size_t whylen) {
 /* 16 pages hold about 2700 records between two flushes; when the locked-memory
  * limit refuses them (not root), one page still gives the transition flag. */
 #define RING_DATA_PAGES 16
+
+/* The futex operations that may sleep (FUTEX_WAIT, FUTEX_LOCK_PI,
+ * FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI, FUTEX_LOCK_PI2), with or without
+ * FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME: the kernel's filter keeps
+ * these, so that a wake-up (FUTEX_WAKE) costs no record. */
+static const unsigned futex_wait_cmds[] = {0, 6, 9, 11, 13};
+
+int ip_futex_op_waits(uint32_t op) {
+  for (size_t i = 0; i < sizeof futex_wait_cmds / sizeof futex_wait_cmds[0]; i++)
+    if ((op & 127u) == futex_wait_cmds[i])
+      return 1;
+  return 0;
+}
+
+/* Opens the futex waits' event into the ring of event fd: its descriptor
+ * into *futex_fd and its sample id into *futex_id (-1 and 0 when none). */
+static void futex_open(int fd, int *futex_fd, uint64_t *futex_id) {
+  *futex_fd = -1;
+  *futex_id = 0;
+  if (ip_st.futex_tp < 0)
+    return;
+  struct perf_event_attr a;
+  ip_pmu_sys_enter(&a, (uint64_t)ip_st.futex_tp);
+  ip_pmu_kevents_records(&a);
+  a.sample_type |= PERF_SAMPLE_RAW;
+  int w = perf_open(&a);
+  if (w < 0)
+    return;
+  char filter[600];
+  size_t used = 0;
+  for (size_t i = 0; i < sizeof futex_wait_cmds / sizeof futex_wait_cmds[0]; i++)
+    for (unsigned flags = 0; flags < 4; flags++)
+      used +=
+          (size_t)snprintf(filter + used, sizeof filter - used, "%sop == %u", used ? " || " : "",
+                           futex_wait_cmds[i] | (flags & 1u) << 7 | (flags & 2u) << 7);
+  /* without the filter every futex call makes a record; the reader keeps the waits */
+  (void)ioctl(w, PERF_EVENT_IOC_SET_FILTER, filter);
+  if (ioctl(w, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0 || ioctl(w, PERF_EVENT_IOC_ID, futex_id) != 0) {
+    close(w);
+    *futex_id = 0;
+    return;
+  }
+  *futex_fd = w;
+}
 
 /* Opens the wake-up events into the ring of event fd: their descriptors
  * into wake_fd and sample ids into wake_id (-1 and 0 where none). */
@@ -205,7 +281,8 @@ static int kev_events(int fds[2], char *why, size_t whylen) {
 }
 
 static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id, int wake_fd[2],
-                    uint64_t wake_id[2], char *why, size_t whylen) {
+                    uint64_t wake_id[2], int *futex_fd, uint64_t *futex_id, char *why,
+                    size_t whylen) {
   int fds[2];
   if (kev_events(fds, why, whylen) != 0)
     return -1;
@@ -231,6 +308,7 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
     *pf_id = UINT64_MAX;
   }
   wake_open(fd, wake_fd, wake_id);
+  futex_open(fd, futex_fd, futex_id);
   close(fd); /* the mapping keeps the ring's event alive */
   *ring = m;
   *ring_len = len;
@@ -257,6 +335,11 @@ static void open_keepers(void) {
       a.disabled = 1;
       ip_fd_own(perf_open(&a));
     }
+  if (ip_st.futex_tp >= 0) {
+    ip_pmu_sys_enter(&a, (uint64_t)ip_st.futex_tp);
+    a.disabled = 1;
+    ip_fd_own(perf_open(&a));
+  }
 }
 
 /* The smallest time of a getppid() system call, in ticks. */
@@ -277,18 +360,22 @@ static uint64_t syscall_ticks(void) {
 static int kev_trial(char *why, size_t whylen, char *wake_why, size_t wake_whylen) {
   void *ring;
   size_t len;
-  int fd2, wake_fd[2];
-  uint64_t pf_id, wake_id[2];
-  if (kev_open(&ring, &len, &fd2, &pf_id, wake_fd, wake_id, why, whylen) != 0)
+  int fd2, wake_fd[2], futex_fd;
+  uint64_t pf_id, wake_id[2], futex_id;
+  if (kev_open(&ring, &len, &fd2, &pf_id, wake_fd, wake_id, &futex_fd, &futex_id, why, whylen) != 0)
     return 0;
   if (ip_st.wake_tp[0] >= 0 && wake_fd[0] < 0) {
     snprintf(wake_why, wake_whylen, "perf_event_open(sched:sched_waking): %s",
              ip_errno_text(errno));
     ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
   }
+  if (futex_fd < 0 || ip_st.wake_tp[0] < 0)
+    ip_st.futex_tp = -1;
   for (int k = 0; k < 2; k++)
     if (wake_fd[k] >= 0)
       close(wake_fd[k]);
+  if (futex_fd >= 0)
+    close(futex_fd);
   uint64_t with = syscall_ticks();
   munmap(ring, len);
   if (fd2 >= 0)
@@ -362,7 +449,7 @@ void ip_transitions_choose(void) {
       munmap(page, (size_t)sysconf(_SC_PAGESIZE));
     }
   }
-  ip_st.tracepoint_id = ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
+  ip_st.tracepoint_id = ip_st.wake_tp[0] = ip_st.wake_tp[1] = ip_st.futex_tp = -1;
   ip_st.kev_granted = 0;
   char wake_why[100] = "";
   if (want_kev && !pmu_ok) {
@@ -370,6 +457,7 @@ void ip_transitions_choose(void) {
     ip_st.tracepoint_id = ip_tracepoint_id(tracepoint_paths, why, sizeof why);
     if (ip_st.tracepoint_id >= 0) {
       wake_tracepoints(wake_why, sizeof wake_why);
+      futex_tracepoint();
       open_keepers(); /* first: the trial below then closes quickly too */
     }
     if (ip_st.tracepoint_id < 0)
@@ -381,7 +469,7 @@ void ip_transitions_choose(void) {
        * keeps them registered while it runs: no keepers), without the
        * wake-up events. */
       ip_st.kev_granted = 1;
-      ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
+      ip_st.wake_tp[0] = ip_st.wake_tp[1] = ip_st.futex_tp = -1;
       snprintf(wake_why, sizeof wake_why, "the grant server opens no wake-up events");
       char grant_why[200];
       kev_ok = kev_trial(grant_why, sizeof grant_why, wake_why, sizeof wake_why);
@@ -395,11 +483,12 @@ void ip_transitions_choose(void) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
     size_t used = strlen(ip_st.note);
     if (ip_st.wake_tp[0] >= 0)
-      snprintf(ip_st.note + used, sizeof ip_st.note - used, ", wake-ups");
+      snprintf(ip_st.note + used, sizeof ip_st.note - used, ", wake-ups%s",
+               ip_st.futex_tp >= 0 ? ", futex waits" : "");
     else
       snprintf(ip_st.note + used, sizeof ip_st.note - used, "; no wake-ups (%s)", wake_why);
   } else
-    ip_st.wake_tp[0] = ip_st.wake_tp[1] = -1;
+    ip_st.wake_tp[0] = ip_st.wake_tp[1] = ip_st.futex_tp = -1;
   if (ip_st.kev_granted && ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
     snprintf(ip_st.note + strlen(ip_st.note), sizeof ip_st.note - strlen(ip_st.note),
              "; opened for this user by the recording's grant server");
@@ -413,14 +502,15 @@ void ip_transitions_thread_open(struct ip_rt_thread *t) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
     /* the ring's event (closed at once), the page-fault one, the grant
      * server's connection (closed at once), the two wake-up ones */
-    unsigned need = (ip_st.kev_granted ? 3 : 2) + (ip_st.wake_tp[0] >= 0 ? 2 : 0);
+    unsigned need =
+        (ip_st.kev_granted ? 3 : 2) + (ip_st.wake_tp[0] >= 0 ? 2 : 0) + (ip_st.futex_tp >= 0);
     if (!ip_fd_room_begin(need)) {
       t->no_counter = IP_NC_FD_RESERVE;
       return;
     }
     uint64_t pf_id;
-    if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, &pf_id, t->wake_fd, t->kev_wake_id, why,
-                 sizeof why) == 0) {
+    if (kev_open(&t->ring, &t->ring_len, &t->ring_fd2, &pf_id, t->wake_fd, t->kev_wake_id,
+                 &t->futex_fd, &t->kev_futex_id, why, sizeof why) == 0) {
       t->tr_src =
           (const volatile uint64_t *)&((const struct perf_event_mmap_page *)t->ring)->data_head;
       t->ring_fd2 = ip_fd_own(t->ring_fd2);
@@ -429,6 +519,8 @@ void ip_transitions_thread_open(struct ip_rt_thread *t) {
         t->wake_fd[k] = ip_fd_own(t->wake_fd[k]);
         ip_fd_identify(t->wake_fd[k], &t->wake_fd_id[k]);
       }
+      t->futex_fd = ip_fd_own(t->futex_fd);
+      ip_fd_identify(t->futex_fd, &t->futex_fd_id);
       ip_kevents_open(t, pf_id);
     } else
       t->no_counter = IP_NC_OPEN_FAILED;
@@ -468,6 +560,8 @@ void ip_transitions_thread_close(struct ip_rt_thread *t) {
     ip_fd_release(t->wake_fd[k], &t->wake_fd_id[k]);
     t->wake_fd[k] = -1;
   }
+  ip_fd_release(t->futex_fd, &t->futex_fd_id);
+  t->futex_fd = -1;
   if (t->pmu_page && t->pmu_page != (const void *)&ip_dummy_page)
     munmap(t->pmu_page, (size_t)sysconf(_SC_PAGESIZE));
   /* Probes may still run on this thread (later destructors): safe sources. */

@@ -226,7 +226,7 @@ int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh) {
  * array is refilled at its next flush.  Without room for them the batch says
  * they were lost. */
 static void take_kernel_events(struct job *j, const struct ip_rt_thread *t) {
-  j->kl = (struct ip_kev_list){j->kev, 0, t->kev_lost, 0};
+  j->kl = (struct ip_kev_list){j->kev, 0, t->kev_lost, 0, 0};
   if (!t->kev_n)
     return;
   if (j->kev_cap < t->kev_n) {
@@ -239,11 +239,11 @@ static void take_kernel_events(struct job *j, const struct ip_rt_thread *t) {
       j->kev = NULL;
   }
   if (!j->kev) {
-    j->kl = (struct ip_kev_list){NULL, 0, 1, 0};
+    j->kl = (struct ip_kev_list){NULL, 0, 1, 0, 0};
     return;
   }
   memcpy(j->kev, t->kev, t->kev_n * sizeof *j->kev);
-  j->kl = (struct ip_kev_list){j->kev, t->kev_n, 0, t->kev_n_wake};
+  j->kl = (struct ip_kev_list){j->kev, t->kev_n, 0, t->kev_n_wake, t->kev_n_futex};
 }
 
 void ip_writer_submit(int slot, struct ip_rt_thread *t, struct ip_event *block, struct ip_event *ev,

@@ -232,6 +232,8 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
   /* a profile keeps no wake-ups (the critical path needs a trace) */
   h.has_wake_edges = h.kernel_events && ip_st.wake_tp[0] >= 0 && !ip_st.aggregate;
   h.wake_edges = h.has_wake_edges;
+  h.has_futex_waits = h.wake_edges && ip_st.futex_tp >= 0;
+  h.futex_waits = h.has_futex_waits;
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   h.hostname = host;

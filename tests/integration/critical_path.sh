@@ -9,7 +9,12 @@
 # sleep (an external wait: no traced waker).  The path's pieces add up to
 # the program's wall time.  report --what-if stage_a=2 against the program
 # rebuilt with stage_a doing half the work, within 15% (each as a share of
-# the run of the original next to it, medians of seven pairs).  Without
+# the run of the original next to it, medians of seven pairs).  The lock
+# table: the objects by the addresses the program prints (lock 1, lock 2,
+# the condition, the joined thread), the time the locks' holders spent on
+# the path and the sleeping they caused within 10% of the program's own
+# measurement; the condition's and the join's between the stage that ran
+# and the window the program measured.  Without
 # kernel events there is no path, and report says why, and so it does with INCLPROF_WAKE_EDGES=0.  Needs kevents
 # with wake-ups (root, as make check runs).
 # timing: the stages measure wall time, the path is found in the same run;
@@ -60,6 +65,47 @@ run lockchain
 within 10 "lock chain: link_work's critical time = the wall time of the links waited for (all three unless link_2 found lock 1 free)" \
   "$(truth lockchain link_work)" "$(col lockchain link_work critical_inclusive_ns)"
 
+# lockrow REPORT OBJECT: "HELD_NS WAITS WAITED_NS WAITED_IN" of the lock-table
+# row whose Object is OBJECT ("lock1 0x55..", "thread") and whose held time
+# is the largest of those
+lockrow() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+rows, on = [], False
+for line in open(sys.argv[1]):
+    if line.startswith("lock table"):
+        on = True
+        continue
+    m = re.match(r"\s*([\d.]+) (ns|us|ms|s)\s+(\d+)\s+(\d+)\s+([\d.]+) (ns|us|ms|s)\s+(.*?)\s{2,}(.*?)\s{2,}", line) if on else None
+    if m and m.group(7).startswith(sys.argv[2]):
+        rows.append((round(float(m.group(1)) * unit[m.group(2)]), m.group(4),
+                     round(float(m.group(5)) * unit[m.group(6)]), m.group(8).replace(" ", "_")))
+if rows:
+    print(*max(rows))
+PY
+}
+"$INCLPROF" report --critical out-lockchain >report-lockchain.txt 2>&1
+for k in 1 2; do
+  addr=$(awk -v n="lock$k" '$1 == "object" && $2 == n { print $3 }' truth-lockchain.txt)
+  row=$(lockrow report-lockchain.txt "lock$k $addr")
+  if [ "$k" = 1 ] && [ "$(truth lockchain lock1_wait)" = 0 ]; then
+    check_eq "lock table: nobody slept on lock 1 (link_2 found it free)" "" "$row"
+    continue
+  fi
+  check_eq "lock table: lock $k by its address ($addr), one wait, in link_$((k + 1))" \
+    "1 pthread_mutex_lock_<_link_$((k + 1))" "$(echo "$row" | awk '{ print $2, $4 }')"
+  within 10 "lock table: lock $k's holders on the path while link_$((k + 1)) slept" \
+    "$(truth lockchain lock${k}_held)" "$(echo "$row" | awk '{ print $1 }')"
+  within 10 "lock table: the sleeping lock $k caused = link_$((k + 1))'s wait for it" \
+    "$(truth lockchain lock${k}_wait)" "$(echo "$row" | awk '{ print $3 }')"
+done
+"$INCLPROF" export -f locks -o locks.csv out-lockchain 2>/dev/null
+addr=$(awk '$1 == "object" && $2 == "lock2" { print $3 }' truth-lockchain.txt)
+check_eq "export --format locks: lock 2's row (object, name, waits, waiter, releaser)" \
+  "$addr,object,lock2,1,pthread_mutex_lock < link_3,pthread_mutex_unlock < link_2" \
+  "$(awk -F, -v a="$addr" '$2 == a { print $2 "," $3 "," $4 "," $7 "," $9 "," $11 }' locks.csv)"
+
 run queue
 within 10 "producer/consumer: consume_item's critical time = all its wall time" \
   "$(truth queue consume_item)" "$(col queue consume_item critical_inclusive_ns)"
@@ -88,6 +134,29 @@ check "report --critical: sorted by Critical Exclusive, stage_a or stage_b first
 check "report --critical: the wait on the condition, woken by stage_a's thread" \
   grep -Eq 'pthread_cond_wait < thread_b +pthread_cond_signal < thread_a' report.txt
 check "report --critical: main's join ended by thread_b's exit" grep -q 'pthread_join < main .*\[thread exit\]' report.txt
+# between DESC LOW HIGH VALUE: LOW * 0.9 <= VALUE <= HIGH * 1.1
+between() {
+  if awk -v l="$2" -v h="$3" -v v="$4" 'BEGIN { exit !(v != "" && l > 0 && v >= 0.9 * l && v <= 1.1 * h) }'; then
+    ok "$1 ($4 ns, from $2 to $3 ns)"
+  else fail "$1: ${4:-nothing} is not between 90% of $2 and 110% of $3 ns"; fi
+}
+# thread_b sleeps on the condition, and, when stage_a's thread still holds
+# the mutex at the signal, on the mutex taken again: the path jumps from one
+# of the two.  Their holders' time on the path covers stage_a and at most
+# the time from stage_a's thread's creation to its signal (a busy machine
+# may delay the sleep after thread_b's measurement; so for the join).
+cv=$(awk '$1 == "object" && $2 == "cv" { print $3 }' truth-pipeline.txt)
+mu=$(awk '$1 == "object" && $2 == "mu" { print $3 }' truth-pipeline.txt)
+row=$(lockrow report.txt "cv $cv")
+check_eq "lock table: the condition by its address ($cv), slept on in thread_b" \
+  "pthread_cond_wait_<_thread_b" "$(echo "$row" | awk '{ print $4 }')"
+held=$(echo "$row" "$(lockrow report.txt "mu $mu")" | awk '{ print $1 + ($5 == "" ? 0 : $5) }')
+between "lock table: the condition's (and its mutex's) holder on the path while thread_b slept" \
+  "$(truth pipeline stage_a)" "$(truth pipeline cv_held)" "$held"
+row=$(lockrow report.txt "thread")
+check_eq "lock table: the join on the path is main's" "pthread_join_<_main" "$(echo "$row" | awk '{ print $4 }')"
+between "lock table: the joined thread on the path while main slept" \
+  "$(truth pipeline stage_b)" "$(truth pipeline join_b_held)" "$(echo "$row" | awk '{ print $1 }')"
 
 # The Chrome export with --critical: a flow arrow from thread_a's pthread_cond_signal to
 # thread_b's pthread_cond_wait, and a critical-path track whose slices add
@@ -209,6 +278,15 @@ INCLPROF_WAKE_EDGES=0 "$INCLPROF" record -o out-nowake --transitions kevents -- 
 "$INCLPROF" info out-nowake >info-nowake.txt 2>&1
 check "INCLPROF_WAKE_EDGES=0: kevents, no wake-ups, and why" \
   grep -q 'why: kevents: .*; no wake-ups (INCLPROF_WAKE_EDGES=0)' info-nowake.txt
+rm -rf out-nofutex
+INCLPROF_FUTEX_WAITS=0 "$INCLPROF" record -o out-nofutex --transitions kevents -- ./st pipeline 1000000 >/dev/null 2>&1
+check "INCLPROF_FUTEX_WAITS=0: wake-ups, no futex waits" sh -c \
+  "'$INCLPROF' info out-nofutex | grep 'why: kevents' | grep 'wake-ups' | grep -vq 'futex waits'"
+check "INCLPROF_FUTEX_WAITS=0: report --critical has no lock table" sh -c \
+  "'$INCLPROF' report --critical out-nofutex | grep -q '^Crit Excl' && ! '$INCLPROF' report --critical out-nofutex | grep -q '^lock table'"
+check "INCLPROF_FUTEX_WAITS=0: export --format locks says what it needs (exit 1)" sh -c \
+  "'$INCLPROF' export -f locks -o nofutex.csv out-nofutex 2>&1 | grep -q 'needs the threads. futex waits'; '$INCLPROF' export -f locks -o nofutex.csv out-nofutex 2>/dev/null; test \$? -eq 1"
+
 check "INCLPROF_WAKE_EDGES=0: report --critical says what it needs (exit 1)" sh -c \
   "'$INCLPROF' report --critical out-nowake >/dev/null 2>&1; test \$? -eq 1"
 

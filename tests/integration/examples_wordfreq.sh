@@ -1,7 +1,11 @@
 #!/bin/sh
 # examples_wordfreq.sh - examples/wordfreq builds with the plugin through its
 # own Makefile, runs under `inclprof record`, and its CSV export has the
-# expected functions with the expected calls and time relations.
+# expected functions with the expected calls and time relations.  With
+# futex waits, the critical path's lock table: its objects are the queue's
+# lock and conditions (at the offsets the compiler gives them in struct
+# work_queue) and the threads main joined, and the sleeping it shows is
+# the Off-CPU blocked time of the pthread calls that slept.
 # timing: its checks compare times measured within one run, with margins;
 # a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -62,5 +66,38 @@ if "$INCLPROF" info wf.data | grep -q '^waits:'; then
     sh -c "echo '$cw' | awk -F'\t' '{exit !(\$3 * 2 > \$1 - \$2 && \$3 > 0)}'"
   check "report --wait prints the breakdown" sh -c \
     "'$INCLPROF' report --wait --top 5 wf.data | grep -q 'Preempted.*Blocked.*Syscalls'"
+fi
+if "$INCLPROF" info wf.data | grep -q 'why:.*futex waits'; then
+  "$INCLPROF" report --critical wf.data >critical.txt 2>&1
+  printf '#include <stddef.h>\n#include <stdio.h>\n#include "work_queue.h"\nint main(void) { printf("%%zu %%zu %%zu\\n", offsetof(struct work_queue, lock), offsetof(struct work_queue, not_empty), offsetof(struct work_queue, not_full)); return 0; }\n' >offsets.c
+  gcc -I"$INCLPROF_SRC/examples/wordfreq" -o offsets offsets.c && ./offsets >offsets.txt
+  blocked=$(q wf.csv '^pthread_(join|cond_wait|cond_timedwait|mutex_lock)$' offcpu_blocked_exclusive_ns | awk '{ s += $1 } END { print s + 0 }')
+  python3 - critical.txt offsets.txt "$blocked" >locks.txt <<'PY'
+import re, sys
+unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+offsets = [int(x) for x in open(sys.argv[2]).read().split()]
+objects, threads, waited, on = set(), 0, 0, False
+for line in open(sys.argv[1]):
+    if line.startswith("lock table"):
+        on = True
+        continue
+    m = re.match(r"\s*[\d.]+ \w+\s+\d+\s+\d+\s+([\d.]+) (ns|us|ms|s)\s+(.*?)\s{2,}(\S+)", line) if on else None
+    if not m:
+        continue
+    if m.group(4).startswith("pthread_"):
+        waited += float(m.group(1)) * unit[m.group(2)]
+    if m.group(3).startswith("thread "):
+        threads += 1
+    else:
+        objects.add(int(m.group(3).split()[-1], 16))
+inside = any(all(o - b in offsets for o in objects) for b in (o - off for o in objects for off in offsets))
+print("objects", len(objects), "in the queue" if inside else "elsewhere", "threads", threads)
+blocked = float(sys.argv[3])
+print("waited", "equal" if blocked and abs(waited - blocked) <= 0.01 * blocked + 1e5 else "%.0f vs %.0f" % (waited, blocked))
+PY
+  check "lock table: the objects slept on are the queue's lock and conditions, by their offsets in struct work_queue ($(head -1 locks.txt))" \
+    grep -Eq '^objects ([0-3] in the queue|0 elsewhere) threads [1-4]$' locks.txt
+  check_eq "lock table: its sleeping in pthread calls = their Off-CPU blocked time (report --wait)" \
+    "waited equal" "$(sed -n 2p locks.txt)"
 fi
 done_testing

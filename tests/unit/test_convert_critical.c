@@ -10,6 +10,7 @@
 #include "convert_fixture.h"
 #include "check_main.h"
 #include "model/critical.h"
+#include "model/loader.h"
 
 enum { MOD = 1, F_MAIN = 1, F_JOIN, F_STAGE_A, F_SIGNAL, F_STAGE_B, F_WAIT, F_DECOY };
 enum { T_MAIN = 1, T_A = 2, T_B = 3, T_DECOY = 4 };
@@ -347,6 +348,69 @@ START_TEST(edges_matching) {
 }
 END_TEST
 
+/* A sleep gets the futex word of the wait it began in, and only that: a
+ * futex wait that returned (another system call, an event) leaves the next
+ * sleep without one; the system-call record right after the wait's is its own. */
+START_TEST(futex_waits_on_sleeps) {
+  enum {
+    SYS = INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL,
+    FUTEX = INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT,
+    OUT = INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED,
+    PRE = INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED,
+    IN = INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN
+  };
+  ip_kline *k = ip_kline_new();
+  k->futex_slack = 5;
+  ip_kline_record(k, SYS, 10, 0, 0, 1); /* system call, then its futex wait: sleeps */
+  ip_kline_record(k, FUTEX, 11, 128, 0x1000, 1);
+  ip_kline_record(k, OUT, 12, 0, 0, 1);
+  ip_kline_record(k, IN, 50, 0, 0, 1);
+  ip_kline_record(k, FUTEX, 60, 393, 0x2028, 1); /* futex wait, then its own record */
+  ip_kline_record(k, SYS, 61, 0, 0, 1);
+  ip_kline_record(k, PRE, 62, 0, 0, 1); /* preempted before it slept: kept */
+  ip_kline_record(k, IN, 63, 0, 0, 1);
+  ip_kline_record(k, OUT, 64, 0, 0, 1);
+  ip_kline_record(k, IN, 90, 0, 0, 1);
+  ip_kline_record(k, FUTEX, 100, 128, 0x3000, 1); /* did not sleep: a read did */
+  ip_kline_record(k, SYS, 120, 0, 0, 1);
+  ip_kline_record(k, OUT, 121, 0, 0, 1);
+  ip_kline_record(k, IN, 150, 0, 0, 1);
+  ip_kline_record(k, FUTEX, 160, 128, 0x4000, 1); /* returned to the program's code */
+  ip_kline_event(k, 170);
+  ip_kline_record(k, OUT, 171, 0, 0, 1);
+  ip_kline_finish(k, 200);
+  ck_assert_uint_eq(k->n_off, 5);
+  ck_assert_uint_eq(k->off[0].futex, 0x1000);
+  ck_assert_uint_eq(k->off[0].futex_op, 128);
+  ck_assert_uint_eq(k->off[1].futex, 0); /* the preemption */
+  ck_assert_uint_eq(k->off[2].futex, 0x2028);
+  ck_assert_uint_eq(k->off[3].futex, 0);
+  ck_assert_uint_eq(k->off[4].futex, 0);
+  ip_kline_free(k);
+}
+END_TEST
+
+/* The object of a futex word by the call that slept on it. */
+START_TEST(lock_objects) {
+  uint64_t o;
+  ck_assert_int_eq(ip_lock_object("pthread_mutex_lock", 0x5000, 128, &o), IP_LOCK_KNOWN);
+  ck_assert_uint_eq(o, 0x5000);
+  /* a condition variable's waiters sleep on __g_signals[0] or [1] */
+  ck_assert_int_eq(ip_lock_object("pthread_cond_wait", 0x5028, 393, &o), IP_LOCK_KNOWN);
+  ck_assert_uint_eq(o, 0x5000);
+  ck_assert_int_eq(ip_lock_object("pthread_cond_timedwait", 0x502c, 393, &o), IP_LOCK_KNOWN);
+  ck_assert_uint_eq(o, 0x5000);
+  /* ... and take the mutex again with a plain FUTEX_WAIT on its word */
+  ck_assert_int_eq(ip_lock_object("pthread_cond_wait", 0x6000, 128, &o), IP_LOCK_KNOWN);
+  ck_assert_uint_eq(o, 0x6000);
+  ck_assert_int_eq(ip_lock_object("sem_wait", 0x7000, 393, &o), IP_LOCK_KNOWN);
+  ck_assert_uint_eq(o, 0x7000);
+  ck_assert_int_eq(ip_lock_object("pthread_rwlock_wrlock", 0x800c, 128, &o), IP_LOCK_WORD);
+  ck_assert_uint_eq(o, 0x800c);
+  ck_assert_int_eq(ip_lock_object("my_spin_wait", 0x9000, 0, &o), IP_LOCK_WORD);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("convert_critical");
   TCase *tc = tcase_create("core");
@@ -356,6 +420,8 @@ int main(void) {
   tcase_add_test(tc, edges_matching);
   tcase_add_test(tc, what_if_pipeline);
   tcase_add_test(tc, timeline_times);
+  tcase_add_test(tc, futex_waits_on_sleeps);
+  tcase_add_test(tc, lock_objects);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

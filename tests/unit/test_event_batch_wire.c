@@ -31,7 +31,11 @@ START_TEST(field_numbers_match_the_proto) {
   ck_assert_uint_eq(field(b, "kernel_wakee")->id, IP_TAG_BATCH_KERNEL_WAKEE);
   ck_assert_uint_eq(field(b, "coroutine_frame")->id, IP_TAG_BATCH_CORO_FRAME);
   ck_assert(field(b, "coroutine_frame")->flags & PROTOBUF_C_FIELD_FLAG_PACKED);
-  ck_assert_uint_eq(b->n_fields, 11); /* no field that the encoder leaves out */
+  ck_assert_uint_eq(field(b, "kernel_futex")->id, IP_TAG_BATCH_KERNEL_FUTEX);
+  ck_assert_uint_eq(field(b, "kernel_futex_op")->id, IP_TAG_BATCH_KERNEL_FUTEX_OP);
+  ck_assert(field(b, "kernel_futex")->flags & PROTOBUF_C_FIELD_FLAG_PACKED);
+  ck_assert(field(b, "kernel_futex_op")->flags & PROTOBUF_C_FIELD_FLAG_PACKED);
+  ck_assert_uint_eq(b->n_fields, 13); /* no field that the encoder leaves out */
 }
 END_TEST
 

@@ -126,8 +126,8 @@ START_TEST(errors) {
   } cases[] = {
       {{"export", "a.ipb"}, "missing --format"},
       {{"export", "-f", "svg"},
-       "unknown format 'svg' (csv, pprof, chrome, callgrind, folded, html, speedscope or "
-       "perfetto)"},
+       "unknown format 'svg' (csv, pprof, chrome, callgrind, folded, html, speedscope, "
+       "perfetto or locks)"},
       {{"export", "-f", "pprof", "--bogus"}, "unknown option '--bogus'"},
       {{"export", "-f", "pprof", "-o"}, "option '-o' needs a value"},
       {{"export", "-f", "folded", "--value", "cpu"}, "unknown --value 'cpu'"},
@@ -196,8 +196,8 @@ END_TEST
 /* Every format of the list is complete, found by its name, and shown by
  * --help with its default output; a streaming format can also discard. */
 START_TEST(exporter_table) {
-  static const char *const names[] = {"csv",    "pprof", "chrome",     "callgrind",
-                                      "folded", "html",  "speedscope", "perfetto"};
+  static const char *const names[] = {"csv",  "pprof",      "chrome",   "callgrind", "folded",
+                                      "html", "speedscope", "perfetto", "locks"};
   size_t n = 0;
   char *text = NULL;
   size_t len = 0;
@@ -214,7 +214,7 @@ START_TEST(exporter_table) {
     ck_assert_msg(strstr(text, (*e)->default_output), "%s missing from --help",
                   (*e)->default_output);
   }
-  ck_assert_uint_eq(n, 8);
+  ck_assert_uint_eq(n, 9);
   ck_assert_ptr_nonnull(ip_exporter_find("chrome")->begin);
   ck_assert_ptr_null(ip_exporter_find("csv")->begin);
   ck_assert_ptr_nonnull(strstr(text, "      --by LEVEL         csv: one row per LEVEL"));
@@ -225,7 +225,8 @@ START_TEST(exporter_table) {
   ip_exporter_names(IP_EXOPT_MIN_DURATION | IP_EXOPT_TIME_RANGE, list, sizeof list);
   ck_assert_str_eq(list, "chrome, speedscope or perfetto");
   ip_exporter_names(0, list, sizeof list);
-  ck_assert_str_eq(list, "csv, pprof, chrome, callgrind, folded, html, speedscope or perfetto");
+  ck_assert_str_eq(list,
+                   "csv, pprof, chrome, callgrind, folded, html, speedscope, perfetto or locks");
   free(text);
 }
 END_TEST

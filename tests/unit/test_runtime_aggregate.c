@@ -131,8 +131,7 @@ static size_t made_up_records(struct ip_kev *k, size_t cap, uint64_t from, uint6
     else if (what < 55)
       k[n++] = (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT};
     else if (what < 60) {
-      k[n++] =
-          (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE, .wakee = 77};
+      k[n++] = (struct ip_kev){.tick = t, .kind = INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE, .arg = 77};
       ++*wakes;
     } else if (what < 99) {
       k[n++] =
@@ -205,7 +204,7 @@ static void compare(int kevents) {
      * interval's), and one buffer whose records were lost */
     size_t wakes = 0;
     struct ip_kev_list kl = {kev, kevents ? made_up_records(kev, N, from, tick + 3000, &wakes) : 0,
-                             kevents && b == 3, 0};
+                             kevents && b == 3, 0, 0};
     kl.n_wake = wakes;
     /* the kernel's work shows at the next probe: its interval is transitional */
     for (size_t r = 0, i = 0; r < kl.n; r++) {

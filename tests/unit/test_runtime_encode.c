@@ -170,7 +170,7 @@ START_TEST(every_kind_and_size_reads_back_as_defined) {
   }
   uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
   ck_assert_ptr_nonnull(scratch);
-  struct ip_kev_list kl = {NULL, 0, 0, 0};
+  struct ip_kev_list kl = {NULL, 0, 0, 0, 0};
   uint64_t events0 = atomic_load(&ip_st.events);
   ip_encode_batch(scratch, IP_SCRATCH_BYTES, 42, 7, ev, N, &kl, 0);
   ck_assert_uint_eq(atomic_load(&ip_st.events) - events0, want_n);
@@ -205,7 +205,7 @@ START_TEST(a_batch_of_empty_slots_writes_nothing) {
   struct ip_event ev[4] = {{5, 0}, {6, 0}, {7, 0}, {8, 0}};
   uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
   ck_assert_ptr_nonnull(scratch);
-  struct ip_kev_list kl = {NULL, 0, 0, 0};
+  struct ip_kev_list kl = {NULL, 0, 0, 0, 0};
   uint64_t batches0 = atomic_load(&ip_st.batches);
   ip_encode_batch(scratch, IP_SCRATCH_BYTES, 1, 0, ev, 4, &kl, 0);
   ck_assert_uint_eq(atomic_load(&ip_st.batches), batches0);
@@ -235,7 +235,7 @@ START_TEST(a_coroutine_frame_names_the_enter_event_after_it) {
   };
   uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
   ck_assert_ptr_nonnull(scratch);
-  struct ip_kev_list kl = {NULL, 0, 0, 0};
+  struct ip_kev_list kl = {NULL, 0, 0, 0, 0};
   uint64_t events0 = atomic_load(&ip_st.events);
   ip_encode_batch(scratch, IP_SCRATCH_BYTES, 42, 3, ev, 9, &kl, 0);
   ck_assert_uint_eq(atomic_load(&ip_st.events) - events0, 5);
@@ -257,6 +257,51 @@ START_TEST(a_coroutine_frame_names_the_enter_event_after_it) {
 }
 END_TEST
 
+/* A batch's kernel-event records read back: their kinds and ticks, the
+ * woken thread of each wake-up and the word and operation of each futex
+ * wait, in record order. */
+START_TEST(kernel_records_with_wakees_and_futex_waits_read_back) {
+  start();
+  struct ip_event ev[2] = {{100, enter_of(0)}, {200, (uint64_t)(uintptr_t)&d[0] | IP_K_EXIT}};
+  enum {
+    SYS = INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL,
+    FUTEX = INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT,
+    WAKE = INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE,
+    OUT = INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED
+  };
+  const struct ip_kev kev[6] = {
+      {110, 0, SYS, 0}, {111, 0x7ffd12345678ull, FUTEX, 393},
+      {112, 0, OUT, 0}, {150, 0, WAKE, 4242},
+      {160, 0, SYS, 0}, {161, 0x55aa00004060ull, FUTEX, 128},
+  };
+  struct ip_kev_list kl = {kev, 6, 0, 1, 2};
+  uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
+  ck_assert_ptr_nonnull(scratch);
+  ip_encode_batch(scratch, IP_SCRATCH_BYTES, 42, 4, ev, 2, &kl, 0);
+  ip_reader *r = NULL;
+  Inclprof__EventBatch *b = read_batch(4, &r);
+  ck_assert_uint_eq(b->n_kernel_dt, 6);
+  ck_assert_uint_eq(b->kernel_base_tick, 110);
+  uint64_t tick = b->kernel_base_tick;
+  for (size_t i = 0; i < 6; i++) {
+    tick += b->kernel_dt[i] >> 3;
+    ck_assert_uint_eq(tick, kev[i].tick);
+    ck_assert_uint_eq(b->kernel_dt[i] & 7, kev[i].kind);
+  }
+  ck_assert_uint_eq(b->n_kernel_wakee, 1);
+  ck_assert_uint_eq(b->kernel_wakee[0], 4242);
+  ck_assert_uint_eq(b->n_kernel_futex, 2);
+  ck_assert_uint_eq(b->n_kernel_futex_op, 2);
+  ck_assert_uint_eq(b->kernel_futex[0], 0x7ffd12345678ull);
+  ck_assert_uint_eq(b->kernel_futex_op[0], 393);
+  ck_assert_uint_eq(b->kernel_futex[1], 0x55aa00004060ull);
+  ck_assert_uint_eq(b->kernel_futex_op[1], 128);
+  ip_reader_close(r);
+  free(scratch);
+  finish();
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("runtime_encode");
   TCase *tc = tcase_create("core");
@@ -264,6 +309,7 @@ int main(void) {
   tcase_add_test(tc, every_kind_and_size_reads_back_as_defined);
   tcase_add_test(tc, a_batch_of_empty_slots_writes_nothing);
   tcase_add_test(tc, a_coroutine_frame_names_the_enter_event_after_it);
+  tcase_add_test(tc, kernel_records_with_wakees_and_futex_waits_read_back);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }

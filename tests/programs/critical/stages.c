@@ -7,7 +7,13 @@
  *               joins the decoy, then stage_b's thread.  stage_b's thread
  *               waits on a condition until stage_a has done N rounds and
  *               signalled it, then does N rounds itself; the decoy does N/4
- *               rounds that nobody waits for.  Built with -DSTAGE_A_SHARE=2,
+ *               rounds that nobody waits for.  Truth cv_held is the time
+ *               from stage_a's thread's creation (or thread_b's wait, if
+ *               later) to its signal, join_b_held from the signal (or main's
+ *               join of thread_b, if later) to thread_b's end: the times the
+ *               critical path spends on the signalling and on the joined
+ *               thread while the condition's and the join's waiters sleep.
+ *               Built with -DSTAGE_A_SHARE=2,
  *               stage_a does N/2 rounds (the "twice as fast" program);
  *   lockchain N three threads: link_1 holds lock 1 and, once link_2
  *               holds lock 2 and is about to take lock 1, does N rounds;
@@ -16,6 +22,13 @@
  *               Truth link_work is the three links' time, or only link_2's
  *               and link_3's when link_2 found lock 1 free (it was held up
  *               until link_1 had finished: nobody waited for link_1);
+ *               truth link_N its link's own time, truth lock1_wait and
+ *               lock2_wait the time link_2 waited for lock 1 (0 when it
+ *               found it free) and link_3 for lock 2, lock1_held from
+ *               link_2's wait to link_1's unlock of lock 1, lock2_held from
+ *               link_3's wait (or that unlock, if later) to link_2's unlock
+ *               of lock 2; "object NAME ADDRESS" gives the addresses of the
+ *               locks and conditions;
  *   queue N     produce_item makes 40 items of N/40 rounds each into a
  *               queue of 4 (mutex and two conditions), consume_item takes
  *               each and does N/10 rounds on it: the consumer is the
@@ -59,6 +72,8 @@ static void truth(const char *name, uint64_t ns) {
   printf("truth %s %llu\n", name, (unsigned long long)ns);
 }
 
+static void object(const char *name, const void *at) { printf("object %s %p\n", name, at); }
+
 static void start(pthread_t *t, void *(*fn)(void *), void *arg) {
   if (pthread_create(t, NULL, fn, arg) != 0) {
     perror("pthread_create");
@@ -71,6 +86,9 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int ready;
 static uint64_t ns_a, ns_b, ns_decoy;
+static uint64_t at_b_wait, at_signal, at_create_a, at_join_b, at_b_end;
+
+static uint64_t later(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 __attribute__((noinline)) static void stage_a(void) {
   uint64_t t0 = now_ns();
@@ -95,6 +113,7 @@ static void *thread_a(void *arg) {
   stage_a();
   pthread_mutex_lock(&mu);
   ready = 1;
+  at_signal = now_ns();
   pthread_cond_signal(&cv);
   pthread_mutex_unlock(&mu);
   return NULL;
@@ -102,11 +121,13 @@ static void *thread_a(void *arg) {
 
 static void *thread_b(void *arg) {
   (void)arg;
+  at_b_wait = now_ns();
   pthread_mutex_lock(&mu);
   while (!ready)
     pthread_cond_wait(&cv, &mu);
   pthread_mutex_unlock(&mu);
   stage_b();
+  at_b_end = now_ns();
   return NULL;
 }
 
@@ -120,13 +141,19 @@ static void pipeline(void) {
   pthread_t a, b, d;
   start(&b, thread_b, NULL);
   start(&d, thread_decoy, NULL);
+  at_create_a = now_ns();
   start(&a, thread_a, NULL);
   pthread_join(d, NULL);
+  at_join_b = now_ns();
   pthread_join(b, NULL);
   pthread_join(a, NULL);
   truth("stage_a", ns_a);
   truth("stage_b", ns_b);
   truth("decoy", ns_decoy);
+  truth("cv_held", at_signal - later(at_create_a, at_b_wait));
+  truth("join_b_held", at_b_end - later(at_signal, at_join_b));
+  object("mu", &mu);
+  object("cv", &cv);
 }
 
 /* ---- lock chain -------------------------------------------------------- */
@@ -134,7 +161,8 @@ static pthread_mutex_t lock1 = PTHREAD_MUTEX_INITIALIZER, lock2 = PTHREAD_MUTEX_
 static pthread_mutex_t step_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t step_cv = PTHREAD_COND_INITIALIZER;
 static int step; /* 1: link_1 holds lock 1; 2: link_2 holds lock 2 */
-static uint64_t ns_link[4];
+static uint64_t ns_link[4], ns_lock1_wait, ns_lock2_wait;
+static uint64_t at_wait1, at_unlock1, at_wait2, at_unlock2;
 static int link_1_waited_for; /* link_2 found lock 1 held */
 
 static void reached(int s) {
@@ -163,6 +191,7 @@ static void *link_1(void *arg) {
   reached(1);
   await_step(2);
   link_work(1);
+  at_unlock1 = now_ns();
   pthread_mutex_unlock(&lock1);
   return NULL;
 }
@@ -174,10 +203,13 @@ static void *link_2(void *arg) {
   reached(2);
   if (pthread_mutex_trylock(&lock1) != 0) {
     link_1_waited_for = 1;
+    at_wait1 = now_ns();
     pthread_mutex_lock(&lock1);
+    ns_lock1_wait = now_ns() - at_wait1;
   }
   link_work(2);
   pthread_mutex_unlock(&lock1);
+  at_unlock2 = now_ns();
   pthread_mutex_unlock(&lock2);
   return NULL;
 }
@@ -185,7 +217,9 @@ static void *link_2(void *arg) {
 static void *link_3(void *arg) {
   (void)arg;
   await_step(2);
+  at_wait2 = now_ns();
   pthread_mutex_lock(&lock2);
+  ns_lock2_wait = now_ns() - at_wait2;
   link_work(3);
   pthread_mutex_unlock(&lock2);
   return NULL;
@@ -200,6 +234,16 @@ static void lockchain(void) {
   pthread_join(t2, NULL);
   pthread_join(t1, NULL);
   truth("link_work", (link_1_waited_for ? ns_link[1] : 0) + ns_link[2] + ns_link[3]);
+  truth("link_1", ns_link[1]);
+  truth("link_2", ns_link[2]);
+  truth("lock1_wait", ns_lock1_wait);
+  truth("lock2_wait", ns_lock2_wait);
+  truth("lock1_held", link_1_waited_for ? at_unlock1 - at_wait1 : 0);
+  truth("lock2_held", at_unlock2 - later(at_wait2, link_1_waited_for ? at_unlock1 : 0));
+  object("lock1", &lock1);
+  object("lock2", &lock2);
+  object("step_mu", &step_mu);
+  object("step_cv", &step_cv);
 }
 
 /* ---- producer / consumer ----------------------------------------------- */

@@ -1,0 +1,300 @@
+/* model/critical_locks.c - the lock table of the critical path (see "Lock
+ * table" in docs/converter.md): every sleep that began in a futex wait is a
+ * wait on the synchronisation object of that futex word, found from the
+ * call that slept (a mutex's word is its first, a condition variable's
+ * sleeps wait on a word 40 or 44 bytes in) and named by the data symbol
+ * that holds it when it is a global or static object.  Per object: its
+ * blocking waits and their time, the path's jumps through them, the time
+ * the path spent on a waking thread (the holder) while a thread it woke
+ * slept on the object, the call that waited most and the waker's call at
+ * the wake-up that ended most of it. */
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/critical.h"
+#include "model/profile.h"
+#include "model/symbolize.h"
+#include "util/util.h"
+
+/* glibc's pthread_cond_t: its waiters sleep on __g_signals[0] or [1], 40 and
+ * 44 bytes into the 8-byte-aligned object (x86-64 and AArch64 alike). */
+#define COND_SIGNALS_AT       40u
+#define FUTEX_CMD_MASK        127u
+#define FUTEX_WAIT_BITSET_CMD 9u
+
+const char *ip_call_site_name(const ip_session *s, const ip_thread *th, uint32_t node, char *buf,
+                              size_t n) {
+  if (!node || node >= th->n_nodes) {
+    snprintf(buf, n, "[no function]");
+    return buf;
+  }
+  const ip_node *nd = &th->nodes[node];
+  const char *f = s->funcs[nd->func].pretty;
+  uint32_t up = nd->parent;
+  if (up && up < th->n_nodes)
+    snprintf(buf, n, "%s < %s", f, s->funcs[th->nodes[up].func].pretty);
+  else
+    snprintf(buf, n, "%s", f);
+  return buf;
+}
+
+static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
+
+int ip_lock_object(const char *fn, uint64_t word, uint32_t op, uint64_t *object) {
+  *object = word;
+  if (starts(fn, "pthread_mutex_") || starts(fn, "sem_") || starts(fn, "pthread_join") ||
+      starts(fn, "pthread_timedjoin") || starts(fn, "pthread_clockjoin"))
+    return IP_LOCK_KNOWN;
+  if (starts(fn, "pthread_cond_") && strstr(fn, "wait")) {
+    if ((op & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET_CMD) {
+      *object = (word & ~(uint64_t)7) - COND_SIGNALS_AT;
+      return IP_LOCK_KNOWN;
+    }
+    return IP_LOCK_KNOWN; /* the mutex, taken again after the wake-up */
+  }
+  return IP_LOCK_WORD;
+}
+
+/* A call site: the sleeper's (or waker's) call path, by thread and node,
+ * and the time (or count) it had on this object. */
+typedef struct site {
+  uint32_t thread, node;
+  uint32_t fn, caller; /* session function ids: sites of one name are one */
+  uint64_t ns;
+} site;
+
+/* A sleep on the object, [from, to) in its process's ticks, that thread
+ * (session index) ended. */
+typedef struct window {
+  uint32_t thread;
+  uint64_t from, to;
+} window;
+
+typedef struct obj {
+  ip_lock_row row;
+  site *waiters, *holders;
+  size_t n_waiters, cap_waiters, n_holders, cap_holders;
+  window *windows;
+  size_t n_windows, cap_windows;
+} obj;
+
+static int cmp_window(const void *a, const void *b) {
+  const window *x = a, *y = b;
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static void site_add(site **v, size_t *n, size_t *cap, const ip_thread *th, uint32_t thread,
+                     uint32_t node, uint64_t ns) {
+  uint32_t fn = node && node < th->n_nodes ? th->nodes[node].func : UINT32_MAX;
+  uint32_t up = node && node < th->n_nodes ? th->nodes[node].parent : 0;
+  uint32_t caller = up && up < th->n_nodes ? th->nodes[up].func : UINT32_MAX;
+  for (size_t i = 0; i < *n; i++)
+    if ((*v)[i].fn == fn && (*v)[i].caller == caller) {
+      (*v)[i].ns += ns;
+      return;
+    }
+  ip_must_grow((void **)v, cap, *n + 1, sizeof **v);
+  (*v)[(*n)++] = (site){thread, node, fn, caller, ns};
+}
+
+/* The site with the most time, and how many there are. */
+static void top_site(const site *v, size_t n, uint32_t *thread, uint32_t *node, uint32_t *count) {
+  size_t best = 0;
+  for (size_t i = 1; i < n; i++)
+    if (v[i].ns > v[best].ns)
+      best = i;
+  *thread = n ? v[best].thread : IP_NO_THREAD;
+  *node = n ? v[best].node : 0;
+  *count = (uint32_t)n;
+}
+
+static obj *obj_for(obj **v, size_t *n, size_t *cap, ip_u64map *by, uint32_t process,
+                    uint64_t object, uint64_t word, int how) {
+  uint64_t key = object * 0x9e3779b97f4a7c15ull ^ process;
+  uint32_t at = ip_u64map_get(by, key);
+  if (at != UINT32_MAX) { /* that key's object, or (seldom) another's: then searched */
+    if ((*v)[at].row.process == process && (*v)[at].row.object == object)
+      return &(*v)[at];
+    for (size_t i = 0; i < *n; i++)
+      if ((*v)[i].row.process == process && (*v)[i].row.object == object)
+        return &(*v)[i];
+  }
+  ip_must_grow((void **)v, cap, *n + 1, sizeof **v);
+  obj *o = &(*v)[*n];
+  memset(o, 0, sizeof *o);
+  o->row.process = process;
+  o->row.object = object;
+  o->row.word = word;
+  o->row.how = how;
+  o->row.exit_thread = IP_NO_THREAD;
+  ip_u64map_put(by, key, (uint32_t)(*n)++);
+  return o;
+}
+
+/* The data symbol of the process's modules that holds addr: "name" or
+ * "name+0xN" into buf; 0 when none does (heap, stack). */
+static int data_symbol(const ip_session *s, const ip_process *p, ip_symbolizer *z, uint64_t addr,
+                       char *buf, size_t len) {
+  for (size_t m = 0; m < p->n_mods; m++) {
+    const ip_proc_module *pm = &p->mods[m];
+    if (!pm->load_address)
+      continue;
+    ip_sym_module sm = {s->modules[pm->module].path, pm->load_address, pm->has_stat, pm->mtime_ns,
+                        pm->size};
+    uint64_t v;
+    Dwfl_Module *mod = ip_symbolize_dwfl(z, &sm, addr, &v);
+    if (!mod)
+      continue;
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *name = dwfl_module_addrinfo(mod, v, &off, &sym, NULL, NULL, NULL);
+    if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || (off && off >= sym.st_size))
+      continue;
+    if (off)
+      snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)off);
+    else
+      snprintf(buf, len, "%s", name);
+    return 1;
+  }
+  return 0;
+}
+
+static int cmp_crit(const void *a, const void *b) {
+  const ip_lock_row *x = a, *y = b;
+  if (x->crit_ns != y->crit_ns)
+    return x->crit_ns > y->crit_ns ? -1 : 1;
+  if (x->waited_ns != y->waited_ns)
+    return x->waited_ns > y->waited_ns ? -1 : 1;
+  return x->object < y->object ? -1 : x->object > y->object;
+}
+
+static double tick_ns(const ip_session *s, uint32_t thread) {
+  const ip_process *p = &s->processes[s->threads[thread].process];
+  return p->ticks_per_second > 0 ? 1e9 / p->ticks_per_second : 1.0;
+}
+
+/* The path's time on each waking thread while one of the sleeps it ended
+ * lasted (overlapping sleeps counted once), ns. */
+static uint64_t held_on_path(const ip_session *s, const ip_critical *c, window *w, size_t n) {
+  qsort(w, n, sizeof *w, cmp_window);
+  double ns = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t t = w[i].thread;
+    size_t pieces = t < c->n_threads ? c->thread_n[t] : 0, k = 0;
+    uint64_t on = 0;
+    while (i < n && w[i].thread == t) {
+      uint64_t from = w[i].from, to = w[i].to;
+      for (i++; i < n && w[i].thread == t && w[i].from <= to; i++)
+        to = w[i].to > to ? w[i].to : to; /* overlapping sleeps: one stretch */
+      while (k < pieces && ip_critical_piece(c, t, k)->to <= from)
+        k++; /* the thread's pieces are oldest first and do not overlap */
+      for (size_t q = k; q < pieces; q++) {
+        const ip_cp_piece *p = ip_critical_piece(c, t, q);
+        if (p->from >= to)
+          break;
+        uint64_t a = p->from > from ? p->from : from, z = p->to < to ? p->to : to;
+        on += z > a ? z - a : 0;
+      }
+    }
+    ns += (double)on * tick_ns(s, t);
+  }
+  return (uint64_t)ns;
+}
+
+/* The object of thread's sleep o, added if new; NULL when it was no futex wait. */
+static obj *obj_of(const ip_session *s, uint32_t thread, const ip_offcpu *o, obj **v, size_t *n,
+                   size_t *cap, ip_u64map *by) {
+  if (!o->blocked || !o->futex)
+    return NULL;
+  const ip_thread *th = &s->threads[thread];
+  const char *fn =
+      o->out_node && o->out_node < th->n_nodes ? s->funcs[th->nodes[o->out_node].func].pretty : "";
+  uint64_t object;
+  int how = ip_lock_object(fn ? fn : "", o->futex, o->futex_op, &object);
+  return obj_for(v, n, cap, by, th->process, object, o->futex, how);
+}
+
+size_t ip_critical_locks(const ip_session *s, const ip_critical *c, ip_lock_row **out) {
+  obj *v = NULL;
+  size_t n = 0, cap = 0;
+  ip_u64map by = {0};
+  /* a process's threads by their local index (as ip_critical_find listed them) */
+  uint32_t *local = ip_must_calloc(s->n_threads + 1, sizeof *local);
+  for (size_t p = 0; p < s->n_processes; p++) {
+    uint32_t k = 0;
+    for (size_t i = 0; i < s->n_threads && i < c->n_klines; i++)
+      if (s->threads[i].process == p && c->klines[i] && c->klines[i]->last)
+        local[k++] = (uint32_t)i;
+    for (size_t i = 0; i < s->n_threads && i < c->n_klines; i++) {
+      const ip_kline *kl = c->klines[i];
+      if (s->threads[i].process != p || !kl)
+        continue;
+      double ns = tick_ns(s, (uint32_t)i);
+      for (size_t j = 0; j < kl->n_off; j++) {
+        const ip_offcpu *o = &kl->off[j];
+        obj *b = obj_of(s, (uint32_t)i, o, &v, &n, &cap, &by);
+        if (!b)
+          continue;
+        uint64_t slept = (uint64_t)((double)(o->in - o->out) * ns);
+        b->row.waits++;
+        b->row.waited_ns += slept;
+        site_add(&b->waiters, &b->n_waiters, &b->cap_waiters, &s->threads[i], (uint32_t)i,
+                 o->out_node, slept);
+        if (o->waker != IP_NO_THREAD && o->waker < k) {
+          uint32_t w = local[o->waker];
+          ip_must_grow((void **)&b->windows, &b->cap_windows, b->n_windows + 1, sizeof *b->windows);
+          b->windows[b->n_windows++] = (window){w, o->out, o->wake > o->out ? o->wake : o->out};
+          if (o->exit_edge)
+            b->row.exit_thread = w;
+          else
+            site_add(&b->holders, &b->n_holders, &b->cap_holders, &s->threads[w], w, o->wake_node,
+                     slept);
+        }
+      }
+    }
+  }
+  /* The path's jumps: the piece that begins where the path left a sleeper
+   * for its waker, and the path's pieces on that waker's thread while the
+   * sleeper slept. */
+  for (size_t i = 0; i < c->n_pieces; i++) {
+    const ip_cp_piece *p = &c->pieces[i];
+    if (p->woke == IP_NO_THREAD || p->woke >= c->n_klines || !c->klines[p->woke])
+      continue;
+    const ip_kline *kl = c->klines[p->woke];
+    for (size_t j = 0; j < kl->n_off; j++) {
+      const ip_offcpu *o = &kl->off[j];
+      if (!o->blocked || o->waker == IP_NO_THREAD || o->out > p->to || o->in < p->to)
+        continue;
+      obj *b = obj_of(s, p->woke, o, &v, &n, &cap, &by);
+      if (!b)
+        break;
+      b->row.jumps++;
+      break;
+    }
+  }
+  free(local);
+  ip_u64map_free(&by);
+  ip_symbolizer *z = ip_symbolizer_new();
+  ip_lock_row *rows = ip_must_calloc(n ? n : 1, sizeof *rows);
+  for (size_t i = 0; i < n; i++) {
+    ip_lock_row *r = &v[i].row;
+    top_site(v[i].waiters, v[i].n_waiters, &r->waiter_thread, &r->waiter_node, &r->n_waiter_sites);
+    top_site(v[i].holders, v[i].n_holders, &r->holder_thread, &r->holder_node, &r->n_holder_sites);
+    data_symbol(s, &s->processes[r->process], z, r->object, r->name, sizeof r->name);
+    r->crit_ns = held_on_path(s, c, v[i].windows, v[i].n_windows);
+    free(v[i].windows);
+    rows[i] = *r;
+    free(v[i].waiters);
+    free(v[i].holders);
+  }
+  ip_symbolizer_free(z);
+  free(v);
+  qsort(rows, n, sizeof *rows, cmp_crit);
+  *out = rows;
+  return n;
+}
