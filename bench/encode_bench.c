@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 enum { FNS = 400 };
 static struct inclprof_fn d[FNS];

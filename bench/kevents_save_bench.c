@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 enum { DATA_PAGES = 16, RUNS = 200, PF_ID = 77, SYS_ID = 5 };
 

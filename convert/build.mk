@@ -1,11 +1,11 @@
 # convert/build.mk - the `inclprof` command ($(B)/inclprof): cli/main.c over
-# $(B)/libipconvert.a, which holds every stage (read/, model/, views/,
+# $(B)/libipconvert.a, which holds every stage (read/, model/, analysis/, views/,
 # export/, util/ and the command line, cli/) and the trace's framing and
 # reading rules (trace/), and which the unit tests link.
 CV_PROTOS := $(wildcard proto/*.proto)
 CV_GEN    := $(patsubst proto/%.proto,$(B)/gen/%.pb-c.c,$(CV_PROTOS))
 .SECONDARY: $(CV_GEN) $(CV_GEN:.c=.h)
-CV_STAGES := read model views export util cli
+CV_STAGES := read model analysis views export util cli
 CV_SRCS   := $(filter-out convert/cli/main.c,$(foreach d,$(CV_STAGES),$(wildcard convert/$(d)/*.c)))
 CV_OBJS   := $(patsubst convert/%.c,$(B)/convert/%.o,$(CV_SRCS)) \
              $(patsubst trace/%.c,$(B)/convert/trace/%.o,$(wildcard trace/*.c)) \
@@ -25,7 +25,7 @@ $(B)/convert/%.o: convert/%.c | $(CV_GEN) $(DEPS_STAMP)
 $(B)/convert/trace/%.o: trace/%.c | $(CV_GEN) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<
-$(B)/convert/model/disasm.o: CV_CFLAGS += $(CS_FLAGS)
+$(B)/convert/analysis/disasm.o: CV_CFLAGS += $(CS_FLAGS)
 $(B)/convert/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CV_CFLAGS) -c -o $@ $<

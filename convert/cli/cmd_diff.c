@@ -1,6 +1,6 @@
 /* cli/cmd_diff.c - `inclprof diff BASE NEW` and `inclprof diff BASE... --
  * NEW...`: the data values of two builds side by side, largest change first,
- * marking only the changes beyond run-to-run noise (model/diff.h), as a text
+ * marking only the changes beyond run-to-run noise (analysis/diff.h), as a text
  * table, CSV, or pprof files. */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "export/export.h"
+#include "analysis/analysis.h"
 #include "model/model.h"
 #include "cli/cli_args.h"
 #include "util/util.h"

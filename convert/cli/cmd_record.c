@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/ctl_client.h"
 #include "cli/record_dir.h"
@@ -38,10 +39,10 @@
 #include "cli/record_user.h"
 #include "cli/record_watch.h"
 #include "duration_syntax.h"
-#include "size_syntax.h"
 #include "read/read.h"
+#include "settings_names.h"
+#include "size_syntax.h"
 #include "util/util.h"
-#include "cli/cli_args.h"
 
 enum {
   OPT_TRANSITIONS = 256,
@@ -341,20 +342,20 @@ static int prepare_env(const record_args *a) {
   clock_gettime(CLOCK_REALTIME, &now);
   snprintf(run_id, sizeof run_id, "record-%ld-%llx", (long)getpid(),
            (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
-  if (set_env("LD_PRELOAD", preload) || set_env("INCLPROF_OUTPUT", a->dir) ||
-      set_env("INCLPROF_RUN", run_id) || (a->mode && set_env("INCLPROF_TRANSITIONS", a->mode)) ||
-      (a->hz && set_env("INCLPROF_SAMPLE_HZ", a->hz)) ||
-      (a->max_size && set_env("INCLPROF_MAX_SIZE", a->max_size)) ||
-      (a->policy && set_env("INCLPROF_MAX_SIZE_POLICY", a->policy)) ||
-      (a->paused && set_env("INCLPROF_PAUSED", "1")) ||
-      (a->aggregate && set_env("INCLPROF_MODE", "aggregate")) ||
-      (a->interval && set_env("INCLPROF_INTERVAL", a->interval)) ||
-      (a->delay && set_env("INCLPROF_DELAY", a->delay)) ||
-      (a->duration && set_env("INCLPROF_DURATION", a->duration)) ||
-      (a->flush_every && set_env("INCLPROF_FLUSH_EVERY", a->flush_every)) ||
-      (a->snapshot_if[0] && set_env("INCLPROF_SNAPSHOT_IF", a->snapshot_if)) ||
-      (a->snapshot_margin && set_env("INCLPROF_SNAPSHOT_MARGIN", a->snapshot_margin)) ||
-      (a->snapshot_keep && set_env("INCLPROF_SNAPSHOT_KEEP", a->snapshot_keep)))
+  if (set_env("LD_PRELOAD", preload) || set_env(IP_ENV_OUTPUT, a->dir) ||
+      set_env(IP_ENV_RUN, run_id) || (a->mode && set_env(IP_ENV_TRANSITIONS, a->mode)) ||
+      (a->hz && set_env(IP_ENV_SAMPLE_HZ, a->hz)) ||
+      (a->max_size && set_env(IP_ENV_MAX_SIZE, a->max_size)) ||
+      (a->policy && set_env(IP_ENV_MAX_SIZE_POLICY, a->policy)) ||
+      (a->paused && set_env(IP_ENV_PAUSED, "1")) ||
+      (a->aggregate && set_env(IP_ENV_MODE, "aggregate")) ||
+      (a->interval && set_env(IP_ENV_INTERVAL, a->interval)) ||
+      (a->delay && set_env(IP_ENV_DELAY, a->delay)) ||
+      (a->duration && set_env(IP_ENV_DURATION, a->duration)) ||
+      (a->flush_every && set_env(IP_ENV_FLUSH_EVERY, a->flush_every)) ||
+      (a->snapshot_if[0] && set_env(IP_ENV_SNAPSHOT_IF, a->snapshot_if)) ||
+      (a->snapshot_margin && set_env(IP_ENV_SNAPSHOT_MARGIN, a->snapshot_margin)) ||
+      (a->snapshot_keep && set_env(IP_ENV_SNAPSHOT_KEEP, a->snapshot_keep)))
     return -1;
   if (!a->mode || strcmp(a->mode, "none"))
     mount_tracefs_if_missing();
@@ -416,7 +417,7 @@ static void notes_make(char *out, size_t len) {
   const char *tmp = getenv("TMPDIR");
   snprintf(out, len, "%s/inclprof-record-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   int fd = mkstemp(out);
-  if (fd < 0 || set_env("INCLPROF_RECORD_NOTES", out)) {
+  if (fd < 0 || set_env(IP_ENV_RECORD_NOTES, out)) {
     if (fd >= 0) {
       close(fd);
       unlink(out);
@@ -531,7 +532,7 @@ int cmd_record(int argc, char **argv) {
     remove_made_dirs(a.dir, made_dir);
     return IP_EXIT_USAGE;
   }
-  int hold = record_hold_join(getenv("INCLPROF_TRANSITIONS")); /* set from --transitions */
+  int hold = record_hold_join(getenv(IP_ENV_TRANSITIONS)); /* set from --transitions */
   char notes[PATH_MAX], note[600];
   notes_make(notes, sizeof notes);
   int status = run(argv + first, a.dir);

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "inclprof_abi.h"
+#include "analysis/analysis.h"
 #include "model/model.h"
 #include "util/util.h"
 #include "cli/cli_args.h"

@@ -26,6 +26,7 @@
 
 #include "cli/cli_args.h"
 #include "ctl_protocol.h"
+#include "settings_names.h"
 
 static unsigned owner_of(pid_t pid) {
   char p[64];
@@ -59,8 +60,8 @@ static int env_output(pid_t pid, char *out, size_t len, char *err, size_t errlen
   char *var = NULL;
   size_t cap = 0;
   while (getdelim(&var, &cap, 0, f) > 0)
-    if (!strncmp(var, "INCLPROF_OUTPUT=", 16) && var[16]) {
-      snprintf(out, len, "%s", var + 16);
+    if (!strncmp(var, IP_ENV_OUTPUT "=", sizeof IP_ENV_OUTPUT) && var[sizeof IP_ENV_OUTPUT]) {
+      snprintf(out, len, "%s", var + sizeof IP_ENV_OUTPUT);
       break;
     }
   free(var);

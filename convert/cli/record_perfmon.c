@@ -9,6 +9,7 @@
 
 #include "perf_grant.h"
 #include "pmu_attr.h"
+#include "settings_names.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -59,7 +60,7 @@ static int find_helper(char *out, size_t len) {
 }
 
 void record_perfmon_exec(const char *mode, int argc, char **argv) {
-  const char *env_mode = getenv("INCLPROF_TRANSITIONS");
+  const char *env_mode = getenv(IP_ENV_TRANSITIONS);
   if (!mode)
     mode = env_mode;
   if ((mode && (!strcmp(mode, "none") || !strcmp(mode, "pmu"))) || getenv(IP_GRANT_ENV) ||

@@ -7,6 +7,7 @@
 #ifndef INCLPROF_EXPORT_DIFF_PPROF_H
 #define INCLPROF_EXPORT_DIFF_PPROF_H
 
+#include "analysis/analysis.h"
 #include "model/model.h"
 
 /* Returns 0, or -1 after printing a one-line error naming the file. */

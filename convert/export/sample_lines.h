@@ -1,6 +1,6 @@
 /* export/sample_lines.h - what the exports that carry source lines (pprof,
  * callgrind, html) share: each sampled instruction address of a process
- * located once (source file, line and inline chain, model/source_lines.h),
+ * located once (source file, line and inline chain, analysis/source_lines.h),
  * and a value shared out over call lines. */
 #ifndef INCLPROF_EXPORT_SAMPLE_LINES_H
 #define INCLPROF_EXPORT_SAMPLE_LINES_H
@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/analysis.h"
 #include "model/model.h"
 #include "util/util.h"
 
@@ -26,7 +27,7 @@ void ip_sample_lines_free(ip_sample_lines *sl);
  * first use. */
 size_t ip_sample_lines_at(ip_sample_lines *sl, const ip_session *s, uint32_t process, uint64_t pc);
 
-/* An ip_locator (model/line_rows.h) reading through sl, its ctx. */
+/* An ip_locator (analysis/line_rows.h) reading through sl, its ctx. */
 void ip_sample_lines_locate(void *sl, const ip_session *s, uint32_t process, uint64_t pc,
                             ip_src_loc *out);
 

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 int ip_selected_thread(const ip_session *s, const ip_selection *sel, const ip_thread *t) {
   if (!sel)
@@ -47,4 +48,11 @@ int ip_selection_check(const ip_session *s, const ip_selection *sel, char *err, 
     return -1;
   }
   return 0;
+}
+
+int ip_func_named(const ip_func *f, const char *fn) {
+  size_t n = strlen(fn);
+  return !strcmp(f->pretty, fn) || !strcmp(f->name, fn) ||
+         (f->name[0] == '*' && !strcmp(f->name + 1, fn)) ||
+         (!strchr(fn, '(') && !strncmp(f->pretty, fn, n) && f->pretty[n] == '(');
 }

@@ -40,4 +40,10 @@ int ip_selected_call(const ip_selection *sel, uint32_t thread, uint32_t depth, u
  * one-line reason in err ("--thread 9: no such thread"). */
 int ip_selection_check(const ip_session *s, const ip_selection *sel, char *err, size_t errlen);
 
+/* Whether fn names f by its pretty or assembler name (an assembler name with
+ * GCC's "used as written" marker '*' also matches without it); a name
+ * without a parameter list names every overload ("area" matches
+ * "area(Circle const&)"). */
+int ip_func_named(const ip_func *f, const char *fn);
+
 #endif

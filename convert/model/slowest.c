@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/line_rows.h"
+#include "model/selection.h"
 
 static int is_fn(ip_slowest *w, const ip_session *s, uint32_t func) {
   if (func >= w->n_match) {

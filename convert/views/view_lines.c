@@ -4,6 +4,7 @@
  * instruction, with its share of the function's and of all samples. */
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "model/model.h"
 #include "util/util.h"
 #include "views/views.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 #define MIN_SHIFT   5u  /* the smallest class: 32 bytes, its header included */
 #define MAX_SHIFT   16u /* the largest: 64 KB; larger blocks are mappings */

@@ -8,7 +8,7 @@
  * the kernel's own rate (5-95 %: 14 ppm). */
 #include <time.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 enum { CALIBRATION_NS = 100000, PAIR_TRIES = 5 };
 

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt.h"
+#include "base/base.h"
+#include "settings_names.h"
 
 #define MAX_CARRIED 32
 static char *carried[MAX_CARRIED]; /* "INCLPROF_X=value", as at start */
@@ -53,7 +54,7 @@ __attribute__((constructor)) static void env_carry_init(void) {
     return;
   }
   for (char **e = environ; e && *e && n_carried < MAX_CARRIED; e++)
-    if (!strncmp(*e, "INCLPROF_", 9) && strchr(*e, '='))
+    if (!strncmp(*e, IP_ENV_PREFIX, sizeof IP_ENV_PREFIX - 1) && strchr(*e, '='))
       carried[n_carried] = ip_strdup(*e), n_carried += carried[n_carried] != NULL;
   preload = own_preload_entry(getenv("LD_PRELOAD"));
 }
@@ -84,12 +85,12 @@ static char run_entry[96]; /* "INCLPROF_RUN=ID" */
 void ip_run_begin(uint64_t start_unix_ns) {
   const char *given = ip_set.run;
   if (given && *given)
-    snprintf(run_entry, sizeof run_entry, "INCLPROF_RUN=%.80s", given);
+    snprintf(run_entry, sizeof run_entry, IP_ENV_RUN "=%.80s", given);
   else
-    snprintf(run_entry, sizeof run_entry, "INCLPROF_RUN=%ld-%llx", (long)getpid(),
+    snprintf(run_entry, sizeof run_entry, IP_ENV_RUN "=%ld-%llx", (long)getpid(),
              (unsigned long long)start_unix_ns);
   for (unsigned i = 0; i < n_carried; i++)
-    if (!strncmp(carried[i], "INCLPROF_RUN=", 13))
+    if (!strncmp(carried[i], IP_ENV_RUN "=", sizeof IP_ENV_RUN))
       return;
   if (n_carried < MAX_CARRIED && !carry_off)
     carried[n_carried++] = run_entry;

@@ -10,17 +10,15 @@
  * id), so a number the program took over after closing it behind libc's
  * back is left alone.  Transient descriptors (a /proc file read at once)
  * are opened and closed where they are used and are not in the set. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 #define HIGH_BASE 900   /* where the runtime's descriptors go */
 #define OWN_MAX   65536 /* numbers the set can hold; above, the program's close reaches them */
@@ -65,7 +63,7 @@ int ip_fd_own(int fd) {
     return fd;
   int high = fd >= HIGH_BASE ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, high_base());
   if (high >= 0) {
-    close(fd); /* not in the set yet: the interposer passes it on */
+    ip_close(fd); /* not in the set yet */
     fd = high;
   } else {
     fcntl(fd, F_SETFD, FD_CLOEXEC); /* no room up there: stays where it is */
@@ -104,48 +102,18 @@ void ip_fd_release(int fd, const struct ip_fd_id *id) {
   int ours = still_ours(fd, id);
   mark(fd, 0);
   if (ours)
-    close(fd);
+    ip_close(fd);
 }
 
 void ip_fd_forget(int fd) { mark(fd, 0); }
 
 /* ---- the program's close calls ------------------------------------------ */
-typedef int close_fn(int);
-typedef int close_range_fn(unsigned, unsigned, int);
-typedef void closefrom_fn(int);
-
-static close_fn *real_close;
-static close_range_fn *real_close_range;
-static closefrom_fn *real_closefrom;
-
-/* libc's definitions, found when the library is loaded (close is
- * async-signal-safe: a handler may call it, dlsym may not run there), and
- * lazily for calls made by constructors that run before that. */
-__attribute__((constructor)) void ip_fd_libc_init(void) {
-  if (!real_close)
-    real_close = (close_fn *)dlsym(RTLD_NEXT, "close");
-  if (!real_close_range)
-    real_close_range = (close_range_fn *)dlsym(RTLD_NEXT, "close_range");
-  if (!real_closefrom)
-    real_closefrom = (closefrom_fn *)dlsym(RTLD_NEXT, "closefrom");
-}
-
 int ip_fd_program_close(int fd) {
   if (ip_fd_is_own(fd)) {
     errno = EBADF;
     return -1;
   }
-  if (!real_close)
-    ip_fd_libc_init();
-  return real_close ? real_close(fd) : (int)syscall(SYS_close, fd);
-}
-
-static int range_call(unsigned first, unsigned last, int flags) {
-  if (!real_close_range && !real_close)
-    ip_fd_libc_init();
-  if (real_close_range)
-    return real_close_range(first, last, flags);
-  return (int)syscall(SYS_close_range, first, last, flags);
+  return ip_close(fd);
 }
 
 /* One piece of a range: close_range, or, on a kernel without it, close
@@ -165,7 +133,7 @@ static int close_piece(unsigned first, unsigned last, int flags, ip_close_range_
 
 int ip_fd_close_range_around(unsigned first, unsigned last, int flags, ip_close_range_fn *range) {
   if (!range)
-    range = range_call;
+    range = ip_close_range;
   if (first > last)
     return range(first, last, flags); /* EINVAL, as libc's */
   unsigned long from = first;
@@ -188,8 +156,7 @@ void ip_fd_program_closefrom(int lowfd) {
   long last_own = -1;
   for (long fd = next_own((unsigned long)lowfd); fd >= 0; fd = next_own((unsigned long)fd + 1))
     last_own = fd;
-  if (!real_closefrom)
-    ip_fd_libc_init();
+  ip_closefrom_fn *real_closefrom = ip_real_closefrom();
   if (last_own < 0 || !real_closefrom) {
     if (last_own < 0 && real_closefrom)
       real_closefrom(lowfd);

@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 static atomic_uint in_flight; /* descriptors other threads are opening now */
 
@@ -26,7 +26,7 @@ static long open_fds(void) {
   char buf[8192] __attribute__((aligned(8)));
   long n = 0;
   for (;;) {
-    long got = syscall(SYS_getdents64, dir, buf, sizeof buf);
+    long got = ip_syscall(SYS_getdents64, dir, buf, sizeof buf);
     if (got <= 0) {
       if (got < 0)
         n = -1;
@@ -39,7 +39,7 @@ static long open_fds(void) {
       at += d->d_reclen;
     }
   }
-  close(dir);
+  ip_close(dir);
   return n < 0 ? -1 : n - 1; /* not the directory's own descriptor */
 }
 

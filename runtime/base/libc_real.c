@@ -1,32 +1,31 @@
-/* libc_real.c - libc's own definitions of the functions the runtime both
- * interposes (interpose.c) and calls itself: sigaction, for the runtime's
- * own handler installs, and syscall; and libc's vsnprintf, which
- * own_stdio.c's snprintf and vsnprintf call (a program may define those
- * two).  Found with dlsym(RTLD_NEXT) at start-up, before the runtime
- * installs a signal handler (dlsym is not safe in one). */
+/* libc_real.c - the runtime's one way to the functions it both interposes
+ * (interpose.c) and calls itself: libc's own syscall, close, close_range,
+ * closefrom and sigaction, and libc's vsnprintf, which own_stdio.c's
+ * snprintf and vsnprintf call (a program may define those two).  The rest
+ * of the runtime calls ip_syscall and ip_close, never syscall() or close():
+ * inside libinclprof.so those names bind to its own interposers.  Found with
+ * dlsym(RTLD_NEXT) when the library is loaded (dlsym is not safe in a signal
+ * handler; close and syscall are), and lazily for calls made by constructors
+ * that run before that. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 
 void *ip_libc_next(const char *name) { return next_fn(name); }
 
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+typedef int close_fn(int);
 
-int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
-  static sigaction_fn real;
-  if (!real)
-    real = (sigaction_fn)next_fn("sigaction");
-  if (!real) {
-    errno = ENOSYS;
-    return -1;
-  }
-  return real(sig, act, old);
-}
-
+static sigaction_fn *real_sigaction;
 static ip_syscall_fn *real_syscall;
+static close_fn *real_close;
+static ip_close_range_fn *real_close_range;
+static ip_closefrom_fn *real_closefrom;
 static _Atomic(ip_vsnprintf_fn *) real_vsnprintf;
 
 /* Found on the first call: the runtime formats text before its start-up
@@ -40,14 +39,68 @@ ip_vsnprintf_fn *ip_real_vsnprintf(void) {
   return f;
 }
 
-void ip_libc_init(void) {
+__attribute__((constructor)) void ip_libc_init(void) {
   if (!real_syscall)
     real_syscall = (ip_syscall_fn *)next_fn("syscall");
+  if (!real_sigaction)
+    real_sigaction = (sigaction_fn *)next_fn("sigaction");
+  if (!real_close)
+    real_close = (close_fn *)next_fn("close");
+  if (!real_close_range)
+    real_close_range = (ip_close_range_fn *)next_fn("close_range");
+  if (!real_closefrom)
+    real_closefrom = (ip_closefrom_fn *)next_fn("closefrom");
   (void)ip_real_vsnprintf();
-  ip_fd_libc_init();
+}
+
+int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  if (!real_sigaction)
+    ip_libc_init();
+  if (!real_sigaction) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return real_sigaction(sig, act, old);
 }
 
 ip_syscall_fn *ip_real_syscall(void) {
-  ip_libc_init(); /* called before the runtime's start-up: no signal handler of ours yet */
+  if (!real_syscall)
+    ip_libc_init();
   return real_syscall;
+}
+
+/* libc's syscall() takes the number and up to six word-sized arguments. */
+long ip_syscall(long n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  long a[6];
+  for (int i = 0; i < 6; i++)
+    a[i] = va_arg(ap, long);
+  va_end(ap);
+  ip_syscall_fn *f = ip_real_syscall();
+  if (!f) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+int ip_close(int fd) {
+  if (!real_close)
+    ip_libc_init();
+  return real_close ? real_close(fd) : (int)ip_syscall(SYS_close, fd);
+}
+
+int ip_close_range(unsigned first, unsigned last, int flags) {
+  if (!real_close_range)
+    ip_libc_init();
+  if (real_close_range)
+    return real_close_range(first, last, flags);
+  return (int)ip_syscall(SYS_close_range, first, last, flags);
+}
+
+ip_closefrom_fn *ip_real_closefrom(void) {
+  if (!real_closefrom)
+    ip_libc_init();
+  return real_closefrom;
 }

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <time.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 /* The calling thread's exit deadline (CLOCK_MONOTONIC ns), 0 when none. */
 static __thread uint64_t exit_deadline __attribute__((tls_model("initial-exec")));

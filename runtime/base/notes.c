@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 void ip_notes_line(const char *line, int on_stderr) {
   size_t n = strlen(line);
@@ -19,6 +19,6 @@ void ip_notes_line(const char *line, int on_stderr) {
   int fd = notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
   if (fd >= 0) {
     ip_write_all(fd, line, n);
-    close(fd);
+    ip_close(fd);
   }
 }

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 /* The ELF types of this process's word size. */
 #if UINTPTR_MAX > 0xffffffffu

@@ -6,7 +6,7 @@
  * not called in practice.  Only in the shared runtime (runtime/build.mk). */
 #include <stddef.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 __attribute__((visibility("hidden"))) void *malloc(size_t n);
 __attribute__((visibility("hidden"))) void free(void *p);

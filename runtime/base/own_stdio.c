@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 __attribute__((visibility("hidden"))) int snprintf(char *restrict s, size_t n,
                                                    const char *restrict fmt, ...);

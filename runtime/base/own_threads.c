@@ -12,7 +12,7 @@
  * goes to one of the program's threads. */
 #include <dlfcn.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 static _Atomic unsigned *nthreads;
 static atomic_int looked;

@@ -3,7 +3,7 @@
  * handler uses them), writes under the owner's lock.  A grown table
  * replaces the old one, which is never freed: a reader may still be walking
  * it.  A key once put stays; putting 0 makes it absent again. */
-#include "rt.h"
+#include "base/base.h"
 
 struct slot {
   _Atomic uintptr_t key;

@@ -3,13 +3,16 @@
  * with write(), never through stdio, whose stderr the program may have made
  * buffered (its buffer then comes from malloc, and the line would land in
  * the middle of the program's own pending output).  Error numbers are named
- * with glibc's %m, not strerror, which the program may define. */
+ * by glibc's untranslated descriptions (strerrordesc_np), not strerror or
+ * %m: the program may define strerror, and the translation behind both
+ * allocates through the program's malloc (glibc 2.43's gettext). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 
 void ip_say(const char *fmt, ...) {
   char line[1024];
@@ -39,9 +42,10 @@ void ip_write_all(int fd, const char *p, size_t n) {
 
 const char *ip_errno_text(int e) {
   static __thread char text[128];
-  int saved = errno;
-  errno = e;
-  snprintf(text, sizeof text, "%m"); /* glibc's own text, as strerror's */
-  errno = saved;
+  const char *desc = strerrordesc_np(e);
+  if (desc)
+    snprintf(text, sizeof text, "%s", desc);
+  else
+    snprintf(text, sizeof text, "Unknown error %d", e);
   return text;
 }

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "perf_grant.h"
-#include "rt.h"
+#include "base/base.h"
+#include "settings_names.h"
 
 struct ip_settings ip_set;
 
@@ -18,30 +19,30 @@ static const struct {
   const char *name;
   size_t field;
 } variables[] = {
-    {"INCLPROF_OUTPUT", offsetof(struct ip_settings, output)},
-    {"INCLPROF_TRANSITIONS", offsetof(struct ip_settings, transitions)},
-    {"INCLPROF_WAKE_EDGES", offsetof(struct ip_settings, wake_edges)},
-    {"INCLPROF_FUTEX_WAITS", offsetof(struct ip_settings, futex_waits)},
-    {"INCLPROF_SAMPLE_HZ", offsetof(struct ip_settings, sample_hz)},
-    {"INCLPROF_MAX_SIZE", offsetof(struct ip_settings, max_size)},
-    {"INCLPROF_MAX_SIZE_POLICY", offsetof(struct ip_settings, max_size_policy)},
-    {"INCLPROF_CLOCK", offsetof(struct ip_settings, clock)},
-    {"INCLPROF_WRITER", offsetof(struct ip_settings, writer)},
-    {"INCLPROF_CARRY_ENV", offsetof(struct ip_settings, carry_env)},
-    {"INCLPROF_RUN", offsetof(struct ip_settings, run)},
-    {"INCLPROF_RECORD_NOTES", offsetof(struct ip_settings, record_notes)},
-    {"INCLPROF_PAUSED", offsetof(struct ip_settings, paused)},
-    {"INCLPROF_DELAY", offsetof(struct ip_settings, delay)},
-    {"INCLPROF_DURATION", offsetof(struct ip_settings, duration)},
-    {"INCLPROF_FLUSH_EVERY", offsetof(struct ip_settings, flush_every)},
-    {"INCLPROF_CTL", offsetof(struct ip_settings, ctl)},
-    {"INCLPROF_TABLES", offsetof(struct ip_settings, tables)},
-    {"INCLPROF_MODE", offsetof(struct ip_settings, mode)},
-    {"INCLPROF_INTERVAL", offsetof(struct ip_settings, interval)},
+    {IP_ENV_OUTPUT, offsetof(struct ip_settings, output)},
+    {IP_ENV_TRANSITIONS, offsetof(struct ip_settings, transitions)},
+    {IP_ENV_WAKE_EDGES, offsetof(struct ip_settings, wake_edges)},
+    {IP_ENV_FUTEX_WAITS, offsetof(struct ip_settings, futex_waits)},
+    {IP_ENV_SAMPLE_HZ, offsetof(struct ip_settings, sample_hz)},
+    {IP_ENV_MAX_SIZE, offsetof(struct ip_settings, max_size)},
+    {IP_ENV_MAX_SIZE_POLICY, offsetof(struct ip_settings, max_size_policy)},
+    {IP_ENV_CLOCK, offsetof(struct ip_settings, clock)},
+    {IP_ENV_WRITER, offsetof(struct ip_settings, writer)},
+    {IP_ENV_CARRY_ENV, offsetof(struct ip_settings, carry_env)},
+    {IP_ENV_RUN, offsetof(struct ip_settings, run)},
+    {IP_ENV_RECORD_NOTES, offsetof(struct ip_settings, record_notes)},
+    {IP_ENV_PAUSED, offsetof(struct ip_settings, paused)},
+    {IP_ENV_DELAY, offsetof(struct ip_settings, delay)},
+    {IP_ENV_DURATION, offsetof(struct ip_settings, duration)},
+    {IP_ENV_FLUSH_EVERY, offsetof(struct ip_settings, flush_every)},
+    {IP_ENV_CTL, offsetof(struct ip_settings, ctl)},
+    {IP_ENV_TABLES, offsetof(struct ip_settings, tables)},
+    {IP_ENV_MODE, offsetof(struct ip_settings, mode)},
+    {IP_ENV_INTERVAL, offsetof(struct ip_settings, interval)},
     {IP_GRANT_ENV, offsetof(struct ip_settings, grant)},
-    {"INCLPROF_SNAPSHOT_IF", offsetof(struct ip_settings, snapshot_if)},
-    {"INCLPROF_SNAPSHOT_MARGIN", offsetof(struct ip_settings, snapshot_margin)},
-    {"INCLPROF_SNAPSHOT_KEEP", offsetof(struct ip_settings, snapshot_keep)},
+    {IP_ENV_SNAPSHOT_IF, offsetof(struct ip_settings, snapshot_if)},
+    {IP_ENV_SNAPSHOT_MARGIN, offsetof(struct ip_settings, snapshot_margin)},
+    {IP_ENV_SNAPSHOT_KEEP, offsetof(struct ip_settings, snapshot_keep)},
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

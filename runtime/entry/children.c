@@ -27,7 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "entry/entry.h"
 
 #define IP_STR_(x) #x
 #define IP_STR(x)  IP_STR_(x)

@@ -6,7 +6,7 @@
 #include <sys/prctl.h>
 
 #include "inclprof.h"
-#include "rt.h"
+#include "entry/entry.h"
 
 static uint64_t control(unsigned kind, uint64_t payload) {
   return ((payload << 3 | kind) << 3) | IP_K_CONTROL;

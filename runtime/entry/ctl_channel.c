@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "ctl_protocol.h"
-#include "rt.h"
+#include "entry/entry.h"
 
 #define SNAPSHOT_POLL_MS 50   /* how often ended snapshot windows are looked for */
 #define LIVE_FLUSH_MS    500u /* how long a flush waits for threads flushing themselves */
@@ -50,9 +50,9 @@ static void bind_socket(void) {
     }
   }
   if (fd >= 0)
-    close(fd);
+    ip_close(fd);
   if (dir_fd >= 0)
-    close(dir_fd);
+    ip_close(dir_fd);
   if (listen_fd < 0)
     sock_path[0] = 0;
 }
@@ -123,7 +123,7 @@ static void serve(int c) {
       command(cmd, reply, sizeof reply);
     send(c, reply, strlen(reply), MSG_NOSIGNAL);
   }
-  close(c);
+  ip_close(c);
 }
 
 static void *ctl_main(void *arg) {
@@ -187,5 +187,5 @@ void ip_ctl_close(void) {
   if (ip_ctl_address(&a, sock_path, dir_fd, (int)getpid()) == 0)
     unlink(a.sun_path);
   if (dir_fd >= 0)
-    close(dir_fd);
+    ip_close(dir_fd);
 }

@@ -21,7 +21,8 @@
  *   dlclose               notes that the units its destructors unregister
  *                         are being unmapped (units.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
- * for those the runtime calls itself).  Every function this file exports is
+ * for those the runtime calls itself, which it reaches only through
+ * libc_real.c, never through these).  Every function this file exports is
  * in section inclprof_interpose: a call of one is the program's call of
  * libc's function, and is reported in libc's module (objects.c). */
 #include <dlfcn.h>
@@ -35,7 +36,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "entry/entry.h"
 
 #undef IP_EXPORT
 #define IP_EXPORT __attribute__((visibility("default"), section("inclprof_interpose")))
@@ -46,23 +47,18 @@ static void *next_fn(const char *name) { return dlsym(RTLD_NEXT, name); }
 IP_EXPORT void _exit(int status) {
   ip_finish("_exit", 1, 0);
   for (;;)
-    syscall(SYS_exit_group, status);
+    ip_syscall(SYS_exit_group, status);
 }
 
 IP_EXPORT void _Exit(int status) {
   ip_finish("_exit", 1, 0);
   for (;;)
-    syscall(SYS_exit_group, status);
+    ip_syscall(SYS_exit_group, status);
 }
 
 /* close_range made as a system call through libc's syscall(). */
 static int raw_close_range(unsigned first, unsigned last, int flags) {
-  ip_syscall_fn *real_syscall = ip_real_syscall();
-  if (!real_syscall) {
-    errno = ENOSYS;
-    return -1;
-  }
-  return (int)real_syscall(SYS_close_range, first, last, flags);
+  return (int)ip_syscall(SYS_close_range, first, last, flags);
 }
 
 /* libc's syscall() takes the number and up to six word-sized arguments. */

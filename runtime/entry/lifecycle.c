@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "entry/entry.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 

@@ -6,7 +6,7 @@
  * The rare cases (first probe of a thread, full buffer) go to the slow path. */
 #include "base/pmu.h"
 #include "probe_x86.h"
-#include "rt.h"
+#include "entry/entry.h"
 
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
 
@@ -63,7 +63,7 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode,
     ip_kevents_drain(t, p->tick & ~IP_T_BIT);
 }
 
-/* A coroutine frame's slot (rt.h): no clock read and no transition taken
+/* A coroutine frame's slot (base/base.h): no clock read and no transition taken
  * (the ENTER event right after it has both), and no flush after it in the
  * slow path, so that its ENTER event lands in the same batch. */
 static inline __attribute__((always_inline)) void record_frame(uint64_t arg) {

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "entry/entry.h"
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
                                     SIGTERM, SIGINT, SIGHUP, SIGQUIT};
@@ -61,7 +61,7 @@ static void die_by(int sig) {
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
   ip_real_sigaction(sig, &dfl, NULL);
-  syscall(SYS_tgkill, getpid(), gettid(), sig); /* delivered when we return */
+  ip_syscall(SYS_tgkill, getpid(), gettid(), sig); /* delivered when we return */
 }
 
 static void dispatch(int sig, siginfo_t *si, void *uc) {

@@ -4,7 +4,7 @@
  * thread calls it once a window's margin has passed, after writing every
  * thread's buffered events; the end of the trace calls it for every window
  * still waiting.  One writer at a time. */
-#include "rt.h"
+#include "entry/entry.h"
 
 static pthread_mutex_t save_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 

@@ -4,7 +4,7 @@
  * unloads it); the tables themselves are registry.c's. */
 #include <stdio.h>
 
-#include "rt.h"
+#include "entry/entry.h"
 
 /* Before the process is set up: are the first unit's probes calls, not
  * x86-64 stubs?  The probe-cost calibration times the kind the program has. */

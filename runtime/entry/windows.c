@@ -11,7 +11,8 @@
 #include <time.h>
 
 #include "duration_syntax.h"
-#include "rt.h"
+#include "entry/entry.h"
+#include "settings_names.h"
 
 static pthread_mutex_t win_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static int recording = 1;
@@ -80,12 +81,12 @@ int ip_recording_set(int on, const char *reason) {
 int ip_recording_on(void) { return __atomic_load_n(&recording, __ATOMIC_RELAXED); }
 
 void ip_windows_start(void) {
-  uint64_t delay = setting("INCLPROF_DELAY", ip_set.delay);
-  duration_ns = setting("INCLPROF_DURATION", ip_set.duration);
-  flush_every_ns = setting("INCLPROF_FLUSH_EVERY", ip_set.flush_every);
-  interval_ns = setting("INCLPROF_INTERVAL", ip_set.interval);
+  uint64_t delay = setting(IP_ENV_DELAY, ip_set.delay);
+  duration_ns = setting(IP_ENV_DURATION, ip_set.duration);
+  flush_every_ns = setting(IP_ENV_FLUSH_EVERY, ip_set.flush_every);
+  interval_ns = setting(IP_ENV_INTERVAL, ip_set.interval);
   if (interval_ns && !ip_st.aggregate) {
-    ip_say("inclprof: INCLPROF_INTERVAL needs INCLPROF_MODE=aggregate; no interval files\n");
+    ip_say("inclprof: " IP_ENV_INTERVAL " needs " IP_ENV_MODE "=aggregate; no interval files\n");
     interval_ns = 0;
   }
   const char *p = ip_set.paused;

@@ -6,7 +6,7 @@
 
 #include "interval_rules.h"
 #include "latency_buckets.h"
-#include "rt.h"
+#include "produce/produce.h"
 #include "stack_rules.h"
 
 #define NO_NODE UINT32_MAX

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 static _Atomic(struct ip_event *) spare[IP_POOL_SLOTS];
 

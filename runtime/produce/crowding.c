@@ -8,7 +8,7 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 #define CROWD_WINDOW_SECONDS 0.005
 

@@ -5,7 +5,7 @@
  * targets become gids here (registry.c), never in a probe. */
 #include <string.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 #include "event_batch_wire.h"
 #include "trace_frame.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 static const char *str(const char *s) { return s ? s : ""; }
 

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 enum { KEV_RECORD_MIN = 24 }; /* header + id + time: the smallest record we ask for */
 enum { KEV_RAW_AT = 28 };     /* a wake-up record's raw data: after header, id, time, its size */

@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 /* kernel.perf_event_paranoid, or 2 (the kernel's default) when unreadable. */
 static int paranoid_level(void) {
@@ -19,7 +19,7 @@ static int paranoid_level(void) {
     return 2;
   char buf[16];
   ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
+  ip_close(fd);
   if (n <= 0)
     return 2;
   buf[n] = 0;
@@ -30,7 +30,7 @@ static int has_capability(unsigned cap) {
   struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
   struct __user_cap_data_struct d[2];
   memset(d, 0, sizeof d);
-  if (syscall(SYS_capget, &h, d) != 0)
+  if (ip_syscall(SYS_capget, &h, d) != 0)
     return 0;
   return (d[cap / 32].effective >> (cap % 32)) & 1u;
 }

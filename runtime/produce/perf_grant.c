@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "perf_grant.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 /* Whether fd is a perf event's descriptor. */
 static int is_perf_event(int fd) {
@@ -43,7 +43,7 @@ static int take_fds(struct msghdr *m, int fds[2]) {
       if (got < 2)
         fds[got] = fd;
       else
-        close(fd);
+        ip_close(fd);
       got++;
     }
   }
@@ -69,7 +69,7 @@ static int ask(int s, const char *name, int fds[2], char *why, size_t len) {
     return -1;
   }
   struct ip_grant_request req = {IP_GRANT_MAGIC, IP_GRANT_VERSION, IP_GRANT_KEVENTS,
-                                 (int32_t)syscall(SYS_gettid), 0};
+                                 (int32_t)ip_syscall(SYS_gettid), 0};
   /* A refusal may come before the request is read (the server answers
    * another user at once): the reply is read even when the send failed. */
   int sent = send(s, &req, sizeof req, MSG_NOSIGNAL) == (ssize_t)sizeof req;
@@ -91,7 +91,7 @@ static int ask(int s, const char *name, int fds[2], char *why, size_t len) {
   if (ok)
     return 0;
   for (int i = 0; i < got && i < 2; i++)
-    close(fds[i]);
+    ip_close(fds[i]);
   if (n == (ssize_t)sizeof rep && rep.magic == IP_GRANT_MAGIC && rep.status != IP_GRANT_OK) {
     rep.why[sizeof rep.why - 1] = 0;
     snprintf(why, len, "grant server refused: %s", rep.why);
@@ -113,6 +113,6 @@ int ip_grant_kevents(int fds[2], char *why, size_t len) {
     return -1;
   }
   int r = ask(s, name, fds, why, len);
-  close(s);
+  ip_close(s);
   return r;
 }

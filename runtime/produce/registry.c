@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "fnv1a.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 #define FN_FROM_ADDRESS 0x100u
 #define MAX_STR         IP_NAME_MAX
@@ -118,7 +118,7 @@ static int mapped_file(uintptr_t base, char *out, size_t len) {
     if (have == sizeof buf - 1)
       have = 0; /* a line longer than the buffer: not one we want */
   }
-  close(fd);
+  ip_close(fd);
   return found;
 }
 

@@ -5,7 +5,7 @@
  * while events recorded before the unload - still buffered in any thread -
  * resolve to the old ones.  Entries are never removed; reads are lock-free,
  * writes under the registry's lock. */
-#include "rt.h"
+#include "produce/produce.h"
 
 #define CHUNK  4096u
 #define CHUNKS 1024u /* 4M retired entries at most; past that entries stay live */

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 extern const char __start_inclprof_text[] IP_HIDDEN;
 extern const char __stop_inclprof_text[] IP_HIDDEN;
@@ -69,7 +69,7 @@ static void measure_syscall_record(const struct ip_rt_thread *t) {
   uint64_t best = UINT64_MAX;
   for (int i = 0; i < 3; i++) {
     uint64_t before = ring_head(t);
-    syscall(SYS_getppid);
+    ip_syscall(SYS_getppid);
     uint64_t after = ring_head(t);
     if (after > before && after - before < best)
       best = after - before;
@@ -207,7 +207,7 @@ static int perf_sampler(struct ip_rt_thread *t) {
   t->sample_due = 0;
   a.sample_period = next_due(t, 0); /* the count starts at 0 */
   a.disabled = 1;
-  int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  int fd = (int)ip_syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0)
     return -1;
   fd = ip_fd_own(fd);
@@ -215,7 +215,7 @@ static int perf_sampler(struct ip_rt_thread *t) {
   if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, ip_sampling_signal()) != 0 ||
       fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
     ip_fd_forget(fd);
-    close(fd);
+    ip_close(fd);
     return -1;
   }
   return fd;

@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 
 #include "fnv1a.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 #define MAX_BIND_GIDS (1u << 22) /* callee states kept for gids below this */
 #define MAX_RUNS      4096u      /* gid runs per TableRef (more: the records go into the trace) */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "base/pmu.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 /* The passes of an inline flush's move of the events appended meanwhile
  * before its last one, which blocks signals (see flush_inline).  A pass

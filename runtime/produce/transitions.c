@@ -34,12 +34,12 @@
 #include <unistd.h>
 
 #include "pmu_attr.h"
-#include "rt.h"
+#include "produce/produce.h"
 
 static const char *const tracepoint_paths[] = {IP_SYS_ENTER_ID_PATHS, NULL};
 
 static int perf_open(struct perf_event_attr *a) {
-  return (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  return (int)ip_syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen) {
@@ -52,7 +52,7 @@ int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen) {
       continue;
     char buf[32];
     ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
+    ip_close(fd);
     if (n <= 0)
       continue;
     buf[n] = 0;
@@ -76,7 +76,7 @@ static ssize_t read_small(const char *path, char *buf, size_t size) {
   if (fd < 0)
     return -1;
   ssize_t n = read(fd, buf, size - 1);
-  close(fd);
+  ip_close(fd);
   if (n >= 0)
     buf[n] = 0;
   return n;
@@ -163,7 +163,7 @@ static int pmu_open(void **page, char *why, size_t whylen) {
   }
   long pg = sysconf(_SC_PAGESIZE);
   void *m = mmap(NULL, (size_t)pg, PROT_READ, MAP_SHARED, fd, 0);
-  close(fd);
+  ip_close(fd);
   if (m == MAP_FAILED) {
     snprintf(why, whylen, "pmu: mmap of the counter page: %s", ip_errno_text(errno));
     return -1;
@@ -220,7 +220,7 @@ static void futex_open(int fd, int *futex_fd, uint64_t *futex_id) {
   /* without the filter every futex call makes a record; the reader keeps the waits */
   (void)ioctl(w, PERF_EVENT_IOC_SET_FILTER, filter);
   if (ioctl(w, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0 || ioctl(w, PERF_EVENT_IOC_ID, futex_id) != 0) {
-    close(w);
+    ip_close(w);
     *futex_id = 0;
     return;
   }
@@ -242,7 +242,7 @@ static void wake_open(int fd, int wake_fd[2], uint64_t wake_id[2]) {
     int w = perf_open(&a);
     if (w >= 0 && (ioctl(w, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0 ||
                    ioctl(w, PERF_EVENT_IOC_ID, &wake_id[k]) != 0)) {
-      close(w);
+      ip_close(w);
       w = -1;
       wake_id[k] = 0;
     }
@@ -295,21 +295,21 @@ static int kev_open(void **ring, size_t *ring_len, int *fd2_out, uint64_t *pf_id
   }
   if (m == MAP_FAILED) {
     snprintf(why, whylen, "kevents: mmap of the ring buffer: %s", ip_errno_text(errno));
-    close(fd);
+    ip_close(fd);
     if (fd2 >= 0)
-      close(fd2);
+      ip_close(fd2);
     return -1;
   }
   *pf_id = UINT64_MAX;
   if (fd2 >= 0 && (ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd) != 0 ||
                    ioctl(fd2, PERF_EVENT_IOC_ID, pf_id) != 0)) {
-    close(fd2);
+    ip_close(fd2);
     fd2 = -1;
     *pf_id = UINT64_MAX;
   }
   wake_open(fd, wake_fd, wake_id);
   futex_open(fd, futex_fd, futex_id);
-  close(fd); /* the mapping keeps the ring's event alive */
+  ip_close(fd); /* the mapping keeps the ring's event alive */
   *ring = m;
   *ring_len = len;
   *fd2_out = fd2; /* page faults: the fd is the event's only reference */
@@ -347,7 +347,7 @@ static uint64_t syscall_ticks(void) {
   uint64_t best = UINT64_MAX;
   for (int i = 0; i < 64; i++) {
     uint64_t t0 = ip_tick();
-    syscall(SYS_getppid);
+    ip_syscall(SYS_getppid);
     uint64_t t1 = ip_tick();
     best = t1 - t0 < best ? t1 - t0 : best;
   }
@@ -373,13 +373,13 @@ static int kev_trial(char *why, size_t whylen, char *wake_why, size_t wake_whyle
     ip_st.futex_tp = -1;
   for (int k = 0; k < 2; k++)
     if (wake_fd[k] >= 0)
-      close(wake_fd[k]);
+      ip_close(wake_fd[k]);
   if (futex_fd >= 0)
-    close(futex_fd);
+    ip_close(futex_fd);
   uint64_t with = syscall_ticks();
   munmap(ring, len);
   if (fd2 >= 0)
-    close(fd2);
+    ip_close(fd2);
   uint64_t without = syscall_ticks();
   ip_st.kevent_cost_ticks = with > without ? (double)(with - without) : 0.0;
   return 1;

@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 
 enum { JOB_FREE, JOB_FILLING, JOB_QUEUED, JOB_WRITING };
 
@@ -67,7 +67,7 @@ static atomic_uint_fast64_t next_ticket;
 static atomic_int sleeping; /* the writer waits on work */
 
 static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *ts) {
-  syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, NULL, 0);
+  ip_syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, 0L, 0L); /* no uaddr2 */
 }
 
 /* Encodes a job's batch and its Gap with the given scratch area (in the

@@ -21,7 +21,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 
 #define CACHE_TAG     "inclprof-calibration"
 #define CACHE_VERSION 1
@@ -75,7 +75,7 @@ static int boot_id(char *out, size_t len) {
     return -1;
   char buf[64];
   ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
+  ip_close(fd);
   if (n <= 0)
     return -1;
   size_t k = 0;
@@ -127,7 +127,7 @@ int ip_calibration_load(void) {
   if (fd < 0)
     return 0;
   ssize_t n = read(fd, line, sizeof line - 1);
-  close(fd);
+  ip_close(fd);
   if (n <= 0)
     return 0;
   line[n] = 0;
@@ -165,7 +165,7 @@ void ip_calibration_save(void) {
   if (fd < 0)
     return;
   int ok = write(fd, line, (size_t)len) == len;
-  ok = close(fd) == 0 && ok;
+  ok = ip_close(fd) == 0 && ok;
   if (!ok || rename(tmp, shared_path) != 0)
     unlink(tmp);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 
 /* The kernel's name of thread tid (15 bytes at most); 0 when unreadable. */
 static int task_comm(uint32_t tid, char out[17]) {
@@ -20,7 +20,7 @@ static int task_comm(uint32_t tid, char out[17]) {
   if (fd < 0)
     return 0;
   ssize_t n = read(fd, out, 16);
-  close(fd);
+  ip_close(fd);
   if (n <= 0)
     return 0;
   if (out[n - 1] == '\n')
@@ -76,7 +76,7 @@ size_t ip_exit_argv(char *buf, size_t len, char **argv, size_t max) {
   size_t n = 0;
   for (ssize_t r; n < len - 1 && (r = read(fd, buf + n, len - 1 - n)) > 0;)
     n += (size_t)r;
-  close(fd);
+  ip_close(fd);
   buf[n] = 0;
   size_t argc = 0;
   for (size_t i = 0; i < n && argc < max; i += strlen(buf + i) + 1)

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 #include "trace_frame.h"
 #include "version.h"
 
@@ -131,7 +131,7 @@ int ip_output_open(char *err, size_t errlen) {
   if (write_all(ip_st.fd, pre, sizeof pre) != 0) {
     snprintf(err, errlen, "cannot write %s: %s", ip_st.path, ip_errno_text(errno));
     ip_fd_forget(ip_st.fd);
-    close(ip_st.fd);
+    ip_close(ip_st.fd);
     ip_st.fd = -1;
     return -1;
   }
@@ -162,7 +162,7 @@ static char *slurp(const char *path, size_t *len) {
       cap *= 2;
     }
   }
-  close(fd);
+  ip_close(fd);
   if (buf)
     buf[n] = 0;
   *len = n;
@@ -283,7 +283,7 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
     rec.trailer = &tr;
     emit_to_fd(&rec, &fd);
   }
-  close(fd);
+  ip_close(fd);
 }
 
 int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
@@ -318,7 +318,7 @@ int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
     rec.trailer = &tr;
     emit_to_fd(&rec, &fd);
   }
-  close(fd);
+  ip_close(fd);
   return rc;
 }
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "duration_syntax.h"
-#include "rt.h"
+#include "sink/sink.h"
 
 #define MAX_CONDS         IP_SNAPSHOT_CONDS
 #define DEFAULT_MARGIN_NS 1000000u

@@ -21,7 +21,7 @@
 #include "event_batch_read.h"
 #include "frame_read.h"
 #include "record_wire.h"
-#include "rt.h"
+#include "sink/sink.h"
 #include "stack_rules.h"
 #include "trace_frame.h"
 #include "wire_read.h"
@@ -604,7 +604,7 @@ void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_
       take_frames(&k, bytes[f], len[f]);
   for (size_t i = 0; i < k.n_w; i++) {
     put_end(&k, &k.w[i]);
-    close(k.w[i].fd);
+    ip_close(k.w[i].fd);
     if (k.w[i].out->err) {
       char path[sizeof k.w[i].out->dir + 32];
       snprintf(path, sizeof path, "%s/%d.ipb", k.w[i].out->dir, (int)ip_st.pid);
@@ -631,11 +631,11 @@ void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_
 
 void ip_snapshot_source_free(struct ip_snapshot_source *src) {
   if (src->cur_fd >= 0)
-    close(src->cur_fd);
+    ip_close(src->cur_fd);
   if (src->prev_fd >= 0)
-    close(src->prev_fd);
+    ip_close(src->prev_fd);
   if (src->held_fd >= 0)
-    close(src->held_fd);
+    ip_close(src->held_fd);
   ip_free(src->header);
   ip_free(src->tables);
   memset(src, 0, sizeof *src);

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 #include "trace_frame.h"
 
 #define BUF_BYTES 65536u /* frames are gathered here and written in large writes */
@@ -98,7 +98,7 @@ int ip_table_file_add(const Inclprof__Record *rec) {
 /* Closes the descriptor: 0, or an errno. */
 static int close_fd(void) {
   ip_fd_forget(fd); /* the program's close() would pass over it */
-  int err = close(fd) != 0 ? errno : 0;
+  int err = ip_close(fd) != 0 ? errno : 0;
   fd = -1;
   return err;
 }

@@ -15,7 +15,7 @@
 #include "event_batch_read.h"
 #include "frame_read.h"
 #include "record_wire.h"
-#include "rt.h"
+#include "sink/sink.h"
 #include "trace_footer.h"
 #include "trace_frame.h"
 #include "wire_read.h"

@@ -23,7 +23,7 @@
 #include "event_batch_read.h"
 #include "frame_read.h"
 #include "record_wire.h"
-#include "rt.h"
+#include "sink/sink.h"
 #include "stack_rules.h"
 #include "trace_frame.h"
 #include "wire_read.h"
@@ -408,10 +408,10 @@ int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start
     return errno;
   if (dup3(nfd, fd, O_CLOEXEC) < 0) {
     int err = errno;
-    close(nfd);
+    ip_close(nfd);
     return err;
   }
-  close(nfd);
+  ip_close(nfd);
   if (have_prev) {
     dropped_events += prev_events;
     dropped_batches += prev_batches;

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "sink/sink.h"
 #include "size_syntax.h"
 
 #define RESERVE_BYTES      65536u     /* given back on ENOSPC: room for the final records */
@@ -72,7 +72,7 @@ static int reopen_trace(int bad) {
     ip_fd_identify(ip_st.fd, &trace_id);
     rc = 0;
   } else if (fd >= 0) {
-    close(fd);
+    ip_close(fd);
   }
   atomic_store(&reopening, 0);
   return rc;
@@ -202,7 +202,7 @@ static void reserve_open(void) {
   if (fd < 0)
     return; /* the file system has no unnamed files: no reserve */
   if (posix_fallocate(fd, 0, RESERVE_BYTES) != 0) {
-    close(fd);
+    ip_close(fd);
     return;
   }
   reserve_fd = ip_fd_own(fd);

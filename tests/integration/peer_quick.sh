@@ -1,5 +1,5 @@
 #!/bin/sh
-# peer_quick.sh - make peer's quick subset (tests/peer/quick.txt: 98 runs
+# peer_quick.sh - make peer's quick subset (tests/peer/quick.txt: 107 runs
 # of GCC's torture and tree-prof tests and valgrind's programs, from Debian's
 # source packages cached in build/debian-src): every run exits
 # and prints as it does plain, and every function's calls are callgrind's or
@@ -17,6 +17,6 @@ summary=$(grep '^peer: [0-9]* programs' peer.log)
 grep -E '^(unexplained|peer):' peer.log
 runs=$(echo "$summary" | sed -n 's/^peer: [0-9]* programs, \([0-9]*\) runs.*/\1/p')
 check_eq "no unexplained difference ($summary)" "0 0" "$rc $(echo "$summary" | sed -n 's/.* \([0-9]*\) unexplained$/\1/p')"
-# 45 programs: 37 at -O0 and -O2, 8 tree-prof tests also with profile feedback
-check_eq "every program of the quick subset ran at each of its option sets" 98 "$runs"
+# 49 programs: 40 at -O0 and -O2, 9 tree-prof tests also with profile feedback
+check_eq "every program of the quick subset ran at each of its option sets" 107 "$runs"
 done_testing

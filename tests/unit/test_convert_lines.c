@@ -1,4 +1,4 @@
-/* test_convert_lines.c - samples by line and instruction (model/line_rows.c)
+/* test_convert_lines.c - samples by line and instruction (analysis/line_rows.c)
  * over a hand-made session with a stand-in locator: addresses on one line
  * merge into one row, an inlined function's line is its own row, shares are
  * of each function's samples, rows come most samples first, --function keeps
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/line_rows.h"
+#include "analysis/line_rows.h"
 #include "check_main.h"
 
 /* Two functions: work (node 1) and other (node 2), one thread. */

@@ -1,7 +1,7 @@
 /* test_convert_noise_test.c - `inclprof diff`'s noise test
- * (convert/model/noise_test.c): Student's t distribution against table
+ * (convert/analysis/noise_test.c): Student's t distribution against table
  * values, and Welch's t-test on log times on runs whose answer is known. */
-#include "model/noise_test.h"
+#include "analysis/noise_test.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* test_convert_ranktest.c - the Mann-Whitney U p-values of `inclprof diff`
- * (convert/model/ranktest.c) against values worked out by hand: with 5 + 5
+ * (convert/analysis/ranktest.c) against values worked out by hand: with 5 + 5
  * runs, complete separation happens in 2 of the C(10,5) = 252 orderings. */
-#include "model/ranktest.h"
+#include "analysis/ranktest.h"
 
 #include <check.h>
 #include "check_main.h"

@@ -16,7 +16,7 @@
 #include "inclprof.pb-c.h"
 #include "read/trace_index.h"
 #include "record_wire.h"
-#include "rt.h"
+#include "sink/sink.h"
 #include "trace_footer.h"
 #include "trace_frame.h"
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 #include "check_main.h"
 #include "model/latency.h"
 #include "model/profile.h"

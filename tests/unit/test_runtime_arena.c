@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rt.h"
+#include "base/base.h"
 #include "check_main.h"
 
 static int all_zero(const unsigned char *p, size_t n) {

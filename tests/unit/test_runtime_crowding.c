@@ -6,7 +6,7 @@
 #include <check.h>
 #include <sched.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 #include "check_main.h"
 
 #define MS 1000000ull /* ticks: the test's clock runs at 1 GHz */

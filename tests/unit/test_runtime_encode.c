@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 #include "check_main.h"
 #include "read/trace_reader.h"
 

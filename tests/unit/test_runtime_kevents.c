@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 #include "check_main.h"
 
 enum { PF_ID = 77, SYS_ID = 5 };

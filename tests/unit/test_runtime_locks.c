@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "rt.h"
+#include "base/base.h"
 #include "check_main.h"
 
 static pthread_mutex_t m;

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rt.h"
+#include "base/base.h"
 #include "check_main.h"
 
 static int local_function(int x) { return x + 1; }

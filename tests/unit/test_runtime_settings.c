@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "base/base.h"
 #include "check_main.h"
 
 START_TEST(values_are_those_at_load) {

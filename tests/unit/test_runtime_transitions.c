@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "produce/produce.h"
 #include "check_main.h"
 
 #define NONE INCLPROF__TRANSITION_MODE__TRANSITIONS_NONE

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
+#include "entry/entry.h"
 #include "check_main.h"
 
 static struct inclprof_fn d = {1, "f", "f", __FILE__, 1, 5, INCLPROF_FN_INSTRUMENTED, 0, NULL};

@@ -22,7 +22,7 @@
 #include "model/loader.h"
 #include "trace_frame.h"
 
-/* The ring policy's entry points (runtime/rt.h, whose own ip_thread is not
+/* The ring policy's entry points (runtime/sink/sink.h, whose own ip_thread is not
  * the converter's). */
 void ip_ring_start(uint64_t max_size);
 void ip_ring_seen(const uint8_t *frames, size_t len);

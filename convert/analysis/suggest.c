@@ -1,5 +1,5 @@
-/* model/suggest.c - the probe cost of every function and the greedy choice of
- * the functions to leave uninstrumented (see model/suggest.h).
+/* analysis/suggest.c - the probe cost of every function and the greedy choice of
+ * the functions to leave uninstrumented (see analysis/suggest.h).
  *
  * A call path (node) is traced when its function is not excluded and either
  * has probes of its own (INSTRUMENTED) or was named at a call site of a
@@ -7,7 +7,7 @@
  * probes and the call-site probes in its body.  A traced call costs two
  * events.  Node indices grow from parent to child, so one forward pass
  * decides tracing and one backward pass sums the traced time below a node. */
-#include "model/suggest.h"
+#include "analysis/suggest.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

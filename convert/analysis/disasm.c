@@ -1,10 +1,10 @@
-/* model/disasm.c - one machine instruction as text (see model/source_lines.h):
+/* analysis/disasm.c - one machine instruction as text (see analysis/source_lines.h):
  * capstone's disassembly when the build found it (IP_HAVE_CAPSTONE), else the
  * instruction's bytes in hex. */
 #include <elf.h>
 #include <stdio.h>
 
-#include "model/source_lines.h"
+#include "analysis/source_lines.h"
 
 #ifdef IP_HAVE_CAPSTONE
 #include <capstone/capstone.h>

@@ -1,8 +1,8 @@
-/* model/diff.c - loads the runs of both sides one at a time, matches their
+/* analysis/diff.c - loads the runs of both sides one at a time, matches their
  * rows by name and computes medians, changes and the rank test (see
- * model/diff.h). */
+ * analysis/diff.h). */
 #include "fnv1a.h"
-#include "model/diff.h"
+#include "analysis/diff.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/latency.h"
-#include "model/noise_test.h"
-#include "model/ranktest.h"
+#include "model/model.h"
+#include "analysis/noise_test.h"
+#include "analysis/ranktest.h"
 #include "util/util.h"
 
 static uint64_t fnv(const char *a, const char *b) {

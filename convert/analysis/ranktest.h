@@ -1,4 +1,4 @@
-/* model/ranktest.h - the Mann-Whitney U rank test on two small samples
+/* analysis/ranktest.h - the Mann-Whitney U rank test on two small samples
  * (per-run values of two builds): exact distribution up to 40 values a side,
  * the normal approximation beyond. */
 #ifndef INCLPROF_RANKTEST_H

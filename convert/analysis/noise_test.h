@@ -1,4 +1,4 @@
-/* model/noise_test.h - whether two builds' per-run times differ beyond
+/* analysis/noise_test.h - whether two builds' per-run times differ beyond
  * run-to-run noise: Welch's t-test on the logarithms of the times (a change
  * is a ratio; the spread of each side is its own), which with as few as
  * 3 + 3 runs can give a p as small as the runs' agreement allows. */

@@ -1,4 +1,4 @@
-/* model/line_rows.h - the samples of a session by source line or by
+/* analysis/line_rows.h - the samples of a session by source line or by
  * instruction, per function: what report --by line / --by address lists
  * (views/view_lines.c) and the exports' line costs read. */
 #ifndef INCLPROF_LINE_ROWS_H
@@ -7,9 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/profile.h"
-#include "model/selection.h"
-#include "model/source_lines.h"
+#include "model/model.h"
+#include "analysis/source_lines.h"
 
 /* Locates pc of process `process` (ip_source_locate, or a test's stand-in). */
 typedef void (*ip_locator)(void *ctx, const ip_session *s, uint32_t process, uint64_t pc,
@@ -37,11 +36,5 @@ typedef struct ip_line_rows {
 void ip_line_rows_build(const ip_session *s, const ip_selection *sel, const char *fn,
                         int by_address, ip_locator loc, void *loc_ctx, ip_line_rows *out);
 void ip_line_rows_free(ip_line_rows *r);
-
-/* Whether fn names f by its pretty or assembler name (an assembler name with
- * GCC's "used as written" marker '*' also matches without it); a name
- * without a parameter list names every overload ("area" matches
- * "area(Circle const&)"). */
-int ip_func_named(const ip_func *f, const char *fn);
 
 #endif

@@ -1,8 +1,8 @@
-/* model/ranktest.c - Mann-Whitney U: U counts the pairs (x_i, y_j) with
+/* analysis/ranktest.c - Mann-Whitney U: U counts the pairs (x_i, y_j) with
  * x_i < y_j (ties count half); under the null hypothesis every ordering of
  * the nx + ny values is equally likely, which gives U's exact distribution by
  * the recurrence N(m, n, u) = N(m - 1, n, u - n) + N(m, n - 1, u). */
-#include "model/ranktest.h"
+#include "analysis/ranktest.h"
 
 #include <math.h>
 #include <stdlib.h>

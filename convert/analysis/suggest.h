@@ -1,4 +1,4 @@
-/* model/suggest.h - which functions to leave uninstrumented (`inclprof
+/* analysis/suggest.h - which functions to leave uninstrumented (`inclprof
  * suggest`): each function's probe cost (its traced events times the
  * calibrated probe cost), that cost's share of its own Elapsed Inclusive (its
  * distortion) and of the session, its trace bytes; each thread's probe cost
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/profile.h"
+#include "model/model.h"
 
 typedef enum ip_verdict {
   IP_KEEP_UNDER, /* kept: the overhead was already under the limit */

@@ -1,4 +1,4 @@
-/* model/source_lines.h - where the code at a sampled instruction address was
+/* analysis/source_lines.h - where the code at a sampled instruction address was
  * written: its source file and line and the chain of functions inlined
  * there, from the module file's debug info (libdw), and the instruction
  * itself.  Used by report --by line / --by address and the exports that
@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/profile.h"
-#include "model/symbolize.h"
+#include "model/model.h"
 
 #define IP_SRC_DEPTH 8 /* inlined functions kept per address, innermost first */
 
@@ -40,7 +39,7 @@ typedef struct ip_src_loc {
 void ip_source_locate(ip_symbolizer *z, const ip_session *s, uint32_t process, uint64_t pc,
                       ip_src_loc *out);
 
-/* model/disasm.c: the instruction at the start of bytes[0..n), at address
+/* analysis/disasm.c: the instruction at the start of bytes[0..n), at address
  * addr, for ELF machine `machine` (EM_X86_64, EM_AARCH64), as text; its
  * bytes in hex when no disassembler is built in or it cannot decode them. */
 void ip_disasm(unsigned machine, uint64_t addr, const uint8_t *bytes, size_t n, char *out,

@@ -1,7 +1,7 @@
-/* model/noise_test.c - Welch's t-test on log times, with Student's t
+/* analysis/noise_test.c - Welch's t-test on log times, with Student's t
  * distribution from the regularized incomplete beta function (evaluated by
  * its continued fraction, modified Lentz's method). */
-#include "model/noise_test.h"
+#include "analysis/noise_test.h"
 
 #include <math.h>
 

@@ -1,4 +1,4 @@
-/* model/diff.h - two builds compared (`inclprof diff`): each side is one or
+/* analysis/diff.h - two builds compared (`inclprof diff`): each side is one or
  * more runs (a trace directory or file each); rows are matched across runs by
  * name (function: demangled name and source file; module: file name; thread:
  * its name, else its rank in its process; process: executable and rank), and
@@ -7,7 +7,7 @@
  * intervals in which the kernel worked for the thread, such as waiting for a
  * CPU), its share of the session, and a noise test on the per-run Exclusive
  * values: the smaller p of Welch's t-test on their logarithms
- * (model/noise_test.h) and the Mann-Whitney rank test (model/ranktest.h).
+ * (analysis/noise_test.h) and the Mann-Whitney rank test (analysis/ranktest.h).
  * Per function, also the 99th percentile of its calls' Inclusive time
  * (compared value) over all the runs of a side together (model/latency.h).
  * The two sides may be
@@ -19,8 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/aggregate.h"
-#include "model/profile.h"
+#include "model/model.h"
 
 enum { IP_DIFF_BASE, IP_DIFF_NEW };
 

@@ -1,19 +1,12 @@
-/* model/line_rows.c - the samples by source line or instruction (see
- * model/line_rows.h): the threads' (address, call path) counts gathered per
+/* analysis/line_rows.c - the samples by source line or instruction (see
+ * analysis/line_rows.h): the threads' (address, call path) counts gathered per
  * (process, address, function), each distinct address located once, then
  * merged into rows by line or instruction. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/line_rows.h"
+#include "analysis/line_rows.h"
 #include "util/util.h"
-
-int ip_func_named(const ip_func *f, const char *fn) {
-  size_t n = strlen(fn);
-  return !strcmp(f->pretty, fn) || !strcmp(f->name, fn) ||
-         (f->name[0] == '*' && !strcmp(f->name + 1, fn)) ||
-         (!strchr(fn, '(') && !strncmp(f->pretty, fn, n) && f->pretty[n] == '(');
-}
 
 typedef struct hit {
   uint32_t process, func;

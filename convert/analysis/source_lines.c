@@ -1,5 +1,5 @@
-/* model/source_lines.c - locates a sampled instruction address (see
- * model/source_lines.h): its module and offset, its source line and inline
+/* analysis/source_lines.c - locates a sampled instruction address (see
+ * analysis/source_lines.h): its module and offset, its source line and inline
  * chain from the line table and the DWARF scopes of the innermost inlined
  * instance (DW_TAG_inlined_subroutine with DW_AT_call_file / DW_AT_call_line), and its bytes from the section of
  * the module file that holds it. */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/source_lines.h"
+#include "analysis/source_lines.h"
 
 /* A DIE's function name: its linkage name demangled, else its name
  * (following DW_AT_abstract_origin and DW_AT_specification). */
