@@ -36,7 +36,7 @@
 #          (jq), apache2-utils (ab, nginx's load), libasio-dev (the
 #          coroutine server), libffi-dev (CPython's ctypes), tcl-dev
 #          (SQLite's testfixture), valgrind
-#          (callgrind, CPython's counts), util-linux (runuser: PostgreSQL
+#          (callgrind, CPython's and fmt's counts), util-linux (runuser: PostgreSQL
 #          runs as a system user); the source packages
 #          themselves come through a private deb-src list
 #          (tests/field/field.sh), /etc/apt untouched
@@ -68,7 +68,7 @@ case "$level" in
   test|bench|field|peer) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db xz-utils bzip2 util-linux" ;;
 esac
 case "$level" in
-  test|bench) pkgs="$pkgs chromium protobuf-compiler" ;;
+  test|bench|field) pkgs="$pkgs chromium protobuf-compiler" ;;
 esac
 case "$level" in
   bench) pkgs="$pkgs uftrace time" ;;

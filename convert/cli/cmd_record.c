@@ -325,7 +325,7 @@ static int output_dir_usable(const char *dir, size_t *made) {
 }
 
 /* The runtime's environment for the program: LD_PRELOAD (ours first), the
- * output directory and the options given. */
+ * output directory (absolute) and the options given. */
 static int prepare_env(const record_args *a) {
   char lib[PATH_MAX + 64];
   if (find_runtime(lib, sizeof lib) != 0) {
@@ -342,7 +342,12 @@ static int prepare_env(const record_args *a) {
   clock_gettime(CLOCK_REALTIME, &now);
   snprintf(run_id, sizeof run_id, "record-%ld-%llx", (long)getpid(),
            (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
-  if (set_env("LD_PRELOAD", preload) || set_env(IP_ENV_OUTPUT, a->dir) ||
+  /* The directory by its absolute path: a process that changes its working
+     directory (a script's cd) still writes its trace there. */
+  char dir[PATH_MAX];
+  if (!realpath(a->dir, dir))
+    snprintf(dir, sizeof dir, "%s", a->dir);
+  if (set_env("LD_PRELOAD", preload) || set_env(IP_ENV_OUTPUT, dir) ||
       set_env(IP_ENV_RUN, run_id) || (a->mode && set_env(IP_ENV_TRANSITIONS, a->mode)) ||
       (a->hz && set_env(IP_ENV_SAMPLE_HZ, a->hz)) ||
       (a->max_size && set_env(IP_ENV_MAX_SIZE, a->max_size)) ||

@@ -1,12 +1,14 @@
 /* model/session_tables.c - the session's module, function, thread and process
  * tables while loading: functions are merged across files by (module path,
- * stable id, assembler name), modules by path; a demangled name the runtime
- * cut is demangled whole again from the assembler name. */
+ * stable id, assembler name), a global function that is not instrumented by
+ * (module path, assembler name) alone, modules by path; a demangled name the
+ * runtime cut is demangled whole again from the assembler name. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fnv1a.h"
+#include "inclprof_abi.h"
 #include "model/loader.h"
 #include "model/symbolize.h"
 #include "util/util.h"
@@ -36,17 +38,26 @@ uint32_t ip_tables_module(ip_session *s, ip_tables *t, const char *path) {
   return m;
 }
 
+/* The identity that tells functions of one module and assembler name apart:
+ * none for a global function that is not instrumented, whose name is its
+ * identity in its module (the same library function reached from two
+ * executables, or by a call site and through a pointer, has one id in each). */
+static uint64_t identity(const ip_func *f) {
+  return (f->flags & (INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_LOCAL)) ? f->id : 0;
+}
+
 uint32_t ip_tables_func(ip_session *s, ip_tables *t, const ip_func *proto) {
   const char *mpath = s->modules[proto->module].path;
+  uint64_t id = identity(proto);
   uint64_t h = fnv_str(IP_FNV1A64_BASIS, mpath);
-  h = ip_fnv1a64(h, &proto->id, sizeof proto->id);
+  h = ip_fnv1a64(h, &id, sizeof id);
   h = fnv_str(h, proto->name);
   for (;; h++) {
     uint32_t f = ip_u64map_get(&t->func_by_key, h);
     if (f == UINT32_MAX)
       break;
     const ip_func *g = &s->funcs[f];
-    if (g->module == proto->module && g->id == proto->id && !strcmp(g->name, proto->name))
+    if (g->module == proto->module && identity(g) == id && !strcmp(g->name, proto->name))
       return f;
   }
   ip_must_grow((void **)&s->funcs, &t->cap_funcs, s->n_funcs + 1, sizeof *s->funcs);

@@ -47,6 +47,12 @@ typedef struct seen {
   ip_u64map rows, listed;
 } seen;
 
+/* Whether the list of places has [p, p + len) in it already (a header's
+ * function inlined alike in several units or executables). */
+static int contains(const char *list, const char *p, size_t len) {
+  return memmem(list, strlen(list), p, len) != NULL;
+}
+
 /* One line of the section, [p, end). */
 static void take_line(seen *z, ip_skipped *out, const char *p, const char *end) {
   const char *f[5];
@@ -66,11 +72,12 @@ static void take_line(seen *z, ip_skipped *out, const char *p, const char *end) 
   unsigned line = (unsigned)strtoul(f[3], NULL, 10);
   int has_row = ip_u64map_get(&z->rows, key_of(pretty, file, 0)) != UINT32_MAX;
   /* "inlined-at" lines count for functions that have a row (the others are
-     listed as inlined); every unit that inlined one adds its places. */
+     listed as inlined); every unit that inlined one adds its places, once. */
   uint64_t key =
       kind == IP_SKIP_PARTLY ? key_of(pretty, file, 1u << 31) : key_of(pretty, file, line);
   uint32_t known = ip_u64map_get(&z->listed, key);
-  if (kind == IP_SKIP_PARTLY && has_row && known != UINT32_MAX) {
+  if (kind == IP_SKIP_PARTLY && has_row && known != UINT32_MAX &&
+      !contains(out->v[known].detail, f[4], len[4])) {
     ip_skipped_fn *fn = &out->v[known];
     char *more = copy(f[4], len[4]);
     char *both = ip_must_realloc(NULL, strlen(fn->detail) + strlen(more) + 3, 1);

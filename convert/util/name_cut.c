@@ -523,11 +523,14 @@ static int keep_difference(cuts *c, const size_t *idx, size_t from, size_t to) {
 }
 
 /* Runs of idx (sorted by cut) whose cuts are equal and names not: each
- * keeps where its names differ (tags = 0), or each name of them gets the
- * next tag ~1, ~2... (*tag counts them over the table).  Returns how many
- * runs changed. */
+ * keeps where its names differ (tags = 0), or each name of them gets a tag:
+ * ~1, ~2... numbered within the run when *tag is 0 (the first round: *tag
+ * becomes the highest number given), else numbers above any given before
+ * (*tag, the last).  Returns how many runs changed. */
 static size_t collisions(cuts *c, size_t *idx, size_t n, unsigned *tag) {
   size_t found = 0;
+  int first = tag && !*tag;
+  unsigned most = 0;
   for (size_t from = 0, to; from < n; from = to) {
     to = from + 1;
     int differ = 0;
@@ -542,14 +545,19 @@ static size_t collisions(cuts *c, size_t *idx, size_t n, unsigned *tag) {
       continue;
     }
     found++;
+    unsigned number = 0;
     for (size_t j = from; j < to; j++) {
       if (j == from || strcmp(c->names[idx[j]], c->names[idx[j - 1]]))
-        ++*tag;
+        number = first ? number + 1 : ++*tag;
+      if (first && number > most)
+        most = number;
       char text[24];
-      snprintf(text, sizeof text, "~%u", *tag);
+      snprintf(text, sizeof text, "~%u", number);
       cut_one(c, idx[j], text);
     }
   }
+  if (first)
+    *tag = most;
   return found;
 }
 
@@ -580,12 +588,14 @@ void ip_names_cut(const char *const *names, const size_t *widths, size_t n, unsi
     if (!collisions(&c, idx, n, NULL))
       break;
   }
-  /* tags: fresh numbers until no two names read the same (a name that
-     ends in ~N itself can take a second round) */
+  /* tags until no two names read the same (a name that ends in ~N itself
+     can take a second round) */
   unsigned tag = 0;
-  do
+  for (size_t round = 0; round <= n; round++) {
     qsort_r(idx, n, sizeof *idx, by_cut, &c);
-  while (collisions(&c, idx, n, &tag) && tag < n + 1);
+    if (!collisions(&c, idx, n, &tag))
+      break;
+  }
   free(idx);
   free(c.kf);
   free(c.kt);

@@ -6,7 +6,8 @@
  * docs/commands/inclprof-report.md).  A Module column joins before the
  * names when one name is on rows of two functions (the same function built
  * into two executables, or two libraries), whatever --fields says, with the
- * source line when two such functions share a module. */
+ * source line when two such functions share a module, or which copy of a
+ * constructor or destructor each is ("(base)", "(deleting)"...). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,24 @@ static const char *module_label(const ip_session *s, const unsigned char *used, 
   }
 }
 
+/* Which of the copies GCC emits of a constructor or destructor an assembler
+ * name is (the demangler writes them alike): "base" for C2 or D2, etc.;
+ * NULL for any other name. */
+static const char *structor_variant(const char *name) {
+  static const char *const ctor[] = {NULL, "complete", "base", "allocating", "unified", "comdat"};
+  static const char *const dtor[] = {"deleting", "complete", "base", NULL, "unified", "comdat"};
+  if (!name || strncmp(name, "_Z", 2))
+    return NULL;
+  for (const char *p = name + 2; p[0] && p[1] && p[2]; p++) {
+    int end_of_name = p[-1] == 'E' || (p[-1] >= '0' && p[-1] <= '9') ||
+                      (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z');
+    if ((p[0] == 'C' || p[0] == 'D') && p[1] >= '0' && p[1] <= '5' && strchr("EIB", p[2]) &&
+        end_of_name)
+      return (p[0] == 'C' ? ctor : dtor)[p[1] - '0'];
+  }
+  return NULL;
+}
+
 static void module_cells(ip_vtable *v, size_t col, const unsigned char *twin) {
   const ip_session *s = v->s;
   unsigned char *used = ip_must_calloc(s->n_modules + 1, 1);
@@ -226,8 +245,13 @@ static void module_cells(ip_vtable *v, size_t col, const unsigned char *twin) {
     file = file ? file + 1 : f->file;
     free(*cell);
     *cell = NULL;
-    if (twin && twin[r] == 2 && file && *file) {
-      if (asprintf(cell, "%s %s:%u", label, file, f->line) < 0)
+    if (twin && twin[r] == 2) {
+      const char *variant = structor_variant(f->name);
+      char where[512] = "";
+      if (file && *file && !variant)
+        snprintf(where, sizeof where, " %s:%u", file, f->line);
+      if (asprintf(cell, "%s%s%s%s%s", label, where, variant ? " (" : "", variant ? variant : "",
+                   variant ? ")" : "") < 0)
         *cell = NULL;
     }
     if (!*cell)

@@ -4,7 +4,9 @@
  * probe cost removed rivals the time that remains, and each process's
  * warnings and notes (damage, windows, still running...): one line per
  * process, or for 3 or more processes of one kind a line for all of them
- * unless --verbose. */
+ * unless --verbose.  A line wider than the terminal is broken at spaces. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -323,7 +325,7 @@ static void probe_share_line(FILE *out, const ip_session *s) {
           who, removed, share_ratio(p), left, 100 * dense_share(p), IP_DENSE_NS);
 }
 
-void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
+static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) {
   fprintf(out, "files:        %zu, processes: %zu, threads: %zu, events: %llu\n", s->n_files,
           s->n_processes, s->n_threads, (unsigned long long)s->events);
   size_t profiles = 0;
@@ -405,4 +407,55 @@ void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
     }
   process_lines(out, s, o->verbose);
   fputc('\n', out);
+}
+
+/* One header line, broken at spaces into lines of at most width columns,
+ * each after the first indented as the text after its label is (the label
+ * column, 14 characters).  A word longer than the room stays whole. */
+static void wrap_line(FILE *out, const char *line, size_t len, size_t width) {
+  const size_t indent = 14;
+  size_t at = 0, col = 0;
+  while (at < len) {
+    size_t end = at;
+    while (end < len && line[end] == ' ')
+      end++;
+    size_t word = end;
+    while (end < len && line[end] != ' ')
+      end++;
+    if (col > indent && col + (end - at) > width) {
+      fprintf(out, "\n%*s", (int)indent, "");
+      col = indent;
+      at = word; /* the spaces before a word that starts a line go */
+    }
+    fwrite(line + at, 1, end - at, out);
+    col += end - at;
+    at = end;
+  }
+  fputc('\n', out);
+}
+
+void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *mem = o->width ? open_memstream(&text, &size) : NULL;
+  if (!mem) {
+    header_lines(out, s, o);
+    return;
+  }
+  header_lines(mem, s, o);
+  if (fclose(mem)) {
+    free(text);
+    header_lines(out, s, o);
+    return;
+  }
+  for (const char *line = text; *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) : strlen(line);
+    if (len <= o->width)
+      fprintf(out, "%.*s\n", (int)len, line);
+    else
+      wrap_line(out, line, len, o->width);
+    line += len + (nl != NULL);
+  }
+  free(text);
 }

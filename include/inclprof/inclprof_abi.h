@@ -36,7 +36,9 @@
  *     call setjmp or vfork.)  A call to a function of another TU gets
  *     call-site probes too (the plugin cannot see that it is instrumented);
  *     the runtime then marks the callee descriptor and its call/ret hooks
- *     return at once, leaving the callee's own entry/exit probes.
+ *     return at once, leaving the callee's own entry/exit probes.  The
+ *     call_indirect/ret_indirect hooks likewise record nothing when the
+ *     target is the address of an instrumented function of a registered unit.
  */
 #ifndef INCLPROF_ABI_H
 #define INCLPROF_ABI_H

@@ -383,6 +383,37 @@ IP_HIDDEN void ip_map_put(struct ip_map *m, uintptr_t k, uint32_t v);
 IP_HIDDEN void ip_map_each_in(struct ip_map *m, uintptr_t lo, uintptr_t hi,
                               void (*fn)(uintptr_t key, uint32_t val, void *ctx), void *ctx);
 
+/* entry_set.c: the entry addresses of the instrumented functions of the
+ * registered units.  An indirect call to one records nothing (its callee's
+ * ENTER and EXIT name it); the registry adds a unit's addresses once its
+ * hooks are set and removes them before it sets them null, so that an
+ * address in the set always has live probes of its own. */
+#define IP_ENTRY_GONE ((uintptr_t)1) /* a removed address's slot (no code address is 1) */
+struct ip_entry_table {
+  size_t mask, used; /* used counts tombstones too */
+  unsigned shift;    /* 64 - log2(mask + 1) */
+  _Atomic uintptr_t key[];
+};
+extern IP_HIDDEN struct ip_entry_table *_Atomic ip_entry_table;
+static inline size_t ip_entry_slot(const struct ip_entry_table *set, uintptr_t a) {
+  return (size_t)(((uint64_t)a * 0x9E3779B97F4A7C15ull) >> set->shift);
+}
+/* 1 when a is in the set: lock-free, no call (the indirect-call probes). */
+static inline __attribute__((always_inline)) int ip_entry_known(uintptr_t a) {
+  const struct ip_entry_table *set = atomic_load_explicit(&ip_entry_table, memory_order_acquire);
+  if (!set)
+    return 0;
+  for (size_t i = ip_entry_slot(set, a);; i = (i + 1) & set->mask) {
+    uintptr_t k = atomic_load_explicit(&set->key[i], memory_order_relaxed);
+    if (!k)
+      return 0;
+    if (k == a)
+      return a != IP_ENTRY_GONE;
+  }
+}
+IP_HIDDEN void ip_entry_add(uintptr_t a);    /* caller holds reg_lock */
+IP_HIDDEN void ip_entry_remove(uintptr_t a); /* caller holds reg_lock */
+
 /* env_carry.c: the run this process belongs to (INCLPROF_RUN, else made from
  * the pid and start time, then carried into new processes like the settings),
  * set once at start-up; its id for the Header. */

@@ -3,7 +3,9 @@
  * a pause, and the start-up calibration of a
  * probe's cost.  A probe reserves a slot (pos), reads the transition counter
  * and the clock, and fills the slot: no lock, no allocation, no system call.
- * The rare cases (first probe of a thread, full buffer) go to the slow path. */
+ * The rare cases (first probe of a thread, full buffer) go to the slow path.
+ * An indirect call to an instrumented function records nothing: the
+ * callee's own ENTER and EXIT name it (entry_set.c). */
 #include "base/pmu.h"
 #include "probe_x86.h"
 #include "entry/entry.h"
@@ -102,10 +104,12 @@ IP_RT_TEXT static void coroutine_frame(const void *frame) {
       record(DESC(fn, IP_K_RET), mode, fenced);                                                    \
   }                                                                                                \
   IP_RT_TEXT static void calli_##suffix(const void *target) {                                      \
-    record(ADDR(target, IP_K_CALL_IND), mode, fenced);                                             \
+    if (!ip_entry_known((uintptr_t)target))                                                        \
+      record(ADDR(target, IP_K_CALL_IND), mode, fenced);                                           \
   }                                                                                                \
   IP_RT_TEXT static void reti_##suffix(const void *target) {                                       \
-    record(ADDR(target, IP_K_RET_IND), mode, fenced);                                              \
+    if (!ip_entry_known((uintptr_t)target))                                                        \
+      record(ADDR(target, IP_K_RET_IND), mode, fenced);                                            \
   }                                                                                                \
   IP_RT_TEXT static void land_##suffix(const struct inclprof_fn *fn) {                             \
     record((uint64_t)(uintptr_t)fn << 6 | IP_LANDING_TAG, mode, fenced);                           \

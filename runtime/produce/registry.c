@@ -392,6 +392,20 @@ uint32_t ip_callee_gid(const struct inclprof_fn *fn) {
   return gid;
 }
 
+/* Caller holds reg_lock.  The unit's instrumented entry addresses join
+ * (on) or leave the set the indirect-call probes look up (entry_set.c). */
+static void unit_entry_addresses(const struct inclprof_tu *tu, int on) {
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || !fn->addr)
+      continue;
+    if (on)
+      ip_entry_add((uintptr_t)fn->addr);
+    else
+      ip_entry_remove((uintptr_t)fn->addr);
+  }
+}
+
 void ip_units_add(struct inclprof_tu *tu) {
   struct ip_object obj;
   int have_obj = ip_object_of((uintptr_t)tu, &obj, 0);
@@ -409,6 +423,7 @@ void ip_units_add(struct inclprof_tu *tu) {
     units = u;
   }
   set_hooks(tu);
+  unit_entry_addresses(tu, 1);
   ip_unlock(&reg_lock);
 }
 
@@ -518,6 +533,8 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
     }
     retire_unit(tu, have_obj ? &obj : NULL, until);
   }
+  if (ip_abi_known(tu))
+    unit_entry_addresses(tu, 0);
   for (struct unit **pp = &units; *pp; pp = &(*pp)->next)
     if ((*pp)->tu == tu) {
       struct unit *dead = *pp;

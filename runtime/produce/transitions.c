@@ -335,11 +335,9 @@ static void open_keepers(void) {
       a.disabled = 1;
       ip_fd_own(perf_open(&a));
     }
-  if (ip_st.futex_tp >= 0) {
-    ip_pmu_sys_enter(&a, (uint64_t)ip_st.futex_tp);
-    a.disabled = 1;
-    ip_fd_own(perf_open(&a));
-  }
+  /* None for the futex waits: a descriptor for the life of the process is
+   * one fewer for a program at its limit, and the main thread's own event
+   * keeps that tracepoint registered while the threads come and go. */
 }
 
 /* The smallest time of a getppid() system call, in ticks. */

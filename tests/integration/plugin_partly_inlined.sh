@@ -3,7 +3,8 @@
 # keeps out of line at others (partly.c: step() inlined into direct_loop,
 # called through a pointer from pointer_loop): its row counts the 1000 calls
 # of its out-of-line copy and says where the others went (the flat table's
-# note, report --missing, the header's no-row line, the plugin's report);
+# note, within the width, and once for two executables that inlined it
+# alike; report --missing, the header's no-row line, the plugin's report);
 # with noinline=step (an argument, or a filter file) step is inlined nowhere
 # and its row counts all 2000 calls, as the program counts them itself.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -22,6 +23,14 @@ check "the note says where the other calls went" grep -qx \
   "1. step: also inlined into direct_loop at 1 site: those calls are counted there, not in its row" table.txt
 COLUMNS=60 "$INCLPROF" report rec >narrow.txt 2>/dev/null
 check "COLUMNS=60: the mark stays whole after the name" grep -Eq ' step \[also inlined: note 1\]$' narrow.txt
+check_eq "COLUMNS=60: the note within the width" "" "$(sed -n '/^notes:/,$p' narrow.txt | awk 'length($0) > 60')"
+# the same program twice in one session: the places are listed once
+cp partly partly-again
+"$INCLPROF" record -o twice -- sh -c './partly; ./partly-again' >/dev/null 2>&1
+"$INCLPROF" report twice >twice.txt 2>/dev/null
+check_eq "two executables that inlined step alike: each note lists the places once" \
+  "1. step: also inlined into direct_loop at 1 site: those calls are counted there, not in its row" \
+  "$(grep '^1\. ' twice.txt)"
 check "the header counts it" grep -q '^no row: .*1 of the program.s functions partly inlined' table.txt
 "$INCLPROF" report --missing rec >missing.txt 2>/dev/null
 check "report --missing lists it with where it was inlined" grep -Eq '^ *partly\.c:9 +step +direct_loop at 1 site$' missing.txt

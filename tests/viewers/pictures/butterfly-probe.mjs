@@ -67,7 +67,10 @@ try {
     if (first) {
       await first.click();
       out(`picked ${(await page.evaluate(() => window.inclprofFlame.butterfly())).name}`);
-      await page.evaluate((n) => window.inclprofFlame.select(n), fn);
+      // FN's frame again (a select by name takes the first function of that
+      // name, which may be another executable's)
+      await page.mouse.click(f.x + f.w / 2, f.y + f.h / 2);
+      await page.click('#reset');
     }
     await frames('');
     await page.check('#fold');
