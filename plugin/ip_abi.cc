@@ -128,6 +128,7 @@ static void build_types(void)
     ABI_FIELD(inclprof_hooks, call_indirect, by_addr),
     ABI_FIELD(inclprof_hooks, ret_indirect, by_addr),
     ABI_FIELD(inclprof_hooks, coroutine_frame, by_addr),
+    ABI_FIELD(inclprof_hooks, landing, by_fn),
   };
   static_assert(ARRAY_SIZE(hook_fields) == IP_HOOK_COUNT, "one hook per enum ip_hook");
   roots[R_HOOKS_TYPE] = build_record("inclprof_hooks", hook_fields, IP_HOOK_COUNT,

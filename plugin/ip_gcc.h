@@ -47,7 +47,8 @@ bool ip_in_lto1(void);
 
 /* --- ip_abi.cc: the runtime ABI types and the per-unit objects --- */
 enum ip_hook { IP_HOOK_ENTER, IP_HOOK_EXIT, IP_HOOK_CALL, IP_HOOK_RET,
-               IP_HOOK_CALL_INDIRECT, IP_HOOK_RET_INDIRECT, IP_HOOK_COROUTINE_FRAME, IP_HOOK_COUNT };
+               IP_HOOK_CALL_INDIRECT, IP_HOOK_RET_INDIRECT, IP_HOOK_COROUTINE_FRAME,
+               IP_HOOK_LANDING, IP_HOOK_COUNT };
 
 /* Builds the ABI record types and stops the compilation with an error naming
  * the field when their layout differs from inclprof_abi.h. */
@@ -73,6 +74,11 @@ void ip_emit_unit(void);
 /* True while ip_emit_unit builds its own functions (never instrumented or
  * reported). */
 bool ip_emitting_unit(void);
+
+/* --- ip_landing.cc: probes where a longjmp lands --- */
+/* In FUN (if it calls setjmp), a landing probe with DESC (FUN's descriptor)
+ * right after each returns_twice call but vfork; returns their count. */
+unsigned ip_insert_landing_probes(function *fun, tree desc);
 
 /* --- ip_guard.cc: probes that run only while their hook is set --- */
 /* Notes a probe call built for the current function. */

@@ -178,6 +178,7 @@ static unsigned instrument(function *fun)
   if (flag_exceptions)
     insert_exception_exit(fun, desc);
   insert_entry_probe(fun, desc);
+  ip_insert_landing_probes(fun, desc);
   ip_guard_probes();
   ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u%s%s", pretty, file, line, d.size,
             d.has_loops ? " loops" : "", sites, d.note ? "\t" : "", d.note ? d.note : "");

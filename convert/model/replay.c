@@ -207,6 +207,19 @@ static void closed_down(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) {
   closed(f, ts, th, target);
 }
 
+/* The frames a landing closed (ip_stack_land), from the top before it
+ * (was) down to the new depth: all skipped by a longjmp. */
+static void closed_landed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) {
+  for (size_t i = was; i-- > ts->stk.depth;) {
+    const ip_frame *fr = frame_at(ts, i);
+    if (fr->open.from_call && !fr->open.merged)
+      th->rep.unwound++;
+    else
+      th->rep.popped++;
+    closed(f, ts, th, i);
+  }
+}
+
 /* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
 uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx) {
   return (uint64_t)(((unsigned __int128)fx * f->ns_per_tick_fx +
@@ -391,12 +404,21 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
       sample(ts, th, code >> 3, pc, f->s);
     return;
   }
+  size_t was = ts->stk.depth;
+  if (kind == INCLPROF__EVENT_KIND__EV_RESUME && code >> 3) {
+    /* a landing (gid + 1); a gid no event defined has no frame open, and is
+     * not defined here (the replay pool defines functions before a batch) */
+    uint32_t gid = (code >> 3) - 1;
+    if (gid < f->n_gid && f->gid_func[gid] != NONE &&
+        ip_stack_event(&ts->stk, kind, f->gid_func[gid]) == IP_STACK_LANDED)
+      closed_landed(f, ts, th, was);
+    return;
+  }
   if (kind > INCLPROF__EVENT_KIND__EV_RET) { /* PAUSE, RESUME, MARK: no function */
     (void)ip_stack_event(&ts->stk, kind, NONE);
     return;
   }
   uint32_t fn = ip_file_func(f, code >> 3);
-  size_t was = ts->stk.depth;
   if (was == ts->stk.cap)
     make_room(ts);
   switch (ip_stack_event(&ts->stk, kind, fn)) {

@@ -339,15 +339,17 @@ static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) 
   transitions(out, s);
   compensation(out, s);
   fprintf(out,
-          "repairs:      %llu exits reconciled (%llu frames skipped by an exit, %llu open at "
+          "repairs:      %llu exits reconciled (%llu frames skipped by an exit or a longjmp, %llu "
+          "open at "
           "thread end, %llu unmatched exits ignored); %llu clock steps back clamped\n",
           (unsigned long long)s->repairs, (unsigned long long)s->rep.popped,
           (unsigned long long)s->rep.closed_at_end, (unsigned long long)s->rep.unmatched,
           (unsigned long long)s->rep.clock_back);
   if (s->rep.unwound)
     fprintf(out,
-            "unwinding:    %llu library call(s) left by an exception (closed at the exit of "
-            "the function that caught or passed it on)\n",
+            "unwinding:    %llu library call(s) left by an exception or a longjmp (closed at the "
+            "exit of "
+            "the function that caught or passed it on, or where the longjmp landed)\n",
             (unsigned long long)s->rep.unwound);
   if (o->samples)
     fprintf(out,

@@ -30,6 +30,8 @@
  *       around an indirect call:    tu.hooks.call_indirect(target) ... tu.hooks.ret_indirect(target)
  *       entry of a coroutine body (INCLPROF_FN_COROUTINE_BODY), before the
  *        entry probe:               tu.hooks.coroutine_frame(frame | INCLPROF_CORO_*)
+ *       right after each call of a returns_twice function (setjmp,
+ *        sigsetjmp, getcontext...; not vfork) in F: tu.hooks.landing(&desc_F)
  *     (no `ret` after a noreturn call; no call-site probes in functions that
  *     call setjmp or vfork.)  A call to a function of another TU gets
  *     call-site probes too (the plugin cannot see that it is instrumented);
@@ -47,10 +49,10 @@
 extern "C" {
 #endif
 
-#define INCLPROF_ABI_VERSION 3u
+#define INCLPROF_ABI_VERSION 4u
 /* The oldest ABI a runtime still registers: a unit of ABI 2 has no
- * coroutine_frame hook (its inclprof_hooks ends before it), and the runtime
- * writes only the hooks it has. */
+ * coroutine_frame hook, one of ABI 3 no landing hook (its inclprof_hooks
+ * ends before them), and the runtime writes only the hooks it has. */
 #define INCLPROF_ABI_OLDEST 2u
 
 /* inclprof_fn.flags */
@@ -99,7 +101,8 @@ struct inclprof_hooks {
   void (*ret)(const struct inclprof_fn *callee);
   void (*call_indirect)(const void *target);
   void (*ret_indirect)(const void *target);
-  void (*coroutine_frame)(const void *frame); /* ABI 3 on */
+  void (*coroutine_frame)(const void *frame);    /* ABI 3 on */
+  void (*landing)(const struct inclprof_fn *fn); /* ABI 4 on */
 };
 
 struct inclprof_tu {

@@ -12,6 +12,9 @@
  *             the RET f that follows closes nothing
  *   RET f     closes like EXIT f
  *   PAUSE, RESUME  the thread is paused between them; SAMPLE, MARK: nothing
+ *   LANDING f (a RESUME that names f: the return of a setjmp in f) closes
+ *             the frames above the nearest of f, which stays open: frames a
+ *             longjmp skipped; no open frame of f: nothing
  *   an EXIT or RET of a function that is not open is ignored
  *
  * The frames live in the caller's storage: cap frames of `stride` bytes, each
@@ -50,6 +53,9 @@ typedef enum ip_stack_change {
   IP_STACK_JOINED,    /* merged the callee's ENTER into the top CALL frame */
   IP_STACK_POPPED,    /* closed the frames from depth up to the depth before the
                        * event; they stay readable there until the next push */
+  IP_STACK_LANDED,    /* a landing closed the frames from depth up to the depth
+                       * before the event, all skipped by a longjmp; readable
+                       * there until the next push */
   IP_STACK_UNMATCHED, /* an EXIT or RET whose function is not open: ignored */
   IP_STACK_FULL       /* a frame to open found no room (depth == cap): not opened */
 } ip_stack_change;
@@ -89,8 +95,22 @@ static inline ip_stack_change ip_stack_pop_to(ip_stack *s, uint32_t key) {
   return IP_STACK_POPPED;
 }
 
+/* A landing in key: closes the frames above its nearest open frame. */
+static inline ip_stack_change ip_stack_land(ip_stack *s, uint32_t key) {
+  size_t k = s->depth;
+  while (k > 0 && ip_stack_at(s, k - 1)->key != key)
+    k--;
+  if (!k || k == s->depth)
+    return IP_STACK_SAME;
+  s->depth = k;
+  s->call_open = 0;
+  s->expect_ret = IP_STACK_NO_KEY;
+  return IP_STACK_LANDED;
+}
+
 /* Applies one event of kind (Inclprof__EventKind) whose function is key (any
- * value for the kinds that name none). */
+ * value for the kinds that name none; IP_STACK_NO_KEY for a RESUME that is
+ * no landing). */
 static inline ip_stack_change ip_stack_event(ip_stack *s, uint32_t kind, uint32_t key) {
   ip_stack_change c = IP_STACK_SAME;
   switch (kind) {
@@ -126,12 +146,23 @@ static inline ip_stack_change ip_stack_event(ip_stack *s, uint32_t kind, uint32_
     s->paused = 1;
     break;
   case INCLPROF__EVENT_KIND__EV_RESUME:
-    s->paused = 0;
+    if (key == IP_STACK_NO_KEY)
+      s->paused = 0;
+    else
+      c = ip_stack_land(s, key);
     break;
   default: /* SAMPLE, MARK, and kinds of a newer minor version */
     break;
   }
   return c;
+}
+
+/* The key of an event of the file by its code, the keys being gids: a
+ * RESUME names its landing's function as gid + 1, or none (0). */
+static inline uint32_t ip_stack_code_key(uint32_t code) {
+  if ((code & 7) != INCLPROF__EVENT_KIND__EV_RESUME)
+    return code >> 3;
+  return code >> 3 ? (code >> 3) - 1 : IP_STACK_NO_KEY;
 }
 
 /* A thread's state where a ring segment begins (ThreadState): its open

@@ -56,10 +56,18 @@ enum {
   IP_K_SAMPLE = 6,   /* pc << 4 | in_runtime << 3 */
   IP_K_CONTROL = 7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME;
             or with EventKind EV_ENTER (IP_CORO_FRAME_TAG), the coroutine frame of the ENTER
-            event that follows (payload: the coroutine_frame probe's value) */
+            event that follows (payload: the coroutine_frame probe's value); or with EventKind
+            EV_RESUME and a descriptor as payload (IP_LANDING_TAG), a landing */
 };
 /* The low six bits of a coroutine frame's slot: EV_ENTER << 3 | IP_K_CONTROL. */
 #define IP_CORO_FRAME_TAG 7u
+/* The low six bits of a landing (a returns_twice call returned in the
+ * descriptor's function): EV_RESUME << 3 | IP_K_CONTROL, the descriptor
+ * above them; an inclprof_start() RESUME has none. */
+#define IP_LANDING_TAG (INCLPROF__EVENT_KIND__EV_RESUME << 3 | IP_K_CONTROL)
+static inline const struct inclprof_fn *ip_landing_desc(uint64_t arg) {
+  return (arg & 63) == IP_LANDING_TAG ? (const struct inclprof_fn *)(uintptr_t)(arg >> 6) : NULL;
+}
 /* A coroutine frame's slot: no event of its own, and no tick (0). */
 static inline int ip_is_coro_frame(uint64_t arg) { return (arg & 63) == IP_CORO_FRAME_TAG; }
 

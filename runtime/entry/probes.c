@@ -111,9 +111,12 @@ IP_RT_TEXT static void coroutine_frame(const void *frame) {
     if (!ip_entry_known((uintptr_t)target))                                                        \
       record(ADDR(target, IP_K_RET_IND), mode, fenced);                                            \
   }                                                                                                \
+  IP_RT_TEXT static void land_##suffix(const struct inclprof_fn *fn) {                             \
+    record((uint64_t)(uintptr_t)fn << 6 | IP_LANDING_TAG, mode, fenced);                           \
+  }                                                                                                \
   static const struct inclprof_hooks hooks_##suffix = {                                            \
-      enter_##suffix, exit_##suffix, call_##suffix,  ret_##suffix,                                 \
-      calli_##suffix, reti_##suffix, coroutine_frame};
+      enter_##suffix, exit_##suffix, call_##suffix,   ret_##suffix,                                \
+      calli_##suffix, reti_##suffix, coroutine_frame, land_##suffix};
 
 HOOK_SET(none, MODE_NONE, 1)
 HOOK_SET(kev, MODE_KEV, 1)

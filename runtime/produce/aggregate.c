@@ -312,6 +312,20 @@ static void closed_down(struct ip_agg *restrict a, size_t was) {
   top_again(a);
 }
 
+/* The frames a landing closed (ip_stack_land), innermost first: all
+ * skipped by a longjmp. */
+static void closed_landed(struct ip_agg *restrict a, size_t was) {
+  for (size_t i = was; i-- > a->stk.depth;) {
+    const struct agg_frame *fr = ip_agg_frame(a, i);
+    if (fr->open.from_call && !fr->open.merged)
+      a->unwound++;
+    else
+      a->popped++;
+    closed(a, i);
+  }
+  top_again(a);
+}
+
 static __attribute__((noinline)) uint32_t gid_miss(struct ip_agg *restrict a, uint64_t arg,
                                                    uint64_t tick, int in_signal) {
   uint64_t key = arg & ~1ull;
@@ -385,6 +399,14 @@ static void event_slow(struct ip_agg *restrict a, uint64_t arg, uint64_t tick, i
       pc_sample(a, arg >> 4, a->cur);
     return;
   case IP_K_CONTROL:
+    if (ip_landing_desc(arg)) {
+      size_t was = a->stk.depth;
+      /* the descriptor as an ENTER's arg (kind 0) finds its gid */
+      uint64_t desc = (uint64_t)(uintptr_t)ip_landing_desc(arg);
+      if (ip_stack_land(&a->stk, gid_of(a, desc, tick, in_signal)) == IP_STACK_LANDED)
+        closed_landed(a, was);
+      return;
+    }
     (void)ip_stack_event(&a->stk, (uint32_t)(arg >> 3) & 7, IP_STACK_NO_KEY);
     return;
   case IP_K_CALL_IND:

@@ -30,7 +30,11 @@ static uint32_t code_of(uint64_t arg, uint64_t tick, int in_signal, int *fixed) 
            INCLPROF__EVENT_KIND__EV_RET;
   case IP_K_SAMPLE:
     return (uint32_t)((arg >> 3) & 1) << 3 | INCLPROF__EVENT_KIND__EV_SAMPLE;
-  default: /* IP_K_CONTROL: the file's code is stored above the private kind */
+  default: /* IP_K_CONTROL: the file's code is stored above the private kind; a
+              landing's gid + 1 above EV_RESUME */
+    if (ip_landing_desc(arg))
+      return (ip_gid_of_desc(ip_landing_desc(arg), tick, in_signal, fixed) + 1) << 3 |
+             INCLPROF__EVENT_KIND__EV_RESUME;
     return (uint32_t)(arg >> 3);
   }
 }

@@ -215,8 +215,8 @@ static int paused;
 /* Null hooks: the plugin's probes skip their call while a hook is null. */
 static const struct inclprof_hooks hooks_off = {0};
 
-/* A unit of ABI 2 has no coroutine_frame hook: its inclprof_hooks ends
- * before it. */
+/* A unit of ABI 2 has no coroutine_frame hook, one of ABI 3 no landing
+ * hook: its inclprof_hooks ends before them. */
 static void hooks_write(struct inclprof_tu *tu, const struct inclprof_hooks *h) {
   struct inclprof_hooks *to = &tu->hooks;
   to->enter = h->enter;
@@ -227,6 +227,8 @@ static void hooks_write(struct inclprof_tu *tu, const struct inclprof_hooks *h) 
   to->ret_indirect = h->ret_indirect;
   if (tu->abi_version >= 3)
     to->coroutine_frame = h->coroutine_frame;
+  if (tu->abi_version >= 4)
+    to->landing = h->landing;
 }
 
 static void set_hooks_off(struct inclprof_tu *tu) { hooks_write(tu, &hooks_off); }

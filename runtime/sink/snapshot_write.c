@@ -137,7 +137,7 @@ static void stack_event(struct tthread *x, uint32_t code) {
       st->cap = cap;
     }
   }
-  (void)ip_stack_event(st, code & 7, code >> 3);
+  (void)ip_stack_event(st, code & 7, ip_stack_code_key(code));
 }
 
 /* The thread's Thread record and, when its past is known, its state as the

@@ -138,7 +138,7 @@ __attribute__((flatten)) static void follow_batch(struct rthread *t, ip_batch_fi
   while (b->code.p < b->code.end && ip_wire_varint(&b->code.p, b->code.end, &c)) {
     uint32_t code = (uint32_t)c;
     make_room(&t->stack);
-    (void)ip_stack_event(&t->stack, code & 7, code >> 3);
+    (void)ip_stack_event(&t->stack, code & 7, ip_stack_code_key(code));
     seg_events++;
   }
 }
@@ -153,7 +153,7 @@ __attribute__((flatten)) static void time_batch(struct rthread *t, ip_batch_fiel
       tick += (uint64_t)((int64_t)d >> 1);
     if (tick > t->tick)
       t->tick = tick;
-    uint32_t code = (uint32_t)c, gid = code >> 3;
+    uint32_t code = (uint32_t)c, gid = ip_stack_code_key(code);
     make_room(s);
     ip_stack_change ch = ip_stack_event(s, code & 7, gid);
     if (ch == IP_STACK_PUSHED) {

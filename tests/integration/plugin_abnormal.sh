@@ -5,14 +5,14 @@
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/programs/plugin/common.sh"
 export LOGRT_TID=1
-ev() { awk '$2 ~ /^[EXCRD]$/ && $3 != "strcmp" {print $2, $3}' log | paste -sd'|' -; }
+ev() { awk '$2 ~ /^[EXCRDL]$/ && $3 != "strcmp" {print $2, $3}' log | paste -sd'|' -; }
 
 for O in -O0 -O2; do
   pcc ab "$PP/abnormal.c" $O -pthread || fail "abnormal.c $O compiles"
   run log ./ab longjmp; rc=$?
   check_eq "$O longjmp: program result" 0 "$rc"
-  check_eq "$O longjmp: the jumped-over frames have no exit, the rest do" \
-    "E main|E do_longjmp|E jump_deep|E jump_deep|E jump_deep|C longjmp|X do_longjmp|X main|D $PP/abnormal.c" "$(ev)"
+  check_eq "$O longjmp: the jumped-over frames have no exit, the rest do; setjmp lands twice" \
+    "E main|E do_longjmp|L do_longjmp|E jump_deep|E jump_deep|E jump_deep|C longjmp|L do_longjmp|X do_longjmp|X main|D $PP/abnormal.c" "$(ev)"
   run log ./ab exit; rc=$?
   check_eq "$O exit(): exit status kept" 3 "$rc"
   check_eq "$O exit(): exit is a call without return, destructor unregisters" \

@@ -21,7 +21,7 @@ for O in -O0 -O2; do
   check_eq "$O abort: last event is the call, no return" "C abort" "$(tail -n 1 log)"
 done
 gcc -fplugin="$INCLPROF_PLUGIN" -O2 -fdump-tree-optimized -c "$PP/callsites.c" -o cs.o
-check_eq "setjmp function: only its entry and exit probes in the dump" 2 \
+check_eq "setjmp function: only its entry, exit and landing probes in the dump" 3 \
   "$(awk '/^;; Function with_setjmp/{f=1} /^;; Function /&&!/with_setjmp/{f=0} f' ./*.optimized | grep -c '__inclprof_tu.hooks')"
 
 g++ -O2 -c "$PP/ext_throw.cc" -o ext_throw.o

@@ -8,7 +8,8 @@
  * number; and a replay resumed from that ThreadState must hold the same
  * frames as the one that read every event.  Worked cases (nesting, merged
  * call sites, calls into uninstrumented code, unwinding exits, recursion,
- * pauses, unmatched exits, lost batches) and long random event streams. */
+ * pauses, unmatched exits, lost batches, longjmp landings) and long random
+ * event streams. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ enum { TID = 7, RESUMED_TID = 8, N_GID = 6 };
 #define PAUSE    ((uint32_t)INCLPROF__EVENT_KIND__EV_PAUSE)
 #define RESUME   ((uint32_t)INCLPROF__EVENT_KIND__EV_RESUME)
 #define MARK(m)  ((m) << 3 | INCLPROF__EVENT_KIND__EV_MARK)
+#define LAND(g)  (((g) + 1) << 3 | INCLPROF__EVENT_KIND__EV_RESUME) /* a longjmp's landing in g */
 
 /* Both users, fed the same batches. */
 typedef struct pair {
@@ -264,6 +266,53 @@ CASE(unmatched_exits, NULL, EXIT(3), RET(4), END, ENTER(1), EXIT(2), RET(2), END
 static const int lost[] = {0, 3, 0, 1};
 CASE(lost_batches, lost, ENTER(1), CALL(2), END, ENTER(2), END, EXIT(2), END, ENTER(3))
 
+/* Landings: one closes the frames above the nearest frame of its function
+ * (a call-site frame and a merged one among them, across batches), one in
+ * the top frame's function and one of a function not open change nothing,
+ * one in a paused thread leaves it paused. */
+CASE(landings, NULL, ENTER(1), ENTER(2), ENTER(3), CALL(6), END, LAND(2), ENTER(4), CALL(5),
+     ENTER(5), END, CALL(6), LAND(1), LAND(1), END, LAND(3), ENTER(2), ENTER(1), ENTER(2), END,
+     LAND(1), PAUSE, LAND(2), END, ENTER(3), CALL(3))
+
+/* The rule itself: what a landing closes and what it returns. */
+START_TEST(landing_rule) {
+  ip_open_frame frames[8];
+  ip_stack s;
+  ip_stack_init(&s, frames, sizeof *frames, 8);
+  static const uint32_t keys[] = {10, 20, 10, 30, 40};
+  for (size_t i = 0; i < 5; i++)
+    ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_ENTER, keys[i]), IP_STACK_PUSHED);
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_CALL, 50), IP_STACK_PUSHED);
+  ck_assert_uint_eq(s.call_open, 1);
+  /* the nearest frame of 10 (depth 3) stays open, the three above close */
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, 10), IP_STACK_LANDED);
+  ck_assert_uint_eq(s.depth, 3);
+  ck_assert_uint_eq(ip_stack_at(&s, 2)->key, 10);
+  ck_assert_uint_eq(ip_stack_at(&s, 3)->key, 30); /* readable until the next push */
+  ck_assert_uint_eq(s.call_open, 0);
+  /* the first return of setjmp: already there */
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, 10), IP_STACK_SAME);
+  ck_assert_uint_eq(s.depth, 3);
+  /* no open frame of the function: nothing */
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, 99), IP_STACK_SAME);
+  ck_assert_uint_eq(s.depth, 3);
+  /* an inclprof_start() RESUME names none: it un-pauses, closes nothing */
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_PAUSE, 0), IP_STACK_SAME);
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, 20), IP_STACK_LANDED);
+  ck_assert_uint_eq(s.paused, 1);
+  ck_assert_uint_eq(s.depth, 2);
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, IP_STACK_NO_KEY),
+                   IP_STACK_SAME);
+  ck_assert_uint_eq(s.paused, 0);
+  ck_assert_uint_eq(s.depth, 2);
+  /* the codes' keys: gid + 1 for a landing, none for a plain RESUME */
+  ck_assert_uint_eq(ip_stack_code_key(LAND(0)), 0);
+  ck_assert_uint_eq(ip_stack_code_key(LAND(5)), 5);
+  ck_assert_uint_eq(ip_stack_code_key(RESUME), IP_STACK_NO_KEY);
+  ck_assert_uint_eq(ip_stack_code_key(EXIT(5)), 5);
+}
+END_TEST
+
 /* Random event streams over few functions, so that nearly every rule meets
  * every other: the same states after every batch.  One state has no
  * ThreadState of its own - a CALL f frame left waiting below an ENTER f
@@ -295,8 +344,14 @@ START_TEST(random_streams) {
       else if (kind == INCLPROF__EVENT_KIND__EV_ENTER && !model.call_open && top &&
                top->from_call && !top->merged && top->key == gid)
         gid = gid % N_GID + 1;
-      (void)ip_stack_event(&model, kind, gid);
-      codes[n++] = gid << 3 | kind;
+      int land = kind == INCLPROF__EVENT_KIND__EV_RESUME && (x >> 44) % 2;
+      (void)ip_stack_event(&model, kind,
+                           kind != INCLPROF__EVENT_KIND__EV_RESUME ? gid
+                           : land                                  ? gid
+                                                                   : IP_STACK_NO_KEY);
+      codes[n++] = kind != INCLPROF__EVENT_KIND__EV_RESUME ? gid << 3 | kind
+                   : land                                  ? LAND(gid)
+                                                           : RESUME;
     }
     seq += (x >> 50) % 8 == 0; /* now and then a lost batch */
     pair_batch(&p, seq++, codes, n);
@@ -317,6 +372,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, pauses);
   tcase_add_test(tc, unmatched_exits);
   tcase_add_test(tc, lost_batches);
+  tcase_add_test(tc, landings);
+  tcase_add_test(tc, landing_rule);
   tcase_add_loop_test(tc, random_streams, 0, 8);
   suite_add_tcase(s, tc);
   return s;

@@ -59,6 +59,7 @@ static void log_call(const struct inclprof_fn *fn) { emit("C", fn->name); }
 static void log_ret(const struct inclprof_fn *fn) { emit("R", fn->name); }
 static void log_call_indirect(const void *target) { emit("I", name_of_address(target)); }
 static void log_ret_indirect(const void *target) { emit("J", name_of_address(target)); }
+static void log_landing(const struct inclprof_fn *fn) { emit("L", fn->name); }
 
 static void open_log(void)
 {
@@ -116,6 +117,7 @@ void __inclprof_register_tu(struct inclprof_tu *tu)
   tu->hooks.call_indirect = log_call_indirect;
   tu->hooks.ret_indirect = log_ret_indirect;
   tu->hooks.coroutine_frame = log_coroutine_frame;
+  tu->hooks.landing = log_landing;
 }
 
 void __inclprof_unregister_tu(struct inclprof_tu *tu)
