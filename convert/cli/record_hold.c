@@ -1,9 +1,11 @@
 /* cli/record_hold.c - keeps the kernel's registration of the kevents
- * tracepoint (raw_syscalls:sys_enter) and of the page-fault event while
+ * tracepoints (raw_syscalls:sys_enter, and where the kernel has them the
+ * wake-up edges' sched:sched_waking and sched:sched_wakeup_new and the futex
+ * waits' syscalls:sys_enter_futex) and of the page-fault event while
  * `record` runs.  The kernel registers a tracepoint with its first perf user
  * and unregisters it with its last, and unregistering waits for RCU grace
- * periods: 25-50 ms, which a traced process otherwise pays in its exit (and
- * up to a few ms more at its start).  So a small holder process keeps one
+ * periods: 25-50 ms per tracepoint, which a traced process otherwise pays in
+ * its exit (and up to a few ms more at its start).  So a small holder process keeps one
  * disabled event open on each: the traced processes are then neither the
  * first user nor the last.  One holder serves every `record` of the user
  * running at once (an abstract Unix socket, "inclprof-hold-<euid>", that
@@ -50,10 +52,9 @@ static int open_disabled(struct perf_event_attr *a) {
   return (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* The id of raw_syscalls:sys_enter from tracefs, or -1. */
-static int tracepoint_id(void) {
-  static const char *const paths[] = {IP_SYS_ENTER_ID_PATHS};
-  for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+/* The id tracefs gives in the first of paths[0..n) that has one, or -1. */
+static int id_at(const char *const *paths, size_t n) {
+  for (size_t i = 0; i < n; i++) {
     FILE *f = fopen(paths[i], "re");
     int id = -1;
     if (f && fscanf(f, "%d", &id) != 1)
@@ -64,6 +65,39 @@ static int tracepoint_id(void) {
       return id;
   }
   return -1;
+}
+
+/* The id of raw_syscalls:sys_enter from tracefs, or -1. */
+static int tracepoint_id(void) {
+  static const char *const paths[] = {IP_SYS_ENTER_ID_PATHS};
+  return id_at(paths, sizeof paths / sizeof paths[0]);
+}
+
+/* Disabled events on the other tracepoints the runtime may use (wake-up
+ * edges, futex waits), each where the kernel has it; kept open for the
+ * holder's life (an event that cannot be opened is left out). */
+static void hold_others(void) {
+  static const char *const sched[] = {IP_SCHED_TRACEPOINT_DIRS};
+  static const char *const futex[] = {IP_FUTEX_TRACEPOINT_DIRS};
+  static const char *const waking[] = {"sched_waking", "sched_wakeup_new"};
+  char paths[2][256];
+  const char *p[2] = {paths[0], paths[1]};
+  for (size_t k = 0; k < 2; k++) {
+    for (size_t i = 0; i < 2; i++)
+      snprintf(paths[i], sizeof paths[i], "%s/%s/id", sched[i], waking[k]);
+    int id = id_at(p, 2);
+    struct perf_event_attr a;
+    ip_pmu_sys_enter(&a, (uint64_t)id);
+    if (id > 0)
+      (void)open_disabled(&a);
+  }
+  for (size_t i = 0; i < 2; i++)
+    snprintf(paths[i], sizeof paths[i], "%s/id", futex[i]);
+  int id = id_at(p, 2);
+  struct perf_event_attr a;
+  ip_pmu_sys_enter(&a, (uint64_t)id);
+  if (id > 0)
+    (void)open_disabled(&a);
 }
 
 /* Whether the runtime will choose kevents for mode (INCLPROF_TRANSITIONS;
@@ -142,6 +176,7 @@ static void hold(int ready, int tp_id) {
   int tp = open_disabled(&a);
   ip_pmu_page_faults(&a);
   int pf = open_disabled(&a);
+  hold_others();
   int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   struct sockaddr_un sa;
   socklen_t len = hold_address(&sa);
