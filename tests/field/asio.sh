@@ -183,6 +183,14 @@ asio_critical() {
     check "asio: critical path: ${fn%%(*} has Critical Inclusive time" \
       sh -c "awk '/^Crit Excl/ { t = 1; next } t && /^\$/ { t = 0 } t' critical.txt | grep -q '[0-9] *[0-9.]*% .*$fn'"
   done
+  # The lock table (futex waits): main's join of an io thread, one wait ended
+  # by the thread's exit; the io threads' sleeps in asio's scheduler, each
+  # ended by another io thread's scheduler.
+  awk '/^lock table/ { t = 1; next } t && /^$/ { t = 0 } t' critical.txt >locks.txt
+  check "asio: lock table: main's join of a thread, one wait, released by its exit" \
+    sh -c "grep 'std::thread::join() < main' locks.txt | grep -q ' 1 .*\\[thread exit\\]'"
+  check "asio: lock table: the io threads' sleeps in asio's scheduler, released by its other threads" \
+    sh -c 'test "$(grep -c "$1" locks.txt)" -gt 0' _ 'scheduler::run(std::error_code&) < (anonymous namespace)::run_io(.*scheduler::run'
   # pprof's critical sample type: go tool pprof reads it; its total is the
   # CSV's Critical Exclusive.
   csv_crit=$(csv_rows prof.csv critical_exclusive_ns | awk '{ s += $1 } END { printf "%.0f", s }')
