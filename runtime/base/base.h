@@ -469,6 +469,7 @@ IP_HIDDEN ip_closefrom_fn *ip_real_closefrom(void); /* NULL when libc has none *
  * a program's; NULL when it cannot be found. */
 typedef int ip_vsnprintf_fn(char *, size_t, const char *, va_list);
 IP_HIDDEN ip_vsnprintf_fn *ip_real_vsnprintf(void);
+IP_HIDDEN const char *ip_real_errno_desc(int e); /* strerrordesc_np, or NULL */
 
 #include "base/clock.h"
 

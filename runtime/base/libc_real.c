@@ -1,7 +1,8 @@
 /* libc_real.c - the runtime's one way to the functions it both interposes
  * (interpose.c) and calls itself: libc's own syscall, close, close_range,
- * closefrom and sigaction, and libc's vsnprintf, which own_stdio.c's
- * snprintf and vsnprintf call (a program may define those two).  The rest
+ * closefrom and sigaction, libc's vsnprintf, which own_stdio.c's
+ * snprintf and vsnprintf call (a program may define those two), and
+ * strerrordesc_np, which names error numbers (say.c).  The rest
  * of the runtime calls ip_syscall and ip_close, never syscall() or close():
  * inside libinclprof.so those names bind to its own interposers.  Found with
  * dlsym(RTLD_NEXT) when the library is loaded (dlsym is not safe in a signal
@@ -27,6 +28,8 @@ static close_fn *real_close;
 static ip_close_range_fn *real_close_range;
 static ip_closefrom_fn *real_closefrom;
 static _Atomic(ip_vsnprintf_fn *) real_vsnprintf;
+typedef const char *errno_desc_fn(int);
+static _Atomic(errno_desc_fn *) real_errno_desc;
 
 /* Found on the first call: the runtime formats text before its start-up
  * reaches ip_libc_init (the settings' messages, the calibration file). */
@@ -37,6 +40,17 @@ ip_vsnprintf_fn *ip_real_vsnprintf(void) {
     atomic_store_explicit(&real_vsnprintf, f, memory_order_relaxed);
   }
   return f;
+}
+
+/* glibc's untranslated description of error number e (found on the first
+ * call, as vsnprintf), or NULL where the C library has none. */
+const char *ip_real_errno_desc(int e) {
+  errno_desc_fn *f = atomic_load_explicit(&real_errno_desc, memory_order_relaxed);
+  if (!f) {
+    f = (errno_desc_fn *)next_fn("strerrordesc_np");
+    atomic_store_explicit(&real_errno_desc, f, memory_order_relaxed);
+  }
+  return f ? f(e) : NULL;
 }
 
 __attribute__((constructor)) void ip_libc_init(void) {
@@ -51,6 +65,7 @@ __attribute__((constructor)) void ip_libc_init(void) {
   if (!real_closefrom)
     real_closefrom = (ip_closefrom_fn *)next_fn("closefrom");
   (void)ip_real_vsnprintf();
+  (void)ip_real_errno_desc(0);
 }
 
 int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {

@@ -3,13 +3,13 @@
  * with write(), never through stdio, whose stderr the program may have made
  * buffered (its buffer then comes from malloc, and the line would land in
  * the middle of the program's own pending output).  Error numbers are named
- * by glibc's untranslated descriptions (strerrordesc_np), not strerror or
- * %m: the program may define strerror, and the translation behind both
- * allocates through the program's malloc (glibc 2.43's gettext). */
+ * by glibc's untranslated descriptions (strerrordesc_np, through
+ * libc_real.c), not strerror or %m: the program may define strerror, and
+ * the translation behind both allocates through the program's malloc
+ * (glibc 2.43's gettext). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "base/base.h"
@@ -42,7 +42,7 @@ void ip_write_all(int fd, const char *p, size_t n) {
 
 const char *ip_errno_text(int e) {
   static __thread char text[128];
-  const char *desc = strerrordesc_np(e);
+  const char *desc = ip_real_errno_desc(e);
   if (desc)
     snprintf(text, sizeof text, "%s", desc);
   else
