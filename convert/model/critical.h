@@ -160,6 +160,21 @@ int ip_lock_object(const char *fn, uint64_t word, uint32_t op, uint64_t *object)
  * (malloc'ed); its length. */
 size_t ip_critical_locks(const struct ip_session *s, const ip_critical *c, ip_lock_row **out);
 
+/* model/critical_sleeps.c */
+/* ns per tick of thread's process. */
+double ip_critical_tick_ns(const struct ip_session *s, uint32_t thread);
+/* Every off-CPU stretch o of every traced thread of s, process by process:
+ * fn(ctx, thread, o, waker), the waker as the session's thread index
+ * (IP_NO_THREAD when none was traced). */
+typedef void ip_sleep_fn(void *ctx, uint32_t thread, const ip_offcpu *o, uint32_t waker);
+void ip_critical_each_sleep(const struct ip_session *s, const ip_critical *c, ip_sleep_fn *fn,
+                            void *ctx);
+/* Each jump of the path c from a woken thread to its waker: fn(ctx, p, o)
+ * with p the piece that begins there and o the sleep its waker ended at
+ * p->to (on the thread p->woke). */
+typedef void ip_jump_fn(void *ctx, const ip_cp_piece *p, const ip_offcpu *o);
+void ip_critical_each_jump(const ip_critical *c, ip_jump_fn *fn, void *ctx);
+
 /* model/critical.c */
 /* Finds the sleeps' wakers and the path of each process of s (whose threads'
  * kline the first replay filled) into c, and indexes its pieces by thread. */

@@ -173,11 +173,6 @@ static int cmp_crit(const void *a, const void *b) {
   return x->object < y->object ? -1 : x->object > y->object;
 }
 
-static double tick_ns(const ip_session *s, uint32_t thread) {
-  const ip_process *p = &s->processes[s->threads[thread].process];
-  return p->ticks_per_second > 0 ? 1e9 / p->ticks_per_second : 1.0;
-}
-
 /* The path's time on each waking thread while one of the sleeps it ended
  * lasted (overlapping sleeps counted once), ns. */
 static uint64_t held_on_path(const ip_session *s, const ip_critical *c, window *w, size_t n) {
@@ -201,7 +196,7 @@ static uint64_t held_on_path(const ip_session *s, const ip_critical *c, window *
         on += z > a ? z - a : 0;
       }
     }
-    ns += (double)on * tick_ns(s, t);
+    ns += (double)on * ip_critical_tick_ns(s, t);
   }
   return (uint64_t)ns;
 }
@@ -219,66 +214,52 @@ static obj *obj_of(const ip_session *s, uint32_t thread, const ip_offcpu *o, obj
   return obj_for(v, n, cap, by, th->process, object, o->futex, how);
 }
 
+/* The objects found so far, as the sleeps and jumps add to them. */
+typedef struct tally {
+  const ip_session *s;
+  obj *v;
+  size_t n, cap;
+  ip_u64map by;
+} tally;
+
+/* A sleep: its object's waits, waiter and the waker's window and call. */
+static void on_sleep(void *ctx, uint32_t i, const ip_offcpu *o, uint32_t w) {
+  tally *t = ctx;
+  const ip_session *s = t->s;
+  obj *b = obj_of(s, i, o, &t->v, &t->n, &t->cap, &t->by);
+  if (!b)
+    return;
+  uint64_t slept = (uint64_t)((double)(o->in - o->out) * ip_critical_tick_ns(s, i));
+  b->row.waits++;
+  b->row.waited_ns += slept;
+  site_add(&b->waiters, &b->n_waiters, &b->cap_waiters, &s->threads[i], i, o->out_node, slept);
+  if (w == IP_NO_THREAD)
+    return;
+  ip_must_grow((void **)&b->windows, &b->cap_windows, b->n_windows + 1, sizeof *b->windows);
+  b->windows[b->n_windows++] = (window){w, o->out, o->wake > o->out ? o->wake : o->out};
+  if (o->exit_edge)
+    b->row.exit_thread = w;
+  else
+    site_add(&b->holders, &b->n_holders, &b->cap_holders, &s->threads[w], w, o->wake_node, slept);
+}
+
+/* A jump of the path through a sleep: its object's count of them. */
+static void on_jump(void *ctx, const ip_cp_piece *p, const ip_offcpu *o) {
+  tally *t = ctx;
+  obj *b = obj_of(t->s, p->woke, o, &t->v, &t->n, &t->cap, &t->by);
+  if (b)
+    b->row.jumps++;
+}
+
 size_t ip_critical_locks(const ip_session *s, const ip_critical *c, ip_lock_row **out) {
-  obj *v = NULL;
-  size_t n = 0, cap = 0;
-  ip_u64map by = {0};
-  /* a process's threads by their local index (as ip_critical_find listed them) */
-  uint32_t *local = ip_must_calloc(s->n_threads + 1, sizeof *local);
-  for (size_t p = 0; p < s->n_processes; p++) {
-    uint32_t k = 0;
-    for (size_t i = 0; i < s->n_threads && i < c->n_klines; i++)
-      if (s->threads[i].process == p && c->klines[i] && c->klines[i]->last)
-        local[k++] = (uint32_t)i;
-    for (size_t i = 0; i < s->n_threads && i < c->n_klines; i++) {
-      const ip_kline *kl = c->klines[i];
-      if (s->threads[i].process != p || !kl)
-        continue;
-      double ns = tick_ns(s, (uint32_t)i);
-      for (size_t j = 0; j < kl->n_off; j++) {
-        const ip_offcpu *o = &kl->off[j];
-        obj *b = obj_of(s, (uint32_t)i, o, &v, &n, &cap, &by);
-        if (!b)
-          continue;
-        uint64_t slept = (uint64_t)((double)(o->in - o->out) * ns);
-        b->row.waits++;
-        b->row.waited_ns += slept;
-        site_add(&b->waiters, &b->n_waiters, &b->cap_waiters, &s->threads[i], (uint32_t)i,
-                 o->out_node, slept);
-        if (o->waker != IP_NO_THREAD && o->waker < k) {
-          uint32_t w = local[o->waker];
-          ip_must_grow((void **)&b->windows, &b->cap_windows, b->n_windows + 1, sizeof *b->windows);
-          b->windows[b->n_windows++] = (window){w, o->out, o->wake > o->out ? o->wake : o->out};
-          if (o->exit_edge)
-            b->row.exit_thread = w;
-          else
-            site_add(&b->holders, &b->n_holders, &b->cap_holders, &s->threads[w], w, o->wake_node,
-                     slept);
-        }
-      }
-    }
-  }
+  tally t = {.s = s};
+  ip_critical_each_sleep(s, c, on_sleep, &t);
   /* The path's jumps: the piece that begins where the path left a sleeper
-   * for its waker, and the path's pieces on that waker's thread while the
-   * sleeper slept. */
-  for (size_t i = 0; i < c->n_pieces; i++) {
-    const ip_cp_piece *p = &c->pieces[i];
-    if (p->woke == IP_NO_THREAD || p->woke >= c->n_klines || !c->klines[p->woke])
-      continue;
-    const ip_kline *kl = c->klines[p->woke];
-    for (size_t j = 0; j < kl->n_off; j++) {
-      const ip_offcpu *o = &kl->off[j];
-      if (!o->blocked || o->waker == IP_NO_THREAD || o->out > p->to || o->in < p->to)
-        continue;
-      obj *b = obj_of(s, p->woke, o, &v, &n, &cap, &by);
-      if (!b)
-        break;
-      b->row.jumps++;
-      break;
-    }
-  }
-  free(local);
-  ip_u64map_free(&by);
+   * for its waker. */
+  ip_critical_each_jump(c, on_jump, &t);
+  ip_u64map_free(&t.by);
+  obj *v = t.v;
+  size_t n = t.n;
   ip_symbolizer *z = ip_symbolizer_new();
   ip_lock_row *rows = ip_must_calloc(n ? n : 1, sizeof *rows);
   for (size_t i = 0; i < n; i++) {

@@ -84,72 +84,54 @@ static wait_row *row_for(wait_row **rows, size_t *n, size_t *cap, ip_u64map *by,
   return r;
 }
 
-static double tick_ns(const ip_session *s, uint32_t thread) {
-  const ip_process *p = &s->processes[s->threads[thread].process];
-  return p->ticks_per_second > 0 ? 1e9 / p->ticks_per_second : 1.0;
+/* The rows found so far, as the sleeps and jumps add to them. */
+typedef struct wait_tally {
+  const ip_session *s;
+  wait_row *rows;
+  size_t n, cap;
+  ip_u64map by;
+} wait_tally;
+
+/* The row of a sleep of sleeper ended by waker's call (or its exit). */
+static wait_row *pair_row(wait_tally *t, const ip_thread *sleeper, const ip_offcpu *o,
+                          const ip_thread *waker) {
+  char a[256], b[256], key[600];
+  snprintf(key, sizeof key, "%s\t%s%s", node_name(t->s, sleeper, o->out_node, a, sizeof a),
+           o->exit_edge ? "[thread exit] " : "",
+           o->exit_edge ? waker->name ? waker->name : ""
+                        : node_name(t->s, waker, o->wake_node, b, sizeof b));
+  return row_for(&t->rows, &t->n, &t->cap, &t->by, key);
+}
+
+/* A sleep a traced thread ended: its pair's sleeps and time. */
+static void on_sleep(void *ctx, uint32_t i, const ip_offcpu *o, uint32_t w) {
+  wait_tally *t = ctx;
+  if (!o->blocked || w == IP_NO_THREAD)
+    return;
+  wait_row *r = pair_row(t, &t->s->threads[i], o, &t->s->threads[w]);
+  r->sleeps++;
+  r->slept_ns += (uint64_t)((double)(o->in - o->out) * ip_critical_tick_ns(t->s, i));
+}
+
+/* A jump of the path from a woken thread to its waker: its pair's jumps and
+ * the time the sleeper waited behind the wake-up. */
+static void on_jump(void *ctx, const ip_cp_piece *p, const ip_offcpu *o) {
+  wait_tally *t = ctx;
+  wait_row *r = pair_row(t, &t->s->threads[p->woke], o, &t->s->threads[p->thread]);
+  r->jumps++;
+  r->behind_ns += (uint64_t)((double)(o->wake > o->out ? o->wake - o->out : 0) *
+                             ip_critical_tick_ns(t->s, p->woke));
 }
 
 /* The waits: every sleep a traced thread ended, grouped by the sleeper's
  * and the waker's calls, with the path's jumps through them. */
 static void waits(FILE *out, const ip_session *s, const ip_critical *c, size_t top, size_t width) {
-  wait_row *rows = NULL;
-  size_t n = 0, cap = 0;
-  ip_u64map by = {0};
-  /* the local index of a process's threads (as ip_critical_find listed them) */
-  uint32_t *local = ip_must_calloc(s->n_threads + 1, sizeof *local);
-  for (size_t p = 0; p < s->n_processes; p++) {
-    uint32_t k = 0;
-    for (size_t i = 0; i < s->n_threads && i < c->n_klines; i++)
-      if (s->threads[i].process == p && c->klines[i] && c->klines[i]->last)
-        local[k++] = (uint32_t)i;
-    for (size_t i = 0; i < s->n_threads && i < c->n_klines; i++) {
-      const ip_kline *kl = c->klines[i];
-      if (s->threads[i].process != p || !kl)
-        continue;
-      double ns = tick_ns(s, (uint32_t)i);
-      for (size_t j = 0; j < kl->n_off; j++) {
-        const ip_offcpu *o = &kl->off[j];
-        if (!o->blocked || o->waker == IP_NO_THREAD || o->waker >= k)
-          continue;
-        uint32_t w = local[o->waker];
-        char a[256], b[256], key[600];
-        snprintf(key, sizeof key, "%s\t%s%s",
-                 node_name(s, &s->threads[i], o->out_node, a, sizeof a),
-                 o->exit_edge ? "[thread exit] " : "",
-                 o->exit_edge ? s->threads[w].name ? s->threads[w].name : ""
-                              : node_name(s, &s->threads[w], o->wake_node, b, sizeof b));
-        wait_row *r = row_for(&rows, &n, &cap, &by, key);
-        r->sleeps++;
-        r->slept_ns += (uint64_t)((double)(o->in - o->out) * ns);
-      }
-    }
-  }
-  /* the path's jumps: a piece that begins where the path left a woken thread */
-  for (size_t i = 0; i < c->n_pieces; i++) {
-    const ip_cp_piece *p = &c->pieces[i];
-    if (p->woke == IP_NO_THREAD || p->woke >= c->n_klines || !c->klines[p->woke])
-      continue;
-    const ip_kline *kl = c->klines[p->woke];
-    /* the woken thread's sleep that the jump left: the one its waker ended at p->to */
-    for (size_t j = 0; j < kl->n_off; j++) {
-      const ip_offcpu *o = &kl->off[j];
-      if (!o->blocked || o->waker == IP_NO_THREAD || o->out > p->to || o->in < p->to)
-        continue;
-      char a[256], b[256], key[600];
-      const ip_thread *w = &s->threads[p->thread];
-      snprintf(key, sizeof key, "%s\t%s%s",
-               node_name(s, &s->threads[p->woke], o->out_node, a, sizeof a),
-               o->exit_edge ? "[thread exit] " : "",
-               o->exit_edge ? w->name ? w->name : "" : node_name(s, w, o->wake_node, b, sizeof b));
-      wait_row *r = row_for(&rows, &n, &cap, &by, key);
-      r->jumps++;
-      r->behind_ns +=
-          (uint64_t)((double)(o->wake > o->out ? o->wake - o->out : 0) * tick_ns(s, p->woke));
-      break;
-    }
-  }
-  free(local);
-  ip_u64map_free(&by);
+  wait_tally tally = {.s = s};
+  ip_critical_each_sleep(s, c, on_sleep, &tally);
+  ip_critical_each_jump(c, on_jump, &tally);
+  wait_row *rows = tally.rows;
+  size_t n = tally.n;
+  ip_u64map_free(&tally.by);
   if (!n)
     return;
   qsort(rows, n, sizeof *rows, cmp_wait);
