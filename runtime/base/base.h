@@ -325,8 +325,9 @@ IP_HIDDEN void ip_fd_program_closefrom(int lowfd);
 /* say.c: one line on stderr, with write() (printf-style format) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* say.c: all of p to fd, through EINTR; gives up on any other failure. */
-IP_HIDDEN void ip_write_all(int fd, const char *p, size_t n);
+/* say.c: all of p to fd, through EINTR; gives up on any other failure: 0,
+ * or its errno (ENOSPC when a write wrote nothing). */
+IP_HIDDEN int ip_write_all(int fd, const char *p, size_t n);
 /* strerror's text for error number e, without calling strerror (a program
  * may define its own): in a buffer of the calling thread, good until its
  * next call. */

@@ -28,16 +28,17 @@ void ip_say(const char *fmt, ...) {
   errno = saved;
 }
 
-void ip_write_all(int fd, const char *p, size_t n) {
+int ip_write_all(int fd, const char *p, size_t n) {
   while (n) {
     ssize_t w = write(fd, p, n);
     if (w < 0 && errno == EINTR)
       continue;
     if (w <= 0)
-      return;
+      return w < 0 ? errno : ENOSPC;
     p += w;
     n -= (size_t)w;
   }
+  return 0;
 }
 
 const char *ip_errno_text(int e) {

@@ -40,17 +40,10 @@ int ip_table_file_exists(const char *name) {
 static int put(const uint8_t *p, size_t n) {
   if (written + n > limit)
     return EFBIG;
-  while (n) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return w < 0 ? errno : ENOSPC;
-    p += w;
-    n -= (size_t)w;
-    written += (uint64_t)w;
-  }
-  return 0;
+  int e = ip_write_all(fd, (const char *)p, n);
+  if (!e)
+    written += n;
+  return e;
 }
 
 static int drain(void) {

@@ -303,17 +303,10 @@ void ip_ring_seen(const uint8_t *frames, size_t len) {
 
 /* ---- starting a segment ------------------------------------------------ */
 static int put(int fd, const uint8_t *p, size_t n, uint64_t *total) {
-  while (n) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return w < 0 ? errno : ENOSPC;
-    p += w;
-    n -= (size_t)w;
-    *total += (uint64_t)w;
-  }
-  return 0;
+  int e = ip_write_all(fd, (const char *)p, n);
+  if (!e)
+    *total += n;
+  return e;
 }
 
 static int put_record(int fd, const Inclprof__Record *rec, uint64_t *total) {
