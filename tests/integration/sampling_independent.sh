@@ -22,6 +22,9 @@ check "build the sample reader" gcc -std=c11 -D_GNU_SOURCE -I"$INCLPROF_LIBDIR/g
   -I"$INCLPROF_SRC/include/inclprof" -I"$INCLPROF_SRC/convert" -o sample_stacks \
   "$INCLPROF_SRC/tests/integration/sample_stacks.c" "$INCLPROF_LIBDIR/libipconvert.a" -lprotobuf-c -ldeflate
 
+# The traces carry their Function records themselves (INCLPROF_TABLES=inline):
+# sample_stacks.c reads one trace file, not the directory's table file.
+export INCLPROF_TABLES=inline
 # judge NAME: the samples of out-NAME in heavy() and light(), in order:
 # "N SHARE_HEAVY P_LIGHT_AFTER_LIGHT"
 judge() {
