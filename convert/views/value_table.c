@@ -223,8 +223,10 @@ static const char *structor_variant(const char *name) {
     int end_of_name = p[-1] == 'E' || (p[-1] >= '0' && p[-1] <= '9') ||
                       (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z');
     if ((p[0] == 'C' || p[0] == 'D') && p[1] >= '0' && p[1] <= '5' && strchr("EIB", p[2]) &&
-        end_of_name)
-      return (p[0] == 'C' ? ctor : dtor)[p[1] - '0'];
+        end_of_name) {
+      size_t copy = (size_t)(p[1] - '0');
+      return p[0] == 'C' ? ctor[copy] : dtor[copy];
+    }
   }
   return NULL;
 }
