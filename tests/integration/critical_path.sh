@@ -160,8 +160,10 @@ between "lock table: the joined thread on the path while main slept" \
 
 # The Chrome export with --critical: a flow arrow from thread_a's pthread_cond_signal to
 # thread_b's pthread_cond_wait, and a critical-path track whose slices add
-# up to the wall time.
-"$INCLPROF" export -f chrome --critical -o pipeline.json out-pipeline 2>/dev/null
+# up to the wall time (--raw: on the clock's timeline; by default each slice
+# sits on its own thread's timeline, with the probe cost and the runtime's
+# holds of that thread taken out: docs/converter.md).
+"$INCLPROF" export -f chrome --critical --raw -o pipeline.json out-pipeline 2>/dev/null
 python3 - pipeline.json >chrome.txt <<'PY'
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
@@ -188,7 +190,7 @@ within 0.5 "chrome: the critical-path track covers the wall time" "$wall" "$trac
 
 # The Perfetto export with --critical (decoded by protoc): the same arrows
 # between instant events, the same track, a child of the process's.
-"$INCLPROF" export -f perfetto --critical -o pipeline.pftrace out-pipeline 2>/dev/null
+"$INCLPROF" export -f perfetto --critical --raw -o pipeline.pftrace out-pipeline 2>/dev/null
 if command -v protoc >/dev/null; then
   protoc --decode=perfetto.protos.Trace -I"$INCLPROF_SRC/proto" "$INCLPROF_SRC/proto/perfetto_trace.proto" \
     <pipeline.pftrace >pipeline.pftrace.txt
