@@ -462,6 +462,7 @@ IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sig
 IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
 /* A system call (up to six word-sized arguments); ENOSYS when libc has no syscall(). */
 IP_HIDDEN long ip_syscall(long n, ...);
+IP_HIDDEN long ip_syscall_args(long n, const long a[6]); /* the same, its arguments in an array */
 IP_HIDDEN int ip_close(int fd);
 /* libc's close_range, or the system call where libc has none. */
 IP_HIDDEN int ip_close_range(unsigned first, unsigned last, int flags);

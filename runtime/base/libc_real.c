@@ -92,6 +92,10 @@ long ip_syscall(long n, ...) {
   for (int i = 0; i < 6; i++)
     a[i] = va_arg(ap, long);
   va_end(ap);
+  return ip_syscall_args(n, a);
+}
+
+long ip_syscall_args(long n, const long a[6]) {
   ip_syscall_fn *f = ip_real_syscall();
   if (!f) {
     errno = ENOSYS;

@@ -77,15 +77,10 @@ IP_EXPORT long syscall(long n, ...) {
   }
   if (n == SYS_close_range)
     return ip_fd_close_range_around((unsigned)a[0], (unsigned)a[1], (int)a[2], raw_close_range);
-  ip_syscall_fn *real_syscall = ip_real_syscall();
-  if (!real_syscall) {
-    errno = ENOSYS;
-    return -1;
-  }
   const char *how;
   if (!ip_syscall_forks(n, a, &how))
-    return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
-  long rc = real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+    return ip_syscall_args(n, a);
+  long rc = ip_syscall_args(n, a);
   int saved = errno;
   ip_syscall_forked(rc, how);
   errno = saved;
