@@ -198,6 +198,22 @@ static int cmp_end(const void *a, const void *b) {
   return x->end < y->end ? -1 : x->end > y->end;
 }
 
+/* The off-CPU time of k a wake-up at tick ended: the one the tick falls in;
+ * else, as the two clocks may disagree by tol, one that began up to tol
+ * after it or ended up to tol before it; -1 when none.  A wake-up right
+ * before a thread's next sleep (it woke, ran a few microseconds and slept
+ * again) belongs to the sleep it falls in, not to the next one. */
+static long sleep_woken(const ip_kline *k, uint64_t tick, uint64_t tol) {
+  long a = last_out_before(k, tick + 1); /* the last that began at or before tick */
+  if (a >= 0 && k->off[a].in >= tick)
+    return a;
+  if ((size_t)(a + 1) < k->n_off && k->off[a + 1].out <= tick + tol)
+    return a + 1;
+  if (a >= 0 && k->off[a].in + tol >= tick)
+    return a;
+  return -1;
+}
+
 /* Sleeps no wake-up ended: woken by the exit of the thread that ended last
  * before the sleep did (a join), if one did while it slept. */
 static void exit_edges(ip_kline *const *lines, size_t n, uint64_t tol, uint64_t slack) {
@@ -251,9 +267,9 @@ void ip_critical_edges(ip_kline *const *lines, const uint32_t *tids, size_t n, u
         }
         continue;
       }
-      long at = last_out_before(k, wk->tick + tol + 1);
+      long at = sleep_woken(k, wk->tick, tol);
       ip_offcpu *o = at >= 0 ? &k->off[at] : NULL;
-      if (!o || !o->blocked || o->in + tol < wk->tick) {
+      if (!o || !o->blocked) {
         c->edges_unmatched++; /* it was not asleep then (it had not gone to sleep yet) */
         continue;
       }

@@ -348,6 +348,35 @@ START_TEST(edges_matching) {
 }
 END_TEST
 
+/* A wake-up a few ticks before the woken thread's next sleep (it woke, ran
+ * for less than the clocks' tolerance and slept again) ends the sleep it
+ * falls in; the next sleep keeps its own waker. */
+START_TEST(edges_exact_before_tolerance) {
+  ip_kline a = {0}, b = {0};
+  a.creator = b.creator = IP_NO_THREAD;
+  ip_offcpu a_off[2] = {{.out = 100, .in = 400, .waker = IP_NO_THREAD, .blocked = 1},
+                        {.out = 405, .in = 900, .waker = IP_NO_THREAD, .blocked = 1}};
+  a.off = a_off;
+  a.n_off = 2;
+  a.last = 2000;
+  ip_wake b_wakes[2] = {{398, 1, 7}, {800, 1, 8}};
+  b.wake = b_wakes;
+  b.n_wake = 2;
+  b.last = 2000;
+  ip_kline *lines[2] = {&a, &b};
+  uint32_t tids[2] = {1, 2};
+  ip_critical c = {0};
+  ip_critical_edges(lines, tids, 2, 10, 100, &c);
+  ck_assert_uint_eq(a_off[0].waker, 1);
+  ck_assert_uint_eq(a_off[0].wake, 398);
+  ck_assert_uint_eq(a_off[0].wake_node, 7);
+  ck_assert_uint_eq(a_off[1].waker, 1);
+  ck_assert_uint_eq(a_off[1].wake, 800);
+  ck_assert_uint_eq(a_off[1].wake_node, 8);
+  ck_assert_uint_eq(c.edges_unmatched, 0);
+}
+END_TEST
+
 /* A sleep gets the futex word of the wait it began in, and only that: a
  * futex wait that returned (another system call, an event) leaves the next
  * sleep without one; the system-call record right after the wait's is its own. */
@@ -418,6 +447,7 @@ int main(void) {
   tcase_add_test(tc, no_wake_edges_no_path);
   tcase_add_test(tc, random_partitions);
   tcase_add_test(tc, edges_matching);
+  tcase_add_test(tc, edges_exact_before_tolerance);
   tcase_add_test(tc, what_if_pipeline);
   tcase_add_test(tc, timeline_times);
   tcase_add_test(tc, futex_waits_on_sleeps);
