@@ -104,7 +104,7 @@ static __attribute__((noinline)) uint32_t child_lookup(struct ip_agg *a, uint32_
   nodes[n].gid = gid;
   nodes[n].parent = parent;
   nodes[n].min_call = UINT64_MAX;
-  nodes[n].hot_gid = IP_STACK_NO_KEY;
+  nodes[n].hot_gid[0] = nodes[n].hot_gid[1] = IP_STACK_NO_KEY;
   size_t h = child_hash(key, a->child_cap);
   while (a->child_key[h])
     h = (h + 1) & (a->child_cap - 1);
@@ -113,22 +113,29 @@ static __attribute__((noinline)) uint32_t child_lookup(struct ip_agg *a, uint32_
   return n;
 }
 
-/* child_lookup, the parent's last answer first, then the table's first
- * probe inline. */
-static inline uint32_t child_node(struct ip_agg *restrict a, uint32_t parent, uint32_t gid) {
-  struct agg_node *p = parent != NO_NODE ? &a->nodes[parent] : NULL;
-  if (p && p->hot_gid == gid)
-    return p->hot_child;
-  uint64_t key = (uint64_t)(parent + 1u) << 32 | gid;
-  size_t h = a->child_cap ? child_hash(key, a->child_cap) : 0;
-  uint32_t n =
-      a->child_cap && a->child_key[h] == key ? a->child_val[h] : child_lookup(a, parent, gid);
-  if (p && n != NO_NODE) {
-    p = &a->nodes[parent]; /* child_lookup may have moved the paths */
-    p->hot_gid = gid;
-    p->hot_child = n;
+/* child_lookup for a parent's child that is neither of its last two,
+ * which it then becomes the latest of. */
+static __attribute__((noinline)) uint32_t child_cold(struct ip_agg *restrict a, uint32_t parent,
+                                                     uint32_t gid) {
+  uint32_t n = child_lookup(a, parent, gid);
+  if (parent != NO_NODE && n != NO_NODE) {
+    struct agg_node *p = &a->nodes[parent];
+    p->hot_gid[1] = p->hot_gid[0], p->hot_child[1] = p->hot_child[0];
+    p->hot_gid[0] = gid, p->hot_child[0] = n;
   }
   return n;
+}
+
+/* child_lookup, the parent's last two answers first. */
+static inline uint32_t child_node(struct ip_agg *restrict a, uint32_t parent, uint32_t gid) {
+  if (parent != NO_NODE) {
+    const struct agg_node *p = &a->nodes[parent];
+    if (p->hot_gid[0] == gid)
+      return p->hot_child[0];
+    if (p->hot_gid[1] == gid)
+      return p->hot_child[1];
+  }
+  return child_cold(a, parent, gid);
 }
 
 /* Room in nd's histogram for bucket b (its rows then span b's); 0 when no
@@ -189,6 +196,7 @@ static inline void closed(struct ip_agg *restrict a, size_t i) {
     return;
   struct agg_node *nd = &a->nodes[fr->node];
   uint64_t el = a->el - fr->push_el;
+  nd->calls++;
   nd->el_incl += el;
   if (el < nd->min_call)
     nd->min_call = el;
@@ -209,8 +217,6 @@ static inline void opened(struct ip_agg *restrict a) {
   a->cur = fr->node;
   if (fr->node == NO_NODE)
     a->broken = 1;
-  else
-    a->nodes[fr->node].calls++;
 }
 
 /* The top frame's path after frames closed. */
@@ -656,8 +662,6 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       sp++;
       if (IP_UNLIKELY(node == NO_NODE))
         a->broken = 1;
-      else
-        a->nodes[node].calls++;
       cur = node;
       continue;
     }
@@ -669,6 +673,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     }
     struct agg_node *nd = &a->nodes[fr->node];
     uint64_t call = el - fr->push_el;
+    nd->calls++;
     nd->el_incl += call;
     nd->min_call = call < nd->min_call ? call : nd->min_call;
     nd->max_call = call > nd->max_call ? call : nd->max_call;

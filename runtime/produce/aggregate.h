@@ -17,18 +17,19 @@
 enum { AGG_PREEMPTED, AGG_BLOCKED, AGG_SYSCALL, AGG_FAULT, AGG_FAULTS, AGG_WAIT_N };
 _Static_assert(AGG_WAIT_N == 5, "ThreadProfile.wait_inclusive: five entries per path");
 
-/* The fields a plain ENTER or EXIT touches come first: 56 bytes.  The
+/* The fields a plain ENTER or EXIT touches come first: 64 bytes.  The
  * Application Inclusive value is the Elapsed one less its transitional part
  * (tr_incl), which only the slow path adds to; the Exclusive values are
  * the Inclusive ones less the children's (aggregate_write.c). */
 struct agg_node {
-  uint32_t hot_gid, hot_child; /* the child made or found last (most calls repeat it);
-                                  hot_gid IP_STACK_NO_KEY: none yet */
-  uint32_t parent;             /* index of the parent path, NO_NODE for an outermost frame */
+  /* the two children made or found last, the latest first (most calls
+   * repeat one of them): gids (IP_STACK_NO_KEY: none) and paths */
+  uint32_t hot_gid[2], hot_child[2];
+  uint32_t parent; /* index of the parent path, NO_NODE for an outermost frame */
   /* The histogram of its per-call Elapsed Inclusive ns: lat[i] counts
    * bucket lat_lo + i, for lat_n buckets (whole rows of IP_LAT_SUB). */
   uint16_t lat_lo, lat_n;
-  uint64_t calls, el_incl, min_call, max_call;
+  uint64_t calls, el_incl, min_call, max_call; /* of its calls closed */
   uint32_t *lat;
   uint32_t gid;
   uint64_t tr_incl, smp_incl, smp_excl;

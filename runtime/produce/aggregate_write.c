@@ -94,15 +94,9 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
     const struct agg_node *nd = &a->nodes[i];
     c->parent[i] = nd->parent == NO_NODE ? 0 : nd->parent + 1;
     c->gid[i] = nd->gid;
-    const uint64_t v[COLUMNS] = {nd->calls,
-                                 nd->el_incl,
-                                 0,
-                                 nd->el_incl - nd->tr_incl,
-                                 0,
-                                 nd->calls ? nd->min_call : 0,
-                                 nd->max_call,
-                                 nd->smp_incl,
-                                 nd->smp_excl};
+    const uint64_t v[COLUMNS] = {
+        nd->calls,    nd->el_incl,  0,           nd->el_incl - nd->tr_incl, 0, nd->min_call,
+        nd->max_call, nd->smp_incl, nd->smp_excl};
     for (int k = 0; k < COLUMNS; k++)
       c->v[k][i] = v[k];
     memcpy(&c->wait[0][i * AGG_WAIT_N], nd->wait_incl, sizeof nd->wait_incl);
@@ -119,12 +113,16 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
     const struct agg_frame *fr = ip_agg_frame(a, i);
     if (fr->node == NO_NODE)
       continue;
+    c->v[C_CALLS][fr->node]++;
     c->v[C_EL_INCL][fr->node] += a->el - fr->push_el;
     c->v[C_APP_INCL][fr->node] += a->el - fr->push_el - (a->tr - ip_agg_push_tr(a, fr));
     c->v[C_SMP][fr->node] += a->smp - ip_agg_push_smp(a, fr);
     for (int k = 0; ip_agg_waited(a, fr) && k < AGG_WAIT_N; k++)
       c->wait[0][fr->node * AGG_WAIT_N + k] += a->wait[k] - fr->push_wait[k];
   }
+  for (size_t i = 0; i < n; i++)
+    if (!c->v[C_CALLS][i])
+      c->v[C_MIN][i] = 0;
   /* A path's Exclusive times: its Inclusive ones less its children's (each
    * interval goes to the path on top, so the two are one sum) */
   memcpy(c->v[C_EL_EXCL], c->v[C_EL_INCL], n * sizeof *c->v[C_EL_EXCL]);
