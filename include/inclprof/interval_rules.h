@@ -45,6 +45,41 @@ static inline uint64_t ip_probe_compensated(uint64_t x, uint64_t c, uint64_t h) 
   return x - (c - h);
 }
 
+/* The probe cost an interval did not hold, owed by the frame it ran in. */
+typedef struct ip_probe_owed {
+  uint64_t fx;    /* ticks (IP_FX), at most one probe's cost */
+  uint32_t depth; /* the stack depth of the frame that owes it */
+} ip_probe_owed;
+
+/* ip_probe_compensated with the cost an interval did not hold carried over.
+ * c is a probe's cost as calibrated; in the program a probe's cost varies
+ * around it (its ring store, the cache lines and branch history it shares
+ * with the program), so an interval of call-dense code, a nanosecond or two
+ * of the program between probes, is as often shorter than c as longer.
+ * Clamping each at 0 would remove the probe cost only from the longer ones
+ * and leave their excess over c in the values.  Instead the shortfall c - x
+ * of a shorter interval is owed by its frame (the top of the stack, at
+ * depth) and taken from that frame's next intervals, or its caller's once
+ * it has returned (an interval at a lower depth); never from a callee's, so
+ * that a short function's own time keeps what its probes left in it. */
+static inline uint64_t ip_probe_compensated_carry(uint64_t x, uint64_t c, uint64_t h,
+                                                  uint32_t depth, ip_probe_owed *o) {
+  if (!o->fx || depth < o->depth)
+    o->depth = depth;
+  if (x < c) {
+    o->fx += c - x;
+    if (o->fx > c)
+      o->fx = c;
+    return 0;
+  }
+  uint64_t y = ip_probe_compensated(x, c, h);
+  if (depth != o->depth)
+    return y;
+  uint64_t paid = o->fx < y ? o->fx : y;
+  o->fx -= paid;
+  return y - paid;
+}
+
 /* Kernel-event records taken since the last interval ended (kevents mode):
  * what the next transitional interval is split by. */
 typedef struct ip_kacc {

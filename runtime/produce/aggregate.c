@@ -275,7 +275,8 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
   if (transitional) /* the kernel's kevents record for it */
     x = x > a->kevent ? x - a->kevent : 0;
   if (probe) {
-    uint64_t y = ip_probe_compensated(x, a->cost, a->hidden);
+    uint64_t y =
+        ip_probe_compensated_carry(x, a->cost, a->hidden, (uint32_t)a->stk.depth, &a->owed);
     if (!transitional) {
       a->probe_removed += x - y;
       a->app_intervals++;
@@ -567,6 +568,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
   const uint64_t cost = a->cost, hidden = a->hidden, kevent = a->kevent, dense_at = a->dense;
   uint64_t removed = 0, appn = 0, dense = 0;
   uint64_t el = a->el, app = a->app, hwm = a->hwm;
+  ip_probe_owed owed = a->owed;
   uint32_t cur = a->cur;
   ip_stack *s = &a->stk;
   int plain = plain_now(a);
@@ -586,9 +588,9 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || (tick_t & t_slow) || tick >= kev_next ||
                     tick - hwm > UINT64_MAX >> (IP_FX + 1))) {
     slow:
-      a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
+      a->el = el, a->app = app, a->hwm = hwm, a->cur = cur, a->owed = owed;
       fold_event(a, tick_t, arg, in_signal);
-      el = a->el, app = a->app, hwm = a->hwm, cur = a->cur;
+      el = a->el, app = a->app, hwm = a->hwm, cur = a->cur, owed = a->owed;
       plain = plain_now(a);
       kev_next = a->kev_i < a->kev_n ? next_kev_tick(a) : UINT64_MAX;
       continue;
@@ -606,7 +608,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     int tr = (tick_t & IP_T_BIT) != 0;
     if (tr)
       x = x > kevent ? x - kevent : 0;
-    uint64_t y = ip_probe_compensated(x, cost, hidden);
+    uint64_t y = ip_probe_compensated_carry(x, cost, hidden, (uint32_t)s->depth, &owed);
     if (!tr) {
       removed += x - y;
       appn++;
@@ -654,7 +656,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       cur = s->depth ? frames[s->depth - 1].node : NO_NODE;
     }
   }
-  a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
+  a->el = el, a->app = app, a->hwm = hwm, a->cur = cur, a->owed = owed;
   a->probe_removed += removed;
   a->app_intervals += appn;
   a->dense_intervals += dense;
