@@ -56,11 +56,14 @@ for p in "${PROGS[@]}"; do
     say "$p: a default run for inclprof suggest"
     rec "$W/$p-suggest.data" "$p" "${BINOF[$p/plugin]}"
     DENSE_FILTER=$W/$p.filter
-    if "$INCLPROF" suggest "$W/$p-suggest.data" -o "$DENSE_FILTER" >"$W/$p.suggest" 2>&1; then
+    rm -f "$DENSE_FILTER"
+    if ! "$INCLPROF" suggest "$W/$p-suggest.data" -o "$DENSE_FILTER" >"$W/$p.suggest" 2>&1; then
+      BINOF[$p/filtered]= WHYOF[$p/filtered]="inclprof suggest failed: $(tail -n1 "$W/$p.suggest")"
+    elif [ ! -s "$DENSE_FILTER" ]; then # (the walk: one recursive function, kept)
+      BINOF[$p/filtered]= WHYOF[$p/filtered]="inclprof suggest excludes nothing"
+    else
       dense_build "$p" filtered
       BINOF[$p/filtered]=$BIN WHYOF[$p/filtered]=$WHY
-    else
-      BINOF[$p/filtered]= WHYOF[$p/filtered]="inclprof suggest failed: $(tail -n1 "$W/$p.suggest")"
     fi
   fi
 done
