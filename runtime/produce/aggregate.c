@@ -568,7 +568,6 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
   const uint64_t cost = a->cost, hidden = a->hidden, kevent = a->kevent, dense_at = a->dense;
   uint64_t removed = 0, appn = 0, dense = 0;
   uint64_t el = a->el, app = a->app, hwm = a->hwm;
-  ip_probe_owed owed = a->owed;
   uint32_t cur = a->cur;
   ip_stack *s = &a->stk;
   int plain = plain_now(a);
@@ -588,9 +587,9 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || (tick_t & t_slow) || tick >= kev_next ||
                     tick - hwm > UINT64_MAX >> (IP_FX + 1))) {
     slow:
-      a->el = el, a->app = app, a->hwm = hwm, a->cur = cur, a->owed = owed;
+      a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
       fold_event(a, tick_t, arg, in_signal);
-      el = a->el, app = a->app, hwm = a->hwm, cur = a->cur, owed = a->owed;
+      el = a->el, app = a->app, hwm = a->hwm, cur = a->cur;
       plain = plain_now(a);
       kev_next = a->kev_i < a->kev_n ? next_kev_tick(a) : UINT64_MAX;
       continue;
@@ -608,7 +607,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     int tr = (tick_t & IP_T_BIT) != 0;
     if (tr)
       x = x > kevent ? x - kevent : 0;
-    uint64_t y = ip_probe_compensated_carry(x, cost, hidden, (uint32_t)s->depth, &owed);
+    uint64_t y = ip_probe_compensated_carry(x, cost, hidden, (uint32_t)s->depth, &a->owed);
     if (!tr) {
       removed += x - y;
       appn++;
@@ -656,7 +655,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       cur = s->depth ? frames[s->depth - 1].node : NO_NODE;
     }
   }
-  a->el = el, a->app = app, a->hwm = hwm, a->cur = cur, a->owed = owed;
+  a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
   a->probe_removed += removed;
   a->app_intervals += appn;
   a->dense_intervals += dense;
