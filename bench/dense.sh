@@ -2,8 +2,9 @@
 # dense.sh - `make bench-dense`: how far the values are from the truth on
 # call-dense real code, where the probe cost taken out of every interval is
 # many times the program's own time: Debian's CPython 3.11 running a Python
-# loop (a nanosecond or two of the interpreter's code per event) and Debian's
-# Lua 5.4 on the field suite's script (bench/dense_builds.sh).  The truth is
+# loop (a nanosecond or two of the interpreter's code per event), Debian's
+# Lua 5.4 on the field suite's script and a C tree walk (2 to 3 ns per
+# call; bench/dense_builds.sh).  The truth is
 # the user CPU time of the plain build (an uninstrumented twin run of the same
 # work); the value is Application Inclusive of `main` recorded with the
 # defaults, with INCLPROF_CLOCK=fast, and rebuilt with the filter `inclprof
@@ -13,7 +14,7 @@
 # the events.  Medians of BENCH_RUNS interleaved runs.  Reports; asserts
 # nothing.
 #   usage: bench/dense.sh BUILD_DIR WORK_DIR OUT_MD
-#   env:   BENCH_RUNS (5), BENCH_DENSE ("python lua")
+#   env:   BENCH_RUNS (5), BENCH_DENSE ("python lua walk")
 set -u
 [ $# -eq 3 ] || { echo "usage: bench/dense.sh BUILD_DIR WORK_DIR OUT_MD" >&2; exit 2; }
 B=$1 W=$2
@@ -22,7 +23,7 @@ OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
 INCLPROF_SRC=$(cd "$(dirname "$0")/.." && pwd)
 INCLPROF=$B/inclprof INCLPROF_PLUGIN=$B/inclprof.so
 RUNS=${BENCH_RUNS:-5}
-read -r -a PROGS <<<"${BENCH_DENSE:-python lua}"
+read -r -a PROGS <<<"${BENCH_DENSE:-python lua walk}"
 DENSE_DIR=$(cd "$W" && pwd)
 say() { echo "bench-dense: $*" >&2; }
 # shellcheck source=dense_builds.sh
@@ -55,11 +56,14 @@ for p in "${PROGS[@]}"; do
     say "$p: a default run for inclprof suggest"
     rec "$W/$p-suggest.data" "$p" "${BINOF[$p/plugin]}"
     DENSE_FILTER=$W/$p.filter
-    if "$INCLPROF" suggest "$W/$p-suggest.data" -o "$DENSE_FILTER" >"$W/$p.suggest" 2>&1; then
+    rm -f "$DENSE_FILTER"
+    if ! "$INCLPROF" suggest "$W/$p-suggest.data" -o "$DENSE_FILTER" >"$W/$p.suggest" 2>&1; then
+      BINOF[$p/filtered]= WHYOF[$p/filtered]="inclprof suggest failed: $(tail -n1 "$W/$p.suggest")"
+    elif [ ! -s "$DENSE_FILTER" ]; then # (the walk: one recursive function, kept)
+      BINOF[$p/filtered]= WHYOF[$p/filtered]="inclprof suggest excludes nothing"
+    else
       dense_build "$p" filtered
       BINOF[$p/filtered]=$BIN WHYOF[$p/filtered]=$WHY
-    else
-      BINOF[$p/filtered]= WHYOF[$p/filtered]="inclprof suggest failed: $(tail -n1 "$W/$p.suggest")"
     fi
   fi
 done
@@ -104,6 +108,7 @@ first() { echo "$1" | awk '{ print $1 }'; }
     case $p in
     python) name="CPython 3.11, a loop of 10⁶ additions in a function" ;;
     lua) name="Lua 5.4, tests/field/work.lua" ;;
+    walk) name="C, a recursive walk of a 4095-node tree, 4000 times (dense_walk.c)" ;;
     esac
     echo "| $name | $(cell "$p" plain plain) | $(cell "$p" idle) | $(cell "$p" default) | $(first "${RATIO[$p/default]:-}"), ${EV[$p/default]:-} | $(cell "$p" fast) | $(cell "$p" filtered filtered) | $(first "${RATIO[$p/filtered]:-}"), ${EV[$p/filtered]:-} |"
   done

@@ -105,6 +105,7 @@ typedef struct ip_tstate {
   uint64_t origin_ns;        /* thread's first event, relative to the session start */
   uint64_t first_tick;       /* the tick of the thread's first event */
   uint64_t probe_removed_fx; /* probe cost taken from the non-transitional intervals, IP_FX */
+  ip_probe_owed probe_owed;  /* probe cost a short interval lacked (interval_rules.h) */
   uint64_t app_intervals;    /* non-transitional intervals ending at a probe */
   uint64_t dense_intervals;  /* of them, those left with under IP_DENSE_NS */
   ip_u64map child;           /* (parent node << 32 | func) -> node */

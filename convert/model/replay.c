@@ -302,7 +302,8 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
   if (transitional) /* the kernel's kevents record for it */
     x = x > f->kevent_fx ? x - f->kevent_fx : 0;
   if (probe) {
-    uint64_t y = ip_probe_compensated(x, f->cost_fx, f->hidden_fx);
+    uint64_t y = ip_probe_compensated_carry(x, f->cost_fx, f->hidden_fx, (uint32_t)ts->stk.depth,
+                                            &ts->probe_owed);
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;

@@ -320,7 +320,7 @@ static void probe_share_line(FILE *out, const ip_session *s) {
           "warning:      probe cost%s: %s taken out of the Application time, %.2f times the %s "
           "left, and %.0f%% of the intervals between probes hold under %.0f ns of the "
           "program's own time: the values of call-dense code rest on that cost and can read "
-          "several times too high; 'inclprof suggest' names the functions to leave "
+          "several times too high or too low; 'inclprof suggest' names the functions to leave "
           "uninstrumented (a filter file for the plugin)\n",
           who, removed, share_ratio(p), left, 100 * dense_share(p), IP_DENSE_NS);
 }

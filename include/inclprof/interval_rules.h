@@ -43,6 +43,52 @@ static inline uint64_t ip_probe_compensated(uint64_t x, uint64_t c, uint64_t h) 
   return d + (d < h ? d : h);
 }
 
+/* Stack levels whose probe-cost debts are kept apart; deeper frames share the
+ * last. */
+#define IP_OWED_LEVELS 32
+
+/* The probe cost intervals did not hold, owed by the frames they ran in. */
+typedef struct ip_probe_owed {
+  uint64_t fx[IP_OWED_LEVELS]; /* by stack depth: ticks (IP_FX), at most one probe's cost */
+  uint32_t top;                /* the deepest level that may owe */
+} ip_probe_owed;
+
+/* ip_probe_compensated with the cost an interval did not hold carried over.
+ * c is a probe's cost as calibrated; in the program a probe's cost varies
+ * around it (its ring store, the cache lines and branch history it shares
+ * with the program), so an interval of call-dense code, a nanosecond or two
+ * of the program between probes, is as often shorter than c as longer.
+ * Clamping each at 0 would remove the probe cost only from the longer ones
+ * and leave their excess over c in the values.  Instead the shortfall c - x
+ * of a shorter interval is owed by its frame (the top of the stack, at
+ * depth) and taken from that frame's next intervals, or its caller's once
+ * it has returned (an interval at a lower depth: the debts of the levels
+ * above pass to it); never from a callee's, so that a short function's own
+ * time keeps what its probes left in it. */
+static inline uint64_t ip_probe_compensated_carry(uint64_t x, uint64_t c, uint64_t h,
+                                                  uint32_t depth, ip_probe_owed *o) {
+  uint32_t d = depth < IP_OWED_LEVELS ? depth : IP_OWED_LEVELS - 1;
+  if (o->top > d) { /* the frames above d have returned */
+    uint64_t sum = o->fx[d];
+    for (uint32_t i = d + 1; i <= o->top; i++) {
+      sum += o->fx[i];
+      o->fx[i] = 0;
+    }
+    o->fx[d] = sum < c ? sum : c;
+    o->top = d;
+  }
+  if (x < c) {
+    uint64_t v = o->fx[d] + (c - x);
+    o->fx[d] = v < c ? v : c;
+    o->top = d;
+    return 0;
+  }
+  uint64_t y = ip_probe_compensated(x, c, h);
+  uint64_t paid = o->fx[d] < y ? o->fx[d] : y;
+  o->fx[d] -= paid;
+  return y - paid;
+}
+
 /* Kernel-event records taken since the last interval ended (kevents mode):
  * what the next transitional interval is split by. */
 typedef struct ip_kacc {

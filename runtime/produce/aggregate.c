@@ -301,7 +301,8 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
   if (transitional) /* the kernel's kevents record for it */
     x = x > a->kevent ? x - a->kevent : 0;
   if (probe) {
-    uint64_t y = ip_probe_compensated(x, a->cost, a->hidden);
+    uint64_t y =
+        ip_probe_compensated_carry(x, a->cost, a->hidden, (uint32_t)a->stk.depth, &a->owed);
     if (!transitional) {
       a->probe_removed += x - y;
       a->app_intervals++;
@@ -650,7 +651,8 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     e->arg = 0;
     /* the interval ending here: non-transitional */
     hwm = tick;
-    uint64_t x = ip_probe_compensated(raw << IP_FX, cost, hidden);
+    uint64_t x =
+        ip_probe_compensated_carry(raw << IP_FX, cost, hidden, (uint32_t)(sp - frames), &a->owed);
     dense += x < dense_at;
     el += x;
     if (!(arg & 1)) { /* ENTER */

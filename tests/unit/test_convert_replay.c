@@ -211,19 +211,20 @@ START_TEST(missing_exit_repairs) {
 }
 END_TEST
 
-/* Probe cost is removed from every interval (never below 0), a runtime gap
- * from the interval containing it. */
+/* Probe cost is removed from every interval (never below 0: what an
+ * interval shorter than the cost lacks is taken from its frame's next one,
+ * not from a callee's), a runtime gap from the interval containing it. */
 START_TEST(compensation_arithmetic) {
   tg_trace t;
   tg_batch b;
   begin(&t, 1, 1e9, 25);
   tg_batch_init(&b, 100);
   tg_ev(&b, 0, 0, TG_ENTER, F_MAIN);
-  tg_ev(&b, 10, 0, TG_ENTER, F_FOO); /* 10 - 25 -> 0 */
+  tg_ev(&b, 10, 0, TG_ENTER, F_FOO); /* 10 - 25 -> 0, main owes 15 */
   tg_ev(&b, 110, 0, TG_EXIT, F_FOO); /* 100 - 25 = 75 */
   tg_flush(&t, &b);
   tg_gap(&t, 100, 130, 1130);          /* a 1000-tick flush inside the next interval */
-  tg_ev(&b, 1210, 0, TG_ENTER, F_BAR); /* 1100 - 1000 - 25 = 75 */
+  tg_ev(&b, 1210, 0, TG_ENTER, F_BAR); /* 1100 - 1000 - 25 - 15 = 60 */
   tg_ev(&b, 1245, 1, TG_EXIT, F_BAR);  /* 35 - 25 = 10, transitional */
   tg_ev(&b, 1345, 0, TG_EXIT, F_MAIN); /* 75 */
   tg_flush(&t, &b);
@@ -231,7 +232,7 @@ START_TEST(compensation_arithmetic) {
   tg_trace copy = {0};
   tg_append(&copy, t.buf, t.len);
   load_one(&s, &t, 0);
-  fx_assert_values(fx_func(&s, "main"), 235, 150, 225, 150);
+  fx_assert_values(fx_func(&s, "main"), 220, 135, 210, 135);
   fx_assert_values(fx_func(&s, "foo"), 75, 75, 75, 75);
   fx_assert_values(fx_func(&s, "bar"), 10, 10, 0, 0);
   ck_assert_uint_eq(s.threads[0].gap_ns, 1000);
