@@ -225,8 +225,9 @@ static int set_env(const char *name, const char *value) {
   return 0;
 }
 
-/* A trace this run wrote whose recording stopped early: the runtime's own
- * words, from the file's Trailer. */
+/* A trace this run wrote whose recording stopped early, or whose exec
+ * started a program that could write no trace: the runtime's own words,
+ * from the file's Trailer. */
 static void say_if_stopped_early(const char *dir, const char *name) {
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%.2000s/%.1000s", dir, name);
@@ -234,6 +235,9 @@ static void say_if_stopped_early(const char *dir, const char *name) {
   if (!rec)
     return;
   const Inclprof__Trailer *t = rec->trailer;
+  if (t->exec_unrecorded && *t->exec_unrecorded)
+    fprintf(stderr, "inclprof record: %s: after its exec, not recorded: %s\n", path,
+            t->exec_unrecorded);
   if (t->write_error && *t->write_error)
     fprintf(stderr,
             "inclprof record: %s: recording stopped early: %s, after %llu events; the trace "

@@ -217,6 +217,7 @@ typedef struct ip_process {
   uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
   uint32_t threads_not_flushed;    /* trailer: threads the final flush gave up on */
   char *write_error;               /* trailer: why recording stopped early, or NULL */
+  char *exec_unrecorded;           /* trailer: why the program it exec'd wrote no trace, or NULL */
   uint32_t threads_no_transitions; /* threads without a transition counter */
   uint32_t
       threads_alive_at_exit; /* threads closed at the process's exit, not at their last event */

@@ -54,6 +54,7 @@ void ip_session_free(ip_session *s) {
     free(p->runtime_version);
     free(p->exit_reason);
     free(p->write_error);
+    free(p->exec_unrecorded);
     free(p->size_policy);
     free(p->mods);
   }
