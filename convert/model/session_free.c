@@ -28,6 +28,7 @@ void ip_session_free(ip_session *s) {
     free(s->threads[i].coro);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
+    free(s->threads[i].fold_mod);
     ip_kline_free(s->threads[i].kline);
     if (s->threads[i].lat)
       ip_lat_free_all(s->threads[i].lat, s->threads[i].n_nodes);
