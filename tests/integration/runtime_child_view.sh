@@ -3,7 +3,9 @@
 # a plain run (tests/programs/runtime/child_view.c prints the child's view):
 # a child given an empty environment sees no variable at all, and one given
 # {A=1} sees A and the runtime's own settings only (not every INCLPROF_*
-# name of the caller's environment); a child of a process that lowered its
+# name of the caller's environment); a child whose environment names an
+# output directory that cannot be made says nothing on its stderr and
+# record's summary gives the runtime's cause; a child of a process that lowered its
 # descriptor limit, and the grandchild it runs after closing every
 # descriptor, find by fstat() the descriptors of a plain run (the runtime's
 # live above the soft limit, or fstat() passes over them); a child that
@@ -25,6 +27,15 @@ check_eq "env: recorded, the child given an empty environment sees none" "env: (
   "$(head -1 prof.out)"
 check "env: recorded, the child given {A=1} sees A and no variable that is not a runtime setting ($(sed -n 2p prof.out))" \
   sh -c "sed -n 2p prof.out | grep -q '^env: A ' && ! grep -q 'INCLPROF_SRC\|INCLPROF_PLUGIN' prof.out"
+
+./child_view_plain badout >plain.out 2>plain.err
+"$INCLPROF" record -o out-badout -- ./child_view badout >prof.out 2>prof.err
+check "badout: recorded, the child ran and saw the output directory its parent gave ($(cat prof.out))" \
+  grep -q '^env: INCLPROF_OUTPUT ' prof.out
+check_eq "badout: nothing of the runtime's on the child's stderr; record names the process not recorded" \
+  "inclprof: 2 trace files written to out-badout/ (status 0)
+inclprof record: a process of this run was not recorded: cannot create directory /proc/none/out: No such file or directory" \
+  "$(cat prof.err)"
 
 ./child_view_plain fds >plain.out 2>&1
 check_eq "fds: plain run, its status" 0 "$?"

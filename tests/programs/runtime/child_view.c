@@ -4,6 +4,8 @@
  * can be compared with a plain one line for line.
  *   env      execve of a child with an empty environment, then with {A=1}:
  *            the child prints the names it sees
+ *   badout   execve of a child whose environment names an output directory
+ *            that cannot be made (INCLPROF_OUTPUT=/proc/none/out)
  *   fds      opens 40 files, keeps the 26 highest, lowers RLIMIT_NOFILE to
  *            29, then runs a child that closes every descriptor from 3 on
  *            (close_range) and runs a grandchild: both print the numbers
@@ -11,7 +13,7 @@
  *            up to the parent's highest)
  *   user     (root) a child that changes to uid/gid 65534 before execve of
  *            a program that writes a line on stderr
- * Usage: child_view env|fds|user */
+ * Usage: child_view env|badout|fds|user */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -84,6 +86,11 @@ int main(int argc, char **argv) {
     char *none[] = {NULL};
     char *one[] = {"A=1", NULL};
     return run(child, none, 0) | run(child, one, 0);
+  }
+  if (!strcmp(mode, "badout")) {
+    char *child[] = {self, "names", NULL};
+    char *bad[] = {"INCLPROF_OUTPUT=/proc/none/out", NULL};
+    return run(child, bad, 0);
   }
   if (!strcmp(mode, "fds")) {
     int fds[40];
