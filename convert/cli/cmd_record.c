@@ -437,16 +437,24 @@ static void notes_make(char *out, size_t len) {
   close(fd);
 }
 
-/* The cause in the first line the runtime wrote to the notes file ("inclprof:
- * CAUSE; the program continues unprofiled") into line ("" when none); the
- * file is removed. */
+/* The cause in the first line the runtime wrote to the notes file on a
+ * process it could not record ("inclprof: CAUSE; the program continues
+ * unprofiled") into line ("" when none); the lines on recordings that
+ * stopped early are passed over (their Trailer names them).  The file is
+ * removed. */
 static void notes_take(const char *path, char *line, size_t len) {
   line[0] = 0;
   if (!path[0])
     return;
   FILE *f = fopen(path, "r");
   if (f) {
-    if (fgets(line, (int)len, f)) {
+    int got;
+    while ((got = fgets(line, (int)len, f) != NULL) &&
+           !strncmp(line, "inclprof: recording stopped", 27))
+      ;
+    if (!got)
+      line[0] = 0;
+    else {
       line[strcspn(line, "\n")] = 0;
       char *tail = strstr(line, "; the program continues unprofiled");
       if (tail)
