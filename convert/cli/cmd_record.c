@@ -448,10 +448,12 @@ static void notes_take(const char *path, char *line, size_t len) {
     return;
   FILE *f = fopen(path, "r");
   if (f) {
-    int got;
-    while ((got = fgets(line, (int)len, f) != NULL) &&
-           !strncmp(line, "inclprof: recording stopped", 27))
-      ;
+    int got = 0;
+    while (fgets(line, (int)len, f))
+      if (strncmp(line, "inclprof: recording stopped", 27)) {
+        got = 1;
+        break;
+      }
     if (!got)
       line[0] = 0;
     else {
