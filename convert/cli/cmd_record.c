@@ -225,8 +225,9 @@ static int set_env(const char *name, const char *value) {
   return 0;
 }
 
-/* A trace this run wrote whose recording stopped early: the runtime's own
- * words, from the file's Trailer. */
+/* A trace this run wrote whose recording stopped early, or whose exec
+ * started a program that could write no trace: the runtime's own words,
+ * from the file's Trailer. */
 static void say_if_stopped_early(const char *dir, const char *name) {
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%.2000s/%.1000s", dir, name);
@@ -234,6 +235,9 @@ static void say_if_stopped_early(const char *dir, const char *name) {
   if (!rec)
     return;
   const Inclprof__Trailer *t = rec->trailer;
+  if (t->exec_unrecorded && *t->exec_unrecorded)
+    fprintf(stderr, "inclprof record: %s: after its exec, not recorded: %s\n", path,
+            t->exec_unrecorded);
   if (t->write_error && *t->write_error)
     fprintf(stderr,
             "inclprof record: %s: recording stopped early: %s, after %llu events; the trace "
@@ -433,16 +437,26 @@ static void notes_make(char *out, size_t len) {
   close(fd);
 }
 
-/* The cause in the first line the runtime wrote to the notes file ("inclprof:
- * CAUSE; the program continues unprofiled") into line ("" when none); the
- * file is removed. */
+/* The cause in the first line the runtime wrote to the notes file on a
+ * process it could not record ("inclprof: CAUSE; the program continues
+ * unprofiled") into line ("" when none); the lines on recordings that
+ * stopped early are passed over (their Trailer names them).  The file is
+ * removed. */
 static void notes_take(const char *path, char *line, size_t len) {
   line[0] = 0;
   if (!path[0])
     return;
   FILE *f = fopen(path, "r");
   if (f) {
-    if (fgets(line, (int)len, f)) {
+    int got = 0;
+    while (fgets(line, (int)len, f))
+      if (strncmp(line, "inclprof: recording stopped", 27)) {
+        got = 1;
+        break;
+      }
+    if (!got)
+      line[0] = 0;
+    else {
       line[strcspn(line, "\n")] = 0;
       char *tail = strstr(line, "; the program continues unprofiled");
       if (tail)
@@ -571,6 +585,8 @@ int cmd_record(int argc, char **argv) {
             "plugin with the runtime loaded (build it with -fplugin=inclprof; a static or "
             "setuid program ignores LD_PRELOAD: link it with -linclprof) (status %d)\n",
             a.dir, argv[first], status);
+  if (n && note[0]) /* the runtime of one process could not write: its words */
+    fprintf(stderr, "inclprof record: a process of this run was not recorded: %s\n", note);
   if (t.running) {
     char pids[RECORD_TALLY_PIDS * 12] = "";
     for (int i = 0; i < t.running && i < RECORD_TALLY_PIDS; i++)

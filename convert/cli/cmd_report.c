@@ -338,6 +338,7 @@ int cmd_report(int argc, char **argv) {
   if (!a.lines && !a.fn && !a.tree && !a.slowest && !a.critical)
     lo.keep = a.view.sel.has_tid || a.view.sel.has_pid || a.view.sel.has_range ? IP_KEEP_SUMS
                                                                                : IP_KEEP_TOTALS;
+  lo.fold = lo.keep == IP_KEEP_TOTALS; /* no path is shown: memory by the paths without recursion */
   if (a.view.latency)
     lo.latency = a.view.app_value ? IP_LAT_APPLICATION : IP_LAT_ELAPSED;
   ip_slowest slow;

@@ -189,6 +189,9 @@ void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trail
   p->threads_not_flushed = t->threads_not_flushed;
   free(p->write_error);
   p->write_error = t->write_error && *t->write_error ? ip_must_strdup(t->write_error) : NULL;
+  free(p->exec_unrecorded);
+  p->exec_unrecorded =
+      t->exec_unrecorded && *t->exec_unrecorded ? ip_must_strdup(t->exec_unrecorded) : NULL;
   p->bytes_written = t->bytes_written;
   p->has_writer_counts = t->has_buffers_handed_off;
   p->buffers_handed_off = t->buffers_handed_off;

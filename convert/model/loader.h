@@ -70,6 +70,8 @@ typedef struct ip_frame {
   uint64_t push_tick; /* the tick of the event that opened it */
   uint32_t coro;      /* a coroutine body's run: 1 + its index in the thread's coro, else 0 */
   uint64_t push_crit;
+  uint8_t nested;    /* folded: its function was already open below (its path's node is that one) */
+  uint8_t mod_outer; /* folded: the outermost open frame of its function's module */
 } ip_frame;
 
 /* Finds a thread's ip_pc_sample entries by address (model/pc_samples.c):
@@ -128,7 +130,18 @@ typedef struct ip_tstate {
   size_t wf_at;         /* the what-if: the thread's stretch reached */
   uint32_t wf_depth;    /* ... and the frames of its function open */
   uint64_t crit_ns;     /* timeline: critical time */
+  /* Folded replay (ip_replay_folds): per function its open frames and the
+   * node of the outermost; per module its open frames and its inclusive
+   * values, summed over its outermost frames. */
+  struct ip_fold_fn *fold_fn;
+  size_t n_fold_fn;
+  uint32_t *fold_mod_open;
+  size_t n_fold_mod;
 } ip_tstate;
+
+typedef struct ip_fold_fn {
+  uint32_t node, open;
+} ip_fold_fn;
 
 /* One trace file being read. */
 typedef struct ip_file {

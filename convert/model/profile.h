@@ -151,10 +151,13 @@ typedef struct ip_thread {
   size_t n_nodes;
   ip_fn_values *fn; /* per-function values of the functions on its call paths, by func */
   size_t n_fn;
-  uint64_t repairs; /* exits reconciled on this thread */
-  ip_values *mod;   /* per-module values, indexed by module, n_mod long */
-  size_t n_mod;     /* <= n_modules, likewise */
-  ip_repairs rep;   /* repairs by kind; repairs = their sum */
+  uint64_t repairs;    /* exits reconciled on this thread */
+  ip_values *mod;      /* per-module values, indexed by module, n_mod long */
+  int folded;          /* its call tree was folded (ip_load_opts.fold) */
+  ip_values *fold_mod; /* folded: per-module inclusive values, n_fold_mod long */
+  size_t n_fold_mod;
+  size_t n_mod;   /* <= n_modules, likewise */
+  ip_repairs rep; /* repairs by kind; repairs = their sum */
   uint64_t events, batches, batches_lost, gaps;
   uint64_t gap_ns;               /* runtime time removed (0 when raw) */
   uint64_t samples_outside;      /* samples taken with an empty stack */
@@ -217,6 +220,7 @@ typedef struct ip_process {
   uint64_t trailer_events, dropped_events, samples_taken, samples_in_runtime;
   uint32_t threads_not_flushed;    /* trailer: threads the final flush gave up on */
   char *write_error;               /* trailer: why recording stopped early, or NULL */
+  char *exec_unrecorded;           /* trailer: why the program it exec'd wrote no trace, or NULL */
   uint32_t threads_no_transitions; /* threads without a transition counter */
   uint32_t
       threads_alive_at_exit; /* threads closed at the process's exit, not at their last event */
@@ -318,6 +322,12 @@ typedef struct ip_load_opts {
    * threads, modules and counts without replaying the events. */
   int from_index;
   ip_keep keep; /* what is kept of a thread once summed */
+  /* Fold recursion into the call tree: a call of a function already open
+   * on the stack goes to that frame's path, so the tree holds the paths
+   * without repetition and memory grows with them only.  The function,
+   * module and thread values stay exact; the paths do not (the caller reads
+   * the sums only: IP_KEEP_TOTALS, no visitor, critical path or operations). */
+  int fold;
   /* Read several files in parallel however small (the tests of that path);
    * by default files under 1 MB on average are read one after another. */
   int small_files_in_parallel;

@@ -103,13 +103,70 @@ static void make_room(ip_tstate *ts) {
   ts->stk.cap = cap;
 }
 
+/* Whether this file's call tree is folded (ip_load_opts.fold). */
+static int folds(const ip_file *f) {
+  return f->o && f->o->fold && !f->visitor && !f->o->critical && !f->o->operations;
+}
+
+/* Folded: the node of the frame just opened (fr, its parent's node parent),
+ * the outermost open frame's of its function when one is open. */
+static uint32_t fold_opened(const ip_file *f, ip_tstate *ts, ip_thread *th, ip_frame *fr,
+                            uint32_t parent) {
+  uint32_t fn = fr->open.key;
+  if (fn >= ts->n_fold_fn) {
+    size_t old = ts->n_fold_fn;
+    ip_must_grow((void **)&ts->fold_fn, &ts->n_fold_fn, (size_t)fn + 1, sizeof *ts->fold_fn);
+    memset(ts->fold_fn + old, 0, (ts->n_fold_fn - old) * sizeof *ts->fold_fn);
+  }
+  ip_fold_fn *ff = &ts->fold_fn[fn];
+  th->folded = 1;
+  fr->nested = ff->open++ != 0;
+  if (!fr->nested)
+    ff->node = child_node(ts, th, parent, fn);
+  uint32_t m = f->s->funcs[fn].module;
+  if (m >= ts->n_fold_mod) {
+    size_t old = ts->n_fold_mod;
+    ip_must_grow((void **)&ts->fold_mod_open, &ts->n_fold_mod, (size_t)m + 1,
+                 sizeof *ts->fold_mod_open);
+    memset(ts->fold_mod_open + old, 0, (ts->n_fold_mod - old) * sizeof *ts->fold_mod_open);
+  }
+  fr->mod_outer = ts->fold_mod_open[m]++ == 0;
+  return ff->node;
+}
+
+/* Folded: the frame fr closes; its inclusive values el, app, smp go to its
+ * module when it was the module's outermost frame. */
+static void fold_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr,
+                        uint64_t el, uint64_t app, uint64_t smp) {
+  uint32_t fn = th->nodes[fr->node].func, m = f->s->funcs[fn].module;
+  ts->fold_fn[fn].open--;
+  ts->fold_mod_open[m]--;
+  if (!fr->mod_outer)
+    return;
+  if (m >= th->n_fold_mod) {
+    size_t old = th->n_fold_mod;
+    ip_must_grow((void **)&th->fold_mod, &th->n_fold_mod, (size_t)m + 1, sizeof *th->fold_mod);
+    memset(th->fold_mod + old, 0, (th->n_fold_mod - old) * sizeof *th->fold_mod);
+  }
+  ip_values *v = &th->fold_mod[m];
+  v->el_incl += el;
+  v->app_incl += app;
+  v->smp_incl += smp;
+  v->crit_incl += ts->crit_ns - fr->push_crit;
+  if (f->kernel_events)
+    for (int k = 0; k < IP_WAIT_N; k++)
+      v->wait_incl[k] += ts->wait[k] - fr->push_wait[k];
+}
+
 /* The frame the stack rules just opened at the top: its call path. */
 static inline __attribute__((always_inline)) void opened(const ip_file *f, ip_tstate *ts,
                                                          ip_thread *th) {
   size_t depth = ts->stk.depth;
   ip_frame *fr = frame_at(ts, depth - 1);
   uint32_t parent = depth > 1 ? frame_at(ts, depth - 2)->node : 0;
-  uint32_t node = child_node(ts, th, parent, fr->open.key);
+  fr->nested = fr->mod_outer = 0;
+  uint32_t node =
+      folds(f) ? fold_opened(f, ts, th, fr, parent) : child_node(ts, th, parent, fr->open.key);
   fr->node = node;
   fr->site = 0;
   fr->push_el = ts->el_ns;
@@ -167,15 +224,19 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
   uint64_t el = ts->el_ns - fr->push_el, app = ts->app_ns - fr->push_app;
   uint64_t smp = ts->smp - fr->push_smp;
   ip_values *v = &th->nodes[fr->node].v;
-  v->el_incl += el;
-  v->app_incl += app;
-  v->smp_incl += smp;
-  v->crit_incl += ts->crit_ns - fr->push_crit;
+  if (folds(f))
+    fold_closed(f, ts, th, fr, el, app, smp);
+  if (!fr->nested) { /* folded and nested: the outer frame of its function counts this time */
+    v->el_incl += el;
+    v->app_incl += app;
+    v->smp_incl += smp;
+    v->crit_incl += ts->crit_ns - fr->push_crit;
+  }
   const ip_critical *c = f->o ? f->o->critical : NULL;
   if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key] &&
       ts->wf_depth)
     ts->wf_depth--;
-  if (f->kernel_events)
+  if (f->kernel_events && !fr->nested)
     for (int k = 0; k < IP_WAIT_N; k++) {
       th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
       v->wait_incl[k] += th->call_wait[k];
@@ -657,6 +718,11 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
     ip_thread_keep(s, th, f->o->keep);
   ip_u64map_free(&ts->child);
   memset(ts->child_hot_key, 0, sizeof ts->child_hot_key);
+  free(ts->fold_fn);
+  free(ts->fold_mod_open);
+  ts->fold_fn = NULL;
+  ts->fold_mod_open = NULL;
+  ts->n_fold_fn = ts->n_fold_mod = 0;
   ip_pc_index_free(&ts->pcs);
   ip_u64map_free(&ts->site_vals);
   free(ts->stk.frames);

@@ -28,6 +28,7 @@ void ip_session_free(ip_session *s) {
     free(s->threads[i].coro);
     free(s->threads[i].fn);
     free(s->threads[i].mod);
+    free(s->threads[i].fold_mod);
     ip_kline_free(s->threads[i].kline);
     if (s->threads[i].lat)
       ip_lat_free_all(s->threads[i].lat, s->threads[i].n_nodes);
@@ -54,6 +55,7 @@ void ip_session_free(ip_session *s) {
     free(p->runtime_version);
     free(p->exit_reason);
     free(p->write_error);
+    free(p->exec_unrecorded);
     free(p->size_policy);
     free(p->mods);
   }

@@ -40,6 +40,14 @@ void ip_session_merge(ip_session *s, ip_tables *t, ip_session *part, ip_keep kee
     for (size_t n = 1; n < th->n_nodes; n++)
       th->nodes[n].func = fn[th->nodes[n].func];
     ip_sites_merge(s, t, part, th);
+    if (th->fold_mod) { /* its modules' inclusive values, by the session's modules */
+      ip_values *by = ip_must_calloc(s->n_modules + 1, sizeof *by);
+      for (size_t m = 0; m < th->n_fold_mod && m < part->n_modules; m++)
+        by[mod[m]] = th->fold_mod[m];
+      free(th->fold_mod);
+      th->fold_mod = by;
+      th->n_fold_mod = s->n_modules;
+    }
     size_t n_mod = th->n_mod;
     free(th->fn);
     free(th->mod);

@@ -57,7 +57,7 @@ static void enter(walk *w, uint32_t n) {
   add_exclusive(&w->th->total, &nd->v);
   if (w->fn_open[f]++ == 0)
     add_inclusive(fv, &nd->v);
-  if (w->mod_open[m]++ == 0)
+  if (w->mod_open[m]++ == 0 && !w->th->folded) /* folded: the replay summed them */
     add_inclusive(mv, &nd->v);
 }
 
@@ -136,6 +136,9 @@ void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep) {
   if (keep == IP_KEEP_PATHS || ran_coroutines(s, th))
     return;
   drop_paths(th);
+  free(th->fold_mod);
+  th->fold_mod = NULL;
+  th->n_fold_mod = 0;
   if (keep != IP_KEEP_TOTALS)
     return;
   for (size_t i = 0; i < th->n_fn; i++)
@@ -211,6 +214,8 @@ void ip_thread_sums(const ip_session *s, ip_thread *th) {
       }
     }
   }
+  for (size_t m = 0; m < th->n_fold_mod && m < th->n_mod; m++)
+    add_inclusive(&th->mod[m], &th->fold_mod[m]);
   th->total.el_incl = th->total.el_excl;
   th->total.app_incl = th->total.app_excl;
   th->total.smp_incl = th->total.smp_excl;

@@ -189,6 +189,15 @@ static const char *kernel_lost(const ip_session *s, const ip_process *p, char *b
   return buf;
 }
 
+/* A process whose exec started a program that could write no trace. */
+static const char *unrecorded(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->exec_unrecorded)
+    return NULL;
+  snprintf(buf, len, "pid %u after its exec: not recorded: %s", p->pid, p->exec_unrecorded);
+  return buf;
+}
+
 /* From this many processes of one kind on, one line (or two) says it for
  * all of them, unless --verbose. */
 #define GROUPED_FROM 3
@@ -213,6 +222,9 @@ static const struct {
     {"warning:", no_counter, NULL},
     {"note:", alive, NULL},
     {"warning:", kernel_lost, NULL},
+    {"warning:", unrecorded,
+     "ran a program after exec as a user who cannot create a trace in the output directory: not "
+     "recorded; --verbose names each"},
 };
 
 /* "pids 1, 2, 3 and 9 more" of the processes of kind k. */

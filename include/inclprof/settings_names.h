@@ -1,7 +1,7 @@
 /* settings_names.h - the names of the environment variables that carry
  * inclprof's settings into a recorded process: `inclprof record` sets them
  * (convert/cli/), the runtime reads them (runtime/base/settings.c) and
- * carries them into new processes (every name with IP_ENV_PREFIX).  Their
+ * carries them into new processes (env_carry.c).  Their
  * values and meanings: docs/commands/inclprof-runtime.md. */
 #ifndef INCLPROF_SETTINGS_NAMES_H
 #define INCLPROF_SETTINGS_NAMES_H

@@ -289,6 +289,8 @@ struct ip_settings {
 };
 extern struct ip_settings ip_set IP_HIDDEN;
 IP_HIDDEN void ip_settings_load(void);
+/* 1 when entry ("NAME=value") names one of the settings above. */
+IP_HIDDEN int ip_setting_named(const char *entry);
 IP_HIDDEN void ip_settings_reread(void);
 
 /* clock.c */
@@ -464,6 +466,9 @@ IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
 IP_HIDDEN long ip_syscall(long n, ...);
 IP_HIDDEN long ip_syscall_args(long n, const long a[6]); /* the same, its arguments in an array */
 IP_HIDDEN int ip_close(int fd);
+/* fstat that sees the runtime's own descriptors (fstat() is interposed). */
+struct stat;
+IP_HIDDEN int ip_fstat(int fd, struct stat *st);
 /* libc's close_range, or the system call where libc has none. */
 IP_HIDDEN int ip_close_range(unsigned first, unsigned last, int flags);
 IP_HIDDEN ip_closefrom_fn *ip_real_closefrom(void); /* NULL when libc has none */

@@ -1,9 +1,11 @@
 /* env_carry.c - the runtime's environment carried into the processes the
  * program starts with an environment of its own choosing (execve, execvpe,
- * fexecve, posix_spawn ... with an envp): every INCLPROF_* setting the
- * process started with, and the runtime's entry in LD_PRELOAD, are added to
- * that environment where it lacks them.  A value the program put there
- * itself is kept.  INCLPROF_CARRY_ENV=0 turns this off (children that
+ * fexecve, posix_spawn ... with an envp): every runtime setting the process
+ * started with (the INCLPROF_* names settings.c reads, no other), and the
+ * runtime's entry in LD_PRELOAD, are added to that environment where it
+ * lacks them.  A value the program put there itself is kept.  An empty
+ * environment (envp = {NULL}) is passed on as it is: the program asked for
+ * a process that sees no variable at all, so that one is not followed.  INCLPROF_CARRY_ENV=0 turns this off (children that
  * inherit the program's environment are recorded all the same).  The
  * settings are read when the library is loaded, whether or not the process
  * runs instrumented code itself (a launcher that is not built with the
@@ -54,7 +56,7 @@ __attribute__((constructor)) static void env_carry_init(void) {
     return;
   }
   for (char **e = environ; e && *e && n_carried < MAX_CARRIED; e++)
-    if (!strncmp(*e, IP_ENV_PREFIX, sizeof IP_ENV_PREFIX - 1) && strchr(*e, '='))
+    if (ip_setting_named(*e))
       carried[n_carried] = ip_strdup(*e), n_carried += carried[n_carried] != NULL;
   preload = own_preload_entry(getenv("LD_PRELOAD"));
 }
@@ -108,7 +110,7 @@ void ip_env_carry_size(char *const envp[], size_t *n_ptrs, size_t *n_chars) {
 }
 
 char *const *ip_env_carry(char *const envp[], char **ptrs, char *chars) {
-  if (!n_carried && !preload)
+  if ((!n_carried && !preload) || !envp || !envp[0])
     return envp;
   size_t n = 0;
   for (char *const *e = envp; e && *e; e++)

@@ -1,8 +1,12 @@
 /* fd_own.c - the runtime's own long-lived descriptors (the trace, its
  * reserve, the control socket, the kevents keepers and each thread's perf
  * events) live above the numbers the program uses: each is moved to 900 or
- * above (half the RLIMIT_NOFILE when that is 900 or less), close-on-exec,
- * and noted in a set.  The program's close(), close_range() and closefrom()
+ * above, and above the soft RLIMIT_NOFILE (the range a program that checks
+ * every number it may hold walks), close-on-exec, and noted in a set.  A
+ * number above the soft limit is taken by raising that limit for the one
+ * fcntl() and setting it back (a descriptor above the limit stays valid);
+ * where the hard limit forbids it, the highest room below the soft limit
+ * is used (900, or half the limit when that is 900 or less).  The program's close(), close_range() and closefrom()
  * (interpose.c) skip the numbers in the set, as if they were not open, so a
  * program that closes every descriptor (a daemon, a child before exec)
  * closes only its own.  The runtime closes one of its own only while the
@@ -20,10 +24,12 @@
 
 #include "base/base.h"
 
-#define HIGH_BASE 900   /* where the runtime's descriptors go */
-#define OWN_MAX   65536 /* numbers the set can hold; above, the program's close reaches them */
+#define HIGH_BASE  900   /* where the runtime's descriptors go */
+#define OWN_MAX    65536 /* numbers the set can hold; above, the program's close reaches them */
+#define RAISE_ROOM 1024  /* numbers above the soft limit the runtime may use */
 
 static _Atomic uint64_t own_bits[OWN_MAX / 64];
+static atomic_flag raising = ATOMIC_FLAG_INIT; /* a thread has the soft limit raised */
 
 static void mark(int fd, int on) {
   if (fd < 0 || fd >= OWN_MAX)
@@ -51,17 +57,53 @@ static long next_own(unsigned long from) {
   return -1;
 }
 
-static int high_base(void) {
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > HIGH_BASE)
+/* Where a descriptor of the runtime's goes under the limit rl: at or above
+ * the soft limit and 900 (*raise set to the soft limit to take it), else 900
+ * or half the soft limit (*raise 0). */
+static int high_base(const struct rlimit *rl, rlim_t *raise) {
+  *raise = 0;
+  if (rl->rlim_cur == RLIM_INFINITY)
     return HIGH_BASE;
-  return (int)(rl.rlim_cur / 2);
+  rlim_t above = rl->rlim_cur > HIGH_BASE ? rl->rlim_cur : HIGH_BASE;
+  if (above + RAISE_ROOM < OWN_MAX &&
+      (rl->rlim_max == RLIM_INFINITY || above + RAISE_ROOM <= rl->rlim_max)) {
+    *raise = above + RAISE_ROOM;
+    return (int)above;
+  }
+  return rl->rlim_cur > HIGH_BASE ? HIGH_BASE : (int)(rl->rlim_cur / 2);
+}
+
+/* A close-on-exec copy of fd at the runtime's height, or -1. */
+static int dup_high(int fd) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+    return fcntl(fd, F_DUPFD_CLOEXEC, HIGH_BASE);
+  rlim_t raise;
+  int base = high_base(&rl, &raise);
+  if (fd >= base)
+    return -1;
+  int below = rl.rlim_cur > HIGH_BASE ? HIGH_BASE : (int)(rl.rlim_cur / 2);
+  if (!raise)
+    return fcntl(fd, F_DUPFD_CLOEXEC, base);
+  /* One raise at a time (another thread's would be read as the limit); a
+   * thread that finds it taken, or a fork child that inherited it taken,
+   * stays below the limit rather than wait. */
+  if (atomic_flag_test_and_set(&raising))
+    return fcntl(fd, F_DUPFD_CLOEXEC, below);
+  int high = -1;
+  struct rlimit wide = {raise, rl.rlim_max};
+  if (setrlimit(RLIMIT_NOFILE, &wide) == 0) {
+    high = fcntl(fd, F_DUPFD_CLOEXEC, base);
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+  atomic_flag_clear(&raising);
+  return high >= 0 ? high : fcntl(fd, F_DUPFD_CLOEXEC, below);
 }
 
 int ip_fd_own(int fd) {
   if (fd < 0)
     return fd;
-  int high = fd >= HIGH_BASE ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, high_base());
+  int high = dup_high(fd);
   if (high >= 0) {
     ip_close(fd); /* not in the set yet */
     fd = high;
@@ -75,7 +117,7 @@ int ip_fd_own(int fd) {
 void ip_fd_identify(int fd, struct ip_fd_id *id) {
   struct stat st;
   id->dev = id->ino = id->perf = 0;
-  if (fd < 0 || fstat(fd, &st) != 0)
+  if (fd < 0 || ip_fstat(fd, &st) != 0)
     return;
   id->dev = (uint64_t)st.st_dev;
   id->ino = (uint64_t)st.st_ino;
@@ -88,7 +130,7 @@ void ip_fd_identify(int fd, struct ip_fd_id *id) {
  * only of a descriptor of the same (anonymous) inode as the event's. */
 static int still_ours(int fd, const struct ip_fd_id *id) {
   struct stat st;
-  if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != id->dev || (uint64_t)st.st_ino != id->ino)
+  if (ip_fstat(fd, &st) != 0 || (uint64_t)st.st_dev != id->dev || (uint64_t)st.st_ino != id->ino)
     return 0;
   if (!id->perf)
     return 1;

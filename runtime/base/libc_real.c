@@ -1,6 +1,6 @@
 /* libc_real.c - the runtime's one way to the functions it both interposes
  * (interpose.c) and calls itself: libc's own syscall, close, close_range,
- * closefrom and sigaction, libc's vsnprintf, which own_stdio.c's
+ * closefrom and sigaction (fstat through fstatat), libc's vsnprintf, which own_stdio.c's
  * snprintf and vsnprintf call (a program may define those two), and
  * strerrordesc_np, which names error numbers (say.c).  The rest
  * of the runtime calls ip_syscall and ip_close, never syscall() or close():
@@ -10,6 +10,8 @@
  * that run before that. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
 
@@ -109,6 +111,8 @@ int ip_close(int fd) {
     ip_libc_init();
   return real_close ? real_close(fd) : (int)ip_syscall(SYS_close, fd);
 }
+
+int ip_fstat(int fd, struct stat *st) { return fstatat(fd, "", st, AT_EMPTY_PATH); }
 
 int ip_close_range(unsigned first, unsigned last, int flags) {
   if (!real_close_range)

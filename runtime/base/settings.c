@@ -45,6 +45,16 @@ static const struct {
     {IP_ENV_SNAPSHOT_KEEP, offsetof(struct ip_settings, snapshot_keep)},
 };
 
+int ip_setting_named(const char *entry) {
+  size_t len = strcspn(entry, "=");
+  if (!entry[len])
+    return 0;
+  for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
+    if (strlen(variables[i].name) == len && !memcmp(entry, variables[i].name, len))
+      return 1;
+  return 0;
+}
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 void ip_settings_reread(void) {

@@ -17,7 +17,7 @@
  *   posix_spawn(p)        the same for the environment of the new process;
  *   sigaction, signal     the program's handlers, wrapped (signals.c);
  *   close, close_range,   pass over the runtime's own descriptors, as if
- *   closefrom             they were not open (fd_own.c);
+ *   closefrom, fstat      they were not open (fd_own.c);
  *   dlclose               notes that the units its destructors unregister
  *                         are being unmapped (units.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
@@ -269,6 +269,22 @@ IP_EXPORT int close_range(unsigned first, unsigned last, int flags) {
 }
 
 IP_EXPORT void closefrom(int lowfd) { ip_fd_program_closefrom(lowfd); }
+
+typedef int (*fstat_fn)(int, void *);
+
+/* fstat of one of the runtime's numbers fails as on a closed one (a
+ * program that asks every number of its range whether it is open). */
+static int program_fstat(const char *name, int fd, void *st) {
+  if (ip_fd_is_own(fd)) {
+    errno = EBADF;
+    return -1;
+  }
+  fstat_fn next = (fstat_fn)next_fn(name);
+  return next ? next(fd, st) : fstatat(fd, "", st, AT_EMPTY_PATH);
+}
+
+IP_EXPORT int fstat(int fd, struct stat *st) { return program_fstat("fstat", fd, st); }
+IP_EXPORT int fstat64(int fd, struct stat64 *st) { return program_fstat("fstat64", fd, st); }
 /* ---- dlclose ------------------------------------------------------------------ */
 typedef int (*dlclose_fn)(void *);
 

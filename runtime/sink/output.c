@@ -38,12 +38,14 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
   return 0;
 }
 
-/* "inclprof: WHY; the program continues unprofiled" on stderr (and in
- * record's notes: notes.c). */
+/* "inclprof: WHY; the program continues unprofiled" on stderr, or under
+ * `inclprof record` in its notes only (notes.c): record's summary gives it,
+ * and the program's stderr is often a pipe its parent parses. */
 void ip_say_unprofiled(const char *why) {
   char msg[1400];
+  const char *notes = ip_set.record_notes;
   if (snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why) > 0)
-    ip_notes_line(msg, 1);
+    ip_notes_line(msg, !notes || !*notes);
 }
 
 void ip_disable(const char *why) {
@@ -349,8 +351,24 @@ void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end) {
   ip_write_record(&rec, 0);
 }
 
+/* Before an exec: why the program it starts will write no trace, or NULL.
+ * A user who cannot create a file in the output directory (a child that
+ * changed its user before the exec) cannot record it.  The words are kept
+ * until the next call (one exec at a time ends the trace). */
+static const char *exec_unrecorded(void) {
+  static char buf[sizeof ip_st.dir + 200];
+  if (faccessat(AT_FDCWD, ip_st.dir, W_OK | X_OK, AT_EACCESS) == 0)
+    return NULL;
+  snprintf(buf, sizeof buf,
+           "the program it runs (as uid %u, gid %u) cannot create its trace in %s: %s",
+           (unsigned)geteuid(), (unsigned)getegid(), ip_st.dir, ip_errno_text(errno));
+  return buf;
+}
+
 void ip_write_trailer(int clean, const char *reason) {
   Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
+  if (!strcmp(reason, "exec"))
+    tr.exec_unrecorded = (char *)exec_unrecorded();
   tr.has_end_tick = tr.has_end_unix_ns = tr.has_events = tr.has_batches = 1;
   tr.end_tick = ip_tick();
   tr.end_unix_ns = ip_now_ns_realtime();

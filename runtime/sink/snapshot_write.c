@@ -494,7 +494,7 @@ static void segment_of(const uint8_t *bytes, size_t len, uint64_t *number, uint6
 static const uint8_t *map(int fd, size_t *len) {
   struct stat st;
   *len = 0;
-  if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= IP_TRACE_PREAMBLE_LEN)
+  if (fd < 0 || ip_fstat(fd, &st) != 0 || st.st_size <= IP_TRACE_PREAMBLE_LEN)
     return NULL;
   *len = (size_t)st.st_size;
   void *m = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -90,7 +90,7 @@ static int trace_fd_ok(void) {
     return 1;
   int fd = ip_st.fd;
   struct stat st;
-  int ok = (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == trace_id.ino &&
+  int ok = (ip_fstat(fd, &st) == 0 && (uint64_t)st.st_ino == trace_id.ino &&
             (uint64_t)st.st_dev == trace_id.dev) ||
            reopen_trace(fd) == 0;
   if (ok)
@@ -272,7 +272,7 @@ static void stop_recording(const char *cause, int cut_torn_frame) {
   reserve_fd = -1;
   uint64_t ok = atomic_load(&bytes_ok);
   struct stat st;
-  if (cut_torn_frame && trace_fd_ok() && fstat(ip_st.fd, &st) == 0 && (uint64_t)st.st_size > ok)
+  if (cut_torn_frame && trace_fd_ok() && ip_fstat(ip_st.fd, &st) == 0 && (uint64_t)st.st_size > ok)
     (void)!ftruncate(ip_st.fd, (off_t)ok); /* if it fails, the reader reports the torn frame */
   writing_final = 1;
   final_trailer(0, "recording stopped");
