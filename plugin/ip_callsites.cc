@@ -32,14 +32,31 @@ static bool instrumented_here(tree callee)
   return ip_decide(callee, fn && fn->cfg ? fn : NULL).instrument;
 }
 
+/* Does the class described by BINFO have a virtual base, direct or not? */
+static bool has_virtual_base(tree binfo)
+{
+  for (unsigned i = 0; binfo && i < BINFO_N_BASE_BINFOS(binfo); i++) {
+    tree base = BINFO_BASE_BINFO(binfo, i);
+    if (BINFO_VIRTUAL_P(base) || has_virtual_base(base))
+      return true;
+  }
+  return false;
+}
+
 /* The name under which CALLEE's body is instrumented where it is defined: a
  * C++ complete-object constructor or destructor (C1/D1) is an alias of the
- * base-object one (C2/D2) unless the class has virtual bases, and then both
- * are instrumented, so the C2/D2 name always names an instrumented body. */
+ * base-object one (C2/D2) unless the class has virtual bases: then the two
+ * are different functions (the complete one also builds or destroys the
+ * virtual bases), each with its own name and its own count.  (A class with
+ * virtual bases has a vtable, so its base information is kept under -flto
+ * too.) */
 static const char *instrumented_name(tree callee)
 {
   const char *name = ip_function_name(callee);
   if (!DECL_CXX_CONSTRUCTOR_P(callee) && !DECL_CXX_DESTRUCTOR_P(callee))
+    return name;
+  tree type = DECL_CONTEXT(callee);
+  if (type && RECORD_OR_UNION_TYPE_P(type) && has_virtual_base(TYPE_BINFO(type)))
     return name;
   const char *which = strstr(name, DECL_CXX_CONSTRUCTOR_P(callee) ? "C1E" : "D1E");
   if (!which)
