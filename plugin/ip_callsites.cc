@@ -43,6 +43,20 @@ static bool has_virtual_base(tree binfo)
   return false;
 }
 
+/* The class of the member function FN: its context, or, under -flto, where
+ * the context of a non-virtual member is no longer its class, the class of
+ * its method type. */
+static tree class_of(tree fn)
+{
+  tree context = DECL_CONTEXT(fn);
+  if (context && RECORD_OR_UNION_TYPE_P(context))
+    return TYPE_MAIN_VARIANT(context);
+  tree type = TREE_TYPE(fn);
+  if (TREE_CODE(type) == METHOD_TYPE && TYPE_METHOD_BASETYPE(type))
+    return TYPE_MAIN_VARIANT(TYPE_METHOD_BASETYPE(type));
+  return NULL_TREE;
+}
+
 /* The name under which CALLEE's body is instrumented where it is defined: a
  * C++ complete-object constructor or destructor (C1/D1) is an alias of the
  * base-object one (C2/D2) unless the class has virtual bases: then the two
@@ -55,7 +69,7 @@ static const char *instrumented_name(tree callee)
   const char *name = ip_function_name(callee);
   if (!DECL_CXX_CONSTRUCTOR_P(callee) && !DECL_CXX_DESTRUCTOR_P(callee))
     return name;
-  tree type = DECL_CONTEXT(callee);
+  tree type = class_of(callee);
   if (type && RECORD_OR_UNION_TYPE_P(type) && has_virtual_base(TYPE_BINFO(type)))
     return name;
   const char *which = strstr(name, DECL_CXX_CONSTRUCTOR_P(callee) ? "C1E" : "D1E");
