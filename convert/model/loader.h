@@ -84,6 +84,10 @@ void ip_pc_sample_add(ip_pc_index *ix, ip_thread *th, uint64_t pc, uint32_t node
 void ip_pc_index_free(ip_pc_index *ix);
 
 /* Replay state of one thread while its file is read. */
+/* Slots of a thread's cache of recent call paths (ip_tstate.child_hot_key). */
+#define IP_CHILD_CACHE_BITS 6
+#define IP_CHILD_CACHE      (1u << IP_CHILD_CACHE_BITS)
+
 typedef struct ip_tstate {
   uint32_t thread;             /* index into ip_session.threads */
   int finished;                /* ThreadEnd seen (a reused tid starts a new thread) */
@@ -98,12 +102,16 @@ typedef struct ip_tstate {
   int kacc_known;       /* the last batch's kernel records were kept (not lost) */
   uint64_t pending_gap; /* gap ticks to remove from the next interval */
   uint64_t next_seq;
-  uint64_t origin_ns;          /* thread's first event, relative to the session start */
-  uint64_t first_tick;         /* the tick of the thread's first event */
-  uint64_t probe_removed_fx;   /* probe cost taken from the non-transitional intervals, IP_FX */
-  uint64_t app_intervals;      /* non-transitional intervals ending at a probe */
-  uint64_t dense_intervals;    /* of them, those left with under IP_DENSE_NS */
-  ip_u64map child;             /* (parent node << 32 | func) -> node */
+  uint64_t origin_ns;        /* thread's first event, relative to the session start */
+  uint64_t first_tick;       /* the tick of the thread's first event */
+  uint64_t probe_removed_fx; /* probe cost taken from the non-transitional intervals, IP_FX */
+  uint64_t app_intervals;    /* non-transitional intervals ending at a probe */
+  uint64_t dense_intervals;  /* of them, those left with under IP_DENSE_NS */
+  ip_u64map child;           /* (parent node << 32 | func) -> node */
+  /* the paths found last, direct-mapped by a hash of their key: key + 1
+   * (0: empty) and node; emptied with child */
+  uint64_t child_hot_key[IP_CHILD_CACHE];
+  uint32_t child_hot_val[IP_CHILD_CACHE];
   ip_pc_index pcs;             /* the thread's ip_pc_sample entries by address */
   ip_u64map site_vals;         /* (node << 32 | site) -> index into its thread's sites */
   const uint64_t *sample_addr; /* the batch's sample addresses, n_sample_addr of them */
@@ -283,8 +291,14 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
 void ip_replay_finish(ip_file *f, ip_tstate *ts);
 /* The call path of fn under parent, made (values 0) when new. */
 uint32_t ip_replay_child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn);
-/* Compensated ticks with IP_FX fractional bits in ns, as the replay rounds them. */
-uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx);
+/* Compensated ticks with IP_FX fractional bits in ns, as the replay rounds
+ * them: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32), rounded.  Inline:
+ * the replay runs it for every event. */
+static inline uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx) {
+  return (uint64_t)(((unsigned __int128)fx * f->ns_per_tick_fx +
+                     ((unsigned __int128)1 << (IP_FX + 31))) >>
+                    (IP_FX + 32));
+}
 
 /* model/profile_load.c: a ThreadProfile (aggregate mode) taken into its
  * thread as the replay of its events would have left it; the thread ends

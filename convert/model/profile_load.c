@@ -43,6 +43,7 @@ static void forget(ip_tstate *ts, ip_thread *th) {
   memset(&th->nodes[0].v, 0, sizeof th->nodes[0].v);
   th->nodes[0].first_child = IP_NO_NODE;
   ip_u64map_free(&ts->child);
+  memset(ts->child_hot_key, 0, sizeof ts->child_hot_key);
   ip_u64map_free(&ts->site_vals);
   th->n_sites = 0;
   ip_pc_index_free(&ts->pcs);

@@ -75,6 +75,18 @@ uint32_t ip_replay_child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uin
   return n;
 }
 
+/* ip_replay_child_node through the thread's cache of recent paths. */
+static inline uint32_t child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
+  uint64_t key = (uint64_t)parent << 32 | fn;
+  size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - IP_CHILD_CACHE_BITS));
+  if (ts->child_hot_key[h] == key + 1)
+    return ts->child_hot_val[h];
+  uint32_t n = ip_replay_child_node(ts, th, parent, fn);
+  ts->child_hot_key[h] = key + 1;
+  ts->child_hot_val[h] = n;
+  return n;
+}
+
 static inline ip_frame *frame_at(const ip_tstate *ts, size_t i) {
   return (ip_frame *)ts->stk.frames + i;
 }
@@ -92,11 +104,12 @@ static void make_room(ip_tstate *ts) {
 }
 
 /* The frame the stack rules just opened at the top: its call path. */
-static void opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
+static inline __attribute__((always_inline)) void opened(const ip_file *f, ip_tstate *ts,
+                                                         ip_thread *th) {
   size_t depth = ts->stk.depth;
   ip_frame *fr = frame_at(ts, depth - 1);
   uint32_t parent = depth > 1 ? frame_at(ts, depth - 2)->node : 0;
-  uint32_t node = ip_replay_child_node(ts, th, parent, fr->open.key);
+  uint32_t node = child_node(ts, th, parent, fr->open.key);
   fr->node = node;
   fr->site = 0;
   fr->push_el = ts->el_ns;
@@ -148,7 +161,8 @@ static void coro_opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
 }
 
 /* The frame at depth i, just closed: its inclusive values. */
-static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
+static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *ts, ip_thread *th,
+                                                         size_t i) {
   const ip_frame *fr = frame_at(ts, i);
   uint64_t el = ts->el_ns - fr->push_el, app = ts->app_ns - fr->push_app;
   uint64_t smp = ts->smp - fr->push_smp;
@@ -194,7 +208,8 @@ static void closed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t i) {
 /* The frames the stack rules closed, from the top before the event (was)
  * down to the new depth: the innermost first.  Those above the last one were
  * skipped by an exit (longjmp, exceptions). */
-static void closed_down(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) {
+static inline __attribute__((always_inline)) void closed_down(ip_file *f, ip_tstate *ts,
+                                                              ip_thread *th, size_t was) {
   size_t target = ts->stk.depth;
   for (size_t i = was - 1; i > target; i--) {
     const ip_frame *fr = frame_at(ts, i);
@@ -218,13 +233,6 @@ static void closed_landed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) 
       th->rep.popped++;
     closed(f, ts, th, i);
   }
-}
-
-/* ns = ticks * ns_per_tick, rounded: (ticks << IP_FX) * (ns/tick << 32) >> (IP_FX + 32) */
-uint64_t ip_replay_fx_ns(const ip_file *f, uint64_t fx) {
-  return (uint64_t)(((unsigned __int128)fx * f->ns_per_tick_fx +
-                     ((unsigned __int128)1 << (IP_FX + 31))) >>
-                    (IP_FX + 32));
 }
 
 /* x * num / den without overflow (den > 0). */
@@ -278,8 +286,10 @@ static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes.
  * `split`: the interval's kernel records are known (wait breakdown). */
-static uint64_t interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw,
-                         int transitional, int probe, int split) {
+static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f, ip_tstate *ts,
+                                                               ip_thread *th, uint64_t raw,
+                                                               int transitional, int probe,
+                                                               int split) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;
   if (ts->pending_gap) {
@@ -394,8 +404,10 @@ static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, uint64_t pc, ip_s
 }
 
 /* One event: the stack rules (include/inclprof/stack_rules.h) on the
- * session's functions, then what it opened or closed. */
-static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
+ * session's functions, then what it opened or closed.  Inline in the
+ * batch's loop, once (event() elsewhere). */
+static inline __attribute__((always_inline)) void event_inline(ip_file *f, ip_tstate *ts,
+                                                               ip_thread *th, uint32_t code) {
   uint32_t kind = code & 7;
   if (kind == INCLPROF__EVENT_KIND__EV_SAMPLE) {
     uint64_t pc = ts->next_sample < ts->n_sample_addr ? ts->sample_addr[ts->next_sample] : 0;
@@ -410,7 +422,7 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
      * not defined here (the replay pool defines functions before a batch) */
     uint32_t gid = (code >> 3) - 1;
     if (gid < f->n_gid && f->gid_func[gid] != NONE &&
-        ip_stack_event(&ts->stk, kind, f->gid_func[gid]) == IP_STACK_LANDED)
+        ip_stack_event_sized(&ts->stk, kind, f->gid_func[gid], sizeof(ip_frame)) == IP_STACK_LANDED)
       closed_landed(f, ts, th, was);
     return;
   }
@@ -421,7 +433,7 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
   uint32_t fn = ip_file_func(f, code >> 3);
   if (was == ts->stk.cap)
     make_room(ts);
-  switch (ip_stack_event(&ts->stk, kind, fn)) {
+  switch (ip_stack_event_sized(&ts->stk, kind, fn, sizeof(ip_frame))) {
   case IP_STACK_PUSHED:
     opened(f, ts, th);
     if (ts->event_frame && kind == INCLPROF__EVENT_KIND__EV_ENTER)
@@ -442,6 +454,10 @@ static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
   default: /* SAME; never FULL: there is room */
     break;
   }
+}
+
+static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
+  event_inline(f, ts, th, code);
 }
 
 /* Event i of the batch, which the next coroutine frame pair may name: the
@@ -567,7 +583,7 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     if (__builtin_expect(i == ts->frame_event, 0))
       event_framed(f, ts, th, b->code[i], i);
     else
-      event(f, ts, th, b->code[i]);
+      event_inline(f, ts, th, b->code[i]);
   }
   kernel_upto(ts, &kc, UINT64_MAX); /* after the last event: the next interval's */
   ts->hwm = hwm;
@@ -639,6 +655,7 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   if (f->o)
     ip_thread_keep(s, th, f->o->keep);
   ip_u64map_free(&ts->child);
+  memset(ts->child_hot_key, 0, sizeof ts->child_hot_key);
   ip_pc_index_free(&ts->pcs);
   ip_u64map_free(&ts->site_vals);
   free(ts->stk.frames);

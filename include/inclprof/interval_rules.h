@@ -36,13 +36,11 @@
 /* An interval of x ticks (IP_FX) ending at a probe, less the probe's cost c,
  * of which the probe hides up to h behind the code of the interval - at most
  * half of that code's time b: x = b + c - min(h, b / 2).  So x <= c is all
- * probe; up to c + h the code is 2 (x - c); beyond, x - (c - h). */
+ * probe; up to c + h the code is 2 (x - c); beyond, x - (c - h): with
+ * d = x - c (0 when negative), d + min(d, h). */
 static inline uint64_t ip_probe_compensated(uint64_t x, uint64_t c, uint64_t h) {
-  if (x <= c)
-    return 0;
-  if (x - c < h)
-    return 2 * (x - c);
-  return x - (c - h);
+  uint64_t d = x > c ? x - c : 0; /* without branches: d + min(d, h) */
+  return d + (d < h ? d : h);
 }
 
 /* Kernel-event records taken since the last interval ended (kevents mode):

@@ -17,13 +17,13 @@
 #define IP_LAT_ROWS     (64 - IP_LAT_SUB_BITS + 1) /* 59 rows cover every uint64_t */
 #define IP_LAT_BUCKETS  (IP_LAT_ROWS * IP_LAT_SUB)
 
-/* The bucket of value v. */
+/* The bucket of value v, without branches: with s the shift that leaves
+ * v's top IP_LAT_SUB_BITS + 1 bits (0 below 2 IP_LAT_SUB), v >> s is
+ * IP_LAT_SUB plus the column in row s + 1 (rows 0 and 1: v itself), so the
+ * bucket is (v >> s) + s IP_LAT_SUB. */
 static inline uint32_t ip_lat_bucket(uint64_t v) {
-  if (v < IP_LAT_SUB)
-    return (uint32_t)v;
-  unsigned e = 63u - (unsigned)__builtin_clzll(v); /* top bit, >= IP_LAT_SUB_BITS */
-  unsigned row = e - IP_LAT_SUB_BITS + 1;
-  return row * IP_LAT_SUB + (uint32_t)((v >> (e - IP_LAT_SUB_BITS)) & (IP_LAT_SUB - 1));
+  unsigned s = (63u - IP_LAT_SUB_BITS) - (unsigned)__builtin_clzll(v | IP_LAT_SUB);
+  return (uint32_t)(v >> s) + s * IP_LAT_SUB;
 }
 
 /* The smallest value of bucket b. */

@@ -70,14 +70,23 @@ static inline void ip_stack_init(ip_stack *s, void *frames, size_t stride, size_
   s->call_open = s->paused = 0;
 }
 
-static inline ip_open_frame *ip_stack_at(const ip_stack *s, size_t i) {
-  return (ip_open_frame *)((char *)s->frames + i * s->stride);
+/* The frame at depth i of frames of stride bytes.  The rules below take
+ * the stride as a parameter so that a caller that passes a constant
+ * (ip_stack_event_sized) has every frame's address computed without a
+ * multiplication. */
+static inline ip_open_frame *ip_stack_at_sized(const ip_stack *s, size_t i, size_t stride) {
+  return (ip_open_frame *)((char *)s->frames + i * stride);
 }
 
-static inline ip_stack_change ip_stack_push(ip_stack *s, uint32_t key, int from_call) {
+static inline ip_open_frame *ip_stack_at(const ip_stack *s, size_t i) {
+  return ip_stack_at_sized(s, i, s->stride);
+}
+
+static inline ip_stack_change ip_stack_push(ip_stack *s, uint32_t key, int from_call,
+                                            size_t stride) {
   if (s->depth == s->cap)
     return IP_STACK_FULL;
-  ip_open_frame *fr = ip_stack_at(s, s->depth++);
+  ip_open_frame *fr = ip_stack_at_sized(s, s->depth++, stride);
   fr->key = key;
   fr->from_call = (uint8_t)from_call;
   fr->merged = 0;
@@ -85,9 +94,9 @@ static inline ip_stack_change ip_stack_push(ip_stack *s, uint32_t key, int from_
 }
 
 /* Closes down to and including the nearest frame of key. */
-static inline ip_stack_change ip_stack_pop_to(ip_stack *s, uint32_t key) {
+static inline ip_stack_change ip_stack_pop_to(ip_stack *s, uint32_t key, size_t stride) {
   size_t k = s->depth;
-  while (k > 0 && ip_stack_at(s, k - 1)->key != key)
+  while (k > 0 && ip_stack_at_sized(s, k - 1, stride)->key != key)
     k--;
   if (!k)
     return IP_STACK_UNMATCHED;
@@ -96,9 +105,9 @@ static inline ip_stack_change ip_stack_pop_to(ip_stack *s, uint32_t key) {
 }
 
 /* A landing in key: closes the frames above its nearest open frame. */
-static inline ip_stack_change ip_stack_land(ip_stack *s, uint32_t key) {
+static inline ip_stack_change ip_stack_land_sized(ip_stack *s, uint32_t key, size_t stride) {
   size_t k = s->depth;
-  while (k > 0 && ip_stack_at(s, k - 1)->key != key)
+  while (k > 0 && ip_stack_at_sized(s, k - 1, stride)->key != key)
     k--;
   if (!k || k == s->depth)
     return IP_STACK_SAME;
@@ -108,37 +117,43 @@ static inline ip_stack_change ip_stack_land(ip_stack *s, uint32_t key) {
   return IP_STACK_LANDED;
 }
 
+static inline ip_stack_change ip_stack_land(ip_stack *s, uint32_t key) {
+  return ip_stack_land_sized(s, key, s->stride);
+}
+
 /* Applies one event of kind (Inclprof__EventKind) whose function is key (any
  * value for the kinds that name none; IP_STACK_NO_KEY for a RESUME that is
- * no landing). */
-static inline ip_stack_change ip_stack_event(ip_stack *s, uint32_t kind, uint32_t key) {
+ * no landing), s's frames being stride bytes each. */
+static inline __attribute__((always_inline)) ip_stack_change
+ip_stack_event_sized(ip_stack *s, uint32_t kind, uint32_t key, size_t stride) {
   ip_stack_change c = IP_STACK_SAME;
   switch (kind) {
   case INCLPROF__EVENT_KIND__EV_ENTER:
-    if (s->call_open && ip_stack_at(s, s->depth - 1)->key == key) {
-      ip_stack_at(s, s->depth - 1)->merged = 1; /* CALL(f) + ENTER(f): one frame */
+    if (s->call_open && ip_stack_at_sized(s, s->depth - 1, stride)->key == key) {
+      ip_stack_at_sized(s, s->depth - 1, stride)->merged = 1; /* CALL(f) + ENTER(f): one frame */
       c = IP_STACK_JOINED;
     } else {
-      c = ip_stack_push(s, key, 0);
+      c = ip_stack_push(s, key, 0, stride);
     }
     s->call_open = 0;
     s->expect_ret = IP_STACK_NO_KEY;
     break;
   case INCLPROF__EVENT_KIND__EV_CALL:
-    c = ip_stack_push(s, key, 1);
+    c = ip_stack_push(s, key, 1, stride);
     s->call_open = c == IP_STACK_PUSHED;
     s->expect_ret = IP_STACK_NO_KEY;
     break;
   case INCLPROF__EVENT_KIND__EV_EXIT:
-    c = ip_stack_pop_to(s, key);
+    c = ip_stack_pop_to(s, key, stride);
     s->call_open = 0;
     /* EXIT(f) + RET(f) of a merged frame: one close */
-    s->expect_ret =
-        c == IP_STACK_POPPED && ip_stack_at(s, s->depth)->merged ? key : IP_STACK_NO_KEY;
+    s->expect_ret = c == IP_STACK_POPPED && ip_stack_at_sized(s, s->depth, stride)->merged
+                        ? key
+                        : IP_STACK_NO_KEY;
     break;
   case INCLPROF__EVENT_KIND__EV_RET:
     if (s->expect_ret != key)
-      c = ip_stack_pop_to(s, key);
+      c = ip_stack_pop_to(s, key, stride);
     s->call_open = 0;
     s->expect_ret = IP_STACK_NO_KEY;
     break;
@@ -149,12 +164,17 @@ static inline ip_stack_change ip_stack_event(ip_stack *s, uint32_t kind, uint32_
     if (key == IP_STACK_NO_KEY)
       s->paused = 0;
     else
-      c = ip_stack_land(s, key);
+      c = ip_stack_land_sized(s, key, stride);
     break;
   default: /* SAMPLE, MARK, and kinds of a newer minor version */
     break;
   }
   return c;
+}
+
+/* ip_stack_event_sized with s's own stride. */
+static inline ip_stack_change ip_stack_event(ip_stack *s, uint32_t kind, uint32_t key) {
+  return ip_stack_event_sized(s, kind, key, s->stride);
 }
 
 /* The key of an event of the file by its code, the keys being gids: a

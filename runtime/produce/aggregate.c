@@ -104,6 +104,7 @@ static __attribute__((noinline)) uint32_t child_lookup(struct ip_agg *a, uint32_
   nodes[n].gid = gid;
   nodes[n].parent = parent;
   nodes[n].min_call = UINT64_MAX;
+  nodes[n].hot_gid[0] = nodes[n].hot_gid[1] = IP_STACK_NO_KEY;
   size_t h = child_hash(key, a->child_cap);
   while (a->child_key[h])
     h = (h + 1) & (a->child_cap - 1);
@@ -112,45 +113,80 @@ static __attribute__((noinline)) uint32_t child_lookup(struct ip_agg *a, uint32_
   return n;
 }
 
-/* child_lookup, the parent's last answer first. */
-static inline uint32_t child_node(struct ip_agg *restrict a, uint32_t parent, uint32_t gid) {
-  if (parent != NO_NODE && gid && a->nodes[parent].hot_gid == gid)
-    return a->nodes[parent].hot_child;
+/* child_lookup for a parent's child that is neither of its last two,
+ * which it then becomes the latest of. */
+static __attribute__((noinline)) uint32_t child_cold(struct ip_agg *restrict a, uint32_t parent,
+                                                     uint32_t gid) {
   uint32_t n = child_lookup(a, parent, gid);
   if (parent != NO_NODE && n != NO_NODE) {
-    a->nodes[parent].hot_gid = gid;
-    a->nodes[parent].hot_child = n;
+    struct agg_node *p = &a->nodes[parent];
+    p->hot_gid[1] = p->hot_gid[0], p->hot_child[1] = p->hot_child[0];
+    p->hot_gid[0] = gid, p->hot_child[0] = n;
   }
   return n;
 }
 
-/* Room in nd's histogram for row (its rows then span row); 0 when no
+/* child_lookup, the parent's last two answers first. */
+static inline uint32_t child_node(struct ip_agg *restrict a, uint32_t parent, uint32_t gid) {
+  if (parent != NO_NODE) {
+    const struct agg_node *p = &a->nodes[parent];
+    if (p->hot_gid[0] == gid)
+      return p->hot_child[0];
+    if (p->hot_gid[1] == gid)
+      return p->hot_child[1];
+  }
+  return child_cold(a, parent, gid);
+}
+
+/* Room in nd's histogram for bucket b (its rows then span b's); 0 when no
  * memory is left. */
-static __attribute__((noinline)) int lat_rows_span(struct agg_node *nd, unsigned row) {
-  unsigned lo = nd->lat_n ? nd->lat_lo : row, hi = nd->lat_n ? nd->lat_lo + nd->lat_n - 1u : row;
+static __attribute__((noinline)) int lat_rows_span(struct agg_node *nd, uint32_t b) {
+  unsigned row = b / IP_LAT_SUB, had = nd->lat_n / IP_LAT_SUB, was = nd->lat_lo / IP_LAT_SUB;
+  unsigned lo = had ? was : row, hi = had ? was + had - 1u : row;
   if (row < lo)
     lo = row;
   if (row > hi)
     hi = row;
-  unsigned n = hi - lo + 1, shift = nd->lat_n ? nd->lat_lo - lo : 0;
-  uint32_t(*rows)[IP_LAT_SUB] = ip_realloc(nd->rows, n * sizeof *rows);
+  unsigned n = hi - lo + 1, shift = had ? was - lo : 0;
+  uint32_t(*rows)[IP_LAT_SUB] = ip_realloc(nd->lat, n * sizeof *rows);
   if (!rows)
     return 0;
-  memmove(&rows[shift], &rows[0], nd->lat_n * sizeof *rows);
+  memmove(&rows[shift], &rows[0], had * sizeof *rows);
   memset(&rows[0], 0, shift * sizeof *rows);
-  memset(&rows[shift + nd->lat_n], 0, (n - shift - nd->lat_n) * sizeof *rows);
-  nd->rows = rows;
-  nd->lat_lo = (uint8_t)lo;
-  nd->lat_n = (uint8_t)n;
+  memset(&rows[shift + had], 0, (n - shift - had) * sizeof *rows);
+  nd->lat = &rows[0][0];
+  nd->lat_lo = (uint16_t)(lo * IP_LAT_SUB);
+  nd->lat_n = (uint16_t)(n * IP_LAT_SUB);
   return 1;
 }
 
 /* One more call of node in bucket b of its histogram. */
 static inline void lat_add(struct agg_node *nd, uint32_t b) {
-  unsigned row = b / IP_LAT_SUB;
-  if (IP_UNLIKELY(row - nd->lat_lo >= nd->lat_n) && !lat_rows_span(nd, row))
+  if (IP_UNLIKELY(b - nd->lat_lo >= nd->lat_n) && !lat_rows_span(nd, b))
     return; /* the histogram misses the call; calls and times keep it */
-  nd->rows[row - nd->lat_lo][b % IP_LAT_SUB]++;
+  nd->lat[b - nd->lat_lo]++;
+}
+
+/* The transitional timeline, the samples or the wait timeline move on:
+ * the frames pushed since they last moved take where they were. */
+static void timeline_moves(struct ip_agg *restrict a) {
+  for (size_t i = a->stk.depth; i-- > 0 && !ip_agg_waited(a, ip_agg_frame(a, i));) {
+    struct agg_frame *fr = ip_agg_frame(a, i);
+    fr->push_tr = a->tr;
+    fr->push_smp = a->smp;
+    memcpy(fr->push_wait, a->wait, sizeof a->wait);
+  }
+  a->wait_seq++;
+}
+
+/* The transitional time, samples and wait breakdown of frame fr, closing
+ * in node nd, when they moved since its push. */
+static void closed_moved(const struct ip_agg *restrict a, struct agg_node *nd,
+                         const struct agg_frame *fr) {
+  nd->tr_incl += a->tr - fr->push_tr;
+  nd->smp_incl += a->smp - fr->push_smp;
+  for (int k = 0; k < AGG_WAIT_N; k++)
+    nd->wait_incl[k] += a->wait[k] - fr->push_wait[k];
 }
 
 /* The frame at depth i closes: its inclusive values. */
@@ -160,17 +196,15 @@ static inline void closed(struct ip_agg *restrict a, size_t i) {
     return;
   struct agg_node *nd = &a->nodes[fr->node];
   uint64_t el = a->el - fr->push_el;
+  nd->calls++;
   nd->el_incl += el;
-  nd->app_incl += a->app - fr->push_app;
-  nd->smp_incl += a->smp - fr->push_smp;
   if (el < nd->min_call)
     nd->min_call = el;
   if (el > nd->max_call)
     nd->max_call = el;
   lat_add(nd, ip_lat_bucket(ip_agg_fx_ns(a, el)));
   if (ip_agg_waited(a, fr))
-    for (int k = 0; k < AGG_WAIT_N; k++)
-      nd->wait_incl[k] += a->wait[k] - fr->push_wait[k];
+    closed_moved(a, nd, fr);
 }
 
 static inline void opened(struct ip_agg *restrict a) {
@@ -179,14 +213,10 @@ static inline void opened(struct ip_agg *restrict a) {
   uint32_t parent = depth > 1 ? ip_agg_frame(a, depth - 2)->node : NO_NODE;
   fr->node = depth > 1 && parent == NO_NODE ? NO_NODE : child_node(a, parent, fr->open.key);
   fr->push_el = a->el;
-  fr->push_app = a->app;
-  fr->push_smp = a->smp;
   fr->push_seq = a->wait_seq;
   a->cur = fr->node;
   if (fr->node == NO_NODE)
     a->broken = 1;
-  else
-    a->nodes[fr->node].calls++;
 }
 
 /* The top frame's path after frames closed. */
@@ -245,11 +275,7 @@ static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
     }
     w[AGG_PREEMPTED] = pre;
     w[AGG_BLOCKED] = blk;
-    w[AGG_FAULTS] = k->pf;
-    /* the frames pushed since the timeline last moved keep where it was */
-    for (size_t i = a->stk.depth; i-- > 0 && !ip_agg_waited(a, ip_agg_frame(a, i));)
-      memcpy(ip_agg_frame(a, i)->push_wait, a->wait, sizeof a->wait);
-    a->wait_seq++;
+    w[AGG_FAULTS] = k->pf; /* (the open frames took the timeline: interval moved it) */
     struct agg_node *nd = top(a);
     for (int j = 0; j < AGG_WAIT_N; j++) {
       a->wait[j] += w[j];
@@ -283,17 +309,13 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
     }
     x = y;
   }
+  if (transitional) /* the frames open take the transitional time so far first */
+    timeline_moves(a);
   a->el += x;
-  if (!transitional)
-    a->app += x;
+  if (transitional)
+    a->tr += x;
   if (a->kernel_events)
     interval_wait(a, x, transitional && a->kacc_known);
-  struct agg_node *nd = top(a);
-  if (nd) {
-    nd->el_excl += x;
-    if (!transitional)
-      nd->app_excl += x;
-  }
 }
 
 /* The frames the stack rules closed, innermost first; those above the last
@@ -393,6 +415,7 @@ static void event_slow(struct ip_agg *restrict a, uint64_t arg, uint64_t tick, i
       a->samples_outside += !a->stk.depth;
       return;
     }
+    timeline_moves(a);
     a->smp++;
     top(a)->smp_excl++;
     if (arg >> 4)
@@ -489,7 +512,8 @@ static uint64_t off_ticks(uint64_t from, uint64_t to) {
 }
 
 /* One event, every case: its interval, then the stack rules. */
-static void fold_event(struct ip_agg *restrict a, uint64_t tick_t, uint64_t arg, int in_signal) {
+static __attribute__((noinline)) void fold_event(struct ip_agg *restrict a, uint64_t tick_t,
+                                                 uint64_t arg, int in_signal) {
   uint64_t tick = tick_t & ~IP_T_BIT;
   if (!a->have_tick) { /* the thread's first event: no interval before it */
     a->have_tick = 1;
@@ -533,12 +557,47 @@ static int plain_now(const struct ip_agg *restrict a) {
          !atomic_load(&ip_st.n_off_periods) && !(a->kernel_events && !ip_kacc_empty(&a->kacc));
 }
 
-/* The loop keeps the thread's timeline, its top path and its frames in
- * locals (the compiler cannot keep them in registers across the stores to
- * the paths' values otherwise) and takes the two events that make most of
- * a buffer - an ENTER that joins no call site's frame, the EXIT of the top
- * frame - straight, as fold_event would; every other case goes through
- * fold_event with the locals written back. */
+/* Below this tick an event may go straight (ip_agg_fold): 0 when none may
+ * (plain_now); never past the next kernel record (that interval is split
+ * by it), nor an event with the transition bit (the bit is above every
+ * tick), nor an interval too long for its fractional bits (the slow path
+ * gives it no time). */
+static uint64_t straight_below(const struct ip_agg *restrict a) {
+  if (!plain_now(a))
+    return 0;
+  uint64_t next = a->kev_i < a->kev_n ? next_kev_tick(a) : UINT64_MAX;
+  uint64_t longest = a->hwm + (UINT64_MAX >> (IP_FX + 1)); /* hwm < IP_T_BIT */
+  next = next < longest ? next : longest;
+  return next < IP_T_BIT ? next : IP_T_BIT;
+}
+
+/* The probe cost taken out of the run of straight events that ends, their
+ * count and the stack rules' expected RET: the intervals' ticks are the
+ * run's (tick - hwm each), so what was taken out is the run's ticks less
+ * what its timeline grew. */
+static void run_ends(struct ip_agg *restrict a, uint64_t ticks, uint64_t grew, uint64_t n) {
+  if (n) {
+    a->probe_removed += (ticks << IP_FX) - grew;
+    a->app_intervals += n;
+    a->stk.expect_ret = IP_STACK_NO_KEY;
+  }
+}
+
+/* One past the top frame of s, and one past its room (both NULL before it has any). */
+static inline void frames_at(const ip_stack *s, struct agg_frame **sp, struct agg_frame **lim) {
+  struct agg_frame *frames = s->frames;
+  *sp = frames ? frames + s->depth : NULL;
+  *lim = frames ? frames + s->cap : NULL;
+}
+
+/* The loop keeps the thread's timeline, its top path, its depth and its
+ * frames in locals (the compiler cannot keep them in registers across the
+ * stores to the paths' values otherwise) and takes the two events that
+ * make most of a buffer - an ENTER that joins no call site's frame, the
+ * EXIT of the top frame, each after a non-transitional interval that no
+ * kernel record falls in - straight, as fold_event would, in runs
+ * (run_ends); every other case goes through fold_event with the locals
+ * written back. */
 void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
                  const struct ip_kev_list *kl, int in_signal) {
   struct ip_agg *restrict a = agg_of(t);
@@ -564,105 +623,89 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     a->kev_i = 0;
     a->kev_tick = a->kev_n ? a->kev[0].tick : 0;
   }
-  const uint64_t cost = a->cost, hidden = a->hidden, kevent = a->kevent, dense_at = a->dense;
-  uint64_t removed = 0, appn = 0, dense = 0;
-  uint64_t el = a->el, app = a->app, hwm = a->hwm;
+  const uint64_t cost = a->cost, hidden = a->hidden, dense_at = a->dense;
+  const uint64_t ns_fx = a->ns_per_tick_fx;
+  uint64_t dense = 0, empty = 0;
+  uint64_t el = a->el, hwm = a->hwm;
   uint32_t cur = a->cur;
   ip_stack *s = &a->stk;
-  int plain = plain_now(a);
-  /* kevents: a transitional interval, or one that a record falls in, is
-   * split by the records: the slow path */
-  const uint64_t t_slow = a->kernel_events ? IP_T_BIT : 0;
-  uint64_t kev_next = a->kev_i < a->kev_n ? next_kev_tick(a) : UINT64_MAX;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t arg = ev[i].arg;
-    if (!arg)
-      continue; /* an empty slot */
-    ev[i].arg = 0;
-    folded++;
-    uint64_t tick_t = ev[i].tick, tick = tick_t & ~IP_T_BIT;
-    unsigned kind = (unsigned)(arg & 7);
-    /* (an older tick wraps tick - hwm: the slow path gives it no time) */
-    if (IP_UNLIKELY(kind > IP_K_EXIT || !plain || (tick_t & t_slow) || tick >= kev_next ||
-                    tick - hwm > UINT64_MAX >> (IP_FX + 1))) {
-    slow:
-      a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
-      fold_event(a, tick_t, arg, in_signal);
-      el = a->el, app = a->app, hwm = a->hwm, cur = a->cur;
-      plain = plain_now(a);
-      kev_next = a->kev_i < a->kev_n ? next_kev_tick(a) : UINT64_MAX;
+  /* the frames: sp one past the top frame, room up to lim */
+  struct agg_frame *frames = s->frames, *sp = frames, *lim = frames;
+  frames_at(s, &sp, &lim);
+  struct ip_event *e = ev, *end = ev + n, *run = ev; /* run: where the run began */
+  uint64_t run_hwm = hwm, run_el = el;
+  uint64_t below = straight_below(a);
+  for (; e < end; e++) {
+    uint64_t arg = e->arg, tick = e->tick;
+    if (IP_UNLIKELY((arg & 6) || !arg || tick >= below || tick < hwm))
+      goto slow; /* not an ENTER or EXIT, an empty slot, not straight, or an older tick */
+    uint64_t raw = tick - hwm;
+    uint32_t gid = gid_of(a, arg, tick, in_signal);
+    if (arg & 1) {
+      if (sp == frames || sp[-1].open.key != gid || sp[-1].open.merged)
+        goto slow;
+    } else if (sp == lim) {
+      goto slow;
+    }
+    e->arg = 0;
+    /* the interval ending here: non-transitional */
+    hwm = tick;
+    uint64_t x = ip_probe_compensated(raw << IP_FX, cost, hidden);
+    dense += x < dense_at;
+    el += x;
+    if (!(arg & 1)) { /* ENTER */
+      uint32_t node = sp != frames && cur == NO_NODE ? NO_NODE : child_node(a, cur, gid);
+      sp->open = (ip_open_frame){gid, 0, 0};
+      sp->node = node;
+      sp->push_el = el;
+      sp->push_seq = a->wait_seq;
+      sp++;
+      if (IP_UNLIKELY(node == NO_NODE))
+        a->broken = 1;
+      cur = node;
       continue;
     }
-    uint32_t gid = gid_of(a, arg, tick, in_signal);
-    struct agg_frame *frames = s->frames;
-    if (kind == IP_K_ENTER
-            ? s->depth == s->cap
-            : !s->depth || frames[s->depth - 1].open.key != gid || frames[s->depth - 1].open.merged)
-      goto slow;
-    /* the interval ending here */
-    uint64_t raw = tick > hwm ? tick - hwm : 0;
-    hwm = tick > hwm ? tick : hwm;
-    uint64_t x = raw << IP_FX;
-    int tr = (tick_t & IP_T_BIT) != 0;
-    if (tr)
-      x = x > kevent ? x - kevent : 0;
-    uint64_t y = ip_probe_compensated(x, cost, hidden);
-    if (!tr) {
-      removed += x - y;
-      appn++;
-      dense += y < dense_at;
+    /* EXIT */
+    const struct agg_frame *fr = --sp;
+    if (IP_UNLIKELY(fr->node == NO_NODE)) {
+      cur = sp != frames ? sp[-1].node : NO_NODE;
+      continue;
     }
-    x = y;
-    el += x;
-    uint64_t ax = tr ? 0 : x;
-    app += ax;
-    if (cur != NO_NODE) {
-      a->nodes[cur].el_excl += x;
-      a->nodes[cur].app_excl += ax;
-    }
-    s->expect_ret = IP_STACK_NO_KEY;
-    if (kind == IP_K_ENTER) {
-      struct agg_frame *fr = &frames[s->depth];
-      uint32_t node = s->depth && cur == NO_NODE ? NO_NODE : child_node(a, cur, gid);
-      fr->open = (ip_open_frame){gid, 0, 0};
-      fr->node = node;
-      fr->push_el = el;
-      fr->push_app = app;
-      fr->push_smp = a->smp;
-      fr->push_seq = a->wait_seq;
-      s->depth++;
-      if (node == NO_NODE)
-        a->broken = 1;
-      else
-        a->nodes[node].calls++;
-      cur = node;
+    struct agg_node *nd = &a->nodes[fr->node];
+    uint64_t call = el - fr->push_el;
+    nd->calls++;
+    nd->el_incl += call;
+    nd->min_call = call < nd->min_call ? call : nd->min_call;
+    nd->max_call = call > nd->max_call ? call : nd->max_call;
+    lat_add(nd, ip_lat_bucket(ip_fx_ns(call, ns_fx)));
+    if (IP_UNLIKELY(ip_agg_waited(a, fr)))
+      closed_moved(a, nd, fr);
+    cur = nd->parent; /* the frame below's path: a path's parent is where it was found */
+    continue;
+  slow:
+    run_ends(a, hwm - run_hwm, el - run_el, (uint64_t)(e - run));
+    if (arg) {
+      e->arg = 0;
+      a->el = el, a->hwm = hwm, a->cur = cur, s->depth = (size_t)(sp - frames);
+      fold_event(a, tick, arg, in_signal);
+      el = a->el, hwm = a->hwm, cur = a->cur;
+      frames = s->frames;
+      frames_at(s, &sp, &lim);
     } else {
-      const struct agg_frame *fr = &frames[--s->depth];
-      if (fr->node != NO_NODE) {
-        struct agg_node *nd = &a->nodes[fr->node];
-        uint64_t call = el - fr->push_el;
-        nd->el_incl += call;
-        nd->app_incl += app - fr->push_app;
-        nd->smp_incl += a->smp - fr->push_smp;
-        nd->min_call = call < nd->min_call ? call : nd->min_call;
-        nd->max_call = call > nd->max_call ? call : nd->max_call;
-        lat_add(nd, ip_lat_bucket(ip_agg_fx_ns(a, call)));
-        if (ip_agg_waited(a, fr))
-          for (int k = 0; k < AGG_WAIT_N; k++)
-            nd->wait_incl[k] += a->wait[k] - fr->push_wait[k];
-      }
-      cur = s->depth ? frames[s->depth - 1].node : NO_NODE;
+      empty++;
     }
+    run = e + 1, run_hwm = hwm, run_el = el;
+    below = straight_below(a);
   }
-  a->el = el, a->app = app, a->hwm = hwm, a->cur = cur;
-  a->probe_removed += removed;
-  a->app_intervals += appn;
+  run_ends(a, hwm - run_hwm, el - run_el, (uint64_t)(end - run));
+  a->el = el, a->hwm = hwm, a->cur = cur, s->depth = (size_t)(sp - frames);
   a->dense_intervals += dense;
   if (a->kernel_events) { /* records after the last event: the next interval's */
     kernel_upto(a, UINT64_MAX);
     a->kev = NULL;
     a->kev_i = a->kev_n = 0;
   }
+  folded = n - empty;
   a->events += folded;
   atomic_fetch_add(&ip_st.events, folded);
 }

@@ -17,24 +17,34 @@
 enum { AGG_PREEMPTED, AGG_BLOCKED, AGG_SYSCALL, AGG_FAULT, AGG_FAULTS, AGG_WAIT_N };
 _Static_assert(AGG_WAIT_N == 5, "ThreadProfile.wait_inclusive: five entries per path");
 
+/* The fields a plain ENTER or EXIT touches come first: 64 bytes.  The
+ * Application Inclusive value is the Elapsed one less its transitional part
+ * (tr_incl), which only the slow path adds to; the Exclusive values are
+ * the Inclusive ones less the children's (aggregate_write.c). */
 struct agg_node {
-  uint32_t gid, parent; /* parent: index of the parent path, NO_NODE for an outermost frame */
-  uint64_t calls, el_incl, el_excl, app_incl, app_excl, min_call, max_call, smp_incl, smp_excl;
+  /* the two children made or found last, the latest first (most calls
+   * repeat one of them): gids (IP_STACK_NO_KEY: none) and paths */
+  uint32_t hot_gid[2], hot_child[2];
+  uint32_t parent; /* index of the parent path, NO_NODE for an outermost frame */
+  /* The histogram of its per-call Elapsed Inclusive ns: lat[i] counts
+   * bucket lat_lo + i, for lat_n buckets (whole rows of IP_LAT_SUB). */
+  uint16_t lat_lo, lat_n;
+  uint64_t calls, el_incl, min_call, max_call; /* of its calls closed */
+  uint32_t *lat;
+  uint32_t gid;
+  uint64_t tr_incl, smp_incl, smp_excl;
   uint64_t wait_incl[AGG_WAIT_N], wait_excl[AGG_WAIT_N];
-  /* The histogram of its per-call Elapsed Inclusive ns: rows lat_lo to
-   * lat_lo + lat_n - 1 of IP_LAT_SUB buckets each (rows[0] is row lat_lo). */
-  uint32_t (*rows)[IP_LAT_SUB];
-  uint8_t lat_lo, lat_n;
-  uint32_t hot_gid, hot_child; /* the child made or found last: most calls repeat it */
 };
 
 struct agg_frame {
   ip_open_frame open; /* the stack rules' part: its key is the gid */
   uint32_t node;
-  uint64_t push_el, push_app, push_smp; /* the thread's timeline at the push */
-  /* the wait timeline at the push: push_wait is filled only once the
-   * timeline moves on from push_seq (most frames close before it does) */
+  uint64_t push_el; /* the thread's Elapsed timeline at the push */
+  /* its transitional part, samples and wait timeline at the push: filled
+   * only once they move on from push_seq (most frames close before they
+   * do) */
   uint64_t push_seq;
+  uint64_t push_tr, push_smp;
   uint64_t push_wait[AGG_WAIT_N];
 };
 
@@ -57,14 +67,15 @@ struct ip_agg {
   uint64_t off_cpu_floor;        /* IP_OFF_CPU_FLOOR_NS in ticks */
   uint64_t ns_per_tick_fx;       /* ns per tick << 32, for the histograms */
   uint64_t start_tick, hwm;
-  uint64_t el, app, smp; /* the thread's timeline: compensated ticks << IP_FX, samples */
-  uint64_t pending_gap;  /* the runtime's stop, taken from the next interval */
+  uint64_t el, tr, smp; /* the thread's timeline: compensated ticks << IP_FX (in all, and
+                           in transitional intervals: Application is el - tr), samples */
+  uint64_t pending_gap; /* the runtime's stop, taken from the next interval */
   uint64_t events, gaps, gap_ticks, popped, closed_at_end, unmatched, unwound, samples_outside;
   /* kevents mode: the wait breakdown, from the records a buffer carries */
   int kernel_events, kacc_known; /* the records of the buffer being folded are known */
   ip_kacc kacc;
   uint64_t wait[AGG_WAIT_N]; /* the thread's timeline of it */
-  uint64_t wait_seq;         /* how many times that timeline moved */
+  uint64_t wait_seq;         /* how many times that timeline, tr or the samples moved */
   uint64_t kernel_lost;      /* buffers and intervals whose records were lost */
   /* non-transitional intervals ending at a probe: the probe cost taken from
    * them, their count, those left with under 5 ns (dense: ticks << IP_FX) */
@@ -89,17 +100,32 @@ static inline struct agg_frame *ip_agg_frame(const struct ip_agg *a, size_t i) {
   return (struct agg_frame *)a->stk.frames + i;
 }
 
-/* The wait timeline has moved since frame fr was pushed (its push_wait is
- * then filled). */
+/* The transitional timeline, the samples or the wait timeline have moved
+ * since frame fr was pushed (its push_tr, push_smp and push_wait are then
+ * filled). */
 static inline int ip_agg_waited(const struct ip_agg *a, const struct agg_frame *fr) {
   return fr->push_seq != a->wait_seq;
 }
 
-/* Ticks << IP_FX in ns, rounded as the converter rounds them. */
-static inline uint64_t ip_agg_fx_ns(const struct ip_agg *a, uint64_t v) {
-  return (uint64_t)(((unsigned __int128)v * a->ns_per_tick_fx +
-                     ((unsigned __int128)1 << (IP_FX + 31))) >>
+/* The samples of the thread when frame fr was pushed. */
+static inline uint64_t ip_agg_push_smp(const struct ip_agg *a, const struct agg_frame *fr) {
+  return ip_agg_waited(a, fr) ? fr->push_smp : a->smp;
+}
+
+/* The thread's transitional timeline when frame fr was pushed. */
+static inline uint64_t ip_agg_push_tr(const struct ip_agg *a, const struct agg_frame *fr) {
+  return ip_agg_waited(a, fr) ? fr->push_tr : a->tr;
+}
+
+/* Ticks << IP_FX in ns, rounded as the converter rounds them, at ns_fx ns
+ * per tick << 32. */
+static inline uint64_t ip_fx_ns(uint64_t v, uint64_t ns_fx) {
+  return (uint64_t)(((unsigned __int128)v * ns_fx + ((unsigned __int128)1 << (IP_FX + 31))) >>
                     (IP_FX + 32));
+}
+
+static inline uint64_t ip_agg_fx_ns(const struct ip_agg *a, uint64_t v) {
+  return ip_fx_ns(v, a->ns_per_tick_fx);
 }
 
 /* The thread ends (or the process, alive_until_now: after one more

@@ -11,7 +11,17 @@
 #include "trace_frame.h"
 
 /* The record's arrays: one allocation for the paths, one for the buckets. */
-enum { COLUMNS = 9, C_CALLS = 0, C_EL_INCL = 1, C_APP_INCL = 3, C_MIN = 5, C_MAX = 6, C_SMP = 7 };
+enum {
+  COLUMNS = 9,
+  C_CALLS = 0,
+  C_EL_INCL = 1,
+  C_EL_EXCL = 2,
+  C_APP_INCL = 3,
+  C_APP_EXCL = 4,
+  C_MIN = 5,
+  C_MAX = 6,
+  C_SMP = 7
+};
 struct columns {
   size_t n;
   uint32_t *parent, *gid;
@@ -76,41 +86,52 @@ static int columns_alloc(struct columns *c, size_t n, size_t nl) {
 static int columns_fill(const struct ip_agg *a, struct columns *c) {
   size_t n = a->n_nodes, nl = 0;
   for (size_t i = 0; i < n; i++)
-    for (unsigned r = 0; r < a->nodes[i].lat_n; r++)
-      for (unsigned k = 0; k < IP_LAT_SUB; k++)
-        nl += a->nodes[i].rows[r][k] != 0;
+    for (unsigned k = 0; k < a->nodes[i].lat_n; k++)
+      nl += a->nodes[i].lat[k] != 0;
   if (columns_alloc(c, n, nl) != 0)
     return -1;
   for (size_t i = 0; i < n; i++) {
     const struct agg_node *nd = &a->nodes[i];
     c->parent[i] = nd->parent == NO_NODE ? 0 : nd->parent + 1;
     c->gid[i] = nd->gid;
-    const uint64_t v[COLUMNS] = {nd->calls,    nd->el_incl,  nd->el_excl,
-                                 nd->app_incl, nd->app_excl, nd->calls ? nd->min_call : 0,
-                                 nd->max_call, nd->smp_incl, nd->smp_excl};
+    const uint64_t v[COLUMNS] = {
+        nd->calls,    nd->el_incl,  0,           nd->el_incl - nd->tr_incl, 0, nd->min_call,
+        nd->max_call, nd->smp_incl, nd->smp_excl};
     for (int k = 0; k < COLUMNS; k++)
       c->v[k][i] = v[k];
     memcpy(&c->wait[0][i * AGG_WAIT_N], nd->wait_incl, sizeof nd->wait_incl);
     memcpy(&c->wait[1][i * AGG_WAIT_N], nd->wait_excl, sizeof nd->wait_excl);
     size_t first = c->n_lat;
-    for (unsigned r = 0; r < nd->lat_n; r++)
-      for (unsigned k = 0; k < IP_LAT_SUB; k++)
-        if (nd->rows[r][k]) {
-          c->lat_bucket[c->n_lat] = (nd->lat_lo + r) * IP_LAT_SUB + k;
-          c->lat_count[c->n_lat++] = nd->rows[r][k];
-        }
+    for (unsigned k = 0; k < nd->lat_n; k++)
+      if (nd->lat[k]) {
+        c->lat_bucket[c->n_lat] = nd->lat_lo + k;
+        c->lat_count[c->n_lat++] = nd->lat[k];
+      }
     c->lat_buckets[i] = (uint32_t)(c->n_lat - first);
   }
   for (size_t i = 0; i < a->stk.depth; i++) {
     const struct agg_frame *fr = ip_agg_frame(a, i);
     if (fr->node == NO_NODE)
       continue;
+    c->v[C_CALLS][fr->node]++;
     c->v[C_EL_INCL][fr->node] += a->el - fr->push_el;
-    c->v[C_APP_INCL][fr->node] += a->app - fr->push_app;
-    c->v[C_SMP][fr->node] += a->smp - fr->push_smp;
+    c->v[C_APP_INCL][fr->node] += a->el - fr->push_el - (a->tr - ip_agg_push_tr(a, fr));
+    c->v[C_SMP][fr->node] += a->smp - ip_agg_push_smp(a, fr);
     for (int k = 0; ip_agg_waited(a, fr) && k < AGG_WAIT_N; k++)
       c->wait[0][fr->node * AGG_WAIT_N + k] += a->wait[k] - fr->push_wait[k];
   }
+  for (size_t i = 0; i < n; i++)
+    if (!c->v[C_CALLS][i])
+      c->v[C_MIN][i] = 0;
+  /* A path's Exclusive times: its Inclusive ones less its children's (each
+   * interval goes to the path on top, so the two are one sum) */
+  memcpy(c->v[C_EL_EXCL], c->v[C_EL_INCL], n * sizeof *c->v[C_EL_EXCL]);
+  memcpy(c->v[C_APP_EXCL], c->v[C_APP_INCL], n * sizeof *c->v[C_APP_EXCL]);
+  for (size_t i = 0; i < n; i++)
+    if (a->nodes[i].parent != NO_NODE) {
+      c->v[C_EL_EXCL][a->nodes[i].parent] -= c->v[C_EL_INCL][i];
+      c->v[C_APP_EXCL][a->nodes[i].parent] -= c->v[C_APP_INCL][i];
+    }
   return 0;
 }
 
@@ -417,7 +438,7 @@ void ip_agg_free(struct ip_rt_thread *t) {
     return;
   t->agg = NULL;
   for (size_t i = 0; i < a->n_nodes; i++)
-    ip_free(a->nodes[i].rows);
+    ip_free(a->nodes[i].lat);
   ip_free(a->nodes);
   ip_free(a->child_key);
   ip_free(a->child_val);

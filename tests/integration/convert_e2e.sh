@@ -1,18 +1,16 @@
 #!/bin/sh
 # convert_e2e.sh - the converter's numbers end to end: a program built with
 # the plugin and run under `inclprof record` gives exact call counts, main at
-# 100 %, work shares within 2 points of the known 3:1 proportion, recursion
-# counted once, the exact CSV header, and consistent report/info output.
-# The share is taken on Application Inclusive time: the calls are short, so
-# an interval with a context switch (another process's time slice, which
-# Elapsed time would add to whichever function ran) is simply left out.
+# 100 %, heavy's share of heavy and light within half a point of the share
+# the program measured itself, recursion counted once, the exact CSV
+# header, and consistent report/info output.
 # timing: its checks compare times measured within one run, with margins;
 # a heavily loaded machine can still push one past them.
 . "$INCLPROF_SRC/tests/lib.sh"
 
 gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$INCLPROF_SRC/tests/programs/convert/proportions.c" -o prog \
   || { fail "build the test program with the plugin"; exit 1; }
-"$INCLPROF" record -o data ./prog >/dev/null 2>&1
+"$INCLPROF" record -o data ./prog >own.txt 2>/dev/null
 check "record succeeds" test -d data
 
 "$INCLPROF" export --format csv -o out.csv data 2>/dev/null
@@ -31,19 +29,28 @@ check_eq "fib(10): 177 calls" 177 "$(col fib 5)"
 check_eq "write: 1 call (call-site probe)" 1 "$(col write 5)"
 check_eq "main: 100% elapsed inclusive" 100.000000 "$(col main 10)"
 check_eq "main: 100% application inclusive" 100.000000 "$(col main 12)"
-# The share, as a measurement: the median of three recordings (a 2-core VM
-# lends the other core's noise to whichever function runs at that moment).
-shares=""
+# The share against the program's own measurement: heavy() and light() time
+# their spin() by the time-stamp counter, which holds whatever happened in
+# the call (a time slice another process took too: at a load average of 20
+# heavy's share read 65-82 %, never the 3:1 of the work).  On the clock's
+# timeline (--raw) Elapsed Inclusive holds the same, within half a point;
+# compensated, a few probes less and the time the thread lost to another
+# process inside a probe (the runtime's, not the program's: 1.6 points once
+# at a load average of 20), within 3 points.  In each of three recordings.
 for run in 1 2 3; do
   if [ $run -gt 1 ]; then
-    rm -rf data && "$INCLPROF" record -o data ./prog >/dev/null 2>&1 &&
+    rm -rf data && "$INCLPROF" record -o data ./prog >own.txt 2>/dev/null &&
       "$INCLPROF" export --format csv -o out.csv data 2>/dev/null
   fi
-  shares="$shares $(awk -F, '$1 == "heavy" { h = $8 } $1 == "light" { l = $8 }
-    END { printf "%.2f", 100 * h / (h + l) }' out.csv)"
+  "$INCLPROF" export --format csv --raw -o raw.csv data 2>/dev/null
+  truth=$(awk '$1 == "done" && $2 + $3 > 0 { printf "%.2f", 100 * $2 / ($2 + $3) }' own.txt)
+  for f in raw out; do
+    share=$(awk -F, '$1 == "heavy" { h = $6 } $1 == "light" { l = $6 } END { if (h + l > 0) printf "%.2f", 100 * h / (h + l) }' $f.csv)
+    if [ $f = raw ]; then how="on the clock's timeline" margin=0.5; else how="compensated" margin=3; fi
+    check_near "run $run: heavy's share of light+heavy Elapsed Inclusive $how = the program's own (${truth:-none} %)" \
+      "${truth:--100}" "${share:-none}" $margin
+  done
 done
-share=$(echo $shares | tr ' ' '\n' | sort -n | sed -n 2p)
-check_near "heavy's share of light+heavy (3:1 work; runs:$shares)" 75 "$share" 2
 spin_excl=$(col spin 7) heavy_incl=$(col heavy 6)
 check "spin's exclusive time covers heavy's inclusive" test "$spin_excl" -gt "$heavy_incl"
 # fib's inclusive is its outermost call, not the sum over 177 nested calls
