@@ -32,14 +32,45 @@ static bool instrumented_here(tree callee)
   return ip_decide(callee, fn && fn->cfg ? fn : NULL).instrument;
 }
 
+/* Does the class described by BINFO have a virtual base, direct or not? */
+static bool has_virtual_base(tree binfo)
+{
+  for (unsigned i = 0; binfo && i < BINFO_N_BASE_BINFOS(binfo); i++) {
+    tree base = BINFO_BASE_BINFO(binfo, i);
+    if (BINFO_VIRTUAL_P(base) || has_virtual_base(base))
+      return true;
+  }
+  return false;
+}
+
+/* The class of the member function FN: its context, or, under -flto, where
+ * the context of a non-virtual member is no longer its class, the class of
+ * its method type. */
+static tree class_of(tree fn)
+{
+  tree context = DECL_CONTEXT(fn);
+  if (context && RECORD_OR_UNION_TYPE_P(context))
+    return TYPE_MAIN_VARIANT(context);
+  tree type = TREE_TYPE(fn);
+  if (TREE_CODE(type) == METHOD_TYPE && TYPE_METHOD_BASETYPE(type))
+    return TYPE_MAIN_VARIANT(TYPE_METHOD_BASETYPE(type));
+  return NULL_TREE;
+}
+
 /* The name under which CALLEE's body is instrumented where it is defined: a
  * C++ complete-object constructor or destructor (C1/D1) is an alias of the
- * base-object one (C2/D2) unless the class has virtual bases, and then both
- * are instrumented, so the C2/D2 name always names an instrumented body. */
+ * base-object one (C2/D2) unless the class has virtual bases: then the two
+ * are different functions (the complete one also builds or destroys the
+ * virtual bases), each with its own name and its own count.  (A class with
+ * virtual bases has a vtable, so its base information is kept under -flto
+ * too.) */
 static const char *instrumented_name(tree callee)
 {
   const char *name = ip_function_name(callee);
   if (!DECL_CXX_CONSTRUCTOR_P(callee) && !DECL_CXX_DESTRUCTOR_P(callee))
+    return name;
+  tree type = class_of(callee);
+  if (type && RECORD_OR_UNION_TYPE_P(type) && has_virtual_base(TYPE_BINFO(type)))
     return name;
   const char *which = strstr(name, DECL_CXX_CONSTRUCTOR_P(callee) ? "C1E" : "D1E");
   if (!which)

@@ -3,9 +3,10 @@
 # built without the plugin (structors_lib.cc): the destructor's deleting
 # copy (reached through the vtable by delete) and its other copies have one
 # row each, told apart by the copy in the Module column ("(deleting)",
-# "(base)"; the plugin counts a call of the complete-object copy on the
-# base-object one); a library function called both at a call site and
-# through a pointer has one row with every call.  Every count is the
+# "(complete)", "(base)": with the class's virtual base, the complete-object
+# and base-object copies are different functions); a library function
+# called both at a call site and through a pointer has one row with every
+# call.  Every count is the
 # program's own, and no two rows of the table read the same.  The header's
 # lines are broken at spaces to fit the width, their words unchanged.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -23,10 +24,14 @@ check_eq "twice(int), called at a call site and through a pointer: one row, ever
   "$(count twice)" "$(row libstructors.so 'twice(int)')"
 check_eq "Base::~Base()'s deleting copy (delete through the vtable): its own row" \
   "$(count deleting)" "$(row 'libstructors.so (deleting)' 'Base::~Base()')"
-check_eq "Base::~Base()'s base-object copy, with the complete-object calls: its own row" \
-  "$(($(count complete) + $(count base)))" "$(row 'libstructors.so (base)' 'Base::~Base()')"
-check_eq "Base::Base(): one row, every object made ($(count complete) + $(count base) + $(count deleting))" \
-  "$(($(count complete) + $(count base) + $(count deleting)))" "$(row libstructors.so 'Base::Base()')"
+check_eq "Base::~Base()'s complete-object copy (objects destroyed whole): its own row" \
+  "$(count complete)" "$(row 'libstructors.so (complete)' 'Base::~Base()')"
+check_eq "Base::~Base()'s base-object copy (the Base parts of Derived objects): its own row" \
+  "$(count base)" "$(row 'libstructors.so (base)' 'Base::~Base()')"
+check_eq "Base::Base()'s complete-object copy: every object made whole ($(count complete) + $(count deleting))" \
+  "$(($(count complete) + $(count deleting)))" "$(row 'libstructors.so (complete)' 'Base::Base()')"
+check_eq "Base::Base()'s base-object copy: every Derived object" "$(count base)" \
+  "$(row 'libstructors.so (base)' 'Base::Base()')"
 check_eq "no two rows of the table read the same" "" "$(sed 's/^ *[0-9]* *//' table.txt | sort | uniq -d)"
 header() { "$@" "$INCLPROF" report data 2>/dev/null | sed '/^ *Calls/,$d'; }
 header env COLUMNS=60 >narrow.txt
