@@ -8,7 +8,8 @@
  * its exit (and up to a few ms more at its start).  So a small holder process keeps one
  * disabled event open on each: the traced processes are then neither the
  * first user nor the last.  One holder serves every `record` of the user
- * running at once (an abstract Unix socket, "inclprof-hold-<euid>", that
+ * running at once in one root (an abstract Unix socket,
+ * "inclprof-hold-<euid>-<root's device>-<root's inode>", that
  * each joins and stays connected to) and stays RECORD_HOLD_LINGER_MS after
  * the last has gone, so that records run one after another share it too;
  * then it exits and the kernel unregisters in its exit, which nobody waits
@@ -30,6 +31,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -38,11 +40,18 @@
 /* What the holder says on its start-up pipe. */
 enum { HOLD_READY = 'H', HOLD_ELSEWHERE = 'B', HOLD_REFUSED = 'X' };
 
-/* The holder's abstract socket address (its name after a NUL byte). */
+/* The holder's abstract socket address (its name after a NUL byte): the
+ * user's, and the root directory's device and inode, as the abstract names
+ * are shared by every root of the machine (a chroot's records have a holder
+ * of their own, started from that root). */
 static socklen_t hold_address(struct sockaddr_un *sa) {
   memset(sa, 0, sizeof *sa);
   sa->sun_family = AF_UNIX;
-  snprintf(sa->sun_path + 1, sizeof sa->sun_path - 1, "inclprof-hold-%ld", (long)geteuid());
+  struct stat root;
+  if (stat("/", &root) != 0)
+    memset(&root, 0, sizeof root);
+  snprintf(sa->sun_path + 1, sizeof sa->sun_path - 1, "inclprof-hold-%ld-%llu-%llu",
+           (long)geteuid(), (unsigned long long)root.st_dev, (unsigned long long)root.st_ino);
   return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(sa->sun_path + 1));
 }
 

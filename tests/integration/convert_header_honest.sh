@@ -21,8 +21,11 @@ line=$(grep '^ *wall time ' report.txt)
 set -- $(echo "$line" | sed -n 's/^ *wall time \([0-9.]*\) \([a-z]*\) by the clock (\([0-9.]*\) \([a-z]*\) once the probe cost and runtime gaps are removed); 1 thread in 1 process$/\1 \2 \3 \4/p')
 check "the header's wall time line names the clock's and the compensated span" test $# -eq 4
 clock=$(ms "${1:-0}" "${2:-ms}") comp=$(ms "${3:-0}" "${4:-ms}")
-check "the wall time by the clock ($clock ms) holds the program's own loop ($loop_ms ms), and 5 ms more at most" \
-  awk -v c="$clock" -v l="$loop_ms" 'BEGIN { exit !(c >= l && c <= l + 5) }'
+# (the rest is main's first and last lines and the runtime's start and
+# end: 0.03 ms here at a load average of 14, 8 ms once at 20, when the thread
+# waits for a CPU there too)
+check "the wall time by the clock ($clock ms) holds the program's own loop ($loop_ms ms), and 5 ms and 10 % more at most" \
+  awk -v c="$clock" -v l="$loop_ms" 'BEGIN { exit !(c >= l && c <= 1.1 * l + 5) }'
 check "the compensated span ($comp ms) is shorter: 2 M probes were taken out" \
   awk -v c="$clock" -v p="$comp" 'BEGIN { exit !(p < c) }'
 warn=$(grep '^warning: *probe cost: ' report.txt)

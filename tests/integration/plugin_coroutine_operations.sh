@@ -48,12 +48,12 @@ for opt in -O0 -O2; do
     check_eq "$opt: $fn: Ran + Suspended = Latency" "$lat" "$((ran + sus))"
   done
   # A run whose thread is held up between posting the coroutine and
-  # returning (preempted on this busy machine) counts as Ran only its
-  # Application time up to the next run's start; without the kernel's
-  # records (transitions none) all of it: 45 of the 50 waits, at least,
-  # show whole.
-  check "$opt: handle_timer: its 50 waits of 2 ms are Suspended" \
-    test "$(col handle_timer operation_suspended_ns)" -ge 90000000
+  # returning (preempted on a busy machine) counts that time as Ran, up to
+  # the next run's start: at a load average of 12 the 100 ms of waits read
+  # 87-191 ms Suspended (the rest of each operation's latency is its
+  # preempted runs); waits counted as Ran would leave Suspended near 0.
+  check "$opt: handle_timer: its 50 waits of 2 ms are Suspended ($(col handle_timer operation_suspended_ns) ns)" \
+    test "$(col handle_timer operation_suspended_ns)" -ge 60000000
   check "$opt: handle_plain: runs 2 x 500 us of work per operation" \
     test "$(col handle_plain operation_ran_ns)" -ge 150000000
 

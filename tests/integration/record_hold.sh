@@ -15,7 +15,7 @@ P="$INCLPROF_SRC/tests/programs/wait"
 if cc_plugin gt "$P/ground_truth.c" -O2 -pthread; then ok "compile with the plugin"
 else fail "compile with the plugin"; exit 1; fi
 
-name="@inclprof-hold-$(id -u)"
+name="@inclprof-hold-$(id -u)-$(stat -c '%d-%i' /)"
 # The program's parent (sh, not instrumented) looks at the holder while
 # record runs: the inode of the listening socket of that name (flags
 # __SO_ACCEPTCON), the inclprof-hold process that has it, and that process's

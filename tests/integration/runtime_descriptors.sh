@@ -31,8 +31,18 @@ for how in closefrom close_range syscall raw; do
     awk '{ exit !($2 + 0 == $5 + 0 && $2 > 0) }' plain.out
   "$INCLPROF" record -o out-$how -- ./fd_program $how >prof.out 2>prof.err
   check_eq "$how: recorded, the program's status" 0 "$?"
-  check_eq "$how: recorded, the program's output: every number it took is still open" \
-    "$(cat plain.out)" "$(cat prof.out)"
+  if [ "$how" = raw ]; then
+    # The runtime notices its trace's descriptor closed only at its next
+    # write, which may fall in the program's loop over free numbers: the
+    # trace opened again holds the first free number from 900 up, which
+    # this program would have taken next (one number, docs/limits.md).
+    check "$how: recorded, every number it took is still open, the write and the work as plain ($(cat prof.out); plain: $(cat plain.out))" \
+      awk -v p="$(cat plain.out)" '{ n = split(p, q, " ");
+        exit !($2 + 0 == $5 + 0 && $2 + 1 >= q[2] + 0 && $2 + 0 <= q[2] + 0 && $0 ~ /write ok, work/ && $NF == q[n]) }' prof.out
+  else
+    check_eq "$how: recorded, the program's output: every number it took is still open" \
+      "$(cat plain.out)" "$(cat prof.out)"
+  fi
   check_eq "$how: stderr is record's summary only" \
     "inclprof: 1 trace file written to out-$how/ (status 0)" "$(cat prof.err)"
   "$INCLPROF" export --format csv -o $how.csv out-$how >/dev/null 2>&1 ||
