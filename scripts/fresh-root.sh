@@ -167,10 +167,12 @@ fr_mount() {
 # fr_run LOG LIMIT SCRIPT: SCRIPT run by sh as root in the root, in a session
 # of its own (so that an interrupt stops everything it started), with a clean
 # environment, at most LIMIT seconds, its output in LOG; returns its status
-# (124: timed out).
+# (124: timed out).  The cache's lock descriptor (9) stays out of the root:
+# the programs the tests run there get the descriptors they would get
+# elsewhere (runtime_fd_reserve.sh counts them).
 fr_run() {
   setsid -w timeout "$2" chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=xterm \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin sh -c "$3" >"$1" 2>&1 </dev/null &
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin sh -c "$3" >"$1" 2>&1 </dev/null 9>&- &
   job=$!
   wait "$job"; rc=$?
   job=""

@@ -74,7 +74,8 @@ int record_watch_wait(pid_t pid, int *status, const char *dir) {
       double t = now_s() - start;
       if (said || r < 0 || t < 1)
         continue;
-      double per_s = (double)(trace_bytes(dir) - base) / t;
+      uint64_t bytes = trace_bytes(dir); /* less than base when a ring trace wrapped */
+      double per_s = bytes > base ? (double)(bytes - base) / t : 0;
       if (per_s * 60 > (double)limit) {
         warn_rate(dir, per_s);
         said = 1;

@@ -152,10 +152,17 @@ struct ip_thread;
  * "[no function]" for none, into buf. */
 const char *ip_call_site_name(const struct ip_session *s, const struct ip_thread *th, uint32_t node,
                               char *buf, size_t n);
+/* Where glibc 2.<glibc_minor>'s condition variable waiters sleep: the offset
+ * of __g_signals[0] in pthread_cond_t (40 up to 2.40, 32 from 2.41); 0 when
+ * the version is not known (glibc_minor 0). */
+unsigned ip_cond_signals_at(unsigned glibc_minor);
 /* The object that a sleep in function fn (the innermost call: the wrapped
- * pthread_* call) waited on, from the futex word and operation: IP_LOCK_KNOWN
- * with *object, or IP_LOCK_WORD with *object = word. */
-int ip_lock_object(const char *fn, uint64_t word, uint32_t op, uint64_t *object);
+ * pthread_* call) waited on, from the futex word and operation, with the
+ * process's condition variable layout (ip_cond_signals_at; 0: not known, its
+ * condition variables' words are words): IP_LOCK_KNOWN with *object, or
+ * IP_LOCK_WORD with *object = word. */
+int ip_lock_object(const char *fn, uint64_t word, uint32_t op, unsigned cond_signals_at,
+                   uint64_t *object);
 /* The lock table of s's critical path c, sorted by crit_ns, into *out
  * (malloc'ed); its length. */
 size_t ip_critical_locks(const struct ip_session *s, const ip_critical *c, ip_lock_row **out);

@@ -2,7 +2,8 @@
  * table" in docs/converter.md): every sleep that began in a futex wait is a
  * wait on the synchronisation object of that futex word, found from the
  * call that slept (a mutex's word is its first, a condition variable's
- * sleeps wait on a word 40 or 44 bytes in) and named by the data symbol
+ * sleeps wait on a word 40 or 44 bytes in up to glibc 2.40, 32 or 36 from
+ * 2.41, the process's libc.so.6 telling which) and named by the data symbol
  * that holds it when it is a global or static object.  Per object: its
  * blocking waits and their time, the path's jumps through them, the time
  * the path spent on a waking thread (the holder) while a thread it woke
@@ -10,6 +11,7 @@
  * the wake-up that ended most of it. */
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +22,11 @@
 #include "util/util.h"
 
 /* glibc's pthread_cond_t: its waiters sleep on __g_signals[0] or [1], 40 and
- * 44 bytes into the 8-byte-aligned object (x86-64 and AArch64 alike). */
-#define COND_SIGNALS_AT       40u
+ * 44 bytes into the 8-byte-aligned object up to glibc 2.40; 2.41 dropped
+ * __g_refs[2] before them, so 32 and 36 from then on (x86-64 and AArch64
+ * alike). */
+#define COND_SIGNALS_AT_2_40  40u
+#define COND_SIGNALS_AT_2_41  32u
 #define FUTEX_CMD_MASK        127u
 #define FUTEX_WAIT_BITSET_CMD 9u
 
@@ -43,14 +48,23 @@ const char *ip_call_site_name(const ip_session *s, const ip_thread *th, uint32_t
 
 static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
 
-int ip_lock_object(const char *fn, uint64_t word, uint32_t op, uint64_t *object) {
+unsigned ip_cond_signals_at(unsigned glibc_minor) {
+  if (!glibc_minor)
+    return 0;
+  return glibc_minor <= 40 ? COND_SIGNALS_AT_2_40 : COND_SIGNALS_AT_2_41;
+}
+
+int ip_lock_object(const char *fn, uint64_t word, uint32_t op, unsigned cond_signals_at,
+                   uint64_t *object) {
   *object = word;
   if (starts(fn, "pthread_mutex_") || starts(fn, "sem_") || starts(fn, "pthread_join") ||
       starts(fn, "pthread_timedjoin") || starts(fn, "pthread_clockjoin"))
     return IP_LOCK_KNOWN;
   if (starts(fn, "pthread_cond_") && strstr(fn, "wait")) {
     if ((op & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET_CMD) {
-      *object = (word & ~(uint64_t)7) - COND_SIGNALS_AT;
+      if (!cond_signals_at)
+        return IP_LOCK_WORD; /* a glibc of unknown version: its layout is not known */
+      *object = (word & ~(uint64_t)7) - cond_signals_at;
       return IP_LOCK_KNOWN;
     }
     return IP_LOCK_KNOWN; /* the mutex, taken again after the wake-up */
@@ -164,6 +178,48 @@ static int data_symbol(const ip_session *s, const ip_process *p, ip_symbolizer *
   return 0;
 }
 
+/* The newest GLIBC_2.N symbol version that the ELF file defines: N, or 0. */
+static unsigned newest_glibc_version(Elf *elf) {
+  unsigned newest = 0;
+  for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    Elf_Data *d =
+        gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_verdef ? elf_getdata(scn, NULL) : NULL;
+    for (size_t off = 0, i = 0; d && i < sh.sh_info; i++) {
+      GElf_Verdef vd;
+      GElf_Verdaux va;
+      if (!gelf_getverdef(d, (int)off, &vd) || !gelf_getverdaux(d, (int)(off + vd.vd_aux), &va))
+        break;
+      const char *name = elf_strptr(elf, sh.sh_link, va.vda_name);
+      unsigned minor;
+      if (name && sscanf(name, "GLIBC_2.%u", &minor) == 1 && minor > newest)
+        newest = minor;
+      if (!vd.vd_next)
+        break;
+      off += vd.vd_next;
+    }
+  }
+  return newest;
+}
+
+/* The minor version of the glibc that process p ran with (41 for 2.41): the
+ * newest GLIBC_2.N version its libc.so.6 defines; 0 when not known (no such
+ * module, as in a static program, or its file missing or changed since
+ * recording). */
+static unsigned glibc_minor(const ip_session *s, const ip_process *p, ip_symbolizer *z) {
+  for (size_t m = 0; m < p->n_mods; m++) {
+    const ip_proc_module *pm = &p->mods[m];
+    const char *path = s->modules[pm->module].path, *base = strrchr(path, '/');
+    if (!pm->load_address || strcmp(base ? base + 1 : path, "libc.so.6"))
+      continue;
+    ip_sym_module sm = {path, pm->load_address, pm->has_stat, pm->mtime_ns, pm->size};
+    Dwfl_Module *mod = ip_symbolize_module(z, &sm);
+    Dwarf_Addr bias;
+    return mod ? newest_glibc_version(dwfl_module_getelf(mod, &bias)) : 0;
+  }
+  return 0;
+}
+
 static int cmp_crit(const void *a, const void *b) {
   const ip_lock_row *x = a, *y = b;
   if (x->crit_ns != y->crit_ns)
@@ -201,32 +257,39 @@ static uint64_t held_on_path(const ip_session *s, const ip_critical *c, window *
   return (uint64_t)ns;
 }
 
-/* The object of thread's sleep o, added if new; NULL when it was no futex wait. */
-static obj *obj_of(const ip_session *s, uint32_t thread, const ip_offcpu *o, obj **v, size_t *n,
-                   size_t *cap, ip_u64map *by) {
-  if (!o->blocked || !o->futex)
-    return NULL;
-  const ip_thread *th = &s->threads[thread];
-  const char *fn =
-      o->out_node && o->out_node < th->n_nodes ? s->funcs[th->nodes[o->out_node].func].pretty : "";
-  uint64_t object;
-  int how = ip_lock_object(fn ? fn : "", o->futex, o->futex_op, &object);
-  return obj_for(v, n, cap, by, th->process, object, o->futex, how);
-}
-
-/* The objects found so far, as the sleeps and jumps add to them. */
+/* The objects found so far, as the sleeps and jumps add to them, and each
+ * process's condition variable layout (ip_cond_signals_at; UINT_MAX: not
+ * looked up yet). */
 typedef struct tally {
   const ip_session *s;
+  ip_symbolizer *z;
+  unsigned *cond_at;
   obj *v;
   size_t n, cap;
   ip_u64map by;
 } tally;
 
+/* The object of thread's sleep o, added if new; NULL when it was no futex wait. */
+static obj *obj_of(tally *t, uint32_t thread, const ip_offcpu *o) {
+  if (!o->blocked || !o->futex)
+    return NULL;
+  const ip_session *s = t->s;
+  const ip_thread *th = &s->threads[thread];
+  const char *fn =
+      o->out_node && o->out_node < th->n_nodes ? s->funcs[th->nodes[o->out_node].func].pretty : "";
+  unsigned *at = &t->cond_at[th->process];
+  if (*at == UINT_MAX)
+    *at = ip_cond_signals_at(glibc_minor(s, &s->processes[th->process], t->z));
+  uint64_t object;
+  int how = ip_lock_object(fn ? fn : "", o->futex, o->futex_op, *at, &object);
+  return obj_for(&t->v, &t->n, &t->cap, &t->by, th->process, object, o->futex, how);
+}
+
 /* A sleep: its object's waits, waiter and the waker's window and call. */
 static void on_sleep(void *ctx, uint32_t i, const ip_offcpu *o, uint32_t w) {
   tally *t = ctx;
   const ip_session *s = t->s;
-  obj *b = obj_of(s, i, o, &t->v, &t->n, &t->cap, &t->by);
+  obj *b = obj_of(t, i, o);
   if (!b)
     return;
   uint64_t slept = (uint64_t)((double)(o->in - o->out) * ip_critical_tick_ns(s, i));
@@ -246,21 +309,26 @@ static void on_sleep(void *ctx, uint32_t i, const ip_offcpu *o, uint32_t w) {
 /* A jump of the path through a sleep: its object's count of them. */
 static void on_jump(void *ctx, const ip_cp_piece *p, const ip_offcpu *o) {
   tally *t = ctx;
-  obj *b = obj_of(t->s, p->woke, o, &t->v, &t->n, &t->cap, &t->by);
+  obj *b = obj_of(t, p->woke, o);
   if (b)
     b->row.jumps++;
 }
 
 size_t ip_critical_locks(const ip_session *s, const ip_critical *c, ip_lock_row **out) {
-  tally t = {.s = s};
+  ip_symbolizer *z = ip_symbolizer_new();
+  tally t = {.s = s,
+             .z = z,
+             .cond_at = ip_must_calloc(s->n_processes ? s->n_processes : 1, sizeof *t.cond_at)};
+  for (size_t p = 0; p < s->n_processes; p++)
+    t.cond_at[p] = UINT_MAX;
   ip_critical_each_sleep(s, c, on_sleep, &t);
   /* The path's jumps: the piece that begins where the path left a sleeper
    * for its waker. */
   ip_critical_each_jump(c, on_jump, &t);
   ip_u64map_free(&t.by);
+  free(t.cond_at);
   obj *v = t.v;
   size_t n = t.n;
-  ip_symbolizer *z = ip_symbolizer_new();
   ip_lock_row *rows = ip_must_calloc(n ? n : 1, sizeof *rows);
   for (size_t i = 0; i < n; i++) {
     ip_lock_row *r = &v[i].row;

@@ -153,6 +153,13 @@ struct Dwfl_Module *ip_symbolize_dwfl(ip_symbolizer *z, const ip_sym_module *m, 
   return *vaddr ? f->mod : NULL;
 }
 
+struct Dwfl_Module *ip_symbolize_module(ip_symbolizer *z, const ip_sym_module *m) {
+  sym_file *f = file_of(z, m->path);
+  if (!f->usable || (m->has_stat && (m->mtime_ns != f->mtime_ns || m->size != f->size)))
+    return NULL;
+  return f->mod;
+}
+
 /* The name of the function whose code contains v, from the debug info. */
 static const char *dwarf_function(Dwfl_Module *mod, uint64_t v) {
   Dwarf_Addr bias;

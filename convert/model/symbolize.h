@@ -48,6 +48,10 @@ void ip_symbolize(ip_symbolizer *z, const ip_sym_module *m, uint64_t addr, ip_sy
 struct Dwfl_Module *ip_symbolize_dwfl(ip_symbolizer *z, const ip_sym_module *m, uint64_t addr,
                                       uint64_t *vaddr);
 
+/* The libdwfl module of m's file; NULL when the file cannot be used
+ * (missing, changed since it was recorded, not ELF). */
+struct Dwfl_Module *ip_symbolize_module(ip_symbolizer *z, const ip_sym_module *m);
+
 /* Whether addr lies in module m's loaded extent (its file's PT_LOAD span). */
 int ip_symbolize_contains(ip_symbolizer *z, const ip_sym_module *m, uint64_t addr);
 

@@ -95,15 +95,8 @@ print("objects", len(objects), "in the queue" if inside else "elsewhere", "threa
 blocked = float(sys.argv[3])
 print("waited", "equal" if blocked and abs(waited - blocked) <= 0.01 * blocked + 1e5 else "%.0f vs %.0f" % (waited, blocked))
 PY
-  # The objects' layouts are glibc's up to 2.40 (docs/converter.md, Lock
-  # table); glibc 2.41 changed its condition variables.
-  glibc=$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')
-  if awk -v v="$glibc" 'BEGIN { split(v, p, "."); exit !(p[1] == 2 && p[2] <= 40) }'; then
-    check "lock table: the objects slept on are the queue's lock and conditions, by their offsets in struct work_queue ($(head -1 locks.txt))" \
-      grep -Eq '^objects ([0-3] in the queue|0 elsewhere) threads [1-4]$' locks.txt
-  else
-    echo "# glibc $glibc: the lock table's object layouts are glibc 2.40's; the queue's offsets are not checked ($(head -1 locks.txt))"
-  fi
+  check "lock table: the objects slept on are the queue's lock and conditions, by their offsets in struct work_queue, glibc $(getconf GNU_LIBC_VERSION | awk '{ print $2 }') ($(head -1 locks.txt))" \
+    grep -Eq '^objects ([0-3] in the queue|0 elsewhere) threads [1-4]$' locks.txt
   check_eq "lock table: its sleeping in pthread calls = their Off-CPU blocked time (report --wait)" \
     "waited equal" "$(sed -n 2p locks.txt)"
 fi

@@ -422,21 +422,35 @@ END_TEST
 /* The object of a futex word by the call that slept on it. */
 START_TEST(lock_objects) {
   uint64_t o;
-  ck_assert_int_eq(ip_lock_object("pthread_mutex_lock", 0x5000, 128, &o), IP_LOCK_KNOWN);
+  unsigned at40 = ip_cond_signals_at(40), at43 = ip_cond_signals_at(43);
+  ck_assert_uint_eq(at40, 40);
+  ck_assert_uint_eq(ip_cond_signals_at(41), 32);
+  ck_assert_uint_eq(at43, 32);
+  ck_assert_uint_eq(ip_cond_signals_at(0), 0);
+  ck_assert_int_eq(ip_lock_object("pthread_mutex_lock", 0x5000, 128, at40, &o), IP_LOCK_KNOWN);
   ck_assert_uint_eq(o, 0x5000);
-  /* a condition variable's waiters sleep on __g_signals[0] or [1] */
-  ck_assert_int_eq(ip_lock_object("pthread_cond_wait", 0x5028, 393, &o), IP_LOCK_KNOWN);
+  /* a condition variable's waiters sleep on __g_signals[0] or [1]: 40 and 44
+   * bytes in up to glibc 2.40 ... */
+  ck_assert_int_eq(ip_lock_object("pthread_cond_wait", 0x5028, 393, at40, &o), IP_LOCK_KNOWN);
   ck_assert_uint_eq(o, 0x5000);
-  ck_assert_int_eq(ip_lock_object("pthread_cond_timedwait", 0x502c, 393, &o), IP_LOCK_KNOWN);
+  ck_assert_int_eq(ip_lock_object("pthread_cond_timedwait", 0x502c, 393, at40, &o), IP_LOCK_KNOWN);
   ck_assert_uint_eq(o, 0x5000);
+  /* ... 32 and 36 from 2.41 */
+  ck_assert_int_eq(ip_lock_object("pthread_cond_wait", 0x5020, 393, at43, &o), IP_LOCK_KNOWN);
+  ck_assert_uint_eq(o, 0x5000);
+  ck_assert_int_eq(ip_lock_object("pthread_cond_clockwait", 0x5024, 393, at43, &o), IP_LOCK_KNOWN);
+  ck_assert_uint_eq(o, 0x5000);
+  /* a glibc of unknown version: the word itself */
+  ck_assert_int_eq(ip_lock_object("pthread_cond_wait", 0x5028, 393, 0, &o), IP_LOCK_WORD);
+  ck_assert_uint_eq(o, 0x5028);
   /* ... and take the mutex again with a plain FUTEX_WAIT on its word */
-  ck_assert_int_eq(ip_lock_object("pthread_cond_wait", 0x6000, 128, &o), IP_LOCK_KNOWN);
+  ck_assert_int_eq(ip_lock_object("pthread_cond_wait", 0x6000, 128, at43, &o), IP_LOCK_KNOWN);
   ck_assert_uint_eq(o, 0x6000);
-  ck_assert_int_eq(ip_lock_object("sem_wait", 0x7000, 393, &o), IP_LOCK_KNOWN);
+  ck_assert_int_eq(ip_lock_object("sem_wait", 0x7000, 393, at40, &o), IP_LOCK_KNOWN);
   ck_assert_uint_eq(o, 0x7000);
-  ck_assert_int_eq(ip_lock_object("pthread_rwlock_wrlock", 0x800c, 128, &o), IP_LOCK_WORD);
+  ck_assert_int_eq(ip_lock_object("pthread_rwlock_wrlock", 0x800c, 128, at40, &o), IP_LOCK_WORD);
   ck_assert_uint_eq(o, 0x800c);
-  ck_assert_int_eq(ip_lock_object("my_spin_wait", 0x9000, 0, &o), IP_LOCK_WORD);
+  ck_assert_int_eq(ip_lock_object("my_spin_wait", 0x9000, 0, at40, &o), IP_LOCK_WORD);
 }
 END_TEST
 
