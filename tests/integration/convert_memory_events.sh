@@ -15,31 +15,9 @@ mkdir small large
 ./gen large/a.ipb 4000000 2 >large.gen 2>&1
 
 # peak_kb OUT CMD...: runs CMD (its output into OUT), prints its peak RSS in
-# KB, from wait4() in a small C launcher (a launcher's own RSS, copied by its
-# fork, is its floor: Python's is 14 MB); an AddressSanitizer build without
+# KB (tests/programs/convert/peak_rss.c); an AddressSanitizer build without
 # its quarantine of freed memory
-cat >peak.c <<'C'
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <fcntl.h>
-#include <unistd.h>
-int main(int argc, char **argv) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, 1);
-    execvp(argv[2], argv + 2);
-    _exit(127);
-  }
-  int st;
-  struct rusage ru;
-  wait4(pid, &st, 0, &ru);
-  printf("%ld\n", ru.ru_maxrss);
-  return 0;
-}
-C
-gcc -O1 -o peak peak.c || fail "build the peak launcher"
+gcc -O1 -o peak "$INCLPROF_SRC/tests/programs/convert/peak_rss.c" || fail "build the peak launcher"
 peak_kb() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" ./peak "$@" 2>/dev/null; }
 # calls DIR: the calls of every row of report's table, summed
 calls() { awk '/^ *Calls/ { on = 1; next } on && NF > 3 && $1 ~ /^[0-9]+$/ { n += $1 } END { print n + 0 }' "$1.out"; }
