@@ -313,49 +313,49 @@ static void close_object(const struct object *o, uint32_t module, const struct e
  * one run of the TableRef however the call sites of different names
  * interleave (a program whose every function calls strtol and another
  * instrumented function: a few runs, not two per function). */
-#define RADIX_BITS 16
-#define RADIX_SIZE (1u << RADIX_BITS)
-
-/* Digit d (0 the lowest) of entry e's sort key: module, callee or not,
- * name hash, from the most significant. */
-static unsigned sort_digit(const struct entry *e, unsigned d) {
-  if (d < 4)
-    return (unsigned)(e->name_hash >> (RADIX_BITS * d)) & (RADIX_SIZE - 1);
-  if (d == 4)
+/* Digit d (0 the lowest, of `bits` bits) of entry e's sort key: module,
+ * callee or not, name hash, from the most significant. */
+static unsigned sort_digit(const struct entry *e, unsigned d, unsigned bits) {
+  unsigned hash_digits = 64 / bits, mask = (1u << bits) - 1;
+  if (d < hash_digits)
+    return (unsigned)(e->name_hash >> (bits * d)) & mask;
+  if (d == hash_digits)
     return !e->gid;
-  return (unsigned)(e->module >> (RADIX_BITS * (d - 5))) & (RADIX_SIZE - 1);
+  return (e->module >> (bits * (d - hash_digits - 1))) & mask;
 }
 
 /* Sorts pending[] by (module, callee or not, name hash), stably: a least
- * significant digit radix sort through a second array, seven passes of 16
- * bits, a pass whose digit is the same in every entry skipped.  A merge
- * sort's comparisons cost 60 M instructions on PostgreSQL's 115 000 entries,
- * which every process it starts paid; qsort may call the program's malloc.
- * Left unsorted when the arrays cannot be had: an object's entries then make
- * several tables, still right. */
+ * significant digit radix sort through a second array, digits of 16 bits
+ * (8 for fewer than 65 536 entries, whose counts would cost more than
+ * their passes), a pass whose digit is the same in every entry skipped.  A
+ * merge sort's comparisons cost 60 M instructions on PostgreSQL's 115 000
+ * entries, which every process it starts paid; qsort may call the
+ * program's malloc.  Left unsorted when the arrays cannot be had: an
+ * object's entries then make several tables, still right. */
 static void sort_pending(void) {
   size_t n = n_pending;
+  unsigned bits = n < 65536 ? 8 : 16, size = 1u << bits, digits = 64 / bits + 1 + 32 / bits;
   struct entry *buf = n > 1 ? ip_alloc(n * sizeof *buf) : NULL;
-  uint32_t *count = buf ? ip_alloc(RADIX_SIZE * sizeof *count) : NULL;
+  uint32_t *count = buf ? ip_alloc(size * sizeof *count) : NULL;
   if (!count) {
     ip_free(buf);
     return;
   }
   struct entry *from = pending, *to = buf;
-  for (unsigned d = 0; d < 7; d++) {
-    memset(count, 0, RADIX_SIZE * sizeof *count);
+  for (unsigned d = 0; d < digits; d++) {
+    memset(count, 0, size * sizeof *count);
     for (size_t i = 0; i < n; i++)
-      count[sort_digit(&from[i], d)]++;
-    if (count[sort_digit(&from[0], d)] == n)
+      count[sort_digit(&from[i], d, bits)]++;
+    if (count[sort_digit(&from[0], d, bits)] == n)
       continue; /* one value: the order stays */
     uint32_t at = 0;
-    for (unsigned b = 0; b < RADIX_SIZE; b++) {
+    for (unsigned b = 0; b < size; b++) {
       uint32_t c = count[b];
       count[b] = at;
       at += c;
     }
     for (size_t i = 0; i < n; i++)
-      to[count[sort_digit(&from[i], d)]++] = from[i];
+      to[count[sort_digit(&from[i], d, bits)]++] = from[i];
     struct entry *t = from;
     from = to;
     to = t;
