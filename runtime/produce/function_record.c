@@ -1,25 +1,37 @@
 /* function_record.c - a descriptor's Function record fields (names cut to
  * IP_NAME_MAX bytes, so that a record fits a stack frame; the demangled name
  * only when it differs), for the trace and for a shared table alike. */
-#include <stdio.h>
 #include <string.h>
 
 #include "produce/produce.h"
 
 static const char *str(const char *s) { return s ? s : ""; }
 
+/* s, or its first cap - 1 bytes copied into out when it is longer.  Not
+ * snprintf: a table of 115 000 functions spent 212 M instructions in
+ * three of them per record. */
+static const char *cut(char *out, size_t cap, const char *s) {
+  size_t n = 0;
+  while (n < cap - 1 && s[n])
+    n++;
+  if (!s[n])
+    return s;
+  memcpy(out, s, n);
+  out[n] = 0;
+  return out;
+}
+
 void ip_function_fill(Inclprof__Function *f, struct ip_fn_text *t, const struct inclprof_fn *fn,
                       const char *name) {
   /* cppcheck-suppress ctuuninitvar ; t is where the text is written */
-  snprintf(t->name, sizeof t->name, "%s", fn ? str(fn->name) : name);
-  f->name = t->name;
-  snprintf(t->pretty, sizeof t->pretty, "%s",
-           fn ? str(fn->pretty && *fn->pretty ? fn->pretty : fn->name) : name);
-  f->pretty = strcmp(t->pretty, t->name) ? t->pretty : NULL;
+  const char *n = cut(t->name, sizeof t->name, fn ? str(fn->name) : str(name));
+  const char *p = cut(t->pretty, sizeof t->pretty,
+                      fn ? str(fn->pretty && *fn->pretty ? fn->pretty : fn->name) : str(name));
+  f->name = (char *)n;
+  f->pretty = strcmp(p, n) ? (char *)p : NULL;
   if (!fn)
     return;
-  snprintf(t->file, sizeof t->file, "%s", str(fn->file));
-  f->file = t->file;
+  f->file = (char *)cut(t->file, sizeof t->file, str(fn->file));
   f->has_id = f->has_line = f->has_size = 1;
   f->id = fn->id;
   f->line = fn->line;

@@ -201,8 +201,10 @@ IP_HIDDEN void ip_tables_object(uint32_t module, const char *path, uintptr_t bas
                                 const uint8_t *build_id, size_t build_id_len);
 /* A descriptor of a registered unit: an entry of its object's table, with
  * gid `gid` (an instrumented function), or 0 (a callee: its gid is given
- * when the table is written, ip_callee_gid). */
-IP_HIDDEN void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module);
+ * when the table is written, ip_callee_gid; name_hash is
+ * ip_fnv1a64_str of its name, "" for none). */
+IP_HIDDEN void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module,
+                             uint64_t name_hash);
 IP_HIDDEN int ip_tables_pending(void); /* entries not yet in a table (lock-free) */
 /* Writes the pending entries' tables (or records) and TableRef records. */
 IP_HIDDEN void ip_tables_close_locked(int in_signal);
@@ -221,8 +223,9 @@ IP_HIDDEN void ip_bind_write(uint32_t gid, uint32_t module, int log_it);
  * batch that may name their functions, and before the Trailer). */
 IP_HIDDEN void ip_tables_close_pending(int in_signal);
 /* Caller holds reg_lock.  The gid a table callee's events carry, given
- * now; 0 when it shares the gid of the instrumented function of its name. */
-IP_HIDDEN uint32_t ip_callee_gid(const struct inclprof_fn *fn);
+ * now; 0 when it shares the gid of the instrumented function of its name
+ * (name_hash: as given to ip_tables_add). */
+IP_HIDDEN uint32_t ip_callee_gid(const struct inclprof_fn *fn, uint64_t name_hash);
 /* The gid of a descriptor or code address named by an event at tick;
  * *fixed is cleared when the answer depends on the tick (the pointer
  * belonged to an unloaded unit), so it must not be remembered. */

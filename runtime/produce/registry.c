@@ -35,9 +35,10 @@ static struct ip_map by_desc, by_addr,
 static struct ip_map old_desc, old_addr;
 static _Atomic uint32_t next_gid;
 
-static uintptr_t name_key(const char *s) {
-  return (uintptr_t)(ip_fnv1a64(IP_FNV1A64_BASIS, s, strlen(s)) | 1);
-}
+/* A name's key in by_name and pending_head: its hash as ip_tables_add
+ * takes it (a callee's is computed once for both), never 0. */
+static uintptr_t hash_key(uint64_t name_hash) { return (uintptr_t)(name_hash | 1); }
+static uintptr_t name_key(const char *s) { return hash_key(ip_fnv1a64_str(IP_FNV1A64_BASIS, s)); }
 
 static void write_function(uint32_t gid, uint32_t module, const struct inclprof_fn *fn,
                            const char *name, uint64_t addr, uint32_t flags, int log_it) {
@@ -267,8 +268,7 @@ static void share_gid(const struct inclprof_fn *callee, uint32_t gid) {
 }
 
 /* Caller holds reg_lock.  A public callee of a unit being registered. */
-static void callee_registered(struct inclprof_fn *fn) {
-  uintptr_t key = name_key(fn->name);
+static void callee_registered(struct inclprof_fn *fn, uintptr_t key) {
   uint32_t gid = ip_map_get(&by_name, key);
   if (gid) {
     mark_instrumented(fn);
@@ -290,8 +290,7 @@ static void callee_registered(struct inclprof_fn *fn) {
 
 /* Caller holds reg_lock.  An instrumented public function registered:
  * the callees of its name waiting so far are marked (and the chain emptied). */
-static void instrumented_registered(const char *name, uint32_t gid) {
-  uintptr_t key = name_key(name);
+static void instrumented_registered(uintptr_t key, uint32_t gid) {
   for (uint32_t i = ip_map_get(&pending_head, key); i; i = pending[i - 1].next)
     if (pending[i - 1].fn) {
       mark_instrumented(pending[i - 1].fn);
@@ -357,28 +356,30 @@ static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
     if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || ip_map_get(&by_desc, (uintptr_t)fn))
       continue;
     uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
-    ip_tables_add(fn, gid, module);
+    ip_tables_add(fn, gid, module, 0);
     ip_map_put(&by_desc, (uintptr_t)fn, gid);
     if (fn->addr)
       ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
     if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) {
-      ip_map_put(&by_name, name_key(fn->name), gid);
-      instrumented_registered(fn->name, gid);
+      uintptr_t key = name_key(fn->name);
+      ip_map_put(&by_name, key, gid);
+      instrumented_registered(key, gid);
     }
   }
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
     if (!fn || !(fn->flags & INCLPROF_FN_CALLEE) || fn->addr || ip_map_get(&by_desc, (uintptr_t)fn))
       continue;
-    ip_tables_add(fn, 0, module);
-    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
-      callee_registered((struct inclprof_fn *)fn); /* the plugin keeps callees writable */
+    uint64_t h = ip_fnv1a64_str(IP_FNV1A64_BASIS, fn->name ? fn->name : "");
+    ip_tables_add(fn, 0, module, h);
+    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) /* the plugin keeps callees writable */
+      callee_registered((struct inclprof_fn *)fn, hash_key(h));
   }
 }
 
-uint32_t ip_callee_gid(const struct inclprof_fn *fn) {
+uint32_t ip_callee_gid(const struct inclprof_fn *fn, uint64_t name_hash) {
   uint32_t shared =
-      fn->name && !(fn->flags & INCLPROF_FN_LOCAL) ? ip_map_get(&by_name, name_key(fn->name)) : 0;
+      fn->name && !(fn->flags & INCLPROF_FN_LOCAL) ? ip_map_get(&by_name, hash_key(name_hash)) : 0;
   uint32_t gid = ip_map_get(&by_desc, (uintptr_t)fn);
   if (gid) /* named at a batch before its table was written (a signal handler's) */
     return gid == shared ? 0 : gid;

@@ -5,9 +5,13 @@
  * the hooks are set null, one line on stderr says why and how much was
  * written, and a final Trailer records the cause.  Room for that record is
  * kept as a small unnamed file in the trace directory (O_TMPFILE), given back
- * to the file system when the disk fills.  With INCLPROF_MAX_SIZE_POLICY=ring
- * the limit starts a new segment instead (trace_ring.c); frames are then
- * written under ring_lock. */
+ * to the file system when the disk fills; it is made only once the file
+ * system has less than RESERVE_BELOW free (looked at with the trace
+ * descriptor's check, at most once a millisecond): freeing its blocks at
+ * exit waited for the disk (a synchronous discard on a file system mounted
+ * with `discard` and no journal), which every process paid.  With
+ * INCLPROF_MAX_SIZE_POLICY=ring the limit starts a new segment instead
+ * (trace_ring.c); frames are then written under ring_lock. */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
@@ -16,15 +20,17 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sink/sink.h"
 #include "size_syntax.h"
 
-#define RESERVE_BYTES      65536u     /* given back on ENOSPC: room for the final records */
-#define FINAL_ROOM         4096u      /* kept below a size limit for the final records */
-#define RING_MIN           (1u << 20) /* the smallest limit the ring policy takes */
+#define RESERVE_BYTES      65536u         /* given back on ENOSPC: room for the final records */
+#define RESERVE_BELOW      (256ull << 20) /* free bytes under which the reserve is made */
+#define FINAL_ROOM         4096u          /* kept below a size limit for the final records */
+#define RING_MIN           (1u << 20)     /* the smallest limit the ring policy takes */
 #define SNAPSHOT_RING_SIZE "64M" /* the ring of INCLPROF_SNAPSHOT_IF without INCLPROF_MAX_SIZE */
 
 static atomic_uint_fast64_t bytes_ok; /* bytes of whole frames in the file */
@@ -34,6 +40,7 @@ static atomic_uint_fast64_t bytes_claimed;
 static atomic_int failed; /* recording stopped: a write failed or a limit was met */
 static uint64_t size_cap; /* where ordinary frames stop: min(max size, RLIMIT_FSIZE) */
 static int reserve_fd = -1;
+static atomic_int reserve_taken; /* a thread made (or is making) this trace's reserve */
 static struct ip_fd_id reserve_id, trace_id;
 static int cap_is_max_size; /* size_cap comes from INCLPROF_MAX_SIZE */
 static char max_size_text[32];
@@ -84,6 +91,8 @@ static int reopen_trace(int bad) {
  * records, costs one fstat, not one each. */
 static _Atomic uint64_t checked_at;
 
+static void reserve_if_short(int fd);
+
 static int trace_fd_ok(void) {
   uint64_t now = ip_tick(), last = atomic_load(&checked_at);
   if (last && now - last < (uint64_t)(ip_st.ticks_per_second / 1000))
@@ -93,8 +102,10 @@ static int trace_fd_ok(void) {
   int ok = (ip_fstat(fd, &st) == 0 && (uint64_t)st.st_ino == trace_id.ino &&
             (uint64_t)st.st_dev == trace_id.dev) ||
            reopen_trace(fd) == 0;
-  if (ok)
+  if (ok) {
     atomic_store(&checked_at, now);
+    reserve_if_short(ip_st.fd);
+  }
   return ok;
 }
 
@@ -209,6 +220,17 @@ static void reserve_open(void) {
   ip_fd_identify(reserve_fd, &reserve_id);
 }
 
+/* Makes the reserve, once per trace, when the file system of fd has less
+ * than RESERVE_BELOW free (fstatfs: no allocation, unlike fstatvfs). */
+static void reserve_if_short(int fd) {
+  struct statfs sf;
+  if (atomic_load(&reserve_taken) || atomic_load(&failed) || fstatfs(fd, &sf) != 0 ||
+      (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize >= RESERVE_BELOW ||
+      atomic_exchange(&reserve_taken, 1))
+    return;
+  reserve_open();
+}
+
 /* At exit after recording stopped at a size limit: one more Trailer (in the
  * room kept below the limit for it) that says when the process ended, so
  * readers know how long it ran unrecorded. */
@@ -230,13 +252,14 @@ void ip_trace_write_start(uint64_t preamble_bytes, ip_trailer_writer *write_trai
   error_text[0] = 0;
   ip_fd_release(reserve_fd, &reserve_id); /* a fork child's inherited one: the parent's */
   reserve_fd = -1;
+  atomic_store(&reserve_taken, 0);
   ip_fd_identify(ip_st.fd, &trace_id);
   atomic_store(&checked_at, 0);
   ip_snapshots_start();
   read_limits();
   if (size_cap != ~0ull && !exit_note_set)
     exit_note_set = atexit(exit_note) == 0;
-  reserve_open();
+  reserve_if_short(ip_st.fd);
   ip_mutex_init(&ring_lock); /* a fork child's may be held by a parent's thread */
   if (ring_on)
     ip_ring_start(max_bytes);
