@@ -54,6 +54,9 @@ check "fork-worker: the child's trace ends cleanly at exit" \
 # (waited for up to a minute: a loaded machine may take seconds to start it)
 signal() {
   for who in plain rec; do
+    # (the earlier run's output goes first: the shell truncates it only in
+    # the started child, which a loaded machine may not have run yet)
+    rm -f $who.out
     if [ $who = plain ]; then ./last_plain "$1" 10 >$who.out 2>&1 &
     else INCLPROF_OUTPUT=out-$1 ./last_rec "$1" 10 >$who.out 2>&1 &
     fi
