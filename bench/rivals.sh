@@ -19,7 +19,9 @@
 set -u
 [ $# -eq 3 ] || { echo "usage: bench/rivals.sh BUILD_DIR WORK_DIR OUT_MD" >&2; exit 2; }
 B=$1 W=$2
-OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
+mkdir -p "$(dirname "$3")" || exit 1
+OUT_DIR=$(cd "$(dirname "$3")" && pwd) || exit 1
+OUT=$OUT_DIR/$(basename "$3")
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 # The clang that scripts/deps.sh bench installs on this release (XRay).
 CLANG=clang-$(sh "$SRC/scripts/llvm-version.sh") CLANGXX=clang++-$(sh "$SRC/scripts/llvm-version.sh")
