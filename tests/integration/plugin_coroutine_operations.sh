@@ -6,7 +6,7 @@
 # between two workers; handle_timer's wait for 2 ms in the scheduler): per
 # coroutine, report --operations and the CSV count the program's own
 # operations and three runs of the body each, their latency p50 and max lie
-# within 5 % of the program's own measurement (its first line to its
+# within 5 % of the program's own measurement (from main's call to its
 # co_return), Ran and Suspended add up to the latency, and the timer
 # operations' 2 ms waits are Suspended; the Chrome export draws each
 # operation as one async slice, and the DevTools trace engine loads it; the
