@@ -17,12 +17,12 @@ need python3
 need protoc
 PP="$INCLPROF_SRC/tests/programs/plugin"
 
-# within PCT % of the program's figure: NAME OURS THEIRS PCT
+# within PCT % of the program's figure, or SLACK ns: NAME OURS THEIRS PCT [SLACK]
 within() {
-  if awk -v a="$2" -v b="$3" -v p="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; then
-    ok "$1: $2 ns against the program's $3 ns (within $4 %)"
+  if awk -v a="$2" -v b="$3" -v p="$4" -v s="${5:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && (d <= b * p / 100 || d <= s)) }'; then
+    ok "$1: $2 ns against the program's $3 ns (within $4 %${5:+ or $5 ns})"
   else
-    fail "$1: $2 ns against the program's $3 ns: more than $4 % apart"
+    fail "$1: $2 ns against the program's $3 ns: more than $4 %${5:+ and $5 ns} apart"
   fi
 }
 
@@ -43,7 +43,12 @@ for opt in -O0 -O2; do
     check_eq "$opt: $fn: three runs of the body per operation (its start and two resumptions)" \
       "$((3 * n))" "$(col $fn operation_runs)"
     within "$opt: $fn: operation latency p50" "$(col $fn operation_p50_ns)" "$p50" 5
-    within "$opt: $fn: operation latency max" "$(col $fn operation_max_ns)" "$max" 5
+    # The operation runs from the ramp to the final suspension, the
+    # program's measurement from main's clock reading before the call to the
+    # reading before co_return: the maximum of 150 can be the one operation
+    # whose thread waited for a CPU in one of the two edges (main and two
+    # busy workers on two cores): 160 us either way in check-gcc's roots.
+    within "$opt: $fn: operation latency max" "$(col $fn operation_max_ns)" "$max" 5 300000
     lat=$(col $fn operation_latency_ns) ran=$(col $fn operation_ran_ns) sus=$(col $fn operation_suspended_ns)
     check_eq "$opt: $fn: Ran + Suspended = Latency" "$lat" "$((ran + sus))"
   done
