@@ -4,7 +4,8 @@
 # expected functions with the expected calls and time relations.  With
 # futex waits, the critical path's lock table: its objects are the queue's
 # lock and conditions (at the offsets the compiler gives them in struct
-# work_queue) and the threads main joined, and the sleeping it shows is
+# work_queue) and the threads main joined (a signaler that slept is a
+# futex word inside one of the conditions), and the sleeping it shows is
 # the Off-CPU blocked time of the pthread calls that slept.
 # timing: its checks compare times measured within one run, with margins;
 # a heavily loaded machine can still push one past them.
@@ -76,7 +77,7 @@ if "$INCLPROF" info wf.data | grep -q 'why:.*futex waits'; then
 import re, sys
 unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 offsets = [int(x) for x in open(sys.argv[2]).read().split()]
-objects, threads, waited, on = set(), 0, 0, False
+objects, signal_words, threads, waited, on = set(), set(), 0, 0, False
 for line in open(sys.argv[1]):
     if line.startswith("lock table"):
         on = True
@@ -88,9 +89,15 @@ for line in open(sys.argv[1]):
         waited += float(m.group(1)) * unit[m.group(2)]
     if m.group(3).startswith("thread "):
         threads += 1
+    elif m.group(3).startswith("futex word ") and re.match(r"pthread_cond_(signal|broadcast)$", m.group(4)):
+        signal_words.add(int(m.group(3).split()[-1], 16))
     else:
         objects.add(int(m.group(3).split()[-1], 16))
-inside = any(all(o - b in offsets for o in objects) for b in (o - off for o in objects for off in offsets))
+# A signaler that slept (up to glibc 2.40, waiting on __g_refs for the old
+# group's waiters) is a futex word, shown as such: it must lie inside one
+# of the queue's conditions (48 bytes each).
+bases = [b for b in (o - off for o in objects for off in offsets) if all(o - b in offsets for o in objects)]
+inside = bool(bases) and all(any(0 < w - (b + off) < 48 for b in bases for off in offsets[1:]) for w in signal_words)
 print("objects", len(objects), "in the queue" if inside else "elsewhere", "threads", threads)
 blocked = float(sys.argv[3])
 print("waited", "equal" if blocked and abs(waited - blocked) <= 0.01 * blocked + 1e5 else "%.0f vs %.0f" % (waited, blocked))
