@@ -105,10 +105,14 @@ static void *busy(void *arg) {
 }
 
 /* The thread's schedstat, opened once: each reading is then one pread, so
- * little happens between a reading and the call it brackets. */
+ * nothing but a reading's own tail and head lies between the two readings
+ * and the call they bracket.  A system call's return is where a preempted
+ * thread is switched out, so the tail of the first reading can hold a whole
+ * preemption that the reading's own row shows (run_delay is kept out of line
+ * for that). */
 static int schedstat_fd = -1;
 
-static uint64_t run_delay(void) {
+__attribute__((noinline)) static uint64_t run_delay(void) {
   char buf[128];
   unsigned long long run = 0, delay = 0;
   ssize_t n = pread(schedstat_fd, buf, sizeof buf - 1, 0);
@@ -189,8 +193,9 @@ int main(int argc, char **argv) {
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", gettid());
     schedstat_fd = open(path, O_RDONLY);
+    uint64_t until = now_ns() + (uint64_t)n * 1000000u;
     uint64_t d0 = run_delay();
-    spinner(now_ns() + (uint64_t)n * 1000000u);
+    spinner(until);
     uint64_t d1 = run_delay();
     stop = 1;
     for (long i = 0; i < k; i++)
@@ -204,9 +209,10 @@ int main(int argc, char **argv) {
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", gettid());
     schedstat_fd = open(path, O_RDONLY);
-    uint64_t d0 = run_delay(), c0 = cpu_ns();
-    dense_spinner(now_ns() + (uint64_t)n * 1000000u);
-    uint64_t c1 = cpu_ns(), d1 = run_delay();
+    uint64_t until = now_ns() + (uint64_t)n * 1000000u, c0 = cpu_ns();
+    uint64_t d0 = run_delay();
+    dense_spinner(until);
+    uint64_t d1 = run_delay(), c1 = cpu_ns();
     stop = 1;
     for (long i = 0; i < k; i++)
       pthread_join(th[i], NULL);
