@@ -26,11 +26,17 @@ static inline uint64_t ip_tick_unfenced(void) {
   return (uint64_t)hi << 32 | lo;
 }
 /* rdtscp waits until every earlier instruction has executed (not for the
- * later ones, as lfence; rdtsc); it also writes the CPU's number to ecx. */
+ * later ones, as lfence; rdtsc); it also writes the CPU's number to ecx.
+ * Not every CPU (or hypervisor) has it: ip_have_rdtscp says. */
 static inline uint64_t ip_tick_rdtscp(void) {
   uint32_t lo, hi, cpu;
   __asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(cpu));
   return (uint64_t)hi << 32 | lo;
+}
+static inline int ip_have_rdtscp(void) {
+  uint32_t a = 0x80000001u, b, c = 0, d;
+  __asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+  return (d >> 27) & 1;
 }
 #elif defined(__aarch64__)
 #define IP_CLOCK_SOURCE INCLPROF__CLOCK_SOURCE__CLOCK_CNTVCT
@@ -45,6 +51,7 @@ static inline uint64_t ip_tick_unfenced(void) {
   return v;
 }
 static inline uint64_t ip_tick_rdtscp(void) { return ip_tick(); }
+static inline int ip_have_rdtscp(void) { return 1; }
 #else
 #define IP_CLOCK_SOURCE INCLPROF__CLOCK_SOURCE__CLOCK_MONOTONIC
 static inline uint64_t ip_tick(void) {
@@ -54,6 +61,7 @@ static inline uint64_t ip_tick(void) {
 }
 static inline uint64_t ip_tick_unfenced(void) { return ip_tick(); }
 static inline uint64_t ip_tick_rdtscp(void) { return ip_tick(); }
+static inline int ip_have_rdtscp(void) { return 1; }
 #endif
 
 /* How the probes read the clock (INCLPROF_CLOCK): every probe after a fence

@@ -168,6 +168,8 @@ static void init(void) {
   if (clk && *clk && strcmp(clk, "fenced")) {
     if (!strcmp(clk, "fast"))
       ip_st.clock_read = IP_CLOCK_FAST;
+    else if (!strcmp(clk, "rdtscp") && !ip_have_rdtscp())
+      ip_say("inclprof: INCLPROF_CLOCK=rdtscp: this CPU has no rdtscp; using fenced\n");
     else if (!strcmp(clk, "rdtscp"))
       ip_st.clock_read = IP_CLOCK_RDTSCP;
     else if (!strcmp(clk, "exits"))
