@@ -34,9 +34,9 @@ static inline uint64_t ip_tick_rdtscp(void) {
   return (uint64_t)hi << 32 | lo;
 }
 static inline int ip_have_rdtscp(void) {
-  uint32_t a = 0x80000001u, b, c = 0, d;
-  __asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-  return (d >> 27) & 1;
+  uint32_t leaf = 0x80000001u, ebx, ecx = 0, edx;
+  __asm__ __volatile__("cpuid" : "+a"(leaf), "=b"(ebx), "+c"(ecx), "=d"(edx));
+  return (edx >> 27) & 1;
 }
 #elif defined(__aarch64__)
 #define IP_CLOCK_SOURCE INCLPROF__CLOCK_SOURCE__CLOCK_CNTVCT
