@@ -242,9 +242,7 @@ static int write_table(const char *name, uint64_t key, const struct object *o,
     f.flags = e[i].fn->flags;
     f.has_addr = e[i].fn->addr != NULL;
     f.addr = rel_addr(o, e[i].fn);
-    rec.body_case = INCLPROF__RECORD__BODY_FUNCTION;
-    rec.function = &f;
-    err = ip_table_file_add(&rec);
+    err = ip_table_file_add_function(&f);
   }
   if (err) {
     ip_table_file_abort();

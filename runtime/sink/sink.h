@@ -157,6 +157,8 @@ IP_HIDDEN void ip_snapshots_save_all(const struct ip_snapshot_source *src,
 IP_HIDDEN int ip_table_file_exists(const char *name);
 IP_HIDDEN int ip_table_file_begin(const char *name);
 IP_HIDDEN int ip_table_file_add(const Inclprof__Record *rec);
+/* A Record{function: f}, encoded by hand (its strings measured once). */
+IP_HIDDEN int ip_table_file_add_function(const Inclprof__Function *f);
 IP_HIDDEN int ip_table_file_commit(void);
 IP_HIDDEN void ip_table_file_abort(void);
 
