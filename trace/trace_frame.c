@@ -31,14 +31,13 @@ void ip_frame_preamble(uint8_t out[IP_TRACE_PREAMBLE_LEN]) {
 static size_t num_len(uint64_t v) { return 1 + ip_varint_len(v); }
 static size_t str_len(size_t n) { return 1 + ip_varint_len(n) + n; }
 
-size_t ip_function_frame_size(const Inclprof__Function *f, ip_function_lens *lens) {
-  lens->name = lens->pretty = lens->file = 0;
+size_t ip_function_frame_sized(const Inclprof__Function *f, ip_function_lens *lens) {
   size_t n = num_len(f->gid);
   n += f->has_module ? num_len(f->module) : 0;
   n += f->has_id ? num_len(f->id) : 0;
-  n += f->name ? str_len(lens->name = strlen(f->name)) : 0;
-  n += f->pretty ? str_len(lens->pretty = strlen(f->pretty)) : 0;
-  n += f->file ? str_len(lens->file = strlen(f->file)) : 0;
+  n += f->name ? str_len(lens->name) : 0;
+  n += f->pretty ? str_len(lens->pretty) : 0;
+  n += f->file ? str_len(lens->file) : 0;
   n += f->has_line ? num_len(f->line) : 0;
   n += f->has_size ? num_len(f->size) : 0;
   n += f->has_flags ? num_len(f->flags) : 0;
@@ -46,6 +45,13 @@ size_t ip_function_frame_size(const Inclprof__Function *f, ip_function_lens *len
   lens->body = n;
   size_t record = 1 + ip_varint_len(n) + n; /* Record.function */
   return ip_varint_len(record) + record + IP_FRAME_CRC_LEN;
+}
+
+size_t ip_function_frame_size(const Inclprof__Function *f, ip_function_lens *lens) {
+  lens->name = f->name ? strlen(f->name) : 0;
+  lens->pretty = f->pretty ? strlen(f->pretty) : 0;
+  lens->file = f->file ? strlen(f->file) : 0;
+  return ip_function_frame_sized(f, lens);
 }
 
 static uint8_t *put_num(uint8_t *o, unsigned field, uint64_t v) {

@@ -88,11 +88,10 @@ int ip_table_file_add(const Inclprof__Record *rec) {
   return 0;
 }
 
-int ip_table_file_add_function(const Inclprof__Function *f) {
+int ip_table_file_add_function(const Inclprof__Function *f, ip_function_lens *lens) {
   if (fd < 0)
     return EBADF;
-  ip_function_lens lens;
-  size_t max = ip_function_frame_size(f, &lens);
+  size_t max = ip_function_frame_sized(f, lens);
   if (max > BUF_BYTES)
     return E2BIG;
   if (buf_len + max > BUF_BYTES) {
@@ -100,7 +99,7 @@ int ip_table_file_add_function(const Inclprof__Function *f) {
     if (err)
       return err;
   }
-  buf_len += ip_function_frame_put(f, &lens, buf + buf_len);
+  buf_len += ip_function_frame_put(f, lens, buf + buf_len);
   return 0;
 }
 
