@@ -295,12 +295,14 @@ static void callee_registered(struct inclprof_fn *fn, uintptr_t key) {
 /* Caller holds reg_lock.  An instrumented public function registered:
  * the callees of its name waiting so far are marked (and the chain emptied). */
 static void instrumented_registered(uintptr_t key, uint32_t gid) {
-  for (uint32_t i = ip_map_get(&pending_head, key); i; i = pending[i - 1].next)
+  uint32_t head = ip_map_get(&pending_head, key);
+  for (uint32_t i = head; i; i = pending[i - 1].next)
     if (pending[i - 1].fn) {
       mark_instrumented(pending[i - 1].fn);
       share_gid(pending[i - 1].fn, gid);
     }
-  ip_map_put(&pending_head, key, 0);
+  if (head) /* a name nothing waits for takes no slot */
+    ip_map_put(&pending_head, key, 0);
 }
 
 /* Caller holds reg_lock.  Object [lo, hi) going away: forget its waiting

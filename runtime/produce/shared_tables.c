@@ -319,15 +319,15 @@ static uint64_t sort_key(const struct entry *e) {
 
 /* Sorts pending[] by sort_key (module, callee or not, name hash), stably:
  * a least significant digit radix sort through a second array, digits of
- * 16 bits (8 for fewer than 65 536 entries, whose counts would cost more
- * than their passes), a pass whose digit is the same in every entry
- * skipped.  A merge sort's comparisons cost 60 M instructions on
+ * 16 bits (8 for fewer than 16 384 entries, whose 65 536 counts would
+ * cost more than three more passes), a pass whose digit is the same in
+ * every entry skipped.  A merge sort's comparisons cost 60 M instructions on
  * PostgreSQL's 115 000 entries, which every process it starts paid; qsort
  * may call the program's malloc.  Left unsorted when the arrays cannot be
  * had: an object's entries then make several tables, still right. */
 static void sort_pending(void) {
   size_t n = n_pending;
-  unsigned bits = n < 65536 ? 8 : 16, size = 1u << bits, digits = 48 / bits;
+  unsigned bits = n < 16384 ? 8 : 16, size = 1u << bits, digits = 48 / bits;
   uint64_t *key = n > 1 ? ip_alloc(n * sizeof *key) : NULL;
   struct entry *buf = key ? ip_alloc(n * sizeof *buf) : NULL;
   uint32_t *count = buf ? ip_alloc(size * sizeof *count) : NULL;
