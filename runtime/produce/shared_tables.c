@@ -314,7 +314,7 @@ static void close_object(const struct object *o, uint32_t module, const struct e
  * Two names whose hashes agree in those bits may interleave: a run more,
  * still right. */
 static uint64_t sort_key(const struct entry *e) {
-  return (uint64_t)(e->module << 1 | !e->gid) << 32 | (uint32_t)e->name_hash;
+  return (uint64_t)(e->module << 1 | (e->gid ? 0u : 1u)) << 32 | (uint32_t)e->name_hash;
 }
 
 /* Sorts pending[] by sort_key (module, callee or not, name hash), stably:

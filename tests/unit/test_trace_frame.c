@@ -400,7 +400,7 @@ START_TEST(function_frame_is_protobuf_cs) {
     f.has_addr = !!(present & 32), f.addr = rnd_bits(bits);
     char *s[3];
     for (int t = 0; t < 3; t++) {
-      s[t] = present & (64u << t) ? text[t] + sizeof text[t] - 1 - lens[rnd() % 10] : NULL;
+      s[t] = (present & (64u << t)) ? text[t] + sizeof text[t] - 1 - lens[rnd() % 10] : NULL;
     }
     f.name = s[0], f.pretty = s[1], f.file = s[2];
     if (k % 11 == 0)
