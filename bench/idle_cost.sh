@@ -1,15 +1,18 @@
 #!/bin/bash
 # idle_cost.sh - `make bench-idle`: what a plugin build costs when it is not
-# recording.  The call-heavy workload (bench/callheavy.c, in-process time) and
-# Debian's Lua and CPython interpreters (the user CPU time of call-dense
-# scripts, and their instructions counted by callgrind; built by
-# bench/dense_builds.sh) are built plain and with the plugin; the plugin
+# recording.  The call-heavy workload (bench/callheavy.c, in-process time),
+# a call-dense recursive walk (tests/programs/convert/dense_walk.c, its own
+# CPU time) and Debian's Lua and CPython interpreters (the user CPU time of
+# call-dense scripts; built by bench/dense_builds.sh) are built plain and
+# with the plugin, and their instructions counted by callgrind; the plugin
 # build runs without the runtime (as it does while paused: the hooks are null
 # either way), call-heavy also recorded.  Runs alternate round-robin; medians
-# of BENCH_RUNS.  Also the code size of both builds (`size`'s text).  Writes
-# Markdown to OUT_MD.
+# of BENCH_RUNS, and for the CPU times the median of the pairs' ratios too.
+# Also the code size of both builds (`size`'s text).  Writes Markdown to
+# OUT_MD.
 #   usage: bench/idle_cost.sh BUILD_DIR WORK_DIR OUT_MD
 #   env:   BENCH_RUNS (7), BENCH_DEPTH (30), BENCH_LOOPS (3000000),
+#          BENCH_IDLE_PROGRAMS (the interpreters, default "lua python"),
 #          BENCH_PLUGIN_ARGS (more flags for the plugin builds, e.g.
 #          -fplugin-arg-inclprof-probe-form=call)
 set -u
@@ -20,11 +23,14 @@ OUT=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") || exit 1
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${BENCH_RUNS:-7} DEPTH=${BENCH_DEPTH:-30} LOOPS=${BENCH_LOOPS:-3000000}
 PARGS=${BENCH_PLUGIN_ARGS:-}
+IDLE_PROGRAMS=${BENCH_IDLE_PROGRAMS-lua python} # (field.sh, sourced below, sets PROGRAMS)
 PLUGIN=$B/inclprof.so INCLPROF=$B/inclprof
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 say() { echo "bench-idle: $*" >&2; }
 
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# paired A B: the median of the ratios B/A of the runs' pairs (line by line)
+paired() { paste "$1" "$2" | awk '$1 > 0 {printf "%.4f\n", $2 / $1}' | median | awk '{printf "%.3f", $1}'; }
 
 # --- call-heavy: in-process nanoseconds of the workload ------------------------
 gcc -O2 "$SRC/bench/callheavy.c" -o ch_plain || exit 1
@@ -40,6 +46,19 @@ for i in $(seq "$RUNS"); do
 done
 say "call-heavy done"
 
+# --- the recursive walk: its own CPU time (dense_walk.c), 2 to 3 ns a call ----
+WALK_REPS=2000
+# shellcheck disable=SC2086
+gcc -O2 -g "$SRC/tests/programs/convert/dense_walk.c" -o walk_plain &&
+  gcc -O2 -g -fplugin="$PLUGIN" $PARGS "$SRC/tests/programs/convert/dense_walk.c" -o walk_plugin || exit 1
+walk_ns() { sed -n 's/^work_ns \([0-9]*\)$/\1/p'; }
+walk_calls=$(./walk_plain "$WALK_REPS" | sed -n 's/^walk_calls \([0-9]*\)$/\1/p')
+for i in $(seq "$RUNS"); do
+  ./walk_plain "$WALK_REPS" | walk_ns >>walk_plain.ns
+  ./walk_plugin "$WALK_REPS" | walk_ns >>walk_idle.ns
+done
+say "walk done"
+
 # --- Debian's Lua and CPython: user CPU time and instructions ---------------
 # bench/dense_builds.sh builds them plain and with the plugin (cached under
 # WORK_DIR/../dense, shared with bench-dense); Lua runs the script below,
@@ -52,7 +71,7 @@ dense_py 1000000
 printf 'local function fib(n) if n < 2 then return n end return fib(n-1) + fib(n-2) end\nlocal t = {}\nfor i = 1, 200000 do t[i] = (i * 7919) %% 200000 end\ntable.sort(t, function(a, b) return a > b end)\nprint(fib(27), t[1])\n' >work.lua
 idle_run() { case $1 in python) "${@:2}" -S -E "$DENSE_DIR/loop.py" ;; lua) "${@:2}" work.lua ;; esac; }
 declare -A IBIN IWHY
-for p in lua python; do
+for p in $IDLE_PROGRAMS; do
   for fl in plain plugin; do
     if [ -n "$PARGS" ] && [ $fl = plugin ]; then
       IWHY[$p]="not measured with BENCH_PLUGIN_ARGS"
@@ -64,20 +83,27 @@ for p in lua python; do
   done
 done
 for i in $(seq "$RUNS"); do
-  for p in lua python; do
+  for p in $IDLE_PROGRAMS; do
     [ -z "${IWHY[$p]:-}" ] || continue
-    idle_run $p cpu_ms "${IBIN[$p/plain]}" >>"$p.plain.ms"
-    idle_run $p cpu_ms "${IBIN[$p/plugin]}" >>"$p.idle.ms"
+    idle_run "$p" cpu_ms "${IBIN[$p/plain]}" >>"$p.plain.ms"
+    idle_run "$p" cpu_ms "${IBIN[$p/plugin]}" >>"$p.idle.ms"
   done
 done
 say "lua and python timed"
 declare -A INS
-for p in lua python; do
+# call-heavy as docs/plugin.md counts it; the walk's instructions a call
+# (800 walks less 400: start-up cancels out)
+INS[ch/plain]=$(instructions ./ch_plain 24 100000)
+INS[ch/plugin]=$(instructions ./ch_plugin 24 100000)
+for fl in plain plugin; do
+  INS[walk/$fl]=$(($(instructions "./walk_$fl" 800) - $(instructions "./walk_$fl" 400)))
+done
+for p in $IDLE_PROGRAMS; do
   [ -z "${IWHY[$p]:-}" ] || continue
-  [ $p = python ] && dense_py 100000
-  INS[$p/plain]=$(idle_run $p instructions "${IBIN[$p/plain]}")
-  INS[$p/plugin]=$(idle_run $p instructions "${IBIN[$p/plugin]}")
-  [ $p = python ] && INS[$p/empty]=$(instructions "${IBIN[$p/plain]}" -S -E -c pass) &&
+  [ "$p" = python ] && dense_py 100000
+  INS[$p/plain]=$(idle_run "$p" instructions "${IBIN[$p/plain]}")
+  INS[$p/plugin]=$(idle_run "$p" instructions "${IBIN[$p/plugin]}")
+  [ "$p" = python ] && INS[$p/empty]=$(instructions "${IBIN[$p/plain]}" -S -E -c pass) &&
     INS[$p/empty_plugin]=$(instructions "${IBIN[$p/plugin]}" -S -E -c pass)
 done
 dense_py 1000000
@@ -86,6 +112,7 @@ say "instructions counted"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 p=$(median <ch_plain.ns) i=$(median <ch_idle.ns) r=$(median <ch_rec.ns)
 nspc() { awk -v t="$1" -v c="$calls" 'BEGIN {printf "%.2f", t / c}'; }
+per_call() { awk -v n="$1" -v c="$2" 'BEGIN {printf "%.2f", n / c}'; }
 {
   echo "## Cost when not recording (\`make bench-idle\`)"
   echo
@@ -96,7 +123,9 @@ nspc() { awk -v t="$1" -v c="$calls" 'BEGIN {printf "%.2f", t / c}'; }
   echo "|---|---:|---:|---:|"
   echo "| call-heavy ($calls calls), ns of work | $p | $i ($(ratio "$i" "$p")×) | $r ($(ratio "$r" "$p")×) |"
   echo "| call-heavy, ns per call | $(nspc "$p") | $(nspc "$i") | $(nspc "$r") |"
-  for p in lua python; do
+  wp=$(median <walk_plain.ns) wi=$(median <walk_idle.ns)
+  echo "| recursive walk ($walk_calls calls, \`dense_walk.c\`), ns of CPU per call (median of the pairs' ratios) | $(per_call "$wp" "$walk_calls") | $(per_call "$wi" "$walk_calls") ($(ratio "$wi" "$wp")×; $(paired walk_plain.ns walk_idle.ns)×) | |"
+  for p in $IDLE_PROGRAMS; do
     case $p in
     lua) name="Debian Lua 5.4, fib(27) and a sort of 200 000 (user CPU, ms)" ;;
     python) name="Debian CPython 3.11, a loop of 10⁶ additions in a function (user CPU, ms)" ;;
@@ -106,14 +135,17 @@ nspc() { awk -v t="$1" -v c="$calls" 'BEGIN {printf "%.2f", t / c}'; }
       continue
     fi
     lp=$(median <"$p.plain.ms") li=$(median <"$p.idle.ms")
-    echo "| $name | $lp | $li ($(ratio "$li" "$lp")×) | |"
+    echo "| $name | $lp | $li ($(ratio "$li" "$lp")×; $(paired "$p.plain.ms" "$p.idle.ms")×) | |"
   done
   echo
   echo "| instructions (callgrind) | plain | plugin build, not recording |"
   echo "|---|---:|---:|"
-  for p in lua python; do
+  echo "| call-heavy (\`callheavy 24 100000\`) | ${INS[ch/plain]} | ${INS[ch/plugin]} ($(ratio "${INS[ch/plugin]}" "${INS[ch/plain]}")×) |"
+  wc=$((400 * walk_calls / WALK_REPS))
+  echo "| recursive walk, per call (400 walks more: $wc calls) | $(per_call "${INS[walk/plain]}" "$wc") | $(per_call "${INS[walk/plugin]}" "$wc") ($(ratio "${INS[walk/plugin]}" "${INS[walk/plain]}")×) |"
+  for p in $IDLE_PROGRAMS; do
     [ -z "${IWHY[$p]:-}" ] || continue
-    if [ $p = python ]; then
+    if [ "$p" = python ]; then
       pl=$((INS[$p/plain] - INS[$p/empty])) pi=$((INS[$p/plugin] - INS[$p/empty_plugin]))
       echo "| Debian CPython 3.11, the loop of 10⁵ additions (its start-up taken off: ${INS[$p/empty]} and ${INS[$p/empty_plugin]}) | $pl | $pi ($(ratio "$pi" "$pl")×) |"
     else
@@ -126,9 +158,9 @@ nspc() { awk -v t="$1" -v c="$calls" 'BEGIN {printf "%.2f", t / c}'; }
   echo "| code size (\`size\`'s text, bytes) | plain | plugin build |"
   echo "|---|---:|---:|"
   echo "| call-heavy | $(text ch_plain) | $(grow "$(text ch_plain)" "$(text ch_plugin)") |"
-  for p in lua python; do
+  for p in $IDLE_PROGRAMS; do
     [ -z "${IWHY[$p]:-}" ] || continue
-    echo "| Debian $( [ $p = lua ] && echo "Lua 5.4 (\`lua\`)" || echo "CPython 3.11 (\`python\`)") | $(text "${IBIN[$p/plain]}") | $(grow "$(text "${IBIN[$p/plain]}")" "$(text "${IBIN[$p/plugin]}")") |"
+    echo "| Debian $( [ "$p" = lua ] && echo "Lua 5.4 (\`lua\`)" || echo "CPython 3.11 (\`python\`)") | $(text "${IBIN[$p/plain]}") | $(grow "$(text "${IBIN[$p/plain]}")" "$(text "${IBIN[$p/plugin]}")") |"
   done
 } >"$OUT"
 cat "$OUT"
