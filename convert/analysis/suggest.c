@@ -149,8 +149,16 @@ typedef struct order_ctx {
   int by_distortion; /* else by events before */
 } order_ctx;
 
+/* A function's Elapsed Inclusive less its waits off the CPU: what its probes
+ * add to, on a busy machine as on a quiet one (its Elapsed time also holds
+ * the waits for a CPU, which grow with the machine's load). */
+static uint64_t on_cpu(const ip_values *v) {
+  uint64_t off = v->wait_incl[IP_W_PREEMPTED] + v->wait_incl[IP_W_BLOCKED];
+  return v->el_incl > off ? v->el_incl - off : 0;
+}
+
 static double distortion(const ip_suggest_fn *x) {
-  return x->el_incl ? (double)x->events_before / (double)x->el_incl : 1e300;
+  return x->cpu_incl ? (double)x->events_before / (double)x->cpu_incl : 1e300;
 }
 
 static int compare_fns(const void *pa, const void *pb, void *pc) {
@@ -214,7 +222,7 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
     ip_suggest_fn *x = &g->fns[g->n++];
     x->func = f;
     x->calls = sum[f].calls;
-    x->el_incl = sum[f].el_incl;
+    x->cpu_incl = on_cpu(&sum[f]);
     x->events_before = events[f];
     x->fold_into = UINT32_MAX;
     g->events_before += events[f];
@@ -230,8 +238,8 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
     ip_suggest_fn *x = &g->fns[i];
     if (x->verdict != IP_KEEP_UNDER || !x->events_before || worst <= o->max_overhead_pct)
       continue;
-    if (x->el_incl && 100.0 * (double)x->events_before * g->probe_cost_ns / (double)x->el_incl <
-                          o->max_overhead_pct) {
+    if (x->cpu_incl && 100.0 * (double)x->events_before * g->probe_cost_ns / (double)x->cpu_incl <
+                           o->max_overhead_pct) {
       x->verdict = IP_KEEP_FAIR;
       continue;
     }

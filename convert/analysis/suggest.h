@@ -1,7 +1,8 @@
 /* analysis/suggest.h - which functions to leave uninstrumented (`inclprof
  * suggest`): each function's probe cost (its traced events times the
- * calibrated probe cost), that cost's share of its own Elapsed Inclusive (its
- * distortion) and of the session, its trace bytes; each thread's probe cost
+ * calibrated probe cost), that cost's share of its own time on CPU (its
+ * Elapsed Inclusive less its waits off the CPU: its distortion) and of the
+ * session, its trace bytes; each thread's probe cost
  * against its own time on CPU in instrumented code (its Application
  * Inclusive: what the probes slow it by); and a greedy choice that excludes
  * the most distorted functions until no thread is slowed by more than a
@@ -22,7 +23,7 @@ typedef enum ip_verdict {
   IP_KEEP_NAMED, /* kept: named by --keep */
   IP_KEEP_FOLD,  /* kept: excluding it would fold too much time into a caller */
   IP_KEEP_CHEAP, /* kept: its probes cost under IP_SUGGEST_MIN_GAIN_PCT of the session */
-  IP_KEEP_FAIR,  /* kept: its probes are under the limit of its own Elapsed Inclusive */
+  IP_KEEP_FAIR,  /* kept: its probes are under the limit of its own time on CPU */
   IP_EXCLUDE     /* excluded (instrumented: exclude + exclude-calls; library: exclude-calls) */
 } ip_verdict;
 
@@ -32,8 +33,9 @@ typedef enum ip_verdict {
 #define IP_SUGGEST_MIN_GAIN_PCT 0.1
 
 typedef struct ip_suggest_fn {
-  uint32_t func;           /* index into ip_session.funcs */
-  uint64_t calls, el_incl; /* summed over threads */
+  uint32_t func;     /* index into ip_session.funcs */
+  uint64_t calls;    /* summed over threads */
+  uint64_t cpu_incl; /* Elapsed Inclusive less its waits off the CPU (preempted, blocked) */
   uint64_t events_before, events_after;
   uint64_t fold_ns;   /* untraced time excluding it hands to callers (when computed) */
   uint32_t fold_into; /* the caller getting most of it, UINT32_MAX when none */

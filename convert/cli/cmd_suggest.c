@@ -33,7 +33,7 @@ static const ip_cli cli = {
     .name = "suggest",
     .synopsis = "[TRACE|DIR...] [OPTIONS]",
     .intro = "Estimate what the probes of every function cost (its traced events times the\n"
-             "calibrated probe cost: % of its own Elapsed Inclusive and of the session) and\n"
+             "calibrated probe cost: % of its own time on CPU and of the session) and\n"
              "write a filter file for the plugin that leaves the most distorted functions\n"
              "uninstrumented until the estimate is under --max-overhead.  main, the threads'\n"
              "outermost functions and --keep functions stay.  Several traces (runs or\n"
@@ -135,10 +135,10 @@ static void write_filter(FILE *f, const ip_session *s, const ip_suggest *g, cons
       continue;
     const ip_func *fn = &s->funcs[x->func];
     int own = (fn->flags & INCLPROF_FN_INSTRUMENTED) != 0;
-    fprintf(f, "# %s: %llu calls, probes %.2f%% of the session, %.0f%% of its Elapsed Inclusive\n",
+    fprintf(f, "# %s: %llu calls, probes %.2f%% of the session, %.0f%% of its time on CPU\n",
             fn->pretty, (unsigned long long)x->calls, ip_suggest_pct(g, x->events_before),
-            x->el_incl ? 100.0 * (double)x->events_before * g->probe_cost_ns / (double)x->el_incl
-                       : 100.0);
+            x->cpu_incl ? 100.0 * (double)x->events_before * g->probe_cost_ns / (double)x->cpu_incl
+                        : 100.0);
     if (own) {
       fputs("exclude = ", f);
       put_literal(f, fn->name);
@@ -177,7 +177,7 @@ static void decision(char *buf, size_t n, const ip_session *s, const ip_suggest 
     snprintf(buf, n, "keep: its probes cost under %g%% of the session", IP_SUGGEST_MIN_GAIN_PCT);
     return;
   case IP_KEEP_FAIR:
-    snprintf(buf, n, "keep: its probes are under %g%% of its own time", max_pct);
+    snprintf(buf, n, "keep: its probes are under %g%% of its own time on CPU", max_pct);
     return;
   case IP_KEEP_UNDER:
     snprintf(buf, n, "keep");
@@ -211,7 +211,7 @@ static void print_table(const ip_session *s, const ip_suggest *g, const suggest_
     ip_tt_add(&t, "%s", cost);
     ip_tt_add(&t, "%.2f%%", ip_suggest_pct(g, x->events_before));
     ip_tt_add(&t, "%.2f%%", ip_suggest_pct(g, x->events_after));
-    ip_tt_add(&t, "%.1f%%", x->el_incl ? 100.0 * cost_ns / (double)x->el_incl : 100.0);
+    ip_tt_add(&t, "%.1f%%", x->cpu_incl ? 100.0 * cost_ns / (double)x->cpu_incl : 100.0);
     ip_tt_add(&t, "%s", bytes);
     ip_tt_add(&t, "%s", s->funcs[x->func].pretty);
     ip_tt_add(&t, "%s", why);
