@@ -48,7 +48,11 @@ check_eq "find_slot and strncmp are gone from the new trace" "" "$(q wf2.csv '^(
 check_eq "text_generate_file, results_write: the same calls" "$(q wf1.csv '^(text_generate_file|results_write)$' calls | tr '\n' ' ')" \
   "$(q wf2.csv '^(text_generate_file|results_write)$' calls | tr '\n' ' ')"
 e1=$(events wf1.data) e2=$(events wf2.data)
-check "the new trace has under a third of the events ($e1 -> $e2)" test "$((e2 * 3))" -lt "$e1"
+# find_slot's and strncmp's probes, excluded above whatever the load, make
+# 57-61 % of the events (2 per call); which cheaper functions join them
+# depends on the load's effect on their measured cost (under a third of the
+# events was left in most runs here, 39 % in one at a load of 35).
+check "the new trace has under half of the events ($e1 -> $e2)" test "$((e2 * 2))" -lt "$e1"
 check "the estimate of the events after was within 5 % ($est, recorded $e2)" \
   awk -v a="$est" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 20 <= b) }'
 r1=$(q wf1.csv '^word_table_add$' application_exclusive_ns application_inclusive_ns | awk -F'\t' '{printf "%.3f", $1 / $2}')
