@@ -150,8 +150,16 @@ static obj *obj_for(obj **v, size_t *n, size_t *cap, ip_u64map *by, uint32_t pro
   return o;
 }
 
+/* Whether a module is inclprof's runtime (libinclprof.so, preloaded or
+ * linked): its locks are the recorder's, not the program's. */
+static int runtime_module(const char *path) {
+  const char *base = strrchr(path, '/');
+  return !strncmp(base ? base + 1 : path, "libinclprof.", strlen("libinclprof."));
+}
+
 /* The data symbol of the process's modules that holds addr: "name" or
- * "name+0xN" into buf; 0 when none does (heap, stack). */
+ * "name+0xN" into buf, followed by " (inclprof's runtime)" in the runtime's
+ * own module; 0 when none does (heap, stack). */
 static int data_symbol(const ip_session *s, const ip_process *p, ip_symbolizer *z, uint64_t addr,
                        char *buf, size_t len) {
   for (size_t m = 0; m < p->n_mods; m++) {
@@ -169,10 +177,11 @@ static int data_symbol(const ip_session *s, const ip_process *p, ip_symbolizer *
     const char *name = dwfl_module_addrinfo(mod, v, &off, &sym, NULL, NULL, NULL);
     if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || (off && off >= sym.st_size))
       continue;
+    const char *own = runtime_module(sm.path) ? " (inclprof's runtime)" : "";
     if (off)
-      snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)off);
+      snprintf(buf, len, "%s+0x%llx%s", name, (unsigned long long)off, own);
     else
-      snprintf(buf, len, "%s", name);
+      snprintf(buf, len, "%s%s", name, own);
     return 1;
   }
   return 0;

@@ -3,6 +3,8 @@
 // page in headless Chromium (Debian's /usr/bin/chromium, driven by
 // playwright-core), act as a person would and print what the page showed:
 //   ready MS                      first drawing done, ms after navigation start
+//   readycpu S                    CPU seconds the renderers used from navigation to
+//                                 that drawing (not stretched by a busy machine's waits)
 //   requests N                    requests other than the page itself (must be 0)
 //   errors N                      page errors and console errors
 //   view INDEX FRAMES DRAWN NAME  per entry of the view switch: call paths, frames drawn
@@ -30,9 +32,17 @@ try {
   page.on('console', (m) => { if (m.type() === 'error') { errors++; out(`error ${m.text()}`); } });
   const url = new URL('file://' + (file.startsWith('/') ? file : process.cwd() + '/' + file)).href;
   page.on('request', (r) => { if (r.url() !== url) { requests++; out(`request ${r.url()}`); } });
+  const cdp = await browser.newBrowserCDPSession();
+  const rendererCpu = async () => new Map((await cdp.send('SystemInfo.getProcessInfo')).processInfo
+    .filter((p) => p.type === 'renderer').map((p) => [p.id, p.cpuTime]));
+  const cpu0 = await rendererCpu();
   await page.goto(url);
   await page.waitForSelector('body[data-ready-ms]', { timeout: 60000 });
+  const cpu1 = await rendererCpu();
   out(`ready ${await page.getAttribute('body', 'data-ready-ms')}`);
+  let used = 0;
+  for (const [id, t] of cpu1) used += t - (cpu0.get(id) || 0);
+  out(`readycpu ${used.toFixed(2)}`);
   const views = await page.$$eval('#tree option', (o) => o.map((x) => [x.value, x.textContent]));
   for (const [value, name] of views) {
     await page.selectOption('#tree', value);
