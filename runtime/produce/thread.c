@@ -194,11 +194,17 @@ int ip_in_probe_code(uintptr_t pc) {
  * is waited for, 100 ms at most, as a full buffer's fallback waits for it;
  * without a writer (INCLPROF_WRITER=inline, or not started yet), or past
  * that wait, the handler's events go into the headroom and what does not
- * fit is dropped and counted. */
+ * fit is dropped and counted; the handler tries no more (each later probe
+ * would wait again), the wrapper allows it again for the next one. */
 static IP_RT_TEXT void handler_handoff(struct ip_rt_thread *t) {
   struct timespec pause = {0, 100000}; /* 0.1 ms: the writer polls every 0.5 ms */
-  for (int tries = 0; tries < 1000 && handoff(t, 1) == IP_WRITER_BEHIND; tries++)
+  int got = handoff(t, 1);
+  for (int tries = 0; tries < 1000 && got == IP_WRITER_BEHIND; tries++) {
     nanosleep(&pause, NULL);
+    got = handoff(t, 1);
+  }
+  if (got != 0)
+    t->sig_handoff = 0;
 }
 
 /* Not while the exit's final flush runs: it takes this buffer itself, and the
