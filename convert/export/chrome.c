@@ -239,11 +239,18 @@ static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *
                      uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns, const uint64_t *wait) {
   uint32_t len;
   const char *name = json_name(w, s, func, &len);
-  char head[16], *h = head, tail[512], *p = tail; /* every field but the name: < 400 bytes */
-  h = w->events++ ? CAT(h, ",\n") : CAT(h, "\n");
-  h = CAT(h, CALL_HEAD);
-  fwrite(head, 1, (size_t)(h - head), w->out);
-  fwrite(name, 1, len, w->out);
+  /* one fwrite of the whole event when its name leaves room for every other
+   * field (< 400 bytes), else the head and the name first */
+  char buf[2048], *p = buf;
+  p = w->events++ ? CAT(p, ",\n") : CAT(p, "\n");
+  p = CAT(p, CALL_HEAD);
+  if (len <= sizeof buf - 512) {
+    p = cat(p, name, len);
+  } else {
+    fwrite(buf, 1, (size_t)(p - buf), w->out);
+    fwrite(name, 1, len, w->out);
+    p = buf;
+  }
   p = CAT(p, CALL_TS);
   p = us_at(p, start_ns);
   p = CAT(p, CALL_DUR);
@@ -259,7 +266,7 @@ static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *
   if (wait)
     p = wait_args_at(p, wait);
   p = CAT(p, CALL_END);
-  fwrite(tail, 1, (size_t)(p - tail), w->out);
+  fwrite(buf, 1, (size_t)(p - buf), w->out);
 }
 
 /* The bytes put_call writes for this call, with the ",\n" before it. */

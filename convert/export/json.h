@@ -12,12 +12,32 @@
 /* Writes s (NULL = "") as a quoted JSON string. */
 void ip_json_string(FILE *out, const char *s);
 
-/* The number of decimal digits of v. */
+/* The number of decimal digits of v: from its bit length (1233 / 4096 is
+ * just above log10(2)), one less where v is below that power of ten. */
 static inline unsigned ip_json_digits(uint64_t v) {
-  unsigned n = 1;
-  for (; v >= 10; v /= 10)
-    n++;
-  return n;
+  static const uint64_t pow10[20] = {1u,
+                                     10u,
+                                     100u,
+                                     1000u,
+                                     10000u,
+                                     100000u,
+                                     1000000u,
+                                     10000000u,
+                                     100000000u,
+                                     1000000000u,
+                                     10000000000u,
+                                     100000000000u,
+                                     1000000000000u,
+                                     10000000000000u,
+                                     100000000000000u,
+                                     1000000000000000u,
+                                     10000000000000000u,
+                                     100000000000000000u,
+                                     1000000000000000000u,
+                                     10000000000000000000u};
+  uint64_t w = v | 1; /* 0 has one digit; no other power of ten is odd */
+  unsigned t = ((64u - (unsigned)__builtin_clzll(w)) * 1233u) >> 12;
+  return t + 1 - (w < pow10[t]);
 }
 
 /* v in decimal at p; the byte after it (at most 20 digits). */

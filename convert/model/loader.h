@@ -69,6 +69,7 @@ typedef struct ip_frame {
   uint64_t push_wait[IP_WAIT_N];
   uint64_t push_tick; /* the tick of the event that opened it */
   uint32_t coro;      /* a coroutine body's run: 1 + its index in the thread's coro, else 0 */
+  uint32_t fold_mod;  /* folded: its function's module */
   uint64_t push_crit;
   uint8_t nested;    /* folded: its function was already open below (its path's node is that one) */
   uint8_t mod_outer; /* folded: the outermost open frame of its function's module */
@@ -175,6 +176,7 @@ typedef struct ip_file {
   size_t n_states, cap_states;
   ip_warnings *defer;     /* NULL: warnings go to stderr at once */
   struct ip_windows *win; /* when recording was off (model/windows.c) */
+  int fold;               /* the call tree folds recursion: set by each replay entry */
 } ip_file;
 
 /* The module of functions whose module is not known: module 0 of a session. */

@@ -103,46 +103,64 @@ static void make_room(ip_tstate *ts) {
   ts->stk.cap = cap;
 }
 
-/* Whether this file's call tree is folded (ip_load_opts.fold). */
+/* Whether this file's call tree is folded (ip_load_opts.fold): what each
+ * replay entry sets f->fold to. */
 static int folds(const ip_file *f) {
   return f->o && f->o->fold && !f->visitor && !f->o->critical && !f->o->operations;
 }
 
-/* Folded: the node of the frame just opened (fr, its parent's node parent),
- * the outermost open frame's of its function when one is open. */
-static uint32_t fold_opened(const ip_file *f, ip_tstate *ts, ip_thread *th, ip_frame *fr,
-                            uint32_t parent) {
-  uint32_t fn = fr->open.key;
+/* The options of a file that the replay tests for every event, as values:
+ * the batch's loop runs in copies where they are constants
+ * (ip_replay_batch), each without the tests of what it leaves out.  kev:
+ * kernel-event records (f->kernel_events); fold: f->fold; plain: no
+ * critical path, latency or call visitor (0: look). */
+typedef struct rflags {
+  int kev, fold, plain;
+} rflags;
+
+/* The flags of f, plain unknown: every copy's behaviour. */
+static inline rflags flags_of(const ip_file *f) {
+  return (rflags){f->kernel_events != 0, f->fold, 0};
+}
+
+/* Folded: room in the thread's counts of open frames for function fn and
+ * module m. */
+static __attribute__((noinline)) void fold_room(ip_tstate *ts, uint32_t fn, uint32_t m) {
   if (fn >= ts->n_fold_fn) {
     size_t old = ts->n_fold_fn;
     ip_must_grow((void **)&ts->fold_fn, &ts->n_fold_fn, (size_t)fn + 1, sizeof *ts->fold_fn);
     memset(ts->fold_fn + old, 0, (ts->n_fold_fn - old) * sizeof *ts->fold_fn);
   }
-  ip_fold_fn *ff = &ts->fold_fn[fn];
-  th->folded = 1;
-  fr->nested = ff->open++ != 0;
-  if (!fr->nested)
-    ff->node = child_node(ts, th, parent, fn);
-  uint32_t m = f->s->funcs[fn].module;
   if (m >= ts->n_fold_mod) {
     size_t old = ts->n_fold_mod;
     ip_must_grow((void **)&ts->fold_mod_open, &ts->n_fold_mod, (size_t)m + 1,
                  sizeof *ts->fold_mod_open);
     memset(ts->fold_mod_open + old, 0, (ts->n_fold_mod - old) * sizeof *ts->fold_mod_open);
   }
+}
+
+/* Folded: the node of the frame just opened (fr, its parent's node parent),
+ * the outermost open frame's of its function when one is open. */
+static inline __attribute__((always_inline)) uint32_t
+fold_opened(const ip_file *f, ip_tstate *ts, ip_thread *th, ip_frame *fr, uint32_t parent) {
+  uint32_t fn = fr->open.key, m = f->s->funcs[fn].module;
+  if (__builtin_expect(fn >= ts->n_fold_fn || m >= ts->n_fold_mod, 0))
+    fold_room(ts, fn, m);
+  ip_fold_fn *ff = &ts->fold_fn[fn];
+  th->folded = 1;
+  fr->nested = ff->open++ != 0;
+  if (!fr->nested)
+    ff->node = child_node(ts, th, parent, fn);
+  fr->fold_mod = m;
   fr->mod_outer = ts->fold_mod_open[m]++ == 0;
   return ff->node;
 }
 
-/* Folded: the frame fr closes; its inclusive values el, app, smp go to its
- * module when it was the module's outermost frame. */
-static void fold_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr,
-                        uint64_t el, uint64_t app, uint64_t smp) {
-  uint32_t fn = th->nodes[fr->node].func, m = f->s->funcs[fn].module;
-  ts->fold_fn[fn].open--;
-  ts->fold_mod_open[m]--;
-  if (!fr->mod_outer)
-    return;
+/* Folded: the module sums of fr, the outermost open frame of its module,
+ * which closes with the inclusive values el, app, smp. */
+static void fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr,
+                               uint64_t el, uint64_t app, uint64_t smp) {
+  uint32_t m = fr->fold_mod;
   if (m >= th->n_fold_mod) {
     size_t old = th->n_fold_mod;
     ip_must_grow((void **)&th->fold_mod, &th->n_fold_mod, (size_t)m + 1, sizeof *th->fold_mod);
@@ -158,15 +176,27 @@ static void fold_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip
       v->wait_incl[k] += ts->wait[k] - fr->push_wait[k];
 }
 
+/* Folded: the frame fr closes (its function fn); its inclusive values el,
+ * app, smp go to its module when it was the module's outermost frame. */
+static inline __attribute__((always_inline)) void fold_closed(const ip_file *f, ip_tstate *ts,
+                                                              ip_thread *th, const ip_frame *fr,
+                                                              uint64_t el, uint64_t app,
+                                                              uint64_t smp) {
+  ts->fold_fn[fr->open.key].open--;
+  ts->fold_mod_open[fr->fold_mod]--;
+  if (fr->mod_outer)
+    fold_module_closed(f, ts, th, fr, el, app, smp);
+}
+
 /* The frame the stack rules just opened at the top: its call path. */
 static inline __attribute__((always_inline)) void opened(const ip_file *f, ip_tstate *ts,
-                                                         ip_thread *th) {
+                                                         ip_thread *th, rflags rf) {
   size_t depth = ts->stk.depth;
   ip_frame *fr = frame_at(ts, depth - 1);
   uint32_t parent = depth > 1 ? frame_at(ts, depth - 2)->node : 0;
   fr->nested = fr->mod_outer = 0;
   uint32_t node =
-      folds(f) ? fold_opened(f, ts, th, fr, parent) : child_node(ts, th, parent, fr->open.key);
+      rf.fold ? fold_opened(f, ts, th, fr, parent) : child_node(ts, th, parent, fr->open.key);
   fr->node = node;
   fr->site = 0;
   fr->push_el = ts->el_ns;
@@ -175,10 +205,10 @@ static inline __attribute__((always_inline)) void opened(const ip_file *f, ip_ts
   fr->push_tick = ts->now_tick;
   fr->coro = 0;
   fr->push_crit = ts->crit_ns;
-  const ip_critical *c = f->o ? f->o->critical : NULL;
+  const ip_critical *c = !rf.plain && f->o ? f->o->critical : NULL;
   if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key])
     ts->wf_depth++;
-  if (f->kernel_events) /* else the wait timeline stays 0 */
+  if (rf.kev) /* else the wait timeline stays 0 */
     memcpy(fr->push_wait, ts->wait, sizeof fr->push_wait);
   th->nodes[node].v.calls++;
 }
@@ -219,12 +249,12 @@ static void coro_opened(const ip_file *f, ip_tstate *ts, ip_thread *th) {
 
 /* The frame at depth i, just closed: its inclusive values. */
 static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *ts, ip_thread *th,
-                                                         size_t i) {
+                                                         size_t i, rflags rf) {
   const ip_frame *fr = frame_at(ts, i);
   uint64_t el = ts->el_ns - fr->push_el, app = ts->app_ns - fr->push_app;
   uint64_t smp = ts->smp - fr->push_smp;
   ip_values *v = &th->nodes[fr->node].v;
-  if (folds(f))
+  if (rf.fold)
     fold_closed(f, ts, th, fr, el, app, smp);
   if (!fr->nested) { /* folded and nested: the outer frame of its function counts this time */
     v->el_incl += el;
@@ -232,11 +262,11 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     v->smp_incl += smp;
     v->crit_incl += ts->crit_ns - fr->push_crit;
   }
-  const ip_critical *c = f->o ? f->o->critical : NULL;
+  const ip_critical *c = !rf.plain && f->o ? f->o->critical : NULL;
   if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key] &&
       ts->wf_depth)
     ts->wf_depth--;
-  if (f->kernel_events && !fr->nested)
+  if (rf.kev && !fr->nested)
     for (int k = 0; k < IP_WAIT_N; k++) {
       th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
       v->wait_incl[k] += th->call_wait[k];
@@ -245,7 +275,7 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     v->min_call = el;
   if (el > v->max_call)
     v->max_call = el;
-  if (th->lat) {
+  if (!rf.plain && th->lat) {
     if (f->o->latency & IP_LAT_ELAPSED)
       ip_lat_add(&th->lat[fr->node].el, el);
     if (f->o->latency & IP_LAT_APPLICATION)
@@ -259,7 +289,7 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     r->app = app;
     r->wall_end = wall_ns(f, ts->now_tick);
   }
-  const ip_call_visitor *vis = f->visitor;
+  const ip_call_visitor *vis = rf.plain ? NULL : f->visitor;
   th->call_node = fr->node;
   if (vis)
     vis->on_call(vis->ctx, f->s, th, fr->open.key, (uint32_t)i, ts->origin_ns + fr->push_el, el,
@@ -269,8 +299,8 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
 /* The frames the stack rules closed, from the top before the event (was)
  * down to the new depth: the innermost first.  Those above the last one were
  * skipped by an exit (longjmp, exceptions). */
-static inline __attribute__((always_inline)) void closed_down(ip_file *f, ip_tstate *ts,
-                                                              ip_thread *th, size_t was) {
+static inline __attribute__((always_inline)) void
+closed_down(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was, rflags rf) {
   size_t target = ts->stk.depth;
   for (size_t i = was - 1; i > target; i--) {
     const ip_frame *fr = frame_at(ts, i);
@@ -278,9 +308,9 @@ static inline __attribute__((always_inline)) void closed_down(ip_file *f, ip_tst
       th->rep.unwound++; /* a library call left by unwinding: expected, not a repair */
     else
       th->rep.popped++;
-    closed(f, ts, th, i);
+    closed(f, ts, th, i, rf);
   }
-  closed(f, ts, th, target);
+  closed(f, ts, th, target, rf);
 }
 
 /* The frames a landing closed (ip_stack_land), from the top before it
@@ -292,7 +322,7 @@ static void closed_landed(ip_file *f, ip_tstate *ts, ip_thread *th, size_t was) 
       th->rep.unwound++;
     else
       th->rep.popped++;
-    closed(f, ts, th, i);
+    closed(f, ts, th, i, flags_of(f));
   }
 }
 
@@ -350,7 +380,7 @@ static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64
 static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f, ip_tstate *ts,
                                                                ip_thread *th, uint64_t raw,
                                                                int transitional, int probe,
-                                                               int split) {
+                                                               int split, rflags rf) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;
   if (ts->pending_gap) {
@@ -378,7 +408,7 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
   ts->el_ns = now;
   if (!transitional)
     ts->app_ns += el;
-  if (f->kernel_events)
+  if (rf.kev)
     interval_wait(f, ts, th, el, transitional && split);
   if (!ts->stk.depth)
     return el;
@@ -468,8 +498,8 @@ static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, uint64_t pc, ip_s
 /* One event: the stack rules (include/inclprof/stack_rules.h) on the
  * session's functions, then what it opened or closed.  Inline in the
  * batch's loop, once (event() elsewhere). */
-static inline __attribute__((always_inline)) void event_inline(ip_file *f, ip_tstate *ts,
-                                                               ip_thread *th, uint32_t code) {
+static inline __attribute__((always_inline)) void
+event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf) {
   uint32_t kind = code & 7;
   if (kind == INCLPROF__EVENT_KIND__EV_SAMPLE) {
     uint64_t pc = ts->next_sample < ts->n_sample_addr ? ts->sample_addr[ts->next_sample] : 0;
@@ -497,14 +527,14 @@ static inline __attribute__((always_inline)) void event_inline(ip_file *f, ip_ts
     make_room(ts);
   switch (ip_stack_event_sized(&ts->stk, kind, fn, sizeof(ip_frame))) {
   case IP_STACK_PUSHED:
-    opened(f, ts, th);
+    opened(f, ts, th, rf);
     if (ts->event_frame && kind == INCLPROF__EVENT_KIND__EV_ENTER)
       coro_opened(f, ts, th);
     if (kind == INCLPROF__EVENT_KIND__EV_CALL)
       frame_at(ts, ts->stk.depth - 1)->site = ip_file_site(f, code >> 3);
     break;
   case IP_STACK_POPPED:
-    closed_down(f, ts, th, was);
+    closed_down(f, ts, th, was, rf);
     break;
   case IP_STACK_UNMATCHED:
     th->rep.unmatched++;
@@ -519,7 +549,7 @@ static inline __attribute__((always_inline)) void event_inline(ip_file *f, ip_ts
 }
 
 static void event(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code) {
-  event_inline(f, ts, th, code);
+  event_inline(f, ts, th, code, flags_of(f));
 }
 
 /* Event i of the batch, which the next coroutine frame pair may name: the
@@ -538,7 +568,62 @@ static void event_framed(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code
   ts->event_frame = 0;
 }
 
+/* The events i..n-1 of batch b, the clock at tick before them: the batch's
+ * loop, inline in one copy for each set of flags rf (ip_replay_batch). */
+static inline __attribute__((always_inline)) void
+batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatch *b, size_t i,
+             size_t n, uint64_t tick, int skip, int split, kcursor *kc, const ip_critical *crit,
+             rflags rf) {
+  uint64_t hwm = ts->hwm;               /* the highest tick so far, in a register */
+  int windows = ip_windows_any(f->win); /* recording was off at some time before this batch */
+  for (; i < n; i++) {
+    uint64_t d = b->dt[i];
+    tick += (uint64_t)((int64_t)d >> 1); /* a negative delta wraps back */
+    uint64_t raw = 0, from = hwm;        /* the interval (from, tick] */
+    if (tick >= hwm) {
+      raw = tick - hwm;
+      if (__builtin_expect(windows, 0))
+        raw -= ip_windows_off_ticks(f->win, hwm, tick);
+      hwm = tick;
+    } else {
+      th->rep.clock_back++;
+    }
+    if (rf.kev) {
+      if (kc->i < kc->n)
+        kernel_upto(ts, kc, tick);
+      ip_kacc_at_event(&ts->kacc, tick);
+      if (ts->kl)
+        ip_kline_event(ts->kl, tick);
+    }
+    if (ts->stk.paused || (skip && i == 0)) {
+      ts->pending_gap = 0;
+      memset(ts->kacc.off, 0, sizeof ts->kacc.off);
+      ts->kacc.sys = ts->kacc.pf = 0;
+    } else {
+      int transitional = (int)(d & 1);
+      if (!transitional && rf.kev && ip_kacc_off_cpu_inside(&ts->kacc, raw, f->off_cpu_floor))
+        transitional = 1;
+      uint64_t el = interval(f, ts, th, raw, transitional,
+                             (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split, rf);
+      if (crit && tick > from) {
+        critical_share(crit, ts, th, from, tick, el);
+        ip_critical_times(crit, ts->thread, ts->ct_at, from, tick, ts->origin_ns + ts->el_ns - el,
+                          el);
+        if (ts->wf_depth)
+          ip_whatif_share(crit, ts->thread, &ts->wf_at, from, tick);
+      }
+    }
+    ts->now_tick = tick;
+    if (__builtin_expect(i == ts->frame_event, 0))
+      event_framed(f, ts, th, b->code[i], i);
+    else
+      event_inline(f, ts, th, b->code[i], rf);
+  }
+  ts->hwm = hwm;
+}
+
 void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
+  f->fold = folds(f);
   ip_session *s = f->s;
   ip_thread *th = &s->threads[ts->thread];
   size_t n = b->n_dt < b->n_code ? b->n_dt : b->n_code;
@@ -601,57 +686,23 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     event_framed(f, ts, th, b->code[i], i);
     i++;
   }
-  uint64_t hwm = ts->hwm;               /* the highest tick so far, in a register */
-  int windows = ip_windows_any(f->win); /* recording was off at some time before this batch */
-  for (; i < n; i++) {
-    uint64_t d = b->dt[i];
-    tick += (uint64_t)((int64_t)d >> 1); /* a negative delta wraps back */
-    uint64_t raw = 0, from = hwm;        /* the interval (from, tick] */
-    if (tick >= hwm) {
-      raw = tick - hwm;
-      if (__builtin_expect(windows, 0))
-        raw -= ip_windows_off_ticks(f->win, hwm, tick);
-      hwm = tick;
-    } else {
-      th->rep.clock_back++;
-    }
-    if (f->kernel_events) {
-      if (kc.i < kc.n)
-        kernel_upto(ts, &kc, tick);
-      ip_kacc_at_event(&ts->kacc, tick);
-      if (ts->kl)
-        ip_kline_event(ts->kl, tick);
-    }
-    if (ts->stk.paused || (skip && i == 0)) {
-      ts->pending_gap = 0;
-      memset(ts->kacc.off, 0, sizeof ts->kacc.off);
-      ts->kacc.sys = ts->kacc.pf = 0;
-    } else {
-      int transitional = (int)(d & 1);
-      if (!transitional && f->kernel_events &&
-          ip_kacc_off_cpu_inside(&ts->kacc, raw, f->off_cpu_floor))
-        transitional = 1;
-      uint64_t el = interval(f, ts, th, raw, transitional,
-                             (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split);
-      if (crit && tick > from) {
-        critical_share(crit, ts, th, from, tick, el);
-        ip_critical_times(crit, ts->thread, ts->ct_at, from, tick, ts->origin_ns + ts->el_ns - el,
-                          el);
-        if (ts->wf_depth)
-          ip_whatif_share(crit, ts->thread, &ts->wf_at, from, tick);
-      }
-    }
-    ts->now_tick = tick;
-    if (__builtin_expect(i == ts->frame_event, 0))
-      event_framed(f, ts, th, b->code[i], i);
-    else
-      event_inline(f, ts, th, b->code[i]);
-  }
+  rflags rf = flags_of(f);
+  int plain = !f->visitor && !(f->o && (f->o->critical || f->o->latency));
+  if (!plain)
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, crit, rf);
+  else if (rf.kev && rf.fold)
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){1, 1, 1});
+  else if (rf.kev)
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){1, 0, 1});
+  else if (rf.fold)
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){0, 1, 1});
+  else
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){0, 0, 1});
   kernel_upto(ts, &kc, UINT64_MAX); /* after the last event: the next interval's */
-  ts->hwm = hwm;
 }
 
 void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st) {
+  f->fold = folds(f);
   ip_thread *th = &f->s->threads[ts->thread];
   ts->have_tick = 1;
   ts->hwm = st->tick;
@@ -688,7 +739,7 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
   if (f->kernel_events) /* switched out and never back: off the CPU to the end */
     ip_kacc_at_event(&ts->kacc, tick);
   uint64_t el = interval(f, ts, th, tick - ts->hwm - ip_windows_off_ticks(f->win, ts->hwm, tick),
-                         transitional, 0, ts->kacc_known);
+                         transitional, 0, ts->kacc_known, flags_of(f));
   if (f->o && f->o->critical && f->o->critical->by_thread)
     critical_share(f->o->critical, ts, th, ts->hwm, tick, el);
   if (ts->kl)
@@ -697,11 +748,12 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
 }
 
 void ip_replay_finish(ip_file *f, ip_tstate *ts) {
+  f->fold = folds(f);
   ip_session *s = f->s;
   ip_thread *th = &s->threads[ts->thread];
   ts->now_tick = ts->hwm;
   while (ts->stk.depth) {
-    closed(f, ts, th, --ts->stk.depth);
+    closed(f, ts, th, --ts->stk.depth, flags_of(f));
     th->rep.closed_at_end++;
   }
   if (ts->kl)

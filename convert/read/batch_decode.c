@@ -19,17 +19,46 @@ static int reserve(void **arr, size_t *cap, size_t most, size_t size) {
   return 1;
 }
 
+/* The varint at p, whose next 10 bytes can be read, into *v: the byte after
+ * it, or NULL when it is longer than 10 bytes.  Unrolled for the short
+ * varints a batch holds (its deltas and codes take 1 to 4 bytes). */
+static inline const uint8_t *varint_at(const uint8_t *p, uint64_t *v) {
+  uint64_t x = p[0], b;
+  if (x < 0x80) {
+    *v = x;
+    return p + 1;
+  }
+  b = p[1];
+  x = (x & 0x7f) | b << 7;
+  if (b < 0x80) {
+    *v = x;
+    return p + 2;
+  }
+  b = p[2];
+  x = (x & 0x3fff) | b << 14;
+  if (b < 0x80) {
+    *v = x;
+    return p + 3;
+  }
+  b = p[3];
+  x = (x & 0x1fffff) | b << 21;
+  if (b < 0x80) {
+    *v = x;
+    return p + 4;
+  }
+  return ip_wire_varint(&p, p + 10, v) ? p : NULL;
+}
+
 /* Decodes the packed varints p[0..end) into arr (room for one element per
  * byte: a varint has at least one); returns the count, or -1 when malformed
  * (protobuf-c then decides) - also when a value does not fit 32 bits
  * (narrow arrays). */
 static long packed_u64(const uint8_t *p, const uint8_t *end, uint64_t *arr) {
   size_t n = 0;
+  while (end - p >= 10) /* no varint read here runs past end */
+    if (!(p = varint_at(p, &arr[n++])))
+      return -1;
   while (p < end) {
-    if (*p < 0x80) {
-      arr[n++] = *p++;
-      continue;
-    }
     if (!ip_wire_varint(&p, end, &arr[n]))
       return -1;
     n++;
@@ -39,12 +68,13 @@ static long packed_u64(const uint8_t *p, const uint8_t *end, uint64_t *arr) {
 
 static long packed_u32(const uint8_t *p, const uint8_t *end, uint32_t *arr) {
   size_t n = 0;
+  uint64_t v;
+  while (end - p >= 10) {
+    if (!(p = varint_at(p, &v)) || v > UINT32_MAX)
+      return -1;
+    arr[n++] = (uint32_t)v;
+  }
   while (p < end) {
-    uint64_t v;
-    if (*p < 0x80) {
-      arr[n++] = *p++;
-      continue;
-    }
     if (!ip_wire_varint(&p, end, &v) || v > UINT32_MAX)
       return -1;
     arr[n++] = (uint32_t)v;

@@ -68,24 +68,26 @@ typedef struct ip_probe_owed {
 static inline uint64_t ip_probe_compensated_carry(uint64_t x, uint64_t c, uint64_t h,
                                                   uint32_t depth, ip_probe_owed *o) {
   uint32_t d = depth < IP_OWED_LEVELS ? depth : IP_OWED_LEVELS - 1;
-  if (o->top > d) { /* the frames above d have returned */
-    uint64_t sum = o->fx[d];
-    for (uint32_t i = d + 1; i <= o->top; i++) {
-      sum += o->fx[i];
+  uint64_t owed = o->fx[d];
+  if (o->top > d) { /* the frames above d have returned (mostly the one above) */
+    owed += o->fx[d + 1];
+    o->fx[d + 1] = 0;
+    for (uint32_t i = d + 2; i <= o->top; i++) {
+      owed += o->fx[i];
       o->fx[i] = 0;
     }
-    o->fx[d] = sum < c ? sum : c;
+    owed = owed < c ? owed : c;
     o->top = d;
   }
   if (x < c) {
-    uint64_t v = o->fx[d] + (c - x);
+    uint64_t v = owed + (c - x);
     o->fx[d] = v < c ? v : c;
     o->top = d;
     return 0;
   }
   uint64_t y = ip_probe_compensated(x, c, h);
-  uint64_t paid = o->fx[d] < y ? o->fx[d] : y;
-  o->fx[d] -= paid;
+  uint64_t paid = owed < y ? owed : y;
+  o->fx[d] = owed - paid;
   return y - paid;
 }
 

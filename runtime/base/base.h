@@ -200,6 +200,7 @@ struct ip_state {
   char note[1024];    /* transitions_note */
   int clock;          /* Inclprof__ClockSource */
   int clock_unfenced; /* INCLPROF_CLOCK=fast: the probes read the clock without a fence */
+  int clock_read;     /* INCLPROF_CLOCK: IP_CLOCK_* (base/clock.h) */
   int aggregate;      /* INCLPROF_MODE=aggregate: call-path trees in memory, no events written */
   /* The periods recording was off, [off, on) in ticks (on = UINT64_MAX while
    * off), the first IP_OFF_PERIODS of them: written by windows.c under its

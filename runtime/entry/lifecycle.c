@@ -167,9 +167,17 @@ static void init(void) {
   const char *clk = ip_set.clock;
   if (clk && *clk && strcmp(clk, "fenced")) {
     if (!strcmp(clk, "fast"))
-      ip_st.clock_unfenced = 1;
+      ip_st.clock_read = IP_CLOCK_FAST;
+    else if (!strcmp(clk, "rdtscp") && !ip_have_rdtscp())
+      ip_say("inclprof: INCLPROF_CLOCK=rdtscp: this CPU has no rdtscp; using fenced\n");
+    else if (!strcmp(clk, "rdtscp"))
+      ip_st.clock_read = IP_CLOCK_RDTSCP;
+    else if (!strcmp(clk, "exits"))
+      ip_st.clock_read = IP_CLOCK_EXITS;
     else
-      ip_say("inclprof: INCLPROF_CLOCK='%s' is not fenced or fast; using fenced\n", clk);
+      ip_say("inclprof: INCLPROF_CLOCK='%s' is not fenced, fast, rdtscp or exits; using fenced\n",
+             clk);
+    ip_st.clock_unfenced = ip_st.clock_read == IP_CLOCK_FAST;
   }
   const char *mode = ip_set.mode;
   if (mode && *mode && strcmp(mode, "trace")) {

@@ -1,5 +1,5 @@
 /* probes.c - the hot path: one hook set per transition mode and clock read
- * (fenced or not: INCLPROF_CLOCK), so no probe tests either, null hooks for
+ * (INCLPROF_CLOCK: base/clock.h), so no probe tests either, null hooks for
  * a pause, and the start-up calibration of a
  * probe's cost.  A probe reserves a slot (pos), reads the transition counter
  * and the clock, and fills the slot: no lock, no allocation, no system call.
@@ -11,6 +11,12 @@
 #include "entry/entry.h"
 
 enum { MODE_NONE, MODE_KEV, MODE_PMU };
+/* One probe's clock read: bare, after an lfence, rdtscp. */
+enum { CLK_BARE, CLK_FENCE, CLK_RDTSCP };
+
+static inline __attribute__((always_inline)) uint64_t tick_by(int clk) {
+  return clk == CLK_FENCE ? ip_tick() : clk == CLK_RDTSCP ? ip_tick_rdtscp() : ip_tick_unfenced();
+}
 
 _Static_assert(offsetof(struct inclprof_fn, runtime_flags) == 44 &&
                    INCLPROF_RT_CALLEE_INSTRUMENTED == 1,
@@ -31,9 +37,9 @@ static inline __attribute__((always_inline)) uint64_t moved(struct ip_rt_thread 
 }
 
 static inline __attribute__((always_inline)) void fill(struct ip_rt_thread *t, struct ip_event *p,
-                                                       uint64_t arg, int mode, int fenced) {
+                                                       uint64_t arg, int mode, int clk) {
   uint64_t m = moved(t, mode);
-  p->tick = (fenced ? ip_tick() : ip_tick_unfenced()) | m;
+  p->tick = tick_by(clk) | m;
   __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
   p->arg = arg;
 }
@@ -42,25 +48,25 @@ static inline __attribute__((always_inline)) void fill(struct ip_rt_thread *t, s
  * the thread's state): the event goes into the slot the slow path gives,
  * then the buffer is flushed if it may be.  Out of line and reached by a
  * tail call, so the fast path needs no stack frame. */
-static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode, int fenced) {
+static IP_RT_TEXT void record_slow(struct ip_event *p, uint64_t arg, int mode, int clk) {
   struct ip_rt_thread *t = &ip_tls;
   struct ip_event *slot = ip_slow_slot(t, p);
   if (IP_UNLIKELY(!slot))
     return;
-  fill(t, slot, arg, mode, fenced);
+  fill(t, slot, arg, mode, clk);
   ip_slow_flush(t);
 }
 
 /* kevents: once half the ring has come since it was last read, the probe
  * reads it (a tail call, after its event). */
-static inline __attribute__((always_inline)) void record(uint64_t arg, int mode, int fenced) {
+static inline __attribute__((always_inline)) void record(uint64_t arg, int mode, int clk) {
   struct ip_rt_thread *t = &ip_tls;
   struct ip_event *p = ip_reserve(t);
   if (IP_UNLIKELY(p >= t->end)) {
-    record_slow(p, arg, mode, fenced);
+    record_slow(p, arg, mode, clk);
     return;
   }
-  fill(t, p, arg, mode, fenced);
+  fill(t, p, arg, mode, clk);
   if (mode == MODE_KEV && IP_UNLIKELY(t->tr_last >= t->kev_drain_at))
     ip_kevents_drain(t, p->tick & ~IP_T_BIT);
 }
@@ -88,63 +94,70 @@ IP_RT_TEXT static void coroutine_frame(const void *frame) {
   record_frame((uint64_t)(uintptr_t)frame << 6 | IP_CORO_FRAME_TAG);
 }
 
-#define HOOK_SET(suffix, mode, fenced)                                                             \
+/* A hook set: the probes that begin a call (entry, call, landing) read the
+ * clock by cin, those that end one (exit, return) by cout. */
+#define HOOK_SET(suffix, mode, cin, cout)                                                          \
   IP_RT_TEXT static void enter_##suffix(const struct inclprof_fn *fn) {                            \
-    record(DESC(fn, IP_K_ENTER), mode, fenced);                                                    \
+    record(DESC(fn, IP_K_ENTER), mode, cin);                                                       \
   }                                                                                                \
   IP_RT_TEXT static void exit_##suffix(const struct inclprof_fn *fn) {                             \
-    record(DESC(fn, IP_K_EXIT), mode, fenced);                                                     \
+    record(DESC(fn, IP_K_EXIT), mode, cout);                                                       \
   }                                                                                                \
   IP_RT_TEXT static void call_##suffix(const struct inclprof_fn *fn) {                             \
     if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                    \
-      record(DESC(fn, IP_K_CALL), mode, fenced);                                                   \
+      record(DESC(fn, IP_K_CALL), mode, cin);                                                      \
   }                                                                                                \
   IP_RT_TEXT static void ret_##suffix(const struct inclprof_fn *fn) {                              \
     if (!(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED))                                    \
-      record(DESC(fn, IP_K_RET), mode, fenced);                                                    \
+      record(DESC(fn, IP_K_RET), mode, cout);                                                      \
   }                                                                                                \
   IP_RT_TEXT static void calli_##suffix(const void *target) {                                      \
     if (!ip_entry_known((uintptr_t)target))                                                        \
-      record(ADDR(target, IP_K_CALL_IND), mode, fenced);                                           \
+      record(ADDR(target, IP_K_CALL_IND), mode, cin);                                              \
   }                                                                                                \
   IP_RT_TEXT static void reti_##suffix(const void *target) {                                       \
     if (!ip_entry_known((uintptr_t)target))                                                        \
-      record(ADDR(target, IP_K_RET_IND), mode, fenced);                                            \
+      record(ADDR(target, IP_K_RET_IND), mode, cout);                                              \
   }                                                                                                \
   IP_RT_TEXT static void land_##suffix(const struct inclprof_fn *fn) {                             \
-    record((uint64_t)(uintptr_t)fn << 6 | IP_LANDING_TAG, mode, fenced);                           \
+    record((uint64_t)(uintptr_t)fn << 6 | IP_LANDING_TAG, mode, cin);                              \
   }                                                                                                \
   static const struct inclprof_hooks hooks_##suffix = {                                            \
       enter_##suffix, exit_##suffix, call_##suffix,   ret_##suffix,                                \
       calli_##suffix, reti_##suffix, coroutine_frame, land_##suffix};
 
-HOOK_SET(none, MODE_NONE, 1)
-HOOK_SET(kev, MODE_KEV, 1)
-HOOK_SET(pmu, MODE_PMU, 1)
-HOOK_SET(none_fast, MODE_NONE, 0)
-HOOK_SET(kev_fast, MODE_KEV, 0)
-HOOK_SET(pmu_fast, MODE_PMU, 0)
+/* By transition mode, one for each IP_CLOCK_* */
+#define HOOK_SETS(m, mode)                                                                         \
+  HOOK_SET(m, mode, CLK_FENCE, CLK_FENCE)                                                          \
+  HOOK_SET(m##_fast, mode, CLK_BARE, CLK_BARE)                                                     \
+  HOOK_SET(m##_rdtscp, mode, CLK_RDTSCP, CLK_RDTSCP)                                               \
+  HOOK_SET(m##_exits, mode, CLK_BARE, CLK_FENCE)                                                   \
+  static const struct inclprof_hooks *const hooks_##m##_by_clock[IP_CLOCK_READS] = {               \
+      &hooks_##m, &hooks_##m##_fast, &hooks_##m##_rdtscp, &hooks_##m##_exits};
+HOOK_SETS(none, MODE_NONE)
+HOOK_SETS(kev, MODE_KEV)
+HOOK_SETS(pmu, MODE_PMU)
 
 const struct inclprof_hooks *ip_hooks_for_mode(int mode) {
-  int fast = ip_st.clock_unfenced;
+  int c = ip_st.clock_read;
   switch (mode) {
   case INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS:
-    return fast ? &hooks_kev_fast : &hooks_kev;
+    return hooks_kev_by_clock[c];
   case INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU:
-    return fast ? &hooks_pmu_fast : &hooks_pmu;
+    return hooks_pmu_by_clock[c];
   default:
-    return fast ? &hooks_none_fast : &hooks_none;
+    return hooks_none_by_clock[c];
   }
 }
 
 /* Control events (mark, pause, resume) from inclprof.h: same path as a probe. */
 IP_RT_TEXT void ip_append_private(uint64_t arg) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
-    record(arg, MODE_KEV, 1);
+    record(arg, MODE_KEV, CLK_FENCE);
   else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)
-    record(arg, MODE_PMU, 1);
+    record(arg, MODE_PMU, CLK_FENCE);
   else
-    record(arg, MODE_NONE, 1);
+    record(arg, MODE_NONE, CLK_FENCE);
 }
 
 /* ---- calibration: the same probe body on a private buffer ------------- */
@@ -165,7 +178,7 @@ struct cal_site {
   struct ip_rt_thread *t;
 };
 
-#define CAL_PROBE(suffix, mode, fenced)                                                            \
+#define CAL_PROBE(suffix, mode, clk)                                                               \
   static __attribute__((noinline)) void cal_##suffix(const struct cal_site *s) {                   \
     struct ip_rt_thread *t = s->t;                                                                 \
     if (t->pos >= t->end)                                                                          \
@@ -173,17 +186,20 @@ struct cal_site {
     struct ip_event *p = t->pos;                                                                   \
     t->pos = p + 1;                                                                                \
     uint64_t m = moved(t, mode);                                                                   \
-    p->tick = (fenced ? ip_tick() : ip_tick_unfenced()) | m;                                       \
+    p->tick = tick_by(clk) | m;                                                                    \
     p->arg = (uint64_t)(uintptr_t)s;                                                               \
     if (mode == MODE_KEV && IP_UNLIKELY(t->tr_last >= t->kev_drain_at))                            \
       t->pos = cal_buf; /* never: the same test as a probe's */                                    \
   }
-CAL_PROBE(none, MODE_NONE, 1)
-CAL_PROBE(kev, MODE_KEV, 1)
-CAL_PROBE(pmu, MODE_PMU, 1)
-CAL_PROBE(none_fast, MODE_NONE, 0)
-CAL_PROBE(kev_fast, MODE_KEV, 0)
-CAL_PROBE(pmu_fast, MODE_PMU, 0)
+CAL_PROBE(none, MODE_NONE, CLK_FENCE)
+CAL_PROBE(kev, MODE_KEV, CLK_FENCE)
+CAL_PROBE(pmu, MODE_PMU, CLK_FENCE)
+CAL_PROBE(none_fast, MODE_NONE, CLK_BARE)
+CAL_PROBE(kev_fast, MODE_KEV, CLK_BARE)
+CAL_PROBE(pmu_fast, MODE_PMU, CLK_BARE)
+CAL_PROBE(none_rdtscp, MODE_NONE, CLK_RDTSCP)
+CAL_PROBE(kev_rdtscp, MODE_KEV, CLK_RDTSCP)
+CAL_PROBE(pmu_rdtscp, MODE_PMU, CLK_RDTSCP)
 
 /* A dependent chain of multiply-adds: code that leaves the core idle. */
 static inline __attribute__((always_inline)) uint64_t cal_chain(uint64_t x, int steps) {
@@ -270,23 +286,25 @@ static uint64_t cal_time(uint64_t (*fn)(struct cal_site *, uint64_t, int), struc
   return best;
 }
 
-/* Cost of one probe in ticks: the smallest time per probe over a few rounds
- * of back-to-back probes made as the plugin's code makes them (CAL_PROBE_AT).
- * *hidden: how much of it a probe hides behind a short dependent chain, which
- * leaves the core idle - what the two probes add to an empty function less
- * what they add to such a function. */
-double ip_probe_calibrate(double *hidden) {
+/* Cost of one probe reading the clock by clk (CLK_*) in ticks: the smallest
+ * time per probe over a few rounds of back-to-back probes made as the
+ * plugin's code makes them (CAL_PROBE_AT).  *hidden: how much of it a probe
+ * hides behind a short dependent chain, which leaves the core idle - what
+ * the two probes add to an empty function less what they add to such a
+ * function. */
+static double calibrate_clock(int clk, double *hidden) {
   struct ip_rt_thread t = {.pos = cal_buf,
                            .end = cal_buf + CAL_EVENTS,
                            .tr_src = &cal_zero,
                            .kev_drain_at = UINT64_MAX,
                            .pmu_page = (void *)&cal_page};
-  static const cal_probe_fn probes[2][3] = {{cal_none, cal_kev, cal_pmu},
-                                            {cal_none_fast, cal_kev_fast, cal_pmu_fast}};
+  static const cal_probe_fn probes[3][3] = {{cal_none_fast, cal_kev_fast, cal_pmu_fast},
+                                            {cal_none, cal_kev, cal_pmu},
+                                            {cal_none_rdtscp, cal_kev_rdtscp, cal_pmu_rdtscp}};
   int m = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS ? MODE_KEV
           : ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU   ? MODE_PMU
                                                                        : MODE_NONE;
-  struct cal_site s = {probes[ip_st.clock_unfenced != 0][m], &t};
+  struct cal_site s = {probes[clk][m], &t};
   cal_arm(&s);
   int stubs = CAL_STUBS && !ip_st.probe_calls;
   uint64_t (*probed)(struct cal_site *, uint64_t, int) = stubs ? cal_probed : cal_probed_calls;
@@ -312,5 +330,19 @@ double ip_probe_calibrate(double *hidden) {
   *hidden = added < pair ? pair - added : 0.0;
   if (*hidden > cost)
     *hidden = cost;
+  return cost;
+}
+
+/* The probe cost of the clock read INCLPROF_CLOCK chose; with a fence at the
+ * exits only, the mean of the bare and the fenced probe's (a call's two
+ * intervals end at one probe of each). */
+double ip_probe_calibrate(double *hidden) {
+  static const int clk[IP_CLOCK_READS] = {CLK_FENCE, CLK_BARE, CLK_RDTSCP, CLK_BARE};
+  double cost = calibrate_clock(clk[ip_st.clock_read], hidden);
+  if (ip_st.clock_read == IP_CLOCK_EXITS) {
+    double fenced_hidden, fenced = calibrate_clock(CLK_FENCE, &fenced_hidden);
+    cost = (cost + fenced) / 2;
+    *hidden = (*hidden + fenced_hidden) / 2;
+  }
   return cost;
 }

@@ -558,18 +558,19 @@ static int plain_now(const struct ip_agg *restrict a) {
          !atomic_load(&ip_st.n_off_periods) && !(a->kernel_events && !ip_kacc_empty(&a->kacc));
 }
 
-/* Below this tick an event may go straight (ip_agg_fold): 0 when none may
- * (plain_now); never past the next kernel record (that interval is split
- * by it), nor an event with the transition bit (the bit is above every
- * tick), nor an interval too long for its fractional bits (the slow path
- * gives it no time). */
-static uint64_t straight_below(const struct ip_agg *restrict a) {
+/* How far past tick hwm (the fold's, which a->hwm may lag) an event may go
+ * straight (ip_agg_fold): 0 when none may (plain_now); never to the next
+ * kernel record (that interval is split by it), nor to an event with the
+ * transition bit (the bit is above every tick), nor an interval too long
+ * for its fractional bits (the slow path gives it no time). */
+static uint64_t straight_room(const struct ip_agg *restrict a, uint64_t hwm) {
   if (!plain_now(a))
     return 0;
   uint64_t next = a->kev_i < a->kev_n ? next_kev_tick(a) : UINT64_MAX;
   uint64_t longest = a->hwm + (UINT64_MAX >> (IP_FX + 1)); /* hwm < IP_T_BIT */
   next = next < longest ? next : longest;
-  return next < IP_T_BIT ? next : IP_T_BIT;
+  next = next < IP_T_BIT ? next : IP_T_BIT;
+  return next > hwm ? next - hwm : 0;
 }
 
 /* The probe cost taken out of the run of straight events that ends, their
@@ -633,14 +634,15 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
   /* the frames: sp one past the top frame, room up to lim */
   struct agg_frame *frames = s->frames, *sp = frames, *lim = frames;
   frames_at(s, &sp, &lim);
+  uint32_t depth = (uint32_t)s->depth;               /* sp - frames */
   struct ip_event *e = ev, *end = ev + n, *run = ev; /* run: where the run began */
   uint64_t run_hwm = hwm, run_el = el;
-  uint64_t below = straight_below(a);
+  uint64_t room = straight_room(a, hwm); /* an event may go straight below hwm + room */
   for (; e < end; e++) {
     uint64_t arg = e->arg, tick = e->tick;
-    if (IP_UNLIKELY((arg & 6) || !arg || tick >= below || tick < hwm))
+    uint64_t raw = tick - hwm; /* an older tick wraps past room */
+    if (IP_UNLIKELY((arg & 6) || !arg || raw >= room))
       goto slow; /* not an ENTER or EXIT, an empty slot, not straight, or an older tick */
-    uint64_t raw = tick - hwm;
     uint32_t gid = gid_of(a, arg, tick, in_signal);
     if (arg & 1) {
       if (sp == frames || sp[-1].open.key != gid || sp[-1].open.merged)
@@ -651,8 +653,8 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     e->arg = 0;
     /* the interval ending here: non-transitional */
     hwm = tick;
-    uint64_t x =
-        ip_probe_compensated_carry(raw << IP_FX, cost, hidden, (uint32_t)(sp - frames), &a->owed);
+    room -= raw;
+    uint64_t x = ip_probe_compensated_carry(raw << IP_FX, cost, hidden, depth, &a->owed);
     dense += x < dense_at;
     el += x;
     if (!(arg & 1)) { /* ENTER */
@@ -662,6 +664,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       sp->push_el = el;
       sp->push_seq = a->wait_seq;
       sp++;
+      depth++;
       if (IP_UNLIKELY(node == NO_NODE))
         a->broken = 1;
       cur = node;
@@ -669,6 +672,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     }
     /* EXIT */
     const struct agg_frame *fr = --sp;
+    depth--;
     if (IP_UNLIKELY(fr->node == NO_NODE)) {
       cur = sp != frames ? sp[-1].node : NO_NODE;
       continue;
@@ -693,11 +697,12 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       el = a->el, hwm = a->hwm, cur = a->cur;
       frames = s->frames;
       frames_at(s, &sp, &lim);
+      depth = (uint32_t)s->depth;
     } else {
       empty++;
     }
     run = e + 1, run_hwm = hwm, run_el = el;
-    below = straight_below(a);
+    room = straight_room(a, hwm);
   }
   run_ends(a, hwm - run_hwm, el - run_el, (uint64_t)(end - run));
   a->el = el, a->hwm = hwm, a->cur = cur, s->depth = (size_t)(sp - frames);

@@ -198,9 +198,10 @@ IP_HIDDEN uint32_t ip_retired_gid(struct ip_map *hist, uintptr_t key, uint64_t t
 #define IP_NAME_MAX 1000 /* longer names are cut so that a record fits a stack frame */
 struct ip_fn_text {
   char name[IP_NAME_MAX + 1], pretty[IP_NAME_MAX + 1], file[IP_NAME_MAX + 1];
+  ip_function_lens lens; /* the lengths of the strings set */
 };
 /* f's names, file, id, line and size from fn (or only the name `name` when
- * fn is NULL), their text kept in t. */
+ * fn is NULL), their text kept in t, their lengths in t->lens. */
 IP_HIDDEN void ip_function_fill(Inclprof__Function *f, struct ip_fn_text *t,
                                 const struct inclprof_fn *fn, const char *name);
 

@@ -34,6 +34,10 @@ static struct ip_map by_desc, by_addr,
 /* The entries by_desc and by_addr had for units since unloaded (retired.c). */
 static struct ip_map old_desc, old_addr;
 static _Atomic uint32_t next_gid;
+/* Set once by_desc holds a call-site callee's gid (one named at a batch, or
+ * given at a table's close): until then no callee need be looked up there,
+ * which spared every process of PostgreSQL 200 000 lookups. */
+static int callee_gids_given;
 
 /* A name's key in by_name and pending_head: its hash as ip_tables_add
  * takes it (a callee's is computed once for both), never 0. */
@@ -260,7 +264,7 @@ static void mark_instrumented(struct inclprof_fn *callee) {
  * function has gid `gid`: its events share that gid, unless a batch named
  * the callee's own gid already. */
 static void share_gid(const struct inclprof_fn *callee, uint32_t gid) {
-  uint32_t own = ip_map_get(&by_desc, (uintptr_t)callee);
+  uint32_t own = callee_gids_given ? ip_map_get(&by_desc, (uintptr_t)callee) : 0;
   if (own && own != gid && ip_bind_state(own) == IP_BIND_TODO) {
     ip_bind_set(own, 0);
     ip_map_put(&by_desc, (uintptr_t)callee, gid);
@@ -291,12 +295,14 @@ static void callee_registered(struct inclprof_fn *fn, uintptr_t key) {
 /* Caller holds reg_lock.  An instrumented public function registered:
  * the callees of its name waiting so far are marked (and the chain emptied). */
 static void instrumented_registered(uintptr_t key, uint32_t gid) {
-  for (uint32_t i = ip_map_get(&pending_head, key); i; i = pending[i - 1].next)
+  uint32_t head = ip_map_get(&pending_head, key);
+  for (uint32_t i = head; i; i = pending[i - 1].next)
     if (pending[i - 1].fn) {
       mark_instrumented(pending[i - 1].fn);
       share_gid(pending[i - 1].fn, gid);
     }
-  ip_map_put(&pending_head, key, 0);
+  if (head) /* a name nothing waits for takes no slot */
+    ip_map_put(&pending_head, key, 0);
 }
 
 /* Caller holds reg_lock.  Object [lo, hi) going away: forget its waiting
@@ -343,6 +349,7 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const struct i
       ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
   }
   ip_map_put(&by_desc, (uintptr_t)fn, gid);
+  callee_gids_given |= (fn->flags & INCLPROF_FN_CALLEE) != 0;
   return gid;
 }
 
@@ -368,7 +375,8 @@ static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
   }
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
-    if (!fn || !(fn->flags & INCLPROF_FN_CALLEE) || fn->addr || ip_map_get(&by_desc, (uintptr_t)fn))
+    if (!fn || !(fn->flags & INCLPROF_FN_CALLEE) || fn->addr ||
+        (callee_gids_given && ip_map_get(&by_desc, (uintptr_t)fn)))
       continue;
     uint64_t h = ip_fnv1a64_str(IP_FNV1A64_BASIS, fn->name ? fn->name : "");
     ip_tables_add(fn, 0, module, h);
@@ -380,16 +388,15 @@ static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
 uint32_t ip_callee_gid(const struct inclprof_fn *fn, uint64_t name_hash) {
   uint32_t shared =
       fn->name && !(fn->flags & INCLPROF_FN_LOCAL) ? ip_map_get(&by_name, hash_key(name_hash)) : 0;
-  uint32_t gid = ip_map_get(&by_desc, (uintptr_t)fn);
+  uint32_t gid = callee_gids_given ? ip_map_get(&by_desc, (uintptr_t)fn) : 0;
   if (gid) /* named at a batch before its table was written (a signal handler's) */
     return gid == shared ? 0 : gid;
-  if (shared) {
-    ip_map_put(&by_desc, (uintptr_t)fn, shared);
+  if (shared) /* found by its name when a batch names it (its probes record nothing) */
     return 0;
-  }
   gid = atomic_fetch_add(&next_gid, 1) + 1;
   ip_bind_set(gid, IP_BIND_TODO);
   ip_map_put(&by_desc, (uintptr_t)fn, gid);
+  callee_gids_given = 1;
   return gid;
 }
 
@@ -598,7 +605,11 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
     ip_unlock(&reg_lock);
     return gid;
   }
-  /* In a signal handler that interrupted the lock holder: an unmapped gid. */
+  /* In a signal handler that interrupted the lock holder: a callee's
+   * instrumented namesake's gid, else an unmapped gid. */
+  if ((fn->flags & INCLPROF_FN_CALLEE) && fn->name &&
+      (gid = ip_map_get(&by_name, name_key(fn->name))))
+    return gid;
   gid = atomic_fetch_add(&next_gid, 1) + 1;
   write_function(gid, 0, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, 0);
   return gid;

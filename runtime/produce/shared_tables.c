@@ -184,7 +184,7 @@ static uint64_t table_key(const struct object *o, const struct entry *e, size_t 
     const struct inclprof_fn *fn = e[i].fn;
     h = mix(h, fn->id);
     h = mix(h, (uint64_t)fn->flags << 32 | fn->line);
-    h = mix(h, (uint64_t)fn->size << 32 | (fn->name ? strlen(fn->name) : 0));
+    h = mix(h, fn->size);
     h = mix(h, rel_addr(o, fn));
     if (!o->build_id_len) { /* nothing names the object's contents: the entries do */
       h = ip_fnv1a64_str(h, fn->name ? fn->name : "");
@@ -242,9 +242,7 @@ static int write_table(const char *name, uint64_t key, const struct object *o,
     f.flags = e[i].fn->flags;
     f.has_addr = e[i].fn->addr != NULL;
     f.addr = rel_addr(o, e[i].fn);
-    rec.body_case = INCLPROF__RECORD__BODY_FUNCTION;
-    rec.function = &f;
-    err = ip_table_file_add(&rec);
+    err = ip_table_file_add_function(&f, &t.lens);
   }
   if (err) {
     ip_table_file_abort();
@@ -307,46 +305,44 @@ static void close_object(const struct object *o, uint32_t module, const struct e
 }
 
 /* An object's entries together: its instrumented functions first, then its
- * callees grouped by name (by its hash), each in registration order (the
- * sort is stable), so that the call lines of one name, which share an
- * instrumented function's gid or get consecutive gids of their own, make
- * one run of the TableRef however the call sites of different names
- * interleave (a program whose every function calls strtol and another
- * instrumented function: a few runs, not two per function). */
-/* Digit d (0 the lowest, of `bits` bits) of entry e's sort key: module,
- * callee or not, name hash, from the most significant. */
-static unsigned sort_digit(const struct entry *e, unsigned d, unsigned bits) {
-  unsigned hash_digits = 64 / bits, mask = (1u << bits) - 1;
-  if (d < hash_digits)
-    return (unsigned)(e->name_hash >> (bits * d)) & mask;
-  if (d == hash_digits)
-    return !e->gid;
-  return (e->module >> (bits * (d - hash_digits - 1))) & mask;
+ * callees grouped by name (by the low 32 bits of its hash), each in
+ * registration order (the sort is stable), so that the call lines of one
+ * name, which share an instrumented function's gid or get consecutive gids
+ * of their own, make one run of the TableRef however the call sites of
+ * different names interleave (a program whose every function calls strtol
+ * and another instrumented function: a few runs, not two per function).
+ * Two names whose hashes agree in those bits may interleave: a run more,
+ * still right. */
+static uint64_t sort_key(const struct entry *e) {
+  return (uint64_t)(e->module << 1 | (e->gid ? 0u : 1u)) << 32 | (uint32_t)e->name_hash;
 }
 
-/* Sorts pending[] by (module, callee or not, name hash), stably: a least
- * significant digit radix sort through a second array, digits of 16 bits
- * (8 for fewer than 65 536 entries, whose counts would cost more than
- * their passes), a pass whose digit is the same in every entry skipped.  A
- * merge sort's comparisons cost 60 M instructions on PostgreSQL's 115 000
- * entries, which every process it starts paid; qsort may call the
- * program's malloc.  Left unsorted when the arrays cannot be had: an
- * object's entries then make several tables, still right. */
+/* Sorts pending[] by sort_key (module, callee or not, name hash), stably:
+ * a least significant digit radix sort through a second array, digits of
+ * 16 bits (8 for fewer than 16 384 entries, whose 65 536 counts would
+ * cost more than three more passes), a pass whose digit is the same in
+ * every entry skipped.  A merge sort's comparisons cost 60 M instructions on
+ * PostgreSQL's 115 000 entries, which every process it starts paid; qsort
+ * may call the program's malloc.  Left unsorted when the arrays cannot be
+ * had: an object's entries then make several tables, still right. */
 static void sort_pending(void) {
   size_t n = n_pending;
-  unsigned bits = n < 65536 ? 8 : 16, size = 1u << bits, digits = 64 / bits + 1 + 32 / bits;
-  struct entry *buf = n > 1 ? ip_alloc(n * sizeof *buf) : NULL;
+  unsigned bits = n < 16384 ? 8 : 16, size = 1u << bits, digits = 48 / bits;
+  uint64_t *key = n > 1 ? ip_alloc(n * sizeof *key) : NULL;
+  struct entry *buf = key ? ip_alloc(n * sizeof *buf) : NULL;
   uint32_t *count = buf ? ip_alloc(size * sizeof *count) : NULL;
   if (!count) {
     ip_free(buf);
+    ip_free(key);
     return;
   }
   struct entry *from = pending, *to = buf;
   for (unsigned d = 0; d < digits; d++) {
+    unsigned shift = bits * d, mask = size - 1;
     memset(count, 0, size * sizeof *count);
     for (size_t i = 0; i < n; i++)
-      count[sort_digit(&from[i], d, bits)]++;
-    if (count[sort_digit(&from[0], d, bits)] == n)
+      count[(key[i] = sort_key(&from[i])) >> shift & mask]++;
+    if (count[key[0] >> shift & mask] == n)
       continue; /* one value: the order stays */
     uint32_t at = 0;
     for (unsigned b = 0; b < size; b++) {
@@ -355,7 +351,7 @@ static void sort_pending(void) {
       at += c;
     }
     for (size_t i = 0; i < n; i++)
-      to[count[sort_digit(&from[i], d, bits)]++] = from[i];
+      to[count[key[i] >> shift & mask]++] = from[i];
     struct entry *t = from;
     from = to;
     to = t;
@@ -364,6 +360,7 @@ static void sort_pending(void) {
     memcpy(pending, from, n * sizeof *pending);
   ip_free(count);
   ip_free(buf);
+  ip_free(key);
 }
 
 void ip_tables_close_locked(int in_signal) {

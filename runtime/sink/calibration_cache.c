@@ -95,8 +95,8 @@ static int cache_key(char *key, size_t len) {
   char boot[40];
   if (!s.hex[0] || boot_id(boot, sizeof boot) != 0)
     return -1;
-  int n = snprintf(key, len, "%s-%.16s-c%d%d-m%d-p%d", boot, s.hex, ip_st.clock,
-                   ip_st.clock_unfenced, ip_st.mode, ip_st.probe_calls);
+  int n = snprintf(key, len, "%s-%.16s-c%d%d-m%d-p%d", boot, s.hex, ip_st.clock, ip_st.clock_read,
+                   ip_st.mode, ip_st.probe_calls);
   return n > 0 && (size_t)n < len ? 0 : -1;
 }
 

@@ -10,6 +10,7 @@
 #define INCLPROF_RT_SINK_H
 
 #include "base/base.h"
+#include "trace_frame.h"
 
 /* output.c */
 IP_HIDDEN int ip_output_open(char *err, size_t errlen);
@@ -157,6 +158,9 @@ IP_HIDDEN void ip_snapshots_save_all(const struct ip_snapshot_source *src,
 IP_HIDDEN int ip_table_file_exists(const char *name);
 IP_HIDDEN int ip_table_file_begin(const char *name);
 IP_HIDDEN int ip_table_file_add(const Inclprof__Record *rec);
+/* A Record{function: f}, encoded by hand, its strings' lengths those in
+ * *lens (ip_function_fill's). */
+IP_HIDDEN int ip_table_file_add_function(const Inclprof__Function *f, ip_function_lens *lens);
 IP_HIDDEN int ip_table_file_commit(void);
 IP_HIDDEN void ip_table_file_abort(void);
 

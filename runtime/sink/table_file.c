@@ -88,6 +88,21 @@ int ip_table_file_add(const Inclprof__Record *rec) {
   return 0;
 }
 
+int ip_table_file_add_function(const Inclprof__Function *f, ip_function_lens *lens) {
+  if (fd < 0)
+    return EBADF;
+  size_t max = ip_function_frame_sized(f, lens);
+  if (max > BUF_BYTES)
+    return E2BIG;
+  if (buf_len + max > BUF_BYTES) {
+    int err = drain();
+    if (err)
+      return err;
+  }
+  buf_len += ip_function_frame_put(f, lens, buf + buf_len);
+  return 0;
+}
+
 /* Closes the descriptor: 0, or an errno. */
 static int close_fd(void) {
   ip_fd_forget(fd); /* the program's close() would pass over it */

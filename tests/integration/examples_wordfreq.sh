@@ -74,7 +74,7 @@ if "$INCLPROF" info wf.data | grep -q 'why:.*futex waits'; then
   "$INCLPROF" report --critical wf.data >critical.txt 2>&1
   printf '#include <stddef.h>\n#include <stdio.h>\n#include "work_queue.h"\nint main(void) { printf("%%zu %%zu %%zu\\n", offsetof(struct work_queue, lock), offsetof(struct work_queue, not_empty), offsetof(struct work_queue, not_full)); return 0; }\n' >offsets.c
   gcc -I"$INCLPROF_SRC/examples/wordfreq" -o offsets offsets.c && ./offsets >offsets.txt
-  blocked=$(q wf.csv '^pthread_(join|cond_wait|cond_timedwait|mutex_lock)$' offcpu_blocked_exclusive_ns | awk '{ s += $1 } END { print s + 0 }')
+  blocked=$(q wf.csv '^pthread_(join|cond_wait|cond_timedwait|mutex_lock|cond_signal|cond_broadcast)$' offcpu_blocked_exclusive_ns | awk '{ s += $1 } END { print s + 0 }')
   python3 - critical.txt offsets.txt "$blocked" >locks.txt <<'PY'
 import re, sys
 unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}

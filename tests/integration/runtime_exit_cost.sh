@@ -14,8 +14,17 @@
 #    program's counts, strtol is in libc (under its real name: glibc 2.38
 #    and later redirect C23 code's strtol to __isoc23_strtol), the
 #    program's output unchanged.
+# Then the instructions (callgrind: exact, whatever the machine's load)
+# that start-up and exit add to the program under the runtime, against the
+# same binary without it, per entry of its function table (an instrumented
+# function or a call line, 3 600 here), in the first process of an output
+# directory (which writes the table file) and in a later one (which names
+# it): registering an entry, sorting, keying and naming it in a TableRef
+# costs about 1 000 instructions, writing its row about 1 000 more
+# (protobuf-c's generic packer took 4 000): at most 1 500 + 1 000 per entry
+# in a later process, and at most 2 000 per entry more in the first.
 . "$INCLPROF_SRC/tests/lib.sh"
-need python3
+need python3 valgrind
 Q="$INCLPROF_SRC/scripts/csv_query.py"
 sh "$INCLPROF_SRC/bench/units_program.sh" src 40 30 12000 || { fail "write the program"; exit 1; }
 for f in src/u*.c src/main.c; do
@@ -67,4 +76,24 @@ done
 check_eq "strtol: the two calls of each run, in libc" "6 libc.so.6" \
   "$(python3 "$Q" rows.csv '^(__isoc23_)?strtol$' calls module | awk -F'\t' '{ n = split($2, p, "/"); print $1, p[n] }')"
 check_eq "no other function of the chain ran" "" "$(python3 "$Q" rows.csv '^u[0-9]+_f([2-9]|[12][0-9])$' calls)"
+
+# instr [ENV=VALUE...]: the instructions callgrind counts in ./units (0 when it fails)
+instr() {
+  n=$(env TMPDIR="$PWD" "$@" valgrind --tool=callgrind --callgrind-out-file=/dev/null ./units 2>&1 >/dev/null |
+    sed -n 's/.*Collected : *//p')
+  echo "${n:-0}"
+}
+plain=$(instr) first=$(instr INCLPROF_OUTPUT=cg LD_PRELOAD="$INCLPROF_LIBDIR/libinclprof.so")
+later=$(instr INCLPROF_OUTPUT=cg LD_PRELOAD="$INCLPROF_LIBDIR/libinclprof.so")
+entries=$("$INCLPROF" info cg 2>/dev/null | sed -n 's/^tables: .* \([0-9]*\) functions$/\1/p' | sort -u)
+entries=${entries:-0}
+echo "# instructions: plain $plain, recorded first $first, later $later; $entries table entries"
+check "callgrind counted each run (plain $plain, first $first, later $later)" \
+  test "$plain" -gt 0 -a "$first" -gt 0 -a "$later" -gt 0
+check "the table has the program's 1 200 functions and 2 400 call lines, and main's ($entries)" \
+  test "$entries" -ge 3600 -a "$entries" -le 3700
+check "a later process adds at most 1 000 000 + 1 500 instructions per table entry ($later vs $plain plain)" \
+  test $((later - plain)) -le $((1000000 + 1500 * entries))
+check "the first process adds at most 2 000 per entry to write the table file ($first vs $later)" \
+  test $((first - later)) -le $((2000 * entries))
 done_testing

@@ -2,7 +2,8 @@
 # runtime_settings.sh - the runtime's settings from the environment: a value
 # it does not know gets one line on stderr naming it and what is used
 # instead, and the program's output and exit status stay its own;
-# INCLPROF_CLOCK=fast is recorded in the header and said by info and report.
+# INCLPROF_CLOCK=fast is recorded in the header and said by info and report;
+# rdtscp and exits count the calls the default counts.
 . "$INCLPROF_SRC/tests/lib.sh"
 check "compile with the plugin" cc_plugin calls "$INCLPROF_SRC/tests/programs/runtime/thousand_calls.c" -O2
 ./calls >plain.out 2>/dev/null
@@ -15,7 +16,7 @@ setting() { # setting VAR=VALUE EXPECTED-STDERR-LINE
   check_eq "$1: exit status unchanged" "$plain_status" "$status"
   check_eq "$1: one line naming the value and what is used" "$2" "$(grep '^inclprof: INCLPROF_' run.err)"
 }
-setting INCLPROF_CLOCK=slow "inclprof: INCLPROF_CLOCK='slow' is not fenced or fast; using fenced"
+setting INCLPROF_CLOCK=slow "inclprof: INCLPROF_CLOCK='slow' is not fenced, fast, rdtscp or exits; using fenced"
 setting INCLPROF_WRITER=later "inclprof: INCLPROF_WRITER='later' is not auto, thread or inline; using auto"
 setting INCLPROF_TRANSITIONS=perf \
   "inclprof: INCLPROF_TRANSITIONS='perf' is not auto, pmu, kevents or none; using auto"
@@ -33,4 +34,13 @@ check_eq "fast: the report header says so" \
 check_eq "fenced: the report header has no clock line" "" "$("$INCLPROF" report fenced 2>/dev/null | grep '^clock:')"
 check_eq "fast: the same calls are counted" "$("$INCLPROF" export -f csv -o - fenced 2>/dev/null | awk -F, '$1 == "f" {print $5}')" \
   "$("$INCLPROF" export -f csv -o - fast 2>/dev/null | awk -F, '$1 == "f" {print $5}')"
+for c in rdtscp exits; do
+  rm -rf "$c"
+  INCLPROF_CLOCK=$c "$INCLPROF" record -o "$c" ./calls >run.out 2>run.err
+  check_eq "$c: program output unchanged" "$(cat plain.out)" "$(cat run.out)"
+  check_eq "$c: no message" "" "$(grep '^inclprof: INCLPROF_' run.err)"
+  check_eq "$c: the same calls are counted" \
+    "$("$INCLPROF" export -f csv -o - fenced 2>/dev/null | awk -F, '$1 == "f" {print $5}')" \
+    "$("$INCLPROF" export -f csv -o - "$c" 2>/dev/null | awk -F, '$1 == "f" {print $5}')"
+done
 done_testing

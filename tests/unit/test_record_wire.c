@@ -73,6 +73,14 @@ START_TEST(snapshot_read_fields_match_the_proto) {
   ck_assert_uint_eq(field(f, "gid")->id, IP_TAG_FUNCTION_GID);
   ck_assert_uint_eq(field(f, "name")->id, IP_TAG_FUNCTION_NAME);
   ck_assert_uint_eq(field(f, "pretty")->id, IP_TAG_FUNCTION_PRETTY);
+  ck_assert_uint_eq(field(f, "module")->id, IP_TAG_FUNCTION_MODULE);
+  ck_assert_uint_eq(field(f, "id")->id, IP_TAG_FUNCTION_ID);
+  ck_assert_uint_eq(field(f, "file")->id, IP_TAG_FUNCTION_FILE);
+  ck_assert_uint_eq(field(f, "line")->id, IP_TAG_FUNCTION_LINE);
+  ck_assert_uint_eq(field(f, "size")->id, IP_TAG_FUNCTION_SIZE);
+  ck_assert_uint_eq(field(f, "flags")->id, IP_TAG_FUNCTION_FLAGS);
+  ck_assert_uint_eq(field(f, "addr")->id, IP_TAG_FUNCTION_ADDR);
+  ck_assert_uint_eq(f->n_fields, 10); /* a new field is encoded by trace/trace_frame.c */
   ck_assert_uint_eq(field(sg, "number")->id, IP_TAG_SEGMENT_NUMBER);
   ck_assert_uint_eq(field(sg, "start_tick")->id, IP_TAG_SEGMENT_START_TICK);
   ck_assert_uint_eq(field(ts, "tid")->id, IP_TAG_THREAD_STATE_TID);

@@ -3,7 +3,8 @@
  * its CRC against zlib's) and the streaming reader built on it
  * (convert/read/trace_reader.c): round trips of random record streams, and
  * damaged files (truncation at every byte, bit flips, bad preambles) that
- * must end in a one-line error with an offset, never a crash. */
+ * must end in a one-line error with an offset, never a crash; and the
+ * hand-written Function frame equal to protobuf-c's. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,6 +361,66 @@ START_TEST(frame_search_after_damage) {
 }
 END_TEST
 
+/* protobuf-c's frame of rec: its generic packer, framed as the trace is. */
+static size_t generic_frame(const Inclprof__Record *rec, uint8_t *out) {
+  size_t body = inclprof__record__get_packed_size(rec);
+  uint8_t *o = ip_put_varint(out, body);
+  size_t packed = inclprof__record__pack(rec, o);
+  ck_assert_uint_eq(packed, body);
+  return (size_t)(ip_frame_seal(o, packed) - out);
+}
+
+/* A value of about `bits` bits, so that varints of every length occur. */
+static uint64_t rnd_bits(unsigned bits) {
+  return bits >= 64 ? rnd() : rnd() & ((1ull << bits) - 1);
+}
+
+/* The hand-written Function frame is protobuf-c's, byte for byte: every
+ * combination of fields present and absent, numbers of every varint
+ * length (0 and the largest too), strings absent, empty, of 1 byte, and
+ * long enough for 2- and 3-byte lengths and records. */
+START_TEST(function_frame_is_protobuf_cs) {
+  static char text[3][20000];
+  static uint8_t hand[70000], generic[70000];
+  static const size_t lens[] = {0, 1, 5, 126, 127, 128, 1000, 16383, 16384, 19999};
+  rng_state = 21;
+  for (int t = 0; t < 3; t++)
+    for (size_t i = 0; i < sizeof text[t] - 1; i++)
+      text[t][i] = (char)(' ' + rnd() % 90);
+  for (unsigned k = 0; k < 4000; k++) {
+    Inclprof__Function f = INCLPROF__FUNCTION__INIT;
+    unsigned present = k < 1024 ? k : (unsigned)rnd();
+    unsigned bits = (unsigned)(rnd() % 66);
+    f.gid = (uint32_t)rnd_bits(bits > 32 ? 32 : bits);
+    f.has_module = present & 1, f.module = (uint32_t)rnd_bits(bits > 32 ? 32 : bits);
+    f.has_id = !!(present & 2), f.id = k % 7 == 0 ? UINT64_MAX : rnd_bits(bits);
+    f.has_line = !!(present & 4), f.line = k % 5 == 0 ? UINT32_MAX : (uint32_t)rnd();
+    f.has_size = !!(present & 8), f.size = (uint32_t)rnd_bits(bits > 32 ? 32 : bits);
+    f.has_flags = !!(present & 16), f.flags = (uint32_t)rnd_bits(9);
+    f.has_addr = !!(present & 32), f.addr = rnd_bits(bits);
+    char *s[3];
+    for (int t = 0; t < 3; t++) {
+      s[t] = (present & (64u << t)) ? text[t] + sizeof text[t] - 1 - lens[rnd() % 10] : NULL;
+    }
+    f.name = s[0], f.pretty = s[1], f.file = s[2];
+    if (k % 11 == 0)
+      f.file = f.name; /* two fields with the same string */
+    Inclprof__Record rec = INCLPROF__RECORD__INIT;
+    rec.body_case = INCLPROF__RECORD__BODY_FUNCTION;
+    rec.function = &f;
+    size_t want = generic_frame(&rec, generic);
+    ck_assert_uint_eq(ip_frame_max_size(&rec), want);
+    ck_assert_uint_eq(ip_frame_encode(&rec, hand), want);
+    ck_assert_msg(!memcmp(hand, generic, want), "function frame %u differs from protobuf-c's", k);
+    ip_function_lens l;
+    ck_assert_uint_eq(ip_function_frame_size(&f, &l), want);
+    memset(hand, 0, want);
+    ck_assert_uint_eq(ip_function_frame_put(&f, &l, hand), want);
+    ck_assert(!memcmp(hand, generic, want));
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("trace_frame");
   TCase *tc = tcase_create("frames");
@@ -373,6 +434,7 @@ int main(void) {
   tcase_add_test(tc, crc_is_zlibs);
   tcase_add_test(tc, frame_reader_names_each_fault);
   tcase_add_test(tc, frame_search_after_damage);
+  tcase_add_test(tc, function_frame_is_protobuf_cs);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }
