@@ -161,7 +161,10 @@ struct ip_rt_thread {
   int state;   /* IP_TS_* */
   volatile int in_flush;
   volatile int sig_depth; /* >0 inside a (wrapped) signal handler */
-  int lent;               /* a child runs on this thread's state: nothing is recorded */
+  /* Inside a handler: no probe of this thread was interrupted between its
+   * reservation and its store, so a full buffer may go to the writer. */
+  volatile int sig_handoff;
+  int lent; /* a child runs on this thread's state: nothing is recorded */
   struct ip_event *lent_pos, *lent_end; /* pos and end while lent */
   atomic_int busy;                      /* flush ownership (owner thread or a fatal-signal flush) */
   uint64_t dropped;

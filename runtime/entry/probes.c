@@ -151,7 +151,7 @@ const struct inclprof_hooks *ip_hooks_for_mode(int mode) {
 }
 
 /* Control events (mark, pause, resume) from inclprof.h: same path as a probe. */
-void ip_append_private(uint64_t arg) {
+IP_RT_TEXT void ip_append_private(uint64_t arg) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
     record(arg, MODE_KEV, CLK_FENCE);
   else if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_PMU)

@@ -5,8 +5,9 @@
  * The program's sigaction() and signal() calls arrive here from their
  * interposers (interpose.c): a handler the program installs is wrapped, so
  * that (1) it keeps working, chained in place of the default, and (2) probes
- * inside it never flush (they use the buffer's headroom), which keeps a probe
- * it interrupted intact.  Queries report the program's own handlers, never
+ * inside it never encode a buffer: a full one goes to the writer thread, and
+ * only where the signal interrupted no probe (else they use the buffer's
+ * headroom, which keeps the probe it interrupted intact).  Queries report the program's own handlers, never
  * ours.  The runtime's own installs go to libc's sigaction directly.
  * In a child running on the parent's memory (vfork) or a copy of it without
  * fork's handlers (clone, _Fork), sigaction() is libc's and touches none of
@@ -74,13 +75,17 @@ static void dispatch(int sig, siginfo_t *si, void *uc) {
     /* Restored rather than decremented: a fork child made inside the
      * handler starts outside any handler (thread.c), and returns to this
      * depth. */
-    int depth = ip_tls.sig_depth;
+    int depth = ip_tls.sig_depth, handoff = ip_tls.sig_handoff;
+    /* A probe the signal interrupted (this handler's or an outer one's) holds
+     * a slot of the buffer: the buffer stays until the probe is done. */
+    ip_tls.sig_handoff = (!depth || handoff) && !ip_in_probe_code(ip_interrupted_pc(uc));
     ip_tls.sig_depth = depth + 1;
     if (a.sa_flags & SA_SIGINFO)
       a.sa_sigaction(sig, si, uc);
     else
       a.sa_handler(sig);
     ip_tls.sig_depth = depth;
+    ip_tls.sig_handoff = handoff;
     return;
   }
   if (a.sa_handler == SIG_DFL && is_fatal(sig)) {

@@ -82,8 +82,15 @@ static inline __attribute__((always_inline)) struct ip_event *ip_reserve(struct 
  * be recorded at all (the thread's state is lent to a child). */
 IP_HIDDEN struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event *p);
 /* After filling a slow-path slot: flush if the buffer is full and this
- * context may (not in a signal handler, not inside a flush). */
+ * context may (not inside a flush; in a signal handler, only a hand-off to
+ * the writer thread, where sig_handoff allows it). */
 IP_HIDDEN void ip_slow_flush(struct ip_rt_thread *t);
+/* The instruction a signal interrupted (uc: the handler's ucontext_t), 0
+ * where the architecture is not known. */
+IP_HIDDEN uintptr_t ip_interrupted_pc(const void *uc);
+/* Whether pc is in the probes' code (IP_RT_TEXT: a probe, its slow path, the
+ * sampler), where a probe may hold a slot it has reserved and not filled. */
+IP_HIDDEN int ip_in_probe_code(uintptr_t pc);
 /* Sets the calling thread up if it is not yet; 0 when it is ready. */
 IP_HIDDEN int ip_thread_ensure(void);
 IP_HIDDEN void ip_thread_flush(struct ip_rt_thread *t, int in_signal);
@@ -152,9 +159,13 @@ IP_HIDDEN unsigned ip_pool_spares(void);
 /* writer.c */
 IP_HIDDEN void ip_writer_init(void); /* reads INCLPROF_WRITER */
 /* A job slot and a spare buffer (*fresh) for handing t's full buffer off, or
- * -1: encode inline (the writer is off, starting, behind, or the program's
- * threads keep every CPU busy), counted as such. */
-IP_HIDDEN int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh);
+ * a negative IP_WRITER_*: encode inline (the writer is off, starting, behind,
+ * or the program's threads keep every CPU busy), counted as such.  In a
+ * signal handler (in_handler) the writer is neither started nor declined for
+ * crowding, and nothing is counted: the caller keeps the events in the
+ * headroom. */
+enum { IP_WRITER_NEVER = -1, IP_WRITER_BEHIND = -2 /* a moment later it may take it */ };
+IP_HIDDEN int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh, int in_handler);
 IP_HIDDEN void ip_writer_submit(int slot, struct ip_rt_thread *t, struct ip_event *block,
                                 struct ip_event *ev, size_t n, uint64_t g0, uint64_t g1);
 /* Before t's events are encoded inline: t's queued jobs are taken back and

@@ -31,28 +31,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/ucontext.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "produce/produce.h"
 
-extern const char __start_inclprof_text[] IP_HIDDEN;
-extern const char __stop_inclprof_text[] IP_HIDDEN;
-
 int ip_sampling_signal(void) { return SIGRTMAX - 3; }
-
-static uintptr_t interrupted_pc(const void *ucv) {
-  const ucontext_t *uc = ucv;
-#if defined(__x86_64__)
-  return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-  return (uintptr_t)uc->uc_mcontext.pc;
-#else
-  (void)uc;
-  return 0;
-#endif
-}
 
 /* Bytes one system call adds to a kevents ring's data_head (0: unknown). */
 static atomic_uint_fast64_t syscall_record_bytes;
@@ -101,9 +85,8 @@ static IP_RT_TEXT uint64_t sample_transition(struct ip_rt_thread *t, int in_rt,
 }
 
 static IP_RT_TEXT void record_sample(struct ip_rt_thread *t, const void *uc, uint64_t own_calls) {
-  uintptr_t pc = interrupted_pc(uc);
-  int in_rt = t->in_flush ||
-              (pc >= (uintptr_t)__start_inclprof_text && pc < (uintptr_t)__stop_inclprof_text);
+  uintptr_t pc = ip_interrupted_pc(uc);
+  int in_rt = t->in_flush || ip_in_probe_code(pc);
   atomic_fetch_add(&ip_st.samples, 1);
   if (in_rt)
     atomic_fetch_add(&ip_st.samples_in_runtime, 1);

@@ -1,6 +1,7 @@
 /* thread.c - per-thread buffers and their lifecycle: lazy set-up on a
  * thread's first probe (buffer, transition counter, Thread record, sampling
- * timer), the slow path of a probe (full buffer, signal-handler headroom),
+ * timer), the slow path of a probe (full buffer, signal-handler headroom,
+ * a handler's full buffer handed to the writer thread),
  * flushing (with the time spent recorded as a Gap), thread exit, flushing
  * every thread on the way out, and the state reset in a fork child. */
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ucontext.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +24,10 @@
 #define KEEP_TRIES 8u
 
 static __thread struct ip_event junk_slot __attribute__((tls_model("initial-exec")));
+
+/* The probes' code (IP_RT_TEXT): a probe, its slow path and the sampler. */
+extern const char __start_inclprof_text[] IP_HIDDEN;
+extern const char __stop_inclprof_text[] IP_HIDDEN;
 
 static uint64_t tr_read(struct ip_rt_thread *t) {
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
@@ -118,25 +124,26 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event
 }
 
 /* Hands the full buffer to the writer thread (writer.c) and goes on with a
- * spare one; 0 when it cannot, and the caller encodes inline.  Every signal
+ * spare one: 0, or IP_WRITER_* when it cannot (the caller encodes inline,
+ * or in a signal handler keeps the events in the headroom).  Every signal
  * is blocked while the thread's pointers move to the new buffer, so no
  * handler appends meanwhile: the batch is everything up to pos, and the
  * buffer is the writer's from then on.  The stall (two sigprocmask calls, the
  * thread-name check) is written as the batch's Gap; the writer's wake-up
  * when it sleeps comes after the Gap, and a switch there is the program's
  * next interval's (tr_after_flush). */
-static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
+static IP_RT_TEXT int handoff(struct ip_rt_thread *t, int in_handler) {
   if (t->skip || atomic_exchange(&t->busy, 1))
-    return 0;
+    return IP_WRITER_NEVER;
   /* From here probes of this thread (in code that starting the writer calls,
    * e.g. an instrumented allocator) use the headroom and never flush. */
   t->in_flush = 1;
   struct ip_event *fresh;
-  int slot = ip_writer_begin(t, &fresh);
+  int slot = ip_writer_begin(t, &fresh, in_handler);
   if (slot < 0) {
     t->in_flush = 0;
     atomic_store(&t->busy, 0);
-    return 0;
+    return slot;
   }
   ip_kevents_save(t);
   uint64_t g0 = ip_tick();
@@ -159,7 +166,45 @@ static IP_RT_TEXT int handoff(struct ip_rt_thread *t) {
   t->tr_last = pending ? after - 1 : after; /* as in ip_thread_flush */
   t->in_flush = 0;
   atomic_store(&t->busy, 0);
-  return 1;
+  return 0;
+}
+
+uintptr_t ip_interrupted_pc(const void *ucv) {
+  const ucontext_t *uc = ucv;
+#if defined(__x86_64__)
+  return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return (uintptr_t)uc->uc_mcontext.pc;
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+int ip_in_probe_code(uintptr_t pc) {
+  return pc >= (uintptr_t)__start_inclprof_text && pc < (uintptr_t)__stop_inclprof_text;
+}
+
+/* A buffer filled inside a signal handler goes to the writer thread as any
+ * other (the handler cannot encode it: the interrupted code may hold the
+ * loader's or the registry's lock).  Only where the handler interrupted
+ * no probe of this thread (sig_handoff, signals.c): a probe between its
+ * reservation and its store would store into a buffer the writer owns.
+ * The writer behind (this thread's 8 buffers in flight, the pool empty)
+ * is waited for, 100 ms at most, as a full buffer's fallback waits for it;
+ * without a writer (INCLPROF_WRITER=inline, or not started yet), or past
+ * that wait, the handler's events go into the headroom and what does not
+ * fit is dropped and counted; the handler tries no more (each later probe
+ * would wait again), the wrapper allows it again for the next one. */
+static IP_RT_TEXT void handler_handoff(struct ip_rt_thread *t) {
+  struct timespec pause = {0, 100000}; /* 0.1 ms: the writer polls every 0.5 ms */
+  int got = handoff(t, 1);
+  for (int tries = 0; tries < 1000 && got == IP_WRITER_BEHIND; tries++) {
+    nanosleep(&pause, NULL);
+    got = handoff(t, 1);
+  }
+  if (got != 0)
+    t->sig_handoff = 0;
 }
 
 /* Not while the exit's final flush runs: it takes this buffer itself, and the
@@ -179,9 +224,15 @@ IP_RT_TEXT void ip_slow_flush(struct ip_rt_thread *t) {
     ip_units_set_paused(1);
     return;
   }
-  if (t->state == IP_TS_READY && t->pos > t->end && !t->sig_depth && !t->in_flush &&
-      atomic_load(&ip_st.init_state) == 1 && !atomic_load(&ip_st.final_flush) && !handoff(t))
+  if (t->state != IP_TS_READY || t->pos <= t->end || t->in_flush ||
+      atomic_load(&ip_st.init_state) != 1 || atomic_load(&ip_st.final_flush))
+    return;
+  if (t->sig_depth) {
+    if (t->sig_handoff)
+      handler_handoff(t);
+  } else if (handoff(t, 0) != 0) {
     ip_thread_flush_bounded(t); /* a probe may run under the loader's lock */
+  }
 }
 
 int ip_thread_ensure(void) {

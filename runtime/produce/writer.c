@@ -194,32 +194,38 @@ void ip_writer_init(void) {
     start();
 }
 
-int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh) {
-  if (!atomic_load(&enabled)) {
+/* A buffer the writer cannot take: encoded inline by the caller, and
+ * counted so (counter: the cause when it is a count of its own); a signal
+ * handler's caller keeps it in the headroom instead, counted nowhere. */
+static int declined(int in_handler, int why, atomic_uint_fast64_t *counter) {
+  if (!in_handler) {
+    if (counter)
+      atomic_fetch_add(counter, 1);
     atomic_fetch_add(&ip_st.inline_flushes, 1);
-    return -1;
   }
-  if (automatic && ip_crowding_note(t, ip_tick())) {
-    atomic_fetch_add(&ip_st.crowded_flushes, 1);
-    return -1;
-  }
+  return why;
+}
+
+int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh, int in_handler) {
+  if (!atomic_load(&enabled))
+    return declined(in_handler, IP_WRITER_NEVER, NULL);
+  /* a handler cannot encode inline: crowded or not, the writer takes it */
+  if (!in_handler && automatic && ip_crowding_note(t, ip_tick()))
+    return declined(in_handler, IP_WRITER_NEVER, &ip_st.crowded_flushes);
   if (!atomic_load(&started)) {
-    start();
-    atomic_fetch_add(&ip_st.inline_flushes, 1);
-    return -1;
+    if (!in_handler) /* no thread is created from a signal handler */
+      start();
+    return declined(in_handler, IP_WRITER_NEVER, NULL);
   }
-  if (atomic_load(&t->inflight) >= (int)IP_INFLIGHT || !(*fresh = ip_pool_take())) {
-    atomic_fetch_add(&ip_st.inline_flushes, 1);
-    return -1;
-  }
+  if (atomic_load(&t->inflight) >= (int)IP_INFLIGHT || !(*fresh = ip_pool_take()))
+    return declined(in_handler, IP_WRITER_BEHIND, NULL);
   for (unsigned i = 0; i < IP_JOBS; i++) {
     int free_ = JOB_FREE;
     if (atomic_compare_exchange_strong(&jobs[i].state, &free_, JOB_FILLING))
       return (int)i;
   }
   ip_pool_put(*fresh);
-  atomic_fetch_add(&ip_st.inline_flushes, 1);
-  return -1;
+  return declined(in_handler, IP_WRITER_BEHIND, NULL);
 }
 
 /* The thread's saved kernel-event records go with the job: the thread's own
