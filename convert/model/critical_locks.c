@@ -150,8 +150,9 @@ static obj *obj_for(obj **v, size_t *n, size_t *cap, ip_u64map *by, uint32_t pro
   return o;
 }
 
-/* Whether a module is inclprof's runtime (libinclprof.so, preloaded or
- * linked): its locks are the recorder's, not the program's. */
+/* Whether a module is inclprof's runtime library (libinclprof.so, preloaded
+ * or linked; the static libinclprof.a's locks are the executable's symbols):
+ * its locks are the recorder's, not the program's. */
 static int runtime_module(const char *path) {
   const char *base = strrchr(path, '/');
   return !strncmp(base ? base + 1 : path, "libinclprof.", strlen("libinclprof."));

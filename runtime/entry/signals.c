@@ -5,10 +5,11 @@
  * The program's sigaction() and signal() calls arrive here from their
  * interposers (interpose.c): a handler the program installs is wrapped, so
  * that (1) it keeps working, chained in place of the default, and (2) probes
- * inside it never encode a buffer: a full one goes to the writer thread, and
- * only where the signal interrupted no probe (else they use the buffer's
- * headroom, which keeps the probe it interrupted intact).  Queries report the program's own handlers, never
- * ours.  The runtime's own installs go to libc's sigaction directly.
+ * inside it never encode a buffer: a full one goes to the writer thread,
+ * and only where the signal interrupted no probe (else they use the
+ * buffer's headroom, which keeps the probe it interrupted intact).  Queries
+ * report the program's own handlers, never ours.  The runtime's own
+ * installs go to libc's sigaction directly.
  * In a child running on the parent's memory (vfork) or a copy of it without
  * fork's handlers (clone, _Fork), sigaction() is libc's and touches none of
  * the tables here: a vfork child resetting its handlers before exec leaves
