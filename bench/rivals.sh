@@ -61,6 +61,8 @@ gcc $CF -DBARE_WRITE -c "$SRC/bench/fi_bare_hooks.c" -o fi_bare_write_hooks.o &&
 gcc $CF -DBARE_WRITE -DBARE_FENCED -c "$SRC/bench/fi_bare_hooks.c" -o fi_bare_fenced_write_hooks.o &&
 gcc $CF -I"$SRC/include/inclprof" -c "$SRC/bench/bare_table.c" -o bare_table.o &&
 gcc $CF -DBARE_FENCED -I"$SRC/include/inclprof" -c "$SRC/bench/bare_table.c" -o bare_table_fenced.o &&
+gcc $CF -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace.o &&
+gcc $CF -DAGG_CARRY -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_carry.o &&
 gcc $CF -c "$SRC/bench/callheavy.c" -o plain.o && gcc plain.o -o plain -lpthread &&
 gcc $CF -finstrument-functions -c "$SRC/bench/callheavy.c" -o fi.o &&
 gcc fi.o fi_bare_hooks.o bare_record.o -o fi-bare -lpthread &&
@@ -77,7 +79,13 @@ variant floor-fenced-write "the writing floor, fenced clock" "$RUNS" before plai
 if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o ip.o &&
    try_build ip gcc ip.o -o ip -lpthread &&
    try_build ip gcc ip.o bare_table.o bare_record.o -o ip-bare -lpthread &&
-   try_build ip gcc ip.o bare_table_fenced.o bare_record.o -o ip-bare-fenced -lpthread; then
+   try_build ip gcc ip.o bare_table_fenced.o bare_record.o -o ip-bare-fenced -lpthread &&
+   try_build ip gcc ip.o agg_inplace.o -o ip-agg-inplace -lpthread &&
+   try_build ip gcc ip.o agg_inplace_carry.o -o ip-agg-inplace-carry -lpthread &&
+   try_build ip gcc $CF -fplugin="$B/inclprof.so" -fplugin-arg-inclprof-probe-form=call -c "$SRC/bench/callheavy.c" -o ipc.o &&
+   try_build ip gcc ipc.o bare_table_fenced.o bare_record.o -o ipc-bare-fenced -lpthread &&
+   try_build ip gcc ipc.o agg_inplace.o -o ipc-agg-inplace -lpthread &&
+   try_build ip gcc ipc.o agg_inplace_carry.o -o ipc-agg-inplace-carry -lpthread; then
   variant ip-bare "plugin probes -> the bare hook (\`rdtsc\`) through the hook table" "$RUNS" after plain "./ip-bare" fast
   variant ip-bare-fenced "plugin probes -> the fenced bare hook through the hook table" "$RUNS" after plain "./ip-bare-fenced"
   variant ip "inclprof record, kevents, writer auto (the defaults)" "$RUNS" after plain \
@@ -86,6 +94,13 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
     "rm -rf ipa.data && $INCLPROF record --aggregate --transitions kevents -o ipa.data -- ./ip"
   variant ip-agg-fast "inclprof record --aggregate, kevents, INCLPROF_CLOCK=fast" "$RUNS" after plain \
     "rm -rf ipaf.data && INCLPROF_CLOCK=fast $INCLPROF record --aggregate --transitions kevents -o ipaf.data -- ./ip" fast
+  variant ip-agg-inplace "plugin probes -> hooks updating the call-path tree in place (bench/agg_inplace.c: fenced clock, transition counter, compensation without carry)" \
+    "$RUNS" after plain "./ip-agg-inplace"
+  variant ip-agg-inplace-carry "the same with the fold's compensation (what a short interval owes carried by its level)" \
+    "$RUNS" after plain "./ip-agg-inplace-carry"
+  variant ipc-bare-fenced "probe-form=call: the plugin's call-form probes -> the fenced bare hook" "$RUNS" after plain "./ipc-bare-fenced"
+  variant ipc-agg-inplace "probe-form=call -> the in-place tree hooks" "$RUNS" after plain "./ipc-agg-inplace"
+  variant ipc-agg-inplace-carry "probe-form=call -> the in-place tree hooks, the fold's compensation" "$RUNS" after plain "./ipc-agg-inplace-carry"
   variant ip-thread "inclprof record, kevents, INCLPROF_WRITER=thread" "$RUNS" after plain \
     "rm -rf ipt.data && INCLPROF_WRITER=thread $INCLPROF record --transitions kevents -o ipt.data -- ./ip"
   variant ip-inline "inclprof record, kevents, INCLPROF_WRITER=inline" "$RUNS" after plain \
