@@ -12,7 +12,13 @@
  * for the guard a real runtime needs against a signal handler's probes.  Compiled with -DAGG_CARRY the interval's
  * compensation is the fold's (ip_probe_compensated_carry: what a short
  * interval owes is carried by its stack level); without, the hidden part is
- * kept (ip_probe_compensated) but nothing is carried.  Only ENTER and EXIT:
+ * kept (ip_probe_compensated) but nothing is carried.  With -DAGG_LEAN
+ * each interval loses the probe's cost less its hidden part, unclamped
+ * (a call's sum is clamped at its exit), and a call under 2^32 ticks
+ * becomes ns by a 64-bit multiply.  With -DAGG_MINIMAL
+ * only the clock, the transition counter, the shadow stack, the path and
+ * its calls and Elapsed Inclusive ticks are kept: no compensation, minimum,
+ * maximum, histogram or guard.  Only ENTER and EXIT:
  * call sites of uninstrumented callees and indirect calls record nothing.
  * Prints, per thread at its end and for the process at exit, the calls
  * closed and the paths made, so a run checks its counts against the
@@ -57,9 +63,11 @@ struct thr {
   const volatile uint64_t *tr_src;
   uint64_t tr_last;
   uint64_t cost, hidden, ns_fx;
+#ifdef AGG_CARRY
   ip_probe_owed owed;
-  uint32_t depth; /* for the carry */
-  int busy;       /* a probe is updating the tree: a signal handler's probe must not */
+  uint32_t depth;
+#endif
+  int busy; /* a probe is updating the tree: a signal handler's probe must not */
   struct path root;
   struct path *chunk;
   size_t chunk_used, n_paths;
@@ -158,6 +166,7 @@ static __attribute__((noinline)) struct path *child_slow(struct thr *t, struct p
   return c;
 }
 
+#ifndef AGG_MINIMAL
 static __attribute__((noinline, cold)) void lat_grow(struct path *c, uint32_t b) {
   uint32_t lo = c->lat_n ? (c->lat_lo < b ? c->lat_lo : b) : b & ~(IP_LAT_SUB - 1u);
   uint32_t hi = c->lat_n ? (c->lat_lo + c->lat_n > b + 1 ? c->lat_lo + c->lat_n : b + 1) : b + 1;
@@ -173,6 +182,7 @@ static __attribute__((noinline, cold)) void lat_grow(struct path *c, uint32_t b)
   c->lat_lo = lo;
   c->lat_n = hi - lo;
 }
+#endif
 
 /* The transition counter moved: the interval is transitional (the real
  * runtime splits it by the kernel's records). */
@@ -188,13 +198,19 @@ static inline __attribute__((always_inline)) struct thr *interval(void) {
   if (UNLIKELY(!t))
     t = thread_starts();
   uint64_t now = tick();
+#ifndef AGG_MINIMAL
   if (UNLIKELY(t->busy))
     abort(); /* the real runtime: the handler's events wait in a buffer */
   t->busy = 1;
+#endif
   uint64_t tr = *t->tr_src;
   uint64_t x = (now - t->hwm) << IP_FX;
   t->hwm = now;
-#ifdef AGG_CARRY
+#if defined AGG_MINIMAL
+  uint64_t y = x;
+#elif defined AGG_LEAN
+  uint64_t y = x - (t->cost - t->hidden); /* a call's sum is clamped at its exit */
+#elif defined AGG_CARRY
   uint64_t y = ip_probe_compensated_carry(x, t->cost, t->hidden, t->depth, &t->owed);
 #else
   uint64_t y = ip_probe_compensated(x, t->cost, t->hidden);
@@ -221,7 +237,9 @@ static void agg_enter(const struct inclprof_fn *fn) {
 #endif
   t->cur = c;
   __asm__ __volatile__("" ::: "memory");
+#ifndef AGG_MINIMAL
   t->busy = 0;
+#endif
 }
 
 static void agg_exit(const struct inclprof_fn *fn) {
@@ -235,21 +253,35 @@ static void agg_exit(const struct inclprof_fn *fn) {
   t->depth--;
 #endif
   uint64_t call = t->el - f->push_el;
+#ifdef AGG_LEAN
+  call = (int64_t)call < 0 ? 0 : call;
+#endif
   c->calls++;
   c->el_incl += call;
+#ifndef AGG_MINIMAL
   c->min_call = call < c->min_call ? call : c->min_call;
   c->max_call = call > c->max_call ? call : c->max_call;
+#ifdef AGG_LEAN
+  uint64_t ns = LIKELY(call >> (32 + IP_FX) == 0)
+                    ? ((call >> IP_FX) * t->ns_fx + (1ull << 31)) >> 32
+                    : ip_fx_ns_of(call, t->ns_fx);
+  uint32_t b = ip_lat_bucket(ns) - c->lat_lo;
+#else
   uint32_t b = ip_lat_bucket(ip_fx_ns_of(call, t->ns_fx)) - c->lat_lo;
+#endif
   if (UNLIKELY(b >= c->lat_n)) {
     lat_grow(c, b + c->lat_lo);
     b = ip_lat_bucket(ip_fx_ns_of(call, t->ns_fx)) - c->lat_lo;
   }
   c->lat[b]++;
+#endif
   if (UNLIKELY(f->push_seq != t->seq))
     c->tr_incl += 0; /* the real runtime: the transitional part since the push */
   t->cur = c->parent;
   __asm__ __volatile__("" ::: "memory");
+#ifndef AGG_MINIMAL
   t->busy = 0;
+#endif
 }
 
 static void agg_none(const struct inclprof_fn *fn) { (void)fn; }

@@ -63,6 +63,8 @@ gcc $CF -I"$SRC/include/inclprof" -c "$SRC/bench/bare_table.c" -o bare_table.o &
 gcc $CF -DBARE_FENCED -I"$SRC/include/inclprof" -c "$SRC/bench/bare_table.c" -o bare_table_fenced.o &&
 gcc $CF -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace.o &&
 gcc $CF -DAGG_CARRY -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_carry.o &&
+gcc $CF -DAGG_MINIMAL -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_min.o &&
+gcc $CF -DAGG_LEAN -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_lean.o &&
 gcc $CF -c "$SRC/bench/callheavy.c" -o plain.o && gcc plain.o -o plain -lpthread &&
 gcc $CF -finstrument-functions -c "$SRC/bench/callheavy.c" -o fi.o &&
 gcc fi.o fi_bare_hooks.o bare_record.o -o fi-bare -lpthread &&
@@ -85,7 +87,9 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
    try_build ip gcc $CF -fplugin="$B/inclprof.so" -fplugin-arg-inclprof-probe-form=call -c "$SRC/bench/callheavy.c" -o ipc.o &&
    try_build ip gcc ipc.o bare_table_fenced.o bare_record.o -o ipc-bare-fenced -lpthread &&
    try_build ip gcc ipc.o agg_inplace.o -o ipc-agg-inplace -lpthread &&
-   try_build ip gcc ipc.o agg_inplace_carry.o -o ipc-agg-inplace-carry -lpthread; then
+   try_build ip gcc ipc.o agg_inplace_carry.o -o ipc-agg-inplace-carry -lpthread &&
+   try_build ip gcc ipc.o agg_inplace_min.o -o ipc-agg-inplace-min -lpthread &&
+   try_build ip gcc ipc.o agg_inplace_lean.o -o ipc-agg-inplace-lean -lpthread; then
   variant ip-bare "plugin probes -> the bare hook (\`rdtsc\`) through the hook table" "$RUNS" after plain "./ip-bare" fast
   variant ip-bare-fenced "plugin probes -> the fenced bare hook through the hook table" "$RUNS" after plain "./ip-bare-fenced"
   variant ip "inclprof record, kevents, writer auto (the defaults)" "$RUNS" after plain \
@@ -100,6 +104,10 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
     "$RUNS" after plain "./ip-agg-inplace-carry"
   variant ipc-bare-fenced "probe-form=call: the plugin's call-form probes -> the fenced bare hook" "$RUNS" after plain "./ipc-bare-fenced"
   variant ipc-agg-inplace "probe-form=call -> the in-place tree hooks" "$RUNS" after plain "./ipc-agg-inplace"
+  variant ipc-agg-inplace-min "probe-form=call -> the in-place tree hooks, minimal: clock, transition counter, shadow stack, path, calls and ticks" \
+    "$RUNS" after plain "./ipc-agg-inplace-min"
+  variant ipc-agg-inplace-lean "probe-form=call -> the in-place tree hooks, lean: a fixed cost per probe, a 64-bit ns conversion" \
+    "$RUNS" after plain "./ipc-agg-inplace-lean"
   variant ipc-agg-inplace-carry "probe-form=call -> the in-place tree hooks, the fold's compensation" "$RUNS" after plain "./ipc-agg-inplace-carry"
   variant ip-thread "inclprof record, kevents, INCLPROF_WRITER=thread" "$RUNS" after plain \
     "rm -rf ipt.data && INCLPROF_WRITER=thread $INCLPROF record --transitions kevents -o ipt.data -- ./ip"
