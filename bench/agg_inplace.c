@@ -15,7 +15,8 @@
  * kept (ip_probe_compensated) but nothing is carried.  With -DAGG_LEAN
  * each interval loses the probe's cost less its hidden part, unclamped
  * (a call's sum is clamped at its exit), and a call under 2^32 ticks
- * becomes ns by a 64-bit multiply.  With -DAGG_MINIMAL
+ * becomes ns by a 64-bit multiply; adding -DAGG_NO_LATENCY leaves out the
+ * minimum, maximum and histogram.  With -DAGG_MINIMAL
  * only the clock, the transition counter, the shadow stack, the path and
  * its calls and Elapsed Inclusive ticks are kept: no compensation, minimum,
  * maximum, histogram or guard.  Only ENTER and EXIT:
@@ -166,7 +167,7 @@ static __attribute__((noinline)) struct path *child_slow(struct thr *t, struct p
   return c;
 }
 
-#ifndef AGG_MINIMAL
+#if !defined AGG_MINIMAL && !defined AGG_NO_LATENCY
 static __attribute__((noinline, cold)) void lat_grow(struct path *c, uint32_t b) {
   uint32_t lo = c->lat_n ? (c->lat_lo < b ? c->lat_lo : b) : b & ~(IP_LAT_SUB - 1u);
   uint32_t hi = c->lat_n ? (c->lat_lo + c->lat_n > b + 1 ? c->lat_lo + c->lat_n : b + 1) : b + 1;
@@ -258,7 +259,7 @@ static void agg_exit(const struct inclprof_fn *fn) {
 #endif
   c->calls++;
   c->el_incl += call;
-#ifndef AGG_MINIMAL
+#if !defined AGG_MINIMAL && !defined AGG_NO_LATENCY
   c->min_call = call < c->min_call ? call : c->min_call;
   c->max_call = call > c->max_call ? call : c->max_call;
 #ifdef AGG_LEAN
