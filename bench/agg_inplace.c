@@ -16,7 +16,9 @@
  * each interval loses the probe's cost less its hidden part, unclamped
  * (a call's sum is clamped at its exit), and a call under 2^32 ticks
  * becomes ns by a 64-bit multiply; adding -DAGG_NO_LATENCY leaves out the
- * minimum, maximum and histogram.  With -DAGG_MINIMAL
+ * minimum, maximum and histogram; adding -DAGG_TICK_HISTOGRAM instead
+ * keeps the histogram in ticks (the same buckets of the ticks, no
+ * conversion) and no minimum or maximum.  With -DAGG_MINIMAL
  * only the clock, the transition counter, the shadow stack, the path and
  * its calls and Elapsed Inclusive ticks are kept: no compensation, minimum,
  * maximum, histogram or guard.  Only ENTER and EXIT:
@@ -260,9 +262,14 @@ static void agg_exit(const struct inclprof_fn *fn) {
   c->calls++;
   c->el_incl += call;
 #if !defined AGG_MINIMAL && !defined AGG_NO_LATENCY
+#ifdef AGG_TICK_HISTOGRAM
+  uint32_t b = ip_lat_bucket(call >> IP_FX) - c->lat_lo;
+#else
   c->min_call = call < c->min_call ? call : c->min_call;
   c->max_call = call > c->max_call ? call : c->max_call;
-#ifdef AGG_LEAN
+#endif
+#if defined AGG_TICK_HISTOGRAM
+#elif defined AGG_LEAN
   uint64_t ns = LIKELY(call >> (32 + IP_FX) == 0)
                     ? ((call >> IP_FX) * t->ns_fx + (1ull << 31)) >> 32
                     : ip_fx_ns_of(call, t->ns_fx);
@@ -272,7 +279,11 @@ static void agg_exit(const struct inclprof_fn *fn) {
 #endif
   if (UNLIKELY(b >= c->lat_n)) {
     lat_grow(c, b + c->lat_lo);
+#ifdef AGG_TICK_HISTOGRAM
+    b = ip_lat_bucket(call >> IP_FX) - c->lat_lo;
+#else
     b = ip_lat_bucket(ip_fx_ns_of(call, t->ns_fx)) - c->lat_lo;
+#endif
   }
   c->lat[b]++;
 #endif
