@@ -9,23 +9,24 @@
  * by parent and function) and pushes (path, timeline) on a shadow stack; an
  * EXIT pops, adds the call's Inclusive time, count, minimum, maximum and
  * histogram bucket to its path.  A busy flag set around the update stands
- * for the guard a real runtime needs against a signal handler's probes.  Compiled with -DAGG_CARRY the interval's
- * compensation is the fold's (ip_probe_compensated_carry: what a short
- * interval owes is carried by its stack level); without, the hidden part is
- * kept (ip_probe_compensated) but nothing is carried.  With -DAGG_LEAN
- * each interval loses the probe's cost less its hidden part, unclamped
- * (a call's sum is clamped at its exit), and a call under 2^32 ticks
- * becomes ns by a 64-bit multiply; adding -DAGG_NO_LATENCY leaves out the
- * minimum, maximum and histogram; adding -DAGG_TICK_HISTOGRAM instead
- * keeps the histogram in ticks (the same buckets of the ticks, no
- * conversion) and no minimum or maximum.  With -DAGG_MINIMAL
- * only the clock, the transition counter, the shadow stack, the path and
- * its calls and Elapsed Inclusive ticks are kept: no compensation, minimum,
- * maximum, histogram or guard.  Only ENTER and EXIT:
- * call sites of uninstrumented callees and indirect calls record nothing.
- * Prints, per thread at its end and for the process at exit, the calls
- * closed and the paths made, so a run checks its counts against the
- * program's.  Linked instead of libinclprof (bench/rivals.sh). */
+ * for the guard a real runtime needs against a signal handler's probes.
+ * Only ENTER and EXIT: call sites of uninstrumented callees and indirect
+ * calls record nothing.  The cost constants are fixed, not calibrated.
+ *
+ * Variants, by macro: AGG_CARRY, the fold's compensation (what a short
+ * interval lacks is carried by its stack level: ip_probe_compensated_carry;
+ * without it, each interval is clamped, ip_probe_compensated); AGG_LEAN,
+ * each interval less the probe's cost net of its hidden part, unclamped (a
+ * call's sum is clamped at its exit), and a call under 2^32 ticks made ns
+ * by a 64-bit multiply; with AGG_LEAN, AGG_NO_LATENCY leaves out the
+ * minimum, maximum and histogram, and AGG_TICK_HISTOGRAM keeps the
+ * histogram's buckets of the ticks (no conversion) and no minimum or
+ * maximum; AGG_MINIMAL keeps only the clock, the transition counter, the
+ * shadow stack, the path and its calls and Elapsed Inclusive ticks.
+ *
+ * At exit it prints the calls closed and the paths made over every thread
+ * ended, so that a run checks its counts against the program's.  Linked
+ * instead of libinclprof (bench/rivals.sh). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdint.h>
