@@ -21,7 +21,10 @@
  * by a 64-bit multiply; with AGG_LEAN, AGG_NO_LATENCY leaves out the
  * minimum, maximum and histogram, and AGG_TICK_HISTOGRAM keeps the
  * histogram's buckets of the ticks (no conversion) and no minimum or
- * maximum; AGG_MINIMAL keeps only the clock, the transition counter, the
+ * maximum, and AGG_DEFERRED_LATENCY stores each call's path and time and
+ * adds them to the minimum, maximum and histogram 256 at a time (a
+ * runtime would add the rest before writing);
+ * AGG_MINIMAL keeps only the clock, the transition counter, the
  * shadow stack, the path and its calls and Elapsed Inclusive ticks.
  *
  * At exit it prints the calls closed and the paths made over every thread
@@ -58,7 +61,7 @@ struct frame {
   uint64_t push_seq;
 };
 
-enum { STACK = 4096, TABLE = 1 << 16, CHUNK = 4096 };
+enum { STACK = 4096, TABLE = 1 << 16, CHUNK = 4096, DEFERRED = 256 };
 
 struct thr {
   struct frame *sp, *lim;
@@ -72,6 +75,13 @@ struct thr {
   uint32_t depth;
 #endif
   int busy; /* a probe is updating the tree: a signal handler's probe must not */
+#ifdef AGG_DEFERRED_LATENCY
+  unsigned n_deferred;
+  struct {
+    struct path *path;
+    uint64_t call;
+  } deferred[DEFERRED];
+#endif
   struct path root;
   struct path *chunk;
   size_t chunk_used, n_paths;
@@ -225,6 +235,47 @@ static inline __attribute__((always_inline)) struct thr *interval(void) {
   return t;
 }
 
+#if !defined AGG_MINIMAL && !defined AGG_NO_LATENCY
+/* A call's minimum, maximum and histogram bucket. */
+static inline __attribute__((always_inline)) void latency_add(const struct thr *t, struct path *c,
+                                                              uint64_t call) {
+  (void)t; /* the histogram of ticks needs no conversion */
+#ifdef AGG_TICK_HISTOGRAM
+  uint32_t b = ip_lat_bucket(call >> IP_FX) - c->lat_lo;
+#else
+  c->min_call = call < c->min_call ? call : c->min_call;
+  c->max_call = call > c->max_call ? call : c->max_call;
+#endif
+#if defined AGG_TICK_HISTOGRAM
+#elif defined AGG_LEAN
+  uint64_t ns = LIKELY(call >> (32 + IP_FX) == 0)
+                    ? ((call >> IP_FX) * t->ns_fx + (1ull << 31)) >> 32
+                    : ip_fx_ns_of(call, t->ns_fx);
+  uint32_t b = ip_lat_bucket(ns) - c->lat_lo;
+#else
+  uint32_t b = ip_lat_bucket(ip_fx_ns_of(call, t->ns_fx)) - c->lat_lo;
+#endif
+  if (UNLIKELY(b >= c->lat_n)) {
+    lat_grow(c, b + c->lat_lo);
+#ifdef AGG_TICK_HISTOGRAM
+    b = ip_lat_bucket(call >> IP_FX) - c->lat_lo;
+#else
+    b = ip_lat_bucket(ip_fx_ns_of(call, t->ns_fx)) - c->lat_lo;
+#endif
+  }
+  c->lat[b]++;
+}
+#endif
+
+#ifdef AGG_DEFERRED_LATENCY
+/* The calls kept since the last batch into their paths' latency values. */
+static __attribute__((noinline)) void latency_batch(struct thr *t) {
+  for (unsigned i = 0; i < DEFERRED; i++)
+    latency_add(t, t->deferred[i].path, t->deferred[i].call);
+  t->n_deferred = 0;
+}
+#endif
+
 static void agg_enter(const struct inclprof_fn *fn) {
   struct thr *t = interval();
   struct frame *f = t->sp;
@@ -262,31 +313,15 @@ static void agg_exit(const struct inclprof_fn *fn) {
 #endif
   c->calls++;
   c->el_incl += call;
-#if !defined AGG_MINIMAL && !defined AGG_NO_LATENCY
-#ifdef AGG_TICK_HISTOGRAM
-  uint32_t b = ip_lat_bucket(call >> IP_FX) - c->lat_lo;
-#else
-  c->min_call = call < c->min_call ? call : c->min_call;
-  c->max_call = call > c->max_call ? call : c->max_call;
-#endif
-#if defined AGG_TICK_HISTOGRAM
-#elif defined AGG_LEAN
-  uint64_t ns = LIKELY(call >> (32 + IP_FX) == 0)
-                    ? ((call >> IP_FX) * t->ns_fx + (1ull << 31)) >> 32
-                    : ip_fx_ns_of(call, t->ns_fx);
-  uint32_t b = ip_lat_bucket(ns) - c->lat_lo;
-#else
-  uint32_t b = ip_lat_bucket(ip_fx_ns_of(call, t->ns_fx)) - c->lat_lo;
-#endif
-  if (UNLIKELY(b >= c->lat_n)) {
-    lat_grow(c, b + c->lat_lo);
-#ifdef AGG_TICK_HISTOGRAM
-    b = ip_lat_bucket(call >> IP_FX) - c->lat_lo;
-#else
-    b = ip_lat_bucket(ip_fx_ns_of(call, t->ns_fx)) - c->lat_lo;
-#endif
-  }
-  c->lat[b]++;
+#if defined AGG_DEFERRED_LATENCY
+  unsigned k = t->n_deferred;
+  t->deferred[k].path = c;
+  t->deferred[k].call = call;
+  t->n_deferred = k + 1;
+  if (UNLIKELY(k + 1 == DEFERRED))
+    latency_batch(t);
+#elif !defined AGG_MINIMAL && !defined AGG_NO_LATENCY
+  latency_add(t, c, call);
 #endif
   if (UNLIKELY(f->push_seq != t->seq))
     c->tr_incl += 0; /* the real runtime: the transitional part since the push */

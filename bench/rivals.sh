@@ -67,6 +67,7 @@ gcc $CF -DAGG_MINIMAL -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_in
 gcc $CF -DAGG_LEAN -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_lean.o &&
 gcc $CF -DAGG_LEAN -DAGG_NO_LATENCY -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_nolat.o &&
 gcc $CF -DAGG_LEAN -DAGG_TICK_HISTOGRAM -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_tickhist.o &&
+gcc $CF -DAGG_LEAN -DAGG_DEFERRED_LATENCY -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_deferred.o &&
 gcc $CF -c "$SRC/bench/callheavy.c" -o plain.o && gcc plain.o -o plain -lpthread &&
 gcc $CF -finstrument-functions -c "$SRC/bench/callheavy.c" -o fi.o &&
 gcc fi.o fi_bare_hooks.o bare_record.o -o fi-bare -lpthread &&
@@ -93,7 +94,8 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
    try_build ip gcc ipc.o agg_inplace_min.o -o ipc-agg-inplace-min -lpthread &&
    try_build ip gcc ipc.o agg_inplace_lean.o -o ipc-agg-inplace-lean -lpthread &&
    try_build ip gcc ipc.o agg_inplace_nolat.o -o ipc-agg-inplace-nolat -lpthread &&
-   try_build ip gcc ipc.o agg_inplace_tickhist.o -o ipc-agg-inplace-tickhist -lpthread; then
+   try_build ip gcc ipc.o agg_inplace_tickhist.o -o ipc-agg-inplace-tickhist -lpthread &&
+   try_build ip gcc ipc.o agg_inplace_deferred.o -o ipc-agg-inplace-deferred -lpthread; then
   variant ip-bare "plugin probes -> the bare hook (\`rdtsc\`) through the hook table" "$RUNS" after plain "./ip-bare" fast
   variant ip-bare-fenced "plugin probes -> the fenced bare hook through the hook table" "$RUNS" after plain "./ip-bare-fenced"
   variant ip "inclprof record, kevents, writer auto (the defaults)" "$RUNS" after plain \
@@ -116,6 +118,8 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
     "$RUNS" after plain "./ipc-agg-inplace-nolat"
   variant ipc-agg-inplace-tickhist "probe-form=call -> the lean in-place tree hooks, the histogram in ticks, no minimum and maximum" \
     "$RUNS" after plain "./ipc-agg-inplace-tickhist"
+  variant ipc-agg-inplace-deferred "probe-form=call -> the lean in-place tree hooks, each call's time stored and binned 256 at a time" \
+    "$RUNS" after plain "./ipc-agg-inplace-deferred"
   variant ipc-agg-inplace-carry "probe-form=call -> the in-place tree hooks, the fold's compensation" "$RUNS" after plain "./ipc-agg-inplace-carry"
   variant ip-thread "inclprof record, kevents, INCLPROF_WRITER=thread" "$RUNS" after plain \
     "rm -rf ipt.data && INCLPROF_WRITER=thread $INCLPROF record --transitions kevents -o ipt.data -- ./ip"
