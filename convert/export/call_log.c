@@ -54,6 +54,72 @@ static int by_begin(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The calls c[0..n) of one thread, in the order they ended (a post-order
+ * of its call tree: callees before their caller, siblings in turn), in
+ * begin order without a comparison sort: a call's place in begin order is
+ * the number of calls that ended before its first callee (the calls before
+ * the last one that ended at its depth or above, before it) plus its
+ * callers among the calls that ended after it (found from the last call
+ * back, keeping the open path).  Calls at equal starts (empty calls) may
+ * sort otherwise by by_begin: a pass of insertion puts the few out of place
+ * where by_begin has them, and a log that is not nested like this (more
+ * than n moves, or two calls at one place) is sorted by qsort.  Returns the
+ * array in begin order: c, or a new one of n calls (c then freed). */
+static ip_logged_call *begin_order(ip_logged_call *c, size_t n) {
+  if (n < 2)
+    return c;
+  size_t *place = ip_must_realloc(NULL, n, sizeof *place);
+  size_t *path = NULL, cap_path = 0, depth = 0; /* indices of calls, their depths increasing */
+  for (size_t i = 0; i < n; i++) {
+    while (depth && c[path[depth - 1]].depth > c[i].depth)
+      depth--;
+    place[i] = depth ? path[depth - 1] + 1 : 0; /* where its first callee is */
+    if (depth && c[path[depth - 1]].depth == c[i].depth)
+      depth--;
+    if (depth == cap_path)
+      ip_must_grow((void **)&path, &cap_path, depth + 1, sizeof *path);
+    path[depth++] = i;
+  }
+  ip_logged_call *out = ip_must_realloc(NULL, n, sizeof *out);
+  uint8_t *taken = ip_must_calloc(n, 1);
+  int nested = 1;
+  depth = 0;
+  for (size_t i = n; nested && i-- > 0;) {
+    while (depth && c[path[depth - 1]].depth >= c[i].depth)
+      depth--;
+    size_t at = place[i] + depth; /* depth: its callers, open above it */
+    if (at >= n || taken[at]) {
+      nested = 0;
+      break;
+    }
+    taken[at] = 1;
+    out[at] = c[i];
+    if (depth == cap_path)
+      ip_must_grow((void **)&path, &cap_path, depth + 1, sizeof *path);
+    path[depth++] = i;
+  }
+  free(taken);
+  free(path);
+  free(place);
+  size_t moves = 0;
+  for (size_t i = 1; nested && i < n; i++)
+    for (size_t j = i; j > 0 && by_begin(&out[j - 1], &out[j]) > 0; j--) {
+      ip_logged_call tmp = out[j];
+      out[j] = out[j - 1], out[j - 1] = tmp;
+      if (++moves > n) {
+        nested = 0;
+        break;
+      }
+    }
+  if (!nested) {
+    free(out);
+    qsort(c, n, sizeof *c, by_begin);
+    return c;
+  }
+  free(c);
+  return out;
+}
+
 static int spill_open(ip_call_log *log) {
   log->spill_fd = ip_spool_temp_file();
   return log->spill_fd < 0 ? -1 : 0;
@@ -79,7 +145,7 @@ static void spill(ip_call_log *log, thread_calls *tc) {
     log->spill_failed = 1;
     return;
   }
-  qsort(tc->calls, tc->n, sizeof *tc->calls, by_begin);
+  tc->calls = begin_order(tc->calls, tc->n);
   size_t bytes = tc->n * sizeof *tc->calls;
   if (write_all(log->spill_fd, tc->calls, bytes, log->spill_end) < 0) {
     fprintf(stderr,
@@ -113,11 +179,13 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
       !ip_selected_call(&log->o->sel, (uint32_t)(t - s->threads), depth, start_ns, dur_ns))
     return;
   size_t k = (size_t)(t - s->threads);
-  ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
+  if (k >= log->n_threads)
+    ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
   if (log->in_memory >= log->max_in_memory && !log->spill_failed)
     spill_largest(log);
   thread_calls *tc = &log->threads[k];
-  ip_must_grow((void **)&tc->calls, &tc->cap, tc->n + 1, sizeof *tc->calls);
+  if (tc->n == tc->cap)
+    ip_must_grow((void **)&tc->calls, &tc->cap, tc->n + 1, sizeof *tc->calls);
   tc->calls[tc->n++] = (ip_logged_call){start_ns, dur_ns, app_ns, tc->ended++, func, depth};
   log->in_memory++;
 }
@@ -261,8 +329,10 @@ void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn) {
   if (t >= log->n_threads)
     return;
   thread_calls *tc = &log->threads[t];
-  if (tc->n)
-    qsort(tc->calls, tc->n, sizeof *tc->calls, by_begin);
+  if (tc->n) {
+    tc->calls = begin_order(tc->calls, tc->n);
+    tc->cap = tc->n;
+  }
   emit_merged(log, tc, fn);
   log->in_memory -= tc->n;
   free_thread(tc);
