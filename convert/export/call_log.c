@@ -31,6 +31,16 @@ typedef struct thread_calls {
   size_t n_runs, cap_runs;
 } thread_calls;
 
+/* The arrays begin_order works in, kept from one sort to the next. */
+typedef struct sort_scratch {
+  ip_logged_call *calls;
+  size_t cap_calls;
+  size_t *place, cap_place;
+  size_t *path, cap_path;
+  uint8_t *taken;
+  size_t cap_taken;
+} sort_scratch;
+
 struct ip_call_log {
   const ip_export_opts *o;
   ip_call_visitor visitor;
@@ -40,6 +50,9 @@ struct ip_call_log {
   int spill_fd; /* -1 until the first spill */
   off_t spill_end;
   int spill_failed; /* keep everything in memory from then on */
+  sort_scratch scratch;
+  ip_logged_call *spare; /* the array of a thread spilled last, for the next one that grows */
+  size_t cap_spare;
 };
 
 /* Begin order: earlier start first; at the same start the caller (smaller
@@ -54,38 +67,44 @@ static int by_begin(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The calls c[0..n) of one thread, in the order they ended (a post-order
- * of its call tree: callees before their caller, siblings in turn), in
- * begin order without a comparison sort: a call's place in begin order is
- * the number of calls that ended before its first callee (the calls before
- * the last one that ended at its depth or above, before it) plus its
- * callers among the calls that ended after it (found from the last call
- * back, keeping the open path).  Calls at equal starts (empty calls) may
- * sort otherwise by by_begin: a pass of insertion puts the few out of place
- * where by_begin has them, and a log that is not nested like this (more
- * than n moves, or two calls at one place) is sorted by qsort.  Returns the
- * array in begin order: c, or a new one of n calls (c then freed). */
-static ip_logged_call *begin_order(ip_logged_call *c, size_t n) {
+/* The calls tc->calls[0..tc->n) of one thread, in the order they ended (a
+ * post-order of its call tree: callees before their caller, siblings in
+ * turn), into begin order without a comparison sort: a call's place in
+ * begin order is the number of calls that ended before its first callee
+ * (the calls up to the last one before it that ended at its depth or above)
+ * plus its callers (the open path above it, found from the last call back).
+ * Calls at equal starts (empty calls) may sort otherwise by by_begin: a pass
+ * of insertion moves the few out of place to where by_begin has them, and a
+ * log that does not nest like this (more than n moves, or two calls at one
+ * place) is sorted by qsort.  The calls in order go to the scratch array,
+ * which then trades places with tc->calls: no memory is allocated and
+ * touched anew for each sort. */
+static void begin_order(sort_scratch *w, thread_calls *tc) {
+  ip_logged_call *c = tc->calls;
+  size_t n = tc->n, depth = 0; /* path[0..depth): indices of calls, their depths increasing */
   if (n < 2)
-    return c;
-  size_t *place = ip_must_realloc(NULL, n, sizeof *place);
-  size_t *path = NULL, cap_path = 0, depth = 0; /* indices of calls, their depths increasing */
+    return;
+  ip_must_grow((void **)&w->place, &w->cap_place, n, sizeof *w->place);
+  ip_must_grow((void **)&w->taken, &w->cap_taken, n, sizeof *w->taken);
+  ip_must_grow((void **)&w->calls, &w->cap_calls, n, sizeof *w->calls);
+  size_t *place = w->place;
   for (size_t i = 0; i < n; i++) {
-    while (depth && c[path[depth - 1]].depth > c[i].depth)
+    while (depth && c[w->path[depth - 1]].depth > c[i].depth)
       depth--;
-    place[i] = depth ? path[depth - 1] + 1 : 0; /* where its first callee is */
-    if (depth && c[path[depth - 1]].depth == c[i].depth)
+    place[i] = depth ? w->path[depth - 1] + 1 : 0; /* where its first callee is */
+    if (depth && c[w->path[depth - 1]].depth == c[i].depth)
       depth--;
-    if (depth == cap_path)
-      ip_must_grow((void **)&path, &cap_path, depth + 1, sizeof *path);
-    path[depth++] = i;
+    if (depth == w->cap_path)
+      ip_must_grow((void **)&w->path, &w->cap_path, depth + 1, sizeof *w->path);
+    w->path[depth++] = i;
   }
-  ip_logged_call *out = ip_must_realloc(NULL, n, sizeof *out);
-  uint8_t *taken = ip_must_calloc(n, 1);
+  ip_logged_call *out = w->calls;
+  uint8_t *taken = w->taken;
+  memset(taken, 0, n);
   int nested = 1;
   depth = 0;
   for (size_t i = n; nested && i-- > 0;) {
-    while (depth && c[path[depth - 1]].depth >= c[i].depth)
+    while (depth && c[w->path[depth - 1]].depth >= c[i].depth)
       depth--;
     size_t at = place[i] + depth; /* depth: its callers, open above it */
     if (at >= n || taken[at]) {
@@ -94,13 +113,10 @@ static ip_logged_call *begin_order(ip_logged_call *c, size_t n) {
     }
     taken[at] = 1;
     out[at] = c[i];
-    if (depth == cap_path)
-      ip_must_grow((void **)&path, &cap_path, depth + 1, sizeof *path);
-    path[depth++] = i;
+    if (depth == w->cap_path)
+      ip_must_grow((void **)&w->path, &w->cap_path, depth + 1, sizeof *w->path);
+    w->path[depth++] = i;
   }
-  free(taken);
-  free(path);
-  free(place);
   size_t moves = 0;
   for (size_t i = 1; nested && i < n; i++)
     for (size_t j = i; j > 0 && by_begin(&out[j - 1], &out[j]) > 0; j--) {
@@ -112,12 +128,12 @@ static ip_logged_call *begin_order(ip_logged_call *c, size_t n) {
       }
     }
   if (!nested) {
-    free(out);
     qsort(c, n, sizeof *c, by_begin);
-    return c;
+    return;
   }
-  free(c);
-  return out;
+  size_t cap = tc->cap;
+  tc->calls = out, tc->cap = w->cap_calls;
+  w->calls = c, w->cap_calls = cap;
 }
 
 static int spill_open(ip_call_log *log) {
@@ -145,7 +161,7 @@ static void spill(ip_call_log *log, thread_calls *tc) {
     log->spill_failed = 1;
     return;
   }
-  tc->calls = begin_order(tc->calls, tc->n);
+  begin_order(&log->scratch, tc);
   size_t bytes = tc->n * sizeof *tc->calls;
   if (write_all(log->spill_fd, tc->calls, bytes, log->spill_end) < 0) {
     fprintf(stderr,
@@ -159,6 +175,11 @@ static void spill(ip_call_log *log, thread_calls *tc) {
   tc->runs[tc->n_runs++] = (call_run){log->spill_end, tc->n};
   log->spill_end += (off_t)bytes;
   log->in_memory -= tc->n;
+  if (tc->cap > log->cap_spare) { /* the larger array is kept for the next thread that grows */
+    ip_logged_call *spare = log->spare;
+    log->spare = tc->calls, log->cap_spare = tc->cap;
+    tc->calls = spare;
+  }
   free(tc->calls);
   tc->calls = NULL;
   tc->n = tc->cap = 0;
@@ -184,6 +205,11 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   if (log->in_memory >= log->max_in_memory && !log->spill_failed)
     spill_largest(log);
   thread_calls *tc = &log->threads[k];
+  if (tc->n == tc->cap && !tc->n && log->spare) { /* memory already touched */
+    free(tc->calls);
+    tc->calls = log->spare, tc->cap = log->cap_spare;
+    log->spare = NULL, log->cap_spare = 0;
+  }
   if (tc->n == tc->cap)
     ip_must_grow((void **)&tc->calls, &tc->cap, tc->n + 1, sizeof *tc->calls);
   tc->calls[tc->n++] = (ip_logged_call){start_ns, dur_ns, app_ns, tc->ended++, func, depth};
@@ -220,6 +246,11 @@ void ip_call_log_free(ip_call_log *log) {
   for (size_t i = 0; i < log->n_threads; i++)
     free_thread(&log->threads[i]);
   free(log->threads);
+  free(log->scratch.calls);
+  free(log->spare);
+  free(log->scratch.place);
+  free(log->scratch.path);
+  free(log->scratch.taken);
   if (log->spill_fd >= 0)
     close(log->spill_fd);
   free(log);
@@ -329,10 +360,7 @@ void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn) {
   if (t >= log->n_threads)
     return;
   thread_calls *tc = &log->threads[t];
-  if (tc->n) {
-    tc->calls = begin_order(tc->calls, tc->n);
-    tc->cap = tc->n;
-  }
+  begin_order(&log->scratch, tc);
   emit_merged(log, tc, fn);
   log->in_memory -= tc->n;
   free_thread(tc);
