@@ -98,7 +98,11 @@ static void begin_order(sort_scratch *w, thread_calls *tc) {
     return;
   ip_must_grow((void **)&w->place, &w->cap_place, n, sizeof *w->place);
   ip_must_grow((void **)&w->taken, &w->cap_taken, n, sizeof *w->taken);
-  ip_must_grow((void **)&w->calls, &w->cap_calls, n, sizeof *w->calls);
+  if (n > w->cap_calls) { /* not zeroed: filled below */
+    free(w->calls);
+    w->calls = ip_must_realloc(NULL, n, sizeof *w->calls);
+    w->cap_calls = n;
+  }
   size_t *place = w->place;
   for (size_t i = 0; i < n; i++) {
     while (depth && c[w->path[depth - 1]].depth > c[i].depth)
@@ -288,8 +292,10 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
     tc->calls = log->spare, tc->cap = log->cap_spare;
     log->spare = NULL, log->cap_spare = 0;
   }
-  if (tc->n == tc->cap)
-    ip_must_grow((void **)&tc->calls, &tc->cap, tc->n + 1, sizeof *tc->calls);
+  if (tc->n == tc->cap) { /* doubled, not zeroed: every call is written before it is read */
+    tc->cap = tc->cap ? 2 * tc->cap : 1024;
+    tc->calls = ip_must_realloc(tc->calls, tc->cap, sizeof *tc->calls);
+  }
   tc->calls[tc->n++] = (ip_logged_call){start_ns, dur_ns, app_ns, tc->ended++, func, depth};
   log->in_memory++;
 }
