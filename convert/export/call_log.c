@@ -281,6 +281,11 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   if (dur_ns < log->o->min_duration_ns || !ip_selected_thread(s, &log->o->sel, t) ||
       !ip_selected_call(&log->o->sel, (uint32_t)(t - s->threads), depth, start_ns, dur_ns))
     return;
+  ip_call_log_add(log, s, t, func, depth, start_ns, dur_ns, app_ns);
+}
+
+void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t func,
+                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   size_t k = (size_t)(t - s->threads);
   if (k >= log->n_threads)
     ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);

@@ -43,6 +43,11 @@ typedef struct ip_timeline_fn {
   void (*close)(void *ctx, const ip_logged_call *c);
 } ip_timeline_fn;
 
+/* A call the log's visitor would keep (the caller has checked it), logged
+ * as the visitor logs it. */
+void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t func,
+                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
+
 /* A call of thread t that the log's visitor would keep, left out by the
  * caller (it cannot be written): counted, not kept. */
 void ip_call_log_drop(ip_call_log *log, const ip_session *s, const ip_thread *t);
