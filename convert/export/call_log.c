@@ -44,8 +44,6 @@ typedef struct thread_calls {
 
 /* The arrays begin_order works in, kept from one sort to the next. */
 typedef struct sort_scratch {
-  ip_logged_call *calls;
-  size_t cap_calls;
   size_t *place, cap_place;
   size_t *path, cap_path;
   uint8_t *taken;
@@ -62,9 +60,7 @@ struct ip_call_log {
   off_t spill_end;
   int spill_failed; /* keep everything in memory from then on */
   sort_scratch scratch;
-  uint8_t *spill_buf;    /* SPILL_BYTES: calls encoded for the file */
-  ip_logged_call *spare; /* the array of a thread spilled last, for the next one that grows */
-  size_t cap_spare;
+  uint8_t *spill_buf; /* SPILL_BYTES: calls encoded for the file */
 };
 
 /* Begin order: earlier start first; at the same start the caller (smaller
@@ -84,13 +80,13 @@ static int by_begin(const void *a, const void *b) {
  * turn), into begin order without a comparison sort: a call's place in
  * begin order is the number of calls that ended before its first callee
  * (the calls up to the last one before it that ended at its depth or above)
- * plus its callers (the open path above it, found from the last call back).
- * Calls at equal starts (empty calls) may sort otherwise by by_begin: a pass
- * of insertion moves the few out of place to where by_begin has them, and a
+ * plus its callers (the open path above it, found from the last call back);
+ * the calls then move to their places in place, cycle by cycle.  Calls at
+ * equal starts (empty calls) may sort otherwise by by_begin: a pass of
+ * insertion moves the few out of place to where by_begin has them, and a
  * log that does not nest like this (more than n moves, or two calls at one
- * place) is sorted by qsort.  The calls in order go to the scratch array,
- * which then trades places with tc->calls: no memory is allocated and
- * touched anew for each sort. */
+ * place) is sorted by qsort.  Besides the calls it takes 9 bytes a call, as
+ * qsort's sort of pointers does. */
 static void begin_order(sort_scratch *w, thread_calls *tc) {
   ip_logged_call *c = tc->calls;
   size_t n = tc->n, depth = 0; /* path[0..depth): indices of calls, their depths increasing */
@@ -98,11 +94,6 @@ static void begin_order(sort_scratch *w, thread_calls *tc) {
     return;
   ip_must_grow((void **)&w->place, &w->cap_place, n, sizeof *w->place);
   ip_must_grow((void **)&w->taken, &w->cap_taken, n, sizeof *w->taken);
-  if (n > w->cap_calls) { /* not zeroed: filled below */
-    free(w->calls);
-    w->calls = ip_must_realloc(NULL, n, sizeof *w->calls);
-    w->cap_calls = n;
-  }
   size_t *place = w->place;
   for (size_t i = 0; i < n; i++) {
     while (depth && c[w->path[depth - 1]].depth > c[i].depth)
@@ -114,12 +105,11 @@ static void begin_order(sort_scratch *w, thread_calls *tc) {
       ip_must_grow((void **)&w->path, &w->cap_path, depth + 1, sizeof *w->path);
     w->path[depth++] = i;
   }
-  ip_logged_call *out = w->calls;
   uint8_t *taken = w->taken;
   memset(taken, 0, n);
   int nested = 1;
   depth = 0;
-  for (size_t i = n; nested && i-- > 0;) {
+  for (size_t i = n; i-- > 0;) {
     while (depth && c[w->path[depth - 1]].depth >= c[i].depth)
       depth--;
     size_t at = place[i] + depth; /* depth: its callers, open above it */
@@ -128,28 +118,37 @@ static void begin_order(sort_scratch *w, thread_calls *tc) {
       break;
     }
     taken[at] = 1;
-    out[at] = c[i];
+    place[i] = at;
     if (depth == w->cap_path)
       ip_must_grow((void **)&w->path, &w->cap_path, depth + 1, sizeof *w->path);
     w->path[depth++] = i;
   }
+  if (nested) { /* each call to its place: taken now marks the places filled */
+    memset(taken, 0, n);
+    for (size_t i = 0; i < n; i++) {
+      if (taken[i])
+        continue;
+      ip_logged_call moving = c[i];
+      for (size_t j = place[i]; j != i; j = place[j]) {
+        ip_logged_call was = c[j];
+        c[j] = moving, taken[j] = 1;
+        moving = was;
+      }
+      c[i] = moving, taken[i] = 1;
+    }
+  }
   size_t moves = 0;
   for (size_t i = 1; nested && i < n; i++)
-    for (size_t j = i; j > 0 && by_begin(&out[j - 1], &out[j]) > 0; j--) {
-      ip_logged_call tmp = out[j];
-      out[j] = out[j - 1], out[j - 1] = tmp;
+    for (size_t j = i; j > 0 && by_begin(&c[j - 1], &c[j]) > 0; j--) {
+      ip_logged_call tmp = c[j];
+      c[j] = c[j - 1], c[j - 1] = tmp;
       if (++moves > n) {
         nested = 0;
         break;
       }
     }
-  if (!nested) {
+  if (!nested)
     qsort(c, n, sizeof *c, by_begin);
-    return;
-  }
-  size_t cap = tc->cap;
-  tc->calls = out, tc->cap = w->cap_calls;
-  w->calls = c, w->cap_calls = cap;
 }
 
 static uint8_t *varint_at(uint8_t *p, uint64_t v) {
@@ -257,11 +256,6 @@ static void spill(ip_call_log *log, thread_calls *tc) {
   tc->runs[tc->n_runs++] = (call_run){log->spill_end, tc->n, bytes};
   log->spill_end += (off_t)bytes;
   log->in_memory -= tc->n;
-  if (tc->cap > log->cap_spare) { /* the larger array is kept for the next thread that grows */
-    ip_logged_call *spare = log->spare;
-    log->spare = tc->calls, log->cap_spare = tc->cap;
-    tc->calls = spare;
-  }
   free(tc->calls);
   tc->calls = NULL;
   tc->n = tc->cap = 0;
@@ -292,11 +286,6 @@ void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, 
   if (log->in_memory >= log->max_in_memory && !log->spill_failed)
     spill_largest(log);
   thread_calls *tc = &log->threads[k];
-  if (tc->n == tc->cap && !tc->n && log->spare) { /* memory already touched */
-    free(tc->calls);
-    tc->calls = log->spare, tc->cap = log->cap_spare;
-    log->spare = NULL, log->cap_spare = 0;
-  }
   if (tc->n == tc->cap) { /* doubled, not zeroed: every call is written before it is read */
     tc->cap = tc->cap ? 2 * tc->cap : 1024;
     tc->calls = ip_must_realloc(tc->calls, tc->cap, sizeof *tc->calls);
@@ -335,8 +324,6 @@ void ip_call_log_free(ip_call_log *log) {
   for (size_t i = 0; i < log->n_threads; i++)
     free_thread(&log->threads[i]);
   free(log->threads);
-  free(log->scratch.calls);
-  free(log->spare);
   free(log->spill_buf);
   free(log->scratch.place);
   free(log->scratch.path);
