@@ -23,8 +23,8 @@ typedef struct ip_logged_call {
   uint32_t func, depth;
 } ip_logged_call;
 
-/* The exporters' bound: 32 MiB of calls in memory (sorting a run takes as
- * much again). */
+/* The exporters' bound: 32 MiB of calls in memory (sorting a run takes 9
+ * bytes a call more). */
 #define IP_CALL_LOG_MEMORY_CALLS (((size_t)32 << 20) / sizeof(ip_logged_call))
 
 /* A log of the calls o keeps (the threads and time range of o->sel, calls
