@@ -356,9 +356,10 @@ typedef struct cursor {
   run_last last;
 } cursor;
 
+/* Decodes the run's next calls (up to RUN_READ_CALLS) into c->buf. */
 static void cursor_fill(int fd, cursor *c) {
-  size_t want = c->left < RUN_READ_CALLS ? c->left : RUN_READ_CALLS;
-  for (size_t k = 0; k < want; k++) {
+  c->pos = c->len = 0;
+  for (; c->left && c->len < RUN_READ_CALLS; c->left--) {
     if (c->n_bytes - c->at < SPILLED_MAX && c->bytes_left) {
       size_t rest = c->n_bytes - c->at;
       memmove(c->bytes, c->bytes + c->at, rest);
@@ -367,10 +368,8 @@ static void cursor_fill(int fd, cursor *c) {
       c->next += (off_t)more, c->bytes_left -= more;
       c->at = 0, c->n_bytes = rest + more;
     }
-    c->at = (size_t)(decode_call(c->bytes + c->at, &c->buf[k], &c->last) - c->bytes);
+    c->at = (size_t)(decode_call(c->bytes + c->at, &c->buf[c->len++], &c->last) - c->bytes);
   }
-  c->pos = 0, c->len = want;
-  c->left -= want;
 }
 
 /* A binary heap of cursor indices, ordered by each cursor's current call. */
