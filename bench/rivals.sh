@@ -68,6 +68,7 @@ gcc $CF -DAGG_LEAN -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inpla
 gcc $CF -DAGG_LEAN -DAGG_NO_LATENCY -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_nolat.o &&
 gcc $CF -DAGG_LEAN -DAGG_TICK_HISTOGRAM -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_tickhist.o &&
 gcc $CF -DAGG_LEAN -DAGG_DEFERRED_LATENCY -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_deferred.o &&
+gcc $CF -DAGG_LEAN -DAGG_DEFERRED_LATENCY -DAGG_TICK_HISTOGRAM -I"$SRC/include/inclprof" -I"$B/gen" -c "$SRC/bench/agg_inplace.c" -o agg_inplace_deferred_tick.o &&
 gcc $CF -c "$SRC/bench/callheavy.c" -o plain.o && gcc plain.o -o plain -lpthread &&
 gcc $CF -finstrument-functions -c "$SRC/bench/callheavy.c" -o fi.o &&
 gcc fi.o fi_bare_hooks.o bare_record.o -o fi-bare -lpthread &&
@@ -95,7 +96,8 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
    try_build ip gcc ipc.o agg_inplace_lean.o -o ipc-agg-inplace-lean -lpthread &&
    try_build ip gcc ipc.o agg_inplace_nolat.o -o ipc-agg-inplace-nolat -lpthread &&
    try_build ip gcc ipc.o agg_inplace_tickhist.o -o ipc-agg-inplace-tickhist -lpthread &&
-   try_build ip gcc ipc.o agg_inplace_deferred.o -o ipc-agg-inplace-deferred -lpthread; then
+   try_build ip gcc ipc.o agg_inplace_deferred.o -o ipc-agg-inplace-deferred -lpthread &&
+   try_build ip gcc ipc.o agg_inplace_deferred_tick.o -o ipc-agg-inplace-deferred-tick -lpthread; then
   variant ip-bare "plugin probes -> the bare hook (\`rdtsc\`) through the hook table" "$RUNS" after plain "./ip-bare" fast
   variant ip-bare-fenced "plugin probes -> the fenced bare hook through the hook table" "$RUNS" after plain "./ip-bare-fenced"
   variant ip "inclprof record, kevents, writer auto (the defaults)" "$RUNS" after plain \
@@ -120,6 +122,8 @@ if try_build ip gcc $CF -fplugin="$B/inclprof.so" -c "$SRC/bench/callheavy.c" -o
     "$RUNS" after plain "./ipc-agg-inplace-tickhist"
   variant ipc-agg-inplace-deferred "probe-form=call -> the lean in-place tree hooks, each call's time stored and binned 256 at a time" \
     "$RUNS" after plain "./ipc-agg-inplace-deferred"
+  variant ipc-agg-inplace-deferred-tick "probe-form=call -> the lean in-place tree hooks, the calls' times binned 256 at a time into a histogram of ticks" \
+    "$RUNS" after plain "./ipc-agg-inplace-deferred-tick"
   variant ipc-agg-inplace-carry "probe-form=call -> the in-place tree hooks, the fold's compensation" "$RUNS" after plain "./ipc-agg-inplace-carry"
   variant ip-thread "inclprof record, kevents, INCLPROF_WRITER=thread" "$RUNS" after plain \
     "rm -rf ipt.data && INCLPROF_WRITER=thread $INCLPROF record --transitions kevents -o ipt.data -- ./ip"
