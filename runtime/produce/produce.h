@@ -214,12 +214,21 @@ IP_HIDDEN void ip_tables_object(uint32_t module, const char *path, uintptr_t bas
 /* An instrumented function of a registered unit, with gid `gid`: an entry
  * of its object's table. */
 IP_HIDDEN void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module);
-/* A registered unit: its table callees (ip_table_callee) are entries of
- * its object's table, given their gids as one range when the table is
+/* A registered unit's table callees (ip_table_callee): how many, and the
+ * least and greatest of their descriptors' addresses. */
+struct ip_unit_callees {
+  uint32_t n;
+  uintptr_t lo, hi;
+};
+/* A registered unit with c->n table callees: they are entries of its
+ * object's table, given their gids as one range when the table is
  * written. */
-IP_HIDDEN void ip_tables_add_unit(const struct inclprof_tu *tu, uint32_t module);
+IP_HIDDEN void ip_tables_add_unit(const struct inclprof_tu *tu, uint32_t module,
+                                  const struct ip_unit_callees *c);
 /* Is fn a table callee: a call-site callee's descriptor (no address)? */
-IP_HIDDEN int ip_table_callee(const struct inclprof_fn *fn);
+static inline int ip_table_callee(const struct inclprof_fn *fn) {
+  return fn && (fn->flags & INCLPROF_FN_CALLEE) && !fn->addr;
+}
 /* A table callee that has no gid in the registry's map yet: the unit of a
  * written table that lists it has its callees' gids put there
  * (ip_unit_callee_gids); 0 when no such unit is known. */

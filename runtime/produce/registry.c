@@ -379,8 +379,19 @@ static int callee_ids_are_keys(const struct inclprof_tu *tu) {
  * first names one of the unit's, their binding at first use): of a callee
  * only its name is looked up now, among the instrumented functions'. */
 static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
+  int ids = callee_ids_are_keys(tu);
+  struct ip_unit_callees c = {0, UINTPTR_MAX, 0};
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
+    if (ip_table_callee(fn)) {
+      c.n++;
+      c.lo = (uintptr_t)fn < c.lo ? (uintptr_t)fn : c.lo;
+      c.hi = (uintptr_t)fn > c.hi ? (uintptr_t)fn : c.hi;
+      if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
+        callee_registered((struct inclprof_fn *)fn, /* the plugin keeps callees writable */
+                          ids ? hash_key(callee_id_hash(fn)) : name_key(fn->name));
+      continue;
+    }
     if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || ip_map_get(&by_desc, (uintptr_t)fn))
       continue;
     uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
@@ -394,14 +405,8 @@ static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
       instrumented_registered(key, gid);
     }
   }
-  int ids = callee_ids_are_keys(tu);
-  for (uint32_t i = 0; i < tu->n_fns; i++) {
-    const struct inclprof_fn *fn = tu->fns[i];
-    if (ip_table_callee(fn) && !(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
-      callee_registered((struct inclprof_fn *)fn, /* the plugin keeps callees writable */
-                        ids ? hash_key(callee_id_hash(fn)) : name_key(fn->name));
-  }
-  ip_tables_add_unit(tu, module);
+  if (c.n)
+    ip_tables_add_unit(tu, module, &c);
 }
 
 uint32_t ip_gids_take(uint32_t n) { return atomic_fetch_add(&next_gid, n) + 1; }

@@ -154,10 +154,6 @@ void ip_bind_write(uint32_t gid, uint32_t module, int log_it) {
 /* ---- entries ------------------------------------------------------------ */
 int ip_tables_pending(void) { return atomic_load_explicit(&any_pending, memory_order_acquire); }
 
-int ip_table_callee(const struct inclprof_fn *fn) {
-  return fn && (fn->flags & INCLPROF_FN_CALLEE) && !fn->addr;
-}
-
 /* Writes the Function record of fn with gid into the trace (module: its
  * object's for a function, 0 for a callee, whose binding follows). */
 static void write_inline(const struct inclprof_fn *fn, uint32_t gid, uint32_t module, int log_it) {
@@ -191,18 +187,8 @@ void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module) 
   atomic_store_explicit(&any_pending, 1, memory_order_release);
 }
 
-void ip_tables_add_unit(const struct inclprof_tu *tu, uint32_t module) {
-  struct tunit u = {tu, module, 0, 0, UINTPTR_MAX, 0, 0};
-  for (uint32_t i = 0; i < tu->n_fns; i++) {
-    const struct inclprof_fn *fn = tu->fns[i];
-    if (!ip_table_callee(fn))
-      continue;
-    u.n_callees++;
-    u.lo = (uintptr_t)fn < u.lo ? (uintptr_t)fn : u.lo;
-    u.hi = (uintptr_t)fn > u.hi ? (uintptr_t)fn : u.hi;
-  }
-  if (!u.n_callees)
-    return;
+void ip_tables_add_unit(const struct inclprof_tu *tu, uint32_t module,
+                        const struct ip_unit_callees *c) {
   if (n_pending_units == cap_pending_units) {
     size_t cap = cap_pending_units ? cap_pending_units * 2 : 256;
     struct tunit **p = ip_realloc(pending_units, cap * sizeof *p);
@@ -214,7 +200,7 @@ void ip_tables_add_unit(const struct inclprof_tu *tu, uint32_t module) {
   struct tunit *t = ip_alloc(sizeof *t);
   if (!t)
     return;
-  *t = u;
+  *t = (struct tunit){tu, module, c->n, 0, c->lo, c->hi, 0};
   pending_units[n_pending_units++] = t;
   atomic_store_explicit(&any_pending, 1, memory_order_release);
 }
