@@ -501,10 +501,10 @@ void ip_tables_close_locked(int in_signal) {
     }
   size_t f = 0, u = 0;
   while (f < n_pending || u < n_pending_units) {
-    uint32_t module = f < n_pending && (u == n_pending_units ||
-                                        pending[f].module <= pending_units[u]->module)
-                          ? pending[f].module
-                          : pending_units[u]->module;
+    uint32_t module =
+        f < n_pending && (u == n_pending_units || pending[f].module <= pending_units[u]->module)
+            ? pending[f].module
+            : pending_units[u]->module;
     struct table t = {object_of(module), module, pending + f, 0, pending_units + u, 0, 0};
     while (f + t.nf < n_pending && pending[f + t.nf].module == module)
       t.nf++;
