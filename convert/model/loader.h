@@ -344,5 +344,9 @@ void ip_thread_sums(const ip_session *s, ip_thread *th);
  * its function and module values into s's and frees them (IP_KEEP_TOTALS);
  * a thread that ran a coroutine body keeps everything. */
 void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep);
+/* model/session_load.c: a file's threads (first_thread on) joined s: the
+ * load's file_done sees them, then they keep what o->keep says (nothing
+ * without file_done: each thread kept its part when it ended). */
+void ip_file_done(ip_session *s, const ip_load_opts *o, size_t first_thread);
 
 #endif

@@ -322,6 +322,12 @@ typedef struct ip_load_opts {
    * threads, modules and counts without replaying the events. */
   int from_index;
   ip_keep keep; /* what is kept of a thread once summed */
+  /* Called once per file, in file order, when its threads have joined the
+   * session whole (threads first_thread up to s->n_threads, summed, their
+   * call trees kept); `keep` is applied to them after it returns, so that a
+   * view can write each file's trees and memory holds a few files' trees. */
+  void (*file_done)(void *ctx, ip_session *s, size_t first_thread);
+  void *file_done_ctx;
   /* Fold recursion into the call tree: a call of a function already open
    * on the stack goes to that frame's path, so the tree holds the paths
    * without repetition and memory grows with them only.  The function,

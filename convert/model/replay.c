@@ -766,7 +766,7 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   th->dense_intervals = ts->dense_intervals;
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
-  if (f->o)
+  if (f->o && !f->o->file_done) /* else once the file is read (ip_file_done) */
     ip_thread_keep(s, th, f->o->keep);
   ip_u64map_free(&ts->child);
   memset(ts->child_hot_key, 0, sizeof ts->child_hot_key);
