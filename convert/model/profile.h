@@ -174,7 +174,13 @@ typedef struct ip_thread {
   struct ip_lat_pair *lat;    /* per call path (indexed like nodes): its calls' distributions
                               (model/latency.h), when loaded with ip_load_opts.latency */
   struct ip_lat_pair *fn_lat; /* IP_KEEP_SUMS with latency: per function (indexed like fn) */
-  ip_coro_run *coro;          /* its coroutine bodies' runs, in order of their start */
+  /* A load that keeps no path (ip_load_opts.keep), with latency: while the
+   * thread replays, its calls' distributions per function (indexed by
+   * func, n_lat_by_func long) instead of per call path; fn_lat once summed. */
+  struct ip_lat_pair *lat_by_func;
+  size_t n_lat_by_func;
+  int lat_per_func;  /* lat_by_func is used (lat is NULL) */
+  ip_coro_run *coro; /* its coroutine bodies' runs, in order of their start */
   size_t n_coro, cap_coro;
   struct ip_kline *kline; /* its kernel timeline, when loaded to find the critical path */
 } ip_thread;

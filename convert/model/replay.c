@@ -30,8 +30,13 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
     return f->states[i];
   ip_tstate *ts = ip_must_calloc(1, sizeof *ts);
   ts->thread = ip_tables_thread(f->s, f->tabs, f->proc, tid);
-  if (f->o && f->o->latency)
-    f->s->threads[ts->thread].lat = ip_must_calloc(1, sizeof(ip_lat_pair));
+  if (f->o && f->o->latency) {
+    ip_thread *th = &f->s->threads[ts->thread];
+    if (f->o->keep != IP_KEEP_PATHS && !f->o->file_done) /* no path shown: by function */
+      th->lat_per_func = 1;
+    else
+      th->lat = ip_must_calloc(1, sizeof(ip_lat_pair));
+  }
   ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
   if (f->wake_edges && f->o && f->o->critical && f->o->critical->collect) {
     ts->kl = f->s->threads[ts->thread].kline = ip_kline_new();
@@ -46,6 +51,17 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   f->states[f->n_states] = ts;
   ip_u64map_put(&f->tid_state, tid, (uint32_t)f->n_states++);
   return ts;
+}
+
+/* The distributions of function fn's calls on th (ip_thread.lat_by_func). */
+static ip_lat_pair *lat_of_func(ip_thread *th, uint32_t fn) {
+  if (fn >= th->n_lat_by_func) {
+    size_t old = th->n_lat_by_func;
+    ip_must_grow((void **)&th->lat_by_func, &th->n_lat_by_func, (size_t)fn + 1,
+                 sizeof *th->lat_by_func);
+    memset(th->lat_by_func + old, 0, (th->n_lat_by_func - old) * sizeof *th->lat_by_func);
+  }
+  return &th->lat_by_func[fn];
 }
 
 uint32_t ip_replay_child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
@@ -275,11 +291,12 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     v->min_call = el;
   if (el > v->max_call)
     v->max_call = el;
-  if (!rf.plain && th->lat) {
+  if (!rf.plain && (th->lat || th->lat_per_func)) {
+    ip_lat_pair *lat = th->lat ? &th->lat[fr->node] : lat_of_func(th, th->nodes[fr->node].func);
     if (f->o->latency & IP_LAT_ELAPSED)
-      ip_lat_add(&th->lat[fr->node].el, el);
+      ip_lat_add(&lat->el, el);
     if (f->o->latency & IP_LAT_APPLICATION)
-      ip_lat_add(&th->lat[fr->node].app, app);
+      ip_lat_add(&lat->app, app);
   }
   if (fr->site)
     ip_site_call(ts, th, fr->node, fr->site, 1, el, app);
