@@ -336,6 +336,10 @@ void ip_kline_ended(ip_file *f, ip_tstate *ts, uint64_t tick);
 /* The thread's last event was at tick: an open switch-out ends there. */
 void ip_kline_finish(struct ip_kline *k, uint64_t tick);
 
+/* model/replay.c: the distributions of function fn's calls on th
+ * (ip_thread.lat_by_func), made when absent. */
+struct ip_lat_pair *ip_replay_func_lat(ip_thread *th, uint32_t fn);
+
 /* model/thread_sums.c: a finished thread's function, module and thread values
  * from its call tree. */
 void ip_thread_sums(const ip_session *s, ip_thread *th);

@@ -53,8 +53,7 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   return ts;
 }
 
-/* The distributions of function fn's calls on th (ip_thread.lat_by_func). */
-static ip_lat_pair *lat_of_func(ip_thread *th, uint32_t fn) {
+ip_lat_pair *ip_replay_func_lat(ip_thread *th, uint32_t fn) {
   if (fn >= th->n_lat_by_func) {
     size_t old = th->n_lat_by_func;
     ip_must_grow((void **)&th->lat_by_func, &th->n_lat_by_func, (size_t)fn + 1,
@@ -292,7 +291,8 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
   if (el > v->max_call)
     v->max_call = el;
   if (!rf.plain && (th->lat || th->lat_per_func)) {
-    ip_lat_pair *lat = th->lat ? &th->lat[fr->node] : lat_of_func(th, th->nodes[fr->node].func);
+    ip_lat_pair *lat =
+        th->lat ? &th->lat[fr->node] : ip_replay_func_lat(th, th->nodes[fr->node].func);
     if (f->o->latency & IP_LAT_ELAPSED)
       ip_lat_add(&lat->el, el);
     if (f->o->latency & IP_LAT_APPLICATION)
