@@ -274,6 +274,31 @@ static int sort_kind(ip_sort by) {
   }
 }
 
+/* --tree: the traces read again, each file's threads' trees written as the
+ * file is read (s: the first read's session, for the totals, names and
+ * titles) and then freed.  Returns the exit status (rc unless the second
+ * read fails). */
+static int tree_again(const ip_session *s, const ip_view_opts *view, const ip_load_opts *first_load,
+                      int argc, char **argv, int first, int rc) {
+  ip_tree_stream ts = {stdout, s, view, 0};
+  ip_load_opts lo = *first_load;
+  lo.keep = IP_KEEP_TOTALS;
+  lo.fold = 0;
+  lo.quiet = 1; /* the first read gave the warnings */
+  lo.file_done = ip_view_tree_file;
+  lo.file_done_ctx = &ts;
+  ip_session again;
+  if (ip_load_inputs(&again, argc, argv, first, &lo))
+    return IP_EXIT_ERROR;
+  ip_session_free(&again);
+  if (ts.changed) {
+    fprintf(stderr, "inclprof report: the traces changed while --tree read them a second time "
+                    "(is a recording still writing them?); report them again once it ended\n");
+    return IP_EXIT_ERROR;
+  }
+  return rc;
+}
+
 int cmd_report(int argc, char **argv) {
   report_args a;
   memset(&a, 0, sizeof a);
@@ -335,7 +360,11 @@ int cmd_report(int argc, char **argv) {
    * session's sums of each function and module are needed.  --critical
    * names the calls that waited by their call paths. */
   ip_load_opts lo = {.raw = a.raw, .jobs = a.jobs, .operations = a.operations};
-  if (!a.lines && !a.fn && !a.tree && !a.slowest && !a.critical)
+  /* --tree reads the traces twice: first its totals, as the table does,
+   * then each file's trees, written and freed as the file is read. */
+  int tree = a.tree && !a.lines && !a.fn && !a.slowest && !a.missing && !a.wait && !a.operations &&
+             !a.what_if[0] && !a.critical;
+  if (!a.lines && !a.fn && (!a.tree || tree) && !a.slowest && !a.critical)
     lo.keep = a.view.sel.has_tid || a.view.sel.has_pid || a.view.sel.has_range ? IP_KEEP_SUMS
                                                                                : IP_KEEP_TOTALS;
   lo.fold = lo.keep == IP_KEEP_TOTALS; /* no path is shown: memory by the paths without recursion */
@@ -459,8 +488,8 @@ int cmd_report(int argc, char **argv) {
     ip_view_what_if(stdout, &s, &crit, a.what_if, a.what_if_factor);
   } else if (a.critical) {
     ip_view_critical(stdout, &s, &a.view, &crit);
-  } else if (a.tree) {
-    ip_view_tree(stdout, &s, &a.view);
+  } else if (tree) {
+    rc = tree_again(&s, &a.view, &lo, argc, argv, first, rc);
   } else if (a.view.latency) {
     ip_view_latency(stdout, &s, &a.view);
   } else {

@@ -336,6 +336,10 @@ void ip_kline_ended(ip_file *f, ip_tstate *ts, uint64_t tick);
 /* The thread's last event was at tick: an open switch-out ends there. */
 void ip_kline_finish(struct ip_kline *k, uint64_t tick);
 
+/* model/replay.c: the distributions of function fn's calls on th
+ * (ip_thread.lat_by_func), made when absent. */
+struct ip_lat_pair *ip_replay_func_lat(ip_thread *th, uint32_t fn);
+
 /* model/thread_sums.c: a finished thread's function, module and thread values
  * from its call tree. */
 void ip_thread_sums(const ip_session *s, ip_thread *th);
@@ -344,5 +348,9 @@ void ip_thread_sums(const ip_session *s, ip_thread *th);
  * its function and module values into s's and frees them (IP_KEEP_TOTALS);
  * a thread that ran a coroutine body keeps everything. */
 void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep);
+/* model/session_load.c: a file's threads (first_thread on) joined s: the
+ * load's file_done sees them, then they keep what o->keep says (nothing
+ * without file_done: each thread kept its part when it ended). */
+void ip_file_done(ip_session *s, const ip_load_opts *o, size_t first_thread);
 
 #endif

@@ -174,7 +174,13 @@ typedef struct ip_thread {
   struct ip_lat_pair *lat;    /* per call path (indexed like nodes): its calls' distributions
                               (model/latency.h), when loaded with ip_load_opts.latency */
   struct ip_lat_pair *fn_lat; /* IP_KEEP_SUMS with latency: per function (indexed like fn) */
-  ip_coro_run *coro;          /* its coroutine bodies' runs, in order of their start */
+  /* A load that keeps no path (ip_load_opts.keep), with latency: while the
+   * thread replays, its calls' distributions per function (indexed by
+   * func, n_lat_by_func long) instead of per call path; fn_lat once summed. */
+  struct ip_lat_pair *lat_by_func;
+  size_t n_lat_by_func;
+  int lat_per_func;  /* lat_by_func is used (lat is NULL) */
+  ip_coro_run *coro; /* its coroutine bodies' runs, in order of their start */
   size_t n_coro, cap_coro;
   struct ip_kline *kline; /* its kernel timeline, when loaded to find the critical path */
 } ip_thread;
@@ -322,6 +328,12 @@ typedef struct ip_load_opts {
    * threads, modules and counts without replaying the events. */
   int from_index;
   ip_keep keep; /* what is kept of a thread once summed */
+  /* Called once per file, in file order, when its threads have joined the
+   * session whole (threads first_thread up to s->n_threads, summed, their
+   * call trees kept); `keep` is applied to them after it returns, so that a
+   * view can write each file's trees and memory holds a few files' trees. */
+  void (*file_done)(void *ctx, ip_session *s, size_t first_thread);
+  void *file_done_ctx;
   /* Fold recursion into the call tree: a call of a function already open
    * on the stack goes to that frame's path, so the tree holds the paths
    * without repetition and memory grows with them only.  The function,

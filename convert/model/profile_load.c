@@ -39,6 +39,9 @@ static void forget(ip_tstate *ts, ip_thread *th) {
     ip_lat_free(&th->lat[i].el);
     ip_lat_free(&th->lat[i].app);
   }
+  ip_lat_free_all(th->lat_by_func, th->n_lat_by_func);
+  th->lat_by_func = NULL;
+  th->n_lat_by_func = 0;
   th->n_nodes = 1;
   memset(&th->nodes[0].v, 0, sizeof th->nodes[0].v);
   th->nodes[0].first_child = IP_NO_NODE;
@@ -113,8 +116,11 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
       ip_site_call(ts, th, nd, site, calls,
                    ip_replay_fx_ns(f, at(p->elapsed_inclusive, p->n_elapsed_inclusive, i)),
                    ip_replay_fx_ns(f, at(p->application_inclusive, p->n_application_inclusive, i)));
-    if (th->lat && (f->o->latency & IP_LAT_ELAPSED))
-      take_latency(p, &k, i, min, max, &th->lat[nd].el);
+    ip_lat_pair *lat = th->lat            ? &th->lat[nd]
+                       : th->lat_per_func ? ip_replay_func_lat(th, th->nodes[nd].func)
+                                          : NULL;
+    if (lat && (f->o->latency & IP_LAT_ELAPSED))
+      take_latency(p, &k, i, min, max, &lat->el);
     else
       k += i < p->n_latency_buckets ? p->latency_buckets[i] : 0;
   }

@@ -30,8 +30,13 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
     return f->states[i];
   ip_tstate *ts = ip_must_calloc(1, sizeof *ts);
   ts->thread = ip_tables_thread(f->s, f->tabs, f->proc, tid);
-  if (f->o && f->o->latency)
-    f->s->threads[ts->thread].lat = ip_must_calloc(1, sizeof(ip_lat_pair));
+  if (f->o && f->o->latency) {
+    ip_thread *th = &f->s->threads[ts->thread];
+    if (f->o->keep != IP_KEEP_PATHS && !f->o->file_done) /* no path shown: by function */
+      th->lat_per_func = 1;
+    else
+      th->lat = ip_must_calloc(1, sizeof(ip_lat_pair));
+  }
   ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
   if (f->wake_edges && f->o && f->o->critical && f->o->critical->collect) {
     ts->kl = f->s->threads[ts->thread].kline = ip_kline_new();
@@ -46,6 +51,16 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   f->states[f->n_states] = ts;
   ip_u64map_put(&f->tid_state, tid, (uint32_t)f->n_states++);
   return ts;
+}
+
+ip_lat_pair *ip_replay_func_lat(ip_thread *th, uint32_t fn) {
+  if (fn >= th->n_lat_by_func) {
+    size_t old = th->n_lat_by_func;
+    ip_must_grow((void **)&th->lat_by_func, &th->n_lat_by_func, (size_t)fn + 1,
+                 sizeof *th->lat_by_func);
+    memset(th->lat_by_func + old, 0, (th->n_lat_by_func - old) * sizeof *th->lat_by_func);
+  }
+  return &th->lat_by_func[fn];
 }
 
 uint32_t ip_replay_child_node(ip_tstate *ts, ip_thread *th, uint32_t parent, uint32_t fn) {
@@ -275,11 +290,13 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     v->min_call = el;
   if (el > v->max_call)
     v->max_call = el;
-  if (!rf.plain && th->lat) {
+  if (!rf.plain && (th->lat || th->lat_per_func)) {
+    ip_lat_pair *lat =
+        th->lat ? &th->lat[fr->node] : ip_replay_func_lat(th, th->nodes[fr->node].func);
     if (f->o->latency & IP_LAT_ELAPSED)
-      ip_lat_add(&th->lat[fr->node].el, el);
+      ip_lat_add(&lat->el, el);
     if (f->o->latency & IP_LAT_APPLICATION)
-      ip_lat_add(&th->lat[fr->node].app, app);
+      ip_lat_add(&lat->app, app);
   }
   if (fr->site)
     ip_site_call(ts, th, fr->node, fr->site, 1, el, app);
@@ -766,7 +783,7 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   th->dense_intervals = ts->dense_intervals;
   th->repairs = th->rep.popped + th->rep.closed_at_end + th->rep.unmatched;
   ip_thread_sums(s, th);
-  if (f->o)
+  if (f->o && !f->o->file_done) /* else once the file is read (ip_file_done) */
     ip_thread_keep(s, th, f->o->keep);
   ip_u64map_free(&ts->child);
   memset(ts->child_hot_key, 0, sizeof ts->child_hot_key);

@@ -186,7 +186,9 @@ int ip_session_load_files(ip_session *s, ip_tables *t, const ip_paths *files, co
       stop_reading(&r);
       break;
     }
-    ip_session_merge(s, t, &pt->s, o->keep);
+    size_t first = s->n_threads;
+    ip_session_merge(s, t, &pt->s, o->file_done ? IP_KEEP_PATHS : o->keep);
+    ip_file_done(s, o, first);
     ip_tables_free(&pt->t);
     merged_one(&r, merged);
   }

@@ -34,6 +34,7 @@ void ip_session_free(ip_session *s) {
       ip_lat_free_all(s->threads[i].lat, s->threads[i].n_nodes);
     if (s->threads[i].fn_lat)
       ip_lat_free_all(s->threads[i].fn_lat, s->threads[i].n_fn);
+    ip_lat_free_all(s->threads[i].lat_by_func, s->threads[i].n_lat_by_func);
   }
   if (s->lat_sums)
     ip_lat_free_all(s->lat_sums, s->n_lat_sums);

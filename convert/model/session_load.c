@@ -104,6 +104,14 @@ static void warn_lost(const ip_session *s, const ip_load_opts *o) {
   }
 }
 
+void ip_file_done(ip_session *s, const ip_load_opts *o, size_t first_thread) {
+  if (!o || !o->file_done)
+    return;
+  o->file_done(o->file_done_ctx, s, first_thread);
+  for (size_t i = first_thread; i < s->n_threads; i++)
+    ip_thread_keep(s, &s->threads[i], o->keep);
+}
+
 int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_load_opts *o) {
   memset(s, 0, sizeof *s);
   s->compensated = !(o && o->raw);
@@ -144,8 +152,12 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
     if (rc)
       ip_load_fail(o, err);
   }
-  for (size_t i = 0; i < files.n && !rc && !readers; i++)
+  for (size_t i = 0; i < files.n && !rc && !readers; i++) {
+    size_t first = s->n_threads;
     rc = ip_load_file(s, &t, files.v[i], o, NULL);
+    if (!rc)
+      ip_file_done(s, o, first);
+  }
   ip_paths_free(&files);
   ip_tables_free(&t);
   if (rc) {

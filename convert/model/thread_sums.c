@@ -70,6 +70,19 @@ static void leave(walk *w, uint32_t n) {
 /* The per-path distributions of th, merged per function (th->fn_lat,
  * indexed like th->fn); th->lat freed. */
 static void latency_by_function(ip_thread *th) {
+  if (th->lat_per_func) { /* kept by function already: taken in th->fn's order */
+    th->fn_lat = ip_must_calloc(th->n_fn + 1, sizeof *th->fn_lat);
+    for (size_t i = 0; i < th->n_fn; i++)
+      if (th->fn[i].func < th->n_lat_by_func) {
+        th->fn_lat[i] = th->lat_by_func[th->fn[i].func];
+        memset(&th->lat_by_func[th->fn[i].func], 0, sizeof *th->lat_by_func);
+      }
+    ip_lat_free_all(th->lat_by_func, th->n_lat_by_func);
+    th->lat_by_func = NULL;
+    th->n_lat_by_func = 0;
+    th->lat_per_func = 0;
+    return;
+  }
   if (!th->lat)
     return;
   th->fn_lat = ip_must_calloc(th->n_fn + 1, sizeof *th->fn_lat);
@@ -133,6 +146,8 @@ static int ran_coroutines(const ip_session *s, const ip_thread *th) {
 }
 
 void ip_thread_keep(ip_session *s, ip_thread *th, ip_keep keep) {
+  if (th->lat_per_func)
+    latency_by_function(th);
   if (keep == IP_KEEP_PATHS || ran_coroutines(s, th))
     return;
   drop_paths(th);

@@ -256,43 +256,64 @@ static void hidden_line(FILE *out, const tree_ctx *c) {
   }
 }
 
-void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o) {
+/* Thread k's tree (of s, or th: the same thread read again into a session
+ * whose functions are numbered as s's). */
+static void thread_tree(FILE *out, const ip_session *s, size_t k, const ip_thread *th,
+                        const ip_view_opts *o) {
   tree_kind kind = kind_of(o);
   uint64_t total = tree_value(&s->total, kind);
-  for (size_t i = 0; i < s->n_threads; i++) {
-    const ip_thread *th = &s->threads[i];
-    if (!ip_selected_thread(s, &o->sel, th) || th->nodes[0].first_child == IP_NO_NODE)
-      continue;
-    char name[1024];
-    fprintf(out, "thread %s:\n", ip_thread_title(s, (uint32_t)i, name, sizeof name));
-    ip_ttable t;
-    ip_vtable v;
-    tree_ctx c = {s, th, o, kind, &v, &t, 0, NULL, {0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
-    if (o->latency) {
-      ip_tt_init(&t, 7);
-      ip_view_latency_titles(&t);
-      ip_tt_add(&t, "Call path");
-    } else {
-      ip_vtable_init(&v, s, o, IP_BY_FUNCTION, 0, "Call path");
+  if (!ip_selected_thread(s, &o->sel, &s->threads[k]) || th->nodes[0].first_child == IP_NO_NODE)
+    return;
+  char name[1024];
+  fprintf(out, "thread %s:\n", ip_thread_title(s, (uint32_t)k, name, sizeof name));
+  ip_ttable t;
+  ip_vtable v;
+  tree_ctx c = {s, th, o, kind, &v, &t, 0, NULL, {0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
+  if (o->latency) {
+    ip_tt_init(&t, 7);
+    ip_view_latency_titles(&t);
+    ip_tt_add(&t, "Call path");
+  } else {
+    ip_vtable_init(&v, s, o, IP_BY_FUNCTION, 0, "Call path");
+  }
+  /* a value under P % of the total; with P > 0 a value of 0 is always under */
+  if (o->min_percent > 0) {
+    double mv = o->min_percent / 100.0 * (double)total;
+    c.min_value = mv < 1 ? 1 : (uint64_t)mv + ((double)(uint64_t)mv < mv);
+  }
+  if (o->depth || o->min_percent > 0)
+    c.paths = subtree_paths(th);
+  emit(&c, 0, 0, 1);
+  free(c.paths);
+  if (o->latency) {
+    ip_tt_print_fit(&t, out, 2, o->width);
+    ip_tt_free(&t);
+  } else {
+    ip_vtable_print(&v, out, 2);
+    ip_vtable_free(&v);
+  }
+  hidden_line(out, &c);
+  hot_line(out, &c);
+  fputc('\n', out);
+}
+
+void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o) {
+  for (size_t i = 0; i < s->n_threads; i++)
+    thread_tree(out, s, i, &s->threads[i], o);
+}
+
+void ip_view_tree_file(void *ctx, ip_session *again, size_t first_thread) {
+  ip_tree_stream *ts = ctx;
+  const ip_session *s = ts->s;
+  if (again->n_funcs > s->n_funcs || again->n_modules > s->n_modules)
+    ts->changed = 1;
+  for (size_t i = first_thread; i < again->n_threads && !ts->changed; i++) {
+    const ip_thread *th = &again->threads[i];
+    if (i >= s->n_threads || th->tid != s->threads[i].tid ||
+        again->processes[th->process].pid != s->processes[s->threads[i].process].pid) {
+      ts->changed = 1;
+      break;
     }
-    /* a value under P % of the total; with P > 0 a value of 0 is always under */
-    if (o->min_percent > 0) {
-      double mv = o->min_percent / 100.0 * (double)total;
-      c.min_value = mv < 1 ? 1 : (uint64_t)mv + ((double)(uint64_t)mv < mv);
-    }
-    if (o->depth || o->min_percent > 0)
-      c.paths = subtree_paths(th);
-    emit(&c, 0, 0, 1);
-    free(c.paths);
-    if (o->latency) {
-      ip_tt_print_fit(&t, out, 2, o->width);
-      ip_tt_free(&t);
-    } else {
-      ip_vtable_print(&v, out, 2);
-      ip_vtable_free(&v);
-    }
-    hidden_line(out, &c);
-    hot_line(out, &c);
-    fputc('\n', out);
+    thread_tree(ts->out, s, i, th, ts->o);
   }
 }

@@ -78,6 +78,18 @@ typedef struct ip_view_opts {
 void ip_view_header(FILE *out, const ip_session *s, const ip_view_opts *o);
 void ip_view_table(FILE *out, const ip_session *s, const ip_view_opts *o);
 void ip_view_tree(FILE *out, const ip_session *s, const ip_view_opts *o);
+/* The tree written as the traces are read a second time, file by file, so
+ * that no more than a few files' trees are held: ip_view_tree_file is the
+ * second load's file_done (ip_load_opts), s the first load's session (its
+ * totals, names and titles); changed: the second read differs from the
+ * first (a trace written meanwhile), its trees left out from there. */
+typedef struct ip_tree_stream {
+  FILE *out;
+  const ip_session *s;
+  const ip_view_opts *o;
+  int changed;
+} ip_tree_stream;
+void ip_view_tree_file(void *ctx, ip_session *again, size_t first_thread);
 /* The wait breakdown table (report --wait). */
 void ip_view_wait(FILE *out, const ip_session *s, const ip_view_opts *o);
 /* Callers (callees = 0) or callees (callees = 1) of the function whose
