@@ -112,6 +112,10 @@ static void header(const ip_process *p) {
     printf("              %.2f ns per system call, switch or page fault: what recording it costs, "
            "removed too\n",
            p->kevent_cost_ns);
+  if (p->fault_cost_ns > 0)
+    printf("              %.2f ns per minor page fault, its record included: the most Page faults "
+           "takes for one\n",
+           p->fault_cost_ns);
 }
 
 static void sampling(const ip_session *s, const ip_process *p, size_t pi) {

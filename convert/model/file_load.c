@@ -97,6 +97,11 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
     kev = 0;
   f->kevent_fx = f->o && f->o->raw ? 0 : (uint64_t)(kev * (1 << IP_FX) + 0.5);
   p->kevent_cost_ns = kev * f->ns_per_tick;
+  double fault = h->has_fault_cost_ticks ? h->fault_cost_ticks : 0;
+  if (!(fault > 0) || !(fault < 1e9))
+    fault = 0;
+  f->fault_fx = (uint64_t)(fault * (1 << IP_FX) + 0.5);
+  p->fault_cost_ns = fault * f->ns_per_tick;
   f->start_tick = h->start_tick;
   uint64_t origin = f->s->start_unix_ns;
   f->proc_origin_ns = h->start_unix_ns > origin ? h->start_unix_ns - origin : 0;

@@ -158,6 +158,7 @@ typedef struct ip_file {
   uint64_t hidden_fx;      /* of it, what a probe hides behind the code around it, IP_FX */
   uint64_t dense_fx;       /* IP_DENSE_NS in ticks, IP_FX: an interval holding less is dense */
   uint64_t kevent_fx;      /* kevents record cost removed from a transitional interval, IP_FX */
+  uint64_t fault_fx;       /* kevents: the most one page fault takes (0 unknown), ticks, IP_FX */
   uint64_t off_cpu_floor;  /* IP_OFF_CPU_FLOOR_NS in ticks */
   uint64_t start_tick;
   int kernel_events;       /* batches carry kernel-event records (wait breakdown) */

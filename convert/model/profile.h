@@ -197,6 +197,7 @@ typedef struct ip_process {
   double probe_cost_ns;
   double probe_hidden_ns; /* of probe_cost_ns, hidden behind the code around a probe */
   double kevent_cost_ns;  /* kevents: one ring record's cost, removed per transitional interval */
+  double fault_cost_ns;   /* kevents: one minor page fault's calibrated time; 0 unknown */
   uint32_t sample_hz;
   uint64_t start_unix_ns;
   int clean;      /* trailer says clean shutdown */

@@ -359,11 +359,17 @@ static void wait_split(const ip_file *f, const ip_kacc *a, uint64_t el, uint64_t
     blk = el - pre;
   }
   w[IP_W_SYSCALL] = w[IP_W_FAULT] = 0;
-  if (a->sys + a->pf) {
-    uint64_t rest = el - pre - blk;
+  uint64_t rest = el - pre - blk;
+  if (f->fault_fx && (a->sys + a->pf)) { /* the faults take at most their calibrated time */
+    unsigned __int128 most = (unsigned __int128)a->pf * f->fault_fx >> IP_FX;
+    most = most > UINT64_MAX ? UINT64_MAX : most;
+    w[IP_W_FAULT] = ticks_ns(f, (uint64_t)most);
+    w[IP_W_FAULT] = w[IP_W_FAULT] < rest ? w[IP_W_FAULT] : rest;
+    w[IP_W_SYSCALL] = a->sys ? rest - w[IP_W_FAULT] : 0;
+  } else if (a->sys + a->pf) { /* a trace without the calibration: by their counts */
     w[IP_W_FAULT] = scale(rest, a->pf, a->sys + a->pf);
     w[IP_W_SYSCALL] = rest - w[IP_W_FAULT];
-  } /* else the interval's on-CPU time has no cause among the four: it stays
+  } /* what no column takes has no known cause among the four: it stays
      * Non-Application only (shown as Other by report --wait) */
   w[IP_W_PREEMPTED] = pre;
   w[IP_W_BLOCKED] = blk;

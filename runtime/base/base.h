@@ -218,6 +218,7 @@ struct ip_state {
   int probe_calls; /* the first unit registered calls its hooks (no INCLPROF_FN_STUB_PROBES):
                       the calibration times those probes */
   double kevent_cost_ticks; /* kevents: what one ring record adds to a system call */
+  double fault_cost_ticks;  /* kevents: one minor page fault's time, its record included */
   uint64_t start_tick;
   unsigned sample_hz;
   int tracepoint_id;  /* raw_syscalls:sys_enter, -1 if unknown */

@@ -43,6 +43,7 @@ static struct ip_agg *agg_of(struct ip_rt_thread *t) {
       double h = ip_st.probe_hidden_ticks;
       a->hidden = a->cost && h <= ip_st.probe_cost_ticks ? fx_of(h) : 0;
       a->kevent = fx_of(ip_st.kevent_cost_ticks);
+      a->fault = fx_of(ip_st.fault_cost_ticks);
       a->off_cpu_floor = (uint64_t)(IP_OFF_CPU_FLOOR_NS / (1e9 / ip_st.ticks_per_second) + 0.5);
       a->kernel_events = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
       a->ns_per_tick_fx = (uint64_t)(1e9 / ip_st.ticks_per_second * 4294967296.0 + 0.5);
@@ -268,8 +269,12 @@ static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
       pre = (uint64_t)((unsigned __int128)x * pre / tot);
       blk = x - pre;
     }
-    if (k->sys + k->pf) {
-      uint64_t rest = x - pre - blk;
+    uint64_t rest = x - pre - blk;
+    if (a->fault && (k->sys + k->pf)) { /* the faults take at most their calibrated time */
+      unsigned __int128 most = (unsigned __int128)k->pf * a->fault;
+      w[AGG_FAULT] = most < rest ? (uint64_t)most : rest;
+      w[AGG_SYSCALL] = k->sys ? rest - w[AGG_FAULT] : 0;
+    } else if (k->sys + k->pf) {
       w[AGG_FAULT] = scale(rest, k->pf, k->sys + k->pf);
       w[AGG_SYSCALL] = rest - w[AGG_FAULT];
     }

@@ -8,7 +8,7 @@
 # and head hold), the same with probes a few ns apart (and its Application
 # time at most its CPU time), a thread faulting 2000 fresh pages (Page
 # faults: the count exactly, and the call's on-CPU Non-Application time as
-# their time), a thread sleeping after a burst of page faults that wraps the
+# their time, up to their calibrated cost), a thread sleeping after a burst of page faults that wraps the
 # kevents ring (the sleep is still Off-CPU blocked), a reader thread blocking
 # in thousands of read() calls between two flushes (their time is Off-CPU
 # blocked and system calls, none lost).
@@ -99,8 +99,17 @@ check_eq "page faults: toucher's count is exact" "$truth" "$(col faults toucher 
 el=$(col faults toucher elapsed_inclusive_ns)
 nonapp=$(($(col faults toucher elapsed_inclusive_ns) - $(col faults toucher application_inclusive_ns)))
 offcpu=$(($(col faults toucher offcpu_preempted_inclusive_ns) + $(col faults toucher offcpu_blocked_inclusive_ns)))
-check_eq "page faults: no system call, so the call's on-CPU kernel time is the faults' ($el ns elapsed)" \
-  "$((nonapp - offcpu))" "$(col faults toucher page_fault_inclusive_ns)"
+# No system call: the call's on-CPU kernel time is the faults', up to their
+# calibrated cost each (info rounds it to 0.01 ns).  Each of toucher's two
+# calls is bounded apart: the one-page call's fault, the first in the
+# mapping, can take longer than the bound while the other call's take less,
+# so the sum may stay a little under both (5 %).
+cost=$("$INCLPROF" info out-faults 2>/dev/null | sed -n 's/^ *\([0-9.]*\) ns per minor page fault.*/\1/p')
+pf=$(col faults toucher page_fault_inclusive_ns)
+check "page faults: toucher's Page faults (${pf:-?} ns) = its on-CPU kernel time ($((nonapp - offcpu)) ns, $el ns elapsed) or $truth x ${cost:-?} ns, the smaller" \
+  awk -v v="${pf:-x}" -v k="$((nonapp - offcpu))" -v n="$truth" -v c="${cost:-x}" 'BEGIN {
+    lo = n * (c - 0.005); lo = lo < k ? lo : k; hi = n * (c + 0.005) + 1
+    exit !(v ~ /^[0-9]+$/ && c ~ /^[0-9.]+$/ && v <= k && v <= hi && v >= 0.95 * lo) }'
 
 # A burst of page faults inside one memset wraps the ring: that interval's
 # records are lost (counted), the sleep after it keeps its breakdown.

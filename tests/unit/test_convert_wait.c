@@ -1,8 +1,10 @@
 /* test_convert_wait.c - the wait breakdown on a worked example (the rules:
  * "Wait breakdown" in docs/converter.md), exact to the nanosecond: off-CPU
  * time from switch pairs, preempted or blocked; the rest of a transitional
- * interval split between system calls and page faults by count, and left
- * unexplained when it had neither; records
+ * interval split between system calls and page faults by count (a trace
+ * without a fault cost), or the faults given at most their calibrated cost
+ * and the system calls the rest, and left unexplained when it had neither,
+ * or only faults beyond their cost; records
  * that arrive after a batch's last event go to the next batch's first
  * interval; a batch that lost its records is left unsplit and counted. */
 #include "convert_fixture.h"
@@ -10,10 +12,12 @@
 
 enum { MOD = 1, F_MAIN = 1, F_FOO, F_WRITE };
 
-static void load(ip_session *s, int kernel_events) {
+/* fault: the header's fault_cost_ticks, < 0 for none */
+static void load(ip_session *s, int kernel_events, double fault) {
   tg_trace t;
   static tg_batch b;
-  tg_begin_kev(&t, 1, 1e9, 0, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS, kernel_events);
+  tg_begin_header_fault(&t, 1, 1e9, 0, -1, -1, fault,
+                        INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS, kernel_events, 0);
   tg_module(&t, MOD, "/bin/prog");
   tg_function(&t, F_MAIN, MOD, "main", "prog.c", 10);
   tg_function(&t, F_FOO, MOD, "foo", "prog.c", 20);
@@ -64,7 +68,7 @@ static void assert_wait(const uint64_t *w, uint64_t pre, uint64_t blk, uint64_t 
 
 START_TEST(split_by_cause) {
   ip_session s;
-  load(&s, 1);
+  load(&s, 1, -1);
   ip_values foo = fx_func(&s, "foo"), main_v = fx_func(&s, "main"), wr = fx_func(&s, "write");
   fx_assert_values(foo, 1400, 1400, 0, 0);
   assert_wait(foo.wait_incl, 0, 500, 400, 0, 0);
@@ -95,10 +99,58 @@ START_TEST(split_by_cause) {
 }
 END_TEST
 
+/* With the faults' calibrated cost (30 ns): main's 2 faults take 60 ns of
+ * its 300 on the CPU, its system call the 240 left; the rest as before. */
+START_TEST(faults_take_their_cost) {
+  ip_session s;
+  load(&s, 1, 30);
+  ip_values foo = fx_func(&s, "foo"), main_v = fx_func(&s, "main"), wr = fx_func(&s, "write");
+  assert_wait(foo.wait_excl, 0, 500, 400, 0, 0);
+  assert_wait(wr.wait_excl, 0, 0, 200, 0, 0);
+  assert_wait(main_v.wait_excl, 350, 0, 240, 60, 2);
+  assert_wait(main_v.wait_incl, 350, 500, 840, 60, 2);
+  ip_session_free(&s);
+}
+END_TEST
+
+/* Faults alone: at most their cost (100 ns each), never more than the
+ * interval's time on the CPU; what they leave is in no column. */
+START_TEST(faults_alone_leave_the_rest_unexplained) {
+  tg_trace t;
+  static tg_batch b;
+  tg_begin_header_fault(&t, 1, 1e9, 0, -1, -1, 100, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS,
+                        1, 0);
+  tg_module(&t, MOD, "/bin/prog");
+  tg_function(&t, F_FOO, MOD, "foo", "prog.c", 20);
+  tg_thread(&t, 100, "main");
+  tg_batch_init(&b, 100);
+  tg_ev(&b, 0, 0, TG_ENTER, F_FOO);
+  for (int i = 0; i < 3; i++) /* 1 000 ns: 300 of faults, 700 unexplained */
+    tg_kev(&b, 100 + 100 * (uint64_t)i, INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT);
+  tg_ev(&b, 1000, 1, TG_ENTER, F_FOO);
+  for (int i = 0; i < 3; i++) /* 300 ns, 100 of them preempted: 200 of faults */
+    tg_kev(&b, 1010 + 10 * (uint64_t)i, INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT);
+  tg_kev(&b, 1100, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  tg_kev(&b, 1200, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  tg_ev(&b, 1300, 1, TG_EXIT, F_FOO);
+  tg_ev(&b, 1400, 0, TG_EXIT, F_FOO);
+  tg_flush(&t, &b);
+  const char *dir = fx_dir();
+  ip_session s;
+  fx_load(&s, fx_write(dir, "1.ipb", &t), 0);
+  fx_cleanup(dir);
+  tg_free(&t);
+  ip_values foo = fx_func(&s, "foo");
+  assert_wait(foo.wait_excl, 100, 0, 0, 500, 6);
+  ck_assert_uint_eq(foo.el_excl - foo.app_excl, 1300); /* 600 explained, 700 not */
+  ip_session_free(&s);
+}
+END_TEST
+
 /* A trace whose header does not announce kernel-event records: no split. */
 START_TEST(no_records_no_split) {
   ip_session s;
-  load(&s, 0);
+  load(&s, 0, -1);
   ip_values main_v = fx_func(&s, "main");
   assert_wait(main_v.wait_incl, 0, 0, 0, 0, 0);
   ck_assert_uint_eq(s.processes[0].kernel_lost, 0);
@@ -184,7 +236,7 @@ END_TEST
 /* --sort by a wait column: the inclusive value, descending. */
 START_TEST(sort_by_wait_columns) {
   ip_session s;
-  load(&s, 1);
+  load(&s, 1, -1);
   ip_sort by;
   ck_assert_int_eq(ip_sort_parse("offcpu-preempted", &by), 0);
   ck_assert_int_eq(by, IP_SORT_PREEMPTED);
@@ -210,6 +262,8 @@ int main(void) {
   TCase *tc = tcase_create("wait");
   tcase_add_test(tc, split_by_cause);
   tcase_add_test(tc, no_records_no_split);
+  tcase_add_test(tc, faults_take_their_cost);
+  tcase_add_test(tc, faults_alone_leave_the_rest_unexplained);
   tcase_add_test(tc, sort_by_wait_columns);
   tcase_add_test(tc, late_switch_in_ends_at_the_event);
   tcase_add_test(tc, preempted_before_the_clock_read);

@@ -56,10 +56,11 @@ static inline void tg_record(tg_trace *t, const Inclprof__Record *rec) {
 }
 
 /* Starts a trace: preamble and header (ticks_per_second 1e9 makes ticks ns);
- * hidden or kevent < 0 leaves probe_hidden_ticks or kevent_cost_ticks out, as
- * older runtimes did; kernel_events: its batches carry kernel-event records. */
-static inline void tg_begin_header_wakes(tg_trace *t, uint32_t pid, double tps, double probe_cost,
-                                         double hidden, double kevent,
+ * hidden, kevent or fault < 0 leaves probe_hidden_ticks, kevent_cost_ticks or
+ * fault_cost_ticks out, as older runtimes did; kernel_events: its batches
+ * carry kernel-event records. */
+static inline void tg_begin_header_fault(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                                         double hidden, double kevent, double fault,
                                          Inclprof__TransitionMode mode, int kernel_events,
                                          int wake_edges) {
   memset(t, 0, sizeof *t);
@@ -81,6 +82,8 @@ static inline void tg_begin_header_wakes(tg_trace *t, uint32_t pid, double tps, 
   h.probe_hidden_ticks = hidden >= 0 ? hidden : 0;
   h.has_kevent_cost_ticks = kevent >= 0;
   h.kevent_cost_ticks = kevent >= 0 ? kevent : 0;
+  h.has_fault_cost_ticks = fault >= 0;
+  h.fault_cost_ticks = fault >= 0 ? fault : 0;
   h.has_kernel_events = 1;
   h.kernel_events = kernel_events;
   h.has_wake_edges = wake_edges;
@@ -89,6 +92,14 @@ static inline void tg_begin_header_wakes(tg_trace *t, uint32_t pid, double tps, 
   r.body_case = INCLPROF__RECORD__BODY_HEADER;
   r.header = &h;
   tg_record(t, &r);
+}
+
+static inline void tg_begin_header_wakes(tg_trace *t, uint32_t pid, double tps, double probe_cost,
+                                         double hidden, double kevent,
+                                         Inclprof__TransitionMode mode, int kernel_events,
+                                         int wake_edges) {
+  tg_begin_header_fault(t, pid, tps, probe_cost, hidden, kevent, -1, mode, kernel_events,
+                        wake_edges);
 }
 
 static inline void tg_begin_header(tg_trace *t, uint32_t pid, double tps, double probe_cost,
