@@ -112,7 +112,7 @@ static tree callee_descriptor(tree callee, gimple *call, const char *name)
 
 /* Does an exclude-calls rule name CALLEE (its assembler names, or the
  * demangled name with parameters)? */
-static bool calls_excluded(tree callee)
+bool ip_calls_excluded(tree callee)
 {
   const char *name = instrumented_name(callee);
   char *pretty = ip_pretty_name(name);
@@ -241,7 +241,7 @@ unsigned ip_instrument_callsites(function *fun)
     gcall *call = dyn_cast<gcall *>(stmt);
     if (!call) {
       tree callee = ip_aggregate_libcall(stmt);
-      if (!calls_excluded(callee))
+      if (!ip_calls_excluded(callee))
         wrapped += wrap_maybe(stmt, callee, NULL);
       continue;
     }
@@ -267,7 +267,7 @@ unsigned ip_instrument_callsites(function *fun)
     if ((ip_cfg.callsites == IP_CALLSITES_EXTERNAL || !TREE_PUBLIC(callee)) && !name &&
         instrumented_here(callee))
       continue;
-    if (calls_excluded(callee))
+    if (ip_calls_excluded(callee))
       continue;
     if (kind == IP_LIBCALL_MAYBE)
       wrapped += wrap_maybe(call, callee, name);

@@ -178,6 +178,8 @@ void ip_report_close(void);
 /* Wrap the calls of FUN (instrumented, descriptor DESC) in call-site probes
  * according to ip_cfg.callsites; returns how many call sites were wrapped. */
 unsigned ip_instrument_callsites(function *fun);
+/* Does an exclude-calls rule name CALLEE? */
+bool ip_calls_excluded(tree callee);
 
 /* Clear the tail-call flag on every call of FUN. */
 void ip_clear_tail_calls(function *fun);

@@ -97,7 +97,8 @@ void ip_config_free(struct ip_config *cfg)
   cfg->report_path = NULL;
 }
 
-/* A value of a rule key: one "re:" regex, or comma-separated globs. */
+/* A value of a rule key: one "re:" regex, or comma-separated globs (the
+ * blanks around each left out: "f, g" is f and g). */
 static int add_rules(struct ip_config *cfg, int include, enum ip_rule_target target,
                      const char *key, const char *value, const char *where,
                      char *err, size_t errlen)
@@ -109,13 +110,17 @@ static int add_rules(struct ip_config *cfg, int include, enum ip_rule_target tar
   const char *p = value;
   for (;;) {
     size_t n = strcspn(p, ",");
+    size_t lead = strspn(p, " \t"), len = n;
+    while (len > lead && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+      len--;
+    len = len > lead ? len - lead : 0;
     char glob[512];
-    if (n >= sizeof glob) {
+    if (len >= sizeof glob) {
       snprintf(err, errlen, "%s: pattern too long", origin);
       return -1;
     }
-    memcpy(glob, p, n);
-    glob[n] = '\0';
+    memcpy(glob, p + (lead < n ? lead : n), len);
+    glob[len] = '\0';
     if (ip_rules_add(cfg, include, target, glob, origin, err, errlen) != 0)
       return -1;
     if (p[n] == '\0')

@@ -166,6 +166,11 @@ static unsigned instrument(function *fun)
     ip_report("skipped\t%s\t%s:%d\t%s", pretty, file, line, d.reason);
     if (d.kind)
       ip_skipped_note(d.kind, pretty, file, line, d.reason);
+    /* Its address, so that an indirect call to it records nothing either. */
+    if (ip_calls_excluded(fndecl))
+      ip_build_descriptor(ip_function_id(name, file), name, pretty, file, line, d.size,
+                          INCLPROF_FN_CALLS_EXCLUDED | (TREE_PUBLIC(fndecl) ? 0 : INCLPROF_FN_LOCAL),
+                          fndecl);
     free(pretty);
     return 0;
   }

@@ -5,6 +5,7 @@
  * a file without a valid index), which also tells what only the replayed
  * events show; then the snapshots of slow calls kept in a directory. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -132,6 +133,18 @@ static void sampling(const ip_session *s, const ip_process *p, size_t pi) {
   printf("\n");
 }
 
+/* Threads by tid, a reused tid's in the order they ran: the index notes
+ * threads as the runtime saw their records, which two threads starting
+ * together may write in the other order. */
+typedef struct tid_at {
+  uint32_t tid;
+  size_t at;
+} tid_at;
+static int by_tid(const void *a, const void *b) {
+  const tid_at *x = a, *y = b;
+  return x->tid != y->tid ? (x->tid < y->tid ? -1 : 1) : (x->at > y->at) - (x->at < y->at);
+}
+
 static void threads(const ip_session *s, size_t pi) {
   ip_ttable t;
   ip_tt_init(&t, 6);
@@ -142,11 +155,13 @@ static void threads(const ip_session *s, size_t pi) {
   ip_tt_add(&t, "gaps");
   ip_tt_add(&t, "name");
   size_t n = 0;
-  for (size_t i = 0; i < s->n_threads; i++) {
-    const ip_thread *th = &s->threads[i];
-    if (th->process != pi)
-      continue;
-    n++;
+  tid_at *order = ip_must_calloc(s->n_threads ? s->n_threads : 1, sizeof *order);
+  for (size_t i = 0; i < s->n_threads; i++)
+    if (s->threads[i].process == pi)
+      order[n++] = (tid_at){s->threads[i].tid, i};
+  qsort(order, n, sizeof *order, by_tid);
+  for (size_t k = 0; k < n; k++) {
+    const ip_thread *th = &s->threads[order[k].at];
     ip_tt_add(&t, "%u", th->tid);
     ip_tt_add(&t, "%llu", (unsigned long long)th->events);
     ip_tt_add(&t, "%llu", (unsigned long long)th->batches);
@@ -154,6 +169,7 @@ static void threads(const ip_session *s, size_t pi) {
     ip_tt_add(&t, "%llu", (unsigned long long)th->gaps);
     ip_tt_add(&t, "%s", th->name ? th->name : "");
   }
+  free(order);
   printf("threads:      %zu\n", n);
   ip_tt_print(&t, stdout, 4);
   ip_tt_free(&t);

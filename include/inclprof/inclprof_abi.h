@@ -38,7 +38,8 @@
  *     the runtime then marks the callee descriptor and its call/ret hooks
  *     return at once, leaving the callee's own entry/exit probes.  The
  *     call_indirect/ret_indirect hooks likewise record nothing when the
- *     target is the address of an instrumented function of a registered unit.
+ *     target is the address of an instrumented function of a registered unit,
+ *     or of one whose calls are excluded (INCLPROF_FN_CALLS_EXCLUDED).
  */
 #ifndef INCLPROF_ABI_H
 #define INCLPROF_ABI_H
@@ -66,6 +67,10 @@ extern "C" {
 /* a coroutine's body (GCC's "actor", run at every resumption): its entry
  * probe follows a coroutine_frame probe that passes the frame it runs */
 #define INCLPROF_FN_COROUTINE_BODY 0x40u
+/* a function of the unit with no probes whose calls an exclude-calls rule
+ * leaves out: only its address counts (an indirect call to it records
+ * nothing, as a direct call gets no probes); no name in the tables */
+#define INCLPROF_FN_CALLS_EXCLUDED 0x80u
 
 /* The value of a coroutine_frame probe: the frame's address (at least
  * 8-aligned: it begins with a function pointer) with these bits: */
@@ -79,7 +84,8 @@ extern "C" {
   0x1u /* the callee has entry/exit probes of its
                                                own: its call-site probes record nothing */
 
-/* One per instrumented function or per call-site callee.  8-byte aligned
+/* One per instrumented function, per call-site callee, or per function
+ * whose calls are excluded (INCLPROF_FN_CALLS_EXCLUDED).  8-byte aligned
  * (the runtime uses the three low bits of its address as tags). */
 struct inclprof_fn {
   uint64_t id;            /* stable: FNV-1a 64 of normalised assembler name, '\0',
@@ -108,7 +114,7 @@ struct inclprof_hooks {
 struct inclprof_tu {
   uint32_t abi_version;                 /* INCLPROF_ABI_VERSION */
   uint32_t n_fns;                       /* entries in fns */
-  const struct inclprof_fn *const *fns; /* instrumented functions and callees */
+  const struct inclprof_fn *const *fns; /* instrumented functions, callees, calls excluded */
   const char *path;                     /* main input file of the TU */
   struct inclprof_hooks hooks;          /* written by the runtime */
 };

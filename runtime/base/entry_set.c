@@ -1,6 +1,7 @@
 /* entry_set.c - the entry addresses of the instrumented functions whose
- * probes are live, which an indirect call's probes look up so that a call
- * through a pointer to one records only the callee's own ENTER and EXIT.
+ * probes are live, and of the functions whose calls a filter excludes,
+ * which an indirect call's probes look up so that a call through a pointer
+ * to one records only the callee's own ENTER and EXIT (or nothing).
  * An open-addressing set: lock-free reads (ip_entry_known, inline in the
  * probes), writes under the registry's lock.  A removed address leaves a
  * tombstone; a grown table replaces the old one, which is never freed (a

@@ -5,7 +5,8 @@
  * and the clock, and fills the slot: no lock, no allocation, no system call.
  * The rare cases (first probe of a thread, full buffer) go to the slow path.
  * An indirect call to an instrumented function records nothing: the
- * callee's own ENTER and EXIT name it (entry_set.c). */
+ * callee's own ENTER and EXIT name it (entry_set.c); nor does one to a
+ * function whose calls a filter excludes. */
 #include "base/pmu.h"
 #include "probe_x86.h"
 #include "entry/entry.h"

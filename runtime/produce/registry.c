@@ -400,12 +400,13 @@ uint32_t ip_callee_gid(const struct inclprof_fn *fn, uint64_t name_hash) {
   return gid;
 }
 
-/* Caller holds reg_lock.  The unit's instrumented entry addresses join
- * (on) or leave the set the indirect-call probes look up (entry_set.c). */
+/* Caller holds reg_lock.  The unit's instrumented entry addresses, and
+ * those of its functions whose calls are excluded, join (on) or leave the
+ * set the indirect-call probes look up (entry_set.c). */
 static void unit_entry_addresses(const struct inclprof_tu *tu, int on) {
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
-    if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || !fn->addr)
+    if (!fn || !(fn->flags & (INCLPROF_FN_INSTRUMENTED | INCLPROF_FN_CALLS_EXCLUDED)) || !fn->addr)
       continue;
     if (on)
       ip_entry_add((uintptr_t)fn->addr);

@@ -63,12 +63,9 @@ IP_HIDDEN uint64_t ip_trace_final_room(void);
 
 /* trace_index.c (the frames noted by trace_write.c, the Index encoded for output.c) */
 IP_HIDDEN void ip_index_start(int on); /* on: the file gets an Index (not under the ring policy) */
-/* Before frame is appended: 1 when it is a Thread record, whose append then
- * holds the index's lock (the index lists threads in file order). */
-IP_HIDDEN int ip_index_hold(const uint8_t *frame, size_t len);
-/* After frames were appended (held: ip_index_hold's answer). */
-IP_HIDDEN void ip_index_seen(const uint8_t *frames, size_t len, int held);
-IP_HIDDEN void ip_index_release(int held);
+/* After frames were appended: notes them (the index's lock is held only
+ * while noting, never across a write). */
+IP_HIDDEN void ip_index_seen(const uint8_t *frames, size_t len);
 /* The Index, the trailer record's frame and the Footer as one run of bytes
  * for one write, in *bytes (a mapping of *mapped bytes: free it with
  * ip_index_tail_free); offset: the bytes of the file before them.  Their

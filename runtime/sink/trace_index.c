@@ -164,8 +164,8 @@ static uint64_t varints(ip_wire_span s) {
   return n;
 }
 
-/* One record; held: the caller holds index_lock. */
-static void see_record(const uint8_t *rec, size_t len, int held) {
+/* One record. */
+static void see_record(const uint8_t *rec, size_t len) {
   ip_wire_field body, f;
   const uint8_t *p, *end;
   ip_batch_fields b = {0};
@@ -177,7 +177,7 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
     uint64_t dt = varints(b.dt), code = varints(b.code);
     events = dt < code ? dt : code;
   }
-  if (!held && !ip_lock(&index_lock, 0)) {
+  if (!ip_lock(&index_lock, 0)) {
     incomplete = "a frame was written while the index was being updated (a signal handler)";
     return;
   }
@@ -233,34 +233,16 @@ static void see_record(const uint8_t *rec, size_t len, int held) {
   default: /* header, trailer, index, footer: nothing to count */
     break;
   }
-  if (!held)
-    ip_unlock(&index_lock);
+  ip_unlock(&index_lock);
 }
 
-int ip_index_hold(const uint8_t *frame, size_t len) {
-  ip_frame_view f;
-  ip_wire_field body;
-  if (!index_on || ip_frame_next(frame, len, &f) != IP_FRAME_OK ||
-      record_body(f.record, f.record_len, &body) != IP_TAG_RECORD_THREAD)
-    return 0;
-  if (ip_lock(&index_lock, 0))
-    return 1;
-  incomplete = "a frame was written while the index was being updated (a signal handler)";
-  return 0;
-}
-
-void ip_index_seen(const uint8_t *frames, size_t len, int held) {
+void ip_index_seen(const uint8_t *frames, size_t len) {
   if (!index_on)
     return;
   ip_frame_view f;
   for (size_t at = 0; at < len && ip_frame_next(frames + at, len - at, &f) == IP_FRAME_OK;
        at += f.size)
-    see_record(f.record, f.record_len, held);
-}
-
-void ip_index_release(int held) {
-  if (held)
-    ip_unlock(&index_lock);
+    see_record(f.record, f.record_len);
 }
 
 /* ---- encoding ---------------------------------------------------------- */

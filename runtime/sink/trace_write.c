@@ -387,17 +387,14 @@ static void write_frame(const uint8_t *frame, size_t len) {
     return;
   }
   size_t done;
-  int held = ip_index_hold(frame, len);
   int err = append(frame, len, &done);
   if (!err) {
     atomic_fetch_add(&bytes_ok, len);
     if (ring_on)
       ip_ring_seen(frame, len);
-    ip_index_seen(frame, len, held);
-    ip_index_release(held);
+    ip_index_seen(frame, len);
     return;
   }
-  ip_index_release(held);
   if (writing_final)
     return;
   char cause[128];

@@ -37,6 +37,12 @@ check_eq "main: 100% application inclusive" 100.000000 "$(col main 12)"
 # compensated, a few probes less and the time the thread lost to another
 # process inside a probe (the runtime's, not the program's: 1.6 points once
 # at a load average of 20), within 3 points.  In each of three recordings.
+# A preemption can land between a probe's clock read and the program's own
+# (about 100 ns a call: in 1 recording in 100 at a load of 20, a 16-22 ms
+# time slice): the program's measurement of a call lies between its spin()'s
+# time and the whole call's, so the share is checked against the interval
+# that heavy's and light's Elapsed Exclusive (their code outside spin(),
+# normally ~40 us of ~100 ms) leave open, widened by the margin.
 for run in 1 2 3; do
   if [ $run -gt 1 ]; then
     rm -rf data && "$INCLPROF" record -o data ./prog >own.txt 2>/dev/null &&
@@ -45,10 +51,17 @@ for run in 1 2 3; do
   "$INCLPROF" export --format csv --raw -o raw.csv data 2>/dev/null
   truth=$(awk '$1 == "done" && $2 + $3 > 0 { printf "%.2f", 100 * $2 / ($2 + $3) }' own.txt)
   for f in raw out; do
-    share=$(awk -F, '$1 == "heavy" { h = $6 } $1 == "light" { l = $6 } END { if (h + l > 0) printf "%.2f", 100 * h / (h + l) }' $f.csv)
     if [ $f = raw ]; then how="on the clock's timeline" margin=0.5; else how="compensated" margin=3; fi
-    check_near "run $run: heavy's share of light+heavy Elapsed Inclusive $how = the program's own (${truth:-none} %)" \
-      "${truth:--100}" "${share:-none}" $margin
+    # share, then the interval: heavy at its least against light at its most, and the reverse
+    set -- $(awk -F, '$1 == "heavy" { hi = $6; he = $7 } $1 == "light" { li = $6; le = $7 }
+      END { if (hi + li > 0) printf "%.2f %.2f %.2f", 100 * hi / (hi + li),
+        100 * (hi - he) / (hi - he + li), 100 * hi / (hi + li - le) }' $f.csv)
+    if awk -v t="${truth:-x}" -v lo="${2:-x}" -v hi="${3:-x}" -v m=$margin \
+      'BEGIN { exit !(t != "x" && lo != "x" && t >= lo - m && t <= hi + m) }'; then
+      ok "run $run: heavy's share of light+heavy Elapsed Inclusive $how ($1 %, the program's code outside spin() leaving $2-$3 %) = the program's own ($truth %) within $margin"
+    else
+      fail "run $run: heavy's share of light+heavy Elapsed Inclusive $how: the program's own ${truth:-none} % is not within $margin of ${2:-none}-${3:-none} % (share ${1:-none} %)"
+    fi
   done
 done
 spin_excl=$(col spin 7) heavy_incl=$(col heavy 6)

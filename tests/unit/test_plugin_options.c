@@ -141,6 +141,11 @@ START_TEST(globs_split_on_commas_regexes_do_not) {
   ck_assert_int_eq(select_fn("main", "a.c"), IP_SEL_INCLUDED);
   ck_assert_int_eq(select_fn("cold", "a.c"), IP_SEL_NOT_INCLUDED);
   ck_assert_int_eq(select_fn("xx", "a.c"), IP_SEL_EXCLUDED);
+  /* the blanks around a comma are not part of a glob */
+  ck_assert_int_eq(set("exclude", "cold , \tlukewarm"), 0);
+  ck_assert_uint_eq(cfg.n_rules, 5);
+  ck_assert_int_eq(select_fn("cold", "a.c"), IP_SEL_EXCLUDED);
+  ck_assert_int_eq(select_fn("lukewarm", "a.c"), IP_SEL_EXCLUDED);
 }
 END_TEST
 

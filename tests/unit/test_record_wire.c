@@ -157,9 +157,7 @@ static size_t image_len;
 static void append(const Inclprof__Record *rec) {
   ck_assert_uint_le(image_len + ip_frame_max_size(rec), sizeof image);
   size_t n = ip_frame_encode(rec, image + image_len);
-  int held = ip_index_hold(image + image_len, n);
-  ip_index_seen(image + image_len, n, held);
-  ip_index_release(held);
+  ip_index_seen(image + image_len, n);
   image_len += n;
 }
 
