@@ -1,5 +1,5 @@
 /* export/call_budget.c - the longest calls that fit a bounded timeline
- * export (see export/call_budget.h): one bin per distinct rank, sorted
+ * export (see export/call_budget.h): one bin per distinct rank in a hash table, sorted
  * from the highest rank down when the plan is made. */
 #include "export/call_budget.h"
 
@@ -9,22 +9,70 @@
 
 #include "util/util.h"
 
-void ip_budget_add(ip_budget *b, uint64_t rank, uint32_t bytes) {
-  uint32_t i = ip_u64map_get(&b->by_key, rank);
-  if (i == UINT32_MAX) {
-    if (b->n_bins == b->cap_bins) {
-      b->cap_bins = b->cap_bins ? 2 * b->cap_bins : 1024;
-      b->bins = ip_must_realloc(b->bins, b->cap_bins, sizeof *b->bins);
-    }
-    i = (uint32_t)b->n_bins++;
-    b->bins[i] = (ip_budget_bin){.key = rank};
-    ip_u64map_put(&b->by_key, rank, i);
+static size_t slot_of(uint64_t key, size_t cap) {
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdULL;
+  key ^= key >> 33;
+  return (size_t)key & (cap - 1);
+}
+
+/* The slot of rank in a table of cap slots: its bin's, or the empty one
+ * where it goes. */
+static size_t slot_in(const ip_budget_bin *bins, size_t cap, uint64_t rank) {
+  size_t i = slot_of(rank, cap);
+  while (bins[i].calls && bins[i].key != rank)
+    i = (i + 1) & (cap - 1);
+  return i;
+}
+
+/* A table for at least n bins, a quarter full. */
+static void grow(ip_budget *b, size_t n) {
+  size_t cap = 1024;
+  while (cap < 4 * n)
+    cap *= 2;
+  ip_budget_bin *bins = ip_must_calloc(cap, sizeof *bins);
+  for (size_t i = 0; i < b->cap_bins; i++)
+    if (b->bins[i].calls)
+      bins[slot_in(bins, cap, b->bins[i].key)] = b->bins[i];
+  free(b->bins);
+  b->bins = bins;
+  b->cap_bins = cap;
+}
+
+/* The batch into the bins: every slot's memory asked for first, then each
+ * call counted in its bin. */
+static void flush_batch(ip_budget *b) {
+  if (2 * (b->n_bins + b->n_batch) > b->cap_bins)
+    grow(b, b->n_bins + b->n_batch);
+  size_t slot[IP_BUDGET_BATCH];
+  for (size_t k = 0; k < b->n_batch; k++) {
+    slot[k] = slot_of(b->batch_rank[k], b->cap_bins);
+    __builtin_prefetch(&b->bins[slot[k]], 1);
   }
-  ip_budget_bin *bin = &b->bins[i];
-  bin->calls++;
-  bin->bytes += bytes;
-  if (bytes > bin->max_bytes)
-    bin->max_bytes = bytes;
+  for (size_t k = 0; k < b->n_batch; k++) {
+    uint64_t rank = b->batch_rank[k];
+    size_t i = slot[k];
+    while (b->bins[i].calls && b->bins[i].key != rank)
+      i = (i + 1) & (b->cap_bins - 1);
+    ip_budget_bin *bin = &b->bins[i];
+    if (!bin->calls) {
+      bin->key = rank;
+      b->n_bins++;
+    }
+    uint32_t bytes = b->batch_bytes[k];
+    bin->calls++;
+    bin->bytes += bytes;
+    if (bytes > bin->max_bytes)
+      bin->max_bytes = bytes;
+  }
+  b->n_batch = 0;
+}
+
+void ip_budget_add(ip_budget *b, uint64_t rank, uint32_t bytes) {
+  if (b->n_batch == IP_BUDGET_BATCH)
+    flush_batch(b);
+  b->batch_rank[b->n_batch] = rank;
+  b->batch_bytes[b->n_batch++] = bytes;
   b->calls++;
   b->bytes += bytes;
 }
@@ -32,6 +80,22 @@ void ip_budget_add(ip_budget *b, uint64_t rank, uint32_t bytes) {
 static int higher_first(const void *a, const void *b) {
   uint64_t x = ((const ip_budget_bin *)a)->key, y = ((const ip_budget_bin *)b)->key;
   return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The bins with calls into to[0..n_bins) (to may be b->bins). */
+static void pack(const ip_budget *b, ip_budget_bin *to) {
+  size_t n = 0;
+  for (size_t i = 0; i < b->cap_bins; i++)
+    if (b->bins[i].calls)
+      to[n++] = b->bins[i];
+}
+
+/* The bins packed and sorted, the highest rank first: a plain array from
+ * then on (a later add makes a table of them again). */
+static void sort_bins(ip_budget *b) {
+  pack(b, b->bins);
+  b->cap_bins = b->n_bins;
+  qsort(b->bins, b->n_bins, sizeof *b->bins, higher_first);
 }
 
 /* The walk of the bins, from the highest rank down: fills cut with what
@@ -75,23 +139,25 @@ static uint64_t walk(const ip_budget_bin *bins, size_t n_bins, uint64_t max_call
 }
 
 void ip_budget_plan(ip_budget *b, uint64_t max_calls, uint64_t max_bytes, ip_budget_cut *cut) {
+  flush_batch(b);
   *cut = (ip_budget_cut){.all = 1, .calls = b->calls, .bytes = b->bytes};
   if ((!max_calls || b->calls <= max_calls) && (!max_bytes || b->bytes <= max_bytes)) {
     if (b->n_bins) {
-      qsort(b->bins, b->n_bins, sizeof *b->bins, higher_first);
+      sort_bins(b);
       cut->min_dur_ns = b->bins[b->n_bins - 1].key >> 16;
     }
     return;
   }
-  qsort(b->bins, b->n_bins, sizeof *b->bins, higher_first);
+  sort_bins(b);
   walk(b->bins, b->n_bins, max_calls, max_bytes, cut);
 }
 
-uint64_t ip_budget_floor(const ip_budget *b, uint64_t max_calls, uint64_t max_bytes) {
+uint64_t ip_budget_floor(ip_budget *b, uint64_t max_calls, uint64_t max_bytes) {
   if ((!max_calls || b->calls <= max_calls) && (!max_bytes || b->bytes <= max_bytes))
     return 0;
+  flush_batch(b);
   ip_budget_bin *bins = ip_must_realloc(NULL, b->n_bins, sizeof *bins);
-  memcpy(bins, b->bins, b->n_bins * sizeof *bins);
+  pack(b, bins);
   qsort(bins, b->n_bins, sizeof *bins, higher_first);
   ip_budget_cut cut;
   uint64_t floor = walk(bins, b->n_bins, max_calls, max_bytes, &cut);
@@ -100,7 +166,6 @@ uint64_t ip_budget_floor(const ip_budget *b, uint64_t max_calls, uint64_t max_by
 }
 
 void ip_budget_free(ip_budget *b) {
-  ip_u64map_free(&b->by_key);
   free(b->bins);
   *b = (ip_budget){0};
 }

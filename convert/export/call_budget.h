@@ -20,11 +20,21 @@ typedef struct ip_budget_bin {
   uint32_t max_bytes; /* the largest one's */
 } ip_budget_bin;
 
+/* The bins, in an open-addressing table by rank (a bin of no calls is an
+ * empty slot; the table is at most half full), so that a call's bin is
+ * found in one place of memory; the plan packs and sorts them, after which
+ * no call is added. */
+/* Calls added wait in a batch of IP_BUDGET_BATCH before they reach their
+ * bins: the bins of a batch are fetched from memory together. */
+#define IP_BUDGET_BATCH 64
+
 typedef struct ip_budget {
-  ip_u64map by_key; /* rank -> index into bins */
   ip_budget_bin *bins;
-  size_t n_bins, cap_bins;
-  uint64_t calls, bytes; /* every call added */
+  size_t n_bins, cap_bins; /* bins with calls; slots (a power of two) */
+  uint64_t calls, bytes;   /* every call added */
+  uint64_t batch_rank[IP_BUDGET_BATCH];
+  uint32_t batch_bytes[IP_BUDGET_BATCH];
+  size_t n_batch;
 } ip_budget;
 
 /* What the plan keeps: every call ranked above key, and the first quota
@@ -65,7 +75,7 @@ static inline int ip_budget_keep(ip_budget_cut *cut, uint64_t rank) {
  * same or larger limits), or 0 when every call so far would be kept.  More
  * calls only fill the limits sooner, so the first rank the plan cannot take
  * whole never moves down; calls of that rank itself may still be kept. */
-uint64_t ip_budget_floor(const ip_budget *b, uint64_t max_calls, uint64_t max_bytes);
+uint64_t ip_budget_floor(ip_budget *b, uint64_t max_calls, uint64_t max_bytes);
 
 void ip_budget_free(ip_budget *b);
 

@@ -1,8 +1,9 @@
 /* export/call_log.c - the calls of the selected threads, kept per thread and
  * replayed as nested opens and closes in time order (see export/call_log.h).
  * Past the memory bound, the thread holding the most calls has them sorted
- * into a run appended to an unlinked temporary file; a thread's replay then
- * merges its runs and what is still in memory. */
+ * into a run appended to an unlinked temporary file, each call encoded in
+ * about 12 bytes; a thread's replay then merges its runs and what is still
+ * in memory. */
 #include "export/call_log.h"
 
 #include "export/call_spool.h"
@@ -15,11 +16,21 @@
 
 #include "util/util.h"
 
-enum { RUN_READ_CALLS = 4096 }; /* calls read at once from one run */
+/* A spilled call: varints of its start's difference to the previous call's
+ * (a run is in begin order: never negative), its duration, Elapsed less
+ * Application (zigzag), seq's difference to the previous call's (zigzag),
+ * the function and the depth: about 12 bytes where the call takes 40, so
+ * a third of the bytes go to the file and back. */
+enum {
+  SPILLED_MAX = 6 * 10,
+  RUN_READ_CALLS = 4096,     /* calls decoded at once from one run */
+  RUN_READ_BYTES = 64 << 10, /* bytes read at once from one run */
+  SPILL_BYTES = 1 << 20      /* bytes encoded before each write */
+};
 
 typedef struct call_run {
   off_t offset; /* in the spill file */
-  size_t n;
+  size_t n, bytes;
 } call_run;
 
 typedef struct thread_calls {
@@ -31,6 +42,14 @@ typedef struct thread_calls {
   size_t n_runs, cap_runs;
 } thread_calls;
 
+/* The arrays begin_order works in, kept from one sort to the next. */
+typedef struct sort_scratch {
+  size_t *place, cap_place;
+  size_t *path, cap_path;
+  uint8_t *taken;
+  size_t cap_taken;
+} sort_scratch;
+
 struct ip_call_log {
   const ip_export_opts *o;
   ip_call_visitor visitor;
@@ -40,6 +59,8 @@ struct ip_call_log {
   int spill_fd; /* -1 until the first spill */
   off_t spill_end;
   int spill_failed; /* keep everything in memory from then on */
+  sort_scratch scratch;
+  uint8_t *spill_buf; /* SPILL_BYTES: calls encoded for the file */
 };
 
 /* Begin order: earlier start first; at the same start the caller (smaller
@@ -52,6 +73,138 @@ static int by_begin(const void *a, const void *b) {
   if (x->depth != y->depth)
     return x->depth < y->depth ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The calls tc->calls[0..tc->n) of one thread, in the order they ended (a
+ * post-order of its call tree: callees before their caller, siblings in
+ * turn), into begin order without a comparison sort: a call's place in
+ * begin order is the number of calls that ended before its first callee
+ * (the calls up to the last one before it that ended at its depth or above)
+ * plus its callers (the open path above it, found from the last call back);
+ * the calls then move to their places in place, cycle by cycle.  Calls at
+ * equal starts (empty calls) may sort otherwise by by_begin: a pass of
+ * insertion moves the few out of place to where by_begin has them, and a
+ * log that does not nest like this (more than n moves, or two calls at one
+ * place) is sorted by qsort.  Besides the calls it takes 9 bytes a call, as
+ * qsort's sort of pointers does. */
+static void begin_order(sort_scratch *w, thread_calls *tc) {
+  ip_logged_call *c = tc->calls;
+  size_t n = tc->n, depth = 0; /* path[0..depth): indices of calls, their depths increasing */
+  if (n < 2)
+    return;
+  ip_must_grow((void **)&w->place, &w->cap_place, n, sizeof *w->place);
+  ip_must_grow((void **)&w->taken, &w->cap_taken, n, sizeof *w->taken);
+  size_t *place = w->place;
+  for (size_t i = 0; i < n; i++) {
+    while (depth && c[w->path[depth - 1]].depth > c[i].depth)
+      depth--;
+    place[i] = depth ? w->path[depth - 1] + 1 : 0; /* where its first callee is */
+    if (depth && c[w->path[depth - 1]].depth == c[i].depth)
+      depth--;
+    if (depth == w->cap_path)
+      ip_must_grow((void **)&w->path, &w->cap_path, depth + 1, sizeof *w->path);
+    w->path[depth++] = i;
+  }
+  uint8_t *taken = w->taken;
+  memset(taken, 0, n);
+  int nested = 1;
+  depth = 0;
+  for (size_t i = n; i-- > 0;) {
+    while (depth && c[w->path[depth - 1]].depth >= c[i].depth)
+      depth--;
+    size_t at = place[i] + depth; /* depth: its callers, open above it */
+    if (at >= n || taken[at]) {
+      nested = 0;
+      break;
+    }
+    taken[at] = 1;
+    place[i] = at;
+    if (depth == w->cap_path)
+      ip_must_grow((void **)&w->path, &w->cap_path, depth + 1, sizeof *w->path);
+    w->path[depth++] = i;
+  }
+  if (nested) { /* each call to its place: taken now marks the places filled */
+    memset(taken, 0, n);
+    for (size_t i = 0; i < n; i++) {
+      if (taken[i])
+        continue;
+      ip_logged_call moving = c[i];
+      for (size_t j = place[i]; j != i; j = place[j]) {
+        ip_logged_call was = c[j];
+        c[j] = moving, taken[j] = 1;
+        moving = was;
+      }
+      c[i] = moving, taken[i] = 1;
+    }
+  }
+  size_t moves = 0;
+  for (size_t i = 1; nested && i < n; i++)
+    for (size_t j = i; j > 0 && by_begin(&c[j - 1], &c[j]) > 0; j--) {
+      ip_logged_call tmp = c[j];
+      c[j] = c[j - 1], c[j - 1] = tmp;
+      if (++moves > n) {
+        nested = 0;
+        break;
+      }
+    }
+  if (!nested)
+    qsort(c, n, sizeof *c, by_begin);
+}
+
+static uint8_t *varint_at(uint8_t *p, uint64_t v) {
+  for (; v >= 0x80; v >>= 7)
+    *p++ = (uint8_t)(v | 0x80);
+  *p++ = (uint8_t)v;
+  return p;
+}
+
+static const uint8_t *varint_from(const uint8_t *p, uint64_t *v) {
+  uint64_t x = *p++;
+  if (x >= 0x80) {
+    x &= 0x7f;
+    for (unsigned shift = 7;; shift += 7) {
+      x |= (uint64_t)(*p & 0x7f) << shift;
+      if (!(*p++ & 0x80))
+        break;
+    }
+  }
+  *v = x;
+  return p;
+}
+
+static uint64_t zigzag(uint64_t d) { return d << 1 ^ (uint64_t) - (int64_t)(d >> 63); }
+static uint64_t unzigzag(uint64_t z) { return z >> 1 ^ (uint64_t) - (int64_t)(z & 1); }
+
+/* The previous call of a run, which the next one is encoded against. */
+typedef struct run_last {
+  uint64_t start, seq;
+} run_last;
+
+static uint8_t *encode_call(uint8_t *p, const ip_logged_call *c, run_last *last) {
+  p = varint_at(p, c->start_ns - last->start);
+  p = varint_at(p, c->dur_ns);
+  p = varint_at(p, zigzag(c->dur_ns - c->app_ns));
+  p = varint_at(p, zigzag(c->seq - last->seq));
+  p = varint_at(p, c->func);
+  p = varint_at(p, c->depth);
+  *last = (run_last){c->start_ns, c->seq};
+  return p;
+}
+
+static const uint8_t *decode_call(const uint8_t *p, ip_logged_call *c, run_last *last) {
+  uint64_t v;
+  p = varint_from(p, &v);
+  c->start_ns = last->start += v;
+  p = varint_from(p, &c->dur_ns);
+  p = varint_from(p, &v);
+  c->app_ns = c->dur_ns - unzigzag(v);
+  p = varint_from(p, &v);
+  c->seq = last->seq += unzigzag(v);
+  p = varint_from(p, &v);
+  c->func = (uint32_t)v;
+  p = varint_from(p, &v);
+  c->depth = (uint32_t)v;
+  return p;
 }
 
 static int spill_open(ip_call_log *log) {
@@ -79,18 +232,28 @@ static void spill(ip_call_log *log, thread_calls *tc) {
     log->spill_failed = 1;
     return;
   }
-  qsort(tc->calls, tc->n, sizeof *tc->calls, by_begin);
-  size_t bytes = tc->n * sizeof *tc->calls;
-  if (write_all(log->spill_fd, tc->calls, bytes, log->spill_end) < 0) {
-    fprintf(stderr,
-            "inclprof export: cannot write the temporary file of calls (%s); keeping every call "
-            "in memory (set TMPDIR to a directory with room)\n",
-            errno ? strerror(errno) : "disk full");
-    log->spill_failed = 1;
-    return;
+  begin_order(&log->scratch, tc);
+  if (!log->spill_buf)
+    log->spill_buf = ip_must_realloc(NULL, SPILL_BYTES, 1);
+  size_t bytes = 0;
+  run_last last = {0, 0};
+  for (size_t i = 0; i < tc->n;) {
+    uint8_t *p = log->spill_buf;
+    for (; i < tc->n && p - log->spill_buf <= SPILL_BYTES - SPILLED_MAX; i++)
+      p = encode_call(p, &tc->calls[i], &last);
+    size_t n = (size_t)(p - log->spill_buf);
+    if (write_all(log->spill_fd, log->spill_buf, n, log->spill_end + (off_t)bytes) < 0) {
+      fprintf(stderr,
+              "inclprof export: cannot write the temporary file of calls (%s); keeping every "
+              "call in memory (set TMPDIR to a directory with room)\n",
+              errno ? strerror(errno) : "disk full");
+      log->spill_failed = 1;
+      return;
+    }
+    bytes += n;
   }
   ip_must_grow((void **)&tc->runs, &tc->cap_runs, tc->n_runs + 1, sizeof *tc->runs);
-  tc->runs[tc->n_runs++] = (call_run){log->spill_end, tc->n};
+  tc->runs[tc->n_runs++] = (call_run){log->spill_end, tc->n, bytes};
   log->spill_end += (off_t)bytes;
   log->in_memory -= tc->n;
   free(tc->calls);
@@ -112,12 +275,21 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   if (dur_ns < log->o->min_duration_ns || !ip_selected_thread(s, &log->o->sel, t) ||
       !ip_selected_call(&log->o->sel, (uint32_t)(t - s->threads), depth, start_ns, dur_ns))
     return;
+  ip_call_log_add(log, s, t, func, depth, start_ns, dur_ns, app_ns);
+}
+
+void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t func,
+                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   size_t k = (size_t)(t - s->threads);
-  ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
+  if (k >= log->n_threads)
+    ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
   if (log->in_memory >= log->max_in_memory && !log->spill_failed)
     spill_largest(log);
   thread_calls *tc = &log->threads[k];
-  ip_must_grow((void **)&tc->calls, &tc->cap, tc->n + 1, sizeof *tc->calls);
+  if (tc->n == tc->cap) { /* doubled, not zeroed: every call is written before it is read */
+    tc->cap = tc->cap ? 2 * tc->cap : 1024;
+    tc->calls = ip_must_realloc(tc->calls, tc->cap, sizeof *tc->calls);
+  }
   tc->calls[tc->n++] = (ip_logged_call){start_ns, dur_ns, app_ns, tc->ended++, func, depth};
   log->in_memory++;
 }
@@ -152,6 +324,10 @@ void ip_call_log_free(ip_call_log *log) {
   for (size_t i = 0; i < log->n_threads; i++)
     free_thread(&log->threads[i]);
   free(log->threads);
+  free(log->spill_buf);
+  free(log->scratch.place);
+  free(log->scratch.path);
+  free(log->scratch.taken);
   if (log->spill_fd >= 0)
     close(log->spill_fd);
   free(log);
@@ -170,18 +346,30 @@ size_t ip_call_log_count(const ip_call_log *log, size_t t) {
 /* One sorted source of a merge: a spilled run read in pieces, or the calls
  * still in memory (sorted, all "read"). */
 typedef struct cursor {
-  ip_logged_call *buf;
+  ip_logged_call *buf; /* calls decoded, not yet merged from pos on */
   size_t pos, len;
-  off_t next;  /* where the run's unread part starts */
-  size_t left; /* calls of the run not yet read */
+  uint8_t *bytes; /* RUN_READ_BYTES read, not yet decoded from at on */
+  size_t at, n_bytes;
+  off_t next;        /* where the run's unread part starts */
+  size_t bytes_left; /* bytes of the run not yet read */
+  size_t left;       /* calls of the run not yet decoded */
+  run_last last;
 } cursor;
 
+/* Decodes the run's next calls (up to RUN_READ_CALLS) into c->buf. */
 static void cursor_fill(int fd, cursor *c) {
-  size_t want = c->left < RUN_READ_CALLS ? c->left : RUN_READ_CALLS;
-  size_t bytes = want * sizeof *c->buf;
-  ip_spool_read_back(fd, c->buf, bytes, c->next);
-  c->pos = 0, c->len = want;
-  c->next += (off_t)bytes, c->left -= want;
+  c->pos = c->len = 0;
+  for (; c->left && c->len < RUN_READ_CALLS; c->left--) {
+    if (c->n_bytes - c->at < SPILLED_MAX && c->bytes_left) {
+      size_t rest = c->n_bytes - c->at;
+      memmove(c->bytes, c->bytes + c->at, rest);
+      size_t more = RUN_READ_BYTES - rest < c->bytes_left ? RUN_READ_BYTES - rest : c->bytes_left;
+      ip_spool_read_back(fd, c->bytes + rest, more, c->next);
+      c->next += (off_t)more, c->bytes_left -= more;
+      c->at = 0, c->n_bytes = rest + more;
+    }
+    c->at = (size_t)(decode_call(c->bytes + c->at, &c->buf[c->len++], &c->last) - c->bytes);
+  }
 }
 
 /* A binary heap of cursor indices, ordered by each cursor's current call. */
@@ -219,7 +407,9 @@ static void emit_merged(const ip_call_log *log, thread_calls *tc, const ip_timel
   for (size_t i = 0; i < tc->n_runs; i++) {
     cursor *c = &m.cur[i];
     c->buf = ip_must_calloc(RUN_READ_CALLS, sizeof *c->buf);
+    c->bytes = ip_must_calloc(RUN_READ_BYTES, 1);
     c->next = tc->runs[i].offset, c->left = tc->runs[i].n;
+    c->bytes_left = tc->runs[i].bytes;
     cursor_fill(log->spill_fd, c);
     m.heap[m.n++] = i;
   }
@@ -252,7 +442,7 @@ static void emit_merged(const ip_call_log *log, thread_calls *tc, const ip_timel
     fn->close(fn->ctx, &open[--n_open]);
   free(open);
   for (size_t i = 0; i < tc->n_runs; i++)
-    free(m.cur[i].buf);
+    free(m.cur[i].buf), free(m.cur[i].bytes);
   free(m.cur);
   free(m.heap);
 }
@@ -261,8 +451,7 @@ void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn) {
   if (t >= log->n_threads)
     return;
   thread_calls *tc = &log->threads[t];
-  if (tc->n)
-    qsort(tc->calls, tc->n, sizeof *tc->calls, by_begin);
+  begin_order(&log->scratch, tc);
   emit_merged(log, tc, fn);
   log->in_memory -= tc->n;
   free_thread(tc);

@@ -23,8 +23,8 @@ typedef struct ip_logged_call {
   uint32_t func, depth;
 } ip_logged_call;
 
-/* The exporters' bound: 32 MiB of calls in memory (sorting a run takes as
- * much again). */
+/* The exporters' bound: 32 MiB of calls in memory (sorting a run takes 9
+ * bytes a call more). */
 #define IP_CALL_LOG_MEMORY_CALLS (((size_t)32 << 20) / sizeof(ip_logged_call))
 
 /* A log of the calls o keeps (the threads and time range of o->sel, calls
@@ -42,6 +42,11 @@ typedef struct ip_timeline_fn {
   void (*open)(void *ctx, const ip_logged_call *c);
   void (*close)(void *ctx, const ip_logged_call *c);
 } ip_timeline_fn;
+
+/* A call the log's visitor would keep (the caller has checked it), logged
+ * as the visitor logs it. */
+void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t func,
+                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
 
 /* A call of thread t that the log's visitor would keep, left out by the
  * caller (it cannot be written): counted, not kept. */

@@ -76,13 +76,19 @@ static void spill(ip_spool *sp) {
   sp->len = 0;
 }
 
-void ip_spool_put(ip_spool *sp, const void *rec, size_t n) {
-  if (sp->len + n > sp->cap && !sp->spill_failed)
+void *ip_spool_room(ip_spool *sp, size_t most) {
+  if (sp->len + most > sp->cap && !sp->spill_failed)
     spill(sp);
-  if (sp->len + n > sp->cap)
-    sp->buf = ip_must_realloc(sp->buf, sp->cap = 2 * (sp->len + n), 1);
-  memcpy(sp->buf + sp->len, rec, n);
-  sp->len += n;
+  if (sp->len + most > sp->cap)
+    sp->buf = ip_must_realloc(sp->buf, sp->cap = 2 * (sp->len + most), 1);
+  return sp->buf + sp->len;
+}
+
+void ip_spool_commit(ip_spool *sp, size_t n) { sp->len += n; }
+
+void ip_spool_put(ip_spool *sp, const void *rec, size_t n) {
+  memcpy(ip_spool_room(sp, n), rec, n);
+  ip_spool_commit(sp, n);
 }
 
 /* Reading back what this process wrote fails only on an I/O error. */
@@ -117,7 +123,7 @@ static void refill(ip_spool *sp) {
   sp->pos = 0, sp->len = rest + want;
 }
 
-int ip_spool_get(ip_spool *sp, void *rec, size_t n) {
+const void *ip_spool_next(ip_spool *sp, size_t n) {
   if (!sp->reading) {
     sp->reading = 1;
     if (sp->fd >= 0) {
@@ -129,10 +135,16 @@ int ip_spool_get(ip_spool *sp, void *rec, size_t n) {
   if (sp->len - sp->pos < n && sp->fd >= 0 && sp->next < sp->end)
     refill(sp);
   if (sp->len - sp->pos < n)
-    return 0;
-  memcpy(rec, sp->buf + sp->pos, n);
+    return NULL;
   sp->pos += n;
-  return 1;
+  return sp->buf + sp->pos - n;
+}
+
+int ip_spool_get(ip_spool *sp, void *rec, size_t n) {
+  const void *p = ip_spool_next(sp, n);
+  if (p)
+    memcpy(rec, p, n);
+  return p != NULL;
 }
 
 void ip_spool_free(ip_spool *sp) {

@@ -15,9 +15,16 @@ typedef struct ip_spool ip_spool;
 ip_spool *ip_spool_new(size_t max_in_memory);
 /* Appends the n bytes at rec. */
 void ip_spool_put(ip_spool *sp, const void *rec, size_t n);
+/* Room for a record of at most `most` bytes at the spool's end, to be
+ * written there and appended by ip_spool_commit with its length. */
+void *ip_spool_room(ip_spool *sp, size_t most);
+void ip_spool_commit(ip_spool *sp, size_t n);
 /* The next n bytes, in the order they were put, into rec: 1, or 0 at the
  * end.  The first read ends the putting. */
 int ip_spool_get(ip_spool *sp, void *rec, size_t n);
+/* The next n bytes in place (valid until the next read), or NULL at the
+ * end; as ip_spool_get. */
+const void *ip_spool_next(ip_spool *sp, size_t n);
 void ip_spool_free(ip_spool *sp);
 
 /* An unlinked temporary file in $TMPDIR (else /tmp), or -1 after one line on

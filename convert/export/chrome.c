@@ -22,7 +22,9 @@
 #include "util/util.h"
 
 struct ip_chrome_writer {
-  FILE *out;    /* the document; while sizing the rest, a stream that only counts */
+  FILE *out; /* the document; while sizing the rest, a stream that only counts */
+  char *buf; /* the calls' events not yet handed to out (CALLS_BUF bytes) */
+  size_t buf_len;
   char **names; /* func -> its JSON string literal, made at first use */
   uint32_t *name_len;
   size_t n_names;
@@ -64,8 +66,13 @@ static uint8_t *varint_at(uint8_t *p, uint64_t v) {
 }
 
 static const uint8_t *varint_from(const uint8_t *p, uint64_t *v) {
-  uint64_t x = 0;
-  for (unsigned shift = 0;; shift += 7) {
+  uint64_t x = *p++;
+  if (x < 0x80) { /* most: a function, a depth, an Application time equal to Elapsed */
+    *v = x;
+    return p;
+  }
+  x &= 0x7f;
+  for (unsigned shift = 7;; shift += 7) {
     x |= (uint64_t)(*p & 0x7f) << shift;
     if (!(*p++ & 0x80))
       break;
@@ -78,7 +85,7 @@ static uint64_t zigzag(uint64_t d) { return d << 1 ^ (uint64_t) - (int64_t)(d >>
 static uint64_t unzigzag(uint64_t z) { return z >> 1 ^ (uint64_t) - (int64_t)(z & 1); }
 
 static void spool_call(ip_spool *sp, const chrome_call *c, uint64_t *last_start) {
-  uint8_t b[SPOOLED_MAX], *p = b + 1;
+  uint8_t *b = ip_spool_room(sp, SPOOLED_MAX), *p = b + 1;
   p = varint_at(p, c->thread);
   p = varint_at(p, c->func);
   p = varint_at(p, (uint64_t)c->depth << 1 | c->has_waits);
@@ -89,15 +96,14 @@ static void spool_call(ip_spool *sp, const chrome_call *c, uint64_t *last_start)
     p = varint_at(p, c->wait[k]);
   *last_start = c->start_ns;
   b[0] = (uint8_t)(p - b - 1);
-  ip_spool_put(sp, b, (size_t)(p - b));
+  ip_spool_commit(sp, (size_t)(p - b));
 }
 
 /* The next call of the spool into c: 1, or 0 at its end. */
 static int unspool_call(ip_spool *sp, chrome_call *c, uint64_t *last_start) {
-  uint8_t b[SPOOLED_MAX];
-  if (!ip_spool_get(sp, b, 1) || !ip_spool_get(sp, b + 1, b[0]))
+  const uint8_t *len = ip_spool_next(sp, 1), *p = len ? ip_spool_next(sp, *len) : NULL;
+  if (!p)
     return 0;
-  const uint8_t *p = b + 1;
   uint64_t v;
   p = varint_from(p, &v);
   c->thread = (uint32_t)v;
@@ -136,19 +142,17 @@ static char *cat(char *p, const char *src, size_t n) {
 
 /* Nanoseconds as microseconds with three exact decimals. */
 static char *us_at(char *p, uint64_t ns) {
-  p = ip_json_u64(p, ns / 1000);
+  uint64_t us = ns / 1000;
+  p = ip_json_u64(p, us);
   *p++ = '.';
-  *p++ = (char)('0' + ns / 100 % 10);
-  *p++ = (char)('0' + ns / 10 % 10);
-  *p++ = (char)('0' + ns % 10);
-  return p;
+  return ip_json_3digits(p, (unsigned)(ns - us * 1000));
 }
 
 static unsigned us_len(uint64_t ns) { return ip_json_digits(ns / 1000) + 4; }
 
 /* A share in tenths of a percent, rounded: "12.3". */
 static uint64_t tenths(uint64_t part, uint64_t whole) {
-  return whole ? (uint64_t)(1000.0 * (double)part / (double)whole + 0.5) : 0;
+  return part && whole ? (uint64_t)(1000.0 * (double)part / (double)whole + 0.5) : 0;
 }
 static char *tenths_at(char *p, uint64_t t) {
   p = ip_json_u64(p, t / 10);
@@ -157,10 +161,9 @@ static char *tenths_at(char *p, uint64_t t) {
   return p;
 }
 
-/* The function's name as a JSON string literal, escaped once (the session's
- * function table grows while the traces are read: so does the cache). */
-static const char *json_name(ip_chrome_writer *w, const ip_session *s, uint32_t func,
-                             uint32_t *len) {
+/* json_name for a name not made yet. */
+static __attribute__((noinline)) const char *make_name(ip_chrome_writer *w, const ip_session *s,
+                                                       uint32_t func, uint32_t *len) {
   if (func >= s->n_funcs) {
     *len = 3;
     return "\"?\"";
@@ -187,6 +190,17 @@ static const char *json_name(ip_chrome_writer *w, const ip_session *s, uint32_t 
   }
   *len = w->name_len[func];
   return w->names[func];
+}
+
+/* The function's name as a JSON string literal, escaped once (the session's
+ * function table grows while the traces are read: so does the cache). */
+static inline const char *json_name(ip_chrome_writer *w, const ip_session *s, uint32_t func,
+                                    uint32_t *len) {
+  if (func < w->n_names && func < s->n_funcs && w->names[func]) {
+    *len = w->name_len[func];
+    return w->names[func];
+  }
+  return make_name(w, s, func, len);
 }
 
 static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
@@ -235,21 +249,36 @@ static int with_waits(const ip_session *s, const ip_thread *t) {
   return t->process < s->n_processes && s->processes[t->process].kernel_events;
 }
 
+/* The calls' events are gathered in w->buf and handed to stdio in pieces
+ * of this size; an event's fields other than the name take less than
+ * CALL_ROOM bytes. */
+enum { CALLS_BUF = 1 << 16, CALL_ROOM = 1024 };
+
+/* Hands the gathered events to the document, before anything else is
+ * written to it. */
+static void flush_calls(ip_chrome_writer *w) {
+  if (w->buf_len)
+    fwrite(w->buf, 1, w->buf_len, w->out);
+  w->buf_len = 0;
+}
+
 static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *t, uint32_t func,
                      uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns, const uint64_t *wait) {
   uint32_t len;
   const char *name = json_name(w, s, func, &len);
-  /* one fwrite of the whole event when its name leaves room for every other
-   * field (< 400 bytes), else the head and the name first */
-  char buf[2048], *p = buf;
+  if (!w->buf)
+    w->buf = ip_must_realloc(NULL, CALLS_BUF, 1);
+  if (w->buf_len + len + CALL_ROOM > CALLS_BUF)
+    flush_calls(w);
+  char *p = w->buf + w->buf_len;
   p = w->events++ ? CAT(p, ",\n") : CAT(p, "\n");
   p = CAT(p, CALL_HEAD);
-  if (len <= sizeof buf - 512) {
+  if (len + CALL_ROOM <= CALLS_BUF) {
     p = cat(p, name, len);
-  } else {
-    fwrite(buf, 1, (size_t)(p - buf), w->out);
+  } else { /* a name longer than the buffer: the head, then the name */
+    fwrite(w->buf, 1, (size_t)(p - w->buf), w->out);
     fwrite(name, 1, len, w->out);
-    p = buf;
+    p = w->buf;
   }
   p = CAT(p, CALL_TS);
   p = us_at(p, start_ns);
@@ -266,7 +295,7 @@ static void put_call(ip_chrome_writer *w, const ip_session *s, const ip_thread *
   if (wait)
     p = wait_args_at(p, wait);
   p = CAT(p, CALL_END);
-  fwrite(buf, 1, (size_t)(p - buf), w->out);
+  w->buf_len = (size_t)(p - w->buf);
 }
 
 /* The bytes put_call writes for this call, with the ",\n" before it. */
@@ -406,6 +435,7 @@ static void put_operations(ip_chrome_writer *w, const ip_session *s) {
 static void put_names(ip_chrome_writer *w, const ip_session *s) {
   char name[64];
   char label[512];
+  flush_calls(w);
   put_operations(w, s);
   for (size_t i = 0; i < s->n_processes; i++)
     name_event(w, "process_name", s->processes[i].pid, s->processes[i].pid,
@@ -488,6 +518,7 @@ void ip_chrome_report(const ip_chrome_writer *w, FILE *err) {
 
 void ip_chrome_free(ip_chrome_writer *w) {
   free(w->flows);
+  free(w->buf);
   ip_spool_free(w->calls);
   ip_budget_free(&w->budget);
   for (size_t i = 0; i < w->n_names; i++)

@@ -1,5 +1,5 @@
 /* export/json.c - JSON string literals with escaping and UTF-8 repair, and
- * decimal integers. */
+ * the digit pairs of decimal integers. */
 #include "export/json.h"
 
 #include <stddef.h>
@@ -62,22 +62,7 @@ void ip_json_string(FILE *out, const char *s) {
   putc('"', out);
 }
 
-char *ip_json_u64(char *p, uint64_t v) {
-  static const char pairs[] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536"
-      "37383940414243444546474849505152535455565758596061626364656667686970717273"
-      "7475767778798081828384858687888990919293949596979899";
-  unsigned n = ip_json_digits(v);
-  char *end = p + n, *q = end;
-  for (; v >= 100; v /= 100) {
-    q -= 2;
-    memcpy(q, pairs + 2 * (v % 100), 2);
-  }
-  if (v >= 10) {
-    q -= 2;
-    memcpy(q, pairs + 2 * v, 2);
-  } else {
-    *--q = (char)('0' + v);
-  }
-  return end;
-}
+const char ip_json_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536"
+    "37383940414243444546474849505152535455565758596061626364656667686970717273"
+    "7475767778798081828384858687888990919293949596979899";

@@ -40,7 +40,31 @@ static inline unsigned ip_json_digits(uint64_t v) {
   return t + 1 - (w < pow10[t]);
 }
 
+/* "00" to "99": two digits at a time. */
+extern const char ip_json_pairs[201];
+
 /* v in decimal at p; the byte after it (at most 20 digits). */
-char *ip_json_u64(char *p, uint64_t v);
+static inline char *ip_json_u64(char *p, uint64_t v) {
+  unsigned n = ip_json_digits(v);
+  char *end = p + n, *q = end;
+  for (; v >= 100; v /= 100) {
+    q -= 2;
+    __builtin_memcpy(q, ip_json_pairs + 2 * (v % 100), 2);
+  }
+  if (v >= 10) {
+    q -= 2;
+    __builtin_memcpy(q, ip_json_pairs + 2 * v, 2);
+  } else {
+    *--q = (char)('0' + v);
+  }
+  return end;
+}
+
+/* v < 1000 as three digits at p (leading zeros kept); the byte after them. */
+static inline char *ip_json_3digits(char *p, unsigned v) {
+  *p = (char)('0' + v / 100);
+  __builtin_memcpy(p + 1, ip_json_pairs + 2 * (v % 100), 2);
+  return p + 3;
+}
 
 #endif

@@ -163,41 +163,46 @@ static void start_sequence(perfetto *x, size_t t) {
 static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   uint64_t at = begin ? c->start_ns : c->start_ns + c->dur_ns;
   uint32_t f = c->func < x->s->n_funcs ? c->func : (uint32_t)x->s->n_funcs;
-  uint8_t ev[48], *e = ev; /* the TrackEvent */
   const char *name = NULL;
+  /* the lengths first, then every field straight into the output */
+  size_t ann = 0, ev = 2; /* the debug annotation; the TrackEvent, its type */
   if (begin) {
-    if (c->dur_ns > c->app_ns) {
-      uint8_t an[24], *a = an;
-      a = ip_pb_varint_field(a, 1, IID_TRANSITIONAL);
-      a = ip_pb_varint_field(a, 3, c->dur_ns - c->app_ns);
-      e = ip_pb_bytes_field(e, 4, an, (size_t)(a - an));
-    }
-    e = ip_pb_varint_field(e, 9, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN);
-    e = ip_pb_varint_field(e, 10, (uint64_t)f + 1);
+    if (c->dur_ns > c->app_ns)
+      ann = 1 + ip_pb_varint_len(IID_TRANSITIONAL) + 1 + ip_pb_varint_len(c->dur_ns - c->app_ns);
+    ev += (ann ? 1 + ip_pb_varint_len(ann) + ann : 0) + 1 + ip_pb_varint_len((uint64_t)f + 1);
     if (!x->interned[f]) {
       x->interned[f] = 1;
       name = func_name(x->s, c->func);
     }
-  } else {
-    e = ip_pb_varint_field(e, 9, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
   }
   size_t name_len = name ? strlen(name) : 0;
-  uint8_t *p = ip_pb_out_reserve(&x->out, 96 + (size_t)(e - ev) + name_len);
-  uint8_t head[80], *h = head;                   /* the packet's fields before interned_data */
-  h = ip_pb_varint_field(h, 8, at - x->last_ns); /* calls nest: times never go back */
-  x->last_ns = at;
-  h = ip_pb_varint_field(h, 10, x->seq);
-  h = ip_pb_bytes_field(h, 11, ev, (size_t)(e - ev));
   size_t interned = 0, event_name = 0;
   if (name) {
     event_name = 1 + ip_pb_varint_len((uint64_t)f + 1) + 1 + ip_pb_varint_len(name_len) + name_len;
     interned = 1 + ip_pb_varint_len(event_name) + event_name;
   }
-  size_t n = (size_t)(h - head) + (name ? 1 + ip_pb_varint_len(interned) + interned : 0) + 2;
+  uint64_t delta = at - x->last_ns; /* calls nest: times never go back */
+  x->last_ns = at;
+  size_t n = 1 + ip_pb_varint_len(delta) + 1 + ip_pb_varint_len(x->seq) + 1 + ip_pb_varint_len(ev) +
+             ev + (name ? 1 + ip_pb_varint_len(interned) + interned : 0) + 2;
+  uint8_t *p = ip_pb_out_reserve(&x->out, 16 + n);
   p = ip_pb_tag(p, 1, 2); /* Trace.packet */
   p = ip_pb_varint(p, n);
-  memcpy(p, head, (size_t)(h - head));
-  p += h - head;
+  p = ip_pb_varint_field(p, 8, delta);
+  p = ip_pb_varint_field(p, 10, x->seq);
+  p = ip_pb_tag(p, 11, 2);
+  p = ip_pb_varint(p, ev);
+  if (ann) {
+    p = ip_pb_tag(p, 4, 2);
+    p = ip_pb_varint(p, ann);
+    p = ip_pb_varint_field(p, 1, IID_TRANSITIONAL);
+    p = ip_pb_varint_field(p, 3, c->dur_ns - c->app_ns);
+  }
+  p = ip_pb_varint_field(p, 9,
+                         begin ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
+                               : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
+  if (begin)
+    p = ip_pb_varint_field(p, 10, (uint64_t)f + 1);
   if (name) {
     p = ip_pb_tag(p, 12, 2);
     p = ip_pb_varint(p, interned);

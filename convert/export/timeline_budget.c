@@ -26,22 +26,21 @@ static uint64_t max_size(const ip_timeline_budget *tb) {
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_timeline_budget *tb = ctx;
-  if (accepted(tb->o, s, t, depth, start_ns, dur_ns)) {
-    uint64_t rank = ip_budget_rank(dur_ns, depth);
-    ip_budget_add(&tb->budget, rank, tb->size(s, t, func, start_ns, dur_ns));
-    if (tb->budget.calls >= tb->next_floor) {
-      tb->floor = ip_budget_floor(&tb->budget, tb->o->max_events, max_size(tb));
-      tb->next_floor = tb->budget.calls +
-                       (FLOOR_EVERY > 4 * tb->budget.n_bins ? FLOOR_EVERY : 4 * tb->budget.n_bins);
-    }
-    if (rank < tb->floor) { /* never written: neither logged nor sorted */
-      tb->left_out++;
-      ip_call_log_drop(tb->log, s, t);
-      return;
-    }
+  if (!accepted(tb->o, s, t, depth, start_ns, dur_ns))
+    return; /* nor would the log keep it */
+  uint64_t rank = ip_budget_rank(dur_ns, depth);
+  ip_budget_add(&tb->budget, rank, tb->size(s, t, func, start_ns, dur_ns));
+  if (tb->budget.calls >= tb->next_floor) {
+    tb->floor = ip_budget_floor(&tb->budget, tb->o->max_events, max_size(tb));
+    tb->next_floor = tb->budget.calls +
+                     (FLOOR_EVERY > 4 * tb->budget.n_bins ? FLOOR_EVERY : 4 * tb->budget.n_bins);
   }
-  const ip_call_visitor *log = ip_call_log_visitor(tb->log);
-  log->on_call(log->ctx, s, t, func, depth, start_ns, dur_ns, app_ns);
+  if (rank < tb->floor) { /* never written: neither logged nor sorted */
+    tb->left_out++;
+    ip_call_log_drop(tb->log, s, t);
+    return;
+  }
+  ip_call_log_add(tb->log, s, t, func, depth, start_ns, dur_ns, app_ns);
 }
 
 void ip_timeline_budget_init(ip_timeline_budget *tb, const char *format, const ip_export_opts *o,
@@ -69,7 +68,8 @@ static int keep_open(ip_timeline_budget *tb, const ip_logged_call *c) {
   /* a call whose caller was left out goes too (its rank cannot be higher) */
   if (keep && tb->depth && !tb->keep_stack[tb->depth - 1])
     keep = 0;
-  ip_must_grow((void **)&tb->keep_stack, &tb->cap, tb->depth + 1, 1);
+  if (tb->depth == tb->cap)
+    ip_must_grow((void **)&tb->keep_stack, &tb->cap, tb->depth + 1, 1);
   tb->keep_stack[tb->depth++] = (uint8_t)keep;
   tb->left_out += !keep;
   return keep;

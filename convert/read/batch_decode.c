@@ -21,19 +21,16 @@ static int reserve(void **arr, size_t *cap, size_t most, size_t size) {
 
 /* The varint at p, whose next 10 bytes can be read, into *v: the byte after
  * it, or NULL when it is longer than 10 bytes.  Unrolled for the short
- * varints a batch holds (its deltas and codes take 1 to 4 bytes). */
+ * varints a batch holds (its deltas and codes take 1 to 4 bytes, mostly 1
+ * or 2 in no order a branch could predict). */
 static inline const uint8_t *varint_at(const uint8_t *p, uint64_t *v) {
-  uint64_t x = p[0], b;
-  if (x < 0x80) {
-    *v = x;
-    return p + 1;
+  uint64_t x = p[0], b = p[1];
+  if (!(x & b & 0x80)) { /* one byte, or two: without a branch between them */
+    uint64_t more = x >> 7;
+    *v = (x & 0x7f) | (b << 7 & (0 - more));
+    return p + 1 + more;
   }
-  b = p[1];
   x = (x & 0x7f) | b << 7;
-  if (b < 0x80) {
-    *v = x;
-    return p + 2;
-  }
   b = p[2];
   x = (x & 0x3fff) | b << 14;
   if (b < 0x80) {

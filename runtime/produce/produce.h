@@ -218,12 +218,30 @@ IP_HIDDEN void ip_function_fill(Inclprof__Function *f, struct ip_fn_text *t,
 /* The object of module id `module` (once, when its first unit registers). */
 IP_HIDDEN void ip_tables_object(uint32_t module, const char *path, uintptr_t base,
                                 const uint8_t *build_id, size_t build_id_len);
-/* A descriptor of a registered unit: an entry of its object's table, with
- * gid `gid` (an instrumented function), or 0 (a callee: its gid is given
- * when the table is written, ip_callee_gid; name_hash is
- * ip_fnv1a64_str of its name, "" for none). */
-IP_HIDDEN void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module,
-                             uint64_t name_hash);
+/* An instrumented function of a registered unit, with gid `gid`: an entry
+ * of its object's table. */
+IP_HIDDEN void ip_tables_add(const struct inclprof_fn *fn, uint32_t gid, uint32_t module);
+/* A registered unit's table callees (ip_table_callee): how many, and the
+ * least and greatest of their descriptors' addresses. */
+struct ip_unit_callees {
+  uint32_t n;
+  uintptr_t lo, hi;
+};
+/* A registered unit with c->n table callees: they are entries of its
+ * object's table, given their gids as one range when the table is
+ * written. */
+IP_HIDDEN void ip_tables_add_unit(const struct inclprof_tu *tu, uint32_t module,
+                                  const struct ip_unit_callees *c);
+/* Is fn a table callee: a call-site callee's descriptor (no address)? */
+static inline int ip_table_callee(const struct inclprof_fn *fn) {
+  return fn && (fn->flags & INCLPROF_FN_CALLEE) && !fn->addr;
+}
+/* A table callee that has no gid in the registry's map yet: the unit of a
+ * written table that lists it has its callees' gids put there
+ * (ip_unit_callee_gids); 0 when no such unit is known. */
+IP_HIDDEN int ip_tables_callee_unit(const struct inclprof_fn *fn);
+/* Unit tu is being unloaded: its callees are no longer looked up. */
+IP_HIDDEN void ip_tables_unit_gone(const struct inclprof_tu *tu);
 IP_HIDDEN int ip_tables_pending(void); /* entries not yet in a table (lock-free) */
 /* Writes the pending entries' tables (or records) and TableRef records. */
 IP_HIDDEN void ip_tables_close_locked(int in_signal);
@@ -241,10 +259,14 @@ IP_HIDDEN void ip_bind_write(uint32_t gid, uint32_t module, int log_it);
 /* Writes the tables of the units registered since the last call (before a
  * batch that may name their functions, and before the Trailer). */
 IP_HIDDEN void ip_tables_close_pending(int in_signal);
-/* Caller holds reg_lock.  The gid a table callee's events carry, given
- * now; 0 when it shares the gid of the instrumented function of its name
- * (name_hash: as given to ip_tables_add). */
-IP_HIDDEN uint32_t ip_callee_gid(const struct inclprof_fn *fn, uint64_t name_hash);
+/* Caller holds reg_lock.  n new consecutive gids: the first. */
+IP_HIDDEN uint32_t ip_gids_take(uint32_t n);
+/* Caller holds reg_lock.  Unit tu's table callees, in its order, have the
+ * gids from first_gid on: each without one in the map gets its own (its
+ * binding to be written before a batch names it), unless an instrumented
+ * function of its name has registered (its probes record nothing, and a
+ * call is named by that function's gid). */
+IP_HIDDEN void ip_unit_callee_gids(const struct inclprof_tu *tu, uint32_t first_gid);
 /* The gid of a descriptor or code address named by an event at tick;
  * *fixed is cleared when the answer depends on the tick (the pointer
  * belonged to an unloaded unit), so it must not be remembered. */

@@ -353,17 +353,49 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const struct i
   return gid;
 }
 
-/* Caller holds reg_lock.  The unit's descriptors that no earlier unit
- * listed join its object's table: the instrumented functions (with their
- * gids, by descriptor, address and public name) and the call-site callees
- * (their gids given when the table is written, their binding at first use). */
-static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
+/* A callee's name key from the plugin's id of it, FNV-1a 64 of its
+ * assembler name with clone suffixes cut (which no name of an instrumented
+ * public function carries): the key hashes the name's terminating '\0'
+ * too, one step more. */
+static uint64_t callee_id_hash(const struct inclprof_fn *fn) { return fn->id * IP_FNV1A64_PRIME; }
+
+/* Are the unit's callee ids its names' hashes?  Tried on the unit's first
+ * public callee: then the unit's callees are keyed by their ids, with no
+ * name hashed (PostgreSQL's server: 101 744 names, 9 M instructions in
+ * every process). */
+static int callee_ids_are_keys(const struct inclprof_tu *tu) {
   for (uint32_t i = 0; i < tu->n_fns; i++) {
     const struct inclprof_fn *fn = tu->fns[i];
+    if (ip_table_callee(fn) && fn->name && !(fn->flags & INCLPROF_FN_LOCAL))
+      return callee_id_hash(fn) == ip_fnv1a64_str(IP_FNV1A64_BASIS, fn->name);
+  }
+  return 0;
+}
+
+/* Caller holds reg_lock.  The unit's instrumented functions that no
+ * earlier unit listed join its object's table (with their gids, by
+ * descriptor, address and public name), and the unit its call-site callees
+ * (their gids given when the table is written, put in the map when a batch
+ * first names one of the unit's, their binding at first use): of a callee
+ * only its name is looked up now, among the instrumented functions'. */
+static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
+  int ids = callee_ids_are_keys(tu);
+  struct ip_unit_callees c = {0, UINTPTR_MAX, 0};
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (ip_table_callee(fn)) {
+      c.n++;
+      c.lo = (uintptr_t)fn < c.lo ? (uintptr_t)fn : c.lo;
+      c.hi = (uintptr_t)fn > c.hi ? (uintptr_t)fn : c.hi;
+      if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
+        callee_registered((struct inclprof_fn *)fn, /* the plugin keeps callees writable */
+                          ids ? hash_key(callee_id_hash(fn)) : name_key(fn->name));
+      continue;
+    }
     if (!fn || !(fn->flags & INCLPROF_FN_INSTRUMENTED) || ip_map_get(&by_desc, (uintptr_t)fn))
       continue;
     uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
-    ip_tables_add(fn, gid, module, 0);
+    ip_tables_add(fn, gid, module);
     ip_map_put(&by_desc, (uintptr_t)fn, gid);
     if (fn->addr)
       ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
@@ -373,31 +405,25 @@ static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
       instrumented_registered(key, gid);
     }
   }
-  for (uint32_t i = 0; i < tu->n_fns; i++) {
-    const struct inclprof_fn *fn = tu->fns[i];
-    if (!fn || !(fn->flags & INCLPROF_FN_CALLEE) || fn->addr ||
-        (callee_gids_given && ip_map_get(&by_desc, (uintptr_t)fn)))
-      continue;
-    uint64_t h = ip_fnv1a64_str(IP_FNV1A64_BASIS, fn->name ? fn->name : "");
-    ip_tables_add(fn, 0, module, h);
-    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) /* the plugin keeps callees writable */
-      callee_registered((struct inclprof_fn *)fn, hash_key(h));
-  }
+  if (c.n)
+    ip_tables_add_unit(tu, module, &c);
 }
 
-uint32_t ip_callee_gid(const struct inclprof_fn *fn, uint64_t name_hash) {
-  uint32_t shared =
-      fn->name && !(fn->flags & INCLPROF_FN_LOCAL) ? ip_map_get(&by_name, hash_key(name_hash)) : 0;
-  uint32_t gid = callee_gids_given ? ip_map_get(&by_desc, (uintptr_t)fn) : 0;
-  if (gid) /* named at a batch before its table was written (a signal handler's) */
-    return gid == shared ? 0 : gid;
-  if (shared) /* found by its name when a batch names it (its probes record nothing) */
-    return 0;
-  gid = atomic_fetch_add(&next_gid, 1) + 1;
-  ip_bind_set(gid, IP_BIND_TODO);
-  ip_map_put(&by_desc, (uintptr_t)fn, gid);
+uint32_t ip_gids_take(uint32_t n) { return atomic_fetch_add(&next_gid, n) + 1; }
+
+void ip_unit_callee_gids(const struct inclprof_tu *tu, uint32_t gid) {
+  for (uint32_t i = 0; i < tu->n_fns; i++) {
+    const struct inclprof_fn *fn = tu->fns[i];
+    if (!ip_table_callee(fn))
+      continue;
+    uint32_t own = gid++;
+    if ((fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED) ||
+        ip_map_get(&by_desc, (uintptr_t)fn))
+      continue; /* named by its instrumented namesake, or named already */
+    ip_bind_set(own, IP_BIND_TODO);
+    ip_map_put(&by_desc, (uintptr_t)fn, own);
+  }
   callee_gids_given = 1;
-  return gid;
 }
 
 /* Caller holds reg_lock.  The unit's instrumented entry addresses, and
@@ -541,6 +567,7 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
       modules_unloaded(obj.lo, obj.hi);
     }
     retire_unit(tu, have_obj ? &obj : NULL, until);
+    ip_tables_unit_gone(tu);
   }
   if (ip_abi_known(tu))
     unit_entry_addresses(tu, 0);
@@ -589,6 +616,17 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
     if (IP_UNLIKELY(ip_bind_state(gid)))
       bind_callee(fn, gid, had, in_signal);
     return gid;
+  }
+  /* A table callee: its unit's callees get the gids of their table. */
+  if (ip_table_callee(fn) && !(fn->runtime_flags & INCLPROF_RT_CALLEE_INSTRUMENTED) &&
+      ip_lock(&reg_lock, in_signal)) {
+    gid = ip_tables_callee_unit(fn) ? ip_map_get(&by_desc, (uintptr_t)fn) : 0;
+    ip_unlock(&reg_lock);
+    if (gid) {
+      if (ip_bind_state(gid))
+        bind_callee(fn, gid, 0, in_signal);
+      return gid;
+    }
   }
   /* A callee with an instrumented namesake needs no object. */
   struct ip_object obj;

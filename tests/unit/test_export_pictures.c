@@ -89,6 +89,46 @@ START_TEST(call_log_spilled) {
 }
 END_TEST
 
+/* Calls at equal starts: b [0,30) ends with an empty call c [30,30), and d
+ * [30,40) begins when b ends.  Begin order is by start, then depth: d (depth
+ * 1) before c (depth 2), which then nests in d; in memory and spilled. */
+static void feed_ties(const ip_call_visitor *v) {
+  ip_thread *t = &sess.threads[0];
+  v->on_call(v->ctx, &sess, t, FX_FACT, 2, 30, 0, 0);   /* c */
+  v->on_call(v->ctx, &sess, t, FX_FOO, 1, 0, 30, 30);   /* b */
+  v->on_call(v->ctx, &sess, t, FX_BAR, 1, 30, 10, 10);  /* d */
+  v->on_call(v->ctx, &sess, t, FX_MAIN, 0, 0, 100, 90); /* main */
+}
+
+/* Calls that do not nest as a call tree (two outermost calls, the later
+ * reported first, and a callee reported after its caller): still by start. */
+static void feed_unnested(const ip_call_visitor *v) {
+  ip_thread *t = &sess.threads[0];
+  v->on_call(v->ctx, &sess, t, FX_FOO, 0, 50, 10, 10);
+  v->on_call(v->ctx, &sess, t, FX_BAR, 0, 10, 10, 10);
+  v->on_call(v->ctx, &sess, t, FX_MAIN, 0, 0, 5, 5);
+  v->on_call(v->ctx, &sess, t, FX_FACT, 1, 1, 2, 2);
+}
+
+static const char *timeline_of(void (*fed)(const ip_call_visitor *)) {
+  ip_call_log *log = ip_call_log_new(&opts, max_in_memory);
+  fed(ip_call_log_visitor(log));
+  seq[0] = 0;
+  ip_timeline_fn fn = {NULL, on_open, on_close};
+  ip_call_log_replay(log, 0, &fn);
+  ip_call_log_free(log);
+  return seq;
+}
+
+START_TEST(call_log_ties) {
+  for (max_in_memory = 1; max_in_memory <= 5; max_in_memory++) {
+    ck_assert_str_eq(timeline_of(feed_ties), "O0@0 O1@0 C1@30 O2@30 O3@30 C3@30 C2@40 C0@100");
+    ck_assert_str_eq(timeline_of(feed_unnested), "O0@0 O3@1 C3@3 C0@5 O2@10 C2@20 O1@50 C1@60");
+  }
+  max_in_memory = 1000;
+}
+END_TEST
+
 START_TEST(call_log_filters) {
   opts.min_duration_ns = 20; /* a, c, d and fact are shorter */
   ck_assert_str_eq(timeline(0), "O0@0 O1@0 C1@30 O1@30 C1@100 C0@100");
@@ -251,6 +291,7 @@ int main(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, call_log_order);
   tcase_add_test(tc, call_log_spilled);
+  tcase_add_test(tc, call_log_ties);
   tcase_add_test(tc, call_log_filters);
   tcase_add_test(tc, speedscope_file);
   tcase_add_test(tc, perfetto_trace);

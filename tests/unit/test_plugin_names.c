@@ -53,6 +53,20 @@ START_TEST(callee_id_hashes_the_name_alone) {
 }
 END_TEST
 
+/* The runtime keys a callee by its id, without hashing its name: one
+ * FNV-1a step more (the '\0' ip_fnv1a64_str hashes) is the key of the
+ * name of an instrumented function, for a name with no clone suffix. */
+START_TEST(callee_id_is_the_runtime_name_key) {
+  static const char *const names[] = {"write", "_ZN3fmt2v86detail9vformat_toIcEEvRNS1_6bufferIT_EE",
+                                      "palloc", "x"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    ck_assert_uint_eq(ip_callee_id(names[i]) * IP_FNV1A64_PRIME,
+                      ip_fnv1a64_str(IP_FNV1A64_BASIS, names[i]));
+  ck_assert_uint_ne(ip_callee_id("g.isra.0") * IP_FNV1A64_PRIME,
+                    ip_fnv1a64_str(IP_FNV1A64_BASIS, "g.isra.0"));
+}
+END_TEST
+
 static const char *ramp_of(const char *name, enum ip_coro_part want) {
   static char buf[128];
   const char *ramp = NULL;
@@ -99,6 +113,7 @@ int main(void) {
   tcase_add_test(tc, other_dots_are_kept);
   tcase_add_test(tc, function_id_hashes_name_nul_file);
   tcase_add_test(tc, callee_id_hashes_the_name_alone);
+  tcase_add_test(tc, callee_id_is_the_runtime_name_key);
   tcase_add_test(tc, coroutine_parts_name_their_ramp);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
