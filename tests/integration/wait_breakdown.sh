@@ -95,8 +95,8 @@ check "dense probes: dense_spinner's Application Inclusive (${app:-?} ns) <= its
 # a sleep's end: the runtime's own frame write can sleep on a lock a
 # preempted thread holds (the index's, while that thread registers; the
 # file's), and run_delay counts the wait for a CPU after the wake-up that the
-# switch records hold as blocked (beside two busy loops, 4 runs of 44 slept
-# 37-252 ms there and read 0.3-22.9 % short; the other 40 within 0.15 %).
+# switch records hold as blocked (beside two busy loops, 5 runs of 50 slept
+# 13-252 ms there and read 0.3-22.9 % short; the other 45 within 0.15 %).
 dtruth=$(awk '$1 == "delay" { print $3 }' truth-dense.txt)
 bracketed "dense probes: dense_spinner's Off-CPU preempted = schedstat run_delay" "$dtruth" \
   "$(col dense dense_spinner offcpu_preempted_inclusive_ns)" \
