@@ -248,6 +248,63 @@ IP_RT_TEXT void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick) {
   atomic_store(&t->busy, 0);
 }
 
+/* The thread's preemptions inside the runtime's own work: the switch
+ * records from the last save to at_end (a flush's span, whose other records
+ * are the runtime's and skipped), each switch-out while runnable with its
+ * switch-in, its time converted from the save's anchor.  keep: they are
+ * appended to the records of the next batch.  Returns the ticks they took
+ * (up to end_tick for a switch-out whose switch-in comes later). */
+static uint64_t flush_preemptions(struct ip_rt_thread *t, uint64_t at_end, uint64_t end_tick,
+                                  int keep) {
+  uint64_t size = ring_data_size(t), mask = size - 1, from = t->kev_pos;
+  if (!t->kev || at_end - from > size)
+    return 0; /* no room, or the ring wrapped: what they were is not known */
+  const uint8_t *data = (const uint8_t *)t->ring + sysconf(_SC_PAGESIZE);
+  double tick_per_ns = ip_st.ticks_per_second / 1e9;
+  uint64_t off = 0, out = 0;
+  int open = 0;
+  for (uint64_t pos = from; pos < at_end;) {
+    uint64_t h = ring_u64(data, mask, pos);
+    uint16_t misc = (uint16_t)(h >> 32), rsize = (uint16_t)(h >> 48);
+    if (rsize < 8 || at_end - pos < rsize)
+      break;
+    if ((uint32_t)h == PERF_RECORD_SWITCH && rsize >= KEV_RECORD_MIN) {
+      double d = ((double)ring_u64(data, mask, pos + 8) - (double)t->kev_anchor_ns) * tick_per_ns;
+      int64_t s = (int64_t)t->kev_anchor_tick + (int64_t)d;
+      uint64_t tick = s > 0 ? (uint64_t)s : 0;
+      if (tick > end_tick)
+        tick = end_tick;
+      if (!(misc & PERF_RECORD_MISC_SWITCH_OUT)) {
+        if (open && tick > out)
+          off += tick - out;
+        if (open && keep)
+          put(t, tick, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN, 0, 0);
+        open = 0;
+      } else if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) {
+        if (keep) {
+          if (t->kev_taken) { /* the saved records went into the flush's batch */
+            t->kev_n = t->kev_n_wake = t->kev_n_futex = 0;
+            t->kev_lost = t->kev_taken = 0;
+          }
+          put(t, tick, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED, 0, 0);
+        }
+        open = 1;
+        out = tick;
+      } else { /* blocked in the runtime's own work: its time stays the flush's */
+        open = 0;
+      }
+    }
+    pos += rsize;
+  }
+  if (open && end_tick > out)
+    off += end_tick - out;
+  return off;
+}
+
+uint64_t ip_kevents_flush_preempted(struct ip_rt_thread *t, uint64_t at_end, uint64_t end_tick) {
+  return t->ring ? flush_preemptions(t, at_end, end_tick, 0) : 0;
+}
+
 /* Whether a record in [from, head) is a context switch (or the ring wrapped
  * over them, and what they were is not known). */
 static int switched(const struct ip_rt_thread *t, uint64_t from, uint64_t head) {
@@ -270,12 +327,15 @@ static int switched(const struct ip_rt_thread *t, uint64_t from, uint64_t head) 
 /* The runtime's records after its Gap ended are skipped only when the thread
  * stayed on the CPU: a preemption there (at the return of the Gap's write,
  * or of the writer's wake-up) is time outside the Gap, which the next
- * interval must show as Non-Application. */
+ * interval must show as Non-Application.  Inside the Gap, the preemptions
+ * are kept too (the Gap leaves out their time): the thread would have waited
+ * for the CPU as long without the flush, a little later. */
 uint64_t ip_kevents_skip(struct ip_rt_thread *t, uint64_t from) {
   if (!t->ring)
     return *t->tr_src;
   uint64_t head = ((const volatile struct perf_event_mmap_page *)t->ring)->data_head;
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  flush_preemptions(t, from, UINT64_MAX, 1);
   t->kev_pos = switched(t, from, head) ? from : head;
   if (t->kev)
     set_drain_at(t);

@@ -52,12 +52,19 @@ IP_HIDDEN void ip_kevents_save(struct ip_rt_thread *t);
 /* From a probe whose ring passed half full since the last read (tick: the
  * probe's event): moves its records to t->kev, unless a flush owns them. */
 IP_HIDDEN void ip_kevents_drain(struct ip_rt_thread *t, uint64_t tick);
-/* After the flush's own work: its records are not the program's.  Those
+/* After the flush's own work: its records are not the program's, but its
+ * preemptions with their switch-ins, which reach the next batch.  Those
  * from `from` (the ring's head when the flush's Gap ended) to the head are
  * skipped too unless one is a context switch, which then reaches the next
  * batch with them.  Returns the position skipped to: the thread's transition
  * counter as the flush leaves it. */
 IP_HIDDEN uint64_t ip_kevents_skip(struct ip_rt_thread *t, uint64_t from);
+/* The ticks the thread spent preempted inside the flush so far: from the
+ * save to at_end (the ring's head when its Gap ends at end_tick).  They are
+ * not the runtime's work: the Gap leaves them out, and ip_kevents_skip keeps
+ * their switch records for the next batch. */
+IP_HIDDEN uint64_t ip_kevents_flush_preempted(struct ip_rt_thread *t, uint64_t at_end,
+                                              uint64_t end_tick);
 
 /* thread.c */
 /* Reserves the next slot of the thread's buffer: pos += 1, returning the old

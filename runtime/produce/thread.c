@@ -46,6 +46,14 @@ static uint64_t tr_after_flush(struct ip_rt_thread *t, uint64_t at_end) {
   return tr_read(t);
 }
 
+/* kevents: the ticks of the flush (its Gap ends at g1) that the thread
+ * spent preempted, which its Gap leaves out (kevents.c). */
+static uint64_t flush_preempted(struct ip_rt_thread *t, uint64_t at_end, uint64_t g1) {
+  if (ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS)
+    return 0;
+  return ip_kevents_flush_preempted(t, at_end, g1);
+}
+
 static void thread_name(char out[17]) {
   memset(out, 0, 17);
   if (prctl(PR_GET_NAME, out) != 0)
@@ -160,10 +168,11 @@ static IP_RT_TEXT int handoff(struct ip_rt_thread *t, int in_handler) {
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   size_t n = (size_t)(stop - block);
   name_follow(t);
-  uint64_t at_end = tr_read(t);
-  ip_writer_submit(slot, t, block, block, n, g0, ip_tick());
+  uint64_t at_end = tr_read(t), g1 = ip_tick();
+  uint64_t held = flush_preempted(t, at_end, g1);
+  ip_writer_submit(slot, t, block, block, n, g0, g1 - held);
   uint64_t after = tr_after_flush(t, at_end);
-  t->tr_last = pending ? after - 1 : after; /* as in ip_thread_flush */
+  t->tr_last = pending || held ? after - 1 : after; /* as in ip_thread_flush */
   t->in_flush = 0;
   atomic_store(&t->busy, 0);
   return 0;
@@ -356,14 +365,16 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
     name_follow(t);
   uint64_t at_end = tr_read(t);
   uint64_t g1 = ip_tick();
+  uint64_t held = flush_preempted(t, at_end, g1);
   if (n && atomic_load(&ip_st.init_state) == 1) {
     if (ip_st.aggregate)
-      ip_agg_gap(t, g0, g1);
+      ip_agg_gap(t, g0, g1 - held);
     else
-      ip_write_gap(t->tid, g0, g1);
+      ip_write_gap(t->tid, g0, g1 - held);
   }
   uint64_t after = tr_after_flush(t, at_end);
-  t->tr_last = pending ? after - 1 : after; /* keep a transition that came before the flush */
+  /* keep a transition that came before the flush, or a preemption inside it */
+  t->tr_last = pending || held ? after - 1 : after;
   t->in_flush = 0;
   atomic_store(&t->busy, 0);
 }

@@ -37,15 +37,18 @@ within5() {
   else fail "$1: $3 ns is not within 5% of $2 ns"; fi
 }
 
-# bracketed DESC TRUTH VALUE READINGS: a run_delay read by two schedstat
-# readings around a call.  The call's Off-CPU preempted (VALUE) misses only
-# what fell in the readings' own tail and head, which their row shows
-# (READINGS): VALUE <= TRUTH <= VALUE + READINGS, each within 2% of TRUTH.
+# bracketed DESC TRUTH VALUE READINGS [BLOCKED]: a run_delay read by two
+# schedstat readings around a call.  The call's Off-CPU preempted (VALUE)
+# misses only what fell in the readings' own tail and head, which their row
+# shows (READINGS), and the wait for a CPU that ends a sleep, which run_delay
+# counts from the wake-up and the switch records show inside the call's
+# Off-CPU blocked (BLOCKED): VALUE <= TRUTH <= VALUE + READINGS + BLOCKED,
+# each within 2% of TRUTH.
 bracketed() {
-  if awk -v t="$2" -v v="$3" -v r="${4:-0}" 'BEGIN { m = 0.02 * t
-       exit !(t > 0 && v != "" && v <= t + m && t <= v + r + m) }'; then
-    ok "$1 ($3 ns, truth $2 ns, readings $4 ns)"
-  else fail "$1: $3 ns is not within 2% of $2 ns less the readings' $4 ns"; fi
+  if awk -v t="$2" -v v="$3" -v r="${4:-0}" -v b="${5:-0}" 'BEGIN { m = 0.02 * t
+       exit !(t > 0 && v != "" && v <= t + m && t <= v + r + b + m) }'; then
+    ok "$1 ($3 ns, truth $2 ns, readings $4 ns${5:+, blocked $5 ns})"
+  else fail "$1: $3 ns is not within 2% of $2 ns less the readings' $4 ns${5:+ and the blocked $5 ns}"; fi
 }
 
 truth=$(run blocked 300)
@@ -85,14 +88,20 @@ truth=$(run dense 500)
 app=$(col dense dense_spinner application_inclusive_ns)
 check "dense probes: dense_spinner's Application Inclusive (${app:-?} ns) <= its CPU time ($truth ns)" \
   awk -v a="${app:-x}" -v c="$truth" 'BEGIN { exit !(a ~ /^[0-9]+$/ && c > 0 && a <= c) }'
-# With probes this dense, some runs lose part of the preemption: 1-5.7 %
-# short (never over) in about 1 run in 5 on a busy machine, exact to 0.05 %
-# otherwise; the cause is not yet found (docs/limits.md).  Never more than
-# the run_delay, and at least nine tenths of it.
+# A preemption inside a flush (the runtime encoding a buffer itself, or
+# handing it to its writer) is kept as the program's: the flush's Gap leaves
+# its time out (before: 1-14 % short in about 1 run in 5 under load, exactly
+# the preemption the Gaps removed).  The one wait the records cannot split is
+# a sleep's end: the runtime's own frame write can sleep on a lock a
+# preempted thread holds (the index's, while that thread registers; the
+# file's), and run_delay counts the wait for a CPU after the wake-up that the
+# switch records hold as blocked (beside two busy loops, 5 runs of 50 slept
+# 13-252 ms there and read 0.3-22.9 % short; the other 45 within 0.15 %).
 dtruth=$(awk '$1 == "delay" { print $3 }' truth-dense.txt)
-dpre=$(col dense dense_spinner offcpu_preempted_inclusive_ns)
-check "dense probes: dense_spinner's Off-CPU preempted within [90 %, 102 %] of schedstat run_delay (${dpre:-?} ns, truth $dtruth ns)" \
-  awk -v t="$dtruth" -v v="${dpre:-x}" 'BEGIN { exit !(v ~ /^[0-9]+$/ && t > 0 && v <= 1.02 * t && v >= 0.9 * t) }'
+bracketed "dense probes: dense_spinner's Off-CPU preempted = schedstat run_delay" "$dtruth" \
+  "$(col dense dense_spinner offcpu_preempted_inclusive_ns)" \
+  "$(col dense run_delay offcpu_preempted_inclusive_ns)" \
+  "$(col dense dense_spinner offcpu_blocked_inclusive_ns)"
 
 truth=$(run faults 2000)
 check_eq "page faults: toucher's count is exact" "$truth" "$(col faults toucher page_faults_inclusive)"

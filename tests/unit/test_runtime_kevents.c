@@ -4,7 +4,8 @@
  * kernel's flags, switch-in), other record types skipped, records that wrap
  * around the ring's end, times converted to ticks in order, only the records
  * since the previous save, a ring that wrapped reported as lost, and the
- * records after a flush's Gap skipped unless one is a context switch. */
+ * records after a flush's Gap skipped unless one is a context switch, and
+ * inside the Gap only its preemptions kept. */
 #include <check.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -188,12 +189,51 @@ START_TEST(skip_after_the_gap_keeps_a_switch) {
 }
 END_TEST
 
+/* Inside a flush's Gap: its system calls and a blocked switch (a wait in the
+ * runtime's own work) are skipped; a preemption and its switch-in reach the
+ * next batch, and their time (1 tick per ns here) is what the Gap leaves
+ * out, up to the Gap's end for a switch-in that comes after it. */
+START_TEST(a_preemption_inside_the_gap_is_kept) {
+  open_ring(1);
+  const struct perf_event_mmap_page *pg = t.ring;
+  ip_kevents_save(&t);
+  uint64_t now = raw_now(), base = t.kev_anchor_tick - t.kev_anchor_ns;
+  put(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, SYS_ID, now); /* the batch's write */
+  put(PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT, SYS_ID,
+      now + 1000);
+  put(PERF_RECORD_SWITCH, 0, SYS_ID, now + 51000);
+  put(PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT, SYS_ID, now + 52000);
+  put(PERF_RECORD_SWITCH, 0, SYS_ID, now + 90000);
+  put(PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT, SYS_ID,
+      now + 95000);
+  uint64_t at_end = pg->data_head, end = base + now + 97000;
+  int64_t held = (int64_t)ip_kevents_flush_preempted(&t, at_end, end);
+  ck_assert_msg(held >= 51998 && held <= 52002, "held %lld ticks, not 50000 + 2000",
+                (long long)held);
+  ck_assert_uint_eq(ip_kevents_skip(&t, at_end), pg->data_head);
+  ck_assert_uint_eq(t.kev_n, 3);
+  ck_assert_uint_eq(t.kev[0].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  ck_assert_uint_eq(t.kev[1].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  ck_assert_uint_eq(t.kev[2].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+  int64_t d = (int64_t)(t.kev[1].tick - t.kev[0].tick) - 50000;
+  ck_assert_msg(d >= -2 && d <= 2, "switch-in %lld ticks off", (long long)d);
+  put(PERF_RECORD_SWITCH, 0, SYS_ID, now + 99000); /* its switch-in, after the Gap */
+  ip_kevents_save(&t); /* the next batch: the kept records, then the new one */
+  ck_assert_uint_eq(t.kev_n, 4);
+  ck_assert_uint_eq(t.kev[3].kind, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  ck_assert_uint_ge(t.kev[3].tick, t.kev[2].tick);
+  ip_kevents_close(&t);
+  munmap(t.ring, t.ring_len);
+}
+END_TEST
+
 int main(void) {
   Suite *su = suite_create("runtime_kevents");
   TCase *tc = tcase_create("save");
   tcase_add_test(tc, kinds_order_and_ticks);
   tcase_add_test(tc, records_across_the_end_and_a_wrapped_ring);
   tcase_add_test(tc, skip_after_the_gap_keeps_a_switch);
+  tcase_add_test(tc, a_preemption_inside_the_gap_is_kept);
   tcase_add_test(tc, probes_drain_before_the_ring_wraps);
   suite_add_tcase(su, tc);
   return ip_check_run(su);
