@@ -151,58 +151,34 @@ static void begin_order(sort_scratch *w, thread_calls *tc) {
     qsort(c, n, sizeof *c, by_begin);
 }
 
-static uint8_t *varint_at(uint8_t *p, uint64_t v) {
-  for (; v >= 0x80; v >>= 7)
-    *p++ = (uint8_t)(v | 0x80);
-  *p++ = (uint8_t)v;
-  return p;
-}
-
-static const uint8_t *varint_from(const uint8_t *p, uint64_t *v) {
-  uint64_t x = *p++;
-  if (x >= 0x80) {
-    x &= 0x7f;
-    for (unsigned shift = 7;; shift += 7) {
-      x |= (uint64_t)(*p & 0x7f) << shift;
-      if (!(*p++ & 0x80))
-        break;
-    }
-  }
-  *v = x;
-  return p;
-}
-
-static uint64_t zigzag(uint64_t d) { return d << 1 ^ (uint64_t) - (int64_t)(d >> 63); }
-static uint64_t unzigzag(uint64_t z) { return z >> 1 ^ (uint64_t) - (int64_t)(z & 1); }
-
 /* The previous call of a run, which the next one is encoded against. */
 typedef struct run_last {
   uint64_t start, seq;
 } run_last;
 
 static uint8_t *encode_call(uint8_t *p, const ip_logged_call *c, run_last *last) {
-  p = varint_at(p, c->start_ns - last->start);
-  p = varint_at(p, c->dur_ns);
-  p = varint_at(p, zigzag(c->dur_ns - c->app_ns));
-  p = varint_at(p, zigzag(c->seq - last->seq));
-  p = varint_at(p, c->func);
-  p = varint_at(p, c->depth);
+  p = ip_spool_put_varint(p, c->start_ns - last->start);
+  p = ip_spool_put_varint(p, c->dur_ns);
+  p = ip_spool_put_varint(p, ip_spool_zigzag(c->dur_ns - c->app_ns));
+  p = ip_spool_put_varint(p, ip_spool_zigzag(c->seq - last->seq));
+  p = ip_spool_put_varint(p, c->func);
+  p = ip_spool_put_varint(p, c->depth);
   *last = (run_last){c->start_ns, c->seq};
   return p;
 }
 
 static const uint8_t *decode_call(const uint8_t *p, ip_logged_call *c, run_last *last) {
   uint64_t v;
-  p = varint_from(p, &v);
+  p = ip_spool_get_varint(p, &v);
   c->start_ns = last->start += v;
-  p = varint_from(p, &c->dur_ns);
-  p = varint_from(p, &v);
-  c->app_ns = c->dur_ns - unzigzag(v);
-  p = varint_from(p, &v);
-  c->seq = last->seq += unzigzag(v);
-  p = varint_from(p, &v);
+  p = ip_spool_get_varint(p, &c->dur_ns);
+  p = ip_spool_get_varint(p, &v);
+  c->app_ns = c->dur_ns - ip_spool_unzigzag(v);
+  p = ip_spool_get_varint(p, &v);
+  c->seq = last->seq += ip_spool_unzigzag(v);
+  p = ip_spool_get_varint(p, &v);
   c->func = (uint32_t)v;
-  p = varint_from(p, &v);
+  p = ip_spool_get_varint(p, &v);
   c->depth = (uint32_t)v;
   return p;
 }

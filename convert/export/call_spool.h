@@ -7,9 +7,38 @@
 #define INCLPROF_EXPORT_CALL_SPOOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct ip_spool ip_spool;
+
+/* The integers of spooled records: varints, and signed differences
+ * zigzag-coded.  A spool's bytes are its own, so they are read unchecked. */
+static inline uint8_t *ip_spool_put_varint(uint8_t *p, uint64_t v) {
+  for (; v >= 0x80; v >>= 7)
+    *p++ = (uint8_t)(v | 0x80);
+  *p++ = (uint8_t)v;
+  return p;
+}
+static inline const uint8_t *ip_spool_get_varint(const uint8_t *p, uint64_t *v) {
+  uint64_t x = *p++;
+  if (x >= 0x80) { /* most are one byte: a function, a depth, a difference */
+    x &= 0x7f;
+    for (unsigned shift = 7;; shift += 7) {
+      x |= (uint64_t)(*p & 0x7f) << shift;
+      if (!(*p++ & 0x80))
+        break;
+    }
+  }
+  *v = x;
+  return p;
+}
+static inline uint64_t ip_spool_zigzag(uint64_t d) {
+  return d << 1 ^ (uint64_t) - (int64_t)(d >> 63);
+}
+static inline uint64_t ip_spool_unzigzag(uint64_t z) {
+  return z >> 1 ^ (uint64_t) - (int64_t)(z & 1);
+}
 
 /* A spool holding at most max_in_memory bytes in memory. */
 ip_spool *ip_spool_new(size_t max_in_memory);

@@ -58,42 +58,16 @@ typedef struct chrome_call {
  * (zigzag, mostly 0) and the waits: about 10 bytes where the call takes 40. */
 enum { SPOOLED_MAX = 1 + 10 * (6 + IP_WAIT_N) };
 
-static uint8_t *varint_at(uint8_t *p, uint64_t v) {
-  for (; v >= 0x80; v >>= 7)
-    *p++ = (uint8_t)(v | 0x80);
-  *p++ = (uint8_t)v;
-  return p;
-}
-
-static const uint8_t *varint_from(const uint8_t *p, uint64_t *v) {
-  uint64_t x = *p++;
-  if (x < 0x80) { /* most: a function, a depth, an Application time equal to Elapsed */
-    *v = x;
-    return p;
-  }
-  x &= 0x7f;
-  for (unsigned shift = 7;; shift += 7) {
-    x |= (uint64_t)(*p & 0x7f) << shift;
-    if (!(*p++ & 0x80))
-      break;
-  }
-  *v = x;
-  return p;
-}
-
-static uint64_t zigzag(uint64_t d) { return d << 1 ^ (uint64_t) - (int64_t)(d >> 63); }
-static uint64_t unzigzag(uint64_t z) { return z >> 1 ^ (uint64_t) - (int64_t)(z & 1); }
-
 static void spool_call(ip_spool *sp, const chrome_call *c, uint64_t *last_start) {
   uint8_t *b = ip_spool_room(sp, SPOOLED_MAX), *p = b + 1;
-  p = varint_at(p, c->thread);
-  p = varint_at(p, c->func);
-  p = varint_at(p, (uint64_t)c->depth << 1 | c->has_waits);
-  p = varint_at(p, zigzag(c->start_ns - *last_start));
-  p = varint_at(p, c->dur_ns);
-  p = varint_at(p, zigzag(c->dur_ns - c->app_ns));
+  p = ip_spool_put_varint(p, c->thread);
+  p = ip_spool_put_varint(p, c->func);
+  p = ip_spool_put_varint(p, (uint64_t)c->depth << 1 | c->has_waits);
+  p = ip_spool_put_varint(p, ip_spool_zigzag(c->start_ns - *last_start));
+  p = ip_spool_put_varint(p, c->dur_ns);
+  p = ip_spool_put_varint(p, ip_spool_zigzag(c->dur_ns - c->app_ns));
   for (int k = 0; c->has_waits && k < IP_WAIT_N; k++)
-    p = varint_at(p, c->wait[k]);
+    p = ip_spool_put_varint(p, c->wait[k]);
   *last_start = c->start_ns;
   b[0] = (uint8_t)(p - b - 1);
   ip_spool_commit(sp, (size_t)(p - b));
@@ -105,20 +79,20 @@ static int unspool_call(ip_spool *sp, chrome_call *c, uint64_t *last_start) {
   if (!p)
     return 0;
   uint64_t v;
-  p = varint_from(p, &v);
+  p = ip_spool_get_varint(p, &v);
   c->thread = (uint32_t)v;
-  p = varint_from(p, &v);
+  p = ip_spool_get_varint(p, &v);
   c->func = (uint32_t)v;
-  p = varint_from(p, &v);
+  p = ip_spool_get_varint(p, &v);
   c->depth = (uint32_t)(v >> 1);
   c->has_waits = (uint32_t)(v & 1);
-  p = varint_from(p, &v);
-  c->start_ns = *last_start += unzigzag(v);
-  p = varint_from(p, &c->dur_ns);
-  p = varint_from(p, &v);
-  c->app_ns = c->dur_ns - unzigzag(v);
+  p = ip_spool_get_varint(p, &v);
+  c->start_ns = *last_start += ip_spool_unzigzag(v);
+  p = ip_spool_get_varint(p, &c->dur_ns);
+  p = ip_spool_get_varint(p, &v);
+  c->app_ns = c->dur_ns - ip_spool_unzigzag(v);
   for (int k = 0; c->has_waits && k < IP_WAIT_N; k++)
-    p = varint_from(p, &c->wait[k]);
+    p = ip_spool_get_varint(p, &c->wait[k]);
   return 1;
 }
 
