@@ -32,10 +32,17 @@
  *   queue N     produce_item makes 40 items of N/40 rounds each into a
  *               queue of 4 (mutex and two conditions), consume_item takes
  *               each and does N/10 rounds on it: the consumer is the
- *               bottleneck; truth produce_first is the first item's time;
+ *               bottleneck; truth produce_first is the first item's time,
+ *               consumer_waits how often the consumer found the queue
+ *               empty after the first item (0 unless the producer lost
+ *               its CPU for long: then more production is waited for);
  *   broadcast N main does N rounds in prepare, then broadcasts to three
  *               waiters, each doing N/2 rounds in waiter_work; main joins
- *               them; truth waiter_work is the waiter that ended last;
+ *               them; truth waiter_work is the waiter that ended last,
+ *               waiter_work_K each waiter's (the one whose thread ended
+ *               last is on the path: a waiter preempted between its
+ *               waiter_work and its exit can end after one whose
+ *               waiter_work ended later);
  *   sleep N     chain_work does N rounds, sleeps 60 ms (nanosleep), then
  *               N rounds again on a thread main joins: truth nanosleep. */
 #define _GNU_SOURCE
@@ -251,7 +258,7 @@ enum { ITEMS = 40, QUEUE = 4 };
 static long queue[QUEUE];
 static int q_head, q_len;
 static pthread_cond_t not_full = PTHREAD_COND_INITIALIZER, not_empty = PTHREAD_COND_INITIALIZER;
-static uint64_t ns_produce_first, ns_produce, ns_consume;
+static uint64_t ns_produce_first, ns_produce, ns_consume, consumer_waits;
 
 __attribute__((noinline)) static long produce_item(long k) {
   SPIN(rounds / ITEMS);
@@ -286,6 +293,7 @@ static void *consumer(void *arg) {
   (void)arg;
   for (long k = 0; k < ITEMS; k++) {
     pthread_mutex_lock(&mu);
+    consumer_waits += k && !q_len;
     while (!q_len)
       pthread_cond_wait(&not_empty, &mu);
     long item = queue[q_head];
@@ -309,6 +317,7 @@ static void producer_consumer(void) {
   truth("produce_item", ns_produce);
   truth("produce_first", ns_produce_first);
   truth("consume_item", ns_consume);
+  truth("consumer_waits", consumer_waits);
 }
 
 /* ---- broadcast --------------------------------------------------------- */
@@ -356,6 +365,11 @@ static void broadcast(void) {
       last = k;
   truth("prepare", ns_prepare);
   truth("waiter_work", waiter_ns[last]);
+  for (int k = 0; k < WAITERS; k++) {
+    char name[32];
+    snprintf(name, sizeof name, "waiter_work_%d", k);
+    truth(name, waiter_ns[k]);
+  }
 }
 
 /* ---- a chain that ends in a sleep --------------------------------------- */
