@@ -1,4 +1,4 @@
-/* slowfn.c - four compute functions of equal work, called in turn 200 times;
+/* slowfn.c - four compute functions of equal work, called in turn 2000 times;
  * `--slow NAME` makes that one do three times its work.  The workload of
  * tests/integration/convert_diff.sh. */
 #include <stdio.h>
@@ -8,7 +8,7 @@ static volatile double sink;
 static const char *slow = "";
 
 static inline __attribute__((always_inline)) void spin(const char *self) {
-  long n = strcmp(self, slow) ? 200000 : 600000;
+  long n = strcmp(self, slow) ? 20000 : 60000;
   double x = 0;
   for (long i = 0; i < n; i++)
     x += (double)i * 0.5;
@@ -23,7 +23,7 @@ __attribute__((noinline)) void delta(void) { spin("delta"); }
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "--slow"))
     slow = argv[2];
-  for (int r = 0; r < 200; r++) {
+  for (int r = 0; r < 2000; r++) {
     alpha();
     beta();
     gamma_();
