@@ -149,6 +149,14 @@ static uint32_t wakee_of(const uint8_t *data, uint64_t mask, uint64_t pos, uint1
   return flags & TRACE_FLAGS_INTERRUPT || (int32_t)tid <= 0 ? 0 : tid;
 }
 
+/* A record's kernel time ns on the probes' clock, from the last save's
+ * anchor at tick_per_ns; never below 0. */
+static uint64_t record_tick(const struct ip_rt_thread *t, uint64_t ns, double tick_per_ns) {
+  double d = ((double)ns - (double)t->kev_anchor_ns) * tick_per_ns;
+  int64_t tick = (int64_t)t->kev_anchor_tick + (int64_t)d;
+  return tick > 0 ? (uint64_t)tick : 0;
+}
+
 /* Appends the records since the last read to t->kev; lost_tick: where a
  * KEV_LOST record goes if the ring wrapped meanwhile. */
 static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
@@ -205,9 +213,7 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
     pos += rsize;
     if (kind < 0)
       continue;
-    double d = ((double)ns - (double)t->kev_anchor_ns) * tick_per_ns;
-    int64_t tick = (int64_t)t->kev_anchor_tick + (int64_t)d;
-    put(t, tick > 0 ? (uint64_t)tick : 0, (uint32_t)kind, arg, futex);
+    put(t, record_tick(t, ns, tick_per_ns), (uint32_t)kind, arg, futex);
   }
   /* The kernel may have overwritten what we read meanwhile. */
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -269,9 +275,7 @@ static uint64_t flush_preemptions(struct ip_rt_thread *t, uint64_t at_end, uint6
     if (rsize < 8 || at_end - pos < rsize)
       break;
     if ((uint32_t)h == PERF_RECORD_SWITCH && rsize >= KEV_RECORD_MIN) {
-      double d = ((double)ring_u64(data, mask, pos + 8) - (double)t->kev_anchor_ns) * tick_per_ns;
-      int64_t s = (int64_t)t->kev_anchor_tick + (int64_t)d;
-      uint64_t tick = s > 0 ? (uint64_t)s : 0;
+      uint64_t tick = record_tick(t, ring_u64(data, mask, pos + 8), tick_per_ns);
       if (tick > end_tick)
         tick = end_tick;
       if (!(misc & PERF_RECORD_MISC_SWITCH_OUT)) {
