@@ -262,7 +262,7 @@ START_TEST(index_round_trips_through_the_reader) {
   thread(9, "main", NULL);
   batch(7, 0, 5);
   uint64_t kdt[] = {300 << 3 | INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, /* a two-byte varint */
-                    1 << 3 | INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL,
+                    1 << 3 | INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT,
                     5 << 3 | INCLPROF__KERNEL_EVENT_KIND__KEV_LOST};
   kernel_batch(9, 0, 16, kdt, 3, 0);
   batch(7, 2, 3); /* batch 1 of thread 7 lost */
