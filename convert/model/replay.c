@@ -177,8 +177,9 @@ fold_opened(const ip_file *f, ip_tstate *ts, ip_thread *th, ip_frame *fr, uint32
 
 /* Folded: the module sums of fr, the outermost open frame of its module,
  * which closes with the inclusive values el, app, smp. */
-static void fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr,
-                               uint64_t el, uint64_t app, uint64_t smp) {
+static inline __attribute__((always_inline)) void
+fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr, uint64_t el,
+                   uint64_t app, uint64_t smp) {
   uint32_t m = fr->fold_mod;
   if (m >= th->n_fold_mod) {
     size_t old = th->n_fold_mod;
