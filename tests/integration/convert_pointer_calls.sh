@@ -7,11 +7,11 @@
 # (tests/programs/convert/pointer_calls.c: one loop calling step() directly,
 # one through a pointer).  The truth is the uninstrumented twin's own ratio
 # of the two loops' CPU times (0.99-1.03); recorded, through()'s Application
-# Inclusive over direct()'s reads 1.00-1.24 of it (1.61 and 1.73 once each in
-# 30 runs at a load of 25-38, beside two busy loops; medians of 3 from 1.05
-# to 1.21), and 1.63-1.85 when the hooks' time is left in the caller (a
-# runtime or converter without the marks): the median of 3 interleaved runs
-# must be within 0.8-1.3 of the twin's.
+# Inclusive over direct()'s reads 0.94-1.30 of it (0.68, 1.42, 1.59, 1.61 and
+# 1.73 once each in 58 runs at a load of 25-40, beside two busy loops;
+# medians of 5 from 1.00 to 1.11), and 1.63-1.85 when the hooks' time is left in the
+# caller (a runtime or converter without the marks): the median of 5
+# interleaved runs must be within 0.7-1.4 of the twin's.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3
 src=$INCLPROF_SRC/tests/programs/convert/pointer_calls.c
@@ -20,7 +20,7 @@ gcc -O2 -o twin "$src" || { fail "build the twin"; exit 1; }
 q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
 n=200000
 : >ratios.txt
-for r in 1 2 3; do
+for r in 1 2 3 4 5; do
   ./twin $n >twin.$r.txt
   "$INCLPROF" record -o tr.$r ./rec $n >rec.$r.txt 2>/dev/null
   "$INCLPROF" export --format csv -o tr.$r.csv tr.$r >/dev/null 2>&1
@@ -36,7 +36,7 @@ check_eq "step(): the recorded calls are the program's (direct and through the p
   "$((2 * calls))" "$(q tr.1.csv '^step$' calls)"
 "$INCLPROF" info tr.1 >info.txt 2>&1
 check "info shows the calibrated cost of a pointer call's hooks" grep -q 'ns per call through a pointer' info.txt
-ratio=$(cut -d' ' -f1 ratios.txt | sort -g | sed -n 2p)
-check "through() over direct(), recorded, is 0.8 to 1.3 times the twin's ratio (median $ratio; runs, recorded and twin: $(cut -d' ' -f2,3 ratios.txt | tr '\n' ' '))" \
-  awk -v r="$ratio" 'BEGIN { exit !(r >= 0.8 && r <= 1.3) }'
+ratio=$(cut -d' ' -f1 ratios.txt | sort -g | sed -n 3p)
+check "through() over direct(), recorded, is 0.7 to 1.4 times the twin's ratio (median $ratio; runs, recorded and twin: $(cut -d' ' -f2,3 ratios.txt | tr '\n' ' '))" \
+  awk -v r="$ratio" 'BEGIN { exit !(r >= 0.7 && r <= 1.4) }'
 done_testing
