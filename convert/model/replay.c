@@ -422,8 +422,13 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
   if (transitional) /* the kernel's kevents record for it */
     x = x > f->kevent_fx ? x - f->kevent_fx : 0;
   if (probe) {
-    uint64_t y = ip_probe_compensated_carry(x, f->cost_fx, f->hidden_fx, (uint32_t)ts->stk.depth,
-                                            &ts->probe_owed);
+    uint64_t c = f->cost_fx;
+    if (__builtin_expect(ts->ptr_pending != 0, 0)) { /* pointer calls' hooks ran in it */
+      c += ts->ptr_pending * f->ptr_call_fx;
+      ts->ptr_pending = 0;
+    }
+    uint64_t y =
+        ip_probe_compensated_carry(x, c, f->hidden_fx, (uint32_t)ts->stk.depth, &ts->probe_owed);
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;
@@ -597,6 +602,19 @@ static void event_framed(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code
   ts->event_frame = 0;
 }
 
+/* The pointer calls whose hooks ran in the interval that ends at event i
+ * (the entries naming it, or, at the batch's end, any left): taken by that
+ * interval, or by the next that ends at a probe. */
+static void ptr_calls_upto(ip_tstate *ts, uint64_t i) {
+  while (ts->ptr_event <= i) {
+    ts->ptr_pending++;
+    ts->next_ptr_call++;
+    ts->ptr_event = ts->next_ptr_call < ts->n_ptr_calls
+                        ? ts->ptr_event + ts->ptr_calls[ts->next_ptr_call]
+                        : UINT64_MAX;
+  }
+}
+
 /* The events i..n-1 of batch b, the clock at tick before them: the batch's
  * loop, inline in one copy for each set of flags rf (ip_replay_batch). */
 static inline __attribute__((always_inline)) void
@@ -624,8 +642,11 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
       if (ts->kl)
         ip_kline_event(ts->kl, tick);
     }
+    if (__builtin_expect(i >= ts->ptr_event, 0))
+      ptr_calls_upto(ts, i);
     if (ts->stk.paused || (skip && i == 0)) {
       ts->pending_gap = 0;
+      ts->ptr_pending = 0;
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);
       ts->kacc.sys = ts->kacc.pf = 0;
     } else {
@@ -683,6 +704,10 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   ts->n_coro_frame = f->o && f->o->operations ? b->n_coroutine_frame & ~(size_t)1 : 0;
   ts->next_coro_frame = 0;
   ts->frame_event = ts->n_coro_frame ? ts->coro_frame[0] : UINT64_MAX;
+  ts->ptr_calls = b->pointer_calls;
+  ts->n_ptr_calls = f->ptr_call_fx ? b->n_pointer_calls : 0;
+  ts->next_ptr_call = 0;
+  ts->ptr_event = ts->n_ptr_calls ? ts->ptr_calls[0] : UINT64_MAX;
   th->batches++;
   th->events += n;
   uint64_t tick = b->base_tick;
@@ -745,6 +770,8 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){0, 1, 1, 0});
   else
     batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){0, 0, 1, 0});
+  if (ts->ptr_event != UINT64_MAX) /* after the last event: the next batch's first */
+    ptr_calls_upto(ts, UINT64_MAX - 1);
   kernel_upto(ts, &kc, UINT64_MAX); /* after the last event: the next interval's */
 }
 

@@ -216,7 +216,8 @@ void ip_batch_buf_init(ip_batch_buf *b) {
   inclprof__record__init(&b->rec);
   inclprof__event_batch__init(&b->batch);
   b->cap_dt = b->cap_code = b->cap_kernel = b->cap_sample_addr = b->cap_kernel_wakee =
-      b->cap_coroutine_frame = b->cap_kernel_futex = b->cap_kernel_futex_op = 0;
+      b->cap_coroutine_frame = b->cap_kernel_futex = b->cap_kernel_futex_op = b->cap_pointer_calls =
+          0;
 }
 
 void ip_batch_buf_free(ip_batch_buf *b) {
@@ -228,6 +229,7 @@ void ip_batch_buf_free(ip_batch_buf *b) {
   free(b->batch.kernel_futex);
   free(b->batch.kernel_futex_op);
   free(b->batch.coroutine_frame);
+  free(b->batch.pointer_calls);
   ip_batch_buf_init(b);
 }
 
@@ -316,7 +318,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
            packed_ok(f.kernel_wakee.p, f.kernel_wakee.end) &&
            packed_ok(f.kernel_futex.p, f.kernel_futex.end) &&
            packed_ok(f.kernel_futex_op.p, f.kernel_futex_op.end) &&
-           packed_ok(f.coroutine_frame.p, f.coroutine_frame.end);
+           packed_ok(f.coroutine_frame.p, f.coroutine_frame.end) &&
+           packed_ok(f.pointer_calls.p, f.pointer_calls.end);
   Inclprof__EventBatch *e = &b->batch;
   e->tid = (uint32_t)f.tid;
   e->seq = f.seq;
@@ -342,6 +345,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
   if (ok > 0)
     ok = decode_u64(f.coroutine_frame, &e->coroutine_frame, &b->cap_coroutine_frame,
                     &e->n_coroutine_frame);
+  if (ok > 0)
+    ok = decode_u64(f.pointer_calls, &e->pointer_calls, &b->cap_pointer_calls, &e->n_pointer_calls);
   if (ok <= 0)
     return ok;
   b->rec.body_case = INCLPROF__RECORD__BODY_EVENTS;
