@@ -145,7 +145,9 @@ def class_programs(root):
     clone() (a death test's way), a fork inside a signal handler, a vfork
     child resetting every handler before exec, descriptors closed from 3 up
     while a thread runs, a child that closes every descriptor and execs,
-    and main ending with pthread_exit.  Each prints its own counts."""
+    main ending with pthread_exit, and C++ lambdas (called directly,
+    generic, in a std::function, std::thread's body, std::sort's
+    comparator).  Each prints its own counts."""
     rt = os.path.join(root, "tests/programs/runtime/")
 
     def prog(name, src, args, libs=()):
@@ -160,6 +162,8 @@ def class_programs(root):
         prog("closefrom-thread", "fd_program.c", ["closefrom"]),
         prog("close-exec", "close_exec.c", ["closefrom", "100"]),
         prog("pthread-exit-main", "last_thread.c", ["main-exit", "1000"]),
+        Program("classes", "lambdas", [os.path.join(root, "tests/programs/plugin/lambdas.cc")], flags=["-pthread"],
+                lang="c++"),
     ]
 
 
