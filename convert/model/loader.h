@@ -88,7 +88,7 @@ void ip_pc_index_free(ip_pc_index *ix);
 
 /* Replay state of one thread while its file is read. */
 /* Slots of a thread's cache of recent call paths (ip_tstate.child_hot_key). */
-#define IP_CHILD_CACHE_BITS 6
+#define IP_CHILD_CACHE_BITS 10
 #define IP_CHILD_CACHE      (1u << IP_CHILD_CACHE_BITS)
 
 typedef struct ip_tstate {
