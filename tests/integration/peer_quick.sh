@@ -1,8 +1,9 @@
 #!/bin/sh
-# peer_quick.sh - make peer's quick subset (tests/peer/quick.txt: 107 runs
+# peer_quick.sh - make peer's quick subset (tests/peer/quick.txt: 117 runs
 # of GCC's torture and tree-prof tests and valgrind's programs, from Debian's
-# source packages cached in build/debian-src): every run exits
-# and prints as it does plain, and every function's calls are callgrind's or
+# source packages cached in build/debian-src, and of inclprof's own programs
+# of the kinds that broke under the runtime): every run exits and prints as
+# it does plain, and every function's calls are callgrind's or
 # an explained difference (tests/peer/explained.txt).  Skipped, saying why on
 # one line, when the source packages cannot be fetched.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -17,6 +18,6 @@ summary=$(grep '^peer: [0-9]* programs' peer.log)
 grep -E '^(unexplained|peer):' peer.log
 runs=$(echo "$summary" | sed -n 's/^peer: [0-9]* programs, \([0-9]*\) runs.*/\1/p')
 check_eq "no unexplained difference ($summary)" "0 0" "$rc $(echo "$summary" | sed -n 's/.* \([0-9]*\) unexplained$/\1/p')"
-# 49 programs: 40 at -O0 and -O2, 9 tree-prof tests also with profile feedback
-check_eq "every program of the quick subset ran at each of its option sets" 107 "$runs"
+# 54 programs: 45 at -O0 and -O2, 9 tree-prof tests also with profile feedback
+check_eq "every program of the quick subset ran at each of its option sets" 117 "$runs"
 done_testing

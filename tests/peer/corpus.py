@@ -137,6 +137,36 @@ def valgrind_programs(root):
     return out
 
 
+def class_programs(root):
+    """inclprof's own programs (tests/programs/runtime under ROOT) for the
+    kinds of program that once broke under the runtime and that the other
+    suites barely have: an allocator of its own (a static pool; a wrapper of
+    libc's malloc), its own string functions, a child started by a raw
+    clone() (a death test's way), a fork inside a signal handler, a vfork
+    child resetting every handler before exec, descriptors closed from 3 up
+    while a thread runs, a child that closes every descriptor and execs,
+    main ending with pthread_exit, and C++ lambdas (called directly,
+    generic, in a std::function, std::thread's body, std::sort's
+    comparator).  Each prints its own counts."""
+    rt = os.path.join(root, "tests/programs/runtime/")
+
+    def prog(name, src, args, libs=()):
+        return Program("classes", name, [rt + src], flags=["-pthread"], libs=list(libs), args=args)
+    return [
+        prog("own-alloc", "own_alloc.c", ["200", "2"]),
+        prog("alloc-next", "alloc_next.c", [], ["-ldl"]),
+        prog("own-libc", "own_libc.c", ["2000"]),
+        prog("clone-death-test", "clone_child.c", ["clone", "1000"]),
+        prog("fork-in-handler", "fork_in_handler.c", ["stay", "1000"]),
+        prog("vfork-sigaction", "spawn_signals.c", ["vfork", "5"]),
+        prog("closefrom-thread", "fd_program.c", ["closefrom"]),
+        prog("close-exec", "close_exec.c", ["closefrom", "100"]),
+        prog("pthread-exit-main", "last_thread.c", ["main-exit", "1000"]),
+        Program("classes", "lambdas", [os.path.join(root, "tests/programs/plugin/lambdas.cc")], flags=["-pthread"],
+                lang="c++"),
+    ]
+
+
 def uftrace_programs(root):
     """uftrace's tests/s-*.c (each test's main program; s-lib*.c and the
     other helpers are linked where its .py names them is not read: the

@@ -4,7 +4,7 @@ on -j workers, judges each difference against the explained differences
 (explained.txt), and ends with `peer: N programs, M runs, K unexplained`
 (exit 1 when K > 0) after a table per suite.
 Usage: python3 peer.py --gcc-testsuite DIR --valgrind DIR [--uftrace DIR]
-       --work DIR [--jobs N] [--quick LIST] [--table FILE] [--only SUBSTRING]
+       [--classes SRC] --work DIR [--jobs N] [--quick LIST] [--table FILE] [--only SUBSTRING]
        python3 peer.py --judge RESULTS.jsonl... [--table FILE]   (the runs of
        a run, finished or not, judged against explained.txt as it stands; a
        later file's run replaces an earlier one's of the same program and
@@ -44,6 +44,8 @@ def main():
     ap.add_argument("--gcc-testsuite")
     ap.add_argument("--valgrind")
     ap.add_argument("--uftrace")
+    ap.add_argument("--classes", metavar="SRC", help="inclprof's source tree: its programs of the kinds that "
+                    "broke under the runtime (corpus.class_programs)")
     ap.add_argument("--work", help="the runs' directory (results.jsonl is written there)")
     ap.add_argument("--judge", metavar="RESULTS", nargs="+",
                     help="judge the runs of results.jsonl files again, run nothing; a run of a later file "
@@ -75,6 +77,8 @@ def main():
         progs += corpus.valgrind_programs(a.valgrind)
     if a.uftrace:
         progs += corpus.uftrace_programs(a.uftrace)
+    if a.classes:
+        progs += corpus.class_programs(a.classes)
     if a.quick:
         wanted = [l.split("#")[0].strip() for l in open(a.quick)]
         wanted = {w for w in wanted if w}

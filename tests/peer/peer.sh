@@ -1,7 +1,8 @@
 #!/bin/sh
 # peer.sh - `make peer` and `make peer-quick`: other tools' own test programs
 # (GCC's torture and tree-prof tests, valgrind's callgrind, cachegrind and
-# perf programs, uftrace's s-*.c) from their Debian source packages, each
+# perf programs, uftrace's s-*.c) from their Debian source packages, and
+# inclprof's own programs of the kinds that broke under the runtime, each
 # built plain and with the plugin and compared: exit status and standard
 # output plain and under `inclprof record`, every function's calls against
 # callgrind (tests/peer/peer.py).  Ends with `peer: N programs, M runs, K
@@ -73,6 +74,8 @@ for pkg in $pkgs; do
   esac || { echo "peer: cannot unpack $pkg's source into $up (see the message above)"; exit 1; }
 done
 [ -n "$args" ] || { echo "peer: no source package could be fetched: nothing to run"; exit 1; }
+# inclprof's own programs of the kinds that once broke under the runtime
+args="$args --classes $src"
 [ "$mode" = quick ] && args="$args --quick $src/tests/peer/quick.txt"
 [ -n "${PEER_ONLY:-}" ] && args="$args --only $PEER_ONLY"
 if [ -n "${PEER_RESUME:-}" ]; then

@@ -20,6 +20,10 @@ import names
 
 RUN_TIMEOUT = int(os.environ.get("PEER_RUN_TIMEOUT", "60"))
 CALLGRIND_TIMEOUT = int(os.environ.get("PEER_CALLGRIND_TIMEOUT", "600"))
+# The C library's ways into a new process (fork goes through _Fork; valgrind
+# runs a vfork as a fork) and into a new program (every exec* is execve)
+NEW_PROCESS_ENTRIES = ("_Fork", "vfork", "__vfork", "clone", "__clone", "clone3", "__clone3", "execve",
+                       "execveat", "fexecve")
 OPT = {"O0": ["-O0"], "O2": ["-O2"], "fdo": ["-O2"]}
 
 
@@ -117,8 +121,14 @@ class Run:
         for old in glob.glob(os.path.join(d, "cg.%s.*" % tag)):
             os.unlink(old)
         env = dict(os.environ, LD_BIND_NOW="1")
-        rc, _, err = _sh(["valgrind", "--tool=callgrind", "-q", "--trace-children=yes",
-                          "--callgrind-out-file=" + os.path.join(d, "cg.%s.%%p" % tag), exe] + self.prog.args,
+        # A child of fork or clone inherits callgrind's counts so far and
+        # writes them again in its own file, and an exec drops the counts of
+        # the program it replaces: a dump (which also zeroes the counts)
+        # before each way into a new process or program leaves each file
+        # its own calls, once.
+        forks = ["--dump-before=" + f for f in NEW_PROCESS_ENTRIES]
+        rc, _, err = _sh(["valgrind", "--tool=callgrind", "-q", "--trace-children=yes"] + forks +
+                         ["--callgrind-out-file=" + os.path.join(d, "cg.%s.%%p" % tag), exe] + self.prog.args,
                          d, CALLGRIND_TIMEOUT, env=env)
         files = glob.glob(os.path.join(d, "cg.%s.*" % tag))
         if rc is None or not files:
