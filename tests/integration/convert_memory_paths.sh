@@ -88,9 +88,9 @@ grows "export --format callgrind" "$few_kb" "$many_kb" $((asan * per_tree / 2))
 for merge in "" --merge-threads; do
   few_kb=$(peak_kb few_folded.txt "$INCLPROF" export --format folded $merge -o few.folded few)
   many_kb=$(peak_kb many_folded.txt "$INCLPROF" export --format folded $merge -o many.folded many)
-  check_eq "folded $merge: the first function's Elapsed Exclusive is callgrind's" \
+  check_eq "folded${merge:+ $merge}: the first function's Elapsed Exclusive is callgrind's" \
     "$(cg_self many.cg 2)" \
     "$(awk '{ v = $NF; sub(/ [0-9]+$/, ""); n = split($0, f, ";") } f[n] == "synthetic_function_1" { t += v } END { print t }' many.folded)"
-  grows "export --format folded $merge" "$few_kb" "$many_kb" $((asan * per_tree / 2))
+  grows "export --format folded${merge:+ $merge}" "$few_kb" "$many_kb" $((asan * per_tree / 2))
 done
 done_testing
