@@ -23,6 +23,8 @@ static unsigned packed_bit(uint32_t number) {
     return IP_BATCH_KERNEL_FUTEX;
   case IP_TAG_BATCH_KERNEL_FUTEX_OP:
     return IP_BATCH_KERNEL_FUTEX_OP;
+  case IP_TAG_BATCH_POINTER_CALLS:
+    return IP_BATCH_POINTER_CALLS;
   default:
     return 0;
   }
@@ -71,6 +73,7 @@ int ip_batch_fields_read(const uint8_t *p, size_t len, ip_batch_fields *f) {
                         : bit == IP_BATCH_KERNEL_WAKEE    ? &f->kernel_wakee
                         : bit == IP_BATCH_KERNEL_FUTEX    ? &f->kernel_futex
                         : bit == IP_BATCH_KERNEL_FUTEX_OP ? &f->kernel_futex_op
+                        : bit == IP_BATCH_POINTER_CALLS   ? &f->pointer_calls
                                                           : &f->coroutine_frame;
       s->p = w.data;
       s->end = w.data + w.value;

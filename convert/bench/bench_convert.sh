@@ -215,7 +215,8 @@ fi
     echo "|---|---|---|---|---|"
     printf '%s' "$simd_rows"
     echo
-    echo "avx2: the code range of a batch before it is replayed (model/replay_pool.c, built with IP_NO_AVX2)."
+    echo "avx2: the code range of a batch before it is replayed (model/replay_pool.c, built with IP_NO_AVX2);"
+    echo "ssse3: a batch's varints decoded eight bytes at a time (read/batch_decode.c, built with IP_NO_SSSE3)."
     echo "A positive change: the build without the path needs more time."
   fi
   if [ -n "$info_rows" ]; then

@@ -112,6 +112,10 @@ static void header(const ip_process *p) {
     printf("              up to %.2f ns of it overlaps the program's own work around a probe (not "
            "removed)\n",
            p->probe_hidden_ns);
+  if (p->ptr_call_cost_ns > 0)
+    printf("              %.2f ns per call through a pointer to a function whose own probes "
+           "name it (its hooks record no event), removed too\n",
+           p->ptr_call_cost_ns);
   if (p->kevent_cost_ns > 0)
     printf("              %.2f ns per system call, switch or page fault: what recording it costs, "
            "removed too\n",

@@ -60,7 +60,9 @@ struct ip_call_log {
   off_t spill_end;
   int spill_failed; /* keep everything in memory from then on */
   sort_scratch scratch;
-  uint8_t *spill_buf; /* SPILL_BYTES: calls encoded for the file */
+  uint8_t *spill_buf;    /* SPILL_BYTES: calls encoded for the file */
+  ip_logged_call *spare; /* the array of the last thread spilled (spare_cap calls), or NULL */
+  size_t spare_cap;
 };
 
 /* Begin order: earlier start first; at the same start the caller (smaller
@@ -232,7 +234,9 @@ static void spill(ip_call_log *log, thread_calls *tc) {
   tc->runs[tc->n_runs++] = (call_run){log->spill_end, tc->n, bytes};
   log->spill_end += (off_t)bytes;
   log->in_memory -= tc->n;
-  free(tc->calls);
+  free(log->spare); /* kept for the next thread to start again, its pages faulted in */
+  log->spare = tc->calls;
+  log->spare_cap = tc->cap;
   tc->calls = NULL;
   tc->n = tc->cap = 0;
 }
@@ -262,7 +266,11 @@ void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, 
   if (log->in_memory >= log->max_in_memory && !log->spill_failed)
     spill_largest(log);
   thread_calls *tc = &log->threads[k];
-  if (tc->n == tc->cap) { /* doubled, not zeroed: every call is written before it is read */
+  if (tc->n == tc->cap && !tc->calls && log->spare) { /* starting again: the spare */
+    tc->calls = log->spare;
+    tc->cap = log->spare_cap;
+    log->spare = NULL;
+  } else if (tc->n == tc->cap) { /* doubled, not zeroed: every call is written before it is read */
     tc->cap = tc->cap ? 2 * tc->cap : 1024;
     tc->calls = ip_must_realloc(tc->calls, tc->cap, sizeof *tc->calls);
   }
@@ -301,6 +309,7 @@ void ip_call_log_free(ip_call_log *log) {
     free_thread(&log->threads[i]);
   free(log->threads);
   free(log->spill_buf);
+  free(log->spare);
   free(log->scratch.place);
   free(log->scratch.path);
   free(log->scratch.taken);
@@ -406,12 +415,13 @@ static void emit_merged(const ip_call_log *log, thread_calls *tc, const ip_timel
       else
         m.heap[0] = m.heap[--m.n];
     }
-    if (m.n)
+    if (m.n > 1)
       heap_down(&m, 0);
     while (n_open && open[n_open - 1].depth >= call.depth)
       fn->close(fn->ctx, &open[--n_open]);
     fn->open(fn->ctx, &call);
-    ip_must_grow((void **)&open, &cap, n_open + 1, sizeof *open);
+    if (n_open == cap)
+      ip_must_grow((void **)&open, &cap, n_open + 1, sizeof *open);
     open[n_open++] = call;
   }
   while (n_open)

@@ -50,7 +50,9 @@ typedef struct perfetto {
   ip_pb_out out;
   uint8_t *buf;
   size_t cap;
-  uint32_t seq;      /* the current thread's sequence */
+  uint32_t seq;          /* the current thread's sequence */
+  uint8_t seq_field[16]; /* its trusted_packet_sequence_id field, seq_field_len bytes */
+  size_t seq_field_len;
   uint64_t last_ns;  /* the last timestamp on it */
   uint8_t *interned; /* per function: its name was interned on this sequence */
   char *op_name;     /* the coroutine's name of the operation being written */
@@ -154,65 +156,99 @@ static void start_sequence(perfetto *x, size_t t) {
   p.interned_data = &in;
   put_packet(x, &p);
   x->last_ns = 0;
+  x->seq_field_len = (size_t)(ip_pb_varint_field(x->seq_field, 10, x->seq) - x->seq_field);
 }
+
+/* Tags of the slice packets' fields (field number << 3 | wire type). */
+enum {
+  TAG_PACKET = 1 << 3 | 2,       /* Trace.packet */
+  TAG_TIMESTAMP = 8 << 3,        /* TracePacket.timestamp */
+  TAG_TRACK_EVENT = 11 << 3 | 2, /* TracePacket.track_event */
+  TAG_INTERNED = 12 << 3 | 2,    /* TracePacket.interned_data */
+  TAG_FLAGS = 13 << 3,           /* TracePacket.sequence_flags */
+  TAG_ANNOTATION = 4 << 3 | 2,   /* TrackEvent.debug_annotations */
+  TAG_TYPE = 9 << 3,             /* TrackEvent.type */
+  TAG_NAME_IID = 10 << 3,        /* TrackEvent.name_iid */
+  TAG_EVENT_NAME = 2 << 3 | 2,   /* InternedData.event_names */
+  TAG_IID = 1 << 3,              /* DebugAnnotation.name_iid, EventName.iid */
+  TAG_NAME = 2 << 3 | 2,         /* EventName.name */
+  TAG_UINT_VALUE = 3 << 3,       /* DebugAnnotation.uint_value */
+};
 
 /* A slice's begin or end: what protobuf-c would pack for a TracePacket of
  * timestamp, trusted_packet_sequence_id, track_event (its debug annotation,
  * type, name_iid), interned_data (the name at its first use) and
- * sequence_flags, in field-number order. */
+ * sequence_flags, in field-number order.  Every tag and small constant is
+ * one byte. */
 static void put_event(perfetto *x, const ip_logged_call *c, int begin) {
   uint64_t at = begin ? c->start_ns : c->start_ns + c->dur_ns;
-  uint32_t f = c->func < x->s->n_funcs ? c->func : (uint32_t)x->s->n_funcs;
-  const char *name = NULL;
-  /* the lengths first, then every field straight into the output */
-  size_t ann = 0, ev = 2; /* the debug annotation; the TrackEvent, its type */
-  if (begin) {
-    if (c->dur_ns > c->app_ns)
-      ann = 1 + ip_pb_varint_len(IID_TRANSITIONAL) + 1 + ip_pb_varint_len(c->dur_ns - c->app_ns);
-    ev += (ann ? 1 + ip_pb_varint_len(ann) + ann : 0) + 1 + ip_pb_varint_len((uint64_t)f + 1);
-    if (!x->interned[f]) {
-      x->interned[f] = 1;
-      name = func_name(x->s, c->func);
-    }
-  }
-  size_t name_len = name ? strlen(name) : 0;
-  size_t interned = 0, event_name = 0;
-  if (name) {
-    event_name = 1 + ip_pb_varint_len((uint64_t)f + 1) + 1 + ip_pb_varint_len(name_len) + name_len;
-    interned = 1 + ip_pb_varint_len(event_name) + event_name;
-  }
   uint64_t delta = at - x->last_ns; /* calls nest: times never go back */
   x->last_ns = at;
-  size_t n = 1 + ip_pb_varint_len(delta) + 1 + ip_pb_varint_len(x->seq) + 1 + ip_pb_varint_len(ev) +
-             ev + (name ? 1 + ip_pb_varint_len(interned) + interned : 0) + 2;
+  if (!begin) { /* the most frequent packet: no annotation, no name */
+    size_t n = 1 + ip_pb_varint_len(delta) + x->seq_field_len + 4 + 2;
+    uint8_t *p = ip_pb_out_reserve(&x->out, 16 + n);
+    *p++ = TAG_PACKET;
+    p = ip_pb_varint(p, n);
+    *p++ = TAG_TIMESTAMP;
+    p = ip_pb_varint(p, delta);
+    memcpy(p, x->seq_field, 8); /* room: 16 bytes more were reserved */
+    p += x->seq_field_len;
+    *p++ = TAG_TRACK_EVENT;
+    *p++ = 2;
+    *p++ = TAG_TYPE;
+    *p++ = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+    *p++ = TAG_FLAGS;
+    *p++ = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+    ip_pb_out_commit(&x->out, p);
+    return;
+  }
+  uint32_t f = c->func < x->s->n_funcs ? c->func : (uint32_t)x->s->n_funcs;
+  uint64_t iid = (uint64_t)f + 1, rest = c->dur_ns - c->app_ns;
+  /* the lengths first, then every field straight into the output */
+  size_t ann = c->dur_ns > c->app_ns ? 3 + ip_pb_varint_len(rest) : 0; /* the debug annotation */
+  size_t ev = 2 + (ann ? 1 + ip_pb_varint_len(ann) + ann : 0) + 1 + ip_pb_varint_len(iid);
+  const char *name = NULL;
+  size_t name_len = 0, interned = 0, event_name = 0;
+  if (!x->interned[f]) {
+    x->interned[f] = 1;
+    name = func_name(x->s, c->func);
+    name_len = strlen(name);
+    event_name = 1 + ip_pb_varint_len(iid) + 1 + ip_pb_varint_len(name_len) + name_len;
+    interned = 1 + ip_pb_varint_len(event_name) + event_name;
+  }
+  size_t n = 1 + ip_pb_varint_len(delta) + x->seq_field_len + 1 + ip_pb_varint_len(ev) + ev +
+             (name ? 1 + ip_pb_varint_len(interned) + interned : 0) + 2;
   uint8_t *p = ip_pb_out_reserve(&x->out, 16 + n);
-  p = ip_pb_tag(p, 1, 2); /* Trace.packet */
+  *p++ = TAG_PACKET;
   p = ip_pb_varint(p, n);
-  p = ip_pb_varint_field(p, 8, delta);
-  p = ip_pb_varint_field(p, 10, x->seq);
-  p = ip_pb_tag(p, 11, 2);
+  *p++ = TAG_TIMESTAMP;
+  p = ip_pb_varint(p, delta);
+  memcpy(p, x->seq_field, 8);
+  p += x->seq_field_len;
+  *p++ = TAG_TRACK_EVENT;
   p = ip_pb_varint(p, ev);
   if (ann) {
-    p = ip_pb_tag(p, 4, 2);
+    *p++ = TAG_ANNOTATION;
     p = ip_pb_varint(p, ann);
-    p = ip_pb_varint_field(p, 1, IID_TRANSITIONAL);
-    p = ip_pb_varint_field(p, 3, c->dur_ns - c->app_ns);
+    *p++ = TAG_IID;
+    *p++ = IID_TRANSITIONAL;
+    *p++ = TAG_UINT_VALUE;
+    p = ip_pb_varint(p, rest);
   }
-  p = ip_pb_varint_field(p, 9,
-                         begin ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
-                               : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
-  if (begin)
-    p = ip_pb_varint_field(p, 10, (uint64_t)f + 1);
+  *p++ = TAG_TYPE;
+  *p++ = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+  *p++ = TAG_NAME_IID;
+  p = ip_pb_varint(p, iid);
   if (name) {
-    p = ip_pb_tag(p, 12, 2);
+    *p++ = TAG_INTERNED;
     p = ip_pb_varint(p, interned);
-    p = ip_pb_tag(p, 2, 2);
+    *p++ = TAG_EVENT_NAME;
     p = ip_pb_varint(p, event_name);
-    p = ip_pb_varint_field(p, 1, (uint64_t)f + 1);
+    p = ip_pb_varint_field(p, 1, iid);
     p = ip_pb_bytes_field(p, 2, name, name_len);
   }
-  p = ip_pb_varint_field(
-      p, 13, PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE);
+  *p++ = TAG_FLAGS;
+  *p++ = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
   ip_pb_out_commit(&x->out, p);
 }
 

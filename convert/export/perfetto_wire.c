@@ -18,9 +18,8 @@ static void drain(ip_pb_out *o) {
   o->len = 0;
 }
 
-uint8_t *ip_pb_out_reserve(ip_pb_out *o, size_t n) {
-  if (o->cap - o->len < n)
-    drain(o);
+uint8_t *ip_pb_out_reserve_slow(ip_pb_out *o, size_t n) {
+  drain(o);
   if (o->cap < n)
     o->buf = ip_must_realloc(o->buf, o->cap = n, 1);
   return o->buf + o->len;

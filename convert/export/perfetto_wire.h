@@ -11,12 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The bytes of v as a varint. */
+/* The bytes of v as a varint: 7 bits a byte. */
 static inline size_t ip_pb_varint_len(uint64_t v) {
-  size_t n = 1;
-  for (; v >= 0x80; v >>= 7)
-    n++;
-  return n;
+  return (size_t)(64 - __builtin_clzll(v | 1) + 6) / 7;
 }
 
 /* v as a varint at p; the byte after it. */
@@ -51,9 +48,16 @@ typedef struct ip_pb_out {
 } ip_pb_out;
 
 void ip_pb_out_init(ip_pb_out *o, FILE *f);
+/* ip_pb_out_reserve when the buffer is short. */
+uint8_t *ip_pb_out_reserve_slow(ip_pb_out *o, size_t n);
+
 /* Room for at least n bytes at the end of the buffer (written out first
  * when short); ip_pb_out_commit then takes the bytes up to end. */
-uint8_t *ip_pb_out_reserve(ip_pb_out *o, size_t n);
+static inline uint8_t *ip_pb_out_reserve(ip_pb_out *o, size_t n) {
+  if (__builtin_expect(o->cap - o->len < n, 0))
+    return ip_pb_out_reserve_slow(o, n);
+  return o->buf + o->len;
+}
 static inline void ip_pb_out_commit(ip_pb_out *o, const uint8_t *end) {
   o->len = (size_t)(end - o->buf);
 }

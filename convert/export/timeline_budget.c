@@ -11,6 +11,9 @@
 
 static int accepted(const ip_export_opts *o, const ip_session *s, const ip_thread *t,
                     uint32_t depth, uint64_t start, uint64_t dur) {
+  const ip_selection *sel = &o->sel;
+  if (!(sel->has_tid | sel->has_pid | sel->has_range) && !sel->n_windows) /* no selection */
+    return dur >= o->min_duration_ns;
   return dur >= o->min_duration_ns && ip_selected_thread(s, &o->sel, t) &&
          ip_selected_call(&o->sel, (uint32_t)(t - s->threads), depth, start, dur);
 }

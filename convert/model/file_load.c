@@ -89,6 +89,11 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   if (!(hidden > 0) || !(hidden <= cost))
     hidden = 0;
   f->hidden_fx = f->cost_fx ? (uint64_t)(hidden * (1 << IP_FX) + 0.5) : 0;
+  double ptr_call = h->has_pointer_call_cost_ticks ? h->pointer_call_cost_ticks : 0;
+  if (!(ptr_call > 0) || !(ptr_call < 1e9))
+    ptr_call = 0;
+  f->ptr_call_fx = f->cost_fx ? (uint64_t)(ptr_call * (1 << IP_FX) + 0.5) : 0;
+  p->ptr_call_cost_ns = ptr_call * f->ns_per_tick;
   f->dense_fx = (uint64_t)(IP_DENSE_NS / f->ns_per_tick * (1 << IP_FX) + 0.5);
   f->off_cpu_floor = (uint64_t)(IP_OFF_CPU_FLOOR_NS / f->ns_per_tick + 0.5);
   p->probe_hidden_ns = hidden * f->ns_per_tick;

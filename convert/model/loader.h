@@ -88,7 +88,7 @@ void ip_pc_index_free(ip_pc_index *ix);
 
 /* Replay state of one thread while its file is read. */
 /* Slots of a thread's cache of recent call paths (ip_tstate.child_hot_key). */
-#define IP_CHILD_CACHE_BITS 6
+#define IP_CHILD_CACHE_BITS 10
 #define IP_CHILD_CACHE      (1u << IP_CHILD_CACHE_BITS)
 
 typedef struct ip_tstate {
@@ -123,7 +123,11 @@ typedef struct ip_tstate {
   uint64_t now_tick;          /* the tick of the event being replayed */
   const uint64_t *coro_frame; /* the batch's (index delta, frame) pairs, n_coro_frame values */
   size_t n_coro_frame, next_coro_frame;
-  uint64_t frame_event; /* the index of the event the next pair names (UINT64_MAX: none) */
+  uint64_t frame_event;      /* the index of the event the next pair names (UINT64_MAX: none) */
+  const uint64_t *ptr_calls; /* the batch's pointer calls (index deltas), n_ptr_calls of them */
+  size_t n_ptr_calls, next_ptr_call;
+  uint64_t ptr_event;   /* the index of the event the next one names (UINT64_MAX: none) */
+  uint64_t ptr_pending; /* pointer calls whose hooks' cost the next probe's interval holds */
   uint64_t event_frame; /* the frame of the event being replayed, or 0 */
   struct ip_kline *kl;  /* its kernel timeline, when collected for the critical path */
   size_t crit_at;       /* the critical path's first piece of this thread not yet passed */
@@ -156,6 +160,7 @@ typedef struct ip_file {
   uint64_t ns_per_tick_fx; /* ns per tick << 32 */
   uint64_t cost_fx;        /* probe cost removed from every interval (0 when raw), IP_FX */
   uint64_t hidden_fx;      /* of it, what a probe hides behind the code around it, IP_FX */
+  uint64_t ptr_call_fx;    /* the hooks of a pointer call that record nothing (0 when raw), IP_FX */
   uint64_t dense_fx;       /* IP_DENSE_NS in ticks, IP_FX: an interval holding less is dense */
   uint64_t kevent_fx;      /* kevents record cost removed from a transitional interval, IP_FX */
   uint64_t fault_fx;       /* kevents: the most one page fault takes (0 unknown), ticks, IP_FX */

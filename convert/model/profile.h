@@ -195,9 +195,10 @@ typedef struct ip_process {
   int transitions;     /* inclprof_TransitionMode */
   char *transitions_note;
   double probe_cost_ns;
-  double probe_hidden_ns; /* of probe_cost_ns, hidden behind the code around a probe */
-  double kevent_cost_ns;  /* kevents: one ring record's cost, removed per transitional interval */
-  double fault_cost_ns;   /* kevents: one minor page fault's calibrated time; 0 unknown */
+  double probe_hidden_ns;  /* of probe_cost_ns, hidden behind the code around a probe */
+  double ptr_call_cost_ns; /* the hooks of a call through a pointer that record no event */
+  double kevent_cost_ns;   /* kevents: one ring record's cost, removed per transitional interval */
+  double fault_cost_ns;    /* kevents: one minor page fault's calibrated time; 0 unknown */
   uint32_t sample_hz;
   uint64_t start_unix_ns;
   int clean;      /* trailer says clean shutdown */

@@ -128,15 +128,19 @@ static int folds(const ip_file *f) {
  * the batch's loop runs in copies where they are constants
  * (ip_replay_batch), each without the tests of what it leaves out.  kev:
  * kernel-event records (f->kernel_events); fold: f->fold; plain: no
- * critical path, latency or call visitor (0: look). */
+ * critical path, latency or call visitor; visit: a call visitor, no
+ * critical path or latency (both 0: look). */
 typedef struct rflags {
-  int kev, fold, plain;
+  int kev, fold, plain, visit;
 } rflags;
 
 /* The flags of f, plain unknown: every copy's behaviour. */
 static inline rflags flags_of(const ip_file *f) {
-  return (rflags){f->kernel_events != 0, f->fold, 0};
+  return (rflags){f->kernel_events != 0, f->fold, 0, 0};
 }
+
+/* Whether a copy of flags rf looks for the critical path and latency. */
+static inline int looks(rflags rf) { return !rf.plain && !rf.visit; }
 
 /* Folded: room in the thread's counts of open frames for function fn and
  * module m. */
@@ -173,8 +177,9 @@ fold_opened(const ip_file *f, ip_tstate *ts, ip_thread *th, ip_frame *fr, uint32
 
 /* Folded: the module sums of fr, the outermost open frame of its module,
  * which closes with the inclusive values el, app, smp. */
-static void fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr,
-                               uint64_t el, uint64_t app, uint64_t smp) {
+static inline __attribute__((always_inline)) void
+fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr, uint64_t el,
+                   uint64_t app, uint64_t smp) {
   uint32_t m = fr->fold_mod;
   if (m >= th->n_fold_mod) {
     size_t old = th->n_fold_mod;
@@ -220,7 +225,7 @@ static inline __attribute__((always_inline)) void opened(const ip_file *f, ip_ts
   fr->push_tick = ts->now_tick;
   fr->coro = 0;
   fr->push_crit = ts->crit_ns;
-  const ip_critical *c = !rf.plain && f->o ? f->o->critical : NULL;
+  const ip_critical *c = looks(rf) && f->o ? f->o->critical : NULL;
   if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key])
     ts->wf_depth++;
   if (rf.kev) /* else the wait timeline stays 0 */
@@ -275,9 +280,10 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     v->el_incl += el;
     v->app_incl += app;
     v->smp_incl += smp;
-    v->crit_incl += ts->crit_ns - fr->push_crit;
+    if (looks(rf)) /* else no critical path: crit_ns stays 0 */
+      v->crit_incl += ts->crit_ns - fr->push_crit;
   }
-  const ip_critical *c = !rf.plain && f->o ? f->o->critical : NULL;
+  const ip_critical *c = looks(rf) && f->o ? f->o->critical : NULL;
   if (c && c->whatif && fr->open.key < c->n_whatif_target && c->whatif_target[fr->open.key] &&
       ts->wf_depth)
     ts->wf_depth--;
@@ -290,7 +296,7 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     v->min_call = el;
   if (el > v->max_call)
     v->max_call = el;
-  if (!rf.plain && (th->lat || th->lat_per_func)) {
+  if (looks(rf) && (th->lat || th->lat_per_func)) {
     ip_lat_pair *lat =
         th->lat ? &th->lat[fr->node] : ip_replay_func_lat(th, th->nodes[fr->node].func);
     if (f->o->latency & IP_LAT_ELAPSED)
@@ -416,8 +422,13 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
   if (transitional) /* the kernel's kevents record for it */
     x = x > f->kevent_fx ? x - f->kevent_fx : 0;
   if (probe) {
-    uint64_t y = ip_probe_compensated_carry(x, f->cost_fx, f->hidden_fx, (uint32_t)ts->stk.depth,
-                                            &ts->probe_owed);
+    uint64_t c = f->cost_fx;
+    if (__builtin_expect(ts->ptr_pending != 0, 0)) { /* pointer calls' hooks ran in it */
+      c += ts->ptr_pending * f->ptr_call_fx;
+      ts->ptr_pending = 0;
+    }
+    uint64_t y =
+        ip_probe_compensated_carry(x, c, f->hidden_fx, (uint32_t)ts->stk.depth, &ts->probe_owed);
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;
@@ -591,6 +602,19 @@ static void event_framed(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code
   ts->event_frame = 0;
 }
 
+/* The pointer calls whose hooks ran in the interval that ends at event i
+ * (the entries naming it, or, at the batch's end, any left): taken by that
+ * interval, or by the next that ends at a probe. */
+static void ptr_calls_upto(ip_tstate *ts, uint64_t i) {
+  while (ts->ptr_event <= i) {
+    ts->ptr_pending++;
+    ts->next_ptr_call++;
+    ts->ptr_event = ts->next_ptr_call < ts->n_ptr_calls
+                        ? ts->ptr_event + ts->ptr_calls[ts->next_ptr_call]
+                        : UINT64_MAX;
+  }
+}
+
 /* The events i..n-1 of batch b, the clock at tick before them: the batch's
  * loop, inline in one copy for each set of flags rf (ip_replay_batch). */
 static inline __attribute__((always_inline)) void
@@ -618,8 +642,11 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
       if (ts->kl)
         ip_kline_event(ts->kl, tick);
     }
+    if (__builtin_expect(i >= ts->ptr_event, 0))
+      ptr_calls_upto(ts, i);
     if (ts->stk.paused || (skip && i == 0)) {
       ts->pending_gap = 0;
+      ts->ptr_pending = 0;
       memset(ts->kacc.off, 0, sizeof ts->kacc.off);
       ts->kacc.sys = ts->kacc.pf = 0;
     } else {
@@ -645,6 +672,19 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
   ts->hwm = hwm;
 }
 
+/* The loop's copies for an export's call visitor alone, with kernel records
+ * (kev) or without: out of ip_replay_batch, whose copies for report keep
+ * their registers. */
+static __attribute__((noinline)) void batch_visit(ip_file *f, ip_tstate *ts, ip_thread *th,
+                                                  const Inclprof__EventBatch *b, size_t i, size_t n,
+                                                  uint64_t tick, int skip, int split, kcursor *kc,
+                                                  int kev) {
+  if (kev)
+    batch_events(f, ts, th, b, i, n, tick, skip, split, kc, NULL, (rflags){1, 0, 0, 1});
+  else
+    batch_events(f, ts, th, b, i, n, tick, skip, split, kc, NULL, (rflags){0, 0, 0, 1});
+}
+
 void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   f->fold = folds(f);
   ip_session *s = f->s;
@@ -664,6 +704,10 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
   ts->n_coro_frame = f->o && f->o->operations ? b->n_coroutine_frame & ~(size_t)1 : 0;
   ts->next_coro_frame = 0;
   ts->frame_event = ts->n_coro_frame ? ts->coro_frame[0] : UINT64_MAX;
+  ts->ptr_calls = b->pointer_calls;
+  ts->n_ptr_calls = f->ptr_call_fx ? b->n_pointer_calls : 0;
+  ts->next_ptr_call = 0;
+  ts->ptr_event = ts->n_ptr_calls ? ts->ptr_calls[0] : UINT64_MAX;
   th->batches++;
   th->events += n;
   uint64_t tick = b->base_tick;
@@ -710,17 +754,24 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
     i++;
   }
   rflags rf = flags_of(f);
-  int plain = !f->visitor && !(f->o && (f->o->critical || f->o->latency));
-  if (!plain)
+  int looking = f->o && (f->o->critical || f->o->latency);
+  int plain = !f->visitor && !looking;
+  if (looking)
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, crit, rf);
+  else if (f->visitor && !rf.fold) /* an export's: the visitor only */
+    batch_visit(f, ts, th, b, i, n, tick, skip, split, &kc, rf.kev);
+  else if (!plain)
     batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, crit, rf);
   else if (rf.kev && rf.fold)
-    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){1, 1, 1});
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){1, 1, 1, 0});
   else if (rf.kev)
-    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){1, 0, 1});
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){1, 0, 1, 0});
   else if (rf.fold)
-    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){0, 1, 1});
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){0, 1, 1, 0});
   else
-    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){0, 0, 1});
+    batch_events(f, ts, th, b, i, n, tick, skip, split, &kc, NULL, (rflags){0, 0, 1, 0});
+  if (ts->ptr_event != UINT64_MAX) /* after the last event: the next batch's first */
+    ptr_calls_upto(ts, UINT64_MAX - 1);
   kernel_upto(ts, &kc, UINT64_MAX); /* after the last event: the next interval's */
 }
 

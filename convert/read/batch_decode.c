@@ -6,6 +6,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+/* IP_NO_SSSE3 (a benchmark build, see convert/build.mk) keeps the scalar decoding. */
+#if defined(__x86_64__) && !defined(IP_NO_SSSE3)
+#define IP_SSSE3_VARINTS 1
+#include <immintrin.h>
+#include <pthread.h>
+#endif
 
 /* Makes *arr hold at least `most` elements of `size` bytes; 0 if out of memory. */
 static int reserve(void **arr, size_t *cap, size_t most, size_t size) {
@@ -46,12 +52,131 @@ static inline const uint8_t *varint_at(const uint8_t *p, uint64_t *v) {
   return ip_wire_varint(&p, p + 10, v) ? p : NULL;
 }
 
+#ifdef IP_SSSE3_VARINTS
+/* Eight bytes of varints at a time (x86-64 with SSSE3): the continuation
+ * bits of bytes 0..8 pick a row saying how many varints of one or two bytes
+ * begin in bytes 0..7 one after another (up to the first longer one), the
+ * bytes they take, and the shuffle that puts each into a 16-bit lane, its
+ * second byte (or 0) high. */
+typedef struct short_run {
+  uint8_t count, bytes;
+  uint8_t shuffle[16];
+} short_run;
+
+static short_run short_runs[512];
+static int short_runs_ok; /* the CPU has SSSE3: the table is filled */
+static pthread_once_t short_runs_once = PTHREAD_ONCE_INIT;
+
+static void short_runs_fill(void) {
+  short_runs_ok = __builtin_cpu_supports("ssse3");
+  for (unsigned m = 0; m < 512; m++) {
+    short_run *r = &short_runs[m];
+    memset(r->shuffle, 0x80, sizeof r->shuffle); /* 0x80: a zero byte */
+    unsigned at = 0, k = 0;
+    while (at < 8) {
+      r->shuffle[2 * k] = (uint8_t)at;
+      if (!(m >> at & 1)) {
+        at += 1;
+      } else if (!(m >> (at + 1) & 1)) {
+        r->shuffle[2 * k + 1] = (uint8_t)(at + 1);
+        at += 2;
+      } else {
+        r->shuffle[2 * k] = 0x80;
+        break;
+      }
+      k++;
+    }
+    r->count = (uint8_t)k;
+    r->bytes = (uint8_t)at;
+  }
+}
+
+/* The short varints at the start of p[0..16) as described by their row,
+ * in eight 16-bit lanes (those past the row's count are 0). */
+__attribute__((target("ssse3"))) static inline __m128i short_lanes(const uint8_t *p,
+                                                                   const short_run **row) {
+  __m128i x = _mm_loadu_si128((const __m128i *)p);
+  unsigned m = (unsigned)_mm_movemask_epi8(x) & 511;
+  *row = &short_runs[m];
+  __m128i lanes = _mm_shuffle_epi8(x, _mm_loadu_si128((const __m128i *)(*row)->shuffle));
+  return _mm_or_si128(_mm_and_si128(lanes, _mm_set1_epi16(0x7f)),
+                      _mm_and_si128(_mm_srli_epi16(lanes, 1), _mm_set1_epi16(0x3f80)));
+}
+
+/* packed_u64's loop while 16 bytes are left; the element count so far,
+ * *pp moved past what it decoded, or -1 when malformed. */
+__attribute__((target("ssse3"))) static long short_u64(const uint8_t **pp, const uint8_t *end,
+                                                       uint64_t *arr) {
+  const uint8_t *p = *pp;
+  size_t n = 0;
+  const __m128i zero = _mm_setzero_si128();
+  while (end - p >= 16) {
+    const short_run *row;
+    __m128i v = short_lanes(p, &row);
+    if (!row->count) { /* a longer varint first */
+      if (!(p = varint_at(p, &arr[n++])))
+        return -1;
+      continue;
+    }
+    __m128i lo = _mm_unpacklo_epi16(v, zero), hi = _mm_unpackhi_epi16(v, zero);
+    _mm_storeu_si128((__m128i *)&arr[n], _mm_unpacklo_epi32(lo, zero));
+    _mm_storeu_si128((__m128i *)&arr[n + 2], _mm_unpackhi_epi32(lo, zero));
+    _mm_storeu_si128((__m128i *)&arr[n + 4], _mm_unpacklo_epi32(hi, zero));
+    _mm_storeu_si128((__m128i *)&arr[n + 6], _mm_unpackhi_epi32(hi, zero));
+    n += row->count;
+    p += row->bytes;
+  }
+  *pp = p;
+  return (long)n;
+}
+
+/* The same into 32-bit elements. */
+__attribute__((target("ssse3"))) static long short_u32(const uint8_t **pp, const uint8_t *end,
+                                                       uint32_t *arr) {
+  const uint8_t *p = *pp;
+  size_t n = 0;
+  const __m128i zero = _mm_setzero_si128();
+  while (end - p >= 16) {
+    const short_run *row;
+    __m128i v = short_lanes(p, &row);
+    if (!row->count) {
+      uint64_t w;
+      if (!(p = varint_at(p, &w)) || w > UINT32_MAX)
+        return -1;
+      arr[n++] = (uint32_t)w;
+      continue;
+    }
+    _mm_storeu_si128((__m128i *)&arr[n], _mm_unpacklo_epi16(v, zero));
+    _mm_storeu_si128((__m128i *)&arr[n + 4], _mm_unpackhi_epi16(v, zero));
+    n += row->count;
+    p += row->bytes;
+  }
+  *pp = p;
+  return (long)n;
+}
+
+/* Whether the short runs can be used here: SSSE3 (the table filled once). */
+static int short_runs_ready(void) {
+  pthread_once(&short_runs_once, short_runs_fill);
+  return short_runs_ok;
+}
+#endif
+
 /* Decodes the packed varints p[0..end) into arr (room for one element per
  * byte: a varint has at least one); returns the count, or -1 when malformed
  * (protobuf-c then decides) - also when a value does not fit 32 bits
- * (narrow arrays). */
+ * (narrow arrays).  The elements past the count up to 8 more may be
+ * overwritten. */
 static long packed_u64(const uint8_t *p, const uint8_t *end, uint64_t *arr) {
   size_t n = 0;
+#ifdef IP_SSSE3_VARINTS
+  if (short_runs_ready()) {
+    long got = short_u64(&p, end, arr);
+    if (got < 0)
+      return -1;
+    n = (size_t)got;
+  }
+#endif
   while (end - p >= 10) /* no varint read here runs past end */
     if (!(p = varint_at(p, &arr[n++])))
       return -1;
@@ -66,6 +191,14 @@ static long packed_u64(const uint8_t *p, const uint8_t *end, uint64_t *arr) {
 static long packed_u32(const uint8_t *p, const uint8_t *end, uint32_t *arr) {
   size_t n = 0;
   uint64_t v;
+#ifdef IP_SSSE3_VARINTS
+  if (short_runs_ready()) {
+    long got = short_u32(&p, end, arr);
+    if (got < 0)
+      return -1;
+    n = (size_t)got;
+  }
+#endif
   while (end - p >= 10) {
     if (!(p = varint_at(p, &v)) || v > UINT32_MAX)
       return -1;
@@ -83,7 +216,8 @@ void ip_batch_buf_init(ip_batch_buf *b) {
   inclprof__record__init(&b->rec);
   inclprof__event_batch__init(&b->batch);
   b->cap_dt = b->cap_code = b->cap_kernel = b->cap_sample_addr = b->cap_kernel_wakee =
-      b->cap_coroutine_frame = b->cap_kernel_futex = b->cap_kernel_futex_op = 0;
+      b->cap_coroutine_frame = b->cap_kernel_futex = b->cap_kernel_futex_op = b->cap_pointer_calls =
+          0;
 }
 
 void ip_batch_buf_free(ip_batch_buf *b) {
@@ -95,6 +229,7 @@ void ip_batch_buf_free(ip_batch_buf *b) {
   free(b->batch.kernel_futex);
   free(b->batch.kernel_futex_op);
   free(b->batch.coroutine_frame);
+  free(b->batch.pointer_calls);
   ip_batch_buf_init(b);
 }
 
@@ -183,7 +318,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
            packed_ok(f.kernel_wakee.p, f.kernel_wakee.end) &&
            packed_ok(f.kernel_futex.p, f.kernel_futex.end) &&
            packed_ok(f.kernel_futex_op.p, f.kernel_futex_op.end) &&
-           packed_ok(f.coroutine_frame.p, f.coroutine_frame.end);
+           packed_ok(f.coroutine_frame.p, f.coroutine_frame.end) &&
+           packed_ok(f.pointer_calls.p, f.pointer_calls.end);
   Inclprof__EventBatch *e = &b->batch;
   e->tid = (uint32_t)f.tid;
   e->seq = f.seq;
@@ -209,6 +345,8 @@ static int walk(ip_batch_buf *b, const uint8_t *p, size_t len, uint32_t *tid) {
   if (ok > 0)
     ok = decode_u64(f.coroutine_frame, &e->coroutine_frame, &b->cap_coroutine_frame,
                     &e->n_coroutine_frame);
+  if (ok > 0)
+    ok = decode_u64(f.pointer_calls, &e->pointer_calls, &b->cap_pointer_calls, &e->n_pointer_calls);
   if (ok <= 0)
     return ok;
   b->rec.body_case = INCLPROF__RECORD__BODY_EVENTS;

@@ -16,9 +16,9 @@ typedef struct ip_batch_buf {
   Inclprof__Record rec; /* rec.events == &batch once decoded */
   Inclprof__EventBatch batch;
   /* allocated lengths of batch.dt, .code, .kernel_dt, .sample_addr, .kernel_wakee,
-   * .coroutine_frame, .kernel_futex, .kernel_futex_op */
+   * .coroutine_frame, .kernel_futex, .kernel_futex_op, .pointer_calls */
   size_t cap_dt, cap_code, cap_kernel, cap_sample_addr, cap_kernel_wakee, cap_coroutine_frame,
-      cap_kernel_futex, cap_kernel_futex_op;
+      cap_kernel_futex, cap_kernel_futex_op, cap_pointer_calls;
 } ip_batch_buf;
 
 void ip_batch_buf_init(ip_batch_buf *b);

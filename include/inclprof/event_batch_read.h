@@ -30,6 +30,7 @@ enum {
   IP_BATCH_CORO_FRAME = 2048,
   IP_BATCH_KERNEL_FUTEX = 4096,
   IP_BATCH_KERNEL_FUTEX_OP = 8192,
+  IP_BATCH_POINTER_CALLS = 16384,
   /* Fields outside the known shape: a field number or wire type
    * EventBatch does not define, or a packed array given in parts. */
   IP_BATCH_OTHER = 1024
@@ -40,7 +41,7 @@ typedef struct ip_batch_fields {
   uint64_t tid, seq, base_tick, kernel_base_tick,
       kernel_lost; /* as read (tid may exceed 32 bits) */
   ip_wire_span dt, code, kernel_dt, sample_addr, kernel_wakee, coroutine_frame, kernel_futex,
-      kernel_futex_op; /* empty when absent */
+      kernel_futex_op, pointer_calls; /* empty when absent */
 } ip_batch_fields;
 
 /* Walks the EventBatch message p[0..len) into *f; 0 when it is malformed (a

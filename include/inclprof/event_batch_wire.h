@@ -9,20 +9,21 @@
 
 /* Field numbers. */
 enum {
-  IP_TAG_RECORD_EVENTS = 6,         /* Record.events: the EventBatch */
-  IP_TAG_BATCH_TID = 1,             /* EventBatch.tid, varint */
-  IP_TAG_BATCH_SEQ = 2,             /* EventBatch.seq, varint */
-  IP_TAG_BATCH_BASE_TICK = 3,       /* EventBatch.base_tick, varint */
-  IP_TAG_BATCH_DT = 4,              /* EventBatch.dt, packed varints */
-  IP_TAG_BATCH_CODE = 5,            /* EventBatch.code, packed varints */
-  IP_TAG_BATCH_KERNEL_DT = 6,       /* EventBatch.kernel_dt, packed varints */
-  IP_TAG_BATCH_KERNEL_BASE = 7,     /* EventBatch.kernel_base_tick, varint */
-  IP_TAG_BATCH_KERNEL_LOST = 8,     /* EventBatch.kernel_lost, varint */
-  IP_TAG_BATCH_SAMPLE_ADDR = 9,     /* EventBatch.sample_addr, packed varints */
-  IP_TAG_BATCH_KERNEL_WAKEE = 10,   /* EventBatch.kernel_wakee, packed varints */
-  IP_TAG_BATCH_CORO_FRAME = 11,     /* EventBatch.coroutine_frame, packed varints (pairs) */
-  IP_TAG_BATCH_KERNEL_FUTEX = 12,   /* EventBatch.kernel_futex, packed varints */
-  IP_TAG_BATCH_KERNEL_FUTEX_OP = 13 /* EventBatch.kernel_futex_op, packed varints */
+  IP_TAG_RECORD_EVENTS = 6,          /* Record.events: the EventBatch */
+  IP_TAG_BATCH_TID = 1,              /* EventBatch.tid, varint */
+  IP_TAG_BATCH_SEQ = 2,              /* EventBatch.seq, varint */
+  IP_TAG_BATCH_BASE_TICK = 3,        /* EventBatch.base_tick, varint */
+  IP_TAG_BATCH_DT = 4,               /* EventBatch.dt, packed varints */
+  IP_TAG_BATCH_CODE = 5,             /* EventBatch.code, packed varints */
+  IP_TAG_BATCH_KERNEL_DT = 6,        /* EventBatch.kernel_dt, packed varints */
+  IP_TAG_BATCH_KERNEL_BASE = 7,      /* EventBatch.kernel_base_tick, varint */
+  IP_TAG_BATCH_KERNEL_LOST = 8,      /* EventBatch.kernel_lost, varint */
+  IP_TAG_BATCH_SAMPLE_ADDR = 9,      /* EventBatch.sample_addr, packed varints */
+  IP_TAG_BATCH_KERNEL_WAKEE = 10,    /* EventBatch.kernel_wakee, packed varints */
+  IP_TAG_BATCH_CORO_FRAME = 11,      /* EventBatch.coroutine_frame, packed varints (pairs) */
+  IP_TAG_BATCH_KERNEL_FUTEX = 12,    /* EventBatch.kernel_futex, packed varints */
+  IP_TAG_BATCH_KERNEL_FUTEX_OP = 13, /* EventBatch.kernel_futex_op, packed varints */
+  IP_TAG_BATCH_POINTER_CALLS = 14    /* EventBatch.pointer_calls, packed varints */
 };
 
 /* Wire types. */

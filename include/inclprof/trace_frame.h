@@ -12,11 +12,12 @@
 
 #include "inclprof.pb-c.h"
 
-#define IP_TRACE_MAGIC         "INCLPROF"
-#define IP_TRACE_MAGIC_LEN     8
-#define IP_TRACE_PREAMBLE_LEN  12
-#define IP_FORMAT_MAJOR        2u /* 2: function tables may live in shared table files */
-#define IP_FORMAT_MINOR        5u /* 1 wakes, 2 coroutines, 3 aggregates, 4 futexes, 5 landings */
+#define IP_TRACE_MAGIC        "INCLPROF"
+#define IP_TRACE_MAGIC_LEN    8
+#define IP_TRACE_PREAMBLE_LEN 12
+#define IP_FORMAT_MAJOR       2u /* 2: function tables may live in shared table files */
+#define IP_FORMAT_MINOR                                                                            \
+  6u /* 1 wakes, 2 coroutines, 3 aggregates, 4 futexes, 5 landings, 6 pointer calls */
 #define IP_FORMAT_MAJOR_OLDEST 1u /* the oldest major version readers still read */
 #define IP_FRAME_CRC_LEN       4u /* the CRC after a frame's record, little-endian */
 

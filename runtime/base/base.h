@@ -57,7 +57,9 @@ enum {
   IP_K_CONTROL = 7, /* (payload << 3 | EventKind) << 3: MARK (payload = MarkName.id), PAUSE, RESUME;
             or with EventKind EV_ENTER (IP_CORO_FRAME_TAG), the coroutine frame of the ENTER
             event that follows (payload: the coroutine_frame probe's value); or with EventKind
-            EV_RESUME and a descriptor as payload (IP_LANDING_TAG), a landing */
+            EV_RESUME and a descriptor as payload (IP_LANDING_TAG), a landing; or with
+            EventKind EV_CALL and no payload (IP_PTR_CALL_TAG), a call through a pointer
+            whose hooks recorded nothing */
 };
 /* The low six bits of a coroutine frame's slot: EV_ENTER << 3 | IP_K_CONTROL. */
 #define IP_CORO_FRAME_TAG 7u
@@ -70,6 +72,12 @@ static inline const struct inclprof_fn *ip_landing_desc(uint64_t arg) {
 }
 /* A coroutine frame's slot: no event of its own, and no tick (0). */
 static inline int ip_is_coro_frame(uint64_t arg) { return (arg & 63) == IP_CORO_FRAME_TAG; }
+/* A call through a pointer to a function whose own probes name it (or whose
+ * calls a filter excludes): its two hooks recorded nothing, and their time
+ * is in the interval that ends at the next event.  Its slot is no event
+ * either, and has no tick (0). */
+#define IP_PTR_CALL_TAG ((uint64_t)INCLPROF__EVENT_KIND__EV_CALL << 3 | IP_K_CONTROL)
+static inline int ip_is_ptr_call(uint64_t arg) { return arg == IP_PTR_CALL_TAG; }
 
 /* Units of these ABI versions are registered; an older one has fewer hooks. */
 static inline int ip_abi_known(const struct inclprof_tu *tu) {
@@ -215,6 +223,7 @@ struct ip_state {
   double ticks_per_second;
   double probe_cost_ticks;
   double probe_hidden_ticks;
+  double ptr_call_cost_ticks; /* the two hooks of a call through a pointer that record nothing */
   int probe_calls; /* the first unit registered calls its hooks (no INCLPROF_FN_STUB_PROBES):
                       the calibration times those probes */
   double kevent_cost_ticks; /* kevents: what one ring record adds to a system call */
@@ -406,9 +415,9 @@ extern IP_HIDDEN struct ip_entry_table *_Atomic ip_entry_table;
 static inline size_t ip_entry_slot(const struct ip_entry_table *set, uintptr_t a) {
   return (size_t)(((uint64_t)a * 0x9E3779B97F4A7C15ull) >> set->shift);
 }
-/* 1 when a is in the set: lock-free, no call (the indirect-call probes). */
-static inline __attribute__((always_inline)) int ip_entry_known(uintptr_t a) {
-  const struct ip_entry_table *set = atomic_load_explicit(&ip_entry_table, memory_order_acquire);
+/* 1 when a is in set (the probe calibration's own, or ip_entry_table). */
+static inline __attribute__((always_inline)) int ip_entry_in(const struct ip_entry_table *set,
+                                                             uintptr_t a) {
   if (!set)
     return 0;
   for (size_t i = ip_entry_slot(set, a);; i = (i + 1) & set->mask) {
@@ -418,6 +427,10 @@ static inline __attribute__((always_inline)) int ip_entry_known(uintptr_t a) {
     if (k == a)
       return a != IP_ENTRY_GONE;
   }
+}
+/* 1 when a is in the set: lock-free, no call (the indirect-call probes). */
+static inline __attribute__((always_inline)) int ip_entry_known(uintptr_t a) {
+  return ip_entry_in(atomic_load_explicit(&ip_entry_table, memory_order_acquire), a);
 }
 IP_HIDDEN void ip_entry_add(uintptr_t a);    /* caller holds reg_lock */
 IP_HIDDEN void ip_entry_remove(uintptr_t a); /* caller holds reg_lock */

@@ -12,7 +12,10 @@
 /* probes.c */
 IP_HIDDEN const struct inclprof_hooks *ip_hooks_for_mode(int mode);
 IP_HIDDEN void ip_append_private(uint64_t arg); /* control events */
-IP_HIDDEN double ip_probe_calibrate(double *hidden);
+/* A probe's cost in ticks; *hidden: how much of it a probe hides behind
+ * the code around it; *ptr_call: the two hooks of a call through a pointer
+ * that record nothing. */
+IP_HIDDEN double ip_probe_calibrate(double *hidden, double *ptr_call);
 
 /* windows.c: recording on and off (every unit's hooks), each switch a
  * Window record; the timed window and the periodic flush's deadlines. */

@@ -199,7 +199,8 @@ static void init(void) {
   ip_st.clock = IP_CLOCK_SOURCE;
   if (!ip_calibration_load()) {
     ip_clock_calibrate();
-    ip_st.probe_cost_ticks = ip_probe_calibrate(&ip_st.probe_hidden_ticks);
+    ip_st.probe_cost_ticks =
+        ip_probe_calibrate(&ip_st.probe_hidden_ticks, &ip_st.ptr_call_cost_ticks);
     ip_calibration_save();
   }
   ip_st.start_tick = ip_tick();

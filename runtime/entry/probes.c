@@ -4,9 +4,11 @@
  * probe's cost.  A probe reserves a slot (pos), reads the transition counter
  * and the clock, and fills the slot: no lock, no allocation, no system call.
  * The rare cases (first probe of a thread, full buffer) go to the slow path.
- * An indirect call to an instrumented function records nothing: the
+ * An indirect call to an instrumented function records no event: the
  * callee's own ENTER and EXIT name it (entry_set.c); nor does one to a
- * function whose calls a filter excludes. */
+ * function whose calls a filter excludes.  Its call hook leaves a slot
+ * without a clock read instead (IP_PTR_CALL_TAG), so that the converter
+ * takes the two hooks' calibrated cost out of the interval they ran in. */
 #include "base/pmu.h"
 #include "probe_x86.h"
 #include "entry/entry.h"
@@ -72,9 +74,10 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode,
     ip_kevents_drain(t, p->tick & ~IP_T_BIT);
 }
 
-/* A coroutine frame's slot (base/base.h): no clock read and no transition taken
- * (the ENTER event right after it has both), and no flush after it in the
- * slow path, so that its ENTER event lands in the same batch. */
+/* A coroutine frame's or a pointer call's slot (base/base.h): no clock read
+ * and no transition taken (the event after it has both), and no flush after
+ * it in the slow path, so that the event it belongs to lands in the same
+ * batch. */
 static inline __attribute__((always_inline)) void record_frame(uint64_t arg) {
   struct ip_rt_thread *t = &ip_tls;
   struct ip_event *p = ip_reserve(t);
@@ -115,6 +118,8 @@ IP_RT_TEXT static void coroutine_frame(const void *frame) {
   IP_RT_TEXT static void calli_##suffix(const void *target) {                                      \
     if (!ip_entry_known((uintptr_t)target))                                                        \
       record(ADDR(target, IP_K_CALL_IND), mode, cin);                                              \
+    else                                                                                           \
+      record_frame(IP_PTR_CALL_TAG);                                                               \
   }                                                                                                \
   IP_RT_TEXT static void reti_##suffix(const void *target) {                                       \
     if (!ip_entry_known((uintptr_t)target))                                                        \
@@ -287,13 +292,119 @@ static uint64_t cal_time(uint64_t (*fn)(struct cal_site *, uint64_t, int), struc
   return best;
 }
 
+/* ---- calibration: a call through a pointer whose hooks record nothing --- */
+/* The hooks of such a call as probes.c's are, on the calibration's buffer
+ * and a set of one known address: the call hook's look-up and its slot, the
+ * return hook's look-up. */
+static struct ip_rt_thread *cal_thread;
+static const struct ip_entry_table *cal_set;
+static IP_RT_TEXT void cal_calli(const void *target) {
+  struct ip_rt_thread *t = cal_thread;
+  if (!ip_entry_in(cal_set, (uintptr_t)target)) {
+    t->pos = cal_buf; /* never: the target is known */
+    return;
+  }
+  struct ip_event *p = ip_reserve(t);
+  if (IP_UNLIKELY(p >= t->end)) {
+    p = cal_buf;
+    t->pos = cal_buf + 1;
+  }
+  p->tick = 0;
+  __asm__ __volatile__("" ::: "memory");
+  p->arg = IP_PTR_CALL_TAG;
+}
+static IP_RT_TEXT void cal_reti(const void *target) {
+  if (!ip_entry_in(cal_set, (uintptr_t)target))
+    cal_thread->pos = cal_buf; /* never */
+}
+typedef void (*cal_ptr_fn)(const void *);
+static cal_ptr_fn volatile cal_calli_hook, cal_reti_hook;
+
+#if CAL_STUBS
+/* An indirect call's probe as the plugin builds it: the stub pushes the
+ * target and calls the trampoline of any number of probes. */
+__asm__(".pushsection .text\n"
+        ".type ip_cal_tramp, @function\n"
+        "ip_cal_tramp:\n" INCLPROF_X86_TRAMP_BODY ".size ip_cal_tramp, .-ip_cal_tramp\n"
+        ".popsection");
+#define CAL_PTR_PROBE_AT(hook, target)                                                             \
+  __asm__ __volatile__("cmpq $0, %c0(%%rip)\n\t"                                                   \
+                       "jne 2f\n"                                                                  \
+                       "1:\n\t"                                                                    \
+                       ".pushsection .text.unlikely\n"                                             \
+                       "2:\n\t"                                                                    \
+                       "leaq -128(%%rsp), %%rsp\n\t"                                               \
+                       "pushq %1\n\t"                                                              \
+                       "call ip_cal_tramp\n\t" INCLPROF_X86_STUB_RETURN ".long 1b - . - 4\n\t"     \
+                       ".long %c0 - ., 0\n\t"                                                      \
+                       ".long 0\n\t"                                                               \
+                       ".popsection" ::"i"(&(hook)),                                               \
+                       "r"(target)                                                                 \
+                       : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",   \
+                         "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",      \
+                         "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)",      \
+                         "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6", "mm7")
+#else
+#define CAL_PTR_PROBE_AT(hook, target) (hook)(target)
+#endif
+
+/* The cost of one call through a pointer to a known function, in ticks:
+ * what its two hooks, as the plugin's code calls them, add around a call of
+ * a function with its probes (probed, on site s) - the smallest time of 200
+ * such calls over a few rounds less that of 200 calls without the hooks.
+ * The call itself is the program's, made directly in both. */
+static double calibrate_ptr_call(struct cal_site *s,
+                                 uint64_t (*probed)(struct cal_site *, uint64_t, int)) {
+  enum { SET = 8 };
+  static struct {
+    struct ip_entry_table set;
+    /* cppcheck-suppress unusedStructMember ; room for set.key[] */
+    _Atomic uintptr_t key[SET];
+  } one = {.set = {.mask = SET - 1, .used = 1, .shift = 64 - 3}};
+  const void *target = (const void *)probed;
+  atomic_store_explicit(&one.set.key[ip_entry_slot(&one.set, (uintptr_t)target)], (uintptr_t)target,
+                        memory_order_relaxed);
+  struct ip_rt_thread t = {.pos = cal_buf, .end = cal_buf + CAL_EVENTS};
+  cal_thread = &t;
+  cal_set = &one.set;
+  cal_calli_hook = cal_calli;
+  cal_reti_hook = cal_reti;
+  int stubs = CAL_STUBS && !ip_st.probe_calls;
+  uint64_t with = UINT64_MAX, without = UINT64_MAX, x = 1;
+  for (int round = 0; round < CAL_ROUNDS; round++) {
+    uint64_t t0 = ip_tick();
+    if (stubs)
+      for (int i = 0; i < 200; i++) {
+        CAL_PTR_PROBE_AT(cal_calli_hook, target);
+        x = probed(s, x, 0);
+        CAL_PTR_PROBE_AT(cal_reti_hook, target);
+      }
+    else
+      for (int i = 0; i < 200; i++) {
+        cal_calli_hook(target);
+        x = probed(s, x, 0);
+        cal_reti_hook(target);
+      }
+    uint64_t t1 = ip_tick();
+    for (int i = 0; i < 200; i++)
+      x = probed(s, x, 0);
+    uint64_t t2 = ip_tick();
+    with = t1 - t0 < with ? t1 - t0 : with;
+    without = t2 - t1 < without ? t2 - t1 : without;
+  }
+  __asm__ __volatile__("" ::"r"(x));
+  cal_calli_hook = cal_reti_hook = NULL;
+  cal_thread = NULL;
+  return with > without ? (double)(with - without) / 200.0 : 0.0;
+}
+
 /* Cost of one probe reading the clock by clk (CLK_*) in ticks: the smallest
  * time per probe over a few rounds of back-to-back probes made as the
  * plugin's code makes them (CAL_PROBE_AT).  *hidden: how much of it a probe
  * hides behind a short dependent chain, which leaves the core idle - what
  * the two probes add to an empty function less what they add to such a
  * function. */
-static double calibrate_clock(int clk, double *hidden) {
+static double calibrate_clock(int clk, double *hidden, double *ptr_call) {
   struct ip_rt_thread t = {.pos = cal_buf,
                            .end = cal_buf + CAL_EVENTS,
                            .tr_src = &cal_zero,
@@ -331,19 +442,22 @@ static double calibrate_clock(int clk, double *hidden) {
   *hidden = added < pair ? pair - added : 0.0;
   if (*hidden > cost)
     *hidden = cost;
+  *ptr_call = calibrate_ptr_call(&s, probed);
   return cost;
 }
 
 /* The probe cost of the clock read INCLPROF_CLOCK chose; with a fence at the
  * exits only, the mean of the bare and the fenced probe's (a call's two
  * intervals end at one probe of each). */
-double ip_probe_calibrate(double *hidden) {
+double ip_probe_calibrate(double *hidden, double *ptr_call) {
   static const int clk[IP_CLOCK_READS] = {CLK_FENCE, CLK_BARE, CLK_RDTSCP, CLK_BARE};
-  double cost = calibrate_clock(clk[ip_st.clock_read], hidden);
+  double cost = calibrate_clock(clk[ip_st.clock_read], hidden, ptr_call);
   if (ip_st.clock_read == IP_CLOCK_EXITS) {
-    double fenced_hidden, fenced = calibrate_clock(CLK_FENCE, &fenced_hidden);
+    double fenced_hidden, fenced_ptr,
+        fenced = calibrate_clock(CLK_FENCE, &fenced_hidden, &fenced_ptr);
     cost = (cost + fenced) / 2;
     *hidden = (*hidden + fenced_hidden) / 2;
+    *ptr_call = (*ptr_call + fenced_ptr) / 2;
   }
   return cost;
 }

@@ -44,6 +44,7 @@ static struct ip_agg *agg_of(struct ip_rt_thread *t) {
       a->hidden = a->cost && h <= ip_st.probe_cost_ticks ? fx_of(h) : 0;
       a->kevent = fx_of(ip_st.kevent_cost_ticks);
       a->fault = fx_of(ip_st.fault_cost_ticks);
+      a->ptr_call = a->cost ? fx_of(ip_st.ptr_call_cost_ticks) : 0;
       a->off_cpu_floor = (uint64_t)(IP_OFF_CPU_FLOOR_NS / (1e9 / ip_st.ticks_per_second) + 0.5);
       a->kernel_events = ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS;
       a->ns_per_tick_fx = (uint64_t)(1e9 / ip_st.ticks_per_second * 4294967296.0 + 0.5);
@@ -306,8 +307,9 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
   if (transitional) /* the kernel's kevents record for it */
     x = x > a->kevent ? x - a->kevent : 0;
   if (probe) {
-    uint64_t y =
-        ip_probe_compensated_carry(x, a->cost, a->hidden, (uint32_t)a->stk.depth, &a->owed);
+    uint64_t c = a->cost + a->ptr_pending * a->ptr_call; /* pointer calls' hooks ran in it */
+    a->ptr_pending = 0;
+    uint64_t y = ip_probe_compensated_carry(x, c, a->hidden, (uint32_t)a->stk.depth, &a->owed);
     if (!transitional) {
       a->probe_removed += x - y;
       a->app_intervals++;
@@ -520,6 +522,10 @@ static uint64_t off_ticks(uint64_t from, uint64_t to) {
 /* One event, every case: its interval, then the stack rules. */
 static __attribute__((noinline)) void fold_event(struct ip_agg *restrict a, uint64_t tick_t,
                                                  uint64_t arg, int in_signal) {
+  if (IP_UNLIKELY(ip_is_ptr_call(arg))) { /* no event: its cost is the next interval's */
+    a->ptr_pending += !a->stk.paused;
+    return;
+  }
   uint64_t tick = tick_t & ~IP_T_BIT;
   if (!a->have_tick) { /* the thread's first event: no interval before it */
     a->have_tick = 1;
@@ -541,7 +547,7 @@ static __attribute__((noinline)) void fold_event(struct ip_agg *restrict a, uint
       ip_kacc_at_event(&a->kacc, a->hwm);
     }
     if (a->stk.paused) {
-      a->pending_gap = 0;
+      a->pending_gap = a->ptr_pending = 0;
       a->kacc.off[0] = a->kacc.off[1] = a->kacc.sys = a->kacc.pf = 0;
     } else {
       int transitional = (tick_t & IP_T_BIT) != 0;
@@ -559,8 +565,9 @@ static __attribute__((noinline)) void fold_event(struct ip_agg *restrict a, uint
  * time with recording off to take out, or kernel records taken for the
  * next interval (those after the last buffer's last event). */
 static int plain_now(const struct ip_agg *restrict a) {
-  return a->have_tick && !a->stk.paused && !a->pending_gap && !a->stk.call_open &&
-         !atomic_load(&ip_st.n_off_periods) && !(a->kernel_events && !ip_kacc_empty(&a->kacc));
+  return a->have_tick && !a->stk.paused && !a->pending_gap && !a->ptr_pending &&
+         !a->stk.call_open && !atomic_load(&ip_st.n_off_periods) &&
+         !(a->kernel_events && !ip_kacc_empty(&a->kacc));
 }
 
 /* How far past tick hwm (the fold's, which a->hwm may lag) an event may go

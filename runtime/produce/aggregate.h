@@ -65,6 +65,8 @@ struct ip_agg {
   int have_tick, broken, written;
   uint64_t cost, hidden, kevent; /* the compensation (ticks << IP_FX), from the Header's values */
   uint64_t fault;                /* most one page fault takes (ticks << IP_FX), 0 unknown */
+  uint64_t ptr_call;             /* a pointer call's hooks that record no event (ticks << IP_FX) */
+  uint64_t ptr_pending;          /* such calls whose cost the next probe's interval holds */
   ip_probe_owed owed;            /* probe cost carried over (ip_probe_compensated_carry) */
   uint64_t off_cpu_floor;        /* IP_OFF_CPU_FLOOR_NS in ticks */
   uint64_t ns_per_tick_fx;       /* ns per tick << 32, for the histograms */

@@ -128,7 +128,7 @@ static inline uint8_t *put_varint_short(uint8_t *p, uint64_t v) {
 
 /* The state of encoding one batch's events outside its loop. */
 struct encoder {
-  size_t skipped; /* empty slots and coroutine frame slots: no event in the file */
+  size_t skipped; /* empty slots, coroutine frame and pointer call slots: no event in the file */
   int in_signal;
   struct code_cache cache;
   uint8_t *smp, *smp_end; /* the samples' addresses as varints, and the end of their room */
@@ -136,6 +136,10 @@ struct encoder {
    * room, and the index of the previous pair's event. */
   uint8_t *frm, *frm_end;
   uint64_t frame_prev;
+  /* The pointer calls as index deltas, the end of their room, and the
+   * index of the previous one's event. */
+  uint8_t *ptr, *ptr_end;
+  uint64_t ptr_prev;
 };
 
 /* A coroutine frame's slot at e (of the batch ev): its frame belongs to the
@@ -156,6 +160,21 @@ static __attribute__((noinline)) void frame_slot(struct encoder *en, const struc
   en->frm = ip_put_varint(en->frm, index - en->frame_prev);
   en->frm = ip_put_varint(en->frm, e->arg >> 6);
   en->frame_prev = index;
+}
+
+/* A pointer call's slot at e (of the batch ev): its hooks ran in the
+ * interval that ends at the next event written, whose index in the batch is
+ * the slots before it less the skipped ones (one past the batch's last
+ * event when none follows: the next batch's first).  Dropped when the room
+ * cannot take it. */
+static __attribute__((noinline)) void ptr_call_slot(struct encoder *en, const struct ip_event *ev,
+                                                    const struct ip_event *e) {
+  uint64_t index = (uint64_t)(e - ev) - en->skipped;
+  en->skipped++;
+  if (en->ptr_end - en->ptr < 10)
+    return;
+  en->ptr = ip_put_varint(en->ptr, index - en->ptr_prev);
+  en->ptr_prev = index;
 }
 
 /* Appends a sample's interrupted address (0 in the runtime's own code, or
@@ -211,6 +230,10 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
       frame_slot(en, ev, e, stop);
       e->arg = 0;
       continue;
+    } else if (IP_UNLIKELY(ip_is_ptr_call(arg))) {
+      ptr_call_slot(en, ev, e);
+      e->arg = 0;
+      continue;
     } else {
       code = next_code(en, arg, e->tick);
       if (IP_UNLIKELY(code == EMPTY))
@@ -257,8 +280,9 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   uint8_t *code_start = dt_start + n * 10 + 16; /* after the worst-case dt bytes + code's tag/len */
   uint8_t *dp = dt_start, *cp = code_start;
   size_t first = 0;
-  while (first < n && (ev[first].arg == 0 || ip_is_coro_frame(ev[first].arg)))
-    first++; /* empty slots (see next_code), and frame slots, which have no tick */
+  while (first < n &&
+         (ev[first].arg == 0 || ip_is_coro_frame(ev[first].arg) || ip_is_ptr_call(ev[first].arg)))
+    first++; /* empty slots (see next_code), frame and pointer call slots: no tick */
   if (first == n) {
     for (size_t i = 0; i < n; i++)
       ev[i].arg = 0;
@@ -281,8 +305,13 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   en.frm = smp_start + n * 10 < en.smp_end ? smp_start + n * 10 : en.smp_end;
   en.frm_end = en.smp_end;
   en.smp_end = en.frm;
-  uint8_t *frm_start = en.frm;
-  en.frame_prev = 0;
+  /* The pointer calls take the second half of that room (a varint of at
+   * most 3 bytes each, one per slot). */
+  en.ptr_end = en.frm_end;
+  en.ptr = en.frm + (size_t)(en.frm_end - en.frm) / 2;
+  en.frm_end = en.ptr;
+  uint8_t *frm_start = en.frm, *ptr_start = en.ptr;
+  en.frame_prev = en.ptr_prev = 0;
   memset(en.cache.key, 0xff, sizeof en.cache.key); /* every entry empty */
   encode_events(&en, ev, n, base << 1, &dp, &cp);
   size_t written = n - en.skipped;
@@ -305,6 +334,13 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
     dp = ip_put_varint(dp, frm_len);
     memmove(dp, frm_start, frm_len);
     dp += frm_len;
+  }
+  size_t ptr_len = (size_t)(en.ptr - ptr_start);
+  if (ptr_len) { /* after the frames, which end before ptr_start */
+    dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_POINTER_CALLS, IP_WIRE_LEN));
+    dp = ip_put_varint(dp, ptr_len);
+    memmove(dp, ptr_start, ptr_len);
+    dp += ptr_len;
   }
   uint8_t *end = put_kernel_events(kl, dp);
 

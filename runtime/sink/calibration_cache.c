@@ -6,7 +6,7 @@
  * reads them instead of measuring again.  A build, a shell script or a test
  * suite starts many short processes: each then starts that much sooner, and
  * all of them remove the same probe cost.  The file is one line,
- *   inclprof-calibration 1 KEY TICKS_PER_SECOND PROBE_COST PROBE_HIDDEN
+ *   inclprof-calibration 2 KEY TICKS_PER_SECOND PROBE_COST PROBE_HIDDEN PTR_CALL_COST
  * (the numbers as hexadecimal floats, exact); anything else in it, or a
  * different KEY, is ignored and measured again.  It is written to a
  * temporary name and renamed, so a reader never sees half of it, and not at
@@ -24,7 +24,7 @@
 #include "sink/sink.h"
 
 #define CACHE_TAG     "inclprof-calibration"
-#define CACHE_VERSION 1
+#define CACHE_VERSION 2
 
 /* The GNU build-id of the object that holds this code (the runtime, shared
  * or linked into the program), as hex; empty when it has none. */
@@ -132,18 +132,20 @@ int ip_calibration_load(void) {
     return 0;
   line[n] = 0;
   int version;
-  char got_key[128], tps[64], cost[64], hidden[64];
-  if (sscanf(line, CACHE_TAG " %d %127s %63s %63s %63s", &version, got_key, tps, cost, hidden) !=
-          5 ||
+  char got_key[128], tps[64], cost[64], hidden[64], ptr[64];
+  if (sscanf(line, CACHE_TAG " %d %127s %63s %63s %63s %63s", &version, got_key, tps, cost, hidden,
+             ptr) != 6 ||
       version != CACHE_VERSION || strcmp(got_key, shared_key))
     return 0;
-  double t, c, h;
-  if (!whole_number(tps, &t) || !whole_number(cost, &c) || !whole_number(hidden, &h) || !(t > 0) ||
-      !(c >= 0) || !(h >= 0) || h > c || t > 1e12 || c > 1e9)
+  double t, c, h, pc;
+  if (!whole_number(tps, &t) || !whole_number(cost, &c) || !whole_number(hidden, &h) ||
+      !whole_number(ptr, &pc) || !(t > 0) || !(c >= 0) || !(h >= 0) || h > c || t > 1e12 ||
+      c > 1e9 || !(pc >= 0) || pc > 1e9)
     return 0;
   ip_st.ticks_per_second = t;
   ip_st.probe_cost_ticks = c;
   ip_st.probe_hidden_ticks = h;
+  ip_st.ptr_call_cost_ticks = pc;
   return 1;
 }
 
@@ -154,8 +156,9 @@ void ip_calibration_save(void) {
   int n = snprintf(tmp, sizeof tmp, "%s.%d", shared_path, (int)ip_st.pid);
   if (n <= 0 || (size_t)n >= sizeof tmp)
     return;
-  int len = snprintf(line, sizeof line, CACHE_TAG " %d %s %a %a %a\n", CACHE_VERSION, shared_key,
-                     ip_st.ticks_per_second, ip_st.probe_cost_ticks, ip_st.probe_hidden_ticks);
+  int len = snprintf(line, sizeof line, CACHE_TAG " %d %s %a %a %a %a\n", CACHE_VERSION, shared_key,
+                     ip_st.ticks_per_second, ip_st.probe_cost_ticks, ip_st.probe_hidden_ticks,
+                     ip_st.ptr_call_cost_ticks);
   struct rlimit rl; /* a file-size limit's SIGXFSZ would kill the program */
   if (len <= 0 || (size_t)len >= sizeof line ||
       (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&

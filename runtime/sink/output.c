@@ -233,6 +233,8 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
   h.kevent_cost_ticks = ip_st.kevent_cost_ticks;
   h.has_fault_cost_ticks = h.has_kevent_cost_ticks && ip_st.fault_cost_ticks > 0;
   h.fault_cost_ticks = ip_st.fault_cost_ticks;
+  h.has_pointer_call_cost_ticks = ip_st.ptr_call_cost_ticks > 0;
+  h.pointer_call_cost_ticks = ip_st.ptr_call_cost_ticks;
   /* a profile keeps no wake-ups (the critical path needs a trace) */
   h.has_wake_edges = h.kernel_events && ip_st.wake_tp[0] >= 0 && !ip_st.aggregate;
   h.wake_edges = h.has_wake_edges;

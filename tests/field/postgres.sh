@@ -8,11 +8,15 @@ PG_USER=inclprof-field
 # its share files there), with pg_regress and its regress.so.  Any other
 # flavour builds only the server (src/backend) and installs it into a copy of
 # the plain installation: initdb, pg_ctl, pgbench, psql and the regression
-# tests are the plain build's in every run.
+# tests are the plain build's in every run.  The generated headers
+# (lwlocknames.h, the parser's and catalog's) are made first: PostgreSQL's
+# own make does that only as a top-level make (MAKELEVEL 0, not under
+# `make field`), and even then beside the objects that include them at -j2.
 build_postgres() {
   unpack postgresql-15 "$2" &&
     (cd "$2" && ./configure -q --prefix="$2/inst" --without-readline --without-icu --without-zlib \
       CC=gcc CFLAGS="$(flags "$1")" LDFLAGS="$(ldflags "$1")" &&
+      make -C src/backend -s generated-headers &&
       if [ "$1" = plain ]; then make -j2 -s && make -s install && make -C src/test/regress -j2 -s all
       else make -C src/backend -j2 -s && cp -a "$W/postgres/plain/inst" . && cp src/backend/postgres inst/bin/postgres; fi) \
       >"$2/build.log" 2>&1

@@ -22,15 +22,15 @@ check_eq "and one calibration file" 1 "$(count one/.calibration-*)"
 cache=$(basename one/.calibration-*)
 key=${cache#.calibration-}
 check_eq "all three headers carry the same tick rate and probe cost" 1 "$(header_values one | sort -u | wc -l)"
-check "the file is one line: tag, version, its key and three numbers" \
-  grep -Eq "^inclprof-calibration 1 $key (0x[0-9a-f.]+p[+-][0-9]+ ){2}0x[0-9a-f.]+p[+-][0-9]+\$" "one/$cache"
+check "the file is one line: tag, version, its key and four numbers" \
+  grep -Eq "^inclprof-calibration 2 $key (0x[0-9a-f.]+p[+-][0-9]+ ){3}0x[0-9a-f.]+p[+-][0-9]+\$" "one/$cache"
 check_eq "the headers' tick rate is the file's" \
   "$(python3 -c 'import sys; print(round(float.fromhex(open(sys.argv[1]).read().split()[3])))' "one/$cache")" \
   "$(header_values one | head -n1 | cut -d' ' -f1)"
 
 # a calibration planted under this key is taken as it is
 mkdir planted
-printf 'inclprof-calibration 1 %s 0x1p+31 0x1p+5 0x1p+2\n' "$key" >"planted/$cache"
+printf 'inclprof-calibration 2 %s 0x1p+31 0x1p+5 0x1p+2 0x1p+4\n' "$key" >"planted/$cache"
 "$INCLPROF" record -o planted -- ./calls >/dev/null 2>&1
 check_eq "a planted calibration: the header has its tick rate and cost (32 ticks = 14.90 ns)" \
   "2147483648 14.90" "$(header_values planted)"
@@ -38,7 +38,7 @@ check_eq "a planted calibration: the header has its tick rate and cost (32 ticks
 # under another key (another boot) it is not used, and the right one is written
 mkdir otherboot
 other_key=0000000000000000${key#????????????????}
-printf 'inclprof-calibration 1 %s 0x1p+31 0x1p+5 0x1p+2\n' "$other_key" >"otherboot/.calibration-$other_key"
+printf 'inclprof-calibration 2 %s 0x1p+31 0x1p+5 0x1p+2 0x1p+4\n' "$other_key" >"otherboot/.calibration-$other_key"
 "$INCLPROF" record -o otherboot -- ./calls >/dev/null 2>&1
 v=$(header_values otherboot | cut -d' ' -f1)
 check "another boot's calibration is not used (measured: $v ticks/s)" test "$v" != 2147483648
@@ -46,11 +46,11 @@ check "this boot's is written beside it" test -s "otherboot/$cache"
 
 # anything else in the file: measured again and the file written anew
 mkdir damaged
-printf 'inclprof-calibration 1 %s 0x1p+31 nonsense\n' "$key" >"damaged/$cache"
+printf 'inclprof-calibration 2 %s 0x1p+31 nonsense\n' "$key" >"damaged/$cache"
 "$INCLPROF" record -o damaged -- ./calls >/dev/null 2>&1
 v=$(header_values damaged | cut -d' ' -f1)
 check "a damaged file is not used (measured: $v ticks/s)" test "$v" -gt 0 -a "$v" != 2147483648
-check "and is written anew" grep -Eq "^inclprof-calibration 1 $key 0x" "damaged/$cache"
+check "and is written anew" grep -Eq "^inclprof-calibration 2 $key 0x" "damaged/$cache"
 
 # another clock mode: a file of its own
 INCLPROF_CLOCK=fast "$INCLPROF" record -o one -- ./calls >/dev/null 2>&1

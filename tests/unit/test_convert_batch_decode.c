@@ -95,6 +95,51 @@ START_TEST(agrees_with_protobuf_c) {
 }
 END_TEST
 
+/* Batches as the runtime writes them: deltas and codes of one or two bytes
+ * in no order, now and then a longer one (decoded eight bytes at a time
+ * where the CPU allows, a longer varint one by one), at every length up to
+ * a few hundred so that each ends at every place of the eight-byte steps. */
+START_TEST(short_varints_agree) {
+  uint64_t seed = 0x2545f4914f6cdd1dull;
+  ip_batch_buf b;
+  ip_batch_buf_init(&b);
+  for (size_t n = 0; n < 400; n++) {
+    uint64_t *dt = malloc((n + 1) * sizeof *dt);
+    uint32_t *code = malloc((n + 1) * sizeof *code);
+    ck_assert(dt && code);
+    int longer = n % 3 ? 16 : 0; /* one in 16 longer, or none */
+    for (size_t i = 0; i < n; i++) {
+      dt[i] = rnd(&seed) % (rnd(&seed) % 2 ? 128 : 16384);
+      code[i] = (uint32_t)(rnd(&seed) % (rnd(&seed) % 2 ? 128 : 16384));
+      if (longer && rnd(&seed) % longer == 0)
+        dt[i] = rnd(&seed) >> (rnd(&seed) % 50);
+      if (longer && rnd(&seed) % longer == 0)
+        code[i] = (uint32_t)(rnd(&seed) >> (32 + rnd(&seed) % 18));
+    }
+    Inclprof__EventBatch e = INCLPROF__EVENT_BATCH__INIT;
+    e.tid = 5;
+    e.seq = n;
+    e.base_tick = 1000;
+    e.n_dt = e.n_code = n;
+    e.dt = dt;
+    e.code = code;
+    uint8_t *buf;
+    size_t len = pack_batch(&e, &buf);
+    ck_assert_int_eq(ip_batch_decode(&b, buf, len), 1);
+    ck_assert_uint_eq(b.rec.events->n_dt, n);
+    ck_assert_uint_eq(b.rec.events->n_code, n);
+    for (size_t i = 0; i < n; i++) {
+      ck_assert_uint_eq(b.rec.events->dt[i], dt[i]);
+      ck_assert_uint_eq(b.rec.events->code[i], code[i]);
+    }
+    free(buf);
+    free(dt);
+    free(code);
+  }
+  ip_batch_buf_free(&b);
+}
+END_TEST
+
 START_TEST(leaves_the_rest_to_protobuf_c) {
   ip_batch_buf b;
   ip_batch_buf_init(&b);
@@ -225,6 +270,7 @@ int main(void) {
   Suite *s = suite_create("batch_decode");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, agrees_with_protobuf_c);
+  tcase_add_test(tc, short_varints_agree);
   tcase_add_test(tc, leaves_the_rest_to_protobuf_c);
   tcase_add_test(tc, peek_promises_a_decoding);
   suite_add_tcase(s, tc);

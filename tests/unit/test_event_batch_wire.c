@@ -35,7 +35,9 @@ START_TEST(field_numbers_match_the_proto) {
   ck_assert_uint_eq(field(b, "kernel_futex_op")->id, IP_TAG_BATCH_KERNEL_FUTEX_OP);
   ck_assert(field(b, "kernel_futex")->flags & PROTOBUF_C_FIELD_FLAG_PACKED);
   ck_assert(field(b, "kernel_futex_op")->flags & PROTOBUF_C_FIELD_FLAG_PACKED);
-  ck_assert_uint_eq(b->n_fields, 13); /* no field that the encoder leaves out */
+  ck_assert_uint_eq(field(b, "pointer_calls")->id, IP_TAG_BATCH_POINTER_CALLS);
+  ck_assert(field(b, "pointer_calls")->flags & PROTOBUF_C_FIELD_FLAG_PACKED);
+  ck_assert_uint_eq(b->n_fields, 14); /* no field that the encoder leaves out */
 }
 END_TEST
 

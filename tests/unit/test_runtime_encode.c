@@ -8,7 +8,8 @@
  * intervals of one to four bytes, a tick older than its predecessor (given
  * its predecessor's), empty slots left out, and every arg cleared after;
  * a coroutine frame's slot names the ENTER event that follows it (samples
- * aside) in coroutine_frame, and is dropped before any other event. */
+ * aside) in coroutine_frame, and is dropped before any other event; a
+ * pointer call's slot names the event after it in pointer_calls. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -257,6 +258,44 @@ START_TEST(a_coroutine_frame_names_the_enter_event_after_it) {
 }
 END_TEST
 
+/* A pointer call's slot (its hooks recorded no event) names the event that
+ * ends the interval its hooks ran in: the next one written, one past the
+ * batch's last when none follows; two before one event name it twice. */
+START_TEST(a_pointer_call_names_the_event_after_it) {
+  start();
+  struct ip_event ev[8] = {
+      {0, IP_PTR_CALL_TAG}, /* before the batch's first event: event 0 */
+      {100, enter_of(0)},
+      {0, IP_PTR_CALL_TAG},
+      {0, IP_PTR_CALL_TAG},
+      {110, enter_of(1)}, /* event 1, twice */
+      {120, (uint64_t)(uintptr_t)&d[1] | IP_K_EXIT},
+      {130, (uint64_t)(uintptr_t)&d[0] | IP_K_EXIT},
+      {0, IP_PTR_CALL_TAG}, /* nothing after it: event 4, the next batch's first */
+  };
+  uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
+  ck_assert_ptr_nonnull(scratch);
+  struct ip_kev_list kl = {NULL, 0, 0, 0, 0};
+  uint64_t events0 = atomic_load(&ip_st.events);
+  ip_encode_batch(scratch, IP_SCRATCH_BYTES, 42, 3, ev, 8, &kl, 0);
+  ck_assert_uint_eq(atomic_load(&ip_st.events) - events0, 4);
+  for (size_t i = 0; i < 8; i++)
+    ck_assert_msg(ev[i].arg == 0, "slot %zu not cleared", i);
+  ip_reader *r = NULL;
+  Inclprof__EventBatch *b = read_batch(3, &r);
+  ck_assert_uint_eq(b->n_code, 4);
+  ck_assert_uint_eq(b->base_tick, 100);
+  ck_assert_uint_eq(b->n_pointer_calls, 4);
+  ck_assert_uint_eq(b->pointer_calls[0], 0);
+  ck_assert_uint_eq(b->pointer_calls[1], 1);
+  ck_assert_uint_eq(b->pointer_calls[2], 0); /* event 1 again */
+  ck_assert_uint_eq(b->pointer_calls[3], 3); /* event 4, less event 1 */
+  ip_reader_close(r);
+  free(scratch);
+  finish();
+}
+END_TEST
+
 /* A batch's kernel-event records read back: their kinds and ticks, the
  * woken thread of each wake-up and the word and operation of each futex
  * wait, in record order. */
@@ -309,6 +348,7 @@ int main(void) {
   tcase_add_test(tc, every_kind_and_size_reads_back_as_defined);
   tcase_add_test(tc, a_batch_of_empty_slots_writes_nothing);
   tcase_add_test(tc, a_coroutine_frame_names_the_enter_event_after_it);
+  tcase_add_test(tc, a_pointer_call_names_the_event_after_it);
   tcase_add_test(tc, kernel_records_with_wakees_and_futex_waits_read_back);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
