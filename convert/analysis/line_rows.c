@@ -1,14 +1,14 @@
 /* analysis/line_rows.c - the samples by source line or instruction (see
  * analysis/line_rows.h): the threads' (address, call path) counts gathered per
- * (process, address, function), each distinct address located once, then
- * merged into rows by line or instruction. */
+ * (process, address, function), thread by thread, each distinct address
+ * located once, then merged into rows by line or instruction. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/line_rows.h"
 #include "util/util.h"
 
-typedef struct hit {
+typedef struct ip_line_hit {
   uint32_t process, func;
   uint64_t pc, count;
 } hit;
@@ -61,22 +61,8 @@ static int cmp_samples(const void *a, const void *b, void *by_address) {
   return cmp_place(a, b, by_address);
 }
 
-/* The selected threads' samples at known addresses, by (process, pc, func). */
-static hit *gather(const ip_session *s, const ip_selection *sel, const char *fn, size_t *n_out) {
-  size_t n = 0, cap = 0;
-  hit *h = NULL;
-  for (size_t i = 0; i < s->n_threads; i++) {
-    const ip_thread *th = &s->threads[i];
-    if (!ip_selected_thread(s, sel, th))
-      continue;
-    for (size_t k = 0; k < th->n_pcs; k++) {
-      uint32_t func = th->nodes[th->pcs[k].node].func;
-      if (fn && !ip_func_named(&s->funcs[func], fn))
-        continue;
-      ip_must_grow((void **)&h, &cap, n + 1, sizeof *h);
-      h[n++] = (hit){th->process, func, th->pcs[k].pc, th->pcs[k].count};
-    }
-  }
+/* Hits of one (process, pc, func) summed into one, sorted by them. */
+static size_t merge_hits(hit *h, size_t n) {
   if (n)
     qsort(h, n, sizeof *h, cmp_hit);
   size_t m = 0;
@@ -86,15 +72,27 @@ static hit *gather(const ip_session *s, const ip_selection *sel, const char *fn,
     else
       h[m++] = h[i];
   }
-  *n_out = m;
-  return h;
+  return m;
 }
 
-void ip_line_rows_build(const ip_session *s, const ip_selection *sel, const char *fn,
-                        int by_address, ip_locator loc, void *loc_ctx, ip_line_rows *out) {
+void ip_line_hits_add(ip_line_hits *h, const ip_session *s, const ip_thread *th, const char *fn) {
+  for (size_t k = 0; k < th->n_pcs; k++) {
+    uint32_t func = th->nodes[th->pcs[k].node].func;
+    if (fn && !ip_func_named(&s->funcs[func], fn))
+      continue;
+    ip_must_grow((void **)&h->v, &h->cap, h->n + 1, sizeof *h->v);
+    h->v[h->n++] = (hit){th->process, func, th->pcs[k].pc, th->pcs[k].count};
+  }
+  if (h->n > 2 * h->merged) /* what is kept stays bounded by the distinct addresses */
+    h->n = h->merged = merge_hits(h->v, h->n);
+}
+
+void ip_line_rows_from_hits(const ip_session *s, ip_line_hits *hits, int by_address, ip_locator loc,
+                            void *loc_ctx, ip_line_rows *out) {
   memset(out, 0, sizeof *out);
-  size_t n;
-  hit *h = gather(s, sel, fn, &n);
+  hit *h = hits->v;
+  size_t n = merge_hits(h, hits->n);
+  memset(hits, 0, sizeof *hits);
   ip_line_row *rows = n ? ip_must_calloc(n, sizeof *rows) : NULL;
   for (size_t i = 0; i < n; i++) {
     if (i && h[i].process == h[i - 1].process && h[i].pc == h[i - 1].pc)
@@ -126,6 +124,15 @@ void ip_line_rows_build(const ip_session *s, const ip_selection *sel, const char
     qsort_r(rows, m, sizeof *rows, cmp_samples, &by_address);
   out->v = rows;
   out->n = m;
+}
+
+void ip_line_rows_build(const ip_session *s, const ip_selection *sel, const char *fn,
+                        int by_address, ip_locator loc, void *loc_ctx, ip_line_rows *out) {
+  ip_line_hits h = {0};
+  for (size_t i = 0; i < s->n_threads; i++)
+    if (ip_selected_thread(s, sel, &s->threads[i]))
+      ip_line_hits_add(&h, s, &s->threads[i], fn);
+  ip_line_rows_from_hits(s, &h, by_address, loc, loc_ctx, out);
 }
 
 void ip_line_rows_free(ip_line_rows *r) {

@@ -37,4 +37,17 @@ void ip_line_rows_build(const ip_session *s, const ip_selection *sel, const char
                         int by_address, ip_locator loc, void *loc_ctx, ip_line_rows *out);
 void ip_line_rows_free(ip_line_rows *r);
 
+/* The same rows gathered thread by thread (a load's file_done can add each
+ * file's threads before their trees are freed): the samples at known
+ * addresses by (process, address, function), as few as the distinct ones. */
+typedef struct ip_line_hits {
+  struct ip_line_hit *v;
+  size_t n, cap, merged; /* v[0..merged) distinct and sorted */
+} ip_line_hits;
+/* Adds thread th's samples (of the function named fn; NULL: every one). */
+void ip_line_hits_add(ip_line_hits *h, const ip_session *s, const ip_thread *th, const char *fn);
+/* ip_line_rows_build's rows from the threads added; frees h. */
+void ip_line_rows_from_hits(const ip_session *s, ip_line_hits *h, int by_address, ip_locator loc,
+                            void *loc_ctx, ip_line_rows *out);
+
 #endif

@@ -66,9 +66,16 @@ static int export(const ip_export_args *a, const ip_output *out) {
   ip_progress progress;
   ip_load_opts lo = {
       .raw = a->raw, .jobs = a->jobs, .latency = fmt->latency, .operations = fmt->operations};
-  if (fmt->sums_only)
+  /* A format taking each file's trees as it is read keeps what a table
+   * keeps: memory holds a few files' trees whatever the number of files. */
+  int by_file = fmt->file_done && !fmt->critical && !a->opts.critical;
+  if (fmt->sums_only || by_file)
     lo.keep = a->opts.sel.has_tid || a->opts.sel.has_pid || a->opts.sel.has_range ? IP_KEEP_SUMS
                                                                                   : IP_KEEP_TOTALS;
+  if (by_file) {
+    lo.file_done = fmt->file_done;
+    lo.file_done_ctx = &job;
+  }
   ip_session s;
   memset(&s, 0, sizeof s);
   lo.visitor =
@@ -107,6 +114,8 @@ static int export(const ip_export_args *a, const ip_output *out) {
   }
   if (!ok && fmt->begin)
     fmt->discard(&job);
+  if (!ok && by_file)
+    fmt->files_discard(&job);
   ok = ok && !fmt->write(&job, &s);
   int status = ip_exit_status(&s);
   ip_session_free(&s);

@@ -364,10 +364,18 @@ int cmd_report(int argc, char **argv) {
    * then each file's trees, written and freed as the file is read. */
   int tree = a.tree && !a.lines && !a.fn && !a.slowest && !a.missing && !a.wait && !a.operations &&
              !a.what_if[0] && !a.critical;
-  if (!a.lines && !a.fn && (!a.tree || tree) && !a.slowest && !a.critical)
+  if (!a.lines && (!a.tree || tree) && !a.slowest && !a.critical)
     lo.keep = a.view.sel.has_tid || a.view.sel.has_pid || a.view.sel.has_range ? IP_KEEP_SUMS
                                                                                : IP_KEEP_TOTALS;
-  lo.fold = lo.keep == IP_KEEP_TOTALS; /* no path is shown: memory by the paths without recursion */
+  /* no path is shown: memory by the paths without recursion */
+  lo.fold = lo.keep == IP_KEEP_TOTALS && !a.fn;
+  /* --callers and --callees sum each file's trees as it is read, then free them */
+  ip_callers callers;
+  if (a.fn) {
+    ip_callers_init(&callers, a.fn, a.callees, &a.view.sel);
+    lo.file_done = ip_callers_file;
+    lo.file_done_ctx = &callers;
+  }
   if (a.view.latency)
     lo.latency = a.view.app_value ? IP_LAT_APPLICATION : IP_LAT_ELAPSED;
   ip_slowest slow;
@@ -405,6 +413,8 @@ int cmd_report(int argc, char **argv) {
                  : ip_load_inputs(&s, argc, argv, first, &lo)) {
     if (a.slowest)
       ip_slowest_free(&slow);
+    if (a.fn)
+      ip_callers_free(&callers);
     ip_critical_free(&crit);
     return IP_EXIT_ERROR;
   }
@@ -444,6 +454,8 @@ int cmd_report(int argc, char **argv) {
     fprintf(stderr, "inclprof report: %s in %s%s (inclprof info lists them)\n", why,
             first < argc ? argv[first] : IP_DEFAULT_INPUT,
             argc - first > 1 ? " and the other traces" : "");
+    if (a.fn)
+      ip_callers_free(&callers);
     ip_session_free(&s);
     return IP_EXIT_ERROR;
   }
@@ -463,7 +475,7 @@ int cmd_report(int argc, char **argv) {
       rc = IP_EXIT_ERROR;
     }
   } else if (a.fn) {
-    if (ip_view_callers(stdout, &s, &a.view, a.fn, a.callees)) {
+    if (ip_callers_print(stdout, &s, &a.view, &callers)) {
       fprintf(stderr,
               "inclprof report: no function named '%s' ran (names are the demangled or "
               "assembler names of the table)\n",

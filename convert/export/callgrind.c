@@ -49,12 +49,23 @@ typedef struct call_line {
   uint64_t calls, el, app;
 } call_line;
 
-/* Function ids: session functions 0..n_funcs-1, then one root per view. */
+/* While the trees are walked, a view's root has the id ROOT_ID(its view);
+ * once walked (finish_ids), the ids are the session's functions
+ * 0..n_funcs-1, then one root per view. */
+#define ROOT_BASE     0x80000000u
+#define ROOT_ID(view) (ROOT_BASE + (uint32_t)(view))
+
 typedef struct cg {
   const ip_session *s;
-  size_t n_ids;
+  size_t n_ids; /* while walking: the functions self, used and onstack have room for */
   cost *self;
   unsigned char *used;
+  cost *root_self; /* while walking: each view's root's self cost */
+  char (*root_names)[96];
+  size_t n_roots, cap_roots;
+  ip_tree_merger merged; /* --merge-threads, written file by file: the threads' paths */
+  ip_line_hits hits;     /* the samples at known addresses */
+  size_t cap_sites;
   edge *edges;
   size_t n_edges, cap_edges;
   uint32_t *slots; /* edge index + 1, 0 = empty */
@@ -149,6 +160,57 @@ static void visit(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t
   }
 }
 
+/* Room in the per-function arrays for every function the session has. */
+static void need_ids(cg *g) {
+  size_t n = g->s->n_funcs, old = g->n_ids;
+  if (n <= old)
+    return;
+  g->self = ip_must_realloc(g->self, n, sizeof *g->self);
+  g->used = ip_must_realloc(g->used, n, 1);
+  g->onstack = ip_must_realloc(g->onstack, n, sizeof *g->onstack);
+  memset(g->self + old, 0, (n - old) * sizeof *g->self);
+  memset(g->used + old, 0, n - old);
+  memset(g->onstack + old, 0, (n - old) * sizeof *g->onstack);
+  g->n_ids = n;
+}
+
+/* Walks view v: its root a new id, named after its thread ("(all threads)"
+ * for a merged tree). */
+static void add_view(cg *g, const ip_tree_view *v) {
+  need_ids(g);
+  ip_must_grow((void **)&g->root_self, &g->cap_roots, g->n_roots + 1, sizeof *g->root_self);
+  size_t cap = g->n_roots;
+  ip_must_grow((void **)&g->root_names, &cap, g->cap_roots, sizeof *g->root_names);
+  size_t i = g->n_roots++;
+  if (v->thread)
+    ip_thread_label(v->thread, g->root_names[i], sizeof g->root_names[i]);
+  else
+    snprintf(g->root_names[i], sizeof g->root_names[i], "(all threads)");
+  memset(&g->root_self[i], 0, sizeof g->root_self[i]);
+  if (v->n_nodes)
+    g->root_self[i] = exclusive(&v->nodes[0].v), g->root_self[i].c[EV_CALLS] = 0;
+  g->root = ROOT_ID(i);
+  ip_tree_walk(v, visit, g);
+  while (g->depth)
+    pop_frame(g);
+}
+
+/* The walks done: the roots take the ids after the session's functions. */
+static void finish_ids(cg *g) {
+  size_t n_funcs = g->s->n_funcs;
+  need_ids(g);
+  g->n_ids = n_funcs + g->n_roots;
+  g->self = ip_must_realloc(g->self, g->n_ids ? g->n_ids : 1, sizeof *g->self);
+  g->used = ip_must_realloc(g->used, g->n_ids ? g->n_ids : 1, 1);
+  for (size_t i = 0; i < g->n_roots; i++) {
+    g->self[n_funcs + i] = g->root_self[i];
+    g->used[n_funcs + i] = 1;
+  }
+  for (size_t e = 0; e < g->n_edges; e++)
+    if (g->edges[e].caller >= ROOT_BASE)
+      g->edges[e].caller = (uint32_t)(n_funcs + (g->edges[e].caller - ROOT_BASE));
+}
+
 /* --- lines -------------------------------------------------------------- */
 
 static int cmp_row(const void *a, const void *b) {
@@ -165,10 +227,10 @@ static int cmp_row(const void *a, const void *b) {
 /* The selected threads' samples by function and source line, of the lines
  * in the function's own code (and what was inlined into it): a sample in a
  * callee without probes stays at its function's first line. */
-static void gather_lines(cg *g, const ip_selection *sel) {
+static void gather_lines(cg *g) {
   ip_sample_lines where;
   ip_sample_lines_init(&where, g->s);
-  ip_line_rows_build(g->s, sel, NULL, 0, ip_sample_lines_locate, &where, &g->lines);
+  ip_line_rows_from_hits(g->s, &g->hits, 0, ip_sample_lines_locate, &where, &g->lines);
   ip_sample_lines_free(&where);
   size_t m = 0;
   for (size_t i = 0; i < g->lines.n; i++) {
@@ -198,24 +260,8 @@ static int cmp_call_line(const void *a, const void *b) {
   return (x->site > y->site) - (x->site < y->site);
 }
 
-/* The selected threads' calls by caller, callee and call line. */
-static void gather_call_lines(cg *g, const ip_selection *sel) {
-  size_t cap = 0;
-  for (size_t i = 0; i < g->s->n_threads; i++) {
-    const ip_thread *t = &g->s->threads[i];
-    if (!ip_selected_thread(g->s, sel, t))
-      continue;
-    for (size_t k = 0; k < t->n_sites; k++) {
-      const ip_site_values *sv = &t->sites[k];
-      uint32_t parent = t->nodes[sv->node].parent;
-      if (!parent || parent == IP_NO_NODE)
-        continue;
-      ip_must_grow((void **)&g->sites, &cap, g->n_sites + 1, sizeof *g->sites);
-      g->sites[g->n_sites++] = (call_line){
-          t->nodes[parent].func, t->nodes[sv->node].func, sv->site, sv->calls, sv->el_incl,
-          sv->app_incl};
-    }
-  }
+/* Calls by caller, callee and call line summed into one, sorted by them. */
+static void merge_call_lines(cg *g) {
   if (g->n_sites)
     qsort(g->sites, g->n_sites, sizeof *g->sites, cmp_call_line);
   size_t m = 0;
@@ -230,6 +276,25 @@ static void gather_call_lines(cg *g, const ip_selection *sel) {
     }
   }
   g->n_sites = m;
+}
+
+/* Thread t's calls by caller, callee and call line, and its samples at
+ * known addresses. */
+static void add_thread_lines(cg *g, const ip_thread *t) {
+  size_t before = g->n_sites;
+  for (size_t k = 0; k < t->n_sites; k++) {
+    const ip_site_values *sv = &t->sites[k];
+    uint32_t parent = t->nodes[sv->node].parent;
+    if (!parent || parent == IP_NO_NODE)
+      continue;
+    ip_must_grow((void **)&g->sites, &g->cap_sites, g->n_sites + 1, sizeof *g->sites);
+    g->sites[g->n_sites++] = (call_line){
+        t->nodes[parent].func, t->nodes[sv->node].func, sv->site, sv->calls, sv->el_incl,
+        sv->app_incl};
+  }
+  if (g->n_sites > 2 * before && before) /* bounded by the distinct call lines */
+    merge_call_lines(g);
+  ip_line_hits_add(&g->hits, g->s, t, NULL);
 }
 
 /* --- writing ------------------------------------------------------------ */
@@ -415,58 +480,39 @@ static void put_header(FILE *out, const ip_session *s, const int *order, int n_e
   fputs("\n\n", out);
 }
 
-void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out) {
-  ip_export_trees trees;
-  ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
-  cg g = {.s = s, .n_ids = s->n_funcs + trees.n_views};
-  g.self = ip_must_calloc(g.n_ids, sizeof *g.self);
-  g.used = ip_must_calloc(g.n_ids, 1);
-  g.onstack = ip_must_calloc(g.n_ids, sizeof *g.onstack);
-  char(*root_names)[96] = ip_must_calloc(trees.n_views ? trees.n_views : 1, sizeof *root_names);
-  for (size_t i = 0; i < trees.n_views; i++) {
-    const ip_tree_view *v = &trees.views[i];
-    g.root = (uint32_t)(s->n_funcs + i);
-    g.used[g.root] = 1;
-    if (v->thread)
-      ip_thread_label(v->thread, root_names[i], sizeof root_names[i]);
-    else
-      snprintf(root_names[i], sizeof root_names[i], "(all threads)");
-    if (v->n_nodes)
-      g.self[g.root] = exclusive(&v->nodes[0].v), g.self[g.root].c[EV_CALLS] = 0;
-    ip_tree_walk(v, visit, &g);
-    while (g.depth)
-      pop_frame(&g);
-  }
-
+/* Writes the profile from what the walks gathered, then frees it. */
+static void write_profile(cg *g, const ip_export_opts *o, FILE *out) {
+  const ip_session *s = g->s;
+  finish_ids(g);
   int order[N_EVENTS], n_events = 0;
   int first = o->value == IP_VALUE_APPLICATION ? EV_APPLICATION
               : o->value == IP_VALUE_SAMPLES   ? EV_SAMPLES
                                                : EV_ELAPSED;
   int sampled = ip_session_sampled(s);
   if (sampled)
-    gather_lines(&g, &o->sel);
-  gather_call_lines(&g, &o->sel);
+    gather_lines(g);
+  merge_call_lines(g);
   order[n_events++] = first;
   for (int e = 0; e < N_EVENTS; e++)
     if (e != first && (e != EV_SAMPLES || sampled))
       order[n_events++] = e;
   put_header(out, s, order, n_events);
 
-  names nm = {.fn_seen = ip_must_calloc(g.n_ids + 1, 1)};
+  names nm = {.fn_seen = ip_must_calloc(g->n_ids + 1, 1)};
   ip_strtab_init(&nm.files);
   ip_strtab_init(&nm.objects);
-  qsort(g.edges, g.n_edges, sizeof *g.edges, by_caller);
+  qsort(g->edges, g->n_edges, sizeof *g->edges, by_caller);
   cost total = {{0}};
   size_t e = 0;
-  for (uint32_t id = 0; id < g.n_ids; id++) {
-    if (!g.used[id])
+  for (uint32_t id = 0; id < g->n_ids; id++) {
+    if (!g->used[id])
       continue;
-    const char *root_name = id >= s->n_funcs ? root_names[id - s->n_funcs] : NULL;
-    put_function(out, &g, &nm, id, root_name, 0);
-    put_self(out, &g, &nm, id, order, n_events);
-    cost_add(&total, &g.self[id]);
-    for (; e < g.n_edges && g.edges[e].caller == id; e++)
-      put_calls(out, &g, &nm, &g.edges[e], order, n_events);
+    const char *root_name = id >= s->n_funcs ? g->root_names[id - s->n_funcs] : NULL;
+    put_function(out, g, &nm, id, root_name, 0);
+    put_self(out, g, &nm, id, order, n_events);
+    cost_add(&total, &g->self[id]);
+    for (; e < g->n_edges && g->edges[e].caller == id; e++)
+      put_calls(out, g, &nm, &g->edges[e], order, n_events);
     putc('\n', out);
   }
   fputs("totals:", out);
@@ -479,23 +525,93 @@ void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out
   free(nm.file_seen);
   free(nm.object_seen);
   free(nm.fn_seen);
-  free(root_names);
-  free(g.self);
-  free(g.used);
-  free(g.onstack);
-  free(g.edges);
-  free(g.slots);
-  free(g.frames);
-  free(g.firsts);
-  ip_line_rows_free(&g.lines);
-  free(g.line_first);
-  free(g.sites);
+}
+
+static void cg_free(cg *g) {
+  free(g->root_names);
+  free(g->root_self);
+  free(g->self);
+  free(g->used);
+  free(g->onstack);
+  free(g->edges);
+  free(g->slots);
+  free(g->frames);
+  free(g->firsts);
+  ip_line_rows_free(&g->lines);
+  free(g->line_first);
+  free(g->sites);
+  free(g->hits.v);
+  if (g->merged.nodes) {
+    ip_export_trees trees;
+    ip_tree_merger_finish(&g->merged, &trees);
+    ip_export_trees_free(&trees);
+  }
+  memset(g, 0, sizeof *g);
+}
+
+void ip_export_callgrind(const ip_session *s, const ip_export_opts *o, FILE *out) {
+  ip_export_trees trees;
+  ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
+  cg g = {.s = s};
+  for (size_t i = 0; i < trees.n_views; i++)
+    add_view(&g, &trees.views[i]);
+  for (size_t i = 0; i < s->n_threads; i++)
+    if (ip_selected_thread(s, &o->sel, &s->threads[i]))
+      add_thread_lines(&g, &s->threads[i]);
+  write_profile(&g, o, out);
+  cg_free(&g);
   ip_export_trees_free(&trees);
+}
+
+/* Written file by file: each thread's tree walked (or its paths added to
+ * the merged tree, --merge-threads) and its call lines and samples taken
+ * as its file is read. */
+static void callgrind_file(void *ctx, ip_session *s, size_t first_thread) {
+  ip_export_job *job = ctx;
+  const ip_export_opts *o = job->opts;
+  cg *g = job->by_file;
+  if (!g) {
+    g = job->by_file = ip_must_calloc(1, sizeof *g);
+    g->s = s;
+    if (o->merge_threads)
+      ip_tree_merger_init(&g->merged);
+  }
+  for (size_t i = first_thread; i < s->n_threads; i++) {
+    const ip_thread *t = &s->threads[i];
+    if (!ip_selected_thread(s, &o->sel, t))
+      continue;
+    ip_tree_view v = {t->nodes, t->n_nodes, t};
+    if (o->merge_threads)
+      ip_tree_merger_add(&g->merged, &v);
+    else
+      add_view(g, &v);
+    add_thread_lines(g, t);
+  }
+}
+
+static void callgrind_discard(ip_export_job *job) {
+  if (job->by_file)
+    cg_free(job->by_file);
+  free(job->by_file);
+  job->by_file = NULL;
 }
 
 /* `inclprof export --format callgrind` */
 static int write_callgrind(ip_export_job *job, const ip_session *s) {
-  ip_export_callgrind(s, job->opts, job->out);
+  cg *g = job->by_file;
+  if (!g) { /* read whole (or no file read) */
+    ip_export_callgrind(s, job->opts, job->out);
+    return 0;
+  }
+  ip_export_trees trees = {0};
+  if (job->opts->merge_threads) {
+    ip_tree_merger_finish(&g->merged, &trees);
+    for (size_t i = 0; i < trees.n_views; i++)
+      add_view(g, &trees.views[i]);
+  }
+  write_profile(g, job->opts, job->out);
+  ip_export_trees_free(&trees);
+  callgrind_discard(job);
   return 0; /* a write error shows when the file is closed */
 }
 
@@ -505,4 +621,6 @@ const ip_exporter ip_exporter_callgrind = {
     .default_output = "callgrind.out.inclprof",
     .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE,
     .write = write_callgrind,
+    .file_done = callgrind_file,
+    .files_discard = callgrind_discard,
 };

@@ -58,6 +58,7 @@ typedef struct ip_export_job {
   const char *out_name;        /* for messages: the file's name, "-" for stdout */
   void *stream;                /* a streaming format's state, from its begin */
   const ip_critical *critical; /* the critical path (formats with ip_exporter.critical) */
+  void *by_file;               /* a format written file by file: what it kept (file_done) */
 } ip_export_job;
 
 typedef struct ip_exporter {
@@ -78,6 +79,13 @@ typedef struct ip_exporter {
   /* Writes (a streaming format: finishes) the file from the loaded session.
    * Returns 0, or -1 after printing a one-line error. */
   int (*write)(ip_export_job *job, const ip_session *s);
+  /* Formats that take what they need of each file's call trees as the file
+   * is read (else NULL): called once per file, in file order, when its
+   * threads have joined the session (ip_load_opts.file_done, ctx the job),
+   * after which their trees are freed; write finishes from job->by_file. */
+  void (*file_done)(void *job, ip_session *s, size_t first_thread);
+  /* With file_done: frees job->by_file when the load failed. */
+  void (*files_discard)(ip_export_job *job);
 } ip_exporter;
 
 /* Every format, in the order --help lists them; NULL-terminated. */

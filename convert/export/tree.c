@@ -57,15 +57,7 @@ uint32_t ip_tree_view_node(const ip_tree_view *v, const ip_thread *t, uint32_t n
   return at;
 }
 
-/* The merged tree under construction: node identity is (parent, func). */
-typedef struct merger {
-  ip_node *nodes;
-  size_t n, cap;
-  uint32_t *slots; /* index + 1, 0 = empty */
-  size_t n_slots;
-} merger;
-
-static size_t slot_of(const merger *m, uint32_t parent, uint32_t func) {
+static size_t slot_of(const ip_tree_merger *m, uint32_t parent, uint32_t func) {
   uint64_t h =
       ((uint64_t)parent * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)func * 0xC2B2AE3D27D4EB4Full);
   size_t mask = m->n_slots - 1, i = (size_t)(h ^ (h >> 29)) & mask;
@@ -78,7 +70,7 @@ static size_t slot_of(const merger *m, uint32_t parent, uint32_t func) {
   return i;
 }
 
-static void merger_grow(merger *m) {
+static void merger_grow(ip_tree_merger *m) {
   free(m->slots);
   m->n_slots = m->n_slots ? 2 * m->n_slots : 256;
   m->slots = ip_must_calloc(m->n_slots, sizeof *m->slots);
@@ -86,7 +78,7 @@ static void merger_grow(merger *m) {
     m->slots[slot_of(m, m->nodes[k].parent, m->nodes[k].func)] = (uint32_t)k + 1;
 }
 
-static uint32_t merger_child(merger *m, uint32_t parent, uint32_t func) {
+static uint32_t merger_child(ip_tree_merger *m, uint32_t parent, uint32_t func) {
   if (2 * (m->n + 1) > m->n_slots)
     merger_grow(m);
   size_t i = slot_of(m, parent, func);
@@ -106,40 +98,55 @@ static uint32_t merger_child(merger *m, uint32_t parent, uint32_t func) {
   return k;
 }
 
-typedef struct merge_walk {
-  merger *m;
-  uint32_t *mapped; /* mapped[d] = merged node of the path's frame at depth d */
-  size_t cap;
-} merge_walk;
-
 static void merge_node(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
-  merge_walk *w = ctx;
-  if (depth > w->cap)
-    w->mapped = ip_must_realloc(w->mapped, w->cap = 2 * depth, sizeof *w->mapped);
-  uint32_t parent = depth > 1 ? w->mapped[depth - 2] : 0;
+  ip_tree_merger *m = ctx;
+  if (depth > m->cap_mapped)
+    m->mapped = ip_must_realloc(m->mapped, m->cap_mapped = 2 * depth, sizeof *m->mapped);
+  uint32_t parent = depth > 1 ? m->mapped[depth - 2] : 0;
   const ip_node *src = &v->nodes[path[depth - 1]];
-  uint32_t k = merger_child(w->m, parent, src->func);
-  ip_values_add(&w->m->nodes[k].v, &src->v);
-  w->mapped[depth - 1] = k;
+  uint32_t k = merger_child(m, parent, src->func);
+  ip_values_add(&m->nodes[k].v, &src->v);
+  m->mapped[depth - 1] = k;
+}
+
+void ip_tree_merger_init(ip_tree_merger *m) {
+  memset(m, 0, sizeof *m);
+  m->cap = 256;
+  m->nodes = ip_must_calloc(m->cap, sizeof *m->nodes);
+  m->n = 1;
+  m->nodes[0].func = UINT32_MAX;
+  m->nodes[0].parent = m->nodes[0].first_child = m->nodes[0].next_sibling = IP_NO_NODE;
+}
+
+void ip_tree_merger_add(ip_tree_merger *m, const ip_tree_view *v) {
+  m->added++;
+  if (v->n_nodes)
+    ip_values_add(&m->nodes[0].v, &v->nodes[0].v);
+  ip_tree_walk(v, merge_node, m);
+}
+
+void ip_tree_merger_finish(ip_tree_merger *m, ip_export_trees *tr) {
+  memset(tr, 0, sizeof *tr);
+  tr->views = ip_must_calloc(1, sizeof *tr->views);
+  if (m->added) {
+    tr->merged = m->nodes;
+    tr->n_views = 1;
+    tr->views[0] = (ip_tree_view){m->nodes, m->n, NULL};
+  } else {
+    free(m->nodes);
+  }
+  free(m->slots);
+  free(m->mapped);
+  memset(m, 0, sizeof *m);
 }
 
 static void merge_views(ip_export_trees *tr) {
-  merger m = {.cap = 256};
-  m.nodes = ip_must_calloc(m.cap, sizeof *m.nodes);
-  m.n = 1;
-  m.nodes[0].func = UINT32_MAX;
-  m.nodes[0].parent = m.nodes[0].first_child = m.nodes[0].next_sibling = IP_NO_NODE;
-  merge_walk w = {&m, NULL, 0};
-  for (size_t i = 0; i < tr->n_views; i++) {
-    if (tr->views[i].n_nodes)
-      ip_values_add(&m.nodes[0].v, &tr->views[i].nodes[0].v);
-    ip_tree_walk(&tr->views[i], merge_node, &w);
-  }
-  free(w.mapped);
-  free(m.slots);
-  tr->merged = m.nodes;
-  tr->n_views = 1;
-  tr->views[0] = (ip_tree_view){m.nodes, m.n, NULL};
+  ip_tree_merger m;
+  ip_tree_merger_init(&m);
+  for (size_t i = 0; i < tr->n_views; i++)
+    ip_tree_merger_add(&m, &tr->views[i]);
+  free(tr->views);
+  ip_tree_merger_finish(&m, tr);
 }
 
 void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge,

@@ -28,6 +28,24 @@ void ip_export_trees_build(ip_export_trees *tr, const ip_session *s, int merge,
                            const ip_selection *sel);
 void ip_export_trees_free(ip_export_trees *tr);
 
+/* A merged tree built one thread at a time: the threads added in session
+ * order give the nodes, in the same order, of ip_export_trees_build's merged
+ * tree, so a load can add each file's threads and free their trees. */
+typedef struct ip_tree_merger {
+  ip_node *nodes;
+  size_t n, cap;
+  uint32_t *slots; /* node index + 1 by (parent, func), 0 = empty */
+  size_t n_slots;
+  uint32_t *mapped; /* while adding: the merged node of each frame of the path */
+  size_t cap_mapped;
+  size_t added; /* threads added */
+} ip_tree_merger;
+void ip_tree_merger_init(ip_tree_merger *m);
+void ip_tree_merger_add(ip_tree_merger *m, const ip_tree_view *v);
+/* tr becomes the merged tree's one view (none when no thread was added) and
+ * owns its nodes; m is left empty. */
+void ip_tree_merger_finish(ip_tree_merger *m, ip_export_trees *tr);
+
 /* The node of view v that is call path `node` of thread t (a thread v
  * shows): node itself in t's own view, the path of the same functions in a
  * merged one; IP_NO_NODE when v has no such path. */

@@ -11,13 +11,8 @@
 #include "util/util.h"
 #include "views/views.h"
 
-typedef struct call_line {
-  uint32_t callee, site;
-  uint64_t calls, el, app;
-} call_line;
-
 static int cmp_key(const void *a, const void *b) {
-  const call_line *x = a, *y = b;
+  const ip_call_line *x = a, *y = b;
   if (x->callee != y->callee)
     return x->callee < y->callee ? -1 : 1;
   return (x->site > y->site) - (x->site < y->site);
@@ -25,7 +20,7 @@ static int cmp_key(const void *a, const void *b) {
 
 /* Most Elapsed time first, then by line. */
 static int cmp_time(const void *a, const void *b, void *sv) {
-  const call_line *x = a, *y = b;
+  const ip_call_line *x = a, *y = b;
   const ip_session *s = sv;
   if (x->el != y->el)
     return x->el > y->el ? -1 : 1;
@@ -36,26 +31,10 @@ static int cmp_time(const void *a, const void *b, void *sv) {
   return p->line != q->line ? (p->line < q->line ? -1 : 1) : cmp_key(a, b);
 }
 
-void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn) {
-  call_line *v = NULL;
-  size_t n = 0, cap = 0;
-  for (size_t i = 0; i < s->n_threads; i++) {
-    const ip_thread *th = &s->threads[i];
-    if (!ip_selected_thread(s, &o->sel, th))
-      continue;
-    for (size_t k = 0; k < th->n_sites; k++) {
-      const ip_site_values *sv = &th->sites[k];
-      uint32_t parent = th->nodes[sv->node].parent;
-      if (!parent || parent == IP_NO_NODE || !ip_func_named(&s->funcs[th->nodes[parent].func], fn))
-        continue;
-      ip_must_grow((void **)&v, &cap, n + 1, sizeof *v);
-      v[n++] =
-          (call_line){th->nodes[sv->node].func, sv->site, sv->calls, sv->el_incl, sv->app_incl};
-    }
-  }
-  if (!n)
-    return;
-  qsort(v, n, sizeof *v, cmp_key);
+/* Calls of one callee on one line summed into one entry, sorted by them. */
+static size_t merge_keys(ip_call_line *v, size_t n) {
+  if (n)
+    qsort(v, n, sizeof *v, cmp_key);
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     if (m && !cmp_key(&v[m - 1], &v[i])) {
@@ -65,6 +44,33 @@ void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, c
     } else {
       v[m++] = v[i];
     }
+  }
+  return m;
+}
+
+void ip_call_lines_add(ip_call_lines *c, const ip_session *s, const ip_thread *th, const char *fn) {
+  size_t before = c->n;
+  for (size_t k = 0; k < th->n_sites; k++) {
+    const ip_site_values *sv = &th->sites[k];
+    uint32_t parent = th->nodes[sv->node].parent;
+    if (!parent || parent == IP_NO_NODE || !ip_func_named(&s->funcs[th->nodes[parent].func], fn))
+      continue;
+    ip_must_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v);
+    c->v[c->n++] =
+        (ip_call_line){th->nodes[sv->node].func, sv->site, sv->calls, sv->el_incl, sv->app_incl};
+  }
+  if (c->n > 2 * before) /* what is kept stays bounded by the distinct callees and lines */
+    c->n = merge_keys(c->v, c->n);
+}
+
+void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
+                        ip_call_lines *c) {
+  ip_call_line *v = c->v;
+  size_t m = merge_keys(v, c->n);
+  memset(c, 0, sizeof *c);
+  if (!m) {
+    free(v);
+    return;
   }
   qsort_r(v, m, sizeof *v, cmp_time, (void *)s);
   if (o->top && o->top < m)

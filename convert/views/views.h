@@ -97,9 +97,44 @@ void ip_view_wait(FILE *out, const ip_session *s, const ip_view_opts *o);
 int ip_view_callers(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
                     int callees);
 
+/* The calls of a callee on one line (site: index into ip_session.sites). */
+typedef struct ip_call_line {
+  uint32_t callee, site;
+  uint64_t calls, el, app;
+} ip_call_line;
+
+/* FN's calls by callee and call line, summed thread by thread. */
+typedef struct ip_call_lines {
+  ip_call_line *v;
+  size_t n, cap;
+} ip_call_lines;
+/* Adds thread th's calls made by the function named fn. */
+void ip_call_lines_add(ip_call_lines *c, const ip_session *s, const ip_thread *th, const char *fn);
 /* report --callees FN's second table: FN's calls per call line (nothing
- * when no call of FN has a known line). */
-void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn);
+ * when no call of FN has a known line); frees c. */
+void ip_view_call_lines(FILE *out, const ip_session *s, const ip_view_opts *o, const char *fn,
+                        ip_call_lines *c);
+
+/* The callers or callees of fn summed as the threads are read: the load's
+ * file_done (ip_load_opts, ctx an ip_callers) adds each file's selected
+ * threads before their trees are freed, ip_callers_print writes the view
+ * from the loaded session (its totals and names) and frees what was summed.
+ * The output is ip_view_callers' on the whole session. */
+typedef struct ip_callers {
+  const char *fn;
+  int callees;
+  const ip_selection *sel;
+  ip_values *rows; /* by function */
+  size_t n_rows;
+  ip_values start; /* the calls no function made (thread start) */
+  int found;       /* a function named fn ran */
+  ip_call_lines lines;
+} ip_callers;
+void ip_callers_init(ip_callers *c, const char *fn, int callees, const ip_selection *sel);
+void ip_callers_file(void *ctx, ip_session *s, size_t first_thread);
+void ip_callers_free(ip_callers *c);
+/* Returns -1 if no function named fn ran. */
+int ip_callers_print(FILE *out, const ip_session *s, const ip_view_opts *o, ip_callers *c);
 
 /* Exclusive samples by source line (by_address = 0) or instruction of the
  * function named fn (NULL: all).  Returns -1 when no sample has a known

@@ -11,7 +11,9 @@
 # they keep the session's sums, not a tree per process.  report --tree
 # writes each file's trees as it reads the file and frees them, so it too
 # grows by less than half of that (it grew by 1.4 times its paths' bytes a
-# process when it kept every tree).  The bounds are twice that for an
+# process when it kept every tree); so do report --callers and the callgrind
+# and folded exports, which take what they need of each file's trees as the
+# file is read.  The bounds are twice that for an
 # inclprof built with AddressSanitizer.  Each view's calls are the
 # generator's.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -67,4 +69,28 @@ few_kb=$(peak_kb few_csv.txt "$INCLPROF" export --format csv -o few.csv few)
 many_kb=$(peak_kb many_csv.txt "$INCLPROF" export --format csv -o many.csv many)
 check_eq "csv: the first function's calls" "$(first many.out)" "$(q many.csv '^synthetic_function_1$' calls)"
 grows "export --format csv" "$few_kb" "$many_kb" $((asan * per_tree / 2))
+# report --callers, export folded and callgrind take each file's trees as it
+# is read and free them: bounded like report --tree
+few_kb=$(peak_kb few_callers.txt "$INCLPROF" report --callers synthetic_function_1 few)
+many_kb=$(peak_kb many_callers.txt "$INCLPROF" report --callers synthetic_function_1 many)
+check_eq "report --callers: the first function's calls are the generator's" "$(first many.out)" \
+  "$(awk '/ <thread start>$/ { print $1 }' many_callers.txt)"
+grows "report --callers" "$few_kb" "$many_kb" $((asan * per_tree / 2))
+
+few_kb=$(peak_kb few_cg.txt "$INCLPROF" export --format callgrind -o few.cg few)
+many_kb=$(peak_kb many_cg.txt "$INCLPROF" export --format callgrind -o many.cg many)
+# the self cost line after the function's name: line, Elapsed, Application, Calls
+cg_self() { awk -v c="$2" 'p { print $c; exit } /^fn=\([0-9]*\) synthetic_function_1$/ { p = 1 }' "$1"; }
+check_eq "callgrind: the first function's calls are the generator's" "$(first many.out)" \
+  "$(cg_self many.cg 4)"
+grows "export --format callgrind" "$few_kb" "$many_kb" $((asan * per_tree / 2))
+
+for merge in "" --merge-threads; do
+  few_kb=$(peak_kb few_folded.txt "$INCLPROF" export --format folded $merge -o few.folded few)
+  many_kb=$(peak_kb many_folded.txt "$INCLPROF" export --format folded $merge -o many.folded many)
+  check_eq "folded${merge:+ $merge}: the first function's Elapsed Exclusive is callgrind's" \
+    "$(cg_self many.cg 2)" \
+    "$(awk '{ v = $NF; sub(/ [0-9]+$/, ""); n = split($0, f, ";") } f[n] == "synthetic_function_1" { t += v } END { print t }' many.folded)"
+  grows "export --format folded${merge:+ $merge}" "$few_kb" "$many_kb" $((asan * per_tree / 2))
+done
 done_testing
