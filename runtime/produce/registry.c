@@ -43,8 +43,7 @@ static _Atomic uint32_t next_gid;
  * which spared every process of PostgreSQL 200 000 lookups. */
 static int callee_gids_given;
 
-/* A name's key in by_name: its hash as ip_tables_add
- * takes it (a callee's is computed once for both), never 0. */
+/* A name's key in by_name: the FNV-1a hash of the name, never 0. */
 static uintptr_t hash_key(uint64_t name_hash) { return (uintptr_t)(name_hash | 1); }
 static uintptr_t name_key(const char *s) { return hash_key(ip_fnv1a64_str(IP_FNV1A64_BASIS, s)); }
 
