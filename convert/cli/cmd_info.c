@@ -97,8 +97,12 @@ static void header(const ip_process *p) {
     printf("              %u threads without a counter (%s): their Application values equal "
            "Elapsed values\n",
            p->threads_no_transitions, p->no_transitions_why);
-  if (p->kernel_events && p->from_index)
+  if (p->kernel_events && p->from_index && !p->kernel_lost)
     printf("waits:        why threads waited is known (report --wait)\n");
+  else if (p->kernel_events && p->from_index)
+    printf("waits:        why threads waited is known (report --wait) but where the kernel's event "
+           "buffer overflowed: %llu times in %llu batches (info --scan counts the intervals)\n",
+           (unsigned long long)p->kernel_lost, (unsigned long long)p->batches);
   else if (p->kernel_events)
     printf("waits:        why threads waited is known (report --wait); not known %llu times in "
            "%llu batches (the kernel's event buffer overflowed: a whole batch, or one interval)\n",

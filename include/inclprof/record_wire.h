@@ -95,7 +95,8 @@ enum {
   IP_TAG_INDEX_THREAD_BATCHES = 5,        /* varint */
   IP_TAG_INDEX_THREAD_LOST = 6,           /* varint */
   IP_TAG_INDEX_THREAD_GAPS = 7,           /* varint */
-  IP_TAG_INDEX_THREAD_ALIVE = 8           /* varint (bool) */
+  IP_TAG_INDEX_THREAD_ALIVE = 8,          /* varint (bool) */
+  IP_TAG_INDEX_THREAD_KERNEL_LOST = 9     /* varint */
 };
 
 /* Footer: the lengths of the Index and Trailer frames before it. */

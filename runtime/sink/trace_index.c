@@ -1,7 +1,7 @@
 /* trace_index.c - the trace's Index (docs/trace-format.md, "Index and
  * Footer"): what the frames appended so far hold, noted as each is written -
  * per thread its name, why it has no transition counter, its events,
- * batches, skipped batch numbers and Gap records; the Module and TableRef
+ * batches, skipped batch numbers, Gap records and kernel-event losses; the Module and TableRef
  * records; the Function and MarkName counts - and encoded with every Trailer
  * as one run of bytes for one write: Index, Trailer, then the fixed-size
  * Footer that ends the file, so that a reader describes the trace from its
@@ -33,7 +33,7 @@ _Static_assert((int)IP_TAG_RECORD_MODULE == (int)IP_TAG_INDEX_MODULES,
 struct ix_thread {
   uint32_t tid;
   int ended, alive_at_exit;
-  uint64_t events, batches, lost, gaps, next_seq;
+  uint64_t events, batches, lost, gaps, kernel_lost, next_seq;
   char name[NAME_LEN];
   char why[WHY_LEN]; /* no_transitions */
 };
@@ -137,7 +137,7 @@ static void see_gap(const uint8_t *p, const uint8_t *end) {
     t->gaps++;
 }
 
-static void see_batch(const ip_batch_fields *b, uint64_t events) {
+static void see_batch(const ip_batch_fields *b, uint64_t events, uint64_t kernel_lost) {
   struct ix_thread *t = thread_of((uint32_t)b->tid);
   if (!t)
     return;
@@ -146,6 +146,7 @@ static void see_batch(const ip_batch_fields *b, uint64_t events) {
   t->next_seq = b->seq + 1;
   t->batches++;
   t->events += events;
+  t->kernel_lost += kernel_lost;
 }
 
 /* Varints in a packed array: its bytes that end one (below 0x80), counted
@@ -164,18 +165,31 @@ static uint64_t varints(ip_wire_span s) {
   return n;
 }
 
+/* The KEV_LOST records among a batch's kernel_dt varints: a varint's low
+ * three bits (its record's kind) are in its first byte. */
+static uint64_t kev_lost_records(ip_wire_span s) {
+  uint64_t n = 0;
+  int first = 1;
+  for (const uint8_t *p = s.p; p < s.end; p++) {
+    n += first && (*p & 7u) == INCLPROF__KERNEL_EVENT_KIND__KEV_LOST;
+    first = *p < 0x80;
+  }
+  return n;
+}
+
 /* One record. */
 static void see_record(const uint8_t *rec, size_t len) {
   ip_wire_field body, f;
   const uint8_t *p, *end;
   ip_batch_fields b = {0};
-  uint64_t events = 0;
+  uint64_t events = 0, kernel_lost = 0;
   uint32_t kind = record_body(rec, len, &body);
   if (kind == IP_TAG_RECORD_EVENTS) { /* counted before the lock is taken */
     if (!ip_batch_fields_read(body.data, (size_t)body.value, &b))
       return;
     uint64_t dt = varints(b.dt), code = varints(b.code);
     events = dt < code ? dt : code;
+    kernel_lost = (b.kernel_lost != 0) + kev_lost_records(b.kernel_dt);
   }
   if (!ip_lock(&index_lock, 0)) {
     incomplete = "a frame was written while the index was being updated (a signal handler)";
@@ -228,7 +242,7 @@ static void see_record(const uint8_t *rec, size_t len) {
     see_gap(p, end);
     break;
   case IP_TAG_RECORD_EVENTS:
-    see_batch(&b, events);
+    see_batch(&b, events, kernel_lost);
     break;
   default: /* header, trailer, index, footer: nothing to count */
     break;
@@ -270,12 +284,14 @@ static uint8_t *put_thread(uint8_t *o, const struct ix_thread *t) {
   o = put_u64(o, IP_TAG_INDEX_THREAD_BATCHES, t->batches);
   o = put_u64(o, IP_TAG_INDEX_THREAD_LOST, t->lost);
   o = put_u64(o, IP_TAG_INDEX_THREAD_GAPS, t->gaps);
+  if (t->kernel_lost)
+    o = put_u64(o, IP_TAG_INDEX_THREAD_KERNEL_LOST, t->kernel_lost);
   if (t->alive_at_exit)
     o = put_u64(o, IP_TAG_INDEX_THREAD_ALIVE, 1);
   return o;
 }
 
-#define THREAD_MAX (6 + 2 * 12 + NAME_LEN + WHY_LEN + 4 * 11)
+#define THREAD_MAX (6 + 2 * 12 + NAME_LEN + WHY_LEN + 5 * 11 + 2)
 
 /* Frames the record bytes rec[0..n) moved to o + head (head: the varint of
  * n's room); the frame's end. */

@@ -7,7 +7,9 @@
 # program measures itself; Other holds the arithmetic, which a twin loop
 # without the pages times in the same run.  Short intervals holding one
 # system call each (getppid through its call-site probes) still give all of
-# their on-CPU kernel time to System calls.
+# their on-CPU kernel time to System calls.  20 000 faults in one interval
+# overflow the thread's kernel-event buffer: info says so from the trace's
+# index as from its records.
 # timing: its checks compare times measured within one run, with margins
 # from the twin loop's spread.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -63,4 +65,14 @@ onkern=$(($(col getppid elapsed_inclusive_ns) - $(col getppid application_inclus
 check_eq "getppid's Calls = the calls made" 1000 "$(col getppid calls)"
 check_eq "getppid: its on-CPU kernel time is System calls" "$onkern" "$(col getppid syscall_inclusive_ns)"
 check_eq "getppid: no Page faults" 0 "$(col getppid page_fault_inclusive_ns)"
+
+"$INCLPROF" record -o burst --transitions kevents -- ./fw 20000 10 >/dev/null 2>&1
+"$INCLPROF" info burst >burst_index.txt 2>&1
+"$INCLPROF" info --scan burst >burst_scan.txt 2>&1
+lost() { sed -n "s/^waits:.*$1 \([0-9]*\) times in .*/\1/p" "$2"; }
+scan_lost=$(lost "not known" burst_scan.txt)
+check "20 000 faults in one interval: info --scan counts the overflow (${scan_lost:-none})" \
+  test "${scan_lost:-0}" -ge 1
+check_eq "info from the index counts the overflows as the records do" \
+  "${scan_lost:-none}" "$(lost "overflowed:" burst_index.txt)"
 done_testing

@@ -113,7 +113,8 @@ START_TEST(tail_fields_match_the_proto) {
   ck_assert_uint_eq(field(it, "batches_lost")->id, IP_TAG_INDEX_THREAD_LOST);
   ck_assert_uint_eq(field(it, "gaps")->id, IP_TAG_INDEX_THREAD_GAPS);
   ck_assert_uint_eq(field(it, "alive_at_exit")->id, IP_TAG_INDEX_THREAD_ALIVE);
-  ck_assert_uint_eq(it->n_fields, 8);
+  ck_assert_uint_eq(field(it, "kernel_lost")->id, IP_TAG_INDEX_THREAD_KERNEL_LOST);
+  ck_assert_uint_eq(it->n_fields, 9);
   ck_assert_uint_eq(field(ft, "index_bytes")->id, IP_TAG_FOOTER_INDEX_BYTES);
   ck_assert_uint_eq(field(ft, "trailer_bytes")->id, IP_TAG_FOOTER_TRAILER_BYTES);
   ck_assert_int_eq(field(ft, "index_bytes")->type, PROTOBUF_C_TYPE_FIXED32);
@@ -172,7 +173,10 @@ static void thread(uint32_t tid, const char *name, const char *why) {
   append(&r);
 }
 
-static void batch(uint32_t tid, uint64_t seq, size_t events) {
+/* A batch of tid with kernel-event records kdt[0..nkdt) and its
+ * kernel_lost flag. */
+static void kernel_batch(uint32_t tid, uint64_t seq, size_t events, uint64_t *kdt, size_t nkdt,
+                         int klost) {
   uint64_t dt[16] = {0};
   uint32_t code[16] = {0};
   ck_assert_uint_le(events, 16);
@@ -186,10 +190,17 @@ static void batch(uint32_t tid, uint64_t seq, size_t events) {
   b.n_dt = b.n_code = events;
   b.dt = dt;
   b.code = code;
+  b.n_kernel_dt = nkdt;
+  b.kernel_dt = kdt;
+  b.has_kernel_lost = b.kernel_lost = klost;
   Inclprof__Record r = INCLPROF__RECORD__INIT;
   r.body_case = INCLPROF__RECORD__BODY_EVENTS;
   r.events = &b;
   append(&r);
+}
+
+static void batch(uint32_t tid, uint64_t seq, size_t events) {
+  kernel_batch(tid, seq, events, NULL, 0, 0);
 }
 
 static void gap(uint32_t tid) {
@@ -250,13 +261,16 @@ START_TEST(index_round_trips_through_the_reader) {
   thread(7, "worker", "no counter here");
   thread(9, "main", NULL);
   batch(7, 0, 5);
-  batch(9, 0, 16);
+  uint64_t kdt[] = {300 << 3 | INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, /* a two-byte varint */
+                    1 << 3 | INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT,
+                    5 << 3 | INCLPROF__KERNEL_EVENT_KIND__KEV_LOST};
+  kernel_batch(9, 0, 16, kdt, 3, 0);
   batch(7, 2, 3); /* batch 1 of thread 7 lost */
   gap(7);
   gap(7);
   thread_end(7, 1);
   thread(7, "reused", NULL); /* the tid reused after its end: a new thread */
-  batch(7, 0, 1);
+  kernel_batch(7, 0, 1, NULL, 0, 1);
 
   Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
   tr.has_events = 1;
@@ -316,9 +330,12 @@ START_TEST(index_round_trips_through_the_reader) {
   ck_assert_uint_eq(m->batches_lost, 0);
   ck_assert_uint_eq(m->gaps, 0);
   ck_assert(!m->alive_at_exit);
+  ck_assert_uint_eq(m->kernel_lost, 2); /* its two KEV_LOST records */
+  ck_assert_uint_eq(w->kernel_lost, 0);
   ck_assert_uint_eq(r->tid, 7);
   ck_assert_str_eq(r->name, "reused");
   ck_assert_uint_eq(r->events, 1);
+  ck_assert_uint_eq(r->kernel_lost, 1); /* its batch flagged kernel_lost */
   ck_assert_uint_eq(e.trailer->trailer->events, 25);
   ip_trace_end_free(&e);
 }
