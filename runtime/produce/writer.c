@@ -123,7 +123,7 @@ static void *writer_main(void *arg) {
   prctl(PR_SET_NAME, "inclprof-writer");
   if ((sched_getscheduler(0) & ~SCHED_RESET_ON_FORK) == SCHED_OTHER &&
       sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){.sched_priority = 0}) == 0)
-    atomic_store(&batch_tid, (pid_t)syscall(SYS_gettid));
+    atomic_store(&batch_tid, gettid());
   size_t len = IP_SCRATCH_BYTES;
   uint8_t *scratch =
       mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
