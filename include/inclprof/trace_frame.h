@@ -21,14 +21,10 @@
 #define IP_FORMAT_MAJOR_OLDEST 1u /* the oldest major version readers still read */
 #define IP_FRAME_CRC_LEN       4u /* the CRC after a frame's record, little-endian */
 
-/* Bytes of v as a protobuf varint. */
+/* Bytes of v as a protobuf varint: 1 + floor(log2(v) / 7), without a loop
+ * (9 / 64 is close enough to 1 / 7 for every bit count up to 64). */
 static inline size_t ip_varint_len(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    n++;
-  }
-  return n;
+  return (size_t)((63 - __builtin_clzll(v | 1)) * 9 + 73) / 64;
 }
 
 /* Writes v as a protobuf varint at out; returns the byte after it. */

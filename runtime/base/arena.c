@@ -9,12 +9,13 @@
  * a sort's buffers), and one system call makes its pages for a fraction of
  * a page fault's cost each (the maps and tables of a program of 60 000
  * table entries took 7 000 faults, 40 % of its recorded process's time on
- * this VM).  Lock-free (a compare-and-swap per take or give back, the free
+ * this VM); a larger one grows by mremap, its pages kept.  Lock-free (a compare-and-swap per take or give back, the free
  * lists' heads carrying a tag against reuse), so safe from a signal
  * handler, and no chunk is ever unmapped: a block read after it went back
  * to its list still reads mapped memory.  Every block comes zeroed. */
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/base.h"
 
@@ -138,14 +139,32 @@ void ip_free(void *p) {
     munmap(h, h->size);
 }
 
+/* A mapping of its own grown in place or moved by the kernel (mremap: no
+ * copy, and only the new pages made, where a new mapping would make all of
+ * them again), or NULL. */
+static void *grow_mapping(struct head *h, size_t n) {
+  size_t total = n + HEADER, page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t had = (h->size + page - 1) & ~(page - 1);
+  void *m = mremap(h, h->size, total, MREMAP_MAYMOVE);
+  if (m == MAP_FAILED)
+    return NULL;
+  if (total > had) /* else faulted in at first touch, as a fresh page is */
+    madvise((uint8_t *)m + had, total - had, MADV_POPULATE_WRITE);
+  ((struct head *)m)->size = total;
+  return (uint8_t *)m + HEADER;
+}
+
 void *ip_realloc(void *p, size_t n) {
   if (!p)
     return ip_alloc(n);
-  const struct head *h = (const struct head *)((uint8_t *)p - HEADER);
+  struct head *h = (struct head *)((uint8_t *)p - HEADER);
   size_t have = usable(h);
   if (n <= have)
     return p;
-  void *q = ip_alloc(n);
+  void *q = h->size >= N_CLASSES && n <= SIZE_MAX / 2 ? grow_mapping(h, n) : NULL;
+  if (q)
+    return q;
+  q = ip_alloc(n);
   if (!q)
     return NULL;
   memcpy(q, p, have);

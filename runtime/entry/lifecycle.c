@@ -48,10 +48,12 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   ip_exit_deadline_end();
   ip_snapshots_save(1); /* the windows still waiting end here */
   ip_ctl_close();
-  if (keep_going)
+  if (keep_going) {
     atomic_store(&ip_st.trailer_written, 0);
-  else
+  } else {
     atomic_store(&ip_st.init_state, 2);
+    ip_writer_at_exit();
+  }
 }
 
 /* From a fatal-signal handler: no waiting but for the snapshots' bounded

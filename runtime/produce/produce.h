@@ -186,6 +186,7 @@ enum {
 };
 IP_HIDDEN int ip_writer_settle(struct ip_rt_thread *t, int wait);
 IP_HIDDEN void ip_writer_after_fork_child(void);
+IP_HIDDEN void ip_writer_at_exit(void); /* the writer back to the ordinary policy */
 
 /* crowding.c */
 IP_HIDDEN void ip_crowding_init(void); /* counts the CPUs the process may run on */

@@ -29,8 +29,12 @@ void ip_registry_fork_prepare(void) { ip_lock(&reg_lock, 0); }
 void ip_registry_fork_parent(void) { ip_unlock(&reg_lock); }
 void ip_registry_fork_child(void) { ip_mutex_init(&reg_lock); }
 
-static struct ip_map by_desc, by_addr,
-    by_name; /* by_name: fnv(name)|1 of public instrumented fns */
+/* by_name: a public name's key -> the gid of the instrumented function of
+ * that name, or, while none has registered, NAME_PENDING | the chain of
+ * the callees of that name waiting for one (see pending below): one map
+ * for both, the name looked up once per callee and per function. */
+static struct ip_map by_desc, by_addr, by_name;
+#define NAME_PENDING 0x80000000u /* above any gid a process reaches */
 /* The entries by_desc and by_addr had for units since unloaded (retired.c). */
 static struct ip_map old_desc, old_addr;
 static _Atomic uint32_t next_gid;
@@ -39,10 +43,15 @@ static _Atomic uint32_t next_gid;
  * which spared every process of PostgreSQL 200 000 lookups. */
 static int callee_gids_given;
 
-/* A name's key in by_name and pending_head: its hash as ip_tables_add
- * takes it (a callee's is computed once for both), never 0. */
+/* A name's key in by_name: the FNV-1a hash of the name, never 0. */
 static uintptr_t hash_key(uint64_t name_hash) { return (uintptr_t)(name_hash | 1); }
 static uintptr_t name_key(const char *s) { return hash_key(ip_fnv1a64_str(IP_FNV1A64_BASIS, s)); }
+
+/* The gid of the instrumented function named by key, or 0. */
+static uint32_t instrumented_gid(uintptr_t key) {
+  uint32_t v = ip_map_get(&by_name, key);
+  return v & NAME_PENDING ? 0 : v;
+}
 
 static void write_function(uint32_t gid, uint32_t module, const struct inclprof_fn *fn,
                            const char *name, uint64_t addr, uint32_t flags, int log_it) {
@@ -246,13 +255,13 @@ static void set_hooks(struct inclprof_tu *tu) {
 
 /* Callee descriptors waiting for an instrumented function of their name to
  * register (then their call-site probes are switched off: the callee's own
- * probes suffice).  Chains per name: pending_head maps the name key to
- * 1 + the index of the newest node; node.next is 1 + the next index, 0 ends. */
+ * probes suffice).  Chains per name: by_name maps the name key to
+ * NAME_PENDING | 1 + the index of the newest node; node.next is 1 + the
+ * next index, 0 ends. */
 struct pending {
   struct inclprof_fn *fn;
   uint32_t next;
 };
-static struct ip_map pending_head;
 static struct pending *pending;
 static uint32_t n_pending, cap_pending;
 
@@ -273,10 +282,10 @@ static void share_gid(const struct inclprof_fn *callee, uint32_t gid) {
 
 /* Caller holds reg_lock.  A public callee of a unit being registered. */
 static void callee_registered(struct inclprof_fn *fn, uintptr_t key) {
-  uint32_t gid = ip_map_get(&by_name, key);
-  if (gid) {
+  uint32_t v = ip_map_get(&by_name, key);
+  if (v && !(v & NAME_PENDING)) {
     mark_instrumented(fn);
-    share_gid(fn, gid);
+    share_gid(fn, v);
     return;
   }
   if (n_pending == cap_pending) {
@@ -288,21 +297,21 @@ static void callee_registered(struct inclprof_fn *fn, uintptr_t key) {
     cap_pending = cap;
   }
   pending[n_pending].fn = fn;
-  pending[n_pending].next = ip_map_get(&pending_head, key);
-  ip_map_put(&pending_head, key, ++n_pending);
+  pending[n_pending].next = v & ~NAME_PENDING;
+  ip_map_put(&by_name, key, NAME_PENDING | ++n_pending);
 }
 
 /* Caller holds reg_lock.  An instrumented public function registered:
- * the callees of its name waiting so far are marked (and the chain emptied). */
+ * its name's key now gives its gid, and the callees of its name waiting
+ * so far are marked. */
 static void instrumented_registered(uintptr_t key, uint32_t gid) {
-  uint32_t head = ip_map_get(&pending_head, key);
-  for (uint32_t i = head; i; i = pending[i - 1].next)
+  uint32_t v = ip_map_get(&by_name, key);
+  for (uint32_t i = v & NAME_PENDING ? v & ~NAME_PENDING : 0; i; i = pending[i - 1].next)
     if (pending[i - 1].fn) {
       mark_instrumented(pending[i - 1].fn);
       share_gid(pending[i - 1].fn, gid);
     }
-  if (head) /* a name nothing waits for takes no slot */
-    ip_map_put(&pending_head, key, 0);
+  ip_map_put(&by_name, key, gid);
 }
 
 /* Caller holds reg_lock.  Object [lo, hi) going away: forget its waiting
@@ -337,7 +346,7 @@ static uint32_t resolve_desc_locked(const struct inclprof_fn *fn, const struct i
   if (gid)
     return gid;
   if ((fn->flags & INCLPROF_FN_CALLEE) && fn->name)
-    gid = ip_map_get(&by_name, name_key(fn->name));
+    gid = instrumented_gid(name_key(fn->name));
   if (!gid) {
     uintptr_t where = fn->addr ? (uintptr_t)fn->addr : (uintptr_t)fn;
     uint32_t module = module_of(obj, where, in_signal);
@@ -374,7 +383,8 @@ static int callee_ids_are_keys(const struct inclprof_tu *tu) {
 
 /* Caller holds reg_lock.  The unit's instrumented functions that no
  * earlier unit listed join its object's table (with their gids, by
- * descriptor, address and public name), and the unit its call-site callees
+ * descriptor and public name; by address only if an indirect call's event
+ * names one, see instrumented_at), and the unit its call-site callees
  * (their gids given when the table is written, put in the map when a batch
  * first names one of the unit's, their binding at first use): of a callee
  * only its name is looked up now, among the instrumented functions'. */
@@ -397,13 +407,8 @@ static void unit_entries(const struct inclprof_tu *tu, uint32_t module) {
     uint32_t gid = atomic_fetch_add(&next_gid, 1) + 1;
     ip_tables_add(fn, gid, module);
     ip_map_put(&by_desc, (uintptr_t)fn, gid);
-    if (fn->addr)
-      ip_map_put(&by_addr, (uintptr_t)fn->addr, gid);
-    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name) {
-      uintptr_t key = name_key(fn->name);
-      ip_map_put(&by_name, key, gid);
-      instrumented_registered(key, gid);
-    }
+    if (!(fn->flags & INCLPROF_FN_LOCAL) && fn->name)
+      instrumented_registered(name_key(fn->name), gid);
   }
   if (c.n)
     ip_tables_add_unit(tu, module, &c);
@@ -631,7 +636,7 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
   /* A callee with an instrumented namesake needs no object. */
   struct ip_object obj;
   int have_obj =
-      (fn->flags & INCLPROF_FN_CALLEE) && fn->name && ip_map_get(&by_name, name_key(fn->name))
+      (fn->flags & INCLPROF_FN_CALLEE) && fn->name && instrumented_gid(name_key(fn->name))
           ? 0
           : desc_object(fn, &obj, in_signal);
   if (ip_lock(&reg_lock, in_signal)) {
@@ -646,12 +651,27 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
   }
   /* In a signal handler that interrupted the lock holder: a callee's
    * instrumented namesake's gid, else an unmapped gid. */
-  if ((fn->flags & INCLPROF_FN_CALLEE) && fn->name &&
-      (gid = ip_map_get(&by_name, name_key(fn->name))))
+  if ((fn->flags & INCLPROF_FN_CALLEE) && fn->name && (gid = instrumented_gid(name_key(fn->name))))
     return gid;
   gid = atomic_fetch_add(&next_gid, 1) + 1;
   write_function(gid, 0, fn, NULL, (uint64_t)(uintptr_t)fn->addr, fn->flags, 0);
   return gid;
+}
+
+/* Caller holds reg_lock.  The gid of the registered instrumented function
+ * whose entry is addr, or 0.  An indirect call to one records nothing (its
+ * address is in the entry set), unless the call raced the registration of
+ * the function's unit: so the registry keeps no map entry by address for
+ * each function (20 000 functions: 2 MB of map, a sixth of the start-up's
+ * memory) and looks the rare one up among the units' descriptors. */
+static uint32_t instrumented_at(uintptr_t addr) {
+  for (const struct unit *u = units; u; u = u->next)
+    for (uint32_t i = 0; i < u->tu->n_fns; i++) {
+      const struct inclprof_fn *fn = u->tu->fns[i];
+      if (fn && (uintptr_t)fn->addr == addr && (fn->flags & INCLPROF_FN_INSTRUMENTED))
+        return ip_map_get(&by_desc, (uintptr_t)fn);
+    }
+  return 0;
 }
 
 uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed) {
@@ -663,6 +683,14 @@ uint32_t ip_gid_of_addr(uintptr_t addr, uint64_t tick, int in_signal, int *fixed
     gid = ip_map_get(&by_addr, addr);
   if (IP_LIKELY(gid))
     return gid;
+  if (ip_entry_known(addr) && ip_lock(&reg_lock, in_signal)) {
+    gid = ip_map_get(&by_addr, addr);
+    if (!gid && (gid = instrumented_at(addr)))
+      ip_map_put(&by_addr, addr, gid);
+    ip_unlock(&reg_lock);
+    if (gid)
+      return gid;
+  }
   /* Named by its dynamic symbol, else by the converter from the module's
    * file. */
   char name[IP_OBJECT_NAME];

@@ -353,18 +353,56 @@ static void table_name(char *out, size_t cap, const struct object *o, uint64_t k
   snprintf(out, cap, "%s.%016llx.ipt", n ? name : "object", (unsigned long long)key);
 }
 
-/* Row `gid` (1 on) of a table file: fn. */
-static int write_row(const struct object *o, const struct inclprof_fn *fn, uint32_t gid) {
-  struct ip_fn_text t;
+/* The length of s cut to IP_NAME_MAX bytes, measured once for the rows
+ * in a row that share the string (a unit's file, a library callee's name,
+ * which the linker merges into one copy).  A cache lives for one table's
+ * writing: no unit is unloaded meanwhile (the caller holds reg_lock). */
+struct len_cache {
+  const char *s;
+  size_t n;
+};
+
+static size_t cut_len(struct len_cache *c, const char *s) {
+  if (s != c->s) {
+    size_t n = 0;
+    while (n < IP_NAME_MAX && s[n])
+      n++;
+    c->s = s;
+    c->n = n;
+  }
+  return c->n;
+}
+
+/* Row `gid` (1 on) of a table file: fn, with the fields and bytes
+ * ip_function_fill gives (the strings written by their lengths, so a cut
+ * one needs no copy; the printable name left out when it is the name). */
+static int write_row(const struct object *o, const struct inclprof_fn *fn, uint32_t gid,
+                     struct len_cache c[3]) {
   Inclprof__Function f = INCLPROF__FUNCTION__INIT;
-  ip_function_fill(&f, &t, fn, NULL);
+  ip_function_lens lens;
+  const char *name = fn->name ? fn->name : "";
+  const char *pretty = fn->pretty && *fn->pretty ? fn->pretty : name;
+  lens.name = cut_len(&c[0], name);
+  lens.pretty = pretty == name ? 0 : cut_len(&c[1], pretty);
+  f.name = (char *)name;
+  f.pretty = lens.pretty && (lens.pretty != lens.name || memcmp(pretty, name, lens.name))
+                 ? (char *)pretty
+                 : NULL;
+  if (!f.pretty)
+    lens.pretty = 0;
+  f.file = (char *)(fn->file ? fn->file : "");
+  lens.file = cut_len(&c[2], f.file);
+  f.has_id = f.has_line = f.has_size = 1;
+  f.id = fn->id;
+  f.line = fn->line;
+  f.size = fn->size;
   f.gid = gid;
   f.has_module = f.has_flags = 1;
   f.module = fn->flags & INCLPROF_FN_INSTRUMENTED ? 1 : 0;
   f.flags = fn->flags;
   f.has_addr = fn->addr != NULL;
   f.addr = rel_addr(o, fn);
-  return ip_table_file_add_function(&f, &t.lens);
+  return ip_table_file_add_function(&f, &lens);
 }
 
 /* The table file of t: 0, or an errno. */
@@ -388,12 +426,13 @@ static int write_table(const char *name, uint64_t key, const struct table *t) {
   rec.table = &tb;
   err = ip_table_file_add(&rec);
   uint32_t row = 0;
+  struct len_cache c[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}};
   for (size_t i = 0; i < t->nf && !err; i++)
-    err = write_row(o, t->f[i].fn, ++row);
+    err = write_row(o, t->f[i].fn, ++row, c);
   for (size_t i = 0; i < t->nu && !err; i++)
     for (uint32_t k = 0; k < t->u[i]->tu->n_fns && !err; k++)
       if (ip_table_callee(t->u[i]->tu->fns[k]))
-        err = write_row(o, t->u[i]->tu->fns[k], ++row);
+        err = write_row(o, t->u[i]->tu->fns[k], ++row, c);
   if (err) {
     ip_table_file_abort();
     return err;

@@ -84,6 +84,33 @@ static void *churn(void *arg) {
   return NULL;
 }
 
+/* A block of its own mapping grows by mremap: the bytes written so far
+ * kept, every new byte zero, through doublings from 100 KB to 6.4 MB (an
+ * array of pending entries, as the registry grows it), and at sizes that
+ * are not whole pages. */
+START_TEST(a_grown_mapping_keeps_its_bytes) {
+  size_t n = 100000;
+  unsigned char *p = ip_alloc(n);
+  ck_assert_ptr_nonnull(p);
+  for (size_t i = 0; i < n; i++)
+    p[i] = (unsigned char)(i * 7 + 1);
+  for (int round = 0; round < 6; round++) {
+    size_t grown = 2 * n + 123;
+    p = ip_realloc(p, grown);
+    ck_assert_ptr_nonnull(p);
+    size_t kept = 0;
+    while (kept < n && p[kept] == (unsigned char)(kept * 7 + 1))
+      kept++;
+    ck_assert_uint_eq(kept, n);
+    ck_assert(all_zero(p + n, grown - n));
+    for (size_t i = n; i < grown; i++)
+      p[i] = (unsigned char)(i * 7 + 1);
+    n = grown;
+  }
+  ip_free(p);
+}
+END_TEST
+
 START_TEST(threads_never_share_a_block) {
   pthread_t t[4];
   for (uintptr_t i = 0; i < 4; i++)
@@ -102,6 +129,7 @@ int main(void) {
   tcase_add_test(tc, blocks_are_zeroed_and_aligned);
   tcase_add_test(tc, a_freed_block_is_reused);
   tcase_add_test(tc, realloc_keeps_the_bytes);
+  tcase_add_test(tc, a_grown_mapping_keeps_its_bytes);
   tcase_add_test(tc, threads_never_share_a_block);
   suite_add_tcase(s, tc);
   return ip_check_run(s);

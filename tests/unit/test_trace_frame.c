@@ -375,6 +375,26 @@ static uint64_t rnd_bits(unsigned bits) {
   return bits >= 64 ? rnd() : rnd() & ((1ull << bits) - 1);
 }
 
+/* A varint's length, computed without a loop, is the number of bytes
+ * ip_put_varint writes (a byte per 7 bits), at every bit count: 0, each
+ * power of two, one below and one above it, and the largest.  (Frames with
+ * numbers of every length are protobuf-c's, byte for byte: below.) */
+START_TEST(varint_len_is_the_bytes_written) {
+  uint8_t out[16];
+  for (unsigned b = 0; b < 64; b++)
+    for (int d = -1; d <= 1; d++) {
+      uint64_t v = (1ull << b) + (uint64_t)(int64_t)d;
+      size_t n = (size_t)(ip_put_varint(out, v) - out);
+      ck_assert_uint_eq(ip_varint_len(v), n);
+    }
+  ck_assert_uint_eq(ip_varint_len(0), 1);
+  ck_assert_uint_eq(ip_varint_len(127), 1);
+  ck_assert_uint_eq(ip_varint_len(128), 2);
+  ck_assert_uint_eq(ip_varint_len(UINT64_MAX), 10);
+  ck_assert_uint_eq((size_t)(ip_put_varint(out, UINT64_MAX) - out), 10);
+}
+END_TEST
+
 /* The hand-written Function frame is protobuf-c's, byte for byte: every
  * combination of fields present and absent, numbers of every varint
  * length (0 and the largest too), strings absent, empty, of 1 byte, and
@@ -435,6 +455,7 @@ int main(void) {
   tcase_add_test(tc, frame_reader_names_each_fault);
   tcase_add_test(tc, frame_search_after_damage);
   tcase_add_test(tc, function_frame_is_protobuf_cs);
+  tcase_add_test(tc, varint_len_is_the_bytes_written);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
 }
