@@ -3,16 +3,21 @@
 # the program's own measurement (tests/programs/latency/bimodal.c: 1000
 # calls of handle(), 2 % of them slow; it times each call itself and prints
 # its p50, p90, p99 and maximum): report --latency and the CSV's p50_ns,
-# p90_ns, p99_ns and max_ns within 2 % of the program's figures; --slowest
+# p90_ns, p99_ns and max_ns within 2 % of the program's figures (p50 and p90
+# within 2 % of the band the program gives each: the calls a preemption
+# between its clock read and its probe can move across the rank); --slowest
 # names the slow calls and the slow callee inside each; export --slowest
 # writes just those calls and what ran inside them; diff compares p99.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3
 cc_plugin bimodal -O2 -g "$INCLPROF_SRC/tests/programs/latency/bimodal.c"
-own=$("$INCLPROF" record -o rec ./bimodal 2>/dev/null)
+"$INCLPROF" record -o rec ./bimodal >own.txt 2>/dev/null
+own=$(head -1 own.txt)
 check "the program printed its own four figures" sh -c 'echo "$1" | grep -Eq "^[0-9]+ [0-9]+ [0-9]+ [0-9]+$"' _ "$own"
 set -- $own
-p50=$1 p90=$2 p99=$3 max=$4
+p99=$3 max=$4
+set -- $(sed -n 's/^band //p' own.txt)
+p50lo=$1 p50hi=$2 p90lo=$3 p90hi=$4
 
 # within PCT % of the program's figure: NAME OURS THEIRS PCT
 within() {
@@ -26,8 +31,16 @@ within() {
 col() { python3 "$INCLPROF_SRC/scripts/csv_query.py" calls.csv handle "$1"; }
 check_eq "the CSV has the distribution columns" "p50_ns,p90_ns,p99_ns,p999_ns,max_ns" "$(head -1 calls.csv | grep -o 'p50_ns.*max_ns')"
 check_eq "handle ran 1000 times" 1000 "$(col calls)"
-within "p50 of handle (CSV)" "$(col p50_ns)" "$p50" 2
-within "p90 of handle (CSV)" "$(col p90_ns)" "$p90" 2
+# in_band NAME OURS LO HI PCT: LO - PCT % <= OURS <= HI + PCT %
+in_band() {
+  if awk -v a="$2" -v lo="$3" -v hi="$4" -v p="$5" 'BEGIN { exit !(lo > 0 && a >= lo * (1 - p / 100) && a <= hi * (1 + p / 100)) }'; then
+    ok "$1: $2 ns within $5 % of the program's $3..$4 ns"
+  else
+    fail "$1: $2 ns against the program's $3..$4 ns: more than $5 % outside"
+  fi
+}
+in_band "p50 of handle (CSV)" "$(col p50_ns)" "$p50lo" "$p50hi" 2
+in_band "p90 of handle (CSV)" "$(col p90_ns)" "$p90lo" "$p90hi" 2
 within "p99 of handle (CSV)" "$(col p99_ns)" "$p99" 2
 within "max of handle (CSV)" "$(col max_ns)" "$max" 1
 check_eq "slow_part: the 20 slow calls" 20 "$(python3 "$INCLPROF_SRC/scripts/csv_query.py" calls.csv slow_part calls)"
