@@ -243,11 +243,12 @@ pg_pprof() {
   raw=$(gzip -dc prof.pb.gz | wc -c)
   HOME=$T_DIR PPROF_TMPDIR=$T_DIR /usr/bin/time -v go tool pprof -symbolize=none -top prof.pb.gz \
     >pprof-top.txt 2>pprof-time.txt
+  st=$?
   rss=$(awk '/Maximum resident set size/ { print $NF }' pprof-time.txt)
   check "postgres: the pprof export of the session is at most 16 MiB uncompressed ($raw bytes, $(wc -c <prof.pb.gz) gzipped; $(grep -c 'pprof:' export.err) size note)" \
-    test "$raw" -le 16777216
-  check "postgres: go tool pprof -top reads it within 1 GB (peak ${rss:-?} KB, $(awk '/Elapsed/ { print $NF }' pprof-time.txt))" \
-    test "${rss:-999999999}" -le 1000000
+    test "$raw" -gt 0 -a "$raw" -le 16777216
+  check "postgres: go tool pprof -top reads it within 1 GB (status $st, peak ${rss:-?} KB, $(awk '/Elapsed/ { print $NF }' pprof-time.txt))" \
+    test "$st" = 0 -a "${rss:-999999999}" -le 1000000 -a -s pprof-top.txt
 }
 
 # pg_waits: as root the server, run as $PG_USER, was recorded with `record
