@@ -49,7 +49,7 @@ static inline uint64_t ip_probe_compensated(uint64_t x, uint64_t c, uint64_t h) 
 
 /* The probe cost intervals did not hold, owed by the frames they ran in. */
 typedef struct ip_probe_owed {
-  uint64_t fx[IP_OWED_LEVELS]; /* by stack depth: ticks (IP_FX) */
+  uint64_t fx[IP_OWED_LEVELS]; /* by stack depth: ticks (IP_FX), at most one probe's cost */
   uint32_t top;                /* the deepest level that may owe */
 } ip_probe_owed;
 
@@ -64,13 +64,7 @@ typedef struct ip_probe_owed {
  * depth) and taken from that frame's next intervals, or its caller's once
  * it has returned (an interval at a lower depth: the debts of the levels
  * above pass to it); never from a callee's, so that a short function's own
- * time keeps what its probes left in it.  A debt is not capped: in a frame
- * whose intervals are mostly shorter than c (an interpreter's loop, a
- * probe or two every few ns) a cap of one probe's cost dropped the rest of
- * each shortfall and left the longer intervals' excess in the values (on
- * CPython's loop 1.74 times the truth instead of 1.46 with the debts
- * kept); a frame's values are then its intervals less c each, as long as
- * it has time to pay with. */
+ * time keeps what its probes left in it. */
 static inline uint64_t ip_probe_compensated_carry(uint64_t x, uint64_t c, uint64_t h,
                                                   uint32_t depth, ip_probe_owed *o) {
   uint32_t d = depth < IP_OWED_LEVELS ? depth : IP_OWED_LEVELS - 1;
@@ -82,10 +76,12 @@ static inline uint64_t ip_probe_compensated_carry(uint64_t x, uint64_t c, uint64
       owed += o->fx[i];
       o->fx[i] = 0;
     }
+    owed = owed < c ? owed : c;
     o->top = d;
   }
   if (x < c) {
-    o->fx[d] = owed + (c - x);
+    uint64_t v = owed + (c - x);
+    o->fx[d] = v < c ? v : c;
     o->top = d;
     return 0;
   }
