@@ -27,9 +27,9 @@
 # functions'; with a map by address and one of waiting callees besides the
 # one by name it was 2.19 M, and when each callee had its own gid, map
 # entry and place in a sorted table 3.7 M): at most 500 000 + 450 per
-# entry.  Writing an entry's row costs about 840 more (1 020 when each
-# string was measured per row and cut by a copy, 4 000 with protobuf-c's
-# generic packer): at most 1 000 per entry more in the first.
+# entry.  Writing an entry's row costs about 840 more with the runtime
+# built by GCC 12, 1 010 by GCC 11 (4 000 with protobuf-c's generic
+# packer): at most 1 300 per entry more in the first.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3 valgrind
 Q="$INCLPROF_SRC/scripts/csv_query.py"
@@ -101,6 +101,6 @@ check "the table has the program's 1 200 functions and 2 400 call lines, and mai
   test "$entries" -ge 3600 -a "$entries" -le 3700
 check "a later process adds at most 500 000 + 450 instructions per table entry ($later vs $plain plain)" \
   test $((later - plain)) -le $((500000 + 450 * entries))
-check "the first process adds at most 1 000 per entry to write the table file ($first vs $later)" \
-  test $((first - later)) -le $((1000 * entries))
+check "the first process adds at most 1 300 per entry to write the table file ($first vs $later)" \
+  test $((first - later)) -le $((1300 * entries))
 done_testing
