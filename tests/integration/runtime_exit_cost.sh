@@ -27,7 +27,7 @@
 # functions'; with a map by address and one of waiting callees besides the
 # one by name it was 2.19 M, and when each callee had its own gid, map
 # entry and place in a sorted table 3.7 M): at most 500 000 + 450 per
-# entry.  Writing an entry's row costs about 840 more with the runtime
+# entry.  Writing an entry's row costs 840-990 more with the runtime
 # built by GCC 12, 1 010 by GCC 11 (4 000 with protobuf-c's generic
 # packer): at most 1 300 per entry more in the first.
 . "$INCLPROF_SRC/tests/lib.sh"
