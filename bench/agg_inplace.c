@@ -225,7 +225,7 @@ static inline __attribute__((always_inline)) struct thr *interval(void) {
 #elif defined AGG_LEAN
   uint64_t y = x - (t->cost - t->hidden); /* a call's sum is clamped at its exit */
 #elif defined AGG_CARRY
-  uint64_t y = ip_probe_compensated_carry(x, t->cost, t->hidden, t->depth, &t->owed);
+  uint64_t y = ip_probe_compensated_carry(x, t->cost, t->hidden, t->depth, &t->owed, 0);
 #else
   uint64_t y = ip_probe_compensated(x, t->cost, t->hidden);
 #endif

@@ -383,8 +383,11 @@ static void wait_split(const ip_file *f, const ip_kacc *a, uint64_t el, uint64_t
 }
 
 /* The wait breakdown of an interval of el ns (kevents traces): split it when
- * it is transitional and its records are known; the accumulator starts anew. */
-static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
+ * it is transitional and its records are known; the accumulator starts anew.
+ * Returns what no column took of a split interval (0 otherwise). */
+static uint64_t interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el,
+                              int split) {
+  uint64_t uncaused = 0;
   if (ts->kacc.lost) { /* its records are missing: Non-Application in no column */
     th->kernel_lost++;
     split = ts->kacc.lost = 0;
@@ -392,6 +395,7 @@ static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64
   if (split) {
     uint64_t w[IP_WAIT_N];
     wait_split(f, &ts->kacc, el, w);
+    uncaused = el - w[IP_W_PREEMPTED] - w[IP_W_BLOCKED] - w[IP_W_SYSCALL] - w[IP_W_FAULT];
     ip_values *v = ts->stk.depth ? top_values(ts, th) : NULL;
     for (int k = 0; k < IP_WAIT_N; k++) {
       ts->wait[k] += w[k];
@@ -400,6 +404,7 @@ static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64
     }
   }
   ts->kacc.off[0] = ts->kacc.off[1] = ts->kacc.sys = ts->kacc.pf = 0;
+  return uncaused;
 }
 
 /* Attributes one interval of raw ticks ending at the current event. */
@@ -427,8 +432,10 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
       c += ts->ptr_pending * f->ptr_call_fx;
       ts->ptr_pending = 0;
     }
-    uint64_t y =
-        ip_probe_compensated_carry(x, c, f->hidden_fx, (uint32_t)ts->stk.depth, &ts->probe_owed);
+    uint64_t off = ts->kacc.off[0] + ts->kacc.off[1]; /* 0 without kernel records */
+    off = off < UINT64_MAX >> (IP_FX + 1) ? off << IP_FX : UINT64_MAX;
+    uint64_t y = ip_probe_compensated_carry(x, c, f->hidden_fx, (uint32_t)ts->stk.depth,
+                                            &ts->probe_owed, off);
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;
@@ -440,15 +447,19 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
   uint64_t now = ip_replay_fx_ns(f, ts->comp_fx);
   uint64_t el = now - ts->el_ns;
   ts->el_ns = now;
-  if (!transitional)
-    ts->app_ns += el;
-  if (rf.kev)
-    interval_wait(f, ts, th, el, transitional && split);
+  uint64_t app = transitional ? 0 : el;
+  if (rf.kev) {
+    int faulted = transitional && split && f->fault_fx && ip_kacc_faults_only(&ts->kacc);
+    uint64_t uncaused = interval_wait(f, ts, th, el, transitional && split);
+    if (faulted) /* code interrupted by page faults: what they did not take */
+      app = uncaused;
+  }
+  ts->app_ns += app;
   if (!ts->stk.depth)
     return el;
   ip_values *v = top_values(ts, th);
   v->el_excl += el;
-  v->app_excl += transitional ? 0 : el;
+  v->app_excl += app;
   return el;
 }
 

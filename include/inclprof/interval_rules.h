@@ -15,6 +15,9 @@
  *   off-CPU inside     an interval without the transition bit whose records
  *                      put most of it off the CPU is transitional all the
  *                      same (ip_kacc_off_cpu_inside)
+ *   faults alone       a transitional interval whose records are page faults
+ *                      (and preemptions) alone keeps its time less theirs
+ *                      as Application time (ip_kacc_faults_only)
  *
  * Ticks are the trace's clock ticks; compensated values carry IP_FX
  * fractional bits.  Inline: both run it for every event. */
@@ -49,7 +52,7 @@ static inline uint64_t ip_probe_compensated(uint64_t x, uint64_t c, uint64_t h) 
 
 /* The probe cost intervals did not hold, owed by the frames they ran in. */
 typedef struct ip_probe_owed {
-  uint64_t fx[IP_OWED_LEVELS]; /* by stack depth: ticks (IP_FX), at most one probe's cost */
+  uint64_t fx[IP_OWED_LEVELS]; /* by stack depth: ticks (IP_FX) */
   uint32_t top;                /* the deepest level that may owe */
 } ip_probe_owed;
 
@@ -64,9 +67,17 @@ typedef struct ip_probe_owed {
  * depth) and taken from that frame's next intervals, or its caller's once
  * it has returned (an interval at a lower depth: the debts of the levels
  * above pass to it); never from a callee's, so that a short function's own
- * time keeps what its probes left in it. */
+ * time keeps what its probes left in it.  A debt is not capped: in a frame
+ * whose intervals are mostly shorter than c (an interpreter's loop, a probe
+ * or two every few ns) a cap of one probe's cost dropped the rest of each
+ * shortfall and left the longer intervals' excess in the values; a frame's
+ * values are its intervals less c each, as long as it has time on the CPU
+ * to pay with.  off is the part of x the thread spent off the CPU (its
+ * kernel-event records: preempted, blocked): the probes never ran in it, so
+ * a debt is paid only from the rest, and a preemption or a wait keeps the
+ * length the scheduler gave it. */
 static inline uint64_t ip_probe_compensated_carry(uint64_t x, uint64_t c, uint64_t h,
-                                                  uint32_t depth, ip_probe_owed *o) {
+                                                  uint32_t depth, ip_probe_owed *o, uint64_t off) {
   uint32_t d = depth < IP_OWED_LEVELS ? depth : IP_OWED_LEVELS - 1;
   uint64_t owed = o->fx[d];
   if (o->top > d) { /* the frames above d have returned (mostly the one above) */
@@ -76,17 +87,16 @@ static inline uint64_t ip_probe_compensated_carry(uint64_t x, uint64_t c, uint64
       owed += o->fx[i];
       o->fx[i] = 0;
     }
-    owed = owed < c ? owed : c;
     o->top = d;
   }
   if (x < c) {
-    uint64_t v = owed + (c - x);
-    o->fx[d] = v < c ? v : c;
+    o->fx[d] = owed + (c - x);
     o->top = d;
     return 0;
   }
   uint64_t y = ip_probe_compensated(x, c, h);
-  uint64_t paid = owed < y ? owed : y;
+  uint64_t on = y > off ? y - off : 0; /* what the debt may take */
+  uint64_t paid = owed < on ? owed : on;
   o->fx[d] = owed - paid;
   return y - paid;
 }
@@ -152,6 +162,16 @@ static inline void ip_kacc_at_event(ip_kacc *a, uint64_t tick) {
  * none, and no switch-out still open. */
 static inline int ip_kacc_empty(const ip_kacc *a) {
   return !(a->off[0] | a->off[1] | a->sys | a->pf) && !a->out_kind && !a->lost;
+}
+
+/* The records taken into a transitional interval are page faults, and no
+ * system call, no wait (a blocking switch) and none lost: the program's
+ * code interrupted by the faults (a loop touching new memory between two
+ * probes), perhaps preempted as well.  Its time less what the wait
+ * breakdown gives the faults (each at most a minor fault's calibrated cost)
+ * and the preemptions stays Application time. */
+static inline int ip_kacc_faults_only(const ip_kacc *a) {
+  return a->pf && !(a->off[1] | a->sys) && a->out_kind != 2 && !a->lost;
 }
 
 /* Whether the records taken into a non-transitional interval of raw ticks

@@ -255,9 +255,11 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
 }
 
 /* The wait breakdown of an interval of x (ticks << IP_FX): split it when it is
- * transitional and its records are known; the accumulator starts anew. */
-static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
+ * transitional and its records are known; the accumulator starts anew.
+ * Returns what no column took of a split interval (0 otherwise). */
+static uint64_t interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
   ip_kacc *k = &a->kacc;
+  uint64_t uncaused = 0;
   if (k->lost) { /* its records are missing: in no column */
     a->kernel_lost++;
     split = k->lost = 0;
@@ -282,6 +284,7 @@ static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
     w[AGG_PREEMPTED] = pre;
     w[AGG_BLOCKED] = blk;
     w[AGG_FAULTS] = k->pf; /* (the open frames took the timeline: interval moved it) */
+    uncaused = rest - w[AGG_FAULT] - w[AGG_SYSCALL];
     struct agg_node *nd = top(a);
     for (int j = 0; j < AGG_WAIT_N; j++) {
       a->wait[j] += w[j];
@@ -290,6 +293,7 @@ static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
     }
   }
   k->off[0] = k->off[1] = k->sys = k->pf = 0;
+  return uncaused;
 }
 
 /* One interval of raw ticks ending at an event (a probe's, or a sample's:
@@ -309,7 +313,9 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
   if (probe) {
     uint64_t c = a->cost + a->ptr_pending * a->ptr_call; /* pointer calls' hooks ran in it */
     a->ptr_pending = 0;
-    uint64_t y = ip_probe_compensated_carry(x, c, a->hidden, (uint32_t)a->stk.depth, &a->owed);
+    uint64_t off = a->kacc.off[0] + a->kacc.off[1]; /* 0 without kernel records */
+    off = off < UINT64_MAX >> (IP_FX + 1) ? off << IP_FX : UINT64_MAX;
+    uint64_t y = ip_probe_compensated_carry(x, c, a->hidden, (uint32_t)a->stk.depth, &a->owed, off);
     if (!transitional) {
       a->probe_removed += x - y;
       a->app_intervals++;
@@ -320,10 +326,15 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
   if (transitional) /* the frames open take the transitional time so far first */
     timeline_moves(a);
   a->el += x;
+  uint64_t app = 0;
+  if (a->kernel_events) {
+    int faulted = transitional && a->kacc_known && a->fault && ip_kacc_faults_only(&a->kacc);
+    uint64_t uncaused = interval_wait(a, x, transitional && a->kacc_known);
+    if (faulted) /* code interrupted by page faults: what they did not take */
+      app = uncaused;
+  }
   if (transitional)
-    a->tr += x;
-  if (a->kernel_events)
-    interval_wait(a, x, transitional && a->kacc_known);
+    a->tr += x - app;
 }
 
 /* The frames the stack rules closed, innermost first; those above the last
@@ -666,7 +677,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     /* the interval ending here: non-transitional */
     hwm = tick;
     room -= raw;
-    uint64_t x = ip_probe_compensated_carry(raw << IP_FX, cost, hidden, depth, &a->owed);
+    uint64_t x = ip_probe_compensated_carry(raw << IP_FX, cost, hidden, depth, &a->owed, 0);
     dense += x < dense_at;
     el += x;
     if (!(arg & 1)) { /* ENTER */
