@@ -385,7 +385,7 @@ static void wait_split(const ip_file *f, const ip_kacc *a, uint64_t el, uint64_t
 /* The wait breakdown of an interval of el ns (kevents traces): split it when
  * it is transitional and its records are known; the accumulator starts anew.
  * Returns what no column took of a split interval when it is at least three
- * times its faults' time and they are many (ip_faulted_code), else 0. */
+ * times its faults' time (ip_faulted_code), else 0. */
 static uint64_t interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el,
                               int split) {
   uint64_t uncaused = 0;
@@ -397,7 +397,7 @@ static uint64_t interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, ui
     uint64_t w[IP_WAIT_N];
     wait_split(f, &ts->kacc, el, w);
     uncaused = el - w[IP_W_PREEMPTED] - w[IP_W_BLOCKED] - w[IP_W_SYSCALL] - w[IP_W_FAULT];
-    uncaused = ip_faulted_code(uncaused, w[IP_W_FAULT], ts->kacc.pf);
+    uncaused = ip_faulted_code(uncaused, w[IP_W_FAULT]);
     ip_values *v = ts->stk.depth ? top_values(ts, th) : NULL;
     for (int k = 0; k < IP_WAIT_N; k++) {
       ts->wait[k] += w[k];

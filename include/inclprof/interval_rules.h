@@ -174,22 +174,19 @@ static inline int ip_kacc_faults_only(const ip_kacc *a) {
   return a->pf && !(a->off[1] | a->sys) && a->out_kind != 2 && !a->lost;
 }
 
-/* The fewest faults, and the least code per fault's calibrated time, of an
- * interval whose code ip_faulted_code keeps. */
-#define IP_FAULTED_MIN_FAULTS 8
-#define IP_FAULTED_MIN_CODE   3
+/* The least code, per the faults' calibrated time, of an interval whose code
+ * ip_faulted_code keeps. */
+#define IP_FAULTED_MIN_CODE 3
 
-/* The code's part of such an interval of pf faults: left, what the faults'
- * calibrated time (faults) and the preemptions leave of it, when the faults
- * are many and the code at least three times their time; otherwise 0 (the
- * rest stays unexplained).  The faults are counted, not timed, and one can
- * take many times the calibrated cost (a page-table page to allocate, memory
- * to reclaim): one fault between a few hundred ns of code, 40 000 times,
- * read 1.1-1.6 times the code's time when a single fault's interval could
- * keep what it left.  A loop that faults hundreds of pages between two
- * probes, about ten times their cost in code, reads within a few percent. */
-static inline uint64_t ip_faulted_code(uint64_t left, uint64_t faults, uint64_t pf) {
-  return pf >= IP_FAULTED_MIN_FAULTS && left / IP_FAULTED_MIN_CODE >= faults ? left : 0;
+/* The code's part of such an interval: left, what the faults' calibrated
+ * time (faults) and the preemptions leave of it, when it is at least three
+ * times the faults' time; otherwise 0 (the rest stays unexplained).  The
+ * faults are counted, not timed: one fault between a few hundred ns of code
+ * would read several times that code's time if the fault took a little more
+ * than its calibrated cost, while a loop of ten times its faults' cost (tens
+ * of us of code per page) reads within a few percent. */
+static inline uint64_t ip_faulted_code(uint64_t left, uint64_t faults) {
+  return left / IP_FAULTED_MIN_CODE >= faults ? left : 0;
 }
 
 /* Whether the records taken into a non-transitional interval of raw ticks

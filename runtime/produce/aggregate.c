@@ -257,7 +257,7 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
 /* The wait breakdown of an interval of x (ticks << IP_FX): split it when it is
  * transitional and its records are known; the accumulator starts anew.
  * Returns what no column took of a split interval when it is at least three
- * times its faults' time and they are many (ip_faulted_code), else 0. */
+ * times its faults' time (ip_faulted_code), else 0. */
 static uint64_t interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
   ip_kacc *k = &a->kacc;
   uint64_t uncaused = 0;
@@ -285,7 +285,7 @@ static uint64_t interval_wait(struct ip_agg *restrict a, uint64_t x, int split) 
     w[AGG_PREEMPTED] = pre;
     w[AGG_BLOCKED] = blk;
     w[AGG_FAULTS] = k->pf; /* (the open frames took the timeline: interval moved it) */
-    uncaused = ip_faulted_code(rest - w[AGG_FAULT] - w[AGG_SYSCALL], w[AGG_FAULT], k->pf);
+    uncaused = ip_faulted_code(rest - w[AGG_FAULT] - w[AGG_SYSCALL], w[AGG_FAULT]);
     struct agg_node *nd = top(a);
     for (int j = 0; j < AGG_WAIT_N; j++) {
       a->wait[j] += w[j];
