@@ -159,8 +159,12 @@ static void decision(char *buf, size_t n, const ip_session *s, const ip_suggest 
   const char *into = x->fold_into == UINT32_MAX ? "the callers" : s->funcs[x->fold_into].pretty;
   switch (x->verdict) {
   case IP_EXCLUDE:
-    snprintf(buf, n, "exclude: its %.2f%% of the session go to %s's Exclusive", fold_pct(g, x),
-             into);
+    if (x->fold_into == UINT32_MAX)
+      snprintf(buf, n, "exclude: its %.2f%% of the session go to its callers' Exclusive",
+               fold_pct(g, x));
+    else
+      snprintf(buf, n, "exclude: its %.2f%% of the session go to %s's Exclusive", fold_pct(g, x),
+               into);
     return;
   case IP_KEEP_ROOT:
     snprintf(buf, n, "keep: main or a thread's outermost function");
