@@ -18,7 +18,8 @@ enum { OPT_MAX_OVERHEAD = 256, OPT_KEEP, OPT_MAX_FOLD, OPT_TOP };
 
 static const ip_cli_opt options[] = {
     {"max-overhead", OPT_MAX_OVERHEAD, "PCT",
-     "exclude functions until the estimated probe cost is under PCT % of\nthe session (default 5)"},
+     "exclude functions until no thread's probes cost more than PCT % of\nits own time on CPU "
+     "(default 5)"},
     {"keep", OPT_KEEP, "FN",
      "never exclude FN (a glob on the assembler or demangled name;\nrepeatable)"},
     {"max-fold", OPT_MAX_FOLD, "PCT",
