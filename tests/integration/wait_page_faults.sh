@@ -57,10 +57,10 @@ known=$(($(col fault_worker offcpu_preempted_inclusive_ns) + $(col fault_worker 
 other=$((el - app - known))
 t0=$(truth twin_cpu 3)
 t1=$(truth twin_cpu 4)
-check "fault_worker's Application ($app ns) holds the arithmetic (twin loop: $t0 and $t1 ns CPU)" \
-  awk -v v="$app" -v a="$t0" -v b="$t1" 'BEGIN {
+check "fault_worker's Application ($app ns) holds the arithmetic (twin loop: $t0 and $t1 ns CPU), no more than the loop's CPU ($cpu ns)" \
+  awk -v v="$app" -v a="$t0" -v b="$t1" -v c="$cpu" 'BEGIN {
     lo = a < b ? a : b; hi = a < b ? b : a; m = hi - lo + 0.1 * hi
-    exit !(lo > 0 && v >= lo - m && v <= hi + m) }'
+    exit !(lo > 0 && v >= lo - m && v <= c + m) }'
 check "fault_worker's Application and Page faults ($app + ${pf:-?} ns) = its loop's CPU time ($cpu ns), within the twin's spread and 10 %" \
   awk -v v="$((app + ${pf:-0}))" -v a="$t0" -v b="$t1" -v c="$cpu" 'BEGIN {
     lo = a < b ? a : b; hi = a < b ? b : a; m = hi - lo + 0.1 * c
