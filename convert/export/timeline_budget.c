@@ -29,8 +29,10 @@ static uint64_t max_size(const ip_timeline_budget *tb) {
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_timeline_budget *tb = ctx;
-  if (!accepted(tb->o, s, t, depth, start_ns, dur_ns))
-    return; /* nor would the log keep it */
+  if (!accepted(tb->o, s, t, depth, start_ns, dur_ns)) {
+    ip_call_log_skip(tb->log, s, t, depth); /* nor would the log keep it */
+    return;
+  }
   uint64_t rank = ip_budget_rank(dur_ns, depth);
   ip_budget_add(&tb->budget, rank, tb->size(s, t, func, start_ns, dur_ns));
   if (tb->budget.calls >= tb->next_floor) {
@@ -40,7 +42,7 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   }
   if (rank < tb->floor) { /* never written: neither logged nor sorted */
     tb->left_out++;
-    ip_call_log_drop(tb->log, s, t);
+    ip_call_log_drop(tb->log, s, t, depth);
     return;
   }
   ip_call_log_add(tb->log, s, t, func, depth, start_ns, dur_ns, app_ns);
