@@ -84,7 +84,7 @@ static int by_begin(const void *a, const void *b) {
  * order kept, when hold is not NULL; else they are dropped too. */
 static size_t settle(thread_calls *tc, ip_logged_call *hold) {
   ip_logged_call *c = tc->calls;
-  size_t n = 0, held = 0;
+  size_t n = 0, held = 0, moves = 0;
   for (size_t i = 0; i < tc->n; i++) {
     if (__builtin_expect(c[i].seq >= SLOT_HOLE, 0)) {
       if (c[i].seq == SLOT_OPEN && hold)
@@ -93,19 +93,22 @@ static size_t settle(thread_calls *tc, ip_logged_call *hold) {
     }
     if (n != i)
       c[n] = c[i];
-    n++;
-  }
-  tc->n = n;
-  size_t moves = 0;
-  for (size_t i = 1; i < n; i++)
-    for (size_t j = i; j > 0 && by_begin(&c[j - 1], &c[j]) > 0; j--) {
+    for (size_t j = n++; j > 0 && by_begin(&c[j - 1], &c[j]) > 0; j--) {
       ip_logged_call tmp = c[j];
       c[j] = c[j - 1], c[j - 1] = tmp;
-      if (++moves > n) {
-        qsort(c, n, sizeof *c, by_begin);
-        return held;
-      }
+      moves++;
     }
+    if (__builtin_expect(moves > tc->n, 0)) { /* far from in order */
+      for (i++; i < tc->n; i++)
+        if (c[i].seq < SLOT_HOLE)
+          c[n++] = c[i];
+        else if (c[i].seq == SLOT_OPEN && hold)
+          hold[held++] = c[i];
+      qsort(c, n, sizeof *c, by_begin);
+      break;
+    }
+  }
+  tc->n = n;
   return held;
 }
 
@@ -456,6 +459,31 @@ static void emit_merged(const ip_call_log *log, thread_calls *tc, const ip_timel
     free(m.cur[i].buf), free(m.cur[i].bytes);
   free(m.cur);
   free(m.heap);
+}
+
+void ip_call_log_each(const ip_call_log *log,
+                      void (*fn)(void *ctx, size_t thread, const ip_logged_call *c), void *ctx) {
+  cursor c = {.buf = ip_must_calloc(RUN_READ_CALLS, sizeof *c.buf),
+              .bytes = ip_must_calloc(RUN_READ_BYTES, 1)};
+  for (size_t t = 0; t < log->n_threads; t++) {
+    const thread_calls *tc = &log->threads[t];
+    for (size_t i = 0; i < tc->n; i++)
+      if (tc->calls[i].seq < SLOT_HOLE)
+        fn(ctx, t, &tc->calls[i]);
+    for (size_t r = 0; r < tc->n_runs; r++) {
+      c.next = tc->runs[r].offset, c.left = tc->runs[r].n;
+      c.bytes_left = tc->runs[r].bytes;
+      c.at = c.n_bytes = 0;
+      c.last = (run_last){0, 0};
+      while (c.left) {
+        cursor_fill(log->spill_fd, &c);
+        for (size_t i = 0; i < c.len; i++)
+          fn(ctx, t, &c.buf[i]);
+      }
+    }
+  }
+  free(c.buf);
+  free(c.bytes);
 }
 
 void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn) {

@@ -66,6 +66,11 @@ void ip_call_log_skip(ip_call_log *log, const ip_session *s, const ip_thread *t,
  * included (0 when none). */
 size_t ip_call_log_count(const ip_call_log *log, size_t t);
 
+/* Hands every call logged so far (not those dropped) to fn, with its
+ * thread's index, in no particular order. */
+void ip_call_log_each(const ip_call_log *log,
+                      void (*fn)(void *ctx, size_t thread, const ip_logged_call *c), void *ctx);
+
 /* Sorts thread index t's calls into time order, hands them to fn and
  * frees them (each thread is replayed once). */
 void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn);
