@@ -38,7 +38,8 @@ typedef struct ip_budget {
   /* Set by the user while every call so far fits the limits: calls are
    * counted (ip_budget_count), not binned, and the user adds them all again
    * (ip_budget_add, after clearing it and calls and bytes) before the
-   * limits are passed.  min_rank: the lowest rank counted. */
+   * limits are passed.  min_rank: the lowest rank counted (set it to
+ * UINT64_MAX with deferred). */
   int deferred;
   uint64_t min_rank;
 } ip_budget;
@@ -65,7 +66,7 @@ void ip_budget_add(ip_budget *b, uint64_t rank, uint32_t bytes);
 static inline void ip_budget_count(ip_budget *b, uint64_t rank, uint32_t bytes) {
   b->calls++;
   b->bytes += bytes;
-  if (rank < b->min_rank || b->calls == 1)
+  if (rank < b->min_rank)
     b->min_rank = rank;
 }
 

@@ -69,7 +69,7 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   uint64_t rank = ip_budget_rank(dur_ns, depth);
   uint32_t bytes = tb->size(s, t, func, start_ns, dur_ns);
   if (tb->budget.deferred) {
-    if (!over(tb, tb->budget.calls + 1, tb->budget.bytes + bytes, max_size(tb))) {
+    if (tb->budget.calls < tb->fit_calls && tb->budget.bytes + bytes <= tb->fit_bytes) {
       ip_budget_count(&tb->budget, rank, bytes);
       ip_call_log_add(tb->log, s, t, func, depth, start_ns, dur_ns, app_ns);
       return; /* every call so far is kept: no floor */
@@ -98,6 +98,10 @@ void ip_timeline_budget_init(ip_timeline_budget *tb, const char *format, const i
   tb->visitor.on_call = on_call;
   tb->cut.all = 1;
   tb->budget.deferred = 1;
+  tb->budget.min_rank = UINT64_MAX;
+  uint64_t max = max_size(tb);
+  tb->fit_calls = o->max_events ? o->max_events : UINT64_MAX;
+  tb->fit_bytes = max ? max : UINT64_MAX;
 }
 
 void ip_timeline_budget_plan(ip_timeline_budget *tb, const ip_session *s, uint64_t fixed) {

@@ -32,6 +32,7 @@ typedef struct ip_timeline_budget {
   uint8_t *keep_stack; /* the open calls' verdicts, by depth in the thread */
   size_t depth, cap;
   uint64_t left_out;
+  uint64_t fit_calls, fit_bytes; /* the limits of the replay (UINT64_MAX: none) */
 } ip_timeline_budget;
 
 /* The log (as ip_call_log_new) with every accepted call sized; its visitor
