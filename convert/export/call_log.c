@@ -391,6 +391,12 @@ typedef struct merge {
   size_t *heap, n;
 } merge;
 
+/* The current call of the cursor at heap place i. */
+static const ip_logged_call *head(const merge *m, size_t i) {
+  const cursor *c = &m->cur[m->heap[i]];
+  return &c->buf[c->pos];
+}
+
 static int heap_less(const merge *m, size_t a, size_t b) {
   const cursor *x = &m->cur[m->heap[a]], *y = &m->cur[m->heap[b]];
   return by_begin(&x->buf[x->pos], &y->buf[y->pos]) < 0;
@@ -435,22 +441,30 @@ static void emit_merged(const ip_call_log *log, thread_calls *tc, const ip_timel
   ip_logged_call *open = NULL;
   size_t n_open = 0, cap = 0;
   while (m.n) {
+    /* the calls of the first cursor up to the other cursors' first call:
+     * the runs begin mostly after each other, so most go without the heap */
     cursor *c = &m.cur[m.heap[0]];
-    ip_logged_call call = c->buf[c->pos++];
-    if (c->pos == c->len) {
-      if (c->left)
-        cursor_fill(log->spill_fd, c);
-      else
-        m.heap[0] = m.heap[--m.n];
+    const ip_logged_call *others = m.n > 1 ? head(&m, 1) : NULL;
+    if (m.n > 2 && by_begin(head(&m, 2), others) < 0)
+      others = head(&m, 2);
+    for (int last = 0; !last;) {
+      ip_logged_call call = c->buf[c->pos++];
+      if (c->pos == c->len) {
+        if (c->left)
+          cursor_fill(log->spill_fd, c);
+        else
+          m.heap[0] = m.heap[--m.n], last = 1;
+      }
+      last = last || (others && by_begin(&c->buf[c->pos], others) > 0);
+      while (n_open && open[n_open - 1].depth >= call.depth)
+        fn->close(fn->ctx, &open[--n_open]);
+      fn->open(fn->ctx, &call);
+      if (n_open == cap)
+        ip_must_grow((void **)&open, &cap, n_open + 1, sizeof *open);
+      open[n_open++] = call;
     }
     if (m.n > 1)
       heap_down(&m, 0);
-    while (n_open && open[n_open - 1].depth >= call.depth)
-      fn->close(fn->ctx, &open[--n_open]);
-    fn->open(fn->ctx, &call);
-    if (n_open == cap)
-      ip_must_grow((void **)&open, &cap, n_open + 1, sizeof *open);
-    open[n_open++] = call;
   }
   while (n_open)
     fn->close(fn->ctx, &open[--n_open]);
