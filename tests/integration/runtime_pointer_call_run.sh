@@ -9,9 +9,11 @@
 # and the converter takes the hooks' calibrated cost out once per call: what
 # compensation removes from run()'s Elapsed Inclusive (the CSV against
 # --raw's) is the calls times the cost info gives, plus at most the runtime
-# gaps (the flushes inside the loop; 1.025 M x 17.83 ns + 0.65 ms of gaps
-# removed 18.934 ms where 18.929 were due).  With the marks past the
-# headroom dropped, 1.0 M of 1.025 M were, and 2 % of that was removed.
+# gaps (the flushes inside the loop): 1.025 M x 11.89 ns + 0.42 ms of gaps
+# removed 12.608 ms where 12.602 were due; the cost calibrated under load
+# ran 10.9-20.6 ns, each time removed to 0.1 %.  With the marks past the
+# headroom dropped, 0.34 M of 1.025 M were, and about two thirds of what was
+# due was removed.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3
 src=$INCLPROF_SRC/tests/programs/runtime/pointer_call_run.c
