@@ -14,19 +14,27 @@
 # SIGTERM shuts the server down with a save of every key (a save point is
 # set), and the file is then read back.  Then units of Redis's own Tcl test
 # suite, which start and stop servers of the tree (fork, SIGTERM, SHUTDOWN,
-# DEBUG RELOAD), run plain and recorded.
+# DEBUG RELOAD, crashes, modules loaded and unloaded, a module's fork and
+# threads), run plain and recorded.
 REDIS_N=20000
 REDIS_KEYS=5000
-REDIS_UNITS="unit/type/incr unit/keyspace unit/other unit/shutdown integration/rdb integration/logging"
+REDIS_UNITS="unit/type/incr unit/keyspace unit/other unit/shutdown integration/rdb integration/logging
+  unit/moduleapi/fork unit/moduleapi/blockonbackground unit/moduleapi/timer unit/moduleapi/basics unit/moduleapi/hooks"
+# The test modules those units load (MODULE LOAD, MODULE UNLOAD), built as
+# the server is.
+REDIS_MODULES="fork.so blockonbackground.so timer.so basics.so hooks.so"
 
 # build_redisdeb FLAVOUR DIR: Debian's tree built as Debian builds it,
 # with the system's jemalloc (Debian's patches need USE_SYSTEM_JEMALLOC:
 # without it zmalloc.c calls jemalloc by names the bundled copy does not
 # define), without systemd and TLS.
 build_redisdeb() {
+  # shellcheck disable=SC2086
   debian_src redis "$2" &&
     make -C "$2" -j2 USE_SYSTEM_JEMALLOC=yes USE_SYSTEMD=no BUILD_TLS=no REDIS_CFLAGS="$(flags "$1")" REDIS_LDFLAGS="$(ldflags "$1")" \
-      >"$2/build.log" 2>&1
+      >"$2/build.log" 2>&1 &&
+    make -C "$2/tests/modules" -j2 $REDIS_MODULES SHOBJ_LDFLAGS="-shared $(ldflags "$1")" \
+      SHOBJ_CFLAGS="-W -Wall -Wno-missing-field-initializers -fno-common -std=c99 $(flags "$1")" >>"$2/build.log" 2>&1
   BIN=$2/src/redis-server
 }
 
@@ -96,15 +104,14 @@ redis_workload() {
 # one: Tcl's exec writes there), one test client, as the user; prints each
 # test's verdict and name, sorted (times removed), and the summary line.
 redis_suite() {
-  mkdir -p "$1/tests/tmp" && chmod 755 "$1/tests"
-  [ "$(id -u)" = 0 ] && chown -R "$PG_USER" "$1/tests/tmp"
+  mkdir -p "$1/tests/tmp" && { [ "$(id -u)" != 0 ] || chown -R "$PG_USER" "$1/tests/tmp"; }
   units=
   for u in $REDIS_UNITS; do units="$units --single $u"; done
   tree=$1
   if [ $# -gt 1 ]; then set -- "$2" record -o "$3" -- tclsh; else set -- tclsh; fi
-  # shellcheck disable=SC2086
   tmpdir=$PWD/tmp
   mkdir -p "$tmpdir" && { [ "$(id -u)" != 0 ] || chown "$PG_USER" "$tmpdir"; }
+  # shellcheck disable=SC2086
   (cd "$tree" && TMPDIR=$tmpdir as_redis_user "$@" tests/test_helper.tcl --clients 1 --baseport $((25000 + $$ % 4000)) \
     --portcount 400 --timeout 600 $units) >suite.txt 2>&1
   echo "suite exit $?"
@@ -135,11 +142,11 @@ extra_redis() {
     echo "$key" >"$dir/deb-$fl/.key"
   done
   nr=$(redis_tools) || { fail "redis: copying inclprof beside inclprof-perfmon (setcap) failed"; return; }
-  [ "$(id -u)" = 0 ] && pg_user
+  [ "$(id -u)" != 0 ] || pg_user
   who=$(as_redis_user id -un)
   for r in plain rec; do
     rm -rf "$dir/run/deb-$r" && mkdir -p "$dir/run/deb-$r" && cd "$dir/run/deb-$r" || return
-    [ "$(id -u)" = 0 ] && chown "$PG_USER" .
+    [ "$(id -u)" != 0 ] || chown "$PG_USER" .
     t0=$(now)
     if [ $r = plain ]; then redis_workload "$dir/deb-plain/src/redis-server" >out.txt 2>&1
     else redis_workload "$dir/deb-plugin/src/redis-server" "$nr" "$PWD/data" >out.txt 2>&1; fi
@@ -186,7 +193,7 @@ $((REDIS_KEYS + 3)) keys read"
   # The Tcl suite's units.
   for r in plain rec; do
     mkdir -p "$dir/run/suite-$r" && cd "$dir/run/suite-$r" && rm -rf data && mkdir data || return
-    [ "$(id -u)" = 0 ] && chown "$PG_USER" . data
+    [ "$(id -u)" != 0 ] || chown "$PG_USER" . data
     t0=$(now)
     if [ $r = plain ]; then redis_suite "$dir/deb-plain" >results.txt
     else redis_suite "$dir/deb-plugin" "$nr" "$PWD/data" >results.txt; fi
