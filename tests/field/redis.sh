@@ -20,20 +20,17 @@ REDIS_N=20000
 REDIS_KEYS=5000
 REDIS_UNITS="unit/type/incr unit/keyspace unit/other unit/shutdown integration/rdb integration/logging
   unit/moduleapi/fork unit/moduleapi/blockonbackground unit/moduleapi/timer unit/moduleapi/basics unit/moduleapi/hooks"
-# The test modules those units load (MODULE LOAD, MODULE UNLOAD), built as
-# the server is.
-REDIS_MODULES="fork.so blockonbackground.so timer.so basics.so hooks.so"
 
 # build_redisdeb FLAVOUR DIR: Debian's tree built as Debian builds it,
 # with the system's jemalloc (Debian's patches need USE_SYSTEM_JEMALLOC:
 # without it zmalloc.c calls jemalloc by names the bundled copy does not
-# define), without systemd and TLS.
+# define), without systemd and TLS; and the test modules the units of
+# REDIS_UNITS load (hooks loads infotest too), built as the server is.
 build_redisdeb() {
-  # shellcheck disable=SC2086
   debian_src redis "$2" &&
     make -C "$2" -j2 USE_SYSTEM_JEMALLOC=yes USE_SYSTEMD=no BUILD_TLS=no REDIS_CFLAGS="$(flags "$1")" REDIS_LDFLAGS="$(ldflags "$1")" \
       >"$2/build.log" 2>&1 &&
-    make -C "$2/tests/modules" -j2 $REDIS_MODULES SHOBJ_LDFLAGS="-shared $(ldflags "$1")" \
+    make -C "$2/tests/modules" -j2 fork.so blockonbackground.so timer.so basics.so hooks.so infotest.so SHOBJ_LDFLAGS="-shared $(ldflags "$1")" \
       SHOBJ_CFLAGS="-W -Wall -Wno-missing-field-initializers -fno-common -std=c99 $(flags "$1")" >>"$2/build.log" 2>&1
   BIN=$2/src/redis-server
 }
