@@ -383,12 +383,8 @@ static void wait_split(const ip_file *f, const ip_kacc *a, uint64_t el, uint64_t
 }
 
 /* The wait breakdown of an interval of el ns (kevents traces): split it when
- * it is transitional and its records are known; the accumulator starts anew.
- * Returns what no column took of a split interval when it is at least three
- * times its faults' time (ip_faulted_code), else 0. */
-static uint64_t interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el,
-                              int split) {
-  uint64_t uncaused = 0;
+ * it is transitional and its records are known; the accumulator starts anew. */
+static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t el, int split) {
   if (ts->kacc.lost) { /* its records are missing: Non-Application in no column */
     th->kernel_lost++;
     split = ts->kacc.lost = 0;
@@ -396,8 +392,6 @@ static uint64_t interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, ui
   if (split) {
     uint64_t w[IP_WAIT_N];
     wait_split(f, &ts->kacc, el, w);
-    uncaused = el - w[IP_W_PREEMPTED] - w[IP_W_BLOCKED] - w[IP_W_SYSCALL] - w[IP_W_FAULT];
-    uncaused = ip_faulted_code(uncaused, w[IP_W_FAULT]);
     ip_values *v = ts->stk.depth ? top_values(ts, th) : NULL;
     for (int k = 0; k < IP_WAIT_N; k++) {
       ts->wait[k] += w[k];
@@ -406,7 +400,6 @@ static uint64_t interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, ui
     }
   }
   ts->kacc.off[0] = ts->kacc.off[1] = ts->kacc.sys = ts->kacc.pf = 0;
-  return uncaused;
 }
 
 /* Attributes one interval of raw ticks ending at the current event. */
@@ -449,19 +442,15 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
   uint64_t now = ip_replay_fx_ns(f, ts->comp_fx);
   uint64_t el = now - ts->el_ns;
   ts->el_ns = now;
-  uint64_t app = transitional ? 0 : el;
-  if (rf.kev) {
-    int faulted = transitional && split && f->fault_fx && ip_kacc_faults_only(&ts->kacc);
-    uint64_t uncaused = interval_wait(f, ts, th, el, transitional && split);
-    if (faulted) /* code interrupted by page faults: what they did not take */
-      app = uncaused;
-  }
-  ts->app_ns += app;
+  if (!transitional)
+    ts->app_ns += el;
+  if (rf.kev)
+    interval_wait(f, ts, th, el, transitional && split);
   if (!ts->stk.depth)
     return el;
   ip_values *v = top_values(ts, th);
   v->el_excl += el;
-  v->app_excl += app;
+  v->app_excl += transitional ? 0 : el;
   return el;
 }
 

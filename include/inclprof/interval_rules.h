@@ -15,9 +15,6 @@
  *   off-CPU inside     an interval without the transition bit whose records
  *                      put most of it off the CPU is transitional all the
  *                      same (ip_kacc_off_cpu_inside)
- *   faults alone       a transitional interval whose records are page faults
- *                      (and preemptions) alone keeps its time less theirs
- *                      as Application time (ip_kacc_faults_only)
  *
  * Ticks are the trace's clock ticks; compensated values carry IP_FX
  * fractional bits.  Inline: both run it for every event. */
@@ -162,31 +159,6 @@ static inline void ip_kacc_at_event(ip_kacc *a, uint64_t tick) {
  * none, and no switch-out still open. */
 static inline int ip_kacc_empty(const ip_kacc *a) {
   return !(a->off[0] | a->off[1] | a->sys | a->pf) && !a->out_kind && !a->lost;
-}
-
-/* The records taken into a transitional interval are page faults, and no
- * system call, no wait (a blocking switch) and none lost: the program's
- * code interrupted by the faults (a loop touching new memory between two
- * probes), perhaps preempted as well.  Its time less what the wait
- * breakdown gives the faults (each at most a minor fault's calibrated cost)
- * and the preemptions stays Application time (ip_faulted_code). */
-static inline int ip_kacc_faults_only(const ip_kacc *a) {
-  return a->pf && !(a->off[1] | a->sys) && a->out_kind != 2 && !a->lost;
-}
-
-/* The least code, per the faults' calibrated time, of an interval whose code
- * ip_faulted_code keeps. */
-#define IP_FAULTED_MIN_CODE 3
-
-/* The code's part of such an interval: left, what the faults' calibrated
- * time (faults) and the preemptions leave of it, when it is at least three
- * times the faults' time; otherwise 0 (the rest stays unexplained).  The
- * faults are counted, not timed: one fault between a few hundred ns of code
- * would read several times that code's time if the fault took a little more
- * than its calibrated cost, while a loop of ten times its faults' cost (tens
- * of us of code per page) reads within a few percent. */
-static inline uint64_t ip_faulted_code(uint64_t left, uint64_t faults) {
-  return left / IP_FAULTED_MIN_CODE >= faults ? left : 0;
 }
 
 /* Whether the records taken into a non-transitional interval of raw ticks

@@ -255,12 +255,9 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den) {
 }
 
 /* The wait breakdown of an interval of x (ticks << IP_FX): split it when it is
- * transitional and its records are known; the accumulator starts anew.
- * Returns what no column took of a split interval when it is at least three
- * times its faults' time (ip_faulted_code), else 0. */
-static uint64_t interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
+ * transitional and its records are known; the accumulator starts anew. */
+static void interval_wait(struct ip_agg *restrict a, uint64_t x, int split) {
   ip_kacc *k = &a->kacc;
-  uint64_t uncaused = 0;
   if (k->lost) { /* its records are missing: in no column */
     a->kernel_lost++;
     split = k->lost = 0;
@@ -285,7 +282,6 @@ static uint64_t interval_wait(struct ip_agg *restrict a, uint64_t x, int split) 
     w[AGG_PREEMPTED] = pre;
     w[AGG_BLOCKED] = blk;
     w[AGG_FAULTS] = k->pf; /* (the open frames took the timeline: interval moved it) */
-    uncaused = ip_faulted_code(rest - w[AGG_FAULT] - w[AGG_SYSCALL], w[AGG_FAULT]);
     struct agg_node *nd = top(a);
     for (int j = 0; j < AGG_WAIT_N; j++) {
       a->wait[j] += w[j];
@@ -294,7 +290,6 @@ static uint64_t interval_wait(struct ip_agg *restrict a, uint64_t x, int split) 
     }
   }
   k->off[0] = k->off[1] = k->sys = k->pf = 0;
-  return uncaused;
 }
 
 /* One interval of raw ticks ending at an event (a probe's, or a sample's:
@@ -327,15 +322,10 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
   if (transitional) /* the frames open take the transitional time so far first */
     timeline_moves(a);
   a->el += x;
-  uint64_t app = 0;
-  if (a->kernel_events) {
-    int faulted = transitional && a->kacc_known && a->fault && ip_kacc_faults_only(&a->kacc);
-    uint64_t uncaused = interval_wait(a, x, transitional && a->kacc_known);
-    if (faulted) /* code interrupted by page faults: what they did not take */
-      app = uncaused;
-  }
   if (transitional)
-    a->tr += x - app;
+    a->tr += x;
+  if (a->kernel_events)
+    interval_wait(a, x, transitional && a->kacc_known);
 }
 
 /* The frames the stack rules closed, innermost first; those above the last

@@ -4,9 +4,7 @@
  * intervals less the probe's cost each, however many were shorter than it;
  * a callee's debt paid by its caller once it has returned, never a
  * caller's by its callee; the hidden part credited above the cost; a debt
- * paid only from the part of an interval spent on the CPU; an interval of
- * page faults (preempted or not) told from one with a system call or a
- * wait. */
+ * paid only from the part of an interval spent on the CPU. */
 #include <check.h>
 
 #include "check_main.h"
@@ -71,32 +69,6 @@ START_TEST(a_debt_is_paid_only_from_the_time_on_the_cpu) {
 }
 END_TEST
 
-START_TEST(page_faults_are_told_from_system_calls_and_waits) {
-  ip_kacc a = {0};
-  ck_assert(!ip_kacc_faults_only(&a));
-  ip_kacc_record(&a, INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT, 10);
-  ip_kacc_record(&a, INCLPROF__KERNEL_EVENT_KIND__KEV_PAGE_FAULT, 20);
-  ck_assert(ip_kacc_faults_only(&a));
-  ip_kacc b = a;
-  ip_kacc_record(&b, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL, 30);
-  ck_assert(!ip_kacc_faults_only(&b));
-  b = a; /* preempted in the code: still the code's, less the preemption */
-  ip_kacc_record(&b, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED, 30);
-  ip_kacc_record(&b, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN, 90);
-  ck_assert(ip_kacc_faults_only(&b));
-  b = a; /* a wait is not the code's */
-  ip_kacc_record(&b, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED, 30);
-  ip_kacc_record(&b, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN, 90);
-  ck_assert(!ip_kacc_faults_only(&b));
-  b = a;
-  ip_kacc_record(&b, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED, 30);
-  ck_assert(!ip_kacc_faults_only(&b)); /* still waiting */
-  b = a;
-  ip_kacc_record(&b, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, 30);
-  ck_assert(!ip_kacc_faults_only(&b));
-}
-END_TEST
-
 static Suite *suite(void) {
   Suite *s = suite_create("trace_interval_rules");
   TCase *tc = tcase_create("carry");
@@ -104,7 +76,6 @@ static Suite *suite(void) {
   tcase_add_test(tc, a_callees_debt_passes_to_its_caller_not_the_reverse);
   tcase_add_test(tc, the_hidden_part_is_credited_above_the_cost);
   tcase_add_test(tc, a_debt_is_paid_only_from_the_time_on_the_cpu);
-  tcase_add_test(tc, page_faults_are_told_from_system_calls_and_waits);
   suite_add_tcase(s, tc);
   return s;
 }
