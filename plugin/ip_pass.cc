@@ -90,13 +90,13 @@ static void insert_entry_probe(function *fun, tree desc)
  * such calls, the exit probe goes on the others. */
 static bool after_tail_jump(gimple *ret, tree desc)
 {
-  gimple_stmt_iterator gsi = gsi_for_stmt(ret);
-  gsi_prev_nondebug(&gsi);
-  if (!gsi_end_p(gsi)) {
+  basic_block bb = gimple_bb(ret);
+  if (gsi_stmt(gsi_start_nondebug_after_labels_bb(bb)) != ret) {
+    gimple_stmt_iterator gsi = gsi_for_stmt(ret);
+    gsi_prev_nondebug(&gsi);
     gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
     return call && gimple_call_tail_p(call);
   }
-  basic_block bb = gimple_bb(ret);
   edge e;
   edge_iterator ei;
   bool from_jump = false;
