@@ -90,7 +90,7 @@ TXT
 # most Application Exclusive time (its own work on a CPU), and how much of the
 # threads' summed Elapsed time was not Application time.
 awk -F, -v wall="$("$inclprof" report --top 1 "$out/wordfreq.data" 2>/dev/null |
-    sed -n 's/^ *wall time \([^;]*\);.*/\1/p')" '
+    sed -n 's/^ *wall time \([0-9.]* [a-z]*\)[ ;].*/\1/p')" '
   NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
   { calls += $col["calls"]; el += $col["elapsed_exclusive_ns"]; app += $col["application_exclusive_ns"]
     if ($col["application_exclusive_ns"] > top) { top = $col["application_exclusive_ns"]; name = $col["function"] } }

@@ -78,6 +78,8 @@ static void header(const ip_process *p) {
   if (p->from_index)
     printf("read:         its index (info --scan replays the events: damage inside the file, "
            "samples attributed, exits reconciled)\n");
+  else if (p->aggregate) /* its records are the sums: there is no index of events to read */
+    printf("read:         every record (an aggregate profile has no event index)\n");
   else
     printf("read:         every record%s%s\n", p->scan_why ? ": " : " (--scan)",
            p->scan_why ? p->scan_why : "");
@@ -237,13 +239,15 @@ static void process(const ip_session *s, size_t pi) {
   if (p->snapshot)
     printf("snapshot:     %s\n", p->snapshot);
   if (p->threads_resumed && p->snapshot)
-    printf("window:       %u threads began before the window: their calls then open are timed "
+    printf("window:       %u thread%s began before the window: %s calls then open are timed "
            "from its start and not counted as calls\n",
-           p->threads_resumed);
+           p->threads_resumed, p->threads_resumed == 1 ? "" : "s",
+           p->threads_resumed == 1 ? "its" : "their");
   else if (p->threads_resumed)
-    printf("ring:         %u threads began before the kept window: their calls then open are "
+    printf("ring:         %u thread%s began before the kept window: %s calls then open are "
            "timed from its start and not counted as calls\n",
-           p->threads_resumed);
+           p->threads_resumed, p->threads_resumed == 1 ? "" : "s",
+           p->threads_resumed == 1 ? "its" : "their");
   if (p->threads_not_flushed)
     printf("final flush:  gave up on %u other threads at exit (their last buffered events are "
            "missing)\n",

@@ -106,10 +106,11 @@ static const ip_cli cli = {
     .intro = "Print the data values of a profile: Elapsed Inclusive/Exclusive (all time),\n"
              "Application Inclusive/Exclusive (time without kernel activity), their\n"
              "percentages of the session's Elapsed / Application Inclusive totals, calls,\n"
-             "per-call min/avg/max, and Inclusive/Exclusive samples when sampling was on.\n"
+             "per-call min/avg/max with --per-call, and Inclusive/Exclusive samples when\n"
+             "sampling was on.\n"
              "Default input: " IP_DEFAULT_INPUT " (a directory means every *.ipb file in it).",
     .epilog = "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 printed from a damaged\n"
-              "trace (read up to the damage, which is named on stderr).",
+              "trace (read around the damage, which is named on stderr).",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
 };

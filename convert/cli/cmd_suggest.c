@@ -18,7 +18,8 @@ enum { OPT_MAX_OVERHEAD = 256, OPT_KEEP, OPT_MAX_FOLD, OPT_TOP };
 
 static const ip_cli_opt options[] = {
     {"max-overhead", OPT_MAX_OVERHEAD, "PCT",
-     "exclude functions until the estimated probe cost is under PCT % of\nthe session (default 5)"},
+     "exclude functions until no thread's probes cost more than PCT % of\nits own time on CPU "
+     "(default 5)"},
     {"keep", OPT_KEEP, "FN",
      "never exclude FN (a glob on the assembler or demangled name;\nrepeatable)"},
     {"max-fold", OPT_MAX_FOLD, "PCT",
@@ -159,8 +160,12 @@ static void decision(char *buf, size_t n, const ip_session *s, const ip_suggest 
   const char *into = x->fold_into == UINT32_MAX ? "the callers" : s->funcs[x->fold_into].pretty;
   switch (x->verdict) {
   case IP_EXCLUDE:
-    snprintf(buf, n, "exclude: its %.2f%% of the session go to %s's Exclusive", fold_pct(g, x),
-             into);
+    if (x->fold_into == UINT32_MAX)
+      snprintf(buf, n, "exclude: its %.2f%% of the session go to its callers' Exclusive",
+               fold_pct(g, x));
+    else
+      snprintf(buf, n, "exclude: its %.2f%% of the session go to %s's Exclusive", fold_pct(g, x),
+               into);
     return;
   case IP_KEEP_ROOT:
     snprintf(buf, n, "keep: main or a thread's outermost function");

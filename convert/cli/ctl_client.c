@@ -49,9 +49,17 @@ static int env_output(pid_t pid, char *out, size_t len, char *err, size_t errlen
   snprintf(p, sizeof p, "/proc/%d/environ", (int)pid);
   FILE *f = fopen(p, "r");
   if (!f) {
-    if (errno == EACCES || errno == EPERM)
+    int e = errno;
+    unsigned owner = owner_of(pid);
+    if ((e == EACCES || e == EPERM) && owner != (unsigned)geteuid())
       snprintf(err, errlen, "pid %d belongs to another user (uid %u); run as that user or root",
-               (int)pid, owner_of(pid));
+               (int)pid, owner);
+    else if (e == EACCES || e == EPERM)
+      snprintf(err, errlen,
+               "pid %d: permission denied reading its environment though it runs as this user "
+               "(its /proc entries need it dumpable, or CAP_SYS_PTRACE); give its trace "
+               "directory with -o DIR",
+               (int)pid);
     else
       snprintf(err, errlen, "pid %d is not running", (int)pid);
     return -1;
@@ -177,10 +185,16 @@ static int connect_to(pid_t pid, const char *dir, char *reply, size_t len) {
     close(dir_fd);
   if (not_running(pid, reply, len))
     return -1;
-  if (e == EACCES || e == EPERM)
+  unsigned owner = owner_of(pid);
+  if ((e == EACCES || e == EPERM) && owner != (unsigned)geteuid())
     snprintf(reply, len,
              "%s: permission denied: pid %d belongs to uid %u; run as that user or root", path,
-             (int)pid, owner_of(pid));
+             (int)pid, owner);
+  else if ((e == EACCES || e == EPERM) && !strncmp(path, "/proc/", 6))
+    snprintf(reply, len,
+             "%s: permission denied though pid %d runs as this user (its /proc entries need it "
+             "dumpable, or CAP_SYS_PTRACE); give its trace directory with -o DIR",
+             path, (int)pid);
   else if (e == ENOENT || e == ENOTDIR)
     snprintf(reply, len,
              "pid %d has no control socket %s: it does not run with the inclprof runtime, or "

@@ -54,7 +54,8 @@ ip_reader *ip_reader_open(const char *path, char *err, size_t errlen) {
   if (got == 0)
     fault = ferror(f) ? "cannot read" : "empty file, not a trace";
   else if (got < IP_TRACE_MAGIC_LEN || memcmp(pre, IP_TRACE_MAGIC, IP_TRACE_MAGIC_LEN))
-    fault = "not an inclprof trace (bad magic)";
+    fault = "not an inclprof trace (bad magic); name a PID.ipb file or the directory "
+            "'inclprof record' wrote";
   else if (got < sizeof pre)
     fault = "truncated preamble (file shorter than 12 bytes)";
   else {

@@ -76,10 +76,11 @@ static void flush_reply(char *out, size_t len) {
   unsigned left = 0;
   unsigned n = ip_threads_flush_live(LIVE_FLUSH_MS, &left, 0);
   if (left)
-    snprintf(out, len, IP_CTL_OK "flushed %u threads; %u were busy for %u ms and are left out",
-             n - left, left, LIVE_FLUSH_MS);
+    snprintf(out, len, IP_CTL_OK "flushed %u thread%s; %u %s busy for %u ms and %s left out",
+             n - left, n - left == 1 ? "" : "s", left, left == 1 ? "was" : "were", LIVE_FLUSH_MS,
+             left == 1 ? "is" : "are");
   else
-    snprintf(out, len, IP_CTL_OK "flushed %u threads", n);
+    snprintf(out, len, IP_CTL_OK "flushed %u thread%s", n, n == 1 ? "" : "s");
 }
 
 static void command(const char *cmd, char *out, size_t len) {

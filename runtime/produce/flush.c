@@ -259,6 +259,20 @@ static __attribute__((noinline)) void encode_events(struct encoder *en, struct i
   *cpp = cp;
 }
 
+/* Appends the length-delimited field `tag` whose bytes were written at
+ * [start, end) to p, moving them down (p is at or before start); nothing
+ * when the field is empty.  Returns the byte after it. */
+static uint8_t *put_moved_field(uint8_t *p, uint64_t tag, const uint8_t *start,
+                                const uint8_t *end) {
+  size_t len = (size_t)(end - start);
+  if (!len)
+    return p;
+  p = ip_put_varint(p, tag);
+  p = ip_put_varint(p, len);
+  memmove(p, start, len);
+  return p + len;
+}
+
 /* Writes one EventBatch frame for ev[0..n) and clears the arg of every event
  * it took (ev is then ready for reuse: an arg of 0 is an empty slot).  The
  * batch is encoded in a single pass straight into the protobuf wire format -
@@ -321,27 +335,10 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   dp = ip_put_varint(dp, code_len);
   memmove(dp, code_start, code_len);
   dp += code_len;
-  size_t smp_len = (size_t)(en.smp - smp_start);
-  if (smp_len) { /* after the code bytes, which end before smp_start */
-    dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_SAMPLE_ADDR, IP_WIRE_LEN));
-    dp = ip_put_varint(dp, smp_len);
-    memmove(dp, smp_start, smp_len);
-    dp += smp_len;
-  }
-  size_t frm_len = (size_t)(en.frm - frm_start);
-  if (frm_len) { /* after the samples, which end before frm_start */
-    dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_CORO_FRAME, IP_WIRE_LEN));
-    dp = ip_put_varint(dp, frm_len);
-    memmove(dp, frm_start, frm_len);
-    dp += frm_len;
-  }
-  size_t ptr_len = (size_t)(en.ptr - ptr_start);
-  if (ptr_len) { /* after the frames, which end before ptr_start */
-    dp = ip_put_varint(dp, TAG(IP_TAG_BATCH_POINTER_CALLS, IP_WIRE_LEN));
-    dp = ip_put_varint(dp, ptr_len);
-    memmove(dp, ptr_start, ptr_len);
-    dp += ptr_len;
-  }
+  /* Each packed field follows the one before, which ends before its bytes. */
+  dp = put_moved_field(dp, TAG(IP_TAG_BATCH_SAMPLE_ADDR, IP_WIRE_LEN), smp_start, en.smp);
+  dp = put_moved_field(dp, TAG(IP_TAG_BATCH_CORO_FRAME, IP_WIRE_LEN), frm_start, en.frm);
+  dp = put_moved_field(dp, TAG(IP_TAG_BATCH_POINTER_CALLS, IP_WIRE_LEN), ptr_start, en.ptr);
   uint8_t *end = put_kernel_events(kl, dp);
 
   size_t batch_len = 1 + ip_varint_len(tid) + 1 + ip_varint_len(seq) + 1 + ip_varint_len(base) + 1 +

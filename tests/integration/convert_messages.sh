@@ -58,7 +58,7 @@ hdr=$(cat hdr.hex)
 : >empty.ipb
 expect "info: empty file" 1 "inclprof: empty.ipb: empty file, not a trace" "$INCLPROF" info empty.ipb
 printf 'NOTATRACE-------' >magic.ipb
-expect "report: bad magic" 1 "inclprof: magic.ipb: not an inclprof trace (bad magic)" "$INCLPROF" report magic.ipb
+expect "report: bad magic" 1 "inclprof: magic.ipb: not an inclprof trace (bad magic); name a PID.ipb file or the directory 'inclprof record' wrote" "$INCLPROF" report magic.ipb
 { printf 'INCLPROF\011\000\000\000'; tail -c +13 "$good"; } >version.ipb
 expect "export: unknown major version" 1 "inclprof: version.ipb: unsupported format version 9 (this reader knows 1 to 2)" \
   "$INCLPROF" export -f csv -o x.csv version.ipb

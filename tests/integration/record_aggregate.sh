@@ -157,6 +157,7 @@ check "report reads a profile" sh -c "'$INCLPROF' report a1 > report.txt"
 check "report: fib's row" grep -q ' fib(int, int)$' report.txt
 check "report: the header says it is a profile" grep -q '^profiles: *1 of 1 processes recorded with --aggregate' report.txt
 check "info says so" sh -c "'$INCLPROF' info a1 | grep -q '^kind: *an aggregate profile'"
+check "info: every record read, no event index" sh -c "'$INCLPROF' info a1 | grep -qx 'read: *every record (an aggregate profile has no event index)'"
 # call lines: the same calls per line of catcher's library calls as the trace
 # (in line order: the report orders them by time, which two runs may swap)
 lines() { "$INCLPROF" report --callees catcher "$1" | sed -n '/^call lines of/,$p' | awk 'NR > 2 {print $1, $(NF-1), $NF}' | sort -k3; }

@@ -39,8 +39,10 @@ check "ring: info's size-limit line" grep -Eq \
 # Both threads start with the process, long before the window: each thread
 # in the window (the worker may have ended before it) resumes from its state.
 nthreads=$(sed -n 's/^threads: *\([0-9]*\)$/\1/p' info)
+if [ "$nthreads" = 1 ]; then began="1 thread began before the kept window: its"
+else began="$nthreads threads began before the kept window: their"; fi
 check_eq "ring: every thread in the window resumed from its state at the window's start" \
-  "ring:         $nthreads threads began before the kept window: their calls then open are timed from its start and not counted as calls" \
+  "ring:         $began calls then open are timed from its start and not counted as calls" \
   "$(grep '^ring: ' info)"
 check_eq "ring: no exit repaired" "repairs:      0 exits reconciled" "$(grep '^repairs:' info)"
 check "ring: no batch lost" grep -q "; 0 batches lost$" info

@@ -7,9 +7,11 @@
 # records; `ctl` from another uid is refused (the socket's mode, and the
 # runtime's SO_PEERCRED check when the socket is opened to everyone) and
 # changes nothing; `ctl` names a pid that is not running and a process
-# without the runtime in one line with exit status 1.  Time while recording
-# was off is no thread's: the functions open across the off period (the
-# main thread's wait_command, the worker's worker_idle) read less than it.
+# without the runtime in one line with exit status 1, and says of a process
+# of its own uid that it may not follow through /proc to give -o DIR.
+# Time while recording was off is no thread's: the functions open across
+# the off period (the main thread's wait_command, the worker's worker_idle)
+# read less than it.
 # A fork child (tests/programs/service/fork_pair.c) binds a socket of its
 # own and starts off like its parent; `ctl CHILD start` records the child's
 # 500 calls and not one of the parent's 300.
@@ -50,6 +52,23 @@ if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null && [ "$(i
   check "recording is still off after the refused start" grep -q "recording off" status2.txt
 else
   echo "skip: not root or no setpriv: ctl from another uid is not tried"
+fi
+
+# a process of ctl's own uid whose /proc entries ctl may not follow (not
+# dumpable, ctl without CAP_SYS_PTRACE): not "another user", and -o DIR
+if [ "$(id -u)" = 0 ] && setpriv --bounding-set=-sys_ptrace --inh-caps=-sys_ptrace true 2>/dev/null; then
+  python3 -c 'import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); open("nodump.up", "w"); time.sleep(60)' &
+  nodump=$!
+  i=0
+  while [ ! -e nodump.up ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  setpriv --bounding-set=-sys_ptrace --inh-caps=-sys_ptrace "$INCLPROF" ctl "$nodump" status >nodump.txt 2>&1
+  check_eq "ctl on a process of its uid it may not trace: exit status 1" 1 "$?"
+  check "... says it runs as this user and names -o DIR (not another user)" \
+    grep -q "permission denied .*though pid $nodump runs as this user .*-o DIR" nodump.txt
+  kill "$nodump"
+  wait "$nodump" 2>/dev/null
+else
+  echo "skip: not root or no setpriv: ctl without CAP_SYS_PTRACE is not tried"
 fi
 
 "$INCLPROF" ctl "$pid" mark "after stop" >mark.txt 2>&1

@@ -35,6 +35,8 @@ check_eq "main, the thread roots and --keep word_table_add stay" "" \
 check "the table gives each decision: main kept as a root" grep -Eq ' main +keep: main or a thread.s outermost function$' suggest.out
 check "... worker_main too" grep -Eq ' worker_main +keep: main or a thread.s outermost function$' suggest.out
 check "the table gives each decision: word_table_add kept by --keep" grep -Eq ' word_table_add +keep: --keep$' suggest.out
+check_eq "each exclude decision names where the time goes: a caller's Exclusive, or its callers' when there are several" "" \
+  "$(grep ' exclude: ' suggest.out | grep -Ev " exclude: its [0-9.]+% of the session go to (its callers'|[^ ]+'s) Exclusive\$")"
 check "the rebuild flags name the plugin beside the command and the filter's absolute path" \
   grep -q "^  -fplugin=$INCLPROF_PLUGIN -fplugin-arg-inclprof-filter=$T_DIR/wf.filter\$" suggest.out
 est=$(sed -n 's/^estimate: .*events \([0-9]*\) -> \([0-9]*\);.*/\2/p' suggest.out)
