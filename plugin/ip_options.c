@@ -244,6 +244,30 @@ static char *trim(char *s)
   return s;
 }
 
+/* Whether a rule's value holds what reads as a comment or a second rule:
+ * a blank followed by '#', or by a known KEY and '=' ("f   exclude=g" or
+ * "f  # note" on one line).  No function or file name has either. */
+static int holds_second_rule(const char *value)
+{
+  if (strncmp(value, "re:", 3) == 0)
+    return 0; /* a regex may hold anything */
+  for (const char *p = value; *p; p++) {
+    if (p == value || (p[-1] != ' ' && p[-1] != '\t'))
+      continue;
+    if (*p == '#')
+      return 1;
+    size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz-");
+    char key[32];
+    if (n == 0 || n >= sizeof key || p[n] != '=')
+      continue;
+    memcpy(key, p, n);
+    key[n] = '\0';
+    if (find_key(key))
+      return 1;
+  }
+  return 0;
+}
+
 int ip_config_read_filter_file(struct ip_config *cfg, const char *path, char *err, size_t errlen)
 {
   FILE *f = fopen(path, "r");
@@ -271,7 +295,17 @@ int ip_config_read_filter_file(struct ip_config *cfg, const char *path, char *er
         snprintf(err, errlen, "%s: 'filter' cannot be used inside a filter file", where);
         rc = -1;
       } else {
-        rc = ip_config_set(cfg, key, trim(eq + 1), where, err, errlen);
+        const char *value = trim(eq + 1);
+        const struct ip_key *k = find_key(key);
+        if (k && k->kind == KEY_RULE && holds_second_rule(value)) {
+          snprintf(err, errlen,
+                   "%s: '%s=%s' holds a comment or a second KEY=VALUE: write one rule a line, "
+                   "comments on lines of their own",
+                   where, key, value);
+          rc = -1;
+        } else {
+          rc = ip_config_set(cfg, key, value, where, err, errlen);
+        }
       }
     } else if (is_flag(s)) {
       rc = ip_config_set(cfg, s, NULL, where, err, errlen);

@@ -30,6 +30,7 @@
 #   bench  clang and LLVM XRay's runtime (scripts/llvm-version.sh), uftrace
 #   stress what `make stress` adds: clang and libFuzzer's runtime, GNU time
 #   field  what `make field` adds to test: redis-tools (redis-benchmark),
+#          libjemalloc-dev (Debian's redis links the system's jemalloc),
 #          ninja, tcl (sqlite's amalgamation), googletest (leveldb's
 #          db_bench; yaml-cpp's tests build it from /usr/src/googletest),
 #          xz-utils, autoconf, automake, libtool, bison, flex and oniguruma
@@ -74,7 +75,7 @@ esac
 case "$level" in
   bench) pkgs="$pkgs uftrace time" ;;
   stress) pkgs="$pkgs time" ;;
-  field) pkgs="$pkgs chromium time redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
+  field) pkgs="$pkgs chromium time redis-tools libjemalloc-dev ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
 esac
 pkgs="$pkgs $(release_pkgs "$level")"
 

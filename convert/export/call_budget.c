@@ -142,7 +142,9 @@ void ip_budget_plan(ip_budget *b, uint64_t max_calls, uint64_t max_bytes, ip_bud
   flush_batch(b);
   *cut = (ip_budget_cut){.all = 1, .calls = b->calls, .bytes = b->bytes};
   if ((!max_calls || b->calls <= max_calls) && (!max_bytes || b->bytes <= max_bytes)) {
-    if (b->n_bins) {
+    if (b->deferred)
+      cut->min_dur_ns = b->calls ? b->min_rank >> 16 : 0;
+    else if (b->n_bins) {
       sort_bins(b);
       cut->min_dur_ns = b->bins[b->n_bins - 1].key >> 16;
     }

@@ -35,6 +35,13 @@ typedef struct ip_budget {
   uint64_t batch_rank[IP_BUDGET_BATCH];
   uint32_t batch_bytes[IP_BUDGET_BATCH];
   size_t n_batch;
+  /* Set by the user while every call so far fits the limits: calls are
+   * counted (ip_budget_count), not binned, and the user adds them all again
+   * (ip_budget_add, after clearing it and calls and bytes) before the
+   * limits are passed.  min_rank: the lowest rank counted (set it to
+ * UINT64_MAX with deferred). */
+  int deferred;
+  uint64_t min_rank;
 } ip_budget;
 
 /* What the plan keeps: every call ranked above key, and the first quota
@@ -54,6 +61,14 @@ static inline uint64_t ip_budget_rank(uint64_t dur_ns, uint32_t depth) {
 }
 
 void ip_budget_add(ip_budget *b, uint64_t rank, uint32_t bytes);
+
+/* A call counted while the budget is deferred. */
+static inline void ip_budget_count(ip_budget *b, uint64_t rank, uint32_t bytes) {
+  b->calls++;
+  b->bytes += bytes;
+  if (rank < b->min_rank)
+    b->min_rank = rank;
+}
 
 /* Keeps at most max_calls calls (0: no limit) of at most max_bytes bytes
  * together (0: no limit), the highest ranks first. */

@@ -33,22 +33,21 @@ typedef struct call_run {
   size_t n, bytes;
 } call_run;
 
+/* A slot's seq while its call is open (a placeholder its callees' slots
+ * follow), and once it was left out. */
+#define SLOT_OPEN UINT64_MAX
+#define SLOT_HOLE (UINT64_MAX - 1)
+
 typedef struct thread_calls {
-  ip_logged_call *calls; /* in memory, in the order they ended */
+  ip_logged_call *calls; /* in memory: slots in the order the calls began */
   size_t n, cap;
+  size_t *open_slot; /* by depth: the slot of the open call there, for depths < n_open */
+  size_t n_open, cap_open;
   uint64_t ended;   /* calls logged so far: the next one's seq */
   uint64_t dropped; /* calls counted but not kept (ip_call_log_drop) */
   call_run *runs;   /* spilled, each sorted */
   size_t n_runs, cap_runs;
 } thread_calls;
-
-/* The arrays begin_order works in, kept from one sort to the next. */
-typedef struct sort_scratch {
-  size_t *place, cap_place;
-  size_t *path, cap_path;
-  uint8_t *taken;
-  size_t cap_taken;
-} sort_scratch;
 
 struct ip_call_log {
   const ip_export_opts *o;
@@ -58,8 +57,7 @@ struct ip_call_log {
   size_t in_memory, max_in_memory;
   int spill_fd; /* -1 until the first spill */
   off_t spill_end;
-  int spill_failed; /* keep everything in memory from then on */
-  sort_scratch scratch;
+  int spill_failed;      /* keep everything in memory from then on */
   uint8_t *spill_buf;    /* SPILL_BYTES: calls encoded for the file */
   ip_logged_call *spare; /* the array of the last thread spilled (spare_cap calls), or NULL */
   size_t spare_cap;
@@ -77,80 +75,41 @@ static int by_begin(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The calls tc->calls[0..tc->n) of one thread, in the order they ended (a
- * post-order of its call tree: callees before their caller, siblings in
- * turn), into begin order without a comparison sort: a call's place in
- * begin order is the number of calls that ended before its first callee
- * (the calls up to the last one before it that ended at its depth or above)
- * plus its callers (the open path above it, found from the last call back);
- * the calls then move to their places in place, cycle by cycle.  Calls at
- * equal starts (empty calls) may sort otherwise by by_begin: a pass of
- * insertion moves the few out of place to where by_begin has them, and a
- * log that does not nest like this (more than n moves, or two calls at one
- * place) is sorted by qsort.  Besides the calls it takes 9 bytes a call, as
- * qsort's sort of pointers does. */
-static void begin_order(sort_scratch *w, thread_calls *tc) {
+/* The calls tc->calls[0..tc->n) of one thread, in begin order as the slots
+ * were taken (nearly by_begin's order: calls at equal starts may differ),
+ * without the slots of calls that were left out or are still open, and
+ * sorted by by_begin: a pass of insertion moves the few out of place, and a
+ * log that is not nearly in order (more than n moves) is sorted by qsort.
+ * The open calls' slots (open_slot[0..n_open)) are returned in hold, their
+ * order kept, when hold is not NULL; else they are dropped too. */
+static size_t settle(thread_calls *tc, ip_logged_call *hold) {
   ip_logged_call *c = tc->calls;
-  size_t n = tc->n, depth = 0; /* path[0..depth): indices of calls, their depths increasing */
-  if (n < 2)
-    return;
-  ip_must_grow((void **)&w->place, &w->cap_place, n, sizeof *w->place);
-  ip_must_grow((void **)&w->taken, &w->cap_taken, n, sizeof *w->taken);
-  size_t *place = w->place;
-  for (size_t i = 0; i < n; i++) {
-    while (depth && c[w->path[depth - 1]].depth > c[i].depth)
-      depth--;
-    place[i] = depth ? w->path[depth - 1] + 1 : 0; /* where its first callee is */
-    if (depth && c[w->path[depth - 1]].depth == c[i].depth)
-      depth--;
-    if (depth == w->cap_path)
-      ip_must_grow((void **)&w->path, &w->cap_path, depth + 1, sizeof *w->path);
-    w->path[depth++] = i;
-  }
-  uint8_t *taken = w->taken;
-  memset(taken, 0, n);
-  int nested = 1;
-  depth = 0;
-  for (size_t i = n; i-- > 0;) {
-    while (depth && c[w->path[depth - 1]].depth >= c[i].depth)
-      depth--;
-    size_t at = place[i] + depth; /* depth: its callers, open above it */
-    if (at >= n || taken[at]) {
-      nested = 0;
-      break;
+  size_t n = 0, held = 0, moves = 0;
+  for (size_t i = 0; i < tc->n; i++) {
+    if (__builtin_expect(c[i].seq >= SLOT_HOLE, 0)) {
+      if (c[i].seq == SLOT_OPEN && hold)
+        hold[held++] = c[i];
+      continue;
     }
-    taken[at] = 1;
-    place[i] = at;
-    if (depth == w->cap_path)
-      ip_must_grow((void **)&w->path, &w->cap_path, depth + 1, sizeof *w->path);
-    w->path[depth++] = i;
-  }
-  if (nested) { /* each call to its place: taken now marks the places filled */
-    memset(taken, 0, n);
-    for (size_t i = 0; i < n; i++) {
-      if (taken[i])
-        continue;
-      ip_logged_call moving = c[i];
-      for (size_t j = place[i]; j != i; j = place[j]) {
-        ip_logged_call was = c[j];
-        c[j] = moving, taken[j] = 1;
-        moving = was;
-      }
-      c[i] = moving, taken[i] = 1;
-    }
-  }
-  size_t moves = 0;
-  for (size_t i = 1; nested && i < n; i++)
-    for (size_t j = i; j > 0 && by_begin(&c[j - 1], &c[j]) > 0; j--) {
+    if (n != i)
+      c[n] = c[i];
+    for (size_t j = n++; j > 0 && by_begin(&c[j - 1], &c[j]) > 0; j--) {
       ip_logged_call tmp = c[j];
       c[j] = c[j - 1], c[j - 1] = tmp;
-      if (++moves > n) {
-        nested = 0;
-        break;
-      }
+      moves++;
     }
-  if (!nested)
-    qsort(c, n, sizeof *c, by_begin);
+    if (__builtin_expect(moves > tc->n, 0)) { /* far from in order */
+      for (i++; i < tc->n; i++)
+        if (c[i].seq < SLOT_HOLE)
+          c[n++] = c[i];
+        else if (c[i].seq == SLOT_OPEN && hold)
+          hold[held++] = c[i];
+      qsort(c, n, sizeof *c, by_begin);
+      break;
+    }
+  }
+  tc->n = n;
+  return held;
 }
 
 /* The previous call of a run, which the next one is encoded against. */
@@ -203,14 +162,26 @@ static int write_all(int fd, const void *p, size_t n, off_t at) {
   return 0;
 }
 
+/* Puts the open calls' slots held back (tc->n_open of them, by depth) after
+ * the calls in memory. */
+static void hold_back(thread_calls *tc, const ip_logged_call *held) {
+  for (size_t d = 0; d < tc->n_open; d++) {
+    tc->open_slot[d] = tc->n;
+    tc->calls[tc->n++] = held[d];
+  }
+}
+
 /* Sorts thread tc's calls in memory into a new run at the end of the spill
- * file.  On a failure everything stays in memory. */
+ * file; the slots of its open calls stay.  On a failure everything stays in
+ * memory. */
 static void spill(ip_call_log *log, thread_calls *tc) {
   if (log->spill_fd < 0 && spill_open(log) < 0) {
     log->spill_failed = 1;
     return;
   }
-  begin_order(&log->scratch, tc);
+  ip_logged_call *held = ip_must_calloc(tc->n_open + 1, sizeof *held);
+  log->in_memory -= tc->n;
+  settle(tc, held);
   if (!log->spill_buf)
     log->spill_buf = ip_must_realloc(NULL, SPILL_BYTES, 1);
   size_t bytes = 0;
@@ -226,62 +197,125 @@ static void spill(ip_call_log *log, thread_calls *tc) {
               "call in memory (set TMPDIR to a directory with room)\n",
               errno ? strerror(errno) : "disk full");
       log->spill_failed = 1;
+      hold_back(tc, held);
+      log->in_memory += tc->n;
+      free(held);
       return;
     }
     bytes += n;
   }
-  ip_must_grow((void **)&tc->runs, &tc->cap_runs, tc->n_runs + 1, sizeof *tc->runs);
-  tc->runs[tc->n_runs++] = (call_run){log->spill_end, tc->n, bytes};
-  log->spill_end += (off_t)bytes;
-  log->in_memory -= tc->n;
-  free(log->spare); /* kept for the next thread to start again, its pages faulted in */
-  log->spare = tc->calls;
-  log->spare_cap = tc->cap;
-  tc->calls = NULL;
-  tc->n = tc->cap = 0;
+  if (tc->n) {
+    ip_must_grow((void **)&tc->runs, &tc->cap_runs, tc->n_runs + 1, sizeof *tc->runs);
+    tc->runs[tc->n_runs++] = (call_run){log->spill_end, tc->n, bytes};
+    log->spill_end += (off_t)bytes;
+  }
+  tc->n = 0;
+  if (tc->n_open) { /* the array stays, holding them */
+    hold_back(tc, held);
+    log->in_memory += tc->n;
+  } else {
+    free(log->spare); /* kept for the next thread to start again, its pages faulted in */
+    log->spare = tc->calls;
+    log->spare_cap = tc->cap;
+    tc->calls = NULL;
+    tc->cap = 0;
+  }
+  free(held);
 }
 
+/* Spills the thread holding the most calls that are not open, if any. */
 static void spill_largest(ip_call_log *log) {
-  thread_calls *largest = &log->threads[0];
-  for (size_t i = 1; i < log->n_threads; i++)
-    if (log->threads[i].n > largest->n)
-      largest = &log->threads[i];
-  spill(log, largest);
+  thread_calls *largest = NULL;
+  for (size_t i = 0; i < log->n_threads; i++) {
+    thread_calls *tc = &log->threads[i];
+    if (tc->n > tc->n_open && (!largest || tc->n - tc->n_open > largest->n - largest->n_open))
+      largest = tc;
+  }
+  if (largest)
+    spill(log, largest);
+}
+
+static thread_calls *thread_of(ip_call_log *log, const ip_session *s, const ip_thread *t) {
+  size_t k = (size_t)(t - s->threads);
+  if (k >= log->n_threads)
+    ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
+  return &log->threads[k];
+}
+
+/* The slots of the open calls at depth `from` and deeper are left out. */
+static void leave_open(thread_calls *tc, uint32_t from) {
+  for (size_t d = from; d < tc->n_open; d++)
+    tc->calls[tc->open_slot[d]].seq = SLOT_HOLE;
+  if (from < tc->n_open)
+    tc->n_open = from;
 }
 
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_call_log *log = ctx;
   if (dur_ns < log->o->min_duration_ns || !ip_selected_thread(s, &log->o->sel, t) ||
-      !ip_selected_call(&log->o->sel, (uint32_t)(t - s->threads), depth, start_ns, dur_ns))
+      !ip_selected_call(&log->o->sel, (uint32_t)(t - s->threads), depth, start_ns, dur_ns)) {
+    ip_call_log_skip(log, s, t, depth);
     return;
+  }
   ip_call_log_add(log, s, t, func, depth, start_ns, dur_ns, app_ns);
 }
 
-void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t func,
-                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
-  size_t k = (size_t)(t - s->threads);
-  if (k >= log->n_threads)
-    ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
-  if (log->in_memory >= log->max_in_memory && !log->spill_failed)
-    spill_largest(log);
-  thread_calls *tc = &log->threads[k];
+/* A new slot at the end of tc's. */
+static ip_logged_call *take_slot(ip_call_log *log, thread_calls *tc) {
   if (tc->n == tc->cap && !tc->calls && log->spare) { /* starting again: the spare */
     tc->calls = log->spare;
     tc->cap = log->spare_cap;
     log->spare = NULL;
-  } else if (tc->n == tc->cap) { /* doubled, not zeroed: every call is written before it is read */
+  } else if (tc->n == tc->cap) { /* doubled, not zeroed: every slot is written before it is read */
     tc->cap = tc->cap ? 2 * tc->cap : 1024;
     tc->calls = ip_must_realloc(tc->calls, tc->cap, sizeof *tc->calls);
   }
-  tc->calls[tc->n++] = (ip_logged_call){start_ns, dur_ns, app_ns, tc->ended++, func, depth};
   log->in_memory++;
+  return &tc->calls[tc->n++];
 }
 
-void ip_call_log_drop(ip_call_log *log, const ip_session *s, const ip_thread *t) {
+/* Slots for the calls open at depths tc->n_open to depth - 1, the callers of
+ * a call ending at depth: they began before it. */
+static __attribute__((noinline)) void open_callers(ip_call_log *log, thread_calls *tc,
+                                                   uint32_t depth) {
+  if (depth > tc->cap_open)
+    ip_must_grow((void **)&tc->open_slot, &tc->cap_open, depth, sizeof *tc->open_slot);
+  for (size_t d = tc->n_open; d < depth; d++) {
+    take_slot(log, tc)->seq = SLOT_OPEN;
+    tc->open_slot[d] = tc->n - 1;
+  }
+  tc->n_open = depth;
+}
+
+void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t func,
+                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
+  thread_calls *tc = thread_of(log, s, t);
+  if (log->in_memory >= log->max_in_memory && !log->spill_failed)
+    spill_largest(log);
+  ip_logged_call *c;
+  if (depth < tc->n_open) { /* its slot was taken when its first callee ended */
+    leave_open(tc, depth + 1);
+    c = &tc->calls[tc->open_slot[depth]];
+    tc->n_open = depth;
+  } else {
+    if (depth > tc->n_open)
+      open_callers(log, tc, depth);
+    c = take_slot(log, tc);
+  }
+  *c = (ip_logged_call){start_ns, dur_ns, app_ns, tc->ended++, func, depth};
+}
+
+void ip_call_log_skip(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t depth) {
   size_t k = (size_t)(t - s->threads);
-  ip_must_grow((void **)&log->threads, &log->n_threads, k + 1, sizeof *log->threads);
-  log->threads[k].dropped++;
+  if (k < log->n_threads)
+    leave_open(&log->threads[k], depth);
+}
+
+void ip_call_log_drop(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t depth) {
+  thread_calls *tc = thread_of(log, s, t);
+  tc->dropped++;
+  leave_open(tc, depth);
 }
 
 ip_call_log *ip_call_log_new(const ip_export_opts *o, size_t max_in_memory) {
@@ -298,6 +332,7 @@ const ip_call_visitor *ip_call_log_visitor(ip_call_log *log) { return &log->visi
 
 static void free_thread(thread_calls *tc) {
   free(tc->calls);
+  free(tc->open_slot);
   free(tc->runs);
   *tc = (thread_calls){0};
 }
@@ -310,9 +345,6 @@ void ip_call_log_free(ip_call_log *log) {
   free(log->threads);
   free(log->spill_buf);
   free(log->spare);
-  free(log->scratch.place);
-  free(log->scratch.path);
-  free(log->scratch.taken);
   if (log->spill_fd >= 0)
     close(log->spill_fd);
   free(log);
@@ -321,11 +353,7 @@ void ip_call_log_free(ip_call_log *log) {
 size_t ip_call_log_count(const ip_call_log *log, size_t t) {
   if (t >= log->n_threads)
     return 0;
-  const thread_calls *tc = &log->threads[t];
-  size_t n = tc->n + tc->dropped;
-  for (size_t i = 0; i < tc->n_runs; i++)
-    n += tc->runs[i].n;
-  return n;
+  return log->threads[t].ended + log->threads[t].dropped;
 }
 
 /* One sorted source of a merge: a spilled run read in pieces, or the calls
@@ -362,6 +390,12 @@ typedef struct merge {
   cursor *cur;
   size_t *heap, n;
 } merge;
+
+/* The current call of the cursor at heap place i. */
+static const ip_logged_call *head(const merge *m, size_t i) {
+  const cursor *c = &m->cur[m->heap[i]];
+  return &c->buf[c->pos];
+}
 
 static int heap_less(const merge *m, size_t a, size_t b) {
   const cursor *x = &m->cur[m->heap[a]], *y = &m->cur[m->heap[b]];
@@ -407,22 +441,30 @@ static void emit_merged(const ip_call_log *log, thread_calls *tc, const ip_timel
   ip_logged_call *open = NULL;
   size_t n_open = 0, cap = 0;
   while (m.n) {
+    /* the calls of the first cursor up to the other cursors' first call:
+     * the runs begin mostly after each other, so most go without the heap */
     cursor *c = &m.cur[m.heap[0]];
-    ip_logged_call call = c->buf[c->pos++];
-    if (c->pos == c->len) {
-      if (c->left)
-        cursor_fill(log->spill_fd, c);
-      else
-        m.heap[0] = m.heap[--m.n];
+    const ip_logged_call *others = m.n > 1 ? head(&m, 1) : NULL;
+    if (m.n > 2 && by_begin(head(&m, 2), others) < 0)
+      others = head(&m, 2);
+    for (int last = 0; !last;) {
+      ip_logged_call call = c->buf[c->pos++];
+      if (c->pos == c->len) {
+        if (c->left)
+          cursor_fill(log->spill_fd, c);
+        else
+          m.heap[0] = m.heap[--m.n], last = 1;
+      }
+      last = last || (others && by_begin(&c->buf[c->pos], others) > 0);
+      while (n_open && open[n_open - 1].depth >= call.depth)
+        fn->close(fn->ctx, &open[--n_open]);
+      fn->open(fn->ctx, &call);
+      if (n_open == cap)
+        ip_must_grow((void **)&open, &cap, n_open + 1, sizeof *open);
+      open[n_open++] = call;
     }
     if (m.n > 1)
       heap_down(&m, 0);
-    while (n_open && open[n_open - 1].depth >= call.depth)
-      fn->close(fn->ctx, &open[--n_open]);
-    fn->open(fn->ctx, &call);
-    if (n_open == cap)
-      ip_must_grow((void **)&open, &cap, n_open + 1, sizeof *open);
-    open[n_open++] = call;
   }
   while (n_open)
     fn->close(fn->ctx, &open[--n_open]);
@@ -433,12 +475,37 @@ static void emit_merged(const ip_call_log *log, thread_calls *tc, const ip_timel
   free(m.heap);
 }
 
+void ip_call_log_each(const ip_call_log *log,
+                      void (*fn)(void *ctx, size_t thread, const ip_logged_call *c), void *ctx) {
+  cursor c = {.buf = ip_must_calloc(RUN_READ_CALLS, sizeof *c.buf),
+              .bytes = ip_must_calloc(RUN_READ_BYTES, 1)};
+  for (size_t t = 0; t < log->n_threads; t++) {
+    const thread_calls *tc = &log->threads[t];
+    for (size_t i = 0; i < tc->n; i++)
+      if (tc->calls[i].seq < SLOT_HOLE)
+        fn(ctx, t, &tc->calls[i]);
+    for (size_t r = 0; r < tc->n_runs; r++) {
+      c.next = tc->runs[r].offset, c.left = tc->runs[r].n;
+      c.bytes_left = tc->runs[r].bytes;
+      c.at = c.n_bytes = 0;
+      c.last = (run_last){0, 0};
+      while (c.left) {
+        cursor_fill(log->spill_fd, &c);
+        for (size_t i = 0; i < c.len; i++)
+          fn(ctx, t, &c.buf[i]);
+      }
+    }
+  }
+  free(c.buf);
+  free(c.bytes);
+}
+
 void ip_call_log_replay(ip_call_log *log, size_t t, const ip_timeline_fn *fn) {
   if (t >= log->n_threads)
     return;
   thread_calls *tc = &log->threads[t];
-  begin_order(&log->scratch, tc);
-  emit_merged(log, tc, fn);
   log->in_memory -= tc->n;
+  settle(tc, NULL);
+  emit_merged(log, tc, fn);
   free_thread(tc);
 }

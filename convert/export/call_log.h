@@ -3,7 +3,11 @@
  * and closes in time order.  The replay reports a call when it ends (callees
  * before their caller); timeline formats (speedscope's evented profiles,
  * Perfetto's slices) need each call's begin before its callees' begins, so
- * the calls are kept (40 bytes each) and sorted per thread at the end.
+ * the calls are kept (40 bytes each) in the order they began: a call's
+ * callers take their slots when its first callee ends, as the replay
+ * reports every call with its depth on the thread's stack, the callers'
+ * being the depths below.  The few calls out of the order by start (calls
+ * at equal starts) move into place at the end.
  * Beyond a bound, calls go to a temporary file in sorted runs ($TMPDIR, else
  * /tmp) and are merged back, so memory stays bounded on any trace. */
 #ifndef INCLPROF_EXPORT_CALL_LOG_H
@@ -23,8 +27,9 @@ typedef struct ip_logged_call {
   uint32_t func, depth;
 } ip_logged_call;
 
-/* The exporters' bound: 32 MiB of calls in memory (sorting a run takes 9
- * bytes a call more). */
+/* The exporters' bound: 32 MiB of calls in memory (their slots, the open
+ * calls' and those left out since the last run included; a run is sorted in
+ * place). */
 #define IP_CALL_LOG_MEMORY_CALLS (((size_t)32 << 20) / sizeof(ip_logged_call))
 
 /* A log of the calls o keeps (the threads and time range of o->sel, calls
@@ -48,13 +53,23 @@ typedef struct ip_timeline_fn {
 void ip_call_log_add(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t func,
                      uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns);
 
-/* A call of thread t that the log's visitor would keep, left out by the
- * caller (it cannot be written): counted, not kept. */
-void ip_call_log_drop(ip_call_log *log, const ip_session *s, const ip_thread *t);
+/* A call of thread t at depth that the log's visitor would keep, left out
+ * by the caller (it cannot be written): counted, not kept. */
+void ip_call_log_drop(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t depth);
+
+/* A call of thread t at depth that the log does not keep (the caller does
+ * not log every call it is told of): whatever is logged later of thread t
+ * began after it. */
+void ip_call_log_skip(ip_call_log *log, const ip_session *s, const ip_thread *t, uint32_t depth);
 
 /* The number of calls logged for thread index t of s, dropped ones
  * included (0 when none). */
 size_t ip_call_log_count(const ip_call_log *log, size_t t);
+
+/* Hands every call logged so far (not those dropped) to fn, with its
+ * thread's index, in no particular order. */
+void ip_call_log_each(const ip_call_log *log,
+                      void (*fn)(void *ctx, size_t thread, const ip_logged_call *c), void *ctx);
 
 /* Sorts thread index t's calls into time order, hands them to fn and
  * frees them (each thread is replayed once). */

@@ -428,7 +428,7 @@ static int write_perfetto(ip_export_job *job, const ip_session *s) {
   size_t n_flows = crit ? ip_critical_flows(s, crit, &flows) : 0;
   /* the path's slices and the flows' instants: about 60 bytes each */
   uint64_t fixed = fixed_size(s) + (crit ? 120 * (crit->n_pieces + n_flows) : 0);
-  ip_timeline_budget_plan(tb, fixed);
+  ip_timeline_budget_plan(tb, s, fixed);
   perfetto x = {.s = s};
   ip_pb_out_init(&x.out, job->out);
   put_descriptors(&x, job->opts);

@@ -11,9 +11,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The bytes of v as a varint: 7 bits a byte. */
+/* The bytes of v as a varint: 7 bits a byte, by the count of its leading
+ * zero bits. */
 static inline size_t ip_pb_varint_len(uint64_t v) {
-  return (size_t)(64 - __builtin_clzll(v | 1) + 6) / 7;
+  static const uint8_t by_zeros[64] = {10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7,
+                                       7,  7, 7, 7, 7, 7, 6, 6, 6, 6, 6, 6, 6, 5, 5, 5,
+                                       5,  5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3,
+                                       3,  3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1};
+  return by_zeros[__builtin_clzll(v | 1)];
 }
 
 /* v as a varint at p; the byte after it. */

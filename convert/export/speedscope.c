@@ -195,7 +195,7 @@ static size_t busiest_profile(const ip_session *s, const ip_call_log *log) {
 static int write_speedscope(ip_export_job *job, const ip_session *s) {
   ip_timeline_budget *tb = job->stream;
   uint64_t fixed = fixed_size(s);
-  ip_timeline_budget_plan(tb, fixed);
+  ip_timeline_budget_plan(tb, s, fixed);
   speedscope x = {.s = s, .out = job->out, .value = job->opts->value, .tb = tb};
   x.frame_of = ip_must_realloc(NULL, s->n_funcs + 1, sizeof *x.frame_of);
   x.frames = ip_must_realloc(NULL, s->n_funcs + 1, sizeof *x.frames);

@@ -5,6 +5,7 @@
  * rank are kept while its quota lasts, in the order they are written. */
 #include "export/timeline_budget.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "util/util.h"
@@ -22,6 +23,38 @@ static uint64_t max_size(const ip_timeline_budget *tb) {
   return tb->o->max_size == UINT64_MAX ? 0 : tb->o->max_size ? tb->o->max_size : tb->default_max;
 }
 
+/* Whether calls calls of bytes bytes pass the limits (of max bytes). */
+static int over(const ip_timeline_budget *tb, uint64_t calls, uint64_t bytes, uint64_t max) {
+  return (tb->o->max_events && calls > tb->o->max_events) || (max && bytes > max);
+}
+
+typedef struct binning {
+  ip_timeline_budget *tb;
+  const ip_session *s;
+} binning;
+
+static void bin_call(void *ctx, size_t thread, const ip_logged_call *c) {
+  binning *b = ctx;
+  ip_budget_add(&b->tb->budget, ip_budget_rank(c->dur_ns, c->depth),
+                b->tb->size(b->s, &b->s->threads[thread], c->func, c->start_ns, c->dur_ns));
+}
+
+/* The budget no longer deferred: the bins of every call logged. */
+static void bin_logged(ip_timeline_budget *tb, const ip_session *s) {
+  uint64_t calls = tb->budget.calls, bytes = tb->budget.bytes;
+  tb->budget.deferred = 0;
+  tb->budget.calls = tb->budget.bytes = 0;
+  binning b = {tb, s};
+  ip_call_log_each(tb->log, bin_call, &b);
+  if (tb->budget.calls != calls || tb->budget.bytes != bytes) {
+    fprintf(stderr,
+            "inclprof export: %s: the calls logged are not those counted (%" PRIu64 " of %" PRIu64
+            "): an internal error, please report it\n",
+            tb->format, tb->budget.calls, calls);
+    exit(1);
+  }
+}
+
 /* The floor is found again after this many calls, or four per bin (finding
  * it sorts the bins). */
 #define FLOOR_EVERY ((uint64_t)1 << 18)
@@ -29,10 +62,21 @@ static uint64_t max_size(const ip_timeline_budget *tb) {
 static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t func,
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_timeline_budget *tb = ctx;
-  if (!accepted(tb->o, s, t, depth, start_ns, dur_ns))
-    return; /* nor would the log keep it */
+  if (!accepted(tb->o, s, t, depth, start_ns, dur_ns)) {
+    ip_call_log_skip(tb->log, s, t, depth); /* nor would the log keep it */
+    return;
+  }
   uint64_t rank = ip_budget_rank(dur_ns, depth);
-  ip_budget_add(&tb->budget, rank, tb->size(s, t, func, start_ns, dur_ns));
+  uint32_t bytes = tb->size(s, t, func, start_ns, dur_ns);
+  if (tb->budget.deferred) {
+    if (tb->budget.calls < tb->fit_calls && tb->budget.bytes + bytes <= tb->fit_bytes) {
+      ip_budget_count(&tb->budget, rank, bytes);
+      ip_call_log_add(tb->log, s, t, func, depth, start_ns, dur_ns, app_ns);
+      return; /* every call so far is kept: no floor */
+    }
+    bin_logged(tb, s);
+  }
+  ip_budget_add(&tb->budget, rank, bytes);
   if (tb->budget.calls >= tb->next_floor) {
     tb->floor = ip_budget_floor(&tb->budget, tb->o->max_events, max_size(tb));
     tb->next_floor = tb->budget.calls +
@@ -40,7 +84,7 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
   }
   if (rank < tb->floor) { /* never written: neither logged nor sorted */
     tb->left_out++;
-    ip_call_log_drop(tb->log, s, t);
+    ip_call_log_drop(tb->log, s, t, depth);
     return;
   }
   ip_call_log_add(tb->log, s, t, func, depth, start_ns, dur_ns, app_ns);
@@ -53,12 +97,22 @@ void ip_timeline_budget_init(ip_timeline_budget *tb, const char *format, const i
   tb->visitor.ctx = tb;
   tb->visitor.on_call = on_call;
   tb->cut.all = 1;
+  tb->budget.deferred = 1;
+  tb->budget.min_rank = UINT64_MAX;
+  uint64_t max = max_size(tb);
+  tb->fit_calls = o->max_events ? o->max_events : UINT64_MAX;
+  tb->fit_bytes = max ? max : UINT64_MAX;
 }
 
-void ip_timeline_budget_plan(ip_timeline_budget *tb, uint64_t fixed) {
+void ip_timeline_budget_plan(ip_timeline_budget *tb, const ip_session *s, uint64_t fixed) {
   uint64_t max = max_size(tb);
   if (!max && !tb->o->max_events)
     return;
+  if (tb->budget.deferred && over(tb, tb->budget.calls, tb->budget.bytes,
+                                  !max          ? 0
+                                  : max > fixed ? max - fixed
+                                                : 1))
+    bin_logged(tb, s);
   ip_budget_plan(&tb->budget, tb->o->max_events,
                  !max          ? 0
                  : max > fixed ? max - fixed
@@ -100,6 +154,10 @@ static void gate_close(void *ctx, const ip_logged_call *c) {
 }
 
 void ip_timeline_budget_replay(ip_timeline_budget *tb, size_t t, const ip_timeline_fn *fn) {
+  if (tb->cut.all) { /* every call is written: no gate */
+    ip_call_log_replay(tb->log, t, fn);
+    return;
+  }
   gate g = {tb, fn};
   ip_timeline_fn gated = {&g, gate_open, gate_close};
   ip_call_log_replay(tb->log, t, &gated);

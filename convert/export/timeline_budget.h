@@ -32,6 +32,7 @@ typedef struct ip_timeline_budget {
   uint8_t *keep_stack; /* the open calls' verdicts, by depth in the thread */
   size_t depth, cap;
   uint64_t left_out;
+  uint64_t fit_calls, fit_bytes; /* the limits of the replay (UINT64_MAX: none) */
 } ip_timeline_budget;
 
 /* The log (as ip_call_log_new) with every accepted call sized; its visitor
@@ -39,7 +40,7 @@ typedef struct ip_timeline_budget {
 void ip_timeline_budget_init(ip_timeline_budget *tb, const char *format, const ip_export_opts *o,
                              uint64_t default_max, ip_call_size_fn size);
 /* After the replay: which calls fit; fixed is the bytes of everything else. */
-void ip_timeline_budget_plan(ip_timeline_budget *tb, uint64_t fixed);
+void ip_timeline_budget_plan(ip_timeline_budget *tb, const ip_session *s, uint64_t fixed);
 /* Hands thread index t's calls to fn in time order (ip_call_log_replay),
  * those the plan keeps. */
 void ip_timeline_budget_replay(ip_timeline_budget *tb, size_t t, const ip_timeline_fn *fn);

@@ -74,10 +74,15 @@ static inline __attribute__((always_inline)) void record(uint64_t arg, int mode,
     ip_kevents_drain(t, p->tick & ~IP_T_BIT);
 }
 
-/* A coroutine frame's or a pointer call's slot (base/base.h): no clock read
- * and no transition taken (the event after it has both), and no flush after
- * it in the slow path, so that the event it belongs to lands in the same
- * batch. */
+static inline __attribute__((always_inline)) void fill_untimed(struct ip_event *p, uint64_t arg) {
+  p->tick = 0;
+  __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
+  p->arg = arg;
+}
+
+/* A coroutine frame's slot (base/base.h): no clock read and no transition
+ * taken (the ENTER after it has both), and no flush after it in the slow
+ * path, so that the ENTER it belongs to lands in the same batch. */
 static inline __attribute__((always_inline)) void record_frame(uint64_t arg) {
   struct ip_rt_thread *t = &ip_tls;
   struct ip_event *p = ip_reserve(t);
@@ -86,9 +91,32 @@ static inline __attribute__((always_inline)) void record_frame(uint64_t arg) {
     if (IP_UNLIKELY(!p))
       return;
   }
-  p->tick = 0;
-  __asm__ __volatile__("" ::: "memory"); /* arg last: a set arg marks a filled slot */
-  p->arg = arg;
+  fill_untimed(p, arg);
+}
+
+/* A pointer call's slow path: a full buffer is flushed like after any
+ * event, so that a loop of pointer calls with no event between them never
+ * runs past the headroom (the encoder writes a batch of such slots alone,
+ * and they belong to the next batch's first event). */
+static IP_RT_TEXT void ptr_call_slow(struct ip_event *p) {
+  struct ip_rt_thread *t = &ip_tls;
+  struct ip_event *slot = ip_slow_slot(t, p);
+  if (IP_UNLIKELY(!slot))
+    return;
+  fill_untimed(slot, IP_PTR_CALL_TAG);
+  ip_slow_flush(t);
+}
+
+/* A pointer call's slot: no clock read and no transition taken (the event
+ * after it has both). */
+static inline __attribute__((always_inline)) void record_ptr_call(void) {
+  struct ip_rt_thread *t = &ip_tls;
+  struct ip_event *p = ip_reserve(t);
+  if (IP_UNLIKELY(p >= t->end)) {
+    ptr_call_slow(p);
+    return;
+  }
+  fill_untimed(p, IP_PTR_CALL_TAG);
 }
 
 #define DESC(fn, k) ((uint64_t)(uintptr_t)(fn) | (k))
@@ -119,7 +147,7 @@ IP_RT_TEXT static void coroutine_frame(const void *frame) {
     if (!ip_entry_known((uintptr_t)target))                                                        \
       record(ADDR(target, IP_K_CALL_IND), mode, cin);                                              \
     else                                                                                           \
-      record_frame(IP_PTR_CALL_TAG);                                                               \
+      record_ptr_call();                                                                           \
   }                                                                                                \
   IP_RT_TEXT static void reti_##suffix(const void *target) {                                       \
     if (!ip_entry_known((uintptr_t)target))                                                        \

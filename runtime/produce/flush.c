@@ -165,14 +165,16 @@ static __attribute__((noinline)) void frame_slot(struct encoder *en, const struc
 /* A pointer call's slot at e (of the batch ev): its hooks ran in the
  * interval that ends at the next event written, whose index in the batch is
  * the slots before it less the skipped ones (one past the batch's last
- * event when none follows: the next batch's first).  Dropped when the room
- * cannot take it. */
+ * event when none follows: the next batch's first).  Dropped, and counted
+ * so, when the room cannot take it. */
 static __attribute__((noinline)) void ptr_call_slot(struct encoder *en, const struct ip_event *ev,
                                                     const struct ip_event *e) {
   uint64_t index = (uint64_t)(e - ev) - en->skipped;
   en->skipped++;
-  if (en->ptr_end - en->ptr < 10)
+  if (en->ptr_end - en->ptr < 10) {
+    atomic_fetch_add(&ip_st.dropped, 1);
     return;
+  }
   en->ptr = ip_put_varint(en->ptr, index - en->ptr_prev);
   en->ptr_prev = index;
 }
@@ -293,17 +295,22 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   uint8_t *dt_start = scratch + HEADER_ROOM;
   uint8_t *code_start = dt_start + n * 10 + 16; /* after the worst-case dt bytes + code's tag/len */
   uint8_t *dp = dt_start, *cp = code_start;
-  size_t first = 0;
+  size_t first = 0; /* empty slots (see next_code), frame and pointer call slots: no tick */
   while (first < n &&
          (ev[first].arg == 0 || ip_is_coro_frame(ev[first].arg) || ip_is_ptr_call(ev[first].arg)))
-    first++; /* empty slots (see next_code), frame and pointer call slots: no tick */
-  if (first == n) {
+    first++;
+  int ptr_calls = 0; /* with no event: whether there are pointer calls to write */
+  for (size_t i = 0; first == n && i < n && !ptr_calls; i++)
+    ptr_calls = ip_is_ptr_call(ev[i].arg);
+  if (first == n && !ptr_calls) {
     for (size_t i = 0; i < n; i++)
       ev[i].arg = 0;
     return; /* nothing to write; the seq is not used */
   }
   ip_tables_close_pending(in_signal); /* the tables of the functions it may name first */
-  uint64_t base = ev[first].tick & ~IP_T_BIT;
+  /* A batch of pointer calls alone (a loop of them filled the buffer) has
+   * no event and base tick 0: its calls belong to the next batch's first. */
+  uint64_t base = first < n ? ev[first].tick & ~IP_T_BIT : 0;
   struct encoder en; /* off[] is read only where key[] was set */
   en.skipped = 0;
   en.in_signal = in_signal;

@@ -200,7 +200,8 @@ int ip_in_probe_code(uintptr_t pc) {
  * no probe of this thread (sig_handoff, signals.c): a probe between its
  * reservation and its store would store into a buffer the writer owns.
  * The writer behind (this thread's 8 buffers in flight, the pool empty)
- * is waited for, 100 ms at most, as a full buffer's fallback waits for it;
+ * is waited for, 1 s at most: a batch-class writer on a loaded machine can
+ * wait over 100 ms for a CPU, and a handler has no other way to keep them;
  * without a writer (INCLPROF_WRITER=inline, or not started yet), or past
  * that wait, the handler's events go into the headroom and what does not
  * fit is dropped and counted; the handler tries no more (each later probe
@@ -208,7 +209,7 @@ int ip_in_probe_code(uintptr_t pc) {
 static IP_RT_TEXT void handler_handoff(struct ip_rt_thread *t) {
   struct timespec pause = {0, 100000}; /* 0.1 ms: the writer polls every 0.5 ms */
   int got = handoff(t, 1);
-  for (int tries = 0; tries < 1000 && got == IP_WRITER_BEHIND; tries++) {
+  for (int tries = 0; tries < 10000 && got == IP_WRITER_BEHIND; tries++) {
     nanosleep(&pause, NULL);
     got = handoff(t, 1);
   }

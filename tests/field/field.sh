@@ -637,7 +637,7 @@ gmon_fork_demo() {
   done
 }
 
-for part in postgres fmt cpython asio sqlite_tcl; do
+for part in postgres fmt cpython asio sqlite_tcl redis; do
   . "$INCLPROF_SRC/tests/field/$part.sh"
 done
 

@@ -7,6 +7,8 @@
 #  - the two shapes of GCC's tree-prof tests with a program-defined malloc
 #    (a static pool that traps on re-entry; a wrapper of libc's malloc found
 #    with dlsym(RTLD_NEXT)) run to their plain exit status and output;
+#  - filling buffers, it gets no writer thread, and `info` says why and
+#    that INCLPROF_WRITER=thread starts one (which then takes the buffers);
 #  - asking for the control thread (INCLPROF_CTL=1) costs exactly the one
 #    calloc glibc makes for a new thread's TLS vector, as documented;
 #  - the runtime library takes none of malloc & co. from libc.
@@ -39,6 +41,18 @@ for prog in alloc_pool alloc_next; do
   check_eq "$prog: exit status under record" "$plain_rc" "$?"
   check_eq "$prog: output under record" "$plain" "$rec"
 done
+
+# A program that fills buffers with its own allocator: no writer thread,
+# and info says why and what starts one; INCLPROF_WRITER=thread does.
+"$INCLPROF" record -o fill.out -- ./own_alloc 50000 0 >/dev/null 2>&1
+"$INCLPROF" info fill.out >fill.info 2>&1
+check "own allocator: info says why the writer took no buffer and what starts it" \
+  grep -q "^ *the writer thread took no buffer: .*malloc is not libc's.*INCLPROF_WRITER=thread starts it" fill.info
+INCLPROF_WRITER=thread "$INCLPROF" record -o fill-thread.out -- ./own_alloc 50000 0 >/dev/null 2>&1
+"$INCLPROF" info fill-thread.out >fill-thread.info 2>&1
+check "own allocator, INCLPROF_WRITER=thread: the writer takes buffers, and info has no such line" \
+  sh -c "grep -Eq '^writer: +[1-9][0-9]* full buffers written by the runtime' fill-thread.info &&
+    ! grep -q 'the writer thread took no buffer' fill-thread.info"
 
 plain=$(./own_alloc 100 0)
 rec=$(INCLPROF_CTL=1 "$INCLPROF" record -o ctl.out -- timeout -k 5 60 ./own_alloc 100 0 2>/dev/null)

@@ -129,6 +129,32 @@ START_TEST(call_log_ties) {
 }
 END_TEST
 
+/* A callee kept whose caller is not (skipped, or dropped and counted): the
+ * caller's slot, taken when the callee ended, is left out; in memory and
+ * spilled. */
+START_TEST(call_log_caller_left_out) {
+  ip_thread *t = &sess.threads[0];
+  for (max_in_memory = 1; max_in_memory <= 5; max_in_memory++)
+    for (int dropped = 0; dropped <= 1; dropped++) {
+      ip_call_log *log = ip_call_log_new(&opts, max_in_memory);
+      ip_call_log_add(log, &sess, t, FX_BAR, 2, 10, 10, 10); /* c */
+      if (dropped)
+        ip_call_log_drop(log, &sess, t, 1); /* b */
+      else
+        ip_call_log_skip(log, &sess, t, 1);
+      ip_call_log_add(log, &sess, t, FX_FOO, 1, 30, 10, 10);  /* d */
+      ip_call_log_add(log, &sess, t, FX_MAIN, 0, 0, 100, 90); /* main */
+      ck_assert_uint_eq(ip_call_log_count(log, 0), 3 + (size_t)dropped);
+      seq[0] = 0;
+      ip_timeline_fn fn = {NULL, on_open, on_close};
+      ip_call_log_replay(log, 0, &fn);
+      ip_call_log_free(log);
+      ck_assert_str_eq(seq, "O0@0 O2@10 C2@20 O1@30 C1@40 C0@100");
+    }
+  max_in_memory = 1000;
+}
+END_TEST
+
 START_TEST(call_log_filters) {
   opts.min_duration_ns = 20; /* a, c, d and fact are shorter */
   ck_assert_str_eq(timeline(0), "O0@0 O1@0 C1@30 O1@30 C1@100 C0@100");
@@ -292,6 +318,7 @@ int main(void) {
   tcase_add_test(tc, call_log_order);
   tcase_add_test(tc, call_log_spilled);
   tcase_add_test(tc, call_log_ties);
+  tcase_add_test(tc, call_log_caller_left_out);
   tcase_add_test(tc, call_log_filters);
   tcase_add_test(tc, speedscope_file);
   tcase_add_test(tc, perfetto_trace);

@@ -276,6 +276,24 @@ START_TEST(filter_file_errors_name_file_and_line) {
   ck_assert_int_eq(strncmp(err, expect, strlen(expect)), 0);
   unlink(path);
 
+  path = temp_file("include=hot_*   exclude=hot_debug\n");
+  ck_assert_int_eq(set("filter", path), -1);
+  snprintf(expect, sizeof expect,
+           "%s:1: 'include=hot_*   exclude=hot_debug' holds a comment or a second KEY=VALUE", path);
+  ck_assert_int_eq(strncmp(err, expect, strlen(expect)), 0);
+  unlink(path);
+
+  path = temp_file("exclude=cold_*  # rarely called\n");
+  ck_assert_int_eq(set("filter", path), -1);
+  snprintf(expect, sizeof expect, "%s:1: 'exclude=cold_*  # rarely called' holds a comment", path);
+  ck_assert_int_eq(strncmp(err, expect, strlen(expect)), 0);
+  unlink(path);
+
+  /* blanks inside a name, '=' in an operator's name and '#' in a regex stay */
+  path = temp_file("include=operator new, Foo::operator=, operator==\nexclude=re:a #b\n");
+  ck_assert_int_eq(set("filter", path), 0);
+  unlink(path);
+
   ck_assert_int_eq(set("filter", "/nonexistent/filter.txt"), -1);
   ck_assert_str_eq(err,
                    "/nonexistent/filter.txt: cannot open filter file: No such file or directory");

@@ -9,7 +9,8 @@
  * its predecessor's), empty slots left out, and every arg cleared after;
  * a coroutine frame's slot names the ENTER event that follows it (samples
  * aside) in coroutine_frame, and is dropped before any other event; a
- * pointer call's slot names the event after it in pointer_calls. */
+ * pointer call's slot names the event after it in pointer_calls, and a
+ * buffer of pointer calls alone is a batch of them with no event. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -296,6 +297,41 @@ START_TEST(a_pointer_call_names_the_event_after_it) {
 }
 END_TEST
 
+/* A full buffer of pointer call slots and no event (a loop making only such
+ * calls) is written as a batch with no event and base tick 0, whose every
+ * entry names the next batch's first event; none is dropped. */
+START_TEST(a_buffer_of_pointer_calls_alone_is_a_batch_of_them) {
+  start();
+  size_t n = IP_BUF_EVENTS + IP_HEADROOM;
+  struct ip_event *ev = calloc(n, sizeof *ev);
+  ck_assert_ptr_nonnull(ev);
+  for (size_t i = 0; i < n; i++)
+    ev[i].arg = IP_PTR_CALL_TAG;
+  ev[5].arg = 0; /* an empty slot among them */
+  uint8_t *scratch = malloc(IP_SCRATCH_BYTES);
+  ck_assert_ptr_nonnull(scratch);
+  struct ip_kev_list kl = {NULL, 0, 0, 0, 0};
+  uint64_t events0 = atomic_load(&ip_st.events), dropped0 = atomic_load(&ip_st.dropped);
+  ip_encode_batch(scratch, IP_SCRATCH_BYTES, 42, 3, ev, n, &kl, 0);
+  ck_assert_uint_eq(atomic_load(&ip_st.events) - events0, 0);
+  ck_assert_uint_eq(atomic_load(&ip_st.dropped) - dropped0, 0);
+  for (size_t i = 0; i < n; i++)
+    ck_assert_msg(ev[i].arg == 0, "slot %zu not cleared", i);
+  ip_reader *r = NULL;
+  Inclprof__EventBatch *b = read_batch(3, &r);
+  ck_assert_uint_eq(b->n_dt, 0);
+  ck_assert_uint_eq(b->n_code, 0);
+  ck_assert_uint_eq(b->base_tick, 0);
+  ck_assert_uint_eq(b->n_pointer_calls, n - 1);
+  for (size_t i = 0; i < n - 1; i++)
+    ck_assert_uint_eq(b->pointer_calls[i], 0);
+  ip_reader_close(r);
+  free(scratch);
+  free(ev);
+  finish();
+}
+END_TEST
+
 /* A batch's kernel-event records read back: their kinds and ticks, the
  * woken thread of each wake-up and the word and operation of each futex
  * wait, in record order. */
@@ -349,6 +385,7 @@ int main(void) {
   tcase_add_test(tc, a_batch_of_empty_slots_writes_nothing);
   tcase_add_test(tc, a_coroutine_frame_names_the_enter_event_after_it);
   tcase_add_test(tc, a_pointer_call_names_the_event_after_it);
+  tcase_add_test(tc, a_buffer_of_pointer_calls_alone_is_a_batch_of_them);
   tcase_add_test(tc, kernel_records_with_wakees_and_futex_waits_read_back);
   suite_add_tcase(s, tc);
   return ip_check_run(s);
