@@ -1,35 +1,120 @@
 // ip_callsites.cc - call-site probes: tu.hooks.call(&callee) before and
 // tu.hooks.ret(&callee) after calls to functions that are not instrumented
 // (or to all functions with callsites=all), call_indirect/ret_indirect with the
-// target address around indirect calls.
+// target address around indirect calls; which tail calls stay jumps.
 #include "ip_gcc.h"
 #include "ip_names.h"
 #include "inclprof_abi.h"
+
+static const char *instrumented_name(tree callee);
 
 /* One descriptor per distinct callee and call line in the unit, keyed by
  * an identifier made of the callee's DECL_UID, file and line. */
 static hash_map<tree, tree> *callee_descs;
 
-void ip_clear_tail_calls(function *fun)
+
+/* Under -flto, does CALLEE's body, compiled in another partition of the
+ * program, get entry/exit probes there?  Only what its declaration tells is
+ * known here: without min-size, and for a function the source wrote (some
+ * compiler-generated ones are judged by their calls), that is the answer. */
+static bool instrumented_in_other_partition(cgraph_node *node)
 {
-  basic_block bb;
-  FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-      if (gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi)))
-        gimple_call_set_tail(call, false);
+  return ip_in_lto1() && node->in_other_partition && !node->thunk && !ip_cfg.min_size &&
+         !DECL_ARTIFICIAL(node->decl) && ip_may_instrument(node->decl);
 }
 
-/* Will CALLEE's body get entry/exit probes in this unit? */
+/* Will CALLEE's body get entry/exit probes in this unit, or, under -flto,
+ * in the program? */
 static bool instrumented_here(tree callee)
 {
   cgraph_node *node = cgraph_node::get(callee);
   if (node)
     node = node->ultimate_alias_target();
+  if (node && instrumented_in_other_partition(node))
+    return true;
   if (!node || !node->definition || DECL_EXTERNAL(node->decl) || node->thunk)
     return false;
   callee = node->decl;
   function *fn = DECL_STRUCT_FUNCTION(callee);
   return ip_decide(callee, fn && fn->cfg ? fn : NULL).instrument;
+}
+
+/* Does known-instrumented's list name CALLEE, a public function with no
+ * body in this unit? */
+static bool listed_instrumented(tree callee)
+{
+  cgraph_node *node = cgraph_node::get(callee);
+  if (node)
+    node = node->ultimate_alias_target();
+  if (node && node->definition && !DECL_EXTERNAL(node->decl))
+    return false;
+  return TREE_PUBLIC(callee) && ip_known_instrumented(instrumented_name(callee));
+}
+
+/* Is CALL followed by nothing but a return: the next statement, or the
+ * first of the block its block falls into? */
+static bool returns_right_after(gcall *call)
+{
+  gimple_stmt_iterator gsi = gsi_for_stmt(call);
+  gsi_next_nondebug(&gsi);
+  if (!gsi_end_p(gsi))
+    return gimple_code(gsi_stmt(gsi)) == GIMPLE_RETURN;
+  basic_block bb = gimple_bb(call);
+  if (!single_succ_p(bb) || (single_succ_edge(bb)->flags & (EDGE_EH | EDGE_ABNORMAL)))
+    return false;
+  gimple_stmt_iterator next = gsi_start_nondebug_after_labels_bb(single_succ(bb));
+  return !gsi_end_p(next) && gimple_code(gsi_stmt(next)) == GIMPLE_RETURN;
+}
+
+/* May the tail call CALL stay a jump without losing the callee's row: is it
+ * a call of a function with probes of its own, or through a pointer?  (A
+ * call of a function without, such as a library's, keeps its call-site
+ * probes and so stays a call.) */
+static bool jump_keeps_its_row(gcall *call)
+{
+  tree callee = gimple_call_fndecl(call);
+  return !callee || instrumented_here(callee) || listed_instrumented(callee);
+}
+
+unsigned ip_settle_tail_calls(function *fun)
+{
+  /* A function whose exceptions, longjmps or coroutine suspensions leave
+     through probes of their own keeps every call a call. */
+  bool may_jump = ip_cfg.tail_jump && !flag_exceptions && !fun->calls_setjmp &&
+                  !fun->has_nonlocal_label && !fun->coroutine_component;
+  unsigned kept = 0;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+      if (!call || !gimple_call_tail_p(call))
+        continue;
+      if (!may_jump || gimple_call_internal_p(call) || !returns_right_after(call) ||
+          !jump_keeps_its_row(call)) {
+        gimple_call_set_tail(call, false);
+        continue;
+      }
+      kept++;
+    }
+  return kept;
+}
+
+void ip_tail_exit_probes(function *fun, tree desc)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+      if (call && gimple_call_tail_p(call))
+        gsi_insert_seq_before(&gsi, ip_build_probe(IP_HOOK_EXIT, build_fold_addr_expr(desc)), GSI_SAME_STMT);
+    }
+}
+
+bool ip_tail_call_ends(basic_block bb)
+{
+  gimple *last = ip_last_stmt(bb);
+  gcall *call = last ? dyn_cast<gcall *>(last) : NULL;
+  return call && gimple_call_tail_p(call);
 }
 
 /* Does the class described by BINFO have a virtual base, direct or not? */
@@ -245,7 +330,7 @@ unsigned ip_instrument_callsites(function *fun)
         wrapped += wrap_maybe(stmt, callee, NULL);
       continue;
     }
-    if (abnormal && stmt_can_make_abnormal_goto(call))
+    if ((abnormal && stmt_can_make_abnormal_goto(call)) || gimple_call_tail_p(call))
       continue;
     tree callee = gimple_call_fndecl(call);
     if (!callee) {
@@ -266,6 +351,8 @@ unsigned ip_instrument_callsites(function *fun)
        function (NAME) is wrapped all the same. */
     if ((ip_cfg.callsites == IP_CALLSITES_EXTERNAL || !TREE_PUBLIC(callee)) && !name &&
         instrumented_here(callee))
+      continue;
+    if (ip_cfg.callsites == IP_CALLSITES_EXTERNAL && !name && listed_instrumented(callee))
       continue;
     if (ip_calls_excluded(callee))
       continue;

@@ -5,7 +5,8 @@
 // is then inlined into callers that call the f.part.N rest directly) are
 // switched off for every function that may get probes, and a self-recursive
 // one is not inlined (into itself or its callers); unless tail-recursion=loop
-// or partial-inlining=yes.  A function a noinline rule names is inlined
+// or partial-inlining=yes; with tail-calls=jump "tailc" runs in functions
+// that do not call themselves, to mark the sibling calls.  A function a noinline rule names is inlined
 // nowhere, nor is a coroutine's body into its ramp (so the body's run from
 // the ramp, which starts the coroutine's operation, has its probes), nor the
 // ramp into its callers (so its row counts the coroutines started, and the
@@ -89,6 +90,22 @@ static void keep_out_of_line(cgraph_node *caller, bool keep_recursion)
   }
 }
 
+/* Does FUN call itself directly (what tail-recursion elimination would make
+ * a loop)? */
+static bool calls_itself(function *fun)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+      if (gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi))) {
+        tree callee = gimple_call_fndecl(call);
+        cgraph_node *node = callee ? cgraph_node::get(callee) : NULL;
+        if (node && node->ultimate_alias_target()->decl == fun->decl)
+          return true;
+      }
+  return false;
+}
+
 void ip_override_gate(void *gcc_data, void *)
 {
   bool *gate = (bool *)gcc_data;
@@ -108,7 +125,7 @@ void ip_override_gate(void *gcc_data, void *)
   cgraph_node *self = cgraph_node::get(cfun->decl);
   if (out_of_line && is_pass("einline") && self)
     keep_out_of_line(self, keep);
-  bool tailr = keep && (is_pass("tailr") || is_pass("tailc"));
+  bool tailr = keep && (is_pass("tailr") || (is_pass("tailc") && !(ip_cfg.tail_jump && !calls_itself(cfun))));
   bool split = !ip_cfg.partial_inlining && (is_pass("fnsplit") || is_pass("feedback_fnsplit"));
   if ((tailr || split) && ip_may_instrument(cfun->decl))
     *gate = false;

@@ -97,6 +97,17 @@ void ip_asm_probes_build(const vec<gcall *> &calls);
 /* At the end of the unit: the trampoline the stubs call, if any was built. */
 void ip_asm_emit_trampoline(void);
 
+/* --- ip_known.cc: the program's instrumented functions, listed by one build
+ * and read by the next --- */
+/* Read known-instrumented's list (0; -1 after an error). */
+int ip_known_read(void);
+/* Does the list name NAME (a public function instrumented in the program)? */
+bool ip_known_instrumented(const char *name);
+/* Note FNDECL, just instrumented, for list-instrumented if public. */
+void ip_known_list(tree fndecl);
+/* Append the unit's names to list-instrumented's file. */
+void ip_known_write(void);
+
 /* --- ip_select.cc: which functions get probes, and the report --- */
 struct ip_decision {
   bool instrument;
@@ -181,8 +192,15 @@ unsigned ip_instrument_callsites(function *fun);
 /* Does an exclude-calls rule name CALLEE? */
 bool ip_calls_excluded(tree callee);
 
-/* Clear the tail-call flag on every call of FUN. */
-void ip_clear_tail_calls(function *fun);
+/* The calls of FUN that GCC made tail calls: with tail-calls=jump those
+ * followed by nothing but a return stay jumps (keep their flag); every other
+ * call is made a call (the exit probe runs after it returns).  Returns how
+ * many stay jumps. */
+unsigned ip_settle_tail_calls(function *fun);
+/* The exit probe of DESC before each tail call that stays a jump. */
+void ip_tail_exit_probes(function *fun, tree desc);
+/* Does BB end with a call that stays a jump? */
+bool ip_tail_call_ends(basic_block bb);
 
 /* --- ip_libcalls.cc: library calls that remain calls --- */
 enum ip_libcall {

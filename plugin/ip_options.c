@@ -41,6 +41,10 @@ static const struct ip_key keys[] = {
     "which calls get call-site probes (default external)" },
   { "report", KEY_PATH, FIELD(report_path), { NULL }, 0, IP_RULE_NAME,
     "append every decision to a report file" },
+  { "list-instrumented", KEY_PATH, FIELD(list_path), { NULL }, 0, IP_RULE_NAME,
+    "append the names of the public functions given probes to a file" },
+  { "known-instrumented", KEY_PATH, FIELD(known_path), { NULL }, 0, IP_RULE_NAME,
+    "no call-site probes around calls to the functions a list-instrumented file names" },
   { "system-headers", KEY_FLAG, FIELD(system_headers), { NULL }, 0, IP_RULE_NAME,
     "also instrument functions from system headers" },
   { "verbose", KEY_FLAG, FIELD(verbose), { NULL }, 0, IP_RULE_NAME, "every decision on stderr too" },
@@ -50,6 +54,8 @@ static const struct ip_key keys[] = {
     "let GCC split instrumented functions" },
   { "probe-form", KEY_CHOICE, FIELD(probe_calls), { "stub", "call", NULL }, 0, IP_RULE_NAME,
     "x86-64 probes as a test and a stub, or as calls" },
+  { "tail-calls", KEY_CHOICE, FIELD(tail_jump), { "call", "jump", NULL }, 0, IP_RULE_NAME,
+    "make tail calls calls, or keep them jumps with the exit probe before" },
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
@@ -63,7 +69,7 @@ static void key_list(char *buf, size_t len)
 
 const char *ip_config_help(void)
 {
-  static char help[2048];
+  static char help[4096];
   if (help[0])
     return help;
   size_t at = (size_t)snprintf(help, sizeof help,
@@ -94,7 +100,9 @@ void ip_config_free(struct ip_config *cfg)
 {
   ip_rules_free(cfg);
   free(cfg->report_path);
-  cfg->report_path = NULL;
+  free(cfg->list_path);
+  free(cfg->known_path);
+  cfg->report_path = cfg->list_path = cfg->known_path = NULL;
 }
 
 /* A value of a rule key: one "re:" regex, or comma-separated globs (the

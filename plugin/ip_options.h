@@ -37,8 +37,11 @@ struct ip_config {
   int tail_recursion_loop;  /* 1: let GCC turn self-recursion into loops (tail-recursion=loop) */
   int partial_inlining;     /* 1: let GCC split instrumented functions (partial-inlining=yes) */
   int probe_calls;          /* 1: probes are calls on x86-64 too (probe-form=call) */
+  int tail_jump;            /* 1: tail calls stay jumps, the exit probe before (tail-calls=jump) */
   int verbose;
   char *report_path;        /* NULL: no report */
+  char *list_path;          /* list-instrumented: NULL, or the list to append to */
+  char *known_path;         /* known-instrumented: NULL, or the list to read */
 };
 
 /* The plugin's help text: every key with its values and what it does. */

@@ -85,6 +85,31 @@ static void insert_entry_probe(function *fun, tree desc)
   gsi_insert_seq_before(&gsi, ip_build_probe(IP_HOOK_ENTER, build_fold_addr_expr(desc)), GSI_SAME_STMT);
 }
 
+/* Is RET reached only as it follows a tail call that stays a jump (whose
+ * exit probe is before it)?  When some of the paths into its block come from
+ * such calls, the exit probe goes on the others. */
+static bool after_tail_jump(gimple *ret, tree desc)
+{
+  basic_block bb = gimple_bb(ret);
+  if (gsi_stmt(gsi_start_nondebug_after_labels_bb(bb)) != ret) {
+    gimple_stmt_iterator gsi = gsi_for_stmt(ret);
+    gsi_prev_nondebug(&gsi);
+    gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+    return call && gimple_call_tail_p(call);
+  }
+  edge e;
+  edge_iterator ei;
+  bool from_jump = false;
+  FOR_EACH_EDGE(e, ei, bb->preds)
+    from_jump |= ip_tail_call_ends(e->src);
+  if (!from_jump)
+    return false;
+  FOR_EACH_EDGE(e, ei, bb->preds)
+    if (!ip_tail_call_ends(e->src))
+      gsi_insert_seq_on_edge(e, ip_build_probe(IP_HOOK_EXIT, build_fold_addr_expr(desc)));
+  return true;
+}
+
 static void insert_return_probes(function *fun, tree desc)
 {
   edge e;
@@ -92,11 +117,12 @@ static void insert_return_probes(function *fun, tree desc)
   FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
   {
     gimple *last = ip_last_stmt(e->src);
-    if (!last || gimple_code(last) != GIMPLE_RETURN)
+    if (!last || gimple_code(last) != GIMPLE_RETURN || after_tail_jump(last, desc))
       continue;
     gimple_stmt_iterator gsi = gsi_for_stmt(last);
     gsi_insert_seq_before(&gsi, ip_build_probe(IP_HOOK_EXIT, build_fold_addr_expr(desc)), GSI_SAME_STMT);
   }
+  gsi_commit_edge_inserts();
 }
 
 /* Statements through which an exception can leave the function. */
@@ -177,16 +203,21 @@ static unsigned instrument(function *fun)
   tree desc = ip_build_descriptor(ip_function_id(name, file), name, pretty, file, line, d.size,
                                   function_flags(fun, d), fndecl);
 
-  ip_clear_tail_calls(fun);
+  unsigned jumps = ip_settle_tail_calls(fun);
   unsigned sites = ip_instrument_callsites(fun);
+  ip_tail_exit_probes(fun, desc);
   insert_return_probes(fun, desc);
   if (flag_exceptions)
     insert_exception_exit(fun, desc);
   insert_entry_probe(fun, desc);
   ip_insert_landing_probes(fun, desc);
   ip_guard_probes();
-  ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u%s%s", pretty, file, line, d.size,
-            d.has_loops ? " loops" : "", sites, d.note ? "\t" : "", d.note ? d.note : "");
+  ip_known_list(fndecl);
+  char jumps_note[32] = "";
+  if (jumps)
+    snprintf(jumps_note, sizeof jumps_note, " tail-jumps=%u", jumps);
+  ip_report("instrumented\t%s\t%s:%d\tsize=%u%s\tcallsites=%u%s%s%s", pretty, file, line, d.size,
+            d.has_loops ? " loops" : "", sites, jumps_note, d.note ? "\t" : "", d.note ? d.note : "");
   free(pretty);
   return TODO_update_ssa | TODO_cleanup_cfg;
 }

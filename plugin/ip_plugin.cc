@@ -42,6 +42,7 @@ static void on_finish_unit(void *, void *)
     ip_report_vanished();
     ip_inlined_emit();
     ip_skipped_emit();
+    ip_known_write();
   }
   ip_report_close();
 }
@@ -71,7 +72,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
           gcc_version.basever, gcc_version.datestamp, version->basever, version->datestamp);
     return 1;
   }
-  if (parse_arguments(info))
+  if (parse_arguments(info) || ip_known_read())
     return 1;
   /* The descriptor table and the unit's inclprof_tu are emitted when the unit
      ends, after GCC has written its section anchors' object blocks (AArch64

@@ -97,7 +97,7 @@ check "verbose: leaf instrumented" grep -q '^inclprof: instrumented	leaf	' verbo
 # Errors: one line naming the problem, then GCC's "failed to initialize plugin".
 gcc -fplugin="$INCLPROF_PLUGIN" -fplugin-arg-inclprof-bogus=1 -c "$PP/calls.c" -o x.o 2>err.txt; rc=$?
 check "unknown key fails the compile" test "$rc" -ne 0
-check "unknown key lists the valid keys" grep -q "inclprof: argument: unknown key 'bogus'; valid keys: include, exclude, include-file, exclude-file, exclude-calls, noinline, min-size, filter, callsites, report, system-headers, verbose, tail-recursion, partial-inlining, probe-form" err.txt
+check "unknown key lists the valid keys" grep -q "inclprof: argument: unknown key 'bogus'; valid keys: include, exclude, include-file, exclude-file, exclude-calls, noinline, min-size, filter, callsites, report, list-instrumented, known-instrumented, system-headers, verbose, tail-recursion, partial-inlining, probe-form, tail-calls" err.txt
 check "GCC says the plugin failed to initialize" grep -q "failed to initialize plugin" err.txt
 gcc -fplugin="$INCLPROF_PLUGIN" -fplugin-arg-inclprof-callsites=most -c "$PP/calls.c" -o x.o 2>err.txt
 check "bad callsites value" grep -q "bad value 'most' for callsites (expected none, external or all)" err.txt

@@ -57,8 +57,8 @@ START_TEST(unknown_key_lists_valid_keys) {
   ck_assert_str_eq(err, "argument: unknown key 'inlcude'; valid keys: include, exclude, "
                         "include-file, exclude-file, exclude-calls, noinline, min-size, filter, "
                         "callsites, "
-                        "report, system-headers, verbose, tail-recursion, partial-inlining, "
-                        "probe-form");
+                        "report, list-instrumented, known-instrumented, system-headers, verbose, "
+                        "tail-recursion, partial-inlining, probe-form, tail-calls");
 }
 END_TEST
 
@@ -78,7 +78,7 @@ START_TEST(help_names_every_key) {
     p += len;
     p += strspn(p, ", ");
   }
-  ck_assert_int_eq(n, 15);
+  ck_assert_int_eq(n, 18);
 }
 END_TEST
 
@@ -129,6 +129,11 @@ START_TEST(good_values_are_stored) {
   ck_assert_int_eq(cfg.system_headers, 1);
   ck_assert_int_eq(set("report", "r.txt"), 0);
   ck_assert_str_eq(cfg.report_path, "r.txt");
+  ck_assert_int_eq(set("list-instrumented", "fns.list"), 0);
+  ck_assert_str_eq(cfg.list_path, "fns.list");
+  ck_assert_int_eq(set("known-instrumented", "old.list"), 0);
+  ck_assert_str_eq(cfg.known_path, "old.list");
+  ck_assert_int_eq(set("known-instrumented", ""), -1);
 }
 END_TEST
 
