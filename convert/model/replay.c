@@ -427,10 +427,8 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
       c += ts->ptr_pending * f->ptr_call_fx;
       ts->ptr_pending = 0;
     }
-    uint64_t off = ts->kacc.off[0] + ts->kacc.off[1]; /* 0 without kernel records */
-    off = off < UINT64_MAX >> (IP_FX + 1) ? off << IP_FX : UINT64_MAX;
     uint64_t y = ip_probe_compensated_carry(x, c, f->hidden_fx, (uint32_t)ts->stk.depth,
-                                            &ts->probe_owed, off);
+                                            &ts->probe_owed, ip_kacc_off_fx(&ts->kacc));
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;

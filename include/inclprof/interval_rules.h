@@ -110,6 +110,14 @@ typedef struct ip_kacc {
   int lost;          /* a KEV_LOST record: this interval's records are missing */
 } ip_kacc;
 
+/* The off-CPU time its records give so far (preempted and blocked), in
+ * compensated ticks (IP_FX): what ip_probe_compensated_carry's debt may not
+ * take; 0 without kernel records. */
+static inline uint64_t ip_kacc_off_fx(const ip_kacc *a) {
+  uint64_t off = a->off[0] + a->off[1];
+  return off < UINT64_MAX >> (IP_FX + 1) ? off << IP_FX : UINT64_MAX;
+}
+
 /* Takes one record of kind at tick (records come in tick order). */
 static inline void ip_kacc_record(ip_kacc *a, uint32_t kind, uint64_t tick) {
   switch (kind) {

@@ -309,9 +309,8 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
   if (probe) {
     uint64_t c = a->cost + a->ptr_pending * a->ptr_call; /* pointer calls' hooks ran in it */
     a->ptr_pending = 0;
-    uint64_t off = a->kacc.off[0] + a->kacc.off[1]; /* 0 without kernel records */
-    off = off < UINT64_MAX >> (IP_FX + 1) ? off << IP_FX : UINT64_MAX;
-    uint64_t y = ip_probe_compensated_carry(x, c, a->hidden, (uint32_t)a->stk.depth, &a->owed, off);
+    uint64_t y = ip_probe_compensated_carry(x, c, a->hidden, (uint32_t)a->stk.depth, &a->owed,
+                                            ip_kacc_off_fx(&a->kacc));
     if (!transitional) {
       a->probe_removed += x - y;
       a->app_intervals++;

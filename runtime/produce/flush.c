@@ -295,13 +295,17 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   uint8_t *dt_start = scratch + HEADER_ROOM;
   uint8_t *code_start = dt_start + n * 10 + 16; /* after the worst-case dt bytes + code's tag/len */
   uint8_t *dp = dt_start, *cp = code_start;
-  size_t first = 0; /* empty slots (see next_code), frame and pointer call slots: no tick */
-  while (first < n &&
-         (ev[first].arg == 0 || ip_is_coro_frame(ev[first].arg) || ip_is_ptr_call(ev[first].arg)))
-    first++;
-  int ptr_calls = 0; /* with no event: whether there are pointer calls to write */
-  for (size_t i = 0; first == n && i < n && !ptr_calls; i++)
-    ptr_calls = ip_is_ptr_call(ev[i].arg);
+  /* The first event: past empty slots (see next_code), frame and pointer
+   * call slots, which have no tick; whether pointer calls come before it. */
+  size_t first = 0;
+  int ptr_calls = 0;
+  for (; first < n; first++) {
+    uint64_t arg = ev[first].arg;
+    if (ip_is_ptr_call(arg))
+      ptr_calls = 1;
+    else if (arg != 0 && !ip_is_coro_frame(arg))
+      break;
+  }
   if (first == n && !ptr_calls) {
     for (size_t i = 0; i < n; i++)
       ev[i].arg = 0;
