@@ -6,7 +6,9 @@
 # lock and conditions (at the offsets the compiler gives them in struct
 # work_queue) and the threads main joined (a signaler that slept is a
 # futex word inside one of the conditions; a lock of the runtime's own, which
-# threads starting together can sleep on, is named as such and left out), and
+# threads starting together can sleep on, is named as such and left out; so
+# is glibc's malloc arena lock, a futex word slept on inside malloc or free
+# when a worker frees a line the reader allocated in another arena), and
 # the sleeping it shows is the Off-CPU blocked time of the pthread calls that
 # slept.
 # timing: its checks compare times measured within one run, with margins;
@@ -94,6 +96,8 @@ for line in open(sys.argv[1]):
         continue
     if m.group(3).endswith("(inclprof's runtime)"):  # recording's own lock
         continue
+    if m.group(3).startswith("futex word ") and re.match(r"(malloc|free|calloc|realloc|cfree)\b", m.group(4)):
+        continue  # the allocator's arena lock, slept on inside malloc or free
     address = int(re.search(r"0x[0-9a-f]+", m.group(3)).group(0), 16)
     if m.group(3).startswith("futex word ") and re.match(r"pthread_cond_(signal|broadcast)$", m.group(4)):
         signal_words.add(address)
