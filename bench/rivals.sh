@@ -18,7 +18,8 @@
 #          in the variant lines below, plain and the floors always run)
 set -u
 [ $# -eq 3 ] || { echo "usage: bench/rivals.sh BUILD_DIR WORK_DIR OUT_MD" >&2; exit 2; }
-B=$1 W=$2
+B=$(cd "$1" && pwd) || { echo "bench-rivals: no build directory $1: run make first" >&2; exit 2; }
+mkdir -p "$2" && W=$(cd "$2" && pwd) || exit 1
 mkdir -p "$(dirname "$3")" || exit 1
 OUT_DIR=$(cd "$(dirname "$3")" && pwd) || exit 1
 OUT=$OUT_DIR/$(basename "$3")
