@@ -10,7 +10,6 @@
 static hash_set<const char *, false, nofree_string_hash> *known;
 /* This unit's lines for list-instrumented, written at once when it ends. */
 static struct obstack listed;
-static size_t listed_len;
 static bool listed_init;
 
 int ip_known_read(void)
@@ -73,21 +72,20 @@ void ip_known_list(tree fndecl)
   const char *name = ip_function_name(fndecl);
   obstack_grow(&listed, name, strlen(name));
   obstack_1grow(&listed, '\n');
-  listed_len += strlen(name) + 1;
 }
 
 /* One write in append mode, so that the units of a parallel build do not
  * interleave their lines. */
 void ip_known_write(void)
 {
-  if (!ip_cfg.list_path || !listed_len)
+  if (!ip_cfg.list_path || !listed_init)
     return;
+  size_t len = obstack_object_size(&listed);
   int fd = open(ip_cfg.list_path, O_WRONLY | O_APPEND | O_CREAT, 0666);
   const char *text = (const char *)obstack_finish(&listed);
-  bool failed = fd < 0 || write(fd, text, listed_len) != (ssize_t)listed_len;
+  bool failed = fd < 0 || write(fd, text, len) != (ssize_t)len;
   if ((fd >= 0 && close(fd) != 0) || failed)
     error("inclprof: cannot write the list-instrumented file %qs: %m", ip_cfg.list_path);
   obstack_free(&listed, NULL);
   listed_init = false;
-  listed_len = 0;
 }
