@@ -26,11 +26,11 @@
 #          man pages rendered), xz-utils and bzip2 (the source tarballs of
 #          make peer-quick), the AArch64 cross compiler with its plugin
 #          headers and qemu-user (cross_dev below), util-linux (setpriv:
-#          the tests that run programs as two unprivileged users)
+#          the tests that run programs as two unprivileged users),
+#          libjemalloc-dev (a program linked with the system's jemalloc)
 #   bench  clang and LLVM XRay's runtime (scripts/llvm-version.sh), uftrace
 #   stress what `make stress` adds: clang and libFuzzer's runtime, GNU time
 #   field  what `make field` adds to test: redis-tools (redis-benchmark),
-#          libjemalloc-dev (Debian's redis links the system's jemalloc),
 #          ninja, tcl (sqlite's amalgamation), googletest (leveldb's
 #          db_bench; yaml-cpp's tests build it from /usr/src/googletest),
 #          xz-utils, autoconf, automake, libtool, bison, flex and oniguruma
@@ -67,7 +67,7 @@ release_pkgs() {
 }
 pkgs="make libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev pkg-config libdw-dev libelf-dev libiberty-dev libcapstone-dev go-md2man libcap2-bin"
 case "$level" in
-  test|bench|field|peer) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db xz-utils bzip2 util-linux" ;;
+  test|bench|field|peer) pkgs="$pkgs check cppcheck strace mount python3 golang-go valgrind nodejs npm cmake man-db xz-utils bzip2 util-linux libjemalloc-dev" ;;
 esac
 case "$level" in
   test|bench|field) pkgs="$pkgs chromium protobuf-compiler" ;;
@@ -75,7 +75,7 @@ esac
 case "$level" in
   bench) pkgs="$pkgs uftrace time" ;;
   stress) pkgs="$pkgs time" ;;
-  field) pkgs="$pkgs chromium time redis-tools libjemalloc-dev ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
+  field) pkgs="$pkgs chromium time redis-tools ninja-build tcl libgmock-dev libgtest-dev googletest xz-utils binutils autoconf automake libtool bison flex libonig-dev apache2-utils libasio-dev libffi-dev valgrind util-linux tcl-dev" ;;
 esac
 pkgs="$pkgs $(release_pkgs "$level")"
 

@@ -261,9 +261,9 @@ static void process(const ip_session *s, size_t pi) {
            (unsigned long long)p->crowded_flushes, (unsigned long long)p->inline_flushes);
   if (p->has_writer_counts && p->buffers_handed_off == 0 && p->inline_flushes > 1)
     printf("              the writer thread took no buffer: it is off with INCLPROF_WRITER=inline, "
-           "and when malloc is not libc's (the program's own, or an allocator library it links, "
-           "such as jemalloc) unless INCLPROF_WRITER=thread starts it at start-up, for one "
-           "calloc\n");
+           "and when malloc is the program's own (defined in the program or in a library other "
+           "than jemalloc, tcmalloc, mimalloc, Hoard or snmalloc, or in one of those built with "
+           "the plugin) unless INCLPROF_WRITER=thread starts it at start-up, for one calloc\n");
   if (p->from_index)
     printf("damage:       none at its end (info --scan checks every record)\n\n");
   else

@@ -247,8 +247,9 @@ struct ip_state {
   atomic_int final_flush; /* the exit's flush of every thread is running */
   atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
   int declined;           /* a child started without fork's handlers (clone, _Fork): not recorded */
-  int program_allocator;  /* malloc & co. are not libc's: creating a thread would call them, so
-                             the runtime starts a thread of its own only when a setting asks */
+  int program_allocator;  /* malloc & co. are the program's own (objects.c): creating a thread
+                             would call them, so the runtime starts a thread of its own only
+                             when a setting asks */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
   struct ip_rt_thread *threads;
   atomic_uint n_threads;           /* length of the thread list */
@@ -385,8 +386,10 @@ IP_HIDDEN int ip_object_binding(const char *name, uintptr_t caller, struct ip_ob
  * and its object.  0 when no object holds addr. */
 IP_HIDDEN int ip_object_named(uintptr_t addr, struct ip_object *out, char *name, size_t len,
                               uintptr_t *real, int in_signal);
-/* 1 when malloc, calloc, realloc or free is not libc's (the program's own,
- * or a preloaded allocator's): what creating a thread would call. */
+/* 1 when malloc, calloc, realloc or free, what creating a thread would
+ * call, is the program's own: neither libc's nor that of a known thread-safe
+ * allocator library (jemalloc, tcmalloc, mimalloc, Hoard, snmalloc) without
+ * probes. */
 IP_HIDDEN int ip_objects_program_allocator(void);
 
 /* ptr_map.c */

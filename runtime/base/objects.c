@@ -566,17 +566,78 @@ int ip_object_binding(const char *name, uintptr_t caller, struct ip_object *out,
 }
 
 /* ---- the allocator the loader calls ------------------------------------- */
+/* Allocator libraries that are thread-safe whatever thread calls them, by
+ * the file name's stem (the name up to ".so"). */
+static const char *const safe_allocators[] = {"libjemalloc",
+                                              "libtcmalloc",
+                                              "libtcmalloc_minimal",
+                                              "libtcmalloc_debug",
+                                              "libtcmalloc_minimal_debug",
+                                              "libtcmalloc_and_profiler",
+                                              "libmimalloc",
+                                              "libmimalloc-secure",
+                                              "libmimalloc-debug",
+                                              "libhoard",
+                                              "libsnmallocshim",
+                                              "libsnmallocshim-checks"};
+
+/* Is the loader's name one of safe_allocators, as a shared object
+ * (stem.so, stem.so.N...)? */
+static int safe_allocator_name(const char *path) {
+  const char *file = strrchr(path, '/');
+  file = file ? file + 1 : path;
+  for (size_t i = 0; i < sizeof safe_allocators / sizeof safe_allocators[0]; i++) {
+    size_t n = strlen(safe_allocators[i]);
+    if (!strncmp(file, safe_allocators[i], n) && !strncmp(file + n, ".so", 3) &&
+        (file[n + 3] == 0 || file[n + 3] == '.'))
+      return 1;
+  }
+  return 0;
+}
+
+/* Does the object starting at base name the plugin's registration in its
+ * dynamic symbols (a unit built with the plugin calls it; the runtime
+ * linked in defines it)? */
+struct probed_walk {
+  uintptr_t base;
+  int found, probed;
+};
+
+static int probed_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct probed_walk *w = data;
+  struct view o;
+  describe(info, &o);
+  if (o.base != w->base)
+    return 0;
+  struct symbols s;
+  symbols_of(info, &o, &s);
+  uint32_t count = s.sym && s.str ? symbol_count(&s) : 0;
+  for (uint32_t ix = 1; ix < count && !w->probed; ix++)
+    w->probed = !strcmp(s.str + s.sym[ix].st_name, "__inclprof_register_tu");
+  w->found = 1;
+  return 1;
+}
+
 /* glibc allocates a new thread's TLS vector through the malloc the program's
- * symbols bind to: the program's own, when it defines one. */
+ * symbols bind to: the program's own, when it defines one.  One of
+ * safe_allocators without probes is called as safely as libc's. */
 int ip_objects_program_allocator(void) {
   static const char *const names[] = {"malloc", "calloc", "realloc", "free"};
   struct ip_object libc_obj, o;
   uintptr_t at;
   if (!ip_object_binding("__libc_calloc", 0, &libc_obj, &at, 0) || !at)
     return 0; /* not glibc */
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (ip_object_binding(names[i], 0, &o, &at, 0) && at && o.base != libc_obj.base)
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (!ip_object_binding(names[i], 0, &o, &at, 0) || !at || o.base == libc_obj.base)
+      continue;
+    if (o.is_main || !safe_allocator_name(o.name))
       return 1;
+    struct probed_walk w = {.base = o.base};
+    dl_iterate_phdr(probed_object, &w);
+    if (!w.found || w.probed)
+      return 1;
+  }
   return 0;
 }
 

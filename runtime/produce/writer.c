@@ -25,7 +25,9 @@
  * call it (glibc allocates a thread's TLS vector with the malloc the
  * program's symbols bind to), from whatever probe filled a buffer first,
  * perhaps one inside that allocator: then `auto` encodes inline, and only
- * `thread` starts the writer, at start-up. */
+ * `thread` starts the writer, at start-up.  An allocator library known to be
+ * thread-safe and built without probes (jemalloc, tcmalloc, mimalloc...:
+ * objects.c) is not the program's own: the writer starts as with libc's. */
 #include <linux/futex.h>
 #include <stdio.h>
 #include <sched.h>

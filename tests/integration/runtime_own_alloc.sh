@@ -47,7 +47,7 @@ done
 "$INCLPROF" record -o fill.out -- ./own_alloc 50000 0 >/dev/null 2>&1
 "$INCLPROF" info fill.out >fill.info 2>&1
 check "own allocator: info says why the writer took no buffer and what starts it" \
-  grep -q "^ *the writer thread took no buffer: .*malloc is not libc's.*INCLPROF_WRITER=thread starts it" fill.info
+  grep -q "^ *the writer thread took no buffer: .*malloc is the program's own.*INCLPROF_WRITER=thread starts it" fill.info
 INCLPROF_WRITER=thread "$INCLPROF" record -o fill-thread.out -- ./own_alloc 50000 0 >/dev/null 2>&1
 "$INCLPROF" info fill-thread.out >fill-thread.info 2>&1
 check "own allocator, INCLPROF_WRITER=thread: the writer takes buffers, and info has no such line" \
