@@ -5,11 +5,14 @@
  * root (SO_PEERCRED), and runs the
  * deadlines of windows.c (the timed window, the periodic flush).  It blocks
  * every signal and waits in poll(): the probes never see it.  A fork child
- * binds a socket and starts a thread of its own; the socket is removed when
- * the trace ends.  INCLPROF_CTL=0 leaves the socket out.  A program that
- * defines its own allocator gets no socket and no thread unless
- * INCLPROF_CTL=1 or a deadline asks for them: creating a thread calls that
- * allocator (glibc allocates the thread's TLS vector with it). */
+ * starts a thread of its own, which binds the child's socket BIND_DELAY_MS
+ * later (creating it takes the file system 0.1-0.3 ms, not to be spent
+ * before the child's first line; a child that ends or execs before then
+ * binds none); the socket is removed when the trace ends.  INCLPROF_CTL=0
+ * leaves the socket out.  A program that defines its own allocator gets no
+ * socket and no thread unless INCLPROF_CTL=1 or a deadline asks for them:
+ * creating a thread calls that allocator (glibc allocates the thread's TLS
+ * vector with it). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -29,8 +32,18 @@
 #define SNAPSHOT_POLL_MS 50   /* how often ended snapshot windows are looked for */
 #define LIVE_FLUSH_MS    500u /* how long a flush waits for threads flushing themselves */
 
+#define BIND_DELAY_MS 5  /* how long a fork child runs before its socket is bound */
+#define BIND_WAIT_MS  20 /* the longest a fork or the end waits for a bind under way */
+
 static int listen_fd = -1;
 static struct ip_fd_id listen_id;
+/* A fork child's socket: BIND_PENDING until its thread binds it (then
+ * BIND_BUSY until bound), or until the trace ends first (BIND_NONE: none is
+ * bound).  closed: the trace has ended; a bind that finishes later removes
+ * its socket itself. */
+enum { BIND_NONE, BIND_PENDING, BIND_BUSY };
+static atomic_int bind_state, closed;
+static int deadlines; /* the thread runs deadlines too: it binds at once */
 static char sock_path[1200];
 
 static void bind_socket(void) {
@@ -127,9 +140,43 @@ static void serve(int c) {
   ip_close(c);
 }
 
+static void unlink_socket(void) {
+  int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct sockaddr_un a;
+  if (ip_ctl_address(&a, sock_path, dir_fd, (int)getpid()) == 0)
+    unlink(a.sun_path);
+  if (dir_fd >= 0)
+    ip_close(dir_fd);
+}
+
+/* Waits, BIND_WAIT_MS at most, while a bind is under way
+ * (async-signal-safe). */
+static void bind_wait(void) {
+  struct timespec step = {0, 100000};
+  for (int i = 0; atomic_load(&bind_state) == BIND_BUSY && i < BIND_WAIT_MS * 10; i++)
+    nanosleep(&step, NULL);
+}
+
+/* A fork child's pending bind: after BIND_DELAY_MS unless the trace ended
+ * meanwhile. */
+static void bind_later(void) {
+  struct timespec delay = {0, BIND_DELAY_MS * 1000000L};
+  if (!deadlines)
+    nanosleep(&delay, NULL);
+  int pending = BIND_PENDING;
+  if (!atomic_compare_exchange_strong(&bind_state, &pending, BIND_BUSY))
+    return;
+  bind_socket();
+  atomic_store(&bind_state, BIND_NONE);
+  if (atomic_load(&closed) && listen_fd >= 0)
+    unlink_socket();
+}
+
 static void *ctl_main(void *arg) {
   (void)arg;
   prctl(PR_SET_NAME, "inclprof-ctl");
+  if (atomic_load(&bind_state) == BIND_PENDING)
+    bind_later();
   while (atomic_load(&ip_st.init_state) == 1) {
     int flush;
     int64_t ms = ip_windows_due(&flush);
@@ -156,37 +203,45 @@ static void *ctl_main(void *arg) {
   return NULL;
 }
 
-static void start_thread(void) {
+/* in_child: a fork child's thread binds the socket (bind_later); else it
+ * is bound here first. */
+static void start_thread(int in_child) {
   const char *ctl = ip_set.ctl;
   int asked = ctl && !strcmp(ctl, "1");
   int wanted = ip_windows_wanted() || ip_snapshots_on();
-  if ((!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || wanted))
+  int socket = (!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || wanted);
+  if (socket && !in_child)
     bind_socket();
-  if (listen_fd < 0 && !wanted)
+  if (listen_fd < 0 && !wanted && !(socket && in_child))
     return;
-  if (ip_own_thread_start(ctl_main, 64 * 1024) != 0)
+  deadlines = wanted;
+  atomic_store(&bind_state, socket && in_child ? BIND_PENDING : BIND_NONE);
+  if (ip_own_thread_start(ctl_main, 64 * 1024) != 0) {
+    atomic_store(&bind_state, BIND_NONE);
     ip_ctl_close();
+  }
 }
 
 void ip_ctl_start(void) {
   ip_windows_start();
-  start_thread();
+  start_thread(0);
 }
+
+void ip_ctl_fork_prepare(void) { bind_wait(); }
 
 void ip_ctl_after_fork_child(void) {
   ip_fd_release(listen_fd, &listen_id); /* the parent's */
   listen_fd = -1;
+  atomic_store(&closed, 0);
   ip_windows_after_fork_child();
-  start_thread();
+  start_thread(1);
 }
 
 void ip_ctl_close(void) {
-  if (listen_fd < 0)
-    return;
-  int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  struct sockaddr_un a;
-  if (ip_ctl_address(&a, sock_path, dir_fd, (int)getpid()) == 0)
-    unlink(a.sun_path);
-  if (dir_fd >= 0)
-    ip_close(dir_fd);
+  atomic_store(&closed, 1);
+  int pending = BIND_PENDING;
+  if (!atomic_compare_exchange_strong(&bind_state, &pending, BIND_NONE))
+    bind_wait();
+  if (listen_fd >= 0)
+    unlink_socket();
 }

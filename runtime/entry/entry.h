@@ -44,7 +44,8 @@ IP_HIDDEN int ip_syscall_forks(long n, const long a[6], const char **how);
 IP_HIDDEN void ip_syscall_forked(long rc, const char *how);
 
 /* ctl_channel.c: the control thread and its socket INCLPROF_OUTPUT/<pid>.ctl */
-IP_HIDDEN void ip_ctl_start(void); /* at start-up, after the Header */
+IP_HIDDEN void ip_ctl_start(void);        /* at start-up, after the Header */
+IP_HIDDEN void ip_ctl_fork_prepare(void); /* waits for a socket being bound */
 IP_HIDDEN void ip_ctl_after_fork_child(void);
 IP_HIDDEN void ip_ctl_close(void); /* removes the socket (async-signal-safe) */
 

@@ -125,6 +125,7 @@ __attribute__((destructor)) static void at_unload(void) {
 static void fork_prepare(void) {
   if (ip_st.declined)
     return;
+  ip_ctl_fork_prepare();
   ip_lock(&ip_st.threads_lock, 0);
   ip_registry_fork_prepare();
   ip_output_lock_log();

@@ -29,6 +29,18 @@ struct ip_event *ip_buffer_new(void) {
 
 void ip_buffer_free(struct ip_event *b) { munmap(b, ip_buffer_bytes()); }
 
+/* Empties every slot of a buffer.  In a fork child the buffer's pages are
+ * shared with the parent until written: writing zeros over them would copy
+ * each page first, where dropping them and faulting in zero pages copies
+ * nothing. */
+void ip_buffer_clear(struct ip_event *b) {
+  if (madvise(b, ip_buffer_bytes(), MADV_DONTNEED) != 0) {
+    memset(b, 0, ip_buffer_bytes());
+    return;
+  }
+  madvise(b, ip_buffer_bytes(), MADV_POPULATE_WRITE);
+}
+
 /* A spare buffer, or NULL when the pool is empty.  The first slot that
  * looks full is taken with one exchange (it may have been taken meanwhile:
  * then the next one). */

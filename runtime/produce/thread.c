@@ -623,7 +623,7 @@ void ip_thread_after_fork_child(void) {
   t->seq = 0;
   t->skip = 0;
   t->dropped = 0;
-  memset(t->buf, 0, (size_t)(t->hard_end - t->buf) * sizeof *t->buf);
+  ip_buffer_clear(t->buf);
   t->pos = t->buf;
   t->end = t->buf + IP_BUF_EVENTS;
   t->tr_src = &ip_zero_head;
