@@ -405,11 +405,11 @@ static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64
 /* Attributes one interval of raw ticks ending at the current event. */
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes.
- * `split`: the interval's kernel records are known (wait breakdown). */
-static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f, ip_tstate *ts,
-                                                               ip_thread *th, uint64_t raw,
-                                                               int transitional, int probe,
-                                                               int split, rflags rf) {
+ * `split`: the interval's kernel records are known (wait breakdown).
+ * `off_fx`: its off-CPU time by those records (ip_kacc_off_fx). */
+static inline __attribute__((always_inline)) uint64_t
+interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional, int probe,
+         int split, uint64_t off_fx, rflags rf) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;
   if (ts->pending_gap) {
@@ -428,7 +428,7 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
       ts->ptr_pending = 0;
     }
     uint64_t y = ip_probe_compensated_carry(x, c, f->hidden_fx, (uint32_t)ts->stk.depth,
-                                            &ts->probe_owed, ip_kacc_off_fx(&ts->kacc));
+                                            &ts->probe_owed, off_fx);
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;
@@ -529,11 +529,10 @@ static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, uint64_t pc, ip_s
     ip_pc_sample_add(&ts->pcs, th, pc, node);
 }
 
-/* One event: the stack rules (include/inclprof/stack_rules.h) on the
- * session's functions, then what it opened or closed.  Inline in the
- * batch's loop, once (event() elsewhere). */
-static inline __attribute__((always_inline)) void
-event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf) {
+/* An event that names no function through its code (SAMPLE, MARK, PAUSE,
+ * RESUME, a landing): out of the batch's loop. */
+static __attribute__((noinline)) void event_other(ip_file *f, ip_tstate *ts, ip_thread *th,
+                                                  uint32_t code) {
   uint32_t kind = code & 7;
   if (kind == INCLPROF__EVENT_KIND__EV_SAMPLE) {
     uint64_t pc = ts->next_sample < ts->n_sample_addr ? ts->sample_addr[ts->next_sample] : 0;
@@ -552,10 +551,15 @@ event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf)
       closed_landed(f, ts, th, was);
     return;
   }
-  if (kind > INCLPROF__EVENT_KIND__EV_RET) { /* PAUSE, RESUME, MARK: no function */
-    (void)ip_stack_event(&ts->stk, kind, NONE);
-    return;
-  }
+  (void)ip_stack_event(&ts->stk, kind, NONE); /* PAUSE, RESUME, MARK: no function */
+}
+
+/* An event of kind ENTER, EXIT, CALL or RET (a constant in each copy, which
+ * keeps only its own part of the stack rules): the rules on the session's
+ * functions, then what it opened or closed. */
+static inline __attribute__((always_inline)) void
+event_fn(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, uint32_t kind, rflags rf) {
+  size_t was = ts->stk.depth;
   uint32_t fn = ip_file_func(f, code >> 3);
   if (was == ts->stk.cap)
     make_room(ts);
@@ -578,6 +582,29 @@ event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf)
       coro_opened(f, ts, th);
     break;
   default: /* SAME; never FULL: there is room */
+    break;
+  }
+}
+
+/* One event, by its kind.  Inline in the batch's loop, once (event()
+ * elsewhere). */
+static inline __attribute__((always_inline)) void
+event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf) {
+  switch (code & 7) {
+  case INCLPROF__EVENT_KIND__EV_ENTER:
+    event_fn(f, ts, th, code, INCLPROF__EVENT_KIND__EV_ENTER, rf);
+    break;
+  case INCLPROF__EVENT_KIND__EV_EXIT:
+    event_fn(f, ts, th, code, INCLPROF__EVENT_KIND__EV_EXIT, rf);
+    break;
+  case INCLPROF__EVENT_KIND__EV_CALL:
+    event_fn(f, ts, th, code, INCLPROF__EVENT_KIND__EV_CALL, rf);
+    break;
+  case INCLPROF__EVENT_KIND__EV_RET:
+    event_fn(f, ts, th, code, INCLPROF__EVENT_KIND__EV_RET, rf);
+    break;
+  default:
+    event_other(f, ts, th, code);
     break;
   }
 }
@@ -653,8 +680,11 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
       int transitional = (int)(d & 1);
       if (!transitional && rf.kev && ip_kacc_off_cpu_inside(&ts->kacc, raw, f->off_cpu_floor))
         transitional = 1;
-      uint64_t el = interval(f, ts, th, raw, transitional,
-                             (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split, rf);
+      /* without kernel records the accumulator stays empty in the loop */
+      uint64_t off_fx = rf.kev ? ip_kacc_off_fx(&ts->kacc) : 0;
+      uint64_t el =
+          interval(f, ts, th, raw, transitional,
+                   (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split, off_fx, rf);
       if (crit && tick > from) {
         critical_share(crit, ts, th, from, tick, el);
         ip_critical_times(crit, ts->thread, ts->ct_at, from, tick, ts->origin_ns + ts->el_ns - el,
@@ -813,7 +843,7 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
   if (f->kernel_events) /* switched out and never back: off the CPU to the end */
     ip_kacc_at_event(&ts->kacc, tick);
   uint64_t el = interval(f, ts, th, tick - ts->hwm - ip_windows_off_ticks(f->win, ts->hwm, tick),
-                         transitional, 0, ts->kacc_known, flags_of(f));
+                         transitional, 0, ts->kacc_known, ip_kacc_off_fx(&ts->kacc), flags_of(f));
   if (f->o && f->o->critical && f->o->critical->by_thread)
     critical_share(f->o->critical, ts, th, ts->hwm, tick, el);
   if (ts->kl)
