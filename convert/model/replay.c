@@ -179,7 +179,7 @@ fold_opened(const ip_file *f, ip_tstate *ts, ip_thread *th, ip_frame *fr, uint32
  * which closes with the inclusive values el, app, smp. */
 static inline __attribute__((always_inline)) void
 fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr, uint64_t el,
-                   uint64_t app, uint64_t smp) {
+                   uint64_t app, uint64_t smp, rflags rf) {
   uint32_t m = fr->fold_mod;
   if (m >= th->n_fold_mod) {
     size_t old = th->n_fold_mod;
@@ -190,7 +190,8 @@ fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_fram
   v->el_incl += el;
   v->app_incl += app;
   v->smp_incl += smp;
-  v->crit_incl += ts->crit_ns - fr->push_crit;
+  if (looks(rf)) /* else no critical path: crit_ns stays 0 */
+    v->crit_incl += ts->crit_ns - fr->push_crit;
   if (f->kernel_events)
     for (int k = 0; k < IP_WAIT_N; k++)
       v->wait_incl[k] += ts->wait[k] - fr->push_wait[k];
@@ -201,11 +202,11 @@ fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_fram
 static inline __attribute__((always_inline)) void fold_closed(const ip_file *f, ip_tstate *ts,
                                                               ip_thread *th, const ip_frame *fr,
                                                               uint64_t el, uint64_t app,
-                                                              uint64_t smp) {
+                                                              uint64_t smp, rflags rf) {
   ts->fold_fn[fr->open.key].open--;
   ts->fold_mod_open[fr->fold_mod]--;
   if (fr->mod_outer)
-    fold_module_closed(f, ts, th, fr, el, app, smp);
+    fold_module_closed(f, ts, th, fr, el, app, smp, rf);
 }
 
 /* The frame the stack rules just opened at the top: its call path. */
@@ -275,7 +276,7 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
   uint64_t smp = ts->smp - fr->push_smp;
   ip_values *v = &th->nodes[fr->node].v;
   if (rf.fold)
-    fold_closed(f, ts, th, fr, el, app, smp);
+    fold_closed(f, ts, th, fr, el, app, smp, rf);
   if (!fr->nested) { /* folded and nested: the outer frame of its function counts this time */
     v->el_incl += el;
     v->app_incl += app;
@@ -313,10 +314,11 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     r->wall_end = wall_ns(f, ts->now_tick);
   }
   const ip_call_visitor *vis = rf.plain ? NULL : f->visitor;
-  th->call_node = fr->node;
-  if (vis)
+  if (vis) {
+    th->call_node = fr->node;
     vis->on_call(vis->ctx, f->s, th, fr->open.key, (uint32_t)i, ts->origin_ns + fr->push_el, el,
                  app);
+  }
 }
 
 /* The frames the stack rules closed, from the top before the event (was)
@@ -561,7 +563,8 @@ static inline __attribute__((always_inline)) void
 event_fn(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, uint32_t kind, rflags rf) {
   size_t was = ts->stk.depth;
   uint32_t fn = ip_file_func(f, code >> 3);
-  if (was == ts->stk.cap)
+  if ((kind == INCLPROF__EVENT_KIND__EV_ENTER || kind == INCLPROF__EVENT_KIND__EV_CALL) &&
+      was == ts->stk.cap)
     make_room(ts);
   switch (ip_stack_event_sized(&ts->stk, kind, fn, sizeof(ip_frame))) {
   case IP_STACK_PUSHED:
@@ -652,6 +655,7 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
   int windows = ip_windows_any(f->win); /* recording was off at some time before this batch */
   for (; i < n; i++) {
     uint64_t d = b->dt[i];
+    uint32_t code = b->code[i];
     tick += (uint64_t)((int64_t)d >> 1); /* a negative delta wraps back */
     uint64_t raw = 0, from = hwm;        /* the interval (from, tick] */
     if (tick >= hwm) {
@@ -682,9 +686,8 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
         transitional = 1;
       /* without kernel records the accumulator stays empty in the loop */
       uint64_t off_fx = rf.kev ? ip_kacc_off_fx(&ts->kacc) : 0;
-      uint64_t el =
-          interval(f, ts, th, raw, transitional,
-                   (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split, off_fx, rf);
+      uint64_t el = interval(f, ts, th, raw, transitional,
+                             (code & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split, off_fx, rf);
       if (crit && tick > from) {
         critical_share(crit, ts, th, from, tick, el);
         ip_critical_times(crit, ts->thread, ts->ct_at, from, tick, ts->origin_ns + ts->el_ns - el,
@@ -695,9 +698,9 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
     }
     ts->now_tick = tick;
     if (__builtin_expect(i == ts->frame_event, 0))
-      event_framed(f, ts, th, b->code[i], i);
+      event_framed(f, ts, th, code, i);
     else
-      event_inline(f, ts, th, b->code[i], rf);
+      event_inline(f, ts, th, code, rf);
   }
   ts->hwm = hwm;
 }
