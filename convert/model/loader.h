@@ -60,7 +60,8 @@ typedef struct ip_warnings {
 } ip_warnings;
 
 /* One open frame of the shadow stack: the stack rules' frame (its key is
- * the session function), then the replay's. */
+ * the session function), then the replay's; 128 bytes, so that a frame's
+ * address is its depth shifted. */
 typedef struct ip_frame {
   ip_open_frame open;
   uint32_t node;
@@ -73,7 +74,9 @@ typedef struct ip_frame {
   uint64_t push_crit;
   uint8_t nested;    /* folded: its function was already open below (its path's node is that one) */
   uint8_t mod_outer; /* folded: the outermost open frame of its function's module */
+  uint8_t fill[22];  /* to 128 bytes */
 } ip_frame;
+_Static_assert(sizeof(ip_frame) == 128, "ip_frame is 128 bytes");
 
 /* Finds a thread's ip_pc_sample entries by address (model/pc_samples.c):
  * map from pc to its newest entry, next: the older entry of the same pc. */

@@ -179,7 +179,7 @@ fold_opened(const ip_file *f, ip_tstate *ts, ip_thread *th, ip_frame *fr, uint32
  * which closes with the inclusive values el, app, smp. */
 static inline __attribute__((always_inline)) void
 fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_frame *fr, uint64_t el,
-                   uint64_t app, uint64_t smp) {
+                   uint64_t app, uint64_t smp, rflags rf) {
   uint32_t m = fr->fold_mod;
   if (m >= th->n_fold_mod) {
     size_t old = th->n_fold_mod;
@@ -190,7 +190,8 @@ fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_fram
   v->el_incl += el;
   v->app_incl += app;
   v->smp_incl += smp;
-  v->crit_incl += ts->crit_ns - fr->push_crit;
+  if (looks(rf)) /* else no critical path: crit_ns stays 0 */
+    v->crit_incl += ts->crit_ns - fr->push_crit;
   if (f->kernel_events)
     for (int k = 0; k < IP_WAIT_N; k++)
       v->wait_incl[k] += ts->wait[k] - fr->push_wait[k];
@@ -201,11 +202,11 @@ fold_module_closed(const ip_file *f, ip_tstate *ts, ip_thread *th, const ip_fram
 static inline __attribute__((always_inline)) void fold_closed(const ip_file *f, ip_tstate *ts,
                                                               ip_thread *th, const ip_frame *fr,
                                                               uint64_t el, uint64_t app,
-                                                              uint64_t smp) {
+                                                              uint64_t smp, rflags rf) {
   ts->fold_fn[fr->open.key].open--;
   ts->fold_mod_open[fr->fold_mod]--;
   if (fr->mod_outer)
-    fold_module_closed(f, ts, th, fr, el, app, smp);
+    fold_module_closed(f, ts, th, fr, el, app, smp, rf);
 }
 
 /* The frame the stack rules just opened at the top: its call path. */
@@ -275,7 +276,7 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
   uint64_t smp = ts->smp - fr->push_smp;
   ip_values *v = &th->nodes[fr->node].v;
   if (rf.fold)
-    fold_closed(f, ts, th, fr, el, app, smp);
+    fold_closed(f, ts, th, fr, el, app, smp, rf);
   if (!fr->nested) { /* folded and nested: the outer frame of its function counts this time */
     v->el_incl += el;
     v->app_incl += app;
@@ -313,10 +314,11 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
     r->wall_end = wall_ns(f, ts->now_tick);
   }
   const ip_call_visitor *vis = rf.plain ? NULL : f->visitor;
-  th->call_node = fr->node;
-  if (vis)
+  if (vis) {
+    th->call_node = fr->node;
     vis->on_call(vis->ctx, f->s, th, fr->open.key, (uint32_t)i, ts->origin_ns + fr->push_el, el,
                  app);
+  }
 }
 
 /* The frames the stack rules closed, from the top before the event (was)
@@ -405,11 +407,11 @@ static void interval_wait(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64
 /* Attributes one interval of raw ticks ending at the current event. */
 /* `probe`: the interval ends at a probe (whose cost it holds), not at a
  * sample, which the runtime's timer signal takes between probes.
- * `split`: the interval's kernel records are known (wait breakdown). */
-static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f, ip_tstate *ts,
-                                                               ip_thread *th, uint64_t raw,
-                                                               int transitional, int probe,
-                                                               int split, rflags rf) {
+ * `split`: the interval's kernel records are known (wait breakdown).
+ * `off_fx`: its off-CPU time by those records (ip_kacc_off_fx). */
+static inline __attribute__((always_inline)) uint64_t
+interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int transitional, int probe,
+         int split, uint64_t off_fx, rflags rf) {
   if (raw > UINT64_MAX >> (IP_FX + 1)) /* centuries: damage, not time */
     raw = 0;
   if (ts->pending_gap) {
@@ -428,7 +430,7 @@ static inline __attribute__((always_inline)) uint64_t interval(const ip_file *f,
       ts->ptr_pending = 0;
     }
     uint64_t y = ip_probe_compensated_carry(x, c, f->hidden_fx, (uint32_t)ts->stk.depth,
-                                            &ts->probe_owed, ip_kacc_off_fx(&ts->kacc));
+                                            &ts->probe_owed, off_fx);
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;
@@ -529,11 +531,10 @@ static void sample(ip_tstate *ts, ip_thread *th, uint32_t arg, uint64_t pc, ip_s
     ip_pc_sample_add(&ts->pcs, th, pc, node);
 }
 
-/* One event: the stack rules (include/inclprof/stack_rules.h) on the
- * session's functions, then what it opened or closed.  Inline in the
- * batch's loop, once (event() elsewhere). */
-static inline __attribute__((always_inline)) void
-event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf) {
+/* An event that names no function through its code (SAMPLE, MARK, PAUSE,
+ * RESUME, a landing): out of the batch's loop. */
+static __attribute__((noinline)) void event_other(ip_file *f, ip_tstate *ts, ip_thread *th,
+                                                  uint32_t code) {
   uint32_t kind = code & 7;
   if (kind == INCLPROF__EVENT_KIND__EV_SAMPLE) {
     uint64_t pc = ts->next_sample < ts->n_sample_addr ? ts->sample_addr[ts->next_sample] : 0;
@@ -552,12 +553,18 @@ event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf)
       closed_landed(f, ts, th, was);
     return;
   }
-  if (kind > INCLPROF__EVENT_KIND__EV_RET) { /* PAUSE, RESUME, MARK: no function */
-    (void)ip_stack_event(&ts->stk, kind, NONE);
-    return;
-  }
+  (void)ip_stack_event(&ts->stk, kind, NONE); /* PAUSE, RESUME, MARK: no function */
+}
+
+/* An event of kind ENTER, EXIT, CALL or RET (a constant in each copy, which
+ * keeps only its own part of the stack rules): the rules on the session's
+ * functions, then what it opened or closed. */
+static inline __attribute__((always_inline)) void
+event_fn(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, uint32_t kind, rflags rf) {
+  size_t was = ts->stk.depth;
   uint32_t fn = ip_file_func(f, code >> 3);
-  if (was == ts->stk.cap)
+  if ((kind == INCLPROF__EVENT_KIND__EV_ENTER || kind == INCLPROF__EVENT_KIND__EV_CALL) &&
+      was == ts->stk.cap)
     make_room(ts);
   switch (ip_stack_event_sized(&ts->stk, kind, fn, sizeof(ip_frame))) {
   case IP_STACK_PUSHED:
@@ -578,6 +585,29 @@ event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf)
       coro_opened(f, ts, th);
     break;
   default: /* SAME; never FULL: there is room */
+    break;
+  }
+}
+
+/* One event, by its kind.  Inline in the batch's loop, once (event()
+ * elsewhere). */
+static inline __attribute__((always_inline)) void
+event_inline(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, rflags rf) {
+  switch (code & 7) {
+  case INCLPROF__EVENT_KIND__EV_ENTER:
+    event_fn(f, ts, th, code, INCLPROF__EVENT_KIND__EV_ENTER, rf);
+    break;
+  case INCLPROF__EVENT_KIND__EV_EXIT:
+    event_fn(f, ts, th, code, INCLPROF__EVENT_KIND__EV_EXIT, rf);
+    break;
+  case INCLPROF__EVENT_KIND__EV_CALL:
+    event_fn(f, ts, th, code, INCLPROF__EVENT_KIND__EV_CALL, rf);
+    break;
+  case INCLPROF__EVENT_KIND__EV_RET:
+    event_fn(f, ts, th, code, INCLPROF__EVENT_KIND__EV_RET, rf);
+    break;
+  default:
+    event_other(f, ts, th, code);
     break;
   }
 }
@@ -625,6 +655,7 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
   int windows = ip_windows_any(f->win); /* recording was off at some time before this batch */
   for (; i < n; i++) {
     uint64_t d = b->dt[i];
+    uint32_t code = b->code[i];
     tick += (uint64_t)((int64_t)d >> 1); /* a negative delta wraps back */
     uint64_t raw = 0, from = hwm;        /* the interval (from, tick] */
     if (tick >= hwm) {
@@ -653,8 +684,10 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
       int transitional = (int)(d & 1);
       if (!transitional && rf.kev && ip_kacc_off_cpu_inside(&ts->kacc, raw, f->off_cpu_floor))
         transitional = 1;
+      /* without kernel records the accumulator stays empty in the loop */
+      uint64_t off_fx = rf.kev ? ip_kacc_off_fx(&ts->kacc) : 0;
       uint64_t el = interval(f, ts, th, raw, transitional,
-                             (b->code[i] & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split, rf);
+                             (code & 7) != INCLPROF__EVENT_KIND__EV_SAMPLE, split, off_fx, rf);
       if (crit && tick > from) {
         critical_share(crit, ts, th, from, tick, el);
         ip_critical_times(crit, ts->thread, ts->ct_at, from, tick, ts->origin_ns + ts->el_ns - el,
@@ -665,9 +698,9 @@ batch_events(ip_file *f, ip_tstate *ts, ip_thread *th, const Inclprof__EventBatc
     }
     ts->now_tick = tick;
     if (__builtin_expect(i == ts->frame_event, 0))
-      event_framed(f, ts, th, b->code[i], i);
+      event_framed(f, ts, th, code, i);
     else
-      event_inline(f, ts, th, b->code[i], rf);
+      event_inline(f, ts, th, code, rf);
   }
   ts->hwm = hwm;
 }
@@ -813,7 +846,7 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
   if (f->kernel_events) /* switched out and never back: off the CPU to the end */
     ip_kacc_at_event(&ts->kacc, tick);
   uint64_t el = interval(f, ts, th, tick - ts->hwm - ip_windows_off_ticks(f->win, ts->hwm, tick),
-                         transitional, 0, ts->kacc_known, flags_of(f));
+                         transitional, 0, ts->kacc_known, ip_kacc_off_fx(&ts->kacc), flags_of(f));
   if (f->o && f->o->critical && f->o->critical->by_thread)
     critical_share(f->o->critical, ts, th, ts->hwm, tick, el);
   if (ts->kl)
