@@ -337,6 +337,41 @@ static void probe_share_line(FILE *out, const ip_session *s) {
           who, removed, share_ratio(p), left, 100 * dense_share(p), IP_DENSE_NS);
 }
 
+/* Time of transitional intervals that no kernel record accounts for: by
+ * the definition of Application time not Application, and in no wait
+ * column.  It is large where a long stretch of code between two probes
+ * holds a preemption or a page fault, which surprises a reader of a
+ * coarsely instrumented program: the header says so from this share of the
+ * Elapsed time on (kevents traces: the only ones with a wait breakdown). */
+#define OTHER_NOTE_SHARE  0.10
+#define OTHER_NOTE_MIN_NS 1000000
+
+static void other_time_line(FILE *out, const ip_session *s) {
+  uint64_t el = 0, other = 0;
+  for (size_t i = 0; i < s->n_threads; i++) {
+    const ip_thread *th = &s->threads[i];
+    if (th->process >= s->n_processes || !s->processes[th->process].kernel_events)
+      continue;
+    const ip_values *v = &th->total;
+    const uint64_t *w = v->wait_incl;
+    uint64_t non_app = v->el_incl > v->app_incl ? v->el_incl - v->app_incl : 0;
+    uint64_t known = w[IP_W_PREEMPTED] + w[IP_W_BLOCKED] + w[IP_W_SYSCALL] + w[IP_W_FAULT];
+    el += v->el_incl;
+    other += non_app > known ? non_app - known : 0;
+  }
+  if (other < OTHER_NOTE_MIN_NS || (double)other < OTHER_NOTE_SHARE * (double)el)
+    return;
+  char t[32];
+  ip_fmt_ns(t, sizeof t, other);
+  fprintf(out,
+          "note:         %s (%.0f%% of the Elapsed time) is Other: time in intervals between "
+          "probes that hold a context switch or a page fault (counted, not timed) beyond what "
+          "their kernel records account for; the code that ran there is not Application time by "
+          "definition. 'report --wait' shows it by function; probes in the long functions around "
+          "it shorten those intervals\n",
+          t, 100.0 * (double)other / (double)el);
+}
+
 static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) {
   fprintf(out, "files:        %zu, processes: %zu, threads: %zu, events: %llu\n", s->n_files,
           s->n_processes, s->n_threads, (unsigned long long)s->events);
@@ -401,6 +436,7 @@ static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) 
           s->n_threads > 1 ? " (report --by thread: each thread's share of its own wall time)"
                            : "");
   probe_share_line(out, s);
+  other_time_line(out, s);
   ip_view_missing_line(out, o->skipped);
   if (o->sel.has_pid)
     fprintf(out, "filter:       only pid %u (percentages stay over the whole session)\n",

@@ -1,0 +1,35 @@
+#!/bin/sh
+# report_other_note.sh - report's header notes the Other time: one call of
+# a function that stores into 2 000 fresh pages with arithmetic between
+# them is one interval between probes holding every page fault, so by the
+# definition of Application time its code is not Application and no wait
+# column takes it; the note gives that time, within 25 % of the CPU time
+# the program measured itself, and the share of the Elapsed time, and
+# matches report --wait's Other of the function.  Short calls, each its own
+# interval, get no note.
+. "$INCLPROF_SRC/tests/lib.sh"
+gcc -O2 -fplugin="$INCLPROF_PLUGIN" -o fault_spans "$INCLPROF_SRC/tests/programs/convert/fault_spans.c" ||
+  { fail "build"; exit 1; }
+"$INCLPROF" record -o spans.d ./fault_spans spans 2000 20000 >spans.out 2>/dev/null
+check_eq "the program exits 0 under record" 0 $?
+if ! "$INCLPROF" info spans.d | grep -q '^waits:'; then
+  ok "no kernel events here (no wait breakdown): skipping"
+  done_testing
+fi
+"$INCLPROF" report --top 3 spans.d >report.txt 2>&1
+note=$(grep '^note: .* is Other: ' report.txt)
+check "the header notes the Other time ($(echo "$note" | cut -c1-60))" test -n "$note"
+# ms VALUE UNIT: the value in ms
+ms() { awk -v v="$1" -v u="$2" 'BEGIN { printf "%.6f", u == "s" ? v * 1000 : u == "ms" ? v : u == "us" ? v / 1000 : v / 1e6 }'; }
+cpu=$(sed -n 's/^spans: \([0-9.]*\) ms of CPU.*/\1/p' spans.out)
+other=$(echo "$note" | sed -n 's/^note: *\([0-9.]*\) \([mun]*s\) (.*/\1 \2/p')
+check "the note's time is the program's own CPU time of spans() within 25 % (note: $other, program: $cpu ms)" \
+  awk -v o="$(ms $other)" -v c="$cpu" 'BEGIN { exit !(c > 0 && o >= 0.75 * c && o <= 1.25 * c) }'
+"$INCLPROF" report --wait --top 3 spans.d >wait.txt 2>&1
+row=$(awk '$NF == "spans" { print $(NF - 2), $(NF - 1) }' wait.txt)
+check "report --wait gives spans() that Other time, within 1 % (the rest is main's own: $row)" \
+  awk -v a="$(ms $other)" -v b="$(ms $row)" 'BEGIN { exit !(b > 0 && a >= b && a <= 1.01 * b + 0.05) }'
+"$INCLPROF" record -o calls.d ./fault_spans calls 300000 >/dev/null 2>&1
+"$INCLPROF" report --top 3 calls.d >calls.txt 2>&1
+check "short calls, each its own interval: no note" sh -c "! grep -q 'is Other' calls.txt"
+done_testing
