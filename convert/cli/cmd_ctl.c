@@ -106,7 +106,9 @@ static int send_to_tree(pid_t pid, const char *dir, const char *cmd) {
   for (long i = -1; i < n; i++) {
     pid_t p = i < 0 ? pid : kids[i];
     if (!has_socket(p, dir)) {
-      fprintf(stderr, "inclprof ctl: pid %d: passed over: no control socket (not recorded)\n",
+      fprintf(stderr,
+              "inclprof ctl: pid %d: passed over: no control socket (not recorded, or not yet: "
+              "a fork child binds it about 5 ms after the fork)\n",
               (int)p);
       continue;
     }

@@ -199,7 +199,8 @@ static int connect_to(pid_t pid, const char *dir, char *reply, size_t len) {
     snprintf(reply, len,
              "pid %d has no control socket %s: it does not run with the inclprof runtime, or "
              "writes its trace elsewhere (give -o DIR), or has INCLPROF_CTL=0, or defines its "
-             "own malloc (then only INCLPROF_CTL=1 gives it one)",
+             "own malloc (then only INCLPROF_CTL=1 gives it one), or is a fork child less than "
+             "5 ms old (it binds its socket then)",
              (int)pid, path);
   else if (e == ECONNREFUSED)
     snprintf(reply, len, "nothing answers on %s: the runtime of pid %d has ended its trace", path,
