@@ -367,8 +367,10 @@ static void other_time_line(FILE *out, const ip_session *s) {
           "note:         %s (%.0f%% of the Elapsed time) is Other: time in intervals between "
           "probes that hold a context switch or a page fault (counted, not timed) beyond what "
           "their kernel records account for; the code that ran there is not Application time by "
-          "definition. 'report --wait' shows it by function; probes in the long functions around "
-          "it shorten those intervals\n",
+          "definition. 'report --wait' shows it by function; calls to instrumented functions "
+          "inside the long functions around it (a loop's body moved into a function kept out of "
+          "line: -fplugin-arg-inclprof-noinline=NAME) put probes there and shorten those "
+          "intervals\n",
           t, 100.0 * (double)other / (double)el);
 }
 
