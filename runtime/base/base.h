@@ -129,6 +129,12 @@ struct ip_fd_id {
 };
 
 /* ---- per-thread state (initial-exec TLS) ------------------------------- */
+/* Samples whose handlers' system calls a thread's ring read has yet to
+ * find: more than a kevents ring holds (16 pages, 4 records a sample). */
+#define IP_OWN_SYS_Q      1024
+#define IP_OWN_SYS_AT(x)  ((x) & ((UINT64_C(1) << 56) - 1))
+#define IP_OWN_SYS_N(x)   ((unsigned)((x) >> 56))
+#define IP_OWN_SYS(at, n) (IP_OWN_SYS_AT(at) | (uint64_t)(n) << 56)
 struct ip_rt_thread {
   /* hot: touched by every probe */
   struct ip_event *pos, *end;
@@ -162,6 +168,13 @@ struct ip_rt_thread {
   uint64_t kev_pos;                        /* ring position read up to */
   uint64_t kev_pf_id;                      /* sample id of the page-fault event */
   uint64_t kev_anchor_tick, kev_anchor_ns; /* tick and CLOCK_MONOTONIC_RAW at the last save */
+  /* The sampling handler's own system calls (re-arming, rt_sigreturn): for
+   * each sample, the ring position and how many follow it there
+   * (IP_OWN_SYS_AT, IP_OWN_SYS_N); sampling.c queues, kevents.c drops those
+   * records (IP_OWN_SYS_Q slots beside kev: one producer, the handler, and
+   * one reader, the thread's ring read). */
+  uint64_t *own_sys;
+  atomic_uint own_sys_head, own_sys_tail;
   uint32_t tid;
   char name[17]; /* the name last written in a Thread record */
   uint64_t seq;

@@ -17,7 +17,8 @@
  * next one flush the batch early.
  * When more than the ring's size came between two reads (a page-fault burst
  * inside one call), those records are missing: a KEV_LOST record stands in
- * for them, and the records after it are kept. */
+ * for them, and the records after it are kept.  A sampling handler's own
+ * system calls are left out (sampling.c queues where each handler's begin). */
 #include <linux/perf_event.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -64,10 +65,15 @@ static void set_drain_at(struct ip_rt_thread *t) {
   t->kev_drain_at = t->kev_pos + ring_data_size(t) / 2;
 }
 
+/* The records' mapping: cap records, then the sampling handlers' queue. */
+static size_t kev_bytes(size_t cap) {
+  return cap * sizeof(struct ip_kev) + IP_OWN_SYS_Q * sizeof(uint64_t);
+}
+
 void ip_kevents_open(struct ip_rt_thread *t, uint64_t pf_id) {
   size_t cap = KEV_BATCH_MAX, ring = ring_data_size(t) / KEV_RECORD_MIN + 1;
   t->kev_drain_at = UINT64_MAX;
-  void *m = mmap(NULL, cap * sizeof(struct ip_kev), PROT_READ | PROT_WRITE,
+  void *m = mmap(NULL, kev_bytes(cap), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
     return; /* no records for this thread: its batches say kernel_lost */
@@ -76,6 +82,8 @@ void ip_kevents_open(struct ip_rt_thread *t, uint64_t pf_id) {
   madvise(m, ring * sizeof(struct ip_kev), MADV_POPULATE_WRITE);
   t->kev = m;
   t->kev_cap = cap;
+  atomic_store(&t->own_sys_tail, atomic_load(&t->own_sys_head));
+  t->own_sys = (uint64_t *)((struct ip_kev *)m + cap);
   t->kev_pf_id = pf_id;
   t->kev_n = t->kev_n_wake = t->kev_n_futex = 0;
   t->kev_lost = t->kev_taken = 0;
@@ -85,8 +93,9 @@ void ip_kevents_open(struct ip_rt_thread *t, uint64_t pf_id) {
 }
 
 void ip_kevents_close(struct ip_rt_thread *t) {
+  t->own_sys = NULL;
   if (t->kev)
-    munmap(t->kev, t->kev_cap * sizeof(struct ip_kev));
+    munmap(t->kev, kev_bytes(t->kev_cap));
   t->kev = NULL;
   t->kev_cap = t->kev_n = t->kev_n_wake = t->kev_n_futex = 0;
   t->kev_drain_at = UINT64_MAX;
@@ -157,6 +166,27 @@ static uint64_t record_tick(const struct ip_rt_thread *t, uint64_t ns, double ti
   return tick > 0 ? (uint64_t)tick : 0;
 }
 
+/* Whether the system-call record at ring position pos is one of a sampling
+ * handler's own calls (sampling.c queues them from *own to own_end: each
+ * sample's position and count); a sample whose calls are all found, or
+ * whose position the ring has passed before them (records skipped with the
+ * runtime's own), leaves the queue. */
+static int own_call(struct ip_rt_thread *t, unsigned *own, unsigned own_end, uint64_t pos) {
+  for (; *own != own_end; ++*own) {
+    uint64_t *e = &t->own_sys[*own % IP_OWN_SYS_Q];
+    const uint64_t *next = &t->own_sys[(*own + 1) % IP_OWN_SYS_Q];
+    if (!IP_OWN_SYS_N(*e) || (*own + 1 != own_end && pos >= IP_OWN_SYS_AT(*next)))
+      continue; /* done, or a later sample's calls begin before this one's were all seen */
+    if (pos < IP_OWN_SYS_AT(*e))
+      return 0;
+    *e = IP_OWN_SYS(*e, IP_OWN_SYS_N(*e) - 1);
+    if (!IP_OWN_SYS_N(*e))
+      ++*own;
+    return 1;
+  }
+  return 0;
+}
+
 /* Appends the records since the last read to t->kev; lost_tick: where a
  * KEV_LOST record goes if the ring wrapped meanwhile. */
 static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
@@ -172,7 +202,11 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
   uint64_t size = ring_data_size(t), mask = size - 1, from = t->kev_pos;
   t->kev_pos = head;
   set_drain_at(t);
+  /* samples queued before head was read: their handlers' calls lie below it */
+  unsigned own_end = atomic_load_explicit(&t->own_sys_head, memory_order_acquire);
+  unsigned own = atomic_load_explicit(&t->own_sys_tail, memory_order_relaxed);
   if (head - from > size) {
+    atomic_store_explicit(&t->own_sys_tail, own_end, memory_order_release);
     put(t, lost_tick ? lost_tick : t->kev_anchor_tick, INCLPROF__KERNEL_EVENT_KIND__KEV_LOST, 0, 0);
     return;
   }
@@ -210,11 +244,14 @@ static void collect(struct ip_rt_thread *t, uint64_t lost_tick) {
                  : INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED;
       ns = ring_u64(data, mask, pos + 8);
     }
+    if (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL && own_call(t, &own, own_end, pos))
+      kind = -1;
     pos += rsize;
     if (kind < 0)
       continue;
     put(t, record_tick(t, ns, tick_per_ns), (uint32_t)kind, arg, futex);
   }
+  atomic_store_explicit(&t->own_sys_tail, own, memory_order_release);
   /* The kernel may have overwritten what we read meanwhile. */
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   if (pg->data_head - from > size) {
@@ -341,6 +378,13 @@ uint64_t ip_kevents_skip(struct ip_rt_thread *t, uint64_t from) {
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   flush_preemptions(t, from, UINT64_MAX, 1);
   t->kev_pos = switched(t, from, head) ? from : head;
+  if (t->kev_pos == head) { /* samples in the skipped span: their handlers' calls went with it */
+    unsigned own = atomic_load_explicit(&t->own_sys_tail, memory_order_relaxed);
+    unsigned own_end = atomic_load_explicit(&t->own_sys_head, memory_order_acquire);
+    while (own != own_end && IP_OWN_SYS_AT(t->own_sys[own % IP_OWN_SYS_Q]) < head)
+      own++;
+    atomic_store_explicit(&t->own_sys_tail, own, memory_order_release);
+  }
   if (t->kev)
     set_drain_at(t);
   return t->kev_pos;

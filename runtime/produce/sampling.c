@@ -62,6 +62,21 @@ static void measure_syscall_record(const struct ip_rt_thread *t) {
     atomic_store(&syscall_record_bytes, best);
 }
 
+/* The handler's own_calls system calls come next in the kevents ring, from
+ * position at: queued for the ring's reader to leave out of the records,
+ * so that an interval that is transitional for another reason (a
+ * preemption, a page fault) is not split as if the program had made them.
+ * A full queue leaves them in (more samples than the ring holds since its
+ * last read). */
+static IP_RT_TEXT void queue_own_calls(struct ip_rt_thread *t, uint64_t at, uint64_t own_calls) {
+  unsigned head = atomic_load_explicit(&t->own_sys_head, memory_order_relaxed);
+  if (!t->own_sys ||
+      head - atomic_load_explicit(&t->own_sys_tail, memory_order_acquire) >= IP_OWN_SYS_Q)
+    return;
+  t->own_sys[head % IP_OWN_SYS_Q] = IP_OWN_SYS(at, own_calls);
+  atomic_store_explicit(&t->own_sys_head, head + 1, memory_order_release);
+}
+
 /* The transition bit of a sample event, and the counter value the thread's
  * next event should compare with: the interval before the sample carries
  * whatever the kernel did in it; the handler's own system calls (own_calls)
@@ -77,10 +92,12 @@ static IP_RT_TEXT uint64_t sample_transition(struct ip_rt_thread *t, int in_rt,
   if (in_rt) {
     if (now == t->tr_last)
       t->tr_last = now + own;
+    queue_own_calls(t, now, own_calls);
     return 0;
   }
   uint64_t moved = now != t->tr_last;
   t->tr_last = now + own;
+  queue_own_calls(t, now, own_calls);
   return moved << 63;
 }
 

@@ -26,6 +26,39 @@ else
   echo "ok - kevents unavailable here: $(./trace_dump "$f" | sed -n 's/.*note=//p') # SKIP"
 fi
 
+# A long function that makes no system call, sampled: its intervals between
+# samples that are transitional all the same (an interrupt's wake-up of
+# another task lands in the thread's records, or a preemption) hold the
+# handler's own system calls too, which split them as the program's system
+# calls (Syscalls 3-16 ms of a 100 ms function before the runtime left those
+# records out); a function that makes system calls keeps its Syscalls time.
+cat >long.c <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static volatile unsigned long long sink;
+__attribute__((noinline)) void crunch(long n) { for (long i = 0; i < n; i++) sink = sink * 6364136223846793005ULL + 1; }
+__attribute__((noinline)) void calls(long n) { for (long i = 0; i < n; i++) sink += (unsigned long long)syscall(SYS_getppid); }
+int main(int argc, char **argv) { crunch(atol(argv[1])); calls(atol(argv[2])); return 0; }
+EOF2
+check "compile the long function" gcc -O2 -fplugin="$INCLPROF_PLUGIN" long.c -o long
+if "$INCLPROF" info out/*.ipb 2>/dev/null | grep -q '^waits:'; then
+  runs="" zero=0
+  for i in 1 2 3; do
+    "$INCLPROF" record -o long$i --sample-hz 2000 -- ./long 150000000 20000 >/dev/null 2>&1
+    "$INCLPROF" report --wait --top 10 long$i >long$i.txt 2>&1
+    c=$(awk '$NF == "crunch" { print $(NF - 7), $(NF - 6) }' long$i.txt)
+    runs="$runs${runs:+; }$c"
+    [ "$c" = "0 ns" ] && zero=$((zero + 1))
+  done
+  check_eq "a long function with no system call: no Syscalls time in 3 sampled runs ($runs)" 3 "$zero"
+  check "its system calls' function keeps its Syscalls time ($(awk '$NF == "calls" { print $(NF - 7), $(NF - 6) }' long1.txt))" \
+    sh -c "awk '\$NF == \"calls\" { found = \$(NF - 7) != 0 } END { exit !found }' long1.txt"
+else
+  echo "ok - no wait breakdown here (kevents unavailable) # SKIP"
+fi
+
 # exec and fork: the sampler stops before an exec (a pending sampling signal
 # would kill the new program: its handler is gone) and is made anew after it.
 cat >chain.c <<'EOF2'
