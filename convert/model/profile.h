@@ -50,6 +50,9 @@ typedef struct ip_repairs {
   uint64_t closed_at_end; /* frames still open when the thread's events ended */
   uint64_t unmatched;     /* exits with no matching frame, ignored */
   uint64_t clock_back;    /* timestamps earlier than the previous one, clamped to 0 */
+  uint64_t forked;        /* not a repair: exits in a fork child's forking thread of frames
+                             its parent opened before the fork (the child's trace begins
+                             inside them) */
   uint64_t unwound;       /* not a repair: call-site frames (library calls) an enclosing
                              function's exit closed - an exception thrown through or by a
                              library call (every `throw` calls __cxa_throw, which never returns) */

@@ -556,6 +556,13 @@ static __attribute__((noinline)) void event_other(ip_file *f, ip_tstate *ts, ip_
   (void)ip_stack_event(&ts->stk, kind, NONE); /* PAUSE, RESUME, MARK: no function */
 }
 
+/* Whether th is a fork child's forking thread (its tid the process's
+ * pid): its trace begins inside the frames its parent had open. */
+static int forking_thread(const ip_file *f, const ip_thread *th) {
+  const ip_process *p = &f->s->processes[f->proc];
+  return p->forked_from && th->tid == p->pid;
+}
+
 /* An event of kind ENTER, EXIT, CALL or RET (a constant in each copy, which
  * keeps only its own part of the stack rules): the rules on the session's
  * functions, then what it opened or closed. */
@@ -578,7 +585,10 @@ event_fn(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, uint32_t kind,
     closed_down(f, ts, th, was, rf);
     break;
   case IP_STACK_UNMATCHED:
-    th->rep.unmatched++;
+    if (!ts->stk.depth && forking_thread(f, th))
+      th->rep.forked++; /* a frame the parent opened before the fork */
+    else
+      th->rep.unmatched++;
     break;
   case IP_STACK_JOINED: /* an indirect call of the body (a resumption), opened at the call */
     if (ts->event_frame && !frame_at(ts, ts->stk.depth - 1)->coro)

@@ -31,6 +31,7 @@ static void add_repairs(ip_repairs *to, const ip_repairs *r) {
   to->unmatched += r->unmatched;
   to->clock_back += r->clock_back;
   to->unwound += r->unwound;
+  to->forked += r->forked;
 }
 
 static void sum_totals(ip_session *s) {

@@ -394,6 +394,11 @@ static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) 
           (unsigned long long)s->repairs, (unsigned long long)s->rep.popped,
           (unsigned long long)s->rep.closed_at_end, (unsigned long long)s->rep.unmatched,
           (unsigned long long)s->rep.clock_back);
+  if (s->rep.forked)
+    fprintf(out,
+            "forks:        %llu exit(s) in fork children of frames their parent opened before the "
+            "fork (a child's trace begins inside them: not repairs)\n",
+            (unsigned long long)s->rep.forked);
   if (s->rep.unwound)
     fprintf(out,
             "unwinding:    %llu library call(s) left by an exception or a longjmp (closed at the "

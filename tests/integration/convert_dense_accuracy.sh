@@ -5,11 +5,11 @@
 # taken out of every interval): work()'s Application Inclusive recorded
 # against the CPU time the uninstrumented twin (the same source without the
 # plugin) measures for work() itself, median of 3 interleaved runs.  The
-# bound, 0.2 to 5 times the truth, is the error measured on a loaded 2-core
-# VM (docs/accuracy.md, "Call-dense code": medians of 3 from 0.48 to 2.07
-# in 6 repetitions beside two busy loops, single runs from 0.39 to 2.7)
-# with room: it fails when compensation is off (the raw time is some 22
-# times the truth) or takes everything (0).  The walk's
+# bound, 0.2 to 10 times the truth, is the error measured on 2-core VMs
+# (docs/accuracy.md, "Call-dense code": 1.6 to 5.6 on an Intel VM at load,
+# medians of 3 from 6.0 to 6.7 on an idle AMD EPYC VM, single runs 4.8 to
+# 8.7) with room: it fails when compensation is off (the raw time is 22 to
+# 41 times the truth) or takes everything (0).  The walk's
 # calls are exact, and the report's header warns that the values rest on the
 # probe cost.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -33,8 +33,8 @@ check_eq "walk(): the recorded calls are the program's count" "$calls" \
   "$(python3 "$INCLPROF_SRC/scripts/csv_query.py" tr.1.csv '^walk$' calls)"
 ratio=$(cut -d' ' -f1 ratios.txt | sort -g | sed -n 2p)
 rawratio=$(cut -d' ' -f2 ratios.txt | sort -g | sed -n 2p)
-check "work(): Application Inclusive is 0.2 to 5 times the twin's own CPU time (median $ratio; runs: $(cut -d' ' -f1 ratios.txt | tr '\n' ' ')raw $rawratio)" \
-  awk -v r="$ratio" 'BEGIN { exit !(r >= 0.2 && r <= 5) }'
+check "work(): Application Inclusive is 0.2 to 10 times the twin's own CPU time (median $ratio; runs: $(cut -d' ' -f1 ratios.txt | tr '\n' ' ')raw $rawratio)" \
+  awk -v r="$ratio" 'BEGIN { exit !(r >= 0.2 && r <= 10) }'
 check "the probe cost taken out is most of the raw time (raw $rawratio times the truth)" \
   awk -v r="$rawratio" 'BEGIN { exit !(r >= 5) }'
 "$INCLPROF" report tr.1 >report.txt 2>&1
