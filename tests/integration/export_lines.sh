@@ -21,7 +21,7 @@ src="$P/lines.c"
 line_of() { grep -n "$1" "$src" | cut -d: -f1; }
 heavy=$(line_of HEAVY_LINE) light=$(line_of LIGHT_LINE) mixl=$(line_of MIX_LINE)
 note3=$(line_of NOTE3_LINE) note1=$(line_of NOTE1_LINE) mixcall=$(line_of 'x = mix(x)')
-rounds=20000
+rounds=40000 # about 1 200 samples in work: a share's noise about 1.4 points
 
 check "viewers installed" viewers_ready
 PICS=$(sh "$INCLPROF_SRC/tests/viewers/pictures/setup.sh") || { fail "tests/viewers/pictures/setup.sh failed"; exit 1; }
