@@ -42,9 +42,9 @@ git -C "$src" archive --format=tar --prefix=inclprof/ -o "$cache/src.tar" "$head
 # The steps in the root, for GCC $V.  gcc-$V is `gcc` there for the tests
 # (a directory of links first on PATH); lua5.4's source package is fetched
 # once into the cache (plugin_debian_lua.sh); python3, strace, file, cmake,
-# valgrind (callgrind's counts, plugin_libcalls.sh) and protoc (the coroutine
-# operations' trace checks) are what those tests use
-# besides the build packages.
+# valgrind (callgrind's counts, plugin_libcalls.sh), protoc (the coroutine
+# operations' trace checks) and libjemalloc-dev (runtime_alloc_lib.sh) are
+# what those tests use besides the build packages.
 steps='cd /work/inclprof || exit 1
 step() { name=$1; shift; t0=$(date +%s); "$@"; rc=$?
          echo "check-gcc-status $name $rc $(( $(date +%s) - t0 ))"; [ "$rc" = 0 ]; }
@@ -55,7 +55,7 @@ ln -sf /usr/bin/gcc-$V /opt/gcc/bin/cc; ln -sf /usr/bin/g++-$V /opt/gcc/bin/c++
 export PATH=/opt/gcc/bin:$PATH
 echo "check-gcc-version $(gcc -dumpfullversion) $(gcc -print-file-name=plugin)"
 step build make --no-print-directory -j2 GCC=gcc-$V build-all examples || exit 1
-apt-get install -y -qq --no-install-recommends python3 strace file cmake valgrind protobuf-compiler >/dev/null 2>&1
+apt-get install -y -qq --no-install-recommends python3 strace file cmake valgrind protobuf-compiler libjemalloc-dev >/dev/null 2>&1
 step tests env INCLPROF=$PWD/build/inclprof INCLPROF_PLUGIN=$PWD/build/inclprof.so \
   INCLPROF_LIBDIR=$PWD/build INCLPROF_SRC=$PWD \
   sh tests/run-integration.sh tests/integration/plugin_*.sh tests/integration/runtime_*.sh tests/integration/examples_*.sh'
