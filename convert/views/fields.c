@@ -106,7 +106,7 @@ static void pct_cell(ip_ttable *t, uint64_t v, uint64_t total) {
 
 /* Elapsed - Application of one kind, and what none of the causes explains. */
 static uint64_t non_app(uint64_t el, uint64_t app) { return el > app ? el - app : 0; }
-static uint64_t other(uint64_t el, uint64_t app, const uint64_t *w) {
+uint64_t ip_field_other(uint64_t el, uint64_t app, const uint64_t *w) {
   uint64_t known = w[IP_W_PREEMPTED] + w[IP_W_BLOCKED] + w[IP_W_SYSCALL] + w[IP_W_FAULT];
   return non_app(el, app) > known ? non_app(el, app) - known : 0;
 }
@@ -182,9 +182,9 @@ void ip_field_cell(ip_ttable *t, ip_field f, const ip_session *s, const ip_value
         (unsigned long long)(f == IP_F_FAULT_COUNT ? v->wait_incl : v->wait_excl)[IP_W_FAULTS]);
     return;
   case IP_F_OTHER:
-    return time_cell(t, other(v->el_incl, v->app_incl, v->wait_incl));
+    return time_cell(t, ip_field_other(v->el_incl, v->app_incl, v->wait_incl));
   case IP_F_OTHER_EXCL:
-    return time_cell(t, other(v->el_excl, v->app_excl, v->wait_excl));
+    return time_cell(t, ip_field_other(v->el_excl, v->app_excl, v->wait_excl));
   default: /* the module is filled in when the table is printed */
     ip_tt_add(t, "%s", "");
   }

@@ -352,12 +352,8 @@ static void other_time_line(FILE *out, const ip_session *s) {
     const ip_thread *th = &s->threads[i];
     if (th->process >= s->n_processes || !s->processes[th->process].kernel_events)
       continue;
-    const ip_values *v = &th->total;
-    const uint64_t *w = v->wait_incl;
-    uint64_t non_app = v->el_incl > v->app_incl ? v->el_incl - v->app_incl : 0;
-    uint64_t known = w[IP_W_PREEMPTED] + w[IP_W_BLOCKED] + w[IP_W_SYSCALL] + w[IP_W_FAULT];
-    el += v->el_incl;
-    other += non_app > known ? non_app - known : 0;
+    el += th->total.el_incl;
+    other += ip_field_other(th->total.el_incl, th->total.app_incl, th->total.wait_incl);
   }
   if (other < OTHER_NOTE_MIN_NS || (double)other < OTHER_NOTE_SHARE * (double)el)
     return;

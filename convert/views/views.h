@@ -198,6 +198,9 @@ int ip_fields_check(const ip_fields *f, ip_level rows, char *err, size_t errlen)
 const char *ip_field_title(ip_field f);
 /* Appends f's cell for values v (th: the row's thread, for its wall time). */
 struct ip_ttable;
+/* Elapsed - Application less what the wait breakdown w (IP_W_*) explains:
+ * report --wait's Other. */
+uint64_t ip_field_other(uint64_t el, uint64_t app, const uint64_t *w);
 void ip_field_cell(struct ip_ttable *t, ip_field f, const ip_session *s, const ip_values *v,
                    const ip_thread *th);
 

@@ -89,15 +89,14 @@ static IP_RT_TEXT uint64_t sample_transition(struct ip_rt_thread *t, int in_rt,
   if (ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS || !own)
     return 0;
   uint64_t now = *t->tr_src;
+  queue_own_calls(t, now, own_calls);
   if (in_rt) {
     if (now == t->tr_last)
       t->tr_last = now + own;
-    queue_own_calls(t, now, own_calls);
     return 0;
   }
   uint64_t moved = now != t->tr_last;
   t->tr_last = now + own;
-  queue_own_calls(t, now, own_calls);
   return moved << 63;
 }
 
