@@ -47,9 +47,10 @@ static const ip_cli cli = {
              "                report, info or export while the process runs)\n"
              "  status        whether it records, and its trace file\n"
              "With --children the command also goes to the processes PID has already\n"
-             "forked (a server's workers), each through its own socket.  A process in its\n"
-             "first " IP_CTL_WAIT_AGE_TEXT " ms that has the runtime but no socket yet (a fork child binds it\n"
-             "about 5 ms after the fork) is waited for.",
+             "forked (a server's workers), each through its own socket.  A process in\n"
+             "its first " IP_CTL_WAIT_AGE_TEXT
+             " ms that has the runtime but no socket yet (a fork child\n"
+             "binds it about 5 ms after the fork) is waited for.",
     .epilog = "Exit status 0 when every process did it; 1 when one is not running, belongs to\n"
               "another user, has no runtime listening or did not answer; 2 for bad usage.",
     .opts = options,
@@ -99,8 +100,8 @@ static int send_to(pid_t pid, const char *dir, const char *cmd, int waited_ms, i
              " (its control socket waited for %d ms: a fork child binds it about 5 ms after the "
              "fork)",
              waited_ms);
-  fprintf(ok ? stdout : stderr, "inclprof ctl: pid %d: %s%s\n", (int)pid, ok ? reply + ok_len : reply,
-          waited);
+  fprintf(ok ? stdout : stderr, "inclprof ctl: pid %d: %s%s\n", (int)pid,
+          ok ? reply + ok_len : reply, waited);
   return ok;
 }
 
@@ -217,8 +218,7 @@ static int send_to_tree(pid_t pid, const char *dir, const char *cmd) {
   for (int round = 0, fresh = 1; fresh && round < MAX_ROUNDS; round++) {
     long n = ip_proc_descendants(pid, kids, MAX_CHILDREN);
     if (n < 0) {
-      fprintf(stderr, "inclprof ctl: cannot read /proc to find the children of pid %d\n",
-              (int)pid);
+      fprintf(stderr, "inclprof ctl: cannot read /proc to find the children of pid %d\n", (int)pid);
       return IP_EXIT_ERROR;
     }
     fresh = 0;

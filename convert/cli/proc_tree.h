@@ -14,8 +14,8 @@ long ip_proc_descendants(pid_t pid, pid_t *out, size_t max);
 
 /* What /proc/PID/stat says of a process. */
 struct ip_proc_stat {
-  char state;                    /* R, S, D, T, Z (ended, not yet waited for), X... */
-  pid_t ppid;                    /* its parent */
+  char state;                     /* R, S, D, T, Z (ended, not yet waited for), X... */
+  pid_t ppid;                     /* its parent */
   unsigned long long start_ticks; /* its start, in clock ticks since boot */
 };
 
