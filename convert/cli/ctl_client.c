@@ -28,6 +28,8 @@
 #include "ctl_protocol.h"
 #include "settings_names.h"
 
+#define SO_ACCEPTCON_FLAG 0x10000 /* /proc/net/unix's flag of a listening socket */
+
 static unsigned owner_of(pid_t pid) {
   char p[64];
   struct stat st;
@@ -101,8 +103,9 @@ static int holds_socket(pid_t pid, unsigned long ino) {
 
 /* The directory of the <pid>.ctl socket that pid has bound (as
  * /proc/net/unix names it, seen from pid: relative to its cwd, or through
- * its own /proc/self), into out; 0 when there is none. */
-static int bound_socket_dir(pid_t pid, char *out, size_t len) {
+ * its own /proc/self), into out, and whether it listens already (a socket
+ * is bound, then listens); 0 when there is none. */
+static int bound_socket_dir(pid_t pid, char *out, size_t len, int *listening) {
   FILE *f = fopen("/proc/net/unix", "r");
   if (!f)
     return 0;
@@ -110,8 +113,9 @@ static int bound_socket_dir(pid_t pid, char *out, size_t len) {
   int n_suffix = snprintf(suffix, sizeof suffix, "/%d" IP_CTL_SUFFIX, (int)pid), found = 0;
   while (!found && fgets(line, sizeof line, f)) {
     unsigned long ino;
+    unsigned flags;
     int path_at = 0;
-    if (sscanf(line, "%*s %*s %*s %*s %*s %*s %lu %n", &ino, &path_at) != 1 || !path_at)
+    if (sscanf(line, "%*s %*s %*s %x %*s %*s %lu %n", &flags, &ino, &path_at) != 2 || !path_at)
       continue;
     char *path = line + path_at;
     path[strcspn(path, "\n")] = 0;
@@ -126,10 +130,17 @@ static int bound_socket_dir(pid_t pid, char *out, size_t len) {
       snprintf(out, len, "%s", path);
     else
       snprintf(out, len, "/proc/%d/cwd/%s", (int)pid, path);
+    *listening = (flags & SO_ACCEPTCON_FLAG) != 0;
     found = 1;
   }
   fclose(f);
   return found;
+}
+
+int ip_ctl_listening(pid_t pid) {
+  char dir[4096];
+  int listening = 0;
+  return bound_socket_dir(pid, dir, sizeof dir, &listening) && listening;
 }
 
 int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err, size_t errlen) {
@@ -142,7 +153,8 @@ int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err
     snprintf(out, len, "%s", dir);
     return 0;
   }
-  if (bound_socket_dir(pid, out, len))
+  int listening;
+  if (bound_socket_dir(pid, out, len, &listening))
     return 0;
   char env[4096];
   if (env_output(pid, env, sizeof env, err, errlen) != 0)

@@ -12,6 +12,10 @@
  * 0, or -1 with one line in err saying why (not running, another user's). */
 int ip_ctl_find_dir(pid_t pid, const char *dir, char *out, size_t len, char *err, size_t errlen);
 
+/* Whether pid listens on a <pid>.ctl socket of its own (/proc/net/unix:
+ * bound, held by pid, listening); 0 when not or not known. */
+int ip_ctl_listening(pid_t pid);
+
 /* Sends cmd to pid's runtime in dir and waits up to timeout_ms for its
  * answer ("ok: ...", "refused: ...", "error: ...").  0 with the answer in
  * reply, or -1 with one line in reply saying why none came. */

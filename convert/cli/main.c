@@ -1,8 +1,11 @@
-/* cli/main.c - `inclprof COMMAND [ARGS]`: dispatches to the subcommands. */
+/* cli/main.c - `inclprof COMMAND [ARGS]`: dispatches to the subcommands;
+ * run as inclprof-hold (argv[0]), it is record's kevents holder
+ * (cli/record_hold.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/record_hold.h"
 #include "version.h"
 
 static const struct {
@@ -30,6 +33,8 @@ static void usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 0 && !strcmp(argv[0], RECORD_HOLD_NAME))
+    return record_hold_main();
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -1,8 +1,9 @@
 /* cli/proc_tree.c - a running process's descendants: every process's parent
- * from /proc/PID/stat (the field after the command name, which may itself
+ * from /proc/PID/stat (the fields after the command name, which may itself
  * hold spaces and parentheses: read after its last ')'), then the tree
  * walked from pid breadth first, so that a parent comes before its
- * children. */
+ * children; and one process's state, parent and start time from the same
+ * line. */
 #include "cli/proc_tree.h"
 
 #include <ctype.h>
@@ -19,24 +20,38 @@ struct proc {
   pid_t pid, ppid;
 };
 
-/* The parent of pid from /proc/PID/stat; 0 when it cannot be read (gone). */
-static pid_t parent_of(pid_t pid) {
+int ip_proc_stat(pid_t pid, struct ip_proc_stat *st) {
   char path[64], buf[1024];
   snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return 0;
+    return -1;
   ssize_t n = read(fd, buf, sizeof buf - 1);
   close(fd);
   if (n <= 0)
-    return 0;
+    return -1;
   buf[n] = 0;
   const char *close_paren = strrchr(buf, ')');
   int ppid;
-  char state;
-  if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2)
-    return 0;
-  return (pid_t)ppid;
+  /* state, ppid, then 17 fields up to starttime (the 22nd of the line) */
+  if (!close_paren ||
+      sscanf(close_paren + 1,
+             " %c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+             &st->state, &ppid, &st->start_ticks) != 3)
+    return -1;
+  st->ppid = (pid_t)ppid;
+  return 0;
+}
+
+int ip_proc_ended(pid_t pid) {
+  struct ip_proc_stat st;
+  return ip_proc_stat(pid, &st) != 0 || st.state == 'Z' || st.state == 'X';
+}
+
+/* The parent of pid; 0 when it cannot be read (gone). */
+static pid_t parent_of(pid_t pid) {
+  struct ip_proc_stat st;
+  return ip_proc_stat(pid, &st) == 0 ? st.ppid : 0;
 }
 
 long ip_proc_descendants(pid_t pid, pid_t *out, size_t max) {

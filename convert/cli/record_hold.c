@@ -15,7 +15,10 @@
  * then it exits and the kernel unregisters in its exit, which nobody waits
  * for.  The holder is detached (its own session, stdio on /dev/null, no
  * other descriptor, cwd /): nothing waits for it, and `record`'s subreaper
- * count does not see it. */
+ * count does not see it.  It runs this command again (/proc/self/exe) with
+ * a command line of its own, "inclprof-hold (holds the kevents tracepoints
+ * for the inclprof records of uid N; ...)": `ps` shows what it is, not the
+ * `record` that started it. */
 #include "cli/record_hold.h"
 
 #include "pmu_attr.h"
@@ -36,6 +39,8 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#define HOLD_FD 3 /* the start-up pipe in the holder run again */
 
 /* What the holder says on its start-up pipe. */
 enum { HOLD_READY = 'H', HOLD_ELSEWHERE = 'B', HOLD_REFUSED = 'X' };
@@ -166,19 +171,7 @@ static void serve(int listener) {
 
 /* The holder process: registers, listens, says so on ready, serves. */
 static void hold(int ready, int tp_id) {
-  prctl(PR_SET_NAME, "inclprof-hold");
-  if (ready < 3) /* record ran with a standard descriptor closed */
-    ready = fcntl(ready, F_DUPFD_CLOEXEC, 3);
-  if (ready < 0)
-    _exit(0);
-  if (chdir("/") != 0)
-    _exit(0);
-  int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-  for (int fd = 0; fd < 3 && null >= 0; fd++)
-    dup2(null, fd);
-  if (ready > 3)
-    syscall(SYS_close_range, 3u, (unsigned)ready - 1, 0u);
-  syscall(SYS_close_range, (unsigned)ready + 1, ~0u, 0u);
+  prctl(PR_SET_NAME, RECORD_HOLD_NAME);
   char said = HOLD_REFUSED;
   struct perf_event_attr a;
   ip_pmu_sys_enter(&a, (uint64_t)tp_id);
@@ -203,6 +196,42 @@ static void hold(int ready, int tp_id) {
   _exit(0);
 }
 
+/* The forked holder: detaches (cwd /, stdio on /dev/null, no descriptor
+ * but the start-up pipe, moved to HOLD_FD), then runs this command again as
+ * the holder alone (record_hold_main), with a command line saying what it
+ * is and an empty environment; where that exec fails, it holds as it is. */
+static void hold_start(int ready, int tp_id) {
+  int fd = fcntl(ready, F_DUPFD, HOLD_FD + 1); /* above stdio and HOLD_FD */
+  if (fd < 0 || chdir("/") != 0)
+    _exit(0);
+  int null = open("/dev/null", O_RDWR);
+  for (int i = 0; i < 3 && null >= 0; i++)
+    dup2(null, i);
+  if (dup2(fd, HOLD_FD) != HOLD_FD)
+    _exit(0);
+  syscall(SYS_close_range, (unsigned)HOLD_FD + 1, ~0u, 0u);
+  char what[160];
+  snprintf(what, sizeof what,
+           "(holds the kevents tracepoints for the inclprof records of uid %ld; exits %d s "
+           "after the last)",
+           (long)geteuid(), RECORD_HOLD_LINGER_MS / 1000);
+  char *argv[] = {RECORD_HOLD_NAME, what, NULL}, *envp[] = {NULL};
+  execve("/proc/self/exe", argv, envp);
+  fcntl(HOLD_FD, F_SETFD, FD_CLOEXEC);
+  hold(HOLD_FD, tp_id);
+}
+
+int record_hold_main(void) {
+  struct stat st;
+  if (fstat(HOLD_FD, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+    fprintf(stderr, "inclprof: %s is started by 'inclprof record' only\n", RECORD_HOLD_NAME);
+    return 2;
+  }
+  fcntl(HOLD_FD, F_SETFD, FD_CLOEXEC);
+  hold(HOLD_FD, tracepoint_id()); /* a tracepoint without an id: the holder refuses */
+  return 0;
+}
+
 /* Starts a holder, detached: what it said (HOLD_*), or 0. */
 static char start_holder(int tp_id) {
   int pipe_fds[2];
@@ -213,7 +242,7 @@ static char start_holder(int tp_id) {
     setsid();
     if (fork() == 0) {
       close(pipe_fds[0]);
-      hold(pipe_fds[1], tp_id);
+      hold_start(pipe_fds[1], tp_id);
     }
     _exit(0);
   }

@@ -17,4 +17,13 @@
  * outside `record`). */
 int record_hold_join(const char *mode);
 
+/* The holder's name: its argv[0] when this command is run again as the
+ * holder, and its thread name. */
+#define RECORD_HOLD_NAME "inclprof-hold"
+
+/* The holder run again from record (argv[0] RECORD_HOLD_NAME, its start-up
+ * pipe on descriptor 3): holds, then exits; 2 when descriptor 3 is not a
+ * pipe (not started by record). */
+int record_hold_main(void);
+
 #endif

@@ -6,8 +6,9 @@
 # ground_truth.c); the holder keeps no descriptor of record's (its stdio is
 # /dev/null, so a pipe from record is not held open), holds its perf events
 # (the syscall tracepoint, the page faults, and each wake-up and futex
-# tracepoint the kernel has), and exits once no record has been connected for
-# a while.
+# tracepoint the kernel has), has a command line that says what it is
+# (/proc/PID/cmdline: before, record's own, "inclprof record -o out ..."),
+# and exits once no record has been connected for a while.
 . "$INCLPROF_SRC/tests/lib.sh"
 . "$INCLPROF_SRC/tests/viewers/viewers.sh"
 P="$INCLPROF_SRC/tests/programs/wait"
@@ -28,6 +29,8 @@ for p in $(pgrep -x inclprof-hold); do
   echo "$p" >holder.txt
   ls -l "/proc/$p/fd" | awk 'NR > 1 { print $NF }' >holder-fds.txt
   for fd in 0 1 2; do readlink "/proc/$p/fd/$fd"; done | paste -sd' ' - >holder-std.txt
+  tr '\0' '|' <"/proc/$p/cmdline" >holder-cmdline.txt
+  readlink "/proc/$p/exe" >holder-exe.txt
 done
 exec ./gt faults 1500
 EOF
@@ -49,6 +52,14 @@ fi
 holder=$(cat holder.txt)
 check_eq "the holder's stdin, stdout and stderr are /dev/null" "/dev/null /dev/null /dev/null" \
   "$(cat holder-std.txt)"
+# Records of another build of inclprof running at once may have started it.
+if [ "$(cat holder-exe.txt)" = "$(readlink -f "$INCLPROF")" ]; then
+  check_eq "the holder's command line says what it is" \
+    "inclprof-hold|(holds the kevents tracepoints for the inclprof records of uid $(id -u); exits 2 s after the last)|" \
+    "$(cat holder-cmdline.txt)"
+else
+  echo "ok - the holder was started by another inclprof, $(cat holder-exe.txt) # SKIP"
+fi
 others=0
 for t in sched/sched_waking sched/sched_wakeup_new syscalls/sys_enter_futex; do
   [ -r "/sys/kernel/tracing/events/$t/id" ] || [ -r "/sys/kernel/debug/tracing/events/$t/id" ] && others=$((others + 1))
