@@ -8,7 +8,10 @@
 # of the intervals left with under 5 ns (most: the machine's load cannot
 # change that, where time slices it does not see stretch the ratio's
 # denominator), and the next step; a program whose calls are long
-# (tree_shape.c) gets no warning.
+# (tree_shape.c) gets no warning.  Recorded with transitions `none` and a
+# 1 s sleep after the loop, the warning takes the probe cost out of the
+# Elapsed time (no Application time is measured), the sleep in what is
+# left, and gives a ratio under 0.01 as such, never as 0.00.
 . "$INCLPROF_SRC/tests/lib.sh"
 cc_plugin dense -O2 "$INCLPROF_SRC/tests/programs/convert/dense_calls.c" || { fail "build dense_calls"; exit 1; }
 "$INCLPROF" record -o tr ./dense 1000000 >run.txt 2>/dev/null
@@ -30,7 +33,7 @@ check "the compensated span ($comp ms) is shorter: 2 M probes were taken out" \
   awk -v c="$clock" -v p="$comp" 'BEGIN { exit !(p < c) }'
 warn=$(grep '^warning: *probe cost: ' report.txt)
 check "call-dense code: the header warns about the probe cost" test -n "$warn"
-ratio=$(echo "$warn" | sed -n 's/.* Application time, \([0-9.]*\) times the .*/\1/p')
+ratio=$(echo "$warn" | sed -n 's/.* time[^,]*, \([0-9.]*\) times the .*/\1/p')
 check "the warning gives the ratio of the probe cost to the time left (${ratio:-none})" test -n "$ratio"
 dense=$(echo "$warn" | sed -n 's/.* left, and \([0-9]*\)% of the intervals between probes hold under 5 ns of the program.s own time: .*/\1/p')
 # (Whether the ratio or the share of intervals under 5 ns tips the warning
@@ -42,6 +45,16 @@ cc_plugin shape -O2 "$INCLPROF_SRC/tests/programs/convert/tree_shape.c" || { fai
 "$INCLPROF" record -o tr2 ./shape >/dev/null 2>&1
 "$INCLPROF" report tr2 >report2.txt 2>&1
 check "long calls: no probe cost warning" sh -c "! grep -q '^warning: *probe cost' report2.txt"
+"$INCLPROF" record --transitions none -o none.d ./dense 50000 1000 >/dev/null 2>&1
+"$INCLPROF" report none.d >none.txt 2>&1
+warn=$(grep '^warning: *probe cost: ' none.txt)
+check "transitions none: the probe cost is taken out of the Elapsed time" \
+  sh -c "echo \"\$1\" | grep -q ' taken out of the Elapsed time (transitions none: no Application time is measured), '" - "$warn"
+check "... against what is left, the sleep with it, under 0.01 times (never 0.00)" \
+  sh -c "echo \"\$1\" | grep -q ', under 0.01 times the [0-9.]* m\{0,1\}s left (the time off the CPU with it), and '" - "$warn"
+COLUMNS=60 "$INCLPROF" report none.d >none60.txt 2>&1
+longest=$(awk '/^ *Calls / { exit } { if (length($0) > m) m = length($0) } END { print m + 0 }' none60.txt)
+check "COLUMNS=60: no header line is longer ($longest)" test "$longest" -le 60
 "$INCLPROF" report --raw tr >raw.txt 2>&1
 check "--raw: no warning (nothing is taken out)" sh -c "! grep -q '^warning: *probe cost' raw.txt"
 check "--raw: the wall time by the clock alone" grep -Eq '^ *wall time [0-9.]+ [a-z]+ by the clock; 1 thread in 1 process$' raw.txt
