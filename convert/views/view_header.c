@@ -390,14 +390,14 @@ static void probe_share_line(FILE *out, const ip_session *s) {
 #define OTHER_NOTE_MIN_NS 1000000
 
 static void other_time_line(FILE *out, const ip_session *s) {
-  uint64_t el = 0, other = 0, lost = 0;
+  uint64_t el = 0, other = 0, records_lost = 0;
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
     if (th->process >= s->n_processes || !s->processes[th->process].kernel_events)
       continue;
     el += th->total.el_incl;
     other += ip_field_other(th->total.el_incl, th->total.app_incl, th->total.wait_incl);
-    lost += th->kernel_lost;
+    records_lost += th->kernel_lost;
   }
   if (other < OTHER_NOTE_MIN_NS || (double)other < OTHER_NOTE_SHARE * (double)el)
     return;
@@ -405,12 +405,12 @@ static void other_time_line(FILE *out, const ip_session *s) {
   ip_fmt_ns(t, sizeof t, other);
   /* An interval whose records were lost is split by none: its time off the
    * CPU (preempted by another process, blocked) is Other too. */
-  if (lost)
+  if (records_lost)
     snprintf(lost_words, sizeof lost_words,
              ", and of intervals whose kernel records were lost (%llu times: the kernel's event "
              "buffer overflowed), all of the time, off the CPU (preempted, blocked) as well as "
              "on it",
-             (unsigned long long)lost);
+             (unsigned long long)records_lost);
   fprintf(out,
           "note:         %s (%.0f%% of the Elapsed time) is Other: time in intervals between "
           "probes that hold a context switch or a page fault (counted, not timed) beyond what "
