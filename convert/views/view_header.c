@@ -306,8 +306,9 @@ static double share_ratio(const probe_share *p) {
 }
 
 /* The share of the Application intervals between probes left with under
- * IP_DENSE_NS of the program's time: unlike the ratio, the same on a
- * loaded machine, whose time slices stretch a few intervals. */
+ * IP_DENSE_NS of the program's time, counted by runs of IP_DENSE_RUN
+ * (interval_rules.h): unlike the ratio, the same on a loaded machine, whose
+ * time slices stretch a few intervals. */
 static double dense_share(const probe_share *p) {
   return p->intervals ? (double)p->dense / (double)p->intervals : 0;
 }
