@@ -113,7 +113,8 @@ typedef struct ip_tstate {
   uint64_t probe_removed_fx; /* probe cost taken from the non-transitional intervals, IP_FX */
   ip_probe_owed probe_owed;  /* probe cost a short interval lacked (interval_rules.h) */
   uint64_t app_intervals;    /* non-transitional intervals ending at a probe */
-  uint64_t dense_intervals;  /* of them, those left with under IP_DENSE_NS */
+  uint64_t dense_intervals;  /* of them, those in runs left with under IP_DENSE_NS each */
+  ip_dense_run dense_run;    /* the run going on (interval_rules.h) */
   ip_u64map child;           /* (parent node << 32 | func) -> node */
   /* the paths found last, direct-mapped by a hash of their key: key + 1
    * (0: empty) and node; emptied with child */

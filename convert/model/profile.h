@@ -85,7 +85,8 @@ typedef struct ip_func {
 
 /* An interval between probes left with less of the program's own time than
  * this, ns, once the probe cost is taken out, is call-dense: its value rests
- * on that cost (the report's header counts them). */
+ * on that cost (the report's header counts them, by runs of IP_DENSE_RUN
+ * whose mean is). */
 #define IP_DENSE_NS 5.0
 
 /* One call path of one thread.  Node 0 of every thread is the root (func =
@@ -148,7 +149,7 @@ typedef struct ip_thread {
   uint64_t probe_removed_ns; /* the probe cost removed from its Application (non-transitional)
                                 intervals */
   uint64_t app_intervals;    /* those intervals that end at a probe */
-  uint64_t dense_intervals;  /* of them, those left with under IP_DENSE_NS of the program's time */
+  uint64_t dense_intervals;  /* of them, those in runs left with under IP_DENSE_NS each */
   ip_values total;           /* thread-level values */
   ip_node *nodes;            /* call tree, nodes[0] is the root */
   size_t n_nodes;

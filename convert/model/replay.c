@@ -426,7 +426,9 @@ interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int trans
   if (probe) {
     uint64_t c = f->cost_fx;
     if (__builtin_expect(ts->ptr_pending != 0, 0)) { /* pointer calls' hooks ran in it */
-      c += ts->ptr_pending * f->ptr_call_fx;
+      uint64_t more = ts->ptr_pending * f->ptr_call_fx;
+      c += more;
+      ts->dense_run.extra += transitional ? 0 : more;
       ts->ptr_pending = 0;
     }
     uint64_t y = ip_probe_compensated_carry(x, c, f->hidden_fx, (uint32_t)ts->stk.depth,
@@ -434,9 +436,12 @@ interval(const ip_file *f, ip_tstate *ts, ip_thread *th, uint64_t raw, int trans
     if (!transitional) {
       ts->probe_removed_fx += x - y;
       ts->app_intervals++;
-      ts->dense_intervals += y < f->dense_fx;
+      ts->dense_intervals +=
+          ip_dense_run_add(&ts->dense_run, x, 1, f->cost_fx, f->hidden_fx, f->dense_fx);
     }
     x = y;
+  } else if (!transitional) {
+    ip_dense_run_add(&ts->dense_run, x, 0, f->cost_fx, f->hidden_fx, f->dense_fx);
   }
   ts->comp_fx += x;
   uint64_t now = ip_replay_fx_ns(f, ts->comp_fx);

@@ -82,6 +82,24 @@ static const char *windowed(const ip_session *s, const ip_process *p, char *buf,
   return buf;
 }
 
+/* Recorded in windows in which none of its threads ran an instrumented
+ * function (each blocked, asleep or in uninstrumented code throughout):
+ * the trace holds no thread, which the header's counts alone leave
+ * unexplained. */
+static const char *no_thread_ran(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  if (!p->windows || !p->n_windows)
+    return NULL;
+  for (size_t i = 0; i < s->n_threads; i++)
+    if (&s->processes[s->threads[i].process] == p)
+      return NULL;
+  snprintf(buf, len,
+           "%s: no thread ran an instrumented function while recording was on (each was "
+           "blocked, asleep or in code not instrumented throughout): 0 threads, no call is "
+           "counted",
+           p->trace_path);
+  return buf;
+}
+
 static const char *off_throughout(const ip_session *s, const ip_process *p, char *buf, size_t len) {
   (void)s;
   if (!p->windows || p->n_windows)
@@ -209,6 +227,9 @@ static const struct {
   const char *many; /* the sentence for many, NULL: the first one's line and a count */
 } kinds[] = {
     {"windows:", windowed, "recorded in windows only; --verbose gives each one's windows"},
+    {"windows:", no_thread_ran,
+     "had no thread run an instrumented function while recording was on: no call of theirs is "
+     "counted"},
     {"windows:", off_throughout, "had recording off throughout: no call of theirs is counted"},
     {"warning:", damaged, NULL},
     {"warning:", lost, NULL},
@@ -285,8 +306,9 @@ static double share_ratio(const probe_share *p) {
 }
 
 /* The share of the Application intervals between probes left with under
- * IP_DENSE_NS of the program's time: unlike the ratio, the same on a
- * loaded machine, whose time slices stretch a few intervals. */
+ * IP_DENSE_NS of the program's time, counted by runs of IP_DENSE_RUN
+ * (interval_rules.h): unlike the ratio, the same on a loaded machine, whose
+ * time slices stretch a few intervals. */
 static double dense_share(const probe_share *p) {
   return p->intervals ? (double)p->dense / (double)p->intervals : 0;
 }
@@ -296,13 +318,26 @@ static int warns(const probe_share *p) {
          (share_ratio(p) >= PROBE_SHARE_WARN || dense_share(p) >= PROBE_SHARE_WARN);
 }
 
+/* The ratio's words: "2.58 times the 44.97 ms left"; one that would read
+ * 0.00 is given as under 0.01. */
+static void ratio_words(char *buf, size_t len, const probe_share *p, const char *left) {
+  double r = share_ratio(p);
+  if (r < 0.005)
+    snprintf(buf, len, "under 0.01 times the %s left", left);
+  else
+    snprintf(buf, len, "%.2f times the %s left", r, left);
+}
+
 static void probe_share_line(FILE *out, const ip_session *s) {
   probe_share all = {0, 0, 0, 0, 0}, worst = {0, 0, 0, 0, 0};
   size_t worst_th = SIZE_MAX;
+  int detected = 0, worst_detected = 0; /* threads whose Application time is measured */
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
     probe_share t = {th->probe_removed_ns, th->total.app_incl, th->events, th->app_intervals,
                      th->dense_intervals};
+    int d = th->process < s->n_processes && s->processes[th->process].transitions != 0;
+    detected |= d;
     all.removed += t.removed;
     all.remaining += t.remaining;
     all.events += t.events;
@@ -313,6 +348,7 @@ static void probe_share_line(FILE *out, const ip_session *s) {
         (worst_th == SIZE_MAX || dense_share(&t) > dense_share(&worst))) {
       worst = t;
       worst_th = i;
+      worst_detected = d;
     }
   }
   const probe_share *p = &all;
@@ -320,21 +356,29 @@ static void probe_share_line(FILE *out, const ip_session *s) {
   if (!warns(&all) && worst_th != SIZE_MAX) {
     char name[512];
     p = &worst;
+    detected = worst_detected;
     snprintf(who, sizeof who, " in thread %s",
              ip_row_name(s, IP_BY_THREAD, (uint32_t)worst_th, name, sizeof name));
   }
   if (!s->compensated || !warns(p))
     return;
-  char removed[32], left[32];
+  char removed[32], left[32], ratio[96];
   ip_fmt_ns(removed, sizeof removed, p->removed);
   ip_fmt_ns(left, sizeof left, p->remaining);
+  ratio_words(ratio, sizeof ratio, p, left);
+  /* Transitions `none` measures no Application time: what the probes left
+   * is Elapsed time, the time off the CPU with it. */
   fprintf(out,
-          "warning:      probe cost%s: %s taken out of the Application time, %.2f times the %s "
-          "left, and %.0f%% of the intervals between probes hold under %.0f ns of the "
-          "program's own time: the values of call-dense code rest on that cost and can read "
-          "several times too high or too low; 'inclprof suggest' names the functions to leave "
-          "uninstrumented (a filter file for the plugin)\n",
-          who, removed, share_ratio(p), left, 100 * dense_share(p), IP_DENSE_NS);
+          "warning:      probe cost%s: %s taken out of the %s, %s%s, and %.0f%% of the intervals "
+          "between probes hold under %.0f ns of the program's own time: the values of "
+          "call-dense code rest on that cost and can read several times too high or too low; "
+          "'inclprof suggest' names the functions to leave uninstrumented (a filter file for "
+          "the plugin)\n",
+          who, removed,
+          detected ? "Application time"
+                   : "Elapsed time (transitions none: no Application time is measured)",
+          ratio, detected ? "" : " (the time off the CPU with it)", 100 * dense_share(p),
+          IP_DENSE_NS);
 }
 
 /* Time of transitional intervals that no kernel record accounts for: by
@@ -347,27 +391,36 @@ static void probe_share_line(FILE *out, const ip_session *s) {
 #define OTHER_NOTE_MIN_NS 1000000
 
 static void other_time_line(FILE *out, const ip_session *s) {
-  uint64_t el = 0, other = 0;
+  uint64_t el = 0, other = 0, records_lost = 0;
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
     if (th->process >= s->n_processes || !s->processes[th->process].kernel_events)
       continue;
     el += th->total.el_incl;
     other += ip_field_other(th->total.el_incl, th->total.app_incl, th->total.wait_incl);
+    records_lost += th->kernel_lost;
   }
   if (other < OTHER_NOTE_MIN_NS || (double)other < OTHER_NOTE_SHARE * (double)el)
     return;
-  char t[32];
+  char t[32], lost_words[320] = "";
   ip_fmt_ns(t, sizeof t, other);
+  /* An interval whose records were lost is split by none: its time off the
+   * CPU (preempted by another process, blocked) is Other too. */
+  if (records_lost)
+    snprintf(lost_words, sizeof lost_words,
+             ", and of intervals whose kernel records were lost (%llu times: the kernel's event "
+             "buffer overflowed), all of the time, off the CPU (preempted, blocked) as well as "
+             "on it",
+             (unsigned long long)records_lost);
   fprintf(out,
           "note:         %s (%.0f%% of the Elapsed time) is Other: time in intervals between "
           "probes that hold a context switch or a page fault (counted, not timed) beyond what "
-          "their kernel records account for; the code that ran there is not Application time by "
-          "definition. 'report --wait' shows it by function; calls to instrumented functions "
+          "their kernel records account for%s; the code that ran there is not Application time "
+          "by definition. 'report --wait' shows it by function; calls to instrumented functions "
           "inside the long functions around it (a loop's body moved into a function kept out of "
           "line: -fplugin-arg-inclprof-noinline=NAME) put probes there and shorten those "
           "intervals\n",
-          t, 100.0 * (double)other / (double)el);
+          t, 100.0 * (double)other / (double)el, lost_words);
 }
 
 static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) {

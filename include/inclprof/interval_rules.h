@@ -15,6 +15,9 @@
  *   off-CPU inside     an interval without the transition bit whose records
  *                      put most of it off the CPU is transitional all the
  *                      same (ip_kacc_off_cpu_inside)
+ *   call-dense share   runs of consecutive intervals whose mean holds a few
+ *                      ns of the program once the probe cost is out
+ *                      (ip_dense_run_add)
  *
  * Ticks are the trace's clock ticks; compensated values carry IP_FX
  * fractional bits.  Inline: both run it for every event. */
@@ -96,6 +99,42 @@ static inline uint64_t ip_probe_compensated_carry(uint64_t x, uint64_t c, uint64
   uint64_t paid = owed < on ? owed : on;
   o->fx[d] = owed - paid;
   return y - paid;
+}
+
+/* Non-transitional intervals ending at a probe counted together for the
+ * share of call-dense ones: a run of this many consecutive intervals is
+ * dense, all of them, when its mean, less the probes' cost, holds under
+ * the threshold of the program's own time.  A clock that ticks in steps
+ * (the TSC of AMD processors under a hypervisor: about 10 ns) reads an
+ * interval of call-dense code as one step or two, which the calibrated
+ * cost splits right where the threshold lies, so that interval by
+ * interval the share moves by half as the calibration moves by a tenth of
+ * a ns; a run's sum is read to within a step or two, its mean to within a
+ * tenth of one.  A thread's last run, shorter, counts as not dense. */
+#define IP_DENSE_RUN 16
+
+typedef struct ip_dense_run {
+  uint64_t x;     /* the run's ticks (IP_FX) */
+  uint64_t extra; /* the probes' costs beyond cost each: pointer calls' hooks (IP_FX) */
+  uint32_t n;     /* its intervals ending at a probe */
+} ip_dense_run;
+
+/* Takes an interval of x ticks (IP_FX) into the run: one ending at a probe
+ * (probe 1) of cost cost (what a pointer call's hooks add to it, the caller
+ * adds to r->extra), or, at a sample between probes, a part of one (probe
+ * 0).  Returns how many intervals the run that ends makes dense:
+ * IP_DENSE_RUN or none, or 0 while the run goes on.  h is what a probe
+ * hides of its cost (ip_probe_compensated), dense the threshold. */
+static inline uint64_t ip_dense_run_add(ip_dense_run *r, uint64_t x, int probe, uint64_t cost,
+                                        uint64_t h, uint64_t dense) {
+  r->x += x;
+  r->n += (uint32_t)probe;
+  if (r->n < IP_DENSE_RUN)
+    return 0;
+  uint64_t own = ip_probe_compensated(r->x, IP_DENSE_RUN * cost + r->extra, IP_DENSE_RUN * h);
+  r->x = r->extra = 0;
+  r->n = 0;
+  return own < IP_DENSE_RUN * dense ? IP_DENSE_RUN : 0;
 }
 
 /* Kernel-event records taken since the last interval ended (kevents mode):

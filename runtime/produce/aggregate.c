@@ -314,9 +314,12 @@ static inline void interval(struct ip_agg *restrict a, uint64_t raw, int transit
     if (!transitional) {
       a->probe_removed += x - y;
       a->app_intervals++;
-      a->dense_intervals += y < a->dense;
+      a->dense_run.extra += c - a->cost;
+      a->dense_intervals += ip_dense_run_add(&a->dense_run, x, 1, a->cost, a->hidden, a->dense);
     }
     x = y;
+  } else if (!transitional) {
+    ip_dense_run_add(&a->dense_run, x, 0, a->cost, a->hidden, a->dense);
   }
   if (transitional) /* the frames open take the transitional time so far first */
     timeline_moves(a);
@@ -586,6 +589,16 @@ static uint64_t straight_room(const struct ip_agg *restrict a, uint64_t hwm) {
   return next > hwm ? next - hwm : 0;
 }
 
+/* Straight events take no part in the dense run (interval_rules.h's
+ * ip_dense_run) one by one: the ones before e since the last one it took
+ * (whose tick was from) are taken at once, where the run's last interval is
+ * e (last) or where they end.  Their ticks add up to the distance. */
+static inline void dense_straight(struct ip_agg *restrict a, const struct ip_event *e,
+                                  const struct ip_event *last, uint64_t from, uint64_t to) {
+  a->dense_run.x += (to - from) << IP_FX;
+  a->dense_run.n = IP_DENSE_RUN - 1 - (uint32_t)(last - e);
+}
+
 /* The probe cost taken out of the run of straight events that ends, their
  * count and the stack rules' expected RET: the intervals' ticks are the
  * run's (tick - hwm each), so what was taken out is the run's ticks less
@@ -650,6 +663,9 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
   uint32_t depth = (uint32_t)s->depth;               /* sp - frames */
   struct ip_event *e = ev, *end = ev + n, *run = ev; /* run: where the run began */
   uint64_t run_hwm = hwm, run_el = el;
+  /* the event that completes the dense run if straight (dense_straight) */
+  struct ip_event *dense_last = ev + (IP_DENSE_RUN - 1 - a->dense_run.n);
+  uint64_t dense_hwm = hwm;
   uint64_t room = straight_room(a, hwm); /* an event may go straight below hwm + room */
   for (; e < end; e++) {
     uint64_t arg = e->arg, tick = e->tick;
@@ -668,7 +684,11 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     hwm = tick;
     room -= raw;
     uint64_t x = ip_probe_compensated_carry(raw << IP_FX, cost, hidden, depth, &a->owed, 0);
-    dense += x < dense_at;
+    if (IP_UNLIKELY(e == dense_last)) { /* the run's last interval: the rest before it */
+      dense_straight(a, e, dense_last, dense_hwm, tick - raw);
+      dense += ip_dense_run_add(&a->dense_run, raw << IP_FX, 1, cost, hidden, dense_at);
+      dense_hwm = tick, dense_last = e + IP_DENSE_RUN;
+    }
     el += x;
     if (!(arg & 1)) { /* ENTER */
       uint32_t node = sp != frames && cur == NO_NODE ? NO_NODE : child_node(a, cur, gid);
@@ -703,6 +723,7 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
     continue;
   slow:
     run_ends(a, hwm - run_hwm, el - run_el, (uint64_t)(e - run));
+    dense_straight(a, e, dense_last, dense_hwm, hwm);
     if (arg) {
       e->arg = 0;
       a->el = el, a->hwm = hwm, a->cur = cur, s->depth = (size_t)(sp - frames);
@@ -715,9 +736,11 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
       empty++;
     }
     run = e + 1, run_hwm = hwm, run_el = el;
+    dense_hwm = hwm, dense_last = e + IP_DENSE_RUN - a->dense_run.n;
     room = straight_room(a, hwm);
   }
   run_ends(a, hwm - run_hwm, el - run_el, (uint64_t)(end - run));
+  dense_straight(a, end, dense_last, dense_hwm, hwm);
   a->el = el, a->hwm = hwm, a->cur = cur, s->depth = (size_t)(sp - frames);
   a->dense_intervals += dense;
   if (a->kernel_events) { /* records after the last event: the next interval's */

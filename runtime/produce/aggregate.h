@@ -82,8 +82,10 @@ struct ip_agg {
   uint64_t wait_seq;         /* how many times that timeline, tr or the samples moved */
   uint64_t kernel_lost;      /* buffers and intervals whose records were lost */
   /* non-transitional intervals ending at a probe: the probe cost taken from
-   * them, their count, those left with under 5 ns (dense: ticks << IP_FX) */
+   * them, their count, those in runs left with under 5 ns each (dense:
+   * ticks << IP_FX), and the run going on (interval_rules.h) */
   uint64_t probe_removed, app_intervals, dense_intervals, dense;
+  ip_dense_run dense_run;
   /* samples by the address they interrupted: open addressing on (pc, path) */
   struct agg_pc {
     uint64_t pc; /* 0: an empty slot */

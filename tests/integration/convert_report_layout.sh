@@ -5,7 +5,9 @@
 # columns behind --per-call, --by thread with each thread's share of its own
 # wall time, and names cut to the terminal's width (never in a pipe):
 # at 120 columns the compact set leaves the long name whole, at 60 it loses
-# its middle and a line says a column was left out.
+# its middle and a line says a column was left out.  Recorded in a window
+# while every thread sleeps or waits, the trace holds no thread: the header
+# says why, within the width.
 . "$INCLPROF_SRC/tests/lib.sh"
 check "sleepers builds" cc_plugin sleepers "$INCLPROF_SRC/tests/programs/convert/sleepers.c" -O2 -pthread
 "$INCLPROF" record -o tr -- ./sleepers >/dev/null 2>&1
@@ -51,5 +53,13 @@ check "COLUMNS=60: no table line is longer ($longest)" test "$longest" -le 60
 check "COLUMNS=60: the long name loses its middle" grep -q ' sleeping_\.\.\.[a-z_]*_sleep_too$' narrower.txt
 check "COLUMNS=60: a line says a column was left out" \
   grep -q '^(1 column left out to fit; --wide or --fields shows them)$' narrower.txt
+"$INCLPROF" record --delay 60ms --duration 80ms -o asleep -- ./sleepers >/dev/null 2>&1
+COLUMNS=60 "$INCLPROF" report asleep >asleep.txt 2>/dev/null
+check "a window in which every thread slept: no thread in the trace" \
+  grep -q '^files: *1, processes: 1, threads: 0, events: 0$' asleep.txt
+check "... and the header says why" sh -c "tr '\n' ' ' <asleep.txt | tr -s ' ' |
+  grep -q 'windows: asleep/[0-9]*.ipb: no thread ran an instrumented function while recording was on (each was blocked, asleep or in code not instrumented throughout): 0 threads, no call is counted'"
+longest=$(awk '/^ *Calls / { exit } { if (length($0) > m) m = length($0) } END { print m + 0 }' asleep.txt)
+check "COLUMNS=60: no header line is longer ($longest)" test "$longest" -le 60
 check "a pipe without COLUMNS gets whole names" grep -q ' sleeping_in_a_worker_thread_while_the_others_sleep_too$' report.txt
 done_testing

@@ -5,7 +5,8 @@
  * of functions not open, transitional intervals, samples, a pause, empty
  * slots, a tick older than its predecessor, the runtime's own stops; with
  * kevents, kernel-event records, preemptions inside a probe that only the
- * records show, and a buffer that lost them) is
+ * records show, and a buffer that lost them; every other buffer's
+ * intervals mostly shorter than the probe's cost, as call-dense code's) is
  * written once as event batches of one thread and once folded into the tree
  * of another thread and written as its ThreadProfile; the converter reads
  * both from the one file.  Every function's calls, samples and repairs are
@@ -62,16 +63,24 @@ static int open_fn[4096], depth;
 static uint64_t desc(int f, unsigned kind) { return (uint64_t)(uintptr_t)&d[f] | kind; }
 
 /* The next event: intervals of 0 to about 40 000 ticks, one in 60 of
- * 200 000 to 300 000 (where a preemption may hide), a third transitional. */
+ * 200 000 to 300 000 (where a preemption may hide), a third transitional;
+ * with dense_code, under the probe's cost and 8 ticks but the one in 60,
+ * and 7 in 8 events a function's entry or exit in a non-transitional
+ * interval (long runs of them, as call-dense code makes). */
+static int dense_code;
 static struct ip_event next_event(uint64_t *tick) {
   uint64_t r = rnd();
-  *tick += r % 4 == 0    ? 0
-           : r % 60 == 7 ? 200000 + r / 4 % 100000
-           : r % 4 == 1  ? 30 + r / 4 % 40000
-                         : 5 + r / 4 % 300;
+  *tick += r % 60 == 7  ? 200000 + r / 4 % 100000
+           : dense_code ? r / 4 % (uint64_t)(ip_st.probe_cost_ticks + 8)
+           : r % 4 == 0 ? 0
+           : r % 4 == 1 ? 30 + r / 4 % 40000
+                        : 5 + r / 4 % 300;
   uint64_t t = r / 64 % 97 == 0 ? *tick - 200 : *tick; /* a signal handler's older tick */
-  uint64_t t_bit = r / 4096 % 3 == 0 ? IP_T_BIT : 0;
+  int plain = dense_code && r / 8 % 8 != 0;
+  uint64_t t_bit = r / 4096 % 3 == 0 && !plain ? IP_T_BIT : 0;
   unsigned what = (unsigned)(r / (1u << 20) % 200);
+  if (plain)
+    what = 30 + what % 160;
   int f = (int)(r / (1ull << 30) % FNS);
   uint64_t arg;
   if (what < 4)
@@ -198,6 +207,7 @@ static void compare(int kevents) {
   static struct ip_kev kev[N];
   for (int b = 0; b < BUFS; b++) {
     uint64_t from = tick;
+    dense_code = b % 2;
     for (int i = 0; i < N; i++)
       ev[i] = next_event(&tick);
     /* records up to a little after the buffer's last event (the next
@@ -271,6 +281,9 @@ static void compare(int kevents) {
   ck_assert_uint_eq(pr->wall_end_ns, tr->wall_end_ns);
   ck_assert_uint_eq(pr->app_intervals, tr->app_intervals);
   ck_assert_uint_eq(pr->dense_intervals, tr->dense_intervals);
+  /* dense code's buffers make runs of dense intervals, the others few */
+  ck_assert_uint_gt(tr->dense_intervals, tr->app_intervals / 8);
+  ck_assert_uint_lt(tr->dense_intervals, tr->app_intervals * 3 / 4);
   near("probe cost removed", 0, tr->probe_removed_ns, pr->probe_removed_ns, 1);
   if (kevents)
     ck_assert_uint_gt(tr->kernel_lost, 1);                 /* a lost buffer, KEV_LOST records */

@@ -4,7 +4,10 @@
  * intervals less the probe's cost each, however many were shorter than it;
  * a callee's debt paid by its caller once it has returned, never a
  * caller's by its callee; the hidden part credited above the cost; a debt
- * paid only from the part of an interval spent on the CPU. */
+ * paid only from the part of an interval spent on the CPU.  The share of
+ * call-dense intervals (ip_dense_run_add) on a clock that ticks in steps of
+ * 26 ticks: the same on both sides of the calibrated cost where interval by
+ * interval it halves. */
 #include <check.h>
 
 #include "check_main.h"
@@ -69,6 +72,57 @@ START_TEST(a_debt_is_paid_only_from_the_time_on_the_cpu) {
 }
 END_TEST
 
+/* Dense intervals of n intervals of call-dense code read by a clock that
+ * ticks in steps of 26 ticks (10 ns at 0.385 ns a tick): one step or two,
+ * a quarter of them one; and of the same intervals one by one, each less
+ * the cost (ip_probe_compensated), under dense. */
+enum { STEP = 26, HIDDEN = 20, DENSE = 13 }; /* ticks: 7.7 ns hidden, 5 ns */
+static uint64_t dense_runs(uint64_t cost, int n, int steps_over, uint64_t *one_by_one) {
+  ip_dense_run r = {0, 0, 0};
+  uint64_t dense = 0;
+  *one_by_one = 0;
+  for (int i = 0; i < n; i++) {
+    uint64_t x = FX(STEP * (steps_over + (i % 4 ? 2 : 1)));
+    dense += ip_dense_run_add(&r, x, 1, cost, FX(HIDDEN), FX(DENSE));
+    *one_by_one += ip_probe_compensated(x, cost, FX(HIDDEN)) < FX(DENSE);
+  }
+  return dense;
+}
+
+START_TEST(the_dense_share_is_the_same_on_both_sides_of_a_clock_step) {
+  uint64_t lower = (uint64_t)(44.4 * (1 << IP_FX)), higher = (uint64_t)(45.7 * (1 << IP_FX));
+  uint64_t one;
+  /* calibrated at 17.1 ns: interval by interval a quarter dense; by runs all */
+  ck_assert_uint_eq(dense_runs(lower, 64 * IP_DENSE_RUN, 0, &one), 64 * IP_DENSE_RUN);
+  ck_assert_uint_eq(one, 16 * IP_DENSE_RUN);
+  /* at 17.6 ns: every one, by runs too */
+  ck_assert_uint_eq(dense_runs(higher, 64 * IP_DENSE_RUN, 0, &one), 64 * IP_DENSE_RUN);
+  ck_assert_uint_eq(one, 64 * IP_DENSE_RUN);
+  /* a step longer each (10 ns of code more): none, at either cost */
+  ck_assert_uint_eq(dense_runs(lower, 64 * IP_DENSE_RUN, 1, &one), 0);
+  ck_assert_uint_eq(dense_runs(higher, 64 * IP_DENSE_RUN, 1, &one), 0);
+  /* a last run not complete is not counted */
+  ck_assert_uint_eq(dense_runs(lower, 2 * IP_DENSE_RUN - 1, 0, &one), IP_DENSE_RUN);
+}
+END_TEST
+
+START_TEST(a_part_ended_by_a_sample_is_in_its_run) {
+  ip_dense_run r = {0, 0, 0};
+  uint64_t dense = 0;
+  /* 16 intervals of the cost and 2 ticks: dense; one of them split by a
+   * sample into 1 000 ticks and the rest: the run's mean holds 64 ticks */
+  for (int i = 0; i < IP_DENSE_RUN; i++) {
+    if (i == 5)
+      ck_assert_uint_eq(ip_dense_run_add(&r, FX(1000), 0, FX(C), FX(HIDDEN), FX(DENSE)), 0);
+    dense += ip_dense_run_add(&r, FX(C + 2), 1, FX(C), FX(HIDDEN), FX(DENSE));
+  }
+  ck_assert_uint_eq(dense, 0);
+  for (int i = 0; i < IP_DENSE_RUN; i++)
+    dense += ip_dense_run_add(&r, FX(C + 2), 1, FX(C), FX(HIDDEN), FX(DENSE));
+  ck_assert_uint_eq(dense, IP_DENSE_RUN);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("trace_interval_rules");
   TCase *tc = tcase_create("carry");
@@ -76,6 +130,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, a_callees_debt_passes_to_its_caller_not_the_reverse);
   tcase_add_test(tc, the_hidden_part_is_credited_above_the_cost);
   tcase_add_test(tc, a_debt_is_paid_only_from_the_time_on_the_cpu);
+  tcase_add_test(tc, the_dense_share_is_the_same_on_both_sides_of_a_clock_step);
+  tcase_add_test(tc, a_part_ended_by_a_sample_is_in_its_run);
   suite_add_tcase(s, tc);
   return s;
 }
