@@ -506,6 +506,8 @@ IP_HIDDEN int ip_fstat(int fd, struct stat *st);
 /* libc's close_range, or the system call where libc has none. */
 IP_HIDDEN int ip_close_range(unsigned first, unsigned last, int flags);
 IP_HIDDEN ip_closefrom_fn *ip_real_closefrom(void); /* NULL when libc has none */
+struct rlimit;
+IP_HIDDEN int ip_setrlimit(int resource, const struct rlimit *rl); /* libc's setrlimit */
 /* libc's own vsnprintf (own_stdio.c's snprintf and vsnprintf call it), never
  * a program's; NULL when it cannot be found. */
 typedef int ip_vsnprintf_fn(char *, size_t, const char *, va_list);

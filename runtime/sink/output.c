@@ -110,6 +110,14 @@ static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, si
 }
 
 static int open_in_dir(char *err, size_t errlen) {
+  uint64_t limit;
+  if (ip_trace_fsize_short(&limit)) { /* its first write would raise SIGXFSZ, or soon after */
+    snprintf(err, errlen,
+             "the process's file size limit (ulimit -f) of %llu bytes leaves no room for a "
+             "trace; raise it (ulimit -f unlimited)",
+             (unsigned long long)limit);
+    return -1;
+  }
   int fd = create_in_dir((uint32_t)ip_st.pid, ip_st.path, sizeof ip_st.path, err, errlen);
   return ip_fd_own(fd); /* far from the low numbers programs close and reuse */
 }
