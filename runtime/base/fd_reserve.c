@@ -1,5 +1,6 @@
 /* fd_reserve.c - keeps file descriptors for the program.  The runtime's
- * per-thread descriptors (the kevents page-fault event, the perf sampler) are
+ * per-thread descriptors (the kevents page-fault event, the perf sampler),
+ * the kevents keepers and the control socket are
  * opened only while, after opening them, at least IP_FD_RESERVE descriptors
  * below RLIMIT_NOFILE stay free; otherwise the thread goes without (its
  * Thread record says why).  Open descriptors are counted in /proc/self/fd;

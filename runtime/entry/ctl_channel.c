@@ -48,6 +48,10 @@ static char sock_path[1200];
 
 static void bind_socket(void) {
   ip_ctl_path(sock_path, sizeof sock_path, ip_st.dir, (int)getpid());
+  if (!ip_fd_room_begin(2)) { /* not below a program's last 64 free descriptors */
+    sock_path[0] = 0;
+    return;
+  }
   int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
   struct sockaddr_un a;
   int fd = socket(AF_UNIX, IP_CTL_SOCKET_TYPE | SOCK_CLOEXEC, 0);
@@ -66,6 +70,7 @@ static void bind_socket(void) {
     ip_close(fd);
   if (dir_fd >= 0)
     ip_close(dir_fd);
+  ip_fd_room_end(2);
   if (listen_fd < 0)
     sock_path[0] = 0;
 }

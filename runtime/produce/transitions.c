@@ -486,7 +486,10 @@ void ip_transitions_choose(void) {
     if (ip_st.tracepoint_id >= 0) {
       wake_tracepoints(wake_why, sizeof wake_why);
       futex_tracepoint();
-      open_keepers(); /* first: the trial below then closes quickly too */
+      if (ip_fd_room_begin(4)) { /* not below a program's last 64 free descriptors */
+        open_keepers();          /* first: the trial below then closes quickly too */
+        ip_fd_room_end(4);
+      }
     }
     if (ip_st.tracepoint_id < 0)
       snprintf(kev_why, sizeof kev_why, "kevents: %s", why);
