@@ -208,7 +208,7 @@ struct ip_rt_thread {
 enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2, IP_TS_SETTING_UP = 3 };
 enum { IP_SAMPLER_NONE = 0, IP_SAMPLER_TIMER = 1, IP_SAMPLER_PERF = 2 };
 /* Why a thread has no transition counter although the mode has one. */
-enum { IP_NC_NONE = 0, IP_NC_FD_RESERVE = 1, IP_NC_OPEN_FAILED = 2 };
+enum { IP_NC_NONE = 0, IP_NC_FD_RESERVE = 1, IP_NC_OPEN_FAILED = 2, IP_NC_SECCOMP = 3 };
 
 extern __thread struct ip_rt_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
 
@@ -260,7 +260,10 @@ struct ip_state {
   atomic_int final_flush; /* the exit's flush of every thread is running */
   atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
   int declined;           /* a child started without fork's handlers (clone, _Fork): not recorded */
-  int program_allocator;  /* malloc & co. are the program's own (objects.c): creating a thread
+  /* the program installs or installed a seccomp filter: no more perf_event_open
+   * (a filter may kill the process for it) */
+  atomic_int seccomp;
+  int program_allocator;        /* malloc & co. are the program's own (objects.c): creating a thread
                              would call them, so the runtime starts a thread of its own only
                              when a setting asks */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -179,7 +180,7 @@ static void bind_later(void) {
 
 static void *ctl_main(void *arg) {
   (void)arg;
-  prctl(PR_SET_NAME, "inclprof-ctl");
+  ip_syscall(SYS_prctl, PR_SET_NAME, "inclprof-ctl");
   if (atomic_load(&bind_state) == BIND_PENDING)
     bind_later();
   while (atomic_load(&ip_st.init_state) == 1) {

@@ -18,6 +18,9 @@
  *   sigaction, signal     the program's handlers, wrapped (signals.c);
  *   close, close_range,   pass over the runtime's own descriptors, as if
  *   closefrom, fstat      they were not open (fd_own.c);
+ *   prctl                 a seccomp filter (PR_SET_SECCOMP) stops the
+ *                         runtime's perf_event_open calls (syscall() does
+ *                         the same for seccomp and prctl system calls);
  *   setrlimit, prlimit    a new file-size limit moves where the trace stops
  *                         (trace_write.c; syscall() does the same for
  *                         setrlimit and prlimit64 system calls);
@@ -34,6 +37,7 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -73,6 +77,11 @@ static void limit_set(long rc, pid_t pid, int resource, const void *new_limit) {
     ip_trace_fsize_changed();
 }
 
+/* Before the program installs a seccomp filter: the runtime makes no more
+ * perf_event_open calls (a thread goes without its counter, the sampler
+ * uses its timer), which the filter may answer by killing the process. */
+static void filter_coming(void) { atomic_store(&ip_st.seccomp, 1); }
+
 /* libc's syscall() takes the number and up to six word-sized arguments. */
 IP_EXPORT long syscall(long n, ...) {
   va_list ap;
@@ -89,6 +98,8 @@ IP_EXPORT long syscall(long n, ...) {
   }
   if (n == SYS_close_range)
     return ip_fd_close_range_around((unsigned)a[0], (unsigned)a[1], (int)a[2], raw_close_range);
+  if (n == SYS_seccomp || (n == SYS_prctl && a[0] == PR_SET_SECCOMP))
+    filter_coming();
   if (n == SYS_setrlimit || n == SYS_prlimit64) {
     long rc = ip_syscall_args(n, a);
     int saved = errno;
@@ -351,6 +362,27 @@ IP_EXPORT int prlimit(pid_t pid, __rlimit_resource_t resource, const struct rlim
 IP_EXPORT int prlimit64(pid_t pid, __rlimit_resource_t resource, const struct rlimit64 *rl,
                         struct rlimit64 *old) {
   return program_prlimit("prlimit64", pid, resource, rl, old);
+}
+
+/* ---- seccomp ------------------------------------------------------------------- */
+typedef int (*prctl_fn)(int, unsigned long, unsigned long, unsigned long, unsigned long);
+
+/* prctl takes up to four word-sized arguments after the option. */
+IP_EXPORT int prctl(int option, ...) {
+  va_list ap;
+  va_start(ap, option);
+  unsigned long a[4];
+  for (int i = 0; i < 4; i++)
+    a[i] = va_arg(ap, unsigned long);
+  va_end(ap);
+  prctl_fn next = (prctl_fn)next_fn("prctl");
+  if (!next) {
+    errno = ENOSYS;
+    return -1;
+  }
+  if (option == PR_SET_SECCOMP)
+    filter_coming();
+  return next(option, a[0], a[1], a[2], a[3]);
 }
 
 /* ---- dlclose ------------------------------------------------------------------ */

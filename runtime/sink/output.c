@@ -346,6 +346,8 @@ void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
     th.no_transitions = "fewer than " IP_FD_RESERVE_TEXT " file descriptors free";
   else if (tid == ip_tls.tid && ip_tls.no_counter == IP_NC_OPEN_FAILED)
     th.no_transitions = "its counter could not be opened";
+  else if (tid == ip_tls.tid && ip_tls.no_counter == IP_NC_SECCOMP)
+    th.no_transitions = "the program installed a seccomp filter";
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD;
   rec.thread = &th;
