@@ -216,6 +216,8 @@ extern __thread struct ip_rt_thread ip_tls __attribute__((tls_model("initial-exe
 struct ip_state {
   atomic_int init_state; /* 0 not yet, 1 running, 2 disabled */
   int fd;                /* trace file, O_APPEND */
+  int dir_fd; /* the output directory (O_PATH), where a fork child creates its trace: reached
+                 after a chroot too; -1: by its path */
   pid_t pid;
   int mode;           /* Inclprof__TransitionMode */
   char note[1024];    /* transitions_note */
@@ -488,6 +490,10 @@ IP_HIDDEN long ip_program_threads(void);
 /* notes.c: a line (ending in a newline) on stderr when on_stderr, and in
  * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
 IP_HIDDEN void ip_notes_line(const char *line, int on_stderr);
+/* Keeps record's notes file open (a descriptor of the runtime's own), for
+ * lines of a process that can no longer open it by its path (a chroot, a
+ * change of user). */
+IP_HIDDEN void ip_notes_keep(void);
 
 /* libc_real.c: the runtime's one way to libc's own definitions of what
  * interpose.c interposes and the runtime calls itself (found when the
