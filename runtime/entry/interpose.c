@@ -73,14 +73,18 @@ static int raw_close_range(unsigned first, unsigned last, int flags) {
  * process whose, 0 for itself): a new file-size limit moves where the trace
  * stops, so that no write of the runtime's raises SIGXFSZ. */
 static void limit_set(long rc, pid_t pid, int resource, const void *new_limit) {
-  if (rc == 0 && new_limit && resource == RLIMIT_FSIZE && (pid == 0 || pid == getpid()))
+  if (rc == 0 && new_limit && resource == RLIMIT_FSIZE && (pid == 0 || pid == getpid()) &&
+      !ip_process_is_child()) /* a vfork child's limit is not its parent's */
     ip_trace_fsize_changed();
 }
 
 /* Before the program installs a seccomp filter: the runtime makes no more
  * perf_event_open calls (a thread goes without its counter, the sampler
  * uses its timer), which the filter may answer by killing the process. */
-static void filter_coming(void) { atomic_store(&ip_st.seccomp, 1); }
+static void filter_coming(void) {
+  if (!ip_process_is_child()) /* a vfork child's filter is not its parent's */
+    atomic_store(&ip_st.seccomp, 1);
+}
 
 /* libc's syscall() takes the number and up to six word-sized arguments. */
 IP_EXPORT long syscall(long n, ...) {
