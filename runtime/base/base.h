@@ -492,7 +492,7 @@ IP_HIDDEN long ip_program_threads(void);
 IP_HIDDEN void ip_notes_line(const char *line, int on_stderr);
 /* Keeps record's notes file open (a descriptor of the runtime's own), for
  * lines of a process that can no longer open it by its path (a chroot, a
- * change of user). */
+ * change of user); the caller has made room for it (ip_fd_room_begin). */
 IP_HIDDEN void ip_notes_keep(void);
 
 /* libc_real.c: the runtime's one way to libc's own definitions of what

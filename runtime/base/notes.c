@@ -21,11 +21,10 @@ static int open_notes(void) {
 }
 
 void ip_notes_keep(void) {
-  if (kept >= 0 || !ip_fd_room_begin(1))
+  if (kept >= 0)
     return;
   int fd = open_notes();
   kept = fd >= 0 ? ip_fd_own(fd) : -1;
-  ip_fd_room_end(1);
 }
 
 void ip_notes_line(const char *line, int on_stderr) {

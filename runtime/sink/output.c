@@ -144,13 +144,16 @@ int ip_output_open(char *err, size_t errlen) {
   char abs[PATH_MAX];
   /* Absolute, so a fork child after chdir() still writes next to its parent. */
   snprintf(ip_st.dir, sizeof ip_st.dir, "%.1000s", realpath(dir, abs) ? abs : dir);
-  if (ip_fd_room_begin(1)) { /* not below a program's last 64 free descriptors */
+  int room = ip_fd_room_begin(2); /* not below a program's last 64 free descriptors */
+  if (room) {
     int d = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
     ip_st.dir_fd = d >= 0 ? ip_fd_own(d) : -1;
-    ip_fd_room_end(1);
   }
   ip_st.fd = open_in_dir(err, errlen);
-  ip_notes_keep();
+  if (room) {
+    ip_notes_keep();
+    ip_fd_room_end(2);
+  }
   if (ip_st.fd < 0)
     return -1;
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
