@@ -208,7 +208,7 @@ struct ip_rt_thread {
 enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2, IP_TS_SETTING_UP = 3 };
 enum { IP_SAMPLER_NONE = 0, IP_SAMPLER_TIMER = 1, IP_SAMPLER_PERF = 2 };
 /* Why a thread has no transition counter although the mode has one. */
-enum { IP_NC_NONE = 0, IP_NC_FD_RESERVE = 1, IP_NC_OPEN_FAILED = 2 };
+enum { IP_NC_NONE = 0, IP_NC_FD_RESERVE = 1, IP_NC_OPEN_FAILED = 2, IP_NC_SECCOMP = 3 };
 
 extern __thread struct ip_rt_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
 
@@ -216,6 +216,8 @@ extern __thread struct ip_rt_thread ip_tls __attribute__((tls_model("initial-exe
 struct ip_state {
   atomic_int init_state; /* 0 not yet, 1 running, 2 disabled */
   int fd;                /* trace file, O_APPEND */
+  int dir_fd; /* the output directory (O_PATH), where a fork child creates its trace: reached
+                 after a chroot too; -1: by its path */
   pid_t pid;
   int mode;           /* Inclprof__TransitionMode */
   char note[1024];    /* transitions_note */
@@ -260,7 +262,10 @@ struct ip_state {
   atomic_int final_flush; /* the exit's flush of every thread is running */
   atomic_int exiting;     /* exit() has begun: the trace ends once no unit is left registered */
   int declined;           /* a child started without fork's handlers (clone, _Fork): not recorded */
-  int program_allocator;  /* malloc & co. are the program's own (objects.c): creating a thread
+  /* the program installs or installed a seccomp filter: no more perf_event_open
+   * (a filter may kill the process for it) */
+  atomic_int seccomp;
+  int program_allocator;        /* malloc & co. are the program's own (objects.c): creating a thread
                              would call them, so the runtime starts a thread of its own only
                              when a setting asks */
   pthread_mutex_t threads_lock; /* the thread list; see locks.c for the order */
@@ -485,6 +490,10 @@ IP_HIDDEN long ip_program_threads(void);
 /* notes.c: a line (ending in a newline) on stderr when on_stderr, and in
  * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
 IP_HIDDEN void ip_notes_line(const char *line, int on_stderr);
+/* Keeps record's notes file open (a descriptor of the runtime's own), for
+ * lines of a process that can no longer open it by its path (a chroot, a
+ * change of user); the caller has made room for it (ip_fd_room_begin). */
+IP_HIDDEN void ip_notes_keep(void);
 
 /* libc_real.c: the runtime's one way to libc's own definitions of what
  * interpose.c interposes and the runtime calls itself (found when the
@@ -506,6 +515,8 @@ IP_HIDDEN int ip_fstat(int fd, struct stat *st);
 /* libc's close_range, or the system call where libc has none. */
 IP_HIDDEN int ip_close_range(unsigned first, unsigned last, int flags);
 IP_HIDDEN ip_closefrom_fn *ip_real_closefrom(void); /* NULL when libc has none */
+struct rlimit;
+IP_HIDDEN int ip_setrlimit(int resource, const struct rlimit *rl); /* libc's setrlimit */
 /* libc's own vsnprintf (own_stdio.c's snprintf and vsnprintf call it), never
  * a program's; NULL when it cannot be found. */
 typedef int ip_vsnprintf_fn(char *, size_t, const char *, va_list);

@@ -92,9 +92,9 @@ static int dup_high(int fd) {
     return fcntl(fd, F_DUPFD_CLOEXEC, below);
   int high = -1;
   struct rlimit wide = {raise, rl.rlim_max};
-  if (setrlimit(RLIMIT_NOFILE, &wide) == 0) {
+  if (ip_setrlimit(RLIMIT_NOFILE, &wide) == 0) {
     high = fcntl(fd, F_DUPFD_CLOEXEC, base);
-    setrlimit(RLIMIT_NOFILE, &rl);
+    ip_setrlimit(RLIMIT_NOFILE, &rl);
   }
   atomic_flag_clear(&raising);
   return high >= 0 ? high : fcntl(fd, F_DUPFD_CLOEXEC, below);

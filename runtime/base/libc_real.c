@@ -1,6 +1,6 @@
 /* libc_real.c - the runtime's one way to the functions it both interposes
  * (interpose.c) and calls itself: libc's own syscall, close, close_range,
- * closefrom and sigaction (fstat through fstatat), libc's vsnprintf, which own_stdio.c's
+ * closefrom, setrlimit and sigaction (fstat through fstatat), libc's vsnprintf, which own_stdio.c's
  * snprintf and vsnprintf call (a program may define those two), and
  * strerrordesc_np, which names error numbers (say.c).  The rest
  * of the runtime calls ip_syscall and ip_close, never syscall() or close():
@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
@@ -23,12 +24,14 @@ void *ip_libc_next(const char *name) { return next_fn(name); }
 
 typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
 typedef int close_fn(int);
+typedef int setrlimit_fn(__rlimit_resource_t, const struct rlimit *);
 
 static sigaction_fn *real_sigaction;
 static ip_syscall_fn *real_syscall;
 static close_fn *real_close;
 static ip_close_range_fn *real_close_range;
 static ip_closefrom_fn *real_closefrom;
+static setrlimit_fn *real_setrlimit;
 static _Atomic(ip_vsnprintf_fn *) real_vsnprintf;
 typedef const char *errno_desc_fn(int);
 static _Atomic(errno_desc_fn *) real_errno_desc;
@@ -66,6 +69,8 @@ __attribute__((constructor)) void ip_libc_init(void) {
     real_close_range = (ip_close_range_fn *)next_fn("close_range");
   if (!real_closefrom)
     real_closefrom = (ip_closefrom_fn *)next_fn("closefrom");
+  if (!real_setrlimit)
+    real_setrlimit = (setrlimit_fn *)next_fn("setrlimit");
   (void)ip_real_vsnprintf();
   (void)ip_real_errno_desc(0);
 }
@@ -126,4 +131,14 @@ ip_closefrom_fn *ip_real_closefrom(void) {
   if (!real_closefrom)
     ip_libc_init();
   return real_closefrom;
+}
+
+int ip_setrlimit(int resource, const struct rlimit *rl) {
+  if (!real_setrlimit)
+    ip_libc_init();
+  if (!real_setrlimit) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return real_setrlimit((__rlimit_resource_t)resource, rl);
 }

@@ -3,7 +3,9 @@
  * (INCLPROF_RECORD_NOTES), so that record's summary gives the runtime's
  * reason rather than guessing one.  A line the trace itself records (a
  * failure while an exec ends the trace) goes to the notes file only: the
- * program's stderr is often a pipe its parent parses. */
+ * program's stderr is often a pipe its parent parses.  The notes file is
+ * kept open once the trace is, so that a process that chroots or changes
+ * its user can still write its line there. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -11,14 +13,28 @@
 
 #include "base/base.h"
 
+static int kept = -1; /* the notes file, kept open by ip_notes_keep */
+
+static int open_notes(void) {
+  const char *notes = ip_set.record_notes;
+  return notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
+}
+
+void ip_notes_keep(void) {
+  if (kept >= 0)
+    return;
+  int fd = open_notes();
+  kept = fd >= 0 ? ip_fd_own(fd) : -1;
+}
+
 void ip_notes_line(const char *line, int on_stderr) {
   size_t n = strlen(line);
   if (on_stderr)
     ip_write_all(2, line, n);
-  const char *notes = ip_set.record_notes;
-  int fd = notes && *notes ? open(notes, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW) : -1;
+  int fd = kept >= 0 ? kept : open_notes();
   if (fd >= 0) {
     ip_write_all(fd, line, n);
-    ip_close(fd);
+    if (fd != kept)
+      ip_close(fd);
   }
 }

@@ -9,8 +9,14 @@
  * process with exit(0), as without the runtime.  Where the count is not
  * found (another C library), the runtime's threads count as glibc counts
  * them.  The threads block every signal: a signal meant for the process
- * goes to one of the program's threads. */
+ * goes to one of the program's threads.  Under a low limit on the user's
+ * threads and processes (RLIMIT_NPROC below NPROC_ROOM, for a user the
+ * kernel holds to it) none is started: it could take the one the program
+ * creates last. */
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/base.h"
 
@@ -25,7 +31,20 @@ static _Atomic unsigned *count(void) {
   return atomic_load(&nthreads);
 }
 
+#define NPROC_ROOM 4096 /* a limit below this is one a program may run up to */
+
+/* Whether RLIMIT_NPROC, which counts every thread and process of the real
+ * user, is low enough for the program to reach: the kernel holds every user
+ * but root to it. */
+static int nproc_low(void) {
+  struct rlimit rl;
+  return getuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+         rl.rlim_cur < NPROC_ROOM;
+}
+
 int ip_own_thread_start(void *(*fn)(void *), size_t stack) {
+  if (nproc_low())
+    return EAGAIN;
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old); /* inherited: the thread takes no signal */

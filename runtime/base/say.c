@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/base.h"
@@ -28,7 +30,23 @@ void ip_say(const char *fmt, ...) {
   errno = saved;
 }
 
+/* Whether n bytes written to fd would pass the process's file-size limit
+ * (a regular file only): the kernel's SIGXFSZ for that write goes to the
+ * whole process, and kills the program. */
+static int past_fsize(int fd, size_t n) {
+  struct rlimit rl;
+  struct stat st;
+  if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || ip_fstat(fd, &st) != 0 ||
+      !S_ISREG(st.st_mode))
+    return 0;
+  off_t pos = lseek(fd, 0, SEEK_CUR);
+  uint64_t at = (uint64_t)(pos > st.st_size ? pos : st.st_size);
+  return at + n > (uint64_t)rl.rlim_cur;
+}
+
 int ip_write_all(int fd, const char *p, size_t n) {
+  if (past_fsize(fd, n))
+    return EFBIG;
   while (n) {
     ssize_t w = write(fd, p, n);
     if (w < 0 && errno == EINTR)

@@ -4,6 +4,7 @@
  * and thread names.  Each starts the runtime if no unit has yet. */
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 
 #include "inclprof.h"
 #include "entry/entry.h"
@@ -38,7 +39,7 @@ IP_EXPORT void inclprof_mark(const char *name) {
 IP_EXPORT void inclprof_thread_name(const char *name) {
   if (!name || !ip_init_once() || ip_process_is_child())
     return;
-  prctl(PR_SET_NAME, name);
+  ip_syscall(SYS_prctl, PR_SET_NAME, name);
   if (ip_thread_ensure() != 0)
     return;
   char cut[64];
@@ -48,5 +49,5 @@ IP_EXPORT void inclprof_thread_name(const char *name) {
   /* What the kernel kept (15 bytes) is now known: a flush must not write it
    * back over the longer name. */
   memset(ip_tls.name, 0, sizeof ip_tls.name);
-  prctl(PR_GET_NAME, ip_tls.name);
+  ip_syscall(SYS_prctl, PR_GET_NAME, ip_tls.name);
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -48,6 +49,10 @@ static char sock_path[1200];
 
 static void bind_socket(void) {
   ip_ctl_path(sock_path, sizeof sock_path, ip_st.dir, (int)getpid());
+  if (!ip_fd_room_begin(2)) { /* not below a program's last 64 free descriptors */
+    sock_path[0] = 0;
+    return;
+  }
   int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
   struct sockaddr_un a;
   int fd = socket(AF_UNIX, IP_CTL_SOCKET_TYPE | SOCK_CLOEXEC, 0);
@@ -66,6 +71,7 @@ static void bind_socket(void) {
     ip_close(fd);
   if (dir_fd >= 0)
     ip_close(dir_fd);
+  ip_fd_room_end(2);
   if (listen_fd < 0)
     sock_path[0] = 0;
 }
@@ -174,7 +180,7 @@ static void bind_later(void) {
 
 static void *ctl_main(void *arg) {
   (void)arg;
-  prctl(PR_SET_NAME, "inclprof-ctl");
+  ip_syscall(SYS_prctl, PR_SET_NAME, "inclprof-ctl");
   if (atomic_load(&bind_state) == BIND_PENDING)
     bind_later();
   while (atomic_load(&ip_st.init_state) == 1) {

@@ -18,6 +18,12 @@
  *   sigaction, signal     the program's handlers, wrapped (signals.c);
  *   close, close_range,   pass over the runtime's own descriptors, as if
  *   closefrom, fstat      they were not open (fd_own.c);
+ *   prctl                 a seccomp filter (PR_SET_SECCOMP) stops the
+ *                         runtime's perf_event_open calls (syscall() does
+ *                         the same for seccomp and prctl system calls);
+ *   setrlimit, prlimit    a new file-size limit moves where the trace stops
+ *                         (trace_write.c; syscall() does the same for
+ *                         setrlimit and prlimit64 system calls);
  *   dlclose               notes that the units its destructors unregister
  *                         are being unmapped (units.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
@@ -31,6 +37,8 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -61,6 +69,23 @@ static int raw_close_range(unsigned first, unsigned last, int flags) {
   return (int)ip_syscall(SYS_close_range, first, last, flags);
 }
 
+/* After the program set one of its limits (rc: the call's result, pid: the
+ * process whose, 0 for itself): a new file-size limit moves where the trace
+ * stops, so that no write of the runtime's raises SIGXFSZ. */
+static void limit_set(long rc, pid_t pid, int resource, const void *new_limit) {
+  if (rc == 0 && new_limit && resource == RLIMIT_FSIZE && (pid == 0 || pid == getpid()) &&
+      !ip_process_is_child()) /* a vfork child's limit is not its parent's */
+    ip_trace_fsize_changed();
+}
+
+/* Before the program installs a seccomp filter: the runtime makes no more
+ * perf_event_open calls (a thread goes without its counter, the sampler
+ * uses its timer), which the filter may answer by killing the process. */
+static void filter_coming(void) {
+  if (!ip_process_is_child()) /* a vfork child's filter is not its parent's */
+    atomic_store(&ip_st.seccomp, 1);
+}
+
 /* libc's syscall() takes the number and up to six word-sized arguments. */
 IP_EXPORT long syscall(long n, ...) {
   va_list ap;
@@ -77,6 +102,18 @@ IP_EXPORT long syscall(long n, ...) {
   }
   if (n == SYS_close_range)
     return ip_fd_close_range_around((unsigned)a[0], (unsigned)a[1], (int)a[2], raw_close_range);
+  if (n == SYS_seccomp || (n == SYS_prctl && a[0] == PR_SET_SECCOMP))
+    filter_coming();
+  if (n == SYS_setrlimit || n == SYS_prlimit64) {
+    long rc = ip_syscall_args(n, a);
+    int saved = errno;
+    if (n == SYS_setrlimit)
+      limit_set(rc, 0, (int)a[0], (const void *)a[1]);
+    else
+      limit_set(rc, (pid_t)a[0], (int)a[1], (const void *)a[2]);
+    errno = saved;
+    return rc;
+  }
   const char *how;
   if (!ip_syscall_forks(n, a, &how))
     return ip_syscall_args(n, a);
@@ -285,6 +322,73 @@ static int program_fstat(const char *name, int fd, void *st) {
 
 IP_EXPORT int fstat(int fd, struct stat *st) { return program_fstat("fstat", fd, st); }
 IP_EXPORT int fstat64(int fd, struct stat64 *st) { return program_fstat("fstat64", fd, st); }
+/* ---- limits -------------------------------------------------------------------- */
+typedef int (*setrlimit_fn)(__rlimit_resource_t, const void *);
+typedef int (*prlimit_fn)(pid_t, __rlimit_resource_t, const void *, void *);
+
+static int program_setrlimit(const char *name, __rlimit_resource_t resource, const void *rl) {
+  setrlimit_fn next = (setrlimit_fn)next_fn(name);
+  if (!next) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int rc = next(resource, rl);
+  int saved = errno;
+  limit_set(rc, 0, (int)resource, rl);
+  errno = saved;
+  return rc;
+}
+
+static int program_prlimit(const char *name, pid_t pid, __rlimit_resource_t resource,
+                           const void *rl, void *old) {
+  prlimit_fn next = (prlimit_fn)next_fn(name);
+  if (!next) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int rc = next(pid, resource, rl, old);
+  int saved = errno;
+  limit_set(rc, pid, (int)resource, rl);
+  errno = saved;
+  return rc;
+}
+
+IP_EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit *rl) {
+  return program_setrlimit("setrlimit", resource, rl);
+}
+IP_EXPORT int setrlimit64(__rlimit_resource_t resource, const struct rlimit64 *rl) {
+  return program_setrlimit("setrlimit64", resource, rl);
+}
+IP_EXPORT int prlimit(pid_t pid, __rlimit_resource_t resource, const struct rlimit *rl,
+                      struct rlimit *old) {
+  return program_prlimit("prlimit", pid, resource, rl, old);
+}
+IP_EXPORT int prlimit64(pid_t pid, __rlimit_resource_t resource, const struct rlimit64 *rl,
+                        struct rlimit64 *old) {
+  return program_prlimit("prlimit64", pid, resource, rl, old);
+}
+
+/* ---- seccomp ------------------------------------------------------------------- */
+typedef int (*prctl_fn)(int, unsigned long, unsigned long, unsigned long, unsigned long);
+
+/* prctl takes up to four word-sized arguments after the option. */
+IP_EXPORT int prctl(int option, ...) {
+  va_list ap;
+  va_start(ap, option);
+  unsigned long a[4];
+  for (int i = 0; i < 4; i++)
+    a[i] = va_arg(ap, unsigned long);
+  va_end(ap);
+  prctl_fn next = (prctl_fn)next_fn("prctl");
+  if (!next) {
+    errno = ENOSYS;
+    return -1;
+  }
+  if (option == PR_SET_SECCOMP)
+    filter_coming();
+  return next(option, a[0], a[1], a[2], a[3]);
+}
+
 /* ---- dlclose ------------------------------------------------------------------ */
 typedef int (*dlclose_fn)(void *);
 

@@ -251,7 +251,7 @@ void ip_sampling_thread_start(struct ip_rt_thread *t) {
   z = (z ^ z >> 27) * 0x94d049bb133111ebu;
   t->sample_rng = (z ^ z >> 31) | 1;
   t->sample_fd = -1; /* near RLIMIT_NOFILE: the timer, which takes no descriptor */
-  if (ip_fd_room_begin(1)) {
+  if (!atomic_load(&ip_st.seccomp) && ip_fd_room_begin(1)) {
     t->sample_fd = perf_sampler(t);
     ip_fd_identify(t->sample_fd, &t->sample_fd_id);
     ip_fd_room_end(1);

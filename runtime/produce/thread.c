@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/ucontext.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,7 +57,7 @@ static uint64_t flush_preempted(struct ip_rt_thread *t, uint64_t at_end, uint64_
 
 static void thread_name(char out[17]) {
   memset(out, 0, 17);
-  if (prctl(PR_GET_NAME, out) != 0)
+  if (ip_syscall(SYS_prctl, PR_GET_NAME, out) != 0)
     out[0] = 0;
 }
 

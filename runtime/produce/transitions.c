@@ -460,6 +460,25 @@ int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *p
   return NONE;
 }
 
+#define SECCOMP_WHY                                                                                \
+  "the process runs under a seccomp filter, which may kill it for a perf_event_open"
+
+/* Whether the process started under a seccomp filter (/proc/self/status:
+ * "Seccomp: 2"; a service manager installs one before the exec). */
+static int seccomp_filtered(void) {
+  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  char buf[4096];
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  ip_close(fd);
+  if (n <= 0)
+    return 0;
+  buf[n] = 0;
+  const char *at = strstr(buf, "\nSeccomp:");
+  return at && strtol(at + 9, NULL, 10) == 2;
+}
+
 void ip_transitions_choose(void) {
   const char *req = ip_set.transitions;
   if (req && *req && strcmp(req, "auto") && strcmp(req, "pmu") && strcmp(req, "kevents") &&
@@ -469,6 +488,12 @@ void ip_transitions_choose(void) {
   char pmu_why[200] = "pmu: not tried", kev_why[640] = "kevents: not tried";
   int is_none = req && !strcmp(req, "none"), is_kev = req && !strcmp(req, "kevents");
   int want_pmu = !is_none && !is_kev, want_kev = !is_none;
+  if (seccomp_filtered()) {
+    atomic_store(&ip_st.seccomp, 1);
+    want_pmu = want_kev = 0;
+    snprintf(pmu_why, sizeof pmu_why, "pmu: not tried: %s", SECCOMP_WHY);
+    snprintf(kev_why, sizeof kev_why, "kevents: not tried: %s", SECCOMP_WHY);
+  }
   int pmu_ok = 0, kev_ok = 0;
   if (want_pmu) {
     void *page;
@@ -486,7 +511,10 @@ void ip_transitions_choose(void) {
     if (ip_st.tracepoint_id >= 0) {
       wake_tracepoints(wake_why, sizeof wake_why);
       futex_tracepoint();
-      open_keepers(); /* first: the trial below then closes quickly too */
+      if (ip_fd_room_begin(4)) { /* not below a program's last 64 free descriptors */
+        open_keepers();          /* first: the trial below then closes quickly too */
+        ip_fd_room_end(4);
+      }
     }
     if (ip_st.tracepoint_id < 0)
       snprintf(kev_why, sizeof kev_why, "kevents: %s", why);
@@ -527,6 +555,10 @@ void ip_transitions_choose(void) {
 void ip_transitions_thread_open(struct ip_rt_thread *t) {
   char why[512];
   t->no_counter = IP_NC_NONE;
+  if (ip_st.mode != INCLPROF__TRANSITION_MODE__TRANSITIONS_NONE && atomic_load(&ip_st.seccomp)) {
+    t->no_counter = IP_NC_SECCOMP;
+    return;
+  }
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
     /* the ring's event (closed at once), the page-fault one, the grant
      * server's connection (closed at once), the two wake-up ones */

@@ -122,7 +122,7 @@ static _Atomic pid_t batch_tid;
  * wait behind every ordinary task of the machine (ip_writer_at_exit). */
 static void *writer_main(void *arg) {
   (void)arg;
-  prctl(PR_SET_NAME, "inclprof-writer");
+  ip_syscall(SYS_prctl, PR_SET_NAME, "inclprof-writer");
   if ((sched_getscheduler(0) & ~SCHED_RESET_ON_FORK) == SCHED_OTHER &&
       sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){.sched_priority = 0}) == 0)
     atomic_store(&batch_tid, gettid());

@@ -97,9 +97,20 @@ static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, si
       snprintf(path, pathlen, "%s/%u.ipb", ip_st.dir, pid);
     else
       snprintf(path, pathlen, "%s/%u.%d.ipb", ip_st.dir, pid, n);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
+    /* through the directory's descriptor where there is one: a process
+     * that changed its root (chroot) no longer reaches it by its path */
+    const char *name = ip_st.dir_fd >= 0 ? strrchr(path, '/') + 1 : path;
+    int fd = openat(ip_st.dir_fd >= 0 ? ip_st.dir_fd : AT_FDCWD, name,
+                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
     if (fd >= 0)
       return fd;
+    if (errno == EACCES || errno == EPERM) {
+      snprintf(err, errlen,
+               "cannot create %s: %s (the process runs as uid %u, gid %u: make %s writable for "
+               "it, or record into a directory it can write)",
+               path, ip_errno_text(errno), (unsigned)geteuid(), (unsigned)getegid(), ip_st.dir);
+      return -1;
+    }
     if (errno != EEXIST) {
       snprintf(err, errlen, "cannot create %s: %s", path, ip_errno_text(errno));
       return -1;
@@ -110,6 +121,14 @@ static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, si
 }
 
 static int open_in_dir(char *err, size_t errlen) {
+  uint64_t limit;
+  if (ip_trace_fsize_short(&limit)) { /* its first write would raise SIGXFSZ, or soon after */
+    snprintf(err, errlen,
+             "the process's file size limit (ulimit -f) of %llu bytes leaves no room for a "
+             "trace; raise it (ulimit -f unlimited)",
+             (unsigned long long)limit);
+    return -1;
+  }
   int fd = create_in_dir((uint32_t)ip_st.pid, ip_st.path, sizeof ip_st.path, err, errlen);
   return ip_fd_own(fd); /* far from the low numbers programs close and reuse */
 }
@@ -125,7 +144,16 @@ int ip_output_open(char *err, size_t errlen) {
   char abs[PATH_MAX];
   /* Absolute, so a fork child after chdir() still writes next to its parent. */
   snprintf(ip_st.dir, sizeof ip_st.dir, "%.1000s", realpath(dir, abs) ? abs : dir);
+  int room = ip_fd_room_begin(2); /* not below a program's last 64 free descriptors */
+  if (room) {
+    int d = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    ip_st.dir_fd = d >= 0 ? ip_fd_own(d) : -1;
+  }
   ip_st.fd = open_in_dir(err, errlen);
+  if (room) {
+    ip_notes_keep();
+    ip_fd_room_end(2);
+  }
   if (ip_st.fd < 0)
     return -1;
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
@@ -200,12 +228,31 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
   h.pid = pid;
   h.has_ppid = 1;
   h.ppid = ppid;
-  char exe[PATH_MAX];
-  ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  exe[el > 0 ? el : 0] = 0;
+  /* Kept from the first header: a fork child of a process that changed its
+   * root (chroot) may have no /proc to read them from. */
+  static char exe[PATH_MAX];
+  static char *first_cmd;
+  static size_t first_clen;
+  char now[PATH_MAX];
+  ssize_t el = readlink("/proc/self/exe", now, sizeof now - 1);
+  if (el > 0) {
+    now[el] = 0;
+    memcpy(exe, now, (size_t)el + 1);
+  }
   h.executable = exe;
   size_t clen = 0;
   char *cmd = slurp("/proc/self/cmdline", &clen);
+  if (cmd && !first_cmd) {
+    first_cmd = ip_alloc(clen + 1);
+    if (first_cmd)
+      memcpy(first_cmd, cmd, clen + 1);
+    first_clen = first_cmd ? clen : 0;
+  } else if (!cmd && first_cmd) {
+    cmd = ip_alloc(first_clen + 1);
+    if (cmd)
+      memcpy(cmd, first_cmd, first_clen + 1);
+    clen = cmd ? first_clen : 0;
+  }
   char *argv_ptrs[256];
   size_t argc = 0;
   if (cmd)
@@ -338,6 +385,8 @@ void ip_write_thread(uint32_t tid, const char *name, uint64_t tick) {
     th.no_transitions = "fewer than " IP_FD_RESERVE_TEXT " file descriptors free";
   else if (tid == ip_tls.tid && ip_tls.no_counter == IP_NC_OPEN_FAILED)
     th.no_transitions = "its counter could not be opened";
+  else if (tid == ip_tls.tid && ip_tls.no_counter == IP_NC_SECCOMP)
+    th.no_transitions = "the program installed a seccomp filter";
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD;
   rec.thread = &th;

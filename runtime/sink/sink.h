@@ -58,6 +58,13 @@ IP_HIDDEN void ip_write_frame(const uint8_t *frame, size_t len);
 /* "stop" or "ring" when INCLPROF_MAX_SIZE is set, else NULL; the limit in bytes */
 IP_HIDDEN const char *ip_trace_size_policy(uint64_t *max_size);
 
+/* The program set its file-size limit (RLIMIT_FSIZE): frames stop 4 KB
+ * short of the new one, and none passes it. */
+IP_HIDDEN void ip_trace_fsize_changed(void);
+/* 1, with the limit in *limit, when the file-size limit leaves a trace no
+ * room past its final records (8 KB or less). */
+IP_HIDDEN int ip_trace_fsize_short(uint64_t *limit);
+
 /* What the final records may still take under the size limits (UINT64_MAX: no limit). */
 IP_HIDDEN uint64_t ip_trace_final_room(void);
 

@@ -1,7 +1,8 @@
 /* trace_write.c - appends frames to the trace file and stops recording
  * cleanly when it cannot: on a failed write (ENOSPC, EIO, EFBIG, ...), at the
  * size limit (INCLPROF_MAX_SIZE, policy stop) and before the process's
- * file-size limit (RLIMIT_FSIZE, whose SIGXFSZ would kill the program).  Then
+ * file-size limit (RLIMIT_FSIZE, whose SIGXFSZ would kill the program; read
+ * again whenever the program sets it, interpose.c).  Then
  * the hooks are set null, one line on stderr says why and how much was
  * written, and a final Trailer records the cause.  Room for that record is
  * kept as a small unnamed file in the trace directory (O_TMPFILE), given back
@@ -38,11 +39,15 @@ static atomic_uint_fast64_t bytes_ok; /* bytes of whole frames in the file */
  * their frame's room here first, so together they never pass size_cap */
 static atomic_uint_fast64_t bytes_claimed;
 static atomic_int failed; /* recording stopped: a write failed or a limit was met */
-static uint64_t size_cap; /* where ordinary frames stop: min(max size, RLIMIT_FSIZE) */
+/* where ordinary frames stop: min(max size, RLIMIT_FSIZE) */
+static _Atomic uint64_t size_cap;
+static uint64_t max_cap; /* INCLPROF_MAX_SIZE's cap (~0 when unset) */
+/* RLIMIT_FSIZE as last read: no byte of the trace goes past it */
+static _Atomic uint64_t fsize_limit = UINT64_MAX;
 static int reserve_fd = -1;
 static atomic_int reserve_taken; /* a thread made (or is making) this trace's reserve */
 static struct ip_fd_id reserve_id, trace_id;
-static int cap_is_max_size; /* size_cap comes from INCLPROF_MAX_SIZE */
+static atomic_int cap_is_max_size; /* size_cap comes from INCLPROF_MAX_SIZE */
 static char max_size_text[32];
 static char error_text[256]; /* the cause, for the Trailer */
 static uint64_t max_bytes;   /* INCLPROF_MAX_SIZE, 0 when unset */
@@ -158,8 +163,36 @@ static int read_policy(const char *max) {
   return 1;
 }
 
+/* size_cap from INCLPROF_MAX_SIZE's cap and the file-size limit now. */
+static void apply_fsize(void) {
+  struct rlimit rl;
+  uint64_t lim = UINT64_MAX;
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    lim = rl.rlim_cur;
+  atomic_store(&fsize_limit, lim);
+  uint64_t below = lim > FINAL_ROOM ? lim - FINAL_ROOM : 0;
+  if (lim != UINT64_MAX && below < max_cap) {
+    size_cap = below;
+    cap_is_max_size = 0;
+  } else {
+    size_cap = max_cap;
+    cap_is_max_size = max_cap != ~0ull;
+  }
+}
+
+void ip_trace_fsize_changed(void) { apply_fsize(); }
+
+int ip_trace_fsize_short(uint64_t *limit) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+      rl.rlim_cur > 2 * FINAL_ROOM)
+    return 0;
+  *limit = rl.rlim_cur;
+  return 1;
+}
+
 static void read_limits(void) {
-  size_cap = ~0ull;
+  max_cap = ~0ull;
   cap_is_max_size = 0;
   max_bytes = 0;
   const char *max = ip_set.max_size;
@@ -190,17 +223,11 @@ static void read_limits(void) {
         ring = 0;
       }
       max_bytes = v;
-      size_cap = ring ? v / 2 - FINAL_ROOM : v - FINAL_ROOM;
-      cap_is_max_size = 1;
+      max_cap = ring ? v / 2 - FINAL_ROOM : v - FINAL_ROOM;
       snprintf(max_size_text, sizeof max_size_text, "%s", max);
     }
   }
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-      rl.rlim_cur > FINAL_ROOM && rl.rlim_cur - FINAL_ROOM < size_cap) {
-    size_cap = rl.rlim_cur - FINAL_ROOM;
-    cap_is_max_size = 0;
-  }
+  apply_fsize();
   ring_on = ring && cap_is_max_size;
 }
 
@@ -369,6 +396,8 @@ static int over_cap(size_t len) {
 }
 
 static void write_frame(const uint8_t *frame, size_t len) {
+  if (writing_final && atomic_load(&bytes_ok) + len > atomic_load(&fsize_limit))
+    return; /* the program lowered its file-size limit below the trace: SIGXFSZ would kill it */
   if (!writing_final && over_cap(len)) {
     if (ring_on && rotate(len) == 0) {
       write_frame(frame, len);

@@ -1,0 +1,90 @@
+#!/bin/sh
+# runtime_seccomp.sh - a program under a seccomp filter that kills the
+# process for a perf_event_open (as a service manager's system call filter
+# does for every call it does not list): installed by the program with
+# prctl() or a seccomp system call, or before the exec by its launcher.  The
+# runtime then makes no perf_event_open (a thread started later, and a fork
+# child, go without their transition counter; a process started under the
+# filter records with --transitions none): the program runs to its end with
+# a plain run's output and status, every call of its own, its thread's and
+# its fork child's recorded, and info says why they have no counter.
+. "$INCLPROF_SRC/tests/lib.sh"
+cat >filtered.c <<'SRC'
+#define _GNU_SOURCE
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static volatile long sink;
+__attribute__((noinline)) void work(int i) { sink += i; }
+static void *thr(void *a) {
+  for (int i = 0; i < 1000; i++)
+    work(i);
+  return a;
+}
+int main(int argc, char **argv) {
+  struct sock_filter f[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_perf_event_open, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog p = {4, f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+    return 1;
+  if (!strcmp(argv[1], "exec")) { /* the launcher: the filter, then the program */
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p))
+      return 1;
+    execv(argv[0], (char *[]){argv[0], "none", NULL});
+    return 127;
+  }
+  for (int i = 0; i < 1000; i++)
+    work(i);
+  int rc = !strcmp(argv[1], "prctl")     ? prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p)
+           : !strcmp(argv[1], "syscall") ? (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &p)
+                                         : 0;
+  pthread_t t;
+  pthread_create(&t, 0, thr, 0);
+  pthread_join(t, 0);
+  pid_t c = fork();
+  if (c == 0) {
+    for (int i = 0; i < 1000; i++)
+      work(i);
+    _exit(0);
+  }
+  int st;
+  waitpid(c, &st, 0);
+  printf("filter %d, child status %d\n", rc, st);
+  return 0;
+}
+SRC
+gcc -O2 -pthread -fplugin="$INCLPROF_PLUGIN" -o filtered filtered.c || { fail "build filtered"; exit 1; }
+for how in prctl syscall exec; do
+  ./filtered $how >plain.out 2>&1
+  check_eq "$how: plain run, its status" 0 "$?"
+  "$INCLPROF" record -o out-$how -- ./filtered $how >prof.out 2>prof.err
+  check_eq "$how: recorded, the program's status (not killed by SIGSYS)" 0 "$?"
+  check_eq "$how: recorded, the program's output" "$(cat plain.out)" "$(cat prof.out)"
+  "$INCLPROF" report out-$how --by function 2>/dev/null >report
+  check "$how: every work() call of the process, its thread and its child recorded" \
+    awk '$NF == "work" && $1 == 3000 { found = 1 } END { exit !found }' report
+  "$INCLPROF" info out-$how >info 2>&1
+  # exec: the launcher's image ends its trace at the exec
+  traces=2; [ $how = exec ] && traces=3
+  check_eq "$how: every trace ends cleanly" $traces "$(grep -c '^trailer:      clean shutdown' info)"
+  if [ $how = exec ]; then
+    check "$how: info says why the process records without transitions" \
+      grep -q 'kevents: not tried: the process runs under a seccomp filter' info
+  elif grep -q '^transitions:  kevents' info; then
+    check "$how: info says why the threads after the filter have no counter" \
+      grep -q 'threads without a counter (the program installed a seccomp filter)' info
+  fi
+done
+done_testing
