@@ -17,7 +17,7 @@
 # times the rounds: the same paths, both profiles under 100 KB while the
 # histograms' tails fill, where the trace grows about four times); report, CSV, pprof, callgrind,
 # folded, HTML, diff and suggest read it; the timeline exports refuse it
-# with exit 2; --interval writes a profile per interval whose calls sum to
+# with exit 2, the lock table's with exit 1; --interval writes a profile per interval whose calls sum to
 # the program's count.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3 g++
@@ -178,6 +178,11 @@ check "... saying it needs a trace" grep -q -- "--slowest needs a trace: .* is a
 "$INCLPROF" report --critical a1 > /dev/null 2> crit.err; rc=$?
 check_eq "report --critical of a profile: exit 2" 2 "$rc"
 check "... saying it keeps no wake-ups" grep -q -- "--critical needs a trace: .* keeps no wake-up" crit.err
+check "... and to record without --aggregate" grep -q -- "wake-up of one thread by another; record without --aggregate" crit.err
+"$INCLPROF" export --format locks -o locks.csv a1 > /dev/null 2> locks.err; rc=$?
+check_eq "export --format locks of a profile: exit 1" 1 "$rc"
+check "... saying it needs a trace, not kernel events" grep -q -- "--format locks needs a trace: .* is an aggregate profile (recorded with --aggregate), which keeps no futex wait; record without --aggregate" locks.err
+check "... and writing no file" test ! -e locks.csv
 "$INCLPROF" report --latency --value application a1 > /dev/null 2> lat.err; rc=$?
 check_eq "report --latency --value application of a profile: exit 2" 2 "$rc"
 check "... saying it keeps the Elapsed distribution" grep -q "keeps the calls' Elapsed distribution only" lat.err
