@@ -156,6 +156,8 @@ check "... saying it needs --aggregate" grep -q -- "--interval needs --aggregate
 check "report reads a profile" sh -c "'$INCLPROF' report a1 > report.txt"
 check "report: fib's row" grep -q ' fib(int, int)$' report.txt
 check "report: the header says it is a profile" grep -q '^profiles: *1 of 1 processes recorded with --aggregate' report.txt
+check "report --raw of a profile" sh -c "'$INCLPROF' report --raw a1 > raw.txt"
+check "... whose header says it is compensated, in the process" grep -q '^compensation: on, in the process as recorded (probe cost' raw.txt
 check "info says so" sh -c "'$INCLPROF' info a1 | grep -q '^kind: *an aggregate profile'"
 check "info: every record read, no event index" sh -c "'$INCLPROF' info a1 | grep -qx 'read: *every record (an aggregate profile has no event index)'"
 # call lines: the same calls per line of catcher's library calls as the trace
