@@ -92,7 +92,8 @@ static int export(const ip_export_args *a, const ip_output *out) {
     if (a->opts.critical)
       fprintf(stderr,
               "inclprof export: --critical needs a trace: %s is an aggregate profile (recorded "
-              "with --aggregate), which keeps no wake-up of one thread by another\n",
+              "with --aggregate), which keeps no wake-up of one thread by another; record "
+              "without --aggregate\n",
               agg->trace_path);
     else
       fprintf(stderr,

@@ -423,7 +423,8 @@ int cmd_report(int argc, char **argv) {
   if (agg && a.critical) {
     fprintf(stderr,
             "inclprof report: %s needs a trace: %s is an aggregate profile (recorded with "
-            "--aggregate), which keeps no wake-up of one thread by another\n",
+            "--aggregate), which keeps no wake-up of one thread by another; record without "
+            "--aggregate\n",
             a.view_name, agg->trace_path);
     ip_session_free(&s);
     ip_critical_free(&crit);

@@ -25,6 +25,14 @@ static int write_locks(ip_export_job *job, const ip_session *s) {
   int any = 0;
   for (size_t p = 0; p < s->n_processes; p++)
     any |= s->processes[p].futex_waits;
+  const ip_process *agg = ip_session_aggregate(s);
+  if (!any && agg) {
+    fprintf(stderr,
+            "inclprof export: --format locks needs a trace: %s is an aggregate profile (recorded "
+            "with --aggregate), which keeps no futex wait; record without --aggregate\n",
+            agg->trace_path);
+    return -1;
+  }
   if (!any) {
     fprintf(stderr, "inclprof export: --format locks needs the threads' futex waits, which these "
                     "traces do not have (record in kevents mode as root, with this version: "

@@ -50,14 +50,26 @@ static void compensation(FILE *out, const ip_session *s) {
   }
   snprintf(cost, sizeof cost, "%.1f ns", max_cost);
   ip_fmt_ns(gap, sizeof gap, gap_ns);
-  size_t fast = 0;
-  for (size_t i = 0; i < s->n_processes; i++)
+  size_t fast = 0, profiles = 0;
+  for (size_t i = 0; i < s->n_processes; i++) {
     fast += s->processes[i].clock_unfenced != 0;
+    profiles += s->processes[i].aggregate != 0;
+  }
   if (s->compensated)
     fprintf(out,
             "compensation: on (probe cost %s removed from every interval; %llu runtime gaps, %s "
             "removed)\n",
             cost, (unsigned long long)s->gaps, gap);
+  else if (profiles == s->n_processes)
+    fprintf(out,
+            "compensation: on, in the process as recorded (probe cost %s removed from every "
+            "interval; %llu runtime gaps, %s removed)\n",
+            cost, (unsigned long long)s->gaps, gap);
+  else if (profiles)
+    fprintf(out,
+            "compensation: off for the traces (--raw: probe cost %s per event and their runtime "
+            "gaps included); on for the %zu aggregate profiles, in the process\n",
+            cost, profiles);
   else
     fprintf(out,
             "compensation: off (--raw: probe cost %s per event and %llu runtime gaps included)\n",

@@ -17,7 +17,7 @@
 # times the rounds: the same paths, both profiles under 100 KB while the
 # histograms' tails fill, where the trace grows about four times); report, CSV, pprof, callgrind,
 # folded, HTML, diff and suggest read it; the timeline exports refuse it
-# with exit 2; --interval writes a profile per interval whose calls sum to
+# with exit 2, the lock table's with exit 1; --interval writes a profile per interval whose calls sum to
 # the program's count.
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3 g++
@@ -156,6 +156,8 @@ check "... saying it needs --aggregate" grep -q -- "--interval needs --aggregate
 check "report reads a profile" sh -c "'$INCLPROF' report a1 > report.txt"
 check "report: fib's row" grep -q ' fib(int, int)$' report.txt
 check "report: the header says it is a profile" grep -q '^profiles: *1 of 1 processes recorded with --aggregate' report.txt
+check "report --raw of a profile" sh -c "'$INCLPROF' report --raw a1 > raw.txt"
+check "... whose header says it is compensated, in the process" grep -q '^compensation: on, in the process as recorded (probe cost' raw.txt
 check "info says so" sh -c "'$INCLPROF' info a1 | grep -q '^kind: *an aggregate profile'"
 check "info: every record read, no event index" sh -c "'$INCLPROF' info a1 | grep -qx 'read: *every record (an aggregate profile has no event index)'"
 # call lines: the same calls per line of catcher's library calls as the trace
@@ -178,6 +180,11 @@ check "... saying it needs a trace" grep -q -- "--slowest needs a trace: .* is a
 "$INCLPROF" report --critical a1 > /dev/null 2> crit.err; rc=$?
 check_eq "report --critical of a profile: exit 2" 2 "$rc"
 check "... saying it keeps no wake-ups" grep -q -- "--critical needs a trace: .* keeps no wake-up" crit.err
+check "... and to record without --aggregate" grep -q -- "wake-up of one thread by another; record without --aggregate" crit.err
+"$INCLPROF" export --format locks -o locks.csv a1 > /dev/null 2> locks.err; rc=$?
+check_eq "export --format locks of a profile: exit 1" 1 "$rc"
+check "... saying it needs a trace, not kernel events" grep -q -- "--format locks needs a trace: .* is an aggregate profile (recorded with --aggregate), which keeps no futex wait; record without --aggregate" locks.err
+check "... and writing no file" test ! -e locks.csv
 "$INCLPROF" report --latency --value application a1 > /dev/null 2> lat.err; rc=$?
 check_eq "report --latency --value application of a profile: exit 2" 2 "$rc"
 check "... saying it keeps the Elapsed distribution" grep -q "keeps the calls' Elapsed distribution only" lat.err
