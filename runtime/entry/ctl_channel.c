@@ -177,6 +177,7 @@ static void *ctl_main(void *arg) {
   prctl(PR_SET_NAME, "inclprof-ctl");
   if (atomic_load(&bind_state) == BIND_PENDING)
     bind_later();
+  ip_buffer_child_settle(); /* a fork child's buffer: nothing to do in a parent */
   while (atomic_load(&ip_st.init_state) == 1) {
     int flush;
     int64_t ms = ip_windows_due(&flush);
@@ -212,12 +213,15 @@ static void start_thread(int in_child) {
   int socket = (!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || wanted);
   if (socket && !in_child)
     bind_socket();
-  if (listen_fd < 0 && !wanted && !(socket && in_child))
+  if (listen_fd < 0 && !wanted && !(socket && in_child)) {
+    ip_buffer_child_settle();
     return;
+  }
   deadlines = wanted;
   atomic_store(&bind_state, socket && in_child ? BIND_PENDING : BIND_NONE);
   if (ip_own_thread_start(ctl_main, 64 * 1024) != 0) {
     atomic_store(&bind_state, BIND_NONE);
+    ip_buffer_child_settle();
     ip_ctl_close();
   }
 }

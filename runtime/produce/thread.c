@@ -623,7 +623,8 @@ void ip_thread_after_fork_child(void) {
   t->seq = 0;
   t->skip = 0;
   t->dropped = 0;
-  ip_buffer_clear(t->buf);
+  t->buf = ip_buffer_renew_in_child(t->buf);
+  t->hard_end = t->buf + IP_BUF_EVENTS + IP_HEADROOM;
   t->pos = t->buf;
   t->end = t->buf + IP_BUF_EVENTS;
   t->tr_src = &ip_zero_head;
