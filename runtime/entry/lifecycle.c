@@ -133,6 +133,7 @@ static void fork_prepare(void) {
 static void fork_parent(void) {
   if (ip_st.declined)
     return;
+  ip_fork_file_after_fork_parent();
   ip_output_unlock_log();
   ip_registry_fork_parent();
   ip_unlock(&ip_st.threads_lock);

@@ -4,7 +4,7 @@
  * write() whichever thread writes it.  Also the header, thread, gap and
  * trailer records (the Trailer with the Index and Footer, trace_index.c),
  * the log of table records replayed into a fork child's new
- * file, and disabling the runtime when the file cannot be written. */
+ * file (made ahead by the parent when it can: fork_file.c), and disabling the runtime when the file cannot be written. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -90,17 +90,28 @@ void ip_write_record(const Inclprof__Record *rec, int log_it) {
 
 /* A new trace file for pid in the output directory (its name in path):
  * <pid>.ipb, or <pid>.<n>.ipb when an earlier image of the same pid (before
- * an exec) has that one. */
-static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, size_t errlen) {
+ * an exec) has that one.  With spare >= 0, that unnamed file (fork_file.c)
+ * is linked under the name instead; -1 with no message when it cannot be,
+ * the spare closed. */
+static int create_in_dir(uint32_t pid, int spare, char *path, size_t pathlen, char *err,
+                         size_t errlen) {
   for (int n = 0; n < 1000; n++) {
     if (n == 0)
       snprintf(path, pathlen, "%s/%u.ipb", ip_st.dir, pid);
     else
       snprintf(path, pathlen, "%s/%u.%d.ipb", ip_st.dir, pid, n);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
+    int fd = spare < 0
+                 ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644)
+             : ip_fork_file_link(spare, path) == 0 ? spare
+                                                   : -1;
     if (fd >= 0)
       return fd;
     if (errno != EEXIST) {
+      if (spare >= 0) {
+        ip_fd_forget(spare);
+        ip_close(spare);
+        return -1;
+      }
       snprintf(err, errlen, "cannot create %s: %s", path, ip_errno_text(errno));
       return -1;
     }
@@ -110,7 +121,7 @@ static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, si
 }
 
 static int open_in_dir(char *err, size_t errlen) {
-  int fd = create_in_dir((uint32_t)ip_st.pid, ip_st.path, sizeof ip_st.path, err, errlen);
+  int fd = create_in_dir((uint32_t)ip_st.pid, -1, ip_st.path, sizeof ip_st.path, err, errlen);
   return ip_fd_own(fd); /* far from the low numbers programs close and reuse */
 }
 
@@ -265,7 +276,7 @@ void ip_write_header(uint32_t from_pid) {
 
 void ip_write_child_trace(uint32_t pid, const char *how) {
   char path[sizeof ip_st.path], err[sizeof ip_st.path + 100];
-  int fd = create_in_dir(pid, path, sizeof path, err, sizeof err);
+  int fd = create_in_dir(pid, -1, path, sizeof path, err, sizeof err);
   if (fd < 0)
     return;
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
@@ -429,7 +440,12 @@ void ip_output_fork_child(void) {
   if (ip_st.fd >= 0)
     ip_fd_release(ip_st.fd, ip_trace_fd_id()); /* the parent's */
   char err[sizeof ip_st.path + 100];
-  ip_st.fd = open_in_dir(err, sizeof err);
+  int spare = ip_fork_file_take(); /* the parent's own already */
+  ip_st.fd = spare < 0 ? -1
+                       : create_in_dir((uint32_t)ip_st.pid, spare, ip_st.path, sizeof ip_st.path,
+                                       err, sizeof err);
+  if (ip_st.fd < 0)
+    ip_st.fd = open_in_dir(err, sizeof err);
   if (ip_st.fd < 0) {
     ip_disable(err);
     return;
