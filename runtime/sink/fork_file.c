@@ -1,6 +1,6 @@
 /* fork_file.c - a fork child's trace file made ahead by its parent.
- * Creating a file takes this VM's file system 80-400 us in a new child,
- * where linking an unnamed one takes 30 us.  After a fork, the parent's
+ * Creating a file takes this VM's file system 40-400 us in a new child,
+ * where linking an unnamed one takes 50-60 us.  After a fork, the parent's
  * control thread (woken by the child) opens an unnamed file (O_TMPFILE) in
  * the output directory; the next fork's child takes it and links it under
  * its own name (output.c), so a child's start creates no file.  At that
@@ -19,7 +19,8 @@
 
 #include "sink/sink.h"
 
-static int spare = -1; /* under the table log's lock (fork_prepare takes it) */
+static pthread_mutex_t spare_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+static int spare = -1; /* under spare_lock (fork_prepare takes it) */
 static struct ip_fd_id spare_id;
 static int given = -1; /* the one the last fork's child took: the parent's copy */
 static struct ip_fd_id given_id;
@@ -50,7 +51,10 @@ void ip_fork_file_make(void) {
   int fd = ip_fd_own(open(ip_st.dir, O_TMPFILE | O_WRONLY | O_APPEND | O_CLOEXEC, 0644));
   struct ip_fd_id id;
   ip_fd_identify(fd, &id);
-  ip_output_lock_log();
+  if (!ip_lock(&spare_lock, 0)) {
+    ip_fd_release(fd, &id);
+    return;
+  }
   int old = given;
   struct ip_fd_id old_id = given_id;
   given = -1;
@@ -59,13 +63,14 @@ void ip_fork_file_make(void) {
     spare_id = id;
     fd = -1;
   }
-  ip_output_unlock_log();
+  ip_unlock(&spare_lock);
   ip_fd_release(old, &old_id);
   ip_fd_release(fd, &id);
 }
 
-/* In the parent, the log's lock held since fork_prepare: no system call
- * (the child wakes the control thread). */
+void ip_fork_file_fork_prepare(void) { ip_lock(&spare_lock, 0); }
+
+/* In the parent: no system call (the child wakes the control thread). */
 void ip_fork_file_after_fork_parent(void) {
   if (spare >= 0) {
     ip_fd_release(given, &given_id); /* a fork before the thread ran: rare */
@@ -74,7 +79,11 @@ void ip_fork_file_after_fork_parent(void) {
   }
   spare = -1;
   atomic_store(&wanted, 1);
+  ip_unlock(&spare_lock);
 }
+
+/* The child's lock, made anew (held by the parent's forking thread). */
+void ip_fork_file_fork_child_lock(void) { ip_mutex_init(&spare_lock); }
 
 int ip_fork_file_take(void) {
   int fd = spare;
