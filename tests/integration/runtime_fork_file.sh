@@ -14,6 +14,7 @@ q() { python3 "$INCLPROF_SRC/scripts/csv_query.py" "$@"; }
 cat >kids.c <<'SRC'
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <dirent.h>
