@@ -126,3 +126,10 @@ BENCH_TARGETS += bench-snapshot
 .PHONY: bench-snapshot
 bench-snapshot: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
 	@mkdir -p $(BENCH_OUT) && bash bench/snapshot.sh $(abspath $(B)) $(abspath $(BENCH_B))/snapshot $(BENCH_OUT)/bench-snapshot.md
+
+# --- a fork child's start: fork to its first line, fork+exec of /bin/true,
+# --- plain, not recording and recorded (bench/fork.sh, bench/fork_bench.c) ----
+BENCH_TARGETS += bench-fork
+.PHONY: bench-fork
+bench-fork: $(B)/inclprof.so $(B)/libinclprof.so $(B)/inclprof
+	@mkdir -p $(BENCH_OUT) && bash bench/fork.sh $(abspath $(B)) $(abspath $(BENCH_B))/fork $(BENCH_OUT)/bench-fork.md

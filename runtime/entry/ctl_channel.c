@@ -8,7 +8,8 @@
  * starts a thread of its own, which binds the child's socket BIND_DELAY_MS
  * later (creating it takes the file system 0.1-0.3 ms, not to be spent
  * before the child's first line; a child that ends or execs before then
- * binds none); the socket is removed when the trace ends.  INCLPROF_CTL=0
+ * binds none); the socket is removed when the trace ends.  After a fork the
+ * thread also opens the next child's trace file ahead (fork_file.c).  INCLPROF_CTL=0
  * leaves the socket out.  A program that defines its own allocator gets no
  * socket and no thread unless INCLPROF_CTL=1 or a deadline asks for them:
  * creating a thread calls that allocator (glibc allocates the thread's TLS
@@ -16,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,20 @@ enum { BIND_NONE, BIND_PENDING, BIND_BUSY };
 static atomic_int bind_state, closed;
 static int deadlines; /* the thread runs deadlines too: it binds at once */
 static char sock_path[1200];
+/* The thread's id once it is SCHED_BATCH (the first fork's wake-up), else 0. */
+static _Atomic pid_t batch_tid;
+
+/* Woken by a fork, the thread makes the next child's file (fork_file.c):
+ * as SCHED_BATCH from then on, so that its wake-up does not preempt the
+ * forking thread for as long as the file takes (0.1-0.3 ms; a program of a
+ * real-time policy keeps its own).  Back to the ordinary policy when the
+ * trace ends: the process's end waits for the thread to run once more. */
+static void woken_by_fork(void) {
+  ip_fork_file_woken();
+  if (!atomic_load(&batch_tid) && (sched_getscheduler(0) & ~SCHED_RESET_ON_FORK) == SCHED_OTHER &&
+      sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){.sched_priority = 0}) == 0)
+    atomic_store(&batch_tid, gettid());
+}
 
 static void bind_socket(void) {
   ip_ctl_path(sock_path, sizeof sock_path, ip_st.dir, (int)getpid());
@@ -183,6 +199,7 @@ static void *ctl_main(void *arg) {
   ip_syscall(SYS_prctl, PR_SET_NAME, "inclprof-ctl");
   if (atomic_load(&bind_state) == BIND_PENDING)
     bind_later();
+  ip_buffer_child_settle(); /* a fork child's buffer: nothing to do in a parent */
   while (atomic_load(&ip_st.init_state) == 1) {
     int flush;
     int64_t ms = ip_windows_due(&flush);
@@ -196,10 +213,16 @@ static void *ctl_main(void *arg) {
     }
     if (ip_snapshots_on() && (ms < 0 || ms > SNAPSHOT_POLL_MS))
       ms = SNAPSHOT_POLL_MS;
-    struct pollfd p = {.fd = listen_fd, .events = POLLIN};
+    ip_fork_file_make(); /* the next fork child's file, after a fork */
+    struct pollfd p[2] = {{.fd = listen_fd, .events = POLLIN},
+                          {.fd = ip_fork_file_wake_fd(), .events = POLLIN}};
     if (listen_fd < 0 && ms < 0)
       break; /* nothing left to wait for */
-    if (poll(&p, listen_fd >= 0, ms > INT32_MAX ? INT32_MAX : (int)ms) <= 0)
+    if (poll(p, 2, ms > INT32_MAX ? INT32_MAX : (int)ms) <= 0)
+      continue;
+    if (p[1].revents)
+      woken_by_fork();
+    if (!(p[0].revents & POLLIN))
       continue;
     int c = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
     if (c >= 0)
@@ -218,12 +241,15 @@ static void start_thread(int in_child) {
   int socket = (!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || wanted);
   if (socket && !in_child)
     bind_socket();
-  if (listen_fd < 0 && !wanted && !(socket && in_child))
+  if (listen_fd < 0 && !wanted && !(socket && in_child)) {
+    ip_buffer_child_settle();
     return;
+  }
   deadlines = wanted;
   atomic_store(&bind_state, socket && in_child ? BIND_PENDING : BIND_NONE);
   if (ip_own_thread_start(ctl_main, 64 * 1024) != 0) {
     atomic_store(&bind_state, BIND_NONE);
+    ip_buffer_child_settle();
     ip_ctl_close();
   }
 }
@@ -236,6 +262,7 @@ void ip_ctl_start(void) {
 void ip_ctl_fork_prepare(void) { bind_wait(); }
 
 void ip_ctl_after_fork_child(void) {
+  atomic_store(&batch_tid, 0);          /* the parent's thread */
   ip_fd_release(listen_fd, &listen_id); /* the parent's */
   listen_fd = -1;
   atomic_store(&closed, 0);
@@ -245,6 +272,9 @@ void ip_ctl_after_fork_child(void) {
 
 void ip_ctl_close(void) {
   atomic_store(&closed, 1);
+  pid_t tid = atomic_exchange(&batch_tid, 0);
+  if (tid)
+    sched_setscheduler(tid, SCHED_OTHER, &(struct sched_param){.sched_priority = 0});
   int pending = BIND_PENDING;
   if (!atomic_compare_exchange_strong(&bind_state, &pending, BIND_NONE))
     bind_wait();

@@ -129,10 +129,12 @@ static void fork_prepare(void) {
   ip_lock(&ip_st.threads_lock, 0);
   ip_registry_fork_prepare();
   ip_output_lock_log();
+  ip_fork_file_fork_prepare();
 }
 static void fork_parent(void) {
   if (ip_st.declined)
     return;
+  ip_fork_file_after_fork_parent();
   ip_output_unlock_log();
   ip_registry_fork_parent();
   ip_unlock(&ip_st.threads_lock);
@@ -145,6 +147,7 @@ static void fork_child(void) {
     ip_transitions_fork_child_forget(&ip_tls);
   ip_registry_fork_child();
   ip_output_fork_child_locks();
+  ip_fork_file_fork_child_lock();
   ip_objects_fork_child();
   if (atomic_load(&ip_st.init_state) == 1) {
     ip_output_fork_child();

@@ -41,6 +41,54 @@ void ip_buffer_clear(struct ip_event *b) {
   madvise(b, ip_buffer_bytes(), MADV_POPULATE_WRITE);
 }
 
+/* A fork child's buffer: a new mapping in place of the one inherited from
+ * the parent, whose pages stay shared with the parent until written (they
+ * cost the child no memory; dropping them costs the child's start as much
+ * as faulting in new ones).  Only its first IP_CHILD_FAULTED_BYTES are
+ * faulted in before the child's first line (a page takes this VM 1.3 us),
+ * and the thread's end is set there: a child that reaches it flushes
+ * (flush_inline faults the rest in, in the flush's Gap, when it keeps the
+ * buffer; a buffer handed to the writer has it faulted in before it enters
+ * the pool).  ip_buffer_child_settle faults in the rest and unmaps the
+ * inherited one, off the fork's path (the control thread, 5 ms after the
+ * fork), or at once when the child has no such thread.  Without memory for
+ * a new one, the inherited one is emptied and kept. */
+#define IP_CHILD_FAULTED_BYTES (32u * 1024)
+static _Atomic(struct ip_event *) inherited, unfaulted;
+
+struct ip_event *ip_buffer_renew_in_child(struct ip_event *old, size_t *faulted) {
+  ip_buffer_child_settle(); /* an earlier fork's, should this child be a child's */
+  *faulted = IP_BUF_EVENTS;
+  void *m = mmap(NULL, ip_buffer_bytes(), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) {
+    ip_buffer_clear(old);
+    return old;
+  }
+  madvise(m, IP_CHILD_FAULTED_BYTES, MADV_POPULATE_WRITE);
+  atomic_store(&inherited, old);
+  atomic_store(&unfaulted, (struct ip_event *)m);
+  *faulted = IP_CHILD_FAULTED_BYTES / sizeof(struct ip_event);
+  return m;
+}
+
+void ip_buffer_child_fault_rest(struct ip_event *b) {
+  struct ip_event *expected = b;
+  if (atomic_load_explicit(&unfaulted, memory_order_relaxed) == b &&
+      atomic_compare_exchange_strong(&unfaulted, &expected, NULL))
+    madvise((char *)b + IP_CHILD_FAULTED_BYTES, ip_buffer_bytes() - IP_CHILD_FAULTED_BYTES,
+            MADV_POPULATE_WRITE);
+}
+
+void ip_buffer_child_settle(void) {
+  struct ip_event *b = atomic_load(&unfaulted);
+  if (b)
+    ip_buffer_child_fault_rest(b);
+  struct ip_event *old = atomic_exchange(&inherited, NULL);
+  if (old)
+    ip_buffer_free(old);
+}
+
 /* A spare buffer, or NULL when the pool is empty.  The first slot that
  * looks full is taken with one exchange (it may have been taken meanwhile:
  * then the next one). */
@@ -56,6 +104,7 @@ struct ip_event *ip_pool_take(void) {
 
 /* Gives back a buffer whose slots are empty: into a free slot, or unmapped. */
 void ip_pool_put(struct ip_event *b) {
+  ip_buffer_child_fault_rest(b); /* pre-faulted, as every spare is */
   for (unsigned i = 0; i < IP_POOL_SLOTS; i++) {
     struct ip_event *none = NULL;
     if (atomic_compare_exchange_strong(&spare[i], &none, b))

@@ -160,8 +160,15 @@ IP_HIDDEN size_t ip_buffer_bytes(void);
 IP_HIDDEN struct ip_event *ip_buffer_new(void); /* zeroed, pre-faulted; NULL if out of memory */
 IP_HIDDEN void ip_buffer_free(struct ip_event *b);
 IP_HIDDEN void ip_buffer_clear(struct ip_event *b); /* every slot empty, pre-faulted */
-IP_HIDDEN struct ip_event *ip_pool_take(void);      /* a spare, or NULL */
-IP_HIDDEN void ip_pool_put(struct ip_event *b);     /* every arg of b 0 */
+/* In a fork child: a new buffer for the inherited one, its first *faulted
+ * events' pages faulted in; the rest faulted in by ip_buffer_child_fault_rest
+ * (b the new buffer; nothing for any other), and with the inherited one
+ * unmapped by ip_buffer_child_settle. */
+IP_HIDDEN struct ip_event *ip_buffer_renew_in_child(struct ip_event *old, size_t *faulted);
+IP_HIDDEN void ip_buffer_child_fault_rest(struct ip_event *b);
+IP_HIDDEN void ip_buffer_child_settle(void);
+IP_HIDDEN struct ip_event *ip_pool_take(void);  /* a spare, or NULL */
+IP_HIDDEN void ip_pool_put(struct ip_event *b); /* every arg of b 0 */
 IP_HIDDEN unsigned ip_pool_spares(void);
 
 /* writer.c */

@@ -360,6 +360,7 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
     memset(stop, 0, (size_t)(now - stop) * sizeof *stop);
   if (t->end >= t->buf && t->end < t->buf + IP_BUF_EVENTS) /* a flush asked early (kevents.c) */
     t->end = t->buf + IP_BUF_EVENTS;
+  ip_buffer_child_fault_rest(t->buf); /* a fork child's first flush, as its end was set */
   if (last_pass)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
   t->skip = 0;
@@ -624,9 +625,11 @@ void ip_thread_after_fork_child(void) {
   t->seq = 0;
   t->skip = 0;
   t->dropped = 0;
-  ip_buffer_clear(t->buf);
+  size_t faulted;
+  t->buf = ip_buffer_renew_in_child(t->buf, &faulted);
+  t->hard_end = t->buf + IP_BUF_EVENTS + IP_HEADROOM;
   t->pos = t->buf;
-  t->end = t->buf + IP_BUF_EVENTS;
+  t->end = t->buf + faulted; /* a flush there, before the pages not yet faulted in */
   t->tr_src = &ip_zero_head;
   t->pmu_page = (void *)&ip_dummy_page;
   ip_transitions_thread_open(t);

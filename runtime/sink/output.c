@@ -4,7 +4,7 @@
  * write() whichever thread writes it.  Also the header, thread, gap and
  * trailer records (the Trailer with the Index and Footer, trace_index.c),
  * the log of table records replayed into a fork child's new
- * file, and disabling the runtime when the file cannot be written. */
+ * file (made ahead by the parent when it can: fork_file.c), and disabling the runtime when the file cannot be written. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -90,8 +90,11 @@ void ip_write_record(const Inclprof__Record *rec, int log_it) {
 
 /* A new trace file for pid in the output directory (its name in path):
  * <pid>.ipb, or <pid>.<n>.ipb when an earlier image of the same pid (before
- * an exec) has that one. */
-static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, size_t errlen) {
+ * an exec) has that one.  With spare >= 0, that unnamed file (fork_file.c)
+ * is linked under the name instead; -1 with no message when it cannot be,
+ * the spare closed. */
+static int create_in_dir(uint32_t pid, int spare, char *path, size_t pathlen, char *err,
+                         size_t errlen) {
   for (int n = 0; n < 1000; n++) {
     if (n == 0)
       snprintf(path, pathlen, "%s/%u.ipb", ip_st.dir, pid);
@@ -100,10 +103,19 @@ static int create_in_dir(uint32_t pid, char *path, size_t pathlen, char *err, si
     /* through the directory's descriptor where there is one: a process
      * that changed its root (chroot) no longer reaches it by its path */
     const char *name = ip_st.dir_fd >= 0 ? strrchr(path, '/') + 1 : path;
-    int fd = openat(ip_st.dir_fd >= 0 ? ip_st.dir_fd : AT_FDCWD, name,
-                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
+    int at = ip_st.dir_fd >= 0 ? ip_st.dir_fd : AT_FDCWD;
+    int fd = spare < 0
+                 ? openat(at, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND,
+                          0644)
+             : ip_fork_file_link(spare, at, name) == 0 ? spare
+                                                       : -1;
     if (fd >= 0)
       return fd;
+    if (errno != EEXIST && spare >= 0) {
+      ip_fd_forget(spare);
+      ip_close(spare);
+      return -1;
+    }
     if (errno == EACCES || errno == EPERM) {
       snprintf(err, errlen,
                "cannot create %s: %s (the process runs as uid %u, gid %u: make %s writable for "
@@ -129,7 +141,7 @@ static int open_in_dir(char *err, size_t errlen) {
              (unsigned long long)limit);
     return -1;
   }
-  int fd = create_in_dir((uint32_t)ip_st.pid, ip_st.path, sizeof ip_st.path, err, errlen);
+  int fd = create_in_dir((uint32_t)ip_st.pid, -1, ip_st.path, sizeof ip_st.path, err, errlen);
   return ip_fd_own(fd); /* far from the low numbers programs close and reuse */
 }
 
@@ -312,7 +324,7 @@ void ip_write_header(uint32_t from_pid) {
 
 void ip_write_child_trace(uint32_t pid, const char *how) {
   char path[sizeof ip_st.path], err[sizeof ip_st.path + 100];
-  int fd = create_in_dir(pid, path, sizeof path, err, sizeof err);
+  int fd = create_in_dir(pid, -1, path, sizeof path, err, sizeof err);
   if (fd < 0)
     return;
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
@@ -478,7 +490,12 @@ void ip_output_fork_child(void) {
   if (ip_st.fd >= 0)
     ip_fd_release(ip_st.fd, ip_trace_fd_id()); /* the parent's */
   char err[sizeof ip_st.path + 100];
-  ip_st.fd = open_in_dir(err, sizeof err);
+  int spare = ip_fork_file_take(); /* the parent's own already */
+  ip_st.fd = spare < 0 ? -1
+                       : create_in_dir((uint32_t)ip_st.pid, spare, ip_st.path, sizeof ip_st.path,
+                                       err, sizeof err);
+  if (ip_st.fd < 0)
+    ip_st.fd = open_in_dir(err, sizeof err);
   if (ip_st.fd < 0) {
     ip_disable(err);
     return;

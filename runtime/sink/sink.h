@@ -42,6 +42,19 @@ IP_HIDDEN int ip_calibration_load(void);
 /* After a load that found none: leaves ip_st's for the next process. */
 IP_HIDDEN void ip_calibration_save(void);
 
+/* fork_file.c: a fork child's file made ahead by the parent's control thread */
+IP_HIDDEN int ip_fork_file_wake_fd(void); /* the control thread's: a fork wakes it */
+IP_HIDDEN void ip_fork_file_woken(void);
+IP_HIDDEN void ip_fork_file_make(void);              /* after a fork, in the control thread */
+IP_HIDDEN void ip_fork_file_fork_prepare(void);      /* takes its lock, the last */
+IP_HIDDEN void ip_fork_file_after_fork_parent(void); /* and lets it go */
+IP_HIDDEN void ip_fork_file_fork_child_lock(void);
+/* In a fork child: the parent's unnamed file, or -1 */
+IP_HIDDEN int ip_fork_file_take(void);
+/* links the unnamed file fd as name in directory dir (AT_FDCWD: name is a
+ * path): linkat's result */
+IP_HIDDEN int ip_fork_file_link(int fd, int dir, const char *name);
+
 /* trace_write.c */
 /* Writes a Trailer (output.c's ip_write_trailer, handed down to the file
  * writer, which ends the trace with it when recording stops at a limit). */

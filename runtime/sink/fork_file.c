@@ -1,0 +1,108 @@
+/* fork_file.c - a fork child's trace file made ahead by its parent.
+ * Creating a file takes this VM's file system 40-400 us in a new child,
+ * where linking an unnamed one takes 50-60 us.  After a fork, the parent's
+ * control thread (woken by the child) opens an unnamed file (O_TMPFILE) in
+ * the output directory; the next fork's child takes it and links it under
+ * its own name (output.c), so a child's start creates no file.  At that
+ * fork the parent's copy is set aside, for no other child to take, and
+ * closed by the thread; an unnamed file no child took disappears with the
+ * parent's descriptor (exit, exec), and one the child could not link (no
+ * /proc, no name free) is closed there.
+ * Nothing is made before a process's first fork, nor without a control
+ * thread, nor where the file system has no O_TMPFILE: the child creates
+ * its file then. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "sink/sink.h"
+
+static pthread_mutex_t spare_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+static int spare = -1; /* under spare_lock (fork_prepare takes it) */
+static struct ip_fd_id spare_id;
+static int given = -1; /* the one the last fork's child took: the parent's copy */
+static struct ip_fd_id given_id;
+static atomic_int wanted;    /* a fork took or dropped the spare */
+static atomic_int wake = -1; /* the control thread's eventfd */
+static struct ip_fd_id wake_id;
+
+int ip_fork_file_wake_fd(void) {
+  int fd = atomic_load(&wake);
+  if (fd < 0) {
+    fd = ip_fd_own(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    ip_fd_identify(fd, &wake_id);
+    atomic_store(&wake, fd);
+  }
+  return fd;
+}
+
+void ip_fork_file_woken(void) {
+  uint64_t n;
+  int fd = atomic_load(&wake);
+  if (fd >= 0 && read(fd, &n, sizeof n) < 0)
+    return;
+}
+
+void ip_fork_file_make(void) {
+  if (!atomic_exchange(&wanted, 0))
+    return;
+  int fd = ip_fd_own(open(ip_st.dir, O_TMPFILE | O_WRONLY | O_APPEND | O_CLOEXEC, 0644));
+  struct ip_fd_id id;
+  ip_fd_identify(fd, &id);
+  if (!ip_lock(&spare_lock, 0)) {
+    ip_fd_release(fd, &id);
+    return;
+  }
+  int old = given;
+  struct ip_fd_id old_id = given_id;
+  given = -1;
+  if (fd >= 0 && spare < 0 && atomic_load(&ip_st.init_state) == 1) {
+    spare = fd;
+    spare_id = id;
+    fd = -1;
+  }
+  ip_unlock(&spare_lock);
+  ip_fd_release(old, &old_id);
+  ip_fd_release(fd, &id);
+}
+
+void ip_fork_file_fork_prepare(void) { ip_lock(&spare_lock, 0); }
+
+/* In the parent: no system call (the child wakes the control thread). */
+void ip_fork_file_after_fork_parent(void) {
+  if (spare >= 0) {
+    ip_fd_release(given, &given_id); /* a fork before the thread ran: rare */
+    given = spare;
+    given_id = spare_id;
+  }
+  spare = -1;
+  atomic_store(&wanted, 1);
+  ip_unlock(&spare_lock);
+}
+
+/* The child's lock, made anew (held by the parent's forking thread). */
+void ip_fork_file_fork_child_lock(void) { ip_mutex_init(&spare_lock); }
+
+int ip_fork_file_take(void) {
+  int fd = spare;
+  spare = -1;
+  if (given >= 0)
+    ip_fd_release(given, &given_id);
+  given = -1;
+  atomic_store(&wanted, 0);
+  int w = atomic_exchange(&wake, -1); /* the parent's: its thread makes the next file */
+  if (w >= 0) {
+    ssize_t n = write(w, &(uint64_t){1}, sizeof(uint64_t));
+    (void)n;
+  }
+  ip_fd_release(w, &wake_id); /* the child's own thread makes its own */
+  return fd;
+}
+
+int ip_fork_file_link(int fd, int dir, const char *name) {
+  char proc[40];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  return linkat(AT_FDCWD, proc, dir, name, AT_SYMLINK_FOLLOW);
+}
