@@ -25,8 +25,16 @@ check "the header notes the Other time ($(echo "$note" | cut -c1-60))" test -n "
 ms() { awk -v v="$1" -v u="$2" 'BEGIN { printf "%.6f", u == "s" ? v * 1000 : u == "ms" ? v : u == "us" ? v / 1000 : v / 1e6 }'; }
 cpu=$(sed -n 's/^spans: \([0-9.]*\) ms of CPU.*/\1/p' spans.out)
 other=$(echo "$note" | sed -n 's/^note: *\([0-9.]*\) \([mun]*s\) (.*/\1 \2/p')
-check "the note's time is the program's own CPU time of spans() within 25 % (note: $other, program: $cpu ms)" \
-  awk -v o="$(ms $other)" -v c="$cpu" 'BEGIN { exit !(c > 0 && o >= 0.75 * c && o <= 1.25 * c) }'
+# On a busy machine the thread's kernel-event buffer may overflow here too
+# (the note then says so, and the lost intervals' time off the CPU is
+# Other as well): the note holds at least the CPU time then.
+if echo "$note" | grep -q 'kernel records were lost'; then
+  check "records lost on this busy machine: the note's time holds the program's CPU time of spans() (note: $other, program: $cpu ms)" \
+    awk -v o="$(ms $other)" -v c="$cpu" 'BEGIN { exit !(c > 0 && o >= 0.75 * c) }'
+else
+  check "the note's time is the program's own CPU time of spans() within 25 % (note: $other, program: $cpu ms)" \
+    awk -v o="$(ms $other)" -v c="$cpu" 'BEGIN { exit !(c > 0 && o >= 0.75 * c && o <= 1.25 * c) }'
+fi
 "$INCLPROF" report --wait --top 3 spans.d >wait.txt 2>&1
 row=$(awk '$NF == "spans" { print $(NF - 2), $(NF - 1) }' wait.txt)
 check "report --wait gives spans() that Other time, within 1 % (the rest is main's own: $row)" \
