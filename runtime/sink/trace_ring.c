@@ -330,8 +330,9 @@ static int put_state(int fd, const struct rthread *t, uint64_t *total) {
     return ENOMEM;
   Inclprof__ThreadState s = INCLPROF__THREAD_STATE__INIT;
   s.tid = t->tid;
-  s.has_next_seq = s.has_tick = s.has_paused = s.has_call_open = s.has_expect_ret = 1;
+  s.has_next_seq = s.has_paused = s.has_call_open = s.has_expect_ret = 1;
   s.next_seq = t->next_seq;
+  s.has_tick = t->tick != 0; /* none: no batch of the thread's written yet */
   s.tick = t->tick;
   s.n_open = ip_stack_open_codes(st, codes);
   s.open = codes;
