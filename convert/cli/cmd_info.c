@@ -236,6 +236,8 @@ static void process(const ip_session *s, size_t pi) {
   int reached;
   if (ip_size_limit_status(p, status, sizeof status, &reached))
     printf("size limit:   %s\n", status);
+  if (ip_interval_status(p, status, sizeof status))
+    printf("interval:     %s\n", status);
   if (p->snapshot)
     printf("snapshot:     %s\n", p->snapshot);
   if (p->threads_resumed && p->snapshot)

@@ -482,7 +482,10 @@ static void add_header(builder *b) {
   for (size_t i = 0; i < b->s->n_threads; i++)
     if (b->s->threads[i].end_ns > end)
       end = b->s->threads[i].end_ns;
-  ip_pprof_times(&b->prof, (int64_t)start, (int64_t)end);
+  uint64_t from = 0, to;
+  if (ip_session_interval_span(b->s, &from, &to)) /* the intervals', not the processes' */
+    end = to;
+  ip_pprof_times(&b->prof, (int64_t)(start + from), (int64_t)(end > from ? end - from : 0));
   ip_pprof_comment(&b->prof, "inclprof " INCLPROF_VERSION);
   ip_pprof_comment(&b->prof, b->s->compensated ? "times exclude probe cost and runtime gaps"
                                                : "raw times: probe cost and runtime gaps included");

@@ -40,6 +40,10 @@ static Inclprof__Header *first_header(ip_reader *r, char *err, size_t errlen) {
   return rec->header;
 }
 
+static uint64_t ns_after_start(const ip_file *f, uint64_t tick) {
+  return tick > f->start_tick ? (uint64_t)((double)(tick - f->start_tick) * f->ns_per_tick) : 0;
+}
+
 static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t errlen) {
   ip_process *p = &f->s->processes[f->proc];
   double tps = h->has_ticks_per_second ? h->ticks_per_second : 0;
@@ -108,6 +112,10 @@ static int take_header(ip_file *f, const Inclprof__Header *h, char *err, size_t 
   f->fault_fx = (uint64_t)(fault * (1 << IP_FX) + 0.5);
   p->fault_cost_ns = fault * f->ns_per_tick;
   f->start_tick = h->start_tick;
+  f->interval_start_tick = h->has_interval_start_tick ? h->interval_start_tick : 0;
+  p->interval = h->has_interval_start_tick;
+  p->interval_number = h->interval;
+  p->interval_from_ns = ns_after_start(f, f->interval_start_tick);
   uint64_t origin = f->s->start_unix_ns;
   f->proc_origin_ns = h->start_unix_ns > origin ? h->start_unix_ns - origin : 0;
   return 0;
@@ -165,10 +173,6 @@ static void take_function(ip_file *f, const Inclprof__Function *fn) {
   ip_file_name_address(f, fn, &proto, &sym);
   ip_file_call_site(f, fn->gid, &proto);
   ip_file_define_func(f, fn->gid, ip_tables_func(f->s, f->tabs, &proto));
-}
-
-static uint64_t ns_after_start(const ip_file *f, uint64_t tick) {
-  return tick > f->start_tick ? (uint64_t)((double)(tick - f->start_tick) * f->ns_per_tick) : 0;
 }
 
 void ip_file_take_trailer(const ip_file *f, ip_process *p, const Inclprof__Trailer *t) {

@@ -170,10 +170,11 @@ typedef struct ip_file {
   uint64_t fault_fx;       /* kevents: the most one page fault takes (0 unknown), ticks, IP_FX */
   uint64_t off_cpu_floor;  /* IP_OFF_CPU_FLOOR_NS in ticks */
   uint64_t start_tick;
-  int kernel_events;       /* batches carry kernel-event records (wait breakdown) */
-  int wake_edges;          /* ... and the threads' wake-ups of each other */
-  uint64_t proc_origin_ns; /* process start relative to the session start */
-  uint32_t *gid_func;      /* Function.gid -> session func, UINT32_MAX unknown */
+  uint64_t interval_start_tick; /* an interval's profile: where the interval begins; else 0 */
+  int kernel_events;            /* batches carry kernel-event records (wait breakdown) */
+  int wake_edges;               /* ... and the threads' wake-ups of each other */
+  uint64_t proc_origin_ns;      /* process start relative to the session start */
+  uint32_t *gid_func;           /* Function.gid -> session func, UINT32_MAX unknown */
   size_t n_gid;
   uint32_t *gid_site; /* Function.gid of a call-line callee -> 1 + its call line, 0 none */
   size_t n_gid_site;

@@ -70,3 +70,21 @@ const ip_process *ip_session_aggregate(const ip_session *s) {
       return &s->processes[i];
   return NULL;
 }
+
+int ip_session_interval_span(const ip_session *s, uint64_t *from_ns, uint64_t *to_ns) {
+  uint64_t from = UINT64_MAX, to = 0;
+  for (size_t i = 0; i < s->n_processes; i++) {
+    const ip_process *p = &s->processes[i];
+    if (!p->interval)
+      return 0;
+    uint64_t origin = p->start_unix_ns > s->start_unix_ns ? p->start_unix_ns - s->start_unix_ns : 0;
+    uint64_t end = p->end_ns > p->interval_from_ns ? p->end_ns : p->interval_from_ns;
+    if (origin + p->interval_from_ns < from)
+      from = origin + p->interval_from_ns;
+    if (origin + end > to)
+      to = origin + end;
+  }
+  *from_ns = from;
+  *to_ns = to;
+  return s->n_processes > 0;
+}

@@ -249,16 +249,19 @@ typedef struct ip_process {
   int ring_prev_read;    /* ring: the .prev segment was read too */
   int ring_prev_missing; /* ring: the .prev segment should be there but is not */
   uint64_t ring_dropped_events, ring_dropped_bytes, ring_dropped_batches;
-  uint64_t kept_from_ns;    /* ring: the kept window begins, ns after the process start */
-  uint64_t end_ns;          /* trailer's end, ns after the process start */
-  uint64_t stopped_ns;      /* recording stopped early at this time (first trailer saying why) */
-  int ran_on;               /* a later trailer says when the process, unrecorded, ended */
-  uint32_t threads_resumed; /* ring: threads whose replay began from a ThreadState */
-  char *windows;            /* when it recorded (Window records), or NULL: from start to end */
-  char *snapshot;           /* a snapshot of a slow call: which call, when, its window; or NULL */
-  uint64_t snapshot_ns;     /* that call's duration */
-  unsigned n_windows;       /* how many windows that is */
-  ip_proc_module *mods;     /* the modules this process recorded, in order */
+  uint64_t kept_from_ns;     /* ring: the kept window begins, ns after the process start */
+  int interval;              /* an interval's profile (record --aggregate --interval) */
+  uint32_t interval_number;  /* ... its number, 0 first */
+  uint64_t interval_from_ns; /* ... its start, ns after the process start (it ends at end_ns) */
+  uint64_t end_ns;           /* trailer's end, ns after the process start */
+  uint64_t stopped_ns;       /* recording stopped early at this time (first trailer saying why) */
+  int ran_on;                /* a later trailer says when the process, unrecorded, ended */
+  uint32_t threads_resumed;  /* ring: threads whose replay began from a ThreadState */
+  char *windows;             /* when it recorded (Window records), or NULL: from start to end */
+  char *snapshot;            /* a snapshot of a slow call: which call, when, its window; or NULL */
+  uint64_t snapshot_ns;      /* that call's duration */
+  unsigned n_windows;        /* how many windows that is */
+  ip_proc_module *mods;      /* the modules this process recorded, in order */
   size_t n_mods, cap_mods;
 } ip_process;
 
@@ -372,6 +375,10 @@ void ip_values_add(ip_values *to, const ip_values *v);
 int ip_session_has_wait(const ip_session *s);
 /* The first process of the session recorded as an aggregate profile, or NULL. */
 const ip_process *ip_session_aggregate(const ip_session *s);
+/* When every process of the session is an interval's profile (record
+ * --aggregate --interval): 1, with the span of their intervals in *from_ns
+ * and *to_ns (ns after the session's start); else 0. */
+int ip_session_interval_span(const ip_session *s, uint64_t *from_ns, uint64_t *to_ns);
 /* Whether any process recorded wake edges: the critical path's values are
  * known when the session was loaded by ip_session_load_critical. */
 int ip_session_has_critical(const ip_session *s);

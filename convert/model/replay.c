@@ -826,6 +826,11 @@ void ip_replay_batch(ip_file *f, ip_tstate *ts, const Inclprof__EventBatch *b) {
 void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st) {
   f->fold = folds(f);
   ip_thread *th = &f->s->threads[ts->thread];
+  if (!st->has_tick || !st->tick) { /* no event before the segment: it starts at its first */
+    ts->next_seq = st->next_seq;
+    f->s->processes[f->proc].threads_resumed++;
+    return;
+  }
   ts->have_tick = 1;
   ts->hwm = st->tick;
   uint64_t since = st->tick > f->start_tick ? st->tick - f->start_tick : 0;

@@ -80,3 +80,16 @@ const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int
   snprintf(buf, len, "%s, policy %s: not reached, nothing dropped", max, p->size_policy);
   return buf;
 }
+
+const char *ip_interval_status(const ip_process *p, char *buf, size_t len) {
+  if (!p->interval)
+    return NULL;
+  char from[32], to[32], took[32];
+  uint64_t end = p->end_ns > p->interval_from_ns ? p->end_ns : p->interval_from_ns;
+  ip_fmt_ns(from, sizeof from, p->interval_from_ns);
+  ip_fmt_ns(to, sizeof to, end);
+  ip_fmt_ns(took, sizeof took, end - p->interval_from_ns);
+  snprintf(buf, len, "%u: from %s to %s after the process's start (%s)", p->interval_number, from,
+           to, took);
+  return buf;
+}

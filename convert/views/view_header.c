@@ -446,6 +446,12 @@ static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) 
             "profiles:     %zu of %zu processes recorded with --aggregate: call paths summed and "
             "compensated in the process (--raw does not apply to them)\n",
             profiles, s->n_processes);
+  for (size_t i = 0; i < s->n_processes; i++) {
+    char span[160];
+    if (ip_interval_status(&s->processes[i], span, sizeof span))
+      fprintf(out, "interval:     %s%s%s\n", s->n_processes > 1 ? s->processes[i].trace_path : "",
+              s->n_processes > 1 ? ": " : "", span);
+  }
   transitions(out, s);
   compensation(out, s);
   fprintf(out,
@@ -486,10 +492,16 @@ static void header_lines(FILE *out, const ip_session *s, const ip_view_opts *o) 
     if (s->threads[i].wall_end_ns > clock_last)
       clock_last = s->threads[i].wall_end_ns;
   }
+  uint64_t from, to;
+  int interval = ip_session_interval_span(s, &from, &to);
+  if (interval) { /* the intervals' span, not the threads' lives */
+    first = from;
+    clock_last = to;
+  }
   char wall[32], comp[32], comp_note[96] = "";
   ip_fmt_ns(wall, sizeof wall, clock_last > first ? clock_last - first : 0);
   ip_fmt_ns(comp, sizeof comp, last > first ? last - first : 0);
-  if (s->compensated)
+  if (s->compensated && !interval) /* an interval's threads' times are parts, not spans */
     snprintf(comp_note, sizeof comp_note, " (%s once the probe cost and runtime gaps are removed)",
              comp);
   fprintf(out, "session:      Elapsed Inclusive %s, Application Inclusive %s (100%% of each)\n", el,

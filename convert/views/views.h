@@ -179,6 +179,9 @@ const char *ip_trace_status(const ip_process *p, char *buf, size_t len);
  * was reached and what was dropped (ring: which time window is kept).  NULL
  * when the trace was written without a limit; *reached says whether it was hit. */
 const char *ip_size_limit_status(const ip_process *p, char *buf, size_t len, int *reached);
+/* An interval's profile: "3: from 6.000 s to 8.000 s after the process's
+ * start (2.000 s)"; else NULL. */
+const char *ip_interval_status(const ip_process *p, char *buf, size_t len);
 
 /* views/fields.c: "a,b,c" -> fields (0), or -1 with what is wrong in err. */
 int ip_fields_parse(const char *list, ip_fields *out, char *err, size_t errlen);

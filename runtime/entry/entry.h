@@ -77,5 +77,6 @@ IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
 /* snapshots.c: writes the snapshots whose windows have ended (all:
  * every window still wanted, at the end of the trace). */
 IP_HIDDEN void ip_snapshots_save(int all);
+IP_HIDDEN void ip_snapshots_fork_child(void);
 
 #endif

@@ -46,7 +46,9 @@ void ip_finish(const char *reason, int clean, int keep_going) {
   ip_tables_close_pending(0); /* units that registered and never ran */
   ip_write_trailer(clean, reason);
   ip_exit_deadline_end();
-  ip_snapshots_save(1); /* the windows still waiting end here */
+  ip_exit_deadline_start(IP_EXIT_FLUSH_MS); /* the same bound for the snapshots' locks */
+  ip_snapshots_save(1);                     /* the windows still waiting end here */
+  ip_exit_deadline_end();
   ip_ctl_close();
   if (keep_going) {
     atomic_store(&ip_st.trailer_written, 0);
@@ -129,12 +131,14 @@ static void fork_prepare(void) {
   ip_lock(&ip_st.threads_lock, 0);
   ip_registry_fork_prepare();
   ip_output_lock_log();
+  ip_ring_fds_fork_prepare();
   ip_fork_file_fork_prepare();
 }
 static void fork_parent(void) {
   if (ip_st.declined)
     return;
   ip_fork_file_after_fork_parent();
+  ip_ring_fds_fork_parent();
   ip_output_unlock_log();
   ip_registry_fork_parent();
   ip_unlock(&ip_st.threads_lock);
@@ -145,6 +149,8 @@ static void fork_child(void) {
   ip_mutex_init(&ip_st.threads_lock);
   if (ip_tls.state == IP_TS_READY) /* first: before the child maps anything */
     ip_transitions_fork_child_forget(&ip_tls);
+  ip_snapshots_fork_child();
+  ip_ring_fds_fork_child();
   ip_registry_fork_child();
   ip_output_fork_child_locks();
   ip_fork_file_fork_child_lock();

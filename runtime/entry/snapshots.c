@@ -3,7 +3,8 @@
  * from trace_write.c, each window written by snapshot_write.c.  The control
  * thread calls it once a window's margin has passed, after writing every
  * thread's buffered events; the end of the trace calls it for every window
- * still waiting.  One writer at a time. */
+ * still waiting.  One writer at a time; a fork child, whose copy of the
+ * lock may be held by the parent's control thread, makes it anew. */
 #include "entry/entry.h"
 
 static pthread_mutex_t save_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
@@ -27,3 +28,5 @@ void ip_snapshots_save(int all) {
   }
   ip_unlock(&save_lock);
 }
+
+void ip_snapshots_fork_child(void) { ip_mutex_init(&save_lock); }

@@ -232,9 +232,20 @@ static void emit_to_fd(const Inclprof__Record *rec, void *ctx) {
 
 /* The Header of pid's trace: this process's executable, command line,
  * clock and settings. */
+/* An interval's number and first tick, for its file's Header. */
+struct interval_span {
+  unsigned number;
+  uint64_t start_tick;
+};
+
 static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t start_tick,
-                        emit_fn *emit, void *ctx) {
+                        const struct interval_span *interval, emit_fn *emit, void *ctx) {
   Inclprof__Header h = INCLPROF__HEADER__INIT;
+  if (interval) {
+    h.has_interval = h.has_interval_start_tick = 1;
+    h.interval = interval->number;
+    h.interval_start_tick = interval->start_tick;
+  }
   h.format_major = IP_FORMAT_MAJOR;
   h.format_minor = IP_FORMAT_MINOR;
   h.pid = pid;
@@ -318,8 +329,8 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
 }
 
 void ip_write_header(uint32_t from_pid) {
-  emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), from_pid, ip_st.start_tick, emit_to_trace,
-              NULL);
+  emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), from_pid, ip_st.start_tick, NULL,
+              emit_to_trace, NULL);
 }
 
 void ip_write_child_trace(uint32_t pid, const char *how) {
@@ -331,7 +342,7 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
   ip_frame_preamble(pre);
   uint64_t now = ip_tick();
   if (write_all(fd, pre, sizeof pre) == 0) {
-    emit_header(pid, (uint32_t)getpid(), (uint32_t)getpid(), now, emit_to_fd, &fd);
+    emit_header(pid, (uint32_t)getpid(), (uint32_t)getpid(), now, NULL, emit_to_fd, &fd);
     char reason[200];
     snprintf(reason, sizeof reason,
              "not recorded: started by %s, which runs no fork handler; it ran as without the "
@@ -351,7 +362,15 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
   ip_close(fd);
 }
 
+/* Each interval begins where the one before ended, the first at the
+ * process's start (a fork child's: at the fork). */
+static uint64_t interval_end;
+
 int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
+  uint64_t end = ip_tick();
+  struct interval_span span = {seq,
+                               interval_end > ip_st.start_tick ? interval_end : ip_st.start_tick};
+  interval_end = end;
   char dir[sizeof ip_st.dir + 32], path[sizeof dir + 32];
   snprintf(dir, sizeof dir, "%s/%u.intervals", ip_st.dir, (unsigned)ip_st.pid);
   if (mkdir(dir, 0777) != 0 && errno != EEXIST)
@@ -364,7 +383,8 @@ int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
   ip_frame_preamble(pre);
   int rc = write_all(fd, pre, sizeof pre);
   if (rc == 0) {
-    emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), 0, ip_st.start_tick, emit_to_fd, &fd);
+    emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), 0, ip_st.start_tick, &span, emit_to_fd,
+                &fd);
     ip_output_lock_log();
     rc = write_all(fd, table_log, log_len);
     ip_output_unlock_log();
@@ -374,7 +394,7 @@ int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
   if (rc == 0) {
     Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
     tr.has_end_tick = tr.has_end_unix_ns = tr.has_clean = 1;
-    tr.end_tick = ip_tick();
+    tr.end_tick = end;
     tr.end_unix_ns = ip_now_ns_realtime();
     tr.clean = 1;
     tr.exit_reason = "interval";

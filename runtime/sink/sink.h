@@ -128,6 +128,14 @@ IP_HIDDEN int ip_ring_snapshot_source(struct ip_snapshot_source *src);
 IP_HIDDEN void ip_trace_snapshot_release(int all);
 IP_HIDDEN void ip_ring_snapshot_release(int all);
 IP_HIDDEN void ip_snapshot_source_free(struct ip_snapshot_source *src);
+/* ring_fds.c: open and close a descriptor of the ring's rotation or of the
+ * snapshots' writing (O_CLOEXEC added); fork takes their lock, and a fork
+ * child closes its copies of those open. */
+IP_HIDDEN int ip_ring_fd_open(const char *path, int flags, unsigned mode);
+IP_HIDDEN void ip_ring_fd_close(int fd);
+IP_HIDDEN void ip_ring_fds_fork_prepare(void);
+IP_HIDDEN void ip_ring_fds_fork_parent(void);
+IP_HIDDEN void ip_ring_fds_fork_child(void);
 /* One snapshot to write: its window, and where (dir/<pid>.ipb). */
 struct ip_snapshot_out {
   const struct ip_snapshot_want *want;

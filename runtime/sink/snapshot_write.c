@@ -591,7 +591,7 @@ void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_
     w->out = &out[i];
     w->from = out[i].want->from_tick;
     w->to = out[i].want->to_tick;
-    w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    w->fd = ip_ring_fd_open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (w->fd < 0) {
       out[i].err = errno;
       continue;
@@ -604,7 +604,7 @@ void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_
       take_frames(&k, bytes[f], len[f]);
   for (size_t i = 0; i < k.n_w; i++) {
     put_end(&k, &k.w[i]);
-    ip_close(k.w[i].fd);
+    ip_ring_fd_close(k.w[i].fd);
     if (k.w[i].out->err) {
       char path[sizeof k.w[i].out->dir + 32];
       snprintf(path, sizeof path, "%s/%d.ipb", k.w[i].out->dir, (int)ip_st.pid);
@@ -630,12 +630,9 @@ void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_
 }
 
 void ip_snapshot_source_free(struct ip_snapshot_source *src) {
-  if (src->cur_fd >= 0)
-    ip_close(src->cur_fd);
-  if (src->prev_fd >= 0)
-    ip_close(src->prev_fd);
-  if (src->held_fd >= 0)
-    ip_close(src->held_fd);
+  ip_ring_fd_close(src->cur_fd);
+  ip_ring_fd_close(src->prev_fd);
+  ip_ring_fd_close(src->held_fd);
   ip_free(src->header);
   ip_free(src->tables);
   memset(src, 0, sizeof *src);

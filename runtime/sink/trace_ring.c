@@ -330,8 +330,9 @@ static int put_state(int fd, const struct rthread *t, uint64_t *total) {
     return ENOMEM;
   Inclprof__ThreadState s = INCLPROF__THREAD_STATE__INIT;
   s.tid = t->tid;
-  s.has_next_seq = s.has_tick = s.has_paused = s.has_call_open = s.has_expect_ret = 1;
+  s.has_next_seq = s.has_paused = s.has_call_open = s.has_expect_ret = 1;
   s.next_seq = t->next_seq;
+  s.has_tick = t->tick != 0; /* none: no batch of the thread's written yet */
   s.tick = t->tick;
   s.n_open = ip_stack_open_codes(st, codes);
   s.open = codes;
@@ -396,15 +397,15 @@ int ip_ring_rotate(int fd, const char *path, uint64_t bytes_now, uint64_t *start
   prev_start_tick = seg_start_tick;
   if (rename(path, prev) != 0)
     return errno;
-  int nfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
+  int nfd = ip_ring_fd_open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND, 0644);
   if (nfd < 0)
     return errno;
   if (dup3(nfd, fd, O_CLOEXEC) < 0) {
     int err = errno;
-    ip_close(nfd);
+    ip_ring_fd_close(nfd);
     return err;
   }
-  ip_close(nfd);
+  ip_ring_fd_close(nfd);
   if (have_prev) {
     dropped_events += prev_events;
     dropped_batches += prev_batches;
@@ -443,7 +444,7 @@ void ip_ring_start(uint64_t max_bytes) {
 int ip_ring_snapshot_source(struct ip_snapshot_source *src) {
   char held[sizeof ip_st.path + 8];
   snprintf(held, sizeof held, "%s.held", ip_st.path);
-  src->held_fd = open(held, O_RDONLY | O_CLOEXEC);
+  src->held_fd = ip_ring_fd_open(held, O_RDONLY, 0);
   src->header = header_len ? ip_alloc(header_len) : NULL;
   src->tables = tables_len ? ip_alloc(tables_len) : NULL;
   if ((header_len && !src->header) || (tables_len && !src->tables))

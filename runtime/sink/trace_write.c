@@ -442,8 +442,8 @@ int ip_trace_snapshot_source(struct ip_snapshot_source *src) {
     return -1;
   char prev[sizeof ip_st.path + 8];
   snprintf(prev, sizeof prev, "%s.prev", ip_st.path);
-  src->cur_fd = open(ip_st.path, O_RDONLY | O_CLOEXEC);
-  src->prev_fd = open(prev, O_RDONLY | O_CLOEXEC);
+  src->cur_fd = ip_ring_fd_open(ip_st.path, O_RDONLY, 0);
+  src->prev_fd = ip_ring_fd_open(prev, O_RDONLY, 0);
   src->cur_len = atomic_load(&bytes_ok);
   int rc = src->cur_fd >= 0 ? ip_ring_snapshot_source(src) : -1;
   ip_unlock(&ring_lock);

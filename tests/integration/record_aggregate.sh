@@ -18,7 +18,8 @@
 # histograms' tails fill, where the trace grows about four times); report, CSV, pprof, callgrind,
 # folded, HTML, diff and suggest read it; the timeline exports refuse it
 # with exit 2, the lock table's with exit 1; --interval writes a profile per interval whose calls sum to
-# the program's count.
+# the program's count, each saying which span of time it covers, with that
+# span as its wall time (report) and duration (pprof).
 . "$INCLPROF_SRC/tests/lib.sh"
 need python3 g++
 
@@ -148,6 +149,66 @@ for fn, calls in sorted(own.items()):
         print(f"{'ok' if ok else 'FAIL'} - threads: {fn} {got} calls in {what}, the program counted {calls}")
 PY
 python3 th.py
+
+# Each interval's file says which time it covers, and its wall time is that
+# interval's: a program steady on one thread for 1.7 s with --interval
+# 500ms gives files 0 to 2 of about 500 ms each (within 20 %), each
+# beginning where the one before ended; the report's wall time and the
+# pprof's duration are that span (within 1 ms), and the thread's Elapsed
+# time in it is at most that span (not a share of the time since the
+# process began).
+check "compile the steady program" cc_plugin steady "$INCLPROF_SRC/tests/programs/runtime/steady_seconds.c" -O1
+check "record it with --interval 500ms" sh -c "'$INCLPROF' record --aggregate --interval 500ms -o st -- ./steady 1.7 > st.out 2>/dev/null"
+for k in 0 1 2; do
+  f=$(ls st/*.intervals/00000$k.ipb)
+  "$INCLPROF" info "$f" >"st$k.info" 2>&1
+  "$INCLPROF" report "$f" >"st$k.report" 2>&1
+  "$INCLPROF" export --format pprof -o "st$k.pb.gz" "$f" 2>/dev/null || fail "export pprof $f"
+  "$INCLPROF" export --format csv -o "st$k.csv" "$f" 2>/dev/null || fail "export csv $f"
+done
+cat > st.py <<'PY'
+import csv, gzip, re
+def ns(v, u): return float(v) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[u]
+def duration_nanos(path):  # pprof Profile.duration_nanos (field 10)
+    b, i = gzip.open(path).read(), 0
+    def varint():
+        nonlocal i
+        v = s = 0
+        while True:
+            c = b[i]; i += 1; v |= (c & 127) << s; s += 7
+            if c < 128: return v
+    while i < len(b):
+        key = varint(); field, wire = key >> 3, key & 7
+        if wire == 0:
+            v = varint()
+            if field == 10: return v
+        elif wire == 2:
+            n = varint(); i += n
+        elif wire == 1: i += 8
+        elif wire == 5: i += 4
+    return None
+to_prev = 0.0
+for k in range(3):
+    m = re.search(r"^interval: +%d: from ([0-9.]+) (ns|us|ms|s) to ([0-9.]+) (ns|us|ms|s) after the process's start \(([0-9.]+) (ns|us|ms|s)\)$" % k,
+                  open("st%d.info" % k).read(), re.M)
+    if not m:
+        print("FAIL - interval %d: info gives no 'interval:' line" % k); continue
+    a, z, d = ns(*m.group(1, 2)), ns(*m.group(3, 4)), ns(*m.group(5, 6))
+    print("%s - interval %d: info: from %.0f to %.0f ns, %.0f ns: about 500 ms" % ("ok" if abs(d - 5e8) <= 1e8 else "FAIL", k, a, z, d))
+    print("%s - interval %d: begins where the one before ended (%.0f ns)" % ("ok" if abs(a - to_prev) <= 1e4 else "FAIL", k, to_prev))
+    to_prev = z
+    r = open("st%d.report" % k).read()
+    h = re.search(r"^interval: +%d: from" % k, r, re.M)
+    print("%s - interval %d: the report's header says its span" % ("ok" if h else "FAIL", k))
+    w = re.search(r"wall time ([0-9.]+) (ns|us|ms|s) by the clock", r)
+    wall = ns(*w.groups()) if w else 0
+    print("%s - interval %d: the report's wall time is the interval's (%.0f ns)" % ("ok" if abs(wall - d) <= 1e6 else "FAIL", k, wall))
+    p = duration_nanos("st%d.pb.gz" % k) or 0
+    print("%s - interval %d: the pprof's duration is the interval's (%d ns)" % ("ok" if abs(p - d) <= 1e6 else "FAIL", k, p))
+    el = sum(int(x["elapsed_exclusive_ns"]) for x in csv.DictReader(open("st%d.csv" % k)))
+    print("%s - interval %d: the thread's Elapsed time, %d ns, is at most the interval's (%.1f %%)" % ("ok" if el <= d * 1.01 else "FAIL", k, el, 100 * el / d))
+PY
+python3 st.py
 
 "$INCLPROF" record --interval 1s -o bad -- ./paths 2> bad.err; rc=$?
 check_eq "--interval without --aggregate: exit 2" 2 "$rc"

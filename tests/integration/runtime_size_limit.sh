@@ -4,7 +4,9 @@
 # a 1M bound; the trace directory then holds the newest segment and the one
 # before, together under 1M; info and report say the limit was reached, how
 # many events were dropped and which window is kept; the kept window replays
-# without damage (every event accounted for, no repaired exit, no lost batch).
+# without damage (every event accounted for, no repaired exit, no lost batch);
+# a main thread idle while the ring turned over does not stretch the wall
+# time past the run's.
 # stop: recording stops at the bound and info says when.  The program's output
 # and exit status are those of a plain run.  Bad option values are refused
 # with exact messages.
@@ -71,6 +73,19 @@ check "ring, newest segment alone: info says the .prev is missing" grep -Eq \
   "^size limit:   1\.0 MB, policy ring: reached; .*\(the end\); the segment before this one \(\.prev\) is missing: its events are neither here nor counted as dropped$" info2
 kept2=$(sed -n 's/^events: *\([0-9]*\) in .*/\1/p' info2)
 check "ring, newest segment alone: fewer events ($kept2 < $kept)" test "$kept2" -lt "$kept"
+
+# A main thread that wrote nothing before the ring turned over (it only
+# waits for a worker) has no tick in the newest segment's thread state: it
+# starts at its first event, so the wall time is the run's, within 5 % plus
+# 50 ms of the program's own clock (not the machine's uptime).
+cc_plugin ring_idle_main "$INCLPROF_SRC/tests/programs/runtime/ring_idle_main.c" -O2 -pthread || { fail "build ring_idle_main"; exit 1; }
+"$INCLPROF" record -o idle --max-size 1M --max-size-policy ring -- ./ring_idle_main 20000000 >idle.out 2>/dev/null
+check "ring, idle main: the ring turned over" test -f idle/*.ipb.prev
+own=$(awk '$1 == "wall_ns" { print $2 }' idle.out)
+wall=$("$INCLPROF" report idle 2>&1 | sed -n 's/.*wall time \([0-9.]*\) \([mu]*s\) by the clock.*/\1 \2/p' | head -1 |
+  awk '{ print $1 * ($2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : 1e9) }')
+check "ring, idle main: the wall time is the run's (${wall:-none} ns, the program's own ${own:-none} ns)" \
+  awk -v a="${wall:-0}" -v b="${own:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.05 * b + 5e7) }'
 
 # Crafted segments (ticks are ns, no probe cost): a thread resumed from its
 # ThreadState, then one batch (seq 3, continuing next_seq 3).  f's frame was
