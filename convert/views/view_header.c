@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "util/util.h"
 #include "views/views.h"
 
@@ -340,12 +341,27 @@ static void ratio_words(char *buf, size_t len, const probe_share *p, const char 
     snprintf(buf, len, "%.2f times the %s left", r, left);
 }
 
+/* Whether a thread's probes count against the run's wall time of wall_ns by
+ * suggest's rule (IP_SUGGEST_MIN_GAIN_PCT): a thread whose probes cost less
+ * is not slowed, and suggest excludes nothing for it. */
+static int probes_count(const ip_session *s, const ip_thread *th, uint64_t wall_ns) {
+  double cost = th->process < s->n_processes ? s->processes[th->process].probe_cost_ns : 0;
+  return (double)th->events * cost >= IP_SUGGEST_MIN_GAIN_PCT / 100.0 * (double)wall_ns;
+}
+
 static void probe_share_line(FILE *out, const ip_session *s) {
   probe_share all = {0, 0, 0, 0, 0}, worst = {0, 0, 0, 0, 0};
   size_t worst_th = SIZE_MAX;
   int detected = 0, worst_detected = 0; /* threads whose Application time is measured */
+  uint64_t first = UINT64_MAX, last = 0;
+  for (size_t i = 0; i < s->n_threads; i++) {
+    first = s->threads[i].start_ns < first ? s->threads[i].start_ns : first;
+    last = s->threads[i].end_ns > last ? s->threads[i].end_ns : last;
+  }
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
+    if (!probes_count(s, th, last > first ? last - first : 0))
+      continue;
     probe_share t = {th->probe_removed_ns, th->total.app_incl, th->events, th->app_intervals,
                      th->dense_intervals};
     int d = th->process < s->n_processes && s->processes[th->process].transitions != 0;
