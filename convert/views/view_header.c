@@ -198,10 +198,31 @@ static const char *no_counter(const ip_session *s, const ip_process *p, char *bu
   return buf;
 }
 
+/* A snapshot of a slow call: which call, and that its window, not the
+ * process, ends where the trace does. */
+static const char *snapshot(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->snapshot)
+    return NULL;
+  snprintf(buf, len,
+           "%s is a snapshot of a slow call, %s (times since the process's start); the process ran "
+           "on past the window's end "
+           "('inclprof info' on the recording's directory lists its snapshots)",
+           p->trace_path, p->snapshot);
+  return buf;
+}
+
 static const char *alive(const ip_session *s, const ip_process *p, char *buf, size_t len) {
   (void)s;
   if (!p->threads_alive_at_exit)
     return NULL;
+  if (p->snapshot) {
+    snprintf(buf, len,
+             "%s: %u threads were alive at the window's end; each is closed there, its last "
+             "calls still open (timed to the window's end)",
+             p->trace_path, p->threads_alive_at_exit);
+    return buf;
+  }
   snprintf(buf, len,
            "%s: %u threads were alive when the process ended; each is closed at the exit, its "
            "last calls still open",
@@ -239,6 +260,7 @@ static const struct {
   line_fn one;
   const char *many; /* the sentence for many, NULL: the first one's line and a count */
 } kinds[] = {
+    {"snapshot:", snapshot, "are snapshots of slow calls; --verbose names each call"},
     {"windows:", windowed, "recorded in windows only; --verbose gives each one's windows"},
     {"windows:", no_thread_ran,
      "had no thread run an instrumented function while recording was on: no call of theirs is "
