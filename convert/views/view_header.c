@@ -334,6 +334,7 @@ static void process_lines(FILE *out, const ip_session *s, int verbose) {
 
 typedef struct probe_share {
   uint64_t removed, remaining, events, intervals, dense;
+  double cost; /* ns: the events times the calibrated probe cost, as suggest counts it */
 } probe_share;
 
 static double share_ratio(const probe_share *p) {
@@ -363,16 +364,14 @@ static void ratio_words(char *buf, size_t len, const probe_share *p, const char 
     snprintf(buf, len, "%.2f times the %s left", r, left);
 }
 
-/* Whether a thread's probes count against the run's wall time of wall_ns by
- * suggest's rule (IP_SUGGEST_MIN_GAIN_PCT): a thread whose probes cost less
- * is not slowed, and suggest excludes nothing for it. */
-static int probes_count(const ip_session *s, const ip_thread *th, uint64_t wall_ns) {
+/* A thread's probe cost in ns, as suggest counts it. */
+static double probe_cost(const ip_session *s, const ip_thread *th) {
   double cost = th->process < s->n_processes ? s->processes[th->process].probe_cost_ns : 0;
-  return (double)th->events * cost >= IP_SUGGEST_MIN_GAIN_PCT / 100.0 * (double)wall_ns;
+  return (double)th->events * cost;
 }
 
 static void probe_share_line(FILE *out, const ip_session *s) {
-  probe_share all = {0, 0, 0, 0, 0}, worst = {0, 0, 0, 0, 0};
+  probe_share all = {0, 0, 0, 0, 0, 0}, worst = all;
   size_t worst_th = SIZE_MAX;
   int detected = 0, worst_detected = 0; /* threads whose Application time is measured */
   uint64_t first = UINT64_MAX, last = 0;
@@ -382,10 +381,17 @@ static void probe_share_line(FILE *out, const ip_session *s) {
   }
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
-    if (!probes_count(s, th, last > first ? last - first : 0))
+    /* suggest's rule (IP_SUGGEST_MIN_GAIN_PCT): a thread whose probes cost
+     * less of the run's wall time is not slowed, nor warned about */
+    double cost = probe_cost(s, th);
+    if (cost < IP_SUGGEST_MIN_GAIN_PCT / 100.0 * (double)(last > first ? last - first : 0))
       continue;
-    probe_share t = {th->probe_removed_ns, th->total.app_incl, th->events, th->app_intervals,
-                     th->dense_intervals};
+    probe_share t = {.removed = th->probe_removed_ns,
+                     .remaining = th->total.app_incl,
+                     .events = th->events,
+                     .intervals = th->app_intervals,
+                     .dense = th->dense_intervals,
+                     .cost = cost};
     int d = th->process < s->n_processes && s->processes[th->process].transitions != 0;
     detected |= d;
     all.removed += t.removed;
@@ -393,6 +399,7 @@ static void probe_share_line(FILE *out, const ip_session *s) {
     all.events += t.events;
     all.intervals += t.intervals;
     all.dense += t.dense;
+    all.cost += t.cost;
     /* a thread with at least a millisecond of Application time */
     if (t.remaining >= 1000000 && warns(&t) &&
         (worst_th == SIZE_MAX || dense_share(&t) > dense_share(&worst))) {
@@ -412,6 +419,15 @@ static void probe_share_line(FILE *out, const ip_session *s) {
   }
   if (!s->compensated || !warns(p))
     return;
+  /* suggest leaves a function whose probes cost under IP_SUGGEST_MIN_GAIN_PCT
+   * of the session: probes that cost less in all are not worth a filter */
+  const char *next =
+      p->cost >= IP_SUGGEST_MIN_GAIN_PCT / 100.0 * (double)s->total.el_incl
+          ? "'inclprof suggest' names the functions to leave uninstrumented (a filter file for "
+            "the plugin)"
+          : "the probes cost under 0.1% of the session's Elapsed time, too little for a filter "
+            "to gain anything ('inclprof suggest' excludes none of their functions): read those "
+            "values as approximate";
   char removed[32], left[32], ratio[96];
   ip_fmt_ns(removed, sizeof removed, p->removed);
   ip_fmt_ns(left, sizeof left, p->remaining);
@@ -422,13 +438,12 @@ static void probe_share_line(FILE *out, const ip_session *s) {
           "warning:      probe cost%s: %s taken out of the %s, %s%s, and %.0f%% of the intervals "
           "between probes hold under %.0f ns of the program's own time: the values of "
           "call-dense code rest on that cost and can read several times too high or too low; "
-          "'inclprof suggest' names the functions to leave uninstrumented (a filter file for "
-          "the plugin)\n",
+          "%s\n",
           who, removed,
           detected ? "Application time"
                    : "Elapsed time (transitions none: no Application time is measured)",
           ratio, detected ? "" : " (the time off the CPU with it)", 100 * dense_share(p),
-          IP_DENSE_NS);
+          IP_DENSE_NS, next);
 }
 
 /* Time of transitional intervals that no kernel record accounts for: by

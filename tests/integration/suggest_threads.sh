@@ -4,7 +4,8 @@
 # Elapsed time, which waits for a CPU inflate on a busy machine), names the
 # threads slowed most, offers no rebuild (writes no filter) when there is
 # nothing to exclude, and excludes the first function a fork child enters;
-# the report's probe-cost warning names suggest only for threads it counts.
+# the report's probe-cost warning names suggest only for threads it counts
+# and probes that cost enough of the session for a filter to gain.
 . "$INCLPROF_SRC/tests/lib.sh"
 P=$INCLPROF_SRC/tests/programs/convert
 
@@ -48,6 +49,16 @@ check "brief_dense: suggest has nothing to exclude" grep -q '^nothing to exclude
 "$INCLPROF" report brief.data >brief.report 2>&1
 check "brief_dense: the report does not send the user to suggest ($(grep '^warning: *probe cost' brief.report))" \
   sh -c "! grep -q \"^warning: *probe cost\" brief.report"
+# 300 000 calls beside six threads asleep for the 3 s: the thread's probes
+# count against the wall time, but cost under 0.1 % of the thread-summed
+# session, so suggest excludes none of its functions; the warning stays and
+# says so instead of naming suggest as the next step.
+"$INCLPROF" record -o brief6.data -- ./brief 300000 6 >/dev/null 2>&1
+"$INCLPROF" suggest -o brief6.filter brief6.data >brief6.out 2>&1
+check "brief_dense with sleepers: suggest has nothing to exclude" grep -q '^nothing to exclude' brief6.out
+"$INCLPROF" report brief6.data >brief6.report 2>&1
+check "brief_dense with sleepers: the warning says a filter gains nothing, and does not send the user to suggest" \
+  sh -c "grep '^warning: *probe cost' brief6.report | grep -q 'too little for a filter to gain anything' && ! grep -q \"^warning: *probe cost.*'inclprof suggest' names\" brief6.report"
 
 # A fork child calling leaf 2 M times right after the fork: its trace begins
 # inside main, so leaf is not a thread's outermost function and goes.
