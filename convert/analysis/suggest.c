@@ -184,6 +184,14 @@ static void session_costs(const ip_session *s, ip_suggest *g) {
   g->session_ns = s->total.el_incl;
 }
 
+/* The thread a fork child began with: its trace starts inside the frames
+ * its parent had open at the fork, so the functions it enters first are
+ * callees of those frames, not its outermost functions. */
+static int fork_child_thread(const ip_session *s, const ip_thread *th) {
+  const ip_process *p = th->process < s->n_processes ? &s->processes[th->process] : NULL;
+  return p && p->forked_from && th->tid == p->pid;
+}
+
 void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g) {
   memset(g, 0, sizeof *g);
   session_costs(s, g);
@@ -200,6 +208,8 @@ void ip_suggest_run(const ip_session *s, const ip_suggest_opts *o, ip_suggest *g
     const ip_thread *th = &s->threads[t];
     for (size_t f = 0; f < th->n_fn; f++)
       ip_values_add(&sum[th->fn[f].func], &th->fn[f].v);
+    if (fork_child_thread(s, th))
+      continue;
     for (uint32_t c = th->n_nodes ? th->nodes[0].first_child : IP_NO_NODE; c != IP_NO_NODE;
          c = th->nodes[c].next_sibling)
       root[th->nodes[c].func] = 1;

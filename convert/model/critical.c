@@ -215,13 +215,16 @@ static long sleep_woken(const ip_kline *k, uint64_t tick, uint64_t tol) {
 }
 
 /* Sleeps no wake-up ended: woken by the exit of the thread that ended last
- * before the sleep did (a join), if one did while it slept. */
-static void exit_edges(ip_kline *const *lines, size_t n, uint64_t tol, uint64_t slack) {
-  by_end *ends = ip_must_calloc(n ? n : 1, sizeof *ends);
-  for (size_t i = 0; i < n; i++)
-    ends[i] = (by_end){end_of(lines[i]), (uint32_t)i};
+ * before the sleep did (a join), if one did while it slept.  A thread whose
+ * trace a snapshot's window cut did not exit. */
+static void exit_edges(ip_kline *const *lines, size_t n_lines, uint64_t tol, uint64_t slack) {
+  by_end *ends = ip_must_calloc(n_lines ? n_lines : 1, sizeof *ends);
+  size_t n = 0;
+  for (size_t i = 0; i < n_lines; i++)
+    if (!lines[i]->cut)
+      ends[n++] = (by_end){end_of(lines[i]), (uint32_t)i};
   qsort(ends, n, sizeof *ends, cmp_end);
-  for (size_t x = 0; x < n; x++)
+  for (size_t x = 0; x < n_lines; x++)
     for (size_t j = 0; j < lines[x]->n_off; j++) {
       ip_offcpu *o = &lines[x]->off[j];
       if (!o->blocked || o->waker != IP_NO_THREAD)
@@ -321,9 +324,10 @@ void ip_critical_find(const ip_session *s, ip_critical *c) {
       if (th->process != p || !th->kline || !th->kline->last)
         continue;
       lines[n] = th->kline;
+      lines[n]->cut = pr->snapshot && th->alive_at_exit;
       tids[n] = th->tid;
       index[n] = (uint32_t)i;
-      if (th->tid == pr->pid && root < 0)
+      if (th->tid == (pr->snapshot ? pr->snapshot_tid : pr->pid) && root < 0)
         root = (long)n;
       n++;
     }
@@ -338,9 +342,15 @@ void ip_critical_find(const ip_session *s, ip_critical *c) {
     ip_critical_edges(lines, tids, n, tol, (uint64_t)(EXIT_SLACK_NS / ns_per_tick), c);
     size_t from = c->n_pieces;
     const ip_kline *r = lines[root];
-    ip_critical_walk((const ip_kline *const *)lines, index, n, (uint32_t)root, r->first, r->last,
-                     c);
-    c->wall_ns += (uint64_t)((double)(r->last - r->first) * ns_per_tick + 0.5);
+    uint64_t t0 = r->first, t1 = r->last;
+    if (pr->snapshot && tids[root] == pr->snapshot_tid) { /* a snapshot: its slow call */
+      t0 = pr->snapshot_from > t0 ? pr->snapshot_from : t0;
+      t1 = pr->snapshot_to < t1 ? pr->snapshot_to : t1;
+      t1 = t1 > t0 ? t1 : t0;
+      c->snapshot = 1;
+    }
+    ip_critical_walk((const ip_kline *const *)lines, index, n, (uint32_t)root, t0, t1, c);
+    c->wall_ns += (uint64_t)((double)(t1 - t0) * ns_per_tick + 0.5);
     for (size_t i = from; i < c->n_pieces; i++)
       c->kind_ns[c->pieces[i].kind] +=
           (uint64_t)((double)(c->pieces[i].to - c->pieces[i].from) * ns_per_tick + 0.5);

@@ -46,6 +46,7 @@ typedef struct ip_kline {
   size_t n_wake, cap_wake;
   uint64_t first, last; /* its first and last event */
   uint64_t end;         /* ThreadEnd's tick (0: none), at or after last */
+  int cut;              /* alive at a snapshot's window's end: the trace, not the thread, ended */
   int pending;          /* switched out, not yet back: off[n_off] is being filled */
   int futex_open;       /* a futex wait entered and not yet over: its word and operation */
   uint64_t futex;
@@ -103,6 +104,7 @@ typedef struct ip_critical {
   uint64_t jumps, exit_edges;      /* wake edges the path followed; of them, thread exits */
   uint64_t edges, edges_unmatched; /* wake-ups of traced threads; those matching no sleep */
   int any_edges;                   /* a process recorded wake edges */
+  int snapshot;                    /* a root is a snapshot's slow call, start to end */
   ip_kline **klines;               /* per thread (session index): its kernel timeline, or NULL */
   size_t n_klines;
   /* report --what-if: the function's name (set by the caller), the session

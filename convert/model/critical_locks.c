@@ -242,6 +242,8 @@ static int cmp_crit(const void *a, const void *b) {
 /* The path's time on each waking thread while one of the sleeps it ended
  * lasted (overlapping sleeps counted once), ns. */
 static uint64_t held_on_path(const ip_session *s, const ip_critical *c, window *w, size_t n) {
+  if (!n)
+    return 0;
   qsort(w, n, sizeof *w, cmp_window);
   double ns = 0;
   for (size_t i = 0; i < n;) {

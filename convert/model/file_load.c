@@ -253,6 +253,9 @@ static void take_snapshot(ip_file *f, const Inclprof__Snapshot *sn) {
   p->snapshot_ns =
       (uint64_t)((double)(sn->call_end_tick - sn->call_start_tick - sn->call_gap_ticks) *
                  f->ns_per_tick);
+  p->snapshot_tid = sn->tid;
+  p->snapshot_from = sn->call_start_tick;
+  p->snapshot_to = sn->call_end_tick;
 }
 
 static void take_record(ip_file *f, const Inclprof__Record *rec) {

@@ -74,7 +74,9 @@ typedef struct ip_frame {
   uint64_t push_crit;
   uint8_t nested;    /* folded: its function was already open below (its path's node is that one) */
   uint8_t mod_outer; /* folded: the outermost open frame of its function's module */
-  uint8_t fill[22];  /* to 128 bytes */
+  uint8_t resumed;   /* opened from a ThreadState: the call began before the kept part of the
+                        trace (a ring's, a snapshot's window): timed from there, not a call */
+  uint8_t fill[21];  /* to 128 bytes */
 } ip_frame;
 _Static_assert(sizeof(ip_frame) == 128, "ip_frame is 128 bytes");
 

@@ -171,6 +171,7 @@ typedef struct ip_thread {
   uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
                                     breakdown (inclusive, IP_W_*) */
   uint32_t call_node;            /* ... and its call path (index into nodes) */
+  int call_partial;              /* ... it began before the trace's kept part: not a call */
   ip_pc_sample *pcs;             /* samples by instruction and call path */
   size_t n_pcs, cap_pcs;
   ip_site_values *sites; /* calls by call line */
@@ -260,6 +261,9 @@ typedef struct ip_process {
   char *windows;             /* when it recorded (Window records), or NULL: from start to end */
   char *snapshot;            /* a snapshot of a slow call: which call, when, its window; or NULL */
   uint64_t snapshot_ns;      /* that call's duration */
+  uint32_t snapshot_tid;     /* that call's thread */
+  uint64_t snapshot_from;    /* ... its start, ticks */
+  uint64_t snapshot_to;      /* ... its end, ticks */
   unsigned n_windows;        /* how many windows that is */
   ip_proc_module *mods;      /* the modules this process recorded, in order */
   size_t n_mods, cap_mods;

@@ -215,7 +215,7 @@ static inline __attribute__((always_inline)) void opened(const ip_file *f, ip_ts
   size_t depth = ts->stk.depth;
   ip_frame *fr = frame_at(ts, depth - 1);
   uint32_t parent = depth > 1 ? frame_at(ts, depth - 2)->node : 0;
-  fr->nested = fr->mod_outer = 0;
+  fr->nested = fr->mod_outer = fr->resumed = 0;
   uint32_t node =
       rf.fold ? fold_opened(f, ts, th, fr, parent) : child_node(ts, th, parent, fr->open.key);
   fr->node = node;
@@ -293,11 +293,11 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
       th->call_wait[k] = ts->wait[k] - fr->push_wait[k];
       v->wait_incl[k] += th->call_wait[k];
     }
-  if (el < v->min_call)
+  if (!fr->resumed && el < v->min_call)
     v->min_call = el;
-  if (el > v->max_call)
+  if (!fr->resumed && el > v->max_call)
     v->max_call = el;
-  if (looks(rf) && (th->lat || th->lat_per_func)) {
+  if (looks(rf) && !fr->resumed && (th->lat || th->lat_per_func)) {
     ip_lat_pair *lat =
         th->lat ? &th->lat[fr->node] : ip_replay_func_lat(th, th->nodes[fr->node].func);
     if (f->o->latency & IP_LAT_ELAPSED)
@@ -316,6 +316,7 @@ static inline __attribute__((always_inline)) void closed(ip_file *f, ip_tstate *
   const ip_call_visitor *vis = rf.plain ? NULL : f->visitor;
   if (vis) {
     th->call_node = fr->node;
+    th->call_partial = fr->resumed;
     vis->on_call(vis->ctx, f->s, th, fr->open.key, (uint32_t)i, ts->origin_ns + fr->push_el, el,
                  app);
   }
@@ -842,11 +843,18 @@ void ip_replay_resume(ip_file *f, ip_tstate *ts, const Inclprof__ThreadState *st
   for (size_t i = 0; i < st->n_open; i++) {
     size_t depth = ts->stk.depth;
     event(f, ts, th, st->open[i]);
-    if (ts->stk.depth > depth) /* the call began before the kept window */
+    if (ts->stk.depth > depth) { /* the call began before the kept window */
       top_values(ts, th)->calls--;
+      frame_at(ts, ts->stk.depth - 1)->resumed = 1;
+    }
   }
   ip_stack_resume(&ts->stk, st->paused, st->call_open,
                   st->expect_ret ? ip_file_func(f, st->expect_ret) : IP_STACK_NO_KEY);
+  if (st->has_off_cpu && f->kernel_events) { /* a snapshot's thread, off the CPU at its start */
+    memset(&ts->kacc, 0, sizeof ts->kacc);
+    ip_kacc_record(&ts->kacc, st->off_cpu, st->tick);
+    ts->kacc_known = 1;
+  }
   ts->next_seq = st->next_seq;
   f->s->processes[f->proc].threads_resumed++;
 }

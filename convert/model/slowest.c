@@ -73,7 +73,7 @@ static void on_call(void *ctx, const ip_session *s, const ip_thread *t, uint32_t
                     uint32_t depth, uint64_t start_ns, uint64_t dur_ns, uint64_t app_ns) {
   ip_slowest *w = ctx;
   if (!w->second) {
-    if (is_fn(w, s, func)) {
+    if (is_fn(w, s, func) && !t->call_partial) { /* a call the trace holds whole */
       w->fn_calls++;
       keep_if_slow(w, s, t, depth, start_ns, dur_ns, app_ns);
     }

@@ -35,13 +35,15 @@ static void summary(FILE *out, const ip_critical *c) {
   for (int i = 0; i < IP_CP_KINDS; i++)
     ip_fmt_ns(k[i], sizeof k[i], c->kind_ns[i]);
   fprintf(out,
-          "critical path: %s of wall time (each process from its main thread's first event to "
-          "its last)\n"
+          "critical path: %s of wall time (%s)\n"
           "  running %s, waiting for a CPU %s, asleep with no traced waker %s, threads "
           "starting %s\n"
           "  wake edges followed: %llu (%llu of them a thread's exit ending a join); "
           "wake-ups of traced threads: %llu\n\n",
-          w, k[IP_CP_RUN], k[IP_CP_RUNNABLE], k[IP_CP_EXTERNAL], k[IP_CP_START],
+          w,
+          c->snapshot ? "a snapshot: its slow call on its thread, from the call's start to its end"
+                      : "each process from its main thread's first event to its last",
+          k[IP_CP_RUN], k[IP_CP_RUNNABLE], k[IP_CP_EXTERNAL], k[IP_CP_START],
           (unsigned long long)c->jumps, (unsigned long long)c->exit_edges,
           (unsigned long long)c->edges);
 }

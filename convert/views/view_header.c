@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "util/util.h"
 #include "views/views.h"
 
@@ -197,10 +198,31 @@ static const char *no_counter(const ip_session *s, const ip_process *p, char *bu
   return buf;
 }
 
+/* A snapshot of a slow call: which call, and that its window, not the
+ * process, ends where the trace does. */
+static const char *snapshot(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->snapshot)
+    return NULL;
+  snprintf(buf, len,
+           "%s is a snapshot of a slow call, %s (times since the process's start); the process ran "
+           "on past the window's end "
+           "('inclprof info' on the recording's directory lists its snapshots)",
+           p->trace_path, p->snapshot);
+  return buf;
+}
+
 static const char *alive(const ip_session *s, const ip_process *p, char *buf, size_t len) {
   (void)s;
   if (!p->threads_alive_at_exit)
     return NULL;
+  if (p->snapshot) {
+    snprintf(buf, len,
+             "%s: %u threads were alive at the window's end; each is closed there, its last "
+             "calls still open (timed to the window's end)",
+             p->trace_path, p->threads_alive_at_exit);
+    return buf;
+  }
   snprintf(buf, len,
            "%s: %u threads were alive when the process ended; each is closed at the exit, its "
            "last calls still open",
@@ -238,6 +260,7 @@ static const struct {
   line_fn one;
   const char *many; /* the sentence for many, NULL: the first one's line and a count */
 } kinds[] = {
+    {"snapshot:", snapshot, "are snapshots of slow calls; --verbose names each call"},
     {"windows:", windowed, "recorded in windows only; --verbose gives each one's windows"},
     {"windows:", no_thread_ran,
      "had no thread run an instrumented function while recording was on: no call of theirs is "
@@ -311,6 +334,7 @@ static void process_lines(FILE *out, const ip_session *s, int verbose) {
 
 typedef struct probe_share {
   uint64_t removed, remaining, events, intervals, dense;
+  double cost; /* ns: the events times the calibrated probe cost, as suggest counts it */
 } probe_share;
 
 static double share_ratio(const probe_share *p) {
@@ -340,14 +364,34 @@ static void ratio_words(char *buf, size_t len, const probe_share *p, const char 
     snprintf(buf, len, "%.2f times the %s left", r, left);
 }
 
+/* A thread's probe cost in ns, as suggest counts it. */
+static double probe_cost(const ip_session *s, const ip_thread *th) {
+  double cost = th->process < s->n_processes ? s->processes[th->process].probe_cost_ns : 0;
+  return (double)th->events * cost;
+}
+
 static void probe_share_line(FILE *out, const ip_session *s) {
-  probe_share all = {0, 0, 0, 0, 0}, worst = {0, 0, 0, 0, 0};
+  probe_share all = {0, 0, 0, 0, 0, 0}, worst = all;
   size_t worst_th = SIZE_MAX;
   int detected = 0, worst_detected = 0; /* threads whose Application time is measured */
+  uint64_t first = UINT64_MAX, last = 0;
+  for (size_t i = 0; i < s->n_threads; i++) {
+    first = s->threads[i].start_ns < first ? s->threads[i].start_ns : first;
+    last = s->threads[i].end_ns > last ? s->threads[i].end_ns : last;
+  }
   for (size_t i = 0; i < s->n_threads; i++) {
     const ip_thread *th = &s->threads[i];
-    probe_share t = {th->probe_removed_ns, th->total.app_incl, th->events, th->app_intervals,
-                     th->dense_intervals};
+    /* suggest's rule (IP_SUGGEST_MIN_GAIN_PCT): a thread whose probes cost
+     * less of the run's wall time is not slowed, nor warned about */
+    double cost = probe_cost(s, th);
+    if (cost < IP_SUGGEST_MIN_GAIN_PCT / 100.0 * (double)(last > first ? last - first : 0))
+      continue;
+    probe_share t = {.removed = th->probe_removed_ns,
+                     .remaining = th->total.app_incl,
+                     .events = th->events,
+                     .intervals = th->app_intervals,
+                     .dense = th->dense_intervals,
+                     .cost = cost};
     int d = th->process < s->n_processes && s->processes[th->process].transitions != 0;
     detected |= d;
     all.removed += t.removed;
@@ -355,6 +399,7 @@ static void probe_share_line(FILE *out, const ip_session *s) {
     all.events += t.events;
     all.intervals += t.intervals;
     all.dense += t.dense;
+    all.cost += t.cost;
     /* a thread with at least a millisecond of Application time */
     if (t.remaining >= 1000000 && warns(&t) &&
         (worst_th == SIZE_MAX || dense_share(&t) > dense_share(&worst))) {
@@ -374,6 +419,15 @@ static void probe_share_line(FILE *out, const ip_session *s) {
   }
   if (!s->compensated || !warns(p))
     return;
+  /* suggest leaves a function whose probes cost under IP_SUGGEST_MIN_GAIN_PCT
+   * of the session: probes that cost less in all are not worth a filter */
+  const char *next =
+      p->cost >= IP_SUGGEST_MIN_GAIN_PCT / 100.0 * (double)s->total.el_incl
+          ? "'inclprof suggest' names the functions to leave uninstrumented (a filter file for "
+            "the plugin)"
+          : "the probes cost under 0.1% of the session's Elapsed time, too little for a filter "
+            "to gain anything ('inclprof suggest' excludes none of their functions): read those "
+            "values as approximate";
   char removed[32], left[32], ratio[96];
   ip_fmt_ns(removed, sizeof removed, p->removed);
   ip_fmt_ns(left, sizeof left, p->remaining);
@@ -384,13 +438,12 @@ static void probe_share_line(FILE *out, const ip_session *s) {
           "warning:      probe cost%s: %s taken out of the %s, %s%s, and %.0f%% of the intervals "
           "between probes hold under %.0f ns of the program's own time: the values of "
           "call-dense code rest on that cost and can read several times too high or too low; "
-          "'inclprof suggest' names the functions to leave uninstrumented (a filter file for "
-          "the plugin)\n",
+          "%s\n",
           who, removed,
           detected ? "Application time"
                    : "Elapsed time (transitions none: no Application time is measured)",
           ratio, detected ? "" : " (the time off the CPU with it)", 100 * dense_share(p),
-          IP_DENSE_NS);
+          IP_DENSE_NS, next);
 }
 
 /* Time of transitional intervals that no kernel record accounts for: by

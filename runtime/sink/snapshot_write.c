@@ -38,9 +38,14 @@ struct tthread {
 
 /* A thread as one window has it. */
 struct wthread {
-  uint8_t emitted; /* its Thread record and state are written */
-  uint8_t ended;   /* its ThreadEnd is written, or it ended before the window */
-  uint8_t past;    /* an event after the window was read */
+  uint8_t emitted;   /* its Thread record and state are written */
+  uint8_t ended;     /* its ThreadEnd is written, or it ended before the window */
+  uint8_t past;      /* an event after the window was read */
+  uint8_t off_cpu;   /* kevents: its last switch record before the window's start,
+                      when a switch-out (KEV_SWITCH_OUT_*), else 0 */
+  uint8_t in_window; /* an event of it inside the window was read */
+  uint8_t in_end;    /* the interval holding the window's end is transitional (the
+                      transition bit of the thread's first event after the window) */
 };
 
 /* One window being written. */
@@ -63,6 +68,9 @@ struct walk {
   size_t n_w;
   uint64_t *ticks, *kdt; /* one batch's ticks; kernel records cut to a window */
   size_t cap_ticks, cap_k;
+  uint32_t *kwakee, *kfop; /* the kept records' woken tids and futex operations */
+  uint64_t *kfutex;        /* ... and futex words */
+  size_t cap_kw, cap_kf, cap_kfo;
   struct win **hit; /* the windows a batch reaches */
 };
 
@@ -165,6 +173,8 @@ static void emit(struct win *w, const struct tthread *x, struct wthread *wt, uin
   ts.paused = st->paused != 0;
   ts.call_open = st->call_open != 0;
   ts.expect_ret = st->expect_ret == IP_STACK_NO_KEY ? 0 : st->expect_ret;
+  ts.has_off_cpu = wt->off_cpu != 0;
+  ts.off_cpu = wt->off_cpu;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD_STATE;
   rec.thread_state = &ts;
@@ -172,36 +182,80 @@ static void emit(struct win *w, const struct tthread *x, struct wthread *wt, uin
   ip_free(codes);
 }
 
-static void put_thread_end(struct win *w, uint32_t tid) {
+/* A ThreadEnd at the window's end for a thread alive past it: its last
+ * interval is transitional when the one holding the window's end is, or,
+ * with no event of it read after the window, when it was off the CPU at the
+ * window's start and has no event in it. */
+static void put_thread_end(struct win *w, uint32_t tid, const struct wthread *wt, int events_in) {
   Inclprof__ThreadEnd e = INCLPROF__THREAD_END__INIT;
   e.tid = tid;
   e.has_end_tick = e.has_alive_at_exit = 1;
   e.end_tick = w->to;
   e.alive_at_exit = 1;
+  e.transitional = wt->past ? wt->in_end : wt->off_cpu && !events_in;
+  e.has_transitional = e.transitional;
   Inclprof__Record rec = INCLPROF__RECORD__INIT;
   rec.body_case = INCLPROF__RECORD__BODY_THREAD_END;
   rec.thread_end = &e;
   put_record(w, &rec);
 }
 
-/* The kernel-event records of b inside w, into eb. */
+/* The next entry of a packed array of kernel-record arguments (0 past its end). */
+static uint64_t next_arg(const uint8_t **p, const uint8_t *end) {
+  uint64_t v = 0;
+  if (*p < end && !ip_wire_varint(p, end, &v))
+    *p = end;
+  return v;
+}
+
+/* The kernel-event records of b inside w, into eb, with the woken tids of
+ * their KEV_WAKE records and the words and operations of their
+ * KEV_FUTEX_WAIT records. */
 static void cut_kernel(struct walk *k, const struct win *w, const ip_batch_fields *b,
                        Inclprof__EventBatch *eb) {
   uint64_t ktick = b->kernel_base_tick, v, prev = 0;
-  size_t n = 0;
+  size_t n = 0, nw = 0, nf = 0;
+  const uint8_t *wp = b->kernel_wakee.p, *fp = b->kernel_futex.p, *op = b->kernel_futex_op.p;
   for (const uint8_t *p = b->kernel_dt.p;
        p < b->kernel_dt.end && ip_wire_varint(&p, b->kernel_dt.end, &v);) {
     ktick += v >> 3;
+    uint32_t kind = (uint32_t)(v & 7);
+    uint64_t wakee = 0, futex = 0, fop = 0;
+    int wake = kind == INCLPROF__KERNEL_EVENT_KIND__KEV_WAKE && wp < b->kernel_wakee.end;
+    int wait = kind == INCLPROF__KERNEL_EVENT_KIND__KEV_FUTEX_WAIT && fp < b->kernel_futex.end &&
+               op < b->kernel_futex_op.end;
+    if (wake)
+      wakee = next_arg(&wp, b->kernel_wakee.end);
+    if (wait) {
+      futex = next_arg(&fp, b->kernel_futex.end);
+      fop = next_arg(&op, b->kernel_futex_op.end);
+    }
     if (ktick < w->from || ktick > w->to || !grow((void **)&k->kdt, &k->cap_k, n + 1, 8))
       continue;
+    if (wake && grow((void **)&k->kwakee, &k->cap_kw, nw + 1, sizeof *k->kwakee))
+      k->kwakee[nw++] = (uint32_t)wakee;
+    else if (wake)
+      continue;
+    if (wait && grow((void **)&k->kfutex, &k->cap_kf, nf + 1, sizeof *k->kfutex) &&
+        grow((void **)&k->kfop, &k->cap_kfo, nf + 1, sizeof *k->kfop)) {
+      k->kfutex[nf] = futex;
+      k->kfop[nf++] = (uint32_t)fop;
+    } else if (wait) {
+      continue;
+    }
     if (!n)
       eb->kernel_base_tick = prev = ktick;
-    k->kdt[n++] = (ktick - prev) << 3 | (v & 7);
+    k->kdt[n++] = (ktick - prev) << 3 | kind;
     prev = ktick;
   }
   eb->has_kernel_base_tick = n > 0;
   eb->n_kernel_dt = n;
   eb->kernel_dt = k->kdt;
+  eb->n_kernel_wakee = nw;
+  eb->kernel_wakee = k->kwakee;
+  eb->n_kernel_futex = eb->n_kernel_futex_op = nf;
+  eb->kernel_futex = k->kfutex;
+  eb->kernel_futex_op = k->kfop;
   eb->has_kernel_lost = eb->kernel_lost = b->kernel_lost != 0;
 }
 
@@ -258,8 +312,10 @@ static void event_in(struct win *w, struct tthread *x, size_t xi, uint64_t seq, 
     if (!wt->emitted && x->known)
       emit(w, x, wt, seq);
     wt->past = 1;
+    wt->in_end = (uint8_t)(d & 1);
     return;
   }
+  wt->in_window = 1;
   if (!wt->emitted)
     emit(w, x, wt, seq);
   if (!room(w, w->n + 1))
@@ -273,6 +329,31 @@ static void event_in(struct win *w, struct tthread *x, size_t xi, uint64_t seq, 
   w->last = tick;
 }
 
+/* Takes b's kernel records before each window's start into the state at
+ * that start of the windows whose thread xi is not yet written: whether its
+ * last switch record there is a switch-out (kevents). */
+static void kernel_before(struct walk *k, size_t xi, const ip_batch_fields *b) {
+  for (size_t i = 0; i < k->n_w; i++) {
+    struct wthread *wt = wt_of(&k->w[i], xi);
+    if (wt->emitted || wt->ended || wt->past)
+      continue;
+    uint64_t ktick = b->kernel_base_tick, v;
+    for (const uint8_t *p = b->kernel_dt.p;
+         p < b->kernel_dt.end && ip_wire_varint(&p, b->kernel_dt.end, &v);) {
+      ktick += v >> 3;
+      if (ktick >= k->w[i].from)
+        break;
+      uint32_t kind = (uint32_t)(v & 7);
+      if (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED ||
+          kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_BLOCKED)
+        wt->off_cpu = (uint8_t)kind;
+      else if (kind == INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN ||
+               kind == INCLPROF__KERNEL_EVENT_KIND__KEV_LOST)
+        wt->off_cpu = 0;
+    }
+  }
+}
+
 static void take_batch(struct walk *k, const uint8_t *body, size_t len) {
   ip_batch_fields b;
   if (!ip_batch_fields_read(body, len, &b))
@@ -280,6 +361,8 @@ static void take_batch(struct walk *k, const uint8_t *body, size_t len) {
   long xi = thread_of(k, (uint32_t)b.tid);
   if (xi < 0)
     return;
+  if (b.have & IP_BATCH_KERNEL_DT)
+    kernel_before(k, (size_t)xi, &b);
   /* the ticks first: which windows the batch reaches */
   size_t n = 0;
   uint64_t tick = b.base_tick, d, c;
@@ -538,7 +621,7 @@ static void put_end(struct walk *k, struct win *w) {
       continue;
     if (!wt->emitted)
       emit(w, x, wt, x->next_seq); /* alive through the window, no event after it */
-    put_thread_end(w, x->tid);
+    put_thread_end(w, x->tid, wt, wt->in_window);
   }
   Inclprof__Trailer tr = INCLPROF__TRAILER__INIT;
   tr.has_end_tick = tr.has_events = tr.has_batches = tr.has_clean = 1;
@@ -624,6 +707,9 @@ void ip_snapshot_write(const struct ip_snapshot_source *src, struct ip_snapshot_
   ip_free(k.hit);
   ip_free(k.ticks);
   ip_free(k.kdt);
+  ip_free(k.kwakee);
+  ip_free(k.kfutex);
+  ip_free(k.kfop);
   for (int f = 0; f < 3; f++)
     if (bytes[f])
       munmap((void *)bytes[f], mapped[f]);

@@ -2,8 +2,10 @@
 # suggest_threads.sh - suggest weighs the probes against each thread's own
 # time on CPU, and each function's against its own time on CPU (not its
 # Elapsed time, which waits for a CPU inflate on a busy machine), names the
-# threads slowed most, and offers no rebuild (writes no filter) when there
-# is nothing to exclude.
+# threads slowed most, offers no rebuild (writes no filter) when there is
+# nothing to exclude, and excludes the first function a fork child enters;
+# the report's probe-cost warning names suggest only for threads it counts
+# and probes that cost enough of the session for a filter to gain.
 . "$INCLPROF_SRC/tests/lib.sh"
 P=$INCLPROF_SRC/tests/programs/convert
 
@@ -32,6 +34,41 @@ if awk -v b="$before" -v a="$after" 'BEGIN { exit !(b > 20 && a < 5) }'; then
 else fail "its probes: $before% before, $after% after (expected > 20% and < 5%)"; fi
 check "leaf is excluded" grep -qx 'exclude = leaf' busy.filter
 check "the rebuild is offered" grep -q 'Rebuild with the plugin and this filter' busy.out
+
+# The report's probe-cost warning sends a user to suggest only where suggest
+# acts: on the busy thread above it does; a thread whose 30 000 dense calls
+# cost about 1 ms in a 3 s run is slowed by nothing that counts, and suggest
+# excludes nothing for it, so no warning.
+"$INCLPROF" report busy >busy.report 2>&1
+check "the busy run's report warns of the probe cost and names suggest" \
+  grep -q "^warning: *probe cost.*'inclprof suggest'" busy.report
+check "brief_dense builds" cc_plugin brief "$P/brief_dense.c" -O2 -pthread
+"$INCLPROF" record -o brief.data -- ./brief >/dev/null 2>&1
+"$INCLPROF" suggest -o brief.filter brief.data >brief.out 2>&1
+check "brief_dense: suggest has nothing to exclude" grep -q '^nothing to exclude' brief.out
+"$INCLPROF" report brief.data >brief.report 2>&1
+check "brief_dense: the report does not send the user to suggest ($(grep '^warning: *probe cost' brief.report))" \
+  sh -c "! grep -q \"^warning: *probe cost\" brief.report"
+# 300 000 calls beside six threads asleep for the 3 s: the thread's probes
+# count against the wall time, but cost under 0.1 % of the thread-summed
+# session, so suggest excludes none of its functions; the warning stays and
+# says so instead of naming suggest as the next step.
+"$INCLPROF" record -o brief6.data -- ./brief 300000 6 >/dev/null 2>&1
+"$INCLPROF" suggest -o brief6.filter brief6.data >brief6.out 2>&1
+check "brief_dense with sleepers: suggest has nothing to exclude" grep -q '^nothing to exclude' brief6.out
+"$INCLPROF" report brief6.data >brief6.report 2>&1
+check "brief_dense with sleepers: the warning says a filter gains nothing, and does not send the user to suggest" \
+  sh -c "grep '^warning: *probe cost' brief6.report | grep -q 'too little for a filter to gain anything' && ! grep -q \"^warning: *probe cost.*'inclprof suggest' names\" brief6.report"
+
+# A fork child calling leaf 2 M times right after the fork: its trace begins
+# inside main, so leaf is not a thread's outermost function and goes.
+check "fork_hot builds" cc_plugin forkhot "$P/fork_hot.c" -O2
+"$INCLPROF" record -o forkhot.data -- ./forkhot 2000000 >/dev/null 2>&1
+"$INCLPROF" suggest --max-fold 100 -o forkhot.filter forkhot.data >forkhot.out 2>&1
+check "a fork child's first function is excluded ($(grep ' leaf ' forkhot.out))" \
+  grep -qx 'exclude = leaf' forkhot.filter
+check "it is not called a thread's outermost function" \
+  sh -c "! grep ' leaf ' forkhot.out | grep -q 'outermost'"
 
 # unit() (about 250 ns a call, some 20 % more in probes) on a CPU shared with
 # nine spinning threads: its Elapsed Inclusive is ten times its time on CPU
