@@ -357,7 +357,8 @@ IP_HIDDEN int ip_fd_close_range_around(unsigned first, unsigned last, int flags,
                                        ip_close_range_fn *range);
 IP_HIDDEN void ip_fd_program_closefrom(int lowfd);
 
-/* say.c: one line on stderr, with write() (printf-style format) */
+/* say.c: one line for the user, with write() (printf-style format): on
+ * stderr, or under `inclprof record` in its notes (notes.c) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* say.c: all of p to fd, through EINTR; gives up on any other failure: 0,
@@ -487,9 +488,11 @@ IP_HIDDEN void ip_own_thread_end(void); /* the runtime's thread, just before it 
  * when not known. */
 IP_HIDDEN long ip_program_threads(void);
 
-/* notes.c: a line (ending in a newline) on stderr when on_stderr, and in
- * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
+/* notes.c: a line (ending in a newline) in record's notes file
+ * (INCLPROF_RECORD_NOTES) under `inclprof record`, else on stderr when
+ * on_stderr. */
 IP_HIDDEN void ip_notes_line(const char *line, int on_stderr);
+IP_HIDDEN int ip_under_record(void); /* INCLPROF_RECORD_NOTES is set */
 /* Keeps record's notes file open (a descriptor of the runtime's own), for
  * lines of a process that can no longer open it by its path (a chroot, a
  * change of user); the caller has made room for it (ip_fd_room_begin). */
