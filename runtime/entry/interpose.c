@@ -11,9 +11,11 @@
  *                         through _exit above (libc's leaves through an
  *                         internal _exit that no interposer sees);
  *   execve ... execle,    stop the sampler and complete the trace before the
- *   fexecve, execveat     exec; a failed exec carries on recording; an
- *                         environment of the program's choosing gets the
- *                         runtime's settings (env_carry.c);
+ *   fexecve, execveat     exec (syscall() does the same for execve and
+ *                         execveat system calls); a failed exec carries
+ *                         on recording; an environment of the program's
+ *                         choosing gets the runtime's settings
+ *                         (env_carry.c);
  *   posix_spawn(p)        the same for the environment of the new process;
  *   sigaction, signal     the program's handlers, wrapped (signals.c);
  *   close, close_range,   pass over the runtime's own descriptors, as if
@@ -96,6 +98,11 @@ IP_EXPORT long syscall(long n, ...) {
   va_end(ap);
   if (n == SYS_exit_group)
     ip_finish("exit_group", 1, 0);
+  if (n == SYS_execve) /* the trace completed first, as for libc's */
+    return execve((const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
+  if (n == SYS_execveat)
+    return execveat((int)a[0], (const char *)a[1], (char *const *)a[2], (char *const *)a[3],
+                    (int)a[4]);
   if (n == SYS_close && ip_fd_is_own((int)a[0])) {
     errno = EBADF;
     return -1;
@@ -179,7 +186,7 @@ IP_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
   IP_WITH_CARRIED_ENV(envp, env);
   int had = ip_before_exec();
   return ip_after_failed_exec(had, real ? real(path, argv, env)
-                                        : (int)syscall(SYS_execve, path, argv, env));
+                                        : (int)ip_syscall(SYS_execve, path, argv, env));
 }
 
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
@@ -202,9 +209,9 @@ IP_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *co
   execveat_fn real = (execveat_fn)next_fn("execveat");
   IP_WITH_CARRIED_ENV(envp, env);
   int had = ip_before_exec();
-  return ip_after_failed_exec(had, real
-                                       ? real(dirfd, path, argv, env, flags)
-                                       : (int)syscall(SYS_execveat, dirfd, path, argv, env, flags));
+  return ip_after_failed_exec(had,
+                              real ? real(dirfd, path, argv, env, flags)
+                                   : (int)ip_syscall(SYS_execveat, dirfd, path, argv, env, flags));
 }
 
 IP_EXPORT int execv(const char *path, char *const argv[]) {
