@@ -98,9 +98,11 @@ static inline int ip_abi_known(const struct inclprof_tu *tu) {
 #define IP_KEV_FUTEX_MAX 4096u
 #define IP_SCRATCH_BYTES                                                                           \
   ((IP_BUF_EVENTS + IP_HEADROOM) * 28u + 65536u + 131072u + IP_KEV_FUTEX_MAX * 15u)
-#define IP_POOL_SLOTS 16u /* spare buffers kept for hand-offs */
-#define IP_JOBS       64u /* buffers handed to the writer at once */
-#define IP_INFLIGHT   8u  /* ... of them from one thread */
+#define IP_POOL_SLOTS    16u  /* spare buffers kept for hand-offs */
+#define IP_TIGHT_SPARES  2u   /* ... when the program's memory is bounded (mem_limits.c) */
+#define IP_EAGER_THREADS 256u /* threads whose own buffer is pre-faulted (buffer_pool.c) */
+#define IP_JOBS          64u  /* buffers handed to the writer at once */
+#define IP_INFLIGHT      8u   /* ... of them from one thread */
 
 /* One saved kernel-event record: tick on the probes' clock,
  * Inclprof__KernelEventKind; for KEV_WAKE the tid of the thread woken (arg),
@@ -487,6 +489,17 @@ IP_HIDDEN void ip_own_thread_end(void); /* the runtime's thread, just before it 
 /* The program's threads alive (glibc's count, the runtime's left out), -1
  * when not known. */
 IP_HIDDEN long ip_program_threads(void);
+
+/* mem_limits.c: the program's bounds on memory, which the runtime's own
+ * mappings count against.  Tight: 1 under an address-space limit, 2 under
+ * the program's mlockall(MCL_FUTURE), else 0. */
+IP_HIDDEN int ip_mem_tight(void);
+IP_HIDDEN void ip_mem_limits_changed(void);  /* the program set RLIMIT_AS */
+IP_HIDDEN void ip_mem_future_locked(int on); /* its mlockall(MCL_FUTURE), munlockall */
+IP_HIDDEN void ip_mem_fork_child(void);      /* a fork child has no locks */
+/* A mapping of the runtime's just made: under MCL_FUTURE unlocked, its pages
+ * given back unless used (already written) */
+IP_HIDDEN void ip_mem_own(void *p, size_t len, int used);
 
 /* notes.c: a line (ending in a newline) in record's notes file
  * (INCLPROF_RECORD_NOTES) under `inclprof record`, else on stderr when

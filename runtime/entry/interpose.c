@@ -24,8 +24,12 @@
  *                         runtime's perf_event_open calls (syscall() does
  *                         the same for seccomp and prctl system calls);
  *   setrlimit, prlimit    a new file-size limit moves where the trace stops
- *                         (trace_write.c; syscall() does the same for
- *                         setrlimit and prlimit64 system calls);
+ *                         (trace_write.c), a new address-space limit
+ *                         bounds the runtime's spare buffers (mem_limits.c;
+ *                         syscall() does the same for setrlimit and
+ *                         prlimit64 system calls);
+ *   mlockall, munlockall  MCL_FUTURE: the runtime unlocks its own new
+ *                         mappings and bounds its spare buffers;
  *   dlclose               notes that the units its destructors unregister
  *                         are being unmapped (units.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
@@ -39,6 +43,7 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -75,9 +80,13 @@ static int raw_close_range(unsigned first, unsigned last, int flags) {
  * process whose, 0 for itself): a new file-size limit moves where the trace
  * stops, so that no write of the runtime's raises SIGXFSZ. */
 static void limit_set(long rc, pid_t pid, int resource, const void *new_limit) {
-  if (rc == 0 && new_limit && resource == RLIMIT_FSIZE && (pid == 0 || pid == getpid()) &&
-      !ip_process_is_child()) /* a vfork child's limit is not its parent's */
+  if (rc != 0 || !new_limit || (pid != 0 && pid != getpid()) ||
+      ip_process_is_child()) /* a vfork child's limit is not its parent's */
+    return;
+  if (resource == RLIMIT_FSIZE)
     ip_trace_fsize_changed();
+  if (resource == RLIMIT_AS)
+    ip_mem_limits_changed();
 }
 
 /* Before the program installs a seccomp filter: the runtime makes no more
@@ -373,6 +382,38 @@ IP_EXPORT int prlimit(pid_t pid, __rlimit_resource_t resource, const struct rlim
 IP_EXPORT int prlimit64(pid_t pid, __rlimit_resource_t resource, const struct rlimit64 *rl,
                         struct rlimit64 *old) {
   return program_prlimit("prlimit64", pid, resource, rl, old);
+}
+
+/* ---- locked memory ------------------------------------------------------------- */
+typedef int (*mlockall_fn)(int);
+typedef int (*munlockall_fn)(void);
+
+IP_EXPORT int mlockall(int flags) {
+  mlockall_fn next = (mlockall_fn)next_fn("mlockall");
+  if (!next) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int rc = next(flags);
+  int saved = errno;
+  if (rc == 0 && (flags & MCL_FUTURE)) /* a vfork child's is its parent's too: one memory */
+    ip_mem_future_locked(1);
+  errno = saved;
+  return rc;
+}
+
+IP_EXPORT int munlockall(void) {
+  munlockall_fn next = (munlockall_fn)next_fn("munlockall");
+  if (!next) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int rc = next();
+  int saved = errno;
+  if (rc == 0)
+    ip_mem_future_locked(0);
+  errno = saved;
+  return rc;
 }
 
 /* ---- seccomp ------------------------------------------------------------------- */
