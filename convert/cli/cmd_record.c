@@ -228,13 +228,24 @@ static int set_env(const char *name, const char *value) {
 
 /* A trace this run wrote whose recording stopped early, or whose exec
  * started a program that could write no trace: the runtime's own words,
- * from the file's Trailer. */
+ * from the file's Trailer.  A trace with no Trailer whose process has ended
+ * (killed by SIGKILL, or under a file-size limit it set below the trace,
+ * where the runtime's line could reach neither the trace nor record's
+ * notes) is named too. */
 static void say_if_stopped_early(const char *dir, const char *name) {
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%.2000s/%.1000s", dir, name);
   Inclprof__Record *rec = ip_trace_tail_trailer(path);
-  if (!rec)
+  if (!rec) {
+    long pid = strtol(name, NULL, 10);
+    if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+      fprintf(stderr,
+              "inclprof record: %s: the trace has no end: its process ended without writing its "
+              "last records (killed, or under a file-size limit below its trace); 'inclprof "
+              "info %s' shows what it holds\n",
+              path, path);
     return;
+  }
   const Inclprof__Trailer *t = rec->trailer;
   if (t->exec_unrecorded && *t->exec_unrecorded)
     fprintf(stderr, "inclprof record: %s: after its exec, not recorded: %s\n", path,
