@@ -34,6 +34,7 @@
 #include "cli/ctl_client.h"
 #include "cli/record_dir.h"
 #include "cli/record_hold.h"
+#include "cli/record_notes.h"
 #include "cli/record_perfmon.h"
 #include "cli/record_snapshot.h"
 #include "cli/record_user.h"
@@ -227,13 +228,24 @@ static int set_env(const char *name, const char *value) {
 
 /* A trace this run wrote whose recording stopped early, or whose exec
  * started a program that could write no trace: the runtime's own words,
- * from the file's Trailer. */
+ * from the file's Trailer.  A trace with no Trailer whose process has ended
+ * (killed by SIGKILL, or under a file-size limit it set below the trace,
+ * where the runtime's line could reach neither the trace nor record's
+ * notes) is named too. */
 static void say_if_stopped_early(const char *dir, const char *name) {
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%.2000s/%.1000s", dir, name);
   Inclprof__Record *rec = ip_trace_tail_trailer(path);
-  if (!rec)
+  if (!rec) {
+    long pid = strtol(name, NULL, 10);
+    if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+      fprintf(stderr,
+              "inclprof record: %s: the trace has no end: its process ended without writing its "
+              "last records (killed, or under a file-size limit below its trace); 'inclprof "
+              "info %s' shows what it holds\n",
+              path, path);
     return;
+  }
   const Inclprof__Trailer *t = rec->trailer;
   if (t->exec_unrecorded && *t->exec_unrecorded)
     fprintf(stderr, "inclprof record: %s: after its exec, not recorded: %s\n", path,
@@ -420,55 +432,6 @@ static int run(char **argv, const char *dir) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
 }
 
-/* A file for the runtime's start-up failure lines (INCLPROF_RECORD_NOTES):
- * its path in out, or "" when none could be made. */
-static void notes_make(char *out, size_t len) {
-  const char *tmp = getenv("TMPDIR");
-  snprintf(out, len, "%s/inclprof-record-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  int fd = mkstemp(out);
-  if (fd < 0 || set_env(IP_ENV_RECORD_NOTES, out)) {
-    if (fd >= 0) {
-      close(fd);
-      unlink(out);
-    }
-    out[0] = 0;
-    return;
-  }
-  close(fd);
-}
-
-/* The cause in the first line the runtime wrote to the notes file on a
- * process it could not record ("inclprof: CAUSE; the program continues
- * unprofiled") into line ("" when none); the lines on recordings that
- * stopped early are passed over (their Trailer names them).  The file is
- * removed. */
-static void notes_take(const char *path, char *line, size_t len) {
-  line[0] = 0;
-  if (!path[0])
-    return;
-  FILE *f = fopen(path, "r");
-  if (f) {
-    int got = 0;
-    while (fgets(line, (int)len, f))
-      if (strncmp(line, "inclprof: recording stopped", 27)) {
-        got = 1;
-        break;
-      }
-    if (!got)
-      line[0] = 0;
-    else {
-      line[strcspn(line, "\n")] = 0;
-      char *tail = strstr(line, "; the program continues unprofiled");
-      if (tail)
-        *tail = 0;
-      if (!strncmp(line, "inclprof: ", 10))
-        memmove(line, line + 10, strlen(line + 10) + 1);
-    }
-    fclose(f);
-  }
-  unlink(path);
-}
-
 int cmd_record(int argc, char **argv) {
   record_args a = {.dir = IP_DEFAULT_INPUT};
   int first;
@@ -552,10 +515,11 @@ int cmd_record(int argc, char **argv) {
     return IP_EXIT_USAGE;
   }
   int hold = record_hold_join(getenv(IP_ENV_TRANSITIONS)); /* set from --transitions */
-  char notes[PATH_MAX], note[600];
-  notes_make(notes, sizeof notes);
+  struct record_notes notes;
+  record_notes_make(&notes);
   int status = run(argv + first, a.dir);
-  notes_take(notes, note, sizeof note);
+  record_notes_take(&notes);
+  const char *note = notes.unrecorded;
   if (hold >= 0)
     close(hold);
   if (status < 0) {

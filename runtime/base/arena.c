@@ -48,7 +48,10 @@ static unsigned class_of(size_t total) {
 static void *map(size_t bytes, int populate) {
   void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
-  return p == MAP_FAILED ? NULL : p;
+  if (p == MAP_FAILED)
+    return NULL;
+  ip_mem_own(p, bytes, populate);
+  return p;
 }
 
 static uint8_t *map_chunk(void) {

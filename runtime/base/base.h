@@ -98,9 +98,11 @@ static inline int ip_abi_known(const struct inclprof_tu *tu) {
 #define IP_KEV_FUTEX_MAX 4096u
 #define IP_SCRATCH_BYTES                                                                           \
   ((IP_BUF_EVENTS + IP_HEADROOM) * 28u + 65536u + 131072u + IP_KEV_FUTEX_MAX * 15u)
-#define IP_POOL_SLOTS 16u /* spare buffers kept for hand-offs */
-#define IP_JOBS       64u /* buffers handed to the writer at once */
-#define IP_INFLIGHT   8u  /* ... of them from one thread */
+#define IP_POOL_SLOTS    16u  /* spare buffers kept for hand-offs */
+#define IP_TIGHT_SPARES  2u   /* ... when the program's memory is bounded (mem_limits.c) */
+#define IP_EAGER_THREADS 256u /* threads whose own buffer is pre-faulted (buffer_pool.c) */
+#define IP_JOBS          64u  /* buffers handed to the writer at once */
+#define IP_INFLIGHT      8u   /* ... of them from one thread */
 
 /* One saved kernel-event record: tick on the probes' clock,
  * Inclprof__KernelEventKind; for KEV_WAKE the tid of the thread woken (arg),
@@ -357,7 +359,8 @@ IP_HIDDEN int ip_fd_close_range_around(unsigned first, unsigned last, int flags,
                                        ip_close_range_fn *range);
 IP_HIDDEN void ip_fd_program_closefrom(int lowfd);
 
-/* say.c: one line on stderr, with write() (printf-style format) */
+/* say.c: one line for the user, with write() (printf-style format): on
+ * stderr, or under `inclprof record` in its notes (notes.c) */
 IP_HIDDEN void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* say.c: all of p to fd, through EINTR; gives up on any other failure: 0,
@@ -487,9 +490,22 @@ IP_HIDDEN void ip_own_thread_end(void); /* the runtime's thread, just before it 
  * when not known. */
 IP_HIDDEN long ip_program_threads(void);
 
-/* notes.c: a line (ending in a newline) on stderr when on_stderr, and in
- * record's notes file (INCLPROF_RECORD_NOTES) when there is one. */
+/* mem_limits.c: the program's bounds on memory, which the runtime's own
+ * mappings count against.  Tight: 1 under an address-space limit, 2 under
+ * the program's mlockall(MCL_FUTURE), else 0. */
+IP_HIDDEN int ip_mem_tight(void);
+IP_HIDDEN void ip_mem_limits_changed(void);  /* the program set RLIMIT_AS */
+IP_HIDDEN void ip_mem_future_locked(int on); /* its mlockall(MCL_FUTURE), munlockall */
+IP_HIDDEN void ip_mem_fork_child(void);      /* a fork child has no locks */
+/* A mapping of the runtime's just made: under MCL_FUTURE unlocked, its pages
+ * given back unless used (already written) */
+IP_HIDDEN void ip_mem_own(void *p, size_t len, int used);
+
+/* notes.c: a line (ending in a newline) in record's notes file
+ * (INCLPROF_RECORD_NOTES) under `inclprof record`, else on stderr when
+ * on_stderr. */
 IP_HIDDEN void ip_notes_line(const char *line, int on_stderr);
+IP_HIDDEN int ip_under_record(void); /* INCLPROF_RECORD_NOTES is set */
 /* Keeps record's notes file open (a descriptor of the runtime's own), for
  * lines of a process that can no longer open it by its path (a chroot, a
  * change of user); the caller has made room for it (ip_fd_room_begin). */

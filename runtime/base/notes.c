@@ -1,11 +1,11 @@
-/* notes.c - the runtime's lines for the user: one on the program's stderr,
- * and under `inclprof record` the same line in record's notes file
- * (INCLPROF_RECORD_NOTES), so that record's summary gives the runtime's
- * reason rather than guessing one.  A line the trace itself records (a
- * failure while an exec ends the trace) goes to the notes file only: the
- * program's stderr is often a pipe its parent parses.  The notes file is
- * kept open once the trace is, so that a process that chroots or changes
- * its user can still write its line there. */
+/* notes.c - the runtime's lines for the user (a setting it does not
+ * understand, a trace it cannot write, recording stopped at a size limit):
+ * under `inclprof record` in record's notes file (INCLPROF_RECORD_NOTES)
+ * only, which record's summary gives, never on the program's stderr, which
+ * is often a pipe its parent parses; without record on the program's
+ * stderr, unless the trace itself records it (a failure while an exec ends
+ * the trace).  The notes file is kept open once the trace is, so that a
+ * process that chroots or changes its user can still write its line there. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -27,10 +27,18 @@ void ip_notes_keep(void) {
   kept = fd >= 0 ? ip_fd_own(fd) : -1;
 }
 
+int ip_under_record(void) {
+  const char *notes = ip_set.record_notes;
+  return notes && *notes;
+}
+
 void ip_notes_line(const char *line, int on_stderr) {
   size_t n = strlen(line);
-  if (on_stderr)
-    ip_write_all(2, line, n);
+  if (!ip_under_record()) {
+    if (on_stderr)
+      ip_write_all(2, line, n);
+    return;
+  }
   int fd = kept >= 0 ? kept : open_notes();
   if (fd >= 0) {
     ip_write_all(fd, line, n);

@@ -1,5 +1,6 @@
-/* say.c - the runtime's one-line messages on stderr (a setting it does not
- * understand, a size limit reached): formatted on the stack and written
+/* say.c - the runtime's one-line messages (a setting it does not
+ * understand, a profile it cannot write), on stderr or under `inclprof
+ * record` in its notes (notes.c): formatted on the stack and written
  * with write(), never through stdio, whose stderr the program may have made
  * buffered (its buffer then comes from malloc, and the line would land in
  * the middle of the program's own pending output).  Error numbers are named
@@ -24,9 +25,8 @@ void ip_say(const char *fmt, ...) {
   va_end(ap);
   if (n <= 0)
     return;
-  size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
   int saved = errno;
-  ip_write_all(2, line, len);
+  ip_notes_line(line, 1);
   errno = saved;
 }
 

@@ -11,9 +11,11 @@
  *                         through _exit above (libc's leaves through an
  *                         internal _exit that no interposer sees);
  *   execve ... execle,    stop the sampler and complete the trace before the
- *   fexecve, execveat     exec; a failed exec carries on recording; an
- *                         environment of the program's choosing gets the
- *                         runtime's settings (env_carry.c);
+ *   fexecve, execveat     exec (syscall() does the same for execve and
+ *                         execveat system calls); a failed exec carries
+ *                         on recording; an environment of the program's
+ *                         choosing gets the runtime's settings
+ *                         (env_carry.c);
  *   posix_spawn(p)        the same for the environment of the new process;
  *   sigaction, signal     the program's handlers, wrapped (signals.c);
  *   close, close_range,   pass over the runtime's own descriptors, as if
@@ -22,8 +24,12 @@
  *                         runtime's perf_event_open calls (syscall() does
  *                         the same for seccomp and prctl system calls);
  *   setrlimit, prlimit    a new file-size limit moves where the trace stops
- *                         (trace_write.c; syscall() does the same for
- *                         setrlimit and prlimit64 system calls);
+ *                         (trace_write.c), a new address-space limit
+ *                         bounds the runtime's spare buffers (mem_limits.c;
+ *                         syscall() does the same for setrlimit and
+ *                         prlimit64 system calls);
+ *   mlockall, munlockall  MCL_FUTURE: the runtime unlocks its own new
+ *                         mappings and bounds its spare buffers;
  *   dlclose               notes that the units its destructors unregister
  *                         are being unmapped (units.c).
  * Each passes on to libc's own definition (dlsym(RTLD_NEXT); libc_real.c
@@ -37,6 +43,7 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -73,9 +80,13 @@ static int raw_close_range(unsigned first, unsigned last, int flags) {
  * process whose, 0 for itself): a new file-size limit moves where the trace
  * stops, so that no write of the runtime's raises SIGXFSZ. */
 static void limit_set(long rc, pid_t pid, int resource, const void *new_limit) {
-  if (rc == 0 && new_limit && resource == RLIMIT_FSIZE && (pid == 0 || pid == getpid()) &&
-      !ip_process_is_child()) /* a vfork child's limit is not its parent's */
+  if (rc != 0 || !new_limit || (pid != 0 && pid != getpid()) ||
+      ip_process_is_child()) /* a vfork child's limit is not its parent's */
+    return;
+  if (resource == RLIMIT_FSIZE)
     ip_trace_fsize_changed();
+  if (resource == RLIMIT_AS)
+    ip_mem_limits_changed();
 }
 
 /* Before the program installs a seccomp filter: the runtime makes no more
@@ -96,6 +107,11 @@ IP_EXPORT long syscall(long n, ...) {
   va_end(ap);
   if (n == SYS_exit_group)
     ip_finish("exit_group", 1, 0);
+  if (n == SYS_execve) /* the trace completed first, as for libc's */
+    return execve((const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
+  if (n == SYS_execveat)
+    return execveat((int)a[0], (const char *)a[1], (char *const *)a[2], (char *const *)a[3],
+                    (int)a[4]);
   if (n == SYS_close && ip_fd_is_own((int)a[0])) {
     errno = EBADF;
     return -1;
@@ -179,7 +195,7 @@ IP_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
   IP_WITH_CARRIED_ENV(envp, env);
   int had = ip_before_exec();
   return ip_after_failed_exec(had, real ? real(path, argv, env)
-                                        : (int)syscall(SYS_execve, path, argv, env));
+                                        : (int)ip_syscall(SYS_execve, path, argv, env));
 }
 
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
@@ -202,9 +218,9 @@ IP_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *co
   execveat_fn real = (execveat_fn)next_fn("execveat");
   IP_WITH_CARRIED_ENV(envp, env);
   int had = ip_before_exec();
-  return ip_after_failed_exec(had, real
-                                       ? real(dirfd, path, argv, env, flags)
-                                       : (int)syscall(SYS_execveat, dirfd, path, argv, env, flags));
+  return ip_after_failed_exec(had,
+                              real ? real(dirfd, path, argv, env, flags)
+                                   : (int)ip_syscall(SYS_execveat, dirfd, path, argv, env, flags));
 }
 
 IP_EXPORT int execv(const char *path, char *const argv[]) {
@@ -366,6 +382,38 @@ IP_EXPORT int prlimit(pid_t pid, __rlimit_resource_t resource, const struct rlim
 IP_EXPORT int prlimit64(pid_t pid, __rlimit_resource_t resource, const struct rlimit64 *rl,
                         struct rlimit64 *old) {
   return program_prlimit("prlimit64", pid, resource, rl, old);
+}
+
+/* ---- locked memory ------------------------------------------------------------- */
+typedef int (*mlockall_fn)(int);
+typedef int (*munlockall_fn)(void);
+
+IP_EXPORT int mlockall(int flags) {
+  mlockall_fn next = (mlockall_fn)next_fn("mlockall");
+  if (!next) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int rc = next(flags);
+  int saved = errno;
+  if (rc == 0 && (flags & MCL_FUTURE)) /* a vfork child's is its parent's too: one memory */
+    ip_mem_future_locked(1);
+  errno = saved;
+  return rc;
+}
+
+IP_EXPORT int munlockall(void) {
+  munlockall_fn next = (munlockall_fn)next_fn("munlockall");
+  if (!next) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int rc = next();
+  int saved = errno;
+  if (rc == 0)
+    ip_mem_future_locked(0);
+  errno = saved;
+  return rc;
 }
 
 /* ---- seccomp ------------------------------------------------------------------- */

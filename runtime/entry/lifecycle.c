@@ -147,6 +147,7 @@ static void fork_child(void) {
   if (ip_st.declined)
     return;
   ip_mutex_init(&ip_st.threads_lock);
+  ip_mem_fork_child();
   if (ip_tls.state == IP_TS_READY) /* first: before the child maps anything */
     ip_transitions_fork_child_forget(&ip_tls);
   ip_snapshots_fork_child();

@@ -228,7 +228,7 @@ static void emit(const struct ip_rt_thread *t, struct columns *c, const struct c
 static void write_profile(const struct ip_rt_thread *t, const struct ip_agg *a) {
   struct columns c;
   if (columns_fill(a, &c) != 0) {
-    ip_say("aggregate mode: no memory to write thread %u's profile", (unsigned)t->tid);
+    ip_say("inclprof: aggregate mode: no memory to write thread %u's profile\n", (unsigned)t->tid);
     return;
   }
   /* the samples by address, whole (an interval's file has none) */
@@ -276,8 +276,8 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
   }
   a->written = 1;
   if (a->broken)
-    ip_say("aggregate mode: thread %u ran out of memory for its call paths; some calls are missing "
-           "from its profile",
+    ip_say("inclprof: aggregate mode: thread %u ran out of memory for its call paths; some calls "
+           "are missing from its profile\n",
            (unsigned)t->tid);
   write_profile(t, a);
 }

@@ -6,7 +6,8 @@
  * thread (writer.c) and takes a spare from the pool with one atomic
  * exchange; the writer gives the buffer back once it is written (encoding
  * empties every slot it takes).  The pool holds at most
- * IP_POOL_SLOTS spares; a buffer that finds no free slot is unmapped. */
+ * IP_POOL_SLOTS spares (IP_TIGHT_SPARES under a bound on the program's
+ * memory, mem_limits.c); a buffer that finds no free slot is unmapped. */
 #include <string.h>
 #include <sys/mman.h>
 
@@ -17,13 +18,19 @@ static _Atomic(struct ip_event *) spare[IP_POOL_SLOTS];
 size_t ip_buffer_bytes(void) { return (IP_BUF_EVENTS + IP_HEADROOM + 1) * sizeof(struct ip_event); }
 
 /* A new zeroed buffer, its pages faulted in now: a page fault while
- * recording would mark an interval transitional because of the profiler. */
-struct ip_event *ip_buffer_new(void) {
+ * recording would mark an interval transitional because of the profiler.
+ * Lazy (the own buffer of a thread beyond the first IP_EAGER_THREADS): its
+ * pages come as it fills, a fault per 256 events, and a thread that makes
+ * few calls takes a page, not 260 KB: 2 000 threads alive at once took
+ * 555 MB more than the program's own. */
+struct ip_event *ip_buffer_new(int lazy) {
   void *m = mmap(NULL, ip_buffer_bytes(), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
     return NULL;
-  madvise(m, ip_buffer_bytes(), MADV_POPULATE_WRITE);
+  ip_mem_own(m, ip_buffer_bytes(), 1);
+  if (!lazy)
+    madvise(m, ip_buffer_bytes(), MADV_POPULATE_WRITE);
   return m;
 }
 
@@ -89,6 +96,18 @@ void ip_buffer_child_settle(void) {
     ip_buffer_free(old);
 }
 
+int ip_pool_tight(void) {
+  static atomic_int said;
+  int t = ip_mem_tight();
+  if (t && !atomic_exchange(&said, 1))
+    ip_say("inclprof: the program's memory is bounded (%s): the runtime keeps %u spare buffer%s "
+           "instead of up to %u, and the program's threads write more of their buffers "
+           "themselves\n",
+           t == 1 ? "an address-space limit, ulimit -v" : "mlockall locks every new mapping",
+           IP_TIGHT_SPARES, IP_TIGHT_SPARES == 1 ? "" : "s", IP_POOL_SLOTS);
+  return t;
+}
+
 /* A spare buffer, or NULL when the pool is empty.  The first slot that
  * looks full is taken with one exchange (it may have been taken meanwhile:
  * then the next one). */
@@ -102,9 +121,17 @@ struct ip_event *ip_pool_take(void) {
   return NULL;
 }
 
-/* Gives back a buffer whose slots are empty: into a free slot, or unmapped. */
+/* Gives back a buffer whose slots are empty: into a free slot, or unmapped
+ * (also when the program's memory is bounded and the pool holds
+ * IP_TIGHT_SPARES). */
 void ip_pool_put(struct ip_event *b) {
   ip_buffer_child_fault_rest(b); /* pre-faulted, as every spare is */
+  if (ip_pool_tight() && ip_pool_spares() >= IP_TIGHT_SPARES) {
+    ip_buffer_free(b);
+    return;
+  }
+  if (atomic_load(&ip_st.n_threads) >= IP_EAGER_THREADS) /* perhaps a lazy thread's */
+    madvise(b, ip_buffer_bytes(), MADV_POPULATE_WRITE);
   for (unsigned i = 0; i < IP_POOL_SLOTS; i++) {
     struct ip_event *none = NULL;
     if (atomic_compare_exchange_strong(&spare[i], &none, b))

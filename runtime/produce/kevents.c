@@ -77,6 +77,7 @@ void ip_kevents_open(struct ip_rt_thread *t, uint64_t pf_id) {
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
     return; /* no records for this thread: its batches say kernel_lost */
+  ip_mem_own(m, kev_bytes(cap), 0);
   /* A ring's worth is touched now; a thread that needs more faults the
    * rest in as it comes (in a probe's read of the ring). */
   madvise(m, ring * sizeof(struct ip_kev), MADV_POPULATE_WRITE);

@@ -157,7 +157,9 @@ IP_HIDDEN void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t ti
 
 /* buffer_pool.c */
 IP_HIDDEN size_t ip_buffer_bytes(void);
-IP_HIDDEN struct ip_event *ip_buffer_new(void); /* zeroed, pre-faulted; NULL if out of memory */
+/* zeroed, pre-faulted unless lazy (its pages then come as it fills); NULL if
+ * out of memory */
+IP_HIDDEN struct ip_event *ip_buffer_new(int lazy);
 IP_HIDDEN void ip_buffer_free(struct ip_event *b);
 IP_HIDDEN void ip_buffer_clear(struct ip_event *b); /* every slot empty, pre-faulted */
 /* In a fork child: a new buffer for the inherited one, its first *faulted
@@ -170,6 +172,8 @@ IP_HIDDEN void ip_buffer_child_settle(void);
 IP_HIDDEN struct ip_event *ip_pool_take(void);  /* a spare, or NULL */
 IP_HIDDEN void ip_pool_put(struct ip_event *b); /* every arg of b 0 */
 IP_HIDDEN unsigned ip_pool_spares(void);
+/* The program's memory is bounded (ip_mem_tight): fewer spares; said once. */
+IP_HIDDEN int ip_pool_tight(void);
 
 /* writer.c */
 IP_HIDDEN void ip_writer_init(void); /* reads INCLPROF_WRITER */

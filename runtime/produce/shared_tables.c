@@ -31,8 +31,10 @@
 #include "fnv1a.h"
 #include "produce/produce.h"
 
-#define MAX_BIND_GIDS (1u << 22) /* callee states kept for gids below this */
-#define MAX_RUNS      4096u      /* gid runs per TableRef (more: the records go into the trace) */
+#define MAX_BIND_GIDS (1u << 22) /* callee states kept for gids below this (16 MB of address) */
+/* ... when the program's memory is bounded (mem_limits.c): 1 MB */
+#define TIGHT_BIND_GIDS (1u << 18)
+#define MAX_RUNS        4096u /* gid runs per TableRef (more: the records go into the trace) */
 
 struct entry { /* an instrumented function */
   const struct inclprof_fn *fn;
@@ -73,7 +75,8 @@ static size_t n_closed, cap_closed;
 static atomic_int any_pending;
 static struct object *objects;
 static size_t n_objects, cap_objects;
-static _Atomic uint32_t *bind_state; /* MAX_BIND_GIDS entries, mapped at the first callee */
+static _Atomic uint32_t *bind_state; /* bind_cap entries, mapped at the first callee */
+static uint32_t bind_cap;            /* set before bind_state is */
 
 static int inline_tables = -1; /* INCLPROF_TABLES=inline, read at the first object */
 
@@ -123,20 +126,23 @@ void ip_tables_object(uint32_t module, const char *path, uintptr_t base, const u
 /* ---- callee bindings ---------------------------------------------------- */
 uint32_t ip_bind_state(uint32_t gid) {
   _Atomic uint32_t *s = atomic_load_explicit(&bind_state, memory_order_acquire);
-  return s && gid < MAX_BIND_GIDS ? atomic_load_explicit(&s[gid], memory_order_relaxed) : 0;
+  return s && gid < bind_cap ? atomic_load_explicit(&s[gid], memory_order_relaxed) : 0;
 }
 
 void ip_bind_set(uint32_t gid, uint32_t state) {
   _Atomic uint32_t *s = atomic_load_explicit(&bind_state, memory_order_acquire);
   if (!s && state) { /* pages are touched only where gids are */
-    void *m = mmap(NULL, MAX_BIND_GIDS * sizeof *s, PROT_READ | PROT_WRITE,
+    uint32_t cap = ip_pool_tight() ? TIGHT_BIND_GIDS : MAX_BIND_GIDS;
+    void *m = mmap(NULL, cap * sizeof *s, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED)
       return;
+    ip_mem_own(m, cap * sizeof *s, 0);
     s = m;
+    bind_cap = cap;
     atomic_store_explicit(&bind_state, s, memory_order_release);
   }
-  if (s && gid < MAX_BIND_GIDS)
+  if (s && gid < bind_cap)
     atomic_store_explicit(&s[gid], state, memory_order_relaxed);
 }
 

@@ -78,7 +78,8 @@ static int thread_setup(struct ip_rt_thread *t) {
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
     return -1;
-  t->buf = ip_buffer_new();
+  ip_mem_own(m, IP_SCRATCH_BYTES, 0);
+  t->buf = ip_buffer_new(atomic_load(&ip_st.n_threads) >= IP_EAGER_THREADS);
   if (!t->buf) {
     munmap(m, IP_SCRATCH_BYTES);
     return -1;

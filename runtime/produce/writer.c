@@ -63,10 +63,11 @@ static int automatic = 1;      /* INCLPROF_WRITER is "auto": inline while crowde
 static atomic_int started;     /* the writer thread of this process runs */
 static atomic_uint work;       /* futex word: bumped by every hand-off */
 static atomic_uint_fast64_t next_ticket;
-#define POLL_NS      500000 /* the writer's poll period while buffers come */
-#define IDLE_POLLS   100    /* empty polls before it sleeps until woken */
-#define START_SPARES 4      /* buffers the thread that starts the writer puts in the pool */
-static atomic_int sleeping; /* the writer waits on work */
+#define POLL_NS      500000       /* the writer's poll period while buffers come */
+#define IDLE_POLLS   100          /* empty polls before it sleeps until woken */
+#define START_SPARES 4            /* buffers the thread that starts the writer puts in the pool */
+#define WRITER_STACK (256u << 10) /* the writer thread's stack (see start) */
+static atomic_int sleeping;       /* the writer waits on work */
 
 static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *ts) {
   ip_syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, 0L, 0L); /* no uaddr2 */
@@ -97,14 +98,16 @@ static void write_job(struct job *j, uint8_t *scratch, size_t scratch_len, int i
   atomic_fetch_sub(&owner->inflight, 1);
 }
 
-/* Keeps IP_INFLIGHT spares per thread (at most IP_POOL_SLOTS) in the pool:
- * a thread whose jobs wait finds a spare for each. */
+/* Keeps IP_INFLIGHT spares per thread (at most IP_POOL_SLOTS, or
+ * IP_TIGHT_SPARES when the program's memory is bounded) in the pool: a
+ * thread whose jobs wait finds a spare for each. */
 static void top_up(void) {
   unsigned want = atomic_load(&ip_st.n_threads) * IP_INFLIGHT;
-  if (want > IP_POOL_SLOTS)
-    want = IP_POOL_SLOTS;
+  unsigned most = ip_pool_tight() ? IP_TIGHT_SPARES : IP_POOL_SLOTS;
+  if (want > most)
+    want = most;
   while (ip_pool_spares() < want) {
-    struct ip_event *b = ip_buffer_new();
+    struct ip_event *b = ip_buffer_new(0);
     if (!b)
       return;
     ip_pool_put(b);
@@ -134,6 +137,7 @@ static void *writer_main(void *arg) {
     ip_own_thread_end();
     return NULL;
   }
+  ip_mem_own(scratch, len, 0);
   for (unsigned idle = 0;;) {
     unsigned seen = atomic_load(&work);
     struct job *first = NULL;
@@ -175,16 +179,19 @@ static void *writer_main(void *arg) {
 /* Started by a thread's first full buffer (that one is encoded inline),
  * which also puts START_SPARES buffers in the pool, so that the next
  * hand-offs need not wait for the new thread to run.  It receives no
- * signal and does not keep the process alive (own_threads.c). */
+ * signal and does not keep the process alive (own_threads.c).  Its stack
+ * is WRITER_STACK, not libc's 8 MB: the deepest encoding, ring rotation and
+ * snapshot touch 20 KB of it, and 8 MB of address space counted against a
+ * program's RLIMIT_AS and, locked by its mlockall, its RLIMIT_MEMLOCK. */
 static void start(void) {
   if (atomic_exchange(&started, 1))
     return;
-  if (ip_own_thread_start(writer_main, 0) != 0) {
+  if (ip_own_thread_start(writer_main, WRITER_STACK) != 0) {
     atomic_store(&enabled, 0);
     return;
   }
-  for (int i = 0; i < START_SPARES; i++) {
-    struct ip_event *b = ip_buffer_new();
+  for (unsigned i = 0; i < (ip_pool_tight() ? IP_TIGHT_SPARES : START_SPARES); i++) {
+    struct ip_event *b = ip_buffer_new(0);
     if (b)
       ip_pool_put(b);
   }
@@ -253,6 +260,7 @@ static void take_kernel_events(struct job *j, const struct ip_rt_thread *t) {
     j->kev_cap = j->kev == MAP_FAILED ? 0 : t->kev_cap;
     if (j->kev == MAP_FAILED)
       j->kev = NULL;
+    ip_mem_own(j->kev, j->kev_cap * sizeof *j->kev, 0);
   }
   if (!j->kev) {
     j->kl = (struct ip_kev_list){NULL, 0, 1, 0, 0};

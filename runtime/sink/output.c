@@ -39,13 +39,12 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
 }
 
 /* "inclprof: WHY; the program continues unprofiled" on stderr, or under
- * `inclprof record` in its notes only (notes.c): record's summary gives it,
- * and the program's stderr is often a pipe its parent parses. */
+ * `inclprof record` in its notes only (notes.c), which record's summary
+ * gives. */
 void ip_say_unprofiled(const char *why) {
   char msg[1400];
-  const char *notes = ip_set.record_notes;
   if (snprintf(msg, sizeof msg, "inclprof: %s; the program continues unprofiled\n", why) > 0)
-    ip_notes_line(msg, !notes || !*notes);
+    ip_notes_line(msg, 1);
 }
 
 void ip_disable(const char *why) {

@@ -3,8 +3,8 @@
  * size limit (INCLPROF_MAX_SIZE, policy stop) and before the process's
  * file-size limit (RLIMIT_FSIZE, whose SIGXFSZ would kill the program; read
  * again whenever the program sets it, interpose.c).  Then
- * the hooks are set null, one line on stderr says why and how much was
- * written, and a final Trailer records the cause.  Room for that record is
+ * the hooks are set null, one line says why and how much was written (on
+ * stderr, or under `inclprof record` in its notes, notes.c), and a final Trailer records the cause.  Room for that record is
  * kept as a small unnamed file in the trace directory (O_TMPFILE), given back
  * to the file system when the disk fills; it is made only once the file
  * system has less than RESERVE_BELOW free (looked at with the trace
@@ -310,7 +310,7 @@ uint64_t ip_trace_bytes_written(void) { return atomic_load(&bytes_ok); }
 const struct ip_fd_id *ip_trace_fd_id(void) { return &trace_id; }
 
 /* Once: stop recording, free the reserve, cut a torn frame, write the final
- * Trailer and say so on stderr. */
+ * Trailer and say so (ip_notes_line). */
 static void stop_recording(const char *cause, int cut_torn_frame) {
   if (atomic_exchange(&failed, 1))
     return;

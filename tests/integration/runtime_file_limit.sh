@@ -6,7 +6,9 @@
 # system call to 64 KB while its calls fill the trace past that, the program
 # runs to its end with the output and exit status of a plain run, and the
 # trace stops at the limit, saying so.  Lowered to 0 (below the trace
-# already written), it still runs to its end; the trace keeps what it held.
+# already written), it still runs to its end; the trace keeps what it held,
+# and record's summary says the trace has no end (the runtime's line could
+# reach neither the trace nor record's notes, both past the limit).
 . "$INCLPROF_SRC/tests/lib.sh"
 cat >fsize.c <<'SRC'
 #define _GNU_SOURCE
@@ -45,6 +47,8 @@ for how in setrlimit prlimit syscall; do
     if [ $limit = 0 ]; then
       check "$how $limit: the trace holds the events written before" \
         grep -q '^events: .*; 0 batches lost' info
+      check "$how $limit: record's summary says the trace has no end" grep -q \
+        "^inclprof record: out-$how-$limit/[0-9]*\.ipb: the trace has no end: its process ended without writing its last records (killed, or under a file-size limit below its trace)" prof.err
     else
       check "$how $limit: the trace says recording stopped at the file size limit" \
         grep -q "^trailer: .*recording stopped early: the trace reached the process's file size limit (ulimit -f)" info
