@@ -209,9 +209,8 @@ def strace_programs(src, build):
         if f and not f[0].startswith("#"):
             gen[f[0]] = f[1:]
     out = []
-    for name in (l.strip() for l in open(os.path.join(build, "programs.txt"))):
-        if not name:
-            continue
+    # check_PROGRAMS names getpid and getppid twice
+    for name in sorted({l.strip() for l in open(os.path.join(build, "programs.txt"))} - {""}):
         skip = _strace_skip(tests, name, gen.get(name))
         exe = {sub: os.path.join(build, sub, "tests", name) for sub in ("plain", "inst")}
         out.append(Program("strace", name, [], variants=("O2",), skip=skip, prebuilt=exe, callgrind=False,

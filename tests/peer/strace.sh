@@ -5,16 +5,17 @@
 # tracing, no SELinux); then tests/ makes its generated headers, libtests.a
 # and the programs (make -k: a program that fails to build is missing from
 # its tree).  A tree whose CFLAGS or plugin changed is cleaned and built
-# again.  OUT/programs.txt lists the test programs (tests/check_PROGRAMS).
-# Usage: sh tests/peer/strace.sh SRC OUT [PROGRAM...]   (SRC: strace's
-# unpacked source; INCLPROF_PLUGIN set; the programs named, else all)
+# again.  OUT/programs.txt lists the test programs (tests/check_PROGRAMS,
+# each once).
+# Usage: sh tests/peer/strace.sh SRC OUT   (SRC: strace's unpacked source;
+# INCLPROF_PLUGIN set)
 set -u
-srcdir=$(cd "${1:?usage: strace.sh SRC OUT [PROGRAM...]}" && pwd)
-mkdir -p "${2:?usage: strace.sh SRC OUT [PROGRAM...]}"
+srcdir=$(cd "${1:?usage: strace.sh SRC OUT}" && pwd)
+mkdir -p "${2:?usage: strace.sh SRC OUT}"
 out=$(cd "$2" && pwd)
-shift 2
 plugin=${INCLPROF_PLUGIN:?INCLPROF_PLUGIN names the plugin}
-# a make file that prints the test programs of tests/Makefile
+# a make file that prints the test programs of tests/Makefile (make syntax)
+# shellcheck disable=SC2016
 printf 'peer-programs:\n\t@echo $(check_PROGRAMS)\n' >"$out/programs.mk"
 
 # tree NAME CFLAGS: configured and built; 1 when configure fails
@@ -35,13 +36,12 @@ tree() {
     echo "$key" >"$d/key"
   fi
   [ -f "$out/programs.txt" ] ||
-    make -s -C "$d/tests" -f Makefile -f "$out/programs.mk" peer-programs | tr ' ' '\n' | grep . >"$out/programs.txt"
-  progs=${want:-$(cat "$out/programs.txt")}
+    make -s -C "$d/tests" -f Makefile -f "$out/programs.mk" peer-programs | tr ' ' '\n' | grep . | sort -u >"$out/programs.txt"
+  progs=$(cat "$out/programs.txt")
   # shellcheck disable=SC2086
   { make -C "$d/tests" CFLAGS="$2" ksysent.h scno.h &&
     make -k -C "$d/tests" -j"${PEER_JOBS:-2}" CFLAGS="$2" libtests.a $progs; } >"$d/build.log" 2>&1
   return 0
 }
 
-want="$*"
 tree plain "-O2 -g" && tree inst "-O2 -g -fplugin=$plugin"
