@@ -7,7 +7,7 @@
 #   make check-gcc  the plugin and runtime tests with GCC 11 to 16, each in a fresh Debian root (root only)
 #   make lint       cppcheck, clang-format, the converter's floors, every source file in a docs/*.md table,
 #                   the docs' links
-#   make peer       other tools' test programs (GCC's torture and tree-prof tests, valgrind's), plain vs
+#   make peer       other tools' test programs (GCC's torture and tree-prof tests, valgrind's, strace's), plain vs
 #                   recorded and against callgrind (tests/peer/; needs the network once); make peer-quick:
 #                   its fixed subset, also run by make check
 #   make bench      benchmarks (report figures; nothing is asserted)

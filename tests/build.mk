@@ -36,8 +36,8 @@ field: $(ALL_TARGETS)
 	  sh tests/field/field.sh $(FIELD)
 
 # make peer: other tools' test programs (GCC's torture and tree-prof tests,
-# valgrind's and uftrace's programs, from Debian's source packages) built
-# plain and with the plugin, compared with callgrind (tests/peer/; needs the
+# valgrind's, strace's and uftrace's programs, from Debian's source packages)
+# built plain and with the plugin, compared with callgrind (tests/peer/; needs the
 # network once; about 0.4 s of CPU per run).  make peer-quick: a fixed
 # subset (tests/peer/quick.txt), also run by make check
 # (tests/integration/peer_quick.sh).

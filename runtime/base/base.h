@@ -465,18 +465,26 @@ IP_HIDDEN void ip_entry_remove(uintptr_t a); /* caller holds reg_lock */
 IP_HIDDEN void ip_run_begin(uint64_t start_unix_ns);
 IP_HIDDEN const char *ip_run_id(void);
 
+/* mem_read.c: reads of memory at an address the program gave a system
+ * call, which fail (-1, 0) where the kernel would answer EFAULT. */
+IP_HIDDEN int ip_mem_copy(void *dst, const void *src, size_t n); /* 0, or -1: not readable */
+/* 1 when the NULL-terminated list and every string in it are readable. */
+IP_HIDDEN int ip_mem_strings_readable(char *const list[]);
+
 /* env_carry.c: envp with the runtime's settings added where it lacks them.
  * ip_env_carry_size gives the sizes of the two arrays ip_env_carry fills
- * (the caller's, on its stack); the result is envp itself or ptrs. */
-IP_HIDDEN void ip_env_carry_size(char *const envp[], size_t *n_ptrs, size_t *n_chars);
+ * (the caller's, on its stack), and 0 when envp or a string in it cannot
+ * be read (the kernel answers EFAULT: envp goes to it as it is); the
+ * result is envp itself or ptrs. */
+IP_HIDDEN int ip_env_carry_size(char *const envp[], size_t *n_ptrs, size_t *n_chars);
 IP_HIDDEN char *const *ip_env_carry(char *const envp[], char **ptrs, char *chars);
 /* Declares CARRIED, envp with the runtime's settings, in arrays on the stack. */
 #define IP_WITH_CARRIED_ENV(envp, carried)                                                         \
   size_t carried##_np, carried##_nc;                                                               \
-  ip_env_carry_size(envp, &carried##_np, &carried##_nc);                                           \
+  int carried##_ok = ip_env_carry_size(envp, &carried##_np, &carried##_nc);                        \
   char *carried##_ptrs[carried##_np];                                                              \
   char carried##_chars[carried##_nc];                                                              \
-  char *const *carried = ip_env_carry(envp, carried##_ptrs, carried##_chars)
+  char *const *carried = carried##_ok ? ip_env_carry(envp, carried##_ptrs, carried##_chars) : envp
 IP_HIDDEN int ip_before_exec(void); /* 1 when the calling thread's sampler ran */
 IP_HIDDEN int ip_after_failed_exec(int had_sampler, int rc); /* returns rc, errno kept */
 

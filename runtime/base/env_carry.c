@@ -12,7 +12,10 @@
  * plugin carries them too).  The run's id (INCLPROF_RUN) is carried the
  * same way, so that every process of one run says it belongs to it.
  * Building the new environment allocates nothing: the caller holds the
- * arrays on its stack (an exec may run in the child of a threaded fork). */
+ * arrays on its stack (an exec may run in the child of a threaded fork).
+ * An environment that cannot be read whole (an address not mapped, a list
+ * with no NULL before unmapped memory) is passed on as it is, for the
+ * kernel to refuse with EFAULT. */
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -100,13 +103,18 @@ void ip_run_begin(uint64_t start_unix_ns) {
 
 const char *ip_run_id(void) { return run_entry + 13; }
 
-void ip_env_carry_size(char *const envp[], size_t *n_ptrs, size_t *n_chars) {
+int ip_env_carry_size(char *const envp[], size_t *n_ptrs, size_t *n_chars) {
+  if (envp && !ip_mem_strings_readable(envp)) {
+    *n_ptrs = *n_chars = 1;
+    return 0;
+  }
   size_t n = 0;
   for (char *const *e = envp; e && *e; e++)
     n++;
   *n_ptrs = n + n_carried + 2;
   const char *old = preload ? lookup(envp, "LD_PRELOAD=", 11) : NULL;
   *n_chars = preload ? strlen("LD_PRELOAD=") + strlen(preload) + 2 + (old ? strlen(old) : 0) : 1;
+  return 1;
 }
 
 char *const *ip_env_carry(char *const envp[], char **ptrs, char *chars) {

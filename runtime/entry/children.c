@@ -178,9 +178,12 @@ int ip_syscall_forks(long n, const long a[6], const char **how) {
     *how = "a clone system call";
     return 1;
   }
-  if (n == SYS_clone3 && a[0] && (size_t)a[1] >= 64) {
-    const struct clone_args *ca = (const struct clone_args *)a[0];
-    if (!(ca->flags & CLONE_VM) && !ca->stack) {
+  /* the arguments' first 64 bytes (flags ... tls) are in every version of
+   * struct clone_args; where they cannot be read the call fails (EFAULT) */
+  struct clone_args ca;
+  if (n == SYS_clone3 && a[0] && (size_t)a[1] >= 64 &&
+      ip_mem_copy(&ca, (const void *)a[0], 64) == 0) {
+    if (!(ca.flags & CLONE_VM) && !ca.stack) {
       *how = "a clone3 system call";
       return 1;
     }

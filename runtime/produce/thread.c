@@ -117,11 +117,18 @@ static int thread_setup(struct ip_rt_thread *t) {
   return 0;
 }
 
+/* The slow path keeps the program's errno: a probe runs between any two of
+ * its statements (say, errno2name() returning and printf's %m reading
+ * errno), and setting up a thread or writing a table file makes system
+ * calls that fail by design (a file not there yet). */
 IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event *p) {
   if (IP_UNLIKELY(t->lent))
     return NULL; /* a child runs on this thread's state: it records nothing */
   if (t->state != IP_TS_READY) {
-    if (ip_thread_ensure() != 0) {
+    int saved = errno;
+    int ready = ip_thread_ensure() == 0;
+    errno = saved;
+    if (!ready) {
       t->dropped++;
       return &junk_slot;
     }
@@ -223,7 +230,7 @@ static IP_RT_TEXT void handler_handoff(struct ip_rt_thread *t) {
  * events that happen meanwhile come after the end of the trace.  Once
  * recording has stopped (a write failed, a size limit, exit), a full buffer
  * sets every unit's hooks null: the probes skip their calls. */
-IP_RT_TEXT void ip_slow_flush(struct ip_rt_thread *t) {
+static IP_RT_TEXT void slow_flush(struct ip_rt_thread *t) {
   /* A child the runtime did not see start (a clone system call of the
    * program's own making) writes nothing into its parent's trace: it
    * declines its state.  (A fork child whose fork handler has not run yet
@@ -245,6 +252,12 @@ IP_RT_TEXT void ip_slow_flush(struct ip_rt_thread *t) {
   } else if (handoff(t, 0) != 0) {
     ip_thread_flush_bounded(t); /* a probe may run under the loader's lock */
   }
+}
+
+IP_RT_TEXT void ip_slow_flush(struct ip_rt_thread *t) {
+  int saved = errno; /* as in ip_slow_slot */
+  slow_flush(t);
+  errno = saved;
 }
 
 int ip_thread_ensure(void) {

@@ -5,6 +5,7 @@ and input files its own harness uses, and the option sets it is built with
 also with profile feedback, as GCC's harness runs them)."""
 import glob
 import os
+import re
 
 import dg
 
@@ -13,7 +14,8 @@ VARIANTS = ("O0", "O2")
 
 class Program:
     def __init__(self, suite, name, sources, flags=(), libs=(), args=(), lang="c",
-                 variants=VARIANTS, files=(), shared=None, skip=None, valgrind_status=None):
+                 variants=VARIANTS, files=(), shared=None, skip=None, valgrind_status=None, prebuilt=None,
+                 callgrind=True, stable_only=False, timeout=None):
         self.suite = suite
         self.name = name
         self.sources = list(sources)
@@ -28,6 +30,12 @@ class Program:
         # its exit status under valgrind where it differs by design
         # (main returns RUNNING_ON_VALGRIND), else None: the native one
         self.valgrind_status = valgrind_status
+        self.prebuilt = prebuilt  # {"plain": exe, "inst": exe} its own build made, or None
+        self.callgrind = callgrind  # its calls are compared with callgrind's
+        # run plain twice: only what both plain runs print alike (standard
+        # output and error, line by line) is compared with the recorded run
+        self.stable_only = stable_only
+        self.timeout = timeout  # a plain run's limit (s), or None: PEER_RUN_TIMEOUT
 
     def key(self):
         return "%s/%s" % (self.suite, self.name)
@@ -181,3 +189,81 @@ def uftrace_programs(root):
         name = os.path.basename(path)[2:-4]
         out.append(Program("uftrace", name, [path], flags=["-I" + root + "/tests"], libs=["-lpthread"], lang="c++"))
     return out
+
+
+def strace_programs(src, build):
+    """strace's test programs (tests/ of its source at SRC), built by its own
+    Makefiles plain and with the plugin under BUILD (tests/peer/strace.sh).
+    Each runs as strace's test scripts run it where they give it no argument
+    and set nothing up for it (its line of tests/gen_tests.in, the script
+    that line names, or NAME.test); the others are skipped with the reason.
+    No callgrind: the programs exist to make system calls (clone3, pidfd,
+    io_uring, seccomp, ptrace, namespaces) that valgrind does not emulate or
+    refuses, and their own calls are a main and a few printing helpers.
+    They print pids, times and addresses: each runs plain twice and only
+    what both runs print alike is compared."""
+    tests = os.path.join(src, "tests")
+    gen = {}
+    for line in open(os.path.join(tests, "gen_tests.in")):
+        f = line.split()
+        if f and not f[0].startswith("#"):
+            gen[f[0]] = f[1:]
+    out = []
+    # check_PROGRAMS names getpid and getppid twice
+    for name in sorted({l.strip() for l in open(os.path.join(build, "programs.txt"))} - {""}):
+        skip = _strace_skip(tests, name, gen.get(name))
+        exe = {sub: os.path.join(build, sub, "tests", name) for sub in ("plain", "inst")}
+        out.append(Program("strace", name, [], variants=("O2",), skip=skip, prebuilt=exe, callgrind=False,
+                           stable_only=True, timeout=20))
+    return out
+
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _strace_skip(tests, name, line):
+    """Why strace's program NAME does not run here (its gen_tests.in LINE
+    split, or None), or None: its test runs it with no argument."""
+    if line is None:
+        script = name + ".test"
+        if not os.path.exists(os.path.join(tests, script)):
+            return "a helper of other tests: no test of its own runs it"
+    elif line and line[0].startswith("+"):
+        script = line[0][1:]
+        if any(_ASSIGNMENT.match(a) for a in line[1:]):
+            return "gen_tests.in sets variables for %s" % script
+    elif line and not line[0].startswith("-"):
+        # shell commands: a check of the kernel, then the program's run
+        if "test_pidns" in line:
+            return "gen_tests.in runs it in a pid namespace of its own (test_pidns)"
+        why = _strace_script_args(" ".join(line))
+        return "gen_tests.in " + why if why else None
+    else:
+        return None  # run_strace_match_diff or run_strace ... ../NAME: no argument
+    path = os.path.join(tests, script)
+    if not os.path.exists(path):
+        return "its script %s is not in the source" % script
+    why = _strace_script_args(open(path, errors="replace").read())
+    return "%s %s" % (script, why) if why else None
+
+
+# "../$NAME" (the program itself) and what follows it on the line
+_SELF = re.compile(r'"?\.\./\$\{?NAME\}?"?(.*)')
+# redirections, command separators and closing quotes or parentheses
+_NOT_ARGS = re.compile(r"\d?>>?\s*(&\d|\S+)|\d?<\s*\S+|[;|&)]+.*|\\$")
+
+
+def _strace_script_args(text):
+    """Why a strace test script's runs of its program are not plain runs
+    with no argument, or None (other programs it runs to check the kernel
+    first, say ../netlink_netlink_diag, do not count)."""
+    for line in text.splitlines():
+        code = line.split("#")[0]
+        if re.search(r"\b(skip_|fail_|echo)\b", code):
+            continue  # a message naming it
+        if "QUIRK:PROG-ARGS" in code:
+            return "runs it with arguments (QUIRK:PROG-ARGS)"
+        for rest in [m.group(1) for m in _SELF.finditer(code)]:
+            if _NOT_ARGS.sub("", rest).strip():
+                return "runs it with arguments: " + code.strip()[:80]
+    return None

@@ -4,7 +4,7 @@ on -j workers, judges each difference against the explained differences
 (explained.txt), and ends with `peer: N programs, M runs, K unexplained`
 (exit 1 when K > 0) after a table per suite.
 Usage: python3 peer.py --gcc-testsuite DIR --valgrind DIR [--uftrace DIR]
-       [--classes SRC] --work DIR [--jobs N] [--quick LIST] [--table FILE] [--only SUBSTRING]
+       [--strace DIR --strace-build DIR] [--classes SRC] --work DIR [--jobs N] [--quick LIST] [--table FILE] [--only SUBSTRING]
        python3 peer.py --judge RESULTS.jsonl... [--table FILE]   (the runs of
        a run, finished or not, judged against explained.txt as it stands; a
        later file's run replaces an earlier one's of the same program and
@@ -44,6 +44,8 @@ def main():
     ap.add_argument("--gcc-testsuite")
     ap.add_argument("--valgrind")
     ap.add_argument("--uftrace")
+    ap.add_argument("--strace", help="strace's unpacked source")
+    ap.add_argument("--strace-build", help="its test programs built plain and with the plugin (strace.sh)")
     ap.add_argument("--classes", metavar="SRC", help="inclprof's source tree: its programs of the kinds that "
                     "broke under the runtime (corpus.class_programs)")
     ap.add_argument("--work", help="the runs' directory (results.jsonl is written there)")
@@ -77,6 +79,8 @@ def main():
         progs += corpus.valgrind_programs(a.valgrind)
     if a.uftrace:
         progs += corpus.uftrace_programs(a.uftrace)
+    if a.strace:
+        progs += corpus.strace_programs(a.strace, a.strace_build)
     if a.classes:
         progs += corpus.class_programs(a.classes)
     if a.quick:
@@ -135,7 +139,7 @@ def judge(records, rules, jobs, table_file, explained_file, whole):
         s = per_suite[suite]
         cpu_of[suite] += rec.get("cpu_s", 0)
         if outcome != "compared":
-            s["skipped" if outcome.startswith("skipped") else "not built/run"] += 1
+            s[next((c for c in ("skipped", "nondeterministic") if outcome.startswith(c)), "not built/run")] += 1
             continue
         progs_of[suite].add(key)
         s["runs"] += 1
@@ -155,7 +159,7 @@ def judge(records, rules, jobs, table_file, explained_file, whole):
                 state = "explained"
         s[state] += 1
 
-    cols = ["runs", "same", "explained", "open defect", "unexplained", "skipped", "not built/run"]
+    cols = ["runs", "same", "explained", "open defect", "unexplained", "skipped", "nondeterministic", "not built/run"]
     lines = ["| suite | programs | " + " | ".join(cols) + " | CPU (s) |", "|---" * (len(cols) + 3) + "|"]
     for suite in sorted(per_suite):
         lines.append("| %s | %d | " % (suite, len(progs_of[suite])) +

@@ -1,7 +1,7 @@
 #!/bin/sh
 # peer.sh - `make peer` and `make peer-quick`: other tools' own test programs
 # (GCC's torture and tree-prof tests, valgrind's callgrind, cachegrind and
-# perf programs, uftrace's s-*.c) from their Debian source packages, and
+# perf programs, strace's tests, uftrace's s-*.c) from their Debian source packages, and
 # inclprof's own programs of the kinds that broke under the runtime, each
 # built plain and with the plugin and compared: exit status and standard
 # output plain and under `inclprof record`, every function's calls against
@@ -47,6 +47,11 @@ unpack_valgrind() {
     # tests/malloc.h includes the configure output; these programs need none of it
     : >"$up/valgrind/config.h" && touch "$up/valgrind.done"
 }
+unpack_strace() {
+  [ -f "$up/strace.done" ] && return 0
+  rm -rf "$up/strace" && mkdir -p "$up/strace"
+  tar xf "$(orig strace)" -C "$up/strace" --strip-components=1 && touch "$up/strace.done"
+}
 unpack_uftrace() {
   [ -f "$up/uftrace.done" ] && return 0
   rm -rf "$up/uftrace" && mkdir -p "$up/uftrace"
@@ -55,7 +60,7 @@ unpack_uftrace() {
 }
 
 args=""
-pkgs="$gccpkg valgrind uftrace"
+pkgs="$gccpkg valgrind strace uftrace"
 # uftrace's programs are not in the quick subset
 [ "$mode" = quick ] && pkgs="$gccpkg valgrind"
 for pkg in $pkgs; do
@@ -70,6 +75,8 @@ for pkg in $pkgs; do
   case $pkg in
   gcc-*) unpack_gcc && args="$args --gcc-testsuite $up/gcc" ;;
   valgrind) unpack_valgrind && args="$args --valgrind $up/valgrind" ;;
+  strace) unpack_strace && sh "$src/tests/peer/strace.sh" "$up/strace" "$src/build/peer-strace" &&
+    args="$args --strace $up/strace --strace-build $src/build/peer-strace" ;;
   uftrace) unpack_uftrace && args="$args --uftrace $up/uftrace" ;;
   esac || { echo "peer: cannot unpack $pkg's source into $up (see the message above)"; exit 1; }
 done

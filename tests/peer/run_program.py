@@ -24,6 +24,10 @@ CALLGRIND_TIMEOUT = int(os.environ.get("PEER_CALLGRIND_TIMEOUT", "600"))
 # runs a vfork as a fork) and into a new program (every exec* is execve)
 NEW_PROCESS_ENTRIES = ("_Fork", "vfork", "__vfork", "clone", "__clone", "clone3", "__clone3", "execve",
                        "execveat", "fexecve")
+# `inclprof record`'s own last lines on standard error: the traces written,
+# and the processes of the run still running when the program ended
+_RECORD_SUMMARY = re.compile(rb"^inclprof: \d+ trace files? written to .*\n"
+                             rb"(inclprof: \d+ process(es)? of this run still running .*\n)?\Z", re.M)
 OPT = {"O0": ["-O0"], "O2": ["-O2"], "fdo": ["-O2"]}
 
 
@@ -80,9 +84,17 @@ class Run:
         return OPT[self.variant] + self.prog.flags + list(extra)
 
     def build(self, sub, extra=(), profile=None):
-        """Compiles each source to an object in DIR/sub, then links prog."""
+        """Compiles each source to an object in DIR/sub, then links prog (or
+        copies there the program its own build made)."""
         d = os.path.join(self.dir, sub)
         os.makedirs(d, exist_ok=True)
+        if self.prog.prebuilt:
+            made = self.prog.prebuilt[sub]
+            if not os.path.exists(made):
+                return None, "error: its own build made no %s (%s)" % (os.path.basename(made), sub)
+            exe = os.path.join(d, "prog")
+            shutil.copy(made, exe)
+            return exe, [exe]
         objs = []
         for i, src in enumerate(self.prog.sources):
             obj = os.path.join(d, "u%d.o" % i)
@@ -106,12 +118,24 @@ class Run:
                 return None, err.decode(errors="replace")
         return exe, objs
 
-    def execute(self, cmd, exe, timeout=RUN_TIMEOUT):
+    def staged(self, exe):
+        """The path EXE runs from: a program its own build made runs, plain
+        and instrumented alike, as DIR/run/NAME (it may print its name, its
+        directory or its files' paths); any other from where it was built."""
+        if not self.prog.prebuilt:
+            return exe
+        d = os.path.join(self.dir, "run")
+        os.makedirs(d, exist_ok=True)
+        path = os.path.join(d, self.prog.name)
+        shutil.copy(exe, path)
+        return path
+
+    def execute(self, cmd, exe, timeout=None):
         d = os.path.dirname(exe)
         for f in self.prog.files:
             shutil.copy(f, d)
         start = time.monotonic()
-        rc, out, err = _sh(cmd + self.prog.args, d, timeout)
+        rc, out, err = _sh(cmd + self.prog.args, d, timeout or self.prog.timeout or RUN_TIMEOUT)
         self.elapsed = time.monotonic() - start
         return _status(rc), out, err
 
@@ -173,18 +197,26 @@ class Run:
             self.diffs.append(("build", "-", "builds plain but not with the plugin: " + _first_error(why)))
             self.outcome = "compared"
             return self
-        rc0, out0, _ = self.execute([plain], plain)
+        run = self.staged(plain)
+        rc0, out0, err0 = self.execute([run], run)
         if rc0 is None:
-            self.outcome = "not run: the plain build runs longer than %d s" % RUN_TIMEOUT
+            self.outcome = "not run: the plain build runs longer than %d s" % (p.timeout or RUN_TIMEOUT)
             return self
+        plain_elapsed = self.elapsed
+        if p.stable_only:
+            again = self.execute([run], run)
+            why = _unstable((rc0, out0, err0), again)
+            if why:
+                self.outcome = "nondeterministic: " + why
+                return self
         rec = os.path.join(self.dir, "inst", "rec")
         shutil.rmtree(rec, ignore_errors=True)
         shutil.rmtree(rec + ".old", ignore_errors=True)
         # Recording a program that makes tens of millions of calls takes a
         # while: its time limit grows with the plain run's.
-        plain_elapsed = self.elapsed
-        limit = RUN_TIMEOUT + 30 * plain_elapsed
-        rc1, out1, err1 = self.execute([self.tools["inclprof"], "record", "-o", rec, inst], inst, limit)
+        limit = (p.timeout or RUN_TIMEOUT) + 30 * plain_elapsed
+        run = self.staged(inst)
+        rc1, out1, err1 = self.execute([self.tools["inclprof"], "record", "-o", rec, run], run, limit)
         self.outcome = "compared"
         if rc1 is None:
             self.diffs.append(("behaviour", "-", "the recorded run did not end within %.0f s (plain: %.1f s)"
@@ -192,12 +224,20 @@ class Run:
             return self
         if rc1 != rc0:
             self.diffs.append(("behaviour", "-", "exit status %s plain, %s recorded" % (rc0, rc1)))
-        if out1 != out0:
+        if p.stable_only:
+            err1 = _RECORD_SUMMARY.sub(b"", err1)
+            for what, a, b, r in (("standard output", out0, again[1], out1), ("standard error", err0, again[2], err1)):
+                why = _stable_differs(a, b, r)
+                if why:
+                    self.diffs.append(("behaviour", "-", "%s differs: %s" % (what, why)))
+        elif out1 != out0:
             self.diffs.append(("behaviour", "-", "standard output differs (%d bytes plain, %d recorded)"
                                % (len(out0), len(out1))))
         ip = self.inclprof_calls(rec, self.modules(inst))
         if ip is None:
             self.diffs.append(("export", "-", "inclprof export failed"))
+            return self
+        if not p.callgrind:
             return self
         calls, arcs, rc2 = self.callgrind(plain, "plain")
         if calls is None:
@@ -258,6 +298,30 @@ class Run:
                 k = names.library(row["function"])
                 lib[k] = lib.get(k, 0) + n
         return own, lib
+
+
+def _unstable(first, second):
+    """Why two plain runs (status, stdout, stderr) cannot be compared line by
+    line, or None: the same status and as many lines of each output."""
+    if first[0] != second[0]:
+        return "exit status %s, then %s" % (first[0], second[0])
+    for what, a, b in (("standard output", first[1], second[1]), ("standard error", first[2], second[2])):
+        if len(a.splitlines()) != len(b.splitlines()):
+            return "%s of %d lines, then %d" % (what, len(a.splitlines()), len(b.splitlines()))
+    return None
+
+
+def _stable_differs(a, b, rec):
+    """Where the recorded output REC differs from plain outputs A and B on a
+    line A and B print alike (or in its number of lines), or None."""
+    la, lb, lr = a.splitlines(), b.splitlines(), rec.splitlines()
+    if len(lr) != len(la):
+        return "%d lines plain, %d recorded" % (len(la), len(lr))
+    for n, (x, y, r) in enumerate(zip(la, lb, lr), 1):
+        if x == y and r != x:
+            return "line %d: plain %r, recorded %r" % (n, x.decode(errors="replace")[:160],
+                                                        r.decode(errors="replace")[:160])
+    return None
 
 
 def _first_error(text):
