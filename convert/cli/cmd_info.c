@@ -96,9 +96,10 @@ static void header(const ip_process *p) {
   if (p->transitions_note && *p->transitions_note)
     printf("              why: %s\n", p->transitions_note);
   if (p->threads_no_transitions)
-    printf("              %u threads without a counter (%s): their Application values equal "
+    printf("              %u thread%s without a counter (%s): their Application values equal "
            "Elapsed values\n",
-           p->threads_no_transitions, p->no_transitions_why);
+           p->threads_no_transitions, p->threads_no_transitions == 1 ? "" : "s",
+           p->no_transitions_why);
   if (p->kernel_events && p->from_index && !p->kernel_lost)
     printf("waits:        why threads waited is known (report --wait)\n");
   else if (p->kernel_events && p->from_index)

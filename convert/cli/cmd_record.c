@@ -549,7 +549,10 @@ int cmd_record(int argc, char **argv) {
             "plugin with the runtime loaded (build it with -fplugin=inclprof; a static or "
             "setuid program ignores LD_PRELOAD: link it with -linclprof) (status %d)\n",
             a.dir, argv[first], status);
-  if (n && note[0]) /* the runtime of one process could not write: its words */
+  if (n && notes.n_unrecorded > 1) /* several: the first one's words */
+    fprintf(stderr, "inclprof record: %d processes of this run were not recorded; the first: %s\n",
+            notes.n_unrecorded, note);
+  else if (n && note[0]) /* the runtime of one process could not write: its words */
     fprintf(stderr, "inclprof record: a process of this run was not recorded: %s\n", note);
   if (t.running) {
     char pids[RECORD_TALLY_PIDS * 12] = "";

@@ -37,6 +37,7 @@ static void take_cause(struct record_notes *n, const char *line, size_t cut) {
 
 void record_notes_take(struct record_notes *n) {
   n->unrecorded[0] = 0;
+  n->n_unrecorded = 0;
   if (!n->path[0])
     return;
   FILE *f = fopen(n->path, "r");
@@ -50,7 +51,7 @@ void record_notes_take(struct record_notes *n) {
         continue;
       char *tail = strstr(line, "; the program continues unprofiled");
       if (tail) {
-        if (!n->unrecorded[0])
+        if (!n->n_unrecorded++)
           take_cause(n, line, (size_t)(tail - line));
         continue;
       }

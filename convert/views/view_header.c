@@ -192,9 +192,10 @@ static const char *no_counter(const ip_session *s, const ip_process *p, char *bu
   if (!p->threads_no_transitions)
     return NULL;
   snprintf(buf, len,
-           "%s: %u threads without a transition counter (%s); their Application values equal "
+           "%s: %u thread%s without a transition counter (%s); their Application values equal "
            "Elapsed values",
-           p->trace_path, p->threads_no_transitions, p->no_transitions_why);
+           p->trace_path, p->threads_no_transitions, p->threads_no_transitions == 1 ? "" : "s",
+           p->no_transitions_why);
   return buf;
 }
 
@@ -218,15 +219,17 @@ static const char *alive(const ip_session *s, const ip_process *p, char *buf, si
     return NULL;
   if (p->snapshot) {
     snprintf(buf, len,
-             "%s: %u threads were alive at the window's end; each is closed there, its last "
+             "%s: %u thread%s alive at the window's end; each is closed there, its last "
              "calls still open (timed to the window's end)",
-             p->trace_path, p->threads_alive_at_exit);
+             p->trace_path, p->threads_alive_at_exit,
+             p->threads_alive_at_exit == 1 ? " was" : "s were");
     return buf;
   }
   snprintf(buf, len,
-           "%s: %u threads were alive when the process ended; each is closed at the exit, its "
+           "%s: %u thread%s alive when the process ended; each is closed at the exit, its "
            "last calls still open",
-           p->trace_path, p->threads_alive_at_exit);
+           p->trace_path, p->threads_alive_at_exit,
+           p->threads_alive_at_exit == 1 ? " was" : "s were");
   return buf;
 }
 

@@ -6,7 +6,8 @@
 # the child's header still names the program, and the thread started after
 # the chroot has its transition counter.  setuid() to nobody as root, with
 # the trace directory root's: the children cannot create their traces, and
-# record's summary says why and what to do; with a directory nobody may
+# record's summary says why and what to do (and how many, for three
+# children); with a directory nobody may
 # write (mode 1777) every process is recorded, and nobody can read the
 # report.
 . "$INCLPROF_SRC/tests/lib.sh"
@@ -40,15 +41,18 @@ int main(int argc, char **argv) {
   pthread_t t;
   pthread_create(&t, 0, thr, 0);
   pthread_join(t, 0);
-  pid_t c = fork();
-  if (c == 0) {
-    for (int i = 0; i < 1000; i++)
-      child_work(i);
-    exit(0);
+  int children = argc > 4 ? atoi(argv[4]) : 1;
+  for (int k = 0; k < children; k++) {
+    pid_t c = fork();
+    if (c == 0) {
+      for (int i = 0; i < 1000; i++)
+        child_work(i);
+      exit(0);
+    }
+    int st;
+    waitpid(c, &st, 0);
+    printf("child status %d\n", st);
   }
-  int st;
-  waitpid(c, &st, 0);
-  printf("child status %d\n", st);
   return 0;
 }
 SRC
@@ -82,6 +86,10 @@ check_eq "setuid, the directory root's: the program's status" 0 "$?"
 check_eq "setuid, the directory root's: the program's output" "child status 0" "$(cat prog.out)"
 check "setuid, the directory root's: record's summary says why the child has no trace and what to do" \
   grep -q "not recorded: cannot create $T_DIR/out-root/[0-9]*.ipb: Permission denied (the process runs as uid $uid, gid $gid: make $T_DIR/out-root writable for it" rec.err
+"$INCLPROF" record -o out-root3 -- ./jail setuid $uid $gid 3 >prog.out 2>rec.err
+check_eq "setuid, three children: the program's status" 0 "$?"
+check "setuid, three children: record's summary counts them, with the first one's words" \
+  grep -q "^inclprof record: 3 processes of this run were not recorded; the first: cannot create $T_DIR/out-root3/[0-9]*.ipb: Permission denied (the process runs as uid $uid, gid $gid" rec.err
 mkdir -m 1777 out-open
 "$INCLPROF" record -o out-open -- ./jail setuid $uid $gid >prog.out 2>rec.err
 check_eq "setuid, a directory nobody may write: every process recorded" \

@@ -7,7 +7,8 @@
 # must do exactly what it does in a plain run: the runtime
 # keeps 64 descriptors for the program, so those 300 threads go without a
 # transition counter (and, with sampling, get the timer sampler), and the
-# trace says so per thread.
+# trace says so per thread; a single thread without a counter is named in
+# the singular.
 . "$INCLPROF_SRC/tests/lib.sh"
 src="$INCLPROF_SRC/tests/programs/runtime/fd_limit.c"
 cc_plugin fd_limit "$src" -O2 -pthread || { fail "build fd_limit"; exit 1; }
@@ -36,6 +37,16 @@ if grep -q '^transitions:  kevents' info; then
     "warning:      out/$(basename out/*.ipb): 300 threads without a transition counter (fewer than 64 file descriptors free); their Application values equal Elapsed values" \
     "$(grep 'without a transition counter' report)"
   check_eq "report --by thread: 300 rows marked" 300 "$(grep -c '\[no transition counter\]$' report)"
+  # One thread without a counter: a single-threaded program under ulimit -n 16.
+  cc_plugin calls -O2 "$INCLPROF_SRC/tests/programs/runtime/thousand_calls.c" ||
+    fail "build thousand_calls"
+  (ulimit -n 16 && exec "$INCLPROF" record -o out3 --transitions kevents -- ./calls) >/dev/null 2>&1
+  check_eq "info: one thread without a counter is named in the singular" \
+    "              1 thread without a counter (fewer than 64 file descriptors free): their Application values equal Elapsed values" \
+    "$("$INCLPROF" info out3 2>&1 | grep 'without a counter')"
+  check_eq "report: so is its warning" \
+    "warning:      out3/$(basename out3/*.ipb): 1 thread without a transition counter (fewer than 64 file descriptors free); their Application values equal Elapsed values" \
+    "$("$INCLPROF" report out3 2>&1 | grep 'without a transition counter')"
 else
   ok "kevents unavailable here ($(grep -A1 '^transitions:' info | tail -1 | cut -c1-120)): the per-thread checks are skipped"
 fi

@@ -48,7 +48,7 @@ within5() {
 checks() {
   "$INCLPROF" info "$2" >"${2#u/}.info" 2>&1
   check "$1: transitions kevents" grep -q '^transitions: *kevents' "${2#u/}.info"
-  check_eq "$1: every thread has its counter" "" "$(grep 'threads without a counter' "${2#u/}.info")"
+  check_eq "$1: every thread has its counter" "" "$(grep 'without a counter' "${2#u/}.info")"
   "$INCLPROF" export -f csv -o "${2#u/}.csv" "$2" 2>/dev/null
   for f in main:wait_a_bit thread:thread_wait child:child_wait; do
     within5 "$1: ${f#*:}'s Off-CPU blocked = its sleep" "$(awk -v k="${f%%:*}" '$1 == k { print $2 }' "$3")" \

@@ -84,7 +84,7 @@ for how in prctl syscall exec; do
       grep -q 'kevents: not tried: the process runs under a seccomp filter' info
   elif grep -q '^transitions:  kevents' info; then
     check "$how: info says why the threads after the filter have no counter" \
-      grep -q 'threads without a counter (the program installed a seccomp filter)' info
+      grep -q 'without a counter (the program installed a seccomp filter)' info
   fi
 done
 done_testing
