@@ -347,6 +347,13 @@ IP_HIDDEN void ip_fd_room_end(unsigned need);
  * close-on-exec and the runtime's own; returns its number. */
 IP_HIDDEN int ip_fd_own(int fd);
 IP_HIDDEN int ip_fd_is_own(int fd);
+/* Whether descriptors the runtime can do without (the output directory's
+ * and the notes file's, kept for a chroot or a change of user; the control
+ * thread's eventfd) may be opened: they go above the program's numbers (a
+ * soft limit the hard one lets the runtime pass), or the soft limit is
+ * 1024 or more.  Under a tight equal soft and hard limit they would take
+ * numbers the program counts on. */
+IP_HIDDEN int ip_fd_spare_room(void);
 IP_HIDDEN void ip_fd_identify(int fd, struct ip_fd_id *id);
 /* Not the runtime's any more; closed only if it still holds id. */
 IP_HIDDEN void ip_fd_release(int fd, const struct ip_fd_id *id);

@@ -27,6 +27,8 @@
 #define HIGH_BASE  900   /* where the runtime's descriptors go */
 #define OWN_MAX    65536 /* numbers the set can hold; above, the program's close reaches them */
 #define RAISE_ROOM 1024  /* numbers above the soft limit the runtime may use */
+/* a soft limit from which a few descriptors more are a small part of it */
+#define SPARE_LIMIT 1024
 
 static _Atomic uint64_t own_bits[OWN_MAX / 64];
 static atomic_flag raising = ATOMIC_FLAG_INIT; /* a thread has the soft limit raised */
@@ -71,6 +73,17 @@ static int high_base(const struct rlimit *rl, rlim_t *raise) {
     return (int)above;
   }
   return rl->rlim_cur > HIGH_BASE ? HIGH_BASE : (int)(rl->rlim_cur / 2);
+}
+
+int ip_fd_spare_room(void) {
+  struct rlimit rl;
+  rlim_t raise;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+    return 0;
+  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= SPARE_LIMIT)
+    return 1;
+  high_base(&rl, &raise);
+  return raise != 0;
 }
 
 /* A close-on-exec copy of fd at the runtime's height, or -1. */

@@ -9,8 +9,10 @@
  * parent's descriptor (exit, exec), and one the child could not link (no
  * /proc, no name free) is closed there.
  * Nothing is made before a process's first fork, nor without a control
- * thread, nor where the file system has no O_TMPFILE: the child creates
- * its file then. */
+ * thread, nor where the file system has no O_TMPFILE, nor under a tight
+ * descriptor limit (the control thread's eventfd would take one of the
+ * program's numbers: fd_own.c's ip_fd_spare_room, fd_reserve.c): the child
+ * creates its file then. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,11 +29,16 @@ static struct ip_fd_id given_id;
 static atomic_int wanted;    /* a fork took or dropped the spare */
 static atomic_int wake = -1; /* the control thread's eventfd */
 static struct ip_fd_id wake_id;
+static int wake_tried; /* by the control thread: once, where it left the program its room */
 
 int ip_fork_file_wake_fd(void) {
   int fd = atomic_load(&wake);
-  if (fd < 0) {
+  if (fd < 0 && !wake_tried) {
+    wake_tried = 1;
+    if (!ip_fd_spare_room() || !ip_fd_room_begin(1)) /* a tight limit: no file made ahead */
+      return -1;
     fd = ip_fd_own(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    ip_fd_room_end(1);
     ip_fd_identify(fd, &wake_id);
     atomic_store(&wake, fd);
   }
@@ -98,6 +105,7 @@ int ip_fork_file_take(void) {
     (void)n;
   }
   ip_fd_release(w, &wake_id); /* the child's own thread makes its own */
+  wake_tried = 0;
   return fd;
 }
 

@@ -155,7 +155,9 @@ int ip_output_open(char *err, size_t errlen) {
   char abs[PATH_MAX];
   /* Absolute, so a fork child after chdir() still writes next to its parent. */
   snprintf(ip_st.dir, sizeof ip_st.dir, "%.1000s", realpath(dir, abs) ? abs : dir);
-  int room = ip_fd_room_begin(2); /* not below a program's last 64 free descriptors */
+  /* not below a program's last 64 free descriptors, nor among its numbers
+   * under a tight limit: then a chroot's fork child cannot create its trace */
+  int room = ip_fd_spare_room() && ip_fd_room_begin(2);
   if (room) {
     int d = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
     ip_st.dir_fd = d >= 0 ? ip_fd_own(d) : -1;
