@@ -7,7 +7,8 @@
 # its exact counts, and the program's output and status are a plain run's.
 # With the filter applied to every thread (TSYNC), the control thread cannot
 # make them after the first: record's summary names the filter as the cause
-# of the 4 children not recorded, not the directory.
+# of the 4 children not recorded, not the directory; so it does for all 5
+# where a filter installed earlier also refuses linkat.
 . "$INCLPROF_SRC/tests/lib.sh"
 cat >sandboxed.c <<'SRC'
 #include <errno.h>
@@ -32,8 +33,15 @@ int main(int argc, char **argv) {
       DENY(__NR_creat),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
-  struct sock_fprog p = {sizeof f / sizeof f[0], f};
+  struct sock_filter g[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      DENY(__NR_linkat),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog p = {sizeof f / sizeof f[0], f}, q = {sizeof g / sizeof g[0], g};
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+    return 1;
+  if (argc > 1 && !strcmp(argv[1], "nolink") && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &q))
     return 1;
   int rc = argc > 1 && !strcmp(argv[1], "tsync")
                ? (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &p)
@@ -79,4 +87,12 @@ check_eq "tsync: the program's trace and the first child's (made before the filt
 check "tsync: record's summary names the filter as the cause" \
   grep -q "4 processes of this run were not recorded; the first: the program's seccomp filter refused creating the trace file" prof.err
 check "tsync: and not the directory's permissions" sh -c '! grep -q "writable" prof.err'
+rm -rf out
+"$INCLPROF" record -o out -- ./sandboxed nolink >prof.out 2>prof.err
+check_eq "nolink: recorded, the program's status" 3 "$?"
+./sandboxed nolink >plain.out 2>&1
+check_eq "nolink: recorded, the program's output" "$(cat plain.out)" "$(cat prof.out)"
+check_eq "nolink: the program's trace alone" 1 "$(ls out/*.ipb | wc -l)"
+check "nolink: record's summary names the filter for the 5 children" \
+  grep -q "5 processes of this run were not recorded; the first: the program's seccomp filter refused creating the trace file" prof.err
 done_testing
