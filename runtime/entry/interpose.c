@@ -91,10 +91,16 @@ static void limit_set(long rc, pid_t pid, int resource, const void *new_limit) {
 
 /* Before the program installs a seccomp filter: the runtime makes no more
  * perf_event_open calls (a thread goes without its counter, the sampler
- * uses its timer), which the filter may answer by killing the process. */
+ * uses its timer), which the filter may answer by killing the process; and
+ * it makes the next fork child's trace file now, which the filter may
+ * refuse the child (fork_file.c). */
 static void filter_coming(void) {
-  if (!ip_process_is_child()) /* a vfork child's filter is not its parent's */
-    atomic_store(&ip_st.seccomp, 1);
+  if (ip_process_is_child()) /* a vfork child's filter is not its parent's */
+    return;
+  int saved = errno;
+  atomic_store(&ip_st.seccomp, 1);
+  ip_fork_file_before_filter();
+  errno = saved;
 }
 
 /* libc's syscall() takes the number and up to six word-sized arguments. */

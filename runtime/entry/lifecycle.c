@@ -127,6 +127,7 @@ __attribute__((destructor)) static void at_unload(void) {
 static void fork_prepare(void) {
   if (ip_st.declined)
     return;
+  ip_fork_file_fork_wait();
   ip_ctl_fork_prepare();
   ip_lock(&ip_st.threads_lock, 0);
   ip_registry_fork_prepare();

@@ -8,18 +8,23 @@
  * closed by the thread; an unnamed file no child took disappears with the
  * parent's descriptor (exit, exec), and one the child could not link (no
  * /proc, no name free) is closed there.
- * Nothing is made before a process's first fork, nor without a control
- * thread, nor where the file system has no O_TMPFILE, nor under a tight
- * descriptor limit (the control thread's eventfd would take one of the
- * program's numbers: fd_own.c's ip_fd_spare_room, fd_reserve.c): the child
- * creates its file then. */
+ * Nothing is made before a process's first fork, except when the program
+ * installs a seccomp filter: the installing thread makes one then, before
+ * the filter (which may refuse the child's creating its file) is in force.
+ * Nothing is made without a control thread, nor where the file system has
+ * no O_TMPFILE, nor under a tight descriptor limit (the control thread's
+ * eventfd would take one of the program's numbers: fd_own.c's
+ * ip_fd_spare_room, fd_reserve.c): the child creates its file then. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sink/sink.h"
+
+enum { SPARE_WAIT_MS = 100 };
 
 static pthread_mutex_t spare_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static int spare = -1; /* under spare_lock (fork_prepare takes it) */
@@ -30,6 +35,34 @@ static atomic_int wanted;    /* a fork took or dropped the spare */
 static atomic_int wake = -1; /* the control thread's eventfd */
 static struct ip_fd_id wake_id;
 static int wake_tried; /* by the control thread: once, where it left the program its room */
+/* Under a seccomp filter, a fork waits for the thread's file (made). */
+static pthread_cond_t made = PTHREAD_COND_INITIALIZER;
+static int cannot_make; /* under spare_lock: the last try failed, or a wait timed out */
+
+/* An unnamed file in the output directory, kept for the next fork's
+ * child unless one is kept already. */
+static void make_spare(void) {
+  int fd = ip_fd_own(open(ip_st.dir, O_TMPFILE | O_WRONLY | O_APPEND | O_CLOEXEC, 0644));
+  struct ip_fd_id id;
+  ip_fd_identify(fd, &id);
+  if (!ip_lock(&spare_lock, 0)) {
+    ip_fd_release(fd, &id);
+    return;
+  }
+  int old = given;
+  struct ip_fd_id old_id = given_id;
+  given = -1;
+  cannot_make = fd < 0;
+  if (fd >= 0 && spare < 0 && atomic_load(&ip_st.init_state) == 1) {
+    spare = fd;
+    spare_id = id;
+    fd = -1;
+  }
+  pthread_cond_broadcast(&made);
+  ip_unlock(&spare_lock);
+  ip_fd_release(old, &old_id);
+  ip_fd_release(fd, &id);
+}
 
 int ip_fork_file_wake_fd(void) {
   int fd = atomic_load(&wake);
@@ -55,27 +88,37 @@ void ip_fork_file_woken(void) {
 void ip_fork_file_make(void) {
   if (!atomic_exchange(&wanted, 0))
     return;
-  int fd = ip_fd_own(open(ip_st.dir, O_TMPFILE | O_WRONLY | O_APPEND | O_CLOEXEC, 0644));
-  struct ip_fd_id id;
-  ip_fd_identify(fd, &id);
-  if (!ip_lock(&spare_lock, 0)) {
-    ip_fd_release(fd, &id);
-    return;
-  }
-  int old = given;
-  struct ip_fd_id old_id = given_id;
-  given = -1;
-  if (fd >= 0 && spare < 0 && atomic_load(&ip_st.init_state) == 1) {
-    spare = fd;
-    spare_id = id;
-    fd = -1;
-  }
-  ip_unlock(&spare_lock);
-  ip_fd_release(old, &old_id);
-  ip_fd_release(fd, &id);
+  make_spare();
 }
 
-void ip_fork_file_fork_prepare(void) { ip_lock(&spare_lock, 0); }
+void ip_fork_file_before_filter(void) {
+  if (ip_fd_spare_room()) /* not under a tight descriptor limit */
+    make_spare();
+}
+
+/* Under a seccomp filter, which may refuse the child's creating its own
+ * file, a fork waits (up to SPARE_WAIT_MS) for the control thread to make
+ * the spare after the previous fork; not once a try failed (a filter on
+ * every thread) or a wait timed out (the thread no longer runs). */
+void ip_fork_file_fork_wait(void) {
+  if (!atomic_load(&ip_st.seccomp) || atomic_load(&wake) < 0 || !ip_lock(&spare_lock, 0))
+    return;
+  struct timespec end;
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  end.tv_nsec += SPARE_WAIT_MS * 1000000L;
+  end.tv_sec += end.tv_nsec / 1000000000L;
+  end.tv_nsec %= 1000000000L;
+  while (spare < 0 && !cannot_make && atomic_load(&ip_st.init_state) == 1)
+    if (pthread_cond_clockwait(&made, &spare_lock, CLOCK_MONOTONIC, &end) == ETIMEDOUT)
+      cannot_make = 1;
+  ip_unlock(&spare_lock);
+}
+
+/* wanted is set before the child exists: the child's wake-up finds it. */
+void ip_fork_file_fork_prepare(void) {
+  ip_lock(&spare_lock, 0);
+  atomic_store(&wanted, 1);
+}
 
 /* In the parent: no system call (the child wakes the control thread). */
 void ip_fork_file_after_fork_parent(void) {
@@ -90,7 +133,11 @@ void ip_fork_file_after_fork_parent(void) {
 }
 
 /* The child's lock, made anew (held by the parent's forking thread). */
-void ip_fork_file_fork_child_lock(void) { ip_mutex_init(&spare_lock); }
+void ip_fork_file_fork_child_lock(void) {
+  ip_mutex_init(&spare_lock);
+  pthread_cond_init(&made, NULL);
+  cannot_make = 0;
+}
 
 int ip_fork_file_take(void) {
   int fd = spare;

@@ -115,6 +115,13 @@ static int create_in_dir(uint32_t pid, int spare, char *path, size_t pathlen, ch
       ip_close(spare);
       return -1;
     }
+    if ((errno == EACCES || errno == EPERM) && atomic_load(&ip_st.seccomp)) {
+      snprintf(err, errlen,
+               "the program's seccomp filter refused creating the trace file %s (%s); the "
+               "directory is not the cause",
+               path, ip_errno_text(errno));
+      return -1;
+    }
     if (errno == EACCES || errno == EPERM) {
       snprintf(err, errlen,
                "cannot create %s: %s (the process runs as uid %u, gid %u: make %s writable for "

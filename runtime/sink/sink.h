@@ -46,6 +46,8 @@ IP_HIDDEN void ip_calibration_save(void);
 IP_HIDDEN int ip_fork_file_wake_fd(void); /* the control thread's: a fork wakes it */
 IP_HIDDEN void ip_fork_file_woken(void);
 IP_HIDDEN void ip_fork_file_make(void);              /* after a fork, in the control thread */
+IP_HIDDEN void ip_fork_file_before_filter(void);     /* before a seccomp filter is installed */
+IP_HIDDEN void ip_fork_file_fork_wait(void);         /* a fork under a filter, first */
 IP_HIDDEN void ip_fork_file_fork_prepare(void);      /* takes its lock, the last */
 IP_HIDDEN void ip_fork_file_after_fork_parent(void); /* and lets it go */
 IP_HIDDEN void ip_fork_file_fork_child_lock(void);
