@@ -221,6 +221,7 @@ python3 st.py
 # its span by more than 5 %; each pprof's time_nanos is the process's start
 # (the whole profile's) plus the interval's start (within 2 ms: info gives
 # that start to 4 digits).
+# record's summary and `info DIR` say how many interval files and where.
 check "compile the napping program" cc_plugin nap "$INCLPROF_SRC/tests/programs/runtime/nap_seconds.c" -O1
 check "record it with --interval 500ms" sh -c "'$INCLPROF' record --aggregate --interval 500ms -o np -- ./nap 2.5 > np.out 2>np.err"
 "$INCLPROF" export --format pprof -o np.pb.gz np 2>/dev/null || fail "export pprof np"
@@ -232,6 +233,10 @@ for f in np/*.intervals/*.ipb; do
   n=$((n + 1))
 done
 check "at least 5 interval files ($n)" test "$n" -ge 5
+iv=$(cd np && ls -d *.intervals)
+check "record's summary counts them and says where" grep -q "^inclprof: 1 trace file written to np/, $n interval profiles in np/$iv/ ('inclprof info np' lists them) (status 0)$" np.err
+"$INCLPROF" info np > np.info 2>&1
+check "info DIR lists them" grep -q "^intervals: *$n profiles in np/$iv/ (one per interval: 'inclprof report np/$iv/NNNNNN.ipb' reads one)$" np.info
 cat > np.py <<'PY'
 import csv, re, sys
 exec(open("pb.py").read())
