@@ -12,6 +12,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "cli/info_intervals.h"
 #include "cli/info_snapshots.h"
 #include "util/util.h"
 #include "views/views.h"
@@ -38,7 +39,8 @@ static const ip_cli cli = {
              "runtime gaps, lost batches, trailer (clean shutdown?) and any damage.\n"
              "A trace that ends with its index is described from its last bytes alone.\n"
              "Default input: " IP_DEFAULT_INPUT " (a directory means every *.ipb file in it).\n"
-             "A directory's snapshots of slow calls (record --snapshot-if) are listed after.",
+             "A directory's interval profiles (record --interval) and snapshots of slow calls\n"
+             "(record --snapshot-if) are listed after.",
     .epilog = "Exit status: 0 ok, 1 unusable input, 2 bad usage, 3 a trace is damaged.",
     .opts = options,
     .n_opts = sizeof options / sizeof options[0],
@@ -288,8 +290,10 @@ int cmd_info(int argc, char **argv) {
   struct stat st;
   for (int i = first; i <= argc; i++) { /* the default input when none is given */
     const char *in = i < argc ? argv[i] : first == argc ? IP_DEFAULT_INPUT : NULL;
-    if (in && stat(in, &st) == 0 && S_ISDIR(st.st_mode))
+    if (in && stat(in, &st) == 0 && S_ISDIR(st.st_mode)) {
+      info_intervals(in);
       info_snapshots(in);
+    }
   }
   rc = ip_exit_status(&s);
   ip_session_free(&s);

@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/info_intervals.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/ctl_client.h"
@@ -530,11 +531,25 @@ int cmd_record(int argc, char **argv) {
   struct record_tally t = record_dir_tally(a.dir, say_if_stopped_early);
   int n = t.files;
   int snaps = a.snapshot_if[0] ? record_dir_snapshots(a.dir) : 0;
+  int interval_files = 0;
+  char interval_first[4200];
+  int interval_n = interval_dirs(a.dir, &interval_files, interval_first, sizeof interval_first);
   if (n && a.snapshot_if[0])
     fprintf(stderr,
             "inclprof: %d trace file%s written to %s/, %d snapshot%s of slow calls kept in "
             "%s/snapshots/ ('inclprof info %s' lists them) (status %d)\n",
             n, n > 1 ? "s" : "", a.dir, snaps, snaps == 1 ? "" : "s", a.dir, a.dir, status);
+  else if (n && interval_n == 1)
+    fprintf(stderr,
+            "inclprof: %d trace file%s written to %s/, %d interval profile%s in %s/ ('inclprof "
+            "info %s' lists them) (status %d)\n",
+            n, n > 1 ? "s" : "", a.dir, interval_files, interval_files == 1 ? "" : "s",
+            interval_first, a.dir, status);
+  else if (n && interval_n > 1)
+    fprintf(stderr,
+            "inclprof: %d trace file%s written to %s/, %d interval profiles in %d directories "
+            "%s/PID.intervals/ ('inclprof info %s' lists them) (status %d)\n",
+            n, n > 1 ? "s" : "", a.dir, interval_files, interval_n, a.dir, a.dir, status);
   else if (n)
     fprintf(stderr, "inclprof: %d trace file%s written to %s/ (status %d)\n", n, n > 1 ? "s" : "",
             a.dir, status);

@@ -761,6 +761,13 @@ void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end) {
   }
 }
 
+uint64_t ip_agg_open_time(const struct ip_agg *a, uint64_t upto) {
+  if (a->stk.paused || upto <= a->hwm)
+    return 0;
+  uint64_t raw = upto - a->hwm - off_ticks(a->hwm, upto);
+  return raw > UINT64_MAX >> (IP_FX + 1) ? 0 : raw << IP_FX;
+}
+
 void ip_agg_close_all(struct ip_agg *a, int alive_until_now, uint64_t now, int transitional) {
   /* A thread alive at the exit: the time since its last event is one more
    * interval of its open frames, as the converter closes such a thread. */

@@ -138,5 +138,8 @@ static inline uint64_t ip_agg_fx_ns(const struct ip_agg *a, uint64_t v) {
  * interval up to now, transitional or not): its open frames close, counted
  * as closed at its end. */
 void ip_agg_close_all(struct ip_agg *a, int alive_until_now, uint64_t now, int transitional);
+/* The time from a's last event to upto (ticks << IP_FX, the runtime's off
+ * periods left out): 0 while its recording is paused or upto is older. */
+uint64_t ip_agg_open_time(const struct ip_agg *a, uint64_t upto);
 
 #endif

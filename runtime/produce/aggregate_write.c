@@ -46,7 +46,7 @@ struct counts {
 struct agg_prev {
   struct columns c;
   struct counts k;
-  uint64_t tick; /* the thread's last event then */
+  uint64_t tick; /* where it was counted to: the thread's last event or the interval's end */
 };
 
 static void columns_free(struct columns *c) {
@@ -81,9 +81,11 @@ static int columns_alloc(struct columns *c, size_t n, size_t nl) {
 }
 
 /* a's tree as the record's arrays; its open frames count as closed at its
- * last event (their time so far in their paths' inclusive values; their
- * calls' durations are not in the histograms yet). */
-static int columns_fill(const struct ip_agg *a, struct columns *c) {
+ * last event, or open_el later (ticks << IP_FX past its last event, of which
+ * open_app Application): their time so far in their paths' inclusive values;
+ * their calls' durations are not in the histograms yet. */
+static int columns_fill(const struct ip_agg *a, uint64_t open_el, uint64_t open_app,
+                        struct columns *c) {
   size_t n = a->n_nodes, nl = 0;
   for (size_t i = 0; i < n; i++)
     for (unsigned k = 0; k < a->nodes[i].lat_n; k++)
@@ -114,8 +116,8 @@ static int columns_fill(const struct ip_agg *a, struct columns *c) {
     if (fr->node == NO_NODE)
       continue;
     c->v[C_CALLS][fr->node]++;
-    c->v[C_EL_INCL][fr->node] += a->el - fr->push_el;
-    c->v[C_APP_INCL][fr->node] += a->el - fr->push_el - (a->tr - ip_agg_push_tr(a, fr));
+    c->v[C_EL_INCL][fr->node] += a->el - fr->push_el + open_el;
+    c->v[C_APP_INCL][fr->node] += a->el - fr->push_el - (a->tr - ip_agg_push_tr(a, fr)) + open_app;
     c->v[C_SMP][fr->node] += a->smp - ip_agg_push_smp(a, fr);
     for (int k = 0; ip_agg_waited(a, fr) && k < AGG_WAIT_N; k++)
       c->wait[0][fr->node * AGG_WAIT_N + k] += a->wait[k] - fr->push_wait[k];
@@ -227,7 +229,7 @@ static void emit(const struct ip_rt_thread *t, struct columns *c, const struct c
 
 static void write_profile(const struct ip_rt_thread *t, const struct ip_agg *a) {
   struct columns c;
-  if (columns_fill(a, &c) != 0) {
+  if (columns_fill(a, 0, 0, &c) != 0) {
     ip_say("inclprof: aggregate mode: no memory to write thread %u's profile\n", (unsigned)t->tid);
     return;
   }
@@ -271,7 +273,7 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
     return;
   ip_agg_close_all(a, alive_until_now, now, alive_until_now && moved_since_last_event(t));
   if (ip_st.intervals_on && ip_lock(&ended_lock, 0)) {
-    ip_agg_interval(t, &ended, &ended_len, &ended_cap);
+    ip_agg_interval(t, a->hwm, &ended, &ended_len, &ended_cap);
     ip_unlock(&ended_lock);
   }
   a->written = 1;
@@ -302,9 +304,11 @@ static uint64_t ns_fx(const struct ip_agg *a, uint64_t ns) {
   return (uint64_t)(((unsigned __int128)ns << (32 + IP_FX)) / a->ns_per_tick_fx);
 }
 
-/* d = c less the previous snapshot p (paths beyond p's are new); a path's
- * shortest and longest call of the interval are the middles of its lowest
- * and highest bucket that gained calls (within 0.78 %). */
+/* d = c less the previous snapshot p (paths beyond p's are new; a value
+ * below p's, when p counted an open frame's time past an event folded
+ * since, gains 0); a path's shortest and longest call of the interval are
+ * the middles of its lowest and highest bucket that gained calls (within
+ * 0.78 %). */
 static int delta(const struct ip_agg *a, const struct columns *c, const struct columns *p,
                  struct columns *d) {
   if (columns_alloc(d, c->n, c->n_lat) != 0)
@@ -317,8 +321,10 @@ static int delta(const struct ip_agg *a, const struct columns *c, const struct c
   size_t ci = 0, pi = 0;
   for (size_t i = 0; i < c->n; i++) {
     int old = i < p->n;
-    for (int k = 0; k < COLUMNS; k++)
-      d->v[k][i] = c->v[k][i] - (old && k != C_MIN && k != C_MAX ? p->v[k][i] : 0);
+    for (int k = 0; k < COLUMNS; k++) {
+      uint64_t was = old && k != C_MIN && k != C_MAX ? p->v[k][i] : 0;
+      d->v[k][i] = c->v[k][i] > was ? c->v[k][i] - was : 0;
+    }
     size_t ce = ci + c->lat_buckets[i], pe = pi + (old ? p->lat_buckets[i] : 0);
     size_t first = d->n_lat;
     for (; ci < ce; ci++) {
@@ -341,22 +347,30 @@ static int delta(const struct ip_agg *a, const struct columns *c, const struct c
   return 0;
 }
 
-void ip_agg_interval(struct ip_rt_thread *t, uint8_t **buf, size_t *len, size_t *cap) {
+void ip_agg_interval(struct ip_rt_thread *t, uint64_t end, uint8_t **buf, size_t *len,
+                     size_t *cap) {
   struct ip_agg *a = t->agg;
   if (!a || a->written || !a->have_tick)
     return;
   if (!a->prev && !(a->prev = ip_alloc(sizeof *a->prev)))
     return;
   struct agg_prev *p = a->prev;
+  /* The time since the thread's last event is the interval's: Elapsed, and
+   * Application too when the kernel did nothing for the thread meanwhile
+   * (a computing thread's). */
+  uint64_t open_el = ip_agg_open_time(a, end);
+  uint64_t open_app = moved_since_last_event(t) ? 0 : open_el;
+  uint64_t upto = open_el ? end : a->hwm;
   struct columns c, d;
-  if (columns_fill(a, &c) != 0)
+  if (columns_fill(a, open_el, open_app, &c) != 0)
     return;
   if (delta(a, &c, &p->c, &d) != 0) {
     columns_free(&c);
     return;
   }
   struct counts now = counts_of(a), was = p->k;
-  struct counts k = {now.el - was.el,
+  now.el += open_el;
+  struct counts k = {now.el > was.el ? now.el - was.el : 0,
                      now.events - was.events,
                      now.gaps - was.gaps,
                      now.gap_ticks - was.gap_ticks,
@@ -382,13 +396,13 @@ void ip_agg_interval(struct ip_rt_thread *t, uint8_t **buf, size_t *len, size_t 
   }
   if (b) {
     *len += ip_frame_encode(&rec, *buf + *len);
-    emit(t, &d, &k, p->tick ? p->tick : a->start_tick, a->hwm, a->stk.depth, buf, len, cap);
+    emit(t, &d, &k, p->tick ? p->tick : a->start_tick, upto, a->stk.depth, buf, len, cap);
   }
   columns_free(&d);
   columns_free(&p->c);
   p->c = c; /* absolute buckets: emit delta-coded only d's */
   p->k = now;
-  p->tick = a->hwm;
+  p->tick = upto;
 }
 
 void ip_agg_interval_ended(uint8_t **buf, size_t *len, size_t *cap) {
@@ -427,7 +441,7 @@ void ip_agg_write_all(int in_signal) {
     uint8_t *frames = NULL;
     size_t len = 0, cap = 0;
     ip_agg_interval_ended(&frames, &len, &cap);
-    ip_write_interval_file(ip_st.intervals++, frames, len);
+    ip_write_interval_file(ip_st.intervals++, now, frames, len);
     ip_free(frames);
   }
 }

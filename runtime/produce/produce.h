@@ -135,10 +135,11 @@ IP_HIDDEN void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_
 /* A running thread's tree so far (its open frames counted up to its last
  * event), for `inclprof ctl flush`: t's busy flag held. */
 IP_HIDDEN void ip_agg_snapshot(struct ip_rt_thread *t);
-/* --interval: what t's tree gained since the last interval, as a Thread and
- * a ThreadProfile frame appended to *buf (grown to *cap; *len used); t's
- * busy flag held. */
-IP_HIDDEN void ip_agg_interval(struct ip_rt_thread *t, uint8_t **buf, size_t *len, size_t *cap);
+/* --interval: what t's tree gained since the last interval, its open frames
+ * counted up to the interval's end tick, as a Thread and a ThreadProfile
+ * frame appended to *buf (grown to *cap; *len used); t's busy flag held. */
+IP_HIDDEN void ip_agg_interval(struct ip_rt_thread *t, uint64_t end, uint8_t **buf, size_t *len,
+                               size_t *cap);
 /* The frames of the threads that ended since the last interval's file
  * (their last part), taken: *buf to ip_free. */
 IP_HIDDEN void ip_agg_interval_ended(uint8_t **buf, size_t *len, size_t *cap);

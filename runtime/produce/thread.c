@@ -489,6 +489,7 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
    * file. */
   uint8_t *frames = NULL;
   size_t len = 0, cap = 0;
+  uint64_t end = ip_tick(); /* the interval's */
   if (interval && ip_st.aggregate)
     ip_agg_interval_ended(&frames, &len, &cap);
   for (struct ip_rt_thread *t = ip_st.threads; ip_st.aggregate && t && left; t = t->next) {
@@ -500,13 +501,14 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
     /* its buffers handed to the writer folded first: none is folded meanwhile */
     if (!atomic_load(&ip_st.final_flush) && ip_writer_settle(t, IP_SETTLE_BOUNDED)) {
       if (interval)
-        ip_agg_interval(t, &frames, &len, &cap);
+        ip_agg_interval(t, end, &frames, &len, &cap);
       else
         ip_agg_snapshot(t);
     }
     atomic_store(&t->busy, 0);
   }
-  if (interval && ip_st.aggregate && ip_write_interval_file(ip_st.intervals++, frames, len) != 0)
+  if (interval && ip_st.aggregate &&
+      ip_write_interval_file(ip_st.intervals++, end, frames, len) != 0)
     ip_say("inclprof: cannot write interval %u's profile in %s/%u.intervals\n", ip_st.intervals,
            ip_st.dir, (unsigned)ip_st.pid);
   ip_free(frames);

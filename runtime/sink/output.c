@@ -246,8 +246,13 @@ struct interval_span {
   uint64_t start_tick;
 };
 
+/* The wall-clock time of the trace's start_tick (its Header's start_unix_ns):
+ * an interval file's Header has the same pair. */
+static uint64_t trace_start_unix_ns;
+
 static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t start_tick,
-                        const struct interval_span *interval, emit_fn *emit, void *ctx) {
+                        uint64_t start_unix_ns, const struct interval_span *interval, emit_fn *emit,
+                        void *ctx) {
   Inclprof__Header h = INCLPROF__HEADER__INIT;
   if (interval) {
     h.has_interval = h.has_interval_start_tick = 1;
@@ -292,7 +297,7 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
   h.n_argv = argc;
   h.argv = argv_ptrs;
   h.has_start_unix_ns = h.has_start_tick = h.has_clock = h.has_ticks_per_second = 1;
-  h.start_unix_ns = ip_now_ns_realtime();
+  h.start_unix_ns = start_unix_ns;
   h.start_tick = start_tick;
   h.clock = ip_st.clock;
   h.has_clock_unfenced = ip_st.clock_unfenced;
@@ -337,8 +342,9 @@ static void emit_header(uint32_t pid, uint32_t ppid, uint32_t from_pid, uint64_t
 }
 
 void ip_write_header(uint32_t from_pid) {
-  emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), from_pid, ip_st.start_tick, NULL,
-              emit_to_trace, NULL);
+  trace_start_unix_ns = ip_now_ns_realtime();
+  emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), from_pid, ip_st.start_tick,
+              trace_start_unix_ns, NULL, emit_to_trace, NULL);
 }
 
 void ip_write_child_trace(uint32_t pid, const char *how) {
@@ -350,7 +356,8 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
   ip_frame_preamble(pre);
   uint64_t now = ip_tick();
   if (write_all(fd, pre, sizeof pre) == 0) {
-    emit_header(pid, (uint32_t)getpid(), (uint32_t)getpid(), now, NULL, emit_to_fd, &fd);
+    emit_header(pid, (uint32_t)getpid(), (uint32_t)getpid(), now, ip_now_ns_realtime(), NULL,
+                emit_to_fd, &fd);
     char reason[200];
     snprintf(reason, sizeof reason,
              "not recorded: started by %s, which runs no fork handler; it ran as without the "
@@ -374,8 +381,7 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
  * process's start (a fork child's: at the fork). */
 static uint64_t interval_end;
 
-int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
-  uint64_t end = ip_tick();
+int ip_write_interval_file(unsigned seq, uint64_t end, const uint8_t *frames, size_t len) {
   struct interval_span span = {seq,
                                interval_end > ip_st.start_tick ? interval_end : ip_st.start_tick};
   interval_end = end;
@@ -391,8 +397,8 @@ int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
   ip_frame_preamble(pre);
   int rc = write_all(fd, pre, sizeof pre);
   if (rc == 0) {
-    emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), 0, ip_st.start_tick, &span, emit_to_fd,
-                &fd);
+    emit_header((uint32_t)ip_st.pid, (uint32_t)getppid(), 0, ip_st.start_tick, trace_start_unix_ns,
+                &span, emit_to_fd, &fd);
     ip_output_lock_log();
     rc = write_all(fd, table_log, log_len);
     ip_output_unlock_log();

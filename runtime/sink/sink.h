@@ -17,8 +17,9 @@ IP_HIDDEN int ip_output_open(char *err, size_t errlen);
 IP_HIDDEN void ip_write_record(const Inclprof__Record *rec, int log_it);
 /* Aggregate mode's --interval: OUTPUT/<pid>.intervals/<seq>.ipb, a file of
  * its own with the Header, the table records so far, frames (the
- * interval's Thread and ThreadProfile records) and a Trailer; 0 or -1. */
-IP_HIDDEN int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len);
+ * interval's Thread and ThreadProfile records) and a Trailer ending at the
+ * tick end; 0 or -1. */
+IP_HIDDEN int ip_write_interval_file(unsigned seq, uint64_t end, const uint8_t *frames, size_t len);
 IP_HIDDEN void ip_write_header(uint32_t forked_from);
 IP_HIDDEN void ip_write_thread(uint32_t tid, const char *name, uint64_t tick);
 IP_HIDDEN void ip_write_gap(uint32_t tid, uint64_t start, uint64_t end);

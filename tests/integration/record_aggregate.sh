@@ -166,10 +166,10 @@ for k in 0 1 2; do
   "$INCLPROF" export --format pprof -o "st$k.pb.gz" "$f" 2>/dev/null || fail "export pprof $f"
   "$INCLPROF" export --format csv -o "st$k.csv" "$f" 2>/dev/null || fail "export csv $f"
 done
-cat > st.py <<'PY'
-import csv, gzip, re
+cat > pb.py <<'PY'
+import gzip
 def ns(v, u): return float(v) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[u]
-def duration_nanos(path):  # pprof Profile.duration_nanos (field 10)
+def field(path, want):  # a varint field of a pprof Profile (9 time_nanos, 10 duration_nanos)
     b, i = gzip.open(path).read(), 0
     def varint():
         nonlocal i
@@ -181,12 +181,17 @@ def duration_nanos(path):  # pprof Profile.duration_nanos (field 10)
         key = varint(); field, wire = key >> 3, key & 7
         if wire == 0:
             v = varint()
-            if field == 10: return v
+            if field == want: return v
         elif wire == 2:
             n = varint(); i += n
         elif wire == 1: i += 8
         elif wire == 5: i += 4
     return None
+PY
+cat > st.py <<'PY'
+import csv, re
+exec(open("pb.py").read())
+def duration_nanos(path): return field(path, 10)
 to_prev = 0.0
 for k in range(3):
     m = re.search(r"^interval: +%d: from ([0-9.]+) (ns|us|ms|s) to ([0-9.]+) (ns|us|ms|s) after the process's start \(([0-9.]+) (ns|us|ms|s)\)$" % k,
@@ -209,6 +214,50 @@ for k in range(3):
     print("%s - interval %d: the thread's Elapsed time, %d ns, is at most the interval's (%.1f %%)" % ("ok" if el <= d * 1.01 else "FAIL", k, el, 100 * el / d))
 PY
 python3 st.py
+
+# A thread blocked in one call across intervals: tests/programs/runtime/nap_seconds.c
+# sleeps 2.5 s in nap() with --interval 500ms. Each file but the last reads
+# about its span in nap's Elapsed time (within 20 %), none a thread time over
+# its span by more than 5 %; each pprof's time_nanos is the process's start
+# (the whole profile's) plus the interval's start (within 2 ms: info gives
+# that start to 4 digits).
+# record's summary and `info DIR` say how many interval files and where.
+check "compile the napping program" cc_plugin nap "$INCLPROF_SRC/tests/programs/runtime/nap_seconds.c" -O1
+check "record it with --interval 500ms" sh -c "'$INCLPROF' record --aggregate --interval 500ms -o np -- ./nap 2.5 > np.out 2>np.err"
+"$INCLPROF" export --format pprof -o np.pb.gz np 2>/dev/null || fail "export pprof np"
+n=0
+for f in np/*.intervals/*.ipb; do
+  "$INCLPROF" info "$f" >"np$n.info" 2>&1
+  "$INCLPROF" export --format csv -o "np$n.csv" "$f" 2>/dev/null || fail "export csv $f"
+  "$INCLPROF" export --format pprof -o "np$n.pb.gz" "$f" 2>/dev/null || fail "export pprof $f"
+  n=$((n + 1))
+done
+check "at least 5 interval files ($n)" test "$n" -ge 5
+iv=$(cd np && ls -d *.intervals)
+check "record's summary counts them and says where" grep -q "^inclprof: 1 trace file written to np/, $n interval profiles in np/$iv/ ('inclprof info np' lists them) (status 0)$" np.err
+"$INCLPROF" info np > np.info 2>&1
+check "info DIR lists them" grep -q "^intervals: *$n profiles in np/$iv/ (one per interval: 'inclprof report np/$iv/NNNNNN.ipb' reads one)$" np.info
+cat > np.py <<'PY'
+import csv, re, sys
+exec(open("pb.py").read())
+n = int(sys.argv[1])
+start = field("np.pb.gz", 9) or 0
+for k in range(n):
+    m = re.search(r"^interval: +%d: from ([0-9.]+) (ns|us|ms|s) to ([0-9.]+) (ns|us|ms|s) after the process's start \(([0-9.]+) (ns|us|ms|s)\)$" % k,
+                  open("np%d.info" % k).read(), re.M)
+    if not m:
+        print("FAIL - nap interval %d: info gives no 'interval:' line" % k); continue
+    a, d = ns(*m.group(1, 2)), ns(*m.group(5, 6))
+    rows = list(csv.DictReader(open("np%d.csv" % k)))
+    el = sum(int(x["elapsed_exclusive_ns"]) for x in rows)
+    print("%s - nap interval %d: the thread's Elapsed time, %d ns, is at most its span, %.0f ns (%.1f %%)" % ("ok" if el <= d * 1.05 else "FAIL", k, el, d, 100 * el / d))
+    if k < n - 1:
+        nap = sum(int(x["elapsed_inclusive_ns"]) for x in rows if x["function"] == "nap")
+        print("%s - nap interval %d: nap's Elapsed time, %d ns, is about its span (%.1f %%)" % ("ok" if abs(nap - d) <= 0.2 * d else "FAIL", k, nap, 100 * nap / d))
+    t = field("np%d.pb.gz" % k, 9) or 0
+    print("%s - nap interval %d: the pprof's time_nanos is the process's start plus %.0f ns (%+d ns)" % ("ok" if abs(t - start - a) <= 2e6 else "FAIL", k, a, t - start - a))
+PY
+python3 np.py "$n"
 
 "$INCLPROF" record --interval 1s -o bad -- ./paths 2> bad.err; rc=$?
 check_eq "--interval without --aggregate: exit 2" 2 "$rc"
