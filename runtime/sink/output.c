@@ -339,7 +339,7 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
     return;
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
-  uint64_t now = ip_tick();
+  uint64_t now = ip_tick_cold();
   if (write_all(fd, pre, sizeof pre) == 0) {
     emit_header(pid, (uint32_t)getpid(), (uint32_t)getpid(), now, NULL, emit_to_fd, &fd);
     char reason[200];
@@ -366,7 +366,7 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
 static uint64_t interval_end;
 
 int ip_write_interval_file(unsigned seq, const uint8_t *frames, size_t len) {
-  uint64_t end = ip_tick();
+  uint64_t end = ip_tick_cold();
   struct interval_span span = {seq,
                                interval_end > ip_st.start_tick ? interval_end : ip_st.start_tick};
   interval_end = end;
@@ -454,7 +454,7 @@ void ip_write_trailer(int clean, const char *reason) {
   if (!strcmp(reason, "exec"))
     tr.exec_unrecorded = (char *)exec_unrecorded();
   tr.has_end_tick = tr.has_end_unix_ns = tr.has_events = tr.has_batches = 1;
-  tr.end_tick = ip_tick();
+  tr.end_tick = ip_tick_cold();
   tr.end_unix_ns = ip_now_ns_realtime();
   tr.events = atomic_load(&ip_st.events);
   tr.batches = atomic_load(&ip_st.batches);
@@ -527,7 +527,7 @@ void ip_output_fork_child(void) {
     return;
   }
   ip_trace_write_start(sizeof pre, ip_write_trailer);
-  ip_st.start_tick = ip_tick();
+  ip_st.start_tick = ip_tick_cold();
   ip_write_header(forked_from);
   ip_write_frame(table_log, log_len);
 }
