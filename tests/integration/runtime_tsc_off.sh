@@ -6,8 +6,8 @@
 # stops recording just before: the recorded run's status and output are the
 # plain run's (the old runtime died of SIGSEGV at the next probe), the trace
 # holds exactly that thread's calls before the prctl and none of its calls,
-# its later thread's or its fork child's after, and info and report's header
-# say why it stopped.  From another thread, the program's main thread
+# its later thread's or its fork child's after, and record's summary, info
+# and report's header say why it stopped.  From another thread, the program's main thread
 # records on; with sampling, no sample is taken on the stopped thread.
 . "$INCLPROF_SRC/tests/lib.sh"
 cat >tscoff.c <<'SRC'
@@ -92,6 +92,8 @@ for how in prctl syscall thread sampled; do
   "$INCLPROF" record -o out-$how $opt -- ./tscoff $arg >prof.out 2>prof.err
   check_eq "$how: recorded, the program's status (not killed by SIGSEGV)" 0 "$?"
   check_eq "$how: recorded, the program's output" "$(cat plain.out)" "$(cat prof.out)"
+  check "$how: record's summary says why the thread stopped" \
+    grep -q 'stopped recording before it ended: the program disabled rdtsc (PR_SET_TSC) at' prof.err
   "$INCLPROF" report out-$how --by function >report 2>&1
   check_eq "$how: the calls before the prctl, all recorded" 300 "$(calls before)"
   check_eq "$how: no call of its thread's thread" 0 "$(calls in_thread)"
