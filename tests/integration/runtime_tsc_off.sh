@@ -7,8 +7,10 @@
 # plain run's (the old runtime died of SIGSEGV at the next probe), the trace
 # holds exactly that thread's calls before the prctl and none of its calls,
 # its later thread's or its fork child's after, and record's summary, info
-# and report's header say why it stopped.  From another thread, the program's main thread
-# records on; with sampling, no sample is taken on the stopped thread.
+# and report's header say why it stopped.  From another thread, the
+# program's main thread records on; with sampling, no sample is taken on the
+# stopped thread; with rdtsc enabled again (PR_TSC_ENABLE) the thread stays
+# stopped and the thread it starts then records.
 . "$INCLPROF_SRC/tests/lib.sh"
 cat >tscoff.c <<'SRC'
 #define _GNU_SOURCE
@@ -59,6 +61,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 300; i++)
       before(i);
     rc = disable(argv[1]);
+    if (!strcmp(argv[1], "enable")) /* the thread stays stopped; its next thread records */
+      prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0);
     for (int i = 0; i < 200; i++)
       after(i);
     pthread_t t;
@@ -83,7 +87,7 @@ gcc -O2 -pthread -fplugin="$INCLPROF_PLUGIN" -o tscoff tscoff.c || { fail "build
 ./tscoff prctl >/dev/null 2>&1 || { ok "# SKIP: PR_SET_TSC is not available here"; exit 0; }
 # calls of a function in report's table (0 without a row)
 calls() { awk -v f="$1" '$NF == f { n = $1 } END { print n + 0 }' report; }
-for how in prctl syscall thread sampled; do
+for how in prctl syscall thread sampled enable; do
   arg=$how opt=
   [ $how = sampled ] && arg=prctl opt="--sample-hz 5000"
   ./tscoff $arg >plain.out 2>&1
@@ -96,17 +100,24 @@ for how in prctl syscall thread sampled; do
     grep -q 'stopped recording before it ended: the program disabled rdtsc (PR_SET_TSC) at' prof.err
   "$INCLPROF" report out-$how --by function >report 2>&1
   check_eq "$how: the calls before the prctl, all recorded" 300 "$(calls before)"
-  check_eq "$how: no call of its thread's thread" 0 "$(calls in_thread)"
+  traces=1
+  if [ $arg = enable ]; then
+    check_eq "$how: rdtsc enabled again, its thread's thread recorded" 100 "$(calls in_thread)"
+    check_eq "$how: no call after the prctl" 0 "$(calls after)"
+    traces=2 # the fork child has a trace, of a thread that stays stopped
+  else
+    check_eq "$how: no call of its thread's thread" 0 "$(calls in_thread)"
+  fi
   if [ $arg = thread ]; then
     check_eq "$how: the main thread's calls after it, recorded" 50 "$(calls after)"
-  else
+  elif [ $arg != enable ]; then
     check_eq "$how: no call after the prctl" 0 "$(calls after)"
-    check_eq "$how: no call of its fork child (not recorded)" 0 "$(calls in_child)"
   fi
+  [ $arg = thread ] || check_eq "$how: no call of its fork child" 0 "$(calls in_child)"
   check "$how: report's header says why the thread stopped" \
     grep -q 'stopped recording before it ended: the program disabled rdtsc (PR_SET_TSC) at [0-9.]* ms' report
   "$INCLPROF" info out-$how >info 2>&1
-  check_eq "$how: one trace, ended cleanly" 1 "$(grep -c '^trailer:      clean shutdown' info)"
+  check_eq "$how: every trace ended cleanly" $traces "$(grep -c '^trailer:      clean shutdown' info)"
   check "$how: info says why the thread stopped" \
     grep -q '^stopped:      thread [0-9]* stopped recording before it ended: the program disabled rdtsc (PR_SET_TSC)' info
 done
