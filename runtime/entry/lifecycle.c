@@ -207,6 +207,7 @@ static void init(void) {
   if (IP_CLOCK_SOURCE == INCLPROF__CLOCK_SOURCE__CLOCK_TSC && ip_tsc_disabled()) {
     /* an exec from a thread that disabled it, or a library loaded by one */
     ip_say_unprofiled("rdtsc is disabled in this thread (PR_SET_TSC)");
+    atomic_store(&ip_st.tsc_off_seen, 1); /* no probe reads it (thread.c) */
     atomic_store(&ip_st.init_state, 2);
     return;
   }

@@ -121,4 +121,38 @@ for how in prctl syscall thread sampled enable; do
   check "$how: info says why the thread stopped" \
     grep -q '^stopped:      thread [0-9]* stopped recording before it ended: the program disabled rdtsc (PR_SET_TSC)' info
 done
+
+# The runtime starting on a thread that cannot read the TSC (a library with
+# probes, linked with the runtime, loaded after the prctl) says so and
+# leaves the program unprofiled.
+cat >lib.c <<'SRC'
+static volatile long sink;
+__attribute__((noinline)) void g(int i) { sink += i; }
+void f(void) {
+  for (int i = 0; i < 10; i++)
+    g(i);
+}
+SRC
+cat >loader.c <<'SRC'
+#include <dlfcn.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+int main(void) {
+  prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+  void *h = dlopen("./lib.so", RTLD_NOW);
+  if (!h)
+    return 1;
+  ((void (*)(void))dlsym(h, "f"))();
+  puts("done");
+  return 0;
+}
+SRC
+gcc -O2 -shared -fPIC -fplugin="$INCLPROF_PLUGIN" lib.c -o lib.so -L"$INCLPROF_LIBDIR" \
+  -Wl,-rpath,"$INCLPROF_LIBDIR" -Wl,--no-as-needed -linclprof &&
+  gcc -O2 loader.c -o loader -ldl || { fail "build loader"; exit 1; }
+INCLPROF_OUTPUT=dl ./loader >dl.out 2>dl.err
+check_eq "loaded after the prctl: the program's status" 0 "$?"
+check_eq "loaded after the prctl: the program's output" done "$(cat dl.out)"
+check "loaded after the prctl: the runtime says why the program is unprofiled" \
+  grep -q 'rdtsc is disabled in this thread (PR_SET_TSC); the program continues unprofiled' dl.err
 done_testing
