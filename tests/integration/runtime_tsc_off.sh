@@ -10,7 +10,8 @@
 # and report's header say why it stopped.  From another thread, the
 # program's main thread records on; with sampling, no sample is taken on the
 # stopped thread; with rdtsc enabled again (PR_TSC_ENABLE) the thread stays
-# stopped and the thread it starts then records.
+# stopped and the thread it starts then records.  A runtime that starts on
+# a thread without rdtsc leaves the program unprofiled, saying why.
 . "$INCLPROF_SRC/tests/lib.sh"
 cat >tscoff.c <<'SRC'
 #define _GNU_SOURCE
