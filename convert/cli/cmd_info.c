@@ -102,6 +102,12 @@ static void header(const ip_process *p) {
            "Elapsed values\n",
            p->threads_no_transitions, p->threads_no_transitions == 1 ? "" : "s",
            p->no_transitions_why);
+  if (p->threads_stopped == 1)
+    printf("stopped:      thread %u stopped recording before it ended: %s\n", p->stopped_tid,
+           p->stopped_why);
+  else if (p->threads_stopped)
+    printf("stopped:      %u threads stopped recording before they ended (thread %u: %s)\n",
+           p->threads_stopped, p->stopped_tid, p->stopped_why);
   if (p->kernel_events && p->from_index && !p->kernel_lost)
     printf("waits:        why threads waited is known (report --wait)\n");
   else if (p->kernel_events && p->from_index)

@@ -227,9 +227,28 @@ static int set_env(const char *name, const char *value) {
   return 0;
 }
 
+/* The threads of the trace at path that stopped recording before they
+ * ended (a thread that disabled rdtsc), from its Index: each with the
+ * runtime's words. */
+static void say_stopped_threads(const char *path) {
+  ip_trace_end e;
+  char why[256];
+  if (ip_trace_end_read(path, &e, why, sizeof why) != 0)
+    return;
+  const Inclprof__Index *ix = e.index->index;
+  for (size_t i = 0; i < ix->n_threads; i++)
+    if (ix->threads[i]->stopped)
+      fprintf(stderr,
+              "inclprof record: %s: thread %u stopped recording before it ended: %s; nothing "
+              "of it after that is in the trace\n",
+              path, ix->threads[i]->tid, ix->threads[i]->stopped);
+  ip_trace_end_free(&e);
+}
+
 /* A trace this run wrote whose recording stopped early, or whose exec
- * started a program that could write no trace: the runtime's own words,
- * from the file's Trailer.  A trace with no Trailer whose process has ended
+ * started a program that could write no trace, or one of whose threads
+ * stopped recording before it ended: the runtime's own words, from the
+ * file's Trailer (and Index).  A trace with no Trailer whose process has ended
  * (killed by SIGKILL, or under a file-size limit it set below the trace,
  * where the runtime's line could reach neither the trace nor record's
  * notes) is named too. */
@@ -265,6 +284,7 @@ static void say_if_stopped_early(const char *dir, const char *name) {
             path, max, (unsigned long long)t->ring_dropped_events, (unsigned long long)t->events);
   }
   inclprof__record__free_unpacked(rec, NULL);
+  say_stopped_threads(path);
 }
 
 /* Makes dir and its missing parents; *first_made: the length of the first

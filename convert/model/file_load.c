@@ -284,6 +284,8 @@ static void take_record(ip_file *f, const Inclprof__Record *rec) {
     break;
   case INCLPROF__RECORD__BODY_THREAD_END:
     ts = ip_replay_thread(f, rec->thread_end->tid);
+    if (rec->thread_end->stopped && !f->s->threads[ts->thread].stopped)
+      f->s->threads[ts->thread].stopped = ip_must_strdup(rec->thread_end->stopped);
     if (rec->thread_end->alive_at_exit && rec->thread_end->has_end_tick)
       ip_replay_alive_at_exit(f, ts, rec->thread_end->end_tick, rec->thread_end->transitional);
     if (rec->thread_end->has_end_tick)

@@ -19,6 +19,7 @@ static void take_thread(ip_file *f, const Inclprof__IndexThread *it) {
   th->batches_lost = it->batches_lost;
   th->gaps = it->gaps;
   th->alive_at_exit = it->alive_at_exit;
+  th->stopped = it->stopped ? ip_must_strdup(it->stopped) : NULL;
   th->kernel_lost = it->kernel_lost;
 }
 

@@ -163,11 +163,13 @@ typedef struct ip_thread {
   size_t n_mod;   /* <= n_modules, likewise */
   ip_repairs rep; /* repairs by kind; repairs = their sum */
   uint64_t events, batches, batches_lost, gaps;
-  uint64_t gap_ns;               /* runtime time removed (0 when raw) */
-  uint64_t samples_outside;      /* samples taken with an empty stack */
-  char *no_transitions;          /* why it had no transition counter, or NULL */
-  uint64_t kernel_lost;          /* batches and intervals whose kernel-event records were lost */
-  int alive_at_exit;             /* alive when its process ended: closed at the exit */
+  uint64_t gap_ns;          /* runtime time removed (0 when raw) */
+  uint64_t samples_outside; /* samples taken with an empty stack */
+  char *no_transitions;     /* why it had no transition counter, or NULL */
+  uint64_t kernel_lost;     /* batches and intervals whose kernel-event records were lost */
+  int alive_at_exit;        /* alive when its process ended: closed at the exit */
+  /* why it stopped recording before it ended (its ThreadEnd's), or NULL */
+  char *stopped;
   uint64_t call_wait[IP_WAIT_N]; /* while a visitor's on_call runs: that call's wait
                                     breakdown (inclusive, IP_W_*) */
   uint32_t call_node;            /* ... and its call path (index into nodes) */
@@ -238,6 +240,9 @@ typedef struct ip_process {
   uint32_t
       threads_alive_at_exit; /* threads closed at the process's exit, not at their last event */
   const char *no_transitions_why; /* the first one's reason (owned by its thread) */
+  uint32_t threads_stopped;       /* threads that stopped recording before they ended */
+  uint32_t stopped_tid;           /* the first one's tid */
+  const char *stopped_why;        /* ... and its reason (owned by its thread) */
   uint64_t bytes_written;         /* trailer: bytes of the file before it */
   int has_writer_counts;          /* the trailer counts the writer thread's buffers */
   uint64_t buffers_handed_off;    /* trailer: full buffers the writer thread wrote */

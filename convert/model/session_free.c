@@ -22,6 +22,7 @@ void ip_session_free(ip_session *s) {
     free(s->threads[i].name);
     free(s->threads[i].first_name);
     free(s->threads[i].no_transitions);
+    free(s->threads[i].stopped);
     free(s->threads[i].nodes);
     free(s->threads[i].pcs);
     free(s->threads[i].sites);

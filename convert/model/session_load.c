@@ -50,6 +50,10 @@ static void sum_totals(ip_session *s) {
       p->no_transitions_why = th->no_transitions;
     p->kernel_lost += th->kernel_lost;
     p->threads_alive_at_exit += th->alive_at_exit;
+    if (th->stopped && !p->threads_stopped++) {
+      p->stopped_tid = th->tid;
+      p->stopped_why = th->stopped;
+    }
     add_repairs(&s->rep, &th->rep);
   }
   for (size_t i = 0; i < s->n_processes; i++) {

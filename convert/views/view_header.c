@@ -213,6 +213,25 @@ static const char *snapshot(const ip_session *s, const ip_process *p, char *buf,
   return buf;
 }
 
+/* Threads that stopped recording before they ended (a thread that disabled
+ * rdtsc): the first one's tid and reason. */
+static const char *stopped(const ip_session *s, const ip_process *p, char *buf, size_t len) {
+  (void)s;
+  if (!p->threads_stopped)
+    return NULL;
+  if (p->threads_stopped == 1)
+    snprintf(buf, len,
+             "%s: thread %u stopped recording before it ended: %s; nothing of it after that "
+             "is in the trace",
+             p->trace_path, p->stopped_tid, p->stopped_why);
+  else
+    snprintf(buf, len,
+             "%s: %u threads stopped recording before they ended (thread %u: %s); nothing of "
+             "them after that is in the trace",
+             p->trace_path, p->threads_stopped, p->stopped_tid, p->stopped_why);
+  return buf;
+}
+
 static const char *alive(const ip_session *s, const ip_process *p, char *buf, size_t len) {
   (void)s;
   if (!p->threads_alive_at_exit)
@@ -280,6 +299,7 @@ static const struct {
     {"warning:", dropped, NULL},
     {"warning:", no_counter, NULL},
     {"note:", alive, NULL},
+    {"note:", stopped, NULL},
     {"warning:", kernel_lost, NULL},
     {"warning:", unrecorded,
      "ran a program after exec as a user who cannot create a trace in the output directory: not "

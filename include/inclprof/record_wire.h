@@ -43,6 +43,7 @@ enum {
   IP_TAG_THREAD_END_TID = 1,        /* varint */
   IP_TAG_THREAD_END_TICK = 2,       /* varint */
   IP_TAG_THREAD_END_ALIVE = 3,      /* varint (bool) */
+  IP_TAG_THREAD_END_STOPPED = 5,    /* string */
   IP_TAG_GAP_TID = 1,               /* varint */
   IP_TAG_GAP_START_TICK = 2,        /* varint */
   IP_TAG_GAP_END_TICK = 3           /* varint */
@@ -96,7 +97,8 @@ enum {
   IP_TAG_INDEX_THREAD_LOST = 6,           /* varint */
   IP_TAG_INDEX_THREAD_GAPS = 7,           /* varint */
   IP_TAG_INDEX_THREAD_ALIVE = 8,          /* varint (bool) */
-  IP_TAG_INDEX_THREAD_KERNEL_LOST = 9     /* varint */
+  IP_TAG_INDEX_THREAD_KERNEL_LOST = 9,    /* varint */
+  IP_TAG_INDEX_THREAD_STOPPED = 10        /* string */
 };
 
 /* Footer: the lengths of the Index and Trailer frames before it. */

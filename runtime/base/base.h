@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "inclprof.pb-c.h"
 #include "inclprof_abi.h"
@@ -203,6 +204,9 @@ struct ip_rt_thread {
   atomic_int inflight;       /* buffers handed to the writer and not yet written */
   unsigned crowd_window;     /* the last crowding window this thread filled a buffer in */
   struct ip_agg *agg;        /* INCLPROF_MODE=aggregate: the thread's call-path tree */
+  int tsc;                   /* IP_TSC_*: whether this thread may read the TSC */
+  uint64_t tsc_anchor_tick;  /* the last tick this thread read before it disabled the TSC, */
+  uint64_t tsc_anchor_ns;    /* ... and its CLOCK_MONOTONIC_RAW time (0: none) */
   struct ip_rt_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
@@ -211,6 +215,9 @@ enum { IP_TS_NEW = 0, IP_TS_READY = 1, IP_TS_DEAD = 2, IP_TS_SETTING_UP = 3 };
 enum { IP_SAMPLER_NONE = 0, IP_SAMPLER_TIMER = 1, IP_SAMPLER_PERF = 2 };
 /* Why a thread has no transition counter although the mode has one. */
 enum { IP_NC_NONE = 0, IP_NC_FD_RESERVE = 1, IP_NC_OPEN_FAILED = 2, IP_NC_SECCOMP = 3 };
+/* Whether a thread may read the TSC (prctl PR_SET_TSC): not looked at yet,
+ * yes, or no (rdtsc raises SIGSEGV). */
+enum { IP_TSC_UNKNOWN = 0, IP_TSC_ON = 1, IP_TSC_OFF = 2 };
 
 extern __thread struct ip_rt_thread ip_tls __attribute__((tls_model("initial-exec"))) IP_HIDDEN;
 
@@ -267,6 +274,10 @@ struct ip_state {
   /* the program installs or installed a seccomp filter: no more perf_event_open
    * (a filter may kill the process for it) */
   atomic_int seccomp;
+  /* some thread of the program disabled the TSC (PR_SET_TSC): from then on a
+   * thread asks the kernel whether it may read it before it first does */
+  atomic_int tsc_off_seen;
+  uint64_t anchor_tick, anchor_ns; /* a tick and its CLOCK_MONOTONIC_RAW time, at start-up */
   int program_allocator;        /* malloc & co. are the program's own (objects.c): creating a thread
                              would call them, so the runtime starts a thread of its own only
                              when a setting asks */
@@ -330,8 +341,20 @@ IP_HIDDEN void ip_settings_reread(void);
 
 /* clock.c */
 IP_HIDDEN void ip_clock_calibrate(void);
+/* The tick for the runtime's own work outside the probes: the clock's on a
+ * thread that may read it, else one derived from CLOCK_MONOTONIC_RAW (the
+ * thread's anchor or the process's, and the calibrated rate). */
+IP_HIDDEN uint64_t ip_tick_cold(void);
+/* 1 when the calling thread may not read the TSC (PR_SET_TSC); the kernel is
+ * asked once per thread, and only after some thread disabled it. */
+IP_HIDDEN int ip_tsc_off_here(void);
+/* 1 when the kernel says the calling thread may not read the TSC. */
+IP_HIDDEN int ip_tsc_disabled(void);
+IP_HIDDEN void ip_clock_anchor(uint64_t *tick, uint64_t *ns); /* a tick and its raw ns */
 IP_HIDDEN uint64_t ip_now_ns_realtime(void);
 IP_HIDDEN uint64_t ip_monotonic_ns(void); /* CLOCK_MONOTONIC, ns */
+/* Clock c, ns: on a thread whose TSC is disabled by the system call. */
+IP_HIDDEN uint64_t ip_clock_ns(clockid_t c);
 
 /* fd_reserve.c */
 #define IP_FD_RESERVE      64 /* descriptors below RLIMIT_NOFILE left to the program */

@@ -14,12 +14,6 @@
 /* The calling thread's exit deadline (CLOCK_MONOTONIC ns), 0 when none. */
 static __thread uint64_t exit_deadline __attribute__((tls_model("initial-exec")));
 
-static uint64_t monotonic_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void ip_mutex_init(pthread_mutex_t *m) {
   pthread_mutexattr_t a;
   pthread_mutexattr_init(&a);
@@ -41,9 +35,9 @@ int ip_lock(pthread_mutex_t *m, int in_signal) {
 void ip_unlock(pthread_mutex_t *m) { pthread_mutex_unlock(m); }
 
 void ip_exit_deadline_start(unsigned ms) {
-  exit_deadline = monotonic_ns() + (uint64_t)ms * 1000000ull;
+  exit_deadline = ip_monotonic_ns() + (uint64_t)ms * 1000000ull;
 }
 
 void ip_exit_deadline_end(void) { exit_deadline = 0; }
 
-int ip_exit_deadline_passed(void) { return exit_deadline && monotonic_ns() >= exit_deadline; }
+int ip_exit_deadline_passed(void) { return exit_deadline && ip_monotonic_ns() >= exit_deadline; }

@@ -45,7 +45,7 @@ IP_EXPORT void inclprof_thread_name(const char *name) {
   char cut[64];
   strncpy(cut, name, sizeof cut - 1);
   cut[sizeof cut - 1] = 0;
-  ip_write_thread(ip_tls.tid, cut, ip_tick());
+  ip_write_thread(ip_tls.tid, cut, ip_tick_cold());
   /* What the kernel kept (15 bytes) is now known: a flush must not write it
    * back over the longer name. */
   memset(ip_tls.name, 0, sizeof ip_tls.name);

@@ -43,6 +43,12 @@ IP_HIDDEN pid_t ip_fork_bare(void); /* _Fork */
 IP_HIDDEN int ip_syscall_forks(long n, const long a[6], const char **how);
 IP_HIDDEN void ip_syscall_forked(long rc, const char *how);
 
+/* tsc_off.c: before the calling thread disables its TSC (PR_SET_TSC,
+ * PR_TSC_SIGSEGV): it stops recording; after it enabled it again
+ * (PR_TSC_ENABLE): the runtime's ticks read it again. */
+IP_HIDDEN void ip_tsc_disabling(void);
+IP_HIDDEN void ip_tsc_enabled(void);
+
 /* ctl_channel.c: the control thread and its socket INCLPROF_OUTPUT/<pid>.ctl */
 IP_HIDDEN void ip_ctl_start(void);        /* at start-up, after the Header */
 IP_HIDDEN void ip_ctl_fork_prepare(void); /* waits for a socket being bound */

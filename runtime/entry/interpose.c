@@ -23,6 +23,8 @@
  *   prctl                 a seccomp filter (PR_SET_SECCOMP) stops the
  *                         runtime's perf_event_open calls (syscall() does
  *                         the same for seccomp and prctl system calls);
+ *                         a thread disabling its TSC (PR_SET_TSC) stops
+ *                         recording (tsc_off.c; syscall() the same);
  *   setrlimit, prlimit    a new file-size limit moves where the trace stops
  *                         (trace_write.c), a new address-space limit
  *                         bounds the runtime's spare buffers (mem_limits.c;
@@ -103,6 +105,23 @@ static void filter_coming(void) {
   errno = saved;
 }
 
+/* PR_SET_TSC: the thread stops recording before it disables its TSC
+ * (tsc_off.c); after it enabled it again, the runtime's ticks read it. */
+static void tsc_before(unsigned long how) {
+  int saved = errno;
+  if (how == PR_TSC_SIGSEGV)
+    ip_tsc_disabling();
+  errno = saved;
+}
+
+static long tsc_after(unsigned long how, long rc) {
+  int saved = errno;
+  if (rc == 0 && how == PR_TSC_ENABLE)
+    ip_tsc_enabled();
+  errno = saved;
+  return rc;
+}
+
 /* libc's syscall() takes the number and up to six word-sized arguments. */
 IP_EXPORT long syscall(long n, ...) {
   va_list ap;
@@ -126,6 +145,10 @@ IP_EXPORT long syscall(long n, ...) {
     return ip_fd_close_range_around((unsigned)a[0], (unsigned)a[1], (int)a[2], raw_close_range);
   if (n == SYS_seccomp || (n == SYS_prctl && a[0] == PR_SET_SECCOMP))
     filter_coming();
+  if (n == SYS_prctl && a[0] == PR_SET_TSC) {
+    tsc_before((unsigned long)a[1]);
+    return tsc_after((unsigned long)a[1], ip_syscall_args(n, a));
+  }
   if (n == SYS_setrlimit || n == SYS_prlimit64) {
     long rc = ip_syscall_args(n, a);
     int saved = errno;
@@ -440,6 +463,10 @@ IP_EXPORT int prctl(int option, ...) {
   }
   if (option == PR_SET_SECCOMP)
     filter_coming();
+  if (option == PR_SET_TSC) {
+    tsc_before(a[0]);
+    return (int)tsc_after(a[0], next(option, a[0], a[1], a[2], a[3]));
+  }
   return next(option, a[0], a[1], a[2], a[3]);
 }
 

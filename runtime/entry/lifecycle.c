@@ -147,6 +147,11 @@ static void fork_parent(void) {
 static void fork_child(void) {
   if (ip_st.declined)
     return;
+  if (ip_tsc_off_here()) { /* forked by a thread whose TSC is disabled: as its thread, unrecorded */
+    ip_thread_decline(&ip_tls);
+    ip_st.declined = 1;
+    return;
+  }
   ip_mutex_init(&ip_st.threads_lock);
   ip_mem_fork_child();
   if (ip_tls.state == IP_TS_READY) /* first: before the child maps anything */
@@ -200,6 +205,13 @@ static void init(void) {
     else
       ip_say("inclprof: INCLPROF_MODE='%s' is not trace or aggregate; using trace\n", mode);
   }
+  if (IP_CLOCK_SOURCE == INCLPROF__CLOCK_SOURCE__CLOCK_TSC && ip_tsc_disabled()) {
+    /* an exec from a thread that disabled it, or a library loaded by one */
+    ip_say_unprofiled("rdtsc is disabled in this thread (PR_SET_TSC)");
+    atomic_store(&ip_st.tsc_off_seen, 1); /* no probe reads it (thread.c) */
+    atomic_store(&ip_st.init_state, 2);
+    return;
+  }
   ip_st.program_allocator = ip_objects_program_allocator();
   ip_writer_init();
   ip_transitions_choose();
@@ -218,6 +230,7 @@ static void init(void) {
     ip_calibration_save();
   }
   ip_st.start_tick = ip_tick();
+  ip_clock_anchor(&ip_st.anchor_tick, &ip_st.anchor_ns);
   ip_run_begin(ip_now_ns_realtime());
   ip_write_header(0);
   ip_thread_key_init();

@@ -73,7 +73,7 @@ static int set_locked(int on, const char *reason, uint64_t tick) {
 int ip_recording_set(int on, const char *reason) {
   if (!ip_lock(&win_lock, 0))
     return -1;
-  int changed = set_locked(on, reason, ip_tick());
+  int changed = set_locked(on, reason, ip_tick_cold());
   ip_unlock(&win_lock);
   return changed;
 }
@@ -126,11 +126,11 @@ int64_t ip_windows_due(int *flush) {
     return 1000;
   if (start_at && now >= start_at) {
     start_at = 0;
-    set_locked(1, "delay over", ip_tick());
+    set_locked(1, "delay over", ip_tick_cold());
   }
   if (stop_at && now >= stop_at) {
     stop_at = 0;
-    set_locked(0, "duration over", ip_tick());
+    set_locked(0, "duration over", ip_tick_cold());
   }
   if (next_flush && now >= next_flush) {
     *flush |= IP_DUE_FLUSH;

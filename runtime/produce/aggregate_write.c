@@ -419,7 +419,7 @@ void ip_agg_interval_ended(uint8_t **buf, size_t *len, size_t *cap) {
 void ip_agg_write_all(int in_signal) {
   if (!ip_lock(&ip_st.threads_lock, in_signal))
     return;
-  uint64_t now = ip_tick();
+  uint64_t now = ip_tick_cold();
   for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next) {
     if (t->state != IP_TS_READY || !t->agg)
       continue;

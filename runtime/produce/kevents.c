@@ -36,18 +36,14 @@ enum { TRACE_FLAGS_AT = 2, TRACE_FLAGS_INTERRUPT = 0x08 | 0x10 | 0x40 };
  * the events (10 bytes each at most), about 10 rings' worth. */
 enum { KEV_BATCH_MAX = 24576 };
 
-static uint64_t raw_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static uint64_t raw_ns(void) { return ip_clock_ns(CLOCK_MONOTONIC_RAW); }
 
 /* The tick clock and CLOCK_MONOTONIC_RAW read together: the tightest of
  * three tries (an interrupt or preemption between the reads spoils one). */
 static void anchor(struct ip_rt_thread *t) {
   uint64_t best = UINT64_MAX;
   for (int i = 0; i < 3; i++) {
-    uint64_t a = ip_tick(), ns = raw_ns(), b = ip_tick();
+    uint64_t a = ip_tick_cold(), ns = raw_ns(), b = ip_tick_cold();
     if (b - a < best) {
       best = b - a;
       t->kev_anchor_tick = a + (b - a) / 2;

@@ -106,6 +106,9 @@ IP_HIDDEN void ip_thread_flush(struct ip_rt_thread *t, int in_signal);
  * most, and leaves the events buffered if that is not enough. */
 IP_HIDDEN void ip_thread_flush_bounded(struct ip_rt_thread *t);
 IP_HIDDEN void ip_thread_exit(struct ip_rt_thread *t);
+/* The calling thread t stops recording for good before it ends: its events
+ * so far written, its ThreadEnd saying why, nothing recorded after. */
+IP_HIDDEN void ip_thread_stop(struct ip_rt_thread *t, const char *why);
 IP_HIDDEN void ip_threads_flush_all(int in_signal);
 /* While the program runs: every thread's events so far (those stored before
  * its buffer is looked at, handed-off buffers included), waiting up to ms

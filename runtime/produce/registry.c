@@ -561,7 +561,7 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
     }
     have_obj = ip_object_of((uintptr_t)tu, &obj, 0);
   }
-  uint64_t until = ip_tick();
+  uint64_t until = ip_tick_cold();
   if (!ip_lock(&reg_lock, 0)) {
     set_hooks_off(tu);
     return 0;

@@ -246,7 +246,7 @@ void ip_sampling_thread_start(struct ip_rt_thread *t) {
     return;
   measure_syscall_record(t);
   /* splitmix64 of the tid and the clock: a non-zero xorshift state */
-  uint64_t z = ((uint64_t)t->tid << 32 ^ ip_tick()) + 0x9e3779b97f4a7c15u;
+  uint64_t z = ((uint64_t)t->tid << 32 ^ ip_tick_cold()) + 0x9e3779b97f4a7c15u;
   z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9u;
   z = (z ^ z >> 27) * 0x94d049bb133111ebu;
   t->sample_rng = (z ^ z >> 31) | 1;

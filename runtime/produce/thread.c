@@ -68,7 +68,7 @@ static void name_follow(struct ip_rt_thread *t) {
   thread_name(now);
   if (memcmp(now, t->name, sizeof now) != 0) {
     memcpy(t->name, now, sizeof now);
-    ip_write_thread(t->tid, now, ip_tick());
+    ip_write_thread(t->tid, now, ip_tick_cold());
   }
 }
 
@@ -107,7 +107,7 @@ static int thread_setup(struct ip_rt_thread *t) {
   ip_unlock(&ip_st.threads_lock);
   ip_transitions_thread_open(t);
   thread_name(t->name);
-  ip_write_thread(t->tid, t->name, ip_tick());
+  ip_write_thread(t->tid, t->name, ip_tick_cold());
   pthread_setspecific(ip_st.key, t);
   ip_sampling_thread_start(t);
   t->tr_last = tr_read(t);
@@ -128,6 +128,8 @@ IP_RT_TEXT struct ip_event *ip_slow_slot(struct ip_rt_thread *t, struct ip_event
     int saved = errno;
     int ready = ip_thread_ensure() == 0;
     errno = saved;
+    if (!ready && t->lent)
+      return NULL; /* a thread that may not read the clock */
     if (!ready) {
       t->dropped++;
       return &junk_slot;
@@ -163,7 +165,7 @@ static IP_RT_TEXT int handoff(struct ip_rt_thread *t, int in_handler) {
     return slot;
   }
   ip_kevents_save(t);
-  uint64_t g0 = ip_tick();
+  uint64_t g0 = ip_tick_cold();
   int pending = tr_read(t) != t->tr_last;
   sigset_t all, old;
   sigfillset(&all);
@@ -177,7 +179,7 @@ static IP_RT_TEXT int handoff(struct ip_rt_thread *t, int in_handler) {
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   size_t n = (size_t)(stop - block);
   name_follow(t);
-  uint64_t at_end = tr_read(t), g1 = ip_tick();
+  uint64_t at_end = tr_read(t), g1 = ip_tick_cold();
   uint64_t held = flush_preempted(t, at_end, g1);
   ip_writer_submit(slot, t, block, block, n, g0, g1 - held);
   uint64_t after = tr_after_flush(t, at_end);
@@ -264,6 +266,11 @@ int ip_thread_ensure(void) {
   struct ip_rt_thread *t = &ip_tls;
   if (t->state == IP_TS_READY)
     return 0;
+  if (IP_UNLIKELY(ip_tsc_off_here())) { /* started by one that disabled it: records nothing */
+    if (!t->lent)
+      ip_thread_lend(t);
+    return -1;
+  }
   if (t->state != IP_TS_NEW || atomic_load(&ip_st.init_state) != 1) {
     /* Dead, being set up (we are a signal handler inside it), or no runtime
      * (not started, disabled, or the process is exiting).  A thread never set
@@ -315,7 +322,7 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
     return;
   }
   ip_kevents_save(t);
-  uint64_t g0 = ip_tick();
+  uint64_t g0 = ip_tick_cold();
   int pending = tr_read(t) != t->tr_last;
   struct ip_event *stop = t->pos > t->hard_end ? t->hard_end : t->pos;
   struct ip_event *from = t->buf + t->skip;
@@ -381,7 +388,7 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
   if (!in_signal && atomic_load(&ip_st.init_state) == 1)
     name_follow(t);
   uint64_t at_end = tr_read(t);
-  uint64_t g1 = ip_tick();
+  uint64_t g1 = ip_tick_cold();
   uint64_t held = flush_preempted(t, at_end, g1);
   if (n && atomic_load(&ip_st.init_state) == 1) {
     if (ip_st.aggregate)
@@ -489,7 +496,7 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
    * file. */
   uint8_t *frames = NULL;
   size_t len = 0, cap = 0;
-  uint64_t end = ip_tick(); /* the interval's */
+  uint64_t end = ip_tick_cold(); /* the interval's */
   if (interval && ip_st.aggregate)
     ip_agg_interval_ended(&frames, &len, &cap);
   for (struct ip_rt_thread *t = ip_st.threads; ip_st.aggregate && t && left; t = t->next) {
@@ -518,7 +525,9 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
   return n;
 }
 
-void ip_thread_exit(struct ip_rt_thread *t) {
+/* The thread's events written and its ThreadEnd (saying why when it stops
+ * recording before it ends: stopped), and its state let go. */
+static void thread_end(struct ip_rt_thread *t, const char *stopped) {
   if (t->state != IP_TS_READY)
     return;
   ip_sampling_thread_stop(t);
@@ -542,7 +551,8 @@ void ip_thread_exit(struct ip_rt_thread *t) {
     Inclprof__ThreadEnd te = INCLPROF__THREAD_END__INIT;
     te.tid = t->tid;
     te.has_end_tick = 1;
-    te.end_tick = ip_tick();
+    te.end_tick = ip_tick_cold();
+    te.stopped = (char *)stopped;
     Inclprof__Record rec = INCLPROF__RECORD__INIT;
     rec.body_case = INCLPROF__RECORD__BODY_THREAD_END;
     rec.thread_end = &te;
@@ -554,6 +564,14 @@ void ip_thread_exit(struct ip_rt_thread *t) {
   t->pos = t->end = NULL;
   ip_buffer_free(t->buf);
   munmap(t->scratch, t->scratch_len);
+}
+
+void ip_thread_exit(struct ip_rt_thread *t) { thread_end(t, NULL); }
+
+void ip_thread_stop(struct ip_rt_thread *t, const char *why) {
+  thread_end(t, why);
+  if (!t->lent)
+    ip_thread_lend(t);
 }
 
 /* A child that shares this thread's memory and thread pointer (vfork, clone
@@ -650,7 +668,7 @@ void ip_thread_after_fork_child(void) {
   t->pmu_page = (void *)&ip_dummy_page;
   ip_transitions_thread_open(t);
   thread_name(t->name);
-  ip_write_thread(t->tid, t->name, ip_tick());
+  ip_write_thread(t->tid, t->name, ip_tick_cold());
   t->next = NULL;
   ip_st.threads = t;
   atomic_store(&ip_st.n_threads, 1);

@@ -227,7 +227,7 @@ int ip_writer_begin(struct ip_rt_thread *t, struct ip_event **fresh, int in_hand
   if (!atomic_load(&enabled))
     return declined(in_handler, IP_WRITER_NEVER, NULL);
   /* a handler cannot encode inline: crowded or not, the writer takes it */
-  if (!in_handler && automatic && ip_crowding_note(t, ip_tick()))
+  if (!in_handler && automatic && ip_crowding_note(t, ip_tick_cold()))
     return declined(in_handler, IP_WRITER_NEVER, &ip_st.crowded_flushes);
   if (!atomic_load(&started)) {
     if (!in_handler) /* no thread is created from a signal handler */
@@ -314,10 +314,10 @@ int ip_writer_settle(struct ip_rt_thread *t, int wait) {
     mine[held++] = newest;
   }
   /* The writer is writing one: a matter of one batch, unless it is starved. */
-  uint64_t give_up = ip_tick() + (uint64_t)(ip_st.ticks_per_second / 10);
+  uint64_t give_up = ip_tick_cold() + (uint64_t)(ip_st.ticks_per_second / 10);
   while (atomic_load(&t->inflight) > held) {
     int out = wait == IP_SETTLE_NOWAIT ||
-              (wait == IP_SETTLE_WAIT ? ip_exit_deadline_passed() : ip_tick() > give_up);
+              (wait == IP_SETTLE_WAIT ? ip_exit_deadline_passed() : ip_tick_cold() > give_up);
     if (out) { /* give the taken-back jobs to the writer again */
       for (int i = 0; i < held; i++)
         atomic_store(&mine[i]->state, JOB_QUEUED);

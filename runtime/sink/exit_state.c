@@ -39,7 +39,7 @@ static int moved_since_last_event(const struct ip_rt_thread *t) {
 void ip_exit_state(int in_signal, int keep_going) {
   if (!ip_lock(&ip_st.threads_lock, in_signal))
     return;
-  uint64_t now = ip_tick();
+  uint64_t now = ip_tick_cold();
   for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next) {
     if (t == &ip_tls || t->state != IP_TS_READY || t->ended_at_exit)
       continue;

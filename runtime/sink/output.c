@@ -354,7 +354,7 @@ void ip_write_child_trace(uint32_t pid, const char *how) {
     return;
   uint8_t pre[IP_TRACE_PREAMBLE_LEN];
   ip_frame_preamble(pre);
-  uint64_t now = ip_tick();
+  uint64_t now = ip_tick_cold();
   if (write_all(fd, pre, sizeof pre) == 0) {
     emit_header(pid, (uint32_t)getpid(), (uint32_t)getpid(), now, ip_now_ns_realtime(), NULL,
                 emit_to_fd, &fd);
@@ -469,7 +469,7 @@ void ip_write_trailer(int clean, const char *reason) {
   if (!strcmp(reason, "exec"))
     tr.exec_unrecorded = (char *)exec_unrecorded();
   tr.has_end_tick = tr.has_end_unix_ns = tr.has_events = tr.has_batches = 1;
-  tr.end_tick = ip_tick();
+  tr.end_tick = ip_tick_cold();
   tr.end_unix_ns = ip_now_ns_realtime();
   tr.events = atomic_load(&ip_st.events);
   tr.batches = atomic_load(&ip_st.batches);
@@ -542,7 +542,7 @@ void ip_output_fork_child(void) {
     return;
   }
   ip_trace_write_start(sizeof pre, ip_write_trailer);
-  ip_st.start_tick = ip_tick();
+  ip_st.start_tick = ip_tick_cold();
   ip_write_header(forked_from);
   ip_write_frame(table_log, log_len);
 }

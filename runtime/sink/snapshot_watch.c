@@ -219,7 +219,7 @@ void ip_snapshot_call(unsigned cond, uint32_t gid, uint32_t tid, uint64_t enter_
 int ip_snapshots_ripe(void) {
   if (!n_conds || !ip_lock(&snap_lock, 0))
     return 0;
-  uint64_t now = ip_tick();
+  uint64_t now = ip_tick_cold();
   int ripe = 0;
   for (unsigned i = 0; i < n_wanted && !ripe; i++)
     ripe = wanted[i].to_tick <= now;
@@ -326,7 +326,7 @@ void ip_snapshots_save_all(const struct ip_snapshot_source *src, struct ip_snaps
 
 unsigned ip_snapshots_take(int all, struct ip_snapshot_want *out, unsigned max) {
   unsigned n = 0;
-  uint64_t now = ip_tick();
+  uint64_t now = ip_tick_cold();
   if (!n_conds || !ip_lock(&snap_lock, 0))
     return 0;
   for (unsigned i = 0; i < n_wanted && n < max;) {

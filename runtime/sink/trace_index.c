@@ -26,6 +26,7 @@
 #define TABLE_BYTES  16384u /* TableRef records kept (as Index.tables fields) */
 #define NAME_LEN     64u
 #define WHY_LEN      64u
+#define STOP_LEN     96u
 
 _Static_assert((int)IP_TAG_RECORD_MODULE == (int)IP_TAG_INDEX_MODULES,
                "a Module record's bytes are an Index's modules field as they are");
@@ -35,7 +36,8 @@ struct ix_thread {
   int ended, alive_at_exit;
   uint64_t events, batches, lost, gaps, kernel_lost, next_seq;
   char name[NAME_LEN];
-  char why[WHY_LEN]; /* no_transitions */
+  char why[WHY_LEN];      /* no_transitions */
+  char stopped[STOP_LEN]; /* its ThreadEnd's stopped */
 };
 
 static pthread_mutex_t index_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
@@ -112,8 +114,11 @@ static void see_thread_end(const uint8_t *p, const uint8_t *end) {
   ip_wire_field f;
   uint64_t tid = 0;
   int alive = 0, has_tick = 0;
+  ip_wire_field stopped = {0};
   while (p < end && ip_wire_next(&p, end, &f))
-    if (f.number == IP_TAG_THREAD_END_TID)
+    if (f.number == IP_TAG_THREAD_END_STOPPED && f.wire == IP_WIRE_LEN)
+      stopped = f;
+    else if (f.number == IP_TAG_THREAD_END_TID)
       tid = f.value;
     else if (f.number == IP_TAG_THREAD_END_TICK)
       has_tick = 1;
@@ -122,6 +127,8 @@ static void see_thread_end(const uint8_t *p, const uint8_t *end) {
   struct ix_thread *t = thread_of((uint32_t)tid);
   if (t) {
     t->alive_at_exit |= alive && has_tick;
+    if (stopped.data)
+      copy_text(t->stopped, sizeof t->stopped, &stopped);
     t->ended = 1;
   }
 }
@@ -288,10 +295,12 @@ static uint8_t *put_thread(uint8_t *o, const struct ix_thread *t) {
     o = put_u64(o, IP_TAG_INDEX_THREAD_KERNEL_LOST, t->kernel_lost);
   if (t->alive_at_exit)
     o = put_u64(o, IP_TAG_INDEX_THREAD_ALIVE, 1);
+  if (t->stopped[0])
+    o = put_text(o, IP_TAG_INDEX_THREAD_STOPPED, t->stopped);
   return o;
 }
 
-#define THREAD_MAX (6 + 2 * 12 + NAME_LEN + WHY_LEN + 5 * 11 + 2)
+#define THREAD_MAX (6 + 3 * 12 + NAME_LEN + WHY_LEN + STOP_LEN + 5 * 11 + 2)
 
 /* Frames the record bytes rec[0..n) moved to o + head (head: the varint of
  * n's room); the frame's end. */

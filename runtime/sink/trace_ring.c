@@ -359,7 +359,7 @@ static int put_start(int fd, uint64_t *total) {
   sg.number = segment;
   sg.has_start_tick = sg.has_max_size = sg.has_dropped_bytes = sg.has_dropped_events = 1;
   sg.has_dropped_batches = 1;
-  sg.start_tick = seg_start_tick = ip_tick();
+  sg.start_tick = seg_start_tick = ip_tick_cold();
   sg.max_size = max_size;
   sg.dropped_bytes = dropped_bytes;
   sg.dropped_events = dropped_events;

@@ -99,7 +99,7 @@ static _Atomic uint64_t checked_at;
 static void reserve_if_short(int fd);
 
 static int trace_fd_ok(void) {
-  uint64_t now = ip_tick(), last = atomic_load(&checked_at);
+  uint64_t now = ip_tick_cold(), last = atomic_load(&checked_at);
   if (last && now - last < (uint64_t)(ip_st.ticks_per_second / 1000))
     return 1;
   int fd = ip_st.fd;

@@ -60,6 +60,7 @@ START_TEST(thread_fields_match_the_proto) {
   ck_assert_uint_eq(field(e, "tid")->id, IP_TAG_THREAD_END_TID);
   ck_assert_uint_eq(field(e, "end_tick")->id, IP_TAG_THREAD_END_TICK);
   ck_assert_uint_eq(field(e, "alive_at_exit")->id, IP_TAG_THREAD_END_ALIVE);
+  ck_assert_uint_eq(field(e, "stopped")->id, IP_TAG_THREAD_END_STOPPED);
   ck_assert_uint_eq(field(&inclprof__gap__descriptor, "tid")->id, IP_TAG_GAP_TID);
   ck_assert_uint_eq(field(&inclprof__gap__descriptor, "start_tick")->id, IP_TAG_GAP_START_TICK);
   ck_assert_uint_eq(field(&inclprof__gap__descriptor, "end_tick")->id, IP_TAG_GAP_END_TICK);
@@ -114,7 +115,8 @@ START_TEST(tail_fields_match_the_proto) {
   ck_assert_uint_eq(field(it, "gaps")->id, IP_TAG_INDEX_THREAD_GAPS);
   ck_assert_uint_eq(field(it, "alive_at_exit")->id, IP_TAG_INDEX_THREAD_ALIVE);
   ck_assert_uint_eq(field(it, "kernel_lost")->id, IP_TAG_INDEX_THREAD_KERNEL_LOST);
-  ck_assert_uint_eq(it->n_fields, 9);
+  ck_assert_uint_eq(field(it, "stopped")->id, IP_TAG_INDEX_THREAD_STOPPED);
+  ck_assert_uint_eq(it->n_fields, 10);
   ck_assert_uint_eq(field(ft, "index_bytes")->id, IP_TAG_FOOTER_INDEX_BYTES);
   ck_assert_uint_eq(field(ft, "trailer_bytes")->id, IP_TAG_FOOTER_TRAILER_BYTES);
   ck_assert_int_eq(field(ft, "index_bytes")->type, PROTOBUF_C_TYPE_FIXED32);
