@@ -15,7 +15,7 @@ all_zero() {
 samplers() { grep -c 'PERF_COUNT_SW_TASK_CLOCK\|timer_create(' "$1"; }
 
 check "compile with the plugin" gcc -O2 -fplugin="$INCLPROF_PLUGIN" "$P/proportions.c" -o proportions
-strace -f --seccomp-bpf -o st.log -e trace=perf_event_open,timer_create \
+strace -f -o st.log -e trace=perf_event_open,timer_create \
   "$INCLPROF" record -o off -- ./proportions 4000 >/dev/null 2>&1
 check_eq "off: exit status" 0 "$?"
 check_eq "off: no sampler made" 0 "$(samplers st.log)"
@@ -24,14 +24,14 @@ check "off: CSV export" "$INCLPROF" export --format csv -o off.csv off
 check "off: every sample column is 0" all_zero off.csv
 check "off: the time columns are not" test "$(q off.csv '^heavy$' elapsed_exclusive_ns)" -gt 0
 
-INCLPROF_SAMPLE_HZ=0 strace -f --seccomp-bpf -o st0.log -e trace=perf_event_open,timer_create \
+INCLPROF_SAMPLE_HZ=0 strace -f -o st0.log -e trace=perf_event_open,timer_create \
   "$INCLPROF" record -o zero -- ./proportions 4000 >/dev/null 2>&1
 check_eq "INCLPROF_SAMPLE_HZ=0: no sampler made" 0 "$(samplers st0.log)"
 "$INCLPROF" export --format csv -o zero.csv zero >/dev/null
 check "INCLPROF_SAMPLE_HZ=0: every sample column is 0" all_zero zero.csv
 
 # The same program sampled: the check above can see samplers and samples.
-strace -f --seccomp-bpf -o st1.log -e trace=perf_event_open,timer_create \
+strace -f -o st1.log -e trace=perf_event_open,timer_create \
   "$INCLPROF" record -o on --sample-hz 1000 -- ./proportions 4000 >/dev/null 2>&1
 check_eq "on: one sampler (one thread)" 1 "$(samplers st1.log)"
 "$INCLPROF" export --format csv -o on.csv on >/dev/null

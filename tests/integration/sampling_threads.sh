@@ -14,7 +14,7 @@ samples() { q t.csv "^$1\$" inclusive_samples; }
 val() { sed -n "s/^$1 //p" out.txt; }
 
 check "compile with the plugin" gcc -O2 -pthread -fplugin="$INCLPROF_PLUGIN" "$P/threads.c" -o threads
-strace -ff --seccomp-bpf -o st -e trace=perf_event_open,timer_create,fcntl \
+strace -ff -o st -e trace=perf_event_open,timer_create,fcntl \
   "$INCLPROF" record -o out --sample-hz 1000 -- ./threads 500 >out.txt
 check_eq "exit status" 0 "$?"
 check "CSV export" "$INCLPROF" export --format csv -o t.csv out
