@@ -50,6 +50,8 @@ static int deadlines; /* the thread runs deadlines too: it binds at once */
 static char sock_path[1200];
 /* The thread's id once it is SCHED_BATCH (the first fork's wake-up), else 0. */
 static _Atomic pid_t batch_tid;
+static void watch_nothing(void) {}
+static void (*watch)(void) = watch_nothing; /* called every IP_WATCH_MS (ip_ctl_start) */
 
 /* Woken by a fork, the thread makes the next child's file (fork_file.c):
  * as SCHED_BATCH from then on, so that its wake-up does not preempt the
@@ -218,7 +220,11 @@ static void *ctl_main(void *arg) {
                           {.fd = ip_fork_file_wake_fd(), .events = POLLIN}};
     if (listen_fd < 0 && ms < 0)
       break; /* nothing left to wait for */
-    if (poll(p, 2, ms > INT32_MAX ? INT32_MAX : (int)ms) <= 0)
+    if (ms < 0 || ms > IP_WATCH_MS)
+      ms = IP_WATCH_MS;
+    int ready = poll(p, 2, (int)ms);
+    watch();
+    if (ready <= 0)
       continue;
     if (p[1].revents)
       woken_by_fork();
@@ -228,6 +234,7 @@ static void *ctl_main(void *arg) {
     if (c >= 0)
       serve(c);
   }
+  watch(); /* the trace ended: perhaps by the program's last thread */
   ip_own_thread_end();
   return NULL;
 }
@@ -254,7 +261,8 @@ static void start_thread(int in_child) {
   }
 }
 
-void ip_ctl_start(void) {
+void ip_ctl_start(void (*watch_fn)(void)) {
+  watch = watch_fn;
   ip_windows_start();
   start_thread(0);
 }

@@ -68,6 +68,7 @@ static atomic_uint_fast64_t next_ticket;
 #define START_SPARES 4            /* buffers the thread that starts the writer puts in the pool */
 #define WRITER_STACK (256u << 10) /* the writer thread's stack (see start) */
 static atomic_int sleeping;       /* the writer waits on work */
+static void (*watch)(void);       /* called every IP_WATCH_MS while it sleeps */
 
 static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *ts) {
   ip_syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, 0L, 0L); /* no uaddr2 */
@@ -169,8 +170,12 @@ static void *writer_main(void *arg) {
     }
     atomic_store(&sleeping, 1);
     if (atomic_load(&work) == seen)
-      futex(&work, FUTEX_WAIT, seen, NULL);
+      futex(&work, FUTEX_WAIT, seen, &(struct timespec){.tv_nsec = IP_WATCH_MS * 1000000L});
     atomic_store(&sleeping, 0);
+    if (atomic_load(&work) == seen) {
+      watch();
+      continue; /* still idle: it sleeps again */
+    }
     idle = 0;
   }
   return NULL;
@@ -197,7 +202,8 @@ static void start(void) {
   }
 }
 
-void ip_writer_init(void) {
+void ip_writer_init(void (*watch_fn)(void)) {
+  watch = watch_fn;
   const char *w = ip_set.writer;
   if (w && *w && strcmp(w, "auto") && strcmp(w, "inline") && strcmp(w, "thread")) {
     ip_say("inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n", w);
