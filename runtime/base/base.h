@@ -506,6 +506,10 @@ IP_HIDDEN void ip_own_threads_after_fork_child(void);
  * runtime's own threads alone are left), with the leader's exit code in
  * waitpid's form; 0 while one runs or when /proc is not there. */
 IP_HIDDEN int ip_program_gone(int *exit_code);
+/* The process's threads as the kernel counts them (-1 without /proc), and
+ * the runtime's own started and not yet ending. */
+IP_HIDDEN long ip_process_threads(void);
+IP_HIDDEN long ip_own_threads_live(void);
 /* The program's threads alive (glibc's count, the runtime's left out), -1
  * when not known. */
 IP_HIDDEN long ip_program_threads(void);

@@ -107,7 +107,9 @@ void ip_own_threads_after_fork_child(void) { atomic_store(&live, 0); }
  * program has one; once it is a zombie, the group's other threads are
  * the runtime's and the program's.  A thread starting or ending makes the
  * count higher than this one for a moment: never gone too early. */
-int ip_program_gone(int *exit_code) {
+/* Fields 3 to 52 of /proc/self/stat (field[3]: the state's letter); 0
+ * when it cannot be read. */
+static int stat_fields(long field[53]) {
   char buf[1024];
   int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -118,20 +120,31 @@ int ip_program_gone(int *exit_code) {
     return 0;
   buf[got] = 0;
   char *p = strrchr(buf, ')'); /* after the name, which may hold anything */
-  if (!p || p[1] != ' ' || p[2] != 'Z')
+  if (!p || p[1] != ' ')
     return 0;
   p += 2; /* field 3, the state */
-  long field[53] = {0};
-  for (int i = 3; i <= 52 && p; i++) {
-    field[i] = strtol(p, NULL, 10);
-    p = strchr(p, ' ');
-    p = p ? p + 1 : NULL;
+  field[3] = *p;
+  for (int i = 4; i <= 52; i++) {
+    p = p ? strchr(p, ' ') : NULL;
+    field[i] = p ? strtol(++p, NULL, 10) : 0;
   }
-  if (field[20] - 1 != atomic_load(&live))
+  return 1;
+}
+
+int ip_program_gone(int *exit_code) {
+  long field[53] = {0};
+  if (!stat_fields(field) || field[3] != 'Z' || field[20] - 1 != atomic_load(&live))
     return 0;
   *exit_code = (int)field[52];
   return 1;
 }
+
+long ip_process_threads(void) {
+  long field[53] = {0};
+  return stat_fields(field) ? field[20] : -1;
+}
+
+long ip_own_threads_live(void) { return atomic_load(&live); }
 
 long ip_program_threads(void) {
   _Atomic unsigned *n = count();

@@ -47,6 +47,12 @@ IP_HIDDEN void ip_syscall_forked(long rc, const char *how);
 /* At start-up, after the Header; watch: what the control thread calls every
  * IP_WATCH_MS (which may end it). */
 IP_HIDDEN void ip_ctl_start(void (*watch)(void));
+/* Ends the control thread, waiting until the tick deadline at most: 1 when
+ * it ended, 0 when none runs, -1 when it did not end in time. */
+IP_HIDDEN int ip_ctl_stop(uint64_t deadline);
+/* After ip_ctl_stop gave 1 or -1: the thread carries on, or another
+ * starts. */
+IP_HIDDEN void ip_ctl_restart(void);
 IP_HIDDEN void ip_ctl_fork_prepare(void); /* waits for a socket being bound */
 IP_HIDDEN void ip_ctl_after_fork_child(void);
 IP_HIDDEN void ip_ctl_close(void); /* removes the socket (async-signal-safe) */
