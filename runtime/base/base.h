@@ -524,6 +524,22 @@ IP_HIDDEN int ip_after_failed_exec(int had_sampler, int rc); /* returns rc, errn
  * the default); pthread_create's result. */
 IP_HIDDEN int ip_own_thread_start(void *(*fn)(void *), size_t stack);
 IP_HIDDEN void ip_own_thread_end(void); /* the runtime's thread, just before it returns */
+/* The runtime's thread ends at once, with a raw SYS_exit (no handler of
+ * glibc's runs). */
+IP_HIDDEN _Noreturn void ip_own_thread_quit(void);
+/* Ends the process as the leader ended (exit_code: waitpid's form): with
+ * the same status, or killed by the same signal.  The kernel gives the
+ * parent the status of the group's last thread to end, not the leader's. */
+IP_HIDDEN _Noreturn void ip_own_threads_end_like(int exit_code);
+IP_HIDDEN void ip_own_threads_after_fork_child(void);
+/* 1 when every program thread has ended, the leader among them (the
+ * runtime's own threads alone are left), with the leader's exit code in
+ * waitpid's form; 0 while one runs or when /proc is not there. */
+IP_HIDDEN int ip_program_gone(int *exit_code);
+/* The process's threads as the kernel counts them (-1 without /proc), and
+ * the runtime's own started and not yet ending. */
+IP_HIDDEN long ip_process_threads(void);
+IP_HIDDEN long ip_own_threads_live(void);
 /* The program's threads alive (glibc's count, the runtime's left out), -1
  * when not known. */
 IP_HIDDEN long ip_program_threads(void);

@@ -12,16 +12,24 @@
  * goes to one of the program's threads.  Under a low limit on the user's
  * threads and processes (RLIMIT_NPROC below NPROC_ROOM, for a user the
  * kernel holds to it) none is started: it could take the one the program
- * creates last. */
+ * creates last.
+ * A program thread that ends without libc (a raw SYS_exit, a seccomp kill of
+ * one thread) leaves glibc's count as it was: the runtime's threads look for
+ * the end of the program's last one themselves (ip_program_gone). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/base.h"
 
 static _Atomic unsigned *nthreads;
 static atomic_int looked;
+static atomic_int live; /* the runtime's threads started and not yet ending */
 
 static _Atomic unsigned *count(void) {
   if (!atomic_load(&looked)) {
@@ -58,16 +66,85 @@ int ip_own_thread_start(void *(*fn)(void *), size_t stack) {
   int rc = pthread_create(&th, &a, fn, NULL);
   if (rc == 0 && n)
     atomic_fetch_sub(n, 1);
+  if (rc == 0)
+    atomic_fetch_add(&live, 1);
   pthread_attr_destroy(&a);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   return rc;
 }
 
 void ip_own_thread_end(void) {
+  atomic_fetch_sub(&live, 1);
   _Atomic unsigned *n = count();
   if (n)
     atomic_fetch_add(n, 1);
 }
+
+void ip_own_thread_quit(void) {
+  atomic_fetch_sub(&live, 1);
+  for (;;)
+    ip_syscall(SYS_exit, 0);
+}
+
+void ip_own_threads_end_like(int exit_code) {
+  int sig = exit_code & 0x7f;
+  if (sig) {                    /* its default action, from this thread: the process ends so */
+    unsigned long dfl[4] = {0}; /* the kernel's sigaction: SIG_DFL, no flags, restorer, mask */
+    uint64_t set = 1ull << (sig - 1);
+    ip_syscall(SYS_rt_sigaction, sig, &dfl, 0L, sizeof set);
+    ip_syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &set, 0L, sizeof set);
+    ip_syscall(SYS_tgkill, getpid(), gettid(), sig);
+  }
+  for (;;)
+    ip_syscall(SYS_exit_group, sig ? 128 + sig : (exit_code >> 8) & 0xff);
+}
+
+void ip_own_threads_after_fork_child(void) { atomic_store(&live, 0); }
+
+/* /proc/self/stat is the thread group leader's: its state, the group's
+ * threads (the leader counts until the last one ends) and the leader's
+ * exit code.  The leader is always a program thread: while it runs, the
+ * program has one; once it is a zombie, the group's other threads are
+ * the runtime's and the program's.  A thread starting or ending makes the
+ * count higher than this one for a moment: never gone too early. */
+/* Fields 3 to 52 of /proc/self/stat (field[3]: the state's letter); 0
+ * when it cannot be read. */
+static int stat_fields(long field[53]) {
+  char buf[1024];
+  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  ssize_t got = read(fd, buf, sizeof buf - 1);
+  ip_close(fd);
+  if (got <= 0)
+    return 0;
+  buf[got] = 0;
+  char *p = strrchr(buf, ')'); /* after the name, which may hold anything */
+  if (!p || p[1] != ' ')
+    return 0;
+  p += 2; /* field 3, the state */
+  field[3] = *p;
+  for (int i = 4; i <= 52; i++) {
+    p = p ? strchr(p, ' ') : NULL;
+    field[i] = p ? strtol(++p, NULL, 10) : 0;
+  }
+  return 1;
+}
+
+int ip_program_gone(int *exit_code) {
+  long field[53] = {0};
+  if (!stat_fields(field) || field[3] != 'Z' || field[20] - 1 != atomic_load(&live))
+    return 0;
+  *exit_code = (int)field[52];
+  return 1;
+}
+
+long ip_process_threads(void) {
+  long field[53] = {0};
+  return stat_fields(field) ? field[20] : -1;
+}
+
+long ip_own_threads_live(void) { return atomic_load(&live); }
 
 long ip_program_threads(void) {
   _Atomic unsigned *n = count();

@@ -50,6 +50,10 @@ static int deadlines; /* the thread runs deadlines too: it binds at once */
 static char sock_path[1200];
 /* The thread's id once it is SCHED_BATCH (the first fork's wake-up), else 0. */
 static _Atomic pid_t batch_tid;
+static void watch_nothing(void) {}
+static void (*watch)(void) = watch_nothing; /* called every IP_WATCH_MS (ip_ctl_start) */
+static atomic_int stop_asked;               /* the thread ends at its next wake-up (ip_ctl_stop) */
+static atomic_int running;                  /* the thread has not yet ended */
 
 /* Woken by a fork, the thread makes the next child's file (fork_file.c):
  * as SCHED_BATCH from then on, so that its wake-up does not preempt the
@@ -200,7 +204,7 @@ static void *ctl_main(void *arg) {
   if (atomic_load(&bind_state) == BIND_PENDING)
     bind_later();
   ip_buffer_child_settle(); /* a fork child's buffer: nothing to do in a parent */
-  while (atomic_load(&ip_st.init_state) == 1) {
+  while (atomic_load(&ip_st.init_state) == 1 && !atomic_load(&stop_asked)) {
     int flush;
     int64_t ms = ip_windows_due(&flush);
     if (flush & IP_DUE_FLUSH)
@@ -218,7 +222,11 @@ static void *ctl_main(void *arg) {
                           {.fd = ip_fork_file_wake_fd(), .events = POLLIN}};
     if (listen_fd < 0 && ms < 0)
       break; /* nothing left to wait for */
-    if (poll(p, 2, ms > INT32_MAX ? INT32_MAX : (int)ms) <= 0)
+    if (ms < 0 || ms > IP_WATCH_MS)
+      ms = IP_WATCH_MS;
+    int ready = poll(p, 2, (int)ms);
+    watch();
+    if (ready <= 0 || atomic_load(&stop_asked))
       continue;
     if (p[1].revents)
       woken_by_fork();
@@ -228,7 +236,9 @@ static void *ctl_main(void *arg) {
     if (c >= 0)
       serve(c);
   }
+  watch(); /* the trace ended: perhaps by the program's last thread */
   ip_own_thread_end();
+  atomic_store(&running, 0);
   return NULL;
 }
 
@@ -247,16 +257,46 @@ static void start_thread(int in_child) {
   }
   deadlines = wanted;
   atomic_store(&bind_state, socket && in_child ? BIND_PENDING : BIND_NONE);
+  atomic_store(&running, 1);
   if (ip_own_thread_start(ctl_main, 64 * 1024) != 0) {
+    atomic_store(&running, 0);
     atomic_store(&bind_state, BIND_NONE);
     ip_buffer_child_settle();
     ip_ctl_close();
   }
 }
 
-void ip_ctl_start(void) {
+void ip_ctl_start(void (*watch_fn)(void)) {
+  watch = watch_fn;
   ip_windows_start();
   start_thread(0);
+}
+
+int ip_ctl_stop(uint64_t deadline) {
+  if (!atomic_load(&running))
+    return 0;
+  bind_wait();
+  atomic_store(&stop_asked, 1);
+  uint64_t one = 1;
+  if (write(ip_fork_file_wake_fd(), &one, sizeof one) < 0) {
+    /* the thread sees stop_asked within IP_WATCH_MS */
+  }
+  struct timespec step = {0, 100000};
+  while (atomic_load(&running) && ip_tick() < deadline)
+    nanosleep(&step, NULL);
+  if (atomic_load(&running))
+    return -1;
+  ip_fork_file_woken(); /* the wake-up meant for it */
+  return 1;
+}
+
+void ip_ctl_restart(void) {
+  atomic_store(&stop_asked, 0);
+  if (atomic_load(&running) || atomic_load(&ip_st.init_state) != 1 || atomic_load(&closed))
+    return;
+  atomic_store(&running, 1);
+  if (ip_own_thread_start(ctl_main, 64 * 1024) != 0)
+    atomic_store(&running, 0);
 }
 
 void ip_ctl_fork_prepare(void) { bind_wait(); }
@@ -266,6 +306,8 @@ void ip_ctl_after_fork_child(void) {
   ip_fd_release(listen_fd, &listen_id); /* the parent's */
   listen_fd = -1;
   atomic_store(&closed, 0);
+  atomic_store(&running, 0);
+  atomic_store(&stop_asked, 0);
   ip_windows_after_fork_child();
   start_thread(1);
 }

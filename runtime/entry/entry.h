@@ -50,7 +50,15 @@ IP_HIDDEN void ip_tsc_disabling(void);
 IP_HIDDEN void ip_tsc_enabled(void);
 
 /* ctl_channel.c: the control thread and its socket INCLPROF_OUTPUT/<pid>.ctl */
-IP_HIDDEN void ip_ctl_start(void);        /* at start-up, after the Header */
+/* At start-up, after the Header; watch: what the control thread calls every
+ * IP_WATCH_MS (which may end it). */
+IP_HIDDEN void ip_ctl_start(void (*watch)(void));
+/* Ends the control thread, waiting until the tick deadline at most: 1 when
+ * it ended, 0 when none runs, -1 when it did not end in time. */
+IP_HIDDEN int ip_ctl_stop(uint64_t deadline);
+/* After ip_ctl_stop gave 1 or -1: the thread carries on, or another
+ * starts. */
+IP_HIDDEN void ip_ctl_restart(void);
 IP_HIDDEN void ip_ctl_fork_prepare(void); /* waits for a socket being bound */
 IP_HIDDEN void ip_ctl_after_fork_child(void);
 IP_HIDDEN void ip_ctl_close(void); /* removes the socket (async-signal-safe) */
@@ -70,6 +78,10 @@ IP_HIDDEN int ip_process_is_child(void);
 /* Flushes every thread and writes the Trailer, once; keep_going: the process
  * may continue (a failed exec) and recording goes on. */
 IP_HIDDEN void ip_finish(const char *reason, int clean, int keep_going);
+/* The runtime's threads call it while they wait, every IP_WATCH_MS: once
+ * no program thread is left, it ends the trace and the process, or the
+ * calling thread (then it does not return). */
+IP_HIDDEN void ip_last_thread_watch(void);
 IP_HIDDEN void ip_finish_from_signal(int sig);
 /* exit() has begun (or the runtime is being unloaded): the trace ends now
  * unless units are still registered, then at the last one's unregistering. */

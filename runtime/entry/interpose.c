@@ -20,6 +20,10 @@
  *   sigaction, signal     the program's handlers, wrapped (signals.c);
  *   close, close_range,   pass over the runtime's own descriptors, as if
  *   closefrom, fstat      they were not open (fd_own.c);
+ *   unshare               CLONE_NEWUSER (which the kernel refuses a process
+ *                         of more than one thread): the runtime's threads
+ *                         end first and start again after (syscall() does
+ *                         the same for unshare system calls);
  *   prctl                 a seccomp filter (PR_SET_SECCOMP) stops the
  *                         runtime's perf_event_open calls (syscall() does
  *                         the same for seccomp and prctl system calls);
@@ -42,6 +46,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <string.h>
@@ -51,6 +56,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "entry/entry.h"
@@ -122,6 +128,33 @@ static long tsc_after(unsigned long how, long rc) {
   return rc;
 }
 
+/* unshare(CLONE_NEWUSER) needs a process of one thread: when the caller is
+ * the program's only thread, the runtime's threads (the writer, once its
+ * queued jobs are written, and the control thread) end, the call is made
+ * once the kernel counts one thread, and they start again (the writer at
+ * the next hand-off).  Each waits UNSHARE_WAIT_MS at most; what did not
+ * end in time leaves the call to fail as it would have. */
+#define UNSHARE_WAIT_MS 1000
+static long unshare_alone(long flags) {
+  if (!(flags & CLONE_NEWUSER) || !ip_process_is_ours() || ip_own_threads_live() == 0 ||
+      ip_process_threads() != 1 + ip_own_threads_live())
+    return ip_syscall(SYS_unshare, flags);
+  uint64_t deadline = ip_tick() + (uint64_t)(ip_st.ticks_per_second * UNSHARE_WAIT_MS / 1000);
+  int ctl = ip_ctl_stop(deadline);
+  ip_writer_stop(deadline);
+  struct timespec step = {0, 50000};
+  while (ip_process_threads() > 1 && ip_tick() < deadline)
+    nanosleep(&step, NULL);
+  long rc = ip_syscall(SYS_unshare, flags);
+  int saved = errno;
+  if (ctl)
+    ip_ctl_restart();
+  errno = saved;
+  return rc;
+}
+
+IP_EXPORT int unshare(int flags) { return (int)unshare_alone(flags); }
+
 /* libc's syscall() takes the number and up to six word-sized arguments. */
 IP_EXPORT long syscall(long n, ...) {
   va_list ap;
@@ -143,6 +176,8 @@ IP_EXPORT long syscall(long n, ...) {
   }
   if (n == SYS_close_range)
     return ip_fd_close_range_around((unsigned)a[0], (unsigned)a[1], (int)a[2], raw_close_range);
+  if (n == SYS_unshare)
+    return unshare_alone(a[0]);
   if (n == SYS_seccomp || (n == SYS_prctl && a[0] == PR_SET_SECCOMP))
     filter_coming();
   if (n == SYS_prctl && a[0] == PR_SET_TSC) {

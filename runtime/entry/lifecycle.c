@@ -5,7 +5,8 @@
  * code (see ip_exit_begun), at _exit/_Exit, exit_group through syscall(),
  * after the program's quick_exit handlers, at daemon's parent and exec*
  * (through the interposers of interpose.c; a failed exec carries on
- * recording), and fatal signals (signals.c).  fork gives the child a file of
+ * recording), fatal signals (signals.c), and when the program's last thread
+ * ended without libc (ip_last_thread_watch).  fork gives the child a file of
  * its own.  In a vfork child (pid differs, no fork handler ran) nothing here
  * touches the runtime's state. */
 #include <errno.h>
@@ -87,6 +88,35 @@ void ip_finish_from_signal(int sig) {
   atomic_store(&ip_st.init_state, 2);
 }
 
+/* The end of a process whose last program thread ended without libc: a raw
+ * SYS_exit, seccomp's strict mode or a SECCOMP_RET_KILL_THREAD filter
+ * killing it.  No exit handler runs and glibc's count of threads
+ * (own_threads.c) still holds it, so the runtime's own threads would keep
+ * the process alive.  Each of them (the control thread, the writer) calls
+ * this every IP_WATCH_MS while it waits: the first to find no program
+ * thread left (ip_program_gone) writes every buffer and the Trailer ("last
+ * thread: exit N" or "last thread: signal N", the leader's end) and ends
+ * the process as the leader ended: the parent sees the status of a run
+ * without the runtime.  The other one, finding the trace ended, leaves
+ * with a raw SYS_exit meanwhile. */
+static atomic_int last_thread_gone;
+
+void ip_last_thread_watch(void) {
+  int code;
+  if (!atomic_load(&last_thread_gone) && !ip_program_gone(&code))
+    return;
+  if (!atomic_exchange(&last_thread_gone, 1)) {
+    static char reason[40];
+    if (code & 0x7f)
+      snprintf(reason, sizeof reason, "last thread: signal %d", code & 0x7f);
+    else
+      snprintf(reason, sizeof reason, "last thread: exit %d", (code >> 8) & 0xff);
+    ip_finish(reason, 1, 0);
+    ip_own_threads_end_like(code);
+  }
+  ip_own_thread_quit(); /* the thread that wrote the Trailer ends the process */
+}
+
 /* exit() runs the atexit handlers (C++ static destructors among them), then
  * the ELF destructors of every object (.fini_array: functions marked
  * __attribute__((destructor))); in each object a unit's own destructor runs
@@ -153,6 +183,8 @@ static void fork_child(void) {
     return;
   }
   ip_mutex_init(&ip_st.threads_lock);
+  atomic_store(&last_thread_gone, 0);
+  ip_own_threads_after_fork_child();
   ip_mem_fork_child();
   if (ip_tls.state == IP_TS_READY) /* first: before the child maps anything */
     ip_transitions_fork_child_forget(&ip_tls);
@@ -213,7 +245,7 @@ static void init(void) {
     return;
   }
   ip_st.program_allocator = ip_objects_program_allocator();
-  ip_writer_init();
+  ip_writer_init(ip_last_thread_watch);
   ip_transitions_choose();
   ip_st.hooks = ip_hooks_for_mode(ip_st.mode);
   char err[1200];
@@ -241,7 +273,7 @@ static void init(void) {
   atomic_store(&ip_st.init_state, 1);
   ip_signals_install();
   ip_sampling_init();
-  ip_ctl_start();
+  ip_ctl_start(ip_last_thread_watch);
 }
 
 int ip_init_once(void) {

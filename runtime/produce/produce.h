@@ -180,7 +180,14 @@ IP_HIDDEN unsigned ip_pool_spares(void);
 IP_HIDDEN int ip_pool_tight(void);
 
 /* writer.c */
-IP_HIDDEN void ip_writer_init(void); /* reads INCLPROF_WRITER */
+/* Reads INCLPROF_WRITER; watch: what the writer calls every IP_WATCH_MS
+ * while it waits (which may end it). */
+#define IP_WATCH_MS 50
+IP_HIDDEN void ip_writer_init(void (*watch)(void));
+/* Ends the writer thread once it has written every queued job, waiting
+ * until the tick deadline at most: 1 when it ended (the next hand-off
+ * starts another), 0 when none runs, -1 when it did not end in time. */
+IP_HIDDEN int ip_writer_stop(uint64_t deadline);
 /* A job slot and a spare buffer (*fresh) for handing t's full buffer off, or
  * a negative IP_WRITER_*: encode inline (the writer is off, starting, behind,
  * or the program's threads keep every CPU busy), counted as such.  In a

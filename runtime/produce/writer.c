@@ -68,6 +68,10 @@ static atomic_uint_fast64_t next_ticket;
 #define START_SPARES 4            /* buffers the thread that starts the writer puts in the pool */
 #define WRITER_STACK (256u << 10) /* the writer thread's stack (see start) */
 static atomic_int sleeping;       /* the writer waits on work */
+static void (*watch)(void);       /* called every IP_WATCH_MS while it sleeps */
+static atomic_int stop_asked;     /* the writer ends once no job is queued */
+static atomic_int running;        /* the writer thread has not yet ended */
+static uint8_t *scratch;          /* the writer's scratch area, kept for the next writer */
 
 static void futex(atomic_uint *w, int op, unsigned val, const struct timespec *ts) {
   ip_syscall(SYS_futex, (unsigned *)w, op | FUTEX_PRIVATE_FLAG, val, ts, 0L, 0L); /* no uaddr2 */
@@ -130,14 +134,18 @@ static void *writer_main(void *arg) {
       sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){.sched_priority = 0}) == 0)
     atomic_store(&batch_tid, gettid());
   size_t len = IP_SCRATCH_BYTES;
-  uint8_t *scratch =
-      mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (scratch == MAP_FAILED) {
-    atomic_store(&enabled, 0); /* every thread encodes inline */
-    ip_own_thread_end();
-    return NULL;
+  if (!scratch) {
+    void *m =
+        mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      atomic_store(&enabled, 0); /* every thread encodes inline */
+      atomic_store(&running, 0);
+      ip_own_thread_end();
+      return NULL;
+    }
+    scratch = m;
+    ip_mem_own(scratch, len, 0);
   }
-  ip_mem_own(scratch, len, 0);
   for (unsigned idle = 0;;) {
     unsigned seen = atomic_load(&work);
     struct job *first = NULL;
@@ -156,6 +164,8 @@ static void *writer_main(void *arg) {
     }
     if (first)
       continue; /* its thread took it back meanwhile */
+    if (atomic_load(&stop_asked))
+      break;
     top_up();
     /* While buffers keep coming, poll every POLL_NS: waking the writer at
      * every hand-off cost the program thread more (on a busy machine the
@@ -169,10 +179,17 @@ static void *writer_main(void *arg) {
     }
     atomic_store(&sleeping, 1);
     if (atomic_load(&work) == seen)
-      futex(&work, FUTEX_WAIT, seen, NULL);
+      futex(&work, FUTEX_WAIT, seen, &(struct timespec){.tv_nsec = IP_WATCH_MS * 1000000L});
     atomic_store(&sleeping, 0);
+    if (atomic_load(&work) == seen) {
+      watch();
+      continue; /* still idle: it sleeps again */
+    }
     idle = 0;
   }
+  atomic_store(&batch_tid, 0);
+  ip_own_thread_end();
+  atomic_store(&running, 0);
   return NULL;
 }
 
@@ -186,7 +203,9 @@ static void *writer_main(void *arg) {
 static void start(void) {
   if (atomic_exchange(&started, 1))
     return;
+  atomic_store(&running, 1);
   if (ip_own_thread_start(writer_main, WRITER_STACK) != 0) {
+    atomic_store(&running, 0);
     atomic_store(&enabled, 0);
     return;
   }
@@ -197,7 +216,8 @@ static void start(void) {
   }
 }
 
-void ip_writer_init(void) {
+void ip_writer_init(void (*watch_fn)(void)) {
+  watch = watch_fn;
   const char *w = ip_set.writer;
   if (w && *w && strcmp(w, "auto") && strcmp(w, "inline") && strcmp(w, "thread")) {
     ip_say("inclprof: INCLPROF_WRITER='%s' is not auto, thread or inline; using auto\n", w);
@@ -209,6 +229,22 @@ void ip_writer_init(void) {
   ip_crowding_init();
   if (thread && ip_st.program_allocator)
     start();
+}
+
+int ip_writer_stop(uint64_t deadline) {
+  if (!atomic_load(&started))
+    return 0;
+  atomic_store(&stop_asked, 1);
+  while (atomic_load(&running) && ip_tick() < deadline) {
+    atomic_fetch_add(&work, 1);
+    futex(&work, FUTEX_WAKE, 1, NULL);
+    sched_yield();
+  }
+  if (atomic_load(&running))
+    return -1;
+  atomic_store(&started, 0); /* the next hand-off starts another */
+  atomic_store(&stop_asked, 0);
+  return 1;
 }
 
 /* A buffer the writer cannot take: encoded inline by the caller, and
@@ -343,6 +379,8 @@ void ip_writer_after_fork_child(void) {
   }
   atomic_store(&ip_tls.inflight, 0);
   atomic_store(&started, 0);
+  atomic_store(&running, 0);
+  atomic_store(&stop_asked, 0);
   atomic_store(&sleeping, 0);
   atomic_store(&batch_tid, 0);
   atomic_store(&ip_st.handoffs, 0);
