@@ -31,6 +31,7 @@ static uint64_t raw_ns(void) { return ip_clock_ns(CLOCK_MONOTONIC_RAW); }
 /* A tick and the CLOCK_MONOTONIC_RAW time of the same instant. */
 static void read_pair(uint64_t *tick, uint64_t *ns) {
   uint64_t best = UINT64_MAX;
+  *tick = *ns = 0; /* set by the first try: b - a < UINT64_MAX */
   for (int i = 0; i < PAIR_TRIES; i++) {
     uint64_t a = ip_tick(), n = raw_ns(), b = ip_tick();
     if (b - a < best) {
