@@ -219,8 +219,15 @@ void ip_critical_times_prepare(ip_critical *c);
  * times; at[3] is the thread's cursor. */
 void ip_critical_times(const ip_critical *c, uint32_t thread, size_t at[3], uint64_t a, uint64_t b,
                        uint64_t ns0, uint64_t el);
-/* The piece's start and end in ns after the session start (pieces outside
- * every interval of their thread from their length); 0 when unknown. */
+/* After the second replay of thread, whose first event (tick first) is at
+ * first_ns and last (tick last) at last_ns: the pieces' boundaries at or
+ * before first or at or after last that no interval held, by the process's
+ * ns_per_tick from the nearer of the two. */
+void ip_critical_times_outside(const ip_critical *c, uint32_t thread, uint64_t first,
+                               uint64_t first_ns, uint64_t last, uint64_t last_ns,
+                               double ns_per_tick);
+/* The piece's start and end in ns after the session start (an end no
+ * interval held from the other and its length); 0 when neither is known. */
 int ip_critical_piece_ns(const struct ip_session *s, const ip_critical *c, size_t i, uint64_t *from,
                          uint64_t *to);
 /* The wake edges between traced threads of s whose both ends have a time

@@ -4,7 +4,11 @@
  * cost removed.  The second replay hands each interval of a thread (its raw
  * ticks and the ns it took) to ip_critical_times, which gives every piece
  * boundary, wake-up and off-CPU end inside it the time at the same fraction
- * of the interval: they fall where the thread's calls around them are. */
+ * of the interval: they fall where the thread's calls around them are.
+ * Boundaries before the thread's first event or after its last (a new
+ * thread waiting for a CPU before its first probe, a thread preempted
+ * after its last) are in no interval: ip_critical_times_outside places
+ * them by the process's clock from that first or last event. */
 #include <stdlib.h>
 
 #include "model/critical.h"
@@ -62,6 +66,29 @@ void ip_critical_times(const ip_critical *c, uint32_t thread, size_t at[3], uint
     k->in_ns[at[2]] = at_tick(k->off[at[2]].in, a, b, ns0, el);
 }
 
+void ip_critical_times_outside(const ip_critical *c, uint32_t thread, uint64_t first,
+                               uint64_t first_ns, uint64_t last, uint64_t last_ns,
+                               double ns_per_tick) {
+  if (!c->piece_ns)
+    return;
+  size_t n = thread < c->n_threads ? c->thread_n[thread] : 0;
+  for (size_t i = 0; i < n; i++) {
+    const ip_cp_piece *p = ip_critical_piece(c, thread, i);
+    size_t k = c->by_thread[c->thread_first[thread] + i];
+    for (int end = 0; end < 2; end++) {
+      uint64_t t = end ? p->to : p->from, *ns = &c->piece_ns[2 * k + end];
+      if (*ns != UINT64_MAX)
+        continue;
+      if (t <= first) {
+        uint64_t d = (uint64_t)((double)(first - t) * ns_per_tick + 0.5);
+        *ns = d < first_ns ? first_ns - d : 0;
+      } else if (t >= last) {
+        *ns = last_ns + (uint64_t)((double)(t - last) * ns_per_tick + 0.5);
+      }
+    }
+  }
+}
+
 int ip_critical_piece_ns(const ip_session *s, const ip_critical *c, size_t i, uint64_t *from,
                          uint64_t *to) {
   const ip_cp_piece *p = &c->pieces[i];
@@ -72,7 +99,7 @@ int ip_critical_piece_ns(const ip_session *s, const ip_critical *c, size_t i, ui
   const ip_thread *th = p->thread < s->n_threads ? &s->threads[p->thread] : NULL;
   double tps = th && th->process < s->n_processes ? s->processes[th->process].ticks_per_second : 0;
   uint64_t len = tps > 0 ? (uint64_t)((double)(p->to - p->from) * 1e9 / tps + 0.5) : 0;
-  if (f == UINT64_MAX) /* before the thread's first event: a thread starting */
+  if (f == UINT64_MAX) /* an end in an interval the replay left out (data lost before it) */
     f = t > len ? t - len : 0;
   if (t == UINT64_MAX)
     t = f + len;

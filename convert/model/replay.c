@@ -875,8 +875,11 @@ void ip_replay_alive_at_exit(ip_file *f, ip_tstate *ts, uint64_t tick, int trans
     ip_kacc_at_event(&ts->kacc, tick);
   uint64_t el = interval(f, ts, th, tick - ts->hwm - ip_windows_off_ticks(f->win, ts->hwm, tick),
                          transitional, 0, ts->kacc_known, ip_kacc_off_fx(&ts->kacc), flags_of(f));
-  if (f->o && f->o->critical && f->o->critical->by_thread)
+  if (f->o && f->o->critical && f->o->critical->by_thread) {
     critical_share(f->o->critical, ts, th, ts->hwm, tick, el);
+    ip_critical_times(f->o->critical, ts->thread, ts->ct_at, ts->hwm, tick,
+                      ts->origin_ns + ts->el_ns - el, el);
+  }
   if (ts->kl)
     ip_kline_event(ts->kl, tick);
   ts->hwm = tick;
@@ -893,6 +896,9 @@ void ip_replay_finish(ip_file *f, ip_tstate *ts) {
   }
   if (ts->kl)
     ip_kline_finish(ts->kl, ts->kl->last);
+  if (ts->have_tick && f->o && f->o->critical && f->o->critical->by_thread)
+    ip_critical_times_outside(f->o->critical, ts->thread, ts->first_tick, ts->origin_ns, ts->hwm,
+                              ts->origin_ns + ts->el_ns, f->ns_per_tick);
   ts->finished = 1;
   th->end_ns = th->start_ns + ts->el_ns;
   th->wall_end_ns = th->start_ns + ticks_ns(f, ts->hwm - ts->first_tick);

@@ -6,7 +6,8 @@
  * creator); and on many random timelines, that the walk's pieces partition
  * the root's time exactly: contiguous, in order, summing to its length; the
  * what-if's prediction on the pipeline, worked by hand; the path and the
- * wake edges placed on the exports' timeline. */
+ * wake edges placed on the exports' timeline, with the path's time before a
+ * thread's first event and after its last (a busy machine) in place too. */
 #include "convert_fixture.h"
 #include "check_main.h"
 #include "model/critical.h"
@@ -16,11 +17,12 @@ enum { MOD = 1, F_MAIN = 1, F_JOIN, F_STAGE_A, F_SIGNAL, F_STAGE_B, F_WAIT, F_DE
 enum { T_MAIN = 1, T_A = 2, T_B = 3, T_DECOY = 4 };
 enum { US = 1000 }; /* ns per tick */
 
-static void thread_end(tg_trace *t, uint32_t tid, uint64_t tick) {
+static void thread_end(tg_trace *t, uint32_t tid, uint64_t tick, int alive_at_exit) {
   Inclprof__ThreadEnd e = INCLPROF__THREAD_END__INIT;
   e.tid = tid;
   e.has_end_tick = 1;
   e.end_tick = tick;
+  e.has_alive_at_exit = e.alive_at_exit = alive_at_exit;
   Inclprof__Record r = INCLPROF__RECORD__INIT;
   r.body_case = INCLPROF__RECORD__BODY_THREAD_END;
   r.thread_end = &e;
@@ -32,8 +34,10 @@ static void thread_end(tg_trace *t, uint32_t tid, uint64_t tick) {
  * (2050) inside pthread_cond_signal; B, asleep in pthread_cond_wait since
  * 320, runs stage_b to 4800; the decoy runs 400-3000 and nobody waits on it.
  * Ticks are microseconds (the clocks' tolerance is 20 us), probes cost
- * nothing. */
-static void write_pipeline(tg_trace *t) {
+ * nothing.  On a busy machine (busy): A, started, waits for a CPU 120-180
+ * before its first event; B, after its last, 4820-4870 before its end; and
+ * main, alive at the exit at 5200, 5120-5180 after its last event. */
+static void write_pipeline(tg_trace *t, int busy) {
   static tg_batch b;
   tg_begin_header_wakes(t, T_MAIN, 1e6, 0, -1, -1, INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS,
                         1, 1);
@@ -57,9 +61,19 @@ static void write_pipeline(tg_trace *t) {
   tg_kev(&b, 5000, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
   tg_ev(&b, 5010, 1, TG_RET, F_JOIN);
   tg_ev(&b, 5100, 0, TG_EXIT, F_MAIN);
+  if (busy) {
+    tg_kev(&b, 5120, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+    tg_kev(&b, 5180, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  }
   tg_flush(t, &b);
+  if (busy)
+    thread_end(t, T_MAIN, 5200, 1);
 
   tg_batch_init(&b, T_A);
+  if (busy) {
+    tg_kev(&b, 120, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+    tg_kev(&b, 180, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  }
   tg_ev(&b, 200, 0, TG_ENTER, F_STAGE_A);
   tg_ev(&b, 2000, 0, TG_CALL, F_SIGNAL);
   tg_kev(&b, 2010, INCLPROF__KERNEL_EVENT_KIND__KEV_SYSCALL);
@@ -67,13 +81,13 @@ static void write_pipeline(tg_trace *t) {
   tg_ev(&b, 2100, 1, TG_RET, F_SIGNAL);
   tg_ev(&b, 2200, 0, TG_EXIT, F_STAGE_A);
   tg_flush(t, &b);
-  thread_end(t, T_A, 2300);
+  thread_end(t, T_A, 2300, 0);
 
   tg_batch_init(&b, T_DECOY);
   tg_ev(&b, 400, 0, TG_ENTER, F_DECOY);
   tg_ev(&b, 3000, 0, TG_EXIT, F_DECOY);
   tg_flush(t, &b);
-  thread_end(t, T_DECOY, 3000);
+  thread_end(t, T_DECOY, 3000, 0);
 
   tg_batch_init(&b, T_B);
   tg_ev(&b, 300, 0, TG_ENTER, F_STAGE_B);
@@ -82,8 +96,12 @@ static void write_pipeline(tg_trace *t) {
   tg_kev(&b, 2080, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
   tg_ev(&b, 2090, 1, TG_RET, F_WAIT);
   tg_ev(&b, 4800, 0, TG_EXIT, F_STAGE_B);
+  if (busy) {
+    tg_kev(&b, 4820, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_OUT_PREEMPTED);
+    tg_kev(&b, 4870, INCLPROF__KERNEL_EVENT_KIND__KEV_SWITCH_IN);
+  }
   tg_flush(t, &b);
-  thread_end(t, T_B, 4900);
+  thread_end(t, T_B, 4900, 0);
 }
 
 static void assert_crit(const ip_session *s, const char *fn, uint64_t excl, uint64_t incl) {
@@ -96,7 +114,7 @@ static void assert_crit(const ip_session *s, const char *fn, uint64_t excl, uint
 
 START_TEST(pipeline_values) {
   tg_trace t;
-  write_pipeline(&t);
+  write_pipeline(&t, 0);
   const char *dir = fx_dir();
   char *path = (char *)fx_write(dir, "1.ipb", &t);
   ip_session s;
@@ -162,7 +180,7 @@ END_TEST
  * its sleep are spent waiting for A all the same. */
 static uint64_t predict(const char *fn, double factor, uint64_t *observed) {
   tg_trace t;
-  write_pipeline(&t);
+  write_pipeline(&t, 0);
   const char *dir = fx_dir();
   char *path = (char *)fx_write(dir, "1.ipb", &t);
   ip_session s;
@@ -189,6 +207,28 @@ START_TEST(what_if_pipeline) {
 }
 END_TEST
 
+/* Every piece of c has its place on the exports' timeline, at its own
+ * length (probes cost nothing: ticks are microseconds from the session
+ * start), and the pieces cover the run from 0 to end_ns. */
+static void assert_pieces_cover(const ip_session *s, const ip_critical *c, uint64_t end_ns) {
+  uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+  for (size_t i = 0; i < c->n_pieces; i++) {
+    const ip_cp_piece *p = &c->pieces[i];
+    uint64_t from, to;
+    ck_assert_msg(ip_critical_piece_ns(s, c, i, &from, &to),
+                  "piece %zu (thread %u, ticks %llu-%llu) has no place", i, p->thread,
+                  (unsigned long long)p->from, (unsigned long long)p->to);
+    ck_assert_uint_eq(from, p->from * US);
+    ck_assert_uint_eq(to, p->to * US);
+    lo = from < lo ? from : lo;
+    hi = to > hi ? to : hi;
+    sum += to - from;
+  }
+  ck_assert_uint_eq(lo, 0);
+  ck_assert_uint_eq(hi, end_ns);
+  ck_assert_uint_eq(sum, end_ns);
+}
+
 /* The path and its edges on the exports' timeline (probes cost nothing
  * here: ticks are microseconds from the session start): the pieces cover
  * the run from 0 to 5100 us, and the wake edges are main's start of A
@@ -196,25 +236,14 @@ END_TEST
  * on a CPU at 2080 us); the exit that ended main's join is no arrow. */
 START_TEST(timeline_times) {
   tg_trace t;
-  write_pipeline(&t);
+  write_pipeline(&t, 0);
   const char *dir = fx_dir();
   char *path = (char *)fx_write(dir, "1.ipb", &t);
   ip_session s;
   ip_critical c = {0};
   ip_load_opts o = {.quiet = 1, .jobs = 1};
   ck_assert_int_eq(ip_session_load_critical(&s, &path, 1, &o, &c), 0);
-  uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
-  for (size_t i = 0; i < c.n_pieces; i++) {
-    uint64_t from, to;
-    ck_assert(ip_critical_piece_ns(&s, &c, i, &from, &to));
-    ck_assert_uint_eq(to - from, (c.pieces[i].to - c.pieces[i].from) * US);
-    lo = from < lo ? from : lo;
-    hi = to > hi ? to : hi;
-    sum += to - from;
-  }
-  ck_assert_uint_eq(lo, 0);
-  ck_assert_uint_eq(hi, 5100 * US);
-  ck_assert_uint_eq(sum, 5100 * US);
+  assert_pieces_cover(&s, &c, 5100 * US);
   ip_wake_flow *f;
   size_t n = ip_critical_flows(&s, &c, &f);
   ck_assert_uint_eq(n, 2);
@@ -226,6 +255,31 @@ START_TEST(timeline_times) {
   }
   ck_assert(start_a == 1 && wake_b == 1);
   free(f);
+  ip_critical_free(&c);
+  ip_session_free(&s);
+  fx_cleanup(dir);
+  tg_free(&t);
+}
+END_TEST
+
+/* On a busy machine the path holds time outside every interval of its
+ * thread: A's start and its wait for a CPU before its first event (50-180),
+ * B's wait for a CPU and its run after its last (4820-4900), and main's
+ * after its last event up to the exit (5100-5200); each has its place and
+ * the track covers the path's 5200 us. */
+START_TEST(timeline_times_busy) {
+  tg_trace t;
+  write_pipeline(&t, 1);
+  const char *dir = fx_dir();
+  char *path = (char *)fx_write(dir, "1.ipb", &t);
+  ip_session s;
+  ip_critical c = {0};
+  ip_load_opts o = {.quiet = 1, .jobs = 1};
+  ck_assert_int_eq(ip_session_load_critical(&s, &path, 1, &o, &c), 0);
+  ck_assert_uint_eq(c.wall_ns, 5200 * US);
+  ck_assert_uint_eq(c.kind_ns[IP_CP_START], 70 * US);
+  ck_assert_uint_eq(c.kind_ns[IP_CP_RUNNABLE], (60 + 50 + 100 + 30 + 60) * US);
+  assert_pieces_cover(&s, &c, 5200 * US);
   ip_critical_free(&c);
   ip_session_free(&s);
   fx_cleanup(dir);
@@ -464,6 +518,7 @@ int main(void) {
   tcase_add_test(tc, edges_exact_before_tolerance);
   tcase_add_test(tc, what_if_pipeline);
   tcase_add_test(tc, timeline_times);
+  tcase_add_test(tc, timeline_times_busy);
   tcase_add_test(tc, futex_waits_on_sleeps);
   tcase_add_test(tc, lock_objects);
   suite_add_tcase(s, tc);
