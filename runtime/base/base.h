@@ -565,6 +565,11 @@ IP_HIDDEN int ip_under_record(void); /* INCLPROF_RECORD_NOTES is set */
  * change of user); the caller has made room for it (ip_fd_room_begin). */
 IP_HIDDEN void ip_notes_keep(void);
 
+/* small_file.c: the file at path read whole by one read() into buf
+ * (NUL-terminated; size - 1 bytes at most), opened with O_RDONLY |
+ * O_CLOEXEC | flags; its length, or -1. */
+IP_HIDDEN ssize_t ip_read_small(const char *path, int flags, char *buf, size_t size);
+
 /* libc_real.c: the runtime's one way to libc's own definitions of what
  * interpose.c interposes and the runtime calls itself (found when the
  * library is loaded); the runtime calls these, never syscall() or close(),

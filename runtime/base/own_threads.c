@@ -18,7 +18,6 @@
  * the end of the program's last one themselves (ip_program_gone). */
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -111,14 +110,8 @@ void ip_own_threads_after_fork_child(void) { atomic_store(&live, 0); }
  * when it cannot be read. */
 static int stat_fields(long field[53]) {
   char buf[1024];
-  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (ip_read_small("/proc/self/stat", 0, buf, sizeof buf) <= 0)
     return 0;
-  ssize_t got = read(fd, buf, sizeof buf - 1);
-  ip_close(fd);
-  if (got <= 0)
-    return 0;
-  buf[got] = 0;
   char *p = strrchr(buf, ')'); /* after the name, which may hold anything */
   if (!p || p[1] != ' ')
     return 0;

@@ -2,7 +2,6 @@
  * counter, in words that name what is missing: read access to tracefs (the
  * tracepoint's id), or the permission to open kernel events
  * (kernel.perf_event_paranoid against root, CAP_PERFMON or CAP_SYS_ADMIN). */
-#include <fcntl.h>
 #include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +13,9 @@
 
 /* kernel.perf_event_paranoid, or 2 (the kernel's default) when unreadable. */
 static int paranoid_level(void) {
-  int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 2;
   char buf[16];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  ip_close(fd);
-  if (n <= 0)
-    return 2;
-  buf[n] = 0;
-  return atoi(buf);
+  return ip_read_small("/proc/sys/kernel/perf_event_paranoid", 0, buf, sizeof buf) > 0 ? atoi(buf)
+                                                                                       : 2;
 }
 
 static int has_capability(unsigned cap) {

@@ -70,18 +70,6 @@ int ip_tracepoint_id(const char *const *paths, char *why, size_t whylen) {
   return -1;
 }
 
-/* Reads the file at path into buf (NUL-terminated); its length, or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t size) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
-  ssize_t n = read(fd, buf, size - 1);
-  ip_close(fd);
-  if (n >= 0)
-    buf[n] = 0;
-  return n;
-}
-
 /* The offset of the field `field` (" pid;") in a tracepoint's format text,
  * or -1. */
 static int field_offset(const char *format, const char *field) {
@@ -110,9 +98,9 @@ static void wake_tracepoints(char *why, size_t whylen) {
     int id[2], off[2];
     for (int k = 0; k < 2; k++) {
       snprintf(path, sizeof path, "%s/%s/id", dirs[d], names[k]);
-      id[k] = read_small(path, buf, sizeof buf) > 0 ? atoi(buf) : -1;
+      id[k] = ip_read_small(path, 0, buf, sizeof buf) > 0 ? atoi(buf) : -1;
       snprintf(path, sizeof path, "%s/%s/format", dirs[d], names[k]);
-      off[k] = read_small(path, buf, sizeof buf) > 0 ? field_offset(buf, " pid;") : -1;
+      off[k] = ip_read_small(path, 0, buf, sizeof buf) > 0 ? field_offset(buf, " pid;") : -1;
     }
     if (id[0] <= 0 || off[0] < 0)
       continue;
@@ -137,9 +125,9 @@ static void futex_tracepoint(void) {
   for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
     char path[128], buf[4096];
     snprintf(path, sizeof path, "%s/id", dirs[d]);
-    int id = read_small(path, buf, sizeof buf) > 0 ? atoi(buf) : -1;
+    int id = ip_read_small(path, 0, buf, sizeof buf) > 0 ? atoi(buf) : -1;
     snprintf(path, sizeof path, "%s/format", dirs[d]);
-    if (id <= 0 || read_small(path, buf, sizeof buf) <= 0)
+    if (id <= 0 || ip_read_small(path, 0, buf, sizeof buf) <= 0)
       continue;
     int uaddr = field_offset(buf, " uaddr;"), op = field_offset(buf, " op;");
     if (uaddr < 0 || op < 0)
@@ -466,15 +454,9 @@ int ip_transitions_decide(const char *req, int pmu_ok, int kev_ok, const char *p
 /* Whether the process started under a seccomp filter (/proc/self/status:
  * "Seccomp: 2"; a service manager installs one before the exec). */
 static int seccomp_filtered(void) {
-  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
   char buf[4096];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  ip_close(fd);
-  if (n <= 0)
+  if (ip_read_small("/proc/self/status", 0, buf, sizeof buf) <= 0)
     return 0;
-  buf[n] = 0;
   const char *at = strstr(buf, "\nSeccomp:");
   return at && strtol(at + 9, NULL, 10) == 2;
 }

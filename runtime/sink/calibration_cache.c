@@ -70,12 +70,8 @@ static int build_id_of(struct dl_phdr_info *info, size_t size, void *arg) {
 
 /* The boot's id (/proc/sys/kernel/random/boot_id) without its dashes. */
 static int boot_id(char *out, size_t len) {
-  int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
   char buf[64];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  ip_close(fd);
+  ssize_t n = ip_read_small("/proc/sys/kernel/random/boot_id", 0, buf, sizeof buf);
   if (n <= 0)
     return -1;
   size_t k = 0;
@@ -123,14 +119,8 @@ int ip_calibration_load(void) {
     shared_key[0] = 0;
     return 0;
   }
-  int fd = open(shared_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0)
+  if (ip_read_small(shared_path, O_NOFOLLOW, line, sizeof line) <= 0)
     return 0;
-  ssize_t n = read(fd, line, sizeof line - 1);
-  ip_close(fd);
-  if (n <= 0)
-    return 0;
-  line[n] = 0;
   int version;
   char got_key[128], tps[64], cost[64], hidden[64], ptr[64];
   if (sscanf(line, CACHE_TAG " %d %127s %63s %63s %63s %63s", &version, got_key, tps, cost, hidden,
