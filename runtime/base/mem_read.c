@@ -44,7 +44,7 @@ static int string_readable(const char *s) {
     size_t n = to_page_end < sizeof piece ? to_page_end : sizeof piece;
     if (ip_mem_copy(piece, s, n) != 0)
       return 0;
-    if (memchr(piece, 0, n))
+    if (strnlen(piece, n) < n) /* its end is in this piece (the runtime's own strnlen) */
       return 1;
     s += n;
   }
