@@ -84,11 +84,19 @@ static int raw_close_range(unsigned first, unsigned last, int flags) {
   return (int)ip_syscall(SYS_close_range, first, last, flags);
 }
 
+/* AddressSanitizer's start-up calls setrlimit before its shadow memory is
+ * mapped: in a program built with it and linked with the runtime's static
+ * library, the limits' wrappers (and the sanitized build of that library) must
+ * not check their memory accesses. */
+#define BEFORE_SANITIZERS __attribute__((no_sanitize_address, no_sanitize("undefined")))
+
 /* After the program set one of its limits (rc: the call's result, pid: the
  * process whose, 0 for itself): a new file-size limit moves where the trace
  * stops, so that no write of the runtime's raises SIGXFSZ. */
-static void limit_set(long rc, pid_t pid, int resource, const void *new_limit) {
-  if (rc != 0 || !new_limit || (pid != 0 && pid != getpid()) ||
+BEFORE_SANITIZERS static void limit_set(long rc, pid_t pid, int resource, const void *new_limit) {
+  if (rc != 0 || !new_limit || (resource != RLIMIT_FSIZE && resource != RLIMIT_AS))
+    return; /* first: AddressSanitizer's start sets RLIMIT_CORE, before anything else may run */
+  if ((pid != 0 && pid != getpid()) ||
       ip_process_is_child()) /* a vfork child's limit is not its parent's */
     return;
   if (resource == RLIMIT_FSIZE)
@@ -406,7 +414,8 @@ IP_EXPORT int fstat64(int fd, struct stat64 *st) { return program_fstat("fstat64
 typedef int (*setrlimit_fn)(__rlimit_resource_t, const void *);
 typedef int (*prlimit_fn)(pid_t, __rlimit_resource_t, const void *, void *);
 
-static int program_setrlimit(const char *name, __rlimit_resource_t resource, const void *rl) {
+BEFORE_SANITIZERS static int program_setrlimit(const char *name, __rlimit_resource_t resource,
+                                               const void *rl) {
   setrlimit_fn next = (setrlimit_fn)next_fn(name);
   if (!next) {
     errno = ENOSYS;
@@ -419,8 +428,9 @@ static int program_setrlimit(const char *name, __rlimit_resource_t resource, con
   return rc;
 }
 
-static int program_prlimit(const char *name, pid_t pid, __rlimit_resource_t resource,
-                           const void *rl, void *old) {
+BEFORE_SANITIZERS static int program_prlimit(const char *name, pid_t pid,
+                                             __rlimit_resource_t resource, const void *rl,
+                                             void *old) {
   prlimit_fn next = (prlimit_fn)next_fn(name);
   if (!next) {
     errno = ENOSYS;
@@ -433,18 +443,19 @@ static int program_prlimit(const char *name, pid_t pid, __rlimit_resource_t reso
   return rc;
 }
 
-IP_EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit *rl) {
+BEFORE_SANITIZERS IP_EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit *rl) {
   return program_setrlimit("setrlimit", resource, rl);
 }
-IP_EXPORT int setrlimit64(__rlimit_resource_t resource, const struct rlimit64 *rl) {
+BEFORE_SANITIZERS IP_EXPORT int setrlimit64(__rlimit_resource_t resource,
+                                            const struct rlimit64 *rl) {
   return program_setrlimit("setrlimit64", resource, rl);
 }
-IP_EXPORT int prlimit(pid_t pid, __rlimit_resource_t resource, const struct rlimit *rl,
-                      struct rlimit *old) {
+BEFORE_SANITIZERS IP_EXPORT int prlimit(pid_t pid, __rlimit_resource_t resource,
+                                        const struct rlimit *rl, struct rlimit *old) {
   return program_prlimit("prlimit", pid, resource, rl, old);
 }
-IP_EXPORT int prlimit64(pid_t pid, __rlimit_resource_t resource, const struct rlimit64 *rl,
-                        struct rlimit64 *old) {
+BEFORE_SANITIZERS IP_EXPORT int prlimit64(pid_t pid, __rlimit_resource_t resource,
+                                          const struct rlimit64 *rl, struct rlimit64 *old) {
   return program_prlimit("prlimit64", pid, resource, rl, old);
 }
 
