@@ -47,7 +47,7 @@ void ip_clock_anchor(uint64_t *tick, uint64_t *ns) { read_pair(tick, ns); }
 int ip_tsc_disabled(void) {
 #if defined(__x86_64__)
   int v = 0;
-  return ip_syscall(SYS_prctl, PR_GET_TSC, &v, 0, 0, 0) == 0 && v == PR_TSC_SIGSEGV;
+  return ip_syscall(SYS_prctl, PR_GET_TSC, &v, 0L, 0L, 0L, 0L) == 0 && v == PR_TSC_SIGSEGV;
 #else
   return 0;
 #endif
