@@ -17,6 +17,7 @@
  * one thread) leaves glibc's count as it was: the runtime's threads look for
  * the end of the program's last one themselves (ip_program_gone). */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,22 @@ static int nproc_low(void) {
          rl.rlim_cur < NPROC_ROOM;
 }
 
+/* /proc/self/stat, kept open (a descriptor of the runtime's own) by the
+ * thread that starts a runtime thread and read again with pread: opened
+ * by the runtime's threads each time, it would hold the lowest free number
+ * for a moment while the program's thread opens its own.  -1: not open (no
+ * /proc, a tight descriptor limit): opened for each look then. */
+static int stat_fd = -1;
+
+static void stat_open(void) {
+  if (stat_fd >= 0 || !ip_fd_spare_room())
+    return;
+  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  stat_fd = fd >= 0 ? ip_fd_own(fd) : -1;
+}
+
 int ip_own_thread_start(void *(*fn)(void *), size_t stack) {
+  stat_open();
   if (nproc_low())
     return EAGAIN;
   sigset_t all, old;
@@ -98,7 +114,14 @@ void ip_own_threads_end_like(int exit_code) {
     ip_syscall(SYS_exit_group, sig ? 128 + sig : (exit_code >> 8) & 0xff);
 }
 
-void ip_own_threads_after_fork_child(void) { atomic_store(&live, 0); }
+void ip_own_threads_after_fork_child(void) {
+  atomic_store(&live, 0);
+  if (stat_fd >= 0) { /* the parent's /proc/PID/stat: the child's own is opened anew */
+    ip_fd_forget(stat_fd);
+    ip_close(stat_fd);
+    stat_fd = -1;
+  }
+}
 
 /* /proc/self/stat is the thread group leader's: its state, the group's
  * threads (the leader counts until the last one ends) and the leader's
@@ -110,8 +133,11 @@ void ip_own_threads_after_fork_child(void) { atomic_store(&live, 0); }
  * when it cannot be read. */
 static int stat_fields(long field[53]) {
   char buf[1024];
-  if (ip_read_small("/proc/self/stat", 0, buf, sizeof buf) <= 0)
+  ssize_t got = stat_fd >= 0 ? pread(stat_fd, buf, sizeof buf - 1, 0)
+                             : ip_read_small("/proc/self/stat", 0, buf, sizeof buf);
+  if (got <= 0)
     return 0;
+  buf[got] = 0;
   char *p = strrchr(buf, ')'); /* after the name, which may hold anything */
   if (!p || p[1] != ' ')
     return 0;

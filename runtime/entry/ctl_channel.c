@@ -258,6 +258,10 @@ static void start_thread(int in_child) {
   deadlines = wanted;
   atomic_store(&bind_state, socket && in_child ? BIND_PENDING : BIND_NONE);
   atomic_store(&running, 1);
+  /* its eventfd made here, by the starting thread: a descriptor the control
+   * thread made would hold the lowest free number for a moment while the
+   * program's thread opens its own */
+  (void)ip_fork_file_wake_fd();
   if (ip_own_thread_start(ctl_main, 64 * 1024) != 0) {
     atomic_store(&running, 0);
     atomic_store(&bind_state, BIND_NONE);
