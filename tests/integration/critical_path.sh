@@ -156,11 +156,14 @@ check "report --critical: main's join ended by thread_b's exit" grep -q 'pthread
 # WORK inside it: WORK when the waiter slept before the work began, HELD
 # when it slept later (a busy machine may start thread_b, or main's join,
 # after the work began).  Margins 10 %: min(WORK, HELD) * 0.9 <= VALUE <= HELD * 1.1
+# The upper bound is the larger of the two: on a loaded machine main can
+# reach its join after the joined thread has run a while (window 27.47 ms,
+# work 29.71 ms), and the lock table then gave the thread 30.23 ms.
 between() {
-  if awk -v w="$2" -v h="$3" -v v="$4" 'BEGIN { l = (w < h ? w : h)
-      exit !(v != "" && l > 0 && v >= 0.9 * l && v <= 1.1 * h) }'; then
+  if awk -v w="$2" -v h="$3" -v v="$4" 'BEGIN { l = (w < h ? w : h); u = (w > h ? w : h)
+      exit !(v != "" && l > 0 && v >= 0.9 * l && v <= 1.1 * u) }'; then
     ok "$1 ($4 ns; work $2 ns, window $3 ns)"
-  else fail "$1: ${4:-nothing} is not between 90% of the smaller of $2 and $3 and 110% of $3 ns"; fi
+  else fail "$1: ${4:-nothing} is not between 90% of the smaller and 110% of the larger of $2 and $3 ns"; fi
 }
 # thread_b sleeps on the condition, and, when stage_a's thread still holds
 # the mutex at the signal, on the mutex taken again: the path jumps from one
