@@ -207,7 +207,7 @@ struct ip_rt_thread {
   int tsc;                   /* IP_TSC_*: whether this thread may read the TSC */
   uint64_t tsc_anchor_tick;  /* the last tick this thread read before it disabled the TSC, */
   uint64_t tsc_anchor_ns;    /* ... and its CLOCK_MONOTONIC_RAW time (0: none) */
-  int strict;                /* in seccomp's strict mode: no system call of ours here */
+  pid_t strict;              /* in seccomp's strict mode: its tid (0: not) */
   struct ip_rt_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal

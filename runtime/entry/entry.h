@@ -95,6 +95,10 @@ IP_HIDDEN void ip_exit_begun(void);
 
 /* signals.c */
 IP_HIDDEN void ip_signals_install(void);
+/* The runtime's threads call it while they wait, every IP_WATCH_MS: a
+ * fatal signal a thread in seccomp's strict mode handed over ends the
+ * process. */
+IP_HIDDEN void ip_signals_watch(void);
 /* The program's sigaction(), as its interposer passes it on. */
 IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
                                            struct sigaction *old);

@@ -103,6 +103,7 @@ void ip_finish_from_signal(int sig) {
 static atomic_int last_thread_gone;
 
 void ip_last_thread_watch(void) {
+  ip_signals_watch();
   int code;
   if (!atomic_load(&last_thread_gone) && !ip_program_gone(&code))
     return;

@@ -7,9 +7,10 @@
  * strict, it runs no more of the runtime's work that makes system calls:
  * its exit handlers, units' destructors and _exit leave the trace to the
  * other threads, or to the runtime's own threads once it was the program's
- * last (lifecycle.c).  The mode is the calling thread's alone: the others
- * record on. */
+ * last (lifecycle.c); a fatal signal on it is handed to them (signals.c).
+ * The mode is the calling thread's alone: the others record on. */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "entry/entry.h"
 
@@ -22,8 +23,9 @@ void ip_strict_entering(void) {
     double ms = (double)(ip_tick_cold() - ip_st.start_tick) * 1e3 / ip_st.ticks_per_second;
     snprintf(why, sizeof why, "the program put the thread in seccomp strict mode at %.3f ms", ms);
   }
+  pid_t tid = gettid();
   ip_thread_stop(t, why); /* one never set up stays lent: it is never set up */
-  t->strict = 1;
+  t->strict = tid;
 }
 
 long ip_strict_entered(long rc) {

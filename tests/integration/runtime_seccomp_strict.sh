@@ -9,9 +9,14 @@
 # recorded run's status and output are the plain run's (the old runtime was
 # killed at its next probe or exit handler), the trace holds that thread's
 # calls before and none after, every trace ends cleanly, and record's
-# summary, info and report's header say why the thread stopped.  A filter
-# (SECCOMP_MODE_FILTER) is not strict mode: the thread records on.
+# summary, info and report's header say why the thread stopped.  A thread
+# that crashes in strict mode (SIGSEGV), in main or in a second thread, ends
+# the process with SIGSEGV as in a plain run (the old runtime's handler was
+# killed with SIGKILL at its first system call, and the other threads ran
+# on). A filter (SECCOMP_MODE_FILTER) is not strict mode: the thread
+# records on.
 . "$INCLPROF_SRC/tests/lib.sh"
+ulimit -c 0 # the crashes leave no core file
 cat >strict.c <<'SRC'
 #define _GNU_SOURCE
 #include <linux/filter.h>
@@ -24,6 +29,7 @@ cat >strict.c <<'SRC'
 #include <unistd.h>
 static volatile long sink;
 static const char *how;
+static int crash;
 __attribute__((noinline)) void before(int i) { sink += i; }
 __attribute__((noinline)) void after(int i) { sink += i; }
 __attribute__((noinline)) void in_main(int i) { sink += i; }
@@ -53,6 +59,8 @@ static void run(const char *who) {
   int n = snprintf(line, sizeof line, "%s %s: entered %d, sum %ld\n", who, how, rc, sink);
   if (write(1, line, (size_t)n) != n)
     syscall(SYS_exit, 1);
+  if (crash)
+    *(volatile int *)0 = 1;
 }
 static void *thr(void *a) {
   run("thread");
@@ -63,6 +71,7 @@ int main(int argc, char **argv) {
   if (argc < 3)
     return 2;
   how = argv[2];
+  crash = argc > 3;
   if (!strcmp(argv[1], "thread")) { /* a second thread; main records on and exits */
     pthread_t t;
     pthread_create(&t, 0, thr, 0);
@@ -87,20 +96,27 @@ gcc -O2 -pthread -fplugin="$INCLPROF_PLUGIN" -o strict strict.c || { fail "build
 calls() { awk -v f="$1" '$NF == f { n = $1 } END { print n + 0 }' report; }
 why='stopped recording before it ended: the program put the thread in seccomp strict mode at'
 for v in "main prctl" "main seccomp" "main syscall" "exit prctl" "thread prctl" "thread seccomp" \
-  "sampled prctl" "main filter"; do
+  "sampled prctl" "main filter" "main prctl crash" "thread seccomp crash"; do
   set -- $v
-  where=$1 opt=
+  where=$1 opt= crash=${3-}
   [ $1 = sampled ] && where=main opt="--sample-hz 5000"
-  name=$1-$2
-  timeout -s KILL 20 ./strict $where $2 >plain.out 2>plain.err
+  name=$1-$2${crash:+-$crash}
+  # shellcheck disable=SC2086 # crash: a word or none
+  timeout -s KILL 20 ./strict $where $2 $crash >plain.out 2>plain.err
   plain_rc=$?
   # shellcheck disable=SC2086 # opt: none or two words
-  timeout -s KILL 20 "$INCLPROF" record -o out-$name $opt -- ./strict $where $2 >prof.out 2>prof.err
+  timeout -s KILL 20 "$INCLPROF" record -o out-$name $opt -- ./strict $where $2 $crash >prof.out 2>prof.err
   check_eq "$name: recorded, the plain run's status" $plain_rc $?
   check_eq "$name: recorded, the plain run's output" "$(cat plain.out)" "$(cat prof.out)"
   "$INCLPROF" report out-$name --by function >report 2>&1
   "$INCLPROF" info out-$name >info 2>&1
-  check_eq "$name: every trace ended cleanly" 1 "$(grep -c '^trailer:      clean shutdown' info)"
+  if [ "$crash" = crash ]; then
+    check_eq "$name: plain run, its status (SIGSEGV)" 139 $plain_rc
+    check "$name: the Trailer says the process died of SIGSEGV" \
+      grep -q '^trailer:      NOT clean, exit reason: signal 11;' info
+  else
+    check_eq "$name: every trace ended cleanly" 1 "$(grep -c '^trailer:      clean shutdown' info)"
+  fi
   check_eq "$name: the calls before, all recorded" 300 "$(calls before)"
   if [ $2 = filter ]; then
     check_eq "$name: plain run, its status (the raw exit)" 4 $plain_rc
@@ -108,13 +124,14 @@ for v in "main prctl" "main seccomp" "main syscall" "exit prctl" "thread prctl" 
     check "$name: no thread stopped" sh -c "! grep -q 'stopped recording' prof.err report info"
     continue
   fi
-  case $1 in
+  case $1$crash in
+    *crash) ;;
     exit) check_eq "$name: plain run, its status (exit_group killed)" 137 $plain_rc ;;
     thread) check_eq "$name: plain run, its status" 0 $plain_rc ;;
     *) check_eq "$name: plain run, its status (the raw exit)" 4 $plain_rc ;;
   esac
   check_eq "$name: no call after strict mode" 0 "$(calls after)"
-  [ $1 = thread ] && check_eq "$name: the main thread's calls after it, recorded" 50 "$(calls in_main)"
+  [ $1$crash = thread ] && check_eq "$name: the main thread's calls after it, recorded" 50 "$(calls in_main)"
   check "$name: record's summary says why the thread stopped" grep -q "$why" prof.err
   check "$name: report's header says why the thread stopped" grep -q "$why [0-9.]* ms" report
   check "$name: info says why the thread stopped" \
