@@ -65,8 +65,8 @@ static atomic_llong handed;
 static atomic_int handed_done;
 
 /* A strict thread's spins, each a pause, before it gives up waiting for
- * the runtime's threads (which look every IP_WATCH_MS): seconds. */
-#define HAND_OVER_SPINS (1ul << 27)
+ * the runtime's threads (which look every IP_WATCH_MS). */
+#define HAND_OVER_SPINS (1ul << 27) /* 3.2 s on this VM's EPYC */
 
 static void spin_pause(void) {
 #if defined(__x86_64__) || defined(__i386__)
