@@ -207,6 +207,7 @@ struct ip_rt_thread {
   int tsc;                   /* IP_TSC_*: whether this thread may read the TSC */
   uint64_t tsc_anchor_tick;  /* the last tick this thread read before it disabled the TSC, */
   uint64_t tsc_anchor_ns;    /* ... and its CLOCK_MONOTONIC_RAW time (0: none) */
+  pid_t strict;              /* in seccomp's strict mode: its tid (0: not) */
   struct ip_rt_thread *next; /* global list */
 };
 /* SETTING_UP: the thread's first probe is setting it up; a probe in a signal
@@ -580,9 +581,27 @@ IP_HIDDEN void ip_libc_init(void);
 IP_HIDDEN void *ip_libc_next(const char *name); /* dlsym(RTLD_NEXT, name) */
 IP_HIDDEN int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 IP_HIDDEN ip_syscall_fn *ip_real_syscall(void); /* NULL when libc has none */
-/* A system call (up to six word-sized arguments); ENOSYS when libc has no syscall(). */
-IP_HIDDEN long ip_syscall(long n, ...);
-IP_HIDDEN long ip_syscall_args(long n, const long a[6]); /* the same, its arguments in an array */
+/* A system call, its six word-sized arguments in an array; ENOSYS when
+ * libc has no syscall(). */
+IP_HIDDEN long ip_syscall_args(long n, const long a[6]);
+/* ip_syscall(n, args...): the same with up to six arguments, each converted
+ * to long, those left out passed as 0 (libc's syscall() reads six
+ * whatever the call passes); more than six do not compile. */
+#define ip_syscall(...)                                                                            \
+  IP_SYSCALL_PICK_(__VA_ARGS__, ip_syscall_takes_six_arguments_at_most, IP_SYSCALL_6_,             \
+                   IP_SYSCALL_5_, IP_SYSCALL_4_, IP_SYSCALL_3_, IP_SYSCALL_2_, IP_SYSCALL_1_,      \
+                   IP_SYSCALL_0_, )                                                                \
+  (__VA_ARGS__)
+#define IP_SYSCALL_PICK_(n_, a_, b_, c_, d_, e_, f_, g_, name, ...) name
+#define IP_SYSCALL_6_(n, a, b, c, d, e, f)                                                         \
+  ip_syscall_args(                                                                                 \
+      (n), (const long[6]){(long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f)})
+#define IP_SYSCALL_5_(n, a, b, c, d, e) IP_SYSCALL_6_(n, a, b, c, d, e, 0)
+#define IP_SYSCALL_4_(n, a, b, c, d)    IP_SYSCALL_6_(n, a, b, c, d, 0, 0)
+#define IP_SYSCALL_3_(n, a, b, c)       IP_SYSCALL_6_(n, a, b, c, 0, 0, 0)
+#define IP_SYSCALL_2_(n, a, b)          IP_SYSCALL_6_(n, a, b, 0, 0, 0, 0)
+#define IP_SYSCALL_1_(n, a)             IP_SYSCALL_6_(n, a, 0, 0, 0, 0, 0)
+#define IP_SYSCALL_0_(n)                IP_SYSCALL_6_(n, 0, 0, 0, 0, 0, 0)
 IP_HIDDEN int ip_close(int fd);
 /* fstat that sees the runtime's own descriptors (fstat() is interposed). */
 struct stat;

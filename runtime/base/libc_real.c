@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <stdarg.h>
 #include <sys/syscall.h>
 
 #include "base/base.h"
@@ -92,16 +91,6 @@ ip_syscall_fn *ip_real_syscall(void) {
 }
 
 /* libc's syscall() takes the number and up to six word-sized arguments. */
-long ip_syscall(long n, ...) {
-  va_list ap;
-  va_start(ap, n);
-  long a[6];
-  for (int i = 0; i < 6; i++)
-    a[i] = va_arg(ap, long);
-  va_end(ap);
-  return ip_syscall_args(n, a);
-}
-
 long ip_syscall_args(long n, const long a[6]) {
   ip_syscall_fn *f = ip_real_syscall();
   if (!f) {

@@ -49,6 +49,12 @@ IP_HIDDEN void ip_syscall_forked(long rc, const char *how);
 IP_HIDDEN void ip_tsc_disabling(void);
 IP_HIDDEN void ip_tsc_enabled(void);
 
+/* strict_mode.c: before the calling thread enters seccomp's strict mode
+ * it stops recording and is marked strict; after the call (its result rc,
+ * returned), a refused one leaves it unmarked and stopped. */
+IP_HIDDEN void ip_strict_entering(void);
+IP_HIDDEN long ip_strict_entered(long rc);
+
 /* ctl_channel.c: the control thread and its socket INCLPROF_OUTPUT/<pid>.ctl */
 /* At start-up, after the Header; watch: what the control thread calls every
  * IP_WATCH_MS (which may end it). */
@@ -89,6 +95,10 @@ IP_HIDDEN void ip_exit_begun(void);
 
 /* signals.c */
 IP_HIDDEN void ip_signals_install(void);
+/* The runtime's threads call it while they wait, every IP_WATCH_MS: a
+ * fatal signal a thread in seccomp's strict mode handed over ends the
+ * process. */
+IP_HIDDEN void ip_signals_watch(void);
 /* The program's sigaction(), as its interposer passes it on. */
 IP_HIDDEN int ip_signals_program_sigaction(int sig, const struct sigaction *act,
                                            struct sigaction *old);

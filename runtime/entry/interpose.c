@@ -28,7 +28,10 @@
  *                         runtime's perf_event_open calls (syscall() does
  *                         the same for seccomp and prctl system calls);
  *                         a thread disabling its TSC (PR_SET_TSC) stops
- *                         recording (tsc_off.c; syscall() the same);
+ *                         recording (tsc_off.c; syscall() the same), and
+ *                         so does one entering seccomp's strict mode
+ *                         (strict_mode.c; syscall() the same for seccomp
+ *                         and prctl system calls);
  *   setrlimit, prlimit    a new file-size limit moves where the trace stops
  *                         (trace_write.c), a new address-space limit
  *                         bounds the runtime's spare buffers (mem_limits.c;
@@ -46,6 +49,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -119,6 +123,19 @@ static void filter_coming(void) {
   errno = saved;
 }
 
+/* Whether the call puts the calling thread in seccomp's strict mode. */
+static int strict_coming(long n, const long a[6]) {
+  return (n == SYS_seccomp && a[0] == SECCOMP_SET_MODE_STRICT) ||
+         (n == SYS_prctl && a[0] == PR_SET_SECCOMP && a[1] == SECCOMP_MODE_STRICT);
+}
+
+/* Before strict mode: the thread stops recording (strict_mode.c). */
+static void strict_before(void) {
+  int saved = errno;
+  ip_strict_entering();
+  errno = saved;
+}
+
 /* PR_SET_TSC: the thread stops recording before it disables its TSC
  * (tsc_off.c); after it enabled it again, the runtime's ticks read it. */
 static void tsc_before(unsigned long how) {
@@ -186,6 +203,10 @@ IP_EXPORT long syscall(long n, ...) {
     return ip_fd_close_range_around((unsigned)a[0], (unsigned)a[1], (int)a[2], raw_close_range);
   if (n == SYS_unshare)
     return unshare_alone(a[0]);
+  if (strict_coming(n, a)) {
+    strict_before();
+    return ip_strict_entered(ip_syscall_args(n, a));
+  }
   if (n == SYS_seccomp || (n == SYS_prctl && a[0] == PR_SET_SECCOMP))
     filter_coming();
   if (n == SYS_prctl && a[0] == PR_SET_TSC) {
@@ -506,6 +527,10 @@ IP_EXPORT int prctl(int option, ...) {
   if (!next) {
     errno = ENOSYS;
     return -1;
+  }
+  if (option == PR_SET_SECCOMP && a[0] == SECCOMP_MODE_STRICT) {
+    strict_before();
+    return (int)ip_strict_entered(next(option, a[0], a[1], a[2], a[3]));
   }
   if (option == PR_SET_SECCOMP)
     filter_coming();

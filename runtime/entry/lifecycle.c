@@ -25,7 +25,8 @@ int ip_process_is_ours(void) { return ours(); }
 
 int ip_process_is_child(void) { return ip_st.pid && getpid() != ip_st.pid; }
 
-/* Flushes every thread and writes the Trailer, once.  keep_going: the
+/* Flushes every thread and writes the Trailer, once (not from a thread in
+ * seccomp's strict mode, which may not: strict_mode.c).  keep_going: the
  * process may continue (a failed exec): recording goes on.  The flush waits
  * for locks and busy buffers at most IP_EXIT_FLUSH_MS; what it could not
  * take by then is left out and counted in the Trailer.  The calling thread's
@@ -33,7 +34,7 @@ int ip_process_is_child(void) { return ip_st.pid && getpid() != ip_st.pid; }
  * and its buffer is flushed once more last, so that every sample the
  * Trailer counts is in the trace. */
 void ip_finish(const char *reason, int clean, int keep_going) {
-  if (!ours() || atomic_exchange(&ip_st.trailer_written, 1))
+  if (ip_tls.strict || !ours() || atomic_exchange(&ip_st.trailer_written, 1))
     return;
   if (!keep_going)
     ip_sampling_thread_stop(&ip_tls);
@@ -102,6 +103,7 @@ void ip_finish_from_signal(int sig) {
 static atomic_int last_thread_gone;
 
 void ip_last_thread_watch(void) {
+  ip_signals_watch();
   int code;
   if (!atomic_load(&last_thread_gone) && !ip_program_gone(&code))
     return;
@@ -130,7 +132,7 @@ void ip_last_thread_watch(void) {
 static void at_exit_last(void) { ip_finish("exit", 1, 0); }
 
 void ip_exit_begun(void) {
-  if (!ours())
+  if (ip_tls.strict || !ours())
     return;
   atomic_store(&ip_st.exiting, 1);
   if (ip_units_registered() == 0)
@@ -145,6 +147,8 @@ static void at_exit(void) { ip_exit_begun(); }
 static void at_quick_exit_last(void) { ip_finish("quick_exit", 1, 0); }
 
 __attribute__((destructor)) static void at_unload(void) {
+  if (ip_tls.strict)
+    return;
   ip_exit_begun();
   if (ours() && !atomic_load(&ip_st.trailer_written))
     atexit(at_exit_last);

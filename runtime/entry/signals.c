@@ -10,6 +10,10 @@
  * buffer's headroom, which keeps the probe it interrupted intact).  Queries
  * report the program's own handlers, never ours.  The runtime's own
  * installs go to libc's sigaction directly.
+ * A thread in seccomp's strict mode may make no system call but read,
+ * write, exit and sigreturn: it hands its fatal signal to the runtime's
+ * threads (ip_signals_watch), which complete the trace, restore the
+ * default action and raise the signal at it, and waits for them.
  * In a child running on the parent's memory (vfork) or a copy of it without
  * fork's handlers (clone, _Fork), sigaction() is libc's and touches none of
  * the tables here: a vfork child resetting its handlers before exec leaves
@@ -55,8 +59,56 @@ static void finish_trace(int sig) {
   }
 }
 
+/* A fatal signal handed over by a thread in strict mode: its tid << 8 |
+ * the signal (0: none), and whether the runtime's thread raised it. */
+static atomic_llong handed;
+static atomic_int handed_done;
+
+/* A strict thread's spins, each a pause, before it gives up waiting for
+ * the runtime's threads (which look every IP_WATCH_MS). */
+#define HAND_OVER_SPINS (1ul << 27) /* 3.2 s on this VM's EPYC */
+
+static void spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* On a thread in strict mode: 1 once a runtime thread raised sig at it
+ * (delivered when the handler returns), 0 when none did. */
+static int hand_over(int sig) {
+  if (ip_own_threads_live() == 0)
+    return 0;
+  long long none = 0;
+  atomic_compare_exchange_strong(&handed, &none, (long long)ip_tls.strict << 8 | sig);
+  for (unsigned long i = 0; i < HAND_OVER_SPINS; i++) {
+    if (atomic_load(&handed_done))
+      return 1;
+    spin_pause();
+  }
+  return 0;
+}
+
+void ip_signals_watch(void) {
+  long long h = atomic_load(&handed);
+  if (!h || atomic_load(&handed_done))
+    return;
+  int sig = (int)(h & 0xff);
+  finish_trace(sig);
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  ip_real_sigaction(sig, &dfl, NULL);
+  ip_syscall(SYS_tgkill, getpid(), (pid_t)(h >> 8), sig);
+  atomic_store(&handed_done, 1);
+}
+
 /* A child that is not recorded (vfork, clone) just dies. */
 static void die_by(int sig) {
+  if (ip_tls.strict && hand_over(sig))
+    return;
   if (!ip_process_is_child())
     finish_trace(sig);
   struct sigaction dfl;

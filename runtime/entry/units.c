@@ -49,8 +49,9 @@ void ip_unloading_end(void) { unloading--; }
 /* The trace ends when the last unit leaves after exit began (lifecycle.c's
  * ip_exit_begun). */
 IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
-  if (!tu || atomic_load(&ip_st.init_state) == 0 || ip_process_is_child())
-    return; /* a vfork or clone child's exit(): the tables are the parent's */
+  if (!tu || ip_tls.strict || atomic_load(&ip_st.init_state) == 0 || ip_process_is_child())
+    return; /* a vfork or clone child's exit(): the tables are the parent's; strict mode:
+               no system call (strict_mode.c) */
   ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
   int exiting = atomic_load(&ip_st.exiting);
   if (ip_units_remove(tu, unloading || !exiting) && exiting)
