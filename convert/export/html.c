@@ -119,16 +119,28 @@ typedef struct page_rows {
   size_t n, cap;
 } page_rows;
 
+static page_row row_of(const ip_node *nd, size_t depth) {
+  page_row row = {nd->func, (uint32_t)(depth - 1), nd->v.calls, {0}};
+  for (size_t k = 0; k < N_COLUMNS; k++)
+    row.incl[k] = columns[k].incl(&nd->v);
+  return row;
+}
+
 static void take_row(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
   page_rows *r = ctx;
-  const ip_node *nd = &v->nodes[path[depth - 1]];
   ip_must_grow((void **)&r->v, &r->cap, r->n + 1, sizeof *r->v);
-  page_row *row = &r->v[r->n++];
-  row->func = nd->func;
-  row->depth = (uint32_t)(depth - 1);
-  row->calls = nd->v.calls;
-  for (size_t k = 0; k < N_COLUMNS; k++)
-    row->incl[k] = columns[k].incl(&nd->v);
+  r->v[r->n++] = row_of(&v->nodes[path[depth - 1]], depth);
+}
+
+static void count_row(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
+  (void)v, (void)path, (void)depth;
+  ++*(uint64_t *)ctx;
+}
+
+/* Writes the row to the spool ctx (its error shows at ferror). */
+static void spool_row(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
+  page_row row = row_of(&v->nodes[path[depth - 1]], depth);
+  fwrite(&row, sizeof row, 1, ctx);
 }
 
 /* The time outside every function of view v, per column. */
@@ -187,15 +199,14 @@ static void files_add_thread(html_files *hf, const ip_session *s, const ip_threa
   if (!hf->spool)
     return;
   char label[96] = {0};
-  uint64_t excl[N_COLUMNS];
+  uint64_t excl[N_COLUMNS], n = 0;
   ip_thread_label(t, label, sizeof label);
   root_values(&v, excl);
-  hf->rows.n = 0;
-  ip_tree_walk(&v, take_row, &hf->rows);
-  uint64_t n = hf->rows.n;
-  if (fwrite(label, sizeof label, 1, hf->spool) != 1 || fwrite(&n, sizeof n, 1, hf->spool) != 1 ||
-      fwrite(hf->rows.v, sizeof *hf->rows.v, n, hf->spool) != n ||
-      fwrite(excl, sizeof excl, 1, hf->spool) != 1) {
+  ip_tree_walk(&v, count_row, &n);
+  fwrite(label, sizeof label, 1, hf->spool);
+  fwrite(&n, sizeof n, 1, hf->spool);
+  ip_tree_walk(&v, spool_row, hf->spool);
+  if (fwrite(excl, sizeof excl, 1, hf->spool) != 1 || ferror(hf->spool)) {
     fclose(hf->spool); /* put_trees says so */
     hf->spool = NULL;
   }
