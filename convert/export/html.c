@@ -188,28 +188,70 @@ typedef struct html_files {
   ip_line_hits hits;
   FILE *spool;
   size_t n_threads;
+  char first_label[96]; /* the first thread's: its rows are spooled once a second one comes */
   page_rows rows;
 } html_files;
 
-static void files_add_thread(html_files *hf, const ip_session *s, const ip_thread *t) {
-  ip_tree_view v = {t->nodes, t->n_nodes, t};
-  ip_tree_merger_add(&hf->merged, &v);
-  ip_line_hits_add(&hf->hits, s, t, NULL);
-  hf->n_threads++;
-  if (!hf->spool)
-    return;
-  char label[96] = {0};
+/* Walks the merged tree of a single thread in that thread's own order: the
+ * merger puts each new child first, so a node's children are in the
+ * reverse of the thread's order. */
+static void walk_first(const ip_tree_view *v, ip_path_fn fn, void *ctx) {
+  typedef struct {
+    uint32_t node, depth;
+  } item;
+  size_t n = 0, cap = 64, cap_path = 64;
+  item *st = ip_must_realloc(NULL, cap, sizeof *st);
+  uint32_t *path = ip_must_realloc(NULL, cap_path, sizeof *path);
+  for (uint32_t c = v->n_nodes ? v->nodes[0].first_child : IP_NO_NODE; c != IP_NO_NODE;
+       c = v->nodes[c].next_sibling)
+    ip_must_grow((void **)&st, &cap, n + 1, sizeof *st), st[n++] = (item){c, 1};
+  while (n) {
+    item it = st[--n];
+    ip_must_grow((void **)&path, &cap_path, it.depth, sizeof *path);
+    path[it.depth - 1] = it.node;
+    fn(ctx, v, path, it.depth);
+    for (uint32_t c = v->nodes[it.node].first_child; c != IP_NO_NODE; c = v->nodes[c].next_sibling)
+      ip_must_grow((void **)&st, &cap, n + 1, sizeof *st), st[n++] = (item){c, it.depth + 1};
+  }
+  free(st);
+  free(path);
+}
+
+/* A thread's record in the spool: its label, its rows (walked by walk), its
+ * time outside every function. */
+static void spool_thread(html_files *hf, const char *label, const ip_tree_view *v,
+                         void (*walk)(const ip_tree_view *, ip_path_fn, void *)) {
+  char name[96] = {0};
   uint64_t excl[N_COLUMNS], n = 0;
-  ip_thread_label(t, label, sizeof label);
-  root_values(&v, excl);
-  ip_tree_walk(&v, count_row, &n);
-  fwrite(label, sizeof label, 1, hf->spool);
+  snprintf(name, sizeof name, "%s", label);
+  root_values(v, excl);
+  walk(v, count_row, &n);
+  fwrite(name, sizeof name, 1, hf->spool);
   fwrite(&n, sizeof n, 1, hf->spool);
-  ip_tree_walk(&v, spool_row, hf->spool);
+  walk(v, spool_row, hf->spool);
   if (fwrite(excl, sizeof excl, 1, hf->spool) != 1 || ferror(hf->spool)) {
     fclose(hf->spool); /* put_trees says so */
     hf->spool = NULL;
   }
+}
+
+/* Thread t into the merged tree and the samples by address; its rows into
+ * the spool, the first thread's only once a second one comes (a single
+ * thread's page shows the merged tree alone). */
+static void files_add_thread(html_files *hf, const ip_session *s, const ip_thread *t) {
+  ip_tree_view v = {t->nodes, t->n_nodes, t};
+  if (hf->n_threads == 1 && hf->spool) {
+    ip_tree_view first = {hf->merged.nodes, hf->merged.n, NULL};
+    spool_thread(hf, hf->first_label, &first, walk_first);
+  }
+  ip_tree_merger_add(&hf->merged, &v);
+  ip_line_hits_add(&hf->hits, s, t, NULL);
+  char label[96];
+  ip_thread_label(t, label, sizeof label);
+  if (!hf->n_threads++)
+    snprintf(hf->first_label, sizeof hf->first_label, "%s", label);
+  else if (hf->spool)
+    spool_thread(hf, label, &v, ip_tree_walk);
 }
 
 static html_files *files_new(void) {
