@@ -126,9 +126,18 @@ static page_row row_of(const ip_node *nd, size_t depth) {
   return row;
 }
 
+/* Room for n rows in r (not zeroed: every row is written before it is read). */
+static void rows_room(page_rows *r, size_t n) {
+  if (n <= r->cap)
+    return;
+  r->cap = r->cap ? 2 * r->cap : 1024;
+  r->cap = r->cap < n ? n : r->cap;
+  r->v = ip_must_realloc(r->v, r->cap, sizeof *r->v);
+}
+
 static void take_row(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
   page_rows *r = ctx;
-  ip_must_grow((void **)&r->v, &r->cap, r->n + 1, sizeof *r->v);
+  rows_room(r, r->n + 1);
   r->v[r->n++] = row_of(&v->nodes[path[depth - 1]], depth);
 }
 
@@ -310,7 +319,7 @@ static int put_trees(html *x, html_files *hf, const char *out_name) {
     ok = fread(label, sizeof label, 1, hf->spool) == 1 && fread(&n, sizeof n, 1, hf->spool) == 1;
     if (ok) {
       hf->rows.n = 0;
-      ip_must_grow((void **)&hf->rows.v, &hf->rows.cap, (size_t)n, sizeof *hf->rows.v);
+      rows_room(&hf->rows, (size_t)n);
       ok = fread(hf->rows.v, sizeof *hf->rows.v, n, hf->spool) == n &&
            fread(excl, sizeof excl, 1, hf->spool) == 1;
     }
