@@ -23,6 +23,7 @@
 #include "export/json.h"
 #include "export/sample_lines.h"
 #include "export/tree.h"
+#include "export/tree_spool.h"
 #include "inclprof_abi.h"
 #include "util/util.h"
 
@@ -266,7 +267,7 @@ static void files_add_thread(html_files *hf, const ip_session *s, const ip_threa
 static html_files *files_new(void) {
   html_files *hf = ip_must_calloc(1, sizeof *hf);
   ip_tree_merger_init(&hf->merged);
-  hf->spool = tmpfile(); /* NULL: put_trees says so */
+  hf->spool = ip_temp_stream(); /* NULL: put_trees says so */
   return hf;
 }
 
@@ -333,7 +334,7 @@ static int put_trees(html *x, html_files *hf, const char *out_name) {
   if (!ok)
     fprintf(stderr,
             "inclprof export: %s: the threads' call trees could not be kept in a temporary "
-            "file (TMPDIR)\n",
+            "file (set TMPDIR to a writable directory with room)\n",
             out_name);
   return ok ? 0 : -1;
 }

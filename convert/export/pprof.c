@@ -642,7 +642,7 @@ static void merge_thread(pprof_files *pf, const ip_thread *t) {
   ip_tree_view v = {t->nodes, t->n_nodes, t};
   ip_must_grow((void **)&pf->map, &pf->cap_map, t->n_nodes + 1, sizeof *pf->map);
   ip_tree_merger_add_mapped(&pf->merged, &v, pf->map);
-  if (t->n_pcs && !pf->pcs && !pf->failed && !(pf->pcs = tmpfile()))
+  if (t->n_pcs && !pf->pcs && !pf->failed && !(pf->pcs = ip_temp_stream()))
     pf->failed = 1;
   for (size_t k = 0; k < t->n_pcs && pf->pcs; k++) {
     uint32_t vn = pf->map[t->pcs[k].node];
@@ -832,7 +832,7 @@ static int files_write(pprof_files *pf, FILE *out, const char *out_name) {
   if (pf->failed) {
     fprintf(stderr,
             "inclprof export: %s: the threads' call trees could not be kept in a temporary file "
-            "(TMPDIR)\n",
+            "(set TMPDIR to a writable directory with room)\n",
             out_name);
     return -1;
   }

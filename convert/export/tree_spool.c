@@ -6,12 +6,30 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
+FILE *ip_temp_stream(void) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir)
+    dir = "/tmp";
+  size_t len = strlen(dir) + sizeof "/inclprof-trees-XXXXXX";
+  char *path = ip_must_calloc(len, 1);
+  snprintf(path, len, "%s/inclprof-trees-XXXXXX", dir);
+  int fd = mkstemp(path);
+  if (fd >= 0)
+    unlink(path);
+  free(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
+  if (!f && fd >= 0)
+    close(fd);
+  return f;
+}
+
 void ip_tree_spool_open(ip_tree_spool *sp) {
   memset(sp, 0, sizeof *sp);
-  sp->f = tmpfile();
+  sp->f = ip_temp_stream();
 }
 
 static void free_cur(ip_tree_spool *sp) {

@@ -15,6 +15,10 @@ typedef struct ip_tree_spool {
   ip_thread cur; /* the thread read back last: its tree, samples by address and call lines */
 } ip_tree_spool;
 
+/* An unlinked temporary file in $TMPDIR (else /tmp), open for writing and
+ * reading; NULL when none could be made. */
+FILE *ip_temp_stream(void);
+
 /* Opens an empty spool; sp->f is NULL when no temporary file could be made. */
 void ip_tree_spool_open(ip_tree_spool *sp);
 void ip_tree_spool_close(ip_tree_spool *sp);
