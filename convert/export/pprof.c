@@ -259,7 +259,8 @@ static void emit(builder *b, size_t n) {
 
 /* A sample of the path's n locations (b->path) with the values of v. */
 static void add_sample(builder *b, const ip_values *v, size_t n) {
-  fill_values(b, v);
+  if (!b->counting) /* the sizing pass counts, whatever the values */
+    fill_values(b, v);
   emit(b, n);
 }
 
@@ -603,12 +604,16 @@ typedef struct merged_pc {
 typedef struct pprof_files {
   builder b;
   const ip_export_opts *o;
-  uint64_t limit;        /* the size bound; 0: none */
-  size_t n_views;        /* the selected threads */
-  ip_tree_spool threads; /* their trees, while their own sample sets may fit */
-  int labelled_out;      /* several threads' samples over the bound: no tree spooled */
-  ip_tree_merger merged; /* the threads' paths (from the second thread on) */
-  uint32_t *map;         /* while adding a thread: its nodes' merged nodes */
+  uint64_t limit;             /* the size bound; 0: none */
+  size_t n_views;             /* the selected threads */
+  ip_thread first;            /* while it is the only one: the first, with its tree */
+  size_t first_index;         /* its session index */
+  int has_first, first_owned; /* first_owned: its arrays were taken from the session */
+  ip_tree_spool threads;      /* the trees, from a second thread on, while their own sample
+                            sets may fit */
+  int labelled_out;           /* several threads' samples over the bound: no tree spooled */
+  ip_tree_merger merged;      /* the threads' paths (from the second thread on) */
+  uint32_t *map;              /* while adding a thread: its nodes' merged nodes */
   size_t cap_map;
   FILE *pcs;        /* merged_pc records, the threads' in session order */
   int failed;       /* a temporary file could not be made, written or read */
@@ -664,6 +669,37 @@ static void merge_thread(pprof_files *pf, const ip_thread *t) {
     pf->n_parts = pf->parts_merged = merge_parts(pf->parts, pf->n_parts);
 }
 
+/* Keeps thread t, the first selected one, until a second comes: its
+ * arrays taken from the session thread `take` when it is given (which is
+ * left its root, as a load leaves a summed thread), else borrowed. */
+static void keep_first(pprof_files *pf, const ip_thread *t, size_t index, ip_thread *take) {
+  pf->first = *t;
+  pf->first_index = index;
+  pf->has_first = 1;
+  if (!take)
+    return;
+  ip_node root = take->nodes ? take->nodes[0] : (ip_node){0};
+  root.first_child = IP_NO_NODE;
+  take->nodes = ip_must_calloc(1, sizeof *take->nodes);
+  take->nodes[0] = root;
+  take->n_nodes = 1;
+  take->pcs = NULL;
+  take->n_pcs = take->cap_pcs = 0;
+  take->sites = NULL;
+  take->n_sites = take->cap_sites = 0;
+  pf->first_owned = 1;
+}
+
+static void drop_first(pprof_files *pf) {
+  if (pf->first_owned) {
+    free(pf->first.nodes);
+    free(pf->first.pcs);
+    free(pf->first.sites);
+  }
+  memset(&pf->first, 0, sizeof pf->first);
+  pf->has_first = pf->first_owned = 0;
+}
+
 static pprof_files *files_new(const ip_session *s, const ip_export_opts *o) {
   pprof_files *pf = ip_must_calloc(1, sizeof *pf);
   builder *b = &pf->b;
@@ -678,7 +714,6 @@ static pprof_files *files_new(const ip_session *s, const ip_export_opts *o) {
   pf->o = o;
   pf->limit = o->max_size == UINT64_MAX ? 0 : o->max_size ? o->max_size : DEFAULT_MAX_SIZE;
   ip_tree_spool_open(&pf->threads);
-  pf->failed = !pf->threads.f;
   ip_tree_merger_init(&pf->merged);
   return pf;
 }
@@ -700,6 +735,7 @@ static void files_free(pprof_files *pf) {
   free(b->path);
   ip_pprof_free(&b->prof);
   ip_tree_spool_close(&pf->threads);
+  drop_first(pf);
   ip_export_trees trees;
   ip_tree_merger_finish(&pf->merged, &trees);
   ip_export_trees_free(&trees);
@@ -710,8 +746,10 @@ static void files_free(pprof_files *pf) {
   free(pf);
 }
 
-/* Session thread `index` (a selected one) as its file joins the session. */
-static void files_add(pprof_files *pf, const ip_session *s, size_t index) {
+/* Session thread `index` (a selected one) as its file joins the session;
+ * take: the same thread, whose tree may be kept without a copy (NULL: it
+ * stays the session's). */
+static void files_add(pprof_files *pf, const ip_session *s, size_t index, ip_thread *take) {
   builder *b = &pf->b;
   const ip_thread *t = &s->threads[index];
   need_session(b);
@@ -724,23 +762,23 @@ static void files_add(pprof_files *pf, const ip_session *s, size_t index) {
     b->counting = 1;
     add_thread(b, t);
     b->counting = 0;
-    if (pf->n_views == 2) { /* the first thread's paths join the merged tree too */
-      const ip_thread *first =
-          ip_tree_spool_rewind(&pf->threads) ? NULL : ip_tree_spool_next(&pf->threads, s);
-      if (first)
-        merge_thread(pf, first);
-      else
-        pf->failed = 1;
-    }
-    if (pf->n_views >= 2)
-      merge_thread(pf, t);
   }
+  if (pf->n_views == 1) {
+    keep_first(pf, t, index, take);
+    return;
+  }
+  if (pf->has_first) { /* a second thread: the first's tree to the spool and the merged tree */
+    ip_tree_spool_put(&pf->threads, &pf->first, pf->first_index);
+    if (pf->limit)
+      merge_thread(pf, &pf->first);
+    drop_first(pf);
+  }
+  if (pf->limit)
+    merge_thread(pf, t);
   if (!pf->labelled_out)
-    ip_tree_spool_put(&pf->threads, s, index);
-  if (pf->limit && pf->n_views >= 2 && !pf->labelled_out &&
-      samples_size(b, 0, 1, MIN_KINDS) >
-          pf->limit) { /* the merged tree's samples will be written */
-    pf->labelled_out = 1;
+    ip_tree_spool_put(&pf->threads, t, index);
+  if (pf->limit && !pf->labelled_out && samples_size(b, 0, 1, MIN_KINDS) > pf->limit) {
+    pf->labelled_out = 1; /* the merged tree's samples will be written */
     ip_tree_spool_close(&pf->threads);
   }
   pf->failed |= !pf->labelled_out && !pf->threads.f;
@@ -764,6 +802,10 @@ static void walk_merged(pprof_files *pf, const ip_tree_view *v) {
 
 /* The samples of every selected thread's own tree, read back in order. */
 static void walk_threads(pprof_files *pf) {
+  if (pf->has_first) {
+    add_thread(&pf->b, &pf->first);
+    return;
+  }
   if (ip_tree_spool_rewind(&pf->threads)) {
     pf->failed |= pf->n_views > 0;
     return;
@@ -844,7 +886,7 @@ int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, con
   pprof_files *pf = files_new(s, o);
   for (size_t i = 0; i < s->n_threads; i++)
     if (ip_selected_thread(s, &o->sel, &s->threads[i]))
-      files_add(pf, s, i);
+      files_add(pf, s, i, NULL);
   int rc = files_write(pf, out, out_name);
   files_free(pf);
   return rc;
@@ -857,7 +899,7 @@ static void pprof_file(void *ctx, ip_session *s, size_t first_thread) {
     job->by_file = files_new(s, job->opts);
   for (size_t i = first_thread; i < s->n_threads; i++)
     if (ip_selected_thread(s, &job->opts->sel, &s->threads[i]))
-      files_add(job->by_file, s, i);
+      files_add(job->by_file, s, i, &s->threads[i]);
 }
 
 static void pprof_discard(ip_export_job *job) {

@@ -58,8 +58,7 @@ static void put_array(ip_tree_spool *sp, const void *v, size_t n, size_t size) {
     fail(sp);
 }
 
-void ip_tree_spool_put(ip_tree_spool *sp, const ip_session *s, size_t index) {
-  const ip_thread *t = &s->threads[index];
+void ip_tree_spool_put(ip_tree_spool *sp, const ip_thread *t, size_t index) {
   uint64_t i = index;
   if (sp->f && (fseek(sp->f, 0, SEEK_END) || fwrite(&i, sizeof i, 1, sp->f) != 1))
     fail(sp); /* at the end: a thread may have been read back since */

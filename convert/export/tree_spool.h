@@ -23,8 +23,9 @@ FILE *ip_temp_stream(void);
 void ip_tree_spool_open(ip_tree_spool *sp);
 void ip_tree_spool_close(ip_tree_spool *sp);
 
-/* Writes session thread `index`'s call tree, samples by address and call lines. */
-void ip_tree_spool_put(ip_tree_spool *sp, const ip_session *s, size_t index);
+/* Writes thread t's call tree, samples by address and call lines; t is
+ * session thread `index` (or a copy of it). */
+void ip_tree_spool_put(ip_tree_spool *sp, const ip_thread *t, size_t index);
 
 /* Starts reading the threads back from the first; returns 0, or -1 when
  * the spool failed. */
