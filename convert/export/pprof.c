@@ -651,7 +651,12 @@ static void merge_thread(pprof_files *pf, const ip_thread *t) {
     pf->failed = 1;
   for (size_t k = 0; k < t->n_pcs && pf->pcs; k++) {
     uint32_t vn = pf->map[t->pcs[k].node];
-    merged_pc r = {t->pcs[k].pc, vn, t->process, t->pcs[k].count};
+    merged_pc r;
+    memset(&r, 0, sizeof r); /* its padding too: the record is written whole */
+    r.pc = t->pcs[k].pc;
+    r.node = vn;
+    r.process = t->process;
+    r.count = t->pcs[k].count;
     if (vn != IP_NO_NODE && fwrite(&r, sizeof r, 1, pf->pcs) != 1) {
       fclose(pf->pcs);
       pf->pcs = NULL;
