@@ -68,7 +68,7 @@ static int export(const ip_export_args *a, const ip_output *out) {
       .raw = a->raw, .jobs = a->jobs, .latency = fmt->latency, .operations = fmt->operations};
   /* A format taking each file's trees as it is read keeps what a table
    * keeps: memory holds a few files' trees whatever the number of files. */
-  int by_file = fmt->file_done && !fmt->critical && !a->opts.critical;
+  int by_file = fmt->file_done && !a->opts.critical;
   if (fmt->sums_only || by_file)
     lo.keep = a->opts.sel.has_tid || a->opts.sel.has_pid || a->opts.sel.has_range ? IP_KEEP_SUMS
                                                                                   : IP_KEEP_TOTALS;

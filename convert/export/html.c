@@ -8,7 +8,12 @@
  * below: a new column is one row there.  Each name's module, and whether
  * the module has instrumented functions, let the page fold the others
  * (libc and the like) into one frame per module.  When samples know their address,
- * "lines" gives each function's hottest source lines for its tooltip. */
+ * "lines" gives each function's hottest source lines for its tooltip.
+ *
+ * The page is taken file by file as the traces are read (ip_exporter's
+ * file_done): the threads' paths merged into one tree, their samples by
+ * address summed, and each thread's tree spooled to a temporary file, so
+ * memory holds the distinct call paths whatever the number of processes. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +23,7 @@
 #include "export/json.h"
 #include "export/sample_lines.h"
 #include "export/tree.h"
+#include "export/tree_spool.h"
 #include "inclprof_abi.h"
 #include "util/util.h"
 
@@ -69,8 +75,6 @@ typedef struct html {
   uint32_t *name_of; /* func -> index in "names", UINT32_MAX before its first use */
   uint32_t *funcs;   /* index in "names" -> func */
   size_t n_names;
-  size_t col_k; /* the column being written */
-  const char *sep;
 } html;
 
 /* A JSON string that is also safe inside <script>: "<" as \u003c. */
@@ -102,71 +106,237 @@ static uint32_t name_index(html *x, uint32_t func) {
   return x->name_of[func];
 }
 
-static void put_func(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
-  html *x = ctx;
-  fprintf(x->out, "%s%" PRIu32, x->sep, name_index(x, v->nodes[path[depth - 1]].func));
-  x->sep = ",";
-}
-static void put_depth(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
-  html *x = ctx;
-  (void)v, (void)path;
-  fprintf(x->out, "%s%zu", x->sep, depth - 1);
-  x->sep = ",";
-}
-static void put_calls(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
-  html *x = ctx;
-  fprintf(x->out, "%s%" PRIu64, x->sep, v->nodes[path[depth - 1]].v.calls);
-  x->sep = ",";
-}
-static void put_value(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
-  html *x = ctx;
-  fprintf(x->out, "%s%" PRIu64, x->sep, x->col[x->col_k]->incl(&v->nodes[path[depth - 1]].v));
-  x->sep = ",";
+/* One call path of a tree as the page lists it: preorder, its depth below
+ * the root and its Inclusive value of every column (present or not). */
+typedef struct page_row {
+  uint32_t func, depth;
+  uint64_t calls;
+  uint64_t incl[N_COLUMNS];
+} page_row;
+
+/* One tree's page rows, taken by a walk of its view. */
+typedef struct page_rows {
+  page_row *v;
+  size_t n, cap;
+} page_rows;
+
+static page_row row_of(const ip_node *nd, size_t depth) {
+  page_row row = {nd->func, (uint32_t)(depth - 1), nd->v.calls, {0}};
+  for (size_t k = 0; k < N_COLUMNS; k++)
+    row.incl[k] = columns[k].incl(&nd->v);
+  return row;
 }
 
-static void put_array(html *x, const char *key, const ip_tree_view *v, ip_path_fn fn) {
-  fprintf(x->out, ",\"%s\":[", key);
-  x->sep = "";
-  ip_tree_walk(v, fn, x);
-  putc(']', x->out);
+/* Room for n rows in r (not zeroed: every row is written before it is read). */
+static void rows_room(page_rows *r, size_t n) {
+  if (n <= r->cap)
+    return;
+  r->cap = r->cap ? 2 * r->cap : 1024;
+  r->cap = r->cap < n ? n : r->cap;
+  r->v = ip_must_realloc(r->v, r->cap, sizeof *r->v);
 }
 
-static void put_tree(html *x, const ip_tree_view *v) {
-  char label[96];
-  if (v->thread)
-    ip_thread_label(v->thread, label, sizeof label);
+static void take_row(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
+  page_rows *r = ctx;
+  rows_room(r, r->n + 1);
+  r->v[r->n++] = row_of(&v->nodes[path[depth - 1]], depth);
+}
+
+static void count_row(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
+  (void)v, (void)path, (void)depth;
+  ++*(uint64_t *)ctx;
+}
+
+/* Writes the row to the spool ctx (its error shows at ferror). */
+static void spool_row(void *ctx, const ip_tree_view *v, const uint32_t *path, size_t depth) {
+  page_row row = row_of(&v->nodes[path[depth - 1]], depth);
+  fwrite(&row, sizeof row, 1, ctx);
+}
+
+/* The time outside every function of view v, per column. */
+static void root_values(const ip_tree_view *v, uint64_t *excl) {
+  for (size_t k = 0; k < N_COLUMNS; k++)
+    excl[k] = v->n_nodes ? columns[k].excl(&v->nodes[0].v) : 0;
+}
+
+/* One tree: its name, then per call path its name index, depth, calls and
+ * each present column's value, then the time outside every function. */
+static void put_tree(html *x, const char *name, const page_row *rows, size_t n,
+                     const uint64_t *root_excl) {
   fputs("{\"name\":", x->out);
-  put_string(x->out, v->thread ? label : "all threads");
-  put_array(x, "f", v, put_func);
-  put_array(x, "d", v, put_depth);
-  put_array(x, "c", v, put_calls);
-  fputs(",\"v\":[", x->out);
-  for (x->col_k = 0; x->col_k < x->n_col; x->col_k++) {
-    fputs(x->col_k ? ",[" : "[", x->out);
-    x->sep = "";
-    ip_tree_walk(v, put_value, x);
+  put_string(x->out, name);
+  fputs(",\"f\":[", x->out);
+  for (size_t i = 0; i < n; i++)
+    fprintf(x->out, "%s%" PRIu32, i ? "," : "", name_index(x, rows[i].func));
+  fputs("],\"d\":[", x->out);
+  for (size_t i = 0; i < n; i++)
+    fprintf(x->out, "%s%" PRIu32, i ? "," : "", rows[i].depth);
+  fputs("],\"c\":[", x->out);
+  for (size_t i = 0; i < n; i++)
+    fprintf(x->out, "%s%" PRIu64, i ? "," : "", rows[i].calls);
+  fputs("],\"v\":[", x->out);
+  for (size_t k = 0; k < x->n_col; k++) {
+    size_t c = (size_t)(x->col[k] - columns);
+    fputs(k ? ",[" : "[", x->out);
+    for (size_t i = 0; i < n; i++)
+      fprintf(x->out, "%s%" PRIu64, i ? "," : "", rows[i].incl[c]);
     putc(']', x->out);
   }
   fputs("],\"r\":[", x->out);
   for (size_t k = 0; k < x->n_col; k++)
-    fprintf(x->out, "%s%" PRIu64, k ? "," : "", v->n_nodes ? x->col[k]->excl(&v->nodes[0].v) : 0);
+    fprintf(x->out, "%s%" PRIu64, k ? "," : "", root_excl[x->col[k] - columns]);
   fputs("]}", x->out);
 }
 
-static void put_trees(html *x, const ip_export_opts *o) {
-  ip_export_trees merged, threads;
-  ip_export_trees_build(&merged, x->s, 1, &o->sel);
-  ip_export_trees_build(&threads, x->s, 0, &o->sel);
+/* What the page needs of the selected threads, taken thread by thread as
+ * each file is read: the merged tree, the samples at known addresses, and
+ * each thread's page rows spooled to a temporary file (a record per thread:
+ * its label, its rows, its time outside every function), written after the
+ * merged tree, which numbers the names. */
+typedef struct html_files {
+  ip_tree_merger merged;
+  ip_line_hits hits;
+  FILE *spool;
+  size_t n_threads;
+  char first_label[96]; /* the first thread's: its rows are spooled once a second one comes */
+  page_rows rows;
+} html_files;
+
+/* Walks the merged tree of a single thread in that thread's own order: the
+ * merger puts each new child first, so a node's children are in the
+ * reverse of the thread's order. */
+static void walk_first(const ip_tree_view *v, ip_path_fn fn, void *ctx) {
+  typedef struct {
+    uint32_t node, depth;
+  } item;
+  size_t n = 0, cap = 64, cap_path = 64;
+  item *st = ip_must_realloc(NULL, cap, sizeof *st);
+  uint32_t *path = ip_must_realloc(NULL, cap_path, sizeof *path);
+  for (uint32_t c = v->n_nodes ? v->nodes[0].first_child : IP_NO_NODE; c != IP_NO_NODE;
+       c = v->nodes[c].next_sibling)
+    ip_must_grow((void **)&st, &cap, n + 1, sizeof *st), st[n++] = (item){c, 1};
+  while (n) {
+    item it = st[--n];
+    ip_must_grow((void **)&path, &cap_path, it.depth, sizeof *path);
+    path[it.depth - 1] = it.node;
+    fn(ctx, v, path, it.depth);
+    for (uint32_t c = v->nodes[it.node].first_child; c != IP_NO_NODE; c = v->nodes[c].next_sibling)
+      ip_must_grow((void **)&st, &cap, n + 1, sizeof *st), st[n++] = (item){c, it.depth + 1};
+  }
+  free(st);
+  free(path);
+}
+
+/* A thread's record in the spool: its label, its rows (walked by walk), its
+ * time outside every function. */
+static void spool_thread(html_files *hf, const char *label, const ip_tree_view *v,
+                         void (*walk)(const ip_tree_view *, ip_path_fn, void *)) {
+  char name[96] = {0};
+  uint64_t excl[N_COLUMNS], n = 0;
+  snprintf(name, sizeof name, "%s", label);
+  root_values(v, excl);
+  walk(v, count_row, &n);
+  fwrite(name, sizeof name, 1, hf->spool);
+  fwrite(&n, sizeof n, 1, hf->spool);
+  walk(v, spool_row, hf->spool);
+  if (fwrite(excl, sizeof excl, 1, hf->spool) != 1 || ferror(hf->spool)) {
+    fclose(hf->spool); /* put_trees says so */
+    hf->spool = NULL;
+  }
+}
+
+/* Thread t into the merged tree and the samples by address; its rows into
+ * the spool, the first thread's only once a second one comes (a single
+ * thread's page shows the merged tree alone). */
+static void files_add_thread(html_files *hf, const ip_session *s, const ip_thread *t) {
+  ip_tree_view v = {t->nodes, t->n_nodes, t};
+  if (hf->n_threads == 1 && hf->spool) {
+    ip_tree_view first = {hf->merged.nodes, hf->merged.n, NULL};
+    spool_thread(hf, hf->first_label, &first, walk_first);
+  }
+  ip_tree_merger_add(&hf->merged, &v);
+  ip_line_hits_add(&hf->hits, s, t, NULL);
+  char label[96];
+  ip_thread_label(t, label, sizeof label);
+  if (!hf->n_threads++)
+    snprintf(hf->first_label, sizeof hf->first_label, "%s", label);
+  else if (hf->spool)
+    spool_thread(hf, label, &v, ip_tree_walk);
+}
+
+static html_files *files_new(void) {
+  html_files *hf = ip_must_calloc(1, sizeof *hf);
+  ip_tree_merger_init(&hf->merged);
+  hf->spool = ip_temp_stream(); /* NULL: put_trees says so */
+  return hf;
+}
+
+static void files_free(html_files *hf) {
+  ip_export_trees trees;
+  ip_tree_merger_finish(&hf->merged, &trees);
+  ip_export_trees_free(&trees);
+  free(hf->hits.v);
+  if (hf->spool)
+    fclose(hf->spool);
+  free(hf->rows.v);
+  free(hf);
+}
+
+/* Written file by file: each selected thread's part taken as its file is read. */
+static void html_file(void *ctx, ip_session *s, size_t first_thread) {
+  ip_export_job *job = ctx;
+  if (!job->by_file)
+    job->by_file = files_new();
+  for (size_t i = first_thread; i < s->n_threads; i++)
+    if (ip_selected_thread(s, &job->opts->sel, &s->threads[i]))
+      files_add_thread(job->by_file, s, &s->threads[i]);
+}
+
+static void html_discard(ip_export_job *job) {
+  if (job->by_file)
+    files_free(job->by_file);
+  job->by_file = NULL;
+}
+
+/* "trees": the merged tree, then each thread's when there are several.
+ * Returns 0, or -1 after a message when the spool could not be read back. */
+static int put_trees(html *x, html_files *hf, const char *out_name) {
+  ip_export_trees merged;
+  ip_tree_merger_finish(&hf->merged, &merged);
   fputs(",\"trees\":[", x->out);
-  for (size_t i = 0; i < merged.n_views; i++)
-    put_tree(x, &merged.views[i]);
-  for (size_t i = 0; threads.n_views > 1 && i < threads.n_views; i++) {
-    fputs(",\n", x->out);
-    put_tree(x, &threads.views[i]);
+  for (size_t i = 0; i < merged.n_views; i++) {
+    uint64_t excl[N_COLUMNS];
+    hf->rows.n = 0;
+    ip_tree_walk(&merged.views[i], take_row, &hf->rows);
+    root_values(&merged.views[i], excl);
+    put_tree(x, "all threads", hf->rows.v, hf->rows.n, excl);
+  }
+  ip_export_trees_free(&merged);
+  ip_tree_merger_init(&hf->merged);
+  int ok = hf->n_threads < 2 || (hf->spool && !fflush(hf->spool) && !fseek(hf->spool, 0, SEEK_SET));
+  for (size_t i = 0; ok && hf->n_threads > 1 && i < hf->n_threads; i++) {
+    char label[96];
+    uint64_t n, excl[N_COLUMNS];
+    ok = fread(label, sizeof label, 1, hf->spool) == 1 && fread(&n, sizeof n, 1, hf->spool) == 1;
+    if (ok) {
+      hf->rows.n = 0;
+      rows_room(&hf->rows, (size_t)n);
+      ok = fread(hf->rows.v, sizeof *hf->rows.v, n, hf->spool) == n &&
+           fread(excl, sizeof excl, 1, hf->spool) == 1;
+    }
+    if (ok) {
+      label[sizeof label - 1] = 0;
+      fputs(",\n", x->out);
+      put_tree(x, label, hf->rows.v, (size_t)n, excl);
+    }
   }
   fputs("]", x->out);
-  ip_export_trees_free(&merged);
-  ip_export_trees_free(&threads);
+  if (!ok)
+    fprintf(stderr,
+            "inclprof export: %s: the threads' call trees could not be kept in a temporary "
+            "file (set TMPDIR to a writable directory with room)\n",
+            out_name);
+  return ok ? 0 : -1;
 }
 
 static void put_columns(html *x) {
@@ -236,13 +406,13 @@ static const char *base_name(const char *path) {
  * when any line is known, most samples first: each function's HOT_LINES
  * lines with the most Exclusive samples in the selected threads, of its own
  * code (" (inlined NAME)" for a line of a function inlined into it). */
-static void put_lines(html *x, const ip_export_opts *o) {
+static void put_lines(html *x, ip_line_hits *hits) {
   if (!ip_session_sampled(x->s))
     return;
   ip_sample_lines where;
   ip_line_rows rows;
   ip_sample_lines_init(&where, x->s);
-  ip_line_rows_build(x->s, &o->sel, NULL, 0, ip_sample_lines_locate, &where, &rows);
+  ip_line_rows_from_hits(x->s, hits, 0, ip_sample_lines_locate, &where, &rows);
   ip_sample_lines_free(&where);
   unsigned char *named = ip_must_calloc(x->s->n_funcs + 1, 1); /* lines named per function */
   size_t written = 0;
@@ -284,6 +454,14 @@ static void title(const ip_session *s, char *buf, size_t len) {
 }
 
 static int write_html(ip_export_job *job, const ip_session *s) {
+  html_files *hf = job->by_file;
+  if (!hf) { /* read whole: every selected thread taken now */
+    hf = files_new();
+    for (size_t i = 0; i < s->n_threads; i++)
+      if (ip_selected_thread(s, &job->opts->sel, &s->threads[i]))
+        files_add_thread(hf, s, &s->threads[i]);
+  }
+  job->by_file = NULL;
   html x = {.s = s, .out = job->out};
   for (size_t k = 0; k < N_COLUMNS; k++)
     if (!columns[k].present || columns[k].present(s))
@@ -297,15 +475,16 @@ static int write_html(ip_export_job *job, const ip_session *s) {
   ip_html_page_head(job->out, name);
   fputs("{", job->out);
   put_columns(&x);
-  put_trees(&x, job->opts); /* names are numbered as the trees use them */
+  int rc = put_trees(&x, hf, job->out_name); /* names are numbered as the trees use them */
   put_names(&x);
   put_modules(&x);
-  put_lines(&x, job->opts);
+  put_lines(&x, &hf->hits);
   fputs("}\n", job->out);
   ip_html_page_tail(job->out);
   free(x.name_of);
   free(x.funcs);
-  return 0;
+  files_free(hf);
+  return rc;
 }
 
 const ip_exporter ip_exporter_html = {
@@ -315,4 +494,6 @@ const ip_exporter ip_exporter_html = {
     .options = 0,
     .critical = 1,
     .write = write_html,
+    .file_done = html_file,
+    .files_discard = html_discard,
 };

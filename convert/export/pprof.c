@@ -19,6 +19,7 @@
 #include "export/pprof_builder.h"
 #include "export/sample_lines.h"
 #include "export/tree.h"
+#include "export/tree_spool.h"
 #include "version.h"
 
 enum { MAX_TYPES = 10 };
@@ -48,8 +49,9 @@ typedef struct builder {
   ip_pprof prof;
   value_kind kinds[MAX_TYPES];
   size_t n_kinds;
-  uint64_t *fn_of_func;    /* function id per session func, 0 = none yet */
-  uint64_t *loc_of_func;   /* location id per session func, 0 = none yet */
+  uint64_t *fn_of_func;  /* function id per session func, 0 = none yet */
+  uint64_t *loc_of_func; /* location id per session func, 0 = none yet */
+  size_t cap_fn_of_func, cap_loc_of_func, cap_mapping_of_module;
   ip_strtab inlined_keys;  /* "NAME\nFILE" of the functions known from debug info only */
   uint64_t *fn_of_inlined; /* their function ids, by index in inlined_keys */
   size_t cap_fn_of_inlined;
@@ -257,7 +259,8 @@ static void emit(builder *b, size_t n) {
 
 /* A sample of the path's n locations (b->path) with the values of v. */
 static void add_sample(builder *b, const ip_values *v, size_t n) {
-  fill_values(b, v);
+  if (!b->counting) /* the sizing pass counts, whatever the values */
+    fill_values(b, v);
   emit(b, n);
 }
 
@@ -356,46 +359,53 @@ static void add_path(void *ctx, const ip_tree_view *v, const uint32_t *path, siz
     add_sample(b, &leaf, depth);
 }
 
-/* The samples of thread t at known addresses, each a sample of its own
- * (leaf: the address's location, then the instrumented frames), counted
- * per node of view v in b->known. */
-static void add_address_samples(builder *b, const ip_tree_view *v, const ip_thread *t) {
-  const ip_values none = {0};
-  for (size_t k = 0; k < t->n_pcs; k++) {
-    const ip_pc_sample *ps = &t->pcs[k];
-    uint32_t vn = ip_tree_view_node(v, t, ps->node);
-    if (vn == IP_NO_NODE)
-      continue;
-    uint32_t f = t->nodes[ps->node].func;
-    uint64_t loc = address_location(b, ip_sample_lines_at(&b->where, b->s, t->process, ps->pc), f);
-    if (!loc)
-      continue;
-    b->known[vn] += ps->count;
-    size_t n = 0;
+/* A sample of `count` samples at address pc of process `process`, on call
+ * path `node` of the view whose nodes are `nodes`: leaf first the address's
+ * location, then the instrumented frames; counted in b->known. */
+static void address_sample(builder *b, const ip_node *nodes, uint32_t node, uint32_t process,
+                           uint64_t pc, uint32_t count) {
+  uint32_t f = nodes[node].func;
+  uint64_t loc = address_location(b, ip_sample_lines_at(&b->where, b->s, process, pc), f);
+  if (!loc)
+    return;
+  b->known[node] += count;
+  size_t n = 0;
+  ip_must_grow((void **)&b->path, &b->cap_path, n + 1, sizeof *b->path);
+  b->path[n++] = loc;
+  for (uint32_t x = nodes[node].parent; x && x != IP_NO_NODE; x = nodes[x].parent) {
     ip_must_grow((void **)&b->path, &b->cap_path, n + 1, sizeof *b->path);
-    b->path[n++] = loc;
-    for (uint32_t x = t->nodes[ps->node].parent; x && x != IP_NO_NODE; x = t->nodes[x].parent) {
-      ip_must_grow((void **)&b->path, &b->cap_path, n + 1, sizeof *b->path);
-      b->path[n++] = location_id(b, t->nodes[x].func);
-    }
-    fill_values(b, &none);
-    for (size_t i = 0; i < b->n_kinds; i++)
-      if (b->kinds[i] == V_SAMPLES)
-        b->values[i] = ps->count;
-    emit(b, n);
+    b->path[n++] = location_id(b, nodes[x].func);
   }
+  const ip_values none = {0};
+  fill_values(b, &none);
+  for (size_t i = 0; i < b->n_kinds; i++)
+    if (b->kinds[i] == V_SAMPLES)
+      b->values[i] = count;
+  emit(b, n);
 }
 
-/* The call lines of thread t's call paths, as parts of view v's nodes. */
-static void add_thread_sites(builder *b, const ip_tree_view *v, const ip_thread *t) {
-  for (size_t k = 0; k < t->n_sites; k++) {
-    const ip_site_values *sv = &t->sites[k];
-    uint32_t vn = ip_tree_view_node(v, t, sv->node);
-    if (vn == IP_NO_NODE)
-      continue;
-    ip_must_grow((void **)&b->parts, &b->cap_parts, b->n_parts + 1, sizeof *b->parts);
-    b->parts[b->n_parts++] = (site_part){vn, sv->site, sv->calls, sv->el_incl, sv->app_incl};
+static void add_part(site_part **parts, size_t *n, size_t *cap, site_part p) {
+  ip_must_grow((void **)parts, cap, *n + 1, sizeof **parts);
+  (*parts)[(*n)++] = p;
+}
+
+/* Sorts parts by node and line and sums those of one node and line; their
+ * number after. */
+static size_t merge_parts(site_part *parts, size_t n) {
+  if (n)
+    qsort(parts, n, sizeof *parts, cmp_part);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    site_part *last = m ? &parts[m - 1] : NULL;
+    if (last && !cmp_part(last, &parts[i])) {
+      last->calls += parts[i].calls;
+      last->el += parts[i].el;
+      last->app += parts[i].app;
+    } else {
+      parts[m++] = parts[i];
+    }
   }
+  return m;
 }
 
 /* Merges the parts of one node and line, and gives each node with call
@@ -403,19 +413,7 @@ static void add_thread_sites(builder *b, const ip_tree_view *v, const ip_thread 
 static void finish_parts(builder *b, const ip_tree_view *v) {
   if (!b->n_parts)
     return;
-  qsort(b->parts, b->n_parts, sizeof *b->parts, cmp_part);
-  size_t m = 0;
-  for (size_t i = 0; i < b->n_parts; i++) {
-    site_part *last = m ? &b->parts[m - 1] : NULL;
-    if (last && !cmp_part(last, &b->parts[i])) {
-      last->calls += b->parts[i].calls;
-      last->el += b->parts[i].el;
-      last->app += b->parts[i].app;
-    } else {
-      b->parts[m++] = b->parts[i];
-    }
-  }
-  size_t n = m;
+  size_t m = merge_parts(b->parts, b->n_parts), n = m;
   for (size_t i = 0, j; i < n; i = j) {
     site_part rest = {b->parts[i].node, UINT32_MAX, 0, 0, 0};
     const ip_values *nv = &v->nodes[rest.node].v;
@@ -450,17 +448,17 @@ static uint32_t thread_labels(builder *b, const ip_thread *t) {
   return set;
 }
 
-static void add_view(builder *b, const ip_tree_view *v, const ip_export_opts *o) {
+/* Starts the samples of view v: its labels, no sample at a known address
+ * counted yet, no call line. */
+static void begin_view(builder *b, const ip_tree_view *v) {
   b->labels = v->thread && !b->counting ? thread_labels(b, v->thread) : 0;
   b->known = ip_must_calloc(v->n_nodes ? v->n_nodes : 1, sizeof *b->known);
   b->n_parts = 0;
-  for (size_t i = 0; i < b->s->n_threads; i++) {
-    const ip_thread *t = &b->s->threads[i];
-    if (v->thread ? v->thread != t : !ip_selected_thread(b->s, &o->sel, t))
-      continue;
-    add_address_samples(b, v, t);
-    add_thread_sites(b, v, t);
-  }
+}
+
+/* The samples of view v's call paths, once its address samples and call
+ * lines are in. */
+static void end_view(builder *b, const ip_tree_view *v) {
   finish_parts(b, v);
   /* Time with no function on the stack: a sample without locations, so
    * pprof's total matches the threads' total. */
@@ -469,6 +467,20 @@ static void add_view(builder *b, const ip_tree_view *v, const ip_export_opts *o)
   ip_tree_walk(v, add_path, b);
   free(b->known);
   b->known = NULL;
+}
+
+/* The samples of thread t's own tree. */
+static void add_thread(builder *b, const ip_thread *t) {
+  ip_tree_view v = {t->nodes, t->n_nodes, t};
+  begin_view(b, &v);
+  for (size_t k = 0; k < t->n_pcs; k++)
+    address_sample(b, t->nodes, t->pcs[k].node, t->process, t->pcs[k].pc, t->pcs[k].count);
+  for (size_t k = 0; k < t->n_sites; k++) {
+    const ip_site_values *sv = &t->sites[k];
+    add_part(&b->parts, &b->n_parts, &b->cap_parts,
+             (site_part){sv->node, sv->site, sv->calls, sv->el_incl, sv->app_incl});
+  }
+  end_view(b, &v);
 }
 
 /* Profile-wide fields: types, times, comments. */
@@ -501,14 +513,14 @@ static uint64_t varint_bytes(uint64_t v) {
 
 /* The samples' size in the profile (an estimate within a few bytes per
  * sample) when each keeps at most max_depth locations (0: all), with or
- * without the four labels of its thread. */
-static uint64_t samples_size(const builder *b, size_t max_depth, int labelled) {
+ * without the four labels of its thread, and n_kinds values. */
+static uint64_t samples_size(const builder *b, size_t max_depth, int labelled, size_t n_kinds) {
   uint64_t loc = varint_bytes(b->prof.n_locations + 2), size = 0;
   for (size_t n = 0; n < b->cap_depth_count; n++) {
     if (!b->depth_count[n])
       continue;
     uint64_t kept = max_depth && n > max_depth ? max_depth + 1 : n;
-    uint64_t one = kept * loc + b->n_kinds * 4 + (labelled ? 4 * 8 : 0) + 6;
+    uint64_t one = kept * loc + n_kinds * 4 + (labelled ? 4 * 8 : 0) + 6;
     size += b->depth_count[n] * one;
   }
   return size;
@@ -524,44 +536,20 @@ static uint64_t written_size(const builder *b) {
          p->n_samples * (b->n_kinds * 4 + 6) + labelled * 4 * 8;
 }
 
-static void walk_views(builder *b, const ip_export_trees *trees, const ip_export_opts *o) {
-  for (size_t i = 0; i < trees->n_views; i++)
-    add_view(b, &trees->views[i], o);
-}
-
-/* Fits the profile in the size bound: first the threads' call paths merged
- * into one set of samples (a thread's own paths would repeat in every
- * process), then the deepest call paths cut to their innermost frames.
- * *merged is set when the trees were merged. */
-static void fit_size(builder *b, ip_export_trees *trees, const ip_export_opts *o, uint64_t limit,
-                     int *merged, uint64_t *whole) {
-  b->counting = 1;
-  walk_views(b, trees, o);
-  int labelled = trees->n_views && trees->views[0].thread;
-  uint64_t size = *whole = samples_size(b, 0, labelled);
-  if (size > limit && labelled && trees->n_views > 1) {
-    ip_export_trees_free(trees);
-    ip_export_trees_build(trees, b->s, 1, &o->sel);
-    *merged = 1;
-    memset(b->depth_count, 0, b->cap_depth_count * sizeof *b->depth_count);
-    walk_views(b, trees, o);
-    labelled = 0;
-    size = samples_size(b, 0, 0);
-  }
-  b->counting = 0;
-  if (size <= limit)
-    return;
-  size_t lo = 1, hi = b->cap_depth_count; /* the deepest kept depth that fits */
+/* The deepest number of frames a sample keeps that fits the samples in
+ * limit (b->max_depth): with no depth fitting before the cut paths merge,
+ * the first try is 32 frames, halved while the merged samples are still too
+ * big. */
+static void choose_depth(builder *b, uint64_t limit, int labelled) {
+  size_t lo = 1, hi = b->cap_depth_count;
   while (lo < hi) {
     size_t mid = lo + (hi - lo + 1) / 2;
-    if (samples_size(b, mid, labelled) <= limit)
+    if (samples_size(b, mid, labelled, b->n_kinds) <= limit)
       lo = mid;
     else
       hi = mid - 1;
   }
-  /* with no depth fitting before the cut paths merge, the first try is
-   * 32 frames, halved while the merged samples are still too big */
-  b->max_depth = lo > 1 || samples_size(b, 1, labelled) <= limit ? lo : 32;
+  b->max_depth = lo > 1 || samples_size(b, 1, labelled, b->n_kinds) <= limit ? lo : 32;
 }
 
 /* size as "12.3 MiB", or in bytes under 1 MiB. */
@@ -594,58 +582,344 @@ static void say_fitted(const builder *b, uint64_t limit, int given, int merged, 
           merged ? "" : " or --thread/--process");
 }
 
-int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, const char *out_name) {
-  builder b = {.s = s};
-  ip_pprof_init(&b.prof);
-  choose_types(&b, o);
-  add_header(&b);
-  b.fn_of_func = ip_must_calloc(s->n_funcs ? s->n_funcs : 1, sizeof *b.fn_of_func);
-  b.loc_of_func = ip_must_calloc(s->n_funcs ? s->n_funcs : 1, sizeof *b.loc_of_func);
-  ip_strtab_init(&b.inlined_keys);
-  ip_sample_lines_init(&b.where, s);
-  b.mapping_of_module =
-      ip_must_calloc(s->n_modules ? s->n_modules : 1, sizeof *b.mapping_of_module);
-  ip_export_trees trees;
-  ip_export_trees_build(&trees, s, o->merge_threads, &o->sel);
-  size_t n_threads = trees.n_views;
-  uint64_t limit = o->max_size == UINT64_MAX ? 0 : o->max_size ? o->max_size : DEFAULT_MAX_SIZE;
-  int merged = 0;
-  uint64_t whole = 0;
-  if (limit)
-    fit_size(&b, &trees, o, limit, &merged, &whole);
-  walk_views(&b, &trees, o);
-  /* cut paths that merge less than the depth chosen needs: half as deep */
-  while (b.max_depth > 1 && written_size(&b) > limit) {
-    b.max_depth /= 2;
-    b.prof.n_samples = b.prof.n_sample_locations = 0;
-    b.cut_samples = 0;
-    ip_u64map_free(&b.cut_paths);
-    memset(&b.cut_paths, 0, sizeof b.cut_paths);
-    walk_views(&b, &trees, o);
+/* --- file by file --------------------------------------------------------
+ * The profile is taken as the traces are read (ip_exporter's file_done):
+ * each selected thread's samples counted by depth as its file joins the
+ * session (the sizing pass, which names the locations of its samples at
+ * known addresses and call lines first, as a walk of every tree would),
+ * its tree spooled to a temporary file while a profile of a sample set per
+ * thread may fit the size bound, and (from the second thread on, or with
+ * --merge-threads) its paths added to one merged tree, its samples at known
+ * addresses spooled by merged path and its call lines summed by merged
+ * path.  Once every file is read, the samples are written from the spooled
+ * trees or from the merged tree.  Memory holds the distinct call paths and
+ * the profile, whatever the number of processes. */
+
+/* A thread's samples at one address on one call path of the merged tree. */
+typedef struct merged_pc {
+  uint64_t pc;
+  uint32_t node, process, count;
+} merged_pc;
+
+typedef struct pprof_files {
+  builder b;
+  const ip_export_opts *o;
+  uint64_t limit;             /* the size bound; 0: none */
+  size_t n_views;             /* the selected threads */
+  ip_thread first;            /* while it is the only one: the first, with its tree */
+  size_t first_index;         /* its session index */
+  int has_first, first_owned; /* first_owned: its arrays were taken from the session */
+  ip_tree_spool threads;      /* the trees, from a second thread on, while their own sample
+                            sets may fit */
+  int labelled_out;           /* several threads' samples over the bound: no tree spooled */
+  ip_tree_merger merged;      /* the threads' paths (from the second thread on) */
+  uint32_t *map;              /* while adding a thread: its nodes' merged nodes */
+  size_t cap_map;
+  FILE *pcs;        /* merged_pc records, the threads' in session order */
+  int failed;       /* a temporary file could not be made, written or read */
+  site_part *parts; /* the call lines by merged path */
+  size_t n_parts, cap_parts, parts_merged;
+} pprof_files;
+
+/* Every value kind: the sizing pass while the session is read (the kinds
+ * the session lacks have no value anywhere, so they change no count). */
+enum { ALL_KINDS = 10, MIN_KINDS = 3 };
+
+static void grow_zeroed(void *v, size_t *cap, size_t need, size_t size) {
+  size_t old = *cap;
+  if (need <= old)
+    return;
+  ip_must_grow((void **)v, cap, need, size);
+  memset(*(char **)v + old * size, 0, (*cap - old) * size);
+}
+
+/* Room in the per-function and per-module arrays for what the session has. */
+static void need_session(builder *b) {
+  grow_zeroed(&b->fn_of_func, &b->cap_fn_of_func, b->s->n_funcs + 1, sizeof *b->fn_of_func);
+  grow_zeroed(&b->loc_of_func, &b->cap_loc_of_func, b->s->n_funcs + 1, sizeof *b->loc_of_func);
+  grow_zeroed(&b->mapping_of_module, &b->cap_mapping_of_module, b->s->n_modules + 1,
+              sizeof *b->mapping_of_module);
+}
+
+/* Thread t's paths into the merged tree, its samples at known addresses
+ * and call lines by merged path. */
+static void merge_thread(pprof_files *pf, const ip_thread *t) {
+  ip_tree_view v = {t->nodes, t->n_nodes, t};
+  ip_must_grow((void **)&pf->map, &pf->cap_map, t->n_nodes + 1, sizeof *pf->map);
+  ip_tree_merger_add_mapped(&pf->merged, &v, pf->map);
+  if (t->n_pcs && !pf->pcs && !pf->failed && !(pf->pcs = ip_temp_stream()))
+    pf->failed = 1;
+  for (size_t k = 0; k < t->n_pcs && pf->pcs; k++) {
+    uint32_t vn = pf->map[t->pcs[k].node];
+    merged_pc r;
+    memset(&r, 0, sizeof r); /* its padding too: the record is written whole */
+    r.pc = t->pcs[k].pc;
+    r.node = vn;
+    r.process = t->process;
+    r.count = t->pcs[k].count;
+    if (vn != IP_NO_NODE && fwrite(&r, sizeof r, 1, pf->pcs) != 1) {
+      fclose(pf->pcs);
+      pf->pcs = NULL;
+      pf->failed = 1;
+    }
   }
-  say_fitted(&b, limit, o->max_size != 0, merged, whole, n_threads);
-  int rc = ip_pprof_write(&b.prof, out, "export", out_name);
+  for (size_t k = 0; k < t->n_sites; k++) {
+    const ip_site_values *sv = &t->sites[k];
+    uint32_t vn = pf->map[sv->node];
+    if (vn != IP_NO_NODE)
+      add_part(&pf->parts, &pf->n_parts, &pf->cap_parts,
+               (site_part){vn, sv->site, sv->calls, sv->el_incl, sv->app_incl});
+  }
+  if (pf->n_parts > 2 * pf->parts_merged) /* bounded by the distinct call lines */
+    pf->n_parts = pf->parts_merged = merge_parts(pf->parts, pf->n_parts);
+}
+
+/* Keeps thread t, the first selected one, until a second comes: its
+ * arrays taken from the session thread `take` when it is given (which is
+ * left its root, as a load leaves a summed thread), else borrowed. */
+static void keep_first(pprof_files *pf, const ip_thread *t, size_t index, ip_thread *take) {
+  pf->first = *t;
+  pf->first_index = index;
+  pf->has_first = 1;
+  if (!take)
+    return;
+  ip_node root = take->nodes ? take->nodes[0] : (ip_node){0};
+  root.first_child = IP_NO_NODE;
+  take->nodes = ip_must_calloc(1, sizeof *take->nodes);
+  take->nodes[0] = root;
+  take->n_nodes = 1;
+  take->pcs = NULL;
+  take->n_pcs = take->cap_pcs = 0;
+  take->sites = NULL;
+  take->n_sites = take->cap_sites = 0;
+  pf->first_owned = 1;
+}
+
+static void drop_first(pprof_files *pf) {
+  if (pf->first_owned) {
+    free(pf->first.nodes);
+    free(pf->first.pcs);
+    free(pf->first.sites);
+  }
+  memset(&pf->first, 0, sizeof pf->first);
+  pf->has_first = pf->first_owned = 0;
+}
+
+static pprof_files *files_new(const ip_session *s, const ip_export_opts *o) {
+  pprof_files *pf = ip_must_calloc(1, sizeof *pf);
+  builder *b = &pf->b;
+  b->s = s;
+  ip_pprof_init(&b->prof);
+  for (size_t k = 0; k < ALL_KINDS; k++)
+    b->kinds[k] = (value_kind)k;
+  b->n_kinds = ALL_KINDS;
+  ip_strtab_init(&b->inlined_keys);
+  ip_sample_lines_init(&b->where, s);
+  need_session(b);
+  pf->o = o;
+  pf->limit = o->max_size == UINT64_MAX ? 0 : o->max_size ? o->max_size : DEFAULT_MAX_SIZE;
+  ip_tree_spool_open(&pf->threads);
+  ip_tree_merger_init(&pf->merged);
+  return pf;
+}
+
+static void files_free(pprof_files *pf) {
+  builder *b = &pf->b;
+  free(b->depth_count);
+  ip_u64map_free(&b->cut_paths);
+  free(b->fn_of_func);
+  free(b->loc_of_func);
+  ip_strtab_free(&b->inlined_keys);
+  free(b->fn_of_inlined);
+  ip_sample_lines_free(&b->where);
+  free(b->loc_of_addr);
+  free(b->loc_of_addr_func);
+  ip_u64map_free(&b->loc_of_line);
+  free(b->parts);
+  free(b->mapping_of_module);
+  free(b->path);
+  ip_pprof_free(&b->prof);
+  ip_tree_spool_close(&pf->threads);
+  drop_first(pf);
+  ip_export_trees trees;
+  ip_tree_merger_finish(&pf->merged, &trees);
   ip_export_trees_free(&trees);
-  free(b.depth_count);
-  ip_u64map_free(&b.cut_paths);
-  free(b.fn_of_func);
-  free(b.loc_of_func);
-  ip_strtab_free(&b.inlined_keys);
-  free(b.fn_of_inlined);
-  ip_sample_lines_free(&b.where);
-  free(b.loc_of_addr);
-  free(b.loc_of_addr_func);
-  ip_u64map_free(&b.loc_of_line);
-  free(b.parts);
-  free(b.mapping_of_module);
-  free(b.path);
-  ip_pprof_free(&b.prof);
+  free(pf->map);
+  if (pf->pcs)
+    fclose(pf->pcs);
+  free(pf->parts);
+  free(pf);
+}
+
+/* Session thread `index` (a selected one) as its file joins the session;
+ * take: the same thread, whose tree may be kept without a copy (NULL: it
+ * stays the session's). */
+static void files_add(pprof_files *pf, const ip_session *s, size_t index, ip_thread *take) {
+  builder *b = &pf->b;
+  const ip_thread *t = &s->threads[index];
+  need_session(b);
+  pf->n_views++;
+  if (pf->o->merge_threads) {
+    merge_thread(pf, t);
+    return;
+  }
+  if (pf->limit) {
+    b->counting = 1;
+    add_thread(b, t);
+    b->counting = 0;
+  }
+  if (pf->n_views == 1) {
+    keep_first(pf, t, index, take);
+    return;
+  }
+  if (pf->has_first) { /* a second thread: the first's tree to the spool and the merged tree */
+    ip_tree_spool_put(&pf->threads, &pf->first, pf->first_index);
+    if (pf->limit)
+      merge_thread(pf, &pf->first);
+    drop_first(pf);
+  }
+  if (pf->limit)
+    merge_thread(pf, t);
+  if (!pf->labelled_out)
+    ip_tree_spool_put(&pf->threads, t, index);
+  if (pf->limit && !pf->labelled_out && samples_size(b, 0, 1, MIN_KINDS) > pf->limit) {
+    pf->labelled_out = 1; /* the merged tree's samples will be written */
+    ip_tree_spool_close(&pf->threads);
+  }
+  pf->failed |= !pf->labelled_out && !pf->threads.f;
+}
+
+/* The samples of the merged tree, view v. */
+static void walk_merged(pprof_files *pf, const ip_tree_view *v) {
+  builder *b = &pf->b;
+  begin_view(b, v);
+  if (pf->pcs && (fflush(pf->pcs) || fseek(pf->pcs, 0, SEEK_SET)))
+    pf->failed = 1;
+  merged_pc r;
+  while (pf->pcs && !pf->failed && fread(&r, sizeof r, 1, pf->pcs) == 1)
+    if (r.node < v->n_nodes)
+      address_sample(b, v->nodes, r.node, r.process, r.pc, r.count);
+  pf->failed |= pf->pcs && ferror(pf->pcs);
+  for (size_t k = 0; k < pf->n_parts; k++)
+    add_part(&b->parts, &b->n_parts, &b->cap_parts, pf->parts[k]);
+  end_view(b, v);
+}
+
+/* The samples of every selected thread's own tree, read back in order. */
+static void walk_threads(pprof_files *pf) {
+  if (pf->has_first) {
+    add_thread(&pf->b, &pf->first);
+    return;
+  }
+  if (ip_tree_spool_rewind(&pf->threads)) {
+    pf->failed |= pf->n_views > 0;
+    return;
+  }
+  const ip_thread *t;
+  while ((t = ip_tree_spool_next(&pf->threads, pf->b.s)))
+    add_thread(&pf->b, t);
+  pf->failed |= !pf->threads.f;
+}
+
+static void walk_all(pprof_files *pf, const ip_export_trees *merged) {
+  if (!merged)
+    walk_threads(pf);
+  for (size_t i = 0; merged && i < merged->n_views; i++)
+    walk_merged(pf, &merged->views[i]);
+}
+
+/* Writes the profile once every file is read.  Returns 0, or -1 after a
+ * one-line error. */
+static int files_write(pprof_files *pf, FILE *out, const char *out_name) {
+  builder *b = &pf->b;
+  const ip_export_opts *o = pf->o;
+  uint64_t limit = pf->limit, whole = 0;
+  need_session(b);
+  choose_types(b, o);
+  add_header(b);
+  ip_export_trees trees = {0};
+  int merge = o->merge_threads, merged = 0; /* merged: to fit the bound */
+  if (limit && !merge) {
+    /* a sample set per thread, else the threads' paths merged into one
+     * (a thread's own paths would repeat in every process), else the deepest
+     * paths cut to their innermost frames */
+    whole = samples_size(b, 0, 1, b->n_kinds);
+    if (whole > limit && pf->n_views > 1)
+      merged = 1;
+    else if (whole > limit)
+      choose_depth(b, limit, 1);
+  }
+  if (merge || merged) {
+    ip_tree_merger_finish(&pf->merged, &trees);
+    ip_tree_merger_init(&pf->merged);
+  }
+  if (limit && (merge || merged)) {
+    if (b->depth_count)
+      memset(b->depth_count, 0, b->cap_depth_count * sizeof *b->depth_count);
+    b->counting = 1;
+    walk_all(pf, &trees);
+    b->counting = 0;
+    uint64_t size = samples_size(b, 0, 0, b->n_kinds);
+    whole = merge ? size : whole;
+    if (size > limit)
+      choose_depth(b, limit, 0);
+  }
+  const ip_export_trees *view = merge || merged ? &trees : NULL;
+  walk_all(pf, view);
+  /* cut paths that merge less than the depth chosen needs: half as deep */
+  while (b->max_depth > 1 && written_size(b) > limit) {
+    b->max_depth /= 2;
+    b->prof.n_samples = b->prof.n_sample_locations = 0;
+    b->cut_samples = 0;
+    ip_u64map_free(&b->cut_paths);
+    memset(&b->cut_paths, 0, sizeof b->cut_paths);
+    walk_all(pf, view);
+  }
+  ip_export_trees_free(&trees);
+  if (pf->failed) {
+    fprintf(stderr,
+            "inclprof export: %s: the threads' call trees could not be kept in a temporary file "
+            "(set TMPDIR to a writable directory with room)\n",
+            out_name);
+    return -1;
+  }
+  say_fitted(b, limit, o->max_size != 0, merged, whole, pf->n_views);
+  return ip_pprof_write(&b->prof, out, "export", out_name);
+}
+
+int ip_export_pprof(const ip_session *s, const ip_export_opts *o, FILE *out, const char *out_name) {
+  pprof_files *pf = files_new(s, o);
+  for (size_t i = 0; i < s->n_threads; i++)
+    if (ip_selected_thread(s, &o->sel, &s->threads[i]))
+      files_add(pf, s, i, NULL);
+  int rc = files_write(pf, out, out_name);
+  files_free(pf);
   return rc;
+}
+
+/* Written file by file: each selected thread taken as its file is read. */
+static void pprof_file(void *ctx, ip_session *s, size_t first_thread) {
+  ip_export_job *job = ctx;
+  if (!job->by_file)
+    job->by_file = files_new(s, job->opts);
+  for (size_t i = first_thread; i < s->n_threads; i++)
+    if (ip_selected_thread(s, &job->opts->sel, &s->threads[i]))
+      files_add(job->by_file, s, i, &s->threads[i]);
+}
+
+static void pprof_discard(ip_export_job *job) {
+  if (job->by_file)
+    files_free(job->by_file);
+  job->by_file = NULL;
 }
 
 /* `inclprof export --format pprof` */
 static int write_pprof(ip_export_job *job, const ip_session *s) {
-  return ip_export_pprof(s, job->opts, job->out, job->out_name);
+  if (!job->by_file) /* read whole (or no file read) */
+    return ip_export_pprof(s, job->opts, job->out, job->out_name);
+  int rc = files_write(job->by_file, job->out, job->out_name);
+  pprof_discard(job);
+  return rc;
 }
 
 const ip_exporter ip_exporter_pprof = {
@@ -655,4 +929,6 @@ const ip_exporter ip_exporter_pprof = {
     .options = IP_EXOPT_MERGE_THREADS | IP_EXOPT_VALUE | IP_EXOPT_MAX_SIZE,
     .critical = 1,
     .write = write_pprof,
+    .file_done = pprof_file,
+    .files_discard = pprof_discard,
 };

@@ -23,6 +23,11 @@ void ip_sample_lines_free(ip_sample_lines *sl) {
 }
 
 size_t ip_sample_lines_at(ip_sample_lines *sl, const ip_session *s, uint32_t process, uint64_t pc) {
+  if (process >= sl->n_processes) { /* a process read since (a load going on) */
+    size_t old = sl->n_processes;
+    ip_must_grow((void **)&sl->by_pc, &sl->n_processes, (size_t)process + 1, sizeof *sl->by_pc);
+    memset(sl->by_pc + old, 0, (sl->n_processes - old) * sizeof *sl->by_pc);
+  }
   uint32_t k = ip_u64map_get(&sl->by_pc[process], pc);
   if (k != UINT32_MAX)
     return k;

@@ -107,6 +107,8 @@ static void merge_node(void *ctx, const ip_tree_view *v, const uint32_t *path, s
   uint32_t k = merger_child(m, parent, src->func);
   ip_values_add(&m->nodes[k].v, &src->v);
   m->mapped[depth - 1] = k;
+  if (m->map)
+    m->map[path[depth - 1]] = k;
 }
 
 void ip_tree_merger_init(ip_tree_merger *m) {
@@ -123,6 +125,14 @@ void ip_tree_merger_add(ip_tree_merger *m, const ip_tree_view *v) {
   if (v->n_nodes)
     ip_values_add(&m->nodes[0].v, &v->nodes[0].v);
   ip_tree_walk(v, merge_node, m);
+}
+
+void ip_tree_merger_add_mapped(ip_tree_merger *m, const ip_tree_view *v, uint32_t *map) {
+  for (size_t k = 0; k < v->n_nodes; k++)
+    map[k] = k ? IP_NO_NODE : 0;
+  m->map = map;
+  ip_tree_merger_add(m, v);
+  m->map = NULL;
 }
 
 void ip_tree_merger_finish(ip_tree_merger *m, ip_export_trees *tr) {

@@ -38,10 +38,14 @@ typedef struct ip_tree_merger {
   size_t n_slots;
   uint32_t *mapped; /* while adding: the merged node of each frame of the path */
   size_t cap_mapped;
-  size_t added; /* threads added */
+  size_t added;  /* threads added */
+  uint32_t *map; /* while adding with a map: the merged node of each node of the view */
 } ip_tree_merger;
 void ip_tree_merger_init(ip_tree_merger *m);
 void ip_tree_merger_add(ip_tree_merger *m, const ip_tree_view *v);
+/* ip_tree_merger_add, and map[k] (v->n_nodes of them) the merged node of
+ * v's node k (0 for the root, IP_NO_NODE for a node the walk does not reach). */
+void ip_tree_merger_add_mapped(ip_tree_merger *m, const ip_tree_view *v, uint32_t *map);
 /* tr becomes the merged tree's one view (none when no thread was added) and
  * owns its nodes; m is left empty. */
 void ip_tree_merger_finish(ip_tree_merger *m, ip_export_trees *tr);

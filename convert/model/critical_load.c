@@ -32,7 +32,8 @@ int ip_session_load_critical(ip_session *s, char *const *paths, size_t n_paths,
     return ip_session_load(s, paths, n_paths, o);
   ip_load_opts first = *o;
   first.critical = c;
-  first.visitor = NULL; /* the second replay's */
+  first.visitor = NULL;   /* the second replay's */
+  first.file_done = NULL; /* likewise */
   c->collect = 1;
   int rc = ip_session_load(s, paths, n_paths, &first);
   c->collect = 0;
