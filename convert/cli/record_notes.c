@@ -49,7 +49,7 @@ void record_notes_take(struct record_notes *n) {
       line[strcspn(line, "\n")] = 0;
       if (!strncmp(line, "inclprof: recording stopped", 27) || !line[0])
         continue;
-      char *tail = strstr(line, "; the program continues unprofiled");
+      const char *tail = strstr(line, "; the program continues unprofiled");
       if (tail) {
         if (!n->n_unrecorded++)
           take_cause(n, line, (size_t)(tail - line));

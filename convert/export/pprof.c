@@ -202,7 +202,7 @@ static uint64_t address_location(builder *b, size_t k, uint32_t f) {
                sizeof *b->loc_of_addr_func);
   if (b->loc_of_addr[k] && b->loc_of_addr_func[k] == f)
     return b->loc_of_addr[k];
-  ip_pprof_line lines[IP_SRC_DEPTH];
+  ip_pprof_line lines[IP_SRC_DEPTH] = {{0}};
   for (size_t i = 0; i < w->n_frames; i++) {
     lines[i].function = i + 1 == w->n_frames ? function_id(b, f) : debug_function(b, &w->frame[i]);
     lines[i].line = w->frame[i].line;

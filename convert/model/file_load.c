@@ -450,7 +450,9 @@ int ip_load_file(ip_session *s, ip_tables *t, const char *path, const ip_load_op
     return 0;
   }
   Inclprof__Record *rec;
-  uint32_t pid = h->pid; /* the header goes with the next record read */
+  /* cppcheck-suppress variableScope ; the header goes with the next record read */
+  uint32_t pid = h->pid;
+  /* cppcheck-suppress variableScope ; the same */
   uint64_t start_unix_ns = h->start_unix_ns;
   int rc = ip_reader_next(r, &rec, err, sizeof err);
   if (rc > 0 && rec->body_case == INCLPROF__RECORD__BODY_SEGMENT && rec->segment->number > 0)

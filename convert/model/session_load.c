@@ -158,6 +158,7 @@ int ip_session_load(ip_session *s, char *const *paths, size_t n_paths, const ip_
       ip_load_fail(o, err);
   }
   for (size_t i = 0; i < files.n && !rc && !readers; i++) {
+    /* cppcheck-suppress variableScope ; the file's first thread, before it loads */
     size_t first = s->n_threads;
     rc = ip_load_file(s, &t, files.v[i], o, NULL);
     if (!rc)

@@ -154,7 +154,7 @@ struct Dwfl_Module *ip_symbolize_dwfl(ip_symbolizer *z, const ip_sym_module *m, 
 }
 
 struct Dwfl_Module *ip_symbolize_module(ip_symbolizer *z, const ip_sym_module *m) {
-  sym_file *f = file_of(z, m->path);
+  const sym_file *f = file_of(z, m->path);
   if (!f->usable || (m->has_stat && (m->mtime_ns != f->mtime_ns || m->size != f->size)))
     return NULL;
   return f->mod;

@@ -527,7 +527,7 @@ static int keep_difference(cuts *c, const size_t *idx, size_t from, size_t to) {
  * ~1, ~2... numbered within the run when *tag is 0 (the first round: *tag
  * becomes the highest number given), else numbers above any given before
  * (*tag, the last).  Returns how many runs changed. */
-static size_t collisions(cuts *c, size_t *idx, size_t n, unsigned *tag) {
+static size_t collisions(cuts *c, const size_t *idx, size_t n, unsigned *tag) {
   size_t found = 0;
   int first = tag && !*tag;
   unsigned most = 0;

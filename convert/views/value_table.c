@@ -310,7 +310,7 @@ void ip_vtable_print(ip_vtable *v, FILE *out, int indent) {
       cols[n++] = module;
     cols[n++] = v->n_col;
   } else {
-    ip_field set[IP_F_N];
+    ip_field set[IP_F_N] = {0};
     n = columns(v, set, full_set(v, set), show_module, cols);
     size_t names = ip_tt_col_width(&v->t, v->n_col);
     if (width && names > room_left(v, cols, n, indent, width) &&

@@ -273,6 +273,7 @@ struct keep_walk {
   unsigned n, cap;
 };
 
+/* cppcheck-suppress constParameterCallback ; dl_iterate_phdr's callback type */
 static int keep_object(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   struct keep_walk *w = data;
@@ -498,6 +499,7 @@ static void consider(struct walk *w, const struct view *o, const struct symbols 
   }
 }
 
+/* cppcheck-suppress constParameterCallback ; dl_iterate_phdr's callback type */
 static int walk_object(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   struct walk *w = data;
@@ -603,6 +605,7 @@ struct probed_walk {
   int found, probed;
 };
 
+/* cppcheck-suppress constParameterCallback ; dl_iterate_phdr's callback type */
 static int probed_object(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   struct probed_walk *w = data;

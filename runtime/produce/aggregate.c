@@ -660,8 +660,9 @@ void ip_agg_fold(struct ip_rt_thread *t, struct ip_event *restrict ev, size_t n,
   /* the frames: sp one past the top frame, room up to lim */
   struct agg_frame *frames = s->frames, *sp = frames, *lim = frames;
   frames_at(s, &sp, &lim);
-  uint32_t depth = (uint32_t)s->depth;               /* sp - frames */
-  struct ip_event *e = ev, *end = ev + n, *run = ev; /* run: where the run began */
+  uint32_t depth = (uint32_t)s->depth; /* sp - frames */
+  struct ip_event *e = ev;
+  const struct ip_event *end = ev + n, *run = ev; /* run: where the run began */
   uint64_t run_hwm = hwm, run_el = el;
   /* the event that completes the dense run if straight (dense_straight) */
   struct ip_event *dense_last = ev + (IP_DENSE_RUN - 1 - a->dense_run.n);

@@ -284,7 +284,7 @@ void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now) {
   write_profile(t, a);
 }
 
-void ip_agg_snapshot(struct ip_rt_thread *t) {
+void ip_agg_snapshot(const struct ip_rt_thread *t) {
   const struct ip_agg *a = t->agg;
   if (a && !a->written && a->have_tick)
     write_profile(t, a);

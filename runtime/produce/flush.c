@@ -335,7 +335,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   en.ptr_end = en.frm_end;
   en.ptr = en.frm + (size_t)(en.frm_end - en.frm) / 2;
   en.frm_end = en.ptr;
-  uint8_t *frm_start = en.frm, *ptr_start = en.ptr;
+  const uint8_t *frm_start = en.frm, *ptr_start = en.ptr;
   en.frame_prev = en.ptr_prev = 0;
   memset(en.cache.key, 0xff, sizeof en.cache.key); /* every entry empty */
   encode_events(&en, ev, n, base << 1, &dp, &cp);
@@ -350,7 +350,7 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   dp = put_moved_field(dp, TAG(IP_TAG_BATCH_SAMPLE_ADDR, IP_WIRE_LEN), smp_start, en.smp);
   dp = put_moved_field(dp, TAG(IP_TAG_BATCH_CORO_FRAME, IP_WIRE_LEN), frm_start, en.frm);
   dp = put_moved_field(dp, TAG(IP_TAG_BATCH_POINTER_CALLS, IP_WIRE_LEN), ptr_start, en.ptr);
-  uint8_t *end = put_kernel_events(kl, dp);
+  const uint8_t *end = put_kernel_events(kl, dp);
 
   size_t batch_len = 1 + ip_varint_len(tid) + 1 + ip_varint_len(seq) + 1 + ip_varint_len(base) + 1 +
                      ip_varint_len(dt_len) + (size_t)(end - dt_start);

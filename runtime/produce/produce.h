@@ -137,7 +137,7 @@ IP_HIDDEN void ip_agg_gap(struct ip_rt_thread *t, uint64_t start, uint64_t end);
 IP_HIDDEN void ip_agg_write(struct ip_rt_thread *t, int alive_until_now, uint64_t now);
 /* A running thread's tree so far (its open frames counted up to its last
  * event), for `inclprof ctl flush`: t's busy flag held. */
-IP_HIDDEN void ip_agg_snapshot(struct ip_rt_thread *t);
+IP_HIDDEN void ip_agg_snapshot(const struct ip_rt_thread *t);
 /* --interval: what t's tree gained since the last interval, its open frames
  * counted up to the interval's end tick, as a Thread and a ThreadProfile
  * frame appended to *buf (grown to *cap; *len used); t's busy flag held. */

@@ -363,7 +363,7 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
       memset(t->buf + extra, 0, (size_t)(dirty_end - (t->buf + extra)) * sizeof *stop);
     if (last_pass) {
       struct ip_event *got = __atomic_exchange_n(&t->pos, t->buf + extra, __ATOMIC_RELAXED);
-      struct ip_event *got_end = got > t->hard_end ? t->hard_end : got;
+      const struct ip_event *got_end = got > t->hard_end ? t->hard_end : got;
       if (got_end > now) { /* slots past the junk slot's were counted by ip_slow_slot */
         t->dropped += (uint64_t)(got_end - now);
         memset((struct ip_event *)now, 0, (size_t)(got_end - now) * sizeof *stop);

@@ -303,7 +303,7 @@ static int room(struct win *w, size_t n) {
 }
 
 /* One event of thread xi for window w (the tracker not yet moved by it). */
-static void event_in(struct win *w, struct tthread *x, size_t xi, uint64_t seq, uint64_t prev,
+static void event_in(struct win *w, const struct tthread *x, size_t xi, uint64_t seq, uint64_t prev,
                      uint64_t tick, uint64_t d, uint32_t code, int sample, uint64_t sa) {
   struct wthread *wt = wt_of(w, xi);
   if (wt->ended || wt->past || tick < w->from)
@@ -472,7 +472,7 @@ static void take_thread_end(struct walk *k, const uint8_t *frame, size_t flen, c
   long xi = thread_of(k, tid);
   if (xi < 0)
     return;
-  struct tthread *x = &k->th[xi];
+  const struct tthread *x = &k->th[xi];
   if (!tick)
     tick = x->tick;
   for (size_t i = 0; i < k->n_w; i++) {
@@ -504,7 +504,7 @@ static void take_gap(struct walk *k, const uint8_t *p, const uint8_t *end) {
   long xi = thread_of(k, (uint32_t)tid);
   for (size_t i = 0; xi >= 0 && i < k->n_w; i++) {
     struct win *w = &k->w[i];
-    struct wthread *wt = wt_of(w, (size_t)xi);
+    const struct wthread *wt = wt_of(w, (size_t)xi);
     if (!wt->emitted || wt->ended || stop <= w->from || start >= w->to)
       continue;
     Inclprof__Gap g = INCLPROF__GAP__INIT;

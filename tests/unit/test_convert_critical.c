@@ -387,7 +387,7 @@ START_TEST(edges_matching) {
   d.first = 50;
   d.last = 60;
   ip_kline *lines[3] = {&a, &b, &d};
-  uint32_t tids[3] = {1, 2, 3};
+  const uint32_t tids[3] = {1, 2, 3};
   ip_critical c = {0};
   ip_critical_edges(lines, tids, 3, 10, 100, &c);
   ck_assert_uint_eq(a_off[0].waker, 1);
@@ -418,7 +418,7 @@ START_TEST(edges_exact_before_tolerance) {
   b.n_wake = 2;
   b.last = 2000;
   ip_kline *lines[2] = {&a, &b};
-  uint32_t tids[2] = {1, 2};
+  const uint32_t tids[2] = {1, 2};
   ip_critical c = {0};
   ip_critical_edges(lines, tids, 2, 10, 100, &c);
   ck_assert_uint_eq(a_off[0].waker, 1);

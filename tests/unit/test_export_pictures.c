@@ -133,7 +133,7 @@ END_TEST
  * caller's slot, taken when the callee ended, is left out; in memory and
  * spilled. */
 START_TEST(call_log_caller_left_out) {
-  ip_thread *t = &sess.threads[0];
+  const ip_thread *t = &sess.threads[0];
   for (max_in_memory = 1; max_in_memory <= 5; max_in_memory++)
     for (int dropped = 0; dropped <= 1; dropped++) {
       ip_call_log *log = ip_call_log_new(&opts, max_in_memory);

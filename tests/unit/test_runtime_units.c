@@ -21,15 +21,21 @@ static char dir[] = "/tmp/ip_units_XXXXXX";
  * object holds next (here a guard the runtime must not touch); of ABI 3:
  * seven. */
 struct old_unit {
+  /* cppcheck-suppress unusedStructMember ; read by the runtime */
   uint32_t abi_version, n_fns;
+  /* cppcheck-suppress unusedStructMember ; read by the runtime */
   const struct inclprof_fn *const *fns;
+  /* cppcheck-suppress unusedStructMember ; read by the runtime */
   const char *path;
   void (*hooks[6])(const void *);
   uintptr_t guard;
 };
 struct abi3_unit {
+  /* cppcheck-suppress unusedStructMember ; read by the runtime */
   uint32_t abi_version, n_fns;
+  /* cppcheck-suppress unusedStructMember ; read by the runtime */
   const struct inclprof_fn *const *fns;
+  /* cppcheck-suppress unusedStructMember ; read by the runtime */
   const char *path;
   void (*hooks[7])(const void *);
   uintptr_t guard;

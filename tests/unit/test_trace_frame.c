@@ -332,7 +332,7 @@ START_TEST(frame_reader_names_each_fault) {
   memset(longer, 0xff, sizeof longer);
   ck_assert_int_eq(ip_frame_read(longer, sizeof longer, &f), IP_FRAME_LONG_LENGTH);
   uint8_t huge[5];
-  uint8_t *e = ip_put_varint(huge, IP_FRAME_MAX_RECORD + 1ull);
+  const uint8_t *e = ip_put_varint(huge, IP_FRAME_MAX_RECORD + 1ull);
   ck_assert_int_eq(ip_frame_read(huge, (size_t)(e - huge), &f), IP_FRAME_HUGE);
   e = ip_put_varint(huge, IP_FRAME_MAX_RECORD);
   ck_assert_int_eq(ip_frame_read(huge, (size_t)(e - huge), &f), IP_FRAME_CUT_RECORD);

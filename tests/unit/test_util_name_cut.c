@@ -114,7 +114,7 @@ START_TEST(utf8_never_split) {
 END_TEST
 
 static void cut_all(const char *const *names, size_t n, size_t width, char **cuts) {
-  size_t widths[64];
+  size_t widths[64] = {0};
   for (size_t i = 0; i < n; i++)
     widths[i] = width;
   ip_names_cut(names, widths, n, 0, cuts);
