@@ -122,10 +122,11 @@ class Run:
         return exe, objs
 
     def staged(self, exe):
-        """The path EXE runs from: a program its own build made runs, plain
-        and instrumented alike, as DIR/run/NAME (it may print its name, its
-        directory or its files' paths); any other from where it was built."""
-        if not self.prog.prebuilt:
+        """The path EXE runs from: a program its own build made, or one
+        whose output is compared line by line, runs, plain and instrumented
+        alike, as DIR/run/NAME (it may print its name, its directory or its
+        files' paths); any other from where it was built."""
+        if not self.prog.prebuilt and not self.prog.stable_only:
             return exe
         d = os.path.join(self.dir, "run")
         os.makedirs(d, exist_ok=True)
@@ -240,6 +241,11 @@ class Run:
         if ip is None:
             self.diffs.append(("export", "-", "inclprof export failed"))
             return self
+        if p.report:
+            rc, _, err = _sh([self.tools["inclprof"], "report", rec], self.dir, 300, stdout=subprocess.DEVNULL)
+            if rc != 0:
+                self.diffs.append(("report", "-", "inclprof report exits %s: %s" % (
+                    rc, _first_error(err.decode(errors="replace")))))
         if not p.callgrind:
             return self
         calls, arcs, rc2 = self.callgrind(plain, "plain")
