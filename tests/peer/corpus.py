@@ -226,16 +226,30 @@ GDB_SKIP = {
     "gdb-base/interrupt-daemon-attach": "a daemon: its child leaves the run's session (setsid) and waits for gdb",
 }
 
+# gdb's programs that end on their own after 7 to 15 s plain (they sleep, or
+# spawn threads for a time they measure): their plain run's limit (s)
+GDB_TIMEOUT = {
+    "gdb-threads/leader-exit": 30,
+    "gdb-threads/stop-with-handle": 30,
+    "gdb-threads/thread_check": 30,
+    "gdb-threads/tid-reuse": 30,
+    "gdb-base/annota-input-while-running": 30,
+    "gdb-base/bg-execution-repeat": 30,
+    "gdb-base/continue-all-already-running": 30,
+    "gdb-base/paginate-after-ctrl-c-running": 30,
+}
+
 
 def gdb_programs(root):
     """gdb's single-file test programs of gdb/testsuite/gdb.threads and
     gdb.base (C, and C++ in .cc files) under ROOT, built as gdb's harness
-    builds them (-g -pthread) at -O0, gdb.threads' also at -O2.  A program that needs another source
-    or a macro of its .exp does not build, and one that waits for gdb to
-    release it runs past its limit (5 s) plain: neither is compared.  They
-    print pids, addresses and timings: each runs plain twice and only what
-    both runs print alike is compared, and `inclprof report` must read
-    the recording.  No callgrind: what they exercise is the processes' and
+    builds them (-g -pthread) at -O0, gdb.threads' also at -O2.  A program
+    that needs another source or a macro of its .exp does not build, and
+    one that waits for gdb to release it runs past its limit (5 s;
+    GDB_TIMEOUT's longer) plain: neither is compared.  They print pids,
+    addresses and timings: each runs plain twice and only what both runs
+    print alike is compared, and `inclprof report` must read the
+    recording.  No callgrind: what they exercise is the processes' and
     threads' lives, not their calls."""
     out = []
     for sub in ("gdb.threads", "gdb.base"):
@@ -247,7 +261,8 @@ def gdb_programs(root):
             name, ext = os.path.splitext(os.path.basename(path))
             p = Program(suite, name, [path], flags=["-g", "-pthread"], libs=["-lm", "-ldl"],
                         lang="c++" if ext == ".cc" else "c", variants=variants, callgrind=False,
-                        stable_only=True, timeout=5, report=True)
+                        stable_only=True, report=True)
+            p.timeout = GDB_TIMEOUT.get(p.key(), 5)
             p.skip = GDB_SKIP.get(p.key())
             out.append(p)
     return out

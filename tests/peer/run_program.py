@@ -24,13 +24,14 @@ CALLGRIND_TIMEOUT = int(os.environ.get("PEER_CALLGRIND_TIMEOUT", "600"))
 # runs a vfork as a fork) and into a new program (every exec* is execve)
 NEW_PROCESS_ENTRIES = ("_Fork", "vfork", "__vfork", "clone", "__clone", "clone3", "__clone3", "execve",
                        "execveat", "fexecve")
-# `inclprof record`'s own last lines on standard error: what it says of
+# `inclprof record`'s own closing lines on standard error: what it says of
 # single traces (a trace with no end, a thread that stopped recording, a
 # process not recorded), the traces written, and the processes of the run
-# still running when the program ended
+# still running when the program ended (which may write after them: a
+# child that outlives its parent)
 _RECORD_SUMMARY = re.compile(rb"^(inclprof record: .*\n)*"
                              rb"inclprof: \d+ trace files? written to .*\n"
-                             rb"(inclprof: \d+ process(es)? of this run still running .*\n)?\Z", re.M)
+                             rb"(inclprof: \d+ process(es)? of this run still running .*\n)?", re.M)
 OPT = {"O0": ["-O0"], "O2": ["-O2"], "fdo": ["-O2"]}
 
 
