@@ -65,7 +65,7 @@ unpack_gdb() {
   [ -f "$up/gdb.done" ] && return 0
   rm -rf "$up/gdb" && mkdir -p "$up/gdb"
   tar xf "$(orig gdb)" -C "$up/gdb" --strip-components=1 --wildcards \
-    '*/gdb/testsuite/gdb.threads/*' '*/gdb/testsuite/gdb.base/*' && touch "$up/gdb.done"
+    '*/gdb/testsuite/gdb.threads/*' '*/gdb/testsuite/gdb.base/*' '*/gdb/testsuite/lib/*.[ch]' && touch "$up/gdb.done"
 }
 
 args=""
