@@ -132,6 +132,10 @@ class Run:
         d = os.path.join(self.dir, "run")
         os.makedirs(d, exist_ok=True)
         path = os.path.join(d, self.prog.name)
+        # a new file, not the old one rewritten: a child of the earlier run
+        # that is still running it makes it busy (ETXTBSY)
+        if os.path.lexists(path):
+            os.unlink(path)
         shutil.copy(exe, path)
         return path
 
