@@ -30,8 +30,8 @@ NEW_PROCESS_ENTRIES = ("_Fork", "vfork", "__vfork", "clone", "__clone", "clone3"
 # still running when the program ended (which may write after them: a
 # child that outlives its parent)
 _RECORD_SUMMARY = re.compile(rb"^(inclprof record: .*\n)*"
-                             rb"inclprof: \d+ trace files? written to .*\n"
-                             rb"(inclprof: \d+ process(es)? of this run still running .*\n)?", re.M)
+                             rb"inclprof: \d+ trace files? written to .*\n|"
+                             rb"^inclprof: \d+ process(es)? of this run still running .*\n", re.M)
 OPT = {"O0": ["-O0"], "O2": ["-O2"], "fdo": ["-O2"]}
 
 
