@@ -105,6 +105,11 @@ static inline int ip_abi_known(const struct inclprof_tu *tu) {
 #define IP_JOBS          64u  /* buffers handed to the writer at once */
 #define IP_INFLIGHT      8u   /* ... of them from one thread */
 
+/* The stack the runtime's encoding runs on (own_stack.c), after each
+ * thread's scratch area in the same mapping: the deepest encoding touches
+ * 20 KB. */
+#define IP_OWN_STACK_BYTES 65536u
+
 /* One saved kernel-event record: tick on the probes' clock,
  * Inclprof__KernelEventKind; for KEV_WAKE the tid of the thread woken (arg),
  * for KEV_FUTEX_WAIT the futex word's address (futex) and the operation (arg). */
@@ -555,6 +560,11 @@ IP_HIDDEN void ip_mem_fork_child(void);      /* a fork child has no locks */
 /* A mapping of the runtime's just made: under MCL_FUTURE unlocked, its pages
  * given back unless used (already written) */
 IP_HIDDEN void ip_mem_own(void *p, size_t len, int used);
+
+/* own_stack.c: fn(arg) on the stack of AREA (LEN bytes, its contexts
+ * included), or on the caller's where AREA is NULL or cannot be switched
+ * to. */
+IP_HIDDEN void ip_on_stack(void *area, size_t len, void (*fn)(void *), void *arg);
 
 /* notes.c: a line (ending in a newline) in record's notes file
  * (INCLPROF_RECORD_NOTES) under `inclprof record`, else on stderr when

@@ -183,12 +183,44 @@ static int child_sigaction(int sig, const struct sigaction *act, struct sigactio
   return 0;
 }
 
+/* The sampler's signal (sampling.c) until the program installs a handler
+ * there: it sees the disposition it set (SIG_DFL at first) as without the
+ * runtime, never the sampler's handler (gdb's signals-state-child aborts on
+ * a handler it did not install), and its SIG_DFL or SIG_IGN is kept as its
+ * view only: the sampler's handler stays, or the next sample would end the
+ * program.  A handler it installs replaces the sampler's. */
+static struct sigaction sampler_view;
+static atomic_int sampler_signal_taken;
+
+static int sampler_signal_hidden(int sig) {
+  return ip_st.sample_hz && sig == ip_sampling_signal() && !atomic_load(&sampler_signal_taken);
+}
+
+static int program_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 int ip_signals_program_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   if (atomic_load(&ip_st.init_state) != 1 || sig <= 0 || sig >= NSIG || sig == SIGKILL ||
       sig == SIGSTOP)
     return ip_real_sigaction(sig, act, old);
   if (ip_process_is_child())
     return child_sigaction(sig, act, old);
+  if (!sampler_signal_hidden(sig))
+    return program_sigaction(sig, act, old);
+  struct sigaction view = sampler_view;
+  if (act && is_handler(act)) {
+    struct sigaction sampler;
+    if (program_sigaction(sig, act, &sampler) != 0)
+      return -1;
+    atomic_store(&sampler_signal_taken, 1);
+  } else if (act) {
+    sampler_view = *act;
+  }
+  if (old)
+    *old = view;
+  return 0;
+}
+
+static int program_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   if (!managed[sig]) {
     if (!act || !is_handler(act))
       return ip_real_sigaction(sig, act, old);

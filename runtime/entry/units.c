@@ -2,6 +2,7 @@
  * registers itself from its constructor (the first registration starts the
  * runtime) and unregisters from its destructor (at exit, or when dlclose
  * unloads it); the tables themselves are registry.c's. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "entry/entry.h"
@@ -20,7 +21,7 @@ static void note_probe_form(const struct inclprof_tu *tu) {
   }
 }
 
-IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
+static void register_tu(struct inclprof_tu *tu) {
   if (tu)
     note_probe_form(tu);
   if (!tu || !ip_init_once())
@@ -35,6 +36,16 @@ IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
     return;
   }
   ip_units_add(tu);
+}
+
+/* The program's errno as it was: C starts main with errno 0 (a program may
+ * check it after calls that succeeded), and starting the runtime makes
+ * system calls that fail by design (a calibration file not there yet, a
+ * trace descriptor asked for its perf event id). */
+IP_EXPORT void __inclprof_register_tu(struct inclprof_tu *tu) {
+  int saved = errno;
+  register_tu(tu);
+  errno = saved;
 }
 
 /* Inside dlclose on this thread (interpose.c): the units unregistering now
@@ -52,8 +63,11 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
   if (!tu || ip_tls.strict || atomic_load(&ip_st.init_state) == 0 || ip_process_is_child())
     return; /* a vfork or clone child's exit(): the tables are the parent's; strict mode:
                no system call (strict_mode.c) */
+  /* as in __inclprof_register_tu: the caller of a destructor may read it */
+  int saved = errno;
   ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
   int exiting = atomic_load(&ip_st.exiting);
   if (ip_units_remove(tu, unloading || !exiting) && exiting)
     ip_finish("exit", 1, 0);
+  errno = saved;
 }

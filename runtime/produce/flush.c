@@ -375,18 +375,35 @@ void ip_encode_batch(uint8_t *scratch, size_t scratch_len, uint32_t tid, uint64_
   atomic_fetch_add(&ip_st.batches, 1);
 }
 
-void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal) {
+struct encode_args {
+  struct ip_rt_thread *t;
+  struct ip_event *ev;
+  size_t n;
+  int in_signal;
+};
+
+static void encode_and_write(void *v) {
+  const struct encode_args *a = v;
+  struct ip_rt_thread *t = a->t;
   if (ip_st.aggregate) {
     struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake, t->kev_n_futex};
-    ip_tables_close_pending(in_signal); /* before the gids it folds, and so its profile */
-    ip_agg_fold(t, ev, n, &kl, in_signal);
+    ip_tables_close_pending(a->in_signal); /* before the gids it folds, and so its profile */
+    ip_agg_fold(t, a->ev, a->n, &kl, a->in_signal);
     return;
   }
   size_t first = 0;
-  while (first < n && ev[first].arg == 0)
+  while (first < a->n && a->ev[first].arg == 0)
     first++;
-  if (first < n) {
+  if (first < a->n) {
     struct ip_kev_list kl = {t->kev, t->kev_n, t->kev_lost, t->kev_n_wake, t->kev_n_futex};
-    ip_encode_batch(t->scratch, t->scratch_len, t->tid, t->seq++, ev, n, &kl, in_signal);
+    ip_encode_batch(t->scratch, t->scratch_len, t->tid, t->seq++, a->ev, a->n, &kl, a->in_signal);
   }
+}
+
+/* On the runtime's stack after the thread's scratch area (own_stack.c):
+ * the caller may be a thread of the program's with a stack of 16 KB. */
+void ip_encode_and_write(struct ip_rt_thread *t, struct ip_event *ev, size_t n, int in_signal) {
+  struct encode_args a = {t, ev, n, in_signal};
+  ip_on_stack(t->scratch ? t->scratch + t->scratch_len : NULL, IP_OWN_STACK_BYTES, encode_and_write,
+              &a);
 }

@@ -73,15 +73,17 @@ static void name_follow(struct ip_rt_thread *t) {
 }
 
 static int thread_setup(struct ip_rt_thread *t) {
-  /* The scratch area is touched only when this thread encodes inline. */
-  void *m = mmap(NULL, IP_SCRATCH_BYTES, PROT_READ | PROT_WRITE,
+  /* The scratch area, and after it the stack of the encoding
+   * (ip_encode_and_write), are touched only when this thread encodes
+   * inline. */
+  void *m = mmap(NULL, IP_SCRATCH_BYTES + IP_OWN_STACK_BYTES, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
     return -1;
-  ip_mem_own(m, IP_SCRATCH_BYTES, 0);
+  ip_mem_own(m, IP_SCRATCH_BYTES + IP_OWN_STACK_BYTES, 0);
   t->buf = ip_buffer_new(atomic_load(&ip_st.n_threads) >= IP_EAGER_THREADS);
   if (!t->buf) {
-    munmap(m, IP_SCRATCH_BYTES);
+    munmap(m, IP_SCRATCH_BYTES + IP_OWN_STACK_BYTES);
     return -1;
   }
   t->hard_end = t->buf + IP_BUF_EVENTS + IP_HEADROOM;
@@ -98,7 +100,7 @@ static int thread_setup(struct ip_rt_thread *t) {
   /* On the list from now; flushes of other threads skip it until READY. */
   if (!ip_lock(&ip_st.threads_lock, 0)) {
     ip_buffer_free(t->buf);
-    munmap(m, IP_SCRATCH_BYTES);
+    munmap(m, IP_SCRATCH_BYTES + IP_OWN_STACK_BYTES);
     return -1;
   }
   t->next = ip_st.threads;
@@ -563,7 +565,7 @@ static void thread_end(struct ip_rt_thread *t, const char *stopped) {
   atomic_fetch_add(&ip_st.dropped, t->dropped);
   t->pos = t->end = NULL;
   ip_buffer_free(t->buf);
-  munmap(t->scratch, t->scratch_len);
+  munmap(t->scratch, t->scratch_len + IP_OWN_STACK_BYTES);
 }
 
 void ip_thread_exit(struct ip_rt_thread *t) { thread_end(t, NULL); }

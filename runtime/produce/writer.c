@@ -327,6 +327,21 @@ void ip_writer_submit(int slot, struct ip_rt_thread *t, struct ip_event *block, 
     futex(&work, FUTEX_WAKE, 1, NULL);
 }
 
+/* The jobs a thread took back, written oldest first on the runtime's stack
+ * after its scratch area (own_stack.c): its own may be 16 KB. */
+struct taken_back {
+  struct job **mine;
+  int held;
+  struct ip_rt_thread *t;
+  int in_signal;
+};
+
+static void write_taken_back(void *v) {
+  struct taken_back *b = v;
+  while (b->held)
+    write_job(b->mine[--b->held], b->t->scratch, b->t->scratch_len, b->in_signal);
+}
+
 /* Takes back t's queued jobs, newest first (the writer takes the oldest
  * queued job, so what it takes meanwhile is older than what we hold), waits
  * for the one being written, then writes the taken-back ones oldest first. */
@@ -362,8 +377,8 @@ int ip_writer_settle(struct ip_rt_thread *t, int wait) {
     if (wait != IP_SETTLE_SPIN)
       sched_yield();
   }
-  while (held)
-    write_job(mine[--held], t->scratch, t->scratch_len, wait == IP_SETTLE_SPIN);
+  struct taken_back back = {mine, held, t, wait == IP_SETTLE_SPIN};
+  ip_on_stack(t->scratch + t->scratch_len, IP_OWN_STACK_BYTES, write_taken_back, &back);
   return 1;
 }
 

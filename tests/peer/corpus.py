@@ -15,7 +15,7 @@ VARIANTS = ("O0", "O2")
 class Program:
     def __init__(self, suite, name, sources, flags=(), libs=(), args=(), lang="c",
                  variants=VARIANTS, files=(), shared=None, skip=None, valgrind_status=None, prebuilt=None,
-                 callgrind=True, stable_only=False, timeout=None):
+                 callgrind=True, stable_only=False, timeout=None, report=False):
         self.suite = suite
         self.name = name
         self.sources = list(sources)
@@ -36,6 +36,7 @@ class Program:
         # output and error, line by line) is compared with the recorded run
         self.stable_only = stable_only
         self.timeout = timeout  # a plain run's limit (s), or None: PEER_RUN_TIMEOUT
+        self.report = report  # `inclprof report` must read its recording too
 
     def key(self):
         return "%s/%s" % (self.suite, self.name)
@@ -215,6 +216,55 @@ def strace_programs(src, build):
         exe = {sub: os.path.join(build, sub, "tests", name) for sub in ("plain", "inst")}
         out.append(Program("strace", name, [], variants=("O2",), skip=skip, prebuilt=exe, callgrind=False,
                            stable_only=True, timeout=20))
+    return out
+
+
+# gdb's programs that are not run: what they do outside their own directory
+GDB_SKIP = {
+    "gdb-base/bigcore": "grows its heap to the limit and dumps a core of it",
+    "gdb-base/interrupt-daemon": "a daemon: its child leaves the run's session (setsid) and waits for gdb",
+    "gdb-base/interrupt-daemon-attach": "a daemon: its child leaves the run's session (setsid) and waits for gdb",
+}
+
+# gdb's programs that end on their own after 7 to 15 s plain (they sleep, or
+# spawn threads for a time they measure): their plain run's limit (s)
+GDB_TIMEOUT = {
+    "gdb-threads/leader-exit": 30,
+    "gdb-threads/stop-with-handle": 30,
+    "gdb-threads/thread_check": 30,
+    "gdb-threads/tid-reuse": 30,
+    "gdb-base/annota-input-while-running": 30,
+    "gdb-base/bg-execution-repeat": 30,
+    "gdb-base/continue-all-already-running": 30,
+    "gdb-base/paginate-after-ctrl-c-running": 30,
+}
+
+
+def gdb_programs(root):
+    """gdb's single-file test programs of gdb/testsuite/gdb.threads and
+    gdb.base (C, and C++ in .cc files) under ROOT, built as gdb's harness
+    builds them (-g -pthread) at -O0, gdb.threads' also at -O2.  A program
+    that needs another source or a macro of its .exp does not build, and
+    one that waits for gdb to release it runs past its limit (5 s;
+    GDB_TIMEOUT's longer) plain: neither is compared.  They print pids,
+    addresses and timings: each runs plain twice and only what both runs
+    print alike is compared, and `inclprof report` must read the
+    recording.  No callgrind: what they exercise is the processes' and
+    threads' lives, not their calls."""
+    out = []
+    for sub in ("gdb.threads", "gdb.base"):
+        suite = sub.replace(".", "-")
+        # the threads' programs, whose races -O2 moves, at both
+        variants = ("O0", "O2") if sub == "gdb.threads" else ("O0",)
+        for path in sorted(glob.glob(os.path.join(root, "gdb/testsuite", sub, "*.c")) +
+                           glob.glob(os.path.join(root, "gdb/testsuite", sub, "*.cc"))):
+            name, ext = os.path.splitext(os.path.basename(path))
+            p = Program(suite, name, [path], flags=["-g", "-pthread"], libs=["-lm", "-ldl"],
+                        lang="c++" if ext == ".cc" else "c", variants=variants, callgrind=False,
+                        stable_only=True, report=True)
+            p.timeout = GDB_TIMEOUT.get(p.key(), 5)
+            p.skip = GDB_SKIP.get(p.key())
+            out.append(p)
     return out
 
 

@@ -4,7 +4,7 @@ on -j workers, judges each difference against the explained differences
 (explained.txt), and ends with `peer: N programs, M runs, K unexplained`
 (exit 1 when K > 0) after a table per suite.
 Usage: python3 peer.py --gcc-testsuite DIR --valgrind DIR [--uftrace DIR]
-       [--strace DIR --strace-build DIR] [--classes SRC] --work DIR [--jobs N] [--quick LIST] [--table FILE] [--only SUBSTRING]
+       [--strace DIR --strace-build DIR] [--gdb DIR] [--classes SRC] --work DIR [--jobs N] [--quick LIST] [--table FILE] [--only SUBSTRING]
        python3 peer.py --judge RESULTS.jsonl... [--table FILE]   (the runs of
        a run, finished or not, judged against explained.txt as it stands; a
        later file's run replaces an earlier one's of the same program and
@@ -46,6 +46,7 @@ def main():
     ap.add_argument("--uftrace")
     ap.add_argument("--strace", help="strace's unpacked source")
     ap.add_argument("--strace-build", help="its test programs built plain and with the plugin (strace.sh)")
+    ap.add_argument("--gdb", help="gdb's unpacked source (its testsuite's gdb.threads and gdb.base)")
     ap.add_argument("--classes", metavar="SRC", help="inclprof's source tree: its programs of the kinds that "
                     "broke under the runtime (corpus.class_programs)")
     ap.add_argument("--work", help="the runs' directory (results.jsonl is written there)")
@@ -81,6 +82,8 @@ def main():
         progs += corpus.uftrace_programs(a.uftrace)
     if a.strace:
         progs += corpus.strace_programs(a.strace, a.strace_build)
+    if a.gdb:
+        progs += corpus.gdb_programs(a.gdb)
     if a.classes:
         progs += corpus.class_programs(a.classes)
     if a.quick:

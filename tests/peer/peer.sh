@@ -1,7 +1,8 @@
 #!/bin/sh
 # peer.sh - `make peer` and `make peer-quick`: other tools' own test programs
 # (GCC's torture and tree-prof tests, valgrind's callgrind, cachegrind and
-# perf programs, strace's tests, uftrace's s-*.c) from their Debian source packages, and
+# perf programs, strace's tests, uftrace's s-*.c, gdb's gdb.threads and
+# gdb.base programs) from their Debian source packages, and
 # inclprof's own programs of the kinds that broke under the runtime, each
 # built plain and with the plugin and compared: exit status and standard
 # output plain and under `inclprof record`, every function's calls against
@@ -59,9 +60,17 @@ unpack_uftrace() {
     touch "$up/uftrace.done"
 }
 
+# gdb's testsuite programs of gdb.threads and gdb.base (their sources only)
+unpack_gdb() {
+  [ -f "$up/gdb.done" ] && return 0
+  rm -rf "$up/gdb" && mkdir -p "$up/gdb"
+  tar xf "$(orig gdb)" -C "$up/gdb" --strip-components=1 --wildcards \
+    '*/gdb/testsuite/gdb.threads/*' '*/gdb/testsuite/gdb.base/*' '*/gdb/testsuite/lib/*.[ch]' && touch "$up/gdb.done"
+}
+
 args=""
-pkgs="$gccpkg valgrind strace uftrace"
-# uftrace's programs are not in the quick subset
+pkgs="$gccpkg valgrind strace uftrace gdb"
+# uftrace's and gdb's programs are not in the quick subset
 [ "$mode" = quick ] && pkgs="$gccpkg valgrind"
 for pkg in $pkgs; do
   if ! why=$(fetch "$pkg"); then
@@ -78,6 +87,7 @@ for pkg in $pkgs; do
   strace) unpack_strace && sh "$src/tests/peer/strace.sh" "$up/strace" "$src/build/peer-strace" &&
     args="$args --strace $up/strace --strace-build $src/build/peer-strace" ;;
   uftrace) unpack_uftrace && args="$args --uftrace $up/uftrace" ;;
+  gdb) unpack_gdb && args="$args --gdb $up/gdb" ;;
   esac || { echo "peer: cannot unpack $pkg's source into $up (see the message above)"; exit 1; }
 done
 [ -n "$args" ] || { echo "peer: no source package could be fetched: nothing to run"; exit 1; }

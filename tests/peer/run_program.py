@@ -24,13 +24,14 @@ CALLGRIND_TIMEOUT = int(os.environ.get("PEER_CALLGRIND_TIMEOUT", "600"))
 # runs a vfork as a fork) and into a new program (every exec* is execve)
 NEW_PROCESS_ENTRIES = ("_Fork", "vfork", "__vfork", "clone", "__clone", "clone3", "__clone3", "execve",
                        "execveat", "fexecve")
-# `inclprof record`'s own last lines on standard error: what it says of
+# `inclprof record`'s own closing lines on standard error: what it says of
 # single traces (a trace with no end, a thread that stopped recording, a
 # process not recorded), the traces written, and the processes of the run
-# still running when the program ended
+# still running when the program ended (which may write after them: a
+# child that outlives its parent)
 _RECORD_SUMMARY = re.compile(rb"^(inclprof record: .*\n)*"
-                             rb"inclprof: \d+ trace files? written to .*\n"
-                             rb"(inclprof: \d+ process(es)? of this run still running .*\n)?\Z", re.M)
+                             rb"inclprof: \d+ trace files? written to .*\n|"
+                             rb"^inclprof: \d+ process(es)? of this run still running .*\n", re.M)
 OPT = {"O0": ["-O0"], "O2": ["-O2"], "fdo": ["-O2"]}
 
 
@@ -122,14 +123,19 @@ class Run:
         return exe, objs
 
     def staged(self, exe):
-        """The path EXE runs from: a program its own build made runs, plain
-        and instrumented alike, as DIR/run/NAME (it may print its name, its
-        directory or its files' paths); any other from where it was built."""
-        if not self.prog.prebuilt:
+        """The path EXE runs from: a program its own build made, or one
+        whose output is compared line by line, runs, plain and instrumented
+        alike, as DIR/run/NAME (it may print its name, its directory or its
+        files' paths); any other from where it was built."""
+        if not self.prog.prebuilt and not self.prog.stable_only:
             return exe
         d = os.path.join(self.dir, "run")
         os.makedirs(d, exist_ok=True)
         path = os.path.join(d, self.prog.name)
+        # a new file, not the old one rewritten: a child of the earlier run
+        # that is still running it makes it busy (ETXTBSY)
+        if os.path.lexists(path):
+            os.unlink(path)
         shutil.copy(exe, path)
         return path
 
@@ -240,6 +246,11 @@ class Run:
         if ip is None:
             self.diffs.append(("export", "-", "inclprof export failed"))
             return self
+        if p.report:
+            rc, _, err = _sh([self.tools["inclprof"], "report", rec], self.dir, 300, stdout=subprocess.DEVNULL)
+            if rc != 0:
+                self.diffs.append(("report", "-", "inclprof report exits %s: %s" % (
+                    rc, _first_error(err.decode(errors="replace")))))
         if not p.callgrind:
             return self
         calls, arcs, rc2 = self.callgrind(plain, "plain")
