@@ -1,6 +1,7 @@
 /* signals.c - fatal signals and the program's own handlers.
- * For SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP and
- * SIGQUIT left at their default action, our handler completes the trace
+ * For SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP,
+ * SIGQUIT and SIGPIPE (the writer of a pipeline whose reader is gone) left
+ * at their default action, our handler completes the trace
  * (clean=false, "signal N"), restores the default action and re-raises.
  * The program's sigaction() and signal() calls arrive here from their
  * interposers (interpose.c): a handler the program installs is wrapped, so
@@ -26,8 +27,8 @@
 
 #include "entry/entry.h"
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
-                                    SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL,  SIGABRT,
+                                    SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE};
 
 static struct sigaction prog_act[NSIG]; /* what the program installed (or had at start) */
 static volatile sig_atomic_t

@@ -19,7 +19,7 @@
 # build: events, trace bytes, bytes/event, the run times plain, with the
 # plugin but without the runtime, and recording (slowdown), the converter's
 # speed, and the result.
-# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq|nginx|yamlcpp...]  (from the top of the
+# Usage: sh tests/field/field.sh [lua|sqlite|zstd|ninja|leveldb|redis|jq|nginx|yamlcpp|bash...]  (from the top of the
 # repository, after make; default: all of them).  Needs the network once for
 # apt-get source (cached in build/debian-src).  With FIELD_DEFINITIONS_ONLY
 # set, sourcing it only defines the fetching, building and running of each
@@ -35,7 +35,7 @@ KNOWN=$INCLPROF_SRC/tests/field/gprof-known.txt
 mkdir -p "$W" "$CACHE"
 ROWS=$W/table.txt
 : >"$ROWS"
-PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq nginx yamlcpp postgres fmt cpython asio}
+PROGRAMS=${*:-lua sqlite zstd ninja leveldb redis jq nginx yamlcpp postgres fmt cpython asio bash}
 # The Debian source package of each program.
 pkg_of() {
   case $1 in
@@ -637,7 +637,7 @@ gmon_fork_demo() {
   done
 }
 
-for part in postgres fmt cpython asio sqlite_tcl redis; do
+for part in postgres fmt cpython asio sqlite_tcl redis bash; do
   . "$INCLPROF_SRC/tests/field/$part.sh"
 done
 

@@ -26,6 +26,7 @@ run exec 0 "clean=1 reason=exec "
 run abort 134 "clean=0 reason=signal 6 "
 run segv 139 "clean=0 reason=signal 11 "
 run term 143 "clean=0 reason=signal 15 "
+run pipe 141 "clean=0 reason=signal 13 "
 
 # A failed exec: a trailer for the attempt, recording goes on, final trailer.
 rm -rf out

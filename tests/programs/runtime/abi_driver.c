@@ -138,6 +138,13 @@ int main(int argc, char **argv) {
     *nowhere = 1; /* cppcheck-suppress nullPointer ; the point of the scenario */
   } else if (!strcmp(what, "term")) {
     kill(getpid(), SIGTERM);
+  } else if (!strcmp(what, "pipe")) { /* a write to a pipe whose reader is gone */
+    int fds[2];
+    if (pipe(fds) != 0)
+      return 7;
+    close(fds[0]);
+    if (write(fds[1], "x", 1) < 0)
+      return 8;
   } else if (!strcmp(what, "kill")) {
     kill(getpid(), SIGKILL);
   } else if (!strcmp(what, "fork")) {
