@@ -1,8 +1,13 @@
 /* signals.c - fatal signals and the program's own handlers.
- * For SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP,
- * SIGQUIT and SIGPIPE (the writer of a pipeline whose reader is gone) left
- * at their default action, our handler completes the trace
- * (clean=false, "signal N"), restores the default action and re-raises.
+ * For every signal whose default action ends the process (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE:
+ * the writer of a pipeline whose reader is gone, SIGALRM, SIGUSR1, SIGUSR2,
+ * SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT and the
+ * real-time signals but the sampler's while it samples) left at that action, our handler
+ * completes the trace (clean=false, "signal N"), restores the default
+ * action and re-raises.  SIGTRAP and SIGSYS are left alone: a debugger's
+ * breakpoints and a seccomp filter's traps raise them, the latter at a
+ * system call of our handler too.
  * The program's sigaction() and signal() calls arrive here from their
  * interposers (interpose.c): a handler the program installs is wrapped, so
  * that (1) it keeps working, chained in place of the default, and (2) probes
@@ -27,14 +32,18 @@
 
 #include "entry/entry.h"
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL,  SIGABRT,
-                                    SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE};
+static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,    SIGABRT, SIGTERM,
+                                    SIGINT,  SIGHUP,  SIGQUIT, SIGPIPE,   SIGALRM, SIGUSR1,
+                                    SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,
+                                    SIGPWR,  SIGSTKFLT};
 
 static struct sigaction prog_act[NSIG]; /* what the program installed (or had at start) */
 static volatile sig_atomic_t
     managed[NSIG]; /* 1: prog_act is authoritative, our dispatcher is installed */
 
 static int is_fatal(int sig) {
+  if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+    return !(ip_st.sample_hz && sig == ip_sampling_signal());
   for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
     if (fatal_signals[i] == sig)
       return 1;
@@ -160,8 +169,9 @@ static int install(int sig, const struct sigaction *prog) {
 }
 
 void ip_signals_install(void) {
-  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
-    int sig = fatal_signals[i];
+  for (int sig = 1; sig < NSIG; sig++) {
+    if (!is_fatal(sig))
+      continue;
     struct sigaction cur;
     if (ip_real_sigaction(sig, NULL, &cur) != 0 || cur.sa_handler == SIG_IGN)
       continue; /* ignored (e.g. nohup): leave it so */

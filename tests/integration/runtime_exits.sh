@@ -27,6 +27,10 @@ run abort 134 "clean=0 reason=signal 6 "
 run segv 139 "clean=0 reason=signal 11 "
 run term 143 "clean=0 reason=signal 15 "
 run pipe 141 "clean=0 reason=signal 13 "
+run alarm 142 "clean=0 reason=signal 14 "
+# SIGRTMIN is libc's (34 with glibc): its second real-time signal
+rtmin1=$(( $(kill -l RTMIN 2>/dev/null || echo 34) + 1 ))
+run rtmin1 $((128 + rtmin1)) "clean=0 reason=signal $rtmin1 "
 
 # A failed exec: a trailer for the attempt, recording goes on, final trailer.
 rm -rf out

@@ -145,6 +145,11 @@ int main(int argc, char **argv) {
     close(fds[0]);
     if (write(fds[1], "x", 1) < 0)
       return 8;
+  } else if (!strcmp(what, "alarm")) { /* an alarm nobody handles: a watchdog */
+    alarm(1);
+    pause();
+  } else if (!strcmp(what, "rtmin1")) { /* a real-time signal left at its default */
+    kill(getpid(), SIGRTMIN + 1);
   } else if (!strcmp(what, "kill")) {
     kill(getpid(), SIGKILL);
   } else if (!strcmp(what, "fork")) {
