@@ -32,10 +32,9 @@
 
 #include "entry/entry.h"
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,    SIGABRT, SIGTERM,
-                                    SIGINT,  SIGHUP,  SIGQUIT, SIGPIPE,   SIGALRM, SIGUSR1,
-                                    SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,
-                                    SIGPWR,  SIGSTKFLT};
+static const int fatal_signals[] = {
+    SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM,   SIGINT,  SIGHUP, SIGQUIT, SIGPIPE,
+    SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,  SIGPWR,  SIGSTKFLT};
 
 static struct sigaction prog_act[NSIG]; /* what the program installed (or had at start) */
 static volatile sig_atomic_t
