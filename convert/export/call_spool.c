@@ -23,22 +23,30 @@ struct ip_spool {
   off_t end, next; /* the file's length; reading: the next byte of it */
 };
 
-int ip_spool_temp_file(void) {
+static const char *temp_dir(void) {
   const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir)
-    dir = "/tmp";
-  size_t len = strlen(dir) + sizeof "/inclprof-calls-XXXXXX";
+  return dir && *dir ? dir : "/tmp";
+}
+
+int ip_temp_fd(void) {
+  const char *dir = temp_dir();
+  size_t len = strlen(dir) + sizeof "/inclprof-XXXXXX";
   char *path = ip_must_calloc(len, 1);
-  snprintf(path, len, "%s/inclprof-calls-XXXXXX", dir);
+  snprintf(path, len, "%s/inclprof-XXXXXX", dir);
   int fd = mkstemp(path);
+  if (fd >= 0)
+    unlink(path);
+  free(path);
+  return fd;
+}
+
+int ip_spool_temp_file(void) {
+  int fd = ip_temp_fd();
   if (fd < 0)
     fprintf(stderr,
             "inclprof export: cannot create a temporary file in %s (%s); keeping every call in "
             "memory (set TMPDIR to a writable directory with room)\n",
-            dir, strerror(errno));
-  else
-    unlink(path);
-  free(path);
+            temp_dir(), strerror(errno));
   return fd;
 }
 

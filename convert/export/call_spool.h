@@ -56,8 +56,10 @@ int ip_spool_get(ip_spool *sp, void *rec, size_t n);
 const void *ip_spool_next(ip_spool *sp, size_t n);
 void ip_spool_free(ip_spool *sp);
 
-/* An unlinked temporary file in $TMPDIR (else /tmp), or -1 after one line on
- * stderr saying every call stays in memory. */
+/* An unlinked temporary file in $TMPDIR (else /tmp), or -1 (errno set). */
+int ip_temp_fd(void);
+/* The same, or -1 after one line on stderr saying every call stays in
+ * memory. */
 int ip_spool_temp_file(void);
 /* Reads n bytes at offset at of such a file into p; on an I/O error (the file
  * is this process's own) one line on stderr and exit 1. */

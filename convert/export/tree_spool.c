@@ -8,19 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export/call_spool.h"
 #include "util/util.h"
 
 FILE *ip_temp_stream(void) {
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir)
-    dir = "/tmp";
-  size_t len = strlen(dir) + sizeof "/inclprof-trees-XXXXXX";
-  char *path = ip_must_calloc(len, 1);
-  snprintf(path, len, "%s/inclprof-trees-XXXXXX", dir);
-  int fd = mkstemp(path);
-  if (fd >= 0)
-    unlink(path);
-  free(path);
+  int fd = ip_temp_fd();
   FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
   if (!f && fd >= 0)
     close(fd);
