@@ -11,6 +11,8 @@
 
 #include "base/base.h"
 
+IP_HIDDEN int ip_real_swapcontext(ucontext_t *oucp, const ucontext_t *ucp); /* libc_real.c */
+
 struct own_call {
   ucontext_t back, there;
   void (*fn)(void *);
@@ -62,7 +64,7 @@ void ip_on_stack(void *area, size_t len, void (*fn)(void *), void *arg) {
   makecontext(&c->there, trampoline, 0);
   struct own_call *outer = current; /* another thread's area, a handler's flush of it */
   current = c;
-  int failed = swapcontext(&c->back, &c->there) != 0;
+  int failed = ip_real_swapcontext(&c->back, &c->there) != 0;
   current = outer;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (failed)
