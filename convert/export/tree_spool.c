@@ -6,13 +6,19 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "export/call_spool.h"
 #include "util/util.h"
 
+/* Where no file can be made in the directory (one missing or not
+ * writable), the same in memory: the exports kept every tree there before
+ * they spooled them, and did not fail for want of a temporary file. */
 FILE *ip_temp_stream(void) {
   int fd = ip_temp_fd();
+  if (fd < 0)
+    fd = memfd_create("inclprof-spool", MFD_CLOEXEC);
   FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
   if (!f && fd >= 0)
     close(fd);

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 
 #include "base/base.h"
 
@@ -31,6 +32,8 @@ static close_fn *real_close;
 static ip_close_range_fn *real_close_range;
 static ip_closefrom_fn *real_closefrom;
 static setrlimit_fn *real_setrlimit;
+typedef int swapcontext_fn(ucontext_t *, const ucontext_t *);
+static swapcontext_fn *real_swapcontext;
 static _Atomic(ip_vsnprintf_fn *) real_vsnprintf;
 typedef const char *errno_desc_fn(int);
 static _Atomic(errno_desc_fn *) real_errno_desc;
@@ -70,8 +73,16 @@ __attribute__((constructor)) void ip_libc_init(void) {
     real_closefrom = (ip_closefrom_fn *)next_fn("closefrom");
   if (!real_setrlimit)
     real_setrlimit = (setrlimit_fn *)next_fn("setrlimit");
+  if (!real_swapcontext)
+    real_swapcontext = (swapcontext_fn *)next_fn("swapcontext");
   (void)ip_real_vsnprintf();
   (void)ip_real_errno_desc(0);
+}
+
+/* libc's swapcontext, not a sanitizer's: AddressSanitizer's prints a
+ * warning on the program's stderr at its first call (own_stack.c). */
+int ip_real_swapcontext(ucontext_t *oucp, const ucontext_t *ucp) {
+  return real_swapcontext ? real_swapcontext(oucp, ucp) : swapcontext(oucp, ucp);
 }
 
 int ip_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {

@@ -5,10 +5,13 @@
  * (PTHREAD_STACK_MIN, 16 KB, TLS included) or a handler on a small
  * alternate signal stack does not have left.  The two contexts of the
  * switch lie at the bottom of the area, the stack above them. */
+#include <signal.h>
 #include <stdint.h>
 #include <ucontext.h>
 
 #include "base/base.h"
+
+IP_HIDDEN int ip_real_swapcontext(ucontext_t *oucp, const ucontext_t *ucp); /* libc_real.c */
 
 struct own_call {
   ucontext_t back, there;
@@ -25,9 +28,30 @@ static void trampoline(void) {
   c->fn(c->arg);
 }
 
+/* fn(arg) on the area's stack with the program's signals blocked: a
+ * handler of the program's would otherwise run on that stack, which it may
+ * overflow into the contexts below.  The mask is set and restored here, on
+ * the caller's stack, and both contexts carry the blocked one: the
+ * ucontext calls that switch back restore their context's mask before its
+ * stack pointer, and a signal that came meanwhile would be delivered at
+ * that moment, still on the area's stack (a handler with a 256 KB array
+ * of its own, fine on the thread's stack, returned through a c->back it had
+ * overwritten).  Faults stay deliverable: blocked, the kernel would end the
+ * process without the runtime's fatal handler. */
 void ip_on_stack(void *area, size_t len, void (*fn)(void *), void *arg) {
   struct own_call *c = area;
-  if (!area || len < sizeof *c + 16384u || getcontext(&c->there) != 0) {
+  if (!area || len < sizeof *c + 16384u) {
+    fn(arg);
+    return;
+  }
+  sigset_t block, old;
+  sigfillset(&block);
+  static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+  for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+    sigdelset(&block, faults[i]);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  if (getcontext(&c->there) != 0) {
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     fn(arg);
     return;
   }
@@ -40,10 +64,9 @@ void ip_on_stack(void *area, size_t len, void (*fn)(void *), void *arg) {
   makecontext(&c->there, trampoline, 0);
   struct own_call *outer = current; /* another thread's area, a handler's flush of it */
   current = c;
-  if (swapcontext(&c->back, &c->there) != 0) {
-    current = outer;
-    fn(arg);
-    return;
-  }
+  int failed = ip_real_swapcontext(&c->back, &c->there) != 0;
   current = outer;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (failed)
+    fn(arg);
 }

@@ -287,6 +287,10 @@ int ip_thread_ensure(void) {
     ip_thread_decline(t);
     return -1;
   }
+  /* A handler's probe while the thread is set up fills the junk slot,
+   * reading the counters: they read 0 until thread_setup opens them. */
+  t->tr_src = &ip_zero_head;
+  t->pmu_page = (void *)&ip_dummy_page;
   t->state = IP_TS_SETTING_UP;
   if (thread_setup(t) != 0) {
     t->state = IP_TS_NEW;

@@ -591,6 +591,12 @@ void ip_transitions_fork_child_forget(struct ip_rt_thread *t) {
 }
 
 void ip_transitions_thread_close(struct ip_rt_thread *t) {
+  /* Probes may still run on this thread (a signal handler's now, later
+   * destructors): safe sources before anything they read is unmapped. */
+  void *pmu = (void *)t->pmu_page;
+  t->tr_src = &ip_zero_head;
+  t->pmu_page = (void *)&ip_dummy_page;
+  __asm__ __volatile__("" ::: "memory");
   ip_kevents_close(t);
   if (t->ring) {
     munmap(t->ring, t->ring_len);
@@ -604,9 +610,6 @@ void ip_transitions_thread_close(struct ip_rt_thread *t) {
   }
   ip_fd_release(t->futex_fd, &t->futex_fd_id);
   t->futex_fd = -1;
-  if (t->pmu_page && t->pmu_page != (const void *)&ip_dummy_page)
-    munmap(t->pmu_page, (size_t)sysconf(_SC_PAGESIZE));
-  /* Probes may still run on this thread (later destructors): safe sources. */
-  t->tr_src = &ip_zero_head;
-  t->pmu_page = (void *)&ip_dummy_page;
+  if (pmu && pmu != (const void *)&ip_dummy_page)
+    munmap(pmu, (size_t)sysconf(_SC_PAGESIZE));
 }
