@@ -59,14 +59,16 @@ for opt in -O0 -O2; do
   # preempted runs); waits counted as Ran would leave Suspended near 0.
   check "$opt: handle_timer: its 50 waits of 2 ms are Suspended ($(col handle_timer operation_suspended_ns) ns)" \
     test "$(col handle_timer operation_suspended_ns)" -ge 60000000
-  # The 2 x 500 us of work per operation is on the CPU (Application) or
-  # waiting for it (preempted); a run's time on the CPU is Ran, and its
-  # preemptions are too, but for those after the coroutine was handed on.
+  # The 2 x 500 us of work per operation is in the body's Elapsed time; a
+  # run's time on the CPU (Application) is Ran, and so is the rest of it but
+  # where the coroutine was handed on (a loaded machine's preemptions, and
+  # time no kernel event explains: 93 ms Application, 37 ms preempted and
+  # Ran 150 ms once at -O0).
   ran=$(col handle_plain operation_ran_ns) app=$(col handle_plain application_inclusive_ns)
-  pre=$(col handle_plain offcpu_preempted_inclusive_ns)
+  el=$(col handle_plain elapsed_inclusive_ns)
   check "$opt: handle_plain: Ran ($ran ns) holds the runs' time on the CPU ($app ns)" test "$ran" -ge "$app"
-  check "$opt: handle_plain: the 2 x 500 us of work per operation on the CPU or preempted ($app + $pre ns)" \
-    test "$((app + pre))" -ge 150000000
+  check "$opt: handle_plain: the 2 x 500 us of work per operation in the body's Elapsed time ($el ns)" \
+    test "$el" -ge 150000000
 
   # The Chrome export: the DevTools trace engine loads it without an error,
   # and each operation is one async slice ("b" then "e", one id each).
