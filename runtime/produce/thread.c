@@ -475,20 +475,40 @@ void ip_threads_flush_all(int in_signal) {
   atomic_store(&ip_st.threads_not_flushed, left_out);
 }
 
+/* t's buffer taken from its owner (who may be flushing it), waiting for it
+ * until the monotonic time `until`; 0 if it is still busy then. */
+static int take_within(struct ip_rt_thread *t, uint64_t until) {
+  while (atomic_exchange(&t->busy, 1)) {
+    if (ip_monotonic_ns() >= until)
+      return 0;
+    nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL);
+  }
+  return 1;
+}
+
 unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
   *left_out = 0;
   if (atomic_load(&ip_st.init_state) != 1 || !ip_lock(&ip_st.threads_lock, 0))
     return 0;
+  /* Once the final flush has begun, it writes every thread, and its last
+   * interval file covers the time since the one before.  A pass that began
+   * first runs to its end (the final flush waits for the thread list), so
+   * that a thread busy with its own last flush still has its part of this
+   * interval in this interval's file. */
+  if (atomic_load(&ip_st.final_flush)) {
+    ip_unlock(&ip_st.threads_lock);
+    return 0;
+  }
   unsigned n = 0;
   for (struct ip_rt_thread *t = ip_st.threads; t; t = t->next)
     n++;
   struct ip_rt_thread **left = ip_alloc(n * sizeof *left + 1);
   unsigned k = 0;
   for (struct ip_rt_thread *t = ip_st.threads; t && left; t = t->next)
-    if (atomic_load(&ip_st.final_flush) || !flush_other(t, 0))
+    if (!flush_other(t, 0))
       left[k++] = t;
   uint64_t until = ip_monotonic_ns() + (uint64_t)ms * 1000000u;
-  while (k && left && !atomic_load(&ip_st.final_flush) && ip_monotonic_ns() < until) {
+  while (k && left && ip_monotonic_ns() < until) {
     nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL);
     unsigned still = 0;
     for (unsigned i = 0; i < k; i++)
@@ -509,10 +529,10 @@ unsigned ip_threads_flush_live(unsigned ms, unsigned *left_out, int interval) {
     int skipped = 0;
     for (unsigned i = 0; i < k; i++)
       skipped |= left[i] == t;
-    if (skipped || t->state != IP_TS_READY || atomic_exchange(&t->busy, 1))
+    if (skipped || t->state != IP_TS_READY || !take_within(t, until))
       continue;
     /* its buffers handed to the writer folded first: none is folded meanwhile */
-    if (!atomic_load(&ip_st.final_flush) && ip_writer_settle(t, IP_SETTLE_BOUNDED)) {
+    if (ip_writer_settle(t, IP_SETTLE_BOUNDED)) {
       if (interval)
         ip_agg_interval(t, end, &frames, &len, &cap);
       else
