@@ -65,9 +65,13 @@ IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
                no system call (strict_mode.c) */
   /* as in __inclprof_register_tu: the caller of a destructor may read it */
   int saved = errno;
-  ip_thread_flush_bounded(&ip_tls); /* dlclose holds the loader's lock */
-  int exiting = atomic_load(&ip_st.exiting);
-  if (ip_units_remove(tu, unloading || !exiting) && exiting)
+  int exiting = atomic_load(&ip_st.exiting), unmapped = unloading || !exiting;
+  /* the unit's events written while its tables are there (bounded: dlclose
+   * holds the loader's lock); at exit the object stays mapped, and the
+   * final flush writes them */
+  if (unmapped)
+    ip_thread_flush_bounded(&ip_tls);
+  if (ip_units_remove(tu, unmapped) && exiting)
     ip_finish("exit", 1, 0);
   errno = saved;
 }

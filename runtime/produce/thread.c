@@ -385,9 +385,15 @@ static void flush_inline(struct ip_rt_thread *t, int in_signal, int settle) {
    * buffer), where handlers may be appending already. */
   if (now > stop && t->buf + extra <= stop)
     memset(stop, 0, (size_t)(now - stop) * sizeof *stop);
-  if (t->end >= t->buf && t->end < t->buf + IP_BUF_EVENTS) /* a flush asked early (kevents.c) */
-    t->end = t->buf + IP_BUF_EVENTS;
-  ip_buffer_child_fault_rest(t->buf); /* a fork child's first flush, as its end was set */
+  /* The whole buffer open again after a flush asked early (kevents.c) or a
+   * fork child's first one, whose rest is faulted in first.  Not at the
+   * process's final flush: no program event follows it (after a failed
+   * exec the next event's flush does this). */
+  if (!atomic_load(&ip_st.final_flush)) {
+    if (t->end >= t->buf && t->end < t->buf + IP_BUF_EVENTS)
+      t->end = t->buf + IP_BUF_EVENTS;
+    ip_buffer_child_fault_rest(t->buf);
+  }
   if (last_pass)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
   t->skip = 0;
