@@ -548,6 +548,8 @@ IP_EXPORT int dlclose(void *handle) {
   dlclose_fn real = (dlclose_fn)next_fn("dlclose");
   if (!real)
     return -1;
+  if (atomic_load(&ip_st.exiting))
+    ip_units_left_off();
   ip_unloading_begin();
   int rc = real(handle);
   ip_unloading_end();

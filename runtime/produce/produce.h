@@ -304,8 +304,13 @@ IP_HIDDEN void ip_units_add(struct inclprof_tu *tu);
 /* A unit leaves (its hooks are set null); 1 when no unit is left
  * registered.  unloading: its object is being unmapped (dlclose), so its
  * callees are named now and its functions keep their names only for the
- * events before now; otherwise (exit) nothing is named or moved. */
+ * events before now, and its hooks are set null; otherwise (exit) nothing
+ * is named or moved, and it keeps its hooks (ip_units_left_off). */
 IP_HIDDEN int ip_units_remove(struct inclprof_tu *tu, int unloading);
+/* The units that left at exit (which keep their hooks while their objects
+ * stay mapped) have their hooks set null and their entry addresses
+ * removed: a dlclose during the exit may unmap them. */
+IP_HIDDEN void ip_units_left_off(void);
 IP_HIDDEN void ip_units_set_paused(int on);
 IP_HIDDEN unsigned ip_units_registered(void); /* units registered and not yet unregistered */
 IP_HIDDEN void ip_registry_fork_prepare(void);

@@ -224,6 +224,12 @@ struct unit {
   struct unit *next;
 };
 static struct unit *units;
+/* Units that left at exit.  Their objects stay mapped, so they keep their
+ * hooks and entry addresses: code of theirs that the exit's other
+ * destructors run is recorded until the trace ends, and leaving writes
+ * nothing to the program's pages (in a fork child each such write copies
+ * a page).  A pause, or a full buffer after the end, reaches them too. */
+static struct unit *units_left;
 static int paused;
 
 /* Null hooks: the plugin's probes skip their call while a hook is null. */
@@ -574,19 +580,39 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
     retire_unit(tu, have_obj ? &obj : NULL, until);
     ip_tables_unit_gone(tu);
   }
-  if (ip_abi_known(tu))
-    unit_entry_addresses(tu, 0);
+  struct unit *gone = NULL;
   for (struct unit **pp = &units; *pp; pp = &(*pp)->next)
     if ((*pp)->tu == tu) {
-      struct unit *dead = *pp;
-      *pp = dead->next;
-      ip_free(dead);
+      gone = *pp;
+      *pp = gone->next;
       break;
     }
-  set_hooks_off(tu);
+  if (gone && !unloading) {
+    gone->next = units_left;
+    units_left = gone;
+  } else {
+    if (ip_abi_known(tu))
+      unit_entry_addresses(tu, 0);
+    set_hooks_off(tu);
+    ip_free(gone);
+  }
   int last = units == NULL;
   ip_unlock(&reg_lock);
   return last;
+}
+
+void ip_units_left_off(void) {
+  if (!units_left || !ip_lock(&reg_lock, 0))
+    return;
+  while (units_left) {
+    struct unit *u = units_left;
+    units_left = u->next;
+    if (ip_abi_known(u->tu))
+      unit_entry_addresses(u->tu, 0);
+    set_hooks_off(u->tu);
+    ip_free(u);
+  }
+  ip_unlock(&reg_lock);
 }
 
 unsigned ip_units_registered(void) {
@@ -606,6 +632,8 @@ void ip_units_set_paused(int on) {
     return;
   paused = on;
   for (struct unit *u = units; u; u = u->next)
+    set_hooks(u->tu);
+  for (struct unit *u = units_left; u; u = u->next)
     set_hooks(u->tu);
   ip_unlock(&reg_lock);
 }
@@ -665,12 +693,14 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
  * each function (20 000 functions: 2 MB of map, a sixth of the start-up's
  * memory) and looks the rare one up among the units' descriptors. */
 static uint32_t instrumented_at(uintptr_t addr) {
-  for (const struct unit *u = units; u; u = u->next)
-    for (uint32_t i = 0; i < u->tu->n_fns; i++) {
-      const struct inclprof_fn *fn = u->tu->fns[i];
-      if (fn && (uintptr_t)fn->addr == addr && (fn->flags & INCLPROF_FN_INSTRUMENTED))
-        return ip_map_get(&by_desc, (uintptr_t)fn);
-    }
+  const struct unit *lists[] = {units, units_left};
+  for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+    for (const struct unit *u = lists[l]; u; u = u->next)
+      for (uint32_t i = 0; i < u->tu->n_fns; i++) {
+        const struct inclprof_fn *fn = u->tu->fns[i];
+        if (fn && (uintptr_t)fn->addr == addr && (fn->flags & INCLPROF_FN_INSTRUMENTED))
+          return ip_map_get(&by_desc, (uintptr_t)fn);
+      }
   return 0;
 }
 
