@@ -1,7 +1,9 @@
 # lib.sh - helpers for the shell integration tests (sourced, POSIX sh).
 # Environment (set by tests/run-integration.sh): INCLPROF (the command),
 # INCLPROF_PLUGIN (the GCC plugin), INCLPROF_LIBDIR (dir of libinclprof.so/.a),
-# INCLPROF_SRC (source tree).  Each test works in its own temporary directory.
+# INCLPROF_SRC (source tree).  Each test works in its own temporary directory,
+# removed at its end; with INCLPROF_KEEP_FAILED=DIR, a test with a failure
+# leaves it in DIR (its traces, for a failure that does not come back).
 set -u
 : "${INCLPROF_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${INCLPROF:=$INCLPROF_SRC/build/inclprof}"
@@ -9,7 +11,15 @@ set -u
 : "${INCLPROF_LIBDIR:=$INCLPROF_SRC/build}"
 T_FAILS=0
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/inclprof-test.XXXXXX")
-trap 'rm -rf "$T_DIR"' EXIT
+t_end() {
+  if [ "$T_FAILS" -gt 0 ] && [ -n "${INCLPROF_KEEP_FAILED:-}" ] && mkdir -p "$INCLPROF_KEEP_FAILED" &&
+    mv "$T_DIR" "$INCLPROF_KEEP_FAILED/$(basename "$0" .sh).$$" 2>/dev/null; then
+    echo "# kept in $INCLPROF_KEEP_FAILED/$(basename "$0" .sh).$$"
+  else
+    rm -rf "$T_DIR"
+  fi
+}
+trap t_end EXIT
 cd "$T_DIR" || exit 1
 
 ok()   { printf 'ok - %s\n' "$*"; }
