@@ -60,12 +60,19 @@ void ip_unloading_end(void) { unloading--; }
 /* The trace ends when the last unit leaves after exit began (lifecycle.c's
  * ip_exit_begun). */
 IP_EXPORT void __inclprof_unregister_tu(struct inclprof_tu *tu) {
-  if (!tu || ip_tls.strict || atomic_load(&ip_st.init_state) == 0 || ip_process_is_child())
-    return; /* a vfork or clone child's exit(): the tables are the parent's; strict mode:
-               no system call (strict_mode.c) */
+  if (!tu || ip_tls.strict || atomic_load(&ip_st.init_state) == 0)
+    return; /* strict mode: no system call (strict_mode.c) */
+  /* A vfork or clone child's exit() finds its parent's tables: it leaves
+   * them alone.  Once the process's own exit has begun (ip_st.exiting, which
+   * a child never sets) the check costs no getpid per unit: only a child
+   * made during that exit that then called exit() could get here - a clone
+   * child with a copy of the tables, or a vfork child, which may only exec
+   * or _exit. */
+  int exiting = atomic_load(&ip_st.exiting), unmapped = unloading || !exiting;
+  if (!exiting && ip_process_is_child())
+    return;
   /* as in __inclprof_register_tu: the caller of a destructor may read it */
   int saved = errno;
-  int exiting = atomic_load(&ip_st.exiting), unmapped = unloading || !exiting;
   /* the unit's events written while its tables are there (bounded: dlclose
    * holds the loader's lock); at exit the object stays mapped, and the
    * final flush writes them */
