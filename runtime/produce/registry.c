@@ -675,6 +675,10 @@ uint32_t ip_gid_of_desc(const struct inclprof_fn *fn, uint64_t tick, int in_sign
     if (!gid)
       gid = resolve_desc_locked(fn, have_obj ? &obj : NULL, in_signal);
     ip_unlock(&reg_lock);
+    /* Another thread may have given the descriptor its table's gid
+     * meanwhile: its binding goes before this batch too. */
+    if (IP_UNLIKELY(ip_bind_state(gid)))
+      bind_callee(fn, gid, had, in_signal);
     return gid;
   }
   /* In a signal handler that interrupted the lock holder: a callee's
