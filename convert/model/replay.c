@@ -24,6 +24,13 @@
 /* A futex call's system-call record and futex-wait record lie this close. */
 #define FUTEX_RECORDS_NS 2000.0
 
+/* Whether th is a fork child's forking thread (its tid the process's
+ * pid): its trace begins inside the frames its parent had open. */
+static int forking_thread(const ip_file *f, const ip_thread *th) {
+  const ip_process *p = &f->s->processes[f->proc];
+  return p->forked_from && th->tid == p->pid;
+}
+
 ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
   uint32_t i = ip_u64map_get(&f->tid_state, tid);
   if (i != NONE && !f->states[i]->finished)
@@ -38,6 +45,7 @@ ip_tstate *ip_replay_thread(ip_file *f, uint32_t tid) {
       th->lat = ip_must_calloc(1, sizeof(ip_lat_pair));
   }
   ip_stack_init(&ts->stk, NULL, sizeof(ip_frame), 0);
+  ts->stk.began_inside = (uint8_t)forking_thread(f, &f->s->threads[ts->thread]);
   if (f->wake_edges && f->o && f->o->critical && f->o->critical->collect) {
     ts->kl = f->s->threads[ts->thread].kline = ip_kline_new();
     ts->kl->futex_slack = (uint64_t)(FUTEX_RECORDS_NS / f->ns_per_tick) + 1;
@@ -560,13 +568,6 @@ static __attribute__((noinline)) void event_other(ip_file *f, ip_tstate *ts, ip_
     return;
   }
   (void)ip_stack_event(&ts->stk, kind, NONE); /* PAUSE, RESUME, MARK: no function */
-}
-
-/* Whether th is a fork child's forking thread (its tid the process's
- * pid): its trace begins inside the frames its parent had open. */
-static int forking_thread(const ip_file *f, const ip_thread *th) {
-  const ip_process *p = &f->s->processes[f->proc];
-  return p->forked_from && th->tid == p->pid;
 }
 
 /* An event of kind ENTER, EXIT, CALL or RET (a constant in each copy, which

@@ -14,7 +14,10 @@
  *   PAUSE, RESUME  the thread is paused between them; SAMPLE, MARK: nothing
  *   LANDING f (a RESUME that names f: the return of a setjmp in f) closes
  *             the frames above the nearest of f, which stays open: frames a
- *             longjmp skipped; no open frame of f: nothing
+ *             longjmp skipped; no open frame of f: nothing, but in a thread
+ *             whose events begin inside frames they do not show (a fork
+ *             child's forking thread, `began_inside`), where f is one of
+ *             those: every open frame
  *   an EXIT or RET of a function that is not open is ignored
  *
  * The frames live in the caller's storage: cap frames of `stride` bytes, each
@@ -44,6 +47,8 @@ typedef struct ip_stack {
   uint32_t expect_ret; /* the key whose next RET closes nothing, or IP_STACK_NO_KEY */
   uint8_t call_open;   /* the top frame came from CALL and awaits the ENTER */
   uint8_t paused;      /* between PAUSE and RESUME */
+  uint8_t began_inside; /* set by the caller: the thread's events begin inside frames
+                         * they do not show (a fork child's forking thread) */
 } ip_stack;
 
 /* What one event did to the frames. */
@@ -67,7 +72,7 @@ static inline void ip_stack_init(ip_stack *s, void *frames, size_t stride, size_
   s->cap = cap;
   s->depth = 0;
   s->expect_ret = IP_STACK_NO_KEY;
-  s->call_open = s->paused = 0;
+  s->call_open = s->paused = s->began_inside = 0;
 }
 
 /* The frame at depth i of frames of stride bytes.  The rules below take
@@ -104,12 +109,14 @@ static inline ip_stack_change ip_stack_pop_to(ip_stack *s, uint32_t key, size_t 
   return IP_STACK_POPPED;
 }
 
-/* A landing in key: closes the frames above its nearest open frame. */
+/* A landing in key: closes the frames above its nearest open frame, or,
+ * with none, every frame of a thread that began inside frames it does not
+ * show (key's frame is one of those, below every open one). */
 static inline ip_stack_change ip_stack_land_sized(ip_stack *s, uint32_t key, size_t stride) {
   size_t k = s->depth;
   while (k > 0 && ip_stack_at_sized(s, k - 1, stride)->key != key)
     k--;
-  if (!k || k == s->depth)
+  if ((!k && !s->began_inside) || k == s->depth)
     return IP_STACK_SAME;
   s->depth = k;
   s->call_open = 0;

@@ -234,6 +234,8 @@ struct ip_state {
   int dir_fd; /* the output directory (O_PATH), where a fork child creates its trace: reached
                  after a chroot too; -1: by its path */
   pid_t pid;
+  uint32_t forked_from; /* in a fork child: its parent's pid (its forking thread's events
+                           begin inside frames they do not show); 0 otherwise */
   int mode;           /* Inclprof__TransitionMode */
   char note[1024];    /* transitions_note */
   int clock;          /* Inclprof__ClockSource */
@@ -296,6 +298,12 @@ struct ip_state {
   char path[1100];
 };
 extern struct ip_state ip_st IP_HIDDEN;
+
+/* Whether thread tid is a fork child's forking thread, whose events begin
+ * inside frames they do not show (stack_rules.h's began_inside). */
+static inline int ip_began_inside(uint32_t tid) {
+  return ip_st.forked_from && tid == (uint32_t)ip_st.pid;
+}
 
 /* locks.c */
 #define IP_EXIT_FLUSH_MS 2000u                    /* how long the final flush may wait for locks */

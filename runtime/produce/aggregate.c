@@ -38,6 +38,7 @@ static struct ip_agg *agg_of(struct ip_rt_thread *t) {
     if (t->agg) {
       struct ip_agg *a = t->agg;
       ip_stack_init(&a->stk, NULL, sizeof(struct agg_frame), 0);
+      a->stk.began_inside = (uint8_t)ip_began_inside(t->tid);
       a->cur = NO_NODE;
       a->cost = fx_of(ip_st.probe_cost_ticks);
       double h = ip_st.probe_hidden_ticks;

@@ -23,7 +23,6 @@
 static pthread_mutex_t log_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
 static uint8_t *table_log; /* frames of Module/Function/MarkName records */
 static size_t log_len, log_cap;
-static uint32_t forked_from;
 
 static int write_all(int fd, const uint8_t *p, size_t n) {
   while (n) {
@@ -513,7 +512,7 @@ void ip_write_trailer(int clean, const char *reason) {
 /* In a fork child (the only thread; its locks made anew): a file of its own
  * with a header naming the parent and every table record written so far. */
 void ip_output_fork_child(void) {
-  forked_from = (uint32_t)ip_st.pid;
+  ip_st.forked_from = (uint32_t)ip_st.pid;
   ip_st.pid = getpid();
   atomic_store(&ip_st.events, 0);
   atomic_store(&ip_st.batches, 0);
@@ -543,7 +542,7 @@ void ip_output_fork_child(void) {
   }
   ip_trace_write_start(sizeof pre, ip_write_trailer);
   ip_st.start_tick = ip_tick_cold();
-  ip_write_header(forked_from);
+  ip_write_header(ip_st.forked_from);
   ip_write_frame(table_log, log_len);
 }
 

@@ -127,6 +127,7 @@ static long thread_of(struct walk *k, uint32_t tid) {
   memset(x, 0, sizeof *x);
   x->tid = tid;
   ip_stack_init(&x->stack, NULL, sizeof(ip_open_frame), 0);
+  x->stack.began_inside = (uint8_t)ip_began_inside(tid);
   return (long)k->n_th++;
 }
 

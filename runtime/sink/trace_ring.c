@@ -86,6 +86,7 @@ static struct rthread *find(uint32_t tid, int add) {
       memset(&threads[j], 0, sizeof threads[j]);
       threads[j].tid = tid;
       ip_stack_init(&threads[j].stack, NULL, sizeof(ring_frame), 0);
+      threads[j].stack.began_inside = (uint8_t)ip_began_inside(tid);
       n_used++;
       return &threads[j];
     }

@@ -313,6 +313,37 @@ START_TEST(landing_rule) {
 }
 END_TEST
 
+/* A thread whose events begin inside frames they do not show (a fork
+ * child's forking thread): a landing in a function with no open frame
+ * lands in one of those, below every open frame, and closes them all; a
+ * landing in an open function closes as anywhere. */
+START_TEST(landing_began_inside) {
+  ip_open_frame frames[8];
+  ip_stack s;
+  ip_stack_init(&s, frames, sizeof *frames, 8);
+  ck_assert_uint_eq(s.began_inside, 0);
+  s.began_inside = 1;
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, 7), IP_STACK_SAME);
+  static const uint32_t keys[] = {10, 20, 30};
+  for (size_t i = 0; i < 3; i++)
+    ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_ENTER, keys[i]), IP_STACK_PUSHED);
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_CALL, 40), IP_STACK_PUSHED);
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, 20), IP_STACK_LANDED);
+  ck_assert_uint_eq(s.depth, 2);
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, 99), IP_STACK_LANDED);
+  ck_assert_uint_eq(s.depth, 0);
+  ck_assert_uint_eq(ip_stack_at(&s, 1)->key, 20); /* readable until the next push */
+  ck_assert_uint_eq(s.call_open, 0);
+  /* then the parent's frame it landed in returns: nothing open */
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_EXIT, 99), IP_STACK_UNMATCHED);
+  /* without the flag, the same landing closes nothing */
+  s.began_inside = 0;
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_ENTER, 10), IP_STACK_PUSHED);
+  ck_assert_int_eq(ip_stack_event(&s, INCLPROF__EVENT_KIND__EV_RESUME, 99), IP_STACK_SAME);
+  ck_assert_uint_eq(s.depth, 1);
+}
+END_TEST
+
 /* Random event streams over few functions, so that nearly every rule meets
  * every other: the same states after every batch.  One state has no
  * ThreadState of its own - a CALL f frame left waiting below an ENTER f
@@ -374,6 +405,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, lost_batches);
   tcase_add_test(tc, landings);
   tcase_add_test(tc, landing_rule);
+  tcase_add_test(tc, landing_began_inside);
   tcase_add_loop_test(tc, random_streams, 0, 8);
   suite_add_tcase(s, tc);
   return s;
