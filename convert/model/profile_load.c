@@ -73,6 +73,7 @@ void ip_profile_take(ip_file *f, ip_tstate *ts, const Inclprof__ThreadProfile *p
   th->rep.popped += p->popped;
   th->rep.closed_at_end += p->closed_at_end;
   th->rep.unmatched += p->unmatched;
+  th->rep.forked += p->forked;
   th->rep.unwound += p->unwound;
   th->samples_outside += p->samples_outside;
   th->kernel_lost += p->kernel_lost;

@@ -469,8 +469,11 @@ static void event_slow(struct ip_agg *restrict a, uint64_t arg, uint64_t tick, i
   case IP_STACK_POPPED:
     closed_down(a, was);
     break;
-  case IP_STACK_UNMATCHED:
-    a->unmatched++;
+  case IP_STACK_UNMATCHED: /* as the converter counts them */
+    if (!a->stk.depth && a->stk.began_inside)
+      a->forked++;
+    else
+      a->unmatched++;
     break;
   case IP_STACK_FULL:
     a->broken = 1;

@@ -75,6 +75,7 @@ struct ip_agg {
                            in transitional intervals: Application is el - tr), samples */
   uint64_t pending_gap; /* the runtime's stop, taken from the next interval */
   uint64_t events, gaps, gap_ticks, popped, closed_at_end, unmatched, unwound, samples_outside;
+  uint64_t forked; /* exits of frames a fork child's parent opened (the stack's began_inside) */
   /* kevents mode: the wait breakdown, from the records a buffer carries */
   int kernel_events, kacc_known; /* the records of the buffer being folded are known */
   ip_kacc kacc;

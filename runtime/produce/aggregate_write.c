@@ -39,7 +39,7 @@ struct columns {
 /* A thread's counts besides its paths. */
 struct counts {
   uint64_t el, events, gaps, gap_ticks, popped, unmatched, unwound, samples_outside, kernel_lost;
-  uint64_t probe_removed, app_intervals, dense_intervals;
+  uint64_t probe_removed, app_intervals, dense_intervals, forked;
 };
 
 /* What the last interval's file had: its snapshot, to subtract. */
@@ -140,7 +140,8 @@ static int columns_fill(const struct ip_agg *a, uint64_t open_el, uint64_t open_
 static struct counts counts_of(const struct ip_agg *a) {
   return (struct counts){a->el,          a->events,        a->gaps,          a->gap_ticks,
                          a->popped,      a->unmatched,     a->unwound,       a->samples_outside,
-                         a->kernel_lost, a->probe_removed, a->app_intervals, a->dense_intervals};
+                         a->kernel_lost, a->probe_removed, a->app_intervals, a->dense_intervals,
+                         a->forked};
 }
 
 /* The record of t's columns c and counts k, started at start_tick with
@@ -176,6 +177,8 @@ static void emit(const struct ip_rt_thread *t, struct columns *c, const struct c
   p.probe_removed = k->probe_removed;
   p.app_intervals = k->app_intervals;
   p.dense_intervals = k->dense_intervals;
+  p.has_forked = k->forked != 0;
+  p.forked = k->forked;
   if (ip_st.mode == INCLPROF__TRANSITION_MODE__TRANSITIONS_KEVENTS) {
     p.n_wait_inclusive = p.n_wait_exclusive = c->n * AGG_WAIT_N;
     p.wait_inclusive = c->wait[0];
@@ -381,7 +384,8 @@ void ip_agg_interval(struct ip_rt_thread *t, uint64_t end, uint8_t **buf, size_t
                      now.kernel_lost - was.kernel_lost,
                      now.probe_removed - was.probe_removed,
                      now.app_intervals - was.app_intervals,
-                     now.dense_intervals - was.dense_intervals};
+                     now.dense_intervals - was.dense_intervals,
+                     now.forked - was.forked};
   Inclprof__Thread th = INCLPROF__THREAD__INIT;
   th.tid = t->tid;
   th.name = (char *)t->name;

@@ -9,7 +9,8 @@
 # no callee of fail, and no exit is unmatched (the exits of serve and main,
 # opened by the parent, count as the fork's).  Before, fail stayed open to
 # the child's exit (300 ms more) and those two exits were "unmatched".  The
-# same rule in `record --aggregate`'s fold: fail's time at most its span.
+# same rule in `record --aggregate`'s fold: fail's time at most its span,
+# and the same counts of exits.
 . "$INCLPROF_SRC/tests/lib.sh"
 check "compile the program" cc_plugin fl -O1 "$INCLPROF_SRC/tests/programs/runtime/fork_longjmp.c"
 
@@ -57,4 +58,7 @@ got=$(value ag.csv fail elapsed_inclusive_ns)
 check "--aggregate: fail's Elapsed Inclusive at most its span (${got:-none} ns, the program's $ag_fail_ns ns)" \
   awk -v g="${got:-0}" -v w="${ag_fail_ns:-0}" 'BEGIN { exit !(g > 0 && g <= w + 500000) }'
 check_eq "--aggregate: fail's calls" 4 "$(value ag.csv fail calls)"
+"$INCLPROF" report "$child" >agreport.txt 2>&1
+check "--aggregate: no exit unmatched" grep -q ', 0 unmatched exits ignored)' agreport.txt
+check "--aggregate: the exits of serve and main count as the fork's" grep -q '^forks: *2 exit(s) in fork children' agreport.txt
 done_testing
