@@ -8,14 +8,14 @@
  * starts a thread of its own, which binds the child's socket BIND_DELAY_MS
  * later (creating it takes the file system 0.1-0.3 ms, not to be spent
  * before the child's first line; a child that ends or execs before then
- * binds none); the socket is removed when the trace ends.  After a fork the
- * thread also opens the next child's trace file ahead (fork_file.c).  INCLPROF_CTL=0
+ * binds none); the socket is removed when the trace ends.  After a fork of
+ * a program with a seccomp filter, the thread also opens the next child's
+ * trace file ahead (fork_file.c).  INCLPROF_CTL=0
  * leaves the socket out.  A program that defines its own allocator gets no
  * socket and no thread unless INCLPROF_CTL=1 or a deadline asks for them:
  * creating a thread calls that allocator (glibc allocates the thread's TLS
  * vector with it). */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -40,6 +40,8 @@
 
 static int listen_fd = -1;
 static struct ip_fd_id listen_id;
+static int made_fd = -1; /* a fork child's socket, made at the fork, bound by the thread */
+static struct ip_fd_id made_id;
 /* A fork child's socket: BIND_PENDING until its thread binds it (then
  * BIND_BUSY until bound), or until the trace ends first (BIND_NONE: none is
  * bound).  closed: the trace has ended; a bind that finishes later removes
@@ -55,7 +57,8 @@ static void (*watch)(void) = watch_nothing; /* called every IP_WATCH_MS (ip_ctl_
 static atomic_int stop_asked;               /* the thread ends at its next wake-up (ip_ctl_stop) */
 static atomic_int running;                  /* the thread has not yet ended */
 
-/* Woken by a fork, the thread makes the next child's file (fork_file.c):
+/* Woken by a fork (of a program with a seccomp filter), the thread makes
+ * the next child's file (fork_file.c):
  * as SCHED_BATCH from then on, so that its wake-up does not preempt the
  * forking thread for as long as the file takes (0.1-0.3 ms; a program of a
  * real-time policy keeps its own).  Back to the ordinary policy when the
@@ -67,31 +70,38 @@ static void woken_by_fork(void) {
     atomic_store(&batch_tid, gettid());
 }
 
-static void bind_socket(void) {
+/* The control socket, not yet bound, above the program's numbers (not
+ * below its last 64 free descriptors): made by the thread that starts the
+ * control thread, never by that thread, whose descriptor would hold the
+ * lowest free number for a moment while the program's thread opens its
+ * own (fork_file.c).  -1 when none. */
+static int make_socket(struct ip_fd_id *id) {
+  if (!ip_fd_room_begin(1))
+    return -1;
+  int fd = ip_fd_own(socket(AF_UNIX, IP_CTL_SOCKET_TYPE | SOCK_CLOEXEC, 0));
+  ip_fd_room_end(1);
+  ip_fd_identify(fd, id);
+  return fd;
+}
+
+/* Binds fd (make_socket's) as the process's socket: listen_fd then, else
+ * it is closed.  A path too long for an address goes through the output
+ * directory's descriptor. */
+static void bind_socket(int fd, const struct ip_fd_id *id) {
   ip_ctl_path(sock_path, sizeof sock_path, ip_st.dir, (int)getpid());
-  if (!ip_fd_room_begin(2)) { /* not below a program's last 64 free descriptors */
-    sock_path[0] = 0;
-    return;
-  }
-  int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
   struct sockaddr_un a;
-  int fd = socket(AF_UNIX, IP_CTL_SOCKET_TYPE | SOCK_CLOEXEC, 0);
-  if (fd >= 0 && ip_ctl_address(&a, sock_path, dir_fd, (int)getpid()) == 0) {
+  if (fd >= 0 && ip_ctl_address(&a, sock_path, ip_st.dir_fd, (int)getpid()) == 0) {
     unlink(a.sun_path); /* a process of the same pid before an exec, or long gone */
     if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && chmod(a.sun_path, 0600) == 0 &&
         listen(fd, 8) == 0) {
-      listen_fd = ip_fd_own(fd); /* away from the program's low numbers */
-      ip_fd_identify(listen_fd, &listen_id);
+      listen_fd = fd;
+      listen_id = *id;
       fd = -1;
     } else {
       unlink(a.sun_path);
     }
   }
-  if (fd >= 0)
-    ip_close(fd);
-  if (dir_fd >= 0)
-    ip_close(dir_fd);
-  ip_fd_room_end(2);
+  ip_fd_release(fd, id);
   if (listen_fd < 0)
     sock_path[0] = 0;
 }
@@ -167,12 +177,9 @@ static void serve(int c) {
 }
 
 static void unlink_socket(void) {
-  int dir_fd = open(ip_st.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
   struct sockaddr_un a;
-  if (ip_ctl_address(&a, sock_path, dir_fd, (int)getpid()) == 0)
+  if (ip_ctl_address(&a, sock_path, ip_st.dir_fd, (int)getpid()) == 0)
     unlink(a.sun_path);
-  if (dir_fd >= 0)
-    ip_close(dir_fd);
 }
 
 /* Waits, BIND_WAIT_MS at most, while a bind is under way
@@ -192,7 +199,8 @@ static void bind_later(void) {
   int pending = BIND_PENDING;
   if (!atomic_compare_exchange_strong(&bind_state, &pending, BIND_BUSY))
     return;
-  bind_socket();
+  bind_socket(made_fd, &made_id);
+  made_fd = -1;
   atomic_store(&bind_state, BIND_NONE);
   if (atomic_load(&closed) && listen_fd >= 0)
     unlink_socket();
@@ -249,14 +257,18 @@ static void start_thread(int in_child) {
   int asked = ctl && !strcmp(ctl, "1");
   int wanted = ip_windows_wanted() || ip_snapshots_on();
   int socket = (!ctl || strcmp(ctl, "0")) && (!ip_st.program_allocator || asked || wanted);
-  if (socket && !in_child)
-    bind_socket();
-  if (listen_fd < 0 && !wanted && !(socket && in_child)) {
+  if (socket && !in_child) {
+    struct ip_fd_id id;
+    bind_socket(make_socket(&id), &id);
+  }
+  if (socket && in_child)
+    made_fd = make_socket(&made_id);
+  if (listen_fd < 0 && !wanted && made_fd < 0) {
     ip_buffer_child_settle();
     return;
   }
   deadlines = wanted;
-  atomic_store(&bind_state, socket && in_child ? BIND_PENDING : BIND_NONE);
+  atomic_store(&bind_state, made_fd >= 0 ? BIND_PENDING : BIND_NONE);
   atomic_store(&running, 1);
   /* its eventfd made here, by the starting thread: a descriptor the control
    * thread made would hold the lowest free number for a moment while the
@@ -309,6 +321,8 @@ void ip_ctl_after_fork_child(void) {
   atomic_store(&batch_tid, 0);          /* the parent's thread */
   ip_fd_release(listen_fd, &listen_id); /* the parent's */
   listen_fd = -1;
+  ip_fd_release(made_fd, &made_id);
+  made_fd = -1;
   atomic_store(&closed, 0);
   atomic_store(&running, 0);
   atomic_store(&stop_asked, 0);
@@ -322,8 +336,12 @@ void ip_ctl_close(void) {
   if (tid)
     sched_setscheduler(tid, SCHED_OTHER, &(struct sched_param){.sched_priority = 0});
   int pending = BIND_PENDING;
-  if (!atomic_compare_exchange_strong(&bind_state, &pending, BIND_NONE))
+  if (atomic_compare_exchange_strong(&bind_state, &pending, BIND_NONE)) {
+    ip_fd_release(made_fd, &made_id); /* never bound */
+    made_fd = -1;
+  } else {
     bind_wait();
+  }
   if (listen_fd >= 0)
     unlink_socket();
 }

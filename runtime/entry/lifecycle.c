@@ -177,6 +177,7 @@ static void fork_parent(void) {
   ip_output_unlock_log();
   ip_registry_fork_parent();
   ip_unlock(&ip_st.threads_lock);
+  ip_fork_file_after_fork_made(); /* inside fork: none of the program's opens meanwhile */
 }
 static void fork_child(void) {
   if (ip_st.declined)

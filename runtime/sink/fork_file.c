@@ -1,20 +1,26 @@
 /* fork_file.c - a fork child's trace file made ahead by its parent.
  * Creating a file takes this VM's file system 40-400 us in a new child,
- * where linking an unnamed one takes 50-60 us.  After a fork, the parent's
- * control thread (woken by the child) opens an unnamed file (O_TMPFILE) in
- * the output directory; the next fork's child takes it and links it under
- * its own name (output.c), so a child's start creates no file.  At that
- * fork the parent's copy is set aside, for no other child to take, and
- * closed by the thread; an unnamed file no child took disappears with the
- * parent's descriptor (exit, exec), and one the child could not link (no
- * /proc, no name free) is closed there.
- * Nothing is made before a process's first fork, except when the program
- * installs a seccomp filter: the installing thread makes one then, before
- * the filter (which may refuse the child's creating its file) is in force.
- * Nothing is made without a control thread, nor where the file system has
- * no O_TMPFILE, nor under a tight descriptor limit (the control thread's
- * eventfd would take one of the program's numbers: fd_own.c's
- * ip_fd_spare_room, fd_reserve.c): the child creates its file then. */
+ * where linking an unnamed one takes 50-60 us.  After a fork, the parent
+ * opens an unnamed file (O_TMPFILE) in the output directory; the next
+ * fork's child takes it and links it under its own name (output.c), so a
+ * child's start creates no file.  At that fork the parent's copy is set
+ * aside, for no other child to take, and closed when the next one is made;
+ * an unnamed file no child took disappears with the parent's descriptor
+ * (exit, exec), and one the child could not link (no /proc, no name free)
+ * is closed there.
+ * The forking thread opens it, still inside fork: a runtime thread opening
+ * it would hold the lowest free descriptor number for a moment, and the
+ * program's open, pipe or dup meanwhile would get another number than the
+ * one it counts on.  Only once the program has installed a seccomp filter
+ * (which may refuse its threads' opening files, as OpenSSH's sandbox does)
+ * does the control thread open it, woken by the child; a fork then waits
+ * for it.  Nothing is made before a process's first fork, except when the
+ * program installs a seccomp filter: the installing thread makes one then,
+ * before the filter is in force.
+ * Nothing is made where the file system has no O_TMPFILE, nor under a
+ * tight descriptor limit (fd_own.c's ip_fd_spare_room, fd_reserve.c), nor,
+ * after a filter, without a control thread: the child creates its file
+ * then. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,7 +37,8 @@ static int spare = -1; /* under spare_lock (fork_prepare takes it) */
 static struct ip_fd_id spare_id;
 static int given = -1; /* the one the last fork's child took: the parent's copy */
 static struct ip_fd_id given_id;
-static atomic_int wanted;    /* a fork took or dropped the spare */
+static atomic_int wanted;    /* a fork took or dropped the spare: the next is to be made */
+static int by_thread;        /* the last fork's is the control thread's to make (a filter) */
 static atomic_int wake = -1; /* the control thread's eventfd */
 static struct ip_fd_id wake_id;
 static int wake_tried; /* by the control thread: once, where it left the program its room */
@@ -42,6 +49,8 @@ static int cannot_make; /* under spare_lock: the last try failed, or a wait time
 /* An unnamed file in the output directory, kept for the next fork's
  * child unless one is kept already. */
 static void make_spare(void) {
+  if (!ip_fd_spare_room())
+    return;
   int fd = ip_fd_own(open(ip_st.dir, O_TMPFILE | O_WRONLY | O_APPEND | O_CLOEXEC, 0644));
   struct ip_fd_id id;
   ip_fd_identify(fd, &id);
@@ -91,9 +100,13 @@ void ip_fork_file_make(void) {
   make_spare();
 }
 
-void ip_fork_file_before_filter(void) {
-  if (ip_fd_spare_room()) /* not under a tight descriptor limit */
+void ip_fork_file_after_fork_made(void) {
+  if (!by_thread)
     make_spare();
+}
+
+void ip_fork_file_before_filter(void) {
+  make_spare();
 }
 
 /* Under a seccomp filter, which may refuse the child's creating its own
@@ -114,13 +127,17 @@ void ip_fork_file_fork_wait(void) {
   ip_unlock(&spare_lock);
 }
 
-/* wanted is set before the child exists: the child's wake-up finds it. */
+/* Who makes the next file is decided before the child exists (wanted:
+ * the child's wake-up finds it). */
 void ip_fork_file_fork_prepare(void) {
   ip_lock(&spare_lock, 0);
-  atomic_store(&wanted, 1);
+  by_thread = atomic_load(&ip_st.seccomp) != 0;
+  if (by_thread)
+    atomic_store(&wanted, 1);
 }
 
-/* In the parent: no system call (the child wakes the control thread). */
+/* In the parent: no system call (ip_fork_file_after_fork_made, or the
+ * control thread that the child wakes, makes the next file). */
 void ip_fork_file_after_fork_parent(void) {
   if (spare >= 0) {
     ip_fd_release(given, &given_id); /* a fork before the thread ran: rare */
@@ -128,7 +145,8 @@ void ip_fork_file_after_fork_parent(void) {
     given_id = spare_id;
   }
   spare = -1;
-  atomic_store(&wanted, 1);
+  if (by_thread)
+    atomic_store(&wanted, 1);
   ip_unlock(&spare_lock);
 }
 
@@ -147,7 +165,7 @@ int ip_fork_file_take(void) {
   given = -1;
   atomic_store(&wanted, 0);
   int w = atomic_exchange(&wake, -1); /* the parent's: its thread makes the next file */
-  if (w >= 0) {
+  if (w >= 0 && by_thread) {
     ssize_t n = write(w, &(uint64_t){1}, sizeof(uint64_t));
     (void)n;
   }

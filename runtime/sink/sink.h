@@ -43,10 +43,13 @@ IP_HIDDEN int ip_calibration_load(void);
 /* After a load that found none: leaves ip_st's for the next process. */
 IP_HIDDEN void ip_calibration_save(void);
 
-/* fork_file.c: a fork child's file made ahead by the parent's control thread */
+/* fork_file.c: a fork child's file made ahead by the parent */
 IP_HIDDEN int ip_fork_file_wake_fd(void); /* the control thread's: a fork wakes it */
 IP_HIDDEN void ip_fork_file_woken(void);
-IP_HIDDEN void ip_fork_file_make(void);              /* after a fork, in the control thread */
+IP_HIDDEN void ip_fork_file_make(void); /* after a fork, in the control thread (a filter) */
+/* After a fork, in the parent's forking thread once the fork's locks are
+ * let go: the next child's file, unless the program installed a filter */
+IP_HIDDEN void ip_fork_file_after_fork_made(void);
 IP_HIDDEN void ip_fork_file_before_filter(void);     /* before a seccomp filter is installed */
 IP_HIDDEN void ip_fork_file_fork_wait(void);         /* a fork under a filter, first */
 IP_HIDDEN void ip_fork_file_fork_prepare(void);      /* takes its lock, the last */
