@@ -47,8 +47,9 @@ typedef struct ip_stack {
   uint32_t expect_ret; /* the key whose next RET closes nothing, or IP_STACK_NO_KEY */
   uint8_t call_open;   /* the top frame came from CALL and awaits the ENTER */
   uint8_t paused;      /* between PAUSE and RESUME */
-  uint8_t began_inside; /* set by the caller: the thread's events begin inside frames
-                         * they do not show (a fork child's forking thread) */
+  /* Set by the caller: the thread's events begin inside frames they do
+   * not show (a fork child's forking thread). */
+  uint8_t began_inside;
 } ip_stack;
 
 /* What one event did to the frames. */

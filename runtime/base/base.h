@@ -234,8 +234,9 @@ struct ip_state {
   int dir_fd; /* the output directory (O_PATH), where a fork child creates its trace: reached
                  after a chroot too; -1: by its path */
   pid_t pid;
-  uint32_t forked_from; /* in a fork child: its parent's pid (its forking thread's events
-                           begin inside frames they do not show); 0 otherwise */
+  /* In a fork child: its parent's pid (its forking thread's events begin
+   * inside frames they do not show); 0 otherwise. */
+  uint32_t forked_from;
   int mode;           /* Inclprof__TransitionMode */
   char note[1024];    /* transitions_note */
   int clock;          /* Inclprof__ClockSource */

@@ -105,9 +105,7 @@ void ip_fork_file_after_fork_made(void) {
     make_spare();
 }
 
-void ip_fork_file_before_filter(void) {
-  make_spare();
-}
+void ip_fork_file_before_filter(void) { make_spare(); }
 
 /* Under a seccomp filter, which may refuse the child's creating its own
  * file, a fork waits (up to SPARE_WAIT_MS) for the control thread to make
