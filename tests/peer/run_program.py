@@ -45,8 +45,15 @@ def _sh(cmd, cwd, timeout, env=None, stdout=subprocess.PIPE):
         out, err = p.communicate(timeout=timeout)
         return p.returncode, out, err
     except subprocess.TimeoutExpired:
-        _kill_session(p.pid)
-        p.communicate()
+        # a process forked while the session was read escapes one pass and
+        # would hold the output pipes open: kill until its pipes close
+        while True:
+            _kill_session(p.pid)
+            try:
+                p.communicate(timeout=1)
+                break
+            except subprocess.TimeoutExpired:
+                continue
         return None, b"", b"timed out"
 
 
