@@ -46,14 +46,20 @@ def _sh(cmd, cwd, timeout, env=None, stdout=subprocess.PIPE):
         return p.returncode, out, err
     except subprocess.TimeoutExpired:
         # a process forked while the session was read escapes one pass and
-        # would hold the output pipes open: kill until its pipes close
-        while True:
+        # would hold the output pipes open: kill until they close; one that
+        # left the session (setsid) keeps them: stop reading after 30 s
+        for _ in range(30):
             _kill_session(p.pid)
             try:
                 p.communicate(timeout=1)
                 break
             except subprocess.TimeoutExpired:
                 continue
+        else:
+            for f in (p.stdout, p.stderr):
+                if f:
+                    f.close()
+            p.wait()
         return None, b"", b"timed out"
 
 
