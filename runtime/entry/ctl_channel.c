@@ -261,7 +261,9 @@ static void start_thread(int in_child) {
     struct ip_fd_id id;
     bind_socket(make_socket(&id), &id);
   }
-  if (socket && in_child)
+  /* under a seccomp filter, which may kill for socket(), a fork child
+   * makes none: the fork must not end it */
+  if (socket && in_child && !atomic_load(&ip_st.seccomp))
     made_fd = make_socket(&made_id);
   if (listen_fd < 0 && !wanted && made_fd < 0) {
     ip_buffer_child_settle();

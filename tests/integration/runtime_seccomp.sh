@@ -8,6 +8,9 @@
 # filter records with --transitions none): the program runs to its end with
 # a plain run's output and status, every call of its own, its thread's and
 # its fork child's recorded, and info says why they have no counter.
+# A filter that kills for socket(): a fork child made under it, which lives
+# 20 ms, exits as in a plain run (the runtime made it no control socket;
+# before, the child's control thread killed it at its socket, 5 ms in).
 . "$INCLPROF_SRC/tests/lib.sh"
 cat >filtered.c <<'SRC'
 #define _GNU_SOURCE
@@ -87,4 +90,49 @@ for how in prctl syscall exec; do
       grep -q 'without a counter (the program installed a seccomp filter)' info
   fi
 done
+
+cat >sockkill.c <<'SRC'
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+static volatile long sink;
+__attribute__((noinline)) void work(int i) { sink += i; }
+int main(void) {
+  struct sock_filter f[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog = {sizeof f / sizeof *f, f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+    return 2;
+  pid_t p = fork();
+  if (p == 0) {
+    for (int i = 0; i < 1000; i++)
+      work(i);
+    struct timespec t = {0, 20000000};
+    nanosleep(&t, NULL);
+    _exit(7);
+  }
+  int st;
+  waitpid(p, &st, 0);
+  printf("child %s %d\n", WIFEXITED(st) ? "exit" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+  return 0;
+}
+SRC
+cc_plugin sockkill -O1 sockkill.c && gcc -O1 sockkill.c -o sockkill_plain || { fail "build sockkill"; exit 1; }
+check_eq "socket() killed by a filter: the plain run's child" "child exit 7" "$(./sockkill_plain)"
+check_eq "... and the recorded one's" "child exit 7" "$("$INCLPROF" record -o sk -- ./sockkill 2>/dev/null)"
+ended=0
+for f in sk/*.ipb; do
+  "$INCLPROF" info "$f" 2>/dev/null | grep -q '^trailer: *clean shutdown' && ended=$((ended + 1))
+done
+check_eq "... both traces end cleanly" 2 "$ended"
 done_testing
