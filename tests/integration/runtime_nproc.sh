@@ -45,9 +45,11 @@ gcc -O2 -pthread -fplugin="$INCLPROF_PLUGIN" -o threads threads.c || { fail "bui
 # still be ending): each run's limit is nobody's threads then plus 6, and a
 # run during which their number changed is run again.
 nobody_threads() { ps -u nobody -L -o tid= | wc -l; }
-# room CMD...: CMD's output under that limit
+# room CMD...: CMD's output under that limit (a run again starts with no
+# trace of the one before)
 room() {
   for try in 1 2 3 4 5; do
+    rm -rf "$T_DIR/u/out"
     before=$(nobody_threads)
     limit=$((before + 6))
     out=$(as_nobody prlimit --nproc=$limit:$limit "$@" 2>&1)
