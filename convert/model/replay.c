@@ -592,7 +592,7 @@ event_fn(ip_file *f, ip_tstate *ts, ip_thread *th, uint32_t code, uint32_t kind,
     closed_down(f, ts, th, was, rf);
     break;
   case IP_STACK_UNMATCHED:
-    if (!ts->stk.depth && forking_thread(f, th))
+    if (!ts->stk.depth && ts->stk.began_inside)
       th->rep.forked++; /* a frame the parent opened before the fork */
     else
       th->rep.unmatched++;

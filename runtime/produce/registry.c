@@ -543,6 +543,15 @@ static void bind_callee(const struct inclprof_fn *fn, uint32_t gid, int retired,
   ip_bind_set(gid, 0);
 }
 
+/* Caller holds reg_lock.  tu's probes off and its entry addresses out of
+ * the set; its list node u (or NULL) freed. */
+static void unit_off(struct inclprof_tu *tu, struct unit *u) {
+  if (ip_abi_known(tu))
+    unit_entry_addresses(tu, 0);
+  set_hooks_off(tu);
+  ip_free(u);
+}
+
 int ip_units_remove(struct inclprof_tu *tu, int unloading) {
   struct ip_object obj;
   int have_obj = 0;
@@ -591,10 +600,7 @@ int ip_units_remove(struct inclprof_tu *tu, int unloading) {
     gone->next = units_left;
     units_left = gone;
   } else {
-    if (ip_abi_known(tu))
-      unit_entry_addresses(tu, 0);
-    set_hooks_off(tu);
-    ip_free(gone);
+    unit_off(tu, gone);
   }
   int last = units == NULL;
   ip_unlock(&reg_lock);
@@ -607,10 +613,7 @@ void ip_units_left_off(void) {
   while (units_left) {
     struct unit *u = units_left;
     units_left = u->next;
-    if (ip_abi_known(u->tu))
-      unit_entry_addresses(u->tu, 0);
-    set_hooks_off(u->tu);
-    ip_free(u);
+    unit_off(u->tu, u);
   }
   ip_unlock(&reg_lock);
 }
